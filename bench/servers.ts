@@ -1,0 +1,70 @@
+/**
+ * The benchmark's servers, in their own process so that the load generator does not share their event loop:
+ * a bare Fastify route (the anchor) and Lectern on SQLite with the sample library, both silent. Prints one JSON
+ * line with the ports, a signed-in cookie and the chapter to fetch, then serves until killed.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { buildApp } from '../packages/server/src/app.ts';
+import { loadConfig } from '../packages/server/src/config.ts';
+import { importSampleLibrary } from '../packages/server/src/first-start.ts';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-'));
+process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+process.on('SIGTERM', () => process.exit(0));
+
+const anchor = Fastify({ logger: false });
+anchor.get('/bare', async () => ({ hello: 'world' }));
+await anchor.listen({ port: 0, host: '127.0.0.1' });
+
+const config = loadConfig({}, { dataDir, databaseUrl: null, logLevel: 'silent', webDist: null, sampleCacheDir: path.join(os.tmpdir(), 'lectern-sample-cache') });
+const lectern = await buildApp(config);
+// The library the benchmark reads; its import also warms the sample cache, so the timed import below is local.
+await importSampleLibrary(lectern.services, config, { cacheDir: config.sampleCacheDir });
+const timingDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-import-'));
+const timingApp = await buildApp({ ...config, dataDir: timingDir });
+const started = performance.now();
+const report = await importSampleLibrary(timingApp.services, timingApp.config, { cacheDir: config.sampleCacheDir });
+const importMs = performance.now() - started;
+await timingApp.app.close();
+fs.rmSync(timingDir, { recursive: true, force: true });
+
+// Sign in like the web app: take the anonymous CSRF token from a GET, send it back with the credentials.
+await lectern.services.accounts.createUser({ email: 'bench@example.com', password: 'benchmark password', status: 'subscriber' });
+const first = await lectern.app.inject({ method: 'GET', url: '/healthz' });
+const csrf = first.cookies.find((c) => c.name === 'csrftoken')!.value;
+const login = await lectern.app.inject({
+  method: 'POST',
+  url: '/login/',
+  payload: { email: 'bench@example.com', password: 'benchmark password' },
+  headers: { cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
+});
+if (login.statusCode !== 200) throw new Error(`bench sign-in failed: ${login.body}`);
+const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+
+// The chapter: the median-sized chapter of Moby-Dick, a typical read.
+const list = (await lectern.app.inject({ method: 'GET', url: '/api/v1/book/?page_size=100' })).json() as { results: { title: string; api_url: string }[] };
+const moby = list.results.find((b) => /Moby/i.test(b.title))!;
+const detail = (await lectern.app.inject({ method: 'GET', url: moby.api_url })).json() as { chapters: { url: string }[] };
+const sized = await Promise.all(
+  detail.chapters.map(async (c) => ({ url: c.url, size: (await lectern.app.inject({ method: 'GET', url: c.url, headers: { cookie } })).body.length })),
+);
+sized.sort((a, b) => a.size - b.size);
+const chapter = sized[Math.floor(sized.length / 2)]!;
+
+await lectern.app.listen({ port: 0, host: '127.0.0.1' });
+const portOf = (a: ReturnType<typeof anchor.server.address>) => (typeof a === 'object' && a ? a.port : 0);
+console.log(
+  JSON.stringify({
+    anchorPort: portOf(anchor.server.address()),
+    appPort: portOf(lectern.app.server.address()),
+    cookie,
+    chapterUrl: chapter.url,
+    chapterBytes: chapter.size,
+    importMs: Math.round(importMs),
+    imported: report.imported.map((b) => `${b.title} (${b.chapters} chapters)`),
+    failed: report.failed,
+  }),
+);

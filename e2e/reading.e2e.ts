@@ -1,0 +1,99 @@
+/** A reader signs in, opens a book from the catalog, reads on into the next chapter and signs out. */
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+
+const baseURL = inject('baseURL');
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+}
+
+describe('reading as a signed-in reader', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage({ baseURL, viewport: { width: 1280, height: 800 } });
+  });
+  afterAll(() => browser?.close());
+
+  it('signs in with the demo account printed at first start', async () => {
+    await page.goto('/library/');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/login\//);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('Email').fill(inject('demoEmail'));
+    await page.getByLabel('Password').fill(inject('demoPassword'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/library\/$/);
+    await expect.poll(() => page.getByRole('button', { name: /Demo Reader/ }).count()).toBe(1);
+  });
+
+  it('shows the catalog as a grid of title cards', async () => {
+    const card = page.getByRole('article').filter({ hasText: 'Moby' }).first();
+    await card.waitFor();
+    expect(await card.textContent()).toMatch(/BOOK/);
+    expect(await card.textContent()).toMatch(/by Herman Melville/);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('opens a book and reads the next chapter', async () => {
+    await page.getByRole('link', { name: /Alice's Adventures in Wonderland/ }).first().click();
+    await page.waitForURL(/\/library\/book\//);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Start reading' }).click();
+    await page.waitForURL(/\/library\/view\//);
+    const frame = page.frameLocator('iframe.chapter-frame');
+    await frame.locator('body').waitFor();
+    const firstUrl = page.url();
+    // Walk on until a chapter with real text: the first spine items of many books are title pages.
+    for (let i = 0; i < 4; i++) {
+      await page.getByRole('link', { name: /Next chapter/ }).click();
+      await page.waitForURL((u) => u.toString() !== firstUrl);
+    }
+    await expect.poll(async () => (await frame.locator('body').innerText()).length, { timeout: 10_000 }).toBeGreaterThan(1000);
+    expect(await frame.locator('body').innerText()).toMatch(/Alice/);
+    expect(page.url()).toMatch(/\/library\/view\/alice-s-adventures-in-wonderland\//);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('signs out', async () => {
+    await page.getByRole('button', { name: /Demo Reader/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'logged_in')).toBeUndefined();
+  });
+});
+
+describe('an anonymous visitor', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage({ baseURL, viewport: { width: 375, height: 812 } });
+  });
+  afterAll(() => browser?.close());
+
+  it('sees the catalog, reads the sample chapter and is stopped at a locked one', async () => {
+    const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
+    const alice = list.results.find((b: { title: string }) => b.title.startsWith("Alice's"));
+    const detail = await (await page.request.get(alice.api_url)).json();
+    const sample = detail.chapters.find((c: { as_sample: boolean }) => c.as_sample);
+    const locked = detail.chapters.find((c: { as_sample: boolean; is_public: boolean }) => !c.as_sample && !c.is_public);
+
+    await page.goto(sample.web_url);
+    await page.frameLocator('iframe.chapter-frame').locator('body').waitFor();
+    expect((await page.frameLocator('iframe.chapter-frame').locator('body').innerText()).length).toBeGreaterThan(300);
+
+    await page.goto(locked.web_url);
+    await page.getByText('You must be signed in to read this book.').waitFor();
+    expect(await page.locator('iframe.chapter-frame').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,36 @@
+/** Business constants of the specifications (library-playlists-account.md §9, reader.md §9). */
+export const LIMITS = {
+  playlistNameMax: 65,
+  playlistDescriptionMax: 160,
+  topicsShownBeforeMore: 5,
+  itemsPerPage: 10,
+  maxBookListItems: 25,
+  titleShrinkThreshold: 60,
+  descriptionElide: 500,
+  progressPageSize: 50,
+  completedThresholdPercent: 95,
+  maxEventsPerRequest: 20,
+} as const;
+
+/** Catalog paging: our API pages by `page` and `page_size`; page_size is clamped to this range. */
+export const CATALOG_PAGE_SIZE = { default: 24, max: 100 } as const;
+
+export const ACCOUNT_STATUSES = ['trial', 'subscriber', 'expired', 'cancelled'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+export const ROLES = ['admin', 'content-creator', 'preview-creator'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const CONTENT_FORMATS = ['book', 'document', 'video', 'audiobook'] as const;
+export type ContentFormat = (typeof CONTENT_FORMATS)[number];
+
+/** Cookie names fixed by the specifications and DESIGN.md. */
+export const COOKIES = {
+  session: 'lectern_session',
+  loggedIn: 'logged_in',
+  csrf: 'csrftoken',
+} as const;
+
+export const CSRF_HEADER = 'x-csrftoken';
+/** Methods that never need a CSRF token (library-playlists-account.md §7). */
+export const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'TRACE'] as const;

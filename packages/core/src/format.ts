@@ -1,0 +1,64 @@
+/** Display rules of library-playlists-account.md §9 that both the server and the web app apply. */
+
+/** Type label of a title card: chapter 'BOOK SECTION', learning-path 'VIDEO', others upper-cased, default 'BOOK'. */
+export function formatLabel(contentFormat: string | null | undefined): string {
+  if (!contentFormat) return 'BOOK';
+  if (contentFormat === 'chapter') return 'BOOK SECTION';
+  if (contentFormat === 'learning-path') return 'VIDEO';
+  return contentFormat.replace(/-/g, ' ').toUpperCase();
+}
+
+/** Media icon family: article, book, chapter give book; audiobook, audio-clip give audiobook; video kinds video. */
+export function mediaIcon(contentFormat: string | null | undefined): 'book' | 'audiobook' | 'video' {
+  switch (contentFormat) {
+    case 'audiobook':
+    case 'audio-clip':
+      return 'audiobook';
+    case 'video':
+    case 'video-clip':
+    case 'learning-path':
+      return 'video';
+    default:
+      return 'book';
+  }
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** Publisher line of a title card: month and year of issued, then the publishers ("May 2012 · Penguin"). */
+export function publisherLine(issued: string | null | undefined, publishers: readonly string[]): string {
+  const parts: string[] = [];
+  const m = issued ? /^(\d{4})(?:-(\d{2}))?/.exec(issued) : null;
+  if (m) {
+    const month = m[2] ? MONTHS[Number(m[2]) - 1] : undefined;
+    parts.push(month ? `${month} ${m[1]}` : m[1]!);
+  }
+  if (publishers.length) parts.push(publishers.join(', '));
+  return parts.join(' · ');
+}
+
+/** 'by {authors}' line; empty when the title has no authors. */
+export function byline(authors: readonly string[]): string {
+  return authors.length ? `by ${authors.join(', ')}` : '';
+}
+
+/** Title shrink/elide rule: titles longer than the threshold are shown smaller; past twice it they are cut. */
+export function titleDisplay(title: string, threshold = 60): { text: string; shrink: boolean } {
+  if (title.length <= threshold) return { text: title, shrink: false };
+  const limit = threshold * 2;
+  const text = title.length > limit ? `${title.slice(0, limit - 1).trimEnd()}…` : title;
+  return { text, shrink: true };
+}
+
+/** URL-safe slug of a title, used as {title_safe} in reader paths. */
+export function slugify(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/g, '');
+  return slug || 'untitled';
+}

@@ -1,0 +1,5 @@
+export * from './messages.ts';
+export * from './constants.ts';
+export * from './format.ts';
+export * from './paths.ts';
+export * from './schemas.ts';

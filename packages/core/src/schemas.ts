@@ -1,0 +1,151 @@
+/**
+ * zod schemas of every call the foundation serves. One schema, three uses: the server validates input and
+ * types its output with them, the web client parses answers with them, tests assert shapes with them.
+ */
+import { z } from 'zod';
+import { ACCOUNT_STATUSES, ROLES } from './constants.ts';
+
+/** JSON error shape of every failing call: a sentence, plus per-field reasons for validation errors. */
+export const errorBodySchema = z.object({
+  detail: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const loginRequestSchema = z.object({
+  email: z.string().trim().min(1, 'This field is required.').max(254).email('Enter a valid email address.'),
+  password: z.string().min(1, 'This field is required.').max(1024),
+  next: z.string().optional(),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const accountStatusSchema = z.enum(ACCOUNT_STATUSES);
+export const roleSchema = z.enum(ROLES);
+
+/** reader.md §3 "Account profile": user_id, session_id, user_uuid, username, subscription_status, account. */
+export const accountProfileSchema = z.object({
+  user_id: z.number().int(),
+  session_id: z.string(),
+  user_uuid: z.string(),
+  username: z.string(),
+  subscription_status: accountStatusSchema,
+  account: z.object({
+    /** Capitalised account type ('Trial', 'Subscriber', 'Expired', 'Cancelled'); spec §6 speaks of type Expired. */
+    type: z.string(),
+    email: z.string(),
+    roles: z.array(roleSchema),
+    team: z.string().nullable(),
+    trial_ends_at: z.string().nullable(),
+  }),
+});
+export type AccountProfile = z.infer<typeof accountProfileSchema>;
+
+export const topicSchema = z.object({ name: z.string(), slug: z.string() });
+export type Topic = z.infer<typeof topicSchema>;
+
+/** library-playlists-account.md §3 "Content metadata" (progress comes from its own call). */
+export const contentMetadataSchema = z.object({
+  api_url: z.string(),
+  authors: z.array(z.string()),
+  content_format: z.string(),
+  continue_url: z.string(),
+  cover_image_url: z.string().nullable(),
+  identifier: z.string(),
+  issued: z.string().nullable(),
+  publishers: z.array(z.string()),
+  title: z.string(),
+  topics: z.array(topicSchema),
+  url: z.string(),
+  /** ours: what the reader paths need */
+  book_id: z.string(),
+  title_safe: z.string(),
+  description: z.string().nullable(),
+});
+export type ContentMetadata = z.infer<typeof contentMetadataSchema>;
+
+export const chapterSummarySchema = z.object({
+  label: z.string(),
+  full_path: z.string(),
+  /** the chapter's API path: /api/v1/book/{book_id}/chapter/{full_path} */
+  url: z.string(),
+  /** the reader page of the chapter */
+  web_url: z.string(),
+  as_sample: z.boolean(),
+  is_public: z.boolean(),
+});
+export type ChapterSummary = z.infer<typeof chapterSummarySchema>;
+
+export const tocEntrySchema = z.object({
+  label: z.string(),
+  href: z.string(),
+  full_path: z.string(),
+  depth: z.number().int(),
+});
+export type TocEntry = z.infer<typeof tocEntrySchema>;
+
+export const bookDetailSchema = contentMetadataSchema.extend({
+  language: z.string().nullable(),
+  source: z.string(),
+  page_count: z.number().int().nullable(),
+  publisher_entries: z.array(z.object({ name: z.string(), slug: z.string() })),
+  chapters: z.array(chapterSummarySchema),
+  toc: z.array(tocEntrySchema),
+});
+export type BookDetail = z.infer<typeof bookDetailSchema>;
+
+export function pagedSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    count: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(item),
+  });
+}
+export type Paged<T> = { count: number; next: string | null; previous: string | null; results: T[] };
+
+export const bookListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(24),
+  topic: z.string().max(100).optional(),
+  publisher: z.string().max(100).optional(),
+});
+export type BookListQuery = z.infer<typeof bookListQuerySchema>;
+
+/** A chapter as API clients get it: plain sanitised HTML in `content`. */
+export const chapterContentSchema = z.object({
+  book_id: z.string(),
+  chapter_href: z.string(),
+  full_path: z.string(),
+  title: z.string(),
+  title_safe: z.string(),
+  label: z.string(),
+  content_type: z.string(),
+  content: z.string(),
+  stylesheets: z.array(z.string()),
+  item_order: z.number().int(),
+  as_sample: z.boolean(),
+  is_public: z.boolean(),
+  allow_scripts: z.boolean(),
+  format: z.string(),
+  source: z.string(),
+  next_chapter_uri: z.string().nullable(),
+  previous_chapter_uri: z.string().nullable(),
+  /** for PDF documents: where the file itself is served */
+  file_url: z.string().nullable(),
+});
+export type ChapterContent = z.infer<typeof chapterContentSchema>;
+
+export const chapterFlagsSchema = z
+  .object({ as_sample: z.boolean().optional(), is_public: z.boolean().optional() })
+  .refine((v) => v.as_sample !== undefined || v.is_public !== undefined, { message: 'Give as_sample or is_public.' });
+export type ChapterFlags = z.infer<typeof chapterFlagsSchema>;
+
+export const importReportSchema = z.object({
+  imported: z.array(
+    z.object({ book_id: z.string(), title: z.string(), chapters: z.number().int(), warnings: z.array(z.string()) }),
+  ),
+  failed: z.array(z.object({ file: z.string(), reason: z.string() })),
+});
+export type ImportReport = z.infer<typeof importReportSchema>;
+
+export const healthSchema = z.object({ status: z.literal('ok'), database: z.string() });

@@ -1,0 +1,117 @@
+/**
+ * buildApp(config): the whole server wired together — database, repositories, services, plugins and routes.
+ * Tests, the command line, the benchmark and main.ts all build the app through here.
+ */
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { type Db, openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { registerAuthContext } from './plugins/auth-context.ts';
+import { registerCsrf } from './plugins/csrf.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { CatalogRepository } from './repositories/catalog.ts';
+import { SessionsRepository } from './repositories/sessions.ts';
+import { UsersRepository } from './repositories/users.ts';
+import { accountRoutes } from './routes/account.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { bookRoutes } from './routes/books.ts';
+import { healthRoutes } from './routes/health.ts';
+import { webRoutes } from './routes/web.ts';
+import { loadOrCreateSecret } from './secrets.ts';
+import { AccountsService } from './services/accounts.ts';
+import { AuthService } from './services/auth.ts';
+import { CatalogService, TaxonomyLookups } from './services/catalog.ts';
+import { ChapterFlagsService } from './services/chapter-flags.ts';
+import { ImportService } from './services/import.ts';
+import { CsrfTokens } from './services/tokens.ts';
+import { ContentStore } from './storage/content-store.ts';
+
+export interface Services {
+  accounts: AccountsService;
+  auth: AuthService;
+  catalog: CatalogService;
+  importer: ImportService;
+  flags: ChapterFlagsService;
+}
+
+export interface Lectern {
+  app: FastifyInstance;
+  db: Db;
+  services: Services;
+  config: Config;
+}
+
+/** Opens the database, runs migrations and wires the services; no HTTP (the command line uses this alone). */
+export async function buildServices(config: Config): Promise<{ db: Db; services: Services; store: ContentStore; secret: string }> {
+  const secret = loadOrCreateSecret(config.dataDir, config.secret);
+  const db = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const store = new ContentStore(config.dataDir);
+  const users = new UsersRepository(db.kysely);
+  const catalogRepo = new CatalogRepository(db.kysely);
+  const services: Services = {
+    accounts: new AccountsService(users),
+    auth: new AuthService(users, new SessionsRepository(db.kysely)),
+    catalog: new CatalogService(catalogRepo, store),
+    importer: new ImportService(catalogRepo, store),
+    flags: new ChapterFlagsService(catalogRepo),
+  };
+  return { db, services, store, secret };
+}
+
+export async function buildApp(config: Config): Promise<Lectern> {
+  const { db, services, store, secret } = await buildServices(config);
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  app.addHook('onClose', async () => db.close());
+
+  const csrf = new CsrfTokens(secret);
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'object-src': ["'self'"],
+        'frame-src': ["'self'", 'blob:'],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    // Chapter frames are same-origin documents; the default would also block the PDF <object>.
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyMultipart);
+  // serve: false — only for reply.sendFile of book resources and covers (with HTTP ranges).
+  await app.register(fastifyStatic, { root: store.root, serve: false });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  registerErrorHandling(app);
+  registerAuthContext(app, services.auth);
+  registerCsrf(app, csrf);
+
+  healthRoutes(app, db);
+  accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, loginRateLimit: config.loginRateLimit });
+  bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
+  adminRoutes(app, { importer: services.importer, flags: services.flags });
+  await webRoutes(app, config.webDist);
+
+  return { app, db, services, config };
+}

@@ -1,0 +1,112 @@
+/**
+ * Configuration from the environment, validated once at start. Every bad value is reported with the variable's
+ * name and what was expected, and the process refuses to start rather than run half-configured.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://... switches from the embedded SQLite file to PostgreSQL */
+  databaseUrl: string | null;
+  /** HMAC secret for sessions and CSRF tokens; generated into DATA_DIR when not given */
+  secret: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** behind a reverse proxy: trust X-Forwarded-* so Secure cookies and client IPs are right */
+  trustProxy: boolean;
+  /** built web app served at / (null: API only) */
+  webDist: string | null;
+  /** sign-in attempts allowed per client address and account per minute */
+  loginRateLimit: number;
+  /** where fetched sample books are kept (default DATA_DIR/sample-cache) */
+  sampleCacheDir: string;
+}
+
+const bool = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+      if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+      ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got "${v}"` });
+      return z.NEVER;
+    });
+
+const envSchema = z.object({
+  PORT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 8080;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) {
+        ctx.addIssue({ code: 'custom', message: `PORT must be a whole number from 0 to 65535, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  HOST: z.string().optional(),
+  DATA_DIR: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^postgres(ql)?:\/\//.test(v), {
+      message: 'DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for the embedded SQLite)',
+    }),
+  LECTERN_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.length >= 32, { message: 'LECTERN_SECRET must be at least 32 characters' }),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .optional(),
+  TRUST_PROXY: bool('TRUST_PROXY'),
+  WEB_DIST: z.string().optional(),
+  SAMPLE_CACHE_DIR: z.string().optional(),
+  LOGIN_RATE_LIMIT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 10;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) {
+        ctx.addIssue({ code: 'custom', message: `LOGIN_RATE_LIMIT must be a positive whole number, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+});
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message));
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR || 'data');
+  return {
+    port: e.PORT,
+    host: e.HOST || '127.0.0.1',
+    dataDir,
+    databaseUrl: e.DATABASE_URL || null,
+    secret: e.LECTERN_SECRET || null,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    trustProxy: e.TRUST_PROXY ?? false,
+    webDist: e.WEB_DIST === '' ? null : path.resolve(e.WEB_DIST || defaultWebDist),
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
+    sampleCacheDir: path.resolve(e.SAMPLE_CACHE_DIR || path.join(dataDir, 'sample-cache')),
+    ...overrides,
+  };
+}

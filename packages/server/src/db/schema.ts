@@ -1,0 +1,147 @@
+/**
+ * Table types for kysely. Both engines store flags as 0/1 integers and times as ISO-8601 text so that the
+ * same queries and the same rows work on SQLite and PostgreSQL.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: Generated<number>;
+  uuid: string;
+  email: string;
+  username: string;
+  password_hash: string;
+  status: 'trial' | 'subscriber' | 'expired' | 'cancelled';
+  trial_ends_at: string | null;
+  team_id: number | null;
+  is_admin: Flag;
+  is_content_creator: Flag;
+  is_preview_creator: Flag;
+  created_at: string;
+}
+
+export interface TeamsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** sha256 of the cookie value: a leaked database does not leak live sessions */
+  id: string;
+  /** short public id, shown as session_id to the client */
+  public_id: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+  user_agent: string | null;
+}
+
+export interface TopicsTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+}
+
+export interface PublishersTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+}
+
+export interface TitlesTable {
+  id: Generated<number>;
+  book_id: string;
+  title: string;
+  title_safe: string;
+  description: string | null;
+  content_format: string;
+  source: string;
+  language: string | null;
+  issued: string | null;
+  identifier: string | null;
+  cover_path: string | null;
+  cover_media_type: string | null;
+  allow_scripts: Flag;
+  is_system_book: Flag;
+  page_count: number | null;
+  file_sha256: string;
+  origin: string | null;
+  created_at: string;
+}
+
+export interface TitleAuthorsTable {
+  title_id: number;
+  position: number;
+  name: string;
+}
+
+export interface TitlePublishersTable {
+  title_id: number;
+  publisher_id: number;
+  position: number;
+}
+
+export interface TitleTopicsTable {
+  title_id: number;
+  topic_id: number;
+}
+
+export interface ChaptersTable {
+  id: Generated<number>;
+  title_id: number;
+  full_path: string;
+  label: string;
+  item_order: number;
+  media_type: string;
+  content: string;
+  /** JSON array of stylesheet URLs */
+  stylesheets: string;
+  text_length: number;
+  as_sample: Flag;
+  is_public: Flag;
+}
+
+export interface ResourcesTable {
+  id: Generated<number>;
+  title_id: number;
+  full_path: string;
+  media_type: string;
+  size: number;
+  /** path below DATA_DIR/content */
+  storage_path: string;
+}
+
+export interface TocEntriesTable {
+  id: Generated<number>;
+  title_id: number;
+  position: number;
+  depth: number;
+  label: string;
+  full_path: string;
+  fragment: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  teams: TeamsTable;
+  sessions: SessionsTable;
+  topics: TopicsTable;
+  publishers: PublishersTable;
+  titles: TitlesTable;
+  title_authors: TitleAuthorsTable;
+  title_publishers: TitlePublishersTable;
+  title_topics: TitleTopicsTable;
+  chapters: ChaptersTable;
+  resources: ResourcesTable;
+  toc_entries: TocEntriesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type TitleRow = Selectable<TitlesTable>;
+export type ChapterRow = Selectable<ChaptersTable>;
+export type ResourceRow = Selectable<ResourcesTable>;

@@ -1,0 +1,606 @@
+/**
+ * EPUB 2 and 3 importer: zip -> META-INF/container.xml -> OPF package (metadata, manifest, spine) -> table of
+ * contents (EPUB 3 nav, else NCX, else the spine) -> chapters, resources and cover.
+ *
+ * Real books break the rules (the sample library alone has a misplaced, compressed mimetype, a mimetype with a
+ * trailing CRLF and a cover <meta> that names a chapter), so the importer behaves like a forgiving reading
+ * system: whatever it can read it imports, and every rule it had to forgive becomes a plain-English warning.
+ * It refuses a file (IngestError) only when nothing readable would be left.
+ */
+import { DomUtils } from 'htmlparser2';
+import {
+  attr,
+  childElements,
+  decodeText,
+  findAll,
+  findFirst,
+  parseHtml,
+  parseXml,
+  textOf,
+  visibleText,
+  type DomElement,
+} from './markup.ts';
+import { normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
+import { commonFolder, dirname, isAbsoluteUrl, normalisePath, relativeTo, resolveHref } from './paths.ts';
+import { IngestError, type ParsedChapter, type ParsedResource, type ParsedTitle, type ParsedTocEntry } from './types.ts';
+import { ZipArchive } from './zip.ts';
+
+const CONTAINER = 'META-INF/container.xml';
+const EPUB_MEDIA_TYPE = 'application/epub+zip';
+const OPF_MEDIA_TYPE = 'application/oebps-package+xml';
+const NCX_MEDIA_TYPE = 'application/x-dtbncx+xml';
+const CHAPTER_MEDIA_TYPES = new Set(['application/xhtml+xml', 'text/html']);
+/** Only for items whose media-type is missing or wrong. */
+const MEDIA_TYPE_BY_EXTENSION: Record<string, string> = {
+  xhtml: 'application/xhtml+xml',
+  xht: 'application/xhtml+xml',
+  html: 'text/html',
+  htm: 'text/html',
+  css: 'text/css',
+  ncx: NCX_MEDIA_TYPE,
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  otf: 'font/otf',
+  ttf: 'font/ttf',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  mp3: 'audio/mpeg',
+  mp4: 'video/mp4',
+};
+
+interface ManifestItem {
+  id: string | null;
+  /** As written in the manifest, for messages. */
+  href: string;
+  /** The href resolved against the OPF in zip space: the path the book's own links use. */
+  declaredPath: string;
+  /** The entry in the zip, or null when the file is missing. */
+  zipPath: string | null;
+  /** The declared path relative to the package root; set once every item is known. */
+  path: string;
+  mediaType: string;
+  properties: Set<string>;
+}
+
+interface ChapterFacts {
+  chapter: ParsedChapter;
+  declaredPath: string;
+  heading: string | null;
+  documentTitle: string | null;
+  /** src of the first <img> (or SVG <image>), the cover of last resort. */
+  firstImage: string | null;
+}
+
+type Warn = (message: string) => void;
+
+export function parseEpub(data: Uint8Array, fileName: string): ParsedTitle {
+  const warnings = new Set<string>();
+  const warn: Warn = (message) => warnings.add(message);
+  const zip = ZipArchive.open(data, warn);
+  const damaged = (path: string, reason: string): void => warn(`${path} is damaged in the zip (${reason}); skipped`);
+
+  checkMimetype(zip, warn, damaged);
+  const opfPath = locatePackage(zip, warn, damaged);
+  const opfBytes = zip.read([opfPath], damaged).get(opfPath);
+  if (!opfBytes) throw new IngestError(`the package file ${opfPath} cannot be read`);
+  const pkg = findFirst(parseXml(readText(opfBytes, opfPath, warn)), 'package');
+  if (!pkg) throw new IngestError(`${opfPath} is not an OPF package document`);
+
+  const { items, byId, byPath } = readManifest(pkg, opfPath, zip, warn);
+  const files = zip.read(
+    items.flatMap((item) => (item.zipPath ? [item.zipPath] : [])),
+    damaged,
+  );
+  for (const item of items) if (item.zipPath && !files.has(item.zipPath)) item.zipPath = null;
+
+  // Package paths are relative to the OPF's folder; if the manifest reaches above it ("../images/x.png"),
+  // the root moves up to the folder that holds everything, so that no stored path needs "..".
+  const root = commonFolder([dirname(opfPath), ...items.flatMap((item) => (item.zipPath ? [dirname(item.declaredPath)] : []))]);
+  for (const item of items) item.path = relativeTo(root, item.declaredPath);
+
+  const metadata = readMetadata(pkg, fileName, warn);
+  const facts = readChapters(pkg, items, byId, files, warn);
+  if (facts.length === 0) throw new IngestError('the package has no readable chapters');
+  const chapterPaths = new Set(facts.map((fact) => fact.chapter.fullPath));
+
+  const spine = findFirst(pkg, 'spine');
+  const tocContext: TocContext = { items, byId, byPath, files, chapterPaths, warn };
+  const toc = readNavToc(tocContext) ?? readNcxToc(tocContext, spine ? attr(spine, 'toc') : undefined) ?? [];
+  labelChapters(facts, toc);
+  const chapters = facts.map((fact) => fact.chapter);
+  if (toc.length === 0) toc.push(...tocFromSpine(chapters));
+
+  const resources: ParsedResource[] = [];
+  for (const item of items) {
+    const bytes = item.zipPath ? files.get(item.zipPath) : undefined;
+    if (bytes && !chapterPaths.has(item.path)) resources.push({ fullPath: item.path, mediaType: item.mediaType, data: bytes });
+  }
+  reportUnlisted(zip, opfPath, items, warn);
+
+  return {
+    source: EPUB_MEDIA_TYPE,
+    ...metadata.fields,
+    chapters,
+    toc,
+    resources,
+    cover: findCover(items, byId, byPath, metadata.coverRef, facts[0], opfPath, files, warn),
+    pageCount: null,
+    warnings: [...warnings],
+  };
+}
+
+function readText(bytes: Uint8Array, path: string, warn: Warn): string {
+  const decoded = decodeText(bytes);
+  if (decoded.fallback) warn(`${path} is not valid UTF-8; read as Windows-1252`);
+  return decoded.text;
+}
+
+function checkMimetype(zip: ZipArchive, warn: Warn, damaged: (path: string, reason: string) => void): void {
+  if (!zip.has('mimetype')) {
+    warn('the mimetype file is missing');
+    return;
+  }
+  if (zip.firstEntryName !== 'mimetype') warn('mimetype is not the first entry of the zip');
+  if (zip.isCompressed('mimetype')) warn('mimetype is compressed; it must be stored uncompressed');
+  const bytes = zip.read(['mimetype'], damaged).get('mimetype');
+  const text = bytes ? new TextDecoder().decode(bytes) : '';
+  if (text === EPUB_MEDIA_TYPE) return;
+  warn(
+    text.trim() === EPUB_MEDIA_TYPE
+      ? `mimetype has whitespace or a line break around ${EPUB_MEDIA_TYPE}`
+      : `mimetype says "${text.trim().slice(0, 60)}" instead of ${EPUB_MEDIA_TYPE}`,
+  );
+}
+
+/** The OPF named by container.xml; if container.xml is missing or broken and the zip holds exactly one .opf, that one. */
+function locatePackage(zip: ZipArchive, warn: Warn, damaged: (path: string, reason: string) => void): string {
+  const opfFiles = zip.paths.filter((path) => path.toLowerCase().endsWith('.opf'));
+  const fallBack = (problem: string): string => {
+    const only = opfFiles.length === 1 ? opfFiles[0] : undefined;
+    if (only) {
+      warn(`${problem}; used the only package file, ${only}`);
+      return only;
+    }
+    throw new IngestError(opfFiles.length > 1 ? `${problem}, and the zip holds ${opfFiles.length} .opf files` : problem);
+  };
+
+  const containerPath = findEntry(zip, CONTAINER, null, CONTAINER, warn);
+  if (!containerPath) return fallBack(`${CONTAINER} is missing`);
+  const bytes = zip.read([containerPath], damaged).get(containerPath);
+  if (!bytes) return fallBack(`${CONTAINER} cannot be read`);
+  const rootfiles = findAll(parseXml(decodeText(bytes).text), 'rootfile');
+  const rootfile =
+    rootfiles.find((element) => (attr(element, 'media-type') ?? OPF_MEDIA_TYPE).trim() === OPF_MEDIA_TYPE) ?? rootfiles[0];
+  const fullPath = rootfile ? attr(rootfile, 'full-path')?.trim() : undefined;
+  if (!fullPath) return fallBack(`${CONTAINER} names no package file`);
+  const found = findEntry(zip, normalisePath(fullPath, true), normalisePath(fullPath), fullPath, warn);
+  return found ?? fallBack(`the package file ${fullPath} named in ${CONTAINER} is missing`);
+}
+
+/**
+ * The zip entry for a resolved href: the decoded path, else the path as written (some packers leave "%20" in
+ * file names), else a match that ignores letter case (books made on case-insensitive file systems).
+ */
+function findEntry(zip: ZipArchive, decoded: string | null, raw: string | null, what: string, warn: Warn): string | undefined {
+  if (decoded && zip.has(decoded)) return decoded;
+  if (raw && zip.has(raw)) {
+    warn(`${what}: the file in the zip is named with percent escapes (${raw})`);
+    return raw;
+  }
+  const caseless = decoded ? zip.lookup(decoded) : undefined;
+  if (caseless) warn(`${what} refers to ${decoded}, but the zip spells it ${caseless}`);
+  return caseless;
+}
+
+function readManifest(
+  pkg: DomElement,
+  opfPath: string,
+  zip: ZipArchive,
+  warn: Warn,
+): { items: ManifestItem[]; byId: Map<string, ManifestItem>; byPath: Map<string, ManifestItem> } {
+  const items: ManifestItem[] = [];
+  const byId = new Map<string, ManifestItem>();
+  /** By declared path (what hrefs resolve to) and by zip entry, so that TOC and chapter links find their item. */
+  const byPath = new Map<string, ManifestItem>();
+  const manifest = findFirst(pkg, 'manifest');
+  if (!manifest) warn('the package has no manifest');
+
+  for (const element of manifest ? findAll(manifest, 'item') : []) {
+    const id = attr(element, 'id')?.trim() || null;
+    const href = attr(element, 'href')?.trim();
+    if (!href) {
+      warn(`manifest item ${id ?? '(without id)'} has no href; skipped`);
+      continue;
+    }
+    if (isAbsoluteUrl(href)) {
+      warn(`manifest item ${href} is a remote resource; not imported`);
+      continue;
+    }
+    const resolved = resolveHref(opfPath, href);
+    if (!resolved) {
+      warn(`manifest item ${href} points outside the package; skipped`);
+      continue;
+    }
+    if (id && byId.has(id)) {
+      warn(`manifest id "${id}" is used more than once; kept the first`);
+      continue;
+    }
+    const duplicate = byPath.get(resolved.path);
+    if (duplicate) {
+      warn(`the manifest lists ${href} more than once; kept the first`);
+      if (id) byId.set(id, duplicate);
+      continue;
+    }
+    let mediaType = attr(element, 'media-type')?.trim().toLowerCase() ?? '';
+    if (!mediaType) {
+      mediaType = mediaTypeFromExtension(resolved.path) ?? 'application/octet-stream';
+      warn(`manifest item ${href} has no media-type; taken as ${mediaType}`);
+    }
+    const zipPath = findEntry(zip, resolved.path, resolveHref(opfPath, href, false)?.path ?? null, `manifest item ${href}`, warn);
+    const item: ManifestItem = {
+      id,
+      href,
+      declaredPath: resolved.path,
+      zipPath: zipPath ?? null,
+      path: '',
+      mediaType,
+      properties: new Set((attr(element, 'properties') ?? '').split(/\s+/).filter(Boolean)),
+    };
+    items.push(item);
+    if (id) byId.set(id, item);
+    byPath.set(resolved.path, item);
+  }
+
+  // A file that is not where the manifest says may still be in the zip under another folder (debmake-doc's
+  // cover is): use it when exactly one unclaimed file has that name. References keep the declared path.
+  const claimed = new Set(items.map((item) => item.zipPath));
+  for (const item of items) {
+    if (item.zipPath) continue;
+    const name = item.declaredPath.slice(item.declaredPath.lastIndexOf('/') + 1).toLowerCase();
+    const candidates = zip.paths.filter(
+      (path) => !claimed.has(path) && path !== opfPath && path.slice(path.lastIndexOf('/') + 1).toLowerCase() === name,
+    );
+    const found = candidates.length === 1 ? candidates[0] : undefined;
+    if (found) {
+      warn(`manifest item ${item.href} is not where the manifest says; used ${found}`);
+      item.zipPath = found;
+      claimed.add(found);
+    } else {
+      warn(`manifest item ${item.href} is missing from the zip`);
+    }
+  }
+  for (const item of items) if (item.zipPath && !byPath.has(item.zipPath)) byPath.set(item.zipPath, item);
+  return { items, byId, byPath };
+}
+
+/** Sphinx writes the placeholder "unknown" when a book sets no identifier or description. */
+function known(text: string): string | null {
+  return text && text.toLowerCase() !== 'unknown' ? text : null;
+}
+
+function mediaTypeFromExtension(path: string): string | undefined {
+  const dot = path.lastIndexOf('.');
+  return dot < 0 ? undefined : MEDIA_TYPE_BY_EXTENSION[path.slice(dot + 1).toLowerCase()];
+}
+
+interface Metadata {
+  fields: Pick<
+    ParsedTitle,
+    'identifier' | 'title' | 'authors' | 'publishers' | 'issued' | 'language' | 'description' | 'subjects'
+  >;
+  /** The content of <meta name="cover">, an item id (or, in some books, an href). */
+  coverRef: string | null;
+}
+
+function readMetadata(pkg: DomElement, fileName: string, warn: Warn): Metadata {
+  const metadata = findFirst(pkg, 'metadata');
+  if (!metadata) warn('the package has no metadata');
+  // findAll is recursive, which also covers EPUB 2's older <dc-metadata> wrapper.
+  const all = (name: string): DomElement[] => (metadata ? findAll(metadata, name) : []);
+
+  // EPUB 3 qualifies elements with <meta refines="#id" property="...">.
+  const refinements = new Map<string, Map<string, string[]>>();
+  for (const meta of all('meta')) {
+    const target = attr(meta, 'refines')?.trim();
+    const property = attr(meta, 'property')?.trim();
+    if (!target?.startsWith('#') || !property) continue;
+    const byProperty = refinements.get(target.slice(1)) ?? new Map<string, string[]>();
+    byProperty.set(property, [...(byProperty.get(property) ?? []), textOf(meta).toLowerCase()]);
+    refinements.set(target.slice(1), byProperty);
+  }
+  const refined = (element: DomElement, property: string): string[] => {
+    const id = attr(element, 'id');
+    return (id && refinements.get(id)?.get(property)) || [];
+  };
+
+  const titles = all('title');
+  const mainTitle = titles.find((element) => refined(element, 'title-type').includes('main')) ?? titles[0];
+  let title = mainTitle ? textOf(mainTitle) : '';
+  if (!title) {
+    warn('the package has no dc:title; the file name is used as the title');
+    title = titleFromFileName(fileName);
+  }
+
+  const uniqueId = attr(pkg, 'unique-identifier')?.trim();
+  const identifiers = all('identifier');
+  let identifierElement = uniqueId ? identifiers.find((element) => attr(element, 'id') === uniqueId) : undefined;
+  if (!uniqueId) warn('the package has no unique-identifier attribute');
+  else if (!identifierElement) warn(`the package's unique-identifier "${uniqueId}" names no dc:identifier`);
+  identifierElement ??= identifiers[0];
+
+  const authors = all('creator').filter((element) => {
+    const role = (attr(element, 'role') ?? refined(element, 'role')[0])?.trim().toLowerCase();
+    return !role || role === 'aut';
+  });
+
+  const dates = all('date');
+  const date = dates.find((element) => attr(element, 'event')?.trim().toLowerCase() === 'publication') ?? dates[0];
+
+  const descriptionElement = all('description')[0];
+  // Descriptions often carry escaped HTML ("&lt;p&gt;..."): parse what the XML parser decoded, keep the text.
+  const description = descriptionElement
+    ? known(visibleText(parseHtml(DomUtils.textContent(descriptionElement)).children))
+    : null;
+
+  const coverMeta = all('meta').find((element) => attr(element, 'name')?.trim().toLowerCase() === 'cover');
+
+  return {
+    fields: {
+      identifier: identifierElement ? known(textOf(identifierElement)) : null,
+      title,
+      authors: uniqueNonEmpty(authors.map(textOf)),
+      publishers: uniqueNonEmpty(all('publisher').map(textOf)),
+      issued: date ? normaliseDate(textOf(date)) : null,
+      language: all('language').map(textOf).find(Boolean) ?? null,
+      description,
+      subjects: uniqueNonEmpty(all('subject').map(textOf)),
+    },
+    coverRef: coverMeta ? attr(coverMeta, 'content')?.trim() || null : null,
+  };
+}
+
+/** Spine items that are readable (X)HTML, in spine order; without a spine, the manifest's XHTML in manifest order. */
+function readChapters(
+  pkg: DomElement,
+  items: ManifestItem[],
+  byId: Map<string, ManifestItem>,
+  files: Map<string, Uint8Array>,
+  warn: Warn,
+): ChapterFacts[] {
+  const spine = findFirst(pkg, 'spine');
+  let refs: { item: ManifestItem; linear: boolean }[] = [];
+  for (const itemref of spine ? childElements(spine, 'itemref') : []) {
+    const idref = attr(itemref, 'idref')?.trim() ?? '';
+    const item = byId.get(idref);
+    if (item) refs.push({ item, linear: attr(itemref, 'linear')?.trim().toLowerCase() !== 'no' });
+    else warn(`the spine names "${idref}", which is not in the manifest; skipped`);
+  }
+  if (!spine || refs.length === 0) {
+    warn('the package has no spine; its XHTML files are read in manifest order');
+    refs = items
+      .filter((item) => CHAPTER_MEDIA_TYPES.has(item.mediaType) && !item.properties.has('nav'))
+      .map((item) => ({ item, linear: true }));
+  }
+
+  const facts: ChapterFacts[] = [];
+  const seen = new Set<string>();
+  for (const { item, linear } of refs) {
+    const bytes = item.zipPath ? files.get(item.zipPath) : undefined;
+    if (!bytes) {
+      warn(`spine item ${item.href} is missing from the zip; skipped`);
+      continue;
+    }
+    const mediaType = chapterMediaType(item, warn);
+    if (!mediaType) continue;
+    if (seen.has(item.path)) {
+      warn(`the spine lists ${item.href} more than once; kept the first`);
+      continue;
+    }
+    seen.add(item.path);
+    const rawHtml = readText(bytes, item.href, warn);
+    const document = parseHtml(rawHtml);
+    const body = findFirst(document, 'body');
+    const heading = findFirst(body ?? document, 'h1');
+    const titleElement = findFirst(document, 'title');
+    const image = DomUtils.findOne((element) => element.name === 'img' || element.name === 'image', (body ?? document).children);
+    facts.push({
+      chapter: {
+        fullPath: item.path,
+        label: '',
+        mediaType,
+        rawHtml,
+        textLength: visibleText((body ?? document).children).length,
+        linear,
+      },
+      declaredPath: item.declaredPath,
+      heading: (heading && visibleText([heading])) || null,
+      documentTitle: (titleElement && textOf(titleElement)) || null,
+      firstImage: (image && (attr(image, 'src') ?? attr(image, 'href'))) || null,
+    });
+  }
+  return facts;
+}
+
+function chapterMediaType(item: ManifestItem, warn: Warn): string | null {
+  if (CHAPTER_MEDIA_TYPES.has(item.mediaType)) return item.mediaType;
+  const guessed = mediaTypeFromExtension(item.path);
+  if (guessed && CHAPTER_MEDIA_TYPES.has(guessed)) {
+    warn(`spine item ${item.href} is declared as ${item.mediaType}; read as ${guessed}`);
+    return guessed;
+  }
+  warn(`spine item ${item.href} is ${item.mediaType}, not XHTML; left out of the chapters`);
+  return null;
+}
+
+/**
+ * Label order: a TOC entry for the whole file; the chapter's first <h1>; a TOC entry for a place in the file;
+ * its <title>; "Chapter N". Headings come before <title> because many books repeat the book's title in every
+ * chapter's <title> (Moby-Dick does).
+ */
+function labelChapters(facts: ChapterFacts[], toc: ParsedTocEntry[]): void {
+  const wholeFile = new Map<string, string>();
+  const place = new Map<string, string>();
+  for (const entry of toc) {
+    const map = entry.fragment ? place : wholeFile;
+    if (!map.has(entry.fullPath)) map.set(entry.fullPath, entry.label);
+  }
+  facts.forEach((fact, index) => {
+    const path = fact.chapter.fullPath;
+    fact.chapter.label =
+      wholeFile.get(path) ?? fact.heading ?? place.get(path) ?? fact.documentTitle ?? `Chapter ${index + 1}`;
+  });
+}
+
+interface TocContext {
+  items: ManifestItem[];
+  byId: Map<string, ManifestItem>;
+  byPath: Map<string, ManifestItem>;
+  files: Map<string, Uint8Array>;
+  chapterPaths: Set<string>;
+  warn: Warn;
+}
+
+/** A TOC entry if `href` (found in the file at `from`) leads to a chapter; otherwise a warning. */
+function tocEntry(context: TocContext, from: string, href: string, label: string, depth: number): ParsedTocEntry | null {
+  const resolved = isAbsoluteUrl(href) ? null : resolveHref(from, href);
+  const item = resolved ? context.byPath.get(resolved.path) : undefined;
+  if (!resolved || !item || !context.chapterPaths.has(item.path)) {
+    context.warn(`the table of contents links "${label}" to ${href}, which is not a chapter; entry skipped`);
+    return null;
+  }
+  return { label, fullPath: item.path, fragment: resolved.fragment, depth };
+}
+
+function tocDocument(context: TocContext, item: ManifestItem | undefined): { text: string; declaredPath: string } | null {
+  const bytes = item?.zipPath ? context.files.get(item.zipPath) : undefined;
+  return item && bytes ? { text: readText(bytes, item.href, context.warn), declaredPath: item.declaredPath } : null;
+}
+
+/** EPUB 3: the <nav epub:type="toc"> of the manifest item with properties="nav"; nested lists give the depth. */
+function readNavToc(context: TocContext): ParsedTocEntry[] | null {
+  const navItem = context.items.find((item) => item.properties.has('nav'));
+  const source = tocDocument(context, navItem);
+  if (!source) return null;
+  const navs = findAll(parseHtml(source.text), 'nav');
+  let nav = navs.find((element) => (attr(element, 'epub:type') ?? '').split(/\s+/).includes('toc'));
+  if (!nav && navs[0]) {
+    context.warn('the navigation document has no <nav epub:type="toc">; its first <nav> is used');
+    nav = navs[0];
+  }
+  const list = nav ? childElements(nav).find((element) => element.name === 'ol' || element.name === 'ul') ?? findFirst(nav, 'ol') : null;
+  if (!list) {
+    context.warn('the navigation document has no table of contents list');
+    return null;
+  }
+  const entries: ParsedTocEntry[] = [];
+  const walk = (ol: DomElement, depth: number): void => {
+    for (const li of childElements(ol, 'li')) {
+      const children = childElements(li);
+      const link = children.find((element) => element.name === 'a' || element.name === 'span');
+      const sublist = children.find((element) => element.name === 'ol' || element.name === 'ul');
+      // A heading without a link (<span>) leads to its first child's target.
+      const href = (link && attr(link, 'href')) ?? (sublist && findAll(sublist, 'a').map((a) => attr(a, 'href')).find(Boolean));
+      const label = link ? visibleText([link]) || attr(link, 'title')?.trim() || '' : '';
+      if (href && label) {
+        const entry = tocEntry(context, source.declaredPath, href, label, depth);
+        if (entry) entries.push(entry);
+      }
+      if (sublist) walk(sublist, depth + 1);
+    }
+  };
+  walk(list, 1);
+  return entries.length > 0 ? entries : null;
+}
+
+/** EPUB 2: the NCX named by <spine toc>, else the manifest's NCX; nested navPoints give the depth. */
+function readNcxToc(context: TocContext, spineToc: string | undefined): ParsedTocEntry[] | null {
+  let ncxItem = spineToc ? context.byId.get(spineToc.trim()) : undefined;
+  if (spineToc && !ncxItem) context.warn(`the spine's toc attribute names "${spineToc}", which is not in the manifest`);
+  ncxItem ??= context.items.find((item) => item.mediaType === NCX_MEDIA_TYPE || item.path.toLowerCase().endsWith('.ncx'));
+  const source = tocDocument(context, ncxItem);
+  if (!source) return null;
+  const navMap = findFirst(parseXml(source.text), 'navmap');
+  if (!navMap) {
+    context.warn('the NCX has no navMap');
+    return null;
+  }
+  const entries: ParsedTocEntry[] = [];
+  const walk = (parent: DomElement, depth: number): void => {
+    for (const point of childElements(parent, 'navpoint')) {
+      const labelElement = childElements(point, 'navlabel')[0];
+      const textElement = labelElement && findFirst(labelElement, 'text');
+      const label = textElement ? textOf(textElement) : '';
+      const content = childElements(point, 'content')[0];
+      const src = content ? attr(content, 'src') : undefined;
+      if (src && label) {
+        const entry = tocEntry(context, source.declaredPath, src, label, depth);
+        if (entry) entries.push(entry);
+      }
+      walk(point, depth + 1);
+    }
+  };
+  walk(navMap, 1);
+  return entries.length > 0 ? entries : null;
+}
+
+function tocFromSpine(chapters: ParsedChapter[]): ParsedTocEntry[] {
+  const linear = chapters.filter((chapter) => chapter.linear);
+  return (linear.length > 0 ? linear : chapters).map((chapter) => ({
+    label: chapter.label,
+    fullPath: chapter.fullPath,
+    fragment: null,
+    depth: 1,
+  }));
+}
+
+/**
+ * EPUB 3 properties="cover-image"; EPUB 2 <meta name="cover" content="id">; an image whose id or file name says
+ * "cover"; the first image of the first chapter.
+ */
+function findCover(
+  items: ManifestItem[],
+  byId: Map<string, ManifestItem>,
+  byPath: Map<string, ManifestItem>,
+  coverRef: string | null,
+  firstChapter: ChapterFacts | undefined,
+  opfPath: string,
+  files: Map<string, Uint8Array>,
+  warn: Warn,
+): ParsedTitle['cover'] {
+  const isImage = (item: ManifestItem): boolean => item.zipPath !== null && item.mediaType.startsWith('image/');
+
+  let cover = items.find((item) => item.properties.has('cover-image') && isImage(item));
+  if (!cover && coverRef) {
+    const named = byId.get(coverRef) ?? byPath.get(resolveHref(opfPath, coverRef)?.path ?? '');
+    if (named && isImage(named)) cover = named;
+    else if (named?.zipPath) warn(`the cover <meta> names ${named.href}, which is not an image`);
+    else if (named) warn(`the cover <meta> names ${named.href}, which is missing from the zip`);
+    else warn(`the cover <meta> names "${coverRef}", which is not in the manifest`);
+  }
+  cover ??= items.find(
+    (item) => isImage(item) && (item.id?.toLowerCase().includes('cover') || item.path.toLowerCase().includes('cover')),
+  );
+  if (!cover && firstChapter?.firstImage) {
+    const resolved = resolveHref(firstChapter.declaredPath, firstChapter.firstImage);
+    const candidate = resolved ? byPath.get(resolved.path) : undefined;
+    if (candidate && isImage(candidate)) cover = candidate;
+  }
+  const data = cover?.zipPath ? files.get(cover.zipPath) : undefined;
+  return cover && data ? { fullPath: cover.path, mediaType: cover.mediaType, data } : null;
+}
+
+/** Files the manifest does not list are not part of the publication; say which were left behind. */
+function reportUnlisted(zip: ZipArchive, opfPath: string, items: ManifestItem[], warn: Warn): void {
+  const listed = new Set(items.map((item) => item.zipPath));
+  const unlisted = zip.paths.filter(
+    (path) => path !== 'mimetype' && path !== opfPath && !path.startsWith('META-INF/') && !listed.has(path),
+  );
+  if (unlisted.length === 0) return;
+  const shown = unlisted.slice(0, 5).join(', ');
+  const more = unlisted.length > 5 ? ` and ${unlisted.length - 5} more` : '';
+  warn(`${unlisted.length} file(s) in the zip are not in the manifest and were not imported: ${shown}${more}`);
+}

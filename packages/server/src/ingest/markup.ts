@@ -1,0 +1,107 @@
+/**
+ * Text decoding and DOM helpers shared by the EPUB importer and the chapter renderer. Book files are parsed with
+ * htmlparser2 (never with regular expressions): package documents as XML, chapters as HTML that also honours
+ * XHTML's self-closing tags, because "<a id='p1'/>" is common in XHTML books and would otherwise swallow the
+ * rest of the paragraph into a link.
+ */
+import { DomUtils, parseDocument } from 'htmlparser2';
+
+export type DomDocument = ReturnType<typeof parseDocument>;
+export type DomNode = DomDocument['children'][number];
+export type DomElement = Parameters<typeof DomUtils.getAttributeValue>[0];
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export interface DecodedText {
+  text: string;
+  /** The bytes were not valid UTF-8 (nor UTF-16 with a BOM) and were read as Windows-1252. */
+  fallback: boolean;
+}
+
+/** Decodes a book file: UTF-16 when it starts with a UTF-16 BOM, else UTF-8 (BOM stripped), else Windows-1252. */
+export function decodeText(bytes: Uint8Array): DecodedText {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes), fallback: false };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes), fallback: false };
+  try {
+    return { text: utf8.decode(bytes), fallback: false };
+  } catch {
+    return { text: new TextDecoder('windows-1252').decode(bytes), fallback: true };
+  }
+}
+
+export function parseXml(text: string): DomDocument {
+  return parseDocument(text, { xmlMode: true });
+}
+
+export function parseHtml(text: string): DomDocument {
+  return parseDocument(text, { recognizeSelfClosing: true, recognizeCDATA: true });
+}
+
+export const isElement = DomUtils.isTag;
+
+/** Element name without its namespace prefix, lower-cased: "dc:title" and "opf:meta" become "title" and "meta". */
+export function localName(element: DomElement): string {
+  const name = element.name.toLowerCase();
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/** Attribute by local name, so that "opf:role" and "role" both answer to "role". */
+export function attr(element: DomElement, name: string): string | undefined {
+  const exact = element.attribs[name];
+  if (exact !== undefined) return exact;
+  for (const [key, value] of Object.entries(element.attribs)) {
+    const colon = key.indexOf(':');
+    if (colon >= 0 && key.slice(colon + 1).toLowerCase() === name) return value;
+  }
+  return undefined;
+}
+
+export function childElements(node: DomElement | DomDocument, name?: string): DomElement[] {
+  return node.children.filter(
+    (child): child is DomElement => isElement(child) && (name === undefined || localName(child) === name),
+  );
+}
+
+export function findFirst(node: DomElement | DomDocument, name: string): DomElement | null {
+  return DomUtils.findOne((element) => localName(element) === name, node.children, true);
+}
+
+export function findAll(node: DomElement | DomDocument, name: string): DomElement[] {
+  return DomUtils.findAll((element) => localName(element) === name, node.children);
+}
+
+/** Collapses whitespace runs to one space and trims. */
+export function normaliseSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+const INVISIBLE = new Set(['script', 'style', 'template', 'noscript', 'head', 'title']);
+const INLINE = new Set([
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i', 'kbd', 'label', 'mark',
+  'q', 'rb', 'rp', 'rt', 'ruby', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u',
+  'var', 'wbr',
+]);
+
+/** The text a reader sees, whitespace-normalised: script, style and head contents left out. */
+export function visibleText(nodes: readonly DomNode[]): string {
+  const parts: string[] = [];
+  const walk = (list: readonly DomNode[]): void => {
+    for (const node of list) {
+      if (DomUtils.isText(node)) parts.push(node.data);
+      else if (isElement(node)) {
+        const name = localName(node);
+        if (!INVISIBLE.has(name)) walk(node.children);
+        // Block boundaries (and <br>) separate words even when the markup has no whitespace between them.
+        if (!INLINE.has(name)) parts.push(' ');
+      } else if (DomUtils.isCDATA(node)) walk(node.children);
+    }
+  };
+  walk(nodes);
+  return normaliseSpace(parts.join(''));
+}
+
+/** Plain text of a node, whitespace-normalised. */
+export function textOf(node: DomElement): string {
+  return normaliseSpace(DomUtils.textContent(node));
+}

@@ -1,0 +1,45 @@
+/**
+ * Small normalisations shared by the EPUB and PDF importers, so that both give the catalogue the same shapes:
+ * dates as "YYYY[-MM[-DD]]", names and subjects trimmed and de-duplicated, a title that is never empty.
+ */
+
+/** "1898", "2006-12", "2010-02-16T12:34:12+00:00" or "August 12, 2006" to "YYYY", "YYYY-MM" or "YYYY-MM-DD"; null if unreadable. */
+export function normaliseDate(value: string | null | undefined): string | null {
+  const text = value?.trim();
+  if (!text) return null;
+  const match = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?![\d])/.exec(text);
+  if (match) {
+    const [, year, month, day] = match;
+    if (!month || Number(month) < 1 || Number(month) > 12) return year ?? null;
+    if (!day || Number(day) < 1 || Number(day) > 31) return `${year}-${month}`;
+    return `${year}-${month}-${day}`;
+  }
+  const parsed = Date.parse(text);
+  return Number.isNaN(parsed) ? null : isoDay(new Date(parsed));
+}
+
+export function isoDay(date: Date): string | null {
+  return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 10);
+}
+
+/** Trimmed, non-empty, first occurrence only (ignoring case). */
+export function uniqueNonEmpty(values: Iterable<string>): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of values) {
+    const value = raw.replace(/\s+/g, ' ').trim();
+    const key = value.toLowerCase();
+    if (value && !seen.has(key)) {
+      seen.add(key);
+      out.push(value);
+    }
+  }
+  return out;
+}
+
+/** "books/Moby Dick.epub" gives "Moby Dick". */
+export function titleFromFileName(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  const dot = base.lastIndexOf('.');
+  return (dot > 0 ? base.slice(0, dot) : base).trim() || 'Untitled';
+}

@@ -1,0 +1,64 @@
+/**
+ * CSRF defence on every method other than GET, HEAD, OPTIONS and TRACE (library-playlists-account.md §7):
+ * the `csrftoken` cookie must come back in the `X-CSRFToken` header (or, for plain HTML forms, the
+ * `csrfmiddlewaretoken` field), it must be the HMAC-bound token of the caller's session, and a browser's `Origin`
+ * (else `Referer`) must be this site. Safe requests get a token cookie when they lack a valid one.
+ */
+import { APP_MESSAGES, COOKIES, CSRF_HEADER, SAFE_METHODS } from '@lectern/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import type { CsrfTokens } from '../services/tokens.ts';
+
+const SAFE = new Set<string>(SAFE_METHODS);
+const CSRF_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+
+export function issueCsrfCookie(request: FastifyRequest, reply: FastifyReply, tokens: CsrfTokens, sessionPublicId: string | null): string {
+  const token = tokens.issue(sessionPublicId);
+  reply.setCookie(COOKIES.csrf, token, {
+    path: '/',
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    httpOnly: false,
+    maxAge: CSRF_COOKIE_MAX_AGE,
+  });
+  return token;
+}
+
+function sameOrigin(request: FastifyRequest, value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.host === request.host && url.protocol === `${request.protocol}:`;
+  } catch {
+    return false;
+  }
+}
+
+export function registerCsrf(app: FastifyInstance, tokens: CsrfTokens): void {
+  // preHandler: runs after body parsing, so a form's csrfmiddlewaretoken field can be read.
+  app.addHook('preHandler', async (request) => {
+    if (SAFE.has(request.method)) return;
+    const origin = request.headers.origin;
+    const referer = request.headers.referer;
+    if (origin !== undefined ? !sameOrigin(request, origin) : referer !== undefined && !sameOrigin(request, referer)) {
+      throw new AppError(403, APP_MESSAGES.originRejected);
+    }
+    const cookie = request.cookies[COOKIES.csrf];
+    const headerValue = request.headers[CSRF_HEADER];
+    const sent =
+      (typeof headerValue === 'string' ? headerValue : undefined) ??
+      (request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>).csrfmiddlewaretoken : undefined);
+    const session = (await request.auth())?.session ?? null;
+    if (typeof sent !== 'string' || sent !== cookie || !tokens.verify(sent, session?.public_id ?? null)) {
+      throw new AppError(403, APP_MESSAGES.csrfFailed);
+    }
+  });
+
+  // Safe requests get a token cookie when they lack a valid one (the sign-in and sign-out handlers replace it).
+  app.addHook('preHandler', async (request, reply) => {
+    if (!SAFE.has(request.method) || request.url.startsWith('/assets/')) return;
+    const current = request.cookies[COOKIES.csrf];
+    // Without a session cookie the token must be the anonymous one; with one, it must be that session's.
+    const session = request.cookies[COOKIES.session] ? ((await request.auth())?.session ?? null) : null;
+    if (!current || !tokens.verify(current, session?.public_id ?? null)) issueCsrfCookie(request, reply, tokens, session?.public_id ?? null);
+  });
+}

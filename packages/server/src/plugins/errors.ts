@@ -1,0 +1,34 @@
+/** Every failure leaves as `{detail, errors?}` with the right status; unexpected ones are logged, not shown. */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError } from 'zod';
+import { AppError } from '../errors.ts';
+
+export function zodToErrors(err: ZodError): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of err.issues) {
+    const field = issue.path.length ? issue.path.join('.') : 'non_field_errors';
+    (errors[field] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | ZodError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.status).send(err.errors ? { detail: err.detail, errors: err.errors } : { detail: err.detail });
+    }
+    if (err instanceof ZodError) {
+      const errors = zodToErrors(err);
+      const detail = Object.entries(errors)
+        .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+        .join('; ');
+      return reply.status(400).send({ detail: `Invalid request. ${detail}`, errors });
+    }
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err }, 'request failed');
+      return reply.status(500).send({ detail: 'Internal server error.' });
+    }
+    return reply.status(status).send({ detail: err.message });
+  });
+}

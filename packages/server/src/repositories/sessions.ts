@@ -1,0 +1,43 @@
+/** Sign-in sessions, stored by the hash of their cookie value. */
+import type { Kysely } from 'kysely';
+import type { Database, SessionRow, UserRow } from '../db/schema.ts';
+
+export class SessionsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(row: SessionRow): Promise<void> {
+    await this.db.insertInto('sessions').values(row).execute();
+  }
+
+  /** The live session with that hash and its user, in one query (this runs on every signed-in request). */
+  async findLive(idHash: string, now: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select([
+        'sessions.id as s_id',
+        'sessions.public_id as s_public_id',
+        'sessions.created_at as s_created_at',
+        'sessions.expires_at as s_expires_at',
+        'sessions.user_agent as s_user_agent',
+      ])
+      .where('sessions.id', '=', idHash)
+      .where('sessions.expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { s_id, s_public_id, s_created_at, s_expires_at, s_user_agent, ...user } = row;
+    return {
+      session: { id: s_id, public_id: s_public_id, user_id: user.id, created_at: s_created_at, expires_at: s_expires_at, user_agent: s_user_agent },
+      user,
+    };
+  }
+
+  async delete(idHash: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id', '=', idHash).execute();
+  }
+
+  async deleteExpired(now: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  }
+}

@@ -1,0 +1,42 @@
+/** Users and teams: the only place that reads or writes their rows. */
+import type { Kysely } from 'kysely';
+import type { Database, NewUser, UserRow, UserUpdate } from '../db/schema.ts';
+
+export class UsersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  }
+
+  findById(id: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(user: NewUser): Promise<UserRow> {
+    return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(id: number, changes: UserUpdate): Promise<void> {
+    await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async teamName(teamId: number | null): Promise<string | null> {
+    if (teamId === null) return null;
+    const row = await this.db.selectFrom('teams').select('name').where('id', '=', teamId).executeTakeFirst();
+    return row?.name ?? null;
+  }
+
+  /** The team of that name, created when missing. */
+  async ensureTeam(name: string, now: string): Promise<number> {
+    const found = await this.db.selectFrom('teams').select('id').where('name', '=', name).executeTakeFirst();
+    if (found) return found.id;
+    const row = await this.db.insertInto('teams').values({ name, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+}

@@ -1,0 +1,76 @@
+/** Sign-in, sign-out and the account profile (reader.md §3, §6). */
+import { APP_MESSAGES, COOKIES, loginRequestSchema, MESSAGES } from '@lectern/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import { clearSessionCookies, requireSignedIn, setSessionCookies } from '../plugins/auth-context.ts';
+import { issueCsrfCookie } from '../plugins/csrf.ts';
+import type { AccountsService } from '../services/accounts.ts';
+import type { AuthService } from '../services/auth.ts';
+import type { CsrfTokens } from '../services/tokens.ts';
+
+/** Only paths on this site: "/x" but not "//host" or "/\\host". */
+export function safeNext(next: unknown, fallback = '/library/'): string {
+  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : fallback;
+}
+
+export function accountRoutes(
+  app: FastifyInstance,
+  deps: { auth: AuthService; accounts: AccountsService; csrf: CsrfTokens; loginRateLimit: number },
+): void {
+  app.post(
+    '/login/',
+    {
+      config: {
+        rateLimit: {
+          max: deps.loginRateLimit,
+          timeWindow: 60_000,
+          // Counted per client address and account, after the body is parsed: one address cannot try many
+          // passwords on one account, and one busy office address does not lock everybody out.
+          hook: 'preHandler',
+          keyGenerator: (request: FastifyRequest) => {
+            const email = (request.body as { email?: unknown } | undefined)?.email;
+            return `${request.ip}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
+          },
+          errorResponseBuilder: () => new AppError(429, APP_MESSAGES.tooManySignIns),
+        },
+      },
+    },
+    async (request, reply) => {
+      const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+      const parsed = loginRequestSchema.safeParse(request.body ?? {});
+      if (!parsed.success) {
+        if (isForm) return reply.redirect(`/login/?error=invalid&next=${encodeURIComponent(safeNext((request.body as { next?: string } | undefined)?.next))}`, 303);
+        throw parsed.error;
+      }
+      try {
+        const signedIn = await deps.auth.signIn(parsed.data.email, parsed.data.password, request.headers['user-agent'] ?? null);
+        request.authOverride = signedIn;
+        setSessionCookies(request, reply, signedIn.token);
+        issueCsrfCookie(request, reply, deps.csrf, signedIn.session.public_id);
+        request.log.info({ userId: signedIn.user.id }, 'signed in');
+        if (isForm) return reply.redirect(safeNext(parsed.data.next), 303);
+        return deps.accounts.profile(signedIn.user, signedIn.session);
+      } catch (err) {
+        if (isForm && err instanceof AppError && err.status === 401) {
+          return reply.redirect(`/login/?error=credentials&next=${encodeURIComponent(safeNext(parsed.data.next))}`, 303);
+        }
+        throw err;
+      }
+    },
+  );
+
+  app.post('/logout/', async (request, reply) => {
+    await deps.auth.signOut(request.cookies[COOKIES.session]);
+    request.authOverride = null;
+    clearSessionCookies(request, reply);
+    issueCsrfCookie(request, reply, deps.csrf, null);
+    const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    if (isForm) return reply.redirect('/library/', 303);
+    return reply.status(204).send();
+  });
+
+  app.get('/u/information_for_javascript', async (request) => {
+    const { user, session } = await requireSignedIn(request, MESSAGES.userNotLoggedIn);
+    return deps.accounts.profile(user, session);
+  });
+}

@@ -1,0 +1,52 @@
+/** The catalog API: the book list, a book, its chapters and resources at api/v1/book/{book_id}/chapter/{href}. */
+import { bookListQuerySchema } from '@lectern/core';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { currentUser } from '../plugins/auth-context.ts';
+import type { CatalogService, TaxonomyLookups } from '../services/catalog.ts';
+
+const bookParams = z.object({ bookId: z.string().min(1).max(200) });
+const chapterParams = bookParams.extend({ '*': z.string().min(1, 'chapter path is required').max(1000) });
+const slugParams = z.object({ slug: z.string().min(1).max(200) });
+
+export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; taxonomy: TaxonomyLookups; contentRoot: string }): void {
+  app.get('/api/v1/book/', async (request) => {
+    const query = bookListQuerySchema.parse(request.query);
+    return deps.catalog.list(query, '/api/v1/book/');
+  });
+
+  app.get('/api/v1/book/:bookId/', async (request) => {
+    const { bookId } = bookParams.parse(request.params);
+    return deps.catalog.detail(bookId);
+  });
+
+  app.get('/api/v1/book/:bookId/cover', async (request, reply) => {
+    const { bookId } = bookParams.parse(request.params);
+    const cover = await deps.catalog.cover(bookId);
+    reply.header('cache-control', 'public, max-age=86400');
+    reply.type(cover.mediaType);
+    return reply.sendFile(relativeTo(deps.contentRoot, cover.file), deps.contentRoot);
+  });
+
+  app.get('/api/v1/book/:bookId/chapter/*', async (request, reply) => {
+    const { bookId, '*': fullPath } = chapterParams.parse(request.params);
+    const found = await deps.catalog.chapterOrResource(bookId, fullPath, await currentUser(request));
+    if (found.kind === 'chapter') {
+      reply.header('cache-control', 'private, no-store');
+      return found.chapter;
+    }
+    reply.header('cache-control', found.mediaType === 'application/pdf' ? 'private, max-age=3600' : 'public, max-age=86400');
+    reply.type(found.mediaType);
+    return reply.sendFile(relativeTo(deps.contentRoot, found.file), deps.contentRoot);
+  });
+
+  app.get('/api/v1/topics/', async () => deps.catalog.topics());
+
+  app.get('/api/v1/topics/:slug/', async (request) => deps.taxonomy.topic(slugParams.parse(request.params).slug));
+
+  app.get('/api/v1/publishers/:slug/', async (request) => deps.taxonomy.publisher(slugParams.parse(request.params).slug));
+}
+
+function relativeTo(root: string, file: string): string {
+  return file.slice(root.length + 1);
+}

@@ -1,0 +1,79 @@
+/** Accounts: creating users (command line, first start) and the profile the web client reads. */
+import { ACCOUNT_STATUSES, type AccountProfile, type AccountStatus, type Role, ROLES } from '@lectern/core';
+import { z } from 'zod';
+import type { SessionRow, UserRow } from '../db/schema.ts';
+import { badRequest } from '../errors.ts';
+import type { UsersRepository } from '../repositories/users.ts';
+import { newUserUuid } from './auth.ts';
+import { hashPassword, PASSWORD_MIN_LENGTH } from './passwords.ts';
+
+export const TRIAL_DAYS = 10;
+
+export const newUserSchema = z.object({
+  email: z.string().trim().toLowerCase().email('Enter a valid email address.').max(254),
+  password: z.string().min(PASSWORD_MIN_LENGTH, `Passwords must have at least ${PASSWORD_MIN_LENGTH} characters.`).max(1024),
+  username: z.string().trim().min(1).max(150).optional(),
+  role: z.enum(ROLES, { message: `role must be one of ${ROLES.join(', ')}` }).optional(),
+  status: z.enum(ACCOUNT_STATUSES, { message: `status must be one of ${ACCOUNT_STATUSES.join(', ')}` }).optional(),
+  team: z.string().trim().min(1).max(150).optional(),
+});
+export type NewUserInput = z.input<typeof newUserSchema>;
+
+export class AccountsService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async createUser(input: NewUserInput): Promise<UserRow> {
+    const parsed = newUserSchema.safeParse(input);
+    if (!parsed.success) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? 'input')] ??= []).push(issue.message);
+      throw badRequest(Object.values(errors).flat().join(' '), errors);
+    }
+    const v = parsed.data;
+    if (await this.users.findByEmail(v.email)) throw badRequest('A user with that email already exists.', { email: ['A user with that email already exists.'] });
+    const now = this.now();
+    const status: AccountStatus = v.status ?? 'trial';
+    const teamId = v.team ? await this.users.ensureTeam(v.team, now.toISOString()) : null;
+    return this.users.insert({
+      uuid: newUserUuid(),
+      email: v.email,
+      username: v.username ?? v.email.split('@')[0]!,
+      password_hash: await hashPassword(v.password),
+      status,
+      trial_ends_at: status === 'trial' ? new Date(now.getTime() + TRIAL_DAYS * 86_400_000).toISOString() : null,
+      team_id: teamId,
+      is_admin: v.role === 'admin' ? 1 : 0,
+      is_content_creator: v.role === 'content-creator' ? 1 : 0,
+      is_preview_creator: v.role === 'preview-creator' ? 1 : 0,
+      created_at: now.toISOString(),
+    });
+  }
+
+  async profile(user: UserRow, session: SessionRow): Promise<AccountProfile> {
+    return {
+      user_id: user.id,
+      session_id: session.public_id,
+      user_uuid: user.uuid,
+      username: user.username,
+      subscription_status: user.status,
+      account: {
+        type: user.status.charAt(0).toUpperCase() + user.status.slice(1),
+        email: user.email,
+        roles: rolesOf(user),
+        team: await this.users.teamName(user.team_id),
+        trial_ends_at: user.trial_ends_at,
+      },
+    };
+  }
+}
+
+export function rolesOf(user: Pick<UserRow, 'is_admin' | 'is_content_creator' | 'is_preview_creator'>): Role[] {
+  const roles: Role[] = [];
+  if (user.is_admin) roles.push('admin');
+  if (user.is_content_creator) roles.push('content-creator');
+  if (user.is_preview_creator) roles.push('preview-creator');
+  return roles;
+}

@@ -1,0 +1,63 @@
+/**
+ * Sign-in, sessions and sign-out. Sessions live 30 days; the cookie holds a random token and the database only
+ * its hash.
+ */
+import { randomUUID } from 'node:crypto';
+import { APP_MESSAGES } from '@lectern/core';
+import type { SessionRow, UserRow } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import type { SessionsRepository } from '../repositories/sessions.ts';
+import type { UsersRepository } from '../repositories/users.ts';
+import { dummyPasswordHash, verifyPassword } from './passwords.ts';
+import { randomToken, sha256 } from './tokens.ts';
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface SignedIn {
+  session: SessionRow;
+  user: UserRow;
+}
+
+export class AuthService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Checks the credentials and opens a session; the returned token goes into the session cookie. */
+  async signIn(email: string, password: string, userAgent: string | null): Promise<SignedIn & { token: string }> {
+    const user = await this.users.findByEmail(email.trim());
+    const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
+    if (!user || !ok) throw new AppError(401, APP_MESSAGES.invalidCredentials);
+    const token = randomToken();
+    const now = this.now();
+    const session: SessionRow = {
+      id: sha256(token),
+      public_id: randomUUID(),
+      user_id: user.id,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+      user_agent: userAgent?.slice(0, 300) ?? null,
+    };
+    await this.sessions.insert(session);
+    return { token, session, user };
+  }
+
+  /** The session a cookie token names, or null when it is unknown or expired. */
+  async resolve(token: string | undefined): Promise<SignedIn | null> {
+    if (!token || token.length > 200) return null;
+    return (await this.sessions.findLive(sha256(token), this.now().toISOString())) ?? null;
+  }
+
+  async signOut(token: string | undefined): Promise<void> {
+    if (token) await this.sessions.delete(sha256(token));
+  }
+}
+
+export function generatePassword(): string {
+  return randomToken(12);
+}
+
+/** A new user's uuid (the spec reads user_uuid from the page root). */
+export const newUserUuid = () => randomUUID();

@@ -1,0 +1,172 @@
+/**
+ * The catalog as the API shows it: content metadata (library-playlists-account.md §3), book details with the
+ * reading order, chapters with the reading policy applied, resources and covers.
+ */
+import {
+  type BookDetail,
+  type BookListQuery,
+  type ChapterContent,
+  type ContentMetadata,
+  APP_MESSAGES,
+  type Paged,
+  paths,
+} from '@lectern/core';
+import type { TitleRow, UserRow } from '../db/schema.ts';
+import { notFound } from '../errors.ts';
+import { assertCanReadChapter } from '../policies/reading.ts';
+import type { CatalogRepository, TitleExtras } from '../repositories/catalog.ts';
+import type { ContentStore } from '../storage/content-store.ts';
+
+export type ChapterOrResource =
+  | { kind: 'chapter'; chapter: ChapterContent }
+  | { kind: 'resource'; file: string; mediaType: string; size: number };
+
+export class CatalogService {
+  constructor(
+    private readonly catalog: CatalogRepository,
+    private readonly store: ContentStore,
+  ) {}
+
+  async list(query: BookListQuery, listUrl: string): Promise<Paged<ContentMetadata>> {
+    const offset = (query.page - 1) * query.page_size;
+    const { count, rows } = await this.catalog.listTitles({ topicSlug: query.topic, publisherSlug: query.publisher }, offset, query.page_size);
+    const extras = await this.catalog.extrasFor(rows.map((r) => r.id));
+    const pageUrl = (page: number) => {
+      const params = new URLSearchParams();
+      params.set('page', String(page));
+      params.set('page_size', String(query.page_size));
+      if (query.topic) params.set('topic', query.topic);
+      if (query.publisher) params.set('publisher', query.publisher);
+      return `${listUrl}?${params}`;
+    };
+    return {
+      count,
+      next: offset + rows.length < count ? pageUrl(query.page + 1) : null,
+      previous: query.page > 1 ? pageUrl(query.page - 1) : null,
+      results: rows.map((row) => toMetadata(row, extras)),
+    };
+  }
+
+  async detail(bookId: string): Promise<BookDetail> {
+    const title = await this.requireTitle(bookId);
+    const [extras, chapters, toc] = await Promise.all([
+      this.catalog.extrasFor([title.id]),
+      this.catalog.chaptersOf(title.id),
+      this.catalog.tocOf(title.id),
+    ]);
+    return {
+      ...toMetadata(title, extras),
+      language: title.language,
+      source: title.source,
+      page_count: title.page_count,
+      publisher_entries: extras.publishers.get(title.id) ?? [],
+      chapters: chapters.map((c) => ({
+        label: c.label,
+        full_path: c.full_path,
+        url: paths.chapterApi(title.book_id, c.full_path),
+        web_url: paths.reader(title.title_safe, title.book_id, c.full_path),
+        as_sample: c.as_sample === 1,
+        is_public: c.is_public === 1,
+      })),
+      toc: toc.map((t) => ({
+        label: t.label,
+        href: t.fragment ? `${t.full_path}#${t.fragment}` : t.full_path,
+        full_path: t.full_path,
+        depth: t.depth,
+      })),
+    };
+  }
+
+  /** A path below /chapter/ names either a chapter (JSON, reading policy applies) or a resource (a file). */
+  async chapterOrResource(bookId: string, fullPath: string, user: UserRow | null): Promise<ChapterOrResource> {
+    const title = await this.requireTitle(bookId);
+    const chapter = await this.catalog.findChapter(title.id, fullPath);
+    if (chapter) {
+      assertCanReadChapter(user, chapter);
+      const pdfFile = chapter.media_type === 'application/pdf' ? await this.catalog.findResource(title.id, chapter.full_path) : undefined;
+      return {
+        kind: 'chapter',
+        chapter: {
+          book_id: title.book_id,
+          chapter_href: chapter.full_path,
+          full_path: chapter.full_path,
+          title: title.title,
+          title_safe: title.title_safe,
+          label: chapter.label,
+          content_type: chapter.media_type,
+          content: chapter.content,
+          stylesheets: JSON.parse(chapter.stylesheets) as string[],
+          item_order: chapter.item_order,
+          as_sample: chapter.as_sample === 1,
+          is_public: chapter.is_public === 1,
+          allow_scripts: title.allow_scripts === 1,
+          format: title.content_format,
+          source: title.source,
+          next_chapter_uri: chapter.next_full_path,
+          previous_chapter_uri: chapter.previous_full_path,
+          file_url: pdfFile ? paths.chapterApi(title.book_id, pdfFile.full_path) + '?download=1' : null,
+        },
+      };
+    }
+    const resource = await this.catalog.findResource(title.id, fullPath);
+    if (!resource) throw notFound(APP_MESSAGES.chapterNotFound);
+    if (resource.media_type === 'application/pdf') {
+      // The PDF of a document is its one chapter: the same reading policy guards the file.
+      const asChapter = await this.catalog.findChapter(title.id, resource.full_path);
+      if (asChapter) assertCanReadChapter(user, asChapter);
+    }
+    return { kind: 'resource', file: this.store.resolve(resource.storage_path), mediaType: resource.media_type, size: resource.size };
+  }
+
+  async cover(bookId: string): Promise<{ file: string; mediaType: string }> {
+    const title = await this.requireTitle(bookId);
+    if (!title.cover_path || !title.cover_media_type) throw notFound('This title has no cover.');
+    return { file: this.store.resolve(title.cover_path), mediaType: title.cover_media_type };
+  }
+
+  async topics() {
+    const rows = await this.catalog.topicsWithCounts();
+    return { results: rows.map((r) => ({ name: r.name, slug: r.slug, count: Number(r.count) })) };
+  }
+
+  async requireTitle(bookId: string): Promise<TitleRow> {
+    const title = await this.catalog.findTitleByBookId(bookId);
+    if (!title) throw notFound(APP_MESSAGES.bookNotFound);
+    return title;
+  }
+}
+
+export function toMetadata(row: TitleRow, extras: TitleExtras): ContentMetadata {
+  return {
+    api_url: paths.bookApi(row.book_id),
+    authors: extras.authors.get(row.id) ?? [],
+    content_format: row.content_format,
+    continue_url: paths.reader(row.title_safe, row.book_id),
+    cover_image_url: row.cover_path ? paths.cover(row.book_id) : null,
+    identifier: row.book_id,
+    issued: row.issued,
+    publishers: (extras.publishers.get(row.id) ?? []).map((p) => p.name),
+    title: row.title,
+    topics: extras.topics.get(row.id) ?? [],
+    url: paths.titlePage(row.book_id),
+    book_id: row.book_id,
+    title_safe: row.title_safe,
+    description: row.description,
+  };
+}
+
+export class TaxonomyLookups {
+  constructor(private readonly catalog: CatalogRepository) {}
+
+  async topic(slug: string) {
+    const topic = await this.catalog.findTopic(slug);
+    if (!topic) throw notFound('We could not find that topic.');
+    return topic;
+  }
+
+  async publisher(slug: string) {
+    const publisher = await this.catalog.findPublisher(slug);
+    if (!publisher) throw notFound('We could not find that publisher.');
+    return publisher;
+  }
+}

@@ -1,0 +1,19 @@
+/** Operators mark chapters as samples or public (reader.md §6: as_sample, is_public). */
+import { APP_MESSAGES, type ChapterFlags } from '@lectern/core';
+import { notFound } from '../errors.ts';
+import type { CatalogRepository } from '../repositories/catalog.ts';
+
+export class ChapterFlagsService {
+  constructor(private readonly catalog: CatalogRepository) {}
+
+  async set(bookId: string, fullPath: string, flags: ChapterFlags): Promise<{ as_sample: boolean; is_public: boolean }> {
+    const title = await this.catalog.findTitleByBookId(bookId);
+    if (!title) throw notFound(APP_MESSAGES.bookNotFound);
+    const chapter = await this.catalog.findChapter(title.id, fullPath);
+    if (!chapter) throw notFound(APP_MESSAGES.chapterNotFound);
+    const as_sample = flags.as_sample ?? chapter.as_sample === 1;
+    const is_public = flags.is_public ?? chapter.is_public === 1;
+    await this.catalog.setChapterFlags(chapter.id, { as_sample: as_sample ? 1 : 0, is_public: is_public ? 1 : 0 });
+    return { as_sample, is_public };
+  }
+}

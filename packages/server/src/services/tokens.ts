@@ -1,0 +1,31 @@
+/**
+ * Random tokens and HMACs. The CSRF token is `nonce.mac` where mac = HMAC(secret, "csrf|" + session public id +
+ * "|" + nonce): it is bound to the session it was issued for (a token from before sign-in stops working after it),
+ * and the server keeps no state for it.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
+export const sha256 = (value: string | Uint8Array) => createHash('sha256').update(value).digest('hex');
+
+export class CsrfTokens {
+  constructor(private readonly secret: string) {}
+
+  private mac(binding: string, nonce: string): string {
+    return createHmac('sha256', this.secret).update(`csrf|${binding}|${nonce}`).digest('base64url');
+  }
+
+  issue(sessionPublicId: string | null): string {
+    const nonce = randomToken(16);
+    return `${nonce}.${this.mac(sessionPublicId ?? 'anonymous', nonce)}`;
+  }
+
+  verify(token: string | undefined, sessionPublicId: string | null): boolean {
+    if (!token) return false;
+    const [nonce, mac, extra] = token.split('.');
+    if (!nonce || !mac || extra !== undefined) return false;
+    const expected = Buffer.from(this.mac(sessionPublicId ?? 'anonymous', nonce));
+    const given = Buffer.from(mac);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+}

@@ -1,0 +1,183 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  APP_MESSAGES,
+  bookDetailSchema,
+  chapterContentSchema,
+  contentMetadataSchema,
+  MESSAGES,
+  pagedSchema,
+} from '@lectern/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READING_MESSAGES } from '../../src/policies/reading.ts';
+import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
+import { TestClient } from '../helpers/client.ts';
+import { importSamples } from '../helpers/sample.ts';
+
+const PASSWORD = 'a long enough password';
+
+function multipart(files: { name: string; data: Buffer }[], fields: Record<string, string> = {}) {
+  const boundary = `----lectern${Date.now()}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(f.data, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+describe.each(ENGINES)('catalog API on %s', (engine) => {
+  let t: TestApp;
+  let alice: ReturnType<typeof bookDetailSchema.parse>;
+  const reader = new Map<string, TestClient>();
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    const report = await importSamples(t.lectern);
+    expect(report.failed).toEqual([]);
+    const accounts = t.lectern.services.accounts;
+    await accounts.createUser({ email: 'sub@example.com', password: PASSWORD, status: 'subscriber' });
+    await accounts.createUser({ email: 'gone@example.com', password: PASSWORD, status: 'expired' });
+    await accounts.createUser({ email: 'admin@example.com', password: PASSWORD, status: 'subscriber', role: 'admin' });
+    for (const who of ['sub', 'gone', 'admin']) {
+      const c = new TestClient(t.lectern.app);
+      await c.login(`${who}@example.com`, PASSWORD);
+      reader.set(who, c);
+    }
+    const list = await new TestClient(t.lectern.app).get('/api/v1/book/?page_size=100');
+    const found = list.json().results.find((b: { title: string }) => b.title.startsWith("Alice's Adventures"));
+    alice = bookDetailSchema.parse((await new TestClient(t.lectern.app).get(found.api_url)).json());
+  });
+  afterAll(() => t.close());
+
+  it('lists the catalog in pages with count, next and previous', async () => {
+    const anon = new TestClient(t.lectern.app);
+    const first = await anon.get('/api/v1/book/?page_size=2');
+    expect(first.statusCode).toBe(200);
+    const page1 = pagedSchema(contentMetadataSchema).parse(first.json());
+    expect(page1.count).toBeGreaterThanOrEqual(3);
+    expect(page1.results).toHaveLength(2);
+    expect(page1.previous).toBeNull();
+    const page2 = pagedSchema(contentMetadataSchema).parse((await anon.get(page1.next!)).json());
+    expect(page2.previous).not.toBeNull();
+    const titles = [...page1.results, ...page2.results].map((b) => b.title);
+    expect(new Set(titles).size).toBe(titles.length);
+    expect(titles).toEqual([...titles].sort((a, b) => (a < b ? -1 : 1)));
+  });
+
+  it('describes a title with the content metadata fields of the spec', async () => {
+    expect(alice.authors.join(' ')).toMatch(/Carroll/);
+    expect(alice.api_url).toBe(`/api/v1/book/${alice.book_id}/`);
+    expect(alice.identifier).toBe(alice.book_id);
+    expect(alice.content_format).toBe('book');
+    expect(alice.continue_url).toBe(`/library/view/${alice.title_safe}/${alice.book_id}/`);
+    expect(alice.topics.map((x) => x.slug)).toContain('classics');
+    expect(alice.chapters.length).toBeGreaterThan(3);
+    for (const c of alice.chapters) expect(c.url).toBe(`/api/v1/book/${alice.book_id}/chapter/${c.full_path.split('/').map(encodeURIComponent).join('/')}`);
+    expect(alice.chapters.filter((c) => c.as_sample)).toHaveLength(1);
+    expect(alice.toc.length).toBeGreaterThan(0);
+  });
+
+  it('serves the cover image', async () => {
+    expect(alice.cover_image_url).not.toBeNull();
+    const res = await new TestClient(t.lectern.app).get(alice.cover_image_url!);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\//);
+    expect(res.rawPayload.byteLength).toBeGreaterThan(1000);
+  });
+
+  it('filters by topic and rejects a bad page size with the field named', async () => {
+    const anon = new TestClient(t.lectern.app);
+    const classics = (await anon.get('/api/v1/book/?topic=classics')).json();
+    expect(classics.count).toBeGreaterThanOrEqual(3);
+    expect((await anon.get('/api/v1/book/?topic=no-such-topic')).json().count).toBe(0);
+    const bad = await anon.get('/api/v1/book/?page_size=1000');
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().errors)).toEqual(['page_size']);
+  });
+
+  it('lets anonymous visitors read the sample chapter only', async () => {
+    const anon = new TestClient(t.lectern.app);
+    const sample = alice.chapters.find((c) => c.as_sample)!;
+    const locked = alice.chapters.find((c) => !c.as_sample && !c.is_public)!;
+    const ok = await anon.get(sample.url);
+    expect(ok.statusCode).toBe(200);
+    const chapter = chapterContentSchema.parse(ok.json());
+    expect(chapter.content.length).toBeGreaterThan(500);
+    expect(chapter.content).not.toMatch(/<script/i);
+    const denied = await anon.get(locked.url);
+    expect(denied.statusCode).toBe(401);
+    expect(denied.json()).toEqual({ detail: MESSAGES.signInToRead });
+  });
+
+  it('lets a subscriber read every chapter in order, and tells an expired account why not', async () => {
+    const sub = reader.get('sub')!;
+    let uri: string | null = alice.chapters[0]!.full_path;
+    const seen: string[] = [];
+    while (uri) {
+      const res = await sub.get(`/api/v1/book/${alice.book_id}/chapter/${uri}`);
+      expect(res.statusCode).toBe(200);
+      const c = chapterContentSchema.parse(res.json());
+      seen.push(c.full_path);
+      uri = c.next_chapter_uri;
+    }
+    expect(seen).toEqual(alice.chapters.map((c) => c.full_path));
+    const locked = alice.chapters.find((c) => !c.as_sample)!;
+    const gone = await reader.get('gone')!.get(locked.url);
+    expect(gone.statusCode).toBe(403);
+    expect(gone.json().detail).toBe(READING_MESSAGES.subscriptionEnded);
+  });
+
+  it('serves chapter resources under the chapter path with their media type', async () => {
+    const sub = reader.get('sub')!;
+    const chapters = await Promise.all(alice.chapters.map(async (c) => chapterContentSchema.parse((await sub.get(c.url)).json())));
+    const src = chapters.map((c) => /src="([^"]+)"/.exec(c.content)?.[1]).find(Boolean);
+    expect(src, 'Alice has illustrations').toBeDefined();
+    expect(src).toMatch(new RegExp(`^/api/v1/book/${alice.book_id}/chapter/`));
+    const img = await new TestClient(t.lectern.app).get(src!);
+    expect(img.statusCode).toBe(200);
+    expect(img.headers['content-type']).toMatch(/^image\//);
+  });
+
+  it('answers 404 with a detail for unknown books, chapters and API addresses', async () => {
+    const anon = new TestClient(t.lectern.app);
+    expect((await anon.get('/api/v1/book/nope/')).json()).toEqual({ detail: APP_MESSAGES.bookNotFound });
+    const missing = await anon.get(`/api/v1/book/${alice.book_id}/chapter/nope.xhtml`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ detail: APP_MESSAGES.chapterNotFound });
+    const api = await anon.get('/api/v1/nothing-here/');
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ detail: APP_MESSAGES.notFound });
+  });
+
+  it('lets only admins flag chapters; a public chapter opens to everyone', async () => {
+    const locked = alice.chapters.find((c) => !c.as_sample && !c.is_public)!;
+    const url = `/api/v1/admin/book/${alice.book_id}/chapter/${locked.full_path}`;
+    const bySub = await reader.get('sub')!.request('PATCH', url, { json: { is_public: true } });
+    expect(bySub.statusCode).toBe(403);
+    const bad = await reader.get('admin')!.request('PATCH', url, { json: { is_public: 'yes' } });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().errors)).toEqual(['is_public']);
+    const byAdmin = await reader.get('admin')!.request('PATCH', url, { json: { is_public: true } });
+    expect(byAdmin.statusCode).toBe(200);
+    expect(byAdmin.json()).toEqual({ as_sample: false, is_public: true });
+    expect((await new TestClient(t.lectern.app).get(locked.url)).statusCode).toBe(200);
+  });
+
+  it('imports an uploaded file for admins only, and a corrupt upload changes nothing', async () => {
+    const before = (await new TestClient(t.lectern.app).get('/api/v1/book/')).json().count;
+    const contentDir = path.join(t.dataDir, 'content');
+    const foldersBefore = fs.readdirSync(contentDir).sort();
+    const corrupt = multipart([{ name: 'broken.epub', data: Buffer.from('PK\u0003\u0004 this is not really a zip file at all') }]);
+    const bySub = await reader.get('sub')!.request('POST', '/api/v1/admin/import/', { payload: corrupt.payload, headers: { 'content-type': corrupt.contentType } });
+    expect(bySub.statusCode).toBe(403);
+    const byAdmin = await reader.get('admin')!.request('POST', '/api/v1/admin/import/', { payload: corrupt.payload, headers: { 'content-type': corrupt.contentType } });
+    expect(byAdmin.statusCode).toBe(400);
+    expect(byAdmin.json().failed[0].file).toBe('broken.epub');
+    expect(byAdmin.json().detail).toMatch(/broken\.epub: /);
+    expect((await new TestClient(t.lectern.app).get('/api/v1/book/')).json().count).toBe(before);
+    expect(fs.readdirSync(contentDir).sort()).toEqual(foldersBefore);
+  });
+});

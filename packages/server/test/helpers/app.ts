@@ -1,0 +1,56 @@
+/**
+ * Builds the real app for API tests on a real database: a fresh SQLite file in a temporary DATA_DIR, or a fresh
+ * PostgreSQL database per app (created on the server named by TEST_DATABASE_URL, else 127.0.0.1:5432, dropped
+ * afterwards). PostgreSQL being absent is a failure, never a skip.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp, type Lectern } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+export const ENGINES: Engine[] = ['sqlite', 'postgres'];
+
+const adminUrl = () => process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestApp {
+  lectern: Lectern;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(engine: Engine, overrides: { loginRateLimit?: number } = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-'));
+  let databaseUrl: string | null = null;
+  let dropDatabase = async () => {};
+  if (engine === 'postgres') {
+    const name = `lectern_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl());
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: adminUrl() });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const config = loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', webDist: null, secret: 'test-secret-'.padEnd(40, 'x'), ...overrides });
+  const lectern = await buildApp(config);
+  return {
+    lectern,
+    dataDir,
+    async close() {
+      await lectern.app.close();
+      await dropDatabase();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/** React-query keys of every server read, in one place so features invalidate the same keys they read. */
+import type { BookListParams } from './client.ts';
+
+export const queryKeys = {
+  profile: ['profile'] as const,
+  books: (filter: Omit<BookListParams, 'page'>) => ['books', filter] as const,
+  allBooks: ['books'] as const,
+  book: (bookId: string) => ['book', bookId] as const,
+  chapter: (bookId: string, fullPath: string) => ['chapter', bookId, fullPath] as const,
+  topics: ['topics'] as const,
+};

@@ -1,0 +1,92 @@
+/** The frame of every page: skip link, top bar (logo, main navigation, search, account) and the main landmark. */
+import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { ButtonLink } from '../components/Button.tsx';
+import { Icon } from '../components/Icon.tsx';
+import { AccountMenu } from '../features/account/AccountMenu.tsx';
+import { useSession } from '../features/account/useSession.ts';
+import { appPaths } from './links.ts';
+import './Shell.css';
+
+function AccountArea() {
+  const location = useLocation();
+  const { profile, isLoading } = useSession();
+  if (isLoading) return <span className="topbar__account-placeholder" aria-hidden="true" />;
+  if (profile) return <AccountMenu profile={profile} />;
+  if (location.pathname.startsWith('/login')) return null;
+  const here = location.pathname + location.search + location.hash;
+  return (
+    <ButtonLink to={appPaths.login(here)} variant="secondary" size="md">
+      Sign in
+    </ButtonLink>
+  );
+}
+
+function Logo() {
+  return (
+    <Link to={appPaths.library} className="topbar__logo">
+      <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+        <rect width="32" height="32" rx="7" fill="#0c5b63" />
+        <path d="M8 9h6.5a3 3 0 0 1 3 3v12a2.5 2.5 0 0 0-2.5-2.5H8z" fill="#e5f1f1" />
+        <path d="M24 9h-4.5a2 2 0 0 0-2 2v13a2.5 2.5 0 0 1 2.5-2.5H24z" fill="#9fd3d6" />
+      </svg>
+      <span>Lectern</span>
+    </Link>
+  );
+}
+
+function SearchPlaceholder() {
+  return (
+    <form className="topbar__search" role="search" onSubmit={(e) => e.preventDefault()}>
+      <Icon name="search" size={16} className="topbar__search-icon" />
+      <input
+        type="search"
+        aria-label="Search"
+        placeholder="Search titles, authors, topics"
+        aria-disabled="true"
+        aria-describedby="search-soon"
+        readOnly
+      />
+      <span id="search-soon" className="visually-hidden">
+        Search is coming soon.
+      </span>
+    </form>
+  );
+}
+
+/** A thin bar under the top bar while the next page (or its code) loads. */
+function NavigationProgress() {
+  const navigation = useNavigation();
+  return navigation.state === 'loading' ? <div className="nav-progress" role="progressbar" aria-label="Loading page" /> : null;
+}
+
+export function Shell() {
+  return (
+    <div className="shell">
+      <NavigationProgress />
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar__inner">
+          <Logo />
+          <nav className="topbar__nav" aria-label="Main">
+            <NavLink to={appPaths.library} end className="topbar__navlink">
+              Library
+            </NavLink>
+          </nav>
+          <SearchPlaceholder />
+          <div className="topbar__account">
+            <AccountArea />
+          </div>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="shell__main">
+        <Outlet />
+      </main>
+      <footer className="shell__footer">
+        <p>Lectern · your technical library</p>
+      </footer>
+      <ScrollRestoration />
+    </div>
+  );
+}

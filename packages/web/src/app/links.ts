@@ -1,0 +1,38 @@
+/**
+ * Addresses of the web app's own screens that core's `paths` does not cover (login, library), and the two
+ * rules about addresses that come from outside: server-provided URLs and the `next` parameter.
+ */
+
+export const appPaths = {
+  library: '/library/',
+  /** Sign-in page that returns to `next` afterwards. */
+  login: (next?: string) => (next ? `/login/?${new URLSearchParams({ next }).toString()}` : '/login/'),
+} as const;
+
+/**
+ * Only same-origin paths may follow a sign-in: they start with one "/" and not "//" (protocol-relative) or "/\"
+ * (which browsers treat like "//"), and carry no control characters.
+ */
+export function safeNextPath(next: string | null | undefined, fallback: string = appPaths.library): string {
+  if (!next) return fallback;
+  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(next)) return fallback;
+  return next;
+}
+
+/**
+ * The server gives `url` and `continue_url` as paths; should one ever arrive absolute on our own origin, turn it
+ * into a path so react-router can navigate without a page load. Foreign URLs stay as they are.
+ */
+export function toAppPath(url: string): string {
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  if (typeof window === 'undefined') return url;
+  try {
+    const u = new URL(url, window.location.href);
+    if (u.origin === window.location.origin) return u.pathname + u.search + u.hash;
+  } catch {
+    /* keep as is */
+  }
+  return url;
+}

@@ -1,0 +1,64 @@
+import { useNavigate } from 'react-router';
+import type { AccountProfile } from '@lectern/core';
+import { Menu } from '../../components/Menu.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { appPaths } from '../../app/links.ts';
+import { useLogout } from './useSession.ts';
+import './AccountMenu.css';
+
+function statusLine(profile: AccountProfile): string {
+  const { type, trial_ends_at } = profile.account;
+  if (profile.subscription_status === 'trial' && trial_ends_at) {
+    const d = new Date(trial_ends_at);
+    if (!Number.isNaN(d.getTime())) {
+      return `${type} · ends ${d.toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric' })}`;
+    }
+  }
+  return type;
+}
+
+export function AccountMenu({ profile }: { profile: AccountProfile }) {
+  const navigate = useNavigate();
+  const logout = useLogout();
+  const initial = (profile.username.trim()[0] ?? '?').toUpperCase();
+  return (
+    <Menu
+      triggerLabel={`Account: ${profile.username}`}
+      trigger={
+        <>
+          <span className="account-menu__avatar" aria-hidden="true">
+            {initial}
+          </span>
+          <span className="account-menu__name">{profile.username}</span>
+          <Icon name="chevron-down" size={14} />
+        </>
+      }
+      header={
+        <>
+          <p className="account-menu__email">{profile.account.email}</p>
+          <p className="account-menu__status">
+            <span className="visually-hidden">Account status: </span>
+            <span className={`account-menu__badge account-menu__badge--${profile.subscription_status}`}>{statusLine(profile)}</span>
+          </p>
+        </>
+      }
+      items={[
+        {
+          label: logout.isPending ? 'Signing out…' : 'Sign out',
+          disabled: logout.isPending,
+          onSelect: () =>
+            logout.mutate(undefined, {
+              onSuccess: () => navigate(appPaths.library),
+            }),
+        },
+      ]}
+      footer={
+        logout.isError ? (
+          <p className="account-menu__error" role="alert">
+            {logout.error.message}
+          </p>
+        ) : null
+      }
+    />
+  );
+}

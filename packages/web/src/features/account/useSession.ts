@@ -1,0 +1,60 @@
+/**
+ * Who is signed in. The readable `logged_in` cookie says whether a session may exist; only then is the profile
+ * asked for (anonymous visitors cost no request). A 401 means the session has gone: treat as anonymous.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AccountProfile, LoginRequest } from '@lectern/core';
+import { api, isApiError } from '../../api/client.ts';
+import { hasLoginCookie } from '../../api/cookies.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
+
+export interface Session {
+  profile: AccountProfile | null;
+  /** True while the profile of a probably-signed-in user is being fetched for the first time. */
+  isLoading: boolean;
+}
+
+export function useSession(): Session {
+  const mayBeSignedIn = hasLoginCookie();
+  const query = useQuery({
+    queryKey: queryKeys.profile,
+    queryFn: async ({ signal }) => {
+      try {
+        return await api.getProfile(signal);
+      } catch (e) {
+        if (isApiError(e) && e.status === 401) return null;
+        throw e;
+      }
+    },
+    enabled: mayBeSignedIn,
+    staleTime: 5 * 60_000,
+    retry: 1,
+  });
+  return {
+    profile: mayBeSignedIn ? (query.data ?? null) : null,
+    isLoading: mayBeSignedIn && query.isPending,
+  };
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (credentials: LoginRequest) => api.login(credentials),
+    onSuccess: (profile) => {
+      // What a visitor may read changes with the session: drop cached books and chapters.
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'profile' });
+      queryClient.setQueryData(queryKeys.profile, profile);
+    },
+  });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.logout(),
+    onSuccess: () => {
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'profile' });
+      queryClient.setQueryData(queryKeys.profile, null);
+    },
+  });
+}

@@ -1,0 +1,24 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { api, nextPageOf, type BookListParams } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
+
+export type CatalogFilter = Pick<BookListParams, 'topic' | 'publisher'>;
+
+/** Pages of the catalog, following `next` ("Load more"). */
+export function useCatalog(filter: CatalogFilter) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.books(filter),
+    queryFn: ({ pageParam, signal }) => api.listBooks({ ...filter, page: pageParam }, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last) => nextPageOf(last),
+    staleTime: 60_000,
+  });
+}
+
+export function useTopics() {
+  return useQuery({
+    queryKey: queryKeys.topics,
+    queryFn: ({ signal }) => api.listTopics(signal),
+    staleTime: 5 * 60_000,
+  });
+}

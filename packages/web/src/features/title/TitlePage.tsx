@@ -1,0 +1,166 @@
+/** Title page (/library/book/:bookId/): cover, title, byline, publishers, topics, description, contents. */
+import { Link, useParams } from 'react-router';
+import { byline, formatLabel, paths, publisherLine, type BookDetail } from '@lectern/core';
+import { ButtonLink } from '../../components/Button.tsx';
+import { Cover } from '../../components/Cover.tsx';
+import { ErrorState } from '../../components/ErrorState.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
+import { isApiError } from '../../api/client.ts';
+import { NotFoundPage } from '../../app/NotFoundPage.tsx';
+import { toAppPath } from '../../app/links.ts';
+import { useSession } from '../account/useSession.ts';
+import { TableOfContents } from './TableOfContents.tsx';
+import { useBook } from './useBook.ts';
+import './TitlePage.css';
+
+function TitleSkeleton() {
+  return (
+    <div className="page title-page" role="status">
+      <span className="visually-hidden">Loading title…</span>
+      <div className="title-page__hero" aria-hidden="true">
+        <div className="title-page__cover">
+          <Skeleton style={{ aspectRatio: '2 / 3', width: '100%' }} />
+        </div>
+        <div className="title-page__info">
+          <Skeleton style={{ width: '5rem', height: '0.8rem' }} />
+          <Skeleton style={{ width: '80%', height: '2.2rem', marginTop: 12 }} />
+          <Skeleton style={{ width: '40%', height: '1.1rem', marginTop: 12 }} />
+          <Skeleton style={{ width: '55%', height: '1rem', marginTop: 8 }} />
+          <Skeleton style={{ width: '10rem', height: '3rem', marginTop: 24, borderRadius: 8 }} />
+          <Skeleton style={{ width: '100%', height: '0.9rem', marginTop: 32 }} />
+          <Skeleton style={{ width: '95%', height: '0.9rem', marginTop: 8 }} />
+          <Skeleton style={{ width: '70%', height: '0.9rem', marginTop: 8 }} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Paragraphs({ text }: { text: string }) {
+  const parts = text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  return (
+    <>
+      {parts.map((p, i) => (
+        <p key={i}>{p}</p>
+      ))}
+    </>
+  );
+}
+
+function PublisherLine({ book }: { book: BookDetail }) {
+  const date = publisherLine(book.issued, []);
+  const entries = book.publisher_entries;
+  if (!date && !entries.length && !book.publishers.length) return null;
+  return (
+    <p className="title-page__publisher">
+      {date}
+      {date && (entries.length || book.publishers.length) ? ' · ' : null}
+      {entries.length
+        ? entries.map((p, i) => (
+            <span key={p.slug}>
+              {i > 0 ? ', ' : null}
+              <Link to={paths.publisher(p.slug)}>{p.name}</Link>
+            </span>
+          ))
+        : book.publishers.join(', ')}
+    </p>
+  );
+}
+
+export function TitlePage() {
+  const { bookId = '' } = useParams();
+  const book = useBook(bookId);
+  const { profile } = useSession();
+
+  if (book.isPending) return <TitleSkeleton />;
+  if (book.isError) {
+    if (isApiError(book.error) && book.error.status === 404) return <NotFoundPage message="We could not find that book." />;
+    return (
+      <div className="page">
+        <ErrorState message={book.error.message} onRetry={() => void book.refetch()} retrying={book.isRefetching} />
+      </div>
+    );
+  }
+
+  const b = book.data;
+  const by = byline(b.authors);
+  const details: [string, string][] = [
+    ['Format', formatLabel(b.content_format)],
+    ...(b.page_count ? [['Pages', String(b.page_count)] as [string, string]] : []),
+    ...(b.language ? [['Language', b.language] as [string, string]] : []),
+    ['Chapters', String(b.chapters.length)],
+  ];
+
+  return (
+    <div className="page title-page">
+      <title>{`${b.title} · Lectern`}</title>
+      <nav className="title-page__crumbs" aria-label="Breadcrumb">
+        <ol>
+          <li>
+            <Link to="/library/">Library</Link>
+          </li>
+          <li aria-current="page">{b.title}</li>
+        </ol>
+      </nav>
+      <div className="title-page__hero">
+        <div className="title-page__cover">
+          <Cover title={b.title} authors={b.authors} src={b.cover_image_url} size="large" eager />
+        </div>
+        <div className="title-page__info">
+          <p className="title-page__label">{formatLabel(b.content_format)}</p>
+          <h1 className="title-page__title">{b.title}</h1>
+          {by ? <p className="title-page__byline">{by}</p> : null}
+          <PublisherLine book={b} />
+          {b.topics.length ? (
+            <ul className="title-page__topics" aria-label="Topics">
+              {b.topics.map((t) => (
+                <li key={t.slug}>
+                  <Link to={paths.topic(t.slug)} className="topic-chip">
+                    {t.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <div className="title-page__actions">
+            <ButtonLink to={toAppPath(b.continue_url)} size="lg">
+              Start reading
+            </ButtonLink>
+          </div>
+          <dl className="title-page__details">
+            {details.map(([k, v]) => (
+              <div key={k}>
+                <dt>{k}</dt>
+                <dd>{v}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      </div>
+
+      <div className="title-page__sections">
+        {b.description ? (
+          <section className="title-page__section" aria-labelledby="about-heading">
+            <h2 id="about-heading" className="title-page__section-heading">
+              About this title
+            </h2>
+            <div className="title-page__description">
+              <Paragraphs text={b.description} />
+            </div>
+          </section>
+        ) : null}
+        <section className="title-page__section" aria-labelledby="contents-heading">
+          <h2 id="contents-heading" className="title-page__section-heading">
+            Contents
+          </h2>
+          <TableOfContents book={b} signedIn={!!profile} />
+        </section>
+      </div>
+    </div>
+  );
+}
+
+export default TitlePage;
