@@ -24,6 +24,13 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     target: 'es2022',
+    rolldownOptions: {
+      treeshake: {
+        // The core package is pure (DESIGN.md: no Node or DOM imports, no side effects): a chunk that uses only
+        // its formatting rules and paths must not pull in its zod schemas, which the client loads on demand.
+        moduleSideEffects: [{ test: /[\\/]packages[\\/]core[\\/]src[\\/]/, sideEffects: false }],
+      },
+    },
   },
   server: {
     proxy: {

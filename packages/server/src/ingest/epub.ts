@@ -71,7 +71,7 @@ interface ChapterFacts {
   declaredPath: string;
   heading: string | null;
   documentTitle: string | null;
-  /** src of the first <img> (or SVG <image>), the cover of last resort. */
+  /** First chapter only: src of its first <img> (or SVG <image>), the cover of last resort. */
   firstImage: string | null;
 }
 
@@ -80,7 +80,7 @@ type Warn = (message: string) => void;
 export function parseEpub(data: Uint8Array, fileName: string): ParsedTitle {
   const warnings = new Set<string>();
   const warn: Warn = (message) => warnings.add(message);
-  const zip = ZipArchive.open(data, warn);
+  const zip = new ZipArchive(data, warn);
   const damaged = (path: string, reason: string): void => warn(`${path} is damaged in the zip (${reason}); skipped`);
 
   checkMimetype(zip, warn, damaged);
@@ -103,11 +103,11 @@ export function parseEpub(data: Uint8Array, fileName: string): ParsedTitle {
   for (const item of items) item.path = relativeTo(root, item.declaredPath);
 
   const metadata = readMetadata(pkg, fileName, warn);
-  const facts = readChapters(pkg, items, byId, files, warn);
+  const spine = findFirst(pkg, 'spine');
+  const facts = readChapters(spine, items, byId, files, warn);
   if (facts.length === 0) throw new IngestError('the package has no readable chapters');
   const chapterPaths = new Set(facts.map((fact) => fact.chapter.fullPath));
 
-  const spine = findFirst(pkg, 'spine');
   const tocContext: TocContext = { items, byId, byPath, files, chapterPaths, warn };
   const toc = readNavToc(tocContext) ?? readNcxToc(tocContext, spine ? attr(spine, 'toc') : undefined) ?? [];
   labelChapters(facts, toc);
@@ -177,7 +177,7 @@ function locatePackage(zip: ZipArchive, warn: Warn, damaged: (path: string, reas
     rootfiles.find((element) => (attr(element, 'media-type') ?? OPF_MEDIA_TYPE).trim() === OPF_MEDIA_TYPE) ?? rootfiles[0];
   const fullPath = rootfile ? attr(rootfile, 'full-path')?.trim() : undefined;
   if (!fullPath) return fallBack(`${CONTAINER} names no package file`);
-  const found = findEntry(zip, normalisePath(fullPath, true), normalisePath(fullPath), fullPath, warn);
+  const found = findEntry(zip, normalisePath(fullPath, true), normalisePath(fullPath), `the package file ${fullPath}`, warn);
   return found ?? fallBack(`the package file ${fullPath} named in ${CONTAINER} is missing`);
 }
 
@@ -188,11 +188,11 @@ function locatePackage(zip: ZipArchive, warn: Warn, damaged: (path: string, reas
 function findEntry(zip: ZipArchive, decoded: string | null, raw: string | null, what: string, warn: Warn): string | undefined {
   if (decoded && zip.has(decoded)) return decoded;
   if (raw && zip.has(raw)) {
-    warn(`${what}: the file in the zip is named with percent escapes (${raw})`);
+    warn(`${what} is ${raw} in the zip, with percent escapes left in the file name`);
     return raw;
   }
   const caseless = decoded ? zip.lookup(decoded) : undefined;
-  if (caseless) warn(`${what} refers to ${decoded}, but the zip spells it ${caseless}`);
+  if (caseless) warn(`${what} is ${caseless} in the zip (the letter case differs)`);
   return caseless;
 }
 
@@ -365,13 +365,12 @@ function readMetadata(pkg: DomElement, fileName: string, warn: Warn): Metadata {
 
 /** Spine items that are readable (X)HTML, in spine order; without a spine, the manifest's XHTML in manifest order. */
 function readChapters(
-  pkg: DomElement,
+  spine: DomElement | null,
   items: ManifestItem[],
   byId: Map<string, ManifestItem>,
   files: Map<string, Uint8Array>,
   warn: Warn,
 ): ChapterFacts[] {
-  const spine = findFirst(pkg, 'spine');
   let refs: { item: ManifestItem; linear: boolean }[] = [];
   for (const itemref of spine ? childElements(spine, 'itemref') : []) {
     const idref = attr(itemref, 'idref')?.trim() ?? '';
@@ -401,12 +400,15 @@ function readChapters(
       continue;
     }
     seen.add(item.path);
-    const rawHtml = readText(bytes, item.href, warn);
+    const rawHtml = readText(bytes, item.path, warn);
     const document = parseHtml(rawHtml);
     const body = findFirst(document, 'body');
     const heading = findFirst(body ?? document, 'h1');
     const titleElement = findFirst(document, 'title');
-    const image = DomUtils.findOne((element) => element.name === 'img' || element.name === 'image', (body ?? document).children);
+    const image =
+      facts.length === 0
+        ? DomUtils.findOne((element) => element.name === 'img' || element.name === 'image', (body ?? document).children)
+        : null;
     facts.push({
       chapter: {
         fullPath: item.path,
@@ -477,7 +479,7 @@ function tocEntry(context: TocContext, from: string, href: string, label: string
 
 function tocDocument(context: TocContext, item: ManifestItem | undefined): { text: string; declaredPath: string } | null {
   const bytes = item?.zipPath ? context.files.get(item.zipPath) : undefined;
-  return item && bytes ? { text: readText(bytes, item.href, context.warn), declaredPath: item.declaredPath } : null;
+  return item && bytes ? { text: readText(bytes, item.path, context.warn), declaredPath: item.declaredPath } : null;
 }
 
 /** EPUB 3: the <nav epub:type="toc"> of the manifest item with properties="nav"; nested lists give the depth. */

@@ -25,8 +25,28 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   try {
     return { text: utf8.decode(bytes), fallback: false };
   } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), fallback: true };
+    return { text: decodeWindows1252(bytes), fallback: true };
   }
+}
+
+/**
+ * Windows-1252's printable characters at 0x80-0x9F (curly quotes, dashes, the euro sign), indexed from 0x80.
+ * Written out because Node 20's TextDecoder('windows-1252') decodes these bytes as ISO-8859-1 control codes.
+ */
+const WINDOWS_1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  const codes = new Uint16Array(bytes.length);
+  bytes.forEach((byte, index) => {
+    codes[index] = byte >= 0x80 && byte < 0xa0 ? WINDOWS_1252_HIGH.charCodeAt(byte - 0x80) : byte;
+  });
+  const chunks: string[] = [];
+  for (let start = 0; start < codes.length; start += 8192) {
+    chunks.push(String.fromCharCode(...codes.subarray(start, start + 8192)));
+  }
+  return chunks.join('');
 }
 
 export function parseXml(text: string): DomDocument {
@@ -37,10 +57,10 @@ export function parseHtml(text: string): DomDocument {
   return parseDocument(text, { recognizeSelfClosing: true, recognizeCDATA: true });
 }
 
-export const isElement = DomUtils.isTag;
+const isElement = DomUtils.isTag;
 
 /** Element name without its namespace prefix, lower-cased: "dc:title" and "opf:meta" become "title" and "meta". */
-export function localName(element: DomElement): string {
+function localName(element: DomElement): string {
   const name = element.name.toLowerCase();
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
@@ -72,7 +92,7 @@ export function findAll(node: DomElement | DomDocument, name: string): DomElemen
 }
 
 /** Collapses whitespace runs to one space and trims. */
-export function normaliseSpace(text: string): string {
+function normaliseSpace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 

@@ -17,7 +17,7 @@ export function isAbsoluteUrl(href: string): boolean {
   return SCHEME.test(trimmed) || trimmed.startsWith('//');
 }
 
-export function safeDecode(text: string): string {
+function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

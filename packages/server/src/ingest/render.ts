@@ -95,7 +95,7 @@ const ALLOWED_STYLES = {
  */
 const NON_TEXT_TAGS = [
   'script', 'style', 'noscript', 'template', 'head', 'title', 'textarea', 'option', 'select',
-  'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'noembed', 'noframes', 'math',
+  'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'noembed', 'noframes',
 ];
 
 const URL_ATTRIBUTES = ['href', 'src', 'poster', 'xlink:href'];

@@ -8,12 +8,11 @@ import { unzipSync } from 'fflate';
 import { normalisePath } from './paths.ts';
 import { IngestError } from './types.ts';
 
-export const MAX_ENTRY_BYTES = 200 * 1024 * 1024;
-export const MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
+const MAX_ENTRY_BYTES = 200 * 1024 * 1024;
+const MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
 
 const MB = 1024 * 1024;
 const LOCAL_HEADER = 0x04034b50;
-
 
 export class ZipArchive {
   /** Normalised file paths in archive order (directories left out). */
@@ -24,7 +23,7 @@ export class ZipArchive {
   private readonly lowerCase = new Map<string, string>();
   private readonly deflated = new Set<string>();
 
-  private constructor(
+  constructor(
     private readonly data: Uint8Array,
     warn: (message: string) => void,
   ) {
@@ -54,10 +53,6 @@ export class ZipArchive {
           : 'not a zip archive',
       );
     }
-  }
-
-  static open(data: Uint8Array, warn: (message: string) => void): ZipArchive {
-    return new ZipArchive(data, warn);
   }
 
   has(path: string): boolean {

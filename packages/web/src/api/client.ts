@@ -8,18 +8,11 @@
  * Features call the named functions below; they never call fetch or build URLs themselves.
  */
 import {
-  accountProfileSchema,
-  bookDetailSchema,
   CATALOG_PAGE_SIZE,
-  chapterContentSchema,
-  contentMetadataSchema,
   CSRF_HEADER,
-  errorBodySchema,
   MESSAGES,
-  pagedSchema,
   paths,
   SAFE_METHODS,
-  topicSchema,
   type AccountProfile,
   type BookDetail,
   type ChapterContent,
@@ -82,22 +75,12 @@ export interface TopicCount {
   slug: string;
   count: number;
 }
-const topicListParser: Parser<{ results: TopicCount[] }> = {
-  safeParse(input) {
-    const results = (input as { results?: unknown } | null)?.results;
-    if (!Array.isArray(results)) return { success: false, error: 'results is not a list' };
-    const out: TopicCount[] = [];
-    for (const item of results) {
-      const topic = topicSchema.safeParse(item);
-      const count = (item as { count?: unknown }).count;
-      if (!topic.success || typeof count !== 'number') return { success: false, error: topic.error ?? 'count' };
-      out.push({ ...topic.data, count });
-    }
-    return { success: true, data: { results: out } };
-  },
-};
+type Schemas = typeof import('./schemas.ts');
+/** The schemas module, loaded once on the first request (see schemas.ts for why it is a separate chunk). */
+const loadSchemas = (): Promise<Schemas> => import('./schemas.ts');
 
-const bookPageSchema = pagedSchema(contentMetadataSchema);
+/** A parser, or a choice of one among the core schemas (resolved once the schemas module is loaded). */
+export type ParserRef<T> = Parser<T> | ((schemas: Schemas) => Parser<T>);
 
 export interface BookListParams {
   page?: number;
@@ -136,7 +119,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return getCsrf();
   }
 
-  async function request<T>(path: string, parser: Parser<T> | null, opts: RequestOptions = {}): Promise<T> {
+  async function request<T>(path: string, parser: ParserRef<T> | null, opts: RequestOptions = {}): Promise<T> {
+    const schemasLoading = loadSchemas();
+    schemasLoading.catch(() => undefined); // handled below, after the fetch
     const method = (opts.method ?? 'GET').toUpperCase();
     const url = urlOf(path, opts.query);
     const headers: Record<string, string> = { Accept: 'application/json' };
@@ -170,13 +155,20 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
     }
 
+    let schemas: Schemas;
+    try {
+      schemas = await schemasLoading;
+    } catch {
+      throw new ApiError(0, MESSAGES.contentRequestFailed, {}, url);
+    }
+
     if (!response.ok) {
-      const body = errorBodySchema.safeParse(json);
+      const body = schemas.errorBodySchema.safeParse(json);
       if (body.success) throw new ApiError(response.status, body.data.detail, body.data.errors ?? {}, url);
       throw new ApiError(response.status, MESSAGES.contentRequestFailed, {}, url);
     }
     if (parser === null) return undefined as T;
-    const parsed = parser.safeParse(json);
+    const parsed = (typeof parser === 'function' ? parser(schemas) : parser).safeParse(json);
     if (!parsed.success) {
       if (import.meta.env?.DEV) console.error(`Unexpected answer from ${url}`, parsed.error);
       throw new ApiError(response.status, MESSAGES.contentRequestFailed, {}, url);
@@ -189,15 +181,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     /** The signed-in user's profile; an ApiError 401 for anonymous visitors. */
     getProfile: (signal?: AbortSignal): Promise<AccountProfile> =>
-      request(PROFILE_PATH, accountProfileSchema, { signal }),
+      request(PROFILE_PATH, (s) => s.accountProfileSchema, { signal }),
 
     login: (credentials: LoginRequest): Promise<AccountProfile> =>
-      request('/login/', accountProfileSchema, { method: 'POST', body: credentials }),
+      request('/login/', (s) => s.accountProfileSchema, { method: 'POST', body: credentials }),
 
     logout: (): Promise<void> => request('/logout/', null, { method: 'POST' }),
 
     listBooks: (params: BookListParams = {}, signal?: AbortSignal): Promise<Paged<ContentMetadata>> =>
-      request('/api/v1/book/', bookPageSchema, {
+      request('/api/v1/book/', (s) => s.bookPageSchema, {
         signal,
         query: {
           page: params.page ?? 1,
@@ -208,13 +200,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }),
 
     getBook: (bookId: string, signal?: AbortSignal): Promise<BookDetail> =>
-      request(paths.bookApi(bookId), bookDetailSchema, { signal }),
+      request(paths.bookApi(bookId), (s) => s.bookDetailSchema, { signal }),
 
     getChapter: (bookId: string, fullPath: string, signal?: AbortSignal): Promise<ChapterContent> =>
-      request(paths.chapterApi(bookId, fullPath), chapterContentSchema, { signal }),
+      request(paths.chapterApi(bookId, fullPath), (s) => s.chapterContentSchema, { signal }),
 
     listTopics: (signal?: AbortSignal): Promise<TopicCount[]> =>
-      request('/api/v1/topics/', topicListParser, { signal }).then((r) => r.results),
+      request('/api/v1/topics/', (s) => s.topicListParser, { signal }).then((r) => r.results),
   };
 }
 

@@ -1,5 +1,7 @@
 /** The frame of every page: skip link, top bar (logo, main navigation, search, account) and the main landmark. */
-import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { useEffect } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { ButtonLink } from '../components/Button.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { AccountMenu } from '../features/account/AccountMenu.tsx';
@@ -53,16 +55,23 @@ function SearchPlaceholder() {
   );
 }
 
-/** A thin bar under the top bar while the next page (or its code) loads. */
-function NavigationProgress() {
-  const navigation = useNavigation();
-  return navigation.state === 'loading' ? <div className="nav-progress" role="progressbar" aria-label="Loading page" /> : null;
+/**
+ * New pages open at the top; going back or forward is left to the browser's own scroll restoration; an address
+ * with a #fragment is left to the page, which scrolls to its anchor.
+ */
+function ScrollToTop() {
+  const { pathname, hash } = useLocation();
+  const type = useNavigationType();
+  useEffect(() => {
+    if (type !== 'POP' && !hash) window.scrollTo(0, 0);
+  }, [pathname, hash, type]);
+  return null;
 }
 
 export function Shell() {
+  const location = useLocation();
   return (
     <div className="shell">
-      <NavigationProgress />
       <a href="#main" className="skip-link">
         Skip to content
       </a>
@@ -81,12 +90,14 @@ export function Shell() {
         </div>
       </header>
       <main id="main" tabIndex={-1} className="shell__main">
-        <Outlet />
+        <ErrorBoundary resetKey={location.pathname}>
+          <Outlet />
+        </ErrorBoundary>
       </main>
       <footer className="shell__footer">
         <p>Lectern · your technical library</p>
       </footer>
-      <ScrollRestoration />
+      <ScrollToTop />
     </div>
   );
 }

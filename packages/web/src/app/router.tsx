@@ -1,55 +1,44 @@
 /**
  * Routes. The catalog (the landing page) is in the entry chunk; the title page, the reader and the login page
- * are loaded on demand so the entry stays small (DESIGN.md budget: 120 KB gzip).
+ * are loaded on demand so the entry stays small (DESIGN.md budget: 120 KB gzip). React Router's declarative
+ * mode is used on purpose: the data-router machinery (loaders, actions) costs some 17 KB gzip that this app,
+ * which loads its data through react-query, does not need.
  */
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
 import { LibraryPage, PublisherPage, TopicPage } from '../features/catalog/CatalogPage.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
-import { RouteError } from './RouteError.tsx';
 import { Shell } from './Shell.tsx';
 import { appPaths } from './links.ts';
 
-function PageLoading() {
+const TitlePage = lazy(() => import('../features/title/TitlePage.tsx'));
+const ReaderPage = lazy(() => import('../features/reader/ReaderPage.tsx'));
+const LoginPage = lazy(() => import('../features/account/LoginPage.tsx'));
+
+export function PageLoading() {
   return (
-    <div className="page" style={{ display: 'grid', placeItems: 'center', minHeight: '40vh', color: 'var(--color-accent)' }}>
+    <div className="page page-loading">
       <Spinner size="lg" label="Loading…" />
     </div>
   );
 }
 
-export const routes: RouteObject[] = [
-  {
-    path: '/',
-    Component: Shell,
-    HydrateFallback: PageLoading,
-    ErrorBoundary: RouteError,
-    children: [
-      {
-        // Errors inside a page keep the shell (top bar) around them.
-        ErrorBoundary: RouteError,
-        children: [
-          { index: true, element: <Navigate to={appPaths.library} replace /> },
-          { path: 'library', Component: LibraryPage },
-          { path: 'topics/:slug', Component: TopicPage },
-          { path: 'library/publisher/:slug', Component: PublisherPage },
-          {
-            path: 'library/book/:bookId',
-            lazy: () => import('../features/title/TitlePage.tsx').then((m) => ({ Component: m.TitlePage })),
-          },
-          {
-            path: 'library/view/:titleSafe/:bookId/*',
-            lazy: () => import('../features/reader/ReaderPage.tsx').then((m) => ({ Component: m.ReaderPage })),
-          },
-          {
-            path: 'login',
-            lazy: () => import('../features/account/LoginPage.tsx').then((m) => ({ Component: m.LoginPage })),
-          },
-          { path: '*', Component: NotFoundPage },
-        ],
-      },
-    ],
-  },
-];
+const deferred = (node: ReactNode) => <Suspense fallback={<PageLoading />}>{node}</Suspense>;
 
-export const createRouter = () => createBrowserRouter(routes);
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Shell />}>
+        <Route index element={<Navigate to={appPaths.library} replace />} />
+        <Route path="library" element={<LibraryPage />} />
+        <Route path="topics/:slug" element={<TopicPage />} />
+        <Route path="library/publisher/:slug" element={<PublisherPage />} />
+        <Route path="library/book/:bookId" element={deferred(<TitlePage />)} />
+        <Route path="library/view/:titleSafe/:bookId/*" element={deferred(<ReaderPage />)} />
+        <Route path="login" element={deferred(<LoginPage />)} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -52,7 +52,8 @@ export function LoginPage() {
       const errors: FieldErrors = {};
       for (const issue of parsed.error.issues) {
         const key = String(issue.path[0] ?? 'form');
-        (errors[key] ??= []).push(issue.message);
+        // one reason per field at a time: "required" says all there is to say about an empty email
+        if (!errors[key]) errors[key] = [issue.message];
       }
       setFieldErrors(errors);
       setDetail(null);

@@ -26,6 +26,15 @@ function publisherName(slug: string, titles: readonly ContentMetadata[]): string
 
 function TopicBar({ active }: { active: string | null }) {
   const topics = useTopics();
+  const barRef = useRef<HTMLElement>(null);
+  // On a phone the bar scrolls sideways: bring the current topic into view.
+  useEffect(() => {
+    const current = barRef.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    const bar = barRef.current;
+    if (!current || !bar) return;
+    const left = current.offsetLeft - (bar.clientWidth - current.offsetWidth) / 2;
+    bar.scrollTo({ left: Math.max(0, left) });
+  }, [active, topics.data]);
   if (topics.isPending) {
     return (
       <div className="topic-bar" aria-hidden="true">
@@ -37,7 +46,7 @@ function TopicBar({ active }: { active: string | null }) {
   }
   if (topics.isError || !topics.data.length) return null;
   return (
-    <nav className="topic-bar" aria-label="Topics">
+    <nav className="topic-bar" aria-label="Topics" ref={barRef}>
       <ul>
         <li>
           <Link to={appPaths.library} className="topic-bar__link" aria-current={active === null ? 'page' : undefined}>

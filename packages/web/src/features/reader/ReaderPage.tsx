@@ -3,8 +3,7 @@
  * heading, the chapter in its sandboxed frame (or the PDF), and Previous / Next chapter links. The full reader
  * (table of contents panel, display settings, paging, progress) builds on this later.
  */
-import { Navigate, useLocation, useParams } from 'react-router';
-import { Link } from 'react-router';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { MESSAGES, paths, type ChapterContent } from '@lectern/core';
 import { ButtonLink } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -16,6 +15,7 @@ import { isApiError } from '../../api/client.ts';
 import { NotFoundPage } from '../../app/NotFoundPage.tsx';
 import { appPaths } from '../../app/links.ts';
 import { useBook } from '../title/useBook.ts';
+import { useSession } from '../account/useSession.ts';
 import { ChapterFrame } from './ChapterFrame.tsx';
 import { useChapter, usePrefetchChapter } from './useChapter.ts';
 import './ReaderPage.css';
@@ -107,7 +107,9 @@ function ReaderSkeleton() {
 
 function Chapter({ bookId, fullPath }: { bookId: string; fullPath: string }) {
   const chapter = useChapter(bookId, fullPath);
-  usePrefetchChapter(bookId, chapter.data?.next_chapter_uri);
+  const { profile } = useSession();
+  // Anonymous visitors may read samples only; fetching the next chapter ahead would mostly earn a 401.
+  usePrefetchChapter(bookId, profile ? chapter.data?.next_chapter_uri : null);
 
   if (chapter.isPending) return <ReaderSkeleton />;
   if (chapter.isError) {
