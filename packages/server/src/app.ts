@@ -3,7 +3,6 @@
  * Tests, the command line, the benchmark and main.ts all build the app through here.
  */
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -14,6 +13,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { registerAuthContext } from './plugins/auth-context.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
 import { SessionsRepository } from './repositories/sessions.ts';
 import { UsersRepository } from './repositories/users.ts';
@@ -25,7 +25,7 @@ import { webRoutes } from './routes/web.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 import { AccountsService } from './services/accounts.ts';
 import { AuthService } from './services/auth.ts';
-import { CatalogService, TaxonomyLookups } from './services/catalog.ts';
+import { CatalogCache, CatalogService, TaxonomyLookups } from './services/catalog.ts';
 import { ChapterFlagsService } from './services/chapter-flags.ts';
 import { ImportService } from './services/import.ts';
 import { CsrfTokens } from './services/tokens.ts';
@@ -59,12 +59,13 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const store = new ContentStore(config.dataDir);
   const users = new UsersRepository(db.kysely);
   const catalogRepo = new CatalogRepository(db.kysely);
+  const catalogCache = new CatalogCache();
   const services: Services = {
     accounts: new AccountsService(users),
     auth: new AuthService(users, new SessionsRepository(db.kysely)),
-    catalog: new CatalogService(catalogRepo, store),
+    catalog: new CatalogService(catalogRepo, store, catalogCache),
     importer: new ImportService(catalogRepo, store),
-    flags: new ChapterFlagsService(catalogRepo),
+    flags: new ChapterFlagsService(catalogRepo, catalogCache),
   };
   return { db, services, store, secret };
 }
@@ -81,20 +82,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
 
   const csrf = new CsrfTokens(secret);
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: true,
-      directives: {
-        'img-src': ["'self'", 'data:', 'blob:'],
-        'object-src': ["'self'"],
-        'frame-src': ["'self'", 'blob:'],
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'upgrade-insecure-requests': null,
-      },
-    },
-    // Chapter frames are same-origin documents; the default would also block the PDF <object>.
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart);
   // serve: false — only for reply.sendFile of book resources and covers (with HTTP ranges).

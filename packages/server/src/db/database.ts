@@ -28,6 +28,32 @@ export function openDatabase(opts: { databaseUrl: string | null; dataDir: string
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { kysely, engine: 'sqlite', close: () => kysely.destroy() };
+}
+
+/**
+ * kysely prepares every query anew; preparing costs more than running most of ours. Statements are reusable in
+ * better-sqlite3 (calls are synchronous and we never stream), so keep the prepared ones by SQL text.
+ */
+function withStatementCache(file: SQLite.Database, max = 1000): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = file.prepare.bind(file);
+  return new Proxy(file, {
+    get(target, prop, receiver) {
+      if (prop !== 'prepare') {
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (sql: string) => {
+        let stmt = cache.get(sql);
+        if (!stmt) {
+          stmt = prepare(sql);
+          if (cache.size >= max) cache.delete(cache.keys().next().value!);
+          cache.set(sql, stmt);
+        }
+        return stmt;
+      };
+    },
+  });
 }

@@ -10,6 +10,7 @@ import { AppError } from '../errors.ts';
 import type { CsrfTokens } from '../services/tokens.ts';
 
 const SAFE = new Set<string>(SAFE_METHODS);
+const NO_TOKEN_PREFIXES = ['/assets/', '/api/', '/nest/'];
 const CSRF_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 
 export function issueCsrfCookie(request: FastifyRequest, reply: FastifyReply, tokens: CsrfTokens, sessionPublicId: string | null): string {
@@ -53,9 +54,11 @@ export function registerCsrf(app: FastifyInstance, tokens: CsrfTokens): void {
     }
   });
 
-  // Safe requests get a token cookie when they lack a valid one (the sign-in and sign-out handlers replace it).
+  // Pages and account calls get a token cookie when they lack a valid one (sign-in and sign-out replace it). The
+  // catalog and reading API is skipped: every client loads a page or its profile first, and chapter fetches are
+  // the hottest path there is.
   app.addHook('preHandler', async (request, reply) => {
-    if (!SAFE.has(request.method) || request.url.startsWith('/assets/')) return;
+    if (!SAFE.has(request.method) || NO_TOKEN_PREFIXES.some((p) => request.url.startsWith(p))) return;
     const current = request.cookies[COOKIES.csrf];
     // Without a session cookie the token must be the anonymous one; with one, it must be that session's.
     const session = request.cookies[COOKIES.session] ? ((await request.auth())?.session ?? null) : null;

@@ -32,8 +32,7 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
     const { bookId, '*': fullPath } = chapterParams.parse(request.params);
     const found = await deps.catalog.chapterOrResource(bookId, fullPath, await currentUser(request));
     if (found.kind === 'chapter') {
-      reply.header('cache-control', 'private, no-store');
-      return found.chapter;
+      return reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8').send(found.json);
     }
     reply.header('cache-control', found.mediaType === 'application/pdf' ? 'private, max-age=3600' : 'public, max-age=86400');
     reply.type(found.mediaType);

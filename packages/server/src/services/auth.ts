@@ -9,6 +9,7 @@ import { AppError } from '../errors.ts';
 import type { SessionsRepository } from '../repositories/sessions.ts';
 import type { UsersRepository } from '../repositories/users.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
+import { ReadCache } from './read-cache.ts';
 import { randomToken, sha256 } from './tokens.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -18,7 +19,12 @@ export interface SignedIn {
   user: UserRow;
 }
 
+/** How long another server process may still honour a session that was signed out elsewhere. */
+const SESSION_CACHE_MS = 5_000;
+
 export class AuthService {
+  private readonly cache = new ReadCache<string, SignedIn>(10_000, SESSION_CACHE_MS);
+
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: SessionsRepository,
@@ -47,11 +53,18 @@ export class AuthService {
   /** The session a cookie token names, or null when it is unknown or expired. */
   async resolve(token: string | undefined): Promise<SignedIn | null> {
     if (!token || token.length > 200) return null;
-    return (await this.sessions.findLive(sha256(token), this.now().toISOString())) ?? null;
+    // Cached by the token itself, so a hit costs no hashing; the database still only ever sees the hash.
+    const cached = this.cache.get(token);
+    if (cached && cached.session.expires_at > this.now().toISOString()) return cached;
+    const found = await this.sessions.findLive(sha256(token), this.now().toISOString());
+    if (found) this.cache.set(token, found);
+    return found ?? null;
   }
 
   async signOut(token: string | undefined): Promise<void> {
-    if (token) await this.sessions.delete(sha256(token));
+    if (!token) return;
+    this.cache.delete(token);
+    await this.sessions.delete(sha256(token));
   }
 }
 

@@ -11,20 +11,43 @@ import {
   type Paged,
   paths,
 } from '@lectern/core';
-import type { TitleRow, UserRow } from '../db/schema.ts';
+import type { Flag, TitleRow, UserRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { assertCanReadChapter } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras } from '../repositories/catalog.ts';
 import type { ContentStore } from '../storage/content-store.ts';
+import { ReadCache } from './read-cache.ts';
 
 export type ChapterOrResource =
-  | { kind: 'chapter'; chapter: ChapterContent }
+  /** `json` is `chapter` serialised to bytes once per cache lifetime: chapter fetches are the hottest read there is */
+  | { kind: 'chapter'; chapter: ChapterContent; json: Buffer }
   | { kind: 'resource'; file: string; mediaType: string; size: number };
+
+interface CachedChapter {
+  chapter: ChapterContent;
+  json: Buffer;
+  flags: { as_sample: Flag; is_public: Flag };
+}
+
+/**
+ * Titles and rendered chapters kept in memory for a minute. Whoever changes a title or a chapter here
+ * (ChapterFlagsService) invalidates it through the same object.
+ */
+export class CatalogCache {
+  readonly titles = new ReadCache<string, TitleRow>(5_000, 60_000);
+  readonly chapters = new ReadCache<string, CachedChapter>(2_000, 60_000);
+
+  static chapterKey(bookId: string, fullPath: string): string {
+    return `${bookId}\u0000${fullPath}`;
+  }
+
+}
 
 export class CatalogService {
   constructor(
     private readonly catalog: CatalogRepository,
     private readonly store: ContentStore,
+    private readonly cache: CatalogCache,
   ) {}
 
   async list(query: BookListQuery, listUrl: string): Promise<Paged<ContentMetadata>> {
@@ -79,35 +102,13 @@ export class CatalogService {
 
   /** A path below /chapter/ names either a chapter (JSON, reading policy applies) or a resource (a file). */
   async chapterOrResource(bookId: string, fullPath: string, user: UserRow | null): Promise<ChapterOrResource> {
-    const title = await this.requireTitle(bookId);
-    const chapter = await this.catalog.findChapter(title.id, fullPath);
-    if (chapter) {
-      assertCanReadChapter(user, chapter);
-      const pdfFile = chapter.media_type === 'application/pdf' ? await this.catalog.findResource(title.id, chapter.full_path) : undefined;
-      return {
-        kind: 'chapter',
-        chapter: {
-          book_id: title.book_id,
-          chapter_href: chapter.full_path,
-          full_path: chapter.full_path,
-          title: title.title,
-          title_safe: title.title_safe,
-          label: chapter.label,
-          content_type: chapter.media_type,
-          content: chapter.content,
-          stylesheets: JSON.parse(chapter.stylesheets) as string[],
-          item_order: chapter.item_order,
-          as_sample: chapter.as_sample === 1,
-          is_public: chapter.is_public === 1,
-          allow_scripts: title.allow_scripts === 1,
-          format: title.content_format,
-          source: title.source,
-          next_chapter_uri: chapter.next_full_path,
-          previous_chapter_uri: chapter.previous_full_path,
-          file_url: pdfFile ? paths.chapterApi(title.book_id, pdfFile.full_path) + '?download=1' : null,
-        },
-      };
+    const key = CatalogCache.chapterKey(bookId, fullPath);
+    const cached = this.cache.chapters.get(key) ?? (await this.loadChapter(bookId, fullPath, key));
+    if (cached) {
+      assertCanReadChapter(user, cached.flags);
+      return { kind: 'chapter', chapter: cached.chapter, json: cached.json };
     }
+    const title = await this.requireTitle(bookId);
     const resource = await this.catalog.findResource(title.id, fullPath);
     if (!resource) throw notFound(APP_MESSAGES.chapterNotFound);
     if (resource.media_type === 'application/pdf') {
@@ -116,6 +117,36 @@ export class CatalogService {
       if (asChapter) assertCanReadChapter(user, asChapter);
     }
     return { kind: 'resource', file: this.store.resolve(resource.storage_path), mediaType: resource.media_type, size: resource.size };
+  }
+
+  private async loadChapter(bookId: string, fullPath: string, key: string): Promise<CachedChapter | null> {
+    const title = await this.requireTitle(bookId);
+    const row = await this.catalog.findChapter(title.id, fullPath);
+    if (!row) return null;
+    const pdfFile = row.media_type === 'application/pdf' ? await this.catalog.findResource(title.id, row.full_path) : undefined;
+    const chapter: ChapterContent = {
+      book_id: title.book_id,
+      chapter_href: row.full_path,
+      full_path: row.full_path,
+      title: title.title,
+      title_safe: title.title_safe,
+      label: row.label,
+      content_type: row.media_type,
+      content: row.content,
+      stylesheets: JSON.parse(row.stylesheets) as string[],
+      item_order: row.item_order,
+      as_sample: row.as_sample === 1,
+      is_public: row.is_public === 1,
+      allow_scripts: title.allow_scripts === 1,
+      format: title.content_format,
+      source: title.source,
+      next_chapter_uri: row.next_full_path,
+      previous_chapter_uri: row.previous_full_path,
+      file_url: pdfFile ? paths.chapterApi(title.book_id, pdfFile.full_path) + '?download=1' : null,
+    };
+    const entry = { chapter, json: Buffer.from(JSON.stringify(chapter)), flags: { as_sample: row.as_sample, is_public: row.is_public } };
+    this.cache.chapters.set(key, entry);
+    return entry;
   }
 
   async cover(bookId: string): Promise<{ file: string; mediaType: string }> {
@@ -130,8 +161,9 @@ export class CatalogService {
   }
 
   async requireTitle(bookId: string): Promise<TitleRow> {
-    const title = await this.catalog.findTitleByBookId(bookId);
+    const title = this.cache.titles.get(bookId) ?? (await this.catalog.findTitleByBookId(bookId));
     if (!title) throw notFound(APP_MESSAGES.bookNotFound);
+    this.cache.titles.set(bookId, title);
     return title;
   }
 }

@@ -2,9 +2,13 @@
 import { APP_MESSAGES, type ChapterFlags } from '@lectern/core';
 import { notFound } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
+import { CatalogCache } from './catalog.ts';
 
 export class ChapterFlagsService {
-  constructor(private readonly catalog: CatalogRepository) {}
+  constructor(
+    private readonly catalog: CatalogRepository,
+    private readonly cache: CatalogCache,
+  ) {}
 
   async set(bookId: string, fullPath: string, flags: ChapterFlags): Promise<{ as_sample: boolean; is_public: boolean }> {
     const title = await this.catalog.findTitleByBookId(bookId);
@@ -14,6 +18,7 @@ export class ChapterFlagsService {
     const as_sample = flags.as_sample ?? chapter.as_sample === 1;
     const is_public = flags.is_public ?? chapter.is_public === 1;
     await this.catalog.setChapterFlags(chapter.id, { as_sample: as_sample ? 1 : 0, is_public: is_public ? 1 : 0 });
+    this.cache.chapters.delete(CatalogCache.chapterKey(bookId, fullPath));
     return { as_sample, is_public };
   }
 }
