@@ -7,7 +7,8 @@ import { launchBrowser } from './browser.ts';
 const baseURL = inject('baseURL');
 
 async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  // Chapter frames are sandboxed book content (axe cannot enter them and would wait forever); the app is what we check.
+  const result = await new AxeBuilder({ page }).exclude('iframe').analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
 }
 
@@ -17,7 +18,8 @@ describe('reading as a signed-in reader', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await browser.newPage({ baseURL, viewport: { width: 1280, height: 800 } });
+    page = await (await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } })).newPage();
+    page.setDefaultTimeout(15_000);
   });
   afterAll(() => browser?.close());
 
@@ -41,23 +43,28 @@ describe('reading as a signed-in reader', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it('opens a book and reads the next chapter', async () => {
-    await page.getByRole('link', { name: /Alice's Adventures in Wonderland/ }).first().click();
+  it('opens a book and reads on, chapter after chapter', async () => {
+    await page.getByRole('link', { name: /The War of the Worlds/ }).first().click();
     await page.waitForURL(/\/library\/book\//);
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Start reading' }).click();
-    await page.waitForURL(/\/library\/view\//);
-    const frame = page.frameLocator('iframe.chapter-frame');
+    await page.waitForURL(/\/library\/view\/the-war-of-the-worlds\//);
+    const frame = page.frameLocator('iframe.chapter-frame__iframe');
     await frame.locator('body').waitFor();
-    const firstUrl = page.url();
-    // Walk on until a chapter with real text: the first spine items of many books are title pages.
-    for (let i = 0; i < 4; i++) {
+    // The first spine items are a cover and title pages: read on until a chapter of real text.
+    const visited = [page.url()];
+    let text = '';
+    for (let i = 0; i < 6 && text.length < 3000; i++) {
       await page.getByRole('link', { name: /Next chapter/ }).click();
-      await page.waitForURL((u) => u.toString() !== firstUrl);
+      await page.waitForURL((u) => u.toString() !== visited.at(-1));
+      visited.push(page.url());
+      await frame.locator('body').waitFor();
+      await expect.poll(async () => (await frame.locator('body').innerText()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      text = await frame.locator('body').innerText();
     }
-    await expect.poll(async () => (await frame.locator('body').innerText()).length, { timeout: 10_000 }).toBeGreaterThan(1000);
-    expect(await frame.locator('body').innerText()).toMatch(/Alice/);
-    expect(page.url()).toMatch(/\/library\/view\/alice-s-adventures-in-wonderland\//);
+    expect(new Set(visited).size).toBe(visited.length);
+    expect(text.length).toBeGreaterThan(3000);
+    expect(text).toMatch(/Mars|Martian/);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
@@ -76,24 +83,25 @@ describe('an anonymous visitor', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await browser.newPage({ baseURL, viewport: { width: 375, height: 812 } });
+    page = await (await browser.newContext({ baseURL, viewport: { width: 375, height: 812 } })).newPage();
+    page.setDefaultTimeout(15_000);
   });
   afterAll(() => browser?.close());
 
   it('sees the catalog, reads the sample chapter and is stopped at a locked one', async () => {
     const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
-    const alice = list.results.find((b: { title: string }) => b.title.startsWith("Alice's"));
-    const detail = await (await page.request.get(alice.api_url)).json();
+    const book = list.results.find((b: { title: string }) => /War of the Worlds/.test(b.title));
+    const detail = await (await page.request.get(book.api_url)).json();
     const sample = detail.chapters.find((c: { as_sample: boolean }) => c.as_sample);
     const locked = detail.chapters.find((c: { as_sample: boolean; is_public: boolean }) => !c.as_sample && !c.is_public);
 
     await page.goto(sample.web_url);
-    await page.frameLocator('iframe.chapter-frame').locator('body').waitFor();
-    expect((await page.frameLocator('iframe.chapter-frame').locator('body').innerText()).length).toBeGreaterThan(300);
+    await page.frameLocator('iframe.chapter-frame__iframe').locator('body').waitFor();
+    expect((await page.frameLocator('iframe.chapter-frame__iframe').locator('body').innerText()).length).toBeGreaterThan(300);
 
     await page.goto(locked.web_url);
     await page.getByText('You must be signed in to read this book.').waitFor();
-    expect(await page.locator('iframe.chapter-frame').count()).toBe(0);
+    expect(await page.locator('iframe.chapter-frame__iframe').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
   });
 });

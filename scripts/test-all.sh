@@ -13,4 +13,12 @@ npx tsc -p packages/core && npx tsc -p packages/server && npx tsc -p packages/we
 echo "[test] building the web app"
 npm run build --silent
 echo "[test] vitest: core, server, web, e2e"
-npx vitest run
+mkdir -p .tmp
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report.json || status=$?
+# One plain closing line for CI: "N passed, N failed".
+node -e '
+const r = JSON.parse(require("fs").readFileSync(".tmp/vitest-report.json", "utf8"));
+console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+' || true
+exit $status

@@ -43,6 +43,10 @@ export type AccountProfile = z.infer<typeof accountProfileSchema>;
 export const topicSchema = z.object({ name: z.string(), slug: z.string() });
 export type Topic = z.infer<typeof topicSchema>;
 
+/** GET /api/v1/topics/: every topic with how many titles it has. */
+export const topicListSchema = z.object({ results: z.array(topicSchema.extend({ count: z.number().int() })) });
+export type TopicCount = z.infer<typeof topicListSchema>['results'][number];
+
 /** library-playlists-account.md §3 "Content metadata" (progress comes from its own call). */
 export const contentMetadataSchema = z.object({
   api_url: z.string(),

@@ -2,6 +2,7 @@
  * buildApp(config): the whole server wired together — database, repositories, services, plugins and routes.
  * Tests, the command line, the benchmark and main.ts all build the app through here.
  */
+import fs from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -57,6 +58,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     throw err;
   }
   const store = new ContentStore(config.dataDir);
+  fs.mkdirSync(store.root, { recursive: true });
   const users = new UsersRepository(db.kysely);
   const catalogRepo = new CatalogRepository(db.kysely);
   const catalogCache = new CatalogCache();

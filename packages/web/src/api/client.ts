@@ -19,6 +19,8 @@ import {
   type ContentMetadata,
   type LoginRequest,
   type Paged,
+  type Topic,
+  type TopicCount,
 } from '@lectern/core';
 import { csrfToken as readCsrfCookie } from './cookies.ts';
 
@@ -69,12 +71,7 @@ export interface ApiClientOptions {
   csrfToken?: () => string | null;
 }
 
-/** `GET /api/v1/topics/` answer. Core has only the item schema (name, slug); the count is checked here. */
-export interface TopicCount {
-  name: string;
-  slug: string;
-  count: number;
-}
+export type { TopicCount };
 type Schemas = typeof import('./schemas.ts');
 /** The schemas module, loaded once on the first request (see schemas.ts for why it is a separate chunk). */
 const loadSchemas = (): Promise<Schemas> => import('./schemas.ts');
@@ -205,8 +202,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     getChapter: (bookId: string, fullPath: string, signal?: AbortSignal): Promise<ChapterContent> =>
       request(paths.chapterApi(bookId, fullPath), (s) => s.chapterContentSchema, { signal }),
 
+    /** A publisher's display name and slug (the catalog filtered by publisher shows it as its heading). */
+    getPublisher: (slug: string, signal?: AbortSignal): Promise<Topic> =>
+      request(`/api/v1/publishers/${encodeURIComponent(slug)}/`, (s) => s.topicSchema, { signal }),
+
     listTopics: (signal?: AbortSignal): Promise<TopicCount[]> =>
-      request('/api/v1/topics/', (s) => s.topicListParser, { signal }).then((r) => r.results),
+      request('/api/v1/topics/', (s) => s.topicListSchema, { signal }).then((r) => r.results),
   };
 }
 

@@ -8,4 +8,5 @@ export const queryKeys = {
   book: (bookId: string) => ['book', bookId] as const,
   chapter: (bookId: string, fullPath: string) => ['chapter', bookId, fullPath] as const,
   topics: ['topics'] as const,
+  publisher: (slug: string) => ['publisher', slug] as const,
 };

@@ -10,27 +10,10 @@ import {
   contentMetadataSchema,
   errorBodySchema,
   pagedSchema,
+  topicListSchema,
   topicSchema,
 } from '@lectern/core';
-import type { Parser, TopicCount } from './client.ts';
 
-export { accountProfileSchema, bookDetailSchema, chapterContentSchema, errorBodySchema };
+export { accountProfileSchema, bookDetailSchema, chapterContentSchema, errorBodySchema, topicListSchema, topicSchema };
 
 export const bookPageSchema = pagedSchema(contentMetadataSchema);
-
-/** `GET /api/v1/topics/` answer. Core has only the item schema (name, slug); the count is checked here. */
-export const topicListParser: Parser<{ results: TopicCount[] }> = {
-  safeParse(input) {
-    const results = (input as { results?: unknown } | null)?.results;
-    if (!Array.isArray(results)) return { success: false, error: 'results is not a list' };
-    const out: TopicCount[] = [];
-    for (const item of results) {
-      const topic = topicSchema.safeParse(item);
-      const count = (item as { count?: unknown } | null)?.count;
-      if (!topic.success) return { success: false, error: topic.error };
-      if (typeof count !== 'number' || !Number.isInteger(count)) return { success: false, error: 'count is not an integer' };
-      out.push({ ...topic.data, count });
-    }
-    return { success: true, data: { results: out } };
-  },
-};

@@ -53,8 +53,12 @@ export function useLogout() {
   return useMutation({
     mutationFn: () => api.logout(),
     onSuccess: () => {
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'profile' });
       queryClient.setQueryData(queryKeys.profile, null);
+      // Drop what the session could see. Queries still on screen (the chapter being read) are only marked
+      // stale, not refetched: the caller navigates away, and an anonymous refetch would just earn a 401.
+      const notProfile = (q: { queryKey: readonly unknown[] }) => q.queryKey[0] !== 'profile';
+      queryClient.removeQueries({ predicate: notProfile, type: 'inactive' });
+      void queryClient.invalidateQueries({ predicate: notProfile, refetchType: 'none' });
     },
   });
 }

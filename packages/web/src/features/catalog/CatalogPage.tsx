@@ -4,7 +4,7 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link, useParams } from 'react-router';
-import { paths, slugify, type ContentMetadata } from '@lectern/core';
+import { paths, type ContentMetadata } from '@lectern/core';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
@@ -12,17 +12,12 @@ import { Icon } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { appPaths } from '../../app/links.ts';
 import { TitleGrid, TitleGridSkeleton } from './TitleGrid.tsx';
-import { useCatalog, useTopics, type CatalogFilter } from './useCatalog.ts';
+import { useCatalog, usePublisher, useTopics, type CatalogFilter } from './useCatalog.ts';
 import './CatalogPage.css';
 
 export type CatalogKind = 'all' | 'topic' | 'publisher';
 
 const humanize = (slug: string) => slug.replace(/[-_]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
-
-function publisherName(slug: string, titles: readonly ContentMetadata[]): string | null {
-  for (const t of titles) for (const p of t.publishers) if (slugify(p) === slug) return p;
-  return null;
-}
 
 function TopicBar({ active }: { active: string | null }) {
   const topics = useTopics();
@@ -78,6 +73,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
   );
   const catalog = useCatalog(filter);
   const topics = useTopics();
+  const publisher = usePublisher(slug, kind === 'publisher');
   const titles = useMemo(() => catalog.data?.pages.flatMap((p) => p.results) ?? [], [catalog.data]);
   const count = catalog.data?.pages[0]?.count ?? 0;
 
@@ -91,7 +87,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
       humanize(slug);
   } else if (kind === 'publisher') {
     eyebrow = 'Publisher';
-    heading = publisherName(slug, titles) ?? humanize(slug);
+    heading = publisher.data?.name ?? humanize(slug);
   }
 
   // After "Load more", move keyboard focus to the first new title so the reader continues from there.

@@ -22,3 +22,12 @@ export function useTopics() {
     staleTime: 5 * 60_000,
   });
 }
+
+export function usePublisher(slug: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.publisher(slug),
+    queryFn: ({ signal }) => api.getPublisher(slug, signal),
+    enabled,
+    staleTime: 5 * 60_000,
+  });
+}

@@ -7,7 +7,7 @@ import { ErrorState } from '../../components/ErrorState.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { isApiError } from '../../api/client.ts';
 import { NotFoundPage } from '../../app/NotFoundPage.tsx';
-import { toAppPath } from '../../app/links.ts';
+import { appPaths, toAppPath } from '../../app/links.ts';
 import { useSession } from '../account/useSession.ts';
 import { TableOfContents } from './TableOfContents.tsx';
 import { useBook } from './useBook.ts';
@@ -70,6 +70,35 @@ function PublisherLine({ book }: { book: BookDetail }) {
   );
 }
 
+/**
+ * "Start reading" opens the first chapter. An anonymous visitor for whom that chapter is locked is offered the
+ * sample instead (the first chapters of a book are often a cover that is not the sample) and a way to sign in.
+ */
+function StartActions({ book, signedIn }: { book: BookDetail; signedIn: boolean }) {
+  const first = book.chapters[0];
+  const openToAll = (c: BookDetail['chapters'][number]) => c.as_sample || c.is_public;
+  const sample = book.chapters.find(openToAll);
+  if (signedIn || !first || openToAll(first) || !sample) {
+    return (
+      <div className="title-page__actions">
+        <ButtonLink to={toAppPath(book.continue_url)} size="lg">
+          Start reading
+        </ButtonLink>
+      </div>
+    );
+  }
+  return (
+    <div className="title-page__actions">
+      <ButtonLink to={toAppPath(sample.web_url)} size="lg">
+        Read the sample
+      </ButtonLink>
+      <ButtonLink to={appPaths.login(paths.titlePage(book.book_id))} size="lg" variant="secondary">
+        Sign in to read
+      </ButtonLink>
+    </div>
+  );
+}
+
 export function TitlePage() {
   const { bookId = '' } = useParams();
   const book = useBook(bookId);
@@ -125,11 +154,7 @@ export function TitlePage() {
               ))}
             </ul>
           ) : null}
-          <div className="title-page__actions">
-            <ButtonLink to={toAppPath(b.continue_url)} size="lg">
-              Start reading
-            </ButtonLink>
-          </div>
+          <StartActions book={b} signedIn={Boolean(profile)} />
           <dl className="title-page__details">
             {details.map(([k, v]) => (
               <div key={k}>
