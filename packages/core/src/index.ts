@@ -3,3 +3,4 @@ export * from './constants.ts';
 export * from './format.ts';
 export * from './paths.ts';
 export * from './schemas.ts';
+export * from './playlists.ts';

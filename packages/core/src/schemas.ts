@@ -153,3 +153,71 @@ export const importReportSchema = z.object({
 export type ImportReport = z.infer<typeof importReportSchema>;
 
 export const healthSchema = z.object({ status: z.literal('ok'), database: z.string() });
+
+// ---- playlists (collections), queue, metadata and progress: library-playlists-account.md §3, §7 ----
+
+export const collectionItemSchema = z.object({
+  api_url: z.string(),
+  metadata: z.object({ topics: z.array(topicSchema) }),
+});
+export type CollectionItem = z.infer<typeof collectionItemSchema>;
+
+export const collectionSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  is_default: z.boolean(),
+  is_owned: z.boolean(),
+  content: z.array(collectionItemSchema),
+  /** the playlist's page in the web app */
+  url: z.string(),
+  created: z.string(),
+  modified: z.string(),
+});
+export type Collection = z.infer<typeof collectionSchema>;
+export const collectionListSchema = z.array(collectionSchema);
+
+/** Most content addresses one add/remove/queue/metadata call may carry. */
+export const MAX_URLS_PER_CALL = 100;
+
+export const createCollectionSchema = z.object({
+  name: z.string().max(1000),
+  description: z.string().max(10_000).nullable().optional(),
+});
+export const updateCollectionSchema = z.object({
+  id: z.string().optional(),
+  name: z.string().max(1000).optional(),
+  description: z.string().max(10_000).nullable().optional(),
+});
+const urlList = z.array(z.string().min(1).max(2000)).min(1, 'Give at least one content address.').max(MAX_URLS_PER_CALL, `At most ${MAX_URLS_PER_CALL} content addresses per call.`);
+export const contentChangeSchema = z.object({ content: urlList });
+/** POST and DELETE /api/v1/queue-simple/ take a bare JSON array of item urls. */
+export const queueChangeSchema = urlList;
+export const urlsRequestSchema = z.object({ urls: urlList });
+
+export const queueEntrySchema = z.object({ url: z.string(), is_whole_book: z.boolean(), natural_key: z.array(z.string()) });
+export type QueueEntry = z.infer<typeof queueEntrySchema>;
+export const queueListSchema = z.object({ results: z.array(queueEntrySchema) });
+
+export const METADATA_FIELDS = [
+  'api_url',
+  'authors',
+  'content_format',
+  'continue_url',
+  'cover_image_url',
+  'identifier',
+  'title',
+  'url',
+  'issued',
+  'publishers',
+  'topics',
+  'description',
+  'book_id',
+  'title_safe',
+] as const;
+/** The fields the web client asks /api/v1/metadata/ for (spec §7), plus topics for the filter bar. */
+export const CLIENT_METADATA_FIELDS = 'api_url,authors,content_format,continue_url,cover_image_url,identifier,title,url,issued,publishers,topics,book_id,title_safe';
+export const metadataListSchema = z.array(contentMetadataSchema.partial().extend({ api_url: z.string() }));
+
+export const progressEntrySchema = z.object({ api_url: z.string(), progress: z.number().min(0).max(100) });
+export const progressListSchema = z.array(progressEntrySchema);

@@ -16,11 +16,13 @@ import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
+import { CollectionsRepository } from './repositories/collections.ts';
 import { SessionsRepository } from './repositories/sessions.ts';
 import { UsersRepository } from './repositories/users.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { bookRoutes } from './routes/books.ts';
+import { collectionRoutes } from './routes/collections.ts';
 import { healthRoutes } from './routes/health.ts';
 import { webRoutes } from './routes/web.ts';
 import { loadOrCreateSecret } from './secrets.ts';
@@ -28,7 +30,10 @@ import { AccountsService } from './services/accounts.ts';
 import { AuthService } from './services/auth.ts';
 import { CatalogCache, CatalogService, TaxonomyLookups } from './services/catalog.ts';
 import { ChapterFlagsService } from './services/chapter-flags.ts';
+import { CollectionsService } from './services/collections.ts';
+import { ContentResolver } from './services/content-resolver.ts';
 import { ImportService } from './services/import.ts';
+import { MetadataService } from './services/metadata.ts';
 import { CsrfTokens } from './services/tokens.ts';
 import { ContentStore } from './storage/content-store.ts';
 
@@ -38,6 +43,8 @@ export interface Services {
   catalog: CatalogService;
   importer: ImportService;
   flags: ChapterFlagsService;
+  collections: CollectionsService;
+  metadata: MetadataService;
 }
 
 export interface Lectern {
@@ -50,7 +57,10 @@ export interface Lectern {
 /** Opens the database, runs migrations and wires the services; no HTTP (the command line uses this alone). */
 export async function buildServices(config: Config): Promise<{ db: Db; services: Services; store: ContentStore; secret: string }> {
   const secret = loadOrCreateSecret(config.dataDir, config.secret);
-  const db = openDatabase(config);
+  const db = openDatabase({
+    ...config,
+    onIdleError: (err) => console.error(`[lectern] database connection dropped: ${err.message}`),
+  });
   try {
     await migrateToLatest(db);
   } catch (err) {
@@ -62,12 +72,16 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const users = new UsersRepository(db.kysely);
   const catalogRepo = new CatalogRepository(db.kysely);
   const catalogCache = new CatalogCache();
+  const collectionsRepo = new CollectionsRepository(db.kysely);
+  const resolver = new ContentResolver(catalogRepo);
   const services: Services = {
     accounts: new AccountsService(users),
     auth: new AuthService(users, new SessionsRepository(db.kysely)),
     catalog: new CatalogService(catalogRepo, store, catalogCache),
     importer: new ImportService(catalogRepo, store),
     flags: new ChapterFlagsService(catalogRepo, catalogCache),
+    collections: new CollectionsService(collectionsRepo, catalogRepo, resolver),
+    metadata: new MetadataService(catalogRepo, collectionsRepo, resolver, catalogCache),
   };
   return { db, services, store, secret };
 }
@@ -101,6 +115,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, loginRateLimit: config.loginRateLimit });
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
   adminRoutes(app, { importer: services.importer, flags: services.flags });
+  collectionRoutes(app, { collections: services.collections, metadata: services.metadata });
   await webRoutes(app, config.webDist);
 
   return { app, db, services, config };

@@ -16,9 +16,12 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export function openDatabase(opts: { databaseUrl: string | null; dataDir: string }): Db {
+export function openDatabase(opts: { databaseUrl: string | null; dataDir: string; onIdleError?: (err: Error) => void }): Db {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection that the server drops (restart, failover) must not crash the process: the pool
+    // replaces it on the next query.
+    pool.on('error', (err) => opts.onIdleError?.(err));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, engine: 'postgres', close: () => kysely.destroy() };
   }

@@ -19,6 +19,7 @@ export interface UsersTable {
   is_content_creator: Flag;
   is_preview_creator: Flag;
   created_at: string;
+  collections_version: Generated<number>;
 }
 
 export interface TeamsTable {
@@ -123,7 +124,37 @@ export interface TocEntriesTable {
   fragment: string | null;
 }
 
+export interface CollectionsTable {
+  id: string;
+  user_id: number;
+  name: string;
+  description: string;
+  is_default: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CollectionItemsTable {
+  collection_id: string;
+  api_url: string;
+  title_id: number;
+  chapter_id: number | null;
+  position: number;
+  added_at: string;
+}
+
+export interface ChapterProgressTable {
+  user_id: number;
+  chapter_id: number;
+  title_id: number;
+  top_percentage: number;
+  updated_at: string;
+}
+
 export interface Database {
+  collections: CollectionsTable;
+  collection_items: CollectionItemsTable;
+  chapter_progress: ChapterProgressTable;
   users: UsersTable;
   teams: TeamsTable;
   sessions: SessionsTable;
@@ -145,3 +176,4 @@ export type SessionRow = Selectable<SessionsTable>;
 export type TitleRow = Selectable<TitlesTable>;
 export type ChapterRow = Selectable<ChaptersTable>;
 export type ResourceRow = Selectable<ResourcesTable>;
+export type CollectionRow = Selectable<CollectionsTable>;

@@ -67,6 +67,21 @@ export class CatalogRepository {
     return this.db.selectFrom('titles').selectAll().where('book_id', '=', bookId).executeTakeFirst();
   }
 
+  findTitlesByBookIds(bookIds: string[]): Promise<TitleRow[]> {
+    if (bookIds.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('titles').selectAll().where('book_id', 'in', bookIds).execute();
+  }
+
+  /** Chapter ids by (title id, path), for content addresses that name chapters. */
+  findChapterIds(pairs: { titleId: number; fullPath: string }[]) {
+    if (pairs.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('chapters')
+      .select(['id', 'title_id', 'full_path', 'label'])
+      .where((eb) => eb.or(pairs.map((p) => eb.and([eb('title_id', '=', p.titleId), eb('full_path', '=', p.fullPath)]))))
+      .execute();
+  }
+
   findTitleByFileHash(sha256: string): Promise<TitleRow | undefined> {
     return this.db.selectFrom('titles').selectAll().where('file_sha256', '=', sha256).executeTakeFirst();
   }

@@ -36,6 +36,8 @@ interface CachedChapter {
 export class CatalogCache {
   readonly titles = new ReadCache<string, TitleRow>(5_000, 60_000);
   readonly chapters = new ReadCache<string, CachedChapter>(2_000, 60_000);
+  /** content metadata by title id (metadata only changes by re-import) */
+  readonly metadata = new ReadCache<number, ContentMetadata>(10_000, 60_000);
 
   static chapterKey(bookId: string, fullPath: string): string {
     return `${bookId}\u0000${fullPath}`;

@@ -38,7 +38,8 @@ export async function startTestApp(engine: Engine, overrides: { loginRateLimit?:
     dropDatabase = async () => {
       const c = new pg.Client({ connectionString: adminUrl() });
       await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
+      // The app's pool has closed its connections; FORCE only if one lingers.
+      await c.query(`drop database if exists ${name}`).catch(() => c.query(`drop database if exists ${name} with (force)`));
       await c.end();
     };
   }

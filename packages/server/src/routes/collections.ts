@@ -1,0 +1,78 @@
+/**
+ * Playlists, queue, metadata and progress (library-playlists-account.md §7). The collections API answers at
+ * /api/v2/collections/ and, for the web client's base path, at /nest/api/api/v2/collections/.
+ */
+import {
+  contentChangeSchema,
+  createCollectionSchema,
+  MESSAGES,
+  queueChangeSchema,
+  updateCollectionSchema,
+  urlsRequestSchema,
+} from '@lectern/core';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireSignedIn } from '../plugins/auth-context.ts';
+import type { CollectionsService } from '../services/collections.ts';
+import type { MetadataService } from '../services/metadata.ts';
+
+const idParams = z.object({ id: z.string().min(1).max(100) });
+const fieldsQuery = z.object({ fields: z.string().max(1000).optional() });
+export const COLLECTIONS_PREFIXES = ['/api/v2', '/nest/api/api/v2'];
+
+export function collectionRoutes(app: FastifyInstance, deps: { collections: CollectionsService; metadata: MetadataService }): void {
+  const { collections } = deps;
+  const signedIn = async (request: Parameters<typeof requireSignedIn>[0]) => (await requireSignedIn(request, MESSAGES.userNotLoggedIn)).user;
+
+  for (const prefix of COLLECTIONS_PREFIXES) {
+    app.get(`${prefix}/collections/`, async (request, reply) => {
+      const user = await signedIn(request);
+      const etag = await collections.etag(user);
+      reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      return collections.list(user);
+    });
+
+    app.post(`${prefix}/collections/`, async (request, reply) => {
+      const user = await signedIn(request);
+      const body = createCollectionSchema.parse(request.body ?? {});
+      return reply.status(201).send(await collections.create(user, body));
+    });
+
+    app.get(`${prefix}/collections/:id/`, async (request) => collections.get(await signedIn(request), idParams.parse(request.params).id));
+
+    app.patch(`${prefix}/collections/:id/`, async (request) => {
+      const user = await signedIn(request);
+      return collections.update(user, idParams.parse(request.params).id, updateCollectionSchema.parse(request.body ?? {}));
+    });
+
+    app.delete(`${prefix}/collections/:id/`, async (request, reply) => {
+      await collections.delete(await signedIn(request), idParams.parse(request.params).id);
+      return reply.status(204).send();
+    });
+
+    app.post(`${prefix}/collections/:id/add-content/`, async (request) => {
+      const user = await signedIn(request);
+      return collections.addContent(user, idParams.parse(request.params).id, contentChangeSchema.parse(request.body ?? {}).content);
+    });
+
+    app.post(`${prefix}/collections/:id/remove-content/`, async (request) => {
+      const user = await signedIn(request);
+      return collections.removeContent(user, idParams.parse(request.params).id, contentChangeSchema.parse(request.body ?? {}).content);
+    });
+  }
+
+  app.get('/api/v1/queue-simple/', async (request) => collections.queue(await signedIn(request)));
+  app.post('/api/v1/queue-simple/', async (request) => collections.addToQueue(await signedIn(request), queueChangeSchema.parse(request.body)));
+  app.delete('/api/v1/queue-simple/', async (request) => collections.removeFromQueue(await signedIn(request), queueChangeSchema.parse(request.body)));
+
+  app.post('/api/v1/metadata/', async (request) => {
+    const { fields } = fieldsQuery.parse(request.query);
+    return deps.metadata.metadata(urlsRequestSchema.parse(request.body ?? {}).urls, fields);
+  });
+
+  app.post('/api/v1/user_progress/', async (request) => {
+    const user = await signedIn(request);
+    return deps.metadata.progress(user, urlsRequestSchema.parse(request.body ?? {}).urls);
+  });
+}

@@ -1,0 +1,189 @@
+/**
+ * Playlists (collections) and the queue, which is the user's default playlist (library-playlists-account.md
+ * §1, §4, §5). Every call is scoped to its user: another user's playlist does not exist for you (404).
+ * Each change bumps the user's collections version, which is the list's ETag.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type Collection,
+  PLAYLIST_MESSAGES,
+  type QueueEntry,
+  sortPlaylists,
+  validatePlaylist,
+} from '@lectern/core';
+import type { CollectionRow, UserRow } from '../db/schema.ts';
+import { AppError, badRequest, notFound } from '../errors.ts';
+import type { CatalogRepository } from '../repositories/catalog.ts';
+import type { CollectionsRepository } from '../repositories/collections.ts';
+import type { ContentResolver } from './content-resolver.ts';
+import { ReadCache } from './read-cache.ts';
+
+export const QUEUE_NAME = 'Queue';
+/** As for sessions: how long another server process may answer 304 for a list changed elsewhere. */
+const VERSION_CACHE_MS = 5_000;
+
+type User = Pick<UserRow, 'id'>;
+
+export class CollectionsService {
+  private readonly versions = new ReadCache<number, number>(50_000, VERSION_CACHE_MS);
+
+  constructor(
+    private readonly collections: CollectionsRepository,
+    private readonly catalog: CatalogRepository,
+    private readonly resolver: ContentResolver,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The list's ETag; cheap (cached counter) so that a 304 costs almost nothing. */
+  async etag(user: User): Promise<string> {
+    const version = await this.versions.getOrLoad(user.id, () => this.collections.version(user.id));
+    return `W/"collections-${user.id}-${version}"`;
+  }
+
+  async list(user: User): Promise<Collection[]> {
+    await this.ensureQueue(user);
+    const rows = await this.collections.listForUser(user.id);
+    return sortPlaylists(await this.serialize(rows));
+  }
+
+  async get(user: User, id: string): Promise<Collection> {
+    const [collection] = await this.serialize([await this.owned(user, id)]);
+    return collection!;
+  }
+
+  async create(user: User, input: { name: string; description?: string | null }): Promise<Collection> {
+    await this.ensureQueue(user);
+    const name = input.name.trim();
+    const description = input.description ?? '';
+    this.assertValid({ name, description }, await this.collections.listForUser(user.id));
+    const now = this.now().toISOString();
+    const row: CollectionRow = { id: randomUUID(), user_id: user.id, name, description, is_default: 0, created_at: now, updated_at: now };
+    await this.collections.insert(row).catch(rethrowNameTaken);
+    await this.changed(user);
+    return this.get(user, row.id);
+  }
+
+  async update(user: User, id: string, input: { name?: string; description?: string | null }): Promise<Collection> {
+    const current = await this.owned(user, id);
+    if (current.is_default) throw badRequest(PLAYLIST_MESSAGES.defaultNotEditable);
+    const name = input.name === undefined ? current.name : input.name.trim();
+    const description = input.description === undefined ? current.description : (input.description ?? '');
+    this.assertValid({ name, description }, await this.collections.listForUser(user.id), id);
+    await this.collections.update(id, { name, description, updated_at: this.now().toISOString() }).catch(rethrowNameTaken);
+    await this.changed(user);
+    return this.get(user, id);
+  }
+
+  async delete(user: User, id: string): Promise<void> {
+    const current = await this.owned(user, id);
+    if (current.is_default) throw badRequest(PLAYLIST_MESSAGES.defaultNotEditable);
+    await this.collections.delete(id);
+    await this.changed(user);
+  }
+
+  async addContent(user: User, id: string, uris: string[]): Promise<Collection> {
+    await this.owned(user, id);
+    const items = await this.resolver.resolve(uris);
+    await this.collections.addItems(
+      id,
+      items.map((i) => ({ api_url: i.apiUrl, title_id: i.title.id, chapter_id: i.chapter?.id ?? null })),
+      this.now().toISOString(),
+    );
+    await this.changed(user);
+    return this.get(user, id);
+  }
+
+  async removeContent(user: User, id: string, uris: string[]): Promise<Collection> {
+    await this.owned(user, id);
+    // Removal is by address; removing what is not there is not an error, but the address must be one of ours.
+    const items = await this.resolver.resolve(uris);
+    await this.collections.removeItems(id, items.map((i) => i.apiUrl), this.now().toISOString());
+    await this.changed(user);
+    return this.get(user, id);
+  }
+
+  // ---- the queue: the default playlist seen through /api/v1/queue-simple/ ----
+
+  async queue(user: User): Promise<{ results: QueueEntry[] }> {
+    const queue = await this.ensureQueue(user);
+    const items = await this.collections.itemsOf([queue.id]);
+    return { results: items.map((i) => queueEntry(i.api_url)) };
+  }
+
+  async addToQueue(user: User, uris: string[]): Promise<{ results: QueueEntry[] }> {
+    const queue = await this.ensureQueue(user);
+    await this.addContent(user, queue.id, uris);
+    return this.queue(user);
+  }
+
+  async removeFromQueue(user: User, uris: string[]): Promise<{ results: QueueEntry[] }> {
+    const queue = await this.ensureQueue(user);
+    await this.removeContent(user, queue.id, uris);
+    return this.queue(user);
+  }
+
+  // ---- helpers ----
+
+  private async ensureQueue(user: User): Promise<CollectionRow> {
+    const existing = await this.collections.findDefault(user.id);
+    if (existing) return existing;
+    const now = this.now().toISOString();
+    await this.collections.ensureDefault({ id: randomUUID(), user_id: user.id, name: QUEUE_NAME, description: '', is_default: 1, created_at: now, updated_at: now });
+    await this.changed(user);
+    return (await this.collections.findDefault(user.id))!;
+  }
+
+  private async owned(user: User, id: string): Promise<CollectionRow> {
+    const row = await this.collections.find(user.id, id);
+    if (!row) throw notFound(PLAYLIST_MESSAGES.notFound);
+    return row;
+  }
+
+  private assertValid(input: { name: string; description: string }, existing: CollectionRow[], selfId?: string): void {
+    const errors = validatePlaylist(input, existing, selfId);
+    const fields = Object.entries(errors) as [string, string][];
+    if (fields.length) throw badRequest(fields.map(([, m]) => m).join(' '), Object.fromEntries(fields.map(([f, m]) => [f, [m]])));
+  }
+
+  private async changed(user: User): Promise<void> {
+    this.versions.set(user.id, await this.collections.bumpVersion(user.id));
+  }
+
+  private async serialize(rows: CollectionRow[]): Promise<Collection[]> {
+    const items = await this.collections.itemsOf(rows.map((r) => r.id));
+    const topics = (await this.catalog.extrasFor([...new Set(items.map((i) => i.title_id))])).topics;
+    const byCollection = new Map<string, Collection['content']>();
+    for (const item of items) {
+      const list = byCollection.get(item.collection_id) ?? [];
+      list.push({ api_url: item.api_url, metadata: { topics: topics.get(item.title_id) ?? [] } });
+      byCollection.set(item.collection_id, list);
+    }
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      is_default: r.is_default === 1,
+      is_owned: true,
+      content: byCollection.get(r.id) ?? [],
+      url: r.is_default ? '/c/' : `/c/collection/${r.id}/`,
+      created: r.created_at,
+      modified: r.updated_at,
+    }));
+  }
+}
+
+/** Queue entry (spec §3): url, is_whole_book, natural_key ([book_id] or [book_id, chapter path]). */
+function queueEntry(apiUrl: string): QueueEntry {
+  const m = /^\/api\/v1\/book\/([^/]+)\/(?:chapter\/(.+))?$/.exec(apiUrl);
+  const bookId = m?.[1] ?? apiUrl;
+  const chapter = m?.[2] ? decodeURIComponent(m[2]) : null;
+  return { url: apiUrl, is_whole_book: chapter === null, natural_key: chapter === null ? [bookId] : [bookId, chapter] };
+}
+
+/** Two requests racing to the same name: the unique index answers with the spec's message. */
+function rethrowNameTaken(err: unknown): never {
+  if (err instanceof AppError) throw err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (/unique|duplicate/i.test(message)) throw badRequest(PLAYLIST_MESSAGES.nameTaken, { name: [PLAYLIST_MESSAGES.nameTaken] });
+  throw err;
+}

@@ -1,0 +1,191 @@
+import { collectionListSchema, collectionSchema, MESSAGES, PLAYLIST_MESSAGES, queueListSchema } from '@lectern/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
+import { TestClient } from '../helpers/client.ts';
+import { importSamples } from '../helpers/sample.ts';
+
+const PASSWORD = 'a long enough password';
+
+describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine) => {
+  let t: TestApp;
+  let ada: TestClient;
+  let bob: TestClient;
+  let books: { api_url: string; title: string; book_id: string }[];
+  let wotwChapter: string;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    await importSamples(t.lectern);
+    for (const email of ['ada@example.com', 'bob@example.com']) await t.lectern.services.accounts.createUser({ email, password: PASSWORD, status: 'subscriber' });
+    ada = new TestClient(t.lectern.app);
+    await ada.login('ada@example.com', PASSWORD);
+    bob = new TestClient(t.lectern.app);
+    await bob.login('bob@example.com', PASSWORD);
+    books = (await ada.get('/api/v1/book/')).json().results;
+    const wotw = books.find((b) => /War of the Worlds/.test(b.title))!;
+    wotwChapter = (await ada.get(wotw.api_url)).json().chapters[5].url;
+  });
+  afterAll(() => t.close());
+
+  const api = (c: TestClient, path = '') => `/nest/api/api/v2/collections/${path}`;
+
+  it('starts every user with exactly one default playlist, the queue, and serves both base paths', async () => {
+    const res = await ada.get('/api/v2/collections/');
+    expect(res.statusCode).toBe(200);
+    const list = collectionListSchema.parse(res.json());
+    expect(list.filter((c) => c.is_default)).toHaveLength(1);
+    expect(list[0]).toMatchObject({ is_default: true, is_owned: true, content: [] });
+    const nested = await ada.get(api(ada));
+    expect(nested.json()).toEqual(res.json());
+    expect((await new TestClient(t.lectern.app).get('/api/v2/collections/')).json()).toEqual({ detail: MESSAGES.userNotLoggedIn });
+  });
+
+  it('creates playlists with the spec messages for every invalid name and description', async () => {
+    const bad = async (body: object) => (await ada.post(api(ada), body)).json();
+    expect(await bad({ name: '   ' })).toEqual({ detail: PLAYLIST_MESSAGES.nameEmpty, errors: { name: [PLAYLIST_MESSAGES.nameEmpty] } });
+    expect((await bad({ name: 'x'.repeat(66) })).errors.name).toEqual([PLAYLIST_MESSAGES.nameTooLong]);
+    expect((await bad({ name: 'ok', description: 'y'.repeat(161) })).errors.description).toEqual([PLAYLIST_MESSAGES.descriptionTooLong]);
+    const created = await ada.post(api(ada), { name: 'x'.repeat(65), description: 'y'.repeat(160) });
+    expect(created.statusCode).toBe(201);
+    const dup = await ada.post(api(ada), { name: 'X'.repeat(65) });
+    expect(dup.json().errors.name).toEqual([PLAYLIST_MESSAGES.nameTaken]);
+    // Another user may use the same name.
+    expect((await bob.post(api(bob), { name: 'x'.repeat(65) })).statusCode).toBe(201);
+  });
+
+  it('orders the list default first, then by name ignoring case, and shows only your own', async () => {
+    for (const name of ['banana', 'Apple', 'cherry']) expect((await ada.post(api(ada), { name, description: '' })).statusCode).toBe(201);
+    const list = collectionListSchema.parse((await ada.get(api(ada))).json());
+    const names = list.map((c) => c.name);
+    expect(names.slice(0, 4)).toEqual(['Queue', 'Apple', 'banana', 'cherry']);
+    const bobs = collectionListSchema.parse((await bob.get(api(bob))).json());
+    expect(bobs.map((c) => c.name)).toEqual(['Queue', 'x'.repeat(65)]);
+  });
+
+  it('hides another user\'s playlist behind a 404 for every call', async () => {
+    const adas = collectionListSchema.parse((await ada.get(api(ada))).json());
+    const target = adas.find((c) => c.name === 'Apple')!;
+    expect((await bob.get(api(bob, `${target.id}/`))).statusCode).toBe(404);
+    const patch = await bob.request('PATCH', api(bob, `${target.id}/`), { json: { name: 'mine now' } });
+    expect(patch.statusCode).toBe(404);
+    expect(patch.json().detail).toBe(PLAYLIST_MESSAGES.notFound);
+    expect((await bob.request('DELETE', api(bob, `${target.id}/`))).statusCode).toBe(404);
+    expect((await bob.post(api(bob, `${target.id}/add-content/`), { content: [books[0]!.api_url] })).statusCode).toBe(404);
+    expect((await bob.post(api(bob, `${target.id}/remove-content/`), { content: [books[0]!.api_url] })).statusCode).toBe(404);
+    expect(collectionSchema.parse((await ada.get(api(ada, `${target.id}/`))).json()).name).toBe('Apple');
+  });
+
+  it('adds content newest first, normalising addresses, and refuses unknown ones whole', async () => {
+    const apple = collectionListSchema.parse((await ada.get(api(ada)))?.json()).find((c) => c.name === 'Apple')!;
+    const [first, second] = books;
+    const added = await ada.post(api(ada, `${apple.id}/add-content/`), {
+      content: [`http://elsewhere.example${second!.api_url}`, first!.api_url.replace(/\/$/, '')],
+    });
+    expect(added.statusCode).toBe(200);
+    const after = collectionSchema.parse(added.json());
+    expect(after.content.map((i) => i.api_url)).toEqual([second!.api_url, first!.api_url]);
+    expect(after.content[0]!.metadata.topics.length).toBeGreaterThan(0);
+    const chapter = await ada.post(api(ada, `${apple.id}/add-content/`), { content: [wotwChapter] });
+    expect(collectionSchema.parse(chapter.json()).content[0]!.api_url).toBe(wotwChapter);
+
+    const unknown = await ada.post(api(ada, `${apple.id}/add-content/`), { content: [first!.api_url, '/api/v1/book/nope/', 'https://example.com/x'] });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors.content).toHaveLength(2);
+    expect(unknown.json().errors.content.join(' ')).toMatch(/\/api\/v1\/book\/nope\/ is not in this library\./);
+    expect(unknown.json().errors.content.join(' ')).toMatch(/"https:\/\/example.com\/x" is not a content address/);
+    const unchanged = collectionSchema.parse((await ada.get(api(ada, `${apple.id}/`))).json());
+    expect(unchanged.content.map((i) => i.api_url)).toEqual([wotwChapter, second!.api_url, first!.api_url]);
+
+    const removed = await ada.post(api(ada, `${apple.id}/remove-content/`), { content: [second!.api_url] });
+    expect(collectionSchema.parse(removed.json()).content.map((i) => i.api_url)).toEqual([wotwChapter, first!.api_url]);
+  });
+
+  it('renames and describes, refuses to edit or delete the default playlist, deletes others', async () => {
+    const list = collectionListSchema.parse((await ada.get(api(ada))).json());
+    const banana = list.find((c) => c.name === 'banana')!;
+    const renamed = await ada.request('PATCH', api(ada, `${banana.id}/`), { json: { id: banana.id, name: 'Bananas', description: 'Yellow' } });
+    expect(renamed.json()).toMatchObject({ name: 'Bananas', description: 'Yellow' });
+    const clash = await ada.request('PATCH', api(ada, `${banana.id}/`), { json: { name: 'apple' } });
+    expect(clash.json().errors.name).toEqual([PLAYLIST_MESSAGES.nameTaken]);
+    // Renaming to its own name in another case is not a clash with itself.
+    expect((await ada.request('PATCH', api(ada, `${banana.id}/`), { json: { name: 'BANANAS' } })).statusCode).toBe(200);
+    const queue = list.find((c) => c.is_default)!;
+    expect((await ada.request('PATCH', api(ada, `${queue.id}/`), { json: { name: 'Mine' } })).json().detail).toBe(PLAYLIST_MESSAGES.defaultNotEditable);
+    expect((await ada.request('DELETE', api(ada, `${queue.id}/`))).statusCode).toBe(400);
+    expect((await ada.request('DELETE', api(ada, `${banana.id}/`))).statusCode).toBe(204);
+    expect((await ada.get(api(ada, `${banana.id}/`))).statusCode).toBe(404);
+  });
+
+  it('answers 304 to If-None-Match until something changes', async () => {
+    const first = await ada.get(api(ada));
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"/);
+    const again = await ada.get(api(ada), { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    await ada.post(api(ada), { name: 'Fresh', description: '' });
+    const changed = await ada.get(api(ada), { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    // Another user's changes do not touch this user's ETag.
+    const mine = changed.headers.etag as string;
+    await bob.post(api(bob), { name: 'Unrelated', description: '' });
+    expect((await ada.get(api(ada), { 'if-none-match': mine })).statusCode).toBe(304);
+  });
+
+  it('keeps the queue in the default playlist through /api/v1/queue-simple/', async () => {
+    const [book] = books;
+    const added = await ada.request('POST', '/api/v1/queue-simple/', { json: [book!.api_url, wotwChapter] });
+    expect(added.statusCode).toBe(200);
+    const queue = queueListSchema.parse((await ada.get('/api/v1/queue-simple/')).json());
+    expect(queue.results[0]).toEqual({ url: book!.api_url, is_whole_book: true, natural_key: [book!.book_id] });
+    expect(queue.results[1]!.is_whole_book).toBe(false);
+    const asPlaylist = collectionListSchema.parse((await ada.get(api(ada))).json()).find((c) => c.is_default)!;
+    expect(asPlaylist.content.map((i) => i.api_url)).toEqual([book!.api_url, wotwChapter]);
+    const removed = await ada.request('DELETE', '/api/v1/queue-simple/', { json: [book!.api_url] });
+    expect(queueListSchema.parse(removed.json()).results.map((r) => r.url)).toEqual([wotwChapter]);
+    const bad = await ada.request('POST', '/api/v1/queue-simple/', { json: { urls: 'no' } });
+    expect(bad.statusCode).toBe(400);
+    expect((await bob.get('/api/v1/queue-simple/')).json().results).toEqual([]);
+  });
+
+  it('serves metadata for a batch of addresses, honouring fields=', async () => {
+    const urls = books.map((b) => b.api_url);
+    const all = await ada.post('/api/v1/metadata/', { urls });
+    expect(all.json().map((m: { title: string }) => m.title)).toEqual(books.map((b) => b.title));
+    const some = await ada.post('/api/v1/metadata/?fields=api_url,title,authors', { urls: [urls[0], wotwChapter] });
+    expect(Object.keys(some.json()[0]).sort()).toEqual(['api_url', 'authors', 'title']);
+    expect(some.json()[1]).toMatchObject({ api_url: wotwChapter });
+    const badField = await ada.post('/api/v1/metadata/?fields=title,password', { urls });
+    expect(badField.statusCode).toBe(400);
+    expect(Object.keys(badField.json().errors)).toEqual(['fields']);
+    const empty = await ada.post('/api/v1/metadata/', { urls: [] });
+    expect(Object.keys(empty.json().errors)).toEqual(['urls']);
+  });
+
+  it('reports reading progress weighted by text, per title and per chapter', async () => {
+    const wotw = books.find((b) => /War of the Worlds/.test(b.title))!;
+    const start = await ada.post('/api/v1/user_progress/?fields=api_url,progress', { urls: [wotw.api_url, wotwChapter] });
+    expect(start.json()).toEqual([
+      { api_url: wotw.api_url, progress: 0 },
+      { api_url: wotwChapter, progress: 0 },
+    ]);
+    // Read every chapter of the book to the end through the repository the reader's usage events use.
+    const k = t.lectern.db.kysely;
+    const user = await k.selectFrom('users').select('id').where('email', '=', 'ada@example.com').executeTakeFirstOrThrow();
+    const title = await k.selectFrom('titles').select('id').where('book_id', '=', wotw.book_id).executeTakeFirstOrThrow();
+    const chapters = await k.selectFrom('chapters').select(['id', 'text_length']).where('title_id', '=', title.id).orderBy('item_order').execute();
+    const repo = new (await import('../../src/repositories/collections.ts')).CollectionsRepository(k);
+    const half = Math.floor(chapters.length / 2);
+    for (const c of chapters.slice(0, half)) await repo.recordProgress({ user_id: user.id, chapter_id: c.id, title_id: title.id, top_percentage: 100, updated_at: new Date().toISOString() });
+    // Progress never moves back.
+    await repo.recordProgress({ user_id: user.id, chapter_id: chapters[0]!.id, title_id: title.id, top_percentage: 10, updated_at: new Date().toISOString() });
+    const total = chapters.reduce((s, c) => s + c.text_length, 0);
+    const expected = Math.round((chapters.slice(0, half).reduce((s, c) => s + c.text_length, 0) / total) * 100);
+    const now = (await ada.post('/api/v1/user_progress/', { urls: [wotw.api_url, wotwChapter] })).json();
+    expect(now[0]).toEqual({ api_url: wotw.api_url, progress: expected });
+    expect(now[1]).toEqual({ api_url: wotwChapter, progress: 100 });
+    expect((await bob.post('/api/v1/user_progress/', { urls: [wotw.api_url] })).json()).toEqual([{ api_url: wotw.api_url, progress: 0 }]);
+    expect((await new TestClient(t.lectern.app).post('/api/v1/user_progress/', { urls: [wotw.api_url] })).statusCode).toBe(401);
+  });
+});
