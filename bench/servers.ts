@@ -54,6 +54,16 @@ const sized = await Promise.all(
 sized.sort((a, b) => a.size - b.size);
 const chapter = sized[Math.floor(sized.length / 2)]!;
 
+// A heavy playlist user: 50 playlists of 100 items each (Moby-Dick's chapters are the items).
+const user = (await lectern.db.kysely.selectFrom('users').select('id').where('email', '=', 'bench@example.com').executeTakeFirstOrThrow());
+const chapterUrls = detail.chapters.map((c) => c.url);
+for (let i = 0; i < 50; i++) {
+  const playlist = await lectern.services.collections.create(user, { name: `Playlist ${String(i).padStart(2, '0')}`, description: 'Benchmark' });
+  await lectern.services.collections.addContent(user, playlist.id, chapterUrls.slice(i % 40, (i % 40) + 100));
+}
+const etag = await lectern.services.collections.etag(user);
+const csrfToken = login.cookies.find((c) => c.name === 'csrftoken')!.value;
+
 await lectern.app.listen({ port: 0, host: '127.0.0.1' });
 const portOf = (a: ReturnType<typeof anchor.server.address>) => (typeof a === 'object' && a ? a.port : 0);
 console.log(
@@ -62,6 +72,9 @@ console.log(
     appPort: portOf(lectern.app.server.address()),
     cookie,
     chapterUrl: chapter.url,
+    etag,
+    csrfToken,
+    metadataUrls: chapterUrls.slice(0, 50),
     chapterBytes: chapter.size,
     importMs: Math.round(importMs),
     imported: report.imported.map((b) => `${b.title} (${b.chapters} chapters)`),

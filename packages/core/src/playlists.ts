@@ -243,7 +243,7 @@ const BOOK_URI = /^(?:https?:\/\/[^/]+)?(?:\/nest\/api)?\/api\/v1\/book\/([A-Za-
  */
 export function normalizeContentUri(uri: string): { apiUrl: string; bookId: string; chapterPath: string | null } | null {
   const m = BOOK_URI.exec(uri.trim().split(/[?#]/)[0] ?? '');
-  if (!m) return null;
+  if (!m || /^\.+$/.test(m[1]!)) return null;
   const bookId = m[1]!;
   let chapterPath: string | null = null;
   if (m[2]) {

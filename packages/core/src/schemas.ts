@@ -215,8 +215,11 @@ export const METADATA_FIELDS = [
   'book_id',
   'title_safe',
 ] as const;
-/** The fields the web client asks /api/v1/metadata/ for (spec §7), plus topics for the filter bar. */
-export const CLIENT_METADATA_FIELDS = 'api_url,authors,content_format,continue_url,cover_image_url,identifier,title,url,issued,publishers,topics,book_id,title_safe';
+/**
+ * The fields the web client asks /api/v1/metadata/ for, exactly as spec §7 lists them. Topics are not among
+ * them: playlist items carry their own metadata.topics.
+ */
+export const CLIENT_METADATA_FIELDS = 'api_url,authors,content_format,continue_url,cover_image_url,identifier,title,url,issued,publishers';
 export const metadataListSchema = z.array(contentMetadataSchema.partial().extend({ api_url: z.string() }));
 
 export const progressEntrySchema = z.object({ api_url: z.string(), progress: z.number().min(0).max(100) });

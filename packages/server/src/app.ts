@@ -73,7 +73,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const catalogRepo = new CatalogRepository(db.kysely);
   const catalogCache = new CatalogCache();
   const collectionsRepo = new CollectionsRepository(db.kysely);
-  const resolver = new ContentResolver(catalogRepo);
+  const resolver = new ContentResolver(catalogRepo, catalogCache);
   const services: Services = {
     accounts: new AccountsService(users),
     auth: new AuthService(users, new SessionsRepository(db.kysely)),

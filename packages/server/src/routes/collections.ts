@@ -30,7 +30,8 @@ export function collectionRoutes(app: FastifyInstance, deps: { collections: Coll
       const etag = await collections.etag(user);
       reply.header('etag', etag).header('cache-control', 'private, no-cache');
       if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-      return collections.list(user);
+      const list = await collections.listJson(user);
+      return reply.header('etag', list.etag).type('application/json; charset=utf-8').send(list.body);
     });
 
     app.post(`${prefix}/collections/`, async (request, reply) => {
@@ -66,9 +67,10 @@ export function collectionRoutes(app: FastifyInstance, deps: { collections: Coll
   app.post('/api/v1/queue-simple/', async (request) => collections.addToQueue(await signedIn(request), queueChangeSchema.parse(request.body)));
   app.delete('/api/v1/queue-simple/', async (request) => collections.removeFromQueue(await signedIn(request), queueChangeSchema.parse(request.body)));
 
-  app.post('/api/v1/metadata/', async (request) => {
+  app.post('/api/v1/metadata/', async (request, reply) => {
     const { fields } = fieldsQuery.parse(request.query);
-    return deps.metadata.metadata(urlsRequestSchema.parse(request.body ?? {}).urls, fields);
+    const json = await deps.metadata.metadataJson(urlsRequestSchema.parse(request.body ?? {}).urls, fields);
+    return reply.type('application/json; charset=utf-8').send(json);
   });
 
   app.post('/api/v1/user_progress/', async (request) => {

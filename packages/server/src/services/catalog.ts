@@ -36,6 +36,10 @@ interface CachedChapter {
 export class CatalogCache {
   readonly titles = new ReadCache<string, TitleRow>(5_000, 60_000);
   readonly chapters = new ReadCache<string, CachedChapter>(2_000, 60_000);
+  /** chapter id and label by book id + path, for content addresses */
+  readonly chapterRefs = new ReadCache<string, { id: number; title_id: number; full_path: string; label: string }>(50_000, 60_000);
+  /** serialised metadata entries by "fields\u0000address as sent": a repeated batch is string joins only */
+  readonly metadataJson = new ReadCache<string, Buffer>(50_000, 60_000);
   /** content metadata by title id (metadata only changes by re-import) */
   readonly metadata = new ReadCache<number, ContentMetadata>(10_000, 60_000);
 

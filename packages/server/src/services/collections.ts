@@ -26,6 +26,8 @@ type User = Pick<UserRow, 'id'>;
 
 export class CollectionsService {
   private readonly versions = new ReadCache<number, number>(50_000, VERSION_CACHE_MS);
+  /** the serialised list by user, valid while the ETag it was built under is current */
+  private readonly lists = new ReadCache<number, { etag: string; body: Buffer }>(5_000, 60_000);
 
   constructor(
     private readonly collections: CollectionsRepository,
@@ -38,6 +40,17 @@ export class CollectionsService {
   async etag(user: User): Promise<string> {
     const version = await this.versions.getOrLoad(user.id, () => this.collections.version(user.id));
     return `W/"collections-${user.id}-${version}"`;
+  }
+
+  /** The list as JSON bytes with its ETag; rebuilt only when the user's playlists changed. */
+  async listJson(user: User): Promise<{ etag: string; body: Buffer }> {
+    await this.ensureQueue(user);
+    const etag = await this.etag(user);
+    const cached = this.lists.get(user.id);
+    if (cached?.etag === etag) return cached;
+    const fresh = { etag, body: Buffer.from(JSON.stringify(await this.list(user))) };
+    this.lists.set(user.id, fresh);
+    return fresh;
   }
 
   async list(user: User): Promise<Collection[]> {
@@ -83,7 +96,7 @@ export class CollectionsService {
 
   async addContent(user: User, id: string, uris: string[]): Promise<Collection> {
     await this.owned(user, id);
-    const items = await this.resolver.resolve(uris);
+    const items = uniqueBy(await this.resolver.resolve(uris), (i) => i.apiUrl);
     await this.collections.addItems(
       id,
       items.map((i) => ({ api_url: i.apiUrl, title_id: i.title.id, chapter_id: i.chapter?.id ?? null })),
@@ -97,7 +110,7 @@ export class CollectionsService {
     await this.owned(user, id);
     // Removal is by address; removing what is not there is not an error, but the address must be one of ours.
     const items = await this.resolver.resolve(uris);
-    await this.collections.removeItems(id, items.map((i) => i.apiUrl), this.now().toISOString());
+    await this.collections.removeItems(id, [...new Set(items.map((i) => i.apiUrl))], this.now().toISOString());
     await this.changed(user);
     return this.get(user, id);
   }
@@ -170,6 +183,11 @@ export class CollectionsService {
       modified: r.updated_at,
     }));
   }
+}
+
+function uniqueBy<T>(items: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((i) => !seen.has(key(i)) && seen.add(key(i)));
 }
 
 /** Queue entry (spec §3): url, is_whole_book, natural_key ([book_id] or [book_id, chapter path]). */

@@ -6,6 +6,7 @@ import { normalizeContentUri } from '@lectern/core';
 import type { TitleRow } from '../db/schema.ts';
 import { badRequest } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
+import { CatalogCache } from './catalog.ts';
 
 export interface ResolvedContent {
   apiUrl: string;
@@ -13,9 +14,47 @@ export interface ResolvedContent {
   chapter: { id: number; full_path: string; label: string } | null;
 }
 
+/** Lookups go through the catalog cache: a batch of known addresses costs no query at all. */
 export class ContentResolver {
-  constructor(private readonly catalog: CatalogRepository) {}
+  constructor(
+    private readonly catalog: CatalogRepository,
+    private readonly cache: CatalogCache,
+  ) {}
 
+  private async titlesByBookId(bookIds: string[]): Promise<Map<string, TitleRow>> {
+    const found = new Map<string, TitleRow>();
+    const missing: string[] = [];
+    for (const id of bookIds) {
+      const hit = this.cache.titles.get(id);
+      if (hit) found.set(id, hit);
+      else missing.push(id);
+    }
+    for (const t of await this.catalog.findTitlesByBookIds(missing)) {
+      this.cache.titles.set(t.book_id, t);
+      found.set(t.book_id, t);
+    }
+    return found;
+  }
+
+  private async chapterRefs(wanted: { bookId: string; titleId: number; fullPath: string }[]) {
+    const found = new Map<string, { id: number; title_id: number; full_path: string; label: string }>();
+    const missing: typeof wanted = [];
+    for (const w of wanted) {
+      const key = CatalogCache.chapterKey(w.bookId, w.fullPath);
+      const hit = this.cache.chapterRefs.get(key);
+      if (hit) found.set(key, hit);
+      else missing.push(w);
+    }
+    const bookIdOf = new Map(wanted.map((w) => [w.titleId, w.bookId]));
+    for (const c of await this.catalog.findChapterIds(missing.map((m) => ({ titleId: m.titleId, fullPath: m.fullPath })))) {
+      const key = CatalogCache.chapterKey(bookIdOf.get(c.title_id)!, c.full_path);
+      this.cache.chapterRefs.set(key, c);
+      found.set(key, c);
+    }
+    return found;
+  }
+
+  /** One result per address, in the order given (duplicates included); any bad address fails the call. */
   async resolve(uris: readonly string[], field = 'content'): Promise<ResolvedContent[]> {
     const problems: string[] = [];
     const parsed = uris.map((uri) => {
@@ -24,13 +63,12 @@ export class ContentResolver {
       return n;
     });
     const valid = parsed.filter((n): n is NonNullable<typeof n> => n !== null);
-    const titles = new Map((await this.catalog.findTitlesByBookIds([...new Set(valid.map((n) => n.bookId))])).map((t) => [t.book_id, t]));
-    const chapterKeys = valid.filter((n) => n.chapterPath !== null && titles.has(n.bookId));
-    const chapters = await this.catalog.findChapterIds(chapterKeys.map((n) => ({ titleId: titles.get(n.bookId)!.id, fullPath: n.chapterPath! })));
-    const chapterOf = new Map(chapters.map((c) => [`${c.title_id}\u0000${c.full_path}`, c]));
+    const titles = await this.titlesByBookId([...new Set(valid.map((n) => n.bookId))]);
+    const chapterOf = await this.chapterRefs(
+      valid.filter((n) => n.chapterPath !== null && titles.has(n.bookId)).map((n) => ({ bookId: n.bookId, titleId: titles.get(n.bookId)!.id, fullPath: n.chapterPath! })),
+    );
 
     const resolved: ResolvedContent[] = [];
-    const seen = new Set<string>();
     for (const n of valid) {
       const title = titles.get(n.bookId);
       if (!title) {
@@ -39,15 +77,13 @@ export class ContentResolver {
       }
       let chapter: ResolvedContent['chapter'] = null;
       if (n.chapterPath !== null) {
-        const found = chapterOf.get(`${title.id}\u0000${n.chapterPath}`);
+        const found = chapterOf.get(CatalogCache.chapterKey(n.bookId, n.chapterPath));
         if (!found) {
           problems.push(`${n.apiUrl} is not a chapter of "${title.title}".`);
           continue;
         }
         chapter = { id: found.id, full_path: found.full_path, label: found.label };
       }
-      if (seen.has(n.apiUrl)) continue;
-      seen.add(n.apiUrl);
       resolved.push({ apiUrl: n.apiUrl, title, chapter });
     }
     if (problems.length) throw badRequest(problems.join(' '), { [field]: problems });

@@ -3,14 +3,18 @@
  * POST /api/v1/metadata/ and POST /api/v1/user_progress/.
  */
 import { type ContentMetadata, METADATA_FIELDS, paths } from '@lectern/core';
-import type { UserRow } from '../db/schema.ts';
+import type { TitleRow, UserRow } from '../db/schema.ts';
 import { badRequest } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
 import type { CollectionsRepository } from '../repositories/collections.ts';
 import { type CatalogCache, toMetadata } from './catalog.ts';
-import type { ContentResolver } from './content-resolver.ts';
+import type { ContentResolver, ResolvedContent } from './content-resolver.ts';
 
 const KNOWN_FIELDS = new Set<string>(METADATA_FIELDS);
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+const EMPTY = Buffer.alloc(0);
 
 export class MetadataService {
   constructor(
@@ -20,28 +24,56 @@ export class MetadataService {
     private readonly cache: CatalogCache,
   ) {}
 
-  /** Metadata of each address in the order given, limited to `fields` (comma-separated) when given. */
-  async metadata(urls: string[], fields: string | undefined): Promise<Partial<ContentMetadata>[]> {
+  /**
+   * Metadata of each address in the order given, limited to `fields` (comma-separated) when given, as the JSON
+   * bytes of the answer: entries are serialised once and cached, so the batches the web client repeats for every
+   * playlist page cost string joins, not lookups and serialisation.
+   */
+  async metadataJson(urls: string[], fields: string | undefined): Promise<Buffer> {
     const wanted = parseFields(fields);
-    const resolved = await this.resolver.resolve(urls, 'urls');
-    const missing = [...new Set(resolved.map((r) => r.title.id))].filter((id) => !this.cache.metadata.get(id));
-    if (missing.length) {
-      const extras = await this.catalog.extrasFor(missing);
-      for (const r of resolved) if (missing.includes(r.title.id)) this.cache.metadata.set(r.title.id, toMetadata(r.title, extras));
-    }
-    return resolved.map((r) => {
-      const title = this.cache.metadata.get(r.title.id)!;
-      const full: ContentMetadata = r.chapter
-        ? {
-            ...title,
-            api_url: r.apiUrl,
-            title: r.chapter.label,
-            content_format: 'chapter',
-            continue_url: paths.reader(r.title.title_safe, r.title.book_id, r.chapter.full_path),
-          }
-        : title;
-      return wanted ? pick(full, wanted) : full;
+    const fieldsKey = wanted?.join(',') ?? '*';
+    const parts: Buffer[] = new Array(urls.length);
+    const misses: number[] = [];
+    urls.forEach((url, i) => {
+      const hit = this.cache.metadataJson.get(`${fieldsKey}\u0000${url}`);
+      if (hit === undefined) misses.push(i);
+      else parts[i] = hit;
     });
+    if (misses.length) {
+      const resolved = await this.resolver.resolve(misses.map((i) => urls[i]!), 'urls');
+      await this.loadTitleMetadata(resolved.map((r) => r.title));
+      resolved.forEach((r, k) => {
+        const entry = Buffer.from(JSON.stringify(wanted ? pick(this.entryFor(r), wanted) : this.entryFor(r)));
+        this.cache.metadataJson.set(`${fieldsKey}\u0000${urls[misses[k]!]}`, entry);
+        parts[misses[k]!] = entry;
+      });
+    }
+    // Joined as UTF-8 bytes: titles with non-Latin-1 characters make JS strings two-byte, and re-encoding the
+    // whole answer on every write cost more than building it.
+    const chunks: Buffer[] = [OPEN];
+    parts.forEach((p, i) => chunks.push(i ? COMMA : EMPTY, p));
+    chunks.push(CLOSE);
+    return Buffer.concat(chunks);
+  }
+
+  private async loadTitleMetadata(titles: TitleRow[]): Promise<void> {
+    const missing = [...new Map(titles.filter((t) => !this.cache.metadata.get(t.id)).map((t) => [t.id, t])).values()];
+    if (!missing.length) return;
+    const extras = await this.catalog.extrasFor(missing.map((t) => t.id));
+    for (const t of missing) this.cache.metadata.set(t.id, toMetadata(t, extras));
+  }
+
+  /** A chapter address describes the chapter: its label, 'chapter' format and reader address. */
+  private entryFor(r: ResolvedContent): ContentMetadata {
+    const title = this.cache.metadata.get(r.title.id)!;
+    if (!r.chapter) return title;
+    return {
+      ...title,
+      api_url: r.apiUrl,
+      title: r.chapter.label,
+      content_format: 'chapter',
+      continue_url: paths.reader(r.title.title_safe, r.title.book_id, r.chapter.full_path),
+    };
   }
 
   async progress(user: Pick<UserRow, 'id'>, urls: string[]): Promise<{ api_url: string; progress: number }[]> {
