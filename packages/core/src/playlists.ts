@@ -234,12 +234,12 @@ export function dropdownLayout<T extends PlaylistLike>(playlists: readonly T[], 
 
 // ---- content addresses ----
 
-const BOOK_URI = /^(?:https?:\/\/[^/]+)?(?:\/nest\/api)?\/api\/v1\/book\/([A-Za-z0-9._-]+)\/?(?:chapter\/(.+?))?\/?$/;
+const BOOK_URI = /^(?:https?:\/\/[^/]+)?(?:\/nest\/api)?\/?api\/v1\/book\/([A-Za-z0-9._-]+)\/?(?:chapter\/(.+?))?\/?$/;
 
 /**
  * Normalises a content address to the form the server stores: '/api/v1/book/{book_id}/' for a title or
- * '/api/v1/book/{book_id}/chapter/{path}' for a chapter. Accepts absolute URLs, the /nest/api prefix and a
- * missing trailing slash. Returns null for anything else.
+ * '/api/v1/book/{book_id}/chapter/{path}' for a chapter. Accepts absolute URLs, the /nest/api prefix, the
+ * reader's slash-less 'api/v1/book/...' form (reader.md §3) and a missing trailing slash. Returns null for anything else.
  */
 export function normalizeContentUri(uri: string): { apiUrl: string; bookId: string; chapterPath: string | null } | null {
   const m = BOOK_URI.exec(uri.trim().split(/[?#]/)[0] ?? '');

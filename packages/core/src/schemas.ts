@@ -224,3 +224,112 @@ export const metadataListSchema = z.array(contentMetadataSchema.partial().extend
 
 export const progressEntrySchema = z.object({ api_url: z.string(), progress: z.number().min(0).max(100) });
 export const progressListSchema = z.array(progressEntrySchema);
+
+// ---- the reader: reader.md §3, §7 ----
+
+export const blockRequestSchema = z.object({
+  book_id: z.string().min(1).max(200),
+  hrefs: z.union([z.string().min(1).max(1000), z.array(z.string().min(1).max(1000)).min(1).max(5)]),
+  package_resources: z.union([z.literal(1), z.literal('1'), z.literal(true), z.literal(0), z.literal('0'), z.literal(false)]).optional(),
+  screen_width: z.coerce.number().int().min(0).max(20_000).optional(),
+  screen_height: z.coerce.number().int().min(0).max(20_000).optional(),
+  update_progress: z.union([z.boolean(), z.literal(0), z.literal(1)]).optional(),
+});
+export type BlockRequest = z.infer<typeof blockRequestSchema>;
+
+/** A chapter item (reader.md §3): the chapter itself or one of its stylesheets, flattened and ordered by item_order. */
+export const chapterItemSchema = z.object({
+  uri: z.string(),
+  content: z.string(),
+  content_type: z.string(),
+  label: z.string(),
+  encoding: z.literal('crypt64').nullable(),
+  checksum: z.string().nullable(),
+  item_order: z.number().int(),
+  as_sample: z.boolean(),
+  is_public: z.boolean(),
+  stylesheets: z.array(z.string()),
+  allow_scripts: z.boolean(),
+});
+export type ChapterItem = z.infer<typeof chapterItemSchema>;
+
+export const archiveItemSchema = z.object({
+  title: z.string(),
+  chapter_label: z.string(),
+  format: z.string(),
+  source: z.string(),
+  book_id: z.string(),
+  chapter_href: z.string(),
+  chapter: z.string(),
+  is_system_book: z.boolean(),
+  as_sample: z.boolean(),
+  is_public: z.boolean(),
+  allow_scripts: z.boolean(),
+  next_chapter_uri: z.string().nullable(),
+  previous_chapter_uri: z.string().nullable(),
+  top_percentage: z.number(),
+  resources: z.array(chapterItemSchema),
+  /** set when this chapter cannot be delivered: the message, and where to go (sign-in) */
+  error: z.string().nullable(),
+  url: z.string().nullable(),
+});
+export type ArchiveItem = z.infer<typeof archiveItemSchema>;
+export const blockResponseSchema = z.array(archiveItemSchema);
+
+export const keyResponseSchema = z.object({ key: z.string() });
+
+export const tocItemSchema: z.ZodType<TocItem> = z.lazy(() =>
+  z.object({
+    href: z.string(),
+    uri: z.string(),
+    label: z.string(),
+    full_path: z.string(),
+    depth: z.number().int(),
+    children: z.array(tocItemSchema),
+    selected: z.boolean(),
+    minutes_required: z.number(),
+    url: z.string(),
+  }),
+);
+export interface TocItem {
+  href: string;
+  uri: string;
+  label: string;
+  full_path: string;
+  depth: number;
+  children: TocItem[];
+  selected: boolean;
+  minutes_required: number;
+  url: string;
+}
+
+export const tocResponseSchema = z.object({
+  book_id: z.string(),
+  title: z.string(),
+  title_safe: z.string(),
+  authors: z.array(z.string()),
+  publisher: z.object({ name: z.string(), slug: z.string(), logo: z.string().nullable() }).nullable(),
+  pub_date: z.string().nullable(),
+  detail_url: z.string(),
+  detail_position: z.number().int(),
+  thumbnail_tag: z.string().nullable(),
+  /** the flat reading order (chapters of the spine) with depth, current one selected */
+  chapters: z.array(z.object({ label: z.string(), depth: z.number().int(), uri: z.string(), selected: z.boolean(), minutes_required: z.number(), url: z.string() })),
+  /** the nested table of contents */
+  items: z.array(tocItemSchema),
+});
+export type TocResponse = z.infer<typeof tocResponseSchema>;
+
+export const usageEventsRequestSchema = z.union([z.array(z.unknown()), z.object({ events: z.array(z.unknown()) })]);
+export const usageEventsResponseSchema = z.object({
+  accepted: z.array(z.string()),
+  rejected: z.array(z.object({ index: z.number().int(), usage_uuid: z.string().nullable(), reason: z.string() })),
+});
+
+export const chapterProgressRecordSchema = z.object({
+  content: z.string(),
+  identifier: z.string(),
+  full_path: z.string(),
+  top_percentage: z.number(),
+});
+export const chapterProgressPageSchema = pagedSchema(chapterProgressRecordSchema);

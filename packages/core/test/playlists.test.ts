@@ -123,6 +123,7 @@ describe('content addresses', () => {
     expect(normalizeContentUri('/api/v1/book/978123/')?.apiUrl).toBe('/api/v1/book/978123/');
     expect(normalizeContentUri('https://lectern.example/api/v1/book/978123')?.apiUrl).toBe('/api/v1/book/978123/');
     expect(normalizeContentUri('/nest/api/api/v1/book/abc/?x=1')?.apiUrl).toBe('/api/v1/book/abc/');
+    expect(normalizeContentUri('api/v1/book/abc/chapter/ch1.html')?.apiUrl).toBe('/api/v1/book/abc/chapter/ch1.html');
     expect(normalizeContentUri('/api/v1/book/abc/chapter/OEBPS/ch%201.xhtml')).toEqual({
       apiUrl: '/api/v1/book/abc/chapter/OEBPS/ch%201.xhtml',
       bookId: 'abc',

@@ -17,12 +17,14 @@ import { registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
 import { CollectionsRepository } from './repositories/collections.ts';
+import { ProgressRepository } from './repositories/progress.ts';
 import { SessionsRepository } from './repositories/sessions.ts';
 import { UsersRepository } from './repositories/users.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { bookRoutes } from './routes/books.ts';
 import { collectionRoutes } from './routes/collections.ts';
+import { readerRoutes } from './routes/reader.ts';
 import { healthRoutes } from './routes/health.ts';
 import { webRoutes } from './routes/web.ts';
 import { loadOrCreateSecret } from './secrets.ts';
@@ -34,6 +36,7 @@ import { CollectionsService } from './services/collections.ts';
 import { ContentResolver } from './services/content-resolver.ts';
 import { ImportService } from './services/import.ts';
 import { MetadataService } from './services/metadata.ts';
+import { ReaderService } from './services/reader.ts';
 import { CsrfTokens } from './services/tokens.ts';
 import { ContentStore } from './storage/content-store.ts';
 
@@ -45,6 +48,7 @@ export interface Services {
   flags: ChapterFlagsService;
   collections: CollectionsService;
   metadata: MetadataService;
+  reader: ReaderService;
 }
 
 export interface Lectern {
@@ -74,14 +78,17 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const catalogCache = new CatalogCache();
   const collectionsRepo = new CollectionsRepository(db.kysely);
   const resolver = new ContentResolver(catalogRepo, catalogCache);
+  const progressRepo = new ProgressRepository(db.kysely);
+  const catalog = new CatalogService(catalogRepo, store, catalogCache);
   const services: Services = {
     accounts: new AccountsService(users),
     auth: new AuthService(users, new SessionsRepository(db.kysely)),
-    catalog: new CatalogService(catalogRepo, store, catalogCache),
+    catalog,
     importer: new ImportService(catalogRepo, store),
     flags: new ChapterFlagsService(catalogRepo, catalogCache),
     collections: new CollectionsService(collectionsRepo, catalogRepo, resolver),
-    metadata: new MetadataService(catalogRepo, collectionsRepo, resolver, catalogCache),
+    metadata: new MetadataService(catalogRepo, progressRepo, resolver, catalogCache),
+    reader: new ReaderService(secret, catalogRepo, catalog, progressRepo, resolver),
   };
   return { db, services, store, secret };
 }
@@ -116,6 +123,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
   adminRoutes(app, { importer: services.importer, flags: services.flags });
   collectionRoutes(app, { collections: services.collections, metadata: services.metadata });
+  readerRoutes(app, { reader: services.reader });
   await webRoutes(app, config.webDist);
 
   return { app, db, services, config };

@@ -151,7 +151,22 @@ export interface ChapterProgressTable {
   updated_at: string;
 }
 
+export interface UsageEventsTable {
+  user_id: number;
+  usage_uuid: string;
+  chapter_id: number;
+  title_id: number;
+  start_percentage: number;
+  end_percentage: number;
+  client_timestamp: string;
+  usage_is_complete: Flag;
+  is_offline: Flag;
+  product: string | null;
+  received_at: string;
+}
+
 export interface Database {
+  usage_events: UsageEventsTable;
   collections: CollectionsTable;
   collection_items: CollectionItemsTable;
   chapter_progress: ChapterProgressTable;

@@ -1,4 +1,4 @@
-/** Playlists, their items, the per-user change counter and reading progress. */
+/** Playlists, their items and the per-user change counter behind the list's ETag. */
 import { type Kysely, sql } from 'kysely';
 import type { CollectionRow, Database } from '../db/schema.ts';
 
@@ -96,61 +96,5 @@ export class CollectionsRepository {
   async version(userId: number): Promise<number> {
     const row = await this.db.selectFrom('users').select('collections_version').where('id', '=', userId).executeTakeFirst();
     return Number(row?.collections_version ?? 0);
-  }
-
-  /** Text-weighted reading progress (0–100) of whole titles for one user. */
-  async titleProgress(userId: number, titleIds: number[]): Promise<Map<number, number>> {
-    const result = new Map<number, number>();
-    if (titleIds.length === 0) return result;
-    const rows = await this.db
-      .selectFrom('chapters')
-      .leftJoin('chapter_progress', (join) =>
-        join.onRef('chapter_progress.chapter_id', '=', 'chapters.id').on('chapter_progress.user_id', '=', userId),
-      )
-      .select([
-        'chapters.title_id',
-        (eb) => eb.fn.sum<number | string>('chapters.text_length').as('total'),
-        (eb) => eb.fn.sum<number | string | null>(sql`chapters.text_length * coalesce(chapter_progress.top_percentage, 0) / 100.0`).as('read'),
-        (eb) => eb.fn.count<number | string>('chapters.id').as('chapters'),
-        (eb) => eb.fn.sum<number | string | null>(sql`coalesce(chapter_progress.top_percentage, 0)`).as('percent_sum'),
-      ])
-      .where('chapters.title_id', 'in', titleIds)
-      .groupBy('chapters.title_id')
-      .execute();
-    for (const r of rows) {
-      const total = Number(r.total);
-      // Documents without extracted text (PDFs) weigh their chapters equally.
-      const value = total > 0 ? (Number(r.read ?? 0) / total) * 100 : Number(r.percent_sum ?? 0) / Math.max(1, Number(r.chapters));
-      result.set(r.title_id, Math.max(0, Math.min(100, Math.round(value))));
-    }
-    return result;
-  }
-
-  async chapterProgress(userId: number, chapterIds: number[]): Promise<Map<number, number>> {
-    const result = new Map<number, number>();
-    if (chapterIds.length === 0) return result;
-    const rows = await this.db
-      .selectFrom('chapter_progress')
-      .select(['chapter_id', 'top_percentage'])
-      .where('user_id', '=', userId)
-      .where('chapter_id', 'in', chapterIds)
-      .execute();
-    for (const r of rows) result.set(r.chapter_id, Math.round(Number(r.top_percentage)));
-    return result;
-  }
-
-  /** Records how far a chapter was read (never moves back); the reader's usage events call this. */
-  async recordProgress(row: { user_id: number; chapter_id: number; title_id: number; top_percentage: number; updated_at: string }): Promise<void> {
-    await this.db
-      .insertInto('chapter_progress')
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'chapter_id']).doUpdateSet({
-          // portable max(): SQLite spells it max(a, b), PostgreSQL greatest(a, b)
-          top_percentage: sql`case when excluded.top_percentage > chapter_progress.top_percentage then excluded.top_percentage else chapter_progress.top_percentage end`,
-          updated_at: (eb) => eb.ref('excluded.updated_at'),
-        }),
-      )
-      .execute();
   }
 }

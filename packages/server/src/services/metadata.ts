@@ -6,7 +6,7 @@ import { type ContentMetadata, METADATA_FIELDS, paths } from '@lectern/core';
 import type { TitleRow, UserRow } from '../db/schema.ts';
 import { badRequest } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
-import type { CollectionsRepository } from '../repositories/collections.ts';
+import type { ProgressRepository } from '../repositories/progress.ts';
 import { type CatalogCache, toMetadata } from './catalog.ts';
 import type { ContentResolver, ResolvedContent } from './content-resolver.ts';
 
@@ -19,7 +19,7 @@ const EMPTY = Buffer.alloc(0);
 export class MetadataService {
   constructor(
     private readonly catalog: CatalogRepository,
-    private readonly collections: CollectionsRepository,
+    private readonly progressRepo: ProgressRepository,
     private readonly resolver: ContentResolver,
     private readonly cache: CatalogCache,
   ) {}
@@ -79,8 +79,8 @@ export class MetadataService {
   async progress(user: Pick<UserRow, 'id'>, urls: string[]): Promise<{ api_url: string; progress: number }[]> {
     const resolved = await this.resolver.resolve(urls, 'urls');
     const [byTitle, byChapter] = await Promise.all([
-      this.collections.titleProgress(user.id, [...new Set(resolved.filter((r) => !r.chapter).map((r) => r.title.id))]),
-      this.collections.chapterProgress(user.id, resolved.flatMap((r) => (r.chapter ? [r.chapter.id] : []))),
+      this.progressRepo.titleProgress(user.id, [...new Set(resolved.filter((r) => !r.chapter).map((r) => r.title.id))]),
+      this.progressRepo.chapterProgress(user.id, resolved.flatMap((r) => (r.chapter ? [r.chapter.id] : []))),
     ]);
     return resolved.map((r) => ({ api_url: r.apiUrl, progress: (r.chapter ? byChapter.get(r.chapter.id) : byTitle.get(r.title.id)) ?? 0 }));
   }

@@ -175,7 +175,7 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
     const user = await k.selectFrom('users').select('id').where('email', '=', 'ada@example.com').executeTakeFirstOrThrow();
     const title = await k.selectFrom('titles').select('id').where('book_id', '=', wotw.book_id).executeTakeFirstOrThrow();
     const chapters = await k.selectFrom('chapters').select(['id', 'text_length']).where('title_id', '=', title.id).orderBy('item_order').execute();
-    const repo = new (await import('../../src/repositories/collections.ts')).CollectionsRepository(k);
+    const repo = new (await import('../../src/repositories/progress.ts')).ProgressRepository(k);
     const half = Math.floor(chapters.length / 2);
     for (const c of chapters.slice(0, half)) await repo.recordProgress({ user_id: user.id, chapter_id: c.id, title_id: title.id, top_percentage: 100, updated_at: new Date().toISOString() });
     // Progress never moves back.

@@ -1,0 +1,127 @@
+/**
+ * Reading progress and usage events: how far each user read each chapter (furthest position, never moving back)
+ * and the events it was derived from.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Database, Flag } from '../db/schema.ts';
+
+export interface NewUsageEvent {
+  user_id: number;
+  usage_uuid: string;
+  chapter_id: number;
+  title_id: number;
+  start_percentage: number;
+  end_percentage: number;
+  client_timestamp: string;
+  usage_is_complete: Flag;
+  is_offline: Flag;
+  product: string | null;
+  received_at: string;
+}
+
+export class ProgressRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Text-weighted reading progress (0–100) of whole titles for one user. */
+  async titleProgress(userId: number, titleIds: number[]): Promise<Map<number, number>> {
+    const result = new Map<number, number>();
+    if (titleIds.length === 0) return result;
+    const rows = await this.db
+      .selectFrom('chapters')
+      .leftJoin('chapter_progress', (join) =>
+        join.onRef('chapter_progress.chapter_id', '=', 'chapters.id').on('chapter_progress.user_id', '=', userId),
+      )
+      .select([
+        'chapters.title_id',
+        (eb) => eb.fn.sum<number | string>('chapters.text_length').as('total'),
+        (eb) => eb.fn.sum<number | string | null>(sql`chapters.text_length * coalesce(chapter_progress.top_percentage, 0) / 100.0`).as('read'),
+        (eb) => eb.fn.count<number | string>('chapters.id').as('chapters'),
+        (eb) => eb.fn.sum<number | string | null>(sql`coalesce(chapter_progress.top_percentage, 0)`).as('percent_sum'),
+      ])
+      .where('chapters.title_id', 'in', titleIds)
+      .groupBy('chapters.title_id')
+      .execute();
+    for (const r of rows) {
+      const total = Number(r.total);
+      // Documents without extracted text (PDFs) weigh their chapters equally.
+      const value = total > 0 ? (Number(r.read ?? 0) / total) * 100 : Number(r.percent_sum ?? 0) / Math.max(1, Number(r.chapters));
+      result.set(r.title_id, Math.max(0, Math.min(100, Math.round(value))));
+    }
+    return result;
+  }
+
+  async chapterProgress(userId: number, chapterIds: number[]): Promise<Map<number, number>> {
+    const result = new Map<number, number>();
+    if (chapterIds.length === 0) return result;
+    const rows = await this.db
+      .selectFrom('chapter_progress')
+      .select(['chapter_id', 'top_percentage'])
+      .where('user_id', '=', userId)
+      .where('chapter_id', 'in', chapterIds)
+      .execute();
+    for (const r of rows) result.set(r.chapter_id, Math.round(Number(r.top_percentage)));
+    return result;
+  }
+
+  /** Records how far a chapter was read (never moves back); the reader's usage events call this. */
+  async recordProgress(row: { user_id: number; chapter_id: number; title_id: number; top_percentage: number; updated_at: string }): Promise<void> {
+    await this.db
+      .insertInto('chapter_progress')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'chapter_id']).doUpdateSet({
+          // portable max(): SQLite spells it max(a, b), PostgreSQL greatest(a, b)
+          top_percentage: sql`case when excluded.top_percentage > chapter_progress.top_percentage then excluded.top_percentage else chapter_progress.top_percentage end`,
+          updated_at: (eb) => eb.ref('excluded.updated_at'),
+        }),
+      )
+      .execute();
+  }
+
+  /** Stores accepted events (a usage_uuid already stored is skipped) and moves each chapter's progress forward. */
+  async recordEvents(events: NewUsageEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('usage_events').values(events).onConflict((oc) => oc.columns(['user_id', 'usage_uuid']).doNothing()).execute();
+      const repo = new ProgressRepository(trx);
+      for (const e of events) {
+        await repo.recordProgress({
+          user_id: e.user_id,
+          chapter_id: e.chapter_id,
+          title_id: e.title_id,
+          top_percentage: Math.max(e.start_percentage, e.end_percentage),
+          updated_at: e.received_at,
+        });
+      }
+    });
+  }
+
+  async chapterTop(userId: number, titleId: number, fullPath: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('chapter_progress')
+      .innerJoin('chapters', 'chapters.id', 'chapter_progress.chapter_id')
+      .select('chapter_progress.top_percentage')
+      .where('chapter_progress.user_id', '=', userId)
+      .where('chapters.title_id', '=', titleId)
+      .where('chapters.full_path', '=', fullPath)
+      .executeTakeFirst();
+    return Number(row?.top_percentage ?? 0);
+  }
+
+  /** Every chapter of a title in reading order with the user's furthest position (0 when unread), one page. */
+  async chapterProgressPage(userId: number, titleId: number, offset: number, limit: number) {
+    const [count, rows] = await Promise.all([
+      this.db.selectFrom('chapters').select((eb) => eb.fn.countAll<string | number>().as('n')).where('title_id', '=', titleId).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('chapters')
+        .leftJoin('chapter_progress', (join) => join.onRef('chapter_progress.chapter_id', '=', 'chapters.id').on('chapter_progress.user_id', '=', userId))
+        .select(['chapters.full_path', sql<number>`coalesce(chapter_progress.top_percentage, 0)`.as('top_percentage')])
+        .where('chapters.title_id', '=', titleId)
+        .orderBy('chapters.item_order')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+    ]);
+    return { count: Number(count.n), rows };
+  }
+}

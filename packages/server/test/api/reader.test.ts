@@ -1,0 +1,136 @@
+import {
+  blockResponseSchema,
+  chapterContentSchema,
+  chapterProgressPageSchema,
+  decryptChapter,
+  MESSAGES,
+  tocResponseSchema,
+  USAGE_MESSAGES,
+} from '@lectern/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
+import { TestClient } from '../helpers/client.ts';
+import { importSamples } from '../helpers/sample.ts';
+
+const PASSWORD = 'a long enough password';
+
+describe.each(ENGINES)('reader calls on %s', (engine) => {
+  let t: TestApp;
+  let ada: TestClient;
+  let bob: TestClient;
+  let anon: TestClient;
+  let book: { book_id: string; chapters: { full_path: string; url: string; as_sample: boolean }[]; toc: unknown[] };
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    await importSamples(t.lectern);
+    for (const email of ['ada@example.com', 'bob@example.com']) await t.lectern.services.accounts.createUser({ email, password: PASSWORD, status: 'subscriber' });
+    ada = new TestClient(t.lectern.app);
+    await ada.login('ada@example.com', PASSWORD);
+    bob = new TestClient(t.lectern.app);
+    await bob.login('bob@example.com', PASSWORD);
+    anon = new TestClient(t.lectern.app);
+    const list = (await anon.get('/api/v1/book/')).json().results;
+    book = (await anon.get(list.find((b: { title: string }) => /War of the Worlds/.test(b.title)).api_url)).json();
+  });
+  afterAll(() => t.close());
+
+  it('gives each signed-in reader a stable key of their own, and anonymous visitors the spec message', async () => {
+    const denied = await anon.get('/nest/key/');
+    expect(denied.statusCode).toBe(401);
+    expect(denied.json()).toEqual({ detail: MESSAGES.signInToRead });
+    const k1 = (await ada.get('/nest/key/')).json().key;
+    expect(k1).toMatch(/^[0-9a-f]{32}$/);
+    expect((await ada.get('/nest/key/')).json().key).toBe(k1);
+    expect((await bob.get('/nest/key/')).json().key).not.toBe(k1);
+  });
+
+  it('sends signed-in readers crypt64 chapters that decrypt, with the checksum, to the chapter', async () => {
+    const chapter = book.chapters[6]!;
+    const res = await ada.post('/nest/epub/block/', { book_id: book.book_id, hrefs: `${chapter.full_path}?ignored=1`, package_resources: 1 });
+    expect(res.statusCode).toBe(200);
+    const [item] = blockResponseSchema.parse(res.json());
+    expect(item).toMatchObject({ book_id: book.book_id, chapter_href: chapter.full_path, chapter: `api/v1/book/${book.book_id}/chapter/${chapter.full_path}`, error: null });
+    const [resource] = item!.resources;
+    expect(resource!.encoding).toBe('crypt64');
+    const key = (await ada.get('/nest/key/')).json().key;
+    const plain = chapterContentSchema.parse((await ada.get(chapter.url)).json()).content;
+    const decrypted = decryptChapter(resource!.content, resource!.checksum!, key, book.book_id, chapter.full_path);
+    expect(decrypted).toEqual({ ok: true, html: plain });
+    // Another reader's key cannot read it.
+    const bobKey = (await bob.get('/nest/key/')).json().key;
+    expect(decryptChapter(resource!.content, resource!.checksum!, bobKey, book.book_id, chapter.full_path).ok).toBe(false);
+  });
+
+  it('sends anonymous visitors samples in the clear and tells them why not otherwise', async () => {
+    const sample = book.chapters.find((c) => c.as_sample)!;
+    const locked = book.chapters.find((c) => !c.as_sample)!;
+    const res = await anon.post('/nest/epub/block/', { book_id: book.book_id, hrefs: [sample.full_path, locked.full_path] });
+    const [open, shut] = blockResponseSchema.parse(res.json());
+    expect(open!.resources[0]!.encoding).toBeNull();
+    expect(open!.resources[0]!.content.length).toBeGreaterThan(500);
+    expect(shut!.resources).toEqual([]);
+    expect(shut!.error).toBe(MESSAGES.signInToRead);
+    expect(shut!.url).toMatch(/^\/login\/\?next=%2Flibrary%2Fview%2F/);
+    expect((await anon.post('/nest/epub/block/', { book_id: 'nope', hrefs: 'x' })).statusCode).toBe(404);
+    expect((await anon.post('/nest/epub/block/', { book_id: book.book_id, hrefs: 'nope.html' })).statusCode).toBe(404);
+    const bad = await anon.post('/nest/epub/block/', { hrefs: 'x' });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().errors)).toEqual(['book_id']);
+  });
+
+  it('serves the table of contents with depth, selection and reading times', async () => {
+    const selected = book.chapters[8]!.full_path;
+    const toc = tocResponseSchema.parse((await anon.get(`/nest/epub/toc/?book_id=${book.book_id}&chapter_href=${encodeURIComponent(selected)}`)).json());
+    expect(toc.chapters.map((c) => c.uri)).toEqual(book.chapters.map((c) => c.full_path));
+    expect(toc.chapters.filter((c) => c.selected).map((c) => c.uri)).toEqual([selected]);
+    expect(toc.chapters.some((c) => c.minutes_required > 1)).toBe(true);
+    expect(toc.items.length).toBeGreaterThan(0);
+    expect(toc.detail_url).toBe(`/library/book/${book.book_id}/`);
+    expect((await anon.get('/nest/epub/toc/')).json().errors).toHaveProperty('book_id');
+  });
+
+  it('keeps valid usage events, drops invalid ones with the reason, and ignores retries', async () => {
+    const chapter = `api/v1/book/${book.book_id}/chapter/${book.chapters[3]!.full_path}`;
+    const now = Date.now();
+    const events = [
+      { chapter, start_percentage: 0, end_percentage: 40, client_timestamp: now, usage_uuid: 'u-1' },
+      { chapter, start_percentage: 40, end_percentage: 40, client_timestamp: now, usage_uuid: 'u-2' },
+      { chapter, start_percentage: 40, end_percentage: 120, client_timestamp: now, usage_uuid: 'u-3' },
+      { chapter, start_percentage: 40, end_percentage: 75, client_timestamp: new Date(now).toISOString(), usage_uuid: 'u-4', is_offline: true },
+      { chapter: 'api/v1/book/nope/chapter/x.html', start_percentage: 1, end_percentage: 2, client_timestamp: now, usage_uuid: 'u-5' },
+      { chapter, start_percentage: 1, end_percentage: 2, client_timestamp: now, usage_uuid: 'u-6', password: 'x' },
+    ];
+    const res = await ada.post('/api/v1/usage-event/', events);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().accepted).toEqual(['u-1', 'u-4']);
+    expect(res.json().rejected.map((r: { index: number; reason: string }) => [r.index, r.reason])).toEqual([
+      [1, USAGE_MESSAGES.positionUnchanged],
+      [2, 'end_percentage must be a number from 0 to 100.'],
+      [4, 'chapter is not a chapter of this library.'],
+      [5, 'password is not an allowed field.'],
+    ]);
+    const again = await ada.post('/api/v1/usage-event/', { events: events.slice(0, 1) });
+    expect(again.json().accepted).toEqual(['u-1']);
+    const stored = await t.lectern.db.kysely.selectFrom('usage_events').select('usage_uuid').execute();
+    expect(stored.map((s) => s.usage_uuid).sort()).toEqual(['u-1', 'u-4']);
+    expect((await ada.post('/api/v1/usage-event/', Array.from({ length: 21 }, () => events[0]))).statusCode).toBe(400);
+    expect((await anon.post('/api/v1/usage-event/', events)).statusCode).toBe(401);
+  });
+
+  it('pages chapter progress derived from usage, following next', async () => {
+    const results: { full_path: string; top_percentage: number }[] = [];
+    let url: string | null = `/api/v1/book/${book.book_id}/chapter-progress/?page_size=10`;
+    while (url) {
+      const page = chapterProgressPageSchema.parse((await ada.get(url)).json());
+      results.push(...page.results);
+      url = page.next;
+    }
+    expect(results.map((r) => r.full_path)).toEqual(book.chapters.map((c) => c.full_path));
+    expect(results[3]!.top_percentage).toBe(75);
+    expect(results.filter((r) => r.top_percentage > 0)).toHaveLength(1);
+    const bobs = chapterProgressPageSchema.parse((await bob.get(`/api/v1/book/${book.book_id}/chapter-progress/?page_size=50`)).json());
+    expect(bobs.results.every((r) => r.top_percentage === 0)).toBe(true);
+    expect((await anon.get(`/api/v1/book/${book.book_id}/chapter-progress/`)).statusCode).toBe(401);
+  });
+});
