@@ -46,6 +46,8 @@ export async function setup(project: TestProject): Promise<void> {
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
+      // Every spec signs the demo account in afresh; the production limit (10 a minute) would refuse the suite.
+      LOGIN_RATE_LIMIT: '1000',
       SAMPLE_CACHE_DIR: path.join(os.tmpdir(), 'lectern-sample-cache'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
