@@ -3,21 +3,10 @@
  * and the events it was derived from.
  */
 import { type Kysely, sql } from 'kysely';
-import type { Database, Flag } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { Database, UsageEventsTable } from '../db/schema.ts';
 
-export interface NewUsageEvent {
-  user_id: number;
-  usage_uuid: string;
-  chapter_id: number;
-  title_id: number;
-  start_percentage: number;
-  end_percentage: number;
-  client_timestamp: string;
-  usage_is_complete: Flag;
-  is_offline: Flag;
-  product: string | null;
-  received_at: string;
-}
+export type NewUsageEvent = Insertable<UsageEventsTable>;
 
 export class ProgressRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,10 +1,9 @@
 import { collectionListSchema, collectionSchema, MESSAGES, PLAYLIST_MESSAGES, queueListSchema } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
-import { TestClient } from '../helpers/client.ts';
+import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
 
-const PASSWORD = 'a long enough password';
 
 describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine) => {
   let t: TestApp;
@@ -16,11 +15,7 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
   beforeAll(async () => {
     t = await startTestApp(engine);
     await importSamples(t.lectern);
-    for (const email of ['ada@example.com', 'bob@example.com']) await t.lectern.services.accounts.createUser({ email, password: PASSWORD, status: 'subscriber' });
-    ada = new TestClient(t.lectern.app);
-    await ada.login('ada@example.com', PASSWORD);
-    bob = new TestClient(t.lectern.app);
-    await bob.login('bob@example.com', PASSWORD);
+    [ada, bob] = await signedInSubscribers(t.lectern, ['ada@example.com', 'bob@example.com']);
     books = (await ada.get('/api/v1/book/')).json().results;
     const wotw = books.find((b) => /War of the Worlds/.test(b.title))!;
     wotwChapter = (await ada.get(wotw.api_url)).json().chapters[5].url;

@@ -9,10 +9,9 @@ import {
 } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
-import { TestClient } from '../helpers/client.ts';
+import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
 
-const PASSWORD = 'a long enough password';
 
 describe.each(ENGINES)('reader calls on %s', (engine) => {
   let t: TestApp;
@@ -24,11 +23,7 @@ describe.each(ENGINES)('reader calls on %s', (engine) => {
   beforeAll(async () => {
     t = await startTestApp(engine);
     await importSamples(t.lectern);
-    for (const email of ['ada@example.com', 'bob@example.com']) await t.lectern.services.accounts.createUser({ email, password: PASSWORD, status: 'subscriber' });
-    ada = new TestClient(t.lectern.app);
-    await ada.login('ada@example.com', PASSWORD);
-    bob = new TestClient(t.lectern.app);
-    await bob.login('bob@example.com', PASSWORD);
+    [ada, bob] = await signedInSubscribers(t.lectern, ['ada@example.com', 'bob@example.com']);
     anon = new TestClient(t.lectern.app);
     const list = (await anon.get('/api/v1/book/')).json().results;
     book = (await anon.get(list.find((b: { title: string }) => /War of the Worlds/.test(b.title)).api_url)).json();

@@ -3,6 +3,7 @@
  * app — reads the csrftoken cookie and sends it as X-CSRFToken on unsafe methods.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Lectern } from '../../src/app.ts';
 
 export class TestClient {
   readonly cookies = new Map<string, string>();
@@ -41,4 +42,20 @@ export class TestClient {
     if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
     return res;
   }
+}
+
+/** Creates subscribers with these emails and returns a signed-in client for each, in order. */
+export async function signedInSubscribers<const E extends readonly string[]>(
+  lectern: Lectern,
+  emails: E,
+  password = 'a long enough password',
+): Promise<{ [K in keyof E]: TestClient }> {
+  const clients: TestClient[] = [];
+  for (const email of emails) {
+    await lectern.services.accounts.createUser({ email, password, status: 'subscriber' });
+    const client = new TestClient(lectern.app);
+    await client.login(email, password);
+    clients.push(client);
+  }
+  return clients as { [K in keyof E]: TestClient };
 }
