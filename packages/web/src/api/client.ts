@@ -16,13 +16,18 @@ import {
   type AccountProfile,
   type BookDetail,
   type ChapterContent,
+  type Collection,
   type ContentMetadata,
   type LoginRequest,
   type Paged,
+  type QueueEntry,
   type Topic,
   type TopicCount,
 } from '@lectern/core';
 import { csrfToken as readCsrfCookie } from './cookies.ts';
+
+/** What /api/v1/metadata/ answers per item: the fields asked for, api_url always. */
+export type PartialMetadata = Partial<ContentMetadata> & { api_url: string };
 
 /** Field name -> reasons, as the server sends them in a 400 body. */
 export type FieldErrors = Record<string, string[]>;
@@ -36,13 +41,16 @@ export class ApiError extends Error {
   /** Per-field reasons (validation errors); empty when there are none. */
   readonly errors: FieldErrors;
   readonly url: string;
+  /** The HTTP status text ('' when there was no answer). */
+  readonly statusText: string;
 
-  constructor(status: number, detail: string, errors: FieldErrors = {}, url = '') {
+  constructor(status: number, detail: string, errors: FieldErrors = {}, url = '', statusText = '') {
     super(detail);
     this.status = status;
     this.detail = detail;
     this.errors = errors;
     this.url = url;
+    this.statusText = statusText;
   }
 }
 
@@ -62,6 +70,14 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined | null>;
   signal?: AbortSignal;
+  /** Replaces the default `Accept: application/json` (the playlist calls ask for version v2). */
+  accept?: string;
+  /** Extra request headers (If-None-Match). */
+  headers?: Record<string, string>;
+  /** The fetch cache mode; the conditional collections GET bypasses the HTTP cache to see its own 304. */
+  cache?: RequestCache;
+  /** Treat 304 Not Modified as an answer (the caller holds the data) instead of an error. */
+  notModifiedOk?: boolean;
 }
 
 export interface ApiClientOptions {
@@ -69,6 +85,8 @@ export interface ApiClientOptions {
   baseUrl?: string;
   /** Where the CSRF token comes from; defaults to the `csrftoken` cookie. */
   csrfToken?: () => string | null;
+  /** Where the playlist list and its ETag are kept between visits; defaults to localStorage. */
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
 }
 
 export type { TopicCount };
@@ -88,6 +106,37 @@ export interface BookListParams {
 
 const SAFE = new Set<string>(SAFE_METHODS);
 const PROFILE_PATH = '/u/information_for_javascript';
+
+/**
+ * Playlist calls (library-playlists-account.md §7): base path /nest/api, service path /api/v2, and
+ * `Accept: application/json` with the version parameter v2.
+ */
+const COLLECTIONS_PATH = '/nest/api/api/v2/collections/';
+const V2_ACCEPT = 'application/json; version=v2';
+const collectionPath = (id: string) => `${COLLECTIONS_PATH}${encodeURIComponent(id)}/`;
+const QUEUE_PATH = '/api/v1/queue-simple/';
+
+/** Browser storage keys of spec §3 for the cached playlist list and the ETag it came with. */
+export const COLLECTIONS_STORAGE = { etag: 'collections_etag_v2', data: 'collections_collections_data' } as const;
+
+function defaultStorage(): ApiClientOptions['storage'] {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null; // storage disabled by the browser
+  }
+}
+
+/**
+ * Splits a url list into calls of at most `size` (core's MAX_URLS_PER_CALL, the server's limit per call). The
+ * limit and the metadata field list are read from the lazily loaded schemas module: importing them from core
+ * here would tie core's zod schemas module to the entry chunk.
+ */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
 
 export function createApiClient(options: ApiClientOptions = {}) {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
@@ -116,12 +165,21 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return getCsrf();
   }
 
-  async function request<T>(path: string, parser: ParserRef<T> | null, opts: RequestOptions = {}): Promise<T> {
+  interface Exchange {
+    response: Response;
+    json: unknown;
+    text: string;
+    schemas: Schemas;
+    url: string;
+  }
+
+  /** One round trip: headers, CSRF, network and HTTP errors. The answer is handed back unparsed. */
+  async function exchange(path: string, opts: RequestOptions = {}): Promise<Exchange> {
     const schemasLoading = loadSchemas();
     schemasLoading.catch(() => undefined); // handled below, after the fetch
     const method = (opts.method ?? 'GET').toUpperCase();
     const url = urlOf(path, opts.query);
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: opts.accept ?? 'application/json', ...opts.headers };
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
     if (!SAFE.has(method)) {
       const token = await ensureCsrfToken();
@@ -136,6 +194,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
         credentials: 'same-origin',
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
         signal: opts.signal,
+        ...(opts.cache ? { cache: opts.cache } : {}),
       });
     } catch (e) {
       if ((e as Error)?.name === 'AbortError') throw e;
@@ -159,19 +218,93 @@ export function createApiClient(options: ApiClientOptions = {}) {
       throw new ApiError(0, MESSAGES.contentRequestFailed, {}, url);
     }
 
-    if (!response.ok) {
+    const notModified = response.status === 304 && opts.notModifiedOk;
+    if (!response.ok && !notModified) {
       const body = schemas.errorBodySchema.safeParse(json);
-      if (body.success) throw new ApiError(response.status, body.data.detail, body.data.errors ?? {}, url);
-      throw new ApiError(response.status, MESSAGES.contentRequestFailed, {}, url);
+      if (body.success) throw new ApiError(response.status, body.data.detail, body.data.errors ?? {}, url, response.statusText);
+      throw new ApiError(response.status, MESSAGES.contentRequestFailed, {}, url, response.statusText);
     }
-    if (parser === null) return undefined as T;
-    const parsed = (typeof parser === 'function' ? parser(schemas) : parser).safeParse(json);
+    return { response, json, text, schemas, url };
+  }
+
+  function parse<T>(ex: Exchange, parser: ParserRef<T>): T {
+    const parsed = (typeof parser === 'function' ? parser(ex.schemas) : parser).safeParse(ex.json);
     if (!parsed.success) {
-      if (import.meta.env?.DEV) console.error(`Unexpected answer from ${url}`, parsed.error);
-      throw new ApiError(response.status, MESSAGES.contentRequestFailed, {}, url);
+      if (import.meta.env?.DEV) console.error(`Unexpected answer from ${ex.url}`, parsed.error);
+      throw new ApiError(ex.response.status, MESSAGES.contentRequestFailed, {}, ex.url, ex.response.statusText);
     }
     return parsed.data;
   }
+
+  async function request<T>(path: string, parser: ParserRef<T> | null, opts: RequestOptions = {}): Promise<T> {
+    const ex = await exchange(path, opts);
+    if (parser === null) return undefined as T;
+    return parse(ex, parser);
+  }
+
+  const storage = options.storage === undefined ? defaultStorage() : options.storage;
+  const store = {
+    get: (key: string) => {
+      try {
+        return storage?.getItem(key) ?? null;
+      } catch {
+        return null;
+      }
+    },
+    set: (key: string, value: string) => {
+      try {
+        storage?.setItem(key, value);
+      } catch {
+        /* full or disabled: the list is simply fetched in full next time */
+      }
+    },
+    remove: (key: string) => {
+      try {
+        storage?.removeItem(key);
+      } catch {
+        /* nothing to do */
+      }
+    },
+  };
+
+  /**
+   * GET /collections/ with the stored ETag: a 304 answers with the stored list; a 200 replaces both. The stored
+   * list is parsed with the same schema as a fresh one (it may come from an older version of the app).
+   */
+  async function listCollections(signal?: AbortSignal): Promise<Collection[]> {
+    const schemas = await loadSchemas().catch(() => null);
+    const etag = store.get(COLLECTIONS_STORAGE.etag);
+    const raw = store.get(COLLECTIONS_STORAGE.data);
+    let cached: Collection[] | null = null;
+    if (schemas && etag && raw) {
+      try {
+        const parsed = schemas.collectionListSchema.safeParse(JSON.parse(raw));
+        if (parsed.success) cached = parsed.data;
+      } catch {
+        cached = null;
+      }
+    }
+    const ex = await exchange(COLLECTIONS_PATH, {
+      signal,
+      accept: V2_ACCEPT,
+      headers: cached && etag ? { 'If-None-Match': etag } : {},
+      cache: 'no-store',
+      notModifiedOk: cached !== null,
+    });
+    if (ex.response.status === 304 && cached) return cached;
+    const list = parse(ex, (s) => s.collectionListSchema);
+    const newTag = ex.response.headers.get('ETag');
+    if (newTag) {
+      store.set(COLLECTIONS_STORAGE.etag, newTag);
+      store.set(COLLECTIONS_STORAGE.data, ex.text);
+    } else {
+      store.remove(COLLECTIONS_STORAGE.etag);
+      store.remove(COLLECTIONS_STORAGE.data);
+    }
+    return list;
+  }
+
+  const v2 = (method: string, body?: unknown): RequestOptions => ({ method, body, accept: V2_ACCEPT });
 
   return {
     request,
@@ -208,6 +341,77 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     listTopics: (signal?: AbortSignal): Promise<TopicCount[]> =>
       request('/api/v1/topics/', (s) => s.topicListSchema, { signal }).then((r) => r.results),
+
+    // ---- playlists (collections), queue, metadata, progress: library-playlists-account.md §7 ----
+
+    /** The user's playlists; ETag-aware (see above). A 401 for anonymous visitors. */
+    listCollections,
+
+    /** Forgets the stored list and its ETag (at sign-out: the next user must not be answered 304 with it). */
+    clearCollectionsCache: () => {
+      store.remove(COLLECTIONS_STORAGE.etag);
+      store.remove(COLLECTIONS_STORAGE.data);
+    },
+
+    createCollection: (input: { name: string; description: string }): Promise<Collection> =>
+      request(COLLECTIONS_PATH, (s) => s.collectionSchema, v2('POST', { name: input.name, description: input.description })),
+
+    updateCollection: (input: { id: string; name: string; description: string }): Promise<Collection> =>
+      request(collectionPath(input.id), (s) => s.collectionSchema, v2('PATCH', { description: input.description, id: input.id, name: input.name })),
+
+    deleteCollection: (id: string): Promise<void> => request(collectionPath(id), null, v2('DELETE')),
+
+    addContent: (id: string, content: readonly string[]): Promise<Collection> =>
+      request(`${collectionPath(id)}add-content/`, (s) => s.collectionSchema, v2('POST', { content })),
+
+    removeContent: (id: string, content: readonly string[]): Promise<Collection> =>
+      request(`${collectionPath(id)}remove-content/`, (s) => s.collectionSchema, v2('POST', { content })),
+
+    getQueue: (signal?: AbortSignal): Promise<QueueEntry[]> =>
+      request(QUEUE_PATH, (s) => s.queueListSchema, { signal }).then((r) => r.results),
+
+    /** Adds to the queue (the default playlist); the body is a bare JSON array of api_urls. */
+    addToQueue: async (urls: readonly string[]): Promise<void> => {
+      const { MAX_URLS_PER_CALL } = await loadSchemas();
+      for (const part of chunks(urls, MAX_URLS_PER_CALL)) await request(QUEUE_PATH, null, { method: 'POST', body: part });
+    },
+
+    removeFromQueue: async (urls: readonly string[]): Promise<void> => {
+      const { MAX_URLS_PER_CALL } = await loadSchemas();
+      for (const part of chunks(urls, MAX_URLS_PER_CALL)) await request(QUEUE_PATH, null, { method: 'DELETE', body: part });
+    },
+
+    /** Partial content metadata of the given api_urls, asked in calls of at most 100 urls. */
+    getMetadata: async (urls: readonly string[], signal?: AbortSignal): Promise<PartialMetadata[]> => {
+      const { MAX_URLS_PER_CALL, CLIENT_METADATA_FIELDS } = await loadSchemas();
+      const parts = await Promise.all(
+        chunks(urls, MAX_URLS_PER_CALL).map((part) =>
+          request('/api/v1/metadata/', (s) => s.metadataListSchema, {
+            method: 'POST',
+            body: { urls: part },
+            query: { fields: CLIENT_METADATA_FIELDS },
+            signal,
+          }),
+        ),
+      );
+      return parts.flat();
+    },
+
+    /** Reading progress (0-100) of the given api_urls. */
+    getProgress: async (urls: readonly string[], signal?: AbortSignal): Promise<{ api_url: string; progress: number }[]> => {
+      const { MAX_URLS_PER_CALL } = await loadSchemas();
+      const parts = await Promise.all(
+        chunks(urls, MAX_URLS_PER_CALL).map((part) =>
+          request('/api/v1/user_progress/', (s) => s.progressListSchema, {
+            method: 'POST',
+            body: { urls: part },
+            query: { fields: 'api_url,progress' },
+            signal,
+          }),
+        ),
+      );
+      return parts.flat();
+    },
   };
 }
 

@@ -4,16 +4,37 @@
  * validation code has arrived (DESIGN.md: entry chunk ≤ 120 KB gzip); the import runs alongside the first fetch.
  */
 import {
+  CLIENT_METADATA_FIELDS,
+  MAX_URLS_PER_CALL,
   accountProfileSchema,
   bookDetailSchema,
   chapterContentSchema,
+  collectionListSchema,
+  collectionSchema,
   contentMetadataSchema,
   errorBodySchema,
+  metadataListSchema,
   pagedSchema,
+  progressListSchema,
+  queueListSchema,
   topicListSchema,
   topicSchema,
 } from '@lectern/core';
 
-export { accountProfileSchema, bookDetailSchema, chapterContentSchema, errorBodySchema, topicListSchema, topicSchema };
+export {
+  CLIENT_METADATA_FIELDS,
+  MAX_URLS_PER_CALL,
+  accountProfileSchema,
+  bookDetailSchema,
+  chapterContentSchema,
+  collectionListSchema,
+  collectionSchema,
+  errorBodySchema,
+  metadataListSchema,
+  progressListSchema,
+  queueListSchema,
+  topicListSchema,
+  topicSchema,
+};
 
 export const bookPageSchema = pagedSchema(contentMetadataSchema);

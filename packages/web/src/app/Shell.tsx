@@ -2,10 +2,12 @@
 import { useEffect } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { ErrorBar } from './ErrorBar.tsx';
 import { ButtonLink } from '../components/Button.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { AccountMenu } from '../features/account/AccountMenu.tsx';
 import { useSession } from '../features/account/useSession.ts';
+import { PlaylistsSync } from '../features/playlists/PlaylistsSync.tsx';
 import { appPaths } from './links.ts';
 import './Shell.css';
 
@@ -70,6 +72,7 @@ function ScrollToTop() {
 
 export function Shell() {
   const location = useLocation();
+  const { profile } = useSession();
   return (
     <div className="shell">
       <a href="#main" className="skip-link">
@@ -82,6 +85,11 @@ export function Shell() {
             <NavLink to={appPaths.library} end className="topbar__navlink">
               Library
             </NavLink>
+            {profile ? (
+              <NavLink to={appPaths.playlists} className="topbar__navlink">
+                Playlists
+              </NavLink>
+            ) : null}
           </nav>
           <SearchPlaceholder />
           <div className="topbar__account">
@@ -97,6 +105,8 @@ export function Shell() {
       <footer className="shell__footer">
         <p>Lectern · your technical library</p>
       </footer>
+      <ErrorBar />
+      {profile ? <PlaylistsSync /> : null}
       <ScrollToTop />
     </div>
   );

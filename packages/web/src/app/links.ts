@@ -3,10 +3,25 @@
  * rules about addresses that come from outside: server-provided URLs and the `next` parameter.
  */
 
+const seg = encodeURIComponent;
+
 export const appPaths = {
   library: '/library/',
   /** Sign-in page that returns to `next` afterwards. */
   login: (next?: string) => (next ? `/login/?${new URLSearchParams({ next }).toString()}` : '/login/'),
+  /** Playlist area (library-playlists-account.md §2): the default playlist. */
+  playlists: '/c/',
+  /** A playlist's page; the default one lives at /c/ so its address stays stable. */
+  playlist: (id: string, isDefault = false) => (isDefault ? '/c/' : `/c/collection/${seg(id)}/`),
+  /** A playlist filtered by topic; 'all' is the unfiltered page. */
+  playlistTopic: (id: string, isDefault: boolean, topicSlug: string) =>
+    topicSlug === 'all'
+      ? appPaths.playlist(id, isDefault)
+      : isDefault
+        ? `/c/topic/${seg(topicSlug)}/`
+        : `/c/collection/${seg(id)}/topic/${seg(topicSlug)}/`,
+  newPlaylist: '/c/new-collection/',
+  editPlaylist: (id: string) => `/c/edit-collection/${seg(id)}/`,
 } as const;
 
 /**

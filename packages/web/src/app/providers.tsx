@@ -1,9 +1,23 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { isApiError } from '../api/client.ts';
+import { reportError, type ErrorLevel } from './errorState.ts';
+
+/**
+ * A query that declares `meta: { errorLevel, errorMessage }` has its failures reported to the global error
+ * bar once per failed fetch (after retries). A 401 is not reported: it means the session has gone, and the
+ * screens that need one send the visitor to sign in instead.
+ */
+function reportQueryError(error: unknown, meta: Record<string, unknown> | undefined) {
+  const message = meta?.errorMessage;
+  if (typeof message !== 'string') return;
+  if (isApiError(error) && error.status === 401) return;
+  reportError((meta?.errorLevel as ErrorLevel | undefined) ?? 'WARN', message, error);
+}
 
 export function createQueryClient() {
   return new QueryClient({
+    queryCache: new QueryCache({ onError: (error, query) => reportQueryError(error, query.meta) }),
     defaultOptions: {
       queries: {
         // Client errors (401, 403, 404) will not change on retry; server and network errors get retried.

@@ -1,6 +1,6 @@
 /**
- * Routes. The catalog (the landing page) is in the entry chunk; the title page, the reader and the login page
- * are loaded on demand so the entry stays small (DESIGN.md budget: 120 KB gzip). React Router's declarative
+ * Routes. The catalog (the landing page) is in the entry chunk; the title page, the reader, the login page and
+ * the playlist area (/c/) are loaded on demand so the entry stays small (DESIGN.md budget: 120 KB gzip). React Router's declarative
  * mode is used on purpose: the data-router machinery (loaders, actions) costs some 17 KB gzip that this app,
  * which loads its data through react-query, does not need.
  */
@@ -15,6 +15,7 @@ import { appPaths } from './links.ts';
 const TitlePage = lazy(() => import('../features/title/TitlePage.tsx'));
 const ReaderPage = lazy(() => import('../features/reader/ReaderPage.tsx'));
 const LoginPage = lazy(() => import('../features/account/LoginPage.tsx'));
+const PlaylistsArea = lazy(() => import('../features/playlists/PlaylistsArea.tsx'));
 
 export function PageLoading() {
   return (
@@ -37,6 +38,7 @@ export function AppRoutes() {
         <Route path="library/book/:bookId" element={deferred(<TitlePage />)} />
         <Route path="library/view/:titleSafe/:bookId/*" element={deferred(<ReaderPage />)} />
         <Route path="login" element={deferred(<LoginPage />)} />
+        <Route path="c/*" element={deferred(<PlaylistsArea />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

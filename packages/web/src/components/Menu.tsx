@@ -1,10 +1,26 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Spinner } from './Spinner.tsx';
+import { Tooltip } from './Tooltip.tsx';
 import './Menu.css';
 
 export interface MenuItem {
   label: string;
   onSelect: () => void;
   disabled?: boolean;
+  /** React key when the label is not unique or changes. */
+  key?: string;
+  /** A toggle (role menuitemcheckbox): checked or not. */
+  checked?: boolean;
+  /** A request for this item is in flight (spinner, aria-busy) or has failed (warning, error style). */
+  status?: 'busy' | 'error' | null;
+  /** Words added for screen readers after the label, e.g. the failure. */
+  srNote?: string;
+  /** Icon before the label (checkbox items draw their own check). */
+  icon?: ReactNode;
+  /** Close the menu after selecting, focus going back to the button (for items that open a dialog). */
+  closeOnSelect?: boolean;
+  /** Draw a separator above this item. */
+  separated?: boolean;
 }
 
 export interface MenuProps {
@@ -18,6 +34,16 @@ export interface MenuProps {
   align?: 'start' | 'end';
   /** Extra content under the items (e.g. an error). */
   footer?: ReactNode;
+  /** Tooltip over the button while the menu is closed (same words as triggerLabel). */
+  tooltip?: string;
+  disabled?: boolean;
+  triggerClassName?: string;
+  /** Id of what describes the button (e.g. the card's title). */
+  triggerDescribedBy?: string;
+  onOpenChange?: (open: boolean) => void;
+  /** Content shown instead of the items (e.g. while they load). */
+  placeholder?: ReactNode;
+  className?: string;
 }
 
 /**
@@ -25,21 +51,64 @@ export interface MenuProps {
  * ArrowUp/ArrowDown/Home/End move between items, Escape closes and returns focus to the button, Tab or a click
  * outside closes it.
  */
-export function Menu({ trigger, triggerLabel, header, items, align = 'end', footer }: MenuProps) {
-  const [open, setOpen] = useState(false);
+export function Menu({
+  trigger,
+  triggerLabel,
+  header,
+  items,
+  align = 'end',
+  footer,
+  tooltip,
+  disabled = false,
+  triggerClassName,
+  triggerDescribedBy,
+  onOpenChange,
+  placeholder,
+  className,
+}: MenuProps) {
+  const [open, setOpenState] = useState(false);
+  const onOpenChangeRef = useRef(onOpenChange);
+  onOpenChangeRef.current = onOpenChange;
+  const setOpen = useCallback((next: boolean) => {
+    setOpenState(next);
+    onOpenChangeRef.current?.(next);
+  }, []);
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const itemRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const popoverRef = useRef<HTMLDivElement>(null);
+  /** The side the popover is aligned to: the requested one, unless that would push it off the screen. */
+  const [side, setSide] = useState(align);
   const focusOnOpen = useRef<'first' | 'last' | null>(null);
   const id = useId();
   const buttonId = `${id}-button`;
   const menuId = `${id}-menu`;
   const headerId = `${id}-header`;
 
-  const close = useCallback((returnFocus: boolean) => {
-    setOpen(false);
-    if (returnFocus) buttonRef.current?.focus();
-  }, []);
+  const close = useCallback(
+    (returnFocus: boolean) => {
+      setOpen(false);
+      if (returnFocus) buttonRef.current?.focus();
+    },
+    [setOpen],
+  );
+
+  useEffect(() => {
+    if (disabled && open) close(false);
+  }, [disabled, open, close]);
+
+  // Measured once per opening, with the requested alignment; flipped when that side would leave the screen.
+  useLayoutEffect(() => {
+    if (!open) {
+      setSide(align);
+      return;
+    }
+    const rect = popoverRef.current?.getBoundingClientRect();
+    if (!rect || !rect.width) return;
+    const margin = 8;
+    if (align === 'end' && rect.left < margin) setSide('start');
+    else if (align === 'start' && rect.right > window.innerWidth - margin) setSide('end');
+  }, [open, align]);
 
   const focusItem = (index: number) => {
     const enabled = itemRefs.current.filter((el): el is HTMLButtonElement => !!el && !el.disabled);
@@ -57,6 +126,8 @@ export function Menu({ trigger, triggerLabel, header, items, align = 'end', foot
     };
     document.addEventListener('pointerdown', onPointerDown);
     return () => document.removeEventListener('pointerdown', onPointerDown);
+    // focusItem only reads refs
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, close]);
 
   const openWith = (focus: 'first' | 'last') => {
@@ -104,24 +175,36 @@ export function Menu({ trigger, triggerLabel, header, items, align = 'end', foot
     }
   };
 
+  const button = (
+    <button
+      ref={buttonRef}
+      id={buttonId}
+      type="button"
+      className={triggerClassName ?? 'menu__button'}
+      aria-haspopup="menu"
+      aria-expanded={open}
+      aria-controls={open ? menuId : undefined}
+      aria-label={triggerLabel}
+      aria-describedby={triggerDescribedBy}
+      disabled={disabled}
+      onClick={() => (open ? close(false) : openWith('first'))}
+      onKeyDown={onButtonKeyDown}
+    >
+      {trigger}
+    </button>
+  );
+
   return (
-    <div className={`menu menu--${align}`} ref={rootRef}>
-      <button
-        ref={buttonRef}
-        id={buttonId}
-        type="button"
-        className="menu__button"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        aria-label={triggerLabel}
-        onClick={() => (open ? close(false) : openWith('first'))}
-        onKeyDown={onButtonKeyDown}
-      >
-        {trigger}
-      </button>
+    <div className={['menu', `menu--${side}`, className].filter(Boolean).join(' ')} ref={rootRef}>
+      {tooltip ? (
+        <Tooltip label={tooltip} hidden={open}>
+          {button}
+        </Tooltip>
+      ) : (
+        button
+      )}
       {open ? (
-        <div className="menu__popover">
+        <div className="menu__popover" ref={popoverRef}>
           {header ? (
             <div className="menu__header" id={headerId}>
               {header}
@@ -133,26 +216,60 @@ export function Menu({ trigger, triggerLabel, header, items, align = 'end', foot
             id={menuId}
             aria-labelledby={buttonId}
             aria-describedby={header ? headerId : undefined}
+            aria-busy={placeholder ? true : undefined}
             onKeyDown={onMenuKeyDown}
           >
-            {items.map((item, i) => (
-              <button
-                key={item.label}
-                ref={(el) => {
-                  itemRefs.current[i] = el;
-                }}
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                className="menu__item"
-                disabled={item.disabled}
-                onClick={() => {
-                  item.onSelect();
-                }}
-              >
-                {item.label}
-              </button>
-            ))}
+            {placeholder
+              ? placeholder
+              : items.map((item, i) => {
+                  const toggle = item.checked !== undefined;
+                  return (
+                    <button
+                      key={item.key ?? item.label}
+                      ref={(el) => {
+                        itemRefs.current[i] = el;
+                      }}
+                      type="button"
+                      role={toggle ? 'menuitemcheckbox' : 'menuitem'}
+                      aria-checked={toggle ? item.checked : undefined}
+                      aria-busy={item.status === 'busy' || undefined}
+                      tabIndex={-1}
+                      className={[
+                        'menu__item',
+                        toggle ? 'menu__item--toggle' : null,
+                        item.status ? `menu__item--${item.status}` : null,
+                        item.separated ? 'menu__item--separated' : null,
+                      ]
+                        .filter(Boolean)
+                        .join(' ')}
+                      disabled={item.disabled}
+                      onClick={() => {
+                        if (item.closeOnSelect) close(true);
+                        item.onSelect();
+                      }}
+                    >
+                      {toggle ? (
+                        <span className={`menu__check${item.checked ? ' menu__check--on' : ''}`} aria-hidden="true">
+                          <svg width="12" height="12" viewBox="0 0 24 24" focusable="false">
+                            <path d="M5 12.5l4.5 4.5L19 7.5" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
+                          </svg>
+                        </span>
+                      ) : item.icon ? (
+                        <span className="menu__icon" aria-hidden="true">
+                          {item.icon}
+                        </span>
+                      ) : null}
+                      <span className="menu__label">{item.label}</span>
+                      {item.srNote ? <span className="visually-hidden">{`, ${item.srNote}`}</span> : null}
+                      {item.status === 'busy' ? <Spinner size="sm" /> : null}
+                      {item.status === 'error' ? (
+                        <span className="menu__status-error" aria-hidden="true">
+                          !
+                        </span>
+                      ) : null}
+                    </button>
+                  );
+                })}
           </div>
           {footer ? <div className="menu__footer">{footer}</div> : null}
         </div>

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type Ref } from 'react';
 import './TextField.css';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
@@ -7,9 +7,12 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   /** Reasons shown under the field; the input is marked invalid and described by them. */
   errors?: readonly string[] | undefined;
   hint?: string;
+  /** Shown under the field on the right, e.g. '12 / 65'. */
+  counter?: string;
+  ref?: Ref<HTMLInputElement>;
 }
 
-export function TextField({ label, name, errors, hint, className, ...rest }: TextFieldProps) {
+export function TextField({ label, name, errors, hint, counter, className, ...rest }: TextFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -26,10 +29,21 @@ export function TextField({ label, name, errors, hint, className, ...rest }: Tex
         </p>
       ) : null}
       <input id={id} name={name} className="field__input" aria-invalid={invalid || undefined} aria-describedby={describedBy} {...rest} />
-      {invalid ? (
-        <p className="field__error" id={errorId}>
-          {errors.join(' ')}
-        </p>
+      {invalid || counter ? (
+        <div className="field__meta">
+          {invalid ? (
+            <p className="field__error" id={errorId}>
+              {errors.join(' ')}
+            </p>
+          ) : (
+            <span />
+          )}
+          {counter ? (
+            <span className="field__counter" aria-hidden="true">
+              {counter}
+            </span>
+          ) : null}
+        </div>
       ) : null}
     </div>
   );

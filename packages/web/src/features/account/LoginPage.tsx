@@ -3,7 +3,7 @@
  * csrftoken cookie in `csrfmiddlewaretoken`); with JavaScript the submit is intercepted and sent as JSON.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { loginRequestSchema } from '@lectern/core';
 import { Button } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
@@ -19,6 +19,9 @@ export function LoginPage() {
   const rawNext = params.get('next');
   const next = safeNextPath(rawNext);
   const navigate = useNavigate();
+  const location = useLocation();
+  /** A message from the page that sent the visitor here ('Please log in to continue.'). */
+  const arrivalNotice = (location.state as { notice?: unknown } | null)?.notice;
   const { profile } = useSession();
   const login = useLogin();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
@@ -86,6 +89,12 @@ export function LoginPage() {
       <div className="login__panel">
         <h1 className="login__heading">Sign in</h1>
         <p className="login__lede">Welcome back. Sign in to keep reading where you left off.</p>
+
+        {typeof arrivalNotice === 'string' && !profile ? (
+          <Notice tone="info" role="alert" className="login__notice">
+            {arrivalNotice}
+          </Notice>
+        ) : null}
 
         {profile ? (
           <Notice tone="success" role="status" className="login__notice">

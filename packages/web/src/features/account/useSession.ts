@@ -12,6 +12,9 @@ export interface Session {
   profile: AccountProfile | null;
   /** True while the profile of a probably-signed-in user is being fetched for the first time. */
   isLoading: boolean;
+  /** The profile could not be fetched (server or network error, not a 401): whether a session exists is unknown. */
+  failed: boolean;
+  retry: () => void;
 }
 
 export function useSession(): Session {
@@ -33,6 +36,8 @@ export function useSession(): Session {
   return {
     profile: mayBeSignedIn ? (query.data ?? null) : null,
     isLoading: mayBeSignedIn && query.isPending,
+    failed: mayBeSignedIn && query.isError && query.data === undefined,
+    retry: () => void query.refetch(),
   };
 }
 
@@ -41,6 +46,7 @@ export function useLogin() {
   return useMutation({
     mutationFn: (credentials: LoginRequest) => api.login(credentials),
     onSuccess: (profile) => {
+      api.clearCollectionsCache();
       // What a visitor may read changes with the session: drop cached books and chapters.
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'profile' });
       queryClient.setQueryData(queryKeys.profile, profile);
@@ -53,6 +59,8 @@ export function useLogout() {
   return useMutation({
     mutationFn: () => api.logout(),
     onSuccess: () => {
+      // The stored playlist list and its ETag belong to this user.
+      api.clearCollectionsCache();
       queryClient.setQueryData(queryKeys.profile, null);
       // Drop what the session could see. Queries still on screen (the chapter being read) are only marked
       // stale, not refetched: the caller navigates away, and an anonymous refetch would just earn a 401.

@@ -4,7 +4,7 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link, useParams } from 'react-router';
-import { paths, type ContentMetadata } from '@lectern/core';
+import { paths } from '@lectern/core';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';

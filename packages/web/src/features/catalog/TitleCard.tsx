@@ -1,14 +1,16 @@
 /**
  * Title card (library-playlists-account.md §2): cover, type label, title link (two lines, smaller when long),
- * 'by {authors}', publisher line, topic links and a Start button. The playlist menu and the progress bar are
- * slots that later issues fill.
+ * 'by {authors}', publisher line, topic links, a progress bar with 'N% Complete' when progress is above 0, and
+ * a Start button (Continue once progress exists) linking to continue_url. Signed-in users get the queue toggle
+ * and the playlist menu in the `controls` slot, and its transient messages in the `overlay` slot.
  */
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { byline, formatLabel, LIMITS, paths, publisherLine, titleDisplay, type ContentMetadata } from '@lectern/core';
 import { Card, CardBody, CardEyebrow, CardFooter, CardMedia } from '../../components/Card.tsx';
 import { ButtonLink } from '../../components/Button.tsx';
 import { Cover } from '../../components/Cover.tsx';
+import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { toAppPath } from '../../app/links.ts';
 import './TitleCard.css';
 
@@ -18,15 +20,18 @@ export interface TitleCardProps {
   eagerCover?: boolean;
   /** Heading level of the title inside the page outline. */
   headingLevel?: 2 | 3;
-  /** Slot: the progress bar ('N% Complete'), shown when progress is above 0. */
-  progress?: ReactNode;
-  /** Slot: the add-to-playlist menu. */
-  playlistMenu?: ReactNode;
-  /** Label of the main action: 'Start', or 'Continue' once progress exists. */
-  actionLabel?: 'Start' | 'Continue';
+  /** Reading progress in percent; above 0 shows the bar and turns Start into Continue. */
+  progress?: number;
+  /** Slot: queue toggle and playlist menu; a function receives the id of the title heading (to describe them). */
+  controls?: ReactNode | ((titleId: string) => ReactNode);
+  /** Slot: transient messages drawn over the card (queue feedback). */
+  overlay?: ReactNode;
+  className?: string;
 }
 
-export function TitleCard({ title, eagerCover = false, headingLevel = 2, progress, playlistMenu, actionLabel = 'Start' }: TitleCardProps) {
+export function TitleCard({ title, eagerCover = false, headingLevel = 2, progress = 0, controls, overlay, className }: TitleCardProps) {
+  const titleId = useId();
+  const actionLabel = progress > 0 ? 'Continue' : 'Start';
   const display = titleDisplay(title.title, LIMITS.titleShrinkThreshold);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const by = byline(title.authors);
@@ -34,7 +39,7 @@ export function TitleCard({ title, eagerCover = false, headingLevel = 2, progres
   const href = toAppPath(title.url);
   const topics = title.topics.slice(0, LIMITS.topicsShownBeforeMore);
   return (
-    <Card className="title-card">
+    <Card className={['title-card', className].filter(Boolean).join(' ')}>
       <CardMedia className="title-card__media">
         <Link to={href} tabIndex={-1} className="title-card__cover-link">
           <Cover title={title.title} authors={title.authors} src={title.cover_image_url} eager={eagerCover} />
@@ -42,7 +47,7 @@ export function TitleCard({ title, eagerCover = false, headingLevel = 2, progres
       </CardMedia>
       <CardBody className="title-card__body">
         <CardEyebrow className="title-card__label">{formatLabel(title.content_format)}</CardEyebrow>
-        <Heading className={`title-card__title${display.shrink ? ' title-card__title--shrink' : ''}`}>
+        <Heading id={titleId} className={`title-card__title${display.shrink ? ' title-card__title--shrink' : ''}`}>
           <Link to={href} title={display.text !== title.title ? title.title : undefined}>
             {display.text}
           </Link>
@@ -60,14 +65,19 @@ export function TitleCard({ title, eagerCover = false, headingLevel = 2, progres
             ))}
           </ul>
         ) : null}
-        {progress ? <div className="title-card__progress">{progress}</div> : null}
+        {progress > 0 ? (
+          <div className="title-card__progress">
+            <ProgressBar percent={progress} />
+          </div>
+        ) : null}
       </CardBody>
       <CardFooter className="title-card__footer">
         <ButtonLink to={toAppPath(title.continue_url)} size="sm" aria-label={`${actionLabel} ${title.title}`}>
           {actionLabel}
         </ButtonLink>
-        {playlistMenu ? <div className="title-card__playlist">{playlistMenu}</div> : null}
+        {controls ? <div className="title-card__playlist">{typeof controls === 'function' ? controls(titleId) : controls}</div> : null}
       </CardFooter>
+      {overlay}
     </Card>
   );
 }

@@ -1,16 +1,16 @@
 import type { ReactNode, Ref } from 'react';
 import type { ContentMetadata } from '@lectern/core';
 import { Skeleton } from '../../components/Skeleton.tsx';
-import { TitleCard } from './TitleCard.tsx';
+import { PlaylistTitleCard } from '../playlists/PlaylistTitleCard.tsx';
 import './TitleGrid.css';
 
-/** Responsive grid of title cards: one column on a phone, five or six on a desktop. */
+/** Responsive grid of title cards (with the playlist controls for signed-in users): one column on a phone, five or six on a desktop. */
 export function TitleGrid({ titles, label, ref }: { titles: readonly ContentMetadata[]; label?: string; ref?: Ref<HTMLUListElement> }) {
   return (
     <ul className="title-grid" ref={ref} aria-label={label}>
       {titles.map((t, i) => (
         <li key={t.book_id} className="title-grid__item">
-          <TitleCard title={t} eagerCover={i < 6} />
+          <PlaylistTitleCard title={t} eagerCover={i < 6} />
         </li>
       ))}
     </ul>

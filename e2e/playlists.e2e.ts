@@ -1,0 +1,286 @@
+/**
+ * Playlists in the browser against the real server and the sample library (library-playlists-account.md §2, §4):
+ * a playlist made from a title card's menu, one-click add and remove, the topic filter, edit, rename, duplicate
+ * and delete, and the queue toggle. The demo account starts with only its empty queue, so every test makes what
+ * it needs, with names of its own.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+
+const baseURL = inject('baseURL');
+const run = Date.now().toString(36);
+const unique = (label: string) => `${label} ${run}-${Math.random().toString(36).slice(2, 6)}`;
+
+interface Book {
+  api_url: string;
+  title: string;
+  topics: { name: string; slug: string }[];
+}
+interface Playlist {
+  id: string;
+  name: string;
+  content: { api_url: string; metadata: { topics: { name: string; slug: string }[] } }[];
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).exclude('iframe').analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+}
+
+/** The server's API with the session of the browser context: for setting up what a test starts from. */
+function apiOf(context: BrowserContext, page: Page) {
+  const headers = async () => ({
+    'x-csrftoken': (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '',
+    origin: baseURL,
+    accept: 'application/json; version=v2',
+  });
+  return {
+    books: async (): Promise<Book[]> => (await (await page.request.get('/api/v1/book/?page_size=50')).json()).results,
+    create: async (name: string, description = ''): Promise<Playlist> => {
+      const r = await page.request.post('/nest/api/api/v2/collections/', { headers: await headers(), data: { name, description } });
+      expect(r.status()).toBe(201);
+      return r.json();
+    },
+    add: async (id: string, content: string[]): Promise<Playlist> => {
+      const r = await page.request.post(`/nest/api/api/v2/collections/${id}/add-content/`, { headers: await headers(), data: { content } });
+      expect(r.status()).toBe(200);
+      return r.json();
+    },
+    list: async (): Promise<Playlist[]> => (await page.request.get('/nest/api/api/v2/collections/', { headers: { accept: 'application/json; version=v2' } })).json(),
+  };
+}
+
+/** The title card of a book in the current grid. */
+const cardOf = (page: Page, title: RegExp | string) => page.getByRole('article').filter({ has: page.getByRole('heading', { name: title }) });
+
+/** Opens the playlist menu of a card (its label says whether the title is in a playlist already). */
+async function openMenu(card: Locator) {
+  await card.getByRole('button', { name: /^Add(ed)? to Playlist$/ }).click();
+  await card.getByRole('menu').waitFor();
+}
+
+describe('playlists', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let api: ReturnType<typeof apiOf>;
+  let books: Book[];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto('/login/');
+    await page.getByLabel('Email').fill(inject('demoEmail'));
+    await page.getByLabel('Password').fill(inject('demoPassword'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/library\/$/);
+    api = apiOf(context, page);
+    books = await api.books();
+    expect(books.length).toBeGreaterThanOrEqual(3);
+  });
+  afterAll(() => browser?.close());
+
+  it('sends a signed-out visitor to sign in first', async () => {
+    const anonymous = await browser.newContext({ baseURL });
+    const p = await anonymous.newPage();
+    p.setDefaultTimeout(15_000);
+    await p.goto('/c/');
+    await p.waitForURL(/\/login\/\?next=%2Fc%2F/);
+    await p.getByText('Please log in to continue.').waitFor();
+    await anonymous.close();
+  });
+
+  it('creates a playlist from a title card menu: the modal, its success message and the link', async () => {
+    const book = books.find((b) => /Moby/.test(b.title))!;
+    const name = unique('Sea voyages');
+    await page.goto('/library/');
+    const card = cardOf(page, book.title);
+    await openMenu(card);
+    await card.getByRole('menuitem', { name: 'Add to a new playlist' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create new playlist' });
+    await dialog.waitFor();
+    const nameField = dialog.getByLabel('Name your new playlist');
+    expect(await nameField.inputValue()).toBe('New playlist');
+    expect(await dialog.getByLabel(/\(optional\)/).count()).toBe(1);
+    expect(await page.evaluate(() => document.body.classList.contains('modal-active'))).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await nameField.fill(name);
+    await dialog.getByLabel(/\(optional\)/).fill('Whales, ships and the open sea');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const link = dialog.getByRole('link', { name: `Visit ${name}` });
+    await link.waitFor();
+    expect(await dialog.getByRole('status').textContent()).toBe(`New playlist created with your book. Visit ${name}`);
+    await dialog.getByRole('button', { name: 'Create another playlist' }).waitFor();
+
+    await link.click();
+    await page.waitForURL(/\/c\/collection\/[^/]+\/$/);
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    expect(await page.evaluate(() => document.body.classList.contains('modal-active'))).toBe(false);
+    await page.getByText('Whales, ships and the open sea').waitFor();
+    await page.getByText(`1 item(s) in ${name}`).waitFor();
+    await cardOf(page, book.title).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Your playlists' });
+    expect(await nav.getByRole('link', { name: new RegExp(name) }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('adds a title to a playlist and removes it again with one click each', async () => {
+    // '0 …' sorts right after the queue, so the dropdown shows it whatever order the list comes in
+    const name = unique('0 One click');
+    await api.create(name);
+    const book = books.find((b) => /War of the Worlds/.test(b.title))!;
+    await page.goto('/library/');
+    const card = cardOf(page, book.title);
+    await openMenu(card);
+    const entry = card.getByRole('menuitemcheckbox', { name });
+    expect(await entry.getAttribute('aria-checked')).toBe('false');
+    await entry.click();
+    await expect.poll(() => entry.getAttribute('aria-checked')).toBe('true');
+    await expect.poll(async () => (await api.list()).find((p) => p.name === name)?.content.map((i) => i.api_url)).toEqual([book.api_url]);
+    await page.keyboard.press('Escape');
+    await card.getByRole('button', { name: 'Added to Playlist' }).waitFor();
+
+    await openMenu(card);
+    // holders come first
+    expect(await card.getByRole('menuitemcheckbox').first().textContent()).toContain(name);
+    await card.getByRole('menuitemcheckbox', { name }).click();
+    await expect.poll(() => card.getByRole('menuitemcheckbox', { name }).getAttribute('aria-checked')).toBe('false');
+    await expect.poll(async () => (await api.list()).find((p) => p.name === name)?.content.length).toBe(0);
+    await page.keyboard.press('Escape');
+  });
+
+  it('filters a playlist by topic', async () => {
+    const alice = books.find((b) => /Alice/.test(b.title))!;
+    const moby = books.find((b) => /Moby/.test(b.title))!;
+    const name = unique('Topic filter');
+    const created = await api.create(name, 'Two books, different topics');
+    const filled = await api.add(created.id, [alice.api_url, moby.api_url]);
+    const topicsOf = (url: string) => filled.content.find((i) => i.api_url === url)!.metadata.topics;
+    const only = topicsOf(moby.api_url).find((t) => !topicsOf(alice.api_url).some((a) => a.slug === t.slug))!;
+    expect(only).toBeTruthy();
+
+    await page.goto(`/c/collection/${created.id}/`);
+    await page.getByText(`2 item(s) in ${name}`).waitFor();
+    await expect.poll(() => page.getByRole('article').count()).toBe(2);
+    const bar = page.getByRole('navigation', { name: 'Filter by topic' });
+    expect(await bar.getByRole('link', { name: /^All/ }).getAttribute('aria-current')).toBe('page');
+    const more = bar.getByRole('button', { name: 'More topics' });
+    if (!(await bar.getByRole('link', { name: new RegExp(`^${only.name}`) }).count())) await more.click();
+    await bar.getByRole('link', { name: new RegExp(`^${only.name}`) }).click();
+    await page.waitForURL(new RegExp(`/c/collection/${created.id}/topic/${only.slug}/$`));
+    await page.getByText(`1 item(s) in ${only.name}`).waitFor();
+    await expect.poll(() => page.getByRole('article').count()).toBe(1);
+    await cardOf(page, moby.title).waitFor();
+    expect(await bar.getByRole('link', { name: new RegExp(`^${only.name}`) }).getAttribute('aria-current')).toBe('page');
+
+    await bar.getByRole('link', { name: /^All/ }).click();
+    await page.waitForURL(new RegExp(`/c/collection/${created.id}/$`));
+    await expect.poll(() => page.getByRole('article').count()).toBe(2);
+  });
+
+  it('edits and renames, duplicates as "Copy of …", and deletes after the confirm dialog', async () => {
+    const book = books[0]!;
+    const name = unique('Rename me');
+    const created = await api.create(name, 'Before the edit');
+    await api.add(created.id, [book.api_url]);
+
+    await page.goto(`/c/collection/${created.id}/`);
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    await page.getByRole('toolbar').getByRole('button', { name: 'Edit' }).click();
+    await page.waitForURL(`**/c/edit-collection/${created.id}/`);
+    const nameField = page.getByRole('textbox', { name: 'Name' });
+    expect(await nameField.inputValue()).toBe(name);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // live validation: the queue's name is taken
+    await nameField.fill('queue');
+    await page.getByText("Oops! You've already used this name.").waitFor();
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+
+    const renamed = unique('Renamed');
+    await nameField.fill(renamed);
+    await page.getByRole('textbox', { name: /Description/ }).fill('After the edit');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Changes saved').waitFor();
+    await page.waitForURL(`**/c/collection/${created.id}/`);
+    await page.getByRole('heading', { level: 1, name: renamed }).waitFor();
+    await page.getByText('After the edit').waitFor();
+
+    await page.getByRole('toolbar').getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Duplicate' }).click();
+    await page.waitForURL((u) => /\/c\/edit-collection\/[^/]+\/$/.test(u.pathname) && !u.pathname.includes(`/${created.id}/`));
+    const copyName = `Copy of ${renamed}`;
+    await expect.poll(() => nameField.inputValue()).toBe(copyName);
+    await page.getByText('1 item', { exact: true }).waitFor();
+    const copy = (await api.list()).find((p) => p.name === copyName)!;
+    expect(copy.content.map((i) => i.api_url)).toEqual([book.api_url]);
+
+    // Delete asks first; Cancel keeps the playlist
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete playlist' });
+    await dialog.getByText('Are you sure you want to delete this playlist? This action cannot be undone.').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Delete');
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/\/c\/$/);
+    await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Your playlists' });
+    await nav.getByRole('link', { name: new RegExp(renamed) }).first().waitFor();
+    await expect.poll(() => nav.getByRole('link', { name: new RegExp(`^${copyName}`) }).count()).toBe(0);
+    expect((await api.list()).some((p) => p.id === copy.id)).toBe(false);
+  });
+
+  it('toggles the queue with its overlay and feedback banner', async () => {
+    const book = books.find((b) => /Alice/.test(b.title))!;
+    await page.goto('/library/');
+    const card = cardOf(page, book.title);
+    const add = card.getByRole('button', { name: 'Add to Queue' });
+    await add.waitFor();
+    expect(await add.getAttribute('aria-pressed')).toBe('false');
+    await add.click();
+    await card.locator('.queue-overlay').getByText('Adding to your queue...').waitFor();
+    await card.locator('.queue-banner').getByText('Added to your queue').waitFor();
+    const remove = card.getByRole('button', { name: 'Remove from Queue' });
+    expect(await remove.getAttribute('aria-pressed')).toBe('true');
+    // the banner goes after about 1.2 s
+    await card.locator('.queue-banner').waitFor({ state: 'detached', timeout: 3000 });
+
+    // the queue is the default playlist: /c/ shows it
+    await page.getByRole('link', { name: 'Playlists' }).click();
+    await page.waitForURL(/\/c\/$/);
+    await cardOf(page, book.title).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const inQueue = cardOf(page, book.title);
+    await inQueue.getByRole('button', { name: 'Remove from Queue' }).click();
+    await inQueue.locator('.queue-overlay').getByText('Removing from your queue...').waitFor();
+    // the card stays while its banner shows, then leaves the (now empty) queue
+    await inQueue.locator('.queue-banner').getByText('Removed from your queue').waitFor();
+    await page.getByText('Start exploring! You can add any title ... to this playlist just by tapping the playlist icon.').waitFor();
+    await expect.poll(async () => (await page.request.get('/api/v1/queue-simple/')).json().then((q: { results: { url: string }[] }) => q.results.map((r) => r.url))).not.toContain(book.api_url);
+  });
+
+  it('shows the playlists page on a phone with a select box for the library navigation', async () => {
+    const phone = await browser.newContext({ baseURL, viewport: { width: 375, height: 812 }, storageState: await context.storageState() });
+    const p = await phone.newPage();
+    p.setDefaultTimeout(15_000);
+    const name = unique('Phone list');
+    const created = await api.create(name);
+    await p.goto('/c/');
+    const select = p.getByRole('combobox', { name: 'Playlist' });
+    await select.waitFor();
+    expect(await p.getByRole('navigation', { name: 'Your playlists' }).isVisible()).toBe(false);
+    await select.selectOption(created.id);
+    await p.waitForURL(`**/c/collection/${created.id}/`);
+    await p.getByRole('heading', { level: 1, name }).waitFor();
+    expect(await seriousViolations(p)).toEqual([]);
+    await phone.close();
+  });
+});

@@ -1,0 +1,277 @@
+/**
+ * A title card with the signed-in user's playlist controls (library-playlists-account.md §2, §4): the queue
+ * toggle and the add-to-playlist dropdown, on every title card (catalog and playlists). Anonymous visitors get
+ * the plain card. The dialogs the dropdown opens are loaded on first use.
+ */
+import { lazy, Suspense, useRef, useState, type RefObject } from 'react';
+import { dropdownLayout, PLAYLIST_MESSAGES, type Collection } from '@lectern/core';
+import { Icon } from '../../components/Icon.tsx';
+import { Menu, type MenuItem } from '../../components/Menu.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
+import { Tooltip } from '../../components/Tooltip.tsx';
+import { TitleCard, type TitleCardProps } from '../catalog/TitleCard.tsx';
+import { holds, normalizeUri, usePlaylistActions } from './actions.ts';
+import { queuePhaseText, useQueueFeedback, type QueuePhase } from './queueFeedback.ts';
+import { usePlaylists, type PlaylistsView } from './store.ts';
+import './PlaylistTitleCard.css';
+
+const loadModals = () => import('./PlaylistModals.tsx');
+const CreatePlaylistModal = lazy(() => loadModals().then((m) => ({ default: m.CreatePlaylistModal })));
+const AddToAnotherModal = lazy(() => loadModals().then((m) => ({ default: m.AddToAnotherModal })));
+
+type ItemState = 'busy' | 'error';
+
+export function PlaylistTitleCard(props: Omit<TitleCardProps, 'controls' | 'overlay'>) {
+  const playlists = usePlaylists();
+  if (playlists.status === 'anonymous') return <TitleCard {...props} />;
+  return <SignedInTitleCard {...props} playlists={playlists} />;
+}
+
+function SignedInTitleCard({ playlists, ...props }: Omit<TitleCardProps, 'controls' | 'overlay'> & { playlists: PlaylistsView }) {
+  const { title } = props;
+  const apiUrl = normalizeUri(title.api_url);
+  const actions = usePlaylistActions();
+  const queue = useQueueFeedback();
+  const [itemStates, setItemStates] = useState<Record<string, ItemState>>({});
+  const [modal, setModal] = useState<{ kind: 'create' | 'another'; open: boolean } | null>(null);
+  const menuButtonRef = useRef<HTMLButtonElement | null>(null);
+  const menuRootRef = useRef<HTMLDivElement>(null);
+
+  const inQueue = playlists.queueUrls.has(apiUrl);
+  const setItem = (id: string, state: ItemState | null) =>
+    setItemStates((s) => {
+      const next = { ...s };
+      if (state) next[id] = state;
+      else delete next[id];
+      return next;
+    });
+
+  const toggleQueue = async () => {
+    if (queue.busy) return;
+    const adding = !inQueue;
+    const def = playlists.defaultPlaylist;
+    if (def) setItem(def.id, 'busy');
+    const ok = await queue.run(adding, () => (adding ? actions.addToQueue([apiUrl], title.topics) : actions.removeFromQueue([apiUrl])));
+    if (def) setItem(def.id, ok ? null : 'error');
+  };
+
+  /** One click adds or removes; the default playlist uses the queue calls. */
+  const toggle = async (playlist: Collection) => {
+    if (playlist.is_default) return toggleQueue();
+    if (itemStates[playlist.id] === 'busy') return;
+    setItem(playlist.id, 'busy');
+    try {
+      if (holds(playlist, apiUrl)) await actions.removeContent(playlist.id, [apiUrl]);
+      else await actions.addContent(playlist.id, [apiUrl], title.topics);
+      setItem(playlist.id, null);
+    } catch {
+      setItem(playlist.id, 'error');
+    }
+  };
+
+  const stateOf = (p: Collection): ItemState | null => (p.is_default && queue.busy ? 'busy' : (itemStates[p.id] ?? null));
+
+  const overlay = <QueueOverlay phase={queue.phase} />;
+  return (
+    <>
+      <TitleCard
+        {...props}
+        className={queue.phase?.kind === 'working' ? 'title-card--working' : undefined}
+        overlay={overlay}
+        controls={(titleId) => (
+          <div className="card-controls" ref={menuRootRef}>
+            <QueueToggle
+              inQueue={inQueue}
+              busy={queue.busy}
+              disabled={playlists.status !== 'ready'}
+              unavailable={playlists.status === 'fatal'}
+              describedBy={titleId}
+              onToggle={() => void toggleQueue()}
+            />
+            <PlaylistMenu
+              playlists={playlists}
+              apiUrl={apiUrl}
+              describedBy={titleId}
+              stateOf={stateOf}
+              onToggle={(p) => void toggle(p)}
+              onAddToAnother={() => setModal({ kind: 'another', open: true })}
+              onAddToNew={() => setModal({ kind: 'create', open: true })}
+              buttonRef={menuButtonRef}
+              rootRef={menuRootRef}
+            />
+          </div>
+        )}
+      />
+      {modal ? (
+        <Suspense fallback={null}>
+          {modal.kind === 'create' ? (
+            <CreatePlaylistModal
+              open={modal.open}
+              onClose={() => setModal({ ...modal, open: false })}
+              onExited={() => setModal(null)}
+              content={{ apiUrl, contentFormat: title.content_format, topics: title.topics, title: title.title }}
+              returnFocus={menuButtonRef}
+            />
+          ) : (
+            <AddToAnotherModal
+              open={modal.open}
+              onClose={() => setModal({ ...modal, open: false })}
+              onExited={() => setModal(null)}
+              playlists={playlists.sorted}
+              title={title.title}
+              contains={(p) => holds(p, apiUrl)}
+              stateOf={stateOf}
+              onToggle={(p) => void toggle(p)}
+              returnFocus={menuButtonRef}
+            />
+          )}
+        </Suspense>
+      ) : null}
+    </>
+  );
+}
+
+function QueueOverlay({ phase }: { phase: QueuePhase }) {
+  const text = queuePhaseText(phase);
+  return (
+    <>
+      <div className="visually-hidden" role="status">
+        {text}
+      </div>
+      {phase?.kind === 'working' ? (
+        <div className="queue-overlay" aria-hidden="true">
+          <Spinner size="md" />
+          <span>{text}</span>
+        </div>
+      ) : null}
+      {phase?.kind === 'done' ? (
+        <div className={`queue-banner queue-banner--${phase.ok ? 'ok' : 'error'}`} aria-hidden="true">
+          <Icon name={phase.ok ? 'check' : 'alert'} size={16} />
+          <span>{text}</span>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+interface QueueToggleProps {
+  inQueue: boolean;
+  busy: boolean;
+  /** Until the list is known (loading) or when it failed. */
+  disabled: boolean;
+  /** The list failed fatally: the tooltip says 'Unavailable'. */
+  unavailable: boolean;
+  describedBy: string;
+  onToggle: () => void;
+}
+
+/** The queue toggle of spec §2: pressed when the title is in the queue, labelled 'Remove from Queue' then. */
+function QueueToggle({ inQueue, busy, disabled, unavailable, describedBy, onToggle }: QueueToggleProps) {
+  const label = inQueue ? PLAYLIST_MESSAGES.removeFromQueueLabel : PLAYLIST_MESSAGES.addToQueueLabel;
+  return (
+    <Tooltip label={unavailable ? PLAYLIST_MESSAGES.unavailableTooltip : label}>
+      <button
+        type="button"
+        className={`icon-toggle${inQueue ? ' icon-toggle--on' : ''}`}
+        aria-pressed={inQueue}
+        aria-label={label}
+        aria-describedby={describedBy}
+        aria-disabled={busy || undefined}
+        disabled={disabled}
+        onClick={() => {
+          if (!busy) onToggle();
+        }}
+      >
+        <Icon name="bookmark" size={18} filled={inQueue} />
+      </button>
+    </Tooltip>
+  );
+}
+
+interface PlaylistMenuProps {
+  playlists: PlaylistsView;
+  apiUrl: string;
+  describedBy: string;
+  stateOf: (p: Collection) => ItemState | null;
+  onToggle: (p: Collection) => void;
+  onAddToAnother: () => void;
+  onAddToNew: () => void;
+  buttonRef: RefObject<HTMLButtonElement | null>;
+  rootRef: RefObject<HTMLDivElement | null>;
+}
+
+/**
+ * The dropdown of §2 and §9 (`dropdownLayout`): up to 3 playlists, those holding the title first; 'Add to another
+ * playlist' when there are more than 3; always 'Add to a new playlist'. The order is taken when the menu opens and
+ * kept while it is open, so an item does not jump away from the pointer after a click.
+ */
+export function PlaylistMenu({ playlists, apiUrl, describedBy, stateOf, onToggle, onAddToAnother, onAddToNew, buttonRef, rootRef }: PlaylistMenuProps) {
+  const [frozen, setFrozen] = useState<string[] | null>(null);
+  const added = playlists.playlists.some((p) => holds(p, apiUrl));
+  const fatal = playlists.status === 'fatal';
+  const tooltip = fatal ? PLAYLIST_MESSAGES.unavailableTooltip : added ? PLAYLIST_MESSAGES.addedTooltip : PLAYLIST_MESSAGES.addTooltip;
+
+  const layout = dropdownLayout(playlists.playlists, apiUrl);
+  const byId = new Map(playlists.playlists.map((p) => [p.id, p]));
+  const shown = frozen ? frozen.map((id) => byId.get(id)).filter((p): p is Collection => !!p) : layout.shown.map((s) => s.playlist);
+
+  const entries: { index: number; item: MenuItem }[] = shown.map((p, i) => {
+    const state = stateOf(p);
+    return {
+      index: i + 1,
+      item: {
+        key: p.id,
+        label: p.name,
+        checked: holds(p, apiUrl),
+        status: state,
+        srNote: state === 'error' ? 'the last change failed' : undefined,
+        onSelect: () => onToggle(p),
+      },
+    };
+  });
+  if (layout.addToAnotherIndex !== null) {
+    entries.push({
+      index: layout.addToAnotherIndex,
+      item: { key: 'another', label: PLAYLIST_MESSAGES.addToAnother, icon: <Icon name="list" size={16} />, closeOnSelect: true, onSelect: onAddToAnother },
+    });
+  }
+  entries.push({
+    index: layout.addToNewIndex,
+    item: { key: 'new', label: 'Add to a new playlist', icon: <Icon name="plus" size={16} />, closeOnSelect: true, onSelect: onAddToNew },
+  });
+  entries.sort((a, b) => a.index - b.index);
+  const items = entries.map((e, i) => ({ ...e.item, separated: i > 0 && e.item.checked === undefined && entries[i - 1]!.item.checked !== undefined }));
+
+  // Keep a handle on the trigger so dialogs opened from the menu can give focus back to it.
+  const captureButton = () => {
+    buttonRef.current = rootRef.current?.querySelector<HTMLButtonElement>('.playlist-menu__button') ?? null;
+  };
+
+  return (
+    <Menu
+      className="playlist-menu"
+      triggerClassName={`playlist-menu__button${added ? ' playlist-menu__button--added' : ''}`}
+      trigger={<Icon name={added ? 'playlist-check' : 'playlist-add'} size={20} />}
+      triggerLabel={tooltip}
+      triggerDescribedBy={describedBy}
+      tooltip={tooltip}
+      disabled={fatal}
+      header={<p className="playlist-menu__heading">Save to playlist</p>}
+      placeholder={
+        playlists.status === 'loading' ? (
+          <p className="menu__placeholder">
+            <Spinner size="sm" /> Loading your playlists…
+          </p>
+        ) : undefined
+      }
+      items={items}
+      onOpenChange={(open) => {
+        captureButton();
+        if (open) {
+          setFrozen(layout.shown.map((s) => s.playlist.id));
+          void loadModals();
+        } else setFrozen(null);
+      }}
+    />
+  );
+}

@@ -1,0 +1,226 @@
+/**
+ * One playlist (library-playlists-account.md §2 "Playlist screens", §4): heading, description (not for the
+ * default playlist), the topics filter bar, '{n} item(s) in {playlist name or topic name}', and the title cards,
+ * 10 at a time ("Show more" adds a page). /c/ shows the default playlist; an unknown id goes back to /c/ with the
+ * WARN flash 'We could not find the playlist that you requested. Please try again soon.'
+ */
+import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import {
+  DEFAULT_TOPIC,
+  filterByTopic,
+  itemCountLine,
+  itemCountSubject,
+  MESSAGES,
+  pageOf,
+  PLAYLIST_MESSAGES,
+  PLAYLIST_TIMINGS,
+  topicBar,
+  topicNeedsExpansion,
+  withTryAgain,
+  type Collection,
+} from '@lectern/core';
+import { Button } from '../../components/Button.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { ErrorState } from '../../components/ErrorState.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
+import { appPaths } from '../../app/links.ts';
+import { reportError } from '../../app/errorState.ts';
+import { TitleGridSkeleton } from '../catalog/TitleGrid.tsx';
+import { retryContent, useContent } from './contentStore.ts';
+import { initialLibraryUi, libraryUiReducer } from './libraryState.ts';
+import { PlaylistTitleCard } from './PlaylistTitleCard.tsx';
+import { usePlaylists } from './store.ts';
+import { useLingering } from './useLingering.ts';
+
+/** How long a removed title stays on screen: its queue overlay and then its banner. */
+const LEAVING_MS = PLAYLIST_TIMINGS.queueOverlayMs + PLAYLIST_TIMINGS.queueFeedbackMs;
+import '../catalog/TitleGrid.css';
+
+export function PlaylistView() {
+  const view = usePlaylists();
+  const { collectionId, topicSlug } = useParams();
+  const navigate = useNavigate();
+  const playlist = collectionId ? view.playlists.find((p) => p.id === collectionId) : view.defaultPlaylist;
+  const unknown = view.status === 'ready' && !!collectionId && !playlist;
+
+  useEffect(() => {
+    if (!unknown) return;
+    reportError('WARN', withTryAgain(PLAYLIST_MESSAGES.notFound));
+    navigate(appPaths.playlists, { replace: true });
+  }, [unknown, navigate]);
+
+  if (view.status === 'loading' || unknown) return <PlaylistSkeleton />;
+  if (view.status !== 'ready') return null;
+  if (!playlist) {
+    return (
+      <div className="playlist">
+        <title>Playlists · Lectern</title>
+        <h1 className="page-heading">Playlists</h1>
+        <EmptyState title={PLAYLIST_MESSAGES.emptyLibrary} icon={<Icon name="playlist-add" size={32} />}>
+          <p>
+            Tap the playlist icon on any title to start one. <Link to={appPaths.library}>Browse the library</Link>
+          </p>
+        </EmptyState>
+      </div>
+    );
+  }
+  return <PlaylistContent key={playlist.id} playlist={playlist} topicSlug={topicSlug ?? DEFAULT_TOPIC.slug} />;
+}
+
+function PlaylistSkeleton() {
+  return (
+    <div className="playlist" aria-busy="true">
+      <Skeleton style={{ width: '40%', height: '2.25rem', marginBottom: 'var(--space-5)' }} />
+      <TitleGridSkeleton count={8} />
+    </div>
+  );
+}
+
+function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicSlug: string }) {
+  const [ui, dispatch] = useReducer(libraryUiReducer, null, () => initialLibraryUi(playlist.id, topicSlug));
+  // Page load (a new topic in the address) selects it and resets the page size.
+  if (ui.selectedCollectionId !== playlist.id || ui.selectedTopicSlug !== topicSlug) {
+    dispatch({ type: 'pageLoaded', collectionId: playlist.id, topicSlug });
+  }
+  const [expanded, setExpanded] = useState(() => topicNeedsExpansion(playlist.content, topicSlug));
+  const bar = topicBar(playlist.content, ui.selectedTopicSlug, expanded);
+  const filtered = useMemo(() => filterByTopic(playlist.content, bar.selected), [playlist.content, bar.selected]);
+  // Titles just removed from the playlist stay a moment (see useLingering); the topic filter applies to them too.
+  const lingering = useLingering(playlist.content, LEAVING_MS);
+  const shown = useMemo(() => {
+    const leaving = new Set(lingering.filter((x) => x.leaving).map((x) => x.item.api_url));
+    return filterByTopic(
+      lingering.map((x) => x.item),
+      bar.selected,
+    ).map((item) => ({ item, leaving: leaving.has(item.api_url) }));
+  }, [lingering, bar.selected]);
+  const page = pageOf(shown, ui.pageSize);
+  const urls = page.items.map((i) => i.item.api_url);
+  const content = useContent(urls);
+  const subject = itemCountSubject(playlist.name, bar.shown, bar.selected);
+  const heading = playlist.name;
+
+  // After "Show more", focus the first new title so a keyboard user carries on from there.
+  const gridRef = useRef<HTMLUListElement>(null);
+  const focusFrom = useRef<number | null>(null);
+  const loadedCount = urls.filter((u) => content.contentMetadata[u]).length;
+  useLayoutEffect(() => {
+    const from = focusFrom.current;
+    if (from === null || loadedCount <= from) return;
+    focusFrom.current = null;
+    gridRef.current?.querySelectorAll<HTMLAnchorElement>('.title-card__title a')[from]?.focus();
+  }, [loadedCount]);
+
+  const failed = content.didError && urls.some((u) => !content.contentMetadata[u] && !content.requestedContentUris.has(u) && !content.missingContentUris.has(u));
+  const link = (slug: string) => appPaths.playlistTopic(playlist.id, playlist.is_default, slug);
+
+  return (
+    <div className="playlist">
+      <title>{`${bar.selected !== DEFAULT_TOPIC.slug ? `${subject} · ` : ''}${heading} · Lectern`}</title>
+      <header className="playlist__header">
+        <p className="playlist__eyebrow">{playlist.is_default ? 'Default playlist' : 'Playlist'}</p>
+        <h1 className="page-heading">{heading}</h1>
+        {!playlist.is_default && playlist.description ? <p className="playlist__description">{playlist.description}</p> : null}
+      </header>
+
+      {playlist.content.length ? (
+        <nav className="topic-filter" aria-label="Filter by topic">
+          <ul className="topic-filter__list">
+            {bar.shown.map((t) => (
+              <li key={t.slug}>
+                <Link to={link(t.slug)} className="topic-filter__link" aria-current={t.slug === bar.selected ? 'page' : undefined}>
+                  {t.name}
+                  <span className="topic-filter__count">
+                    <span className="visually-hidden">, </span>
+                    {t.count}
+                    <span className="visually-hidden"> items</span>
+                  </span>
+                </Link>
+              </li>
+            ))}
+            {bar.hasMore ? (
+              <li>
+                <button type="button" className="topic-filter__more" aria-expanded={expanded} onClick={() => setExpanded((x) => !x)}>
+                  {expanded ? PLAYLIST_MESSAGES.fewerTopics : PLAYLIST_MESSAGES.moreTopics}
+                  <Icon name="chevron-down" size={14} className={expanded ? 'topic-filter__chevron--up' : undefined} />
+                </button>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      ) : null}
+
+      <p className="playlist__count" aria-live="polite">
+        {itemCountLine(filtered.length, subject)}
+      </p>
+
+      {!shown.length ? (
+        <EmptyState title={PLAYLIST_MESSAGES.emptyPlaylist} icon={<Icon name="playlist-add" size={32} />}>
+          <Link to="/">Browse the library</Link>
+        </EmptyState>
+      ) : (
+        <>
+          {failed ? <ErrorState message={MESSAGES.contentRequestFailed} onRetry={() => retryContent(urls)} retrying={content.isFetching} /> : null}
+          <ul ref={gridRef} className={`title-grid${ui.animateCollectionContent ? ' title-grid--animate' : ''}`} aria-label={subject}>
+            {page.items.map(({ item, leaving }, i) => {
+              const meta = content.contentMetadata[item.api_url];
+              if (meta) {
+                return (
+                  <li key={item.api_url} className={`title-grid__item${leaving ? ' title-grid__item--leaving' : ''}`}>
+                    <PlaylistTitleCard
+                      title={item.metadata.topics.length ? { ...meta, topics: item.metadata.topics } : meta}
+                      progress={content.progress[item.api_url] ?? 0}
+                      eagerCover={i < 6}
+                    />
+                  </li>
+                );
+              }
+              if (content.missingContentUris.has(item.api_url)) {
+                return (
+                  <li key={item.api_url} className="title-grid__item">
+                    <div className="unavailable-card">
+                      <Icon name="alert" size={20} />
+                      <p>This title is no longer available.</p>
+                    </div>
+                  </li>
+                );
+              }
+              if (failed) return null;
+              return (
+                <li key={item.api_url} className="title-grid__item" aria-hidden="true">
+                  <div className="skeleton-card">
+                    <Skeleton className="skeleton-card__cover" />
+                    <div className="skeleton-card__body">
+                      <Skeleton style={{ width: '35%', height: '0.7rem' }} />
+                      <Skeleton style={{ width: '90%', height: '1rem' }} />
+                      <Skeleton style={{ width: '60%', height: '0.8rem' }} />
+                    </div>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+          {page.hasMore ? (
+            <div className="playlist__more">
+              <p className="playlist__shown">
+                Showing {Math.min(page.items.length, filtered.length)} of {filtered.length}
+              </p>
+              <Button
+                variant="secondary"
+                size="lg"
+                onClick={() => {
+                  focusFrom.current = page.items.length;
+                  dispatch({ type: 'nextPage' });
+                }}
+              >
+                Show more
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { createRef } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { sortPlaylists, type Collection } from '@lectern/core';
+import { PlaylistMenu } from '../src/features/playlists/PlaylistTitleCard.tsx';
+import type { PlaylistsView } from '../src/features/playlists/store.ts';
+import { item, playlist, queue } from './fixtures.ts';
+
+const URL = '/api/v1/book/b1/';
+
+function viewOf(playlists: Collection[], status: PlaylistsView['status'] = 'ready'): PlaylistsView {
+  const def = playlists.find((p) => p.is_default);
+  return {
+    status,
+    playlists,
+    sorted: sortPlaylists(playlists),
+    defaultPlaylist: def,
+    queueUrls: new Set(def?.content.map((i) => i.api_url) ?? []),
+    error: null,
+    signedOut: false,
+    refetch: () => undefined,
+    isRefetching: false,
+  };
+}
+
+function renderMenu(view: PlaylistsView, handlers: Partial<{ onToggle: (p: Collection) => void; onAddToAnother: () => void; onAddToNew: () => void }> = {}) {
+  const props = {
+    playlists: view,
+    apiUrl: URL,
+    describedBy: 'title-id',
+    stateOf: () => null,
+    onToggle: handlers.onToggle ?? vi.fn(),
+    onAddToAnother: handlers.onAddToAnother ?? vi.fn(),
+    onAddToNew: handlers.onAddToNew ?? vi.fn(),
+    buttonRef: createRef<HTMLButtonElement>(),
+    rootRef: createRef<HTMLDivElement>(),
+  };
+  const result = render(<PlaylistMenu {...props} />);
+  return { ...result, rerenderWith: (next: PlaylistsView) => result.rerender(<PlaylistMenu {...props} playlists={next} />) };
+}
+
+const itemNames = () =>
+  Array.from(screen.getByRole('menu').querySelectorAll('[role^="menuitem"]'))
+    .map((el) => `${el.textContent}${el.getAttribute('aria-checked') === 'true' ? ' [x]' : ''}`);
+
+describe('title card playlist dropdown (spec §2, §9 dropdownLayout)', () => {
+  it("lists up to 3 playlists, holders first, then 'Add to another playlist' and 'Add to a new playlist'", () => {
+    // store order: most recently changed first; 'Rust' holds the title
+    const lists = [queue(), playlist('1', 'Go'), playlist('2', 'Python'), playlist('3', 'Rust', [item('b1')]), playlist('4', 'Zig')];
+    renderMenu(viewOf(lists));
+    const button = screen.getByRole('button', { name: 'Added to Playlist' });
+    expect(button.getAttribute('aria-describedby')).toBe('title-id');
+    fireEvent.click(button);
+    expect(itemNames()).toEqual(['Rust [x]', 'Queue', 'Go', 'Add to another playlist', 'Add to a new playlist']);
+    const rust = screen.getByRole('menuitemcheckbox', { name: 'Rust' });
+    expect(rust.getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByRole('menuitemcheckbox', { name: 'Queue' }).getAttribute('aria-checked')).toBe('false');
+  });
+
+  it("has no 'Add to another playlist' with 3 playlists or fewer, and always 'Add to a new playlist'", () => {
+    renderMenu(viewOf([queue(), playlist('1', 'Go')]));
+    fireEvent.click(screen.getByRole('button', { name: 'Add to Playlist' }));
+    expect(itemNames()).toEqual(['Queue', 'Go', 'Add to a new playlist']);
+  });
+
+  it('one click toggles a playlist; the dialog entries close the menu', () => {
+    const onToggle = vi.fn();
+    const onAddToAnother = vi.fn();
+    const onAddToNew = vi.fn();
+    const lists = [queue(), playlist('1', 'Go'), playlist('2', 'Python'), playlist('3', 'Rust')];
+    renderMenu(viewOf(lists), { onToggle, onAddToAnother, onAddToNew });
+    const button = screen.getByRole('button', { name: 'Add to Playlist' });
+    fireEvent.click(button);
+    fireEvent.click(screen.getByRole('menuitemcheckbox', { name: 'Go' }));
+    expect(onToggle).toHaveBeenCalledWith(lists[1]);
+    // the menu stays open after a toggle
+    expect(screen.getByRole('menu')).toBeTruthy();
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Add to another playlist' }));
+    expect(onAddToAnother).toHaveBeenCalled();
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(button);
+    fireEvent.click(button);
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Add to a new playlist' }));
+    expect(onAddToNew).toHaveBeenCalled();
+  });
+
+  it('keeps the order while open, so a toggled playlist does not jump away; reorders on the next opening', () => {
+    const lists = [queue(), playlist('1', 'Go'), playlist('2', 'Python'), playlist('3', 'Rust')];
+    const { rerenderWith } = renderMenu(viewOf(lists));
+    fireEvent.click(screen.getByRole('button', { name: 'Add to Playlist' }));
+    expect(itemNames()).toEqual(['Queue', 'Go', 'Python', 'Add to another playlist', 'Add to a new playlist']);
+    // Python now holds the title (and, changed last, moved to the front of the store order)
+    const after = [playlist('2', 'Python', [item('b1')]), queue(), playlist('1', 'Go'), playlist('3', 'Rust')];
+    rerenderWith(viewOf(after));
+    expect(itemNames()).toEqual(['Queue', 'Go', 'Python [x]', 'Add to another playlist', 'Add to a new playlist']);
+    expect(screen.getByRole('button', { name: 'Added to Playlist' })).toBeTruthy();
+    fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' });
+    fireEvent.click(screen.getByRole('button', { name: 'Added to Playlist' }));
+    expect(itemNames()).toEqual(['Python [x]', 'Queue', 'Go', 'Add to another playlist', 'Add to a new playlist']);
+  });
+
+  it("shows busy and failed items: the failure is marked for screen readers too", () => {
+    const lists = [queue(), playlist('1', 'Go')];
+    render(
+      <PlaylistMenu
+        playlists={viewOf(lists)}
+        apiUrl={URL}
+        describedBy="t"
+        stateOf={(p) => (p.id === '1' ? 'error' : 'busy')}
+        onToggle={vi.fn()}
+        onAddToAnother={vi.fn()}
+        onAddToNew={vi.fn()}
+        buttonRef={createRef()}
+        rootRef={createRef()}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Add to Playlist' }));
+    expect(screen.getByRole('menuitemcheckbox', { name: 'Queue' }).getAttribute('aria-busy')).toBe('true');
+    const go = screen.getByRole('menuitemcheckbox', { name: /Go/ });
+    expect(go.className).toContain('menu__item--error');
+    expect(go.textContent).toContain('the last change failed');
+  });
+
+  it("is disabled with the tooltip 'Unavailable' when the playlist list failed fatally", () => {
+    renderMenu(viewOf([], 'fatal'));
+    const button = screen.getByRole('button', { name: 'Unavailable' });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('Unavailable', { selector: '.tooltip' })).toBeTruthy();
+  });
+
+  it('says it is loading while the list is on its way', () => {
+    renderMenu(viewOf([], 'loading'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add to Playlist' }));
+    expect(within(screen.getByRole('menu')).getByText(/Loading your playlists/)).toBeTruthy();
+  });
+});
