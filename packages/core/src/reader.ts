@@ -71,8 +71,11 @@ export function normalizePreferences(input: Partial<Record<keyof ReaderPreferenc
     font_name: typeof p.font_name === 'string' && /^[\w -]{1,40}$/.test(p.font_name) ? p.font_name : DEFAULT_PREFERENCES.font_name,
     column_width: tidy(clamp(finite(p.column_width, f.columnWidth.default), f.columnWidth.min, f.columnWidth.max)),
     reading_mode: READING_MODES.includes(p.reading_mode as ReadingMode) ? (p.reading_mode as ReadingMode) : 'day-mode',
-    // Brightness moves in steps of 25 from its minimum.
-    brightness: clamp(f.brightness.min + Math.round((brightness - f.brightness.min) / f.brightness.step) * f.brightness.step, f.brightness.min, f.brightness.max),
+    // Brightness moves in steps of 25 from its minimum (50, 75 … 250), and its maximum 255 (full) is kept as it is.
+    brightness:
+      brightness >= f.brightness.max
+        ? f.brightness.max
+        : clamp(f.brightness.min + Math.round((brightness - f.brightness.min) / f.brightness.step) * f.brightness.step, f.brightness.min, f.brightness.max),
     pagination: PAGINATIONS.includes(p.pagination as Pagination) ? (p.pagination as Pagination) : 'scroll',
     zoom_factor: tidy(clamp(finite(p.zoom_factor, f.zoom.default), f.zoom.min, f.zoom.max)),
   };

@@ -93,7 +93,7 @@ describe('reader settings limits (clamped)', () => {
         expect(p.column_width).toBeLessThanOrEqual(L.columnWidth.max);
         expect(p.zoom_factor).toBeGreaterThanOrEqual(L.zoom.min);
         expect(p.zoom_factor).toBeLessThanOrEqual(L.zoom.max);
-        expect((p.brightness - L.brightness.min) % L.brightness.step).toBe(0);
+        expect(p.brightness === L.brightness.max || (p.brightness - L.brightness.min) % L.brightness.step === 0).toBe(true);
         expect(['day-mode', 'cloudy-mode', 'night-mode']).toContain(p.reading_mode);
         expect(['scroll', 'page']).toContain(p.pagination);
       }),
@@ -110,6 +110,8 @@ describe('reader settings limits (clamped)', () => {
     expect(fontSizeFromSlider(65)).toBe(1);
     expect(columnWidthFromSlider(76)).toBe(50);
     expect(normalizePreferences({ brightness: 140 }).brightness).toBe(150);
+    expect(normalizePreferences({}).brightness).toBe(255);
+    expect(normalizePreferences({ brightness: 251 }).brightness).toBe(250);
   });
 
   it('shows reading time as mm:ss mins', () => {

@@ -8,6 +8,7 @@ import type { CatalogService, TaxonomyLookups } from '../services/catalog.ts';
 const bookParams = z.object({ bookId: z.string().min(1).max(200) });
 const chapterParams = bookParams.extend({ '*': z.string().min(1, 'chapter path is required').max(1000) });
 const slugParams = z.object({ slug: z.string().min(1).max(200) });
+const downloadQuery = z.object({ download: z.enum(['0', '1']).optional() });
 
 export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; taxonomy: TaxonomyLookups; contentRoot: string }): void {
   app.get('/api/v1/book/', async (request) => {
@@ -30,7 +31,8 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
 
   app.get('/api/v1/book/:bookId/chapter/*', async (request, reply) => {
     const { bookId, '*': fullPath } = chapterParams.parse(request.params);
-    const found = await deps.catalog.chapterOrResource(bookId, fullPath, await currentUser(request));
+    const { download } = downloadQuery.parse(request.query);
+    const found = await deps.catalog.chapterOrResource(bookId, fullPath, await currentUser(request), download === '1');
     if (found.kind === 'chapter') {
       return reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8').send(found.json);
     }

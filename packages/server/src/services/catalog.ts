@@ -106,10 +106,13 @@ export class CatalogService {
     };
   }
 
-  /** A path below /chapter/ names either a chapter (JSON, reading policy applies) or a resource (a file). */
-  async chapterOrResource(bookId: string, fullPath: string, user: UserRow | null): Promise<ChapterOrResource> {
+  /**
+   * A path below /chapter/ names either a chapter (JSON, reading policy applies) or a resource (a file). A PDF
+   * document's one chapter and its file share a path: `asFile` (the `?download=1` of `file_url`) asks for the file.
+   */
+  async chapterOrResource(bookId: string, fullPath: string, user: UserRow | null, asFile = false): Promise<ChapterOrResource> {
     const key = CatalogCache.chapterKey(bookId, fullPath);
-    const cached = this.cache.chapters.get(key) ?? (await this.loadChapter(bookId, fullPath, key));
+    const cached = asFile ? null : (this.cache.chapters.get(key) ?? (await this.loadChapter(bookId, fullPath, key)));
     if (cached) {
       assertCanReadChapter(user, cached.flags);
       return { kind: 'chapter', chapter: cached.chapter, json: cached.json };

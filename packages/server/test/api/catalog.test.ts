@@ -173,6 +173,28 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
     expect((await new TestClient(t.lectern.app).get(locked.url)).statusCode).toBe(200);
   });
 
+  it('serves a PDF document as one chapter whose file_url is the PDF itself, under the same reading policy', async () => {
+    const { PDFDocument } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    doc.setTitle('Field Guide to Test Documents');
+    doc.setAuthor('Ada Lovelace');
+    for (let i = 0; i < 3; i++) doc.addPage();
+    const imported = await t.lectern.services.importer.importBytes(await doc.save(), 'guide.pdf');
+    const detail = bookDetailSchema.parse((await new TestClient(t.lectern.app).get(`/api/v1/book/${imported.book_id}/`)).json());
+    expect(detail).toMatchObject({ content_format: 'document', source: 'application/pdf', page_count: 3 });
+    const chapter = chapterContentSchema.parse((await reader.get('sub')!.get(detail.chapters[0]!.url)).json());
+    expect(chapter.content_type).toBe('application/pdf');
+    const file = await reader.get('sub')!.get(chapter.file_url!);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toMatch(/^application\/pdf/);
+    expect(file.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // Take the sample flag away: the file is then for subscribers only.
+    await t.lectern.services.flags.set(imported.book_id, chapter.full_path, { as_sample: false });
+    const anonymous = await new TestClient(t.lectern.app).get(chapter.file_url!);
+    expect(anonymous.statusCode).toBe(401);
+    expect((await reader.get('sub')!.get(chapter.file_url!)).statusCode).toBe(200);
+  });
+
   it('imports an uploaded file for admins only, and a corrupt upload changes nothing', async () => {
     const before = (await new TestClient(t.lectern.app).get('/api/v1/book/')).json().count;
     const contentDir = path.join(t.dataDir, 'content');

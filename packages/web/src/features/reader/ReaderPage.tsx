@@ -1,178 +1,521 @@
 /**
- * Chapter reading page (/library/view/:titleSafe/:bookId/*). Plain rendering: the book title, the chapter
- * heading, the chapter in its sandboxed frame (or the PDF), and Previous / Next chapter links. The full reader
- * (table of contents panel, display settings, paging, progress) builds on this later.
+ * The reader (/library/view/:titleSafe/:bookId/*, reader.md §2): a toolbar (contents, the book and chapter,
+ * display settings), the chapter in its frame (or the PDF), and a footer to the neighbouring chapters with the
+ * position in this one. The chapter comes from POST /nest/epub/block/ and is decrypted in the browser; the
+ * reader keeps the position (Locator) in local storage and logs usage for signed-in readers.
  */
-import { Link, Navigate, useLocation, useParams } from 'react-router';
-import { MESSAGES, paths, type ChapterContent } from '@lectern/core';
-import { ButtonLink } from '../../components/Button.tsx';
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { ErrorState } from '../../components/ErrorState.tsx';
-import { Icon } from '../../components/Icon.tsx';
-import { Skeleton } from '../../components/Skeleton.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
+import { DEFAULT_PREFERENCES, MESSAGES, paths, type ReaderPreferences } from '@lectern/core';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
+import { readerApi } from '../../api/reader.ts';
 import { NotFoundPage } from '../../app/NotFoundPage.tsx';
-import { appPaths } from '../../app/links.ts';
-import { useBook } from '../title/useBook.ts';
+import { Spinner } from '../../components/Spinner.tsx';
 import { useSession } from '../account/useSession.ts';
-import { ChapterFrame } from './ChapterFrame.tsx';
-import { useChapter, usePrefetchChapter } from './useChapter.ts';
+import { ChapterView } from './ChapterView.tsx';
+import type { FrameController } from './engine/frameController.ts';
+import { PositionStore, resolveInitialPosition, type Locator } from './engine/position.ts';
+import { loadPreferences, savePreferences } from './engine/preferences.ts';
+import { Lightbox } from './Lightbox.tsx';
+import { ReaderIcon } from './ReaderIcon.tsx';
+import { SettingsPanel } from './SettingsPanel.tsx';
+import { TocPanel } from './TocPanel.tsx';
+import { readerKeys, usePrefetchReaderChapter, useReaderChapter, type ChapterLoad } from './useReaderChapter.ts';
+import { useUsage } from './useUsage.ts';
 import './ReaderPage.css';
 
-function SignInPanel({ bookId }: { bookId: string }) {
-  const location = useLocation();
-  const book = useBook(bookId);
-  return (
-    <div className="reader reader--gate">
-      <title>Sign in to read · Lectern</title>
-      <div className="reader-gate">
-        <span className="reader-gate__icon" aria-hidden="true">
-          <Icon name="lock" size={28} />
-        </span>
-        <h1 className="reader-gate__heading">{book.data ? book.data.title : 'Sign in to keep reading'}</h1>
-        <p className="reader-gate__message">{MESSAGES.signInToRead}</p>
-        <div className="reader-gate__actions">
-          <ButtonLink to={appPaths.login(location.pathname + location.search + location.hash)} size="lg">
-            Sign in
-          </ButtonLink>
-          {book.data ? (
-            <ButtonLink to={paths.titlePage(bookId)} variant="secondary" size="lg">
-              Back to the title
-            </ButtonLink>
-          ) : null}
-        </div>
-      </div>
-    </div>
-  );
-}
+const PdfView = lazy(() => import('./PdfView.tsx'));
 
-function ChapterNav({ chapter }: { chapter: ChapterContent }) {
-  const prev = chapter.previous_chapter_uri;
-  const next = chapter.next_chapter_uri;
-  if (!prev && !next) return null;
-  return (
-    <nav className="reader__pager" aria-label="Chapters">
-      {prev ? (
-        <Link className="reader__pager-link reader__pager-link--prev" rel="prev" to={paths.reader(chapter.title_safe, chapter.book_id, prev)}>
-          <Icon name="chevron-left" size={18} />
-          Previous
-        </Link>
-      ) : (
-        <span />
-      )}
-      {next ? (
-        <Link className="reader__pager-link reader__pager-link--next" rel="next" to={paths.reader(chapter.title_safe, chapter.book_id, next)}>
-          Next chapter
-          <Icon name="chevron-right" size={18} />
-        </Link>
-      ) : null}
-    </nav>
-  );
-}
-
-function PdfView({ chapter, fileUrl }: { chapter: ChapterContent; fileUrl: string }) {
-  return (
-    <div className="reader__pdf">
-      <object data={fileUrl} type="application/pdf" className="reader__pdf-object" aria-label={chapter.label}>
-        <div className="reader__pdf-fallback">
-          <p>This browser cannot show the PDF here.</p>
-          <a href={fileUrl} download>
-            <Icon name="download" size={16} /> Download the PDF
-          </a>
-        </div>
-      </object>
-      <p className="reader__pdf-download">
-        <a href={fileUrl} download>
-          <Icon name="download" size={16} /> Download the PDF
-        </a>
-      </p>
-    </div>
-  );
-}
-
-function ReaderSkeleton() {
-  return (
-    <div className="reader">
-      <div className="reader__head" aria-hidden="true">
-        <Skeleton style={{ width: '12rem', height: '0.9rem' }} />
-        <Skeleton style={{ width: '18rem', maxWidth: '80%', height: '1.1rem', marginTop: 8 }} />
-      </div>
-      <div className="reader__loading">
-        <Spinner size="lg" label="Loading chapter…" />
-      </div>
-    </div>
-  );
-}
-
-function Chapter({ bookId, fullPath }: { bookId: string; fullPath: string }) {
-  const chapter = useChapter(bookId, fullPath);
-  const { profile } = useSession();
-  // Anonymous visitors may read samples only; fetching the next chapter ahead would mostly earn a 401.
-  usePrefetchChapter(bookId, profile ? chapter.data?.next_chapter_uri : null);
-
-  if (chapter.isPending) return <ReaderSkeleton />;
-  if (chapter.isError) {
-    const status = isApiError(chapter.error) ? chapter.error.status : 0;
-    if (status === 401) return <SignInPanel bookId={bookId} />;
-    if (status === 404) return <NotFoundPage message="We could not find that chapter." />;
-    return (
-      <div className="reader">
-        <ErrorState message={chapter.error.message} onRetry={() => void chapter.refetch()} retrying={chapter.isRefetching} />
-      </div>
-    );
+function browserStorage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
   }
+}
 
-  const c = chapter.data;
-  const pdfUrl = c.content_type === 'application/pdf' && c.file_url ? c.file_url : null;
+interface NavState {
+  /** Paging back from the next chapter: open this one at its end (reader.md §4). */
+  comingBack?: boolean;
+}
+
+function Centered({ children }: { children: React.ReactNode }) {
+  return <div className="reader-center">{children}</div>;
+}
+
+function Message({ tone = 'info', title, children }: { tone?: 'info' | 'error'; title?: string; children?: React.ReactNode }) {
   return (
-    <article className="reader" aria-labelledby="chapter-heading">
-      <title>{`${c.label} · ${c.title} · Lectern`}</title>
-      <header className="reader__head">
-        <p className="reader__book">
-          <Link to={paths.titlePage(c.book_id)}>{c.title}</Link>
-        </p>
-        <h1 id="chapter-heading" className="reader__chapter">
-          {c.label}
-        </h1>
-      </header>
-      {pdfUrl ? <PdfView chapter={c} fileUrl={pdfUrl} /> : <ChapterFrame key={`${c.book_id}/${c.full_path}`} chapter={c} />}
-      <ChapterNav chapter={c} />
-    </article>
+    <Centered>
+      <div className={`reader-message reader-message--${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+        <span className="reader-message__icon" aria-hidden="true">
+          <ReaderIcon name={tone === 'error' ? 'alert' : 'lock'} size={26} />
+        </span>
+        {title ? <p className="reader-message__title">{title}</p> : null}
+        {children}
+      </div>
+    </Centered>
   );
 }
 
 function FirstChapter({ bookId }: { bookId: string }) {
-  const book = useBook(bookId);
-  if (book.isPending) return <ReaderSkeleton />;
-  if (book.isError) {
-    if (isApiError(book.error) && book.error.status === 404) return <NotFoundPage message="We could not find that book." />;
+  const toc = useQuery({ queryKey: readerKeys.toc(bookId, ''), queryFn: ({ signal }) => readerApi.getToc(bookId, null, signal), staleTime: 10 * 60_000, retry: 1 });
+  if (toc.isPending)
     return (
-      <div className="reader">
-        <ErrorState message={book.error.message} onRetry={() => void book.refetch()} retrying={book.isRefetching} />
+      <div className="reader-app">
+        <Centered>
+          <Spinner size="lg" label="Loading book…" />
+        </Centered>
+      </div>
+    );
+  if (toc.isError) {
+    if (isApiError(toc.error) && toc.error.status === 404) return <NotFoundPage message="We could not find that book." />;
+    return (
+      <div className="reader-app">
+        <Message tone="error" title={toc.error.message}>
+          <button type="button" className="reader-chip" onClick={() => void toc.refetch()}>
+            Try again
+          </button>
+        </Message>
       </div>
     );
   }
-  const first = book.data.chapters[0];
+  const first = toc.data.chapters[0];
   if (!first) {
     return (
-      <div className="reader">
-        <EmptyState title="This title has no chapters yet.">
-          <Link to={paths.titlePage(bookId)}>Back to the title</Link>
-        </EmptyState>
+      <div className="reader-app">
+        <Message tone="error" title={MESSAGES.bookStillLoading} />
       </div>
     );
   }
-  return <Navigate replace to={paths.reader(book.data.title_safe, book.data.book_id, first.full_path)} />;
+  return <Navigate replace to={paths.reader(toc.data.title_safe, toc.data.book_id, first.uri)} />;
 }
 
 export function ReaderPage() {
   const params = useParams();
   const bookId = params.bookId ?? '';
   // reader.md §2: the query part of the chapter uri is dropped (the splat never carries it).
-  const fullPath = (params['*'] ?? '').replace(/\/+$/, '');
-  if (!fullPath) return <FirstChapter bookId={bookId} />;
-  return <Chapter key={`${bookId}/${fullPath}`} bookId={bookId} fullPath={fullPath} />;
+  const href = (params['*'] ?? '').replace(/\/+$/, '');
+  const { profile, isLoading } = useSession();
+  if (isLoading)
+    return (
+      <div className="reader-app">
+        <Centered>
+          <Spinner size="lg" label="Loading…" />
+        </Centered>
+      </div>
+    );
+  if (!href) return <FirstChapter bookId={bookId} />;
+  return <Reader key={bookId} bookId={bookId} titleSafe={params.titleSafe ?? ''} href={href} userId={profile?.user_uuid ?? null} />;
+}
+
+function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe: string; href: string; userId: string | null }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [prefs, setPrefs] = useState<ReaderPreferences>(() => loadPreferences());
+  const [tocOpen, setTocOpen] = useState(false);
+  const [tocShown, setTocShown] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [lightbox, setLightbox] = useState<{ src: string; alt: string } | null>(null);
+  const [percent, setPercent] = useState(0);
+  const [pages, setPages] = useState<{ index: number; count: number } | null>(null);
+  const [fitRequest, setFitRequest] = useState(0);
+  const controllerRef = useRef<FrameController | null>(null);
+  const positions = useMemo(() => new PositionStore(browserStorage()), []);
+  const tracker = useUsage(userId);
+  const chapter = useReaderChapter(bookId, href, userId);
+  const load = chapter.data;
+  const item = load && 'item' in load ? load.item : null;
+  usePrefetchReaderChapter(bookId, item?.next_chapter_uri, userId);
+
+  const updatePrefs = useCallback((patch: Partial<ReaderPreferences>) => setPrefs((p) => savePreferences({ ...p, ...patch })), []);
+  const resetPrefs = useCallback(() => setPrefs(savePreferences({ ...DEFAULT_PREFERENCES })), []);
+
+  // The table of contents closes on route change (reader.md §4); so do the settings.
+  useEffect(() => {
+    setTocOpen(false);
+    setSettingsOpen(false);
+    setLightbox(null);
+  }, [location.pathname]);
+
+  const readerPath = useCallback((fullPath: string) => paths.reader(titleSafe, bookId, fullPath), [bookId, titleSafe]);
+
+  // ---- usage and position ----
+  const last = useRef<{ pct: number; locator: Locator | null }>({ pct: 0, locator: null });
+  const saveTimer = useRef(0);
+  const chapterPath = item?.chapter ?? null;
+
+  const onProgress = useCallback(
+    (pct: number, locator: Locator) => {
+      last.current = { pct, locator };
+      setPercent(pct);
+      tracker?.reading(pct);
+      window.clearTimeout(saveTimer.current);
+      // reader.md §9: the scroll-save debounce of 500 ms.
+      saveTimer.current = window.setTimeout(() => positions.set(bookId, locator), 500);
+    },
+    [tracker, positions, bookId],
+  );
+
+  // Leaving the chapter (another chapter, another page): end = current position, log and post.
+  useEffect(() => {
+    if (!chapterPath) return;
+    return () => {
+      window.clearTimeout(saveTimer.current);
+      if (last.current.locator) positions.set(bookId, last.current.locator);
+      tracker?.leave(last.current.pct);
+      tracker?.close();
+    };
+  }, [chapterPath, tracker, positions, bookId]);
+
+  // The tab hidden or closed: what was read so far is logged and stored now (nothing lost across a reload).
+  useEffect(() => {
+    const onHide = () => {
+      if (document.visibilityState === 'hidden' || !document.visibilityState) {
+        if (last.current.locator) positions.set(bookId, last.current.locator);
+        if (tracker?.currentChapter) tracker.leave(last.current.pct);
+      }
+    };
+    document.addEventListener('visibilitychange', onHide);
+    window.addEventListener('pagehide', onHide);
+    return () => {
+      document.removeEventListener('visibilitychange', onHide);
+      window.removeEventListener('pagehide', onHide);
+    };
+  }, [tracker, positions, bookId]);
+
+  const onReady = useCallback(
+    (controller: FrameController | null) => {
+      controllerRef.current = controller;
+      if (!controller || !item) return;
+      const pct = controller.percentage();
+      last.current = { pct, locator: controller.locator() };
+      setPercent(pct);
+      if (controller.paged) setPages(controller.pages());
+      else setPages(null);
+      tracker?.newChapter(item.chapter);
+      tracker?.newStart(pct);
+      // The bench and the e2e tests read these marks: the chapter is on screen, decrypted and laid out.
+      requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('reader:chapter-painted')));
+    },
+    [item, tracker],
+  );
+
+  const comingBack = (location.state as NavState | null)?.comingBack === true;
+  const initial = useCallback(
+    () =>
+      resolveInitialPosition({
+        hash: location.hash,
+        comingBack,
+        stored: positions.get(bookId, href),
+        topPercentage: item?.top_percentage ?? 0,
+      }),
+    [location.hash, comingBack, positions, bookId, href, item?.top_percentage],
+  );
+
+  // A new hash on the same chapter (a TOC entry with an anchor) scrolls there.
+  const firstHash = useRef(location.hash);
+  useEffect(() => {
+    if (location.hash === firstHash.current) return;
+    firstHash.current = location.hash;
+    if (location.hash) controllerRef.current?.goToAnchor(decodeURIComponent(location.hash.slice(1)));
+  }, [location.hash]);
+
+  const goChapter = useCallback(
+    (direction: 'next' | 'prev') => {
+      const target = direction === 'next' ? item?.next_chapter_uri : item?.previous_chapter_uri;
+      if (!target) return;
+      void navigate(readerPath(target), { state: direction === 'prev' ? ({ comingBack: true } satisfies NavState) : undefined });
+    },
+    [item, navigate, readerPath],
+  );
+
+  // Keys when focus is in the app (not in the frame): page turns, Escape, T for contents, F/G for font size.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented) return;
+      const t = e.target as HTMLElement | null;
+      const inField = t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+      if (e.key === 'Escape') {
+        if (lightbox) return;
+        if (tocOpen || settingsOpen) {
+          setTocOpen(false);
+          setSettingsOpen(false);
+        }
+        return;
+      }
+      if (inField || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (t && (t.closest('.toc') || t.closest('.reader-settings') || t.closest('.reader-pdf'))) return;
+      if (e.key === 't' || e.key === 'T') {
+        setTocShown(true);
+        setTocOpen((o) => !o);
+        return;
+      }
+      if (e.key === 'f' || e.key === 'g') {
+        setPrefs((p) => savePreferences({ ...p, font_size: p.font_size + (e.key === 'g' ? 0.1 : -0.1) }));
+        return;
+      }
+      if (t && t.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return;
+      controllerRef.current?.handleKey(e);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [tocOpen, settingsOpen, lightbox]);
+
+  const callbacks = useMemo(
+    () => ({
+      onProgress,
+      onEdge: goChapter,
+      onNavigate: (path: string) => void navigate(path),
+      onImage: (src: string, alt: string) => setLightbox({ src, alt }),
+      onPages: (index: number, count: number) => setPages({ index, count }),
+      onKey: (e: KeyboardEvent) => {
+        if (e.key === 'Escape') {
+          setTocOpen(false);
+          setSettingsOpen(false);
+        } else if (e.key === 't' || e.key === 'T') {
+          setTocShown(true);
+          setTocOpen((o) => !o);
+        }
+      },
+    }),
+    [onProgress, goChapter, navigate],
+  );
+
+  // Pages change with the mode: the controller reports them on its next layout.
+  useEffect(() => {
+    if (prefs.pagination !== 'page') setPages(null);
+    else if (controllerRef.current) setPages(controllerRef.current.pages());
+  }, [prefs.pagination, prefs.font_size, prefs.column_width]);
+
+  // A panel that closes with focus inside gives it back to the button that opened it.
+  const tocButton = useRef<HTMLButtonElement>(null);
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (!tocOpen && active?.closest('.toc')) tocButton.current?.focus();
+  }, [tocOpen]);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (!settingsOpen && active?.closest('.reader-settings')) settingsButton.current?.focus();
+  }, [settingsOpen]);
+
+  const openToc = () => {
+    setTocShown(true);
+    setSettingsOpen(false);
+    setTocOpen((o) => !o);
+  };
+
+  const isPdf = load?.kind === 'pdf';
+  const body = renderBody(load, chapter.isPending, chapter.error, () => void chapter.refetch());
+
+  function renderBody(l: ChapterLoad | undefined, pending: boolean, error: Error | null, retry: () => void) {
+    if (pending)
+      return (
+        <Centered>
+          <Spinner size="lg" label="Loading chapter…" />
+        </Centered>
+      );
+    if (error || !l) {
+      if (isApiError(error) && error.status === 404) return <NotFoundPage message="We could not find that chapter." />;
+      return (
+        <Message tone="error" title={error?.message ?? MESSAGES.contentRequestFailed}>
+          <button type="button" className="reader-chip" onClick={retry}>
+            Try again
+          </button>
+        </Message>
+      );
+    }
+    switch (l.kind) {
+      case 'still-loading':
+        return (
+          <Message tone="error" title={MESSAGES.bookStillLoading}>
+            <button type="button" className="reader-chip" onClick={retry}>
+              Try again
+            </button>
+          </Message>
+        );
+      case 'refused': {
+        const signIn = l.message === MESSAGES.signInToRead;
+        return (
+          <Message tone="info" title={l.item.title}>
+            <p className="reader-message__text" role="alert">
+              {l.message}
+            </p>
+            {l.url ? (
+              <Link className="btn btn--primary btn--lg" to={l.url}>
+                {signIn ? 'Sign in' : 'Go to the title'}
+              </Link>
+            ) : null}
+            <Link className="reader-message__link" to={paths.titlePage(bookId)}>
+              Back to the title
+            </Link>
+          </Message>
+        );
+      }
+      case 'failed':
+        return (
+          <Message tone="error" title={l.message}>
+            <button type="button" className="reader-chip" onClick={retry}>
+              Try again
+            </button>
+          </Message>
+        );
+      case 'pdf':
+        return (
+          <Suspense
+            fallback={
+              <Centered>
+                <Spinner size="lg" label="Loading document…" />
+              </Centered>
+            }
+          >
+            <PdfView
+              fileUrl={l.fileUrl}
+              label={l.item.chapter_label}
+              prefs={prefs}
+              fitRequest={fitRequest}
+              onZoom={(z) => updatePrefs({ zoom_factor: z })}
+              onProgress={(pct) => {
+                last.current = { pct, locator: { href, progression: pct } };
+                setPercent(pct);
+                tracker?.reading(pct);
+              }}
+              onReady={() => {
+                tracker?.newChapter(l.item.chapter);
+                requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('reader:chapter-painted')));
+              }}
+            />
+          </Suspense>
+        );
+      case 'html':
+        return (
+          <ChapterView
+            key={`${bookId}/${href}`}
+            html={l.html}
+            label={l.item.chapter_label || l.chapter.label}
+            stylesheets={l.chapter.stylesheets}
+            baseHref={new URL(paths.chapterApi(bookId, l.item.chapter_href), window.location.href).href}
+            allowScripts={l.chapter.allow_scripts}
+            href={l.item.chapter_href}
+            bookId={bookId}
+            prefs={prefs}
+            initial={initial}
+            readerPath={readerPath}
+            callbacks={callbacks}
+            onReady={onReady}
+          />
+        );
+    }
+  }
+
+  const chapterLabel = item?.chapter_label ?? '';
+  const position = pages && prefs.pagination === 'page' ? `Page ${pages.index + 1} of ${pages.count}` : `${Math.round(percent)}%`;
+  const showNav = load?.kind === 'html' || load?.kind === 'pdf';
+
+  return (
+    <div className={`reader-app reader-app--${prefs.reading_mode} reader-app--${prefs.pagination}`}>
+      <title>{item ? `${chapterLabel ? `${chapterLabel} · ` : ''}${item.title} · Lectern` : 'Reader · Lectern'}</title>
+      <div className="reader-toolbar" role="toolbar" aria-label="Reader">
+        <button
+          ref={tocButton}
+          type="button"
+          className="reader-iconbtn reader-toolbar__toc"
+          aria-label="Table of contents"
+          aria-expanded={tocOpen}
+          aria-controls="reader-toc"
+          onClick={openToc}
+        >
+          <ReaderIcon name="toc" />
+        </button>
+        <div className="reader-toolbar__titles">
+          {item ? (
+            <Link to={paths.titlePage(bookId)} className="reader-toolbar__book">
+              {item.title}
+            </Link>
+          ) : (
+            <span className="reader-toolbar__book">&nbsp;</span>
+          )}
+          <h1 className="reader-toolbar__chapter" id="chapter-heading">
+            {chapterLabel || '\u00a0'}
+          </h1>
+        </div>
+        <button
+          ref={settingsButton}
+          type="button"
+          className="reader-iconbtn reader-toolbar__settings"
+          aria-label="Display settings"
+          aria-expanded={settingsOpen}
+          aria-controls="reader-settings"
+          onClick={() => {
+            setTocOpen(false);
+            setSettingsOpen((o) => !o);
+          }}
+        >
+          <ReaderIcon name="type" />
+        </button>
+      </div>
+
+      <div className="reader-stage" aria-labelledby="chapter-heading" role="region">
+        {body}
+      </div>
+
+      {showNav ? (
+        <nav className="reader-footer" aria-label="Chapters">
+          {item?.previous_chapter_uri ? (
+            <Link className="reader-footer__link" rel="prev" to={readerPath(item.previous_chapter_uri)}>
+              <ReaderIcon name="prev" size={18} />
+              <span>Previous</span>
+            </Link>
+          ) : (
+            <span className="reader-footer__link reader-footer__link--none" />
+          )}
+          <div className="reader-footer__position" aria-live="off">
+            <span className="reader-footer__bar" aria-hidden="true">
+              <span style={{ width: `${Math.round(percent)}%` }} />
+            </span>
+            <span className="reader-footer__text">{position}</span>
+          </div>
+          {item?.next_chapter_uri ? (
+            <Link className="reader-footer__link reader-footer__link--next" rel="next" to={readerPath(item.next_chapter_uri)}>
+              <span>Next chapter</span>
+              <ReaderIcon name="next" size={18} />
+            </Link>
+          ) : (
+            <span className="reader-footer__link reader-footer__link--none" />
+          )}
+        </nav>
+      ) : null}
+
+      {tocOpen || settingsOpen ? (
+        <div
+          className="reader-scrim"
+          aria-hidden="true"
+          onClick={() => {
+            setTocOpen(false);
+            setSettingsOpen(false);
+          }}
+        />
+      ) : null}
+      {tocShown ? (
+        <div id="reader-toc">
+          <TocPanel open={tocOpen} bookId={bookId} currentHref={href} signedIn={!!userId} onClose={() => setTocOpen(false)} onChapterClick={() => setTocOpen(false)} />
+        </div>
+      ) : null}
+      <div id="reader-settings">
+        <SettingsPanel
+          open={settingsOpen}
+          prefs={prefs}
+          isPdf={isPdf}
+          onChange={updatePrefs}
+          onReset={resetPrefs}
+          onFitWidth={() => setFitRequest((n) => n + 1)}
+          onClose={() => setSettingsOpen(false)}
+        />
+      </div>
+      {lightbox ? <Lightbox src={lightbox.src} alt={lightbox.alt} onClose={() => setLightbox(null)} /> : null}
+    </div>
+  );
 }
 
 export default ReaderPage;

@@ -1,0 +1,205 @@
+/**
+ * Reader bench (issue 4): time from clicking a table-of-contents entry to the decrypted chapter painted, for the
+ * longest chapter of the sample library, against the anchor: the same browser fetching the same chapter's plain
+ * HTML (GET /api/v1/book/{id}/chapter/{path}) and painting it in the same kind of iframe. Both are marked painted
+ * after the frame's load and a double requestAnimationFrame. Also the reader's JS chunk sizes (gzip).
+ *
+ *   npm run build -w packages/web && npx tsx bench/reader.ts        (RUNS=10 by default)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium, type Page } from 'playwright-core';
+
+const RUNS = Number(process.env.RUNS ?? 10);
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'packages/web/dist');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function startServer(): Promise<{ server: ChildProcess; base: string; email: string; password: string; dataDir: string }> {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('build the web app first: npm run build -w packages/web');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-reader-'));
+  const port = await freePort();
+  const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT: '1000',
+      SAMPLE_CACHE_DIR: path.join(os.tmpdir(), 'lectern-sample-cache'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const demo = await new Promise<{ email: string; password: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 170_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const email = /email:\s+(\S+)/.exec(output)?.[1];
+      const password = /password:\s+(\S+)/.exec(output)?.[1];
+      if (/Lectern is running at/.test(output) && email && password) {
+        clearTimeout(timer);
+        resolve({ email, password });
+      }
+    };
+    server.stdout!.on('data', onData);
+    server.stderr!.on('data', onData);
+    server.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return { server, base: `http://127.0.0.1:${port}`, dataDir, ...demo };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)]!;
+
+interface Candidate {
+  bookId: string;
+  title: string;
+  fullPath: string;
+  label: string;
+  webUrl: string;
+  apiUrl: string;
+  textLength: number;
+  firstWebUrl: string;
+}
+
+async function longestChapter(page: Page): Promise<Candidate> {
+  return page.evaluate(async () => {
+    const list = await (await fetch('/api/v1/book/?page_size=100', { headers: { Accept: 'application/json' } })).json();
+    let best: Candidate | null = null;
+    for (const b of list.results as { api_url: string; title: string; book_id: string; content_format: string }[]) {
+      if (b.content_format !== 'book') continue;
+      const detail = await (await fetch(b.api_url, { headers: { Accept: 'application/json' } })).json();
+      for (const c of detail.chapters as { full_path: string; url: string; web_url: string; label: string }[]) {
+        const r = await fetch(c.url, { headers: { Accept: 'application/json' } });
+        if (!r.ok) continue;
+        const json = await r.json();
+        if (json.content_type === 'application/pdf') continue;
+        const text = new DOMParser().parseFromString(json.content, 'text/html').body.textContent ?? '';
+        const idx = detail.chapters.indexOf(c);
+        // Start elsewhere in the book, and not on the chapter before (whose next one the reader prefetches).
+        const other = detail.chapters.find((x: { full_path: string }, j: number) => x.full_path !== c.full_path && j !== idx - 1);
+        if (other && (!best || text.length > best.textLength)) {
+          best = { bookId: b.book_id, title: b.title, fullPath: c.full_path, label: c.label, webUrl: c.web_url, apiUrl: c.url, textLength: text.length, firstWebUrl: other.web_url };
+        }
+      }
+    }
+    return best!;
+  }) as Promise<Candidate>;
+}
+
+function chunkSizes() {
+  const assets = path.join(dist, 'assets');
+  const rows: { file: string; raw: number; gzip: number }[] = [];
+  for (const f of fs.readdirSync(assets)) {
+    if (!/^(ReaderPage|PdfView|decrypt\.worker)-.*\.js$/.test(f)) continue;
+    const buf = fs.readFileSync(path.join(assets, f));
+    rows.push({ file: f, raw: buf.length, gzip: zlib.gzipSync(buf, { level: 9 }).length });
+  }
+  return rows;
+}
+
+async function main() {
+  const { server, base, email, password, dataDir } = await startServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+  });
+  try {
+    const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto('/login/');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/library\/$/);
+
+    const target = await longestChapter(page);
+    console.log(`longest chapter: "${target.label}" of ${target.title} (${target.fullPath}), ${target.textLength.toLocaleString('en')} characters of text`);
+
+    // ---- the reader: TOC click -> decrypted chapter painted ----
+    const reader: number[] = [];
+    for (let i = 0; i < RUNS + 1; i++) {
+      await page.goto(target.firstWebUrl); // a fresh page: nothing of the target chapter in memory
+      await page.locator('iframe.chapter-view__frame').waitFor();
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      await page.waitForTimeout(300);
+      await page.getByRole('button', { name: 'Table of contents' }).click();
+      const toc = page.locator('aside.toc');
+      const link = toc.locator(`a[href$="/${target.fullPath.split('/').map(encodeURIComponent).join('/')}"]`).first();
+      await link.waitFor();
+      await page.evaluate(() => performance.clearMarks());
+      await link.click();
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0, null, { timeout: 30_000 });
+      const ms = await page.evaluate(() => {
+        const click = performance.getEntriesByName('reader:toc-click')[0]!;
+        const painted = performance.getEntriesByName('reader:chapter-painted')[0]!;
+        return painted.startTime - click.startTime;
+      });
+      const encoding = await page.evaluate(() => (document.querySelector('iframe.chapter-view__frame') as HTMLIFrameElement | null)?.contentDocument?.body.innerText.length ?? 0);
+      if (encoding < 1000) throw new Error('the chapter did not render');
+      if (i > 0) reader.push(ms); // the first run warms the caches (worker module, fonts)
+    }
+
+    // ---- the anchor: the same chapter's plain HTML fetched and painted in a frame ----
+    const anchor: number[] = [];
+    for (let i = 0; i < RUNS + 1; i++) {
+      await page.goto('/library/');
+      const ms = await page.evaluate(async (apiUrl) => {
+        const host = document.createElement('div');
+        host.style.cssText = 'position:fixed;inset:113px 0 49px 0;z-index:99;background:#fff';
+        document.body.append(host);
+        const t0 = performance.now();
+        const json = await (await fetch(apiUrl, { headers: { Accept: 'application/json' } })).json();
+        const frame = document.createElement('iframe');
+        frame.style.cssText = 'width:100%;height:100%;border:0';
+        frame.setAttribute('sandbox', 'allow-same-origin');
+        const loaded = new Promise<void>((r) => frame.addEventListener('load', () => r(), { once: true }));
+        frame.srcdoc = `<!doctype html><html><head><meta charset="utf-8"><base href="${location.origin}${apiUrl}"><style>body{font-family:Georgia,serif;font-size:18px;line-height:1.65;margin:0}#r{max-width:calc(65ch + 3rem);margin:0 auto;padding:2rem 1.5rem}</style></head><body><div id="r">${json.content}</div></body></html>`;
+        host.append(frame);
+        await loaded;
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return performance.now() - t0;
+      }, target.apiUrl);
+      if (i > 0) anchor.push(ms);
+    }
+
+    const r = median(reader);
+    const a = median(anchor);
+    console.log(`runs: ${RUNS} each (plus one warm-up)`);
+    console.log(`reader  TOC click -> decrypted chapter painted: median ${r.toFixed(1)} ms, p95 ${p95(reader).toFixed(1)} ms  [${reader.map((x) => x.toFixed(0)).join(', ')}]`);
+    console.log(`anchor  plain chapter fetched + painted:        median ${a.toFixed(1)} ms, p95 ${p95(anchor).toFixed(1)} ms  [${anchor.map((x) => x.toFixed(0)).join(', ')}]`);
+    console.log(`ratio reader/anchor: ${(r / a).toFixed(2)} (target < 1.5)`);
+    for (const c of chunkSizes()) console.log(`chunk ${c.file}: ${(c.raw / 1024).toFixed(1)} KB, gzip ${(c.gzip / 1024).toFixed(1)} KB`);
+  } finally {
+    await browser.close();
+    const exited = new Promise((res) => server.once('exit', res));
+    server.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

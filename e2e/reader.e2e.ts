@@ -1,0 +1,248 @@
+/**
+ * The reader in a real browser against the real server and sample library: decryption, paged reading across a
+ * chapter end, preferences kept across a reload, usage events kept offline and delivered once back online, the
+ * anonymous sign-in gate, and axe on the reader with its panels open. At desktop and phone sizes.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+
+const baseURL = inject('baseURL');
+
+interface ChapterInfo {
+  full_path: string;
+  web_url: string;
+  as_sample: boolean;
+  is_public: boolean;
+  label: string;
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).exclude('iframe').analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+}
+
+async function signIn(page: Page) {
+  await page.goto('/login/');
+  await page.getByLabel('Email').fill(inject('demoEmail'));
+  await page.getByLabel('Password').fill(inject('demoPassword'));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/library\/$/);
+}
+
+async function warOfTheWorlds(page: Page): Promise<{ bookId: string; chapters: ChapterInfo[] }> {
+  const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
+  const book = list.results.find((b: { title: string }) => /War of the Worlds/.test(b.title));
+  const detail = await (await page.request.get(book.api_url)).json();
+  return { bookId: book.book_id, chapters: detail.chapters };
+}
+
+const frameOf = (page: Page) => page.frameLocator('iframe.chapter-view__frame');
+
+/** The block answer for one chapter (not a prefetch of the next one). */
+function blockFor(page: Page, href: string): Promise<Response> {
+  return page.waitForResponse((r) => {
+    if (!r.url().includes('/nest/epub/block/') || r.request().method() !== 'POST') return false;
+    const body = r.request().postDataJSON() as { hrefs?: unknown };
+    return body?.hrefs === href;
+  });
+}
+
+async function footerText(page: Page) {
+  return (await page.locator('.reader-footer__text').textContent()) ?? '';
+}
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+]) {
+  describe(`the reader at ${viewport.width}x${viewport.height}`, () => {
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    let bookId = '';
+    let chapters: ChapterInfo[] = [];
+    let long: ChapterInfo;
+    let nextOfLong: ChapterInfo;
+
+    beforeAll(async () => {
+      browser = await launchBrowser();
+      context = await browser.newContext({ baseURL, viewport });
+      page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await signIn(page);
+      ({ bookId, chapters } = await warOfTheWorlds(page));
+      // Chapter 1 - The Eve of the War: the first chapter of real text, and the one after it.
+      const i = chapters.findIndex((c) => /Chapter 1\b/.test(c.label));
+      long = chapters[i]!;
+      nextOfLong = chapters[i + 1]!;
+    });
+    afterAll(() => browser?.close());
+
+    it('decrypts the chapter in the browser: the block answer is crypt64 and the frame shows the text', async () => {
+      const block = blockFor(page, long.full_path);
+      await page.goto(long.web_url);
+      const answer = await (await block).json();
+      expect(answer[0].resources[0].encoding).toBe('crypt64');
+      expect(answer[0].resources[0].content).not.toMatch(/Martian|<p/);
+      await expect.poll(async () => (await frameOf(page).locator('body').innerText()).length).toBeGreaterThan(3000);
+      expect(await frameOf(page).locator('body').innerText()).toMatch(/o one would have believed/);
+      // The key is kept in local storage (reader.md §3).
+      expect(await page.evaluate(() => localStorage.getItem('reader_key'))).toMatch(/"key"/);
+    });
+
+    it('switches to paged mode and pages past the end of the chapter into the next one, and back to its end', async () => {
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Pages' }).click();
+      expect(await page.getByRole('button', { name: 'Pages' }).getAttribute('aria-pressed')).toBe('true');
+      await page.keyboard.press('Escape');
+      // The server may remember an earlier visit (top_percentage): Home goes to the first page.
+      await expect.poll(() => footerText(page)).toMatch(/^Page \d+ of \d+$/);
+      await page.keyboard.press('Home');
+      await expect.poll(() => footerText(page)).toMatch(/^Page 1 of \d+$/);
+      const count = Number(/of (\d+)/.exec(await footerText(page))![1]);
+      expect(count).toBeGreaterThan(3);
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => footerText(page)).toBe(`Page 2 of ${count}`);
+      // Swipe-free, key-driven: to the last page, then one more.
+      for (let i = 2; i < count; i++) await page.keyboard.press('ArrowRight');
+      await expect.poll(() => footerText(page)).toBe(`Page ${count} of ${count}`);
+      await page.keyboard.press('ArrowRight');
+      await page.waitForURL((u) => u.pathname.endsWith(`/${nextOfLong.full_path}`));
+      await expect.poll(() => footerText(page)).toMatch(/^Page 1 of \d+$/);
+      // Before the first page: the previous chapter, at its end (100%).
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForURL((u) => u.pathname.endsWith(`/${long.full_path}`));
+      await expect.poll(() => footerText(page)).toBe(`Page ${count} of ${count}`);
+    });
+
+    it('keeps night mode and a larger font across a reload', async () => {
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Night' }).click();
+      await page.getByRole('button', { name: 'Increase font size' }).click();
+      await expect.poll(() => frameOf(page).locator('html').getAttribute('class')).toContain('night-mode');
+      const size = await frameOf(page).locator('body').evaluate((b) => getComputedStyle(b).fontSize);
+      expect(parseFloat(size)).toBeCloseTo(18 * 1.1, 0);
+      await page.reload();
+      await frameOf(page).locator('body').waitFor();
+      await expect.poll(() => frameOf(page).locator('html').getAttribute('class')).toContain('night-mode');
+      expect(parseFloat(await frameOf(page).locator('body').evaluate((b) => getComputedStyle(b).fontSize))).toBeCloseTo(18 * 1.1, 0);
+      const cookie = (await context.cookies()).find((c) => c.name === 'reader_preferences');
+      expect(decodeURIComponent(cookie!.value)).toContain('night-mode');
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      expect(await page.getByRole('button', { name: 'Night' }).getAttribute('aria-pressed')).toBe('true');
+      expect(await page.getByRole('button', { name: 'Pages' }).getAttribute('aria-pressed')).toBe('true');
+    });
+
+    it('has no serious accessibility violations with the settings and the contents open', async () => {
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Table of contents' }).click();
+      const toc = page.getByRole('complementary', { name: 'Table of contents' });
+      await toc.getByRole('link', { name: /Chapter 1 - The Eve of the War/ }).waitFor();
+      expect(await toc.locator('[aria-current="page"]').count()).toBeGreaterThan(0);
+      expect(await toc.getByRole('button', { name: /to your queue/ }).count()).toBeGreaterThan(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      // Opening a chapter from the contents closes the panel.
+      await toc.getByRole('link', { name: /Chapter 2 - The Falling Star/ }).click();
+      await page.waitForURL(/main\d+\.xml$/);
+      await expect.poll(() => page.locator('aside.toc').getAttribute('aria-hidden')).toBe('true');
+      // Back to scroll mode and day for the next visitor of this context.
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Reset' }).click();
+      await page.keyboard.press('Escape');
+    });
+  });
+}
+
+describe('usage events survive an outage', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await signIn(page);
+  });
+  afterAll(() => browser?.close());
+
+  it('keeps events read offline (is_offline) and sends them when the connection is back', async () => {
+    const { bookId, chapters } = await warOfTheWorlds(page);
+    const chapter = chapters.find((c) => /Chapter 3\b/.test(c.label))!;
+    await page.goto(chapter.web_url);
+    await expect.poll(async () => (await frameOf(page).locator('body').innerText()).length).toBeGreaterThan(3000);
+    await page.waitForTimeout(500);
+    const storeKey = await page.evaluate(() => Object.keys(localStorage).find((k) => k.startsWith('reader_usage_events:')) ?? null);
+
+    await context.setOffline(true);
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    // Reading is logged at most every 15 s (reader.md §9 usage update interval).
+    await page.waitForTimeout(15_500);
+    await page.keyboard.press('PageDown');
+    const stored = await expect
+      .poll(
+        async () => {
+          const raw = await page.evaluate(() => {
+            const k = Object.keys(localStorage).find((key) => key.startsWith('reader_usage_events:'));
+            return k ? localStorage.getItem(k) : null;
+          });
+          return raw ? (JSON.parse(raw) as { usage_uuid: string; is_offline?: boolean; chapter: string }[]) : [];
+        },
+        { timeout: 10_000 },
+      )
+      .toSatisfy((events: { is_offline?: boolean }[]) => events.length > 0 && events.every((e) => e.is_offline === true));
+    void stored;
+    void storeKey;
+    const pending = await page.evaluate(() => {
+      const k = Object.keys(localStorage).find((key) => key.startsWith('reader_usage_events:'))!;
+      return JSON.parse(localStorage.getItem(k)!) as { usage_uuid: string; chapter: string; end_percentage: number }[];
+    });
+    expect(pending.some((e) => e.chapter.endsWith(`/chapter/${chapter.full_path}`))).toBe(true);
+
+    // Back online: the `online` event sends them, the server acknowledges, the browser forgets them.
+    const delivered = page.waitForResponse((r) => r.url().includes('/api/v1/usage-event/') && r.request().method() === 'POST' && r.status() === 200);
+    await context.setOffline(false);
+    const ack = await (await delivered).json();
+    for (const e of pending) expect(ack.accepted).toContain(e.usage_uuid);
+    await expect
+      .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('reader_usage_events:') && localStorage.getItem(k)).length))
+      .toBe(0);
+    const progress = await (await page.request.get(`/api/v1/book/${bookId}/chapter-progress/?page_size=50`)).json();
+    const row = progress.results.find((r: { full_path: string }) => r.full_path === chapter.full_path);
+    expect(row?.top_percentage).toBeGreaterThan(0);
+  });
+});
+
+describe('an anonymous visitor in the reader', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ baseURL, viewport: { width: 375, height: 812 } })).newPage();
+    page.setDefaultTimeout(15_000);
+  });
+  afterAll(() => browser?.close());
+
+  it('reads a sample chapter in plain text and is asked to sign in on a locked one', async () => {
+    const { chapters } = await warOfTheWorlds(page);
+    const sample = chapters.find((c) => c.as_sample)!;
+    const locked = chapters.find((c) => !c.as_sample && !c.is_public)!;
+    const block = blockFor(page, sample.full_path);
+    await page.goto(sample.web_url);
+    expect((await (await block).json())[0].resources[0].encoding).toBeNull();
+    await expect.poll(async () => (await frameOf(page).locator('body').innerText()).length).toBeGreaterThan(100);
+
+    await page.goto(locked.web_url);
+    await page.getByText('You must be signed in to read this book.').waitFor();
+    expect(await page.locator('iframe.chapter-view__frame').count()).toBe(0);
+    const signIn = page.getByRole('link', { name: 'Sign in' }).last();
+    expect(await signIn.getAttribute('href')).toMatch(/^\/login\/\?next=/);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The reader's calls (reader.md §7), built on the one typed client (`api.request`) and the core zod schemas.
+ * The reader is its own lazily loaded chunk, so importing the schemas here costs the entry chunk nothing.
+ */
+import {
+  blockResponseSchema,
+  chapterProgressPageSchema,
+  keyResponseSchema,
+  LIMITS,
+  tocResponseSchema,
+  usageEventsResponseSchema,
+  type ArchiveItem,
+  type TocResponse,
+  type UsageEvent,
+} from '@lectern/core';
+import { api } from './client.ts';
+
+export interface BlockParams {
+  bookId: string;
+  href: string;
+  screenWidth?: number;
+  screenHeight?: number;
+  updateProgress?: boolean;
+}
+
+export interface ChapterProgressRecord {
+  content: string;
+  identifier: string;
+  full_path: string;
+  top_percentage: number;
+}
+
+export interface UsageAck {
+  accepted: string[];
+  rejected: { index: number; usage_uuid: string | null; reason: string }[];
+}
+
+const PROGRESS_PATH = (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/chapter-progress/`;
+
+/** `next` links are absolute or root-relative; the client wants a path plus a query. */
+function pathOf(next: string): { path: string; query: Record<string, string> } {
+  const u = new URL(next, 'http://lectern.invalid');
+  return { path: u.pathname, query: Object.fromEntries(u.searchParams) };
+}
+
+export const readerApi = {
+  /** GET /nest/key/: the signed-in user's decryption key (401 'You must be signed in to read this book.'). */
+  getKey: (signal?: AbortSignal): Promise<string> => api.request('/nest/key/', keyResponseSchema, { signal }).then((r) => r.key),
+
+  /** POST /nest/epub/block/: the archive item of one chapter (resources[0] is the chapter item). */
+  getBlock: (p: BlockParams, signal?: AbortSignal): Promise<ArchiveItem[]> =>
+    api.request('/nest/epub/block/', blockResponseSchema, {
+      method: 'POST',
+      signal,
+      body: {
+        book_id: p.bookId,
+        hrefs: p.href,
+        package_resources: 1,
+        ...(p.screenWidth ? { screen_width: Math.round(p.screenWidth) } : {}),
+        ...(p.screenHeight ? { screen_height: Math.round(p.screenHeight) } : {}),
+        update_progress: p.updateProgress ?? true,
+      },
+    }),
+
+  /** GET /nest/epub/toc/?book_id=&chapter_href= */
+  getToc: (bookId: string, chapterHref: string | null, signal?: AbortSignal): Promise<TocResponse> =>
+    api.request('/nest/epub/toc/', tocResponseSchema, { signal, query: { book_id: bookId, chapter_href: chapterHref } }),
+
+  /** POST /api/v1/usage-event/ with at most LIMITS.maxEventsPerRequest events; idempotent by usage_uuid. */
+  postUsageEvents: (events: readonly UsageEvent[]): Promise<UsageAck> => {
+    if (events.length > LIMITS.maxEventsPerRequest) throw new Error(`At most ${LIMITS.maxEventsPerRequest} events per request.`);
+    return api.request('/api/v1/usage-event/', usageEventsResponseSchema, { method: 'POST', body: events });
+  },
+
+  /** Every page of GET /api/v1/book/{id}/chapter-progress/?page_size=50, following `next`. */
+  getChapterProgress: async (bookId: string, signal?: AbortSignal): Promise<ChapterProgressRecord[]> => {
+    const out: ChapterProgressRecord[] = [];
+    let path = PROGRESS_PATH(bookId);
+    let query: Record<string, string> = { page_size: String(LIMITS.progressPageSize) };
+    for (let guard = 0; guard < 200; guard++) {
+      const page = await api.request(path, chapterProgressPageSchema, { signal, query });
+      out.push(...page.results);
+      if (!page.next) break;
+      ({ path, query } = pathOf(page.next));
+    }
+    return out;
+  },
+
+  getQueue: (signal?: AbortSignal) => api.getQueue(signal),
+  addToQueue: (urls: readonly string[]) => api.addToQueue(urls),
+  removeFromQueue: (urls: readonly string[]) => api.removeFromQueue(urls),
+};
+
+export type ReaderApi = typeof readerApi;

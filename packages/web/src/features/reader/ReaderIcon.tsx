@@ -1,0 +1,55 @@
+/** The reader's own icons (the design system's set has no sun, moon or type icons); decorative, pair with text. */
+export type ReaderIconName =
+  | 'toc'
+  | 'type'
+  | 'close'
+  | 'prev'
+  | 'next'
+  | 'minus'
+  | 'plus'
+  | 'sun'
+  | 'cloud'
+  | 'moon'
+  | 'scroll'
+  | 'pages'
+  | 'check'
+  | 'queue-add'
+  | 'queue-check'
+  | 'zoom-in'
+  | 'zoom-out'
+  | 'fit'
+  | 'reset'
+  | 'lock'
+  | 'alert';
+
+const PATHS: Record<ReaderIconName, string> = {
+  toc: 'M4 6h16 M4 12h16 M4 18h10',
+  type: 'M4 19l5-14 5 14 M5.8 14h6.4 M15 19l3.2-9 3.3 9 M16 16h4.4',
+  close: 'M6 6l12 12 M18 6L6 18',
+  prev: 'M15 6l-6 6 6 6',
+  next: 'M9 6l6 6-6 6',
+  minus: 'M5 12h14',
+  plus: 'M12 5v14 M5 12h14',
+  sun: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8z M12 2v2 M12 20v2 M4.9 4.9l1.4 1.4 M17.7 17.7l1.4 1.4 M2 12h2 M20 12h2 M4.9 19.1l1.4-1.4 M17.7 6.3l1.4-1.4',
+  cloud: 'M7 18h10a4 4 0 0 0 .6-7.95A6 6 0 0 0 6.2 9.2 4.5 4.5 0 0 0 7 18z',
+  moon: 'M20 14.5A8 8 0 1 1 9.5 4a6.5 6.5 0 0 0 10.5 10.5z',
+  scroll: 'M7 3h10v18H7z M10 7h4 M10 11h4 M10 15h4',
+  pages: 'M3 5h8v14H3z M13 5h8v14h-8z',
+  check: 'M5 12.5l4.5 4.5L19 7.5',
+  'queue-add': 'M4 6h12 M4 11h12 M4 16h7 M18 13v8 M14 17h8',
+  'queue-check': 'M4 6h12 M4 11h12 M4 16h7 M14 17.5l2.5 2.5 5-5.5',
+  'zoom-in': 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14z M20 20l-4-4 M11 8v6 M8 11h6',
+  'zoom-out': 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14z M20 20l-4-4 M8 11h6',
+  fit: 'M4 9V4h5 M20 9V4h-5 M4 15v5h5 M20 15v5h-5',
+  reset: 'M4 12a8 8 0 1 0 2.4-5.7 M4 4v4h4',
+  lock: 'M7 10V7a5 5 0 0 1 10 0v3M5 10h14v11H5z M12 14v3',
+  alert: 'M12 3.5l9.5 17h-19z M12 10v4.5 M12 17.5v.01',
+};
+
+export function ReaderIcon({ name, size = 20 }: { name: ReaderIconName; size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.9" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}

@@ -1,0 +1,186 @@
+/**
+ * The slide-in table of contents (reader.md §2 and §4): cover, title, authors, publisher with year; chapters
+ * nested by depth with the current one marked; for signed-in readers a percent-complete bar, completed markers
+ * past 95% and an add-to-queue button per chapter. Fetched on first show.
+ */
+import { formatMinutesRequired, LIMITS, paths, type TocItem } from '@lectern/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef } from 'react';
+import { Link } from 'react-router';
+import { readerApi } from '../../api/reader.ts';
+import { Spinner } from '../../components/Spinner.tsx';
+import { ReaderIcon } from './ReaderIcon.tsx';
+import { readerKeys } from './useReaderChapter.ts';
+
+export interface TocPanelProps {
+  open: boolean;
+  bookId: string;
+  currentHref: string;
+  signedIn: boolean;
+  onClose: () => void;
+  onChapterClick: () => void;
+}
+
+function yearOf(date: string | null): string | null {
+  const m = date ? /^(\d{4})/.exec(date) : null;
+  return m ? m[1]! : null;
+}
+
+export function TocPanel({ open, bookId, currentHref, signedIn, onClose, onChapterClick }: TocPanelProps) {
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const queryClient = useQueryClient();
+  const toc = useQuery({
+    queryKey: readerKeys.toc(bookId, ''),
+    queryFn: ({ signal }) => readerApi.getToc(bookId, null, signal),
+    staleTime: 10 * 60_000,
+  });
+  const progress = useQuery({
+    queryKey: readerKeys.progress(bookId),
+    queryFn: ({ signal }) => readerApi.getChapterProgress(bookId, signal),
+    enabled: signedIn && open,
+    staleTime: 0,
+  });
+  const queue = useQuery({ queryKey: readerKeys.queue, queryFn: ({ signal }) => readerApi.getQueue(signal), enabled: signedIn, staleTime: 30_000 });
+  const queued = useMemo(() => new Set((queue.data ?? []).map((q) => q.url)), [queue.data]);
+  const toggleQueue = useMutation({
+    mutationFn: ({ url, add }: { url: string; add: boolean }) => (add ? readerApi.addToQueue([url]) : readerApi.removeFromQueue([url])),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: readerKeys.queue }),
+  });
+
+  useEffect(() => {
+    if (open) closeRef.current?.focus();
+  }, [open]);
+
+  // The current entry comes into view when the panel opens.
+  const listRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open || !toc.data) return;
+    listRef.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'center' });
+  }, [open, toc.data]);
+
+  const progressOf = useMemo(() => {
+    const m = new Map<string, number>();
+    for (const r of progress.data ?? []) m.set(r.full_path, r.top_percentage);
+    return m;
+  }, [progress.data]);
+
+  const data = toc.data;
+  const bookPercent = useMemo(() => {
+    if (!data || data.chapters.length === 0) return 0;
+    const sum = data.chapters.reduce((acc, c) => acc + Math.min(100, Math.max(0, progressOf.get(c.uri) ?? 0)), 0);
+    return Math.round(sum / data.chapters.length);
+  }, [data, progressOf]);
+
+  const renderItems = (items: TocItem[]) => (
+    <ol className="toc__list">
+      {items.map((item, i) => {
+        const current = item.full_path === currentHref && !item.href.includes('#');
+        const pct = progressOf.get(item.full_path) ?? 0;
+        const done = signedIn && pct > LIMITS.completedThresholdPercent;
+        const apiUrl = paths.chapterApi(bookId, item.full_path);
+        const inQueue = queued.has(apiUrl);
+        return (
+          <li key={`${item.href}-${i}`} className={`toc__item toc__item--depth-${Math.min(item.depth, 4)}`}>
+            <div className={`toc__row${current ? ' toc__row--current' : ''}`}>
+              <Link
+                to={item.url}
+                className="toc__link"
+                aria-current={current ? 'page' : undefined}
+                onClick={() => {
+                  performance.mark('reader:toc-click');
+                  onChapterClick();
+                }}
+              >
+                <span className="toc__label">{item.label}</span>
+                {item.minutes_required > 0 ? <span className="toc__minutes">{formatMinutesRequired(item.minutes_required)}</span> : null}
+              </Link>
+              {done ? (
+                <span className="toc__done" title="Completed">
+                  <ReaderIcon name="check" size={16} />
+                  <span className="visually-hidden">Completed</span>
+                </span>
+              ) : null}
+              {signedIn && !item.href.includes('#') ? (
+                <button
+                  type="button"
+                  className={`toc__queue${inQueue ? ' toc__queue--on' : ''}`}
+                  aria-pressed={inQueue}
+                  aria-label={inQueue ? `Remove ${item.label} from your queue` : `Add ${item.label} to your queue`}
+                  title={inQueue ? 'In your queue' : 'Add to queue'}
+                  disabled={toggleQueue.isPending && toggleQueue.variables?.url === apiUrl}
+                  onClick={() => toggleQueue.mutate({ url: apiUrl, add: !inQueue })}
+                >
+                  <ReaderIcon name={inQueue ? 'queue-check' : 'queue-add'} size={18} />
+                </button>
+              ) : null}
+            </div>
+            {item.children.length ? renderItems(item.children) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+
+  const year = data ? yearOf(data.pub_date) : null;
+  return (
+    <aside
+      className={`toc${open ? ' toc--open' : ''}`}
+      aria-label="Table of contents"
+      aria-hidden={!open}
+      inert={!open}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <div className="toc__head">
+        <h2 className="toc__heading">Contents</h2>
+        <button ref={closeRef} type="button" className="reader-iconbtn" aria-label="Close table of contents" onClick={onClose}>
+          <ReaderIcon name="close" />
+        </button>
+      </div>
+      <div className="toc__body" ref={listRef}>
+        {toc.isPending ? (
+          <div className="toc__loading">
+            <Spinner label="Loading contents…" />
+          </div>
+        ) : toc.isError ? (
+          <p className="toc__error" role="alert">
+            {toc.error.message}
+          </p>
+        ) : data ? (
+          <>
+            <div className="toc__book">
+              {data.thumbnail_tag ? <img className="toc__cover" src={data.thumbnail_tag} alt="" width={72} height={108} /> : <div className="toc__cover toc__cover--blank" aria-hidden="true" />}
+              <div className="toc__meta">
+                <Link to={data.detail_url} className="toc__title">
+                  {data.title}
+                </Link>
+                {data.authors.length ? <p className="toc__authors">{data.authors.join(', ')}</p> : null}
+                {data.publisher ? (
+                  <p className="toc__publisher">
+                    {data.publisher.name}
+                    {year ? `, ${year}` : ''}
+                  </p>
+                ) : year ? (
+                  <p className="toc__publisher">{year}</p>
+                ) : null}
+                {signedIn ? (
+                  <div className="toc__progress">
+                    <div className="toc__bar" role="progressbar" aria-label="Book progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={bookPercent}>
+                      <span style={{ width: `${bookPercent}%` }} />
+                    </div>
+                    <span className="toc__percent">{bookPercent}% complete</span>
+                  </div>
+                ) : null}
+              </div>
+            </div>
+            <nav aria-label="Chapters">{renderItems(data.items.length ? data.items : data.chapters.map((c) => ({ href: c.uri, uri: c.uri, label: c.label, full_path: c.uri, depth: c.depth, children: [], selected: c.selected, minutes_required: c.minutes_required, url: c.url })))}</nav>
+          </>
+        ) : null}
+      </div>
+    </aside>
+  );
+}

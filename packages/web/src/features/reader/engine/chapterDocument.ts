@@ -1,0 +1,161 @@
+/**
+ * The document a chapter is shown in (DESIGN.md "Reader engine"). Book HTML never enters the app's DOM: it goes
+ * into its own iframe as `srcdoc`, with
+ * - `<base href>` of the chapter's API path (relative images and links resolve as in the book),
+ * - a Content-Security-Policy `<meta>` that forbids scripts unless the title allows them, and loads only
+ *   same-origin images, styles, fonts and media,
+ * - the book's stylesheets, then our reading stylesheet, then ONE style element of settings as CSS custom
+ *   properties (font size, column width, colours, page size) that the reader rewrites in place,
+ * - the chapter inside one root element (`#lectern-root`) that carries the reading column in both modes.
+ */
+import type { ReaderPreferences } from '@lectern/core';
+
+export const SETTINGS_STYLE_ID = 'lectern-settings';
+export const ROOT_ID = 'lectern-root';
+
+export const chapterCsp = (allowScripts: boolean) =>
+  [
+    "default-src 'none'",
+    "img-src 'self' data: blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    "media-src 'self' blob:",
+    allowScripts ? "script-src 'self' 'unsafe-inline'" : "script-src 'none'",
+  ].join('; ');
+
+export const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** The reader palettes (tokens.css: .palette-day / -cloudy / -night), as the frame needs them. */
+export const PALETTES = {
+  'day-mode': { bg: '#ffffff', text: '#1b1b1b', link: '#0c5b63', muted: '#5b6166', rule: '#d9dcda' },
+  'cloudy-mode': { bg: '#f3efe6', text: '#2a2620', link: '#0a4f56', muted: '#5f574b', rule: '#d8cfbd' },
+  'night-mode': { bg: '#15191c', text: '#d8dcdf', link: '#7cc8cf', muted: '#9aa3a9', rule: '#333b40' },
+} as const;
+
+export interface FrameLayout {
+  pagination: 'scroll' | 'page';
+  /** The frame's width in CSS px (paged mode: one page). */
+  pageWidth: number;
+}
+
+/**
+ * The settings rule: custom properties on :root. Column width is read as characters per line (`ch`), capped at the
+ * frame: 65 gives the classic 65-character measure at any font size (docs/decisions.md).
+ */
+export function settingsCss(prefs: ReaderPreferences, layout: FrameLayout): string {
+  const p = PALETTES[prefs.reading_mode];
+  const font = prefs.font_name === 'Georgia' ? "Georgia, 'Times New Roman', serif" : `'${prefs.font_name}', Georgia, serif`;
+  return `:root {
+  --lectern-font-size: ${prefs.font_size};
+  --lectern-column: ${prefs.column_width}ch;
+  --lectern-font: ${font};
+  --lectern-bg: ${p.bg};
+  --lectern-text: ${p.text};
+  --lectern-link: ${p.link};
+  --lectern-muted: ${p.muted};
+  --lectern-rule: ${p.rule};
+  --lectern-page: ${Math.max(1, Math.floor(layout.pageWidth))}px;
+  color-scheme: ${prefs.reading_mode === 'night-mode' ? 'dark' : 'light'};
+}`;
+}
+
+export const READING_CSS = `
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; background: var(--lectern-bg); }
+html, body { margin: 0; padding: 0; }
+body {
+  background: var(--lectern-bg) !important;
+  color: var(--lectern-text) !important;
+  font-family: var(--lectern-font);
+  font-size: calc(1.125rem * var(--lectern-font-size));
+  line-height: 1.65;
+  overflow-wrap: break-word;
+  hyphens: auto;
+  -webkit-font-smoothing: antialiased;
+}
+#${ROOT_ID} {
+  box-sizing: border-box;
+  max-width: min(100%, calc(var(--lectern-column) + 3rem));
+  margin: 0 auto;
+  padding: 2rem 1.5rem 3rem;
+}
+#${ROOT_ID} > :first-child { margin-top: 0; }
+img, svg, video, audio, canvas, object { max-width: 100%; height: auto; }
+img { image-rendering: auto; }
+img.lectern-zoomable { cursor: zoom-in; }
+img.lectern-image-failed { display: none; }
+.lectern-image-error { display: block; margin: 1em 0; padding: .75em 1em; border: 1px dashed var(--lectern-rule); border-radius: 6px;
+  color: var(--lectern-muted); font: 0.875rem/1.4 system-ui, sans-serif; }
+pre { max-width: 100%; overflow-x: auto; white-space: pre-wrap; font-size: 0.88em; }
+code, kbd, samp, pre, tt { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+table { max-width: 100%; border-collapse: collapse; }
+hr { border: 0; border-top: 1px solid var(--lectern-rule); }
+a { color: var(--lectern-link) !important; }
+a:focus-visible { outline: 3px solid #1a73e8; outline-offset: 2px; }
+h1, h2, h3, h4, h5, h6 { line-height: 1.25; hyphens: manual; }
+::selection { background: color-mix(in srgb, var(--lectern-link) 30%, transparent); }
+:target { scroll-margin-top: 100px; }
+
+/* day/cloudy/night act on the book too: its own colours would fight the palette */
+html.lectern-tinted #${ROOT_ID} *:not(a) { color: inherit !important; background-color: transparent !important; border-color: var(--lectern-rule) !important; }
+
+/* scroll mode: the frame scrolls */
+html.lectern-scroll { overflow-x: hidden; overflow-y: auto; scroll-behavior: auto; }
+
+/* paged mode: the frame is the viewport; the body is laid out in columns one page wide */
+html.lectern-paged { height: 100%; overflow: hidden; }
+html.lectern-paged body { overflow: visible; }
+html.lectern-paged body {
+  box-sizing: border-box;
+  height: 100vh;
+  padding: 2rem 0 2.25rem;
+  column-width: var(--lectern-page);
+  column-gap: 0;
+  column-fill: auto;
+}
+html.lectern-paged #${ROOT_ID} { padding-top: 0; padding-bottom: 0; }
+html.lectern-paged img, html.lectern-paged svg, html.lectern-paged video { max-height: calc(100vh - 5rem); object-fit: contain; }
+html.lectern-paged p, html.lectern-paged li { orphans: 2; widows: 2; }
+html.lectern-paged h1, html.lectern-paged h2, html.lectern-paged h3, html.lectern-paged figure, html.lectern-paged img { break-inside: avoid; }
+html.lectern-paged h1, html.lectern-paged h2, html.lectern-paged h3 { break-after: avoid; }
+html.lectern-paged pre { white-space: pre-wrap; }
+`;
+
+export interface ChapterDocumentInput {
+  html: string;
+  label: string;
+  stylesheets: readonly string[];
+  baseHref: string;
+  allowScripts: boolean;
+  prefs: ReaderPreferences;
+  layout: FrameLayout;
+  lang?: string;
+}
+
+export function htmlClasses(prefs: ReaderPreferences, layout: FrameLayout): string {
+  return [layout.pagination === 'page' ? 'lectern-paged' : 'lectern-scroll', prefs.reading_mode !== 'day-mode' ? 'lectern-tinted' : '', prefs.reading_mode]
+    .filter(Boolean)
+    .join(' ');
+}
+
+export function buildChapterDocument(input: ChapterDocumentInput): string {
+  const links = input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n');
+  return `<!doctype html>
+<html lang="${escapeHtml(input.lang ?? 'en')}" class="${htmlClasses(input.prefs, input.layout)}">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${chapterCsp(input.allowScripts)}">
+<base href="${escapeHtml(input.baseHref)}" target="_top">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(input.label)}</title>
+${links}
+<style>${READING_CSS}</style>
+<style id="${SETTINGS_STYLE_ID}">${settingsCss(input.prefs, input.layout)}</style>
+</head>
+<body>
+<div id="${ROOT_ID}">
+${input.html}
+</div>
+</body>
+</html>`;
+}

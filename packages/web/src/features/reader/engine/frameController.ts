@@ -1,0 +1,574 @@
+/**
+ * Drives one chapter frame once its document has loaded: the reading mode (scroll, or paged with CSS columns), the
+ * settings style element, the position, page turns, links, images, gestures and keys.
+ *
+ * Position (DESIGN.md): the controller keeps the Range the reader is at and restores it after every re-layout
+ * (font, width, mode, rotation, images arriving); it is replaced only when the reader moves.
+ */
+import { MESSAGES, READER_CONSTANTS, type ReaderPreferences } from '@lectern/core';
+import { htmlClasses, ROOT_ID, SETTINGS_STYLE_ID, settingsCss } from './chapterDocument.ts';
+import {
+  classifySwipe,
+  keyTurn,
+  pageCount,
+  pageForPercentage,
+  pageIndex,
+  pageOffset,
+  pagedPercentage,
+  scrollPercentage,
+  scrollTopForPercentage,
+  tapZone,
+  turnTarget,
+  type Turn,
+} from './paging.ts';
+import type { InitialPosition, Locator } from './position.ts';
+
+export interface FrameCallbacks {
+  /** The reader moved (scrolled, turned a page, re-laid out): percentage 0-100 and where exactly. */
+  onProgress(percentage: number, locator: Locator): void;
+  /** Paging past either end of the chapter. */
+  onEdge(direction: Turn): void;
+  /** A link to another chapter of the book (already an app path with its hash). */
+  onNavigate(path: string): void;
+  /** An image worth a closer look. */
+  onImage(src: string, alt: string): void;
+  /** Keys the app handles itself (Escape, T for contents) when focus is in the frame. */
+  onKey?(event: KeyboardEvent): void;
+  /** Pages changed (paged mode): the current one and how many there are. */
+  onPages?(index: number, count: number): void;
+}
+
+/** Frames have their own HTMLImageElement, so instanceof against the app's would fail. */
+const isImage = (n: unknown): n is HTMLImageElement => !!n && (n as Node).nodeName === 'IMG';
+
+const SLIDE_MS = 150; // reader.md §9 "Scroll animation 150 ms"
+const SNIPPET = 32;
+
+export class FrameController {
+  private doc: Document;
+  private win: Window;
+  private prefs: ReaderPreferences;
+  private anchor: Range | null = null;
+  private restoring = 0;
+  private animation = 0;
+  private resizeTimer = 0;
+  private progressTimer = 0;
+  private cleanup: (() => void)[] = [];
+  private touchStart: { x: number; y: number } | null = null;
+  private destroyed = false;
+  /** The page a running slide animation is heading to. */
+  private slidingTo: number | null = null;
+  private chapterApiPrefix: string;
+
+  constructor(
+    private readonly frame: HTMLIFrameElement,
+    prefs: ReaderPreferences,
+    private readonly href: string,
+    private readonly bookId: string,
+    private readonly readerPath: (fullPath: string) => string,
+    private readonly cb: FrameCallbacks,
+  ) {
+    const doc = frame.contentDocument;
+    const win = frame.contentWindow;
+    if (!doc || !win) throw new Error('The chapter frame has no document.');
+    this.doc = doc;
+    this.win = win;
+    this.prefs = prefs;
+    this.chapterApiPrefix = `/api/v1/book/${encodeURIComponent(bookId)}/chapter/`;
+    this.wire();
+    this.prepareImages();
+  }
+
+  get paged() {
+    return this.prefs.pagination === 'page';
+  }
+
+  private get scroller(): Element {
+    return this.doc.scrollingElement ?? this.doc.documentElement;
+  }
+
+  private get pageWidth() {
+    return this.doc.documentElement.clientWidth || this.frame.clientWidth || 1;
+  }
+
+  pages(): { index: number; count: number } {
+    const w = this.pageWidth;
+    const count = pageCount(this.scroller.scrollWidth, w);
+    return { index: pageIndex(this.scroller.scrollLeft, w, count), count };
+  }
+
+  percentage(): number {
+    if (this.paged) {
+      const { index, count } = this.pages();
+      return pagedPercentage(index, count);
+    }
+    const s = this.scroller;
+    return scrollPercentage(s.scrollTop, s.scrollHeight, s.clientHeight);
+  }
+
+  // ---- settings and layout ----
+
+  /** New preferences: keep the range, rewrite the one style element and the classes, lay out, restore. */
+  applyPrefs(prefs: ReaderPreferences) {
+    const range = this.anchor ?? this.captureRange();
+    const pct = this.percentage();
+    this.prefs = prefs;
+    this.writeSettings();
+    this.restore(range, pct);
+  }
+
+  private writeSettings() {
+    const layout = { pagination: this.prefs.pagination, pageWidth: this.pageWidth };
+    const style = this.doc.getElementById(SETTINGS_STYLE_ID);
+    if (style) style.textContent = settingsCss(this.prefs, layout);
+    this.doc.documentElement.className = htmlClasses(this.prefs, layout);
+    if (!this.paged) this.scroller.scrollLeft = 0;
+  }
+
+  /** After a resize or rotation (debounced 300 ms): re-lay out and put the same words back in view. */
+  relayout() {
+    const range = this.anchor;
+    const pct = this.percentage();
+    this.writeSettings();
+    this.restore(range, pct);
+  }
+
+  // ---- positions ----
+
+  /** The first character in view, as a collapsed Range. */
+  captureRange(): Range | null {
+    const root = this.doc.getElementById(ROOT_ID);
+    if (!root) return null;
+    const caret = (this.doc as Document & { caretRangeFromPoint?: (x: number, y: number) => Range | null }).caretRangeFromPoint;
+    if (!caret) return null;
+    const rootRect = root.getBoundingClientRect();
+    const pad = parseFloat(this.win.getComputedStyle(root).paddingLeft) || 0;
+    const bodyPad = this.paged ? parseFloat(this.win.getComputedStyle(this.doc.body).paddingTop) || 0 : 0;
+    // In paged mode the column in view starts at x = 0 of the viewport; in scroll mode at the root's content box.
+    const left = this.paged ? (this.pageWidth - Math.min(this.pageWidth, rootRect.width)) / 2 + pad : rootRect.left + pad;
+    for (let y = bodyPad + 2; y < Math.min(this.win.innerHeight, bodyPad + 160); y += 6) {
+      for (const dx of [1, 20, 60]) {
+        const r = caret.call(this.doc, left + dx, y);
+        if (r && r.startContainer.nodeType === Node.TEXT_NODE && root.contains(r.startContainer)) return r;
+      }
+    }
+    return null;
+  }
+
+  private rectOf(range: Range): DOMRect | null {
+    try {
+      const r = range.cloneRange();
+      const node = r.startContainer;
+      if (node.nodeType === Node.TEXT_NODE) {
+        const len = (node as Text).length;
+        if (r.startOffset < len) r.setEnd(node, r.startOffset + 1);
+        else if (r.startOffset > 0) r.setStart(node, r.startOffset - 1);
+      }
+      const rects = r.getClientRects();
+      return rects[0] ?? r.getBoundingClientRect();
+    } catch {
+      return null;
+    }
+  }
+
+  /** Scrolls or pages so that `range` is at the top of the view; `pct` when there is no range. */
+  private restore(range: Range | null, pct: number) {
+    this.win.cancelAnimationFrame(this.animation);
+    this.slidingTo = null;
+    this.restoring++;
+    const rect = range && range.startContainer.isConnected ? this.rectOf(range) : null;
+    if (this.paged) {
+      const w = this.pageWidth;
+      const count = pageCount(this.scroller.scrollWidth, w);
+      let page = pageForPercentage(pct, count);
+      if (rect && (rect.width || rect.height)) page = Math.min(count - 1, Math.max(0, Math.floor((this.scroller.scrollLeft + rect.left + 1) / w)));
+      this.scroller.scrollLeft = pageOffset(page, w);
+      this.scroller.scrollTop = 0;
+    } else if (rect && (rect.width || rect.height)) {
+      this.scroller.scrollTop = Math.max(0, this.scroller.scrollTop + rect.top - 8);
+    } else {
+      const s = this.scroller;
+      s.scrollTop = scrollTopForPercentage(pct, s.scrollHeight, s.clientHeight);
+    }
+    if (range) this.anchor = range;
+    this.win.requestAnimationFrame(() => {
+      this.restoring = Math.max(0, this.restoring - 1);
+      this.report();
+    });
+  }
+
+  /** reader.md §4 "Initial position priority" applied. */
+  goToInitial(position: InitialPosition) {
+    this.writeSettings();
+    switch (position.kind) {
+      case 'anchor':
+        if (this.goToAnchor(position.id)) return;
+        this.restore(null, 0);
+        return;
+      case 'end':
+        this.restore(null, 100);
+        this.anchor = null;
+        return;
+      case 'stored': {
+        const range = this.findLocator(position.locator);
+        this.restore(range, position.locator.progression);
+        return;
+      }
+      case 'percentage':
+        this.restore(null, position.value);
+        this.anchor = null;
+        return;
+    }
+  }
+
+  /** Hash links and URL anchors: to the element, with the 100 px correction after 50 ms in scroll mode. */
+  goToAnchor(id: string): boolean {
+    const target = this.doc.getElementById(id) ?? this.doc.getElementsByName(id)[0];
+    if (!target) return false;
+    const range = this.doc.createRange();
+    range.selectNodeContents(target);
+    range.collapse(true);
+    if (this.paged) {
+      this.restore(range, this.percentage());
+      return true;
+    }
+    this.restoring++;
+    this.scroller.scrollTop = Math.max(0, this.scroller.scrollTop + target.getBoundingClientRect().top);
+    this.win.setTimeout(() => {
+      this.scroller.scrollTop = Math.max(0, this.scroller.scrollTop - READER_CONSTANTS.hashScrollOffsetPx);
+      this.anchor = range;
+      this.restoring = Math.max(0, this.restoring - 1);
+      this.report();
+    }, READER_CONSTANTS.hashScrollDelayMs);
+    return true;
+  }
+
+  /** The words of a Locator found again: the snippet nearest its progression, or null. */
+  findLocator(locator: Locator): Range | null {
+    const needle = locator.text ? locator.text.before + locator.text.highlight : '';
+    const root = this.doc.getElementById(ROOT_ID);
+    if (!needle || !root || !locator.text) return null;
+    const walker = this.doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const nodes: Text[] = [];
+    const starts: number[] = [];
+    let all = '';
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      nodes.push(n as Text);
+      starts.push(all.length);
+      all += (n as Text).data;
+    }
+    const expected = (locator.progression / 100) * all.length;
+    let best = -1;
+    for (let at = all.indexOf(needle); at >= 0; at = all.indexOf(needle, at + 1)) {
+      if (best < 0 || Math.abs(at - expected) < Math.abs(best - expected)) best = at;
+    }
+    if (best < 0) return null;
+    const pos = best + locator.text.before.length;
+    let i = starts.length - 1;
+    while (i > 0 && starts[i]! > pos) i--;
+    const node = nodes[i];
+    if (!node) return null;
+    const range = this.doc.createRange();
+    range.setStart(node, Math.min(node.length, pos - starts[i]!));
+    range.collapse(true);
+    return range;
+  }
+
+  locator(): Locator {
+    const progression = this.percentage();
+    const range = this.anchor ?? this.captureRange();
+    const node = range?.startContainer;
+    if (!range || !node || node.nodeType !== Node.TEXT_NODE) return { href: this.href, progression };
+    const data = (node as Text).data;
+    const off = range.startOffset;
+    return {
+      href: this.href,
+      progression,
+      text: { before: data.slice(Math.max(0, off - SNIPPET), off), highlight: data.slice(off, off + SNIPPET), after: data.slice(off + SNIPPET, off + 2 * SNIPPET) },
+    };
+  }
+
+  private report() {
+    if (this.destroyed) return;
+    window.clearTimeout(this.progressTimer);
+    this.progressTimer = window.setTimeout(() => {
+      if (this.destroyed) return;
+      this.cb.onProgress(this.percentage(), this.locator());
+      if (this.paged) {
+        const { index, count } = this.pages();
+        this.cb.onPages?.(index, count);
+      }
+    }, 60);
+  }
+
+  // ---- moving ----
+
+  /** One page (paged) or one screen (scroll) forwards or back; past either end asks for the next chapter. */
+  turn(direction: Turn) {
+    if (!this.paged) {
+      const s = this.scroller;
+      const atEnd = s.scrollTop + s.clientHeight >= s.scrollHeight - 2;
+      const atStart = s.scrollTop <= 0;
+      if (direction === 'next' && atEnd) return this.cb.onEdge('next');
+      if (direction === 'prev' && atStart) return this.cb.onEdge('prev');
+      s.scrollBy({ top: (direction === 'next' ? 1 : -1) * (s.clientHeight - 48), behavior: this.reducedMotion() ? 'auto' : 'smooth' });
+      return;
+    }
+    const { index, count } = this.pages();
+    // Rapid turns (a held key, quick taps) count from where the running slide is going, not where it is.
+    const target = turnTarget(this.slidingTo ?? index, count, direction);
+    if ('chapter' in target) return this.cb.onEdge(target.chapter);
+    this.slidingTo = target.page;
+    this.slideTo(pageOffset(target.page, this.pageWidth));
+  }
+
+  goToPercentage(pct: number) {
+    this.anchor = null;
+    this.restore(null, pct);
+  }
+
+  private reducedMotion() {
+    return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  }
+
+  private slideTo(left: number) {
+    const s = this.scroller;
+    this.win.cancelAnimationFrame(this.animation);
+    const from = s.scrollLeft;
+    const done = () => {
+      this.slidingTo = null;
+      s.scrollLeft = left;
+      this.anchor = this.captureRange();
+      this.report();
+    };
+    if (this.reducedMotion() || Math.abs(left - from) < 1) return done();
+    const t0 = performance.now();
+    const step = (t: number) => {
+      const k = Math.min(1, (t - t0) / SLIDE_MS);
+      const eased = 1 - Math.pow(1 - k, 3);
+      s.scrollLeft = from + (left - from) * eased;
+      if (k < 1) this.animation = this.win.requestAnimationFrame(step);
+      else done();
+    };
+    this.animation = this.win.requestAnimationFrame(step);
+  }
+
+  /** Keys (from the frame or from the app): arrows, space, Page Up/Down. True when handled. */
+  handleKey(event: KeyboardEvent): boolean {
+    if (event.altKey || event.ctrlKey || event.metaKey) return false;
+    const target = event.target as HTMLElement | null;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return false;
+    if (this.paged) {
+      if (event.key === 'Home' || event.key === 'End') {
+        event.preventDefault();
+        const { count } = this.pages();
+        this.slidingTo = event.key === 'Home' ? 0 : count - 1;
+        this.slideTo(pageOffset(this.slidingTo, this.pageWidth));
+        return true;
+      }
+      const dir = keyTurn(event.key, event.shiftKey);
+      if (!dir) return false;
+      event.preventDefault();
+      this.turn(dir);
+      return true;
+    }
+    const s = this.scroller;
+    switch (event.key) {
+      case 'ArrowDown':
+      case 'ArrowUp':
+        s.scrollBy({ top: event.key === 'ArrowDown' ? 48 : -48 });
+        event.preventDefault();
+        return true;
+      case ' ':
+      case 'PageDown':
+      case 'PageUp':
+        this.turn(event.key === 'PageUp' || (event.key === ' ' && event.shiftKey) ? 'prev' : 'next');
+        event.preventDefault();
+        return true;
+      case 'ArrowRight':
+      case 'ArrowLeft':
+        // Scroll mode: left/right go through chapters at their ends only; otherwise they do nothing.
+        return false;
+      case 'Home':
+        s.scrollTop = 0;
+        event.preventDefault();
+        return true;
+      case 'End':
+        s.scrollTop = s.scrollHeight;
+        event.preventDefault();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // ---- events ----
+
+  private listen<K extends keyof DocumentEventMap>(target: Document | Window, type: K | string, fn: (e: Event) => void, opts?: AddEventListenerOptions) {
+    target.addEventListener(type, fn as EventListener, opts);
+    this.cleanup.push(() => target.removeEventListener(type, fn as EventListener, opts));
+  }
+
+  private wire() {
+    this.listen(this.win, 'scroll', () => {
+      if (this.restoring) return;
+      this.anchor = null;
+      this.report();
+    }, { passive: true });
+
+    this.listen(this.doc, 'click', (e) => this.onClick(e as MouseEvent));
+    this.listen(this.doc, 'keydown', (e) => {
+      const ke = e as KeyboardEvent;
+      if (!this.handleKey(ke)) this.cb.onKey?.(ke);
+    });
+    this.listen(this.doc, 'touchstart', (e) => {
+      const t = (e as TouchEvent).touches[0];
+      this.touchStart = t && (e as TouchEvent).touches.length === 1 ? { x: t.clientX, y: t.clientY } : null;
+    }, { passive: true });
+    this.listen(this.doc, 'touchend', (e) => {
+      const t = (e as TouchEvent).changedTouches[0];
+      const start = this.touchStart;
+      this.touchStart = null;
+      if (!t || !start || !this.paged) return;
+      const dir = classifySwipe(t.clientX - start.x, t.clientY - start.y);
+      if (dir) {
+        e.preventDefault();
+        this.turn(dir);
+      }
+    });
+    // Images that fail later (lazy ones) and images that arrive and change the layout.
+    this.listen(this.doc, 'error', (e) => {
+      if (isImage(e.target)) this.markFailed(e.target);
+    }, { capture: true });
+    this.listen(this.doc, 'load', (e) => {
+      if (isImage(e.target)) {
+        this.markZoomable(e.target);
+        if (this.anchor) this.restore(this.anchor, this.percentage());
+      }
+    }, { capture: true });
+    this.listen(window, 'resize', () => {
+      window.clearTimeout(this.resizeTimer);
+      this.resizeTimer = window.setTimeout(() => this.relayout(), READER_CONSTANTS.pagingResizeDebounceMs);
+    });
+    this.listen(window, 'orientationchange', () => {
+      window.clearTimeout(this.resizeTimer);
+      this.resizeTimer = window.setTimeout(() => this.relayout(), READER_CONSTANTS.pagingResizeDebounceMs);
+    });
+  }
+
+  private onClick(event: MouseEvent) {
+    if (event.defaultPrevented || event.button !== 0) return;
+    const el = event.target as Element | null;
+    const anchor = el?.closest?.('a[href]');
+    if (anchor) return this.onLink(event, anchor);
+    if (isImage(el) && el.classList.contains('lectern-zoomable')) {
+      event.preventDefault();
+      this.cb.onImage(el.currentSrc || el.src, el.alt);
+      return;
+    }
+    if (this.paged && !this.doc.getSelection()?.toString()) {
+      const dir = tapZone(event.clientX, this.win.innerWidth);
+      if (dir) this.turn(dir);
+    }
+  }
+
+  private onLink(event: MouseEvent, anchor: Element) {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const raw = (anchor.getAttribute('href') ?? '').trim();
+    // reader.md §2: http(s):// and mailto: links are left to the browser (a new tab: the reader stays open).
+    if (/^(https?:|mailto:)/i.test(raw)) {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        event.preventDefault();
+        return;
+      }
+      if (url.origin !== window.location.origin) {
+        event.preventDefault();
+        if (url.protocol === 'mailto:') window.location.href = url.href;
+        else window.open(url.href, '_blank', 'noopener,noreferrer');
+        return;
+      }
+    }
+    event.preventDefault();
+    let url: URL;
+    try {
+      url = new URL(raw, this.doc.baseURI);
+    } catch {
+      return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return; // javascript: and friends go nowhere
+    const hash = url.hash.replace(/^#/, '');
+    const samePlace = url.pathname === new URL(this.doc.baseURI).pathname || url.pathname === window.location.pathname;
+    if (raw.startsWith('#') || (samePlace && hash)) {
+      if (hash) this.goToAnchor(decodeURIComponent(hash));
+      return;
+    }
+    if (url.pathname.startsWith(this.chapterApiPrefix)) {
+      const fullPath = url.pathname.slice(this.chapterApiPrefix.length).split('/').map(decodeURIComponent).join('/');
+      this.cb.onNavigate(this.readerPath(fullPath) + url.hash);
+      return;
+    }
+    if (url.origin === window.location.origin && url.pathname.startsWith('/library/')) {
+      this.cb.onNavigate(url.pathname + url.search + url.hash);
+      return;
+    }
+    window.open(url.href, '_blank', 'noopener,noreferrer');
+  }
+
+  // ---- images ----
+
+  private prepareImages() {
+    for (const img of Array.from(this.doc.images)) {
+      if (img.complete && img.naturalWidth === 0 && img.getAttribute('src')) this.markFailed(img);
+      else if (img.complete) this.markZoomable(img);
+    }
+  }
+
+  /** reader.md §5: images wider than 50 px and wider than their container get a lightbox. */
+  private markZoomable(img: HTMLImageElement) {
+    const shown = img.getBoundingClientRect().width;
+    if (img.naturalWidth > READER_CONSTANTS.lightboxMinWidthPx && img.naturalWidth > shown + 1 && !img.closest('a[href]')) {
+      img.classList.add('lectern-zoomable');
+      img.setAttribute('tabindex', '0');
+      img.setAttribute('role', 'button');
+      img.setAttribute('aria-label', img.alt ? `Enlarge image: ${img.alt}` : 'Enlarge image');
+      img.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          e.stopPropagation();
+          this.cb.onImage(img.currentSrc || img.src, img.alt);
+        }
+      });
+    }
+  }
+
+  private markFailed(img: HTMLImageElement) {
+    if (img.classList.contains('lectern-image-failed')) return;
+    img.classList.add('lectern-image-failed');
+    const note = this.doc.createElement('span');
+    note.className = 'lectern-image-error';
+    note.setAttribute('role', 'img');
+    note.setAttribute('aria-label', img.alt ? `${img.alt}: ${MESSAGES.imageLoadFailed}` : MESSAGES.imageLoadFailed);
+    note.textContent = MESSAGES.imageLoadFailed;
+    img.after(note);
+  }
+
+  focus() {
+    try {
+      this.win.focus();
+    } catch {
+      /* not focusable yet */
+    }
+  }
+
+  destroy() {
+    this.destroyed = true;
+    window.clearTimeout(this.resizeTimer);
+    window.clearTimeout(this.progressTimer);
+    this.win.cancelAnimationFrame?.(this.animation);
+    for (const fn of this.cleanup) fn();
+    this.cleanup = [];
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The arithmetic of paged reading (CSS multi-column, one page = the frame's width) and of the gestures that turn
+ * pages (reader.md §9: swipe 60 px horizontal and under 20 px vertical; tap zones the left and right 40%).
+ * Pure functions, so the rules are tested without a layout engine.
+ */
+import { clampPercentage, READER_CONSTANTS } from '@lectern/core';
+
+/** How many pages a chapter laid out in columns spans. */
+export function pageCount(scrollWidth: number, pageWidth: number): number {
+  if (!(pageWidth > 0) || !(scrollWidth > 0)) return 1;
+  // A pixel of rounding must not make an extra, empty page.
+  return Math.max(1, Math.ceil((scrollWidth - 2) / pageWidth));
+}
+
+/** The page the viewport shows for a scroll offset (rounded: a page turn may be mid-animation). */
+export function pageIndex(scrollLeft: number, pageWidth: number, count: number): number {
+  if (!(pageWidth > 0)) return 0;
+  return Math.min(Math.max(0, count - 1), Math.max(0, Math.round(scrollLeft / pageWidth)));
+}
+
+/** The scroll offset of a page. */
+export const pageOffset = (index: number, pageWidth: number) => Math.max(0, index) * pageWidth;
+
+/** A reading percentage: the first page is 0, the last 100 (so reaching the end is reaching 100%). */
+export function pagedPercentage(index: number, count: number): number {
+  if (count <= 1) return 100;
+  return clampPercentage((index / (count - 1)) * 100);
+}
+
+/** The page that holds a percentage (the inverse of pagedPercentage). */
+export function pageForPercentage(percentage: number, count: number): number {
+  if (count <= 1) return 0;
+  return Math.min(count - 1, Math.max(0, Math.round((clampPercentage(percentage) / 100) * (count - 1))));
+}
+
+/** Scroll mode: 0 at the top, 100 with the end of the chapter in view. */
+export function scrollPercentage(scrollTop: number, scrollHeight: number, clientHeight: number): number {
+  const range = scrollHeight - clientHeight;
+  if (range <= 1) return 100;
+  return clampPercentage((scrollTop / range) * 100);
+}
+
+export const scrollTopForPercentage = (percentage: number, scrollHeight: number, clientHeight: number) =>
+  Math.max(0, ((scrollHeight - clientHeight) * clampPercentage(percentage)) / 100);
+
+export type Turn = 'next' | 'prev';
+
+/** A page turn asked for from the current page: move within the chapter, or leave it at either end. */
+export function turnTarget(index: number, count: number, direction: Turn): { page: number } | { chapter: Turn } {
+  if (direction === 'next') return index >= count - 1 ? { chapter: 'next' } : { page: index + 1 };
+  return index <= 0 ? { chapter: 'prev' } : { page: index - 1 };
+}
+
+/** A horizontal swipe of at least 60 px that moved under 20 px vertically; leftwards is the next page. */
+export function classifySwipe(dx: number, dy: number): Turn | null {
+  if (Math.abs(dx) < READER_CONSTANTS.swipeMinX || Math.abs(dy) >= READER_CONSTANTS.swipeMaxY) return null;
+  return dx < 0 ? 'next' : 'prev';
+}
+
+/** The tap zones: the left 40% of the width goes back, the right 40% forward, the middle does not turn. */
+export function tapZone(x: number, width: number): Turn | null {
+  if (!(width > 0)) return null;
+  const f = READER_CONSTANTS.tapZoneFraction;
+  if (x < width * f) return 'prev';
+  if (x > width * (1 - f)) return 'next';
+  return null;
+}
+
+/** Keys that turn pages in paged mode. */
+export function keyTurn(key: string, shiftKey = false): Turn | null {
+  switch (key) {
+    case 'ArrowRight':
+    case 'PageDown':
+      return 'next';
+    case 'ArrowLeft':
+    case 'PageUp':
+      return 'prev';
+    case ' ':
+    case 'Spacebar':
+      return shiftKey ? 'prev' : 'next';
+    default:
+      return null;
+  }
+}

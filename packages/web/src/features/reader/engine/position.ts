@@ -1,0 +1,87 @@
+/**
+ * Reading positions. One position type, the Locator (DESIGN.md, after Readium): the chapter href, a progression
+ * (0-100 within the chapter) and a text snippet (before / highlight / after) that finds the same words again after
+ * any re-layout. Positions are kept per book and chapter in local storage, and the initial position of a chapter
+ * follows the priority of reader.md §4.
+ */
+import { clampPercentage } from '@lectern/core';
+import type { StorageLike } from './usageQueue.ts';
+
+export interface Locator {
+  href: string;
+  /** 0-100 within the chapter. */
+  progression: number;
+  text?: { before: string; highlight: string; after: string };
+}
+
+export type InitialPosition =
+  | { kind: 'anchor'; id: string }
+  | { kind: 'end' }
+  | { kind: 'stored'; locator: Locator }
+  | { kind: 'percentage'; value: number };
+
+/**
+ * reader.md §4 "Initial position priority": 1. target anchor or URL hash, 2. end of chapter when coming back (from
+ * the next chapter, paging backwards), 3. stored position, 4. top_percentage of the block answer.
+ */
+export function resolveInitialPosition(input: {
+  hash?: string | null;
+  comingBack?: boolean;
+  stored?: Locator | null;
+  topPercentage?: number | null;
+}): InitialPosition {
+  const id = (input.hash ?? '').replace(/^#/, '');
+  if (id) {
+    let decoded = id;
+    try {
+      decoded = decodeURIComponent(id);
+    } catch {
+      /* keep as written */
+    }
+    return { kind: 'anchor', id: decoded };
+  }
+  if (input.comingBack) return { kind: 'end' };
+  if (input.stored && Number.isFinite(input.stored.progression)) return { kind: 'stored', locator: input.stored };
+  return { kind: 'percentage', value: clampPercentage(input.topPercentage ?? 0) };
+}
+
+export const POSITIONS_KEY = 'reader_positions';
+const MAX_POSITIONS = 500;
+
+interface StoredPositions {
+  [bookAndHref: string]: Locator & { at: number };
+}
+
+export class PositionStore {
+  constructor(private readonly storage: StorageLike | null) {}
+
+  private all(): StoredPositions {
+    try {
+      const raw = this.storage?.getItem(POSITIONS_KEY);
+      const v: unknown = raw ? JSON.parse(raw) : {};
+      return v && typeof v === 'object' && !Array.isArray(v) ? (v as StoredPositions) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  get(bookId: string, href: string): Locator | null {
+    const v = this.all()[`${bookId}/${href}`];
+    if (!v || typeof v.progression !== 'number' || !Number.isFinite(v.progression)) return null;
+    return { href: v.href, progression: clampPercentage(v.progression), ...(v.text ? { text: v.text } : {}) };
+  }
+
+  set(bookId: string, locator: Locator, now = Date.now()) {
+    const all = this.all();
+    all[`${bookId}/${locator.href}`] = { ...locator, progression: clampPercentage(locator.progression), at: now };
+    let entries = Object.entries(all);
+    if (entries.length > MAX_POSITIONS) {
+      entries = entries.sort((a, b) => b[1].at - a[1].at).slice(0, MAX_POSITIONS);
+    }
+    try {
+      this.storage?.setItem(POSITIONS_KEY, JSON.stringify(Object.fromEntries(entries)));
+    } catch {
+      /* positions are a convenience; the server's top_percentage is the fallback */
+    }
+  }
+}

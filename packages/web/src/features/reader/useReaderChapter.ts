@@ -1,0 +1,89 @@
+/**
+ * One chapter, ready to show: POST /nest/epub/block/ for the archive item, then (for crypt64) the key and the
+ * decryption. What can come back is spelled out in ChapterLoad so the page renders each case on purpose.
+ */
+import { MESSAGES, type ArchiveItem, type ChapterItem } from '@lectern/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { isApiError } from '../../api/client.ts';
+import { readerApi } from '../../api/reader.ts';
+import { decryptAsync, warmDecryptWorker } from './engine/decrypt.ts';
+import { KeyUnavailableError, userKey } from './engine/keyStore.ts';
+
+export type ChapterLoad =
+  | { kind: 'html'; item: ArchiveItem; chapter: ChapterItem; html: string; encrypted: boolean }
+  | { kind: 'pdf'; item: ArchiveItem; chapter: ChapterItem; fileUrl: string }
+  | { kind: 'refused'; item: ArchiveItem; message: string; url: string | null }
+  | { kind: 'still-loading' }
+  | { kind: 'failed'; item: ArchiveItem | null; message: string };
+
+export const readerKeys = {
+  chapter: (bookId: string, href: string, userId: string | null) => ['reader-chapter', bookId, href, userId ?? 'anonymous'] as const,
+  toc: (bookId: string, href: string) => ['reader-toc', bookId, href] as const,
+  progress: (bookId: string) => ['reader-progress', bookId] as const,
+  queue: ['reader-queue'] as const,
+};
+
+async function loadChapter(bookId: string, href: string, userId: string | null, prefetch: boolean, signal?: AbortSignal): Promise<ChapterLoad> {
+  if (userId) warmDecryptWorker();
+  // Start the key request alongside the chapter request (it is usually in storage already).
+  const keyLoading = userId ? userKey(userId) : null;
+  keyLoading?.catch(() => undefined);
+  const items = await readerApi.getBlock(
+    { bookId, href, screenWidth: window.innerWidth, screenHeight: window.innerHeight, updateProgress: !prefetch },
+    signal,
+  );
+  const item = items[0];
+  if (!item) return { kind: 'still-loading' };
+  if (item.error) return { kind: 'refused', item, message: item.error, url: item.url };
+  const chapter = item.resources[0];
+  if (!chapter) return { kind: 'still-loading' };
+  if (chapter.content_type === 'application/pdf') {
+    return item.url ? { kind: 'pdf', item, chapter, fileUrl: item.url } : { kind: 'failed', item, message: MESSAGES.imageLoadFailed };
+  }
+  if (chapter.encoding !== 'crypt64') return { kind: 'html', item, chapter, html: chapter.content, encrypted: false };
+  if (!userId || !chapter.checksum) return { kind: 'failed', item, message: MESSAGES.unableToDecrypt };
+  let key: string;
+  try {
+    key = await (keyLoading ?? userKey(userId));
+  } catch (e) {
+    return { kind: 'failed', item, message: e instanceof KeyUnavailableError ? MESSAGES.unableToDecrypt : MESSAGES.unableToDecrypt };
+  }
+  const attempt = (k: string) => decryptAsync({ content: chapter.content, checksum: chapter.checksum!, key: k, bookId: item.book_id, chapterHref: item.chapter_href });
+  let result = await attempt(key);
+  if (!result.ok) {
+    // A stale stored key (the server's secret changed): ask once more before giving up.
+    try {
+      const fresh = await userKey(userId, true);
+      if (fresh !== key) result = await attempt(fresh);
+    } catch {
+      return { kind: 'failed', item, message: MESSAGES.unableToDecrypt };
+    }
+  }
+  if (!result.ok) return { kind: 'failed', item, message: MESSAGES.chapterNotDecrypted };
+  return { kind: 'html', item, chapter, html: result.html, encrypted: true };
+}
+
+const chapterQuery = (bookId: string, href: string, userId: string | null, prefetch: boolean) => ({
+  queryKey: readerKeys.chapter(bookId, href, userId),
+  queryFn: ({ signal }: { signal: AbortSignal }) => loadChapter(bookId, href, userId, prefetch, prefetch ? undefined : signal),
+  staleTime: 10 * 60_000,
+  gcTime: 10 * 60_000,
+  retry: (failures: number, error: Error) => !(isApiError(error) && error.status >= 400 && error.status < 500) && failures < 2,
+});
+
+export function useReaderChapter(bookId: string, href: string, userId: string | null, enabled = true) {
+  return useQuery({ ...chapterQuery(bookId, href, userId, false), enabled: enabled && !!href });
+}
+
+/** Prepares the next chapter (request and decryption) while this one is read, so turning into it is instant. */
+export function usePrefetchReaderChapter(bookId: string, href: string | null | undefined, userId: string | null) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!href || !userId) return;
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 800));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(() => void queryClient.prefetchQuery(chapterQuery(bookId, href, userId, true)));
+    return () => cancel(handle);
+  }, [queryClient, bookId, href, userId]);
+}

@@ -1,0 +1,346 @@
+import { DEFAULT_PREFERENCES, LIMITS, READER_LIMITS, type UsageEvent } from '@lectern/core';
+import { describe, expect, it, vi } from 'vitest';
+import type { UsageAck } from '../src/api/reader.ts';
+import { buildChapterDocument, chapterCsp, ROOT_ID, SETTINGS_STYLE_ID } from '../src/features/reader/engine/chapterDocument.ts';
+import {
+  classifySwipe,
+  keyTurn,
+  pageCount,
+  pageForPercentage,
+  pageIndex,
+  pageOffset,
+  pagedPercentage,
+  scrollPercentage,
+  tapZone,
+  turnTarget,
+} from '../src/features/reader/engine/paging.ts';
+import { PositionStore, resolveInitialPosition } from '../src/features/reader/engine/position.ts';
+import { loadPreferences, PREFERENCES_KEY, savePreferences, type PreferenceStores } from '../src/features/reader/engine/preferences.ts';
+import { UsageQueue, type StorageLike } from '../src/features/reader/engine/usageQueue.ts';
+import { UsageTracker } from '../src/features/reader/engine/usageTracker.ts';
+
+/** A Storage that survives "reloads": new queue instances over the same map. */
+function memoryStorage(): StorageLike & { map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return {
+    map,
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    removeItem: (k) => void map.delete(k),
+  };
+}
+
+let n = 0;
+const event = (over: Partial<UsageEvent> = {}): UsageEvent => ({
+  chapter: 'api/v1/book/b1/chapter/ch1.xhtml',
+  start_percentage: 0,
+  end_percentage: 10,
+  client_timestamp: new Date(1_700_000_000_000 + n * 1000).toISOString(),
+  usage_uuid: `uuid-${++n}`,
+  ...over,
+});
+
+const acceptAll = async (events: UsageEvent[]): Promise<UsageAck> => ({ accepted: events.map((e) => e.usage_uuid), rejected: [] });
+
+describe('usage queue', () => {
+  it('validates every event before queueing and drops invalid ones', () => {
+    const q = new UsageQueue({ userId: 'u1', storage: memoryStorage(), send: acceptAll });
+    expect(q.enqueue(event())).toBe(true);
+    expect(q.enqueue(event({ start_percentage: 5, end_percentage: 5 }))).toBe(false); // position unchanged
+    expect(q.enqueue(event({ end_percentage: 101 }))).toBe(false);
+    expect(q.enqueue({ ...event(), surprise: 1 })).toBe(false);
+    expect(q.enqueue({ ...event(), chapter: null })).toBe(false);
+    expect(q.enqueue(event({ is_offline: 'yes' as unknown as boolean }))).toBe(false);
+    expect(q.pending()).toHaveLength(1);
+  });
+
+  it('sends in batches of at most 20 and removes what the server acknowledged', async () => {
+    const storage = memoryStorage();
+    const sizes: number[] = [];
+    const send = vi.fn(async (events: UsageEvent[]) => {
+      sizes.push(events.length);
+      return acceptAll(events);
+    });
+    const q = new UsageQueue({ userId: 'u1', storage, send });
+    for (let i = 0; i < 45; i++) q.enqueue(event());
+    const r = await q.flush();
+    expect(sizes).toEqual([20, 20, 5]);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(LIMITS.maxEventsPerRequest);
+    expect(r.acknowledged).toBe(45);
+    expect(q.pending()).toEqual([]);
+  });
+
+  it('forgets rejected events too (the server will never take them) but keeps unacknowledged ones', async () => {
+    const q = new UsageQueue({
+      userId: 'u1',
+      storage: memoryStorage(),
+      send: async (events) => ({ accepted: [events[0]!.usage_uuid], rejected: [{ index: 1, usage_uuid: events[1]!.usage_uuid, reason: 'no' }] }),
+    });
+    q.enqueue(event());
+    q.enqueue(event());
+    const third = event();
+    q.enqueue(third);
+    await q.flush();
+    expect(q.pending().map((e) => e.usage_uuid)).toEqual([third.usage_uuid]);
+  });
+
+  it('marks events is_offline when a sync fails, keeps them across a reload and sends them later', async () => {
+    const storage = memoryStorage();
+    const failing = new UsageQueue({ userId: 'u1', storage, send: async () => Promise.reject(new Error('offline')), onError: () => {} });
+    for (let i = 0; i < 25; i++) failing.enqueue(event());
+    const r = await failing.flush();
+    expect(r.failed).toBe(25);
+    expect(failing.pending()).toHaveLength(25);
+    expect(failing.pending().every((e) => e.is_offline === true)).toBe(true);
+
+    // A reload: a new instance over the same storage finds them all and sends them.
+    const received: UsageEvent[] = [];
+    const again = new UsageQueue({
+      userId: 'u1',
+      storage,
+      send: async (events) => {
+        received.push(...events);
+        return acceptAll(events);
+      },
+    });
+    expect(again.pending()).toHaveLength(25);
+    await again.flush();
+    expect(received).toHaveLength(25);
+    expect(received.every((e) => e.is_offline === true)).toBe(true);
+    expect(new Set(received.map((e) => e.usage_uuid)).size).toBe(25);
+    expect(again.pending()).toEqual([]);
+  });
+
+  it('keeps each user’s events apart and ignores garbage in storage', () => {
+    const storage = memoryStorage();
+    const a = new UsageQueue({ userId: 'a', storage, send: acceptAll });
+    const b = new UsageQueue({ userId: 'b', storage, send: acceptAll });
+    a.enqueue(event());
+    expect(b.pending()).toEqual([]);
+    storage.setItem(b.key, '[{"chapter":1}, "x", null]');
+    expect(b.pending()).toEqual([]);
+  });
+
+  it('does not store the same uuid twice', () => {
+    const q = new UsageQueue({ userId: 'u1', storage: memoryStorage(), send: acceptAll });
+    const e = event();
+    q.enqueue(e);
+    q.enqueue({ ...e });
+    expect(q.pending()).toHaveLength(1);
+  });
+});
+
+describe('usage tracker', () => {
+  function setup() {
+    const storage = memoryStorage();
+    const queue = new UsageQueue({ userId: 'u1', storage, send: acceptAll });
+    vi.spyOn(queue, 'flush').mockResolvedValue({ sent: 0, acknowledged: 0, failed: 0 });
+    let now = 1_700_000_000_000;
+    let id = 0;
+    const tracker = new UsageTracker({ queue, userId: 'u1', storage, now: () => now, uuid: () => `t-${++id}` });
+    return { queue, tracker, storage, advance: (ms: number) => (now += ms) };
+  }
+
+  it('throttles reading to the 15 s interval and logs the interval', () => {
+    const { queue, tracker, advance } = setup();
+    tracker.newChapter('api/v1/book/b1/chapter/c1');
+    tracker.newStart(10);
+    tracker.reading(20);
+    advance(5_000);
+    tracker.reading(30);
+    expect(queue.pending()).toHaveLength(0);
+    advance(10_000);
+    tracker.reading(40);
+    expect(queue.pending().map((e) => [e.start_percentage, e.end_percentage])).toEqual([[10, 40]]);
+  });
+
+  it('logs the end when leaving, clamps to 0-100 and marks completion when the available percentage runs out', () => {
+    const { queue, tracker } = setup();
+    const ch = 'api/v1/book/b1/chapter/c1';
+    tracker.newChapter(ch);
+    tracker.leave(60);
+    tracker.newChapter(ch);
+    tracker.leave(130); // clamped to 100: span 100, 60 + 100 > 100 -> complete
+    const events = queue.pending();
+    expect(events.map((e) => [e.start_percentage, e.end_percentage, e.usage_is_complete])).toEqual([
+      [0, 60, false],
+      [0, 100, true],
+    ]);
+    expect(tracker.available(ch)).toBe(-60);
+  });
+
+  it('logs nothing when the position has not changed', () => {
+    const { queue, tracker } = setup();
+    tracker.newChapter('api/v1/book/b1/chapter/c1');
+    tracker.newStart(50);
+    tracker.leave(50);
+    expect(queue.pending()).toEqual([]);
+  });
+
+  it('leaving for a new chapter logs the old chapter first', () => {
+    const { queue, tracker } = setup();
+    tracker.newChapter('api/v1/book/b1/chapter/c1');
+    tracker.reading(80);
+    tracker.newChapter('api/v1/book/b1/chapter/c2');
+    expect(queue.pending().map((e) => e.chapter)).toEqual(['api/v1/book/b1/chapter/c1']);
+  });
+});
+
+describe('preferences', () => {
+  function stores(): PreferenceStores & { jar: string[] } {
+    const storage = memoryStorage();
+    const jar: string[] = [];
+    return { storage, jar, cookies: { get: () => jar.map((c) => c.split(';')[0]).join('; '), set: (c) => void jar.push(c) } };
+  }
+
+  it('defaults to day mode, scroll, font size 1 and column width 65', () => {
+    const p = loadPreferences(stores());
+    expect(p).toEqual(DEFAULT_PREFERENCES.brightness === 255 ? { ...DEFAULT_PREFERENCES, brightness: p.brightness } : DEFAULT_PREFERENCES);
+    expect(p.reading_mode).toBe('day-mode');
+    expect(p.pagination).toBe('scroll');
+    expect(p.column_width).toBe(65);
+  });
+
+  it('persists in local storage (everything) and the cookie (the four fields, 365 days)', () => {
+    const s = stores();
+    savePreferences({ ...DEFAULT_PREFERENCES, reading_mode: 'night-mode', font_size: 1.3, pagination: 'page', zoom_factor: 2, brightness: 150 }, s);
+    const stored = JSON.parse(s.storage!.getItem(PREFERENCES_KEY)!);
+    expect(stored).toMatchObject({ reading_mode: 'night-mode', font_size: 1.3, pagination: 'page', zoom_factor: 2, brightness: 150 });
+    const cookie = s.jar.at(-1)!;
+    expect(cookie).toMatch(/^reader_preferences=/);
+    expect(cookie).toContain(`Max-Age=${365 * 24 * 3600}`);
+    const value = JSON.parse(decodeURIComponent(cookie.split(';')[0]!.slice('reader_preferences='.length)));
+    expect(Object.keys(value).sort()).toEqual(['column_width', 'font_name', 'font_size', 'reading_mode']);
+    // "reload"
+    expect(loadPreferences(s)).toMatchObject({ reading_mode: 'night-mode', font_size: 1.3, pagination: 'page', zoom_factor: 2, brightness: 150 });
+  });
+
+  it('falls back to the cookie when local storage is empty, and clamps whatever it finds', () => {
+    const s = stores();
+    s.jar.push(`reader_preferences=${encodeURIComponent(JSON.stringify({ font_size: 9, column_width: 3, reading_mode: 'cloudy-mode' }))}`);
+    const p = loadPreferences(s);
+    expect(p.font_size).toBe(READER_LIMITS.fontSize.max);
+    expect(p.column_width).toBe(READER_LIMITS.columnWidth.min);
+    expect(p.reading_mode).toBe('cloudy-mode');
+    s.storage!.setItem(PREFERENCES_KEY, JSON.stringify({ zoom_factor: 0.1, brightness: 7, pagination: 'sideways', reading_mode: 'neon' }));
+    const q = loadPreferences(s);
+    expect(q.zoom_factor).toBe(READER_LIMITS.zoom.min);
+    expect(q.brightness).toBe(READER_LIMITS.brightness.min);
+    expect(q.pagination).toBe('scroll');
+    expect(q.reading_mode).toBe('cloudy-mode'); // the invalid stored value falls back, the cookie's stands
+  });
+
+  it('survives broken JSON', () => {
+    const s = stores();
+    s.storage!.setItem(PREFERENCES_KEY, '{oops');
+    expect(loadPreferences(s).font_size).toBe(1);
+  });
+});
+
+describe('initial position priority (reader.md §4)', () => {
+  const stored = { href: 'c1', progression: 40 };
+  it('1. the URL hash wins over everything', () => {
+    expect(resolveInitialPosition({ hash: '#sec%202', comingBack: true, stored, topPercentage: 70 })).toEqual({ kind: 'anchor', id: 'sec 2' });
+  });
+  it('2. the end of the chapter when coming back from the next one', () => {
+    expect(resolveInitialPosition({ hash: '', comingBack: true, stored, topPercentage: 70 })).toEqual({ kind: 'end' });
+  });
+  it('3. the stored position', () => {
+    expect(resolveInitialPosition({ stored, topPercentage: 70 })).toEqual({ kind: 'stored', locator: stored });
+  });
+  it('4. top_percentage, clamped', () => {
+    expect(resolveInitialPosition({ topPercentage: 70 })).toEqual({ kind: 'percentage', value: 70 });
+    expect(resolveInitialPosition({ topPercentage: 170 })).toEqual({ kind: 'percentage', value: 100 });
+    expect(resolveInitialPosition({})).toEqual({ kind: 'percentage', value: 0 });
+  });
+  it('stores positions per book and chapter', () => {
+    const s = new PositionStore(memoryStorage());
+    s.set('b1', { href: 'c1', progression: 33, text: { before: 'a', highlight: 'b', after: 'c' } });
+    s.set('b2', { href: 'c1', progression: 150 });
+    expect(s.get('b1', 'c1')).toEqual({ href: 'c1', progression: 33, text: { before: 'a', highlight: 'b', after: 'c' } });
+    expect(s.get('b2', 'c1')?.progression).toBe(100);
+    expect(s.get('b1', 'c2')).toBeNull();
+  });
+});
+
+describe('paging math', () => {
+  it('counts pages without an extra one for rounding', () => {
+    expect(pageCount(1000, 1000)).toBe(1);
+    expect(pageCount(1001, 1000)).toBe(1);
+    expect(pageCount(3000, 1000)).toBe(3);
+    expect(pageCount(3500, 1000)).toBe(4);
+    expect(pageCount(0, 1000)).toBe(1);
+  });
+  it('maps offsets, pages and percentages both ways', () => {
+    expect(pageIndex(2000, 1000, 5)).toBe(2);
+    expect(pageIndex(2400, 1000, 5)).toBe(2);
+    expect(pageIndex(99_000, 1000, 5)).toBe(4);
+    expect(pageOffset(3, 375)).toBe(1125);
+    expect(pagedPercentage(0, 5)).toBe(0);
+    expect(pagedPercentage(4, 5)).toBe(100);
+    expect(pagedPercentage(0, 1)).toBe(100);
+    for (let i = 0; i < 9; i++) expect(pageForPercentage(pagedPercentage(i, 9), 9)).toBe(i);
+    expect(scrollPercentage(0, 5000, 800)).toBe(0);
+    expect(scrollPercentage(4200, 5000, 800)).toBe(100);
+    expect(scrollPercentage(2100, 5000, 800)).toBe(50);
+  });
+  it('turns into the neighbouring chapters past either end', () => {
+    expect(turnTarget(0, 3, 'next')).toEqual({ page: 1 });
+    expect(turnTarget(2, 3, 'next')).toEqual({ chapter: 'next' });
+    expect(turnTarget(0, 3, 'prev')).toEqual({ chapter: 'prev' });
+    expect(turnTarget(1, 3, 'prev')).toEqual({ page: 0 });
+  });
+  it('swipes: 60 px horizontal, under 20 px vertical', () => {
+    expect(classifySwipe(-60, 0)).toBe('next');
+    expect(classifySwipe(80, 10)).toBe('prev');
+    expect(classifySwipe(-59, 0)).toBeNull();
+    expect(classifySwipe(-100, 20)).toBeNull();
+  });
+  it('tap zones: left and right 40% of the width', () => {
+    expect(tapZone(10, 1000)).toBe('prev');
+    expect(tapZone(399, 1000)).toBe('prev');
+    expect(tapZone(500, 1000)).toBeNull();
+    expect(tapZone(601, 1000)).toBe('next');
+  });
+  it('keys', () => {
+    expect(keyTurn('ArrowRight')).toBe('next');
+    expect(keyTurn('ArrowLeft')).toBe('prev');
+    expect(keyTurn(' ')).toBe('next');
+    expect(keyTurn(' ', true)).toBe('prev');
+    expect(keyTurn('x')).toBeNull();
+  });
+});
+
+describe('chapter document', () => {
+  const doc = (allowScripts: boolean) =>
+    new DOMParser().parseFromString(
+      buildChapterDocument({
+        html: '<h2>Down the Rabbit-Hole</h2><p>Alice</p>',
+        label: 'Chapter <1>',
+        stylesheets: ['/api/v1/book/b1/chapter/style.css'],
+        baseHref: 'http://x.test/api/v1/book/b1/chapter/OEBPS/ch1.xhtml',
+        allowScripts,
+        prefs: { ...DEFAULT_PREFERENCES, reading_mode: 'night-mode', font_size: 1.2 },
+        layout: { pagination: 'page', pageWidth: 375 },
+      }),
+      'text/html',
+    );
+  it('has the base, a CSP forbidding scripts, the book stylesheets before ours and one settings style', () => {
+    const d = doc(false);
+    expect(d.querySelector('base')?.getAttribute('href')).toBe('http://x.test/api/v1/book/b1/chapter/OEBPS/ch1.xhtml');
+    const csp = d.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content');
+    expect(csp).toBe(chapterCsp(false));
+    expect(csp).toContain("script-src 'none'");
+    expect(d.querySelectorAll(`#${SETTINGS_STYLE_ID}`)).toHaveLength(1);
+    expect(d.getElementById(SETTINGS_STYLE_ID)?.textContent).toContain('--lectern-font-size: 1.2');
+    expect(d.getElementById(SETTINGS_STYLE_ID)?.textContent).toContain('--lectern-page: 375px');
+    expect(d.documentElement.className).toContain('lectern-paged');
+    expect(d.documentElement.className).toContain('night-mode');
+    expect(d.getElementById(ROOT_ID)?.querySelector('h2')?.textContent).toBe('Down the Rabbit-Hole');
+    const order = Array.from(d.head.children).map((el) => el.tagName);
+    expect(order.indexOf('LINK')).toBeLessThan(order.indexOf('STYLE'));
+  });
+  it('lets scripts run only for titles that allow them', () => {
+    expect(doc(true).querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content')).toContain("script-src 'self'");
+  });
+});
