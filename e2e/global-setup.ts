@@ -29,6 +29,28 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Writes a small PDF with real text (pdf-lib) and imports it with the operators' command line. */
+async function importGeneratedPdf(root: string, dataDir: string): Promise<void> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  doc.setTitle('Lectern Field Manual');
+  doc.setAuthor('The Lectern Team');
+  const font = await doc.embedFont(StandardFonts.TimesRoman);
+  for (let i = 1; i <= 3; i++) {
+    const page = doc.addPage([595, 842]);
+    page.drawText(`Lectern Field Manual, page ${i}`, { x: 60, y: 760, size: 24, font });
+    page.drawText('Chapters, playlists and the reader, explained for operators.', { x: 60, y: 720, size: 14, font });
+  }
+  const file = path.join(dataDir, 'field-manual.pdf');
+  fs.writeFileSync(file, await doc.save());
+  const { execFileSync } = await import('node:child_process');
+  execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'import', file, '--topic', 'operations'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    stdio: 'pipe',
+  });
+}
+
 let server: ChildProcess | null = null;
 let dataDir = '';
 
@@ -69,6 +91,8 @@ export async function setup(project: TestProject): Promise<void> {
     server!.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
   });
   const demo = await ready;
+  // A PDF document beside the sample books (which are EPUB 2 and EPUB 3), imported the way an operator does.
+  await importGeneratedPdf(root, dataDir);
   project.provide('baseURL', `http://127.0.0.1:${port}`);
   project.provide('demoEmail', demo.email);
   project.provide('demoPassword', demo.password);

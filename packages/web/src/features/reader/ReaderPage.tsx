@@ -21,7 +21,7 @@ import { Lightbox } from './Lightbox.tsx';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { TocPanel } from './TocPanel.tsx';
-import { readerKeys, usePrefetchReaderChapter, useReaderChapter, type ChapterLoad } from './useReaderChapter.ts';
+import { readerKeys, usePrefetchReaderChapter, useReaderChapter, useStartChapterLoad, type ChapterLoad } from './useReaderChapter.ts';
 import { useUsage } from './useUsage.ts';
 import './ReaderPage.css';
 
@@ -127,6 +127,7 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
   const load = chapter.data;
   const item = load && 'item' in load ? load.item : null;
   usePrefetchReaderChapter(bookId, item?.next_chapter_uri, userId);
+  const startChapterLoad = useStartChapterLoad(bookId, userId);
 
   const updatePrefs = useCallback((patch: Partial<ReaderPreferences>) => setPrefs((p) => savePreferences({ ...p, ...patch })), []);
   const resetPrefs = useCallback(() => setPrefs(savePreferences({ ...DEFAULT_PREFERENCES })), []);
@@ -499,7 +500,10 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
       ) : null}
       {tocShown ? (
         <div id="reader-toc">
-          <TocPanel open={tocOpen} bookId={bookId} currentHref={href} signedIn={!!userId} onClose={() => setTocOpen(false)} onChapterClick={() => setTocOpen(false)} />
+          <TocPanel open={tocOpen} bookId={bookId} currentHref={href} signedIn={!!userId} onClose={() => setTocOpen(false)} onChapterClick={(target) => {
+            if (target !== href) startChapterLoad(target);
+            setTocOpen(false);
+          }} />
         </div>
       ) : null}
       <div id="reader-settings">

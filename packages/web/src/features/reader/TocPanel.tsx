@@ -18,7 +18,8 @@ export interface TocPanelProps {
   currentHref: string;
   signedIn: boolean;
   onClose: () => void;
-  onChapterClick: () => void;
+  /** a chapter entry was chosen (its full_path); navigation follows */
+  onChapterClick: (fullPath: string) => void;
 }
 
 function yearOf(date: string | null): string | null {
@@ -88,7 +89,7 @@ export function TocPanel({ open, bookId, currentHref, signedIn, onClose, onChapt
                 aria-current={current ? 'page' : undefined}
                 onClick={() => {
                   performance.mark('reader:toc-click');
-                  onChapterClick();
+                  onChapterClick(item.full_path);
                 }}
               >
                 <span className="toc__label">{item.label}</span>

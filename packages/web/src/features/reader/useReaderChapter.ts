@@ -76,14 +76,32 @@ export function useReaderChapter(bookId: string, href: string, userId: string | 
   return useQuery({ ...chapterQuery(bookId, href, userId, false), enabled: enabled && !!href });
 }
 
+/** How long after a chapter opens the next one is prepared: never in competition with the first paint. */
+const PREFETCH_DELAY_MS = 1000;
+
 /** Prepares the next chapter (request and decryption) while this one is read, so turning into it is instant. */
 export function usePrefetchReaderChapter(bookId: string, href: string | null | undefined, userId: string | null) {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!href || !userId) return;
-    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 800));
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 0));
     const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const handle = idle(() => void queryClient.prefetchQuery(chapterQuery(bookId, href, userId, true)));
-    return () => cancel(handle);
+    let idleHandle: number | undefined;
+    const timer = window.setTimeout(() => {
+      idleHandle = idle(() => void queryClient.prefetchQuery(chapterQuery(bookId, href, userId, true)));
+    }, PREFETCH_DELAY_MS);
+    return () => {
+      window.clearTimeout(timer);
+      if (idleHandle !== undefined) cancel(idleHandle);
+    };
   }, [queryClient, bookId, href, userId]);
+}
+
+/**
+ * Starts loading a chapter the moment the reader asks for it (a TOC click), before the route change tears the
+ * current frame down: the request and the decryption overlap that work instead of following it.
+ */
+export function useStartChapterLoad(bookId: string, userId: string | null) {
+  const queryClient = useQueryClient();
+  return (href: string) => void queryClient.prefetchQuery(chapterQuery(bookId, href, userId, false));
 }

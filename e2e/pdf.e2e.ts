@@ -1,0 +1,47 @@
+/** A PDF document in the reader: pages rendered by pdfjs, zoom in and out from the display settings. */
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+
+describe('a PDF document in the reader', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ baseURL: inject('baseURL'), viewport: { width: 1280, height: 800 } })).newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto('/login/');
+    await page.getByLabel('Email').fill(inject('demoEmail'));
+    await page.getByLabel('Password').fill(inject('demoPassword'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/library\/$/);
+  });
+  afterAll(() => browser?.close());
+
+  it('renders its pages and zooms', async () => {
+    const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
+    const doc = list.results.find((b: { content_format: string }) => b.content_format === 'document');
+    expect(doc.title).toBe('Lectern Field Manual');
+    await page.goto(doc.continue_url);
+    const first = page.getByRole('img', { name: 'Page 1' });
+    await first.waitFor();
+    await expect.poll(async () => (await first.boundingBox())?.width ?? 0).toBeGreaterThan(100);
+    const before = (await first.boundingBox())!.width;
+    await page.getByRole('button', { name: 'Display settings' }).click();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(async () => (await first.boundingBox())?.width ?? 0).toBeGreaterThan(before * 1.1);
+    // The canvas really holds the page: some pixels are not white.
+    const inked = await page.evaluate(() => {
+      const canvas = document.querySelector('canvas[aria-label="Page 1"]') as HTMLCanvasElement;
+      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let dark = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) dark++;
+      return dark;
+    });
+    expect(inked).toBeGreaterThan(100);
+    const axe = await new AxeBuilder({ page }).exclude('iframe').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  });
+});
