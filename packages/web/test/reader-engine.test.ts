@@ -344,3 +344,17 @@ describe('chapter document', () => {
     expect(doc(true).querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content')).toContain("script-src 'self'");
   });
 });
+
+describe('coming back to a book', () => {
+  it('finds the chapter of that book read most recently in this browser', () => {
+    const store = new PositionStore(memoryStorage());
+    expect(store.latestHref('b1')).toBeNull();
+    store.set('b1', { href: 'ch01.xhtml', progression: 40 }, 1000);
+    store.set('b2', { href: 'other.xhtml', progression: 10 }, 3000);
+    store.set('b1', { href: 'ch07.xhtml', progression: 5 }, 2000);
+    expect(store.latestHref('b1')).toBe('ch07.xhtml');
+    store.set('b1', { href: 'ch01.xhtml', progression: 60 }, 4000);
+    expect(store.latestHref('b1')).toBe('ch01.xhtml');
+    expect(store.latestHref('b')).toBeNull();
+  });
+});

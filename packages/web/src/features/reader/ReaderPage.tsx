@@ -80,7 +80,9 @@ function FirstChapter({ bookId }: { bookId: string }) {
       </div>
     );
   }
-  const first = toc.data.chapters[0];
+  // Coming back to a book lands where the reader left off: the chapter last read here, else the first one.
+  const lastRead = new PositionStore(browserStorage()).latestHref(bookId);
+  const first = toc.data.chapters.find((c) => c.uri === lastRead) ?? toc.data.chapters[0];
   if (!first) {
     return (
       <div className="reader-app">

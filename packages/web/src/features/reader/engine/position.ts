@@ -71,6 +71,16 @@ export class PositionStore {
     return { href: v.href, progression: clampPercentage(v.progression), ...(v.text ? { text: v.text } : {}) };
   }
 
+  /** The chapter of this book read most recently in this browser, if any. */
+  latestHref(bookId: string): string | null {
+    let best: { href: string; at: number } | null = null;
+    for (const [key, value] of Object.entries(this.all())) {
+      if (!key.startsWith(`${bookId}/`) || typeof value?.at !== 'number' || typeof value.href !== 'string') continue;
+      if (!best || value.at > best.at) best = { href: value.href, at: value.at };
+    }
+    return best?.href ?? null;
+  }
+
   set(bookId: string, locator: Locator, now = Date.now()) {
     const all = this.all();
     all[`${bookId}/${locator.href}`] = { ...locator, progression: clampPercentage(locator.progression), at: now };
