@@ -88,6 +88,14 @@ describe('an anonymous visitor', () => {
   });
   afterAll(() => browser?.close());
 
+  it('gets the list of books without the navigation in the archive_list state', async () => {
+    await page.goto('/archive_list');
+    await page.getByRole('link', { name: /Moby-Dick/ }).first().waitFor();
+    expect(await page.getByRole('banner').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('sees the catalog, reads the sample chapter and is stopped at a locked one', async () => {
     const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
     const book = list.results.find((b: { title: string }) => /War of the Worlds/.test(b.title));

@@ -30,6 +30,15 @@ const deferred = (node: ReactNode) => <Suspense fallback={<PageLoading />}>{node
 export function AppRoutes() {
   return (
     <Routes>
+      {/* reader.md §2: the archive_list navigation state hides the navigation and shows a list of books. */}
+      <Route
+        path="archive_list"
+        element={
+          <main id="main" className="archive-list">
+            <LibraryPage />
+          </main>
+        }
+      />
       <Route element={<Shell />}>
         <Route index element={<Navigate to={appPaths.library} replace />} />
         <Route path="library" element={<LibraryPage />} />
