@@ -1,6 +1,7 @@
 /** An image from the chapter, large (reader.md §5 and §9: fades, removed after 300 ms). Escape or a click closes. */
 import { READER_CONSTANTS } from '@lectern/core';
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { ReaderIcon } from './ReaderIcon.tsx';
 
 export function Lightbox({ src, alt, onClose }: { src: string; alt: string; onClose: () => void }) {
@@ -16,7 +17,8 @@ export function Lightbox({ src, alt, onClose }: { src: string; alt: string; onCl
     closeRef.current?.focus();
     return () => previous?.focus?.();
   }, []);
-  return (
+  // In <body>, outside the reader's stacking context: the image covers the whole screen, top bar included.
+  return createPortal(
     <div
       className={`reader-lightbox${closing ? ' reader-lightbox--closing' : ''}`}
       role="dialog"
@@ -37,6 +39,7 @@ export function Lightbox({ src, alt, onClose }: { src: string; alt: string; onCl
       <button ref={closeRef} type="button" className="reader-lightbox__close" aria-label="Close image" onClick={close}>
         <ReaderIcon name="close" />
       </button>
-    </div>
+    </div>,
+    document.body,
   );
 }
