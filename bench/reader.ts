@@ -6,65 +6,15 @@
  *
  *   npm run build -w packages/web && npx tsx bench/reader.ts        (RUNS=10 by default)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
+import { startFreshServer } from '../scripts/fresh-server.ts';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/web/dist');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function startServer(): Promise<{ server: ChildProcess; base: string; email: string; password: string; dataDir: string }> {
-  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('build the web app first: npm run build -w packages/web');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-reader-'));
-  const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-      LOGIN_RATE_LIMIT: '1000',
-      SAMPLE_CACHE_DIR: path.join(os.tmpdir(), 'lectern-sample-cache'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const demo = await new Promise<{ email: string; password: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 170_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const email = /email:\s+(\S+)/.exec(output)?.[1];
-      const password = /password:\s+(\S+)/.exec(output)?.[1];
-      if (/Lectern is running at/.test(output) && email && password) {
-        clearTimeout(timer);
-        resolve({ email, password });
-      }
-    };
-    server.stdout!.on('data', onData);
-    server.stderr!.on('data', onData);
-    server.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  return { server, base: `http://127.0.0.1:${port}`, dataDir, ...demo };
-}
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -121,7 +71,8 @@ function chunkSizes() {
 }
 
 async function main() {
-  const { server, base, email, password, dataDir } = await startServer();
+  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-reader-', timeoutMs: 170_000 });
+  const { base, email, password } = fresh;
   const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
@@ -195,10 +146,7 @@ async function main() {
     for (const c of chunkSizes()) console.log(`chunk ${c.file}: ${(c.raw / 1024).toFixed(1)} KB, gzip ${(c.gzip / 1024).toFixed(1)} KB`);
   } finally {
     await browser.close();
-    const exited = new Promise((res) => server.once('exit', res));
-    server.kill('SIGTERM');
-    await exited;
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await fresh.stop();
   }
 }
 

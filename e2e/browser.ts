@@ -1,5 +1,7 @@
 /** Debian's Chromium driven by playwright-core, with the flags that work as root on a machine with no network. */
-import { type Browser, chromium } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -15,4 +17,19 @@ export function launchBrowser(): Promise<Browser> {
       "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
     ],
   });
+}
+
+/** Serious and critical axe violations of the app (chapter frames are book content, which axe cannot enter). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).exclude('iframe').analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+}
+
+/** Signs the demo account printed at the server's first start in, through the sign-in page. */
+export async function signInAsDemo(page: Page): Promise<void> {
+  await page.goto('/login/');
+  await page.getByLabel('Email').fill(inject('demoEmail'));
+  await page.getByLabel('Password').fill(inject('demoPassword'));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/library\/$/);
 }

@@ -2,12 +2,10 @@
  * Starts the real server for the browser tests the way an operator does on a fresh machine: an empty DATA_DIR, so
  * the first start imports the sample library and prints the demo account, which the tests then sign in with.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { type FreshServer, startFreshServer } from '../scripts/fresh-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,17 +14,6 @@ declare module 'vitest' {
     demoPassword: string;
     dataDir: string;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 /** Writes a small PDF with real text (pdf-lib) and imports it with the operators' command line. */
@@ -51,59 +38,19 @@ async function importGeneratedPdf(root: string, dataDir: string): Promise<void> 
   });
 }
 
-let server: ChildProcess | null = null;
-let dataDir = '';
+let fresh: FreshServer | null = null;
 
 export async function setup(project: TestProject): Promise<void> {
   const root = path.resolve(import.meta.dirname, '..');
-  if (!fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) throw new Error('build the web app first: npm run build');
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-e2e-'));
-  const port = await freePort();
-  server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-      // Every spec signs the demo account in afresh; the production limit (10 a minute) would refuse the suite.
-      LOGIN_RATE_LIMIT: '1000',
-      SAMPLE_CACHE_DIR: path.join(os.tmpdir(), 'lectern-sample-cache'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const ready = new Promise<{ email: string; password: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 110_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const email = /email:\s+(\S+)/.exec(output)?.[1];
-      const password = /password:\s+(\S+)/.exec(output)?.[1];
-      if (/Lectern is running at/.test(output) && email && password) {
-        clearTimeout(timer);
-        resolve({ email, password });
-      }
-    };
-    server!.stdout!.on('data', onData);
-    server!.stderr!.on('data', onData);
-    server!.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  const demo = await ready;
+  fresh = await startFreshServer({ dataDirPrefix: 'lectern-e2e-' });
   // A PDF document beside the sample books (which are EPUB 2 and EPUB 3), imported the way an operator does.
-  await importGeneratedPdf(root, dataDir);
-  project.provide('baseURL', `http://127.0.0.1:${port}`);
-  project.provide('demoEmail', demo.email);
-  project.provide('demoPassword', demo.password);
-  project.provide('dataDir', dataDir);
+  await importGeneratedPdf(root, fresh.dataDir);
+  project.provide('baseURL', fresh.base);
+  project.provide('demoEmail', fresh.email);
+  project.provide('demoPassword', fresh.password);
+  project.provide('dataDir', fresh.dataDir);
 }
 
 export async function teardown(): Promise<void> {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await fresh?.stop();
 }

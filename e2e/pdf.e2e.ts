@@ -1,8 +1,7 @@
 /** A PDF document in the reader: pages rendered by pdfjs, zoom in and out from the display settings. */
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, seriousViolations, signInAsDemo } from './browser.ts';
 
 describe('a PDF document in the reader', () => {
   let browser: Browser;
@@ -12,11 +11,7 @@ describe('a PDF document in the reader', () => {
     browser = await launchBrowser();
     page = await (await browser.newContext({ baseURL: inject('baseURL'), viewport: { width: 1280, height: 800 } })).newPage();
     page.setDefaultTimeout(15_000);
-    await page.goto('/login/');
-    await page.getByLabel('Email').fill(inject('demoEmail'));
-    await page.getByLabel('Password').fill(inject('demoPassword'));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/library\/$/);
+    await signInAsDemo(page);
   });
   afterAll(() => browser?.close());
 
@@ -41,7 +36,6 @@ describe('a PDF document in the reader', () => {
       return dark;
     });
     expect(inked).toBeGreaterThan(100);
-    const axe = await new AxeBuilder({ page }).exclude('iframe').analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -4,10 +4,9 @@
  * and delete, and the queue toggle. The demo account starts with only its empty queue, so every test makes what
  * it needs, with names of its own.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, seriousViolations } from './browser.ts';
 
 const baseURL = inject('baseURL');
 const run = Date.now().toString(36);
@@ -22,11 +21,6 @@ interface Playlist {
   id: string;
   name: string;
   content: { api_url: string; metadata: { topics: { name: string; slug: string }[] } }[];
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).exclude('iframe').analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
 }
 
 /** The server's API with the session of the browser context: for setting up what a test starts from. */

@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, signInAsDemo } from './browser.ts';
 
 const frameOf = (page: Page) => page.frameLocator('iframe.chapter-view__frame');
 
@@ -22,11 +22,7 @@ for (const viewport of [
       browser = await launchBrowser();
       page = await (await browser.newContext({ baseURL: inject('baseURL'), viewport })).newPage();
       page.setDefaultTimeout(15_000);
-      await page.goto('/login/');
-      await page.getByLabel('Email').fill(inject('demoEmail'));
-      await page.getByLabel('Password').fill(inject('demoPassword'));
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/library\/$/);
+      await signInAsDemo(page);
       books = (await (await page.request.get('/api/v1/book/?page_size=50')).json()).results;
     });
     afterAll(() => browser?.close());
@@ -70,11 +66,7 @@ describe('inside a chapter', () => {
   afterAll(() => browser?.close());
 
   it('opens an image wider than its column in the lightbox', async () => {
-    await page.goto('/login/');
-    await page.getByLabel('Email').fill(inject('demoEmail'));
-    await page.getByLabel('Password').fill(inject('demoPassword'));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/library\/$/);
+    await signInAsDemo(page);
     // The War of the Worlds opens on its cover: a picture much wider than a phone's column.
     const books = (await (await page.request.get('/api/v1/book/?page_size=50')).json()).results;
     const wotw = await (await page.request.get(books.find((b: { title: string }) => /War of the Worlds/.test(b.title)).api_url)).json();

@@ -3,10 +3,9 @@
  * chapter end, preferences kept across a reload, usage events kept offline and delivered once back online, the
  * anonymous sign-in gate, and axe on the reader with its panels open. At desktop and phone sizes.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, seriousViolations, signInAsDemo } from './browser.ts';
 
 const baseURL = inject('baseURL');
 
@@ -18,18 +17,7 @@ interface ChapterInfo {
   label: string;
 }
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).exclude('iframe').analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
-}
-
-async function signIn(page: Page) {
-  await page.goto('/login/');
-  await page.getByLabel('Email').fill(inject('demoEmail'));
-  await page.getByLabel('Password').fill(inject('demoPassword'));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/library\/$/);
-}
+const signIn = signInAsDemo;
 
 async function warOfTheWorlds(page: Page): Promise<{ bookId: string; chapters: ChapterInfo[] }> {
   const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();

@@ -1,16 +1,9 @@
 /** A reader signs in, opens a book from the catalog, reads on into the next chapter and signs out. */
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, seriousViolations } from './browser.ts';
 
 const baseURL = inject('baseURL');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Chapter frames are sandboxed book content (axe cannot enter them and would wait forever); the app is what we check.
-  const result = await new AxeBuilder({ page }).exclude('iframe').analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
-}
 
 describe('reading as a signed-in reader', () => {
   let browser: Browser;

@@ -1,0 +1,82 @@
+/**
+ * Starts Lectern the way an operator does on a fresh machine — `packages/server/src/main.ts` on an empty
+ * DATA_DIR — and reads the demo account it prints. The browser tests and the reader benchmark run against it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface FreshServer {
+  server: ChildProcess;
+  base: string;
+  email: string;
+  password: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?: number }): Promise<FreshServer> {
+  if (!fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) throw new Error('build the web app first: npm run build');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), opts.dataDirPrefix));
+  const port = await freePort();
+  const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      // Each spec signs the demo account in afresh; the production limit (10 a minute) would refuse the suite.
+      LOGIN_RATE_LIMIT: '1000',
+      SAMPLE_CACHE_DIR: path.join(os.tmpdir(), 'lectern-sample-cache'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const demo = await new Promise<{ email: string; password: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), opts.timeoutMs ?? 110_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const email = /email:\s+(\S+)/.exec(output)?.[1];
+      const password = /password:\s+(\S+)/.exec(output)?.[1];
+      if (/Lectern is running at/.test(output) && email && password) {
+        clearTimeout(timer);
+        resolve({ email, password });
+      }
+    };
+    server.stdout!.on('data', onData);
+    server.stderr!.on('data', onData);
+    server.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    server,
+    base: `http://127.0.0.1:${port}`,
+    dataDir,
+    ...demo,
+    async stop() {
+      if (server.exitCode === null) {
+        const exited = new Promise((r) => server.once('exit', r));
+        server.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
