@@ -36,8 +36,9 @@ export function ChapterView(props: ChapterViewProps) {
   latest.current = props;
 
   const srcDoc = useMemo(
-    () =>
-      buildChapterDocument({
+    () => {
+      performance.mark('reader:document-built');
+      return buildChapterDocument({
         html: props.html,
         label: props.label,
         stylesheets: props.stylesheets,
@@ -45,7 +46,8 @@ export function ChapterView(props: ChapterViewProps) {
         allowScripts: props.allowScripts,
         prefs: latest.current.prefs,
         layout: { pagination: latest.current.prefs.pagination, pageWidth: frameRef.current?.clientWidth ?? window.innerWidth },
-      }),
+      });
+    },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [props.html, props.baseHref, props.allowScripts, props.stylesheets, props.label],
   );
@@ -55,6 +57,7 @@ export function ChapterView(props: ChapterViewProps) {
   }, [srcDoc]);
 
   const onLoad = () => {
+    performance.mark('reader:frame-loaded');
     const frame = frameRef.current;
     if (!frame?.contentDocument?.body) return;
     controllerRef.current?.destroy();
@@ -71,11 +74,11 @@ export function ChapterView(props: ChapterViewProps) {
     const controller = new FrameController(frame, p.prefs, p.href, p.bookId, p.readerPath, callbacks);
     controllerRef.current = controller;
     controller.goToInitial(p.initial());
-    // Shown once positioned, so the reader never sees the chapter jump from its top to where they were.
-    requestAnimationFrame(() => {
-      setReady(true);
-      p.onReady(controller);
-    });
+    performance.mark('reader:positioned');
+    // Shown once positioned, so the reader never sees the chapter jump from its top to where they were:
+    // goToInitial positions synchronously, so the next frame already paints the right place.
+    setReady(true);
+    p.onReady(controller);
   };
 
   // Settings change in place.

@@ -33,6 +33,7 @@ async function loadChapter(bookId: string, href: string, userId: string | null, 
     { bookId, href, screenWidth: window.innerWidth, screenHeight: window.innerHeight, updateProgress: !prefetch },
     signal,
   );
+  performance.mark('reader:block-received');
   const item = items[0];
   if (!item) return { kind: 'still-loading' };
   if (item.error) return { kind: 'refused', item, message: item.error, url: item.url };
@@ -61,6 +62,7 @@ async function loadChapter(bookId: string, href: string, userId: string | null, 
     }
   }
   if (!result.ok) return { kind: 'failed', item, message: MESSAGES.chapterNotDecrypted };
+  performance.mark('reader:decrypted');
   return { kind: 'html', item, chapter, html: result.html, encrypted: true };
 }
 
