@@ -21,6 +21,13 @@ export function launchBrowser(): Promise<Browser> {
 
 /** Serious and critical axe violations of the app (chapter frames are book content, which axe cannot enter). */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // Colour contrast is judged on what is painted: let fades and slide-ins finish first (a spinner's endless
+  // animation must not hold the check up, hence the bound).
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), null, {
+      timeout: 3000,
+    })
+    .catch(() => undefined);
   const result = await new AxeBuilder({ page }).exclude('iframe').analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
 }

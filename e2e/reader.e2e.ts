@@ -96,10 +96,12 @@ for (const viewport of [
       // Swipe-free, key-driven: to the last page, then one more.
       for (let i = 2; i < count; i++) await page.keyboard.press('ArrowRight');
       await expect.poll(() => footerText(page)).toBe(`Page ${count} of ${count}`);
+      await page.evaluate(() => performance.clearMarks('reader:chapter-painted'));
       await page.keyboard.press('ArrowRight');
       await page.waitForURL((u) => u.pathname.endsWith(`/${nextOfLong.full_path}`));
       // The next chapter opens where this reader last was in it (the server's top_percentage, reader.md §4
-      // priority 4; an earlier test may have read it to the end): Home goes to its first page.
+      // priority 4; an earlier test may have read it to the end): once it is on screen, Home goes to its first page.
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
       await expect.poll(() => footerText(page)).toMatch(/^Page \d+ of \d+$/);
       await page.keyboard.press('Home');
       await expect.poll(() => footerText(page)).toMatch(/^Page 1 of \d+$/);

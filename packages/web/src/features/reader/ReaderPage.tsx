@@ -130,6 +130,17 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
   const item = load && 'item' in load ? load.item : null;
   usePrefetchReaderChapter(bookId, item?.next_chapter_uri, userId);
   const startChapterLoad = useStartChapterLoad(bookId, userId);
+  // Stable handlers: the panels are memoised and must not re-render on every progress report while reading.
+  const closeToc = useCallback(() => setTocOpen(false), []);
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
+  const requestFit = useCallback(() => setFitRequest((n) => n + 1), []);
+  const onTocChapter = useCallback(
+    (target: string) => {
+      if (target !== href) startChapterLoad(target);
+      setTocOpen(false);
+    },
+    [href, startChapterLoad],
+  );
 
   const updatePrefs = useCallback((patch: Partial<ReaderPreferences>) => setPrefs((p) => savePreferences({ ...p, ...patch })), []);
   const resetPrefs = useCallback(() => setPrefs(savePreferences({ ...DEFAULT_PREFERENCES })), []);
@@ -502,10 +513,7 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
       ) : null}
       {tocShown ? (
         <div id="reader-toc">
-          <TocPanel open={tocOpen} bookId={bookId} currentHref={href} signedIn={!!userId} onClose={() => setTocOpen(false)} onChapterClick={(target) => {
-            if (target !== href) startChapterLoad(target);
-            setTocOpen(false);
-          }} />
+          <TocPanel open={tocOpen} bookId={bookId} currentHref={href} signedIn={!!userId} onClose={closeToc} onChapterClick={onTocChapter} />
         </div>
       ) : null}
       <div id="reader-settings">
@@ -515,8 +523,8 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
           isPdf={isPdf}
           onChange={updatePrefs}
           onReset={resetPrefs}
-          onFitWidth={() => setFitRequest((n) => n + 1)}
-          onClose={() => setSettingsOpen(false)}
+          onFitWidth={requestFit}
+          onClose={closeSettings}
         />
       </div>
       {lightbox ? <Lightbox src={lightbox.src} alt={lightbox.alt} onClose={() => setLightbox(null)} /> : null}

@@ -14,7 +14,7 @@ import {
   type ReaderPreferences,
   type ReadingMode,
 } from '@lectern/core';
-import { useEffect, useId, useRef } from 'react';
+import { memo, useEffect, useId, useRef } from 'react';
 import { isAndroid } from './engine/preferences.ts';
 import { ReaderIcon, type ReaderIconName } from './ReaderIcon.tsx';
 
@@ -44,7 +44,7 @@ const columnSliderOf = (width: number) => Math.round((width / 100) * READER_CONS
 export const BRIGHTNESS_FULL = READER_LIMITS.brightness.min + Math.floor((READER_LIMITS.brightness.max - READER_LIMITS.brightness.min) / READER_LIMITS.brightness.step) * READER_LIMITS.brightness.step;
 export const brightnessFilter = (b: number) => (b >= BRIGHTNESS_FULL ? undefined : `brightness(${(b / BRIGHTNESS_FULL).toFixed(3)})`);
 
-export function SettingsPanel({ open, prefs, isPdf, onChange, onReset, onFitWidth, onClose }: SettingsPanelProps) {
+export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, onChange, onReset, onFitWidth, onClose }: SettingsPanelProps) {
   const id = useId();
   const firstRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -212,4 +212,4 @@ export function SettingsPanel({ open, prefs, isPdf, onChange, onReset, onFitWidt
       </div>
     </section>
   );
-}
+});

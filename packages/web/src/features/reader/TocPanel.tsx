@@ -5,7 +5,7 @@
  */
 import { formatMinutesRequired, LIMITS, paths, type TocItem } from '@lectern/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { readerApi } from '../../api/reader.ts';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -27,7 +27,7 @@ function yearOf(date: string | null): string | null {
   return m ? m[1]! : null;
 }
 
-export function TocPanel({ open, bookId, currentHref, signedIn, onClose, onChapterClick }: TocPanelProps) {
+export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, signedIn, onClose, onChapterClick }: TocPanelProps) {
   const closeRef = useRef<HTMLButtonElement>(null);
   const queryClient = useQueryClient();
   const toc = useQuery({
@@ -184,4 +184,4 @@ export function TocPanel({ open, bookId, currentHref, signedIn, onClose, onChapt
       </div>
     </aside>
   );
-}
+});

@@ -4,7 +4,7 @@
  */
 import { MESSAGES, type ArchiveItem, type ChapterItem } from '@lectern/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { isApiError } from '../../api/client.ts';
 import { readerApi } from '../../api/reader.ts';
 import { decryptAsync, warmDecryptWorker } from './engine/decrypt.ts';
@@ -105,5 +105,5 @@ export function usePrefetchReaderChapter(bookId: string, href: string | null | u
  */
 export function useStartChapterLoad(bookId: string, userId: string | null) {
   const queryClient = useQueryClient();
-  return (href: string) => void queryClient.prefetchQuery(chapterQuery(bookId, href, userId, false));
+  return useCallback((href: string) => void queryClient.prefetchQuery(chapterQuery(bookId, href, userId, false)), [queryClient, bookId, userId]);
 }
