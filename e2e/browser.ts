@@ -40,3 +40,11 @@ export async function signInAsDemo(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/library\/$/);
 }
+
+/** A browser and a page on the suite's server at the given size. */
+export async function openPage(viewport: { width: number; height: number }): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchBrowser();
+  const page = await (await browser.newContext({ baseURL: inject('baseURL'), viewport })).newPage();
+  page.setDefaultTimeout(15_000);
+  return { browser, page };
+}

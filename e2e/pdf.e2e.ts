@@ -1,16 +1,14 @@
 /** A PDF document in the reader: pages rendered by pdfjs, zoom in and out from the display settings. */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, seriousViolations, signInAsDemo } from './browser.ts';
+import { openPage, seriousViolations, signInAsDemo } from './browser.ts';
 
 describe('a PDF document in the reader', () => {
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ baseURL: inject('baseURL'), viewport: { width: 1280, height: 800 } })).newPage();
-    page.setDefaultTimeout(15_000);
+    ({ browser, page } = await openPage({ width: 1280, height: 800 }));
     await signInAsDemo(page);
   });
   afterAll(() => browser?.close());

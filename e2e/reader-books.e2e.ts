@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, signInAsDemo } from './browser.ts';
+import { openPage, signInAsDemo } from './browser.ts';
 
 const frameOf = (page: Page) => page.frameLocator('iframe.chapter-view__frame');
 
@@ -19,9 +19,7 @@ for (const viewport of [
     let books: { title: string; api_url: string; content_format: string }[];
 
     beforeAll(async () => {
-      browser = await launchBrowser();
-      page = await (await browser.newContext({ baseURL: inject('baseURL'), viewport })).newPage();
-      page.setDefaultTimeout(15_000);
+      ({ browser, page } = await openPage(viewport));
       await signInAsDemo(page);
       books = (await (await page.request.get('/api/v1/book/?page_size=50')).json()).results;
     });
@@ -59,9 +57,7 @@ describe('inside a chapter', () => {
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ baseURL: inject('baseURL'), viewport: { width: 375, height: 812 } })).newPage();
-    page.setDefaultTimeout(15_000);
+    ({ browser, page } = await openPage({ width: 375, height: 812 }));
   });
   afterAll(() => browser?.close());
 

@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, seriousViolations, signInAsDemo } from './browser.ts';
+import { launchBrowser, openPage, seriousViolations, signInAsDemo } from './browser.ts';
 
 const baseURL = inject('baseURL');
 
@@ -217,9 +217,7 @@ describe('an anonymous visitor in the reader', () => {
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ baseURL, viewport: { width: 375, height: 812 } })).newPage();
-    page.setDefaultTimeout(15_000);
+    ({ browser, page } = await openPage({ width: 375, height: 812 }));
   });
   afterAll(() => browser?.close());
 

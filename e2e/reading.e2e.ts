@@ -1,18 +1,15 @@
 /** A reader signs in, opens a book from the catalog, reads on into the next chapter and signs out. */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, seriousViolations } from './browser.ts';
+import { openPage, seriousViolations } from './browser.ts';
 
-const baseURL = inject('baseURL');
 
 describe('reading as a signed-in reader', () => {
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } })).newPage();
-    page.setDefaultTimeout(15_000);
+    ({ browser, page } = await openPage({ width: 1280, height: 800 }));
   });
   afterAll(() => browser?.close());
 
@@ -75,9 +72,7 @@ describe('an anonymous visitor', () => {
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ baseURL, viewport: { width: 375, height: 812 } })).newPage();
-    page.setDefaultTimeout(15_000);
+    ({ browser, page } = await openPage({ width: 375, height: 812 }));
   });
   afterAll(() => browser?.close());
 

@@ -1,4 +1,5 @@
 import { useId, useRef, type KeyboardEvent, type Ref, type TextareaHTMLAttributes } from 'react';
+import { FieldMeta } from './TextField.tsx';
 import './TextField.css';
 
 export interface TextAreaProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
@@ -80,22 +81,7 @@ export function TextArea({ label, labelNote, name, errors, hint, counter, classN
       <span id={keysId} className="visually-hidden">
         Tab inserts a tab character. Press Escape, then Tab, to move on.
       </span>
-      {invalid || counter ? (
-        <div className="field__meta">
-          {invalid ? (
-            <p className="field__error" id={errorId}>
-              {errors.join(' ')}
-            </p>
-          ) : (
-            <span />
-          )}
-          {counter ? (
-            <span className="field__counter" aria-hidden="true">
-              {counter}
-            </span>
-          ) : null}
-        </div>
-      ) : null}
+      <FieldMeta errors={invalid ? errors : []} errorId={errorId} counter={counter} />
     </div>
   );
 }

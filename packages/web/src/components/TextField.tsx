@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type Ref } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import './TextField.css';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
@@ -29,21 +29,27 @@ export function TextField({ label, name, errors, hint, counter, className, ...re
         </p>
       ) : null}
       <input id={id} name={name} className="field__input" aria-invalid={invalid || undefined} aria-describedby={describedBy} {...rest} />
-      {invalid || counter ? (
-        <div className="field__meta">
-          {invalid ? (
-            <p className="field__error" id={errorId}>
-              {errors.join(' ')}
-            </p>
-          ) : (
-            <span />
-          )}
-          {counter ? (
-            <span className="field__counter" aria-hidden="true">
-              {counter}
-            </span>
-          ) : null}
-        </div>
+      <FieldMeta errors={invalid ? errors : []} errorId={errorId} counter={counter} />
+    </div>
+  );
+}
+
+/** The line under a field: its error (announced through aria-describedby) and a character counter. */
+export function FieldMeta({ errors, errorId, counter }: { errors: readonly string[]; errorId: string; counter?: ReactNode }) {
+  if (!errors.length && !counter) return null;
+  return (
+    <div className="field__meta">
+      {errors.length ? (
+        <p className="field__error" id={errorId}>
+          {errors.join(' ')}
+        </p>
+      ) : (
+        <span />
+      )}
+      {counter ? (
+        <span className="field__counter" aria-hidden="true">
+          {counter}
+        </span>
       ) : null}
     </div>
   );
