@@ -34,3 +34,13 @@ export const COOKIES = {
 export const CSRF_HEADER = 'x-csrftoken';
 /** Methods that never need a CSRF token (library-playlists-account.md §7). */
 export const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'TRACE'] as const;
+
+/** Most content addresses one add/remove/queue/metadata call may carry. */
+export const MAX_URLS_PER_CALL = 100;
+
+/**
+ * The fields the web client asks /api/v1/metadata/ for, exactly as spec §7 lists them. Topics are not among
+ * them: playlist items carry their own metadata.topics. (Plain constants live here, not beside the zod schemas,
+ * so the web client can use them without loading zod.)
+ */
+export const CLIENT_METADATA_FIELDS = 'api_url,authors,content_format,continue_url,cover_image_url,identifier,title,url,issued,publishers';

@@ -3,7 +3,7 @@
  * types its output with them, the web client parses answers with them, tests assert shapes with them.
  */
 import { z } from 'zod';
-import { ACCOUNT_STATUSES, ROLES } from './constants.ts';
+import { ACCOUNT_STATUSES, MAX_URLS_PER_CALL, ROLES } from './constants.ts';
 
 /** JSON error shape of every failing call: a sentence, plus per-field reasons for validation errors. */
 export const errorBodySchema = z.object({
@@ -177,8 +177,6 @@ export const collectionSchema = z.object({
 export type Collection = z.infer<typeof collectionSchema>;
 export const collectionListSchema = z.array(collectionSchema);
 
-/** Most content addresses one add/remove/queue/metadata call may carry. */
-export const MAX_URLS_PER_CALL = 100;
 
 export const createCollectionSchema = z.object({
   name: z.string().max(1000),
@@ -215,11 +213,6 @@ export const METADATA_FIELDS = [
   'book_id',
   'title_safe',
 ] as const;
-/**
- * The fields the web client asks /api/v1/metadata/ for, exactly as spec §7 lists them. Topics are not among
- * them: playlist items carry their own metadata.topics.
- */
-export const CLIENT_METADATA_FIELDS = 'api_url,authors,content_format,continue_url,cover_image_url,identifier,title,url,issued,publishers';
 export const metadataListSchema = z.array(contentMetadataSchema.partial().extend({ api_url: z.string() }));
 
 export const progressEntrySchema = z.object({ api_url: z.string(), progress: z.number().min(0).max(100) });

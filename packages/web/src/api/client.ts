@@ -9,7 +9,9 @@
  */
 import {
   CATALOG_PAGE_SIZE,
+  CLIENT_METADATA_FIELDS,
   CSRF_HEADER,
+  MAX_URLS_PER_CALL,
   MESSAGES,
   paths,
   SAFE_METHODS,
@@ -372,18 +374,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     /** Adds to the queue (the default playlist); the body is a bare JSON array of api_urls. */
     addToQueue: async (urls: readonly string[]): Promise<void> => {
-      const { MAX_URLS_PER_CALL } = await loadSchemas();
       for (const part of chunks(urls, MAX_URLS_PER_CALL)) await request(QUEUE_PATH, null, { method: 'POST', body: part });
     },
 
     removeFromQueue: async (urls: readonly string[]): Promise<void> => {
-      const { MAX_URLS_PER_CALL } = await loadSchemas();
       for (const part of chunks(urls, MAX_URLS_PER_CALL)) await request(QUEUE_PATH, null, { method: 'DELETE', body: part });
     },
 
     /** Partial content metadata of the given api_urls, asked in calls of at most 100 urls. */
     getMetadata: async (urls: readonly string[], signal?: AbortSignal): Promise<PartialMetadata[]> => {
-      const { MAX_URLS_PER_CALL, CLIENT_METADATA_FIELDS } = await loadSchemas();
       const parts = await Promise.all(
         chunks(urls, MAX_URLS_PER_CALL).map((part) =>
           request('/api/v1/metadata/', (s) => s.metadataListSchema, {
@@ -399,7 +398,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     /** Reading progress (0-100) of the given api_urls. */
     getProgress: async (urls: readonly string[], signal?: AbortSignal): Promise<{ api_url: string; progress: number }[]> => {
-      const { MAX_URLS_PER_CALL } = await loadSchemas();
       const parts = await Promise.all(
         chunks(urls, MAX_URLS_PER_CALL).map((part) =>
           request('/api/v1/user_progress/', (s) => s.progressListSchema, {

@@ -3,38 +3,20 @@
  * first request. Keeping zod out of the entry chunk lets the shell and the loading skeletons paint before the
  * validation code has arrived (DESIGN.md: entry chunk ≤ 120 KB gzip); the import runs alongside the first fetch.
  */
-import {
-  CLIENT_METADATA_FIELDS,
-  MAX_URLS_PER_CALL,
+import { contentMetadataSchema, pagedSchema } from '@lectern/core';
+
+export {
   accountProfileSchema,
   bookDetailSchema,
   chapterContentSchema,
   collectionListSchema,
   collectionSchema,
-  contentMetadataSchema,
   errorBodySchema,
   metadataListSchema,
-  pagedSchema,
   progressListSchema,
   queueListSchema,
   topicListSchema,
   topicSchema,
 } from '@lectern/core';
-
-export {
-  CLIENT_METADATA_FIELDS,
-  MAX_URLS_PER_CALL,
-  accountProfileSchema,
-  bookDetailSchema,
-  chapterContentSchema,
-  collectionListSchema,
-  collectionSchema,
-  errorBodySchema,
-  metadataListSchema,
-  progressListSchema,
-  queueListSchema,
-  topicListSchema,
-  topicSchema,
-};
 
 export const bookPageSchema = pagedSchema(contentMetadataSchema);
