@@ -98,7 +98,9 @@ async function main() {
       await page.goto(target.firstWebUrl); // a fresh page: nothing of the target chapter in memory
       await page.locator('iframe.chapter-view__frame').waitFor();
       await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
-      await page.waitForTimeout(300);
+      // A reader looks at a chapter for a while before opening the contents: by then the next chapter has been
+      // prepared in the background (1 s after the paint), and that request does not overlap the measured one.
+      await page.waitForTimeout(1600);
       await page.getByRole('button', { name: 'Table of contents' }).click();
       const toc = page.locator('aside.toc');
       const link = toc.locator(`a[href$="/${target.fullPath.split('/').map(encodeURIComponent).join('/')}"]`).first();
@@ -106,11 +108,17 @@ async function main() {
       await page.evaluate(() => performance.clearMarks());
       await link.click();
       await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0, null, { timeout: 30_000 });
-      const ms = await page.evaluate(() => {
+      const { ms, steps } = await page.evaluate(() => {
         const click = performance.getEntriesByName('reader:toc-click')[0]!;
         const painted = performance.getEntriesByName('reader:chapter-painted')[0]!;
-        return painted.startTime - click.startTime;
+        const steps: Record<string, number> = {};
+        for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('reader:') && m.startTime >= click.startTime) steps[m.name.slice(7)] ??= m.startTime - click.startTime;
+        // The block request as the network saw it: when it left, when the first byte and the last arrived.
+        const block = performance.getEntriesByType('resource').filter((r) => r.name.includes('/nest/epub/block/') && r.startTime >= click.startTime)[0] as PerformanceResourceTiming | undefined;
+        if (block) Object.assign(steps, { 'block-sent': block.startTime - click.startTime, 'block-first-byte': block.responseStart - click.startTime, 'block-done': block.responseEnd - click.startTime });
+        return { ms: painted.startTime - click.startTime, steps };
       });
+      if (process.env.STEPS) console.log(Object.entries(steps).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | '));
       const encoding = await page.evaluate(() => (document.querySelector('iframe.chapter-view__frame') as HTMLIFrameElement | null)?.contentDocument?.body.innerText.length ?? 0);
       if (encoding < 1000) throw new Error('the chapter did not render');
       return ms;
@@ -126,6 +134,7 @@ async function main() {
         document.body.append(host);
         const t0 = performance.now();
         const json = await (await fetch(apiUrl, { headers: { Accept: 'application/json' } })).json();
+        const t1 = performance.now();
         const frame = document.createElement('iframe');
         frame.style.cssText = 'width:100%;height:100%;border:0';
         frame.setAttribute('sandbox', 'allow-same-origin');
@@ -135,13 +144,21 @@ async function main() {
         frame.srcdoc = `<!doctype html><html><head><meta charset="utf-8"><base href="${location.origin}${apiUrl}">${links}<style>body{font-family:Georgia,serif;font-size:18px;line-height:1.65;margin:0}#r{max-width:calc(65ch + 3rem);margin:0 auto;padding:2rem 1.5rem}</style></head><body><div id="r">${json.content}</div></body></html>`;
         host.append(frame);
         await loaded;
+        const t2 = performance.now();
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        return performance.now() - t0;
-      }, target.apiUrl);
+        return { ms: performance.now() - t0, fetched: t1 - t0, loaded: t2 - t0 };
+      }, target.apiUrl).then((x) => {
+        if (process.env.STEPS) console.log(`anchor: fetched ${x.fetched.toFixed(0)} | loaded ${x.loaded.toFixed(0)} | painted ${x.ms.toFixed(0)}`);
+        return x.ms;
+      });
       return ms;
     };
     for (let i = 0; i < RUNS + 1; i++) {
+      // TRACE=file.json: a Chrome trace of the last reader run, for chrome://tracing or a script.
+      const trace = process.env.TRACE && i === RUNS;
+      if (trace) await browser.startTracing(page, { path: process.env.TRACE, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'blink', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
       const r = await readerRun();
+      if (trace) await browser.stopTracing();
       const a = await anchorRun();
       if (i > 0) {
         reader.push(r);

@@ -108,8 +108,9 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registerSecurityHeaders(app);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart);
-  // serve: false — only for reply.sendFile of book resources and covers (with HTTP ranges).
-  await app.register(fastifyStatic, { root: store.root, serve: false });
+  // serve: false — only for reply.sendFile of book resources and covers (with HTTP ranges). cacheControl: false
+  // keeps the routes' own cache-control (else every chapter stylesheet and image is revalidated: max-age=0).
+  await app.register(fastifyStatic, { root: store.root, serve: false, cacheControl: false });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });

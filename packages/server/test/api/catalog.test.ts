@@ -93,6 +93,8 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^image\//);
     expect(res.rawPayload.byteLength).toBeGreaterThan(1000);
+    // Cached for a day: the route's header, not the static plugin's max-age=0.
+    expect(res.headers['cache-control']).toBe('public, max-age=86400');
   });
 
   it('filters by topic and rejects a bad page size with the field named', async () => {
@@ -146,6 +148,9 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
     const img = await new TestClient(t.lectern.app).get(src!);
     expect(img.statusCode).toBe(200);
     expect(img.headers['content-type']).toMatch(/^image\//);
+    // Book images and stylesheets never change under their path: a day in the browser cache, not revalidated
+    // on every chapter open.
+    expect(img.headers['cache-control']).toBe('public, max-age=86400');
   });
 
   it('answers 404 with a detail for unknown books, chapters and API addresses', async () => {

@@ -1,10 +1,13 @@
 /**
- * A chapter in its own iframe (DESIGN.md "Reader engine"). The frame is built once per chapter as `srcdoc`; the
- * settings change in place through the FrameController (one style element, classes on the root), so a font-size
- * change never reloads the chapter. The frame is sandboxed: `allow-same-origin` lets the app lay it out and route
- * its links; scripts run only for titles that allow them.
+ * The chapters of a book in one iframe (DESIGN.md "Reader engine"). The frame is created once per book and each
+ * chapter's document is written into it (`document.open/write/close`): no navigation per chapter, so a new chapter
+ * is parsed in the same task that receives it instead of waiting for a frame navigation round trip through the
+ * browser. The settings change in place through the FrameController (one style element, classes on the root), so
+ * a font-size change never rewrites the chapter. The frame is sandboxed: `allow-same-origin` lets the app write,
+ * lay out and route its links; scripts run only for titles that allow them (and the chapter's own CSP `<meta>`
+ * forbids them otherwise).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReaderPreferences } from '@lectern/core';
 import { Spinner } from '../../components/Spinner.tsx';
 import { brightnessFilter } from './SettingsPanel.tsx';
@@ -21,65 +24,98 @@ export interface ChapterViewProps {
   href: string;
   bookId: string;
   prefs: ReaderPreferences;
+  /** Another chapter is on its way: the one shown stays until it is ready (a spinner shows if it takes long). */
+  switching: boolean;
   initial: () => InitialPosition;
   readerPath: (fullPath: string) => string;
   callbacks: FrameCallbacks;
   onReady: (controller: FrameController | null) => void;
 }
 
+/** A stylesheet that never answers does not keep the chapter hidden longer than this. */
+const STYLESHEET_WAIT_MS = 3000;
+
+/** Resolves once every stylesheet of the document has loaded or failed (they block a correct first layout). */
+function stylesheetsSettled(doc: Document, win: Window): Promise<void> {
+  const pending = Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel~="stylesheet"]')).filter((l) => !l.sheet);
+  if (pending.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    let left = pending.length;
+    const timer = win.setTimeout(resolve, STYLESHEET_WAIT_MS);
+    const one = () => {
+      left -= 1;
+      if (left === 0) {
+        win.clearTimeout(timer);
+        resolve();
+      }
+    };
+    for (const link of pending) {
+      link.addEventListener('load', one, { once: true });
+      link.addEventListener('error', one, { once: true });
+    }
+  });
+}
+
 export function ChapterView(props: ChapterViewProps) {
   const frameRef = useRef<HTMLIFrameElement>(null);
   const controllerRef = useRef<FrameController | null>(null);
   const [ready, setReady] = useState(false);
-  // The latest props for the load handler, without rebuilding the document when they change.
+  // The latest props for the asynchronous steps, without rewriting the document when they change.
   const latest = useRef(props);
   latest.current = props;
 
-  const srcDoc = useMemo(
-    () => {
-      performance.mark('reader:document-built');
-      return buildChapterDocument({
-        html: props.html,
-        label: props.label,
-        stylesheets: props.stylesheets,
-        baseHref: props.baseHref,
-        allowScripts: props.allowScripts,
-        prefs: latest.current.prefs,
-        layout: { pagination: latest.current.prefs.pagination, pageWidth: frameRef.current?.clientWidth ?? window.innerWidth },
-      });
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [props.html, props.baseHref, props.allowScripts, props.stylesheets, props.label],
-  );
-
-  useEffect(() => {
-    setReady(false);
-  }, [srcDoc]);
-
-  const onLoad = () => {
-    performance.mark('reader:frame-loaded');
+  // A new chapter: write its document into the frame now (in the commit that brought it), then position it once
+  // its stylesheets are in, and only then show it.
+  useLayoutEffect(() => {
     const frame = frameRef.current;
-    if (!frame?.contentDocument?.body) return;
-    controllerRef.current?.destroy();
+    const doc = frame?.contentDocument;
+    const win = frame?.contentWindow;
+    if (!frame || !doc || !win) return;
     const p = latest.current;
-    // Callbacks go through `latest` so the controller always calls the current handlers.
-    const callbacks: FrameCallbacks = {
-      onProgress: (pct, loc) => latest.current.callbacks.onProgress(pct, loc),
-      onEdge: (dir) => latest.current.callbacks.onEdge(dir),
-      onNavigate: (path) => latest.current.callbacks.onNavigate(path),
-      onImage: (src, alt) => latest.current.callbacks.onImage(src, alt),
-      onKey: (e) => latest.current.callbacks.onKey?.(e),
-      onPages: (i, c) => latest.current.callbacks.onPages?.(i, c),
+    performance.mark('reader:document-built');
+    const html = buildChapterDocument({
+      html: p.html,
+      label: p.label,
+      stylesheets: p.stylesheets,
+      baseHref: p.baseHref,
+      allowScripts: p.allowScripts,
+      prefs: p.prefs,
+      layout: { pagination: p.prefs.pagination, pageWidth: frame.clientWidth || window.innerWidth },
+    });
+    controllerRef.current?.destroy();
+    controllerRef.current = null;
+    setReady(false);
+    doc.open();
+    doc.write(html);
+    doc.close();
+    performance.mark('reader:document-written');
+    let cancelled = false;
+    void stylesheetsSettled(doc, win).then(() => {
+      if (cancelled || !doc.body) return;
+      performance.mark('reader:frame-loaded');
+      const now = latest.current;
+      // Callbacks go through `latest` so the controller always calls the current handlers.
+      const callbacks: FrameCallbacks = {
+        onProgress: (pct, loc) => latest.current.callbacks.onProgress(pct, loc),
+        onEdge: (dir) => latest.current.callbacks.onEdge(dir),
+        onNavigate: (path) => latest.current.callbacks.onNavigate(path),
+        onImage: (src, alt) => latest.current.callbacks.onImage(src, alt),
+        onKey: (e) => latest.current.callbacks.onKey?.(e),
+        onPages: (i, c) => latest.current.callbacks.onPages?.(i, c),
+      };
+      const controller = new FrameController(frame, now.prefs, now.href, now.bookId, now.readerPath, callbacks);
+      controllerRef.current = controller;
+      controller.goToInitial(now.initial());
+      performance.mark('reader:positioned');
+      // Shown once positioned, so the reader never sees the chapter jump from its top to where they were:
+      // goToInitial positions synchronously, so the next frame already paints the right place.
+      setReady(true);
+      now.onReady(controller);
+    });
+    return () => {
+      cancelled = true;
     };
-    const controller = new FrameController(frame, p.prefs, p.href, p.bookId, p.readerPath, callbacks);
-    controllerRef.current = controller;
-    controller.goToInitial(p.initial());
-    performance.mark('reader:positioned');
-    // Shown once positioned, so the reader never sees the chapter jump from its top to where they were:
-    // goToInitial positions synchronously, so the next frame already paints the right place.
-    setReady(true);
-    p.onReady(controller);
-  };
+  }, [props.html, props.baseHref, props.allowScripts, props.stylesheets, props.label, props.href]);
 
   // Settings change in place.
   useEffect(() => {
@@ -97,8 +133,8 @@ export function ChapterView(props: ChapterViewProps) {
 
   return (
     <div className={`chapter-view chapter-view--${props.prefs.pagination}`}>
-      {!ready ? (
-        <div className="chapter-view__loading">
+      {!ready || props.switching ? (
+        <div className="chapter-view__loading chapter-view__loading--over">
           <Spinner size="lg" label="Loading chapter…" />
         </div>
       ) : null}
@@ -107,8 +143,6 @@ export function ChapterView(props: ChapterViewProps) {
         className="chapter-frame__iframe chapter-view__frame"
         title={props.label || 'Chapter'}
         sandbox={props.allowScripts ? 'allow-same-origin allow-scripts' : 'allow-same-origin'}
-        srcDoc={srcDoc}
-        onLoad={onLoad}
         style={{
           visibility: ready ? 'visible' : 'hidden',
           filter: brightnessFilter(props.prefs.brightness),

@@ -134,12 +134,19 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
   const closeToc = useCallback(() => setTocOpen(false), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
   const requestFit = useCallback(() => setFitRequest((n) => n + 1), []);
+  // A chapter chosen in the contents takes the focus once it is on screen (not the contents button in between: a
+  // focus call there would force a style pass over the closing panel on the way to the next chapter).
+  const focusChapterOnReady = useRef(false);
   const onTocChapter = useCallback(
-    (target: string) => {
-      if (target !== href) startChapterLoad(target);
+    (target: string, url: string) => {
+      if (target !== href) {
+        startChapterLoad(target);
+        focusChapterOnReady.current = true;
+      }
       setTocOpen(false);
+      void navigate(url);
     },
-    [href, startChapterLoad],
+    [href, startChapterLoad, navigate],
   );
 
   const updatePrefs = useCallback((patch: Partial<ReaderPreferences>) => setPrefs((p) => savePreferences({ ...p, ...patch })), []);
@@ -210,7 +217,14 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
       tracker?.newChapter(item.chapter);
       tracker?.newStart(pct);
       // The bench and the e2e tests read these marks: the chapter is on screen, decrypted and laid out.
-      requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('reader:chapter-painted')));
+      const focus = focusChapterOnReady.current;
+      focusChapterOnReady.current = false;
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          performance.mark('reader:chapter-painted');
+          if (focus && !document.activeElement?.closest('.toc, .reader-settings')) controller.focus();
+        }),
+      );
     },
     [item, tracker],
   );
@@ -307,7 +321,7 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
   const settingsButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const active = document.activeElement;
-    if (!tocOpen && active?.closest('.toc')) tocButton.current?.focus();
+    if (!tocOpen && active?.closest('.toc') && !focusChapterOnReady.current) tocButton.current?.focus();
   }, [tocOpen]);
   useEffect(() => {
     const active = document.activeElement;
@@ -405,7 +419,9 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
       case 'html':
         return (
           <ChapterView
-            key={`${bookId}/${href}`}
+            // One frame per book: its sandbox is fixed when it is created, so a title's script policy keys it too.
+            key={`${bookId}/${l.chapter.allow_scripts ? 'scripts' : 'no-scripts'}`}
+            switching={chapter.isPlaceholderData}
             html={l.html}
             label={l.item.chapter_label || l.chapter.label}
             stylesheets={l.chapter.stylesheets}

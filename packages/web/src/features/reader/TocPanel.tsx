@@ -5,7 +5,7 @@
  */
 import { formatMinutesRequired, LIMITS, paths, type TocItem } from '@lectern/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { readerApi } from '../../api/reader.ts';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -18,8 +18,8 @@ export interface TocPanelProps {
   currentHref: string;
   signedIn: boolean;
   onClose: () => void;
-  /** a chapter entry was chosen (its full_path); navigation follows */
-  onChapterClick: (fullPath: string) => void;
+  /** a chapter entry was chosen: its full_path, and the reader path (with any anchor) to navigate to */
+  onChapterClick: (fullPath: string, url: string) => void;
 }
 
 function yearOf(date: string | null): string | null {
@@ -72,55 +72,17 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
     return Math.round(sum / data.chapters.length);
   }, [data, progressOf]);
 
-  const renderItems = (items: TocItem[]) => (
-    <ol className="toc__list">
-      {items.map((item, i) => {
-        const current = item.full_path === currentHref && !item.href.includes('#');
-        const pct = progressOf.get(item.full_path) ?? 0;
-        const done = signedIn && pct > LIMITS.completedThresholdPercent;
-        const apiUrl = paths.chapterApi(bookId, item.full_path);
-        const inQueue = queued.has(apiUrl);
-        return (
-          <li key={`${item.href}-${i}`} className={`toc__item toc__item--depth-${Math.min(item.depth, 4)}`}>
-            <div className={`toc__row${current ? ' toc__row--current' : ''}`}>
-              <Link
-                to={item.url}
-                className="toc__link"
-                aria-current={current ? 'page' : undefined}
-                onClick={() => {
-                  performance.mark('reader:toc-click');
-                  onChapterClick(item.full_path);
-                }}
-              >
-                <span className="toc__label">{item.label}</span>
-                {item.minutes_required > 0 ? <span className="toc__minutes">{formatMinutesRequired(item.minutes_required)}</span> : null}
-              </Link>
-              {done ? (
-                <span className="toc__done" title="Completed">
-                  <ReaderIcon name="check" size={16} />
-                  <span className="visually-hidden">Completed</span>
-                </span>
-              ) : null}
-              {signedIn && !item.href.includes('#') ? (
-                <button
-                  type="button"
-                  className={`toc__queue${inQueue ? ' toc__queue--on' : ''}`}
-                  aria-pressed={inQueue}
-                  aria-label={inQueue ? `Remove ${item.label} from your queue` : `Add ${item.label} to your queue`}
-                  title={inQueue ? 'In your queue' : 'Add to queue'}
-                  disabled={toggleQueue.isPending && toggleQueue.variables?.url === apiUrl}
-                  onClick={() => toggleQueue.mutate({ url: apiUrl, add: !inQueue })}
-                >
-                  <ReaderIcon name={inQueue ? 'queue-check' : 'queue-add'} size={18} />
-                </button>
-              ) : null}
-            </div>
-            {item.children.length ? renderItems(item.children) : null}
-          </li>
-        );
-      })}
-    </ol>
+  const items = useMemo(
+    () =>
+      !data
+        ? []
+        : data.items.length
+          ? data.items
+          : data.chapters.map((c) => ({ href: c.uri, uri: c.uri, label: c.label, full_path: c.uri, depth: c.depth, children: [], selected: c.selected, minutes_required: c.minutes_required, url: c.url })),
+    [data],
   );
+  const { mutate: mutateQueue } = toggleQueue;
+  const onToggleQueue = useCallback((url: string, add: boolean) => mutateQueue({ url, add }), [mutateQueue]);
 
   const year = data ? yearOf(data.pub_date) : null;
   return (
@@ -178,10 +140,97 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
                 ) : null}
               </div>
             </div>
-            <nav aria-label="Chapters">{renderItems(data.items.length ? data.items : data.chapters.map((c) => ({ href: c.uri, uri: c.uri, label: c.label, full_path: c.uri, depth: c.depth, children: [], selected: c.selected, minutes_required: c.minutes_required, url: c.url })))}</nav>
+            <nav aria-label="Chapters">
+              <TocTree
+                items={items}
+                bookId={bookId}
+                currentHref={currentHref}
+                signedIn={signedIn}
+                progressOf={progressOf}
+                queued={queued}
+                pendingUrl={toggleQueue.isPending ? (toggleQueue.variables?.url ?? null) : null}
+                onChapterClick={onChapterClick}
+                onToggleQueue={onToggleQueue}
+              />
+            </nav>
           </>
         ) : null}
       </div>
     </aside>
   );
+});
+
+interface TocTreeProps {
+  items: TocItem[];
+  bookId: string;
+  currentHref: string;
+  signedIn: boolean;
+  progressOf: ReadonlyMap<string, number>;
+  queued: ReadonlySet<string>;
+  /** the queue toggle in flight, if any */
+  pendingUrl: string | null;
+  onChapterClick: (fullPath: string, url: string) => void;
+  onToggleQueue: (url: string, add: boolean) => void;
+}
+
+/**
+ * The chapter list, memoised apart from the panel: opening or closing the panel (on every chapter click) must not
+ * re-render a long book's hundreds of rows on the way to the next chapter.
+ */
+const TocTree = memo(function TocTree(props: TocTreeProps) {
+  const { bookId, currentHref, signedIn, progressOf, queued, pendingUrl, onChapterClick, onToggleQueue } = props;
+  const renderItems = (items: TocItem[]) => (
+    <ol className="toc__list">
+      {items.map((item, i) => {
+        const current = item.full_path === currentHref && !item.href.includes('#');
+        const pct = progressOf.get(item.full_path) ?? 0;
+        const done = signedIn && pct > LIMITS.completedThresholdPercent;
+        const apiUrl = paths.chapterApi(bookId, item.full_path);
+        const inQueue = queued.has(apiUrl);
+        return (
+          <li key={`${item.href}-${i}`} className={`toc__item toc__item--depth-${Math.min(item.depth, 4)}`}>
+            <div className={`toc__row${current ? ' toc__row--current' : ''}`}>
+              {/* A plain anchor, not the router's Link: hundreds of Links would all re-render on every chapter
+                  change (each one follows the location); the click navigates in-app just the same. */}
+              <a
+                href={item.url}
+                className="toc__link"
+                aria-current={current ? 'page' : undefined}
+                onClick={(e) => {
+                  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+                  e.preventDefault();
+                  performance.mark('reader:toc-click');
+                  onChapterClick(item.full_path, item.url);
+                }}
+              >
+                <span className="toc__label">{item.label}</span>
+                {item.minutes_required > 0 ? <span className="toc__minutes">{formatMinutesRequired(item.minutes_required)}</span> : null}
+              </a>
+              {done ? (
+                <span className="toc__done" title="Completed">
+                  <ReaderIcon name="check" size={16} />
+                  <span className="visually-hidden">Completed</span>
+                </span>
+              ) : null}
+              {signedIn && !item.href.includes('#') ? (
+                <button
+                  type="button"
+                  className={`toc__queue${inQueue ? ' toc__queue--on' : ''}`}
+                  aria-pressed={inQueue}
+                  aria-label={inQueue ? `Remove ${item.label} from your queue` : `Add ${item.label} to your queue`}
+                  title={inQueue ? 'In your queue' : 'Add to queue'}
+                  disabled={pendingUrl === apiUrl}
+                  onClick={() => onToggleQueue(apiUrl, !inQueue)}
+                >
+                  <ReaderIcon name={inQueue ? 'queue-check' : 'queue-add'} size={18} />
+                </button>
+              ) : null}
+            </div>
+            {item.children.length ? renderItems(item.children) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+  return renderItems(props.items);
 });

@@ -3,7 +3,7 @@
  * decryption. What can come back is spelled out in ChapterLoad so the page renders each case on purpose.
  */
 import { MESSAGES, type ArchiveItem, type ChapterItem } from '@lectern/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { isApiError } from '../../api/client.ts';
 import { readerApi } from '../../api/reader.ts';
@@ -74,8 +74,12 @@ const chapterQuery = (bookId: string, href: string, userId: string | null, prefe
   retry: (failures: number, error: Error) => !(isApiError(error) && error.status >= 400 && error.status < 500) && failures < 2,
 });
 
+/**
+ * The chapter at `href`. While another chapter of the book loads, the one on screen stays (placeholder data): the
+ * reader keeps reading instead of looking at a spinner, and its frame is reused for the next document.
+ */
 export function useReaderChapter(bookId: string, href: string, userId: string | null, enabled = true) {
-  return useQuery({ ...chapterQuery(bookId, href, userId, false), enabled: enabled && !!href });
+  return useQuery({ ...chapterQuery(bookId, href, userId, false), enabled: enabled && !!href, placeholderData: keepPreviousData });
 }
 
 /** How long after a chapter opens the next one is prepared: never in competition with the first paint. */
