@@ -80,6 +80,37 @@ for (const viewport of [
       expect(await page.evaluate(() => localStorage.getItem('reader_key'))).toMatch(/"key"/);
     });
 
+    it('opens a chapter from the contents in the same frame, still sandboxed, with the focus on the new chapter', async () => {
+      await page.getByRole('button', { name: 'Table of contents' }).click();
+      const toc = page.getByRole('complementary', { name: 'Table of contents' });
+      await page.evaluate(() => performance.clearMarks('reader:chapter-painted'));
+      await toc.getByRole('link', { name: nextOfLong.label }).first().click();
+      await page.waitForURL((u) => u.pathname.endsWith(`/${nextOfLong.full_path}`));
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      // The frame now holds the next chapter, and the chapter has the focus (keys page it at once).
+      await expect.poll(() => frameOf(page).locator('title').textContent()).toBe(nextOfLong.label);
+      expect(await frameOf(page).locator('body').innerText()).not.toMatch(/o one would have believed/);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('chapter-view__frame'))).toBe(true);
+      // Written documents keep the frame's sandbox and the chapter CSP: a script put into the chapter never runs.
+      expect(await frameOf(page).locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toContain("script-src 'none'");
+      const ran = await page.evaluate(async () => {
+        const frame = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!;
+        const doc = frame.contentDocument!;
+        const script = doc.createElement('script');
+        script.textContent = 'parent.__chapterScriptRan = true';
+        doc.body.append(script);
+        const img = doc.createElement('img');
+        img.setAttribute('onerror', 'parent.__chapterScriptRan = true');
+        img.src = 'data:,broken';
+        doc.body.append(img);
+        await new Promise((r) => setTimeout(r, 200));
+        return (window as { __chapterScriptRan?: boolean }).__chapterScriptRan ?? false;
+      });
+      expect(ran).toBe(false);
+      await page.goto(long.web_url);
+      await frameOf(page).locator('body').waitFor();
+    });
+
     it('switches to paged mode and pages past the end of the chapter into the next one, and back to its end', async () => {
       await page.getByRole('button', { name: 'Display settings' }).click();
       await page.getByRole('button', { name: 'Pages' }).click();
