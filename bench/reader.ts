@@ -63,7 +63,7 @@ function chunkSizes() {
   const assets = path.join(dist, 'assets');
   const rows: { file: string; raw: number; gzip: number }[] = [];
   for (const f of fs.readdirSync(assets)) {
-    if (!/^(ReaderPage|PdfView|decrypt\.worker)-.*\.js$/.test(f)) continue;
+    if (!/^(ReaderPage|PdfView|chapter\.worker)-.*\.js$/.test(f)) continue;
     const buf = fs.readFileSync(path.join(assets, f));
     rows.push({ file: f, raw: buf.length, gzip: zlib.gzipSync(buf, { level: 9 }).length });
   }

@@ -19,6 +19,8 @@ const postsOnly: ProxyOptions = {
 export default defineConfig({
   root,
   plugins: [react()],
+  // The chapter worker is a module worker that loads the client's schemas on demand, as the app does.
+  worker: { format: 'es' },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

@@ -4,7 +4,7 @@
  * known-answer vectors, so a change on both sides would still be caught.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   base64Decode,
   base64Encode,
@@ -167,6 +167,53 @@ describe('base64Encode / base64Decode', () => {
     console.log(`base64 1 MiB: encode ${(t1 - t0).toFixed(1)} ms, decode ${(t2 - t1).toFixed(1)} ms`);
     expect(b64).toBe(Buffer.from(b).toString('base64'));
     expect(Buffer.from(back).equals(Buffer.from(b))).toBe(true);
+  });
+});
+
+describe('base64Decode with the platform decoder (Uint8Array.fromBase64, as in browsers)', () => {
+  // Node 20 has no Uint8Array.fromBase64: a deliberately lenient stand-in (Buffer skips whitespace, accepts a
+  // missing padding and other alphabets) shows that the module's own checks keep the native path as strict as the
+  // fallback. Non-canonical trailing bits are left to the platform's `lastChunkHandling: 'strict'`.
+  type WithFromBase64 = typeof Uint8Array & { fromBase64?: (text: string, options?: unknown) => Uint8Array };
+  const U8 = Uint8Array as WithFromBase64;
+  let decode: typeof base64Decode;
+  let calls = 0;
+
+  beforeAll(async () => {
+    U8.fromBase64 = (text: string) => {
+      calls += 1;
+      return new Uint8Array(Buffer.from(text, 'base64'));
+    };
+    vi.resetModules();
+    decode = (await import('../src/reader-crypto.ts')).base64Decode;
+  });
+  afterAll(() => {
+    delete U8.fromBase64;
+    vi.resetModules();
+  });
+
+  it('decodes through the platform and agrees with Buffer', () => {
+    const before = calls;
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 600 }), (b) => hex(decode(Buffer.from(b).toString('base64'))) === hex(b)),
+      { numRuns: 100 },
+    );
+    expect(calls).toBeGreaterThan(before);
+  });
+
+  it.each([
+    ['length not a multiple of 4', 'Zm9'],
+    ['missing padding', 'Zg'],
+    ['padding in the middle', 'Zg==Zm9v'],
+    ['pad then data', 'Z=9v'],
+    ['three pad characters', 'Z==='],
+    ['too much padding', 'Zm9v===='],
+    ['URL-safe alphabet', 'ab-_'],
+    ['whitespace', 'Zm9v\nYmFy'],
+    ['space', 'Zm 9'],
+    ['non-ASCII', 'Zm9é'],
+  ])('still rejects %s', (_, bad) => {
+    expect(() => decode(bad)).toThrow(new Error('invalid base64'));
   });
 });
 

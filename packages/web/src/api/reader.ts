@@ -13,7 +13,7 @@ import {
   type TocResponse,
   type UsageEvent,
 } from '@lectern/core';
-import { api } from './client.ts';
+import { api, type ApiClient } from './client.ts';
 
 export interface BlockParams {
   bookId: string;
@@ -43,24 +43,31 @@ function pathOf(next: string): { path: string; query: Record<string, string> } {
   return { path: u.pathname, query: Object.fromEntries(u.searchParams) };
 }
 
+/**
+ * POST /nest/epub/block/ through a given client: the app's, or the chapter worker's own (made with the page's CSRF
+ * token, since a worker cannot read cookies). resources[0] of the item is the chapter.
+ */
+export function getBlockWith(client: Pick<ApiClient, 'request'>, p: BlockParams, signal?: AbortSignal): Promise<ArchiveItem[]> {
+  return client.request('/nest/epub/block/', blockResponseSchema, {
+    method: 'POST',
+    signal,
+    body: {
+      book_id: p.bookId,
+      hrefs: p.href,
+      package_resources: 1,
+      ...(p.screenWidth ? { screen_width: Math.round(p.screenWidth) } : {}),
+      ...(p.screenHeight ? { screen_height: Math.round(p.screenHeight) } : {}),
+      update_progress: p.updateProgress ?? true,
+    },
+  });
+}
+
 export const readerApi = {
   /** GET /nest/key/: the signed-in user's decryption key (401 'You must be signed in to read this book.'). */
   getKey: (signal?: AbortSignal): Promise<string> => api.request('/nest/key/', keyResponseSchema, { signal }).then((r) => r.key),
 
   /** POST /nest/epub/block/: the archive item of one chapter (resources[0] is the chapter item). */
-  getBlock: (p: BlockParams, signal?: AbortSignal): Promise<ArchiveItem[]> =>
-    api.request('/nest/epub/block/', blockResponseSchema, {
-      method: 'POST',
-      signal,
-      body: {
-        book_id: p.bookId,
-        hrefs: p.href,
-        package_resources: 1,
-        ...(p.screenWidth ? { screen_width: Math.round(p.screenWidth) } : {}),
-        ...(p.screenHeight ? { screen_height: Math.round(p.screenHeight) } : {}),
-        update_progress: p.updateProgress ?? true,
-      },
-    }),
+  getBlock: (p: BlockParams, signal?: AbortSignal): Promise<ArchiveItem[]> => getBlockWith(api, p, signal),
 
   /** GET /nest/epub/toc/?book_id=&chapter_href= */
   getToc: (bookId: string, chapterHref: string | null, signal?: AbortSignal): Promise<TocResponse> =>

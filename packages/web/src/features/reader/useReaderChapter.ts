@@ -6,9 +6,8 @@ import { MESSAGES, type ArchiveItem, type ChapterItem } from '@lectern/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { isApiError } from '../../api/client.ts';
-import { readerApi } from '../../api/reader.ts';
-import { decryptAsync, warmDecryptWorker } from './engine/decrypt.ts';
-import { KeyUnavailableError, userKey } from './engine/keyStore.ts';
+import { decryptAsync, loadBlock, warmChapterWorker } from './engine/chapterWorker.ts';
+import { storedKey, userKey } from './engine/keyStore.ts';
 
 export type ChapterLoad =
   | { kind: 'html'; item: ArchiveItem; chapter: ChapterItem; html: string; encrypted: boolean }
@@ -25,12 +24,15 @@ export const readerKeys = {
 };
 
 async function loadChapter(bookId: string, href: string, userId: string | null, prefetch: boolean, signal?: AbortSignal): Promise<ChapterLoad> {
-  if (userId) warmDecryptWorker();
-  // Start the key request alongside the chapter request (it is usually in storage already).
-  const keyLoading = userId ? userKey(userId) : null;
+  if (userId) warmChapterWorker();
+  // The stored key goes with the request, so the chapter comes back decrypted; without one (first visit), the key
+  // request runs alongside the chapter request.
+  const stored = userId ? storedKey(userId) : null;
+  const keyLoading = userId && !stored ? userKey(userId) : null;
   keyLoading?.catch(() => undefined);
-  const items = await readerApi.getBlock(
+  const { items, decrypted } = await loadBlock(
     { bookId, href, screenWidth: window.innerWidth, screenHeight: window.innerHeight, updateProgress: !prefetch },
+    stored,
     signal,
   );
   performance.mark('reader:block-received');
@@ -44,15 +46,19 @@ async function loadChapter(bookId: string, href: string, userId: string | null, 
   }
   if (chapter.encoding !== 'crypt64') return { kind: 'html', item, chapter, html: chapter.content, encrypted: false };
   if (!userId || !chapter.checksum) return { kind: 'failed', item, message: MESSAGES.unableToDecrypt };
+  if (decrypted?.ok) {
+    performance.mark('reader:decrypted');
+    return { kind: 'html', item, chapter, html: decrypted.html, encrypted: true };
+  }
   let key: string;
   try {
-    key = await (keyLoading ?? userKey(userId));
-  } catch (e) {
-    return { kind: 'failed', item, message: e instanceof KeyUnavailableError ? MESSAGES.unableToDecrypt : MESSAGES.unableToDecrypt };
+    key = stored && !decrypted ? stored : await (keyLoading ?? userKey(userId, !!decrypted));
+  } catch {
+    return { kind: 'failed', item, message: MESSAGES.unableToDecrypt };
   }
   const attempt = (k: string) => decryptAsync({ content: chapter.content, checksum: chapter.checksum!, key: k, bookId: item.book_id, chapterHref: item.chapter_href });
   let result = await attempt(key);
-  if (!result.ok) {
+  if (!result.ok && !decrypted) {
     // A stale stored key (the server's secret changed): ask once more before giving up.
     try {
       const fresh = await userKey(userId, true);

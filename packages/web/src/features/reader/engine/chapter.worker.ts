@@ -1,0 +1,63 @@
+/// <reference lib="webworker" />
+/**
+ * The chapter worker (DESIGN.md "Reader engine": decryption must never block the page beyond a frame). It takes
+ * a chapter's whole way in off the main thread: the POST /nest/epub/block/ request through the one typed client
+ * (its own instance, with the page's CSRF token, since a worker cannot read cookies), the JSON and schema check, and
+ * the crypt64 decryption with its checksum. So the answer is not left waiting while the page is busy with the click
+ * that asked for it, and a long chapter never blocks scrolling.
+ */
+import { decryptChapter, type DecryptChapterResult } from '@lectern/core';
+import { ApiError, createApiClient } from '../../../api/client.ts';
+import { getBlockWith } from '../../../api/reader.ts';
+import type { WorkerRequest, WorkerResponse } from './chapterWorker.ts';
+
+const post = (message: WorkerResponse) => (self as unknown as Worker).postMessage(message);
+const running = new Map<number, AbortController>();
+
+function decrypt(content: string, checksum: string, key: string, bookId: string, chapterHref: string): DecryptChapterResult {
+  try {
+    return decryptChapter(content, checksum, key, bookId, chapterHref);
+  } catch {
+    return { ok: false, reason: 'corrupt' };
+  }
+}
+
+async function block(request: Extract<WorkerRequest, { kind: 'block' }>) {
+  const abort = new AbortController();
+  running.set(request.id, abort);
+  try {
+    const client = createApiClient({ csrfToken: () => request.csrf, storage: null });
+    const items = await getBlockWith(client, request.params, abort.signal);
+    const chapter = items[0]?.resources[0];
+    let decrypted: DecryptChapterResult | null = null;
+    if (request.key && items[0] && chapter?.encoding === 'crypt64' && chapter.checksum) {
+      decrypted = decrypt(chapter.content, chapter.checksum, request.key, items[0].book_id, items[0].chapter_href);
+      // The page needs the ciphertext only to try another key; a decrypted chapter travels once, as its HTML.
+      if (decrypted.ok) chapter.content = '';
+    }
+    post({ kind: 'block', id: request.id, items, decrypted });
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError') post({ kind: 'error', id: request.id, aborted: true });
+    else if (e instanceof ApiError) post({ kind: 'error', id: request.id, api: { status: e.status, detail: e.detail, errors: e.errors, url: e.url, statusText: e.statusText } });
+    else post({ kind: 'error', id: request.id });
+  } finally {
+    running.delete(request.id);
+  }
+}
+
+self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+  const m = event.data;
+  switch (m.kind) {
+    case 'decrypt':
+      post({ kind: 'decrypt', id: m.id, result: decrypt(m.content, m.checksum, m.key, m.bookId, m.chapterHref) });
+      return;
+    case 'block':
+      void block(m);
+      return;
+    case 'abort':
+      running.get(m.id)?.abort();
+      return;
+  }
+};
+
+post({ kind: 'ready' });
