@@ -1,4 +1,4 @@
-import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { notifyManager, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { isApiError } from '../api/client.ts';
 import { reportError, type ErrorLevel } from './errorState.ts';
@@ -14,6 +14,13 @@ function reportQueryError(error: unknown, meta: Record<string, unknown> | undefi
   if (isApiError(error) && error.status === 401) return;
   reportError((meta?.errorLevel as ErrorLevel | undefined) ?? 'WARN', message, error);
 }
+
+/**
+ * Query results reach the components in a microtask after they settle, not in a timer task: a timer waits behind
+ * whatever rendering the browser has queued (a whole frame, on a chapter change), and the reader's next chapter
+ * would wait with it. Notifications are still batched within the task that settled them.
+ */
+notifyManager.setScheduler(queueMicrotask);
 
 export function createQueryClient() {
   return new QueryClient({

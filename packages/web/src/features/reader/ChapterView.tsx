@@ -32,6 +32,23 @@ export interface ChapterViewProps {
   onReady: (controller: FrameController | null) => void;
 }
 
+/** A chapter on its way is only worth a spinner when it takes longer than this (most take a few frames). */
+const SPINNER_DELAY_MS = 400;
+
+/** `flag`, but turning true only once it has stayed true for `delayMs` (no DOM change at all for short waits). */
+function useDelayedFlag(flag: boolean, delayMs: number): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!flag) {
+      setShown(false);
+      return;
+    }
+    const timer = window.setTimeout(() => setShown(true), delayMs);
+    return () => window.clearTimeout(timer);
+  }, [flag, delayMs]);
+  return flag && shown;
+}
+
 /** A stylesheet that never answers does not keep the chapter hidden longer than this. */
 const STYLESHEET_WAIT_MS = 3000;
 
@@ -60,6 +77,7 @@ export function ChapterView(props: ChapterViewProps) {
   const frameRef = useRef<HTMLIFrameElement>(null);
   const controllerRef = useRef<FrameController | null>(null);
   const [ready, setReady] = useState(false);
+  const spinner = useDelayedFlag(!ready || props.switching, SPINNER_DELAY_MS);
   // The latest props for the asynchronous steps, without rewriting the document when they change.
   const latest = useRef(props);
   latest.current = props;
@@ -133,7 +151,7 @@ export function ChapterView(props: ChapterViewProps) {
 
   return (
     <div className={`chapter-view chapter-view--${props.prefs.pagination}`}>
-      {!ready || props.switching ? (
+      {spinner ? (
         <div className="chapter-view__loading chapter-view__loading--over">
           <Spinner size="lg" label="Loading chapter…" />
         </div>

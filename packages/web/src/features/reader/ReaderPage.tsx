@@ -15,6 +15,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { useSession } from '../account/useSession.ts';
 import { ChapterView } from './ChapterView.tsx';
 import type { FrameController } from './engine/frameController.ts';
+import { warmChapterWorkerJit } from './engine/chapterWorker.ts';
 import { PositionStore, resolveInitialPosition, type Locator } from './engine/position.ts';
 import { loadPreferences, savePreferences } from './engine/preferences.ts';
 import { Lightbox } from './Lightbox.tsx';
@@ -223,6 +224,8 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
         requestAnimationFrame(() => {
           performance.mark('reader:chapter-painted');
           if (focus && !document.activeElement?.closest('.toc, .reader-settings')) controller.focus();
+          const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
+          idle(() => warmChapterWorkerJit());
         }),
       );
     },

@@ -163,7 +163,8 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
 interface TocTreeProps {
   items: TocItem[];
   bookId: string;
-  currentHref: string;
+  /** the chapter shown; null for a subtree that does not contain it */
+  currentHref: string | null;
   signedIn: boolean;
   progressOf: ReadonlyMap<string, number>;
   queued: ReadonlySet<string>;
@@ -173,64 +174,70 @@ interface TocTreeProps {
   onToggleQueue: (url: string, add: boolean) => void;
 }
 
+const contains = (item: TocItem, fullPath: string): boolean => item.full_path === fullPath || item.children.some((c) => contains(c, fullPath));
+
 /**
- * The chapter list, memoised apart from the panel: opening or closing the panel (on every chapter click) must not
- * re-render a long book's hundreds of rows on the way to the next chapter.
+ * The chapter list, memoised apart from the panel and row by row: opening or closing the panel (on every chapter
+ * click) re-renders none of a long book's hundreds of rows, and a chapter change only the rows on the way to the
+ * old and the new chapter (each row hears of the current chapter only when its subtree holds it).
  */
-const TocTree = memo(function TocTree(props: TocTreeProps) {
-  const { bookId, currentHref, signedIn, progressOf, queued, pendingUrl, onChapterClick, onToggleQueue } = props;
-  const renderItems = (items: TocItem[]) => (
+const TocTree = memo(function TocTree({ items, currentHref, ...rest }: TocTreeProps) {
+  return (
     <ol className="toc__list">
-      {items.map((item, i) => {
-        const current = item.full_path === currentHref && !item.href.includes('#');
-        const pct = progressOf.get(item.full_path) ?? 0;
-        const done = signedIn && pct > LIMITS.completedThresholdPercent;
-        const apiUrl = paths.chapterApi(bookId, item.full_path);
-        const inQueue = queued.has(apiUrl);
-        return (
-          <li key={`${item.href}-${i}`} className={`toc__item toc__item--depth-${Math.min(item.depth, 4)}`}>
-            <div className={`toc__row${current ? ' toc__row--current' : ''}`}>
-              {/* A plain anchor, not the router's Link: hundreds of Links would all re-render on every chapter
-                  change (each one follows the location); the click navigates in-app just the same. */}
-              <a
-                href={item.url}
-                className="toc__link"
-                aria-current={current ? 'page' : undefined}
-                onClick={(e) => {
-                  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-                  e.preventDefault();
-                  performance.mark('reader:toc-click');
-                  onChapterClick(item.full_path, item.url);
-                }}
-              >
-                <span className="toc__label">{item.label}</span>
-                {item.minutes_required > 0 ? <span className="toc__minutes">{formatMinutesRequired(item.minutes_required)}</span> : null}
-              </a>
-              {done ? (
-                <span className="toc__done" title="Completed">
-                  <ReaderIcon name="check" size={16} />
-                  <span className="visually-hidden">Completed</span>
-                </span>
-              ) : null}
-              {signedIn && !item.href.includes('#') ? (
-                <button
-                  type="button"
-                  className={`toc__queue${inQueue ? ' toc__queue--on' : ''}`}
-                  aria-pressed={inQueue}
-                  aria-label={inQueue ? `Remove ${item.label} from your queue` : `Add ${item.label} to your queue`}
-                  title={inQueue ? 'In your queue' : 'Add to queue'}
-                  disabled={pendingUrl === apiUrl}
-                  onClick={() => onToggleQueue(apiUrl, !inQueue)}
-                >
-                  <ReaderIcon name={inQueue ? 'queue-check' : 'queue-add'} size={18} />
-                </button>
-              ) : null}
-            </div>
-            {item.children.length ? renderItems(item.children) : null}
-          </li>
-        );
-      })}
+      {items.map((item, i) => (
+        <TocRow key={`${item.href}-${i}`} item={item} currentHref={currentHref !== null && contains(item, currentHref) ? currentHref : null} {...rest} />
+      ))}
     </ol>
   );
-  return renderItems(props.items);
+});
+
+const TocRow = memo(function TocRow({ item, ...props }: Omit<TocTreeProps, 'items'> & { item: TocItem }) {
+  const { bookId, currentHref, signedIn, progressOf, queued, pendingUrl, onChapterClick, onToggleQueue } = props;
+  const current = item.full_path === currentHref && !item.href.includes('#');
+  const pct = progressOf.get(item.full_path) ?? 0;
+  const done = signedIn && pct > LIMITS.completedThresholdPercent;
+  const apiUrl = paths.chapterApi(bookId, item.full_path);
+  const inQueue = queued.has(apiUrl);
+  return (
+    <li className={`toc__item toc__item--depth-${Math.min(item.depth, 4)}`}>
+      <div className={`toc__row${current ? ' toc__row--current' : ''}`}>
+        {/* A plain anchor, not the router's Link: hundreds of Links would all re-render on every chapter change
+            (each one follows the location); the click navigates in-app just the same. */}
+        <a
+          href={item.url}
+          className="toc__link"
+          aria-current={current ? 'page' : undefined}
+          onClick={(e) => {
+            if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+            e.preventDefault();
+            performance.mark('reader:toc-click');
+            onChapterClick(item.full_path, item.url);
+          }}
+        >
+          <span className="toc__label">{item.label}</span>
+          {item.minutes_required > 0 ? <span className="toc__minutes">{formatMinutesRequired(item.minutes_required)}</span> : null}
+        </a>
+        {done ? (
+          <span className="toc__done" title="Completed">
+            <ReaderIcon name="check" size={16} />
+            <span className="visually-hidden">Completed</span>
+          </span>
+        ) : null}
+        {signedIn && !item.href.includes('#') ? (
+          <button
+            type="button"
+            className={`toc__queue${inQueue ? ' toc__queue--on' : ''}`}
+            aria-pressed={inQueue}
+            aria-label={inQueue ? `Remove ${item.label} from your queue` : `Add ${item.label} to your queue`}
+            title={inQueue ? 'In your queue' : 'Add to queue'}
+            disabled={pendingUrl === apiUrl}
+            onClick={() => onToggleQueue(apiUrl, !inQueue)}
+          >
+            <ReaderIcon name={inQueue ? 'queue-check' : 'queue-add'} size={18} />
+          </button>
+        ) : null}
+      </div>
+      {item.children.length ? <TocTree items={item.children} {...props} /> : null}
+    </li>
+  );
 });

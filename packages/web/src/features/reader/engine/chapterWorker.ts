@@ -19,7 +19,8 @@ export const WORKER_THRESHOLD = 1_000_000;
 export type WorkerRequest =
   | { kind: 'decrypt'; id: number; content: string; checksum: string; key: string; bookId: string; chapterHref: string }
   | { kind: 'block'; id: number; params: BlockParams; csrf: string | null; key: string | null }
-  | { kind: 'abort'; id: number };
+  | { kind: 'abort'; id: number }
+  | { kind: 'warm' };
 
 export type WorkerResponse =
   | { kind: 'ready' }
@@ -76,8 +77,21 @@ export function warmChapterWorker() {
   getWorker();
 }
 
+let warmed = false;
+
+/**
+ * Once the first chapter is on screen and the page is idle: the worker runs the cipher over a throwaway chapter, so
+ * its JavaScript is compiled and optimised before the reader's next chapter needs it (a first decryption in a cold
+ * worker runs in the interpreter, several times slower). Costs the worker a few tens of milliseconds, once.
+ */
+export function warmChapterWorkerJit() {
+  if (warmed || !workerReady || !worker) return;
+  warmed = true;
+  worker.postMessage({ kind: 'warm' } satisfies WorkerRequest);
+}
+
 /** One request to the worker; null when it is not there (or went away), so the caller does the work itself. */
-function ask(request: WorkerRequest, signal?: AbortSignal): Promise<Settled | null> {
+function ask(request: Exclude<WorkerRequest, { kind: 'warm' }>, signal?: AbortSignal): Promise<Settled | null> {
   const w = getWorker();
   if (!w) return Promise.resolve(null);
   return new Promise((resolve) => {
