@@ -38,6 +38,8 @@ for (const viewport of [
         if (detail.chapters.length > 4) {
           await page.getByRole('link', { name: /Next chapter/ }).click();
           await page.waitForURL((u) => u.pathname.endsWith(`/${detail.chapters[4].full_path}`));
+          // The same frame now holds the next chapter (its document is titled with the chapter's label).
+          if (detail.chapters[4].label) await expect.poll(() => frameOf(page).locator('title').textContent()).toBe(detail.chapters[4].label);
           await expect.poll(async () => (await frameOf(page).locator('body').innerText()).length).toBeGreaterThan(0);
         }
       });
@@ -85,8 +87,11 @@ describe('inside a chapter', () => {
     const link = frameOf(page).locator('a[href$="preface_001.xhtml"]').first();
     await link.waitFor();
     await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 42));
+    await page.evaluate(() => performance.clearMarks('reader:chapter-painted'));
     await link.click();
     await page.waitForURL((u) => u.pathname.endsWith('/preface_001.xhtml'));
+    await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+    expect(await frameOf(page).locator('a[href$="preface_001.xhtml"]').count()).toBe(0);
     await expect.poll(async () => (await frameOf(page).locator('body').innerText()).length).toBeGreaterThan(200);
     // Still the same document: the app was not reloaded.
     expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
