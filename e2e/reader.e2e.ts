@@ -160,6 +160,32 @@ for (const viewport of [
       expect(await page.getByRole('button', { name: 'Pages' }).getAttribute('aria-pressed')).toBe('true');
     });
 
+    it('hides and shows the top bar and the chapter bar, and keeps the choice across a reload', async () => {
+      await page.keyboard.press('Escape');
+      const frameHeight = () => page.locator('iframe.chapter-view__frame').evaluate((f) => f.getBoundingClientRect().height);
+      const before = await frameHeight();
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Top bar' }).click();
+      await page.getByRole('button', { name: 'Chapter bar' }).click();
+      expect(await page.getByRole('button', { name: 'Top bar' }).getAttribute('aria-pressed')).toBe('false');
+      await expect.poll(() => page.getByRole('navigation', { name: 'Chapters' }).count()).toBe(0);
+      await expect.poll(frameHeight).toBeGreaterThan(before + 60);
+      // The contents and settings buttons stay reachable, floating over the chapter.
+      await page.keyboard.press('Escape');
+      expect(await page.getByRole('button', { name: 'Table of contents' }).isVisible()).toBe(true);
+      expect(await page.locator('.reader-toolbar__titles').isVisible()).toBe(false);
+      await page.reload();
+      await frameOf(page).locator('body').waitFor();
+      await expect.poll(() => page.getByRole('navigation', { name: 'Chapters' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Top bar' }).click();
+      await page.getByRole('button', { name: 'Chapter bar' }).click();
+      await page.getByRole('navigation', { name: 'Chapters' }).waitFor();
+      expect(await page.locator('.reader-toolbar__titles').isVisible()).toBe(true);
+      await expect.poll(frameHeight).toBeCloseTo(before, 0);
+      await page.keyboard.press('Escape');
+    });
+
     it('has no serious accessibility violations with the settings and the contents open', async () => {
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');

@@ -20,7 +20,9 @@ export type ReaderIconName =
   | 'fit'
   | 'reset'
   | 'lock'
-  | 'alert';
+  | 'alert'
+  | 'masthead'
+  | 'menu-bar';
 
 const PATHS: Record<ReaderIconName, string> = {
   toc: 'M4 6h16 M4 12h16 M4 18h10',
@@ -44,6 +46,8 @@ const PATHS: Record<ReaderIconName, string> = {
   reset: 'M4 12a8 8 0 1 0 2.4-5.7 M4 4v4h4',
   lock: 'M7 10V7a5 5 0 0 1 10 0v3M5 10h14v11H5z M12 14v3',
   alert: 'M12 3.5l9.5 17h-19z M12 10v4.5 M12 17.5v.01',
+  masthead: 'M4 4h16v16H4z M4 9h16',
+  'menu-bar': 'M4 4h16v16H4z M4 15h16',
 };
 
 export function ReaderIcon({ name, size = 20 }: { name: ReaderIconName; size?: number }) {

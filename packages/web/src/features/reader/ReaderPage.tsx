@@ -17,7 +17,7 @@ import { ChapterView } from './ChapterView.tsx';
 import type { FrameController } from './engine/frameController.ts';
 import { warmChapterWorkerJit } from './engine/chapterWorker.ts';
 import { PositionStore, resolveInitialPosition, type Locator } from './engine/position.ts';
-import { loadPreferences, savePreferences } from './engine/preferences.ts';
+import { loadChrome, loadPreferences, saveChrome, savePreferences, type ReaderChrome } from './engine/preferences.ts';
 import { Lightbox } from './Lightbox.tsx';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
@@ -116,6 +116,8 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
   const location = useLocation();
   const navigate = useNavigate();
   const [prefs, setPrefs] = useState<ReaderPreferences>(() => loadPreferences());
+  const [chrome, setChrome] = useState<ReaderChrome>(() => loadChrome());
+  const updateChrome = useCallback((patch: Partial<ReaderChrome>) => setChrome((c) => saveChrome({ ...c, ...patch })), []);
   const [tocOpen, setTocOpen] = useState(false);
   const [tocShown, setTocShown] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -313,6 +315,11 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
     [onProgress, goChapter, navigate],
   );
 
+  // Hiding or showing a bar resizes the frame: lay the chapter out again around the same words.
+  useEffect(() => {
+    controllerRef.current?.relayout();
+  }, [chrome.masthead, chrome.menu]);
+
   // Pages change with the mode: the controller reports them on its next layout.
   useEffect(() => {
     if (prefs.pagination !== 'page') setPages(null);
@@ -447,7 +454,9 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
   const showNav = load?.kind === 'html' || load?.kind === 'pdf';
 
   return (
-    <div className={`reader-app reader-app--${prefs.reading_mode} reader-app--${prefs.pagination}`}>
+    <div
+      className={`reader-app reader-app--${prefs.reading_mode} reader-app--${prefs.pagination}${chrome.masthead ? '' : ' reader-app--no-masthead'}`}
+    >
       <title>{item ? `${chapterLabel ? `${chapterLabel} · ` : ''}${item.title} · Lectern` : 'Reader · Lectern'}</title>
       <div className="reader-toolbar" role="toolbar" aria-label="Reader">
         <button
@@ -493,7 +502,7 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
         {body}
       </div>
 
-      {showNav ? (
+      {showNav && chrome.menu ? (
         <nav className="reader-footer" aria-label="Chapters">
           {item?.previous_chapter_uri ? (
             <Link className="reader-footer__link" rel="prev" to={readerPath(item.previous_chapter_uri)}>
@@ -544,6 +553,8 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
           onReset={resetPrefs}
           onFitWidth={requestFit}
           onClose={closeSettings}
+          chrome={chrome}
+          onChrome={updateChrome}
         />
       </div>
       {lightbox ? <Lightbox src={lightbox.src} alt={lightbox.alt} onClose={() => setLightbox(null)} /> : null}

@@ -15,7 +15,7 @@ import {
   type ReadingMode,
 } from '@lectern/core';
 import { memo, useEffect, useId, useRef } from 'react';
-import { isAndroid } from './engine/preferences.ts';
+import { isAndroid, type ReaderChrome } from './engine/preferences.ts';
 import { ReaderIcon, type ReaderIconName } from './ReaderIcon.tsx';
 
 export interface SettingsPanelProps {
@@ -26,6 +26,9 @@ export interface SettingsPanelProps {
   onReset: () => void;
   onFitWidth?: () => void;
   onClose: () => void;
+  /** The masthead (top bar) and menu (bottom bar) toggles. */
+  chrome: ReaderChrome;
+  onChrome: (patch: Partial<ReaderChrome>) => void;
 }
 
 const MODES: { value: ReadingMode; label: string; icon: ReaderIconName }[] = [
@@ -44,7 +47,7 @@ const columnSliderOf = (width: number) => Math.round((width / 100) * READER_CONS
 export const BRIGHTNESS_FULL = READER_LIMITS.brightness.min + Math.floor((READER_LIMITS.brightness.max - READER_LIMITS.brightness.min) / READER_LIMITS.brightness.step) * READER_LIMITS.brightness.step;
 export const brightnessFilter = (b: number) => (b >= BRIGHTNESS_FULL ? undefined : `brightness(${(b / BRIGHTNESS_FULL).toFixed(3)})`);
 
-export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, onChange, onReset, onFitWidth, onClose }: SettingsPanelProps) {
+export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, onChange, onReset, onFitWidth, onClose, chrome, onChrome }: SettingsPanelProps) {
   const id = useId();
   const firstRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -203,6 +206,22 @@ export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, o
           </div>
         </div>
       )}
+
+      <div className="reader-settings__group" role="group" aria-labelledby={`${id}-chrome`}>
+        <p id={`${id}-chrome`} className="reader-settings__label">
+          Show
+        </p>
+        <div className="reader-settings__modes reader-settings__modes--two">
+          <button type="button" className="reader-chip" aria-pressed={chrome.masthead} onClick={() => onChrome({ masthead: !chrome.masthead })}>
+            <ReaderIcon name="masthead" size={18} />
+            Top bar
+          </button>
+          <button type="button" className="reader-chip" aria-pressed={chrome.menu} onClick={() => onChrome({ menu: !chrome.menu })}>
+            <ReaderIcon name="menu-bar" size={18} />
+            Chapter bar
+          </button>
+        </div>
+      </div>
 
       <div className="reader-settings__foot">
         <button type="button" className="reader-chip" onClick={onReset}>

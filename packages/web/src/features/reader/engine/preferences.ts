@@ -98,3 +98,32 @@ export function savePreferences(input: Partial<ReaderPreferences>, stores: Prefe
 
 /** The Android rule of reader.md §2: the column-width slider is hidden there (the column is the screen). */
 export const isAndroid = (ua: string = typeof navigator === 'undefined' ? '' : navigator.userAgent) => /Android/i.test(ua);
+
+/**
+ * Which parts of the reader's chrome are shown (reader.md §2: "a masthead toggle, a menu toggle"): the masthead is
+ * the top bar (contents, titles, settings), the menu the bottom bar (previous/next chapter and position). Not part
+ * of the spec's preference fields, so kept under their own local-storage key (docs/decisions.md).
+ */
+export interface ReaderChrome {
+  masthead: boolean;
+  menu: boolean;
+}
+export const CHROME_KEY = 'reader_chrome';
+const DEFAULT_CHROME: ReaderChrome = { masthead: true, menu: true };
+
+export function loadChrome(storage: Pick<Storage, 'getItem'> | null = browserStores().storage): ReaderChrome {
+  const v = parseJson(storage?.getItem(CHROME_KEY) ?? null) as Partial<Record<keyof ReaderChrome, unknown>> | null;
+  return {
+    masthead: typeof v?.masthead === 'boolean' ? v.masthead : DEFAULT_CHROME.masthead,
+    menu: typeof v?.menu === 'boolean' ? v.menu : DEFAULT_CHROME.menu,
+  };
+}
+
+export function saveChrome(chrome: ReaderChrome, storage: Pick<Storage, 'setItem'> | null = browserStores().storage): ReaderChrome {
+  try {
+    storage?.setItem(CHROME_KEY, JSON.stringify(chrome));
+  } catch {
+    /* storage full or disabled: the choice lasts for this page */
+  }
+  return chrome;
+}
