@@ -27,9 +27,21 @@ export function PlaylistTitleCard(props: Omit<TitleCardProps, 'controls' | 'over
   return <SignedInTitleCard {...props} playlists={playlists} />;
 }
 
-function SignedInTitleCard({ playlists, ...props }: Omit<TitleCardProps, 'controls' | 'overlay'> & { playlists: PlaylistsView }) {
-  const { title } = props;
-  const apiUrl = normalizeUri(title.api_url);
+/** What the playlist controls act on: a title, or a chapter of one (the reader's dropdown). */
+export interface PlaylistContent {
+  apiUrl: string;
+  contentFormat: string;
+  topics: readonly { name: string; slug: string }[];
+  title: string;
+}
+
+/**
+ * The playlist controls' state and actions for one piece of content: the queue toggle with its feedback, one-click
+ * add/remove per playlist, per-item busy/error states and the two dialogs ('Add to another playlist', 'Add to a new
+ * playlist'). Shared by the title cards and the reader's chapter dropdown.
+ */
+function usePlaylistControls(content: PlaylistContent, playlists: PlaylistsView) {
+  const apiUrl = normalizeUri(content.apiUrl);
   const actions = usePlaylistActions();
   const queue = useQueueFeedback();
   const [itemStates, setItemStates] = useState<Record<string, ItemState>>({});
@@ -51,7 +63,7 @@ function SignedInTitleCard({ playlists, ...props }: Omit<TitleCardProps, 'contro
     const adding = !inQueue;
     const def = playlists.defaultPlaylist;
     if (def) setItem(def.id, 'busy');
-    const ok = await queue.run(adding, () => (adding ? actions.addToQueue([apiUrl], title.topics) : actions.removeFromQueue([apiUrl])));
+    const ok = await queue.run(adding, () => (adding ? actions.addToQueue([apiUrl], content.topics) : actions.removeFromQueue([apiUrl])));
     if (def) setItem(def.id, ok ? null : 'error');
   };
 
@@ -62,7 +74,7 @@ function SignedInTitleCard({ playlists, ...props }: Omit<TitleCardProps, 'contro
     setItem(playlist.id, 'busy');
     try {
       if (holds(playlist, apiUrl)) await actions.removeContent(playlist.id, [apiUrl]);
-      else await actions.addContent(playlist.id, [apiUrl], title.topics);
+      else await actions.addContent(playlist.id, [apiUrl], content.topics);
       setItem(playlist.id, null);
     } catch {
       setItem(playlist.id, 'error');
@@ -71,63 +83,98 @@ function SignedInTitleCard({ playlists, ...props }: Omit<TitleCardProps, 'contro
 
   const stateOf = (p: Collection): ItemState | null => (p.is_default && queue.busy ? 'busy' : (itemStates[p.id] ?? null));
 
-  const overlay = <QueueOverlay phase={queue.phase} />;
+  const menu = (describedBy: string) => (
+    <PlaylistMenu
+      playlists={playlists}
+      apiUrl={apiUrl}
+      describedBy={describedBy}
+      stateOf={stateOf}
+      onToggle={(p) => void toggle(p)}
+      onAddToAnother={() => setModal({ kind: 'another', open: true })}
+      onAddToNew={() => setModal({ kind: 'create', open: true })}
+      buttonRef={menuButtonRef}
+      rootRef={menuRootRef}
+    />
+  );
+
+  const modals = modal ? (
+    <Suspense fallback={null}>
+      {modal.kind === 'create' ? (
+        <CreatePlaylistModal
+          open={modal.open}
+          onClose={() => setModal({ ...modal, open: false })}
+          onExited={() => setModal(null)}
+          content={{ apiUrl, contentFormat: content.contentFormat, topics: content.topics, title: content.title }}
+          returnFocus={menuButtonRef}
+        />
+      ) : (
+        <AddToAnotherModal
+          open={modal.open}
+          onClose={() => setModal({ ...modal, open: false })}
+          onExited={() => setModal(null)}
+          playlists={playlists.sorted}
+          title={content.title}
+          contains={(p) => holds(p, apiUrl)}
+          stateOf={stateOf}
+          onToggle={(p) => void toggle(p)}
+          returnFocus={menuButtonRef}
+        />
+      )}
+    </Suspense>
+  ) : null;
+
+  return { inQueue, queue, toggleQueue, menu, modals, menuRootRef };
+}
+
+function SignedInTitleCard({ playlists, ...props }: Omit<TitleCardProps, 'controls' | 'overlay'> & { playlists: PlaylistsView }) {
+  const { title } = props;
+  const controls = usePlaylistControls({ apiUrl: title.api_url, contentFormat: title.content_format, topics: title.topics, title: title.title }, playlists);
+  const { queue } = controls;
   return (
     <>
       <TitleCard
         {...props}
         className={queue.phase?.kind === 'working' ? 'title-card--working' : undefined}
-        overlay={overlay}
+        overlay={<QueueOverlay phase={queue.phase} />}
         controls={(titleId) => (
-          <div className="card-controls" ref={menuRootRef}>
+          <div className="card-controls" ref={controls.menuRootRef}>
             <QueueToggle
-              inQueue={inQueue}
+              inQueue={controls.inQueue}
               busy={queue.busy}
               disabled={playlists.status !== 'ready'}
               unavailable={playlists.status === 'fatal'}
               describedBy={titleId}
-              onToggle={() => void toggleQueue()}
+              onToggle={() => void controls.toggleQueue()}
             />
-            <PlaylistMenu
-              playlists={playlists}
-              apiUrl={apiUrl}
-              describedBy={titleId}
-              stateOf={stateOf}
-              onToggle={(p) => void toggle(p)}
-              onAddToAnother={() => setModal({ kind: 'another', open: true })}
-              onAddToNew={() => setModal({ kind: 'create', open: true })}
-              buttonRef={menuButtonRef}
-              rootRef={menuRootRef}
-            />
+            {controls.menu(titleId)}
           </div>
         )}
       />
-      {modal ? (
-        <Suspense fallback={null}>
-          {modal.kind === 'create' ? (
-            <CreatePlaylistModal
-              open={modal.open}
-              onClose={() => setModal({ ...modal, open: false })}
-              onExited={() => setModal(null)}
-              content={{ apiUrl, contentFormat: title.content_format, topics: title.topics, title: title.title }}
-              returnFocus={menuButtonRef}
-            />
-          ) : (
-            <AddToAnotherModal
-              open={modal.open}
-              onClose={() => setModal({ ...modal, open: false })}
-              onExited={() => setModal(null)}
-              playlists={playlists.sorted}
-              title={title.title}
-              contains={(p) => holds(p, apiUrl)}
-              stateOf={stateOf}
-              onToggle={(p) => void toggle(p)}
-              returnFocus={menuButtonRef}
-            />
-          )}
-        </Suspense>
-      ) : null}
+      {controls.modals}
     </>
+  );
+}
+
+/**
+ * The add-to-playlist dropdown for any content (reader.md §2: "A collections dropdown is attached to the chapter
+ * when the user is logged in"); nothing for anonymous visitors. `describedBy` names what is being saved.
+ */
+export function PlaylistDropdown({ content, describedBy }: { content: PlaylistContent; describedBy: string }) {
+  const playlists = usePlaylists();
+  if (playlists.status === 'anonymous') return null;
+  return <SignedInPlaylistDropdown content={content} describedBy={describedBy} playlists={playlists} />;
+}
+
+function SignedInPlaylistDropdown({ content, describedBy, playlists }: { content: PlaylistContent; describedBy: string; playlists: PlaylistsView }) {
+  const controls = usePlaylistControls(content, playlists);
+  return (
+    <div className="card-controls" ref={controls.menuRootRef}>
+      {controls.menu(describedBy)}
+      {controls.modals}
+      <div className="visually-hidden" role="status">
+        {queuePhaseText(controls.queue.phase)}
+      </div>
+    </div>
   );
 }
 

@@ -18,6 +18,7 @@ import type { FrameController } from './engine/frameController.ts';
 import { warmChapterWorkerJit } from './engine/chapterWorker.ts';
 import { PositionStore, resolveInitialPosition, type Locator } from './engine/position.ts';
 import { loadChrome, loadPreferences, saveChrome, savePreferences, type ReaderChrome } from './engine/preferences.ts';
+import { PlaylistDropdown } from '../playlists/PlaylistTitleCard.tsx';
 import { Lightbox } from './Lightbox.tsx';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
@@ -482,6 +483,12 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
             {chapterLabel || '\u00a0'}
           </h1>
         </div>
+        {item && showNav ? (
+          <PlaylistDropdown
+            describedBy="chapter-heading"
+            content={{ apiUrl: paths.chapterApi(bookId, item.chapter_href), contentFormat: 'chapter', topics: [], title: chapterLabel || item.title }}
+          />
+        ) : null}
         <button
           ref={settingsButton}
           type="button"
