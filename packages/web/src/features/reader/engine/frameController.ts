@@ -340,9 +340,12 @@ export class FrameController {
       s.scrollLeft = left;
       this.anchor = this.captureRange();
       this.report();
+      performance.mark('reader:page-turned');
     };
     if (this.reducedMotion() || Math.abs(left - from) < 1) return done();
-    const t0 = performance.now();
+    // The frame's animation frames carry the frame's clock (its own time origin, set when the frame was created),
+    // not the app's: the start must be read from the same clock, or the slide starts from far in the past.
+    const t0 = this.win.performance.now();
     const step = (t: number) => {
       const k = Math.min(1, (t - t0) / SLIDE_MS);
       const eased = 1 - Math.pow(1 - k, 3);
