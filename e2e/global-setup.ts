@@ -38,6 +38,114 @@ async function importGeneratedPdf(root: string, dataDir: string): Promise<void> 
   });
 }
 
+/** The title of the hostile book (e2e/reader-hostile.e2e.ts finds it by this name). */
+const HOSTILE_BOOK_TITLE = 'Hostile Chapter Fixture';
+
+/** What the hostile book's scripts would write if any of them ran (e2e/reader-hostile.e2e.ts looks for it). */
+const PWN = (how: string) => `top.__pwned=(top.__pwned||[]).concat('${how}');top.document.title='PWNED ${how}';top.name='pwned';`;
+
+/**
+ * An EPUB 3 whose first chapter attacks the reader (DESIGN.md "Reader engine", budgets): inline and external
+ * scripts, event handler attributes, javascript: and data: links, frames, objects, a form, a meta refresh, a
+ * <base> to another site, and CSS (inline <style>, a style attribute and a linked stylesheet) that hides the body
+ * and aims at the app's own toolbar and footer; the second chapter is plain. Imported like the PDF.
+ */
+async function importHostileEpub(root: string, dataDir: string): Promise<void> {
+  const { buildZip, CONTAINER_XML, PNG, xhtml } = await import('../packages/server/test/ingest/helpers.ts');
+  const hostileCss = [
+    '@import url("https://evil.example/import.css");',
+    'html { background: red; }',
+    'body { display: none; background: red; }',
+    '.reader-app, .reader-toolbar, .reader-footer { display: none !important; }',
+    '.reader-toolbar { background: red !important; }',
+    `#readable { background-image: url("javascript:${PWN('css-url')}"); }`,
+  ].join('\n');
+  const filler = Array.from({ length: 12 }, (_, i) => `<p>Filler paragraph ${i + 1}: the reader keeps this text on screen, in its own frame, whatever the book's markup tries.</p>`).join('\n');
+  const hostileBody = `
+<h1 id="top" onclick="${PWN('h1-onclick')}">A hostile chapter</h1>
+<p id="readable" style="display:none; position:fixed; inset:0; z-index:2147483647; background:red">HOSTILE-CHAPTER-MARKER This paragraph must stay readable.</p>
+<script>${PWN('inline-script')}</script>
+<script src="../js/evil.js"></script>
+<script type="module">${PWN('module-script')}</script>
+<img id="broken" src="../images/missing.png" onerror="${PWN('img-onerror')}" alt="A picture that does not exist"/>
+<img id="pixel" src="../images/pixel.png" onload="${PWN('img-onload')}" alt="A one-pixel picture"/>
+<p id="clicky" onclick="${PWN('p-onclick')}" onmouseover="${PWN('onmouseover')}">Click this paragraph: nothing may happen.</p>
+<p><a id="js-link" href="javascript:${PWN('js-link')}alert('pwned')">A javascript: link</a></p>
+<p><a id="js-link-mixed" href=" JaVaScRiPt:${PWN('js-link-mixed')}">A mixed-case javascript: link</a></p>
+<p><a id="js-link-tab" href="jav&#x09;ascript:${PWN('js-link-tab')}">A javascript: link with a tab</a></p>
+<p><a id="data-link" href="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;">A data: link</a></p>
+<p><a id="external" href="https://example.com/elsewhere">An external site</a></p>
+<p><a id="next" href="plain.xhtml">The next chapter</a></p>
+<iframe id="inner-frame" src="javascript:${PWN('iframe-src')}"></iframe>
+<iframe srcdoc="&lt;script&gt;${PWN('iframe-srcdoc')}&lt;/script&gt;"></iframe>
+<object data="../js/evil.js" type="text/html"></object>
+<embed src="../js/evil.js"/>
+<form action="javascript:${PWN('form')}"><input name="q" value="x"/><button id="form-button" type="submit">Submit</button></form>
+<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="${PWN('svg-onload')}"><script>${PWN('svg-script')}</script></svg>
+<details open="open" ontoggle="${PWN('ontoggle')}"><summary>Details</summary>Inside the details.</details>
+<meta http-equiv="refresh" content="0;url=javascript:${PWN('body-refresh')}"/>
+<base href="https://evil.example/"/>
+<link rel="stylesheet" href="https://evil.example/remote.css"/>
+<style>body { display: none; } .reader-toolbar, .reader-footer { display: none !important; } html { background: red; }</style>
+<div style="position:fixed; top:0; left:0; width:100vw; height:100vh; background:red; z-index:99999">A full-page overlay</div>
+${filler}`;
+  const files: Record<string, string | Uint8Array> = {
+    mimetype: 'application/epub+zip',
+    'META-INF/container.xml': CONTAINER_XML,
+    'OEBPS/content.opf': `<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <dc:identifier id="uid">urn:uuid:0b5e55ed-0000-4000-8000-00000000e2e0</dc:identifier>
+    <dc:title>${HOSTILE_BOOK_TITLE}</dc:title>
+    <dc:creator>The Lectern Team</dc:creator>
+    <dc:language>en</dc:language>
+    <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta>
+  </metadata>
+  <manifest>
+    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+    <item id="hostile" href="text/hostile.xhtml" media-type="application/xhtml+xml" properties="scripted"/>
+    <item id="plain" href="text/plain.xhtml" media-type="application/xhtml+xml"/>
+    <item id="css" href="styles/hostile.css" media-type="text/css"/>
+    <item id="js" href="js/evil.js" media-type="application/javascript"/>
+    <item id="pixel" href="images/pixel.png" media-type="image/png"/>
+  </manifest>
+  <spine>
+    <itemref idref="hostile"/>
+    <itemref idref="plain"/>
+  </spine>
+</package>`,
+    'OEBPS/nav.xhtml': xhtml(
+      'Contents',
+      `<nav epub:type="toc" id="toc"><ol>
+        <li><a href="text/hostile.xhtml">A Hostile Chapter</a></li>
+        <li><a href="text/plain.xhtml">A Plain Chapter</a></li>
+      </ol></nav>`,
+    ),
+    'OEBPS/text/hostile.xhtml': xhtml(
+      'A Hostile Chapter',
+      hostileBody,
+      `<link rel="stylesheet" href="../styles/hostile.css"/>
+<style>body { display: none; } .reader-toolbar { display: none; } html { background: red; }</style>
+<script>${PWN('head-script')}</script>
+<script src="../js/evil.js"></script>
+<meta http-equiv="refresh" content="0;url=javascript:${PWN('head-refresh')}"/>
+<base href="https://evil.example/"/>`,
+    ).replace('<body>', `<body onload="${PWN('body-onload')}">`),
+    'OEBPS/text/plain.xhtml': xhtml('A Plain Chapter', '<h1>A plain chapter</h1><p>Nothing to see here.</p>'),
+    'OEBPS/styles/hostile.css': hostileCss,
+    'OEBPS/js/evil.js': `${PWN('external-script')}\nparent.postMessage('pwned', '*');`,
+    'OEBPS/images/pixel.png': PNG,
+  };
+  const file = path.join(dataDir, 'hostile.epub');
+  fs.writeFileSync(file, buildZip(files));
+  const { execFileSync } = await import('node:child_process');
+  execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'import', file], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    stdio: 'pipe',
+  });
+}
+
 let fresh: FreshServer | null = null;
 
 export async function setup(project: TestProject): Promise<void> {
@@ -45,6 +153,8 @@ export async function setup(project: TestProject): Promise<void> {
   fresh = await startFreshServer({ dataDirPrefix: 'lectern-e2e-' });
   // A PDF document beside the sample books (which are EPUB 2 and EPUB 3), imported the way an operator does.
   await importGeneratedPdf(root, fresh.dataDir);
+  // A book whose chapter attacks the reader (scripts, handlers, javascript: links, page-wide CSS).
+  await importHostileEpub(root, fresh.dataDir);
   project.provide('baseURL', fresh.base);
   project.provide('demoEmail', fresh.email);
   project.provide('demoPassword', fresh.password);

@@ -146,6 +146,15 @@ function transformAttributes(tag: string, attribs: Attributes, rewrite: UrlRewri
   return out;
 }
 
+/**
+ * A URL as the browser's URL parser will read it (WHATWG URL: tabs and newlines removed anywhere, leading and
+ * trailing C0 controls and spaces stripped). Without this, "jav&#x09;ascript:…" has no scheme here and would be
+ * kept as a path inside the book, while the browser reads the same characters as a javascript: URL.
+ */
+function asBrowsersRead(value: string): string {
+  return value.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
+}
+
 function scheme(url: string): string {
   return url.slice(0, url.indexOf(':')).trim().toLowerCase();
 }
@@ -163,7 +172,7 @@ function keepAbsolute(tag: string, attribute: string, url: string): string | nul
 
 function bookRewriter(opts: RenderOptions): UrlRewriter {
   return (tag, attribute, value) => {
-    const url = value.trim();
+    const url = asBrowsersRead(value);
     if (!url) return null;
     if (isAbsoluteUrl(url)) return keepAbsolute(tag, attribute, url);
     if (tag === 'a' && url.startsWith('#')) return url;
@@ -210,7 +219,7 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
 /** The same allow-list for HTML that users write (annotations); relative URLs are left as they are. */
 export function sanitizeFragment(html: string): string {
   const rewrite: UrlRewriter = (tag, attribute, value) => {
-    const url = value.trim();
+    const url = asBrowsersRead(value);
     if (!url) return null;
     return isAbsoluteUrl(url) ? keepAbsolute(tag, attribute, url) : url;
   };

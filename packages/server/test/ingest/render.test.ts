@@ -95,6 +95,18 @@ describe('renderChapter', () => {
     expect(rendered.textLength).toBeGreaterThan(0);
   });
 
+  it('reads URLs as the browser does: tabs, newlines and control characters do not hide a javascript: scheme', () => {
+    const { html } = renderChapter(
+      '<body><p><a href="jav&#x09;ascript:steal()">tab</a> <a href="java&#x0A;script:steal()">newline</a> ' +
+        '<a href="&#x01; javascript:steal()">control</a> <a href="da&#x09;ta:text/html,x">data</a> ' +
+        '<a href="ch&#x09;2.xhtml">the next chapter</a></p><img src="jav&#x0D;ascript:steal()"/></body>',
+      options(),
+    );
+    expect(attributeValues(html, 'a', 'href')).toEqual(['/read/text/ch2.xhtml']);
+    expect(attributeValues(html, 'img', 'src')).toEqual([]);
+    expect(html).not.toMatch(/steal|ascript/);
+  });
+
   it('keeps only external book scripts when the title allows scripts', () => {
     const { html } = renderChapter(HOSTILE, options({ allowScripts: true }));
     expect(attributeValues(html, 'script', 'src')).toEqual(['/files/js/book.js']);
