@@ -161,8 +161,7 @@ for (const viewport of [
       await expect.poll(() => frameOf(page).locator('#pixel').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
       const url = page.url();
       // Clicks and hovers on elements that carried handlers, and on every javascript:/data: link. Dispatched, not
-      // clicked with the mouse: whether a script runs must not depend on layout, and today the book's linked
-      // stylesheet hides the whole chapter (see the KNOWN BUG test below), so nothing in it can be hit-tested.
+      // clicked with the mouse: whether a script runs must not depend on layout.
       for (const id of ['#clicky', '#top', '#js-link', '#js-link-mixed', '#js-link-tab', '#data-link']) {
         for (const type of ['mouseover', 'click']) await frameOf(page).locator(id).dispatchEvent(type);
       }
@@ -225,13 +224,9 @@ for (const viewport of [
       expect(backgrounds).toEqual(['rgb(255, 255, 255)', 'rgb(255, 255, 255)']);
     });
 
-    // KNOWN BUG (reported; not fixed here): the book's LINKED stylesheet (styles/hostile.css, `body { display: none }`)
-    // hides the whole chapter. The sanitiser drops the chapter's <style> elements but keeps its <link rel="stylesheet">
-    // (packages/server/src/ingest/render.ts, RenderedChapter.stylesheets), the CSS file is served as the book wrote
-    // it, and the reader's own CSS (READING_CSS in packages/web/src/features/reader/engine/chapterDocument.ts) sets
-    // the body's colours with !important but nothing about display or visibility, so the book's rule wins.
-    // `it.fails` keeps the suite green while the bug is there and turns red once it is fixed: then make it `it`.
-    it.fails('KNOWN BUG: shows the chapter text although the book\'s stylesheet says body { display: none }', async () => {
+    // The book's linked stylesheet (kept by the sanitiser, served as written) says body { display: none }: the reading
+    // CSS keeps the body and the chapter root shown whatever a book's stylesheet says.
+    it('shows the chapter text although the book\'s stylesheet says body { display: none }', async () => {
       // The chapter is readable: the book's `body { display: none }` (in its <style>, which the sanitiser drops, and
       // in its linked stylesheet, which is kept) does not hide it, nor does its full-page red overlay.
       const text = await page.evaluate((marker) => {
@@ -469,17 +464,9 @@ for (const viewport of [
       await roundTrips(start.at, col);
     });
 
-    // KNOWN BUG (reported; in packages/web/src/features/reader/engine/frameController.ts, not fixed here): the
-    // reader keeps the wrong "first character in view" when the line above the first readable one still reaches into
-    // the top few pixels of the frame. FrameController.captureRange() probes with caretRangeFromPoint from y = 2 and
-    // takes whatever line's box contains that point (or the nearest line above, in a gap between paragraphs), even
-    // when that line's glyphs are above the view; restore() then puts that character's top at 8 px. So the first
-    // font or width change after a scroll brings back the line above (here: one whose glyphs end ~3 px into the
-    // frame, only the tips of descenders showing), and every round trip after that keeps it. It is also the
-    // position restore() itself leaves (glyphs at 8 px, the line above's box down to ~3 px): a capture from there
-    // creeps one line up. Scrolled to an arbitrary place, about 4 in 10 positions hit this.
-    // `it.fails` keeps the suite green while the bug is there and turns red once it is fixed: then make it `it`.
-    it.fails('KNOWN BUG: scroll mode, with only the descenders of the line above in view', async () => {
+    // The line above the first readable one still reaches a few pixels into the frame (only its descenders show):
+    // FrameController.captureRange() skips it, so a font change does not bring that line back into view.
+    it('scroll mode, with only the descenders of the line above in view', async () => {
       const col = await openWithSettings();
       const start = await scrollToLine(page, 12);
       await fontUp().click();
@@ -489,16 +476,9 @@ for (const viewport of [
       expect((await firstVisible(page)).at, 'after one font round trip').toEqual(start.at);
     });
 
-    // KNOWN BUG at 1280x800 (reported; in packages/web/src/features/reader/engine/frameController.ts, not fixed
-    // here): in paged mode, when the page is wider than the text column, a font or width change sends the reader to
-    // the chapter's first page. FrameController.captureRange() probes at x = (pageWidth - min(pageWidth,
-    // rootRect.width)) / 2 + padding, but #lectern-root is split over every column, so its bounding rect is all the
-    // pages wide, the centring term is 0 and the probe lands in the page's left margin (x = 25 where the text starts
-    // at 347); caretRangeFromPoint there answers with the chapter's first text ("Chapter …" on page 1), which
-    // restore() then pages to. At 375x812 the column fills the page, the probe hits the text and the test passes.
-    // `it.fails` keeps the suite green while the bug is there and turns red once it is fixed: then make it `it`.
-    const pagedIt = viewport.width > 700 ? it.fails : it;
-    pagedIt(`${viewport.width > 700 ? 'KNOWN BUG: ' : ''}paged mode, on a page in the middle of the chapter`, async () => {
+    // Paged mode on a page wider than the text column: the probe for the first character in view is placed by the
+    // width of one column fragment of the chapter root, not by its bounding box (which spans every page).
+    it(`paged mode, on a page in the middle of the chapter`, async () => {
       const col = await openWithSettings();
       await page.getByRole('button', { name: 'Pages' }).click();
       await page.keyboard.press('Escape');

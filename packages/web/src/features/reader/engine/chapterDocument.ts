@@ -73,6 +73,8 @@ body {
   hyphens: auto;
   -webkit-font-smoothing: antialiased;
 }
+/* A book's stylesheet cannot hide the chapter wholesale (body { display: none } and the like). */
+html body, #${ROOT_ID} { display: block !important; visibility: visible !important; opacity: 1 !important; }
 #${ROOT_ID} {
   box-sizing: border-box;
   max-width: min(100%, calc(var(--lectern-column) + 3rem));

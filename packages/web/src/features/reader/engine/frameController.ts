@@ -144,12 +144,20 @@ export class FrameController {
     const rootRect = root.getBoundingClientRect();
     const pad = parseFloat(this.win.getComputedStyle(root).paddingLeft) || 0;
     const bodyPad = this.paged ? parseFloat(this.win.getComputedStyle(this.doc.body).paddingTop) || 0 : 0;
-    // In paged mode the column in view starts at x = 0 of the viewport; in scroll mode at the root's content box.
-    const left = this.paged ? (this.pageWidth - Math.min(this.pageWidth, rootRect.width)) / 2 + pad : rootRect.left + pad;
+    // In paged mode the root is cut into one fragment per page, so its bounding box spans every page: the width of
+    // the text column is the first fragment's. The column in view starts at x = 0 of the viewport; in scroll mode
+    // at the root's content box.
+    const columnWidth = this.paged ? (root.getClientRects()[0]?.width ?? rootRect.width) : rootRect.width;
+    const left = this.paged ? (this.pageWidth - Math.min(this.pageWidth, columnWidth)) / 2 + pad : rootRect.left + pad;
     for (let y = bodyPad + 2; y < Math.min(this.win.innerHeight, bodyPad + 160); y += 6) {
       for (const dx of [1, 20, 60]) {
         const r = caret.call(this.doc, left + dx, y);
-        if (r && r.startContainer.nodeType === Node.TEXT_NODE && root.contains(r.startContainer)) return r;
+        if (!r || r.startContainer.nodeType !== Node.TEXT_NODE || !root.contains(r.startContainer)) continue;
+        // A line whose box reaches into the view but whose letters are above it (only its descenders show) is not
+        // the first line the reader sees: restoring it would bring the line above back into view.
+        const glyph = this.rectOf(r);
+        if (glyph && glyph.height && glyph.top < bodyPad - 1) continue;
+        return r;
       }
     }
     return null;
