@@ -17,18 +17,16 @@
  *   TRACE=file.json (a Chrome trace of the page turns), STEPS=1 (every first-paint run's marks), DEBUG=1 (the raw
  *   turn data: key presses, scroll offsets, marks, long tasks).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { buildZip, CONTAINER_XML, xhtml } from '../packages/server/test/ingest/helpers.ts';
-import { startFreshServer } from '../scripts/fresh-server.ts';
+import { CHROMIUM_LAUNCH, importBook, startFreshServer } from '../scripts/fresh-server.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const TURNS = Number(process.env.TURNS ?? 40);
 const PAUSE_MS = Number(process.env.PAUSE_MS ?? 150);
 const TARGET_CHARS = 800_000;
-const root = path.resolve(import.meta.dirname, '..');
 
 const BUDGET = { firstPaintMs: 1000, turnP95Ms: 100, longTaskMs: 50 } as const;
 
@@ -154,12 +152,7 @@ function generateEpub(): { bytes: Uint8Array; title: string; longPath: string; l
 function importWithCli(dataDir: string, file: string): string {
   let out: string;
   try {
-    out = execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'import', file], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-      stdio: 'pipe',
-    });
+    out = importBook(dataDir, file);
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new SetupError(`setup is wrong: the import failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
@@ -260,10 +253,7 @@ async function main() {
 
   const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-budgets-', timeoutMs: 170_000 });
   const { base, email, password } = fresh;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   try {
     const file = path.join(fresh.dataDir, 'budget-bench-800k.epub');
     fs.writeFileSync(file, book.bytes);

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
-import { startFreshServer } from '../scripts/fresh-server.ts';
+import { CHROMIUM_LAUNCH, startFreshServer } from '../scripts/fresh-server.ts';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const root = path.resolve(import.meta.dirname, '..');
@@ -73,10 +73,7 @@ function chunkSizes() {
 async function main() {
   const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-reader-', timeoutMs: 170_000 });
   const { base, email, password } = fresh;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   try {
     const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type FreshServer, startFreshServer } from '../scripts/fresh-server.ts';
+import { type FreshServer, importBook, startFreshServer } from '../scripts/fresh-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,7 +17,7 @@ declare module 'vitest' {
 }
 
 /** Writes a small PDF with real text (pdf-lib) and imports it with the operators' command line. */
-async function importGeneratedPdf(root: string, dataDir: string): Promise<void> {
+async function importGeneratedPdf(dataDir: string): Promise<void> {
   const { PDFDocument, StandardFonts } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   doc.setTitle('Lectern Field Manual');
@@ -30,12 +30,7 @@ async function importGeneratedPdf(root: string, dataDir: string): Promise<void> 
   }
   const file = path.join(dataDir, 'field-manual.pdf');
   fs.writeFileSync(file, await doc.save());
-  const { execFileSync } = await import('node:child_process');
-  execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'import', file, '--topic', 'operations'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    stdio: 'pipe',
-  });
+  importBook(dataDir, file, ['--topic', 'operations']);
 }
 
 /** The title of the hostile book (e2e/reader-hostile.e2e.ts finds it by this name). */
@@ -50,7 +45,7 @@ const PWN = (how: string) => `top.__pwned=(top.__pwned||[]).concat('${how}');top
  * <base> to another site, and CSS (inline <style>, a style attribute and a linked stylesheet) that hides the body
  * and aims at the app's own toolbar and footer; the second chapter is plain. Imported like the PDF.
  */
-async function importHostileEpub(root: string, dataDir: string): Promise<void> {
+async function importHostileEpub(dataDir: string): Promise<void> {
   const { buildZip, CONTAINER_XML, PNG, xhtml } = await import('../packages/server/test/ingest/helpers.ts');
   const hostileCss = [
     '@import url("https://evil.example/import.css");',
@@ -138,23 +133,17 @@ ${filler}`;
   };
   const file = path.join(dataDir, 'hostile.epub');
   fs.writeFileSync(file, buildZip(files));
-  const { execFileSync } = await import('node:child_process');
-  execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'import', file], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    stdio: 'pipe',
-  });
+  importBook(dataDir, file);
 }
 
 let fresh: FreshServer | null = null;
 
 export async function setup(project: TestProject): Promise<void> {
-  const root = path.resolve(import.meta.dirname, '..');
   fresh = await startFreshServer({ dataDirPrefix: 'lectern-e2e-' });
   // A PDF document beside the sample books (which are EPUB 2 and EPUB 3), imported the way an operator does.
-  await importGeneratedPdf(root, fresh.dataDir);
+  await importGeneratedPdf(fresh.dataDir);
   // A book whose chapter attacks the reader (scripts, handlers, javascript: links, page-wide CSS).
-  await importHostileEpub(root, fresh.dataDir);
+  await importHostileEpub(fresh.dataDir);
   project.provide('baseURL', fresh.base);
   project.provide('demoEmail', fresh.email);
   project.provide('demoPassword', fresh.password);

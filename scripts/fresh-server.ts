@@ -2,7 +2,7 @@
  * Starts Lectern the way an operator does on a fresh machine — `packages/server/src/main.ts` on an empty
  * DATA_DIR — and reads the demo account it prints. The browser tests and the reader benchmark run against it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -80,3 +80,28 @@ export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?
     },
   };
 }
+
+/** Imports a book file into a server's DATA_DIR with the operators' command line, as an operator does; returns what it printed. */
+export function importBook(dataDir: string, file: string, extraArgs: readonly string[] = []): string {
+  return execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'import', file, ...extraArgs], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
+}
+
+/** Debian's Chromium as the browser tests and benches run it: headless, and nothing but loopback on the network. */
+export const CHROMIUM_LAUNCH = {
+  executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+  args: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+  ],
+};
