@@ -10,6 +10,17 @@ import type { FastifyInstance } from 'fastify';
 
 const API_PREFIXES = ['/api/', '/nest/', '/u/', '/r/', '/a/', '/auth/', '/healthz'];
 
+/**
+ * Hashed assets never change; the icons change rarely and are asked for again on every in-app navigation (a
+ * revalidation each time, competing with the chapter being opened), so they keep for a day; anything else, such as
+ * index.html, is revalidated.
+ */
+export function cacheControlOf(filePath: string): string {
+  if (filePath.includes(`${path.sep}assets${path.sep}`)) return 'public, max-age=31536000, immutable';
+  if (/\.(png|ico|svg|webmanifest)$/i.test(filePath)) return 'public, max-age=86400';
+  return 'no-cache';
+}
+
 export async function webRoutes(app: FastifyInstance, webDist: string | null): Promise<void> {
   const indexFile = webDist ? path.join(webDist, 'index.html') : null;
   const hasWeb = indexFile !== null && fs.existsSync(indexFile);
@@ -20,10 +31,9 @@ export async function webRoutes(app: FastifyInstance, webDist: string | null): P
       wildcard: false,
       index: false,
       decorateReply: false,
-      setHeaders: (res, filePath) => {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
+      // Ours, not the plugin's max-age=0 (which would also overwrite what setHeaders says).
+      cacheControl: false,
+      setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlOf(filePath)),
     });
   }
   const indexHtml = hasWeb ? fs.readFileSync(indexFile!, 'utf8') : null;

@@ -22,7 +22,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(engine: Engine, overrides: { loginRateLimit?: number } = {}): Promise<TestApp> {
+export async function startTestApp(engine: Engine, overrides: { loginRateLimit?: number; webDist?: string } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-'));
   let databaseUrl: string | null = null;
   let dropDatabase = async () => {};

@@ -7,6 +7,7 @@
 import { DEFAULT_PREFERENCES, MESSAGES, paths, type ReaderPreferences } from '@lectern/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import { readerApi } from '../../api/reader.ts';
@@ -28,6 +29,9 @@ import { useUsage } from './useUsage.ts';
 import './ReaderPage.css';
 
 const PdfView = lazy(() => import('./PdfView.tsx'));
+
+/** A chapter chosen in the contents takes the address at the latest this long after the click, loaded or not. */
+const CHAPTER_NAVIGATE_WAIT_MS = 250;
 
 function browserStorage(): Storage | null {
   try {
@@ -113,9 +117,16 @@ export function ReaderPage() {
   return <Reader key={bookId} bookId={bookId} titleSafe={params.titleSafe ?? ''} href={href} userId={profile?.user_uuid ?? null} />;
 }
 
-function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe: string; href: string; userId: string | null }) {
+function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string; titleSafe: string; href: string; userId: string | null }) {
   const location = useLocation();
   const navigate = useNavigate();
+  // A chapter chosen in the contents is shown the moment it is in, by a plain render of its own; the address follows
+  // through the router, whose navigations are transitions (time-sliced, behind everything else). Until the address
+  // has caught up, `ahead` names the chapter shown; any navigation (that one, or the reader going back) ends it.
+  const [ahead, setAhead] = useState<{ fromKey: string; href: string; hash: string } | null>(null);
+  const isAhead = ahead !== null && ahead.fromKey === location.key;
+  const href = isAhead ? ahead.href : routeHref;
+  const hash = isAhead ? ahead.hash : location.hash;
   const [prefs, setPrefs] = useState<ReaderPreferences>(() => loadPreferences());
   const [chrome, setChrome] = useState<ReaderChrome>(() => loadChrome());
   const updateChrome = useCallback((patch: Partial<ReaderChrome>) => setChrome((c) => saveChrome({ ...c, ...patch })), []);
@@ -141,16 +152,37 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
   // A chapter chosen in the contents takes the focus once it is on screen (not the contents button in between: a
   // focus call there would force a style pass over the closing panel on the way to the next chapter).
   const focusChapterOnReady = useRef(false);
+  // The latest address and navigate for the contents' click handler, which stays the same function across chapters
+  // (a new one would re-render every row of the contents on each chapter change).
+  const latestNav = useRef({ href, navigate, key: location.key });
+  latestNav.current = { href, navigate, key: location.key };
+  const pendingNav = useRef(0);
   const onTocChapter = useCallback(
     (target: string, url: string) => {
-      if (target !== href) {
-        startChapterLoad(target);
-        focusChapterOnReady.current = true;
-      }
+      const { href: current, key } = latestNav.current;
       setTocOpen(false);
-      void navigate(url);
+      if (target === current) {
+        void latestNav.current.navigate(url);
+        return;
+      }
+      focusChapterOnReady.current = true;
+      // The address changes once the chapter is in (or after a short wait, then the chapter on screen stays until
+      // it is): one render then brings the new address and the new chapter together, rather than one render for the
+      // address while the request is on its way and another for the chapter.
+      const token = ++pendingNav.current;
+      let timer = 0;
+      const go = () => {
+        window.clearTimeout(timer);
+        // Only the latest choice, and not if the reader has gone elsewhere meanwhile (back, another link).
+        if (pendingNav.current !== token || latestNav.current.key !== key) return;
+        pendingNav.current += 1;
+        flushSync(() => setAhead({ fromKey: key, href: target, hash: new URL(url, window.location.href).hash }));
+        void latestNav.current.navigate(url);
+      };
+      timer = window.setTimeout(go, CHAPTER_NAVIGATE_WAIT_MS);
+      void startChapterLoad(target).then(go);
     },
-    [href, startChapterLoad, navigate],
+    [startChapterLoad],
   );
 
   const updatePrefs = useCallback((patch: Partial<ReaderPreferences>) => setPrefs((p) => savePreferences({ ...p, ...patch })), []);
@@ -226,7 +258,8 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
       requestAnimationFrame(() =>
         requestAnimationFrame(() => {
           performance.mark('reader:chapter-painted');
-          if (focus && !document.activeElement?.closest('.toc, .reader-settings')) controller.focus();
+          // Unless the reader has opened a panel meanwhile (a closed one may still hold the focus while it slides out).
+          if (focus && !document.activeElement?.closest('.toc--open, .reader-settings--open')) controller.focus();
           const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
           idle(() => warmChapterWorkerJit());
         }),
@@ -235,25 +268,25 @@ function Reader({ bookId, titleSafe, href, userId }: { bookId: string; titleSafe
     [item, tracker],
   );
 
-  const comingBack = (location.state as NavState | null)?.comingBack === true;
+  const comingBack = !isAhead && (location.state as NavState | null)?.comingBack === true;
   const initial = useCallback(
     () =>
       resolveInitialPosition({
-        hash: location.hash,
+        hash,
         comingBack,
         stored: positions.get(bookId, href),
         topPercentage: item?.top_percentage ?? 0,
       }),
-    [location.hash, comingBack, positions, bookId, href, item?.top_percentage],
+    [hash, comingBack, positions, bookId, href, item?.top_percentage],
   );
 
   // A new hash on the same chapter (a TOC entry with an anchor) scrolls there.
-  const firstHash = useRef(location.hash);
+  const firstHash = useRef(hash);
   useEffect(() => {
-    if (location.hash === firstHash.current) return;
-    firstHash.current = location.hash;
-    if (location.hash) controllerRef.current?.goToAnchor(decodeURIComponent(location.hash.slice(1)));
-  }, [location.hash]);
+    if (hash === firstHash.current) return;
+    firstHash.current = hash;
+    if (hash) controllerRef.current?.goToAnchor(decodeURIComponent(hash.slice(1)));
+  }, [hash]);
 
   const goChapter = useCallback(
     (direction: 'next' | 'prev') => {

@@ -17,6 +17,7 @@ import {
 import { memo, useEffect, useId, useRef } from 'react';
 import { isAndroid, type ReaderChrome } from './engine/preferences.ts';
 import { ReaderIcon, type ReaderIconName } from './ReaderIcon.tsx';
+import { usePanelInert } from './usePanelInert.ts';
 
 export interface SettingsPanelProps {
   open: boolean;
@@ -50,6 +51,8 @@ export const brightnessFilter = (b: number) => (b >= BRIGHTNESS_FULL ? undefined
 export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, onChange, onReset, onFitWidth, onClose, chrome, onChrome }: SettingsPanelProps) {
   const id = useId();
   const firstRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
+  usePanelInert(panelRef, open);
   useEffect(() => {
     if (open) firstRef.current?.focus();
   }, [open]);
@@ -60,8 +63,8 @@ export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, o
     <section
       className={`reader-settings${open ? ' reader-settings--open' : ''}`}
       aria-label="Display settings"
+      ref={panelRef}
       aria-hidden={!open}
-      inert={!open}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.stopPropagation();

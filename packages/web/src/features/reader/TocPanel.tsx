@@ -11,6 +11,7 @@ import { readerApi } from '../../api/reader.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { readerKeys } from './useReaderChapter.ts';
+import { usePanelInert } from './usePanelInert.ts';
 
 export interface TocPanelProps {
   open: boolean;
@@ -29,6 +30,8 @@ function yearOf(date: string | null): string | null {
 
 export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, signedIn, onClose, onChapterClick }: TocPanelProps) {
   const closeRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
+  usePanelInert(panelRef, open);
   const queryClient = useQueryClient();
   const toc = useQuery({
     queryKey: readerKeys.toc(bookId, ''),
@@ -89,8 +92,8 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
     <aside
       className={`toc${open ? ' toc--open' : ''}`}
       aria-label="Table of contents"
+      ref={panelRef}
       aria-hidden={!open}
-      inert={!open}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.stopPropagation();

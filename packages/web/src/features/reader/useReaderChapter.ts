@@ -115,5 +115,5 @@ export function usePrefetchReaderChapter(bookId: string, href: string | null | u
  */
 export function useStartChapterLoad(bookId: string, userId: string | null) {
   const queryClient = useQueryClient();
-  return useCallback((href: string) => void queryClient.prefetchQuery(chapterQuery(bookId, href, userId, false)), [queryClient, bookId, userId]);
+  return useCallback((href: string): Promise<void> => queryClient.prefetchQuery(chapterQuery(bookId, href, userId, false)), [queryClient, bookId, userId]);
 }
