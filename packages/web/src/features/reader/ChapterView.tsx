@@ -126,9 +126,13 @@ export function ChapterView(props: ChapterViewProps) {
       controller.goToInitial(now.initial());
       performance.mark('reader:positioned');
       // Shown once positioned, so the reader never sees the chapter jump from its top to where they were:
-      // goToInitial positions synchronously, so the next frame already paints the right place.
-      setReady(true);
+      // goToInitial positions synchronously, so the next frame already paints the right place. Shown here rather
+      // than by the render that `ready` brings, which would come before that frame and delay it.
+      frame.style.visibility = 'visible';
       now.onReady(controller);
+      win.requestAnimationFrame(() => {
+        if (!cancelled) setReady(true);
+      });
     });
     return () => {
       cancelled = true;

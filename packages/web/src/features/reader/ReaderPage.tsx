@@ -160,15 +160,15 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
   const onTocChapter = useCallback(
     (target: string, url: string) => {
       const { href: current, key } = latestNav.current;
-      setTocOpen(false);
       if (target === current) {
+        setTocOpen(false);
         void latestNav.current.navigate(url);
         return;
       }
       focusChapterOnReady.current = true;
-      // The address changes once the chapter is in (or after a short wait, then the chapter on screen stays until
-      // it is): one render then brings the new address and the new chapter together, rather than one render for the
-      // address while the request is on its way and another for the chapter.
+      // The contents close and the address changes once the chapter is in (or after a short wait; then the chapter
+      // on screen stays until it is): one render brings the new chapter, the panel sliding away from it and the new
+      // address, and the page is idle while the request is on its way, free to take the answer the moment it comes.
       const token = ++pendingNav.current;
       let timer = 0;
       const go = () => {
@@ -176,7 +176,10 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
         // Only the latest choice, and not if the reader has gone elsewhere meanwhile (back, another link).
         if (pendingNav.current !== token || latestNav.current.key !== key) return;
         pendingNav.current += 1;
-        flushSync(() => setAhead({ fromKey: key, href: target, hash: new URL(url, window.location.href).hash }));
+        flushSync(() => {
+          setTocOpen(false);
+          setAhead({ fromKey: key, href: target, hash: new URL(url, window.location.href).hash });
+        });
         void latestNav.current.navigate(url);
       };
       timer = window.setTimeout(go, CHAPTER_NAVIGATE_WAIT_MS);
@@ -247,23 +250,25 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
       if (!controller || !item) return;
       const pct = controller.percentage();
       last.current = { pct, locator: controller.locator() };
-      setPercent(pct);
-      if (controller.paged) setPages(controller.pages());
-      else setPages(null);
       tracker?.newChapter(item.chapter);
       tracker?.newStart(pct);
+      const pages = controller.paged ? controller.pages() : null;
       // The bench and the e2e tests read these marks: the chapter is on screen, decrypted and laid out.
       const focus = focusChapterOnReady.current;
       focusChapterOnReady.current = false;
-      requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        // The footer's figures render once this frame, the chapter's first, is on its way: a render of the page
+        // here would hold that frame back.
+        setPercent(pct);
+        setPages(pages);
         requestAnimationFrame(() => {
           performance.mark('reader:chapter-painted');
           // Unless the reader has opened a panel meanwhile (a closed one may still hold the focus while it slides out).
           if (focus && !document.activeElement?.closest('.toc--open, .reader-settings--open')) controller.focus();
           const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
           idle(() => warmChapterWorkerJit());
-        }),
-      );
+        });
+      });
     },
     [item, tracker],
   );
