@@ -142,6 +142,43 @@ for (const viewport of [
       await expect.poll(() => footerText(page)).toBe(`Page ${count} of ${count}`);
     });
 
+    it('prepares the next chapter in the hidden frame while this one is read, and reading on swaps it in', async () => {
+      await page.goto(long.web_url);
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      // Once this chapter is painted and the next one prefetched (about a second later), the spare frame holds it.
+      const spare = page.locator('iframe.chapter-view__spare');
+      await expect
+        .poll(() => spare.evaluate((f: HTMLIFrameElement) => f.contentDocument?.title ?? ''), { timeout: 10_000 })
+        .toBe(nextOfLong.label);
+      // Hidden, out of the tab order and the accessibility tree, and sandboxed as the chapter frame is.
+      expect(await spare.getAttribute('aria-hidden')).toBe('true');
+      expect(await spare.getAttribute('tabindex')).toBe('-1');
+      expect(await spare.evaluate((f) => getComputedStyle(f).visibility)).toBe('hidden');
+      expect(await spare.getAttribute('sandbox')).toBe('allow-same-origin');
+      expect(await spare.evaluate((f: HTMLIFrameElement) => f.contentDocument?.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'))).toContain("script-src 'none'");
+      await spare.evaluate((f) => (f.dataset.wasSpare = 'yes'));
+      await page.evaluate(() => performance.clearMarks());
+      await page.getByRole('link', { name: 'Next chapter' }).click();
+      await page.waitForURL((u) => u.pathname.endsWith(`/${nextOfLong.full_path}`));
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      // The prepared frame is now the chapter frame: swapped in, not written again.
+      const shown = page.locator('iframe.chapter-view__frame');
+      expect(await shown.getAttribute('data-was-spare')).toBe('yes');
+      expect(await page.evaluate(() => performance.getEntriesByName('reader:document-swapped').length)).toBe(1);
+      expect(await page.evaluate(() => performance.getEntriesByName('reader:document-written').length)).toBe(0);
+      expect(await shown.evaluate((f) => getComputedStyle(f).visibility)).toBe('visible');
+      expect(await shown.getAttribute('title')).toBe(nextOfLong.label);
+      expect(await frameOf(page).locator('title').textContent()).toBe(nextOfLong.label);
+      // The chapter left behind is the spare now, hidden.
+      expect(await spare.evaluate((f: HTMLIFrameElement) => [f.contentDocument?.title, getComputedStyle(f).visibility])).toEqual([long.label, 'hidden']);
+      // It reads as any chapter: keys page it (paged mode, from the test before).
+      await frameOf(page).locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('Home');
+      await expect.poll(() => footerText(page)).toMatch(/^Page 1 of \d+$/);
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => footerText(page)).toMatch(/^Page 2 of \d+$/);
+    });
+
     it('keeps night mode and a larger font across a reload', async () => {
       await page.getByRole('button', { name: 'Display settings' }).click();
       await page.getByRole('button', { name: 'Night' }).click();

@@ -6,6 +6,10 @@
  * a font-size change never rewrites the chapter. The frame is sandboxed: `allow-same-origin` lets the app write,
  * lay out and route its links; scripts run only for titles that allow them (and the chapter's own CSP `<meta>`
  * forbids them otherwise).
+ *
+ * A second, hidden frame holds the next chapter (DESIGN.md: "the next chapter is prepared in a hidden frame ahead of
+ * time"): once the reader has a chapter on screen and the next one is decrypted, its document is written and laid
+ * out there while the reader reads, and turning into it swaps the frames instead of parsing and laying out then.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReaderPreferences } from '@lectern/core';
@@ -14,6 +18,16 @@ import { brightnessFilter } from './SettingsPanel.tsx';
 import { buildChapterDocument } from './engine/chapterDocument.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
 import type { InitialPosition } from './engine/position.ts';
+
+/** A chapter's document, as ChapterView writes it. */
+export interface ChapterSource {
+  html: string;
+  label: string;
+  stylesheets: readonly string[];
+  baseHref: string;
+  allowScripts: boolean;
+  href: string;
+}
 
 export interface ChapterViewProps {
   html: string;
@@ -26,6 +40,8 @@ export interface ChapterViewProps {
   prefs: ReaderPreferences;
   /** Another chapter is on its way: the one shown stays until it is ready (a spinner shows if it takes long). */
   switching: boolean;
+  /** The chapter after this one, once it is decrypted: prepared in the hidden frame. */
+  next?: ChapterSource | null;
   initial: () => InitialPosition;
   readerPath: (fullPath: string) => string;
   callbacks: FrameCallbacks;
@@ -48,6 +64,15 @@ function useDelayedFlag(flag: boolean, delayMs: number): boolean {
   }, [flag, delayMs]);
   return flag && shown;
 }
+
+/**
+ * A longer next chapter is not prepared ahead: its layout would be one long task in the middle of reading (page
+ * turns waiting behind it); it is laid out when the reader gets there, as any chapter opened from the contents.
+ */
+const PREPARE_MAX_CHARS = 300_000;
+
+const sameSource = (a: ChapterSource, b: ChapterSource) =>
+  a.html === b.html && a.href === b.href && a.baseHref === b.baseHref && a.label === b.label && a.allowScripts === b.allowScripts && a.stylesheets.join('\n') === b.stylesheets.join('\n');
 
 /** A stylesheet that never answers does not keep the chapter hidden longer than this. */
 const STYLESHEET_WAIT_MS = 3000;
@@ -74,7 +99,11 @@ function stylesheetsSettled(doc: Document, win: Window): Promise<void> {
 }
 
 export function ChapterView(props: ChapterViewProps) {
-  const frameRef = useRef<HTMLIFrameElement>(null);
+  const frameRefs = [useRef<HTMLIFrameElement>(null), useRef<HTMLIFrameElement>(null)] as const;
+  // Which of the two frames shows the chapter; the other is the spare, holding `prepared` when it is not null.
+  const [active, setActive] = useState<0 | 1>(0);
+  const activeRef = useRef<0 | 1>(0);
+  const prepared = useRef<ChapterSource | null>(null);
   const controllerRef = useRef<FrameController | null>(null);
   const [ready, setReady] = useState(false);
   const spinner = useDelayedFlag(!ready || props.switching, SPINNER_DELAY_MS);
@@ -82,31 +111,46 @@ export function ChapterView(props: ChapterViewProps) {
   const latest = useRef(props);
   latest.current = props;
 
-  // A new chapter: write its document into the frame now (in the commit that brought it), then position it once
-  // its stylesheets are in, and only then show it.
+  const documentOf = (source: ChapterSource, frame: HTMLIFrameElement, prefs: ReaderPreferences) =>
+    buildChapterDocument({
+      html: source.html,
+      label: source.label,
+      stylesheets: source.stylesheets,
+      baseHref: source.baseHref,
+      allowScripts: source.allowScripts,
+      prefs,
+      layout: { pagination: prefs.pagination, pageWidth: frame.clientWidth || window.innerWidth },
+    });
+
+  // A new chapter: show it from the spare frame if it was prepared there, else write its document into the frame
+  // now (in the commit that brought it); position it once its stylesheets are in, and only then show it.
   useLayoutEffect(() => {
-    const frame = frameRef.current;
+    const p = latest.current;
+    const source: ChapterSource = { html: p.html, label: p.label, stylesheets: p.stylesheets, baseHref: p.baseHref, allowScripts: p.allowScripts, href: p.href };
+    const swap = prepared.current !== null && sameSource(prepared.current, source);
+    const index = swap ? ((1 - activeRef.current) as 0 | 1) : activeRef.current;
+    const frame = frameRefs[index].current;
+    const old = frameRefs[activeRef.current].current;
     const doc = frame?.contentDocument;
     const win = frame?.contentWindow;
     if (!frame || !doc || !win) return;
-    const p = latest.current;
-    performance.mark('reader:document-built');
-    const html = buildChapterDocument({
-      html: p.html,
-      label: p.label,
-      stylesheets: p.stylesheets,
-      baseHref: p.baseHref,
-      allowScripts: p.allowScripts,
-      prefs: p.prefs,
-      layout: { pagination: p.prefs.pagination, pageWidth: frame.clientWidth || window.innerWidth },
-    });
     controllerRef.current?.destroy();
     controllerRef.current = null;
     setReady(false);
-    doc.open();
-    doc.write(html);
-    doc.close();
-    performance.mark('reader:document-written');
+    if (swap) {
+      performance.mark('reader:document-swapped');
+      prepared.current = null;
+      activeRef.current = index;
+      setActive(index);
+    } else {
+      performance.mark('reader:document-built');
+      const html = documentOf(source, frame, p.prefs);
+      frame.style.visibility = 'hidden';
+      doc.open();
+      doc.write(html);
+      doc.close();
+      performance.mark('reader:document-written');
+    }
     let cancelled = false;
     void stylesheetsSettled(doc, win).then(() => {
       if (cancelled || !doc.body) return;
@@ -129,6 +173,7 @@ export function ChapterView(props: ChapterViewProps) {
       // goToInitial positions synchronously, so the next frame already paints the right place. Shown here rather
       // than by the render that `ready` brings, which would come before that frame and delay it.
       frame.style.visibility = 'visible';
+      if (old && old !== frame) old.style.visibility = 'hidden';
       now.onReady(controller);
       win.requestAnimationFrame(() => {
         if (!cancelled) setReady(true);
@@ -138,6 +183,33 @@ export function ChapterView(props: ChapterViewProps) {
       cancelled = true;
     };
   }, [props.html, props.baseHref, props.allowScripts, props.stylesheets, props.label, props.href]);
+
+  // The next chapter, written and laid out in the spare frame while the reader reads this one (when the page is
+  // idle): turning into it then costs a swap.
+  const next = props.next ?? null;
+  useEffect(() => {
+    if (!ready || !next || next.allowScripts !== latest.current.allowScripts || next.html.length > PREPARE_MAX_CHARS) return;
+    if (prepared.current && sameSource(prepared.current, next)) return;
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 300));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(
+      () => {
+        const spare = frameRefs[(1 - activeRef.current) as 0 | 1].current;
+        const doc = spare?.contentDocument;
+        const win = spare?.contentWindow;
+        if (!spare || !doc || !win) return;
+        prepared.current = null;
+        doc.open();
+        doc.write(documentOf(next, spare, latest.current.prefs));
+        doc.close();
+        prepared.current = next;
+        // Laid out now, once its stylesheets are in, not at the turn.
+        void stylesheetsSettled(doc, win).then(() => void doc.body?.offsetHeight);
+      },
+      { timeout: 2000 },
+    );
+    return () => cancel(handle);
+  }, [ready, next]);
 
   // Settings change in place.
   useEffect(() => {
@@ -153,6 +225,20 @@ export function ChapterView(props: ChapterViewProps) {
     [],
   );
 
+  const frameProps = (index: 0 | 1) => {
+    const shown = index === active;
+    return {
+      ref: frameRefs[index],
+      // Only the frame on show is "the chapter frame" (tests, styles, the accessibility tree); the spare is hidden.
+      className: shown ? 'chapter-frame__iframe chapter-view__frame' : 'chapter-view__spare',
+      title: shown ? props.label || 'Chapter' : undefined,
+      'aria-hidden': shown ? undefined : true,
+      tabIndex: shown ? undefined : -1,
+      sandbox: props.allowScripts ? 'allow-same-origin allow-scripts' : 'allow-same-origin',
+      style: { filter: brightnessFilter(props.prefs.brightness) },
+    };
+  };
+
   return (
     <div className={`chapter-view chapter-view--${props.prefs.pagination}`}>
       {spinner ? (
@@ -160,16 +246,8 @@ export function ChapterView(props: ChapterViewProps) {
           <Spinner size="lg" label="Loading chapter…" />
         </div>
       ) : null}
-      <iframe
-        ref={frameRef}
-        className="chapter-frame__iframe chapter-view__frame"
-        title={props.label || 'Chapter'}
-        sandbox={props.allowScripts ? 'allow-same-origin allow-scripts' : 'allow-same-origin'}
-        style={{
-          visibility: ready ? 'visible' : 'hidden',
-          filter: brightnessFilter(props.prefs.brightness),
-        }}
-      />
+      <iframe {...frameProps(0)} />
+      <iframe {...frameProps(1)} />
     </div>
   );
 }

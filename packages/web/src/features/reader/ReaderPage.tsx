@@ -14,7 +14,7 @@ import { readerApi } from '../../api/reader.ts';
 import { NotFoundPage } from '../../app/NotFoundPage.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useSession } from '../account/useSession.ts';
-import { ChapterView } from './ChapterView.tsx';
+import { ChapterView, type ChapterSource } from './ChapterView.tsx';
 import type { FrameController } from './engine/frameController.ts';
 import { warmChapterWorkerJit } from './engine/chapterWorker.ts';
 import { PositionStore, resolveInitialPosition, type Locator } from './engine/position.ts';
@@ -24,11 +24,23 @@ import { Lightbox } from './Lightbox.tsx';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { TocPanel } from './TocPanel.tsx';
-import { readerKeys, usePrefetchReaderChapter, useReaderChapter, useStartChapterLoad, type ChapterLoad } from './useReaderChapter.ts';
+import { readerKeys, useLoadedReaderChapter, usePrefetchReaderChapter, useReaderChapter, useStartChapterLoad, type ChapterLoad } from './useReaderChapter.ts';
 import { useUsage } from './useUsage.ts';
 import './ReaderPage.css';
 
 const PdfView = lazy(() => import('./PdfView.tsx'));
+
+/** What the chapter frame is given to show a decrypted chapter (the same for the chapter on show and the next). */
+function chapterSource(bookId: string, l: Extract<ChapterLoad, { kind: 'html' }>): ChapterSource {
+  return {
+    html: l.html,
+    label: l.item.chapter_label || l.chapter.label,
+    stylesheets: l.chapter.stylesheets,
+    baseHref: new URL(paths.chapterApi(bookId, l.item.chapter_href), window.location.href).href,
+    allowScripts: l.chapter.allow_scripts,
+    href: l.item.chapter_href,
+  };
+}
 
 /** A chapter chosen in the contents takes the address at the latest this long after the click, loaded or not. */
 const CHAPTER_NAVIGATE_WAIT_MS = 250;
@@ -144,6 +156,8 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
   const load = chapter.data;
   const item = load && 'item' in load ? load.item : null;
   usePrefetchReaderChapter(bookId, item?.next_chapter_uri, userId);
+  const nextLoad = useLoadedReaderChapter(bookId, item?.next_chapter_uri, userId);
+  const nextSource = useMemo(() => (nextLoad?.kind === 'html' ? chapterSource(bookId, nextLoad) : null), [bookId, nextLoad]);
   const startChapterLoad = useStartChapterLoad(bookId, userId);
   // Stable handlers: the panels are memoised and must not re-render on every progress report while reading.
   const closeToc = useCallback(() => setTocOpen(false), []);
@@ -471,12 +485,8 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
             // One frame per book: its sandbox is fixed when it is created, so a title's script policy keys it too.
             key={`${bookId}/${l.chapter.allow_scripts ? 'scripts' : 'no-scripts'}`}
             switching={chapter.isPlaceholderData}
-            html={l.html}
-            label={l.item.chapter_label || l.chapter.label}
-            stylesheets={l.chapter.stylesheets}
-            baseHref={new URL(paths.chapterApi(bookId, l.item.chapter_href), window.location.href).href}
-            allowScripts={l.chapter.allow_scripts}
-            href={l.item.chapter_href}
+            {...chapterSource(bookId, l)}
+            next={nextSource}
             bookId={bookId}
             prefs={prefs}
             initial={initial}

@@ -88,6 +88,11 @@ export function useReaderChapter(bookId: string, href: string, userId: string | 
   return useQuery({ ...chapterQuery(bookId, href, userId, false), enabled: enabled && !!href, placeholderData: keepPreviousData });
 }
 
+/** The chapter at `href` if it is already loaded (prefetched), without asking for it; updates when it arrives. */
+export function useLoadedReaderChapter(bookId: string, href: string | null | undefined, userId: string | null): ChapterLoad | undefined {
+  return useQuery({ ...chapterQuery(bookId, href ?? '', userId, true), enabled: false }).data;
+}
+
 /** How long after a chapter opens the next one is prepared: never in competition with the first paint. */
 const PREFETCH_DELAY_MS = 1000;
 
