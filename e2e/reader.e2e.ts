@@ -145,10 +145,11 @@ for (const viewport of [
     it('prepares the next chapter in the hidden frame while this one is read, and reading on swaps it in', async () => {
       await page.goto(long.web_url);
       await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
-      // Once this chapter is painted and the next one prefetched (about a second later), the spare frame holds it.
+      // Once this chapter has been on screen a while (the next one prefetched after ~1 s, prepared after ~2 s), the
+      // spare frame holds it.
       const spare = page.locator('iframe.chapter-view__spare');
       await expect
-        .poll(() => spare.evaluate((f: HTMLIFrameElement) => f.contentDocument?.title ?? ''), { timeout: 10_000 })
+        .poll(() => spare.evaluate((f: HTMLIFrameElement) => f.contentDocument?.title ?? ''), { timeout: 15_000 })
         .toBe(nextOfLong.label);
       // Hidden, out of the tab order and the accessibility tree, and sandboxed as the chapter frame is.
       expect(await spare.getAttribute('aria-hidden')).toBe('true');

@@ -1,7 +1,11 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { IncomingMessage } from 'node:http';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type ProxyOptions } from 'vite';
+import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const target = process.env.LECTERN_API ?? 'http://127.0.0.1:8080';
@@ -16,9 +20,66 @@ const postsOnly: ProxyOptions = {
   bypass: (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD' ? '/index.html' : undefined),
 };
 
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Brotli and gzip copies of the built text assets beside them, which the server sends as they are (its static
+ * files have preCompressed on): compressed once at the highest levels, not on every request. Source maps are left
+ * out (only developer tools fetch them), and so are files too small to gain.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'lectern-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    async closeBundle() {
+      const assets = path.join(outDir, 'assets');
+      const files = (await fs.readdir(assets)).filter((f) => /\.(m?js|css|svg|json)$/.test(f));
+      await Promise.all(
+        files.map(async (f) => {
+          const file = path.join(assets, f);
+          const raw = await fs.readFile(file);
+          if (raw.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+            gzip(raw, { level: 9 }),
+          ]);
+          await Promise.all([fs.writeFile(`${file}.br`, br), fs.writeFile(`${file}.gz`, gz)]);
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * The schemas chunk is fetched alongside the entry, not after it: every screen's first answer waits for it, and
+ * asked for only once the entry has run it came a round trip late. It is still evaluated on the first request.
+ */
+function preloadSchemas(): Plugin {
+  return {
+    name: 'lectern-preload-schemas',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const bundle = ctx.bundle ?? {};
+        const chunk = Object.values(bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/api/schemas.ts'));
+        if (!chunk || chunk.type !== 'chunk') return [];
+        // The module and the chunks it imports (core's schemas), less the entry, which is loaded anyway.
+        const files = [chunk.fileName, ...chunk.imports.filter((f) => !(bundle[f]?.type === 'chunk' && bundle[f].isEntry))];
+        return files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: '', href: `/${f}` }, injectTo: 'head' as const }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), precompress(), preloadSchemas()],
   // The chapter worker is a module worker that loads the client's schemas on demand, as the app does.
   worker: { format: 'es' },
   build: {

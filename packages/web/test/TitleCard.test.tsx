@@ -37,7 +37,8 @@ describe('TitleCard', () => {
     const card = screen.getByRole('article');
 
     const cover = within(card).getByAltText(sample.title);
-    expect(cover.getAttribute('src')).toBe(sample.cover_image_url);
+    // The spec's 360h variant, not the book's own cover (which can weigh 800 KB).
+    expect(cover.getAttribute('src')).toBe(`${sample.cover_image_url}?h=360`);
     expect(cover.getAttribute('loading')).toBe('lazy');
 
     expect(within(card).getByText('BOOK')).toBeTruthy();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appPaths, safeNextPath } from '../src/app/links.ts';
+import { appPaths, cardCoverUrl, safeNextPath } from '../src/app/links.ts';
 
 describe('safeNextPath', () => {
   it('keeps same-origin paths', () => {
@@ -13,5 +13,12 @@ describe('safeNextPath', () => {
   });
   it('builds the sign-in address with next', () => {
     expect(appPaths.login('/library/book/b 1/?a=1')).toBe('/login/?next=%2Flibrary%2Fbook%2Fb+1%2F%3Fa%3D1');
+  });
+});
+
+describe('cardCoverUrl', () => {
+  it('asks for the 360h variant of a server-given cover address', () => {
+    expect(cardCoverUrl('/api/v1/book/b1/cover')).toBe('/api/v1/book/b1/cover?h=360');
+    expect(cardCoverUrl('/api/v1/book/b1/cover?v=2')).toBe('/api/v1/book/b1/cover?v=2&h=360');
   });
 });

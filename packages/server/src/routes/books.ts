@@ -9,6 +9,8 @@ const bookParams = z.object({ bookId: z.string().min(1).max(200) });
 const chapterParams = bookParams.extend({ '*': z.string().min(1, 'chapter path is required').max(1000) });
 const slugParams = z.object({ slug: z.string().min(1).max(200) });
 const downloadQuery = z.object({ download: z.enum(['0', '1']).optional() });
+/** `h=360`: the variant title cards show, 360 pixels high. */
+const coverQuery = z.object({ h: z.literal('360').transform(() => 360 as const).optional() });
 
 export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; taxonomy: TaxonomyLookups; contentRoot: string }): void {
   app.get('/api/v1/book/', async (request) => {
@@ -23,7 +25,8 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
 
   app.get('/api/v1/book/:bookId/cover', async (request, reply) => {
     const { bookId } = bookParams.parse(request.params);
-    const cover = await deps.catalog.cover(bookId);
+    const { h } = coverQuery.parse(request.query);
+    const cover = await deps.catalog.cover(bookId, h);
     reply.header('cache-control', 'public, max-age=86400');
     reply.type(cover.mediaType);
     return reply.sendFile(relativeTo(deps.contentRoot, cover.file), deps.contentRoot);

@@ -16,6 +16,7 @@ import { notFound } from '../errors.ts';
 import { assertCanReadChapter } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras } from '../repositories/catalog.ts';
 import type { ContentStore } from '../storage/content-store.ts';
+import { coverVariant, type CoverVariantHeight } from '../storage/cover-variants.ts';
 import { ReadCache } from './read-cache.ts';
 
 export type ChapterOrResource =
@@ -158,10 +159,13 @@ export class CatalogService {
     return entry;
   }
 
-  async cover(bookId: string): Promise<{ file: string; mediaType: string }> {
+  /** The cover, or its variant `height` pixels high when asked for one (the original when it cannot be scaled). */
+  async cover(bookId: string, height?: CoverVariantHeight): Promise<{ file: string; mediaType: string }> {
     const title = await this.requireTitle(bookId);
     if (!title.cover_path || !title.cover_media_type) throw notFound('This title has no cover.');
-    return { file: this.store.resolve(title.cover_path), mediaType: title.cover_media_type };
+    const file = this.store.resolve(title.cover_path);
+    const variant = height ? await coverVariant(file, title.cover_media_type, height) : null;
+    return variant ? { file: variant, mediaType: 'image/webp' } : { file, mediaType: title.cover_media_type };
   }
 
   async topics() {

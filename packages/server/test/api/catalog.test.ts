@@ -8,6 +8,7 @@ import {
   MESSAGES,
   pagedSchema,
 } from '@lectern/core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READING_MESSAGES } from '../../src/policies/reading.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -95,6 +96,26 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
     expect(res.rawPayload.byteLength).toBeGreaterThan(1000);
     // Cached for a day: the route's header, not the static plugin's max-age=0.
     expect(res.headers['cache-control']).toBe('public, max-age=86400');
+  });
+
+  it('serves title cards the cover 360 pixels high, made once and a fraction of the original', async () => {
+    const client = new TestClient(t.lectern.app);
+    for (const book of [alice, wotw]) {
+      const original = await client.get(book.cover_image_url!);
+      const card = await client.get(`${book.cover_image_url!}?h=360`);
+      expect(card.statusCode).toBe(200);
+      expect(card.headers['content-type']).toBe('image/webp');
+      expect(card.headers['cache-control']).toBe('public, max-age=86400');
+      const meta = await sharp(card.rawPayload).metadata();
+      expect(meta.format).toBe('webp');
+      expect(meta.height).toBe(360);
+      expect(card.rawPayload.byteLength).toBeLessThan(original.rawPayload.byteLength);
+      // The second request gets the same file, kept beside the original.
+      expect((await client.get(`${book.cover_image_url!}?h=360`)).rawPayload.equals(card.rawPayload)).toBe(true);
+    }
+    const bad = await client.get(`${alice.cover_image_url!}?h=9000`);
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().errors)).toEqual(['h']);
   });
 
   it('filters by topic and rejects a bad page size with the field named', async () => {

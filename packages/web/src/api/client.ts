@@ -93,8 +93,30 @@ export interface ApiClientOptions {
 
 export type { TopicCount };
 type Schemas = typeof import('./schemas.ts');
-/** The schemas module, loaded once on the first request (see schemas.ts for why it is a separate chunk). */
-const loadSchemas = (): Promise<Schemas> => import('./schemas.ts');
+/**
+ * Lets the browser run what waits (input, a frame) between two pieces of work, where it offers a way
+ * (scheduler.yield); elsewhere carries straight on.
+ */
+const yieldToBrowser = (): Promise<void> =>
+  (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler?.yield?.() ?? Promise.resolve();
+
+let schemasLoaded: Promise<Schemas> | null = null;
+/**
+ * The schemas module, loaded once on the first request (see schemas.ts for why it is a separate chunk). Building
+ * its schemas takes a while on a phone: the answers that waited for it are parsed in a task of their own, not in
+ * one long task with it (a long task is a page that does not answer a tap).
+ */
+const loadSchemas = (): Promise<Schemas> =>
+  (schemasLoaded ??= import('./schemas.ts').then(
+    async (m) => {
+      await yieldToBrowser();
+      return m;
+    },
+    (error: unknown) => {
+      schemasLoaded = null; // the next request tries again
+      throw error;
+    },
+  ));
 
 /** A parser, or a choice of one among the core schemas (resolved once the schemas module is loaded). */
 export type ParserRef<T> = Parser<T> | ((schemas: Schemas) => Parser<T>);

@@ -4,18 +4,13 @@
  * mode is used on purpose: the data-router machinery (loaders, actions) costs some 17 KB gzip that this app,
  * which loads its data through react-query, does not need.
  */
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { LibraryPage, PublisherPage, TopicPage } from '../features/catalog/CatalogPage.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
 import { Shell } from './Shell.tsx';
 import { appPaths } from './links.ts';
-
-const TitlePage = lazy(() => import('../features/title/TitlePage.tsx'));
-const ReaderPage = lazy(() => import('../features/reader/ReaderPage.tsx'));
-const LoginPage = lazy(() => import('../features/account/LoginPage.tsx'));
-const PlaylistsArea = lazy(() => import('../features/playlists/PlaylistsArea.tsx'));
 
 export function PageLoading() {
   return (
@@ -25,6 +20,55 @@ export function PageLoading() {
   );
 }
 
+type Loaded = { page: ComponentType } | { error: unknown };
+
+/**
+ * A page whose code is loaded on demand: the loading page until its chunk is in, then the page at once. Not
+ * React.lazy under Suspense: React reveals a boundary's content no sooner than 300 ms after its fallback appeared
+ * (its fallback throttle), so every deep link to the reader, a playlist or a title waited that long before the page
+ * could even ask for its data. A chunk that fails to load goes to the shell's error boundary; the next visit tries again.
+ */
+function onDemand(load: () => Promise<{ default: ComponentType }>): ComponentType {
+  let loaded: { page: ComponentType } | null = null;
+  let loading: Promise<Loaded> | null = null;
+  const start = () =>
+    (loading ??= load().then(
+      (m) => (loaded = { page: m.default }),
+      (error: unknown) => {
+        loading = null;
+        return { error };
+      },
+    ));
+  return function OnDemandPage() {
+    const [failed, setFailed] = useState<{ error: unknown } | null>(null);
+    const [, setReady] = useState(false);
+    if (failed) throw failed.error;
+    // Started while rendering, as React.lazy does: the chunk is asked for before the first paint.
+    const pending = loaded ? null : start();
+    useEffect(() => {
+      if (!pending) return;
+      let live = true;
+      void pending.then((r) => {
+        if (!live) return;
+        if ('error' in r) setFailed(r);
+        else setReady(true);
+      });
+      return () => {
+        live = false;
+      };
+    }, [pending]);
+    if (!loaded) return <PageLoading />;
+    const Page = loaded.page;
+    return <Page />;
+  };
+}
+
+const TitlePage = onDemand(() => import('../features/title/TitlePage.tsx'));
+const ReaderPage = onDemand(() => import('../features/reader/ReaderPage.tsx'));
+const LoginPage = onDemand(() => import('../features/account/LoginPage.tsx'));
+const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
+
+/** A boundary for what a page itself may suspend on (its own lazy parts have their own). */
 const deferred = (node: ReactNode) => <Suspense fallback={<PageLoading />}>{node}</Suspense>;
 
 export function AppRoutes() {

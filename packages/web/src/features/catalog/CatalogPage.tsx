@@ -22,13 +22,17 @@ const humanize = (slug: string) => slug.replace(/[-_]+/g, ' ').replace(/^\w/, (c
 function TopicBar({ active }: { active: string | null }) {
   const topics = useTopics();
   const barRef = useRef<HTMLElement>(null);
-  // On a phone the bar scrolls sideways: bring the current topic into view.
+  // On a phone the bar scrolls sideways: bring the current topic into view. Measured in the next frame, whose
+  // layout is due anyway: measuring right after the render forced a layout of its own into the render's task.
   useEffect(() => {
-    const current = barRef.current?.querySelector<HTMLElement>('[aria-current="page"]');
-    const bar = barRef.current;
-    if (!current || !bar) return;
-    const left = current.offsetLeft - (bar.clientWidth - current.offsetWidth) / 2;
-    bar.scrollTo({ left: Math.max(0, left) });
+    const frame = requestAnimationFrame(() => {
+      const current = barRef.current?.querySelector<HTMLElement>('[aria-current="page"]');
+      const bar = barRef.current;
+      if (!current || !bar) return;
+      const left = current.offsetLeft - (bar.clientWidth - current.offsetWidth) / 2;
+      bar.scrollTo({ left: Math.max(0, left) });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [active, topics.data]);
   if (topics.isPending) {
     return (

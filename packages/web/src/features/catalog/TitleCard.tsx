@@ -11,7 +11,7 @@ import { Card, CardBody, CardEyebrow, CardFooter, CardMedia } from '../../compon
 import { ButtonLink } from '../../components/Button.tsx';
 import { Cover } from '../../components/Cover.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
-import { toAppPath } from '../../app/links.ts';
+import { cardCoverUrl, toAppPath } from '../../app/links.ts';
 import './TitleCard.css';
 
 export interface TitleCardProps {
@@ -42,7 +42,7 @@ export function TitleCard({ title, eagerCover = false, headingLevel = 2, progres
     <Card className={['title-card', className].filter(Boolean).join(' ')}>
       <CardMedia className="title-card__media">
         <Link to={href} tabIndex={-1} className="title-card__cover-link">
-          <Cover title={title.title} authors={title.authors} src={title.cover_image_url} eager={eagerCover} />
+          <Cover title={title.title} authors={title.authors} src={title.cover_image_url && cardCoverUrl(title.cover_image_url)} eager={eagerCover} />
         </Link>
       </CardMedia>
       <CardBody className="title-card__body">

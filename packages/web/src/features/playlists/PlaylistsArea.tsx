@@ -75,11 +75,25 @@ function LibraryNav({ view, selectedId }: { view: PlaylistsView; selectedId: str
   const navigate = useNavigate();
   if (view.status === 'loading') {
     return (
-      <div className="library-nav library-nav--loading" aria-hidden="true">
-        {[70, 55, 80].map((w, i) => (
-          <Skeleton key={i} style={{ width: `${w}%`, height: '1.1rem' }} />
-        ))}
-      </div>
+      <>
+        <div className="library-nav library-nav--loading" aria-hidden="true">
+          {[70, 55, 80].map((w, i) => (
+            <Skeleton key={i} style={{ width: `${w}%`, height: '1.1rem' }} />
+          ))}
+        </div>
+        {/* Phones: the select box's place is kept, so the playlist below does not move when the list arrives. */}
+        <div className="library-select" aria-hidden="true">
+          <label htmlFor="library-select-loading" className="library-select__label">
+            Playlist
+          </label>
+          <div className="library-select__control">
+            <select id="library-select-loading" disabled>
+              <option>Loading…</option>
+            </select>
+            <Icon name="chevron-down" size={16} className="library-select__chevron" />
+          </div>
+        </div>
+      </>
     );
   }
   if (view.status !== 'ready' || !view.sorted.length) return null;

@@ -48,7 +48,9 @@ const EMPTY: Collection[] = [];
 
 export function usePlaylists(): PlaylistsView {
   const { profile, isLoading } = useSession();
-  const enabled = !!profile;
+  // While the profile is on its way (the `logged_in` cookie says a session may exist), the list is asked for
+  // alongside it rather than a round trip later: a playlist page needs both. A 401 means signed out after all.
+  const enabled = !!profile || isLoading;
   const query = useQuery({
     queryKey: playlistKeys.collections,
     queryFn: ({ signal }) => api.listCollections(signal),

@@ -71,6 +71,9 @@ function useDelayedFlag(flag: boolean, delayMs: number): boolean {
  */
 const PREPARE_MAX_CHARS = 300_000;
 
+/** How long a chapter has been on screen before the next one is prepared behind it. */
+const PREPARE_AFTER_MS = 2000;
+
 const sameSource = (a: ChapterSource, b: ChapterSource) =>
   a.html === b.html && a.href === b.href && a.baseHref === b.baseHref && a.label === b.label && a.allowScripts === b.allowScripts && a.stylesheets.join('\n') === b.stylesheets.join('\n');
 
@@ -191,24 +194,34 @@ export function ChapterView(props: ChapterViewProps) {
     if (!ready || !next || next.allowScripts !== latest.current.allowScripts || next.html.length > PREPARE_MAX_CHARS) return;
     if (prepared.current && sameSource(prepared.current, next)) return;
     const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 300));
-    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const handle = idle(
-      () => {
-        const spare = frameRefs[(1 - activeRef.current) as 0 | 1].current;
-        const doc = spare?.contentDocument;
-        const win = spare?.contentWindow;
-        if (!spare || !doc || !win) return;
-        prepared.current = null;
-        doc.open();
-        doc.write(documentOf(next, spare, latest.current.prefs));
-        doc.close();
-        prepared.current = next;
-        // Laid out now, once its stylesheets are in, not at the turn.
-        void stylesheetsSettled(doc, win).then(() => void doc.body?.offsetHeight);
-      },
-      { timeout: 2000 },
-    );
-    return () => cancel(handle);
+    const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
+    let handle: number | undefined;
+    // Not while the page is still settling after its load (the reader has only just started this chapter); the
+    // write and the layout in two idle slices, each a short task.
+    const timer = window.setTimeout(() => {
+      handle = idle(
+        () => {
+          const spare = frameRefs[(1 - activeRef.current) as 0 | 1].current;
+          const doc = spare?.contentDocument;
+          const win = spare?.contentWindow;
+          if (!spare || !doc || !win) return;
+          prepared.current = null;
+          doc.open();
+          doc.write(documentOf(next, spare, latest.current.prefs));
+          doc.close();
+          prepared.current = next;
+          // Laid out now, once its stylesheets are in, not at the turn.
+          void stylesheetsSettled(doc, win).then(() => {
+            handle = idle(() => void doc.body?.offsetHeight, { timeout: 2000 });
+          });
+        },
+        { timeout: 2000 },
+      );
+    }, PREPARE_AFTER_MS);
+    return () => {
+      window.clearTimeout(timer);
+      if (handle !== undefined) cancelIdle(handle);
+    };
   }, [ready, next]);
 
   // Settings change in place.
