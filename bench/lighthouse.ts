@@ -18,7 +18,7 @@ import zlib from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import { chromium, type Cookie } from 'playwright-core';
-import { startFreshServer, CHROMIUM_LAUNCH } from '../scripts/fresh-server.ts';
+import { startFreshServer, CHROMIUM_LAUNCH, signIn } from '../scripts/fresh-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/web/dist');
@@ -119,11 +119,7 @@ async function main() {
       const context = await setup.newContext({ baseURL: base });
       const page = await context.newPage();
       page.setDefaultTimeout(30_000);
-      await page.goto('/login/');
-      await page.getByLabel('Email').fill(fresh.email);
-      await page.getByLabel('Password').fill(fresh.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/library\/$/);
+      await signIn(page, fresh.email, fresh.password);
       cookies = await context.cookies();
       const csrf = cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
       const v2 = { accept: 'application/json; version=v2', 'x-csrftoken': csrf, origin: base };

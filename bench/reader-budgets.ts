@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { buildZip, CONTAINER_XML, xhtml } from '../packages/server/test/ingest/helpers.ts';
-import { CHROMIUM_LAUNCH, importBook, startFreshServer } from '../scripts/fresh-server.ts';
+import { CHROMIUM_LAUNCH, importBook, startFreshServer, signIn } from '../scripts/fresh-server.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const TURNS = Number(process.env.TURNS ?? 40);
@@ -263,11 +263,7 @@ async function main() {
     await context.addInitScript(observeLongTasks);
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    await page.goto('/login/');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/library\/$/);
+    await signIn(page, email, password);
 
     // The signed-in demo reader, the book in the catalog, and the long chapter readable by that reader.
     const profile = (await (await page.request.get('/u/information_for_javascript', { headers: { Accept: 'application/json' } })).json()) as Record<string, unknown>;

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM_LAUNCH, startFreshServer } from '../scripts/fresh-server.ts';
+import { CHROMIUM_LAUNCH, startFreshServer, signIn } from '../scripts/fresh-server.ts';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const root = path.resolve(import.meta.dirname, '..');
@@ -78,11 +78,7 @@ async function main() {
     const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    await page.goto('/login/');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/library\/$/);
+    await signIn(page, email, password);
 
     const target = await longestChapter(page);
     console.log(`longest chapter: "${target.label}" of ${target.title} (${target.fullPath}), ${target.textLength.toLocaleString('en')} characters of text`);

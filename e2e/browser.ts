@@ -2,7 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { CHROMIUM_LAUNCH } from '../scripts/fresh-server.ts';
+import { CHROMIUM_LAUNCH, signIn } from '../scripts/fresh-server.ts';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch(CHROMIUM_LAUNCH);
@@ -23,11 +23,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 
 /** Signs the demo account printed at the server's first start in, through the sign-in page. */
 export async function signInAsDemo(page: Page): Promise<void> {
-  await page.goto('/login/');
-  await page.getByLabel('Email').fill(inject('demoEmail'));
-  await page.getByLabel('Password').fill(inject('demoPassword'));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/library\/$/);
+  await signIn(page, inject('demoEmail'), inject('demoPassword'));
 }
 
 /** A browser and a page on the suite's server at the given size. */

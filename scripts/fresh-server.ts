@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 
 export interface FreshServer {
   server: ChildProcess;
@@ -105,3 +106,12 @@ export const CHROMIUM_LAUNCH = {
     '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
   ],
 };
+
+/** Signs an account in through the sign-in page, as a reader does, and waits for the library it lands on. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/library\/$/);
+}

@@ -53,6 +53,24 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const fromHex = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));
 const ascii = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
 
+/** Base64 the chapter decoder must refuse (reader.md §5: a malformed chapter is not decrypted). */
+const MALFORMED_BASE64: Array<[string, string]> = [
+  ['length not a multiple of 4', 'Zm9'],
+  ['missing padding', 'Zg'],
+  ['padding in the middle', 'Zg==Zm9v'],
+  ['pad then data', 'Z=9v'],
+  ['three pad characters', 'Z==='],
+  ['all padding', '===='],
+  ['too much padding', 'Zm9v===='],
+  ['URL-safe alphabet', 'ab-_'],
+  ['whitespace', 'Zm9v\nYmFy'],
+  ['space', 'Zm 9'],
+  ['non-ASCII', 'Zm9é'],
+  ['character above U+00FF', 'Zm9\u4e2d'],
+  ['non-canonical bits before ==', 'Zh=='],
+  ['non-canonical bits before =', 'Zm9='],
+];
+
 describe('utf8Encode / utf8Decode', () => {
   it('round-trips non-ASCII text and keeps a leading BOM', () => {
     const s = '\uFEFF“curly” ‘quotes’ — 中文 日本語 😀👍🏽 é';
@@ -138,22 +156,7 @@ describe('base64Encode / base64Decode', () => {
     );
   });
 
-  it.each([
-    ['length not a multiple of 4', 'Zm9'],
-    ['missing padding', 'Zg'],
-    ['padding in the middle', 'Zg==Zm9v'],
-    ['pad then data', 'Z=9v'],
-    ['three pad characters', 'Z==='],
-    ['all padding', '===='],
-    ['too much padding', 'Zm9v===='],
-    ['URL-safe alphabet', 'ab-_'],
-    ['whitespace', 'Zm9v\nYmFy'],
-    ['space', 'Zm 9'],
-    ['non-ASCII', 'Zm9é'],
-    ['character above U+00FF', 'Zm9\u4e2d'],
-    ['non-canonical bits before ==', 'Zh=='],
-    ['non-canonical bits before =', 'Zm9='],
-  ])('rejects %s', (_, bad) => {
+  it.each(MALFORMED_BASE64)('rejects %s', (_, bad) => {
     expect(() => base64Decode(bad)).toThrow(new Error('invalid base64'));
   });
 
@@ -201,18 +204,9 @@ describe('base64Decode with the platform decoder (Uint8Array.fromBase64, as in b
     expect(calls).toBeGreaterThan(before);
   });
 
-  it.each([
-    ['length not a multiple of 4', 'Zm9'],
-    ['missing padding', 'Zg'],
-    ['padding in the middle', 'Zg==Zm9v'],
-    ['pad then data', 'Z=9v'],
-    ['three pad characters', 'Z==='],
-    ['too much padding', 'Zm9v===='],
-    ['URL-safe alphabet', 'ab-_'],
-    ['whitespace', 'Zm9v\nYmFy'],
-    ['space', 'Zm 9'],
-    ['non-ASCII', 'Zm9é'],
-  ])('still rejects %s', (_, bad) => {
+  // Leftover bits before the padding are the platform's to refuse (its lastChunkHandling 'strict'); this lenient
+  // stand-in for it does not, so those two cases are left to the test above.
+  it.each(MALFORMED_BASE64.filter(([what]) => !what.startsWith('non-canonical bits')))('still rejects %s', (_, bad) => {
     expect(() => decode(bad)).toThrow(new Error('invalid base64'));
   });
 });

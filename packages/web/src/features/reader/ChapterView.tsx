@@ -29,13 +29,7 @@ export interface ChapterSource {
   href: string;
 }
 
-export interface ChapterViewProps {
-  html: string;
-  label: string;
-  stylesheets: readonly string[];
-  baseHref: string;
-  allowScripts: boolean;
-  href: string;
+export interface ChapterViewProps extends ChapterSource {
   bookId: string;
   prefs: ReaderPreferences;
   /** Another chapter is on its way: the one shown stays until it is ready (a spinner shows if it takes long). */
@@ -101,6 +95,10 @@ function stylesheetsSettled(doc: Document, win: Window): Promise<void> {
   });
 }
 
+/** The document for `source` in `frame` with the reader's settings. */
+const documentOf = (source: ChapterSource, frame: HTMLIFrameElement, prefs: ReaderPreferences) =>
+  buildChapterDocument({ ...source, prefs, layout: { pagination: prefs.pagination, pageWidth: frame.clientWidth || window.innerWidth } });
+
 export function ChapterView(props: ChapterViewProps) {
   const frameRefs = [useRef<HTMLIFrameElement>(null), useRef<HTMLIFrameElement>(null)] as const;
   // Which of the two frames shows the chapter; the other is the spare, holding `prepared` when it is not null.
@@ -113,17 +111,6 @@ export function ChapterView(props: ChapterViewProps) {
   // The latest props for the asynchronous steps, without rewriting the document when they change.
   const latest = useRef(props);
   latest.current = props;
-
-  const documentOf = (source: ChapterSource, frame: HTMLIFrameElement, prefs: ReaderPreferences) =>
-    buildChapterDocument({
-      html: source.html,
-      label: source.label,
-      stylesheets: source.stylesheets,
-      baseHref: source.baseHref,
-      allowScripts: source.allowScripts,
-      prefs,
-      layout: { pagination: prefs.pagination, pageWidth: frame.clientWidth || window.innerWidth },
-    });
 
   // A new chapter: show it from the spare frame if it was prepared there, else write its document into the frame
   // now (in the commit that brought it); position it once its stylesheets are in, and only then show it.
