@@ -73,6 +73,8 @@ interface ChapterFacts {
   documentTitle: string | null;
   /** First chapter only: src of its first <img> (or SVG <image>), the cover of last resort. */
   firstImage: string | null;
+  /** Characters of visible text inside links: a page that is mostly links is a printed contents page. */
+  linkTextLength: number;
 }
 
 type Warn = (message: string) => void;
@@ -121,10 +123,12 @@ export function parseEpub(data: Uint8Array, fileName: string): ParsedTitle {
   }
   reportUnlisted(zip, opfPath, items, warn);
 
+  const landmarks = [...readNavLandmarks(tocContext), ...readGuide(pkg, opfPath, tocContext)];
   return {
     source: EPUB_MEDIA_TYPE,
     ...metadata.fields,
     chapters,
+    sampleIndex: chooseSampleChapter(facts, landmarks, metadata.fields.title),
     toc,
     resources,
     cover: findCover(items, byId, byPath, metadata.coverRef, facts[0], opfPath, files, warn),
@@ -422,6 +426,7 @@ function readChapters(
       heading: (heading && visibleText([heading])) || null,
       documentTitle: (titleElement && textOf(titleElement)) || null,
       firstImage: (image && (attr(image, 'src') ?? attr(image, 'href'))) || null,
+      linkTextLength: findAll(body ?? document, 'a').reduce((sum, a) => sum + visibleText([a]).length, 0),
     });
   }
   return facts;
@@ -455,6 +460,80 @@ function labelChapters(facts: ChapterFacts[], toc: ParsedTocEntry[]): void {
     fact.chapter.label =
       wholeFile.get(path) ?? fact.heading ?? place.get(path) ?? fact.documentTitle ?? `Chapter ${index + 1}`;
   });
+}
+
+/** Chapters shorter than this are title pages, part titles or covers, not what a sample should show. */
+const SAMPLE_MIN_TEXT = 500;
+/** Landmark (EPUB 3 epub:type) and guide (EPUB 2 type) values of pages that are not the book's text. */
+const NOT_TEXT_TYPES = new Set([
+  'cover', 'title-page', 'titlepage', 'halftitlepage', 'toc', 'loi', 'lot', 'frontmatter', 'copyright-page', 'copyright',
+  'dedication', 'epigraph', 'colophon', 'imprint', 'imprimatur', 'acknowledgements', 'acknowledgments', 'foreword', 'preface',
+  'contributors', 'other-credits', 'errata', 'bibliography', 'index', 'glossary', 'backmatter', 'notes', 'footnotes', 'endnotes',
+]);
+/** Labels (and file names) of front and back matter: what a visitor should not get as "the sample chapter". */
+const NOT_TEXT_LABEL =
+  /^(?:the\s+)?(?:cover(?:\s+page)?|(?:half[-\s]?)?title(?:\s*page)?|(?:brief\s+|table\s+of\s+)?contents|toc|copyright(?:\s+page)?|colophon|dedication|imprint|acknowledge?ments?|(?:original\s+)?transcriber[’'`]?s?\s+notes?|notes?\s+(?:on|about)\s+(?:the\s+)?(?:text|edition|transcription)|about(?:\s+(?:the\s+)?(?:author|authors|publisher|book|edition|e-?book|feedbooks|this\s+(?:e-?book|edition)))?|foreword|preface|front\s*matter|licen[cs]e|also\s+by\b.*|other\s+books\s+by\b.*|praise\s+for\b.*|list\s+of\s+(?:figures|tables|illustrations)|index|glossary|bibliography|footnotes|endnotes|notes)[\s.:]*$/i;
+const NOT_TEXT_FILE = /(?:^|[/_.-])(?:cover|title(?:page)?|toc|contents|copyright|colophon|dedication|imprint|about|preface|foreword|nav|pr\d+)(?:[_.-]?\d*)?\.(?:x?html?|xml)$/i;
+
+export interface Landmark {
+  type: string;
+  fullPath: string;
+}
+
+/**
+ * The sample chapter: the first real chapter of the book, not its cover, title page, printed contents,
+ * transcriber's notes, publisher's About page, copyright or dedication. The search starts at the EPUB 3
+ * `bodymatter` landmark (else the EPUB 2 guide's `text` reference) and skips, from there, pages that a landmark or
+ * the guide calls front or back matter, pages whose label or file name says so, pages that are mostly links (a
+ * contents page) and pages with under 500 characters of text (part titles). When nothing qualifies after the
+ * landmark, the search runs again from the start, then falls back to the first linear chapter with some text.
+ */
+export function chooseSampleChapter(facts: readonly ChapterFacts[], landmarks: readonly Landmark[], bookTitle: string): number {
+  const index = (fullPath: string | undefined) => (fullPath ? facts.findIndex((fact) => fact.chapter.fullPath === fullPath) : -1);
+  const start = index(landmarks.find((l) => l.type === 'bodymatter')?.fullPath ?? landmarks.find((l) => l.type === 'text' || l.type === 'start')?.fullPath);
+  const notText = new Set(landmarks.filter((l) => NOT_TEXT_TYPES.has(l.type)).map((l) => l.fullPath));
+  const simplify = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const qualifies = (fact: ChapterFacts): boolean => {
+    const { chapter } = fact;
+    if (!chapter.linear || chapter.textLength < SAMPLE_MIN_TEXT || notText.has(chapter.fullPath)) return false;
+    if (NOT_TEXT_LABEL.test(chapter.label.trim()) || NOT_TEXT_FILE.test(chapter.fullPath)) return false;
+    // The book's own title as the label of a short page: a title page with a blurb.
+    if (simplify(chapter.label) === simplify(bookTitle) && chapter.textLength < 5_000) return false;
+    return fact.linkTextLength < chapter.textLength / 2;
+  };
+  const from = (first: number) => facts.findIndex((fact, i) => i >= first && qualifies(fact));
+  const found = start >= 0 ? from(start) : -1;
+  if (found >= 0) return found;
+  const anywhere = from(0);
+  if (anywhere >= 0) return anywhere;
+  const withText = facts.findIndex((fact) => fact.chapter.linear && fact.chapter.textLength >= SAMPLE_MIN_TEXT);
+  return withText >= 0 ? withText : 0;
+}
+
+/** EPUB 3: the entries of <nav epub:type="landmarks"> that lead to chapters, with their epub:type. */
+function readNavLandmarks(context: TocContext): Landmark[] {
+  const navItem = context.items.find((item) => item.properties.has('nav'));
+  const source = tocDocument(context, navItem);
+  if (!source) return [];
+  const nav = findAll(parseHtml(source.text), 'nav').find((element) => (attr(element, 'epub:type') ?? '').split(/\s+/).includes('landmarks'));
+  return nav ? landmarksOf(context, source.declaredPath, findAll(nav, 'a').map((a) => [attr(a, 'epub:type'), attr(a, 'href')])) : [];
+}
+
+/** EPUB 2: the package's <guide> references (type="text" is where the text starts). */
+function readGuide(pkg: DomElement, opfPath: string, context: TocContext): Landmark[] {
+  const guide = findFirst(pkg, 'guide');
+  return guide ? landmarksOf(context, opfPath, findAll(guide, 'reference').map((r) => [attr(r, 'type'), attr(r, 'href')])) : [];
+}
+
+function landmarksOf(context: TocContext, from: string, pairs: [string | undefined, string | undefined][]): Landmark[] {
+  const landmarks: Landmark[] = [];
+  for (const [types, href] of pairs) {
+    const resolved = href && !isAbsoluteUrl(href) ? resolveHref(from, href) : null;
+    const item = resolved ? context.byPath.get(resolved.path) : undefined;
+    if (!item || !context.chapterPaths.has(item.path)) continue;
+    for (const type of (types ?? '').toLowerCase().split(/\s+/).filter(Boolean)) landmarks.push({ type, fullPath: item.path });
+  }
+  return landmarks;
 }
 
 interface TocContext {

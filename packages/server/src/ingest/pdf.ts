@@ -56,6 +56,7 @@ export async function parsePdf(data: Uint8Array, fileName: string): Promise<Pars
     chapters: [
       { fullPath: DOCUMENT_PATH, label: title, mediaType: PDF_MEDIA_TYPE, rawHtml: '', textLength: 0, linear: true },
     ],
+    sampleIndex: 0,
     toc: [{ label: title, fullPath: DOCUMENT_PATH, fragment: null, depth: 1 }],
     resources: [{ fullPath: DOCUMENT_PATH, mediaType: PDF_MEDIA_TYPE, data }],
     cover: null,

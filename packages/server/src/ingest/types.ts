@@ -49,6 +49,8 @@ export interface ParsedTitle {
   subjects: string[];
   /** Readable spine items in spine order; a PDF gives one chapter {fullPath: "document.pdf", mediaType: "application/pdf"}. */
   chapters: ParsedChapter[];
+  /** Index in `chapters` of the sample chapter: the first real chapter, past the front matter (0 for a PDF). */
+  sampleIndex: number;
   toc: ParsedTocEntry[];
   /** Every manifest item that is not a chapter; for PDFs the PDF itself as "document.pdf". */
   resources: ParsedResource[];

@@ -24,8 +24,6 @@ export interface ImportOptions {
   allowScripts?: boolean;
 }
 
-/** Chapters shorter than this are title pages or covers, not what a sample should show. */
-const SAMPLE_MIN_TEXT = 500;
 const MAX_SUBJECT_TOPICS = 3;
 
 export class ImportService {
@@ -76,7 +74,7 @@ export class ImportService {
       }
 
       const chapterPaths = new Set(parsed.chapters.map((c) => c.fullPath));
-      const sampleIndex = pickSampleChapter(parsed);
+      const sampleIndex = parsed.sampleIndex;
       const chapters: NewTitleBundle['chapters'] = parsed.chapters.map((c, index) => {
         const isPdf = c.mediaType === 'application/pdf';
         const rendered = isPdf
@@ -158,11 +156,6 @@ async function parseFile(data: Uint8Array, fileName: string): Promise<ParsedTitl
   if (ext === '.epub') return parseEpub(data, fileName);
   if (ext === '.pdf') return parsePdf(data, fileName);
   throw new IngestError('unsupported file type: expected an EPUB or a PDF');
-}
-
-function pickSampleChapter(parsed: ParsedTitle): number {
-  const index = parsed.chapters.findIndex((c) => c.linear && (c.textLength >= SAMPLE_MIN_TEXT || c.mediaType === 'application/pdf'));
-  return index === -1 ? 0 : index;
 }
 
 async function expandInputs(inputs: string[], report: ImportReport): Promise<string[]> {

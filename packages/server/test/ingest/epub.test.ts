@@ -116,6 +116,22 @@ describe('parseEpub on the real sample books', () => {
     ]);
   });
 
+  it('picks the first real chapter as the sample, past covers, notes, About pages and part titles', () => {
+    const sampleOf = (book: ParsedTitle) => book.chapters[book.sampleIndex];
+    // One file holds the whole book: the chapter is the sample (served bounded, see the catalog API tests).
+    expect(sampleOf(parseEpub(readBook(samples.alice), 'alice.epub'))?.label).toBe("ALICE'S ADVENTURES IN WONDERLAND");
+    // Guide "text" starts at main0 (a title page) then main1 (a part title); about.xml is Feedbooks' About page.
+    expect(sampleOf(parseEpub(readBook(samples.worlds), 'testbook.epub'))).toMatchObject({
+      fullPath: 'main2.xml',
+      label: 'Chapter 1 - The Eve of the War',
+    });
+    // The bodymatter landmark: not the transcriber's notes, the etymology or the extracts.
+    expect(sampleOf(parseEpub(readBook(samples.moby), 'moby-dick.epub'))).toMatchObject({
+      fullPath: 'chapter_001.xhtml',
+      label: 'Chapter 1. Loomings.',
+    });
+  });
+
   it('refuses a truncated EPUB', () => {
     const data = readBook(samples.moby);
     expectIngestError(() => parseEpub(data.subarray(0, data.length >> 1), 'moby-dick.epub'), /damaged or truncated/);
@@ -255,6 +271,48 @@ describe('parseEpub on hand-built EPUBs', () => {
     expect(book.chapters[1]?.rawHtml.startsWith('<?xml')).toBe(true);
     expect(book.chapters[0]?.rawHtml).toContain('Café “One”');
     expect(book.warnings).toEqual(['text/chapter 1.xhtml is not valid UTF-8; read as Windows-1252']);
+  });
+
+  it('chooses the sample by landmarks, the guide, labels and link density', () => {
+    const long = (words: string) => `<p>${`${words} `.repeat(80)}</p>`;
+    const book = (spine: [string, string, string][], extraManifest = '', extraPackage = '', files: Record<string, string> = {}) => {
+      const manifest = spine.map(([id, file]) => `<item id="${id}" href="${file}" media-type="application/xhtml+xml"/>`).join('');
+      const chapters = Object.fromEntries(spine.map(([, file, html]) => [`OEBPS/${file}`, html]));
+      return parseEpub(
+        buildZip({
+          mimetype: 'application/epub+zip',
+          'META-INF/container.xml': CONTAINER_XML,
+          'OEBPS/content.opf': `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="u">
+            <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="u">x</dc:identifier><dc:title>Sampled</dc:title></metadata>
+            <manifest>${manifest}${extraManifest}</manifest>
+            <spine>${spine.map(([id]) => `<itemref idref="${id}"/>`).join('')}</spine>${extraPackage}</package>`,
+          ...chapters,
+          ...files,
+        }),
+        'sampled.epub',
+      );
+    };
+    const chosen = (title: ParsedTitle) => title.chapters[title.sampleIndex]?.fullPath;
+    const contents = xhtml('Contents', `<h1>Contents</h1><ol>${'<li><a href="b.xhtml">A chapter with a long name</a></li>'.repeat(30)}</ol>`);
+    const notes = xhtml('Notes', `<h1>Transcriber's Notes</h1>${long('a note on the text')}`);
+    const body = xhtml('One', `<h1>The Beginning</h1>${long('once upon a time')}`);
+    const second = xhtml('Two', `<h1>The Middle</h1>${long('and then')}`);
+
+    // Labels and link density: the contents page and the transcriber's notes are passed over.
+    expect(chosen(book([['a', 'a.xhtml', contents], ['n', 'n.xhtml', notes], ['b', 'b.xhtml', body]]))).toBe('b.xhtml');
+    // EPUB 3 landmarks: bodymatter starts at c.xhtml although b.xhtml looks like a chapter.
+    const nav = xhtml(
+      'Nav',
+      `<nav epub:type="toc"><ol><li><a href="b.xhtml">B</a></li></ol></nav>
+       <nav epub:type="landmarks"><ol><li><a epub:type="bodymatter" href="c.xhtml">Start</a></li></ol></nav>`,
+    );
+    expect(
+      chosen(book([['b', 'b.xhtml', body], ['c', 'c.xhtml', second]], '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>', '', { 'OEBPS/nav.xhtml': nav })),
+    ).toBe('c.xhtml');
+    // EPUB 2 guide: a page the guide calls a preface is skipped whatever its label.
+    expect(chosen(book([['p', 'p.xhtml', body], ['c', 'c.xhtml', second]], '', '<guide><reference type="preface" href="p.xhtml"/></guide>'))).toBe('c.xhtml');
+    // Nothing qualifies: the first linear chapter with some text.
+    expect(chosen(book([['n', 'n.xhtml', notes]]))).toBe('n.xhtml');
   });
 
   it('refuses a package without readable chapters', () => {
