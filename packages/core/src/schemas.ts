@@ -3,7 +3,8 @@
  * types its output with them, the web client parses answers with them, tests assert shapes with them.
  */
 import { z } from 'zod';
-import { ACCOUNT_STATUSES, MAX_URLS_PER_CALL, ROLES } from './constants.ts';
+import { CATALOG_SORTS } from './catalog.ts';
+import { ACCOUNT_STATUSES, CONTENT_FORMATS, MAX_URLS_PER_CALL, ROLES } from './constants.ts';
 
 /** JSON error shape of every failing call: a sentence, plus per-field reasons for validation errors. */
 export const errorBodySchema = z.object({
@@ -76,6 +77,8 @@ export const chapterSummarySchema = z.object({
   web_url: z.string(),
   as_sample: z.boolean(),
   is_public: z.boolean(),
+  /** reading time of the chapter in minutes (0 for a PDF, whose text is not extracted) */
+  minutes_required: z.number(),
 });
 export type ChapterSummary = z.infer<typeof chapterSummarySchema>;
 
@@ -94,6 +97,22 @@ export const bookDetailSchema = contentMetadataSchema.extend({
   publisher_entries: z.array(z.object({ name: z.string(), slug: z.string() })),
   chapters: z.array(chapterSummarySchema),
   toc: z.array(tocEntrySchema),
+  /** reading time of the whole title in minutes */
+  minutes_required: z.number(),
+  /**
+   * Every format of this work, this title among them (an EPUB and a PDF of one book are one work): the card in
+   * the catalog stands for all of them, and the title page offers each.
+   */
+  formats: z.array(
+    z.object({
+      book_id: z.string(),
+      content_format: z.string(),
+      source: z.string(),
+      page_count: z.number().int().nullable(),
+      url: z.string(),
+      continue_url: z.string(),
+    }),
+  ),
 });
 export type BookDetail = z.infer<typeof bookDetailSchema>;
 
@@ -112,6 +131,10 @@ export const bookListQuerySchema = z.object({
   page_size: z.coerce.number().int().min(1).max(100).default(24),
   topic: z.string().max(100).optional(),
   publisher: z.string().max(100).optional(),
+  /** title (ignoring case and a leading article), recent (newest first) or author */
+  sort: z.enum(CATALOG_SORTS).default('title'),
+  /** only works available in this format (an EPUB is a book, a PDF a document) */
+  format: z.enum(CONTENT_FORMATS).optional(),
 });
 export type BookListQuery = z.infer<typeof bookListQuerySchema>;
 
@@ -136,6 +159,11 @@ export const chapterContentSchema = z.object({
   previous_chapter_uri: z.string().nullable(),
   /** for PDF documents: where the file itself is served */
   file_url: z.string().nullable(),
+  /**
+   * True when `content` (or the file at `file_url`) is only the opening part of the chapter: the bounded sample of
+   * a one-chapter book or a PDF, which is what visitors who may not read the title get.
+   */
+  partial: z.boolean().optional(),
 });
 export type ChapterContent = z.infer<typeof chapterContentSchema>;
 

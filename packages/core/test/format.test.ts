@@ -65,7 +65,7 @@ describe('call schemas', () => {
   });
 
   it('defaults and bounds catalog paging', () => {
-    expect(bookListQuerySchema.parse({})).toEqual({ page: 1, page_size: 24 });
+    expect(bookListQuerySchema.parse({})).toEqual({ page: 1, page_size: 24, sort: 'title' });
     expect(bookListQuerySchema.safeParse({ page_size: '101' }).success).toBe(false);
     expect(bookListQuerySchema.safeParse({ page: '0' }).success).toBe(false);
   });

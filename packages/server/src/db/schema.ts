@@ -70,6 +70,14 @@ export interface TitlesTable {
   file_sha256: string;
   origin: string | null;
   created_at: string;
+  /** titleSortKey(title): case folded, a leading The/A/An dropped */
+  sort_title: Generated<string>;
+  /** authorSortKey(authors): the first author folded; '' sorts last */
+  sort_author: Generated<string>;
+  /** workKey(title, authors): files of one work share it */
+  work_key: Generated<string>;
+  /** null when this title stands for its work in the catalog; else the id of the title that does */
+  work_title_id: number | null;
 }
 
 export interface TitleAuthorsTable {
@@ -102,6 +110,8 @@ export interface ChaptersTable {
   text_length: number;
   as_sample: Flag;
   is_public: Flag;
+  /** the bounded sample (opening part) of a one-chapter book's only chapter; null for other chapters */
+  sample_content: string | null;
 }
 
 export interface ResourcesTable {
@@ -112,6 +122,9 @@ export interface ResourcesTable {
   size: number;
   /** path below DATA_DIR/content */
   storage_path: string;
+  /** a PDF's sample (its first pages) below DATA_DIR/content; null when there is none */
+  sample_storage_path: string | null;
+  sample_size: number | null;
 }
 
 export interface TocEntriesTable {

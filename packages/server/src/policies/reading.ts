@@ -26,6 +26,28 @@ export function assertCanReadChapter(
   if (!hasLiveSubscription(user)) throw new AppError(403, READING_MESSAGES.subscriptionEnded);
 }
 
+/**
+ * How much of a chapter the caller gets: 'full', or 'sample' when only its bounded sample (the opening part of a
+ * one-chapter book, the first pages of a PDF: `bounded`) is open to them. Throws, as assertCanReadChapter does,
+ * when neither. Readers with a live subscription and public chapters always get the whole.
+ */
+export function chapterAccess(
+  user: Pick<UserRow, 'status' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null,
+  chapter: { as_sample: Flag; is_public: Flag },
+  bounded: boolean,
+): 'full' | 'sample' {
+  if (chapter.is_public || (user && hasLiveSubscription(user))) return 'full';
+  if (chapter.as_sample) return bounded ? 'sample' : 'full';
+  assertCanReadChapter(user, chapter);
+  return 'full';
+}
+
+/** The refusal of a locked chapter: for a bounded sample that does not exist (a PDF too short to give a part of). */
+export function refuseChapter(user: Pick<UserRow, 'status' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null): never {
+  assertCanReadChapter(user, { as_sample: 0, is_public: 0 });
+  throw new AppError(403, READING_MESSAGES.subscriptionEnded);
+}
+
 export function assertAdmin(user: Pick<UserRow, 'is_admin'> | null, message: string): void {
   if (!user) throw new AppError(401, MESSAGES.userNotLoggedIn);
   if (!user.is_admin) throw new AppError(403, message);

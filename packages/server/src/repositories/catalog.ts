@@ -2,13 +2,17 @@
  * The catalog: titles with their authors, publishers, topics, chapters, resources and table of contents.
  * Reads for the API and the one transactional write that an import makes.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { ChapterRow, Database, Flag, ResourceRow, TitleRow } from '../db/schema.ts';
 
 export interface TitleFilter {
   topicSlug?: string;
   publisherSlug?: string;
+  /** works that have a title in this content format */
+  format?: string;
 }
+
+export type TitleOrder = 'title' | 'recent' | 'author';
 
 export interface TitleExtras {
   authors: Map<number, string[]>;
@@ -23,21 +27,39 @@ export interface ChapterWithNeighbours extends ChapterRow {
   next_full_path: string | null;
 }
 
+type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
 export interface NewTitleBundle {
-  title: Omit<TitleRow, 'id'>;
+  /** work_title_id is found here, in the insert's transaction: see `work` */
+  title: Omit<TitleRow, 'id' | 'work_title_id'>;
+  /** How the title finds the work it belongs to: a title with the same ISBN as book id, else one with the same work key. */
+  work: { isbn: string | null };
   authors: string[];
   publishers: { slug: string; name: string }[];
   topics: { slug: string; name: string }[];
-  chapters: Omit<ChapterRow, 'id' | 'title_id'>[];
-  resources: Omit<ResourceRow, 'id' | 'title_id'>[];
+  chapters: Optional<Omit<ChapterRow, 'id' | 'title_id'>, 'sample_content'>[];
+  resources: Optional<Omit<ResourceRow, 'id' | 'title_id'>, 'sample_storage_path' | 'sample_size'>[];
   toc: { position: number; depth: number; label: string; full_path: string; fragment: string | null }[];
 }
 
 export class CatalogRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** One row per work: the title that stands for it (the other formats point at it with work_title_id). */
   private filtered(filter: TitleFilter) {
-    let q = this.db.selectFrom('titles');
+    let q = this.db.selectFrom('titles').where('titles.work_title_id', 'is', null);
+    if (filter.format) {
+      const format = filter.format;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('titles as f')
+            .select('f.id')
+            .where('f.content_format', '=', format)
+            .where((w) => w.or([w('f.id', '=', w.ref('titles.id')), w('f.work_title_id', '=', w.ref('titles.id'))])),
+        ),
+      );
+    }
     if (filter.topicSlug) {
       q = q.where('titles.id', 'in', (eb) =>
         eb.selectFrom('title_topics').innerJoin('topics', 'topics.id', 'title_topics.topic_id').select('title_topics.title_id').where('topics.slug', '=', filter.topicSlug!),
@@ -55,12 +77,34 @@ export class CatalogRepository {
     return q;
   }
 
-  async listTitles(filter: TitleFilter, offset: number, limit: number): Promise<{ count: number; rows: TitleRow[] }> {
+  async listTitles(filter: TitleFilter, offset: number, limit: number, order: TitleOrder = 'title'): Promise<{ count: number; rows: TitleRow[] }> {
+    let list = this.filtered(filter).selectAll('titles');
+    if (order === 'recent') list = list.orderBy('titles.created_at', 'desc').orderBy('titles.id', 'desc');
+    else if (order === 'author') {
+      // Titles without an author after those with one.
+      list = list
+        .orderBy(sql`case when titles.sort_author = '' then 1 else 0 end`)
+        .orderBy('titles.sort_author')
+        .orderBy('titles.sort_title')
+        .orderBy('titles.id');
+    } else list = list.orderBy('titles.sort_title').orderBy('titles.id');
     const [countRow, rows] = await Promise.all([
       this.filtered(filter).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow(),
-      this.filtered(filter).selectAll('titles').orderBy('titles.title').orderBy('titles.id').offset(offset).limit(limit).execute(),
+      list.offset(offset).limit(limit).execute(),
     ]);
     return { count: Number(countRow.n), rows };
+  }
+
+  /** Every title of a work (the one that stands for it first, then by id): the formats the title page offers. */
+  formatsOf(title: Pick<TitleRow, 'id' | 'work_title_id'>): Promise<TitleRow[]> {
+    const workId = title.work_title_id ?? title.id;
+    return this.db
+      .selectFrom('titles')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', '=', workId), eb('work_title_id', '=', workId)]))
+      .orderBy(sql`case when id = ${workId} then 0 else 1 end`)
+      .orderBy('id')
+      .execute();
   }
 
   findTitleByBookId(bookId: string): Promise<TitleRow | undefined> {
@@ -199,7 +243,8 @@ export class CatalogRepository {
   /** Writes a whole imported title in one transaction: all of it lands, or none of it. */
   async insertTitle(bundle: NewTitleBundle): Promise<TitleRow> {
     return this.db.transaction().execute(async (trx) => {
-      const title = await trx.insertInto('titles').values(bundle.title).returningAll().executeTakeFirstOrThrow();
+      const workTitleId = await this.workTitleId(trx, bundle);
+      const title = await trx.insertInto('titles').values({ ...bundle.title, work_title_id: workTitleId }).returningAll().executeTakeFirstOrThrow();
       if (bundle.authors.length) {
         await trx.insertInto('title_authors').values(bundle.authors.map((name, position) => ({ title_id: title.id, position, name }))).execute();
       }
@@ -223,6 +268,25 @@ export class CatalogRepository {
       }
       return title;
     });
+  }
+
+  /** The title that stands for the new title's work (the first of it imported), or null when the work is new. */
+  private async workTitleId(trx: Transaction<Database>, bundle: NewTitleBundle): Promise<number | null> {
+    const byIsbn = bundle.work.isbn
+      ? await trx.selectFrom('titles').select(['id', 'work_title_id']).where('book_id', '=', bundle.work.isbn).executeTakeFirst()
+      : undefined;
+    const found =
+      byIsbn ??
+      (bundle.title.work_key
+        ? await trx
+            .selectFrom('titles')
+            .select(['id', 'work_title_id'])
+            .where('work_key', '=', bundle.title.work_key)
+            .orderBy('id')
+            .limit(1)
+            .executeTakeFirst()
+        : undefined);
+    return found ? (found.work_title_id ?? found.id) : null;
   }
 
   private async ensureNamed(trx: Transaction<Database>, table: 'topics' | 'publishers', entry: { slug: string; name: string }): Promise<number> {

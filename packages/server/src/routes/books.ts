@@ -39,7 +39,15 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
     if (found.kind === 'chapter') {
       return reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8').send(found.json);
     }
-    reply.header('cache-control', found.mediaType === 'application/pdf' ? 'private, max-age=3600' : 'public, max-age=86400');
+    if (found.mediaType === 'application/pdf') {
+      // One address, two files: the whole PDF for readers, its first pages for everyone else. A sample kept in the
+      // browser's cache must not stand in for the whole once the visitor signs in.
+      reply.header('vary', 'cookie');
+      reply.header('cache-control', found.partial ? 'private, no-cache' : 'private, max-age=3600');
+      if (found.partial) reply.header('x-lectern-sample', 'first-pages');
+    } else {
+      reply.header('cache-control', 'public, max-age=86400');
+    }
     reply.type(found.mediaType);
     return reply.sendFile(relativeTo(deps.contentRoot, found.file), deps.contentRoot);
   });

@@ -8,12 +8,14 @@ import {
   type ChapterContent,
   type ContentMetadata,
   APP_MESSAGES,
+  minutesForText,
   type Paged,
   paths,
 } from '@lectern/core';
 import type { Flag, TitleRow, UserRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { assertCanReadChapter } from '../policies/reading.ts';
+import { SAMPLE_END_HTML, openingPart } from '../ingest/sample.ts';
+import { chapterAccess, refuseChapter } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras } from '../repositories/catalog.ts';
 import type { ContentStore } from '../storage/content-store.ts';
 import { coverVariant, type CoverVariantHeight } from '../storage/cover-variants.ts';
@@ -22,12 +24,15 @@ import { ReadCache } from './read-cache.ts';
 export type ChapterOrResource =
   /** `json` is `chapter` serialised to bytes once per cache lifetime: chapter fetches are the hottest read there is */
   | { kind: 'chapter'; chapter: ChapterContent; json: Buffer }
-  | { kind: 'resource'; file: string; mediaType: string; size: number };
+  | { kind: 'resource'; file: string; mediaType: string; size: number; partial?: boolean };
 
 interface CachedChapter {
   chapter: ChapterContent;
   json: Buffer;
   flags: { as_sample: Flag; is_public: Flag };
+  /** A one-chapter title (or a PDF) is never free in full: its sample is this bounded part; null when it has none. */
+  bounded: boolean;
+  sample: { chapter: ChapterContent; json: Buffer } | null;
 }
 
 /**
@@ -59,7 +64,12 @@ export class CatalogService {
 
   async list(query: BookListQuery, listUrl: string): Promise<Paged<ContentMetadata>> {
     const offset = (query.page - 1) * query.page_size;
-    const { count, rows } = await this.catalog.listTitles({ topicSlug: query.topic, publisherSlug: query.publisher }, offset, query.page_size);
+    const { count, rows } = await this.catalog.listTitles(
+      { topicSlug: query.topic, publisherSlug: query.publisher, format: query.format },
+      offset,
+      query.page_size,
+      query.sort,
+    );
     const extras = await this.catalog.extrasFor(rows.map((r) => r.id));
     const pageUrl = (page: number) => {
       const params = new URLSearchParams();
@@ -67,6 +77,8 @@ export class CatalogService {
       params.set('page_size', String(query.page_size));
       if (query.topic) params.set('topic', query.topic);
       if (query.publisher) params.set('publisher', query.publisher);
+      if (query.sort !== 'title') params.set('sort', query.sort);
+      if (query.format) params.set('format', query.format);
       return `${listUrl}?${params}`;
     };
     return {
@@ -79,10 +91,11 @@ export class CatalogService {
 
   async detail(bookId: string): Promise<BookDetail> {
     const title = await this.requireTitle(bookId);
-    const [extras, chapters, toc] = await Promise.all([
+    const [extras, chapters, toc, formats] = await Promise.all([
       this.catalog.extrasFor([title.id]),
       this.catalog.chaptersOf(title.id),
       this.catalog.tocOf(title.id),
+      this.catalog.formatsOf(title),
     ]);
     return {
       ...toMetadata(title, extras),
@@ -97,6 +110,16 @@ export class CatalogService {
         web_url: paths.reader(title.title_safe, title.book_id, c.full_path),
         as_sample: c.as_sample === 1,
         is_public: c.is_public === 1,
+        minutes_required: minutesForText(c.text_length),
+      })),
+      minutes_required: minutesForText(chapters.reduce((sum, c) => sum + c.text_length, 0)),
+      formats: formats.map((f) => ({
+        book_id: f.book_id,
+        content_format: f.content_format,
+        source: f.source,
+        page_count: f.page_count,
+        url: paths.titlePage(f.book_id),
+        continue_url: paths.reader(f.title_safe, f.book_id),
       })),
       toc: toc.map((t) => ({
         label: t.label,
@@ -115,16 +138,21 @@ export class CatalogService {
     const key = CatalogCache.chapterKey(bookId, fullPath);
     const cached = asFile ? null : (this.cache.chapters.get(key) ?? (await this.loadChapter(bookId, fullPath, key)));
     if (cached) {
-      assertCanReadChapter(user, cached.flags);
-      return { kind: 'chapter', chapter: cached.chapter, json: cached.json };
+      if (chapterAccess(user, cached.flags, cached.bounded) === 'full') return { kind: 'chapter', chapter: cached.chapter, json: cached.json };
+      if (!cached.sample) refuseChapter(user);
+      return { kind: 'chapter', chapter: cached.sample.chapter, json: cached.sample.json };
     }
     const title = await this.requireTitle(bookId);
     const resource = await this.catalog.findResource(title.id, fullPath);
     if (!resource) throw notFound(APP_MESSAGES.chapterNotFound);
     if (resource.media_type === 'application/pdf') {
-      // The PDF of a document is its one chapter: the same reading policy guards the file.
+      // The PDF of a document is its one chapter: the same reading policy guards the file, and those who may
+      // only sample it get the small PDF of its first pages instead; the whole file never reaches them.
       const asChapter = await this.catalog.findChapter(title.id, resource.full_path);
-      if (asChapter) assertCanReadChapter(user, asChapter);
+      if (asChapter && chapterAccess(user, asChapter, true) === 'sample') {
+        if (!resource.sample_storage_path) refuseChapter(user);
+        return { kind: 'resource', file: this.store.resolve(resource.sample_storage_path), mediaType: resource.media_type, size: resource.sample_size ?? 0, partial: true };
+      }
     }
     return { kind: 'resource', file: this.store.resolve(resource.storage_path), mediaType: resource.media_type, size: resource.size };
   }
@@ -154,7 +182,22 @@ export class CatalogService {
       previous_chapter_uri: row.previous_full_path,
       file_url: pdfFile ? paths.chapterApi(title.book_id, pdfFile.full_path) + '?download=1' : null,
     };
-    const entry = { chapter, json: Buffer.from(JSON.stringify(chapter)), flags: { as_sample: row.as_sample, is_public: row.is_public } };
+    // The title's only chapter (both neighbours missing) is bounded: an EPUB's keeps its opening part (made at
+    // import; cut here for titles imported before that), a PDF's sample is the small PDF of its first pages.
+    const bounded = row.previous_full_path === null && row.next_full_path === null;
+    let sample: CachedChapter['sample'] = null;
+    if (bounded && pdfFile) {
+      if (pdfFile.sample_storage_path) sample = withJson({ ...chapter, partial: true });
+    } else if (bounded) {
+      const part = row.sample_content ?? openingPart(row.content, row.text_length);
+      sample = withJson({ ...chapter, content: part + SAMPLE_END_HTML, partial: true });
+    }
+    const entry: CachedChapter = {
+      ...withJson(chapter),
+      flags: { as_sample: row.as_sample, is_public: row.is_public },
+      bounded,
+      sample,
+    };
     this.cache.chapters.set(key, entry);
     return entry;
   }
@@ -179,6 +222,10 @@ export class CatalogService {
     this.cache.titles.set(bookId, title);
     return title;
   }
+}
+
+function withJson(chapter: ChapterContent): { chapter: ChapterContent; json: Buffer } {
+  return { chapter, json: Buffer.from(JSON.stringify(chapter)) };
 }
 
 export function toMetadata(row: TitleRow, extras: TitleExtras): ContentMetadata {

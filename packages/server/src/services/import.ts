@@ -6,11 +6,12 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type ImportReport, paths, slugify } from '@lectern/core';
+import { authorSortKey, type ImportReport, paths, slugify, titleSortKey, workKey } from '@lectern/core';
 import type { Flag } from '../db/schema.ts';
 import { parseEpub } from '../ingest/epub.ts';
 import { parsePdf } from '../ingest/pdf.ts';
 import { renderChapter } from '../ingest/render.ts';
+import { makePdfSample, openingPart } from '../ingest/sample.ts';
 import { IngestError, type ParsedTitle } from '../ingest/types.ts';
 import type { CatalogRepository, NewTitleBundle } from '../repositories/catalog.ts';
 import type { ContentStore } from '../storage/content-store.ts';
@@ -68,6 +69,7 @@ export class ImportService {
         storagePaths.set(r.fullPath, `${bookId}/${name}`);
         resources.push({ full_path: r.fullPath, media_type: r.mediaType, size: r.data.byteLength, storage_path: `${bookId}/${name}` });
       }
+      await addPdfSample(parsed, resources, async (data) => `${bookId}/${await staging.write(data, '.pdf')}`);
       let coverPath: string | null = null;
       if (parsed.cover) {
         coverPath = storagePaths.get(parsed.cover.fullPath) ?? `${bookId}/${await staging.write(parsed.cover.data, path.extname(parsed.cover.fullPath))}`;
@@ -96,6 +98,7 @@ export class ImportService {
           text_length: isPdf ? c.textLength : rendered.textLength,
           as_sample: (index === sampleIndex ? 1 : 0) as Flag,
           is_public: 0 as Flag,
+          sample_content: isPdf ? null : boundedSample(parsed, rendered),
         };
       });
 
@@ -120,7 +123,11 @@ export class ImportService {
           file_sha256: fileHash,
           origin: options.origin ?? fileName,
           created_at: this.now().toISOString(),
+          sort_title: titleSortKey(parsed.title),
+          sort_author: authorSortKey(parsed.authors),
+          work_key: workKey(parsed.title, parsed.authors),
         },
+        work: { isbn: isbnOf(parsed.identifier) },
         authors: dedupe(parsed.authors),
         publishers: dedupeBySlug(parsed.publishers.map((name) => ({ name, slug: slugify(name) }))),
         topics: dedupeBySlug([
@@ -141,10 +148,39 @@ export class ImportService {
 
   /** ISBNs become the book id as they are; other identifiers a short stable hash, so ids stay URL-safe. */
   private async uniqueBookId(parsed: ParsedTitle, fileHash: string): Promise<string> {
-    const isbn = parsed.identifier?.replace(/[-\s]/g, '').match(/(?:^|[^0-9])(97[89][0-9]{10}|[0-9]{9}[0-9X])(?:$|[^0-9])/i)?.[1];
+    const isbn = isbnOf(parsed.identifier);
     const base = isbn ?? sha256(parsed.identifier ? `id:${parsed.identifier}` : `file:${fileHash}`).slice(0, 12);
     if (!(await this.catalog.findTitleByBookId(base))) return base;
     return `${base}-${fileHash.slice(0, 6)}`;
+  }
+}
+
+function isbnOf(identifier: string | null): string | null {
+  return identifier?.replace(/[-\s]/g, '').match(/(?:^|[^0-9])(97[89][0-9]{10}|[0-9]{9}[0-9X])(?:$|[^0-9])/i)?.[1] ?? null;
+}
+
+/**
+ * A one-chapter book is never free in full: its only chapter keeps its opening part as the sample that visitors
+ * get (docs/decisions.md "Bounded samples").
+ */
+function boundedSample(parsed: ParsedTitle, rendered: { html: string; textLength: number }): string | null {
+  return parsed.chapters.length === 1 ? openingPart(rendered.html, rendered.textLength) : null;
+}
+
+/** A PDF is never free in full: its first pages, as a small PDF beside it, are what visitors get. */
+async function addPdfSample(
+  parsed: ParsedTitle,
+  resources: NewTitleBundle['resources'],
+  write: (data: Uint8Array) => Promise<string>,
+): Promise<void> {
+  if (parsed.source !== 'application/pdf') return;
+  for (const resource of resources) {
+    if (resource.media_type !== 'application/pdf') continue;
+    const data = parsed.resources.find((r) => r.fullPath === resource.full_path)?.data;
+    const sample = data ? await makePdfSample(data).catch(() => null) : null;
+    if (!sample) continue;
+    resource.sample_storage_path = await write(sample.data);
+    resource.sample_size = sample.data.byteLength;
   }
 }
 

@@ -5,15 +5,19 @@ import {
   bookDetailSchema,
   chapterContentSchema,
   contentMetadataSchema,
+  blockResponseSchema,
   MESSAGES,
   pagedSchema,
+  titleSortKey,
 } from '@lectern/core';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READING_MESSAGES } from '../../src/policies/reading.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
+import { minimalEpub3 } from '../ingest/helpers.ts';
 
 const PASSWORD = 'a long enough password';
 
@@ -34,6 +38,7 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
   // Alice is one spine item (Gutenberg put the whole book in one file); The War of the Worlds has 35 chapters.
   let alice: ReturnType<typeof bookDetailSchema.parse>;
   let wotw: ReturnType<typeof bookDetailSchema.parse>;
+  let moby: ReturnType<typeof bookDetailSchema.parse>;
   const reader = new Map<string, TestClient>();
 
   beforeAll(async () => {
@@ -56,6 +61,7 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
     };
     alice = await detail(/^Alice's Adventures/);
     wotw = await detail(/War of the Worlds/);
+    moby = await detail(/^Moby-Dick/);
   });
   afterAll(() => t.close());
 
@@ -71,7 +77,7 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
     expect(page2.previous).not.toBeNull();
     const titles = [...page1.results, ...page2.results].map((b) => b.title);
     expect(new Set(titles).size).toBe(titles.length);
-    expect(titles).toEqual([...titles].sort((a, b) => (a < b ? -1 : 1)));
+    expect(titles).toEqual([...titles].sort((a, b) => (titleSortKey(a) < titleSortKey(b) ? -1 : 1)));
   });
 
   it('describes a title with the content metadata fields of the spec', async () => {
@@ -126,6 +132,66 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
     const bad = await anon.get('/api/v1/book/?page_size=1000');
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().errors)).toEqual(['page_size']);
+  });
+
+  it("makes each book's first real chapter its sample, not its front matter", () => {
+    expect(wotw.chapters.filter((c) => c.as_sample).map((c) => c.label)).toEqual(['Chapter 1 - The Eve of the War']);
+    expect(moby.chapters.filter((c) => c.as_sample).map((c) => c.label)).toEqual(['Chapter 1. Loomings.']);
+    expect(alice.chapters.filter((c) => c.as_sample).map((c) => c.label)).toEqual(["ALICE'S ADVENTURES IN WONDERLAND"]);
+  });
+
+  it("gives visitors only the opening part of a one-chapter book; the rest is not sent", async () => {
+    const [only] = alice.chapters;
+    const anon = new TestClient(t.lectern.app);
+    const sample = chapterContentSchema.parse((await anon.get(only!.url)).json());
+    const whole = chapterContentSchema.parse((await reader.get('sub')!.get(only!.url)).json());
+    expect(sample.partial).toBe(true);
+    expect(whole.partial).toBeUndefined();
+    expect(sample.content).toContain('DOWN THE RABBIT-HOLE');
+    expect(sample.content).toContain('This is the end of the sample.');
+    // The last chapter's words are only in the whole.
+    expect(whole.content).toContain("ALICE'S EVIDENCE");
+    expect(sample.content).not.toContain("ALICE'S EVIDENCE");
+    expect(sample.content.length).toBeLessThan(whole.content.length / 5);
+    // The reader's block call gives the same part, in the clear.
+    const res = await anon.post('/nest/epub/block/', { book_id: alice.book_id, hrefs: only!.full_path });
+    const [item] = blockResponseSchema.parse(res.json());
+    expect(item?.resources[0]?.content).toBe(sample.content);
+    // An expired account is a visitor too; a subscriber gets it all through the block call as well.
+    expect(chapterContentSchema.parse((await reader.get('gone')!.get(only!.url)).json()).partial).toBe(true);
+  });
+
+  it('serves visitors the first pages of a PDF instead of the file, and a PDF too short to part with not at all', async () => {
+    const build = async (pages: number, title: string) => {
+      const doc = await PDFDocument.create();
+      doc.setTitle(title);
+      for (let i = 0; i < pages; i++) doc.addPage();
+      return t.lectern.services.importer.importBytes(await doc.save(), `${title}.pdf`);
+    };
+    const pageCount = async (res: { rawPayload: Buffer }) => (await PDFDocument.load(res.rawPayload)).getPageCount();
+    const long = await build(300, 'Three Hundred Pages');
+    const detail = bookDetailSchema.parse((await new TestClient(t.lectern.app).get(`/api/v1/book/${long.book_id}/`)).json());
+    const fileUrl = chapterContentSchema.parse((await new TestClient(t.lectern.app).get(detail.chapters[0]!.url)).json()).file_url!;
+    const anonymous = await new TestClient(t.lectern.app).get(fileUrl);
+    expect(anonymous.statusCode).toBe(200);
+    expect(await pageCount(anonymous)).toBe(20); // 10% would be 30; at most 20
+    expect(anonymous.headers['cache-control']).toBe('private, no-cache');
+    expect(anonymous.headers.vary).toMatch(/cookie/i);
+    expect(await pageCount(await reader.get('gone')!.get(fileUrl))).toBe(20);
+    const full = await reader.get('sub')!.get(fileUrl);
+    expect(await pageCount(full)).toBe(300);
+    expect(anonymous.rawPayload.byteLength).toBeLessThan(full.rawPayload.byteLength);
+
+    const fifty = await build(50, 'Fifty Pages');
+    const fiftyFile = `/api/v1/book/${fifty.book_id}/chapter/document.pdf?download=1`;
+    expect(await pageCount(await new TestClient(t.lectern.app).get(fiftyFile))).toBe(5);
+
+    const one = await build(1, 'One Page');
+    const onePath = `/api/v1/book/${one.book_id}/chapter/document.pdf`;
+    expect((await new TestClient(t.lectern.app).get(`${onePath}?download=1`)).statusCode).toBe(401);
+    expect((await new TestClient(t.lectern.app).get(onePath)).statusCode).toBe(401);
+    expect((await reader.get('gone')!.get(`${onePath}?download=1`)).statusCode).toBe(403);
+    expect((await reader.get('sub')!.get(`${onePath}?download=1`)).statusCode).toBe(200);
   });
 
   it('lets anonymous visitors read the sample chapter only', async () => {
