@@ -194,6 +194,94 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
     expect((await reader.get('sub')!.get(`${onePath}?download=1`)).statusCode).toBe(200);
   });
 
+  it('sorts by title ignoring case and a leading article, by newest and by author; filters by format; names a bad parameter', async () => {
+    const anon = new TestClient(t.lectern.app);
+    const pdf = async (title: string, author: string | null) => {
+      const doc = await PDFDocument.create();
+      doc.setTitle(title);
+      if (author) doc.setAuthor(author);
+      for (let i = 0; i < 2; i++) doc.addPage();
+      return t.lectern.services.importer.importBytes(await doc.save(), 'upload.pdf');
+    };
+    await pdf('an apple a day', 'Zoe Zed');
+    await pdf('The Zebra Handbook', 'aaron Able');
+    const last = await pdf('Untold', null);
+    const list = async (query: string) => pagedSchema(contentMetadataSchema).parse((await anon.get(`/api/v1/book/?page_size=100${query}`)).json()).results;
+
+    const byTitle = (await list('')).map((b) => b.title);
+    expect(byTitle).toEqual([...byTitle].sort((a, b) => titleSortKey(a).localeCompare(titleSortKey(b))));
+    const at = (title: string) => byTitle.indexOf(title);
+    expect(at("Alice's Adventures in Wonderland")).toBeLessThan(at('an apple a day'));
+    expect(at('an apple a day')).toBeLessThan(at('Moby-Dick'));
+    expect(at('The War of the Worlds')).toBeLessThan(at('The Zebra Handbook'));
+    expect(at('Untold')).toBeLessThan(at('The War of the Worlds'));
+    expect((await list('&sort=title')).map((b) => b.title)).toEqual(byTitle);
+
+    expect((await list('&sort=recent'))[0]?.book_id).toBe(last.book_id);
+    const byAuthor = await list('&sort=author');
+    expect(byAuthor[0]?.title).toBe('The Zebra Handbook'); // aaron Able, case ignored
+    expect(byAuthor.at(-1)?.authors).toEqual([]); // no author: last
+    const named = byAuthor.filter((b) => b.authors.length).map((b) => b.authors[0]!.toLowerCase());
+    expect(named).toEqual([...named].sort());
+
+    const documents = await list('&format=document');
+    expect(documents.map((b) => b.title)).toEqual(expect.arrayContaining(['an apple a day', 'Untold']));
+    expect(documents.every((b) => b.content_format === 'document')).toBe(true);
+    const books = await list('&format=book');
+    expect(books.map((b) => b.title)).toContain('Moby-Dick');
+    expect(books.map((b) => b.title)).not.toContain('Untold');
+    // The next page keeps the order and the filter.
+    const paged = (await anon.get('/api/v1/book/?page_size=1&sort=recent&format=document')).json();
+    expect(paged.next).toBe('/api/v1/book/?page=2&page_size=1&sort=recent&format=document');
+
+    for (const [query, field] of [['sort=price', 'sort'], ['format=scroll', 'format'], ['sort=', 'sort']]) {
+      const bad = await anon.get(`/api/v1/book/?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(Object.keys(bad.json().errors), query).toEqual([field]);
+    }
+  });
+
+  it('shows an EPUB and a PDF of one work as one card whose title page offers both formats', async () => {
+    const anon = new TestClient(t.lectern.app);
+    const count = async () => (await anon.get('/api/v1/book/')).json().count as number;
+    const before = await count();
+    const epub = await t.lectern.services.importer.importBytes(minimalEpub3(), 'small.epub');
+    expect(await count()).toBe(before + 1);
+    const doc = await PDFDocument.create();
+    doc.setTitle('a small book');
+    doc.setAuthor('Ada Lovelace');
+    doc.addPage();
+    const pdf = await t.lectern.services.importer.importBytes(await doc.save(), 'small-book.pdf');
+    expect(await count()).toBe(before + 1);
+
+    const cards = (await anon.get('/api/v1/book/?page_size=100')).json().results.filter((b: { title: string }) => /small book/i.test(b.title));
+    expect(cards.map((b: { book_id: string }) => b.book_id)).toEqual([epub.book_id]);
+    const expected = [
+      { book_id: epub.book_id, content_format: 'book', source: 'application/epub+zip', url: `/library/book/${epub.book_id}/` },
+      { book_id: pdf.book_id, content_format: 'document', source: 'application/pdf', page_count: 1, url: `/library/book/${pdf.book_id}/` },
+    ];
+    for (const id of [epub.book_id, pdf.book_id]) {
+      const detail = bookDetailSchema.parse((await anon.get(`/api/v1/book/${id}/`)).json());
+      expect(detail.formats).toMatchObject(expected);
+    }
+    // The PDF makes the work a document too.
+    const documents = (await anon.get('/api/v1/book/?page_size=100&format=document')).json().results;
+    expect(documents.map((b: { book_id: string }) => b.book_id)).toContain(epub.book_id);
+    // A different author is a different work.
+    const other = await PDFDocument.create();
+    other.setTitle('A Small Book');
+    other.setAuthor('Someone Else');
+    other.addPage();
+    await t.lectern.services.importer.importBytes(await other.save(), 'other.pdf');
+    expect(await count()).toBe(before + 2);
+  });
+
+  it('gives every chapter and the title a reading time', () => {
+    expect(moby.minutes_required).toBeGreaterThan(600);
+    expect(moby.minutes_required).toBeCloseTo(moby.chapters.reduce((sum, c) => sum + c.minutes_required, 0), 0);
+    expect(moby.chapters.find((c) => c.label === 'Chapter 1. Loomings.')?.minutes_required).toBeGreaterThan(5);
+  });
+
   it('lets anonymous visitors read the sample chapter only', async () => {
     const anon = new TestClient(t.lectern.app);
     const sample = wotw.chapters.find((c) => c.as_sample)!;
