@@ -20,7 +20,7 @@ import {
   visibleText,
   type DomElement,
 } from './markup.ts';
-import { normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
+import { looksLikeFileName, normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
 import { commonFolder, dirname, isAbsoluteUrl, normalisePath, relativeTo, resolveHref } from './paths.ts';
 import { IngestError, type ParsedChapter, type ParsedResource, type ParsedTitle, type ParsedTocEntry } from './types.ts';
 import { ZipArchive } from './zip.ts';
@@ -113,6 +113,7 @@ export function parseEpub(data: Uint8Array, fileName: string): ParsedTitle {
   const tocContext: TocContext = { items, byId, byPath, files, chapterPaths, warn };
   const toc = readNavToc(tocContext) ?? readNcxToc(tocContext, spine ? attr(spine, 'toc') : undefined) ?? [];
   labelChapters(facts, toc);
+  betterTitle(metadata.fields, facts, toc, fileName, warn);
   const chapters = facts.map((fact) => fact.chapter);
   if (toc.length === 0) toc.push(...tocFromSpine(chapters));
 
@@ -365,6 +366,19 @@ function readMetadata(pkg: DomElement, fileName: string, warn: Warn): Metadata {
     },
     coverRef: coverMeta ? attr(coverMeta, 'content')?.trim() || null : null,
   };
+}
+
+/**
+ * A dc:title that is a file name ("developers-reference") gives way to the book's own heading: the first
+ * contents entry, else the first chapter's <h1> or <title>.
+ */
+function betterTitle(fields: Metadata['fields'], facts: ChapterFacts[], toc: ParsedTocEntry[], fileName: string, warn: Warn): void {
+  if (!looksLikeFileName(fields.title, fileName)) return;
+  const candidates = [toc[0]?.label, facts[0]?.heading, facts[0]?.documentTitle];
+  const better = candidates.find((text): text is string => !!text && text.length <= 200 && !looksLikeFileName(text, fileName));
+  if (!better) return;
+  warn(`the dc:title "${fields.title}" looks like a file name; "${better}" is used as the title`);
+  fields.title = better;
 }
 
 /** Spine items that are readable (X)HTML, in spine order; without a spine, the manifest's XHTML in manifest order. */

@@ -43,3 +43,18 @@ export function titleFromFileName(fileName: string): string {
   const dot = base.lastIndexOf('.');
   return (dot > 0 ? base.slice(0, dot) : base).trim() || 'Untitled';
 }
+
+/**
+ * A title that is really a file name: "developers-reference", "report_v2", "Quarterly Report.pdf",
+ * "Microsoft Word - notes.docx", or the file's own name. The catalog shows titles, so such a title gives way to
+ * a better one the book carries (a heading, the first page's text) when there is one.
+ */
+export function looksLikeFileName(title: string, fileName?: string): boolean {
+  const text = title.trim();
+  if (!text || /^(?:untitled|unknown|document|title)$/i.test(text)) return true;
+  if (fileName && text.toLowerCase() === titleFromFileName(fileName).toLowerCase() && !/\s/.test(text)) return true;
+  if (/\.(?:pdf|docx?|odt|rtf|tex|dvi|ps|epub|html?|xhtml|txt|indd|qxd)$/i.test(text)) return true;
+  if (/^microsoft (?:word|powerpoint|excel) - /i.test(text)) return true;
+  // One "word" made of lower-case letters and digits joined by - _ . is a slug, not a title.
+  return /^[a-z0-9]+(?:[-_.][a-z0-9]+)+$/.test(text);
+}

@@ -4,7 +4,8 @@
  * catalog's /Lang and the page count. pdf-lib reads them without rendering anything.
  */
 import { PDFDocument, PDFName, PDFString, PDFHexString } from 'pdf-lib';
-import { isoDay, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
+import { isoDay, looksLikeFileName, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
+import { titleFromFirstPage } from './pdf-text.ts';
 import { IngestError, type ParsedTitle } from './types.ts';
 
 const PDF_MEDIA_TYPE = 'application/pdf';
@@ -28,11 +29,7 @@ export async function parsePdf(data: Uint8Array, fileName: string): Promise<Pars
       return '';
     }
   };
-  let title = info(() => document.getTitle());
-  if (!title) {
-    warnings.push('the PDF has no title; the file name is used as the title');
-    title = titleFromFileName(fileName);
-  }
+  const title = await pdfTitle(info(() => document.getTitle()), data, fileName, warnings);
   let issued: string | null = null;
   try {
     const created = document.getCreationDate();
@@ -63,6 +60,19 @@ export async function parsePdf(data: Uint8Array, fileName: string): Promise<Pars
     pageCount,
     warnings,
   };
+}
+
+/** The Title entry, unless it is a file name; else the first page's largest type; else the file name. */
+async function pdfTitle(infoTitle: string, data: Uint8Array, fileName: string, warnings: string[]): Promise<string> {
+  if (infoTitle && !looksLikeFileName(infoTitle, fileName)) return infoTitle;
+  const printed = await titleFromFirstPage(data);
+  if (printed && !looksLikeFileName(printed, fileName)) {
+    warnings.push(`the PDF has no usable title; "${printed}" is taken from its first page`);
+    return printed;
+  }
+  if (infoTitle) return infoTitle;
+  warnings.push('the PDF has no title; the file name is used as the title');
+  return titleFromFileName(fileName);
 }
 
 function splitList(text: string, separator: RegExp): string[] {

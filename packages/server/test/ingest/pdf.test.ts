@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { looksLikeFileName } from '../../src/ingest/metadata.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePdf } from '../../src/ingest/pdf.ts';
 import { IngestError } from '../../src/ingest/types.ts';
@@ -56,6 +57,36 @@ describe('parsePdf', () => {
     expect(title.warnings).toEqual(['the PDF has no title; the file name is used as the title']);
   });
 
+  it('takes the title printed largest on the first page when the document information has none, or a file name', async () => {
+    const printed = async (infoTitle: string | null) => {
+      const document = await PDFDocument.create();
+      if (infoTitle) document.setTitle(infoTitle);
+      const font = await document.embedFont(StandardFonts.Helvetica);
+      const page = document.addPage([600, 800]);
+      page.drawText('Annual Report', { x: 50, y: 700, size: 28, font });
+      page.drawText('of the Lectern Society', { x: 50, y: 660, size: 28, font });
+      page.drawText('Prepared by the treasurer for the members.', { x: 50, y: 500, size: 11, font });
+      page.drawText('Page 1', { x: 50, y: 50, size: 9, font });
+      return parsePdf(await document.save(), 'uploads/annual-report.pdf');
+    };
+    const untitled = await printed(null);
+    expect(untitled.title).toBe('Annual Report of the Lectern Society');
+    expect(untitled.warnings).toEqual(['the PDF has no usable title; "Annual Report of the Lectern Society" is taken from its first page']);
+    expect((await printed('Microsoft Word - report_final.docx')).title).toBe('Annual Report of the Lectern Society');
+    expect((await printed('annual-report')).title).toBe('Annual Report of the Lectern Society');
+    expect((await printed('The Real Title')).title).toBe('The Real Title');
+  });
+
+  it('tells file names from titles', () => {
+    for (const name of ['developers-reference', 'fhs-3.0', 'report_v2', 'notes.docx', 'Untitled', 'Microsoft Word - a b.doc']) {
+      expect(looksLikeFileName(name), name).toBe(true);
+    }
+    expect(looksLikeFileName('Quarterly', 'Quarterly.pdf')).toBe(true);
+    for (const title of ['Moby-Dick', 'Debian Policy Manual', 'Quarterly Report', 'R2-D2 Manual', 'X.509']) {
+      expect(looksLikeFileName(title), title).toBe(false);
+    }
+  });
+
   it('refuses files that are not PDFs or cannot be read', async () => {
     await expect(parsePdf(new TextEncoder().encode('PK\u0003\u0004 a zip'), 'x.pdf')).rejects.toThrow(new IngestError('not a PDF'));
     const data = await buildPdf((document) => document.addPage());
@@ -72,6 +103,9 @@ describe('parsePdf', () => {
     expect(title.authors).toEqual(['The Debian Policy Mailing List']);
     expect(title.pageCount).toBeGreaterThan(100);
     expect(title.issued).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // The FHS sets no Title: its first page says what it is.
+    const fhs = debianPdfs.find((book) => book.file.endsWith('fhs-3.0.pdf'));
+    expect((await parsePdf(new Uint8Array(readFileSync(fhs?.file ?? '')), 'fhs-3.0.pdf')).title).toBe('Filesystem Hierarchy Standard');
     for (const book of debianPdfs) {
       const parsed = await parsePdf(new Uint8Array(readFileSync(book.file)), book.file);
       expect(parsed.pageCount, book.origin).toBeGreaterThan(10);
