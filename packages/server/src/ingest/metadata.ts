@@ -46,13 +46,14 @@ export function titleFromFileName(fileName: string): string {
 
 /**
  * A title that is really a file name: "developers-reference", "report_v2", "Quarterly Report.pdf",
- * "Microsoft Word - notes.docx", or the file's own name. The catalog shows titles, so such a title gives way to
+ * "Microsoft Word - notes.docx", or the file's own name in lower case. The catalog shows titles, so such a title gives way to
  * a better one the book carries (a heading, the first page's text) when there is one.
  */
 export function looksLikeFileName(title: string, fileName?: string): boolean {
   const text = title.trim();
   if (!text || /^(?:untitled|unknown|document|title)$/i.test(text)) return true;
-  if (fileName && text.toLowerCase() === titleFromFileName(fileName).toLowerCase() && !/\s/.test(text)) return true;
+  // The file's own name, when it is a slug ("dracula" from dracula.epub; but "Dracula" is a fine title).
+  if (fileName && text === titleFromFileName(fileName) && text === text.toLowerCase() && !/\s/.test(text)) return true;
   if (/\.(?:pdf|docx?|odt|rtf|tex|dvi|ps|epub|html?|xhtml|txt|indd|qxd)$/i.test(text)) return true;
   if (/^microsoft (?:word|powerpoint|excel) - /i.test(text)) return true;
   // One "word" made of lower-case letters and digits joined by - _ . is a slug, not a title.

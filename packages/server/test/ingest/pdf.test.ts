@@ -81,7 +81,8 @@ describe('parsePdf', () => {
     for (const name of ['developers-reference', 'fhs-3.0', 'report_v2', 'notes.docx', 'Untitled', 'Microsoft Word - a b.doc']) {
       expect(looksLikeFileName(name), name).toBe(true);
     }
-    expect(looksLikeFileName('Quarterly', 'Quarterly.pdf')).toBe(true);
+    expect(looksLikeFileName('quarterly', 'quarterly.pdf')).toBe(true);
+    expect(looksLikeFileName('Dracula', 'Dracula.epub')).toBe(false);
     for (const title of ['Moby-Dick', 'Debian Policy Manual', 'Quarterly Report', 'R2-D2 Manual', 'X.509']) {
       expect(looksLikeFileName(title), title).toBe(false);
     }
