@@ -16,6 +16,8 @@ import {
   paths,
   SAFE_METHODS,
   type AccountProfile,
+  type CatalogSort,
+  type ContentFormat,
   type BookDetail,
   type ChapterContent,
   type Collection,
@@ -126,6 +128,10 @@ export interface BookListParams {
   pageSize?: number;
   topic?: string;
   publisher?: string;
+  /** 'title' (the default), 'recent' or 'author' */
+  sort?: CatalogSort;
+  /** only works available in this content format */
+  format?: ContentFormat;
 }
 
 const SAFE = new Set<string>(SAFE_METHODS);
@@ -350,6 +356,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
           page_size: params.pageSize ?? CATALOG_PAGE_SIZE.default,
           topic: params.topic,
           publisher: params.publisher,
+          sort: params.sort && params.sort !== 'title' ? params.sort : undefined,
+          format: params.format,
         },
       }),
 

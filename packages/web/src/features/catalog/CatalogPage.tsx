@@ -1,10 +1,12 @@
 /**
  * The catalog: every title (/library/), or the titles of one topic (/topics/:slug) or one publisher
- * (/library/publisher/:slug/). Pages follow the answer's `next` link through "Load more".
+ * (/library/publisher/:slug/), one card per work. The order (title, recently added, author) and a format filter
+ * live in the address (`?sort=recent&format=document`), so they survive a reload and can be shared. Pages follow
+ * the answer's `next` link through "Load more".
  */
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { Link, useParams } from 'react-router';
-import { paths } from '@lectern/core';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { CATALOG_SORTS, CONTENT_FORMATS, paths, type CatalogSort, type ContentFormat } from '@lectern/core';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
@@ -69,11 +71,76 @@ function TopicBar({ active }: { active: string | null }) {
   );
 }
 
+const SORT_LABELS: Record<CatalogSort, string> = { title: 'Title', recent: 'Recently added', author: 'Author' };
+const FORMAT_LABELS: Record<ContentFormat, string> = { book: 'Books', document: 'Documents', video: 'Videos', audiobook: 'Audiobooks' };
+
+const isSort = (value: string | null): value is CatalogSort => (CATALOG_SORTS as readonly string[]).includes(value ?? '');
+const isFormat = (value: string | null): value is ContentFormat => (CONTENT_FORMATS as readonly string[]).includes(value ?? '');
+
+/** The order and format of the list, from the address; unknown values fall back to the defaults. */
+function useListOptions() {
+  const [params, setParams] = useSearchParams();
+  const sortParam = params.get('sort');
+  const formatParam = params.get('format');
+  const sort: CatalogSort = isSort(sortParam) ? sortParam : 'title';
+  const format = isFormat(formatParam) ? formatParam : undefined;
+  const change = (next: { sort?: CatalogSort; format?: ContentFormat | null }) => {
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (next.sort !== undefined) {
+          if (next.sort === 'title') updated.delete('sort');
+          else updated.set('sort', next.sort);
+        }
+        if (next.format !== undefined) {
+          if (next.format === null) updated.delete('format');
+          else updated.set('format', next.format);
+        }
+        return updated;
+      },
+      { replace: true },
+    );
+  };
+  return { sort, format, change };
+}
+
+function ListControls({ sort, format, onChange }: { sort: CatalogSort; format: ContentFormat | undefined; onChange: ReturnType<typeof useListOptions>['change'] }) {
+  return (
+    <div className="catalog__controls">
+      <div className="catalog__formats" role="group" aria-label="Format">
+        {[undefined, ...CONTENT_FORMATS].map((f) => (
+          <button
+            key={f ?? 'all'}
+            type="button"
+            className="catalog__format"
+            aria-pressed={format === f}
+            onClick={() => onChange({ format: f ?? null })}
+          >
+            {f ? FORMAT_LABELS[f] : 'All formats'}
+          </button>
+        ))}
+      </div>
+      <label className="catalog__sort">
+        <span>Sort by</span>
+        <select value={sort} onChange={(event) => onChange({ sort: event.target.value as CatalogSort })}>
+          {CATALOG_SORTS.map((s) => (
+            <option key={s} value={s}>
+              {SORT_LABELS[s]}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
 export function CatalogPage({ kind }: { kind: CatalogKind }) {
   const { slug = '' } = useParams();
+  const options = useListOptions();
+  const { sort, format } = options;
   const filter: CatalogFilter = useMemo(
-    () => (kind === 'topic' ? { topic: slug } : kind === 'publisher' ? { publisher: slug } : {}),
-    [kind, slug],
+    () => ({ ...(kind === 'topic' ? { topic: slug } : kind === 'publisher' ? { publisher: slug } : {}), sort, ...(format ? { format } : {}) }),
+    [kind, slug, sort, format],
   );
   const catalog = useCatalog(filter);
   const topics = useTopics();
@@ -106,7 +173,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
   }, [titles.length]);
   useEffect(() => {
     focusFrom.current = null;
-  }, [kind, slug]);
+  }, [kind, slug, sort, format]);
 
   return (
     <div className="page catalog">
@@ -121,6 +188,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
         ) : null}
       </header>
       {kind !== 'publisher' ? <TopicBar active={kind === 'topic' ? slug : null} /> : null}
+      <ListControls sort={sort} format={format} onChange={options.change} />
 
       {catalog.isPending ? (
         <TitleGridSkeleton />
@@ -128,7 +196,13 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
         <ErrorState message={catalog.error.message} onRetry={() => void catalog.refetch()} retrying={catalog.isRefetching} />
       ) : !titles.length ? (
         <EmptyState title="No titles here yet." icon={<Icon name="book" size={32} />}>
-          {kind !== 'all' ? <Link to={appPaths.library}>Browse the whole library</Link> : null}
+          {format ? (
+            <button type="button" className="link-button" onClick={() => options.change({ format: null })}>
+              Show all formats
+            </button>
+          ) : kind !== 'all' ? (
+            <Link to={appPaths.library}>Browse the whole library</Link>
+          ) : null}
         </EmptyState>
       ) : (
         <>

@@ -2,9 +2,9 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, nextPageOf, type BookListParams } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 
-export type CatalogFilter = Pick<BookListParams, 'topic' | 'publisher'>;
+export type CatalogFilter = Pick<BookListParams, 'topic' | 'publisher' | 'sort' | 'format'>;
 
-/** Pages of the catalog, following `next` ("Load more"). */
+/** Pages of the catalog in the chosen order and format, following `next` ("Load more"). */
 export function useCatalog(filter: CatalogFilter) {
   return useInfiniteQuery({
     queryKey: queryKeys.books(filter),

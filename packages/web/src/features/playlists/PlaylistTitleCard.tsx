@@ -165,6 +165,45 @@ export function PlaylistDropdown({ content, describedBy }: { content: PlaylistCo
   return <SignedInPlaylistDropdown content={content} describedBy={describedBy} playlists={playlists} />;
 }
 
+/**
+ * The queue toggle and the add-to-playlist dropdown for one title outside a card (the title page); nothing for
+ * anonymous visitors. The queue's feedback is announced in a status region.
+ */
+export function PlaylistControls({ content, describedBy }: { content: PlaylistContent; describedBy: string }) {
+  const playlists = usePlaylists();
+  if (playlists.status === 'anonymous') return null;
+  return <SignedInPlaylistControls content={content} describedBy={describedBy} playlists={playlists} />;
+}
+
+function SignedInPlaylistControls({ content, describedBy, playlists }: { content: PlaylistContent; describedBy: string; playlists: PlaylistsView }) {
+  const controls = usePlaylistControls(content, playlists);
+  const { queue } = controls;
+  const text = queuePhaseText(queue.phase);
+  return (
+    <div className="card-controls" ref={controls.menuRootRef}>
+      <QueueToggle
+        inQueue={controls.inQueue}
+        busy={queue.busy}
+        disabled={playlists.status !== 'ready'}
+        unavailable={playlists.status === 'fatal'}
+        describedBy={describedBy}
+        onToggle={() => void controls.toggleQueue()}
+      />
+      {controls.menu(describedBy)}
+      {controls.modals}
+      <div className="visually-hidden" role="status">
+        {text}
+      </div>
+      {queue.phase?.kind === 'done' ? (
+        <span className={`playlist-controls__note playlist-controls__note--${queue.phase.ok ? 'ok' : 'error'}`} aria-hidden="true">
+          <Icon name={queue.phase.ok ? 'check' : 'alert'} size={16} />
+          {text}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 function SignedInPlaylistDropdown({ content, describedBy, playlists }: { content: PlaylistContent; describedBy: string; playlists: PlaylistsView }) {
   const controls = usePlaylistControls(content, playlists);
   return (

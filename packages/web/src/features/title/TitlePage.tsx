@@ -1,6 +1,10 @@
-/** Title page (/library/book/:bookId/): cover, title, byline, publishers, topics, description, contents. */
+/**
+ * Title page (/library/book/:bookId/): cover, title, byline, publishers, topics, the work's formats, the queue and
+ * playlist controls, details with the reading time, description, contents.
+ */
+import { useId } from 'react';
 import { Link, useParams } from 'react-router';
-import { byline, formatLabel, paths, publisherLine, type BookDetail } from '@lectern/core';
+import { type AccountProfile, byline, formatLabel, formatReadingTime, paths, publisherLine, type BookDetail } from '@lectern/core';
 import { ButtonLink } from '../../components/Button.tsx';
 import { Cover } from '../../components/Cover.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
@@ -9,6 +13,7 @@ import { isApiError } from '../../api/client.ts';
 import { NotFoundPage } from '../../app/NotFoundPage.tsx';
 import { appPaths, toAppPath } from '../../app/links.ts';
 import { useSession } from '../account/useSession.ts';
+import { PlaylistControls } from '../playlists/PlaylistTitleCard.tsx';
 import { TableOfContents } from './TableOfContents.tsx';
 import { useBook } from './useBook.ts';
 import './TitlePage.css';
@@ -99,10 +104,43 @@ function StartActions({ book, signedIn }: { book: BookDetail; signedIn: boolean 
   );
 }
 
+/** Signed in with a live subscription (or a role that reads everything): samples are nothing special to them. */
+function readsEverything(profile: AccountProfile | null): boolean {
+  if (!profile) return false;
+  return profile.account.roles.length > 0 || profile.subscription_status === 'trial' || profile.subscription_status === 'subscriber';
+}
+
+const SOURCE_NAMES: Record<string, string> = { 'application/epub+zip': 'EPUB', 'application/pdf': 'PDF' };
+
+/** The formats of this work (an EPUB and a PDF of one book): each links to its own title page. */
+function Formats({ book }: { book: BookDetail }) {
+  if (book.formats.length < 2) return null;
+  return (
+    <nav className="title-page__formats" aria-label="Formats">
+      <ul>
+        {book.formats.map((f) => {
+          const current = f.book_id === book.book_id;
+          const name = SOURCE_NAMES[f.source] ?? formatLabel(f.content_format);
+          const pages = f.page_count ? `${f.page_count} pages` : null;
+          return (
+            <li key={f.book_id}>
+              <Link to={toAppPath(f.url)} className="title-page__format" aria-current={current ? 'page' : undefined}>
+                <span className="title-page__format-name">{name}</span>
+                <span className="title-page__format-kind">{[formatLabel(f.content_format).toLowerCase(), pages].filter(Boolean).join(' · ')}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
 export function TitlePage() {
   const { bookId = '' } = useParams();
   const book = useBook(bookId);
   const { profile } = useSession();
+  const headingId = useId();
 
   if (book.isPending) return <TitleSkeleton />;
   if (book.isError) {
@@ -121,6 +159,7 @@ export function TitlePage() {
     ...(b.page_count ? [['Pages', String(b.page_count)] as [string, string]] : []),
     ...(b.language ? [['Language', b.language] as [string, string]] : []),
     ['Chapters', String(b.chapters.length)],
+    ...(b.minutes_required > 0 ? [['Reading time', formatReadingTime(b.minutes_required)] as [string, string]] : []),
   ];
 
   return (
@@ -140,7 +179,9 @@ export function TitlePage() {
         </div>
         <div className="title-page__info">
           <p className="title-page__label">{formatLabel(b.content_format)}</p>
-          <h1 className="title-page__title">{b.title}</h1>
+          <h1 className="title-page__title" id={headingId}>
+            {b.title}
+          </h1>
           {by ? <p className="title-page__byline">{by}</p> : null}
           <PublisherLine book={b} />
           {b.topics.length ? (
@@ -154,7 +195,16 @@ export function TitlePage() {
               ))}
             </ul>
           ) : null}
-          <StartActions book={b} signedIn={Boolean(profile)} />
+          <Formats book={b} />
+          <div className="title-page__action-row">
+            <StartActions book={b} signedIn={Boolean(profile)} />
+            <div className="title-page__playlist">
+              <PlaylistControls
+                content={{ apiUrl: b.api_url, contentFormat: b.content_format, topics: b.topics, title: b.title }}
+                describedBy={headingId}
+              />
+            </div>
+          </div>
           <dl className="title-page__details">
             {details.map(([k, v]) => (
               <div key={k}>
@@ -181,7 +231,7 @@ export function TitlePage() {
           <h2 id="contents-heading" className="title-page__section-heading">
             Contents
           </h2>
-          <TableOfContents book={b} signedIn={!!profile} />
+          <TableOfContents book={b} signedIn={!!profile} showSamples={!readsEverything(profile)} />
         </section>
       </div>
     </div>
