@@ -114,9 +114,10 @@ function ListControls({ sort, format, onChange }: { sort: CatalogSort; format: C
             type="button"
             className="catalog__format"
             aria-pressed={format === f}
+            aria-label={f ? undefined : 'All formats'}
             onClick={() => onChange({ format: f ?? null })}
           >
-            {f ? FORMAT_LABELS[f] : 'All formats'}
+            {f ? FORMAT_LABELS[f] : 'All'}
           </button>
         ))}
       </div>

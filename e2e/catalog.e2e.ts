@@ -1,0 +1,118 @@
+/**
+ * The catalog and the title page as a person sees them: one card per work in the chosen order and format, the
+ * title page's formats, reading times, collapsed contents, queue and playlist buttons, and the Sample badge only
+ * for those who cannot read everything. Screenshots at a phone's and a desktop's width go to .tmp/screens/ (not kept).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { titleSortKey } from '@lectern/core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPage, seriousViolations, signInAsDemo } from './browser.ts';
+
+const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: false });
+}
+
+const cardTitles = (page: Page) => page.locator('.title-card__title').allInnerTexts();
+
+describe('the catalog and the title page for a visitor', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ({ browser, page } = await openPage({ width: 1280, height: 900 }));
+  });
+  afterAll(() => browser?.close());
+
+  it('lists titles by title ignoring a leading article, and re-sorts and filters from the controls', async () => {
+    await page.goto('/library/');
+    await page.locator('.title-card').first().waitFor();
+    const byTitle = await cardTitles(page);
+    expect(byTitle).toContain('The War of the Worlds');
+    expect(byTitle).toEqual([...byTitle].sort((a, b) => titleSortKey(a).localeCompare(titleSortKey(b))));
+    await screenshot(page, 'catalog-desktop');
+
+    await page.getByLabel('Sort by').selectOption('recent');
+    await page.waitForURL(/\?sort=recent$/);
+    // The hostile fixture is the last book the suite imports.
+    await expect.poll(async () => (await cardTitles(page))[0]).toBe('Hostile Chapter Fixture');
+
+    await page.getByRole('group', { name: 'Format' }).getByRole('button', { name: 'Documents' }).click();
+    await page.waitForURL(/format=document/);
+    await expect.poll(() => cardTitles(page)).toEqual(['Lectern Field Manual']);
+    expect(await page.getByRole('button', { name: 'Documents' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The address keeps the choice across a reload.
+    await page.reload();
+    await expect.poll(() => cardTitles(page)).toEqual(['Lectern Field Manual']);
+    expect(await page.getByLabel('Sort by').inputValue()).toBe('recent');
+    await page.getByRole('button', { name: 'All formats' }).click();
+    await expect.poll(async () => (await cardTitles(page)).length).toBeGreaterThan(3);
+  });
+
+  it("shows a visitor the Sample badge on Moby-Dick's first chapter, reading times, and contents collapsed to 10 entries", async () => {
+    await page.goto('/library/');
+    await page.getByRole('link', { name: 'Moby-Dick' }).first().click();
+    await page.waitForURL(/\/library\/book\//);
+    const contents = page.locator('ol.toc > li');
+    await contents.first().waitFor();
+    expect(await contents.count()).toBe(10);
+    const loomings = page.getByRole('link', { name: /Chapter 1\. Loomings\./ });
+    expect(await loomings.innerText()).toMatch(/Sample/);
+    expect(await loomings.innerText()).toMatch(/\d+ min/);
+    expect(await page.locator('.toc__badge').count()).toBe(1);
+    const readingTime = page.locator('.title-page__details div').filter({ hasText: 'Reading time' }).locator('dd');
+    expect(await readingTime.innerText()).toMatch(/^\d+ h( \d+ min)?$/);
+    // No queue or playlist buttons for a visitor.
+    expect(await page.getByRole('button', { name: 'Add to Queue' }).count()).toBe(0);
+
+    await page.locator('#contents-heading').scrollIntoViewIfNeeded();
+    await screenshot(page, 'title-contents-desktop');
+    const showAll = page.getByRole('button', { name: /^Show all \d+ chapters$/ });
+    const total = Number(/\d+/.exec(await showAll.innerText())?.[0]);
+    expect(total).toBeGreaterThan(100);
+    await showAll.click();
+    expect(await contents.count()).toBe(total);
+    expect(await page.getByRole('button', { name: 'Show fewer chapters' }).getAttribute('aria-expanded')).toBe('true');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
+describe('the title page for a subscriber', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ({ browser, page } = await openPage({ width: 390, height: 844 }));
+    await signInAsDemo(page);
+  });
+  afterAll(() => browser?.close());
+
+  it('offers the queue toggle and the playlist menu, and no Sample badge to a reader who may read everything', async () => {
+    await page.goto('/library/');
+    await page.locator('.title-card').first().waitFor();
+    await screenshot(page, 'catalog-phone');
+    await page.getByRole('link', { name: 'The War of the Worlds' }).first().click();
+    await page.waitForURL(/\/library\/book\//);
+    await page.locator('ol.toc > li').first().waitFor();
+    expect(await page.locator('.toc__badge').count()).toBe(0);
+    const queue = page.locator('.title-page__playlist').getByRole('button', { name: 'Add to Queue' });
+    await queue.waitFor();
+    await expect.poll(() => queue.isEnabled()).toBe(true);
+    expect(await page.locator('.title-page__playlist').getByRole('button', { name: /Playlist/ }).count()).toBeGreaterThan(0);
+    await screenshot(page, 'title-phone');
+    await queue.click();
+    const remove = page.locator('.title-page__playlist').getByRole('button', { name: 'Remove from Queue' });
+    await remove.waitFor();
+    expect(await remove.getAttribute('aria-pressed')).toBe('true');
+    expect(await seriousViolations(page)).toEqual([]);
+    // Leave the queue as it was for the other suites.
+    await remove.click();
+    await page.locator('.title-page__playlist').getByRole('button', { name: 'Add to Queue' }).waitFor();
+  });
+});
