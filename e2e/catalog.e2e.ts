@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { titleSortKey } from '@lectern/core';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { importBook } from '../scripts/fresh-server.ts';
 import { openPage, seriousViolations, signInAsDemo } from './browser.ts';
 
 const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
@@ -114,5 +116,48 @@ describe('the title page for a subscriber', () => {
     // Leave the queue as it was for the other suites.
     await remove.click();
     await page.locator('.title-page__playlist').getByRole('button', { name: 'Add to Queue' }).waitFor();
+  });
+});
+
+describe('a work in two formats', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    // A PDF of Moby-Dick beside the EPUB the sample library has: the same work, imported as an operator would.
+    const doc = await PDFDocument.create();
+    doc.setTitle('Moby-Dick');
+    doc.setAuthor('Herman Melville');
+    const font = await doc.embedFont(StandardFonts.TimesRoman);
+    for (let i = 1; i <= 30; i++) doc.addPage([420, 595]).drawText(`Moby-Dick, page ${i}`, { x: 40, y: 540, size: 18, font });
+    const file = path.join(inject('dataDir'), 'moby-dick.pdf');
+    fs.writeFileSync(file, await doc.save());
+    importBook(inject('dataDir'), file);
+    ({ browser, page } = await openPage({ width: 1280, height: 900 }));
+  });
+  afterAll(() => browser?.close());
+
+  it('shows one card, and a title page that offers the EPUB and the PDF', async () => {
+    await page.goto('/library/');
+    await page.locator('.title-card').first().waitFor();
+    expect((await cardTitles(page)).filter((t) => t === 'Moby-Dick')).toHaveLength(1);
+    await page.getByRole('link', { name: 'Moby-Dick' }).first().click();
+    await page.waitForURL(/\/library\/book\//);
+    const formats = page.getByRole('navigation', { name: 'Formats' });
+    await formats.waitFor();
+    expect(await formats.getByRole('link').allInnerTexts()).toEqual([expect.stringMatching(/^EPUB\s+book$/), expect.stringMatching(/^PDF\s+document · 30 pages$/)]);
+    expect(await formats.getByRole('link', { name: /EPUB/ }).getAttribute('aria-current')).toBe('page');
+    await screenshot(page, 'title-formats-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await formats.getByRole('link', { name: /PDF/ }).click();
+    await expect.poll(() => page.locator('.title-page__label').innerText()).toBe('DOCUMENT');
+    expect(await formats.getByRole('link', { name: /PDF/ }).getAttribute('aria-current')).toBe('page');
+    // A visitor who opens the PDF gets its first 3 pages (10% of 30), not the document.
+    const detail = await (await page.request.get(`/api/v1/book/${/\/library\/book\/([^/]+)\//.exec(page.url())?.[1]}/`)).json();
+    const chapter = await (await page.request.get(detail.chapters[0].url)).json();
+    const sample = await page.request.get(chapter.file_url);
+    expect(chapter.partial).toBe(true);
+    expect((await PDFDocument.load(await sample.body())).getPageCount()).toBe(3);
   });
 });
