@@ -19,7 +19,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('titles_work_key_idx').on('titles').column('work_key').execute();
   await db.schema.createIndex('titles_work_title_idx').on('titles').column('work_title_id').execute();
 
-  // Existing titles: their keys, and the first title of each work (by id) stands for it.
+  await fillCatalogKeys(db);
+}
+
+/** Existing titles: their sort and work keys; the first title of each work (by id) stands for it. */
+export async function fillCatalogKeys(db: Kysely<unknown>): Promise<void> {
   const k = db as Kysely<Backfill>;
   const titles = await k.selectFrom('titles').select(['id', 'title']).orderBy('id').execute();
   const authors = await k.selectFrom('title_authors').select(['title_id', 'name']).orderBy('title_id').orderBy('position').execute();
