@@ -10,6 +10,7 @@ import {
   pagedSchema,
   titleSortKey,
 } from '@lectern/core';
+import { unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -274,6 +275,21 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
     other.addPage();
     await t.lectern.services.importer.importBytes(await other.save(), 'other.pdf');
     expect(await count()).toBe(before + 2);
+
+    // The same ISBN is the same work whatever the title says (a retitled edition).
+    const opf = new TextDecoder().decode(unzipSync(minimalEpub3())['OEBPS/content.opf']);
+    const withIsbn = (title: string, isbn: string) =>
+      minimalEpub3({
+        'OEBPS/content.opf': opf
+          .replace('urn:uuid:5a1e0c3e-0000-4000-8000-000000000001', `urn:isbn:${isbn}`)
+          .replace('A Small Book', title),
+      });
+    const first = await t.lectern.services.importer.importBytes(withIsbn('Numbered Edition', '978-0-00-000000-2'), 'n1.epub');
+    expect(first.book_id).toBe('9780000000002');
+    const second = await t.lectern.services.importer.importBytes(withIsbn('Renamed Edition', '9780000000002'), 'n2.epub');
+    expect(await count()).toBe(before + 3);
+    const detail = bookDetailSchema.parse((await anon.get(`/api/v1/book/${second.book_id}/`)).json());
+    expect(detail.formats.map((f) => f.book_id)).toEqual([first.book_id, second.book_id]);
   });
 
   it('gives every chapter and the title a reading time', () => {
