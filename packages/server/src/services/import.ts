@@ -76,7 +76,8 @@ export class ImportService {
       }
 
       const chapterPaths = new Set(parsed.chapters.map((c) => c.fullPath));
-      const sampleIndex = parsed.sampleIndex;
+      // A PDF too short to give a part of (one page) has no sample at all.
+      const sampleIndex = parsed.source === 'application/pdf' && !resources.some((r) => r.sample_storage_path) ? -1 : parsed.sampleIndex;
       const chapters: NewTitleBundle['chapters'] = parsed.chapters.map((c, index) => {
         const isPdf = c.mediaType === 'application/pdf';
         const rendered = isPdf

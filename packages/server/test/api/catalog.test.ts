@@ -189,6 +189,7 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
 
     const one = await build(1, 'One Page');
     const onePath = `/api/v1/book/${one.book_id}/chapter/document.pdf`;
+    expect(bookDetailSchema.parse((await new TestClient(t.lectern.app).get(`/api/v1/book/${one.book_id}/`)).json()).chapters[0]?.as_sample).toBe(false);
     expect((await new TestClient(t.lectern.app).get(`${onePath}?download=1`)).statusCode).toBe(401);
     expect((await new TestClient(t.lectern.app).get(onePath)).statusCode).toBe(401);
     expect((await reader.get('gone')!.get(`${onePath}?download=1`)).statusCode).toBe(403);
