@@ -83,6 +83,18 @@ describe('the catalog and the title page for a visitor', () => {
     expect(await page.getByRole('button', { name: 'Show fewer chapters' }).getAttribute('aria-expanded')).toBe('true');
     expect(await seriousViolations(page)).toEqual([]);
   });
+  it("lets a visitor read the opening of Alice, a one-chapter book, and says where the sample ends", async () => {
+    const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
+    const alice = list.results.find((b: { title: string }) => b.title.startsWith("Alice's Adventures"));
+    const detail = await (await page.request.get(alice.api_url)).json();
+    await page.goto(detail.chapters[0].web_url);
+    const body = page.frameLocator('iframe.chapter-frame__iframe').locator('body');
+    await expect.poll(() => body.innerText(), { timeout: 15_000 }).toMatch(/This is the end of the sample\./);
+    const text = await body.innerText();
+    expect(text).toMatch(/DOWN THE RABBIT-HOLE/);
+    expect(text).not.toMatch(/ALICE'S EVIDENCE/);
+    await screenshot(page, 'alice-sample-end-desktop');
+  });
 });
 
 describe('the title page for a subscriber', () => {
