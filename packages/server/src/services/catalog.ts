@@ -30,8 +30,9 @@ interface CachedChapter {
   chapter: ChapterContent;
   json: Buffer;
   flags: { as_sample: Flag; is_public: Flag };
-  /** A one-chapter title (or a PDF) is never free in full: its sample is this bounded part; null when it has none. */
+  /** The title's only chapter (a one-chapter book, a PDF): never free in full. */
   bounded: boolean;
+  /** What those who may only sample a bounded chapter get (its opening part); null when there is none. */
   sample: { chapter: ChapterContent; json: Buffer } | null;
 }
 
