@@ -25,6 +25,8 @@ export const PLAYLIST_MESSAGES = {
   removingFromQueue: 'Removing from your queue...',
   emptyLibrary: 'Start exploring! You do not yet have any playlists.',
   emptyPlaylist: 'Start exploring! You can add any title ... to this playlist just by tapping the playlist icon.',
+  /** The reorder call's list is not the playlist's items, each once (PUT .../order/, ours). */
+  orderMismatch: "The order must list each of the playlist's items exactly once.",
   deleteTitle: 'Delete playlist',
   deleteConfirm: 'Are you sure you want to delete this playlist? This action cannot be undone.',
   createModalTitle: 'Create new playlist',
@@ -133,7 +135,9 @@ export type PlaylistListAction<T extends PlaylistLike> =
   | { type: 'updated'; playlist: T }
   | { type: 'deleted'; id: string }
   | { type: 'contentAdded'; id: string; items: T['content'] }
-  | { type: 'contentRemoved'; id: string; apiUrls: readonly string[] };
+  | { type: 'contentRemoved'; id: string; apiUrls: readonly string[] }
+  /** The reader put the items in a new order (the whole list of api_urls, first shown first). */
+  | { type: 'reordered'; id: string; apiUrls: readonly string[] };
 
 /** State transitions of the list: the playlist a change touches moves to the front. */
 export function reducePlaylists<T extends PlaylistLike>(state: readonly T[], action: PlaylistListAction<T>): T[] {
@@ -147,8 +151,9 @@ export function reducePlaylists<T extends PlaylistLike>(state: readonly T[], act
     case 'contentAdded': {
       const target = state.find((p) => p.id === action.id);
       if (!target) return [...state];
-      const added = new Set(action.items.map((i) => i.api_url));
-      const content = [...action.items, ...target.content.filter((i) => !added.has(i.api_url))];
+      // New items go to the front; one already there keeps the place the reader gave it (as on the server).
+      const present = new Set(target.content.map((i) => i.api_url));
+      const content = [...action.items.filter((i) => !present.has(i.api_url)), ...target.content];
       return [{ ...target, content }, ...state.filter((p) => p.id !== action.id)];
     }
     case 'contentRemoved': {
@@ -156,6 +161,16 @@ export function reducePlaylists<T extends PlaylistLike>(state: readonly T[], act
       if (!target) return [...state];
       const removed = new Set(action.apiUrls);
       return [{ ...target, content: target.content.filter((i) => !removed.has(i.api_url)) }, ...state.filter((p) => p.id !== action.id)];
+    }
+    case 'reordered': {
+      const target = state.find((p) => p.id === action.id);
+      if (!target) return [...state];
+      const byUrl = new Map(target.content.map((i) => [i.api_url, i]));
+      const content = action.apiUrls.map((u) => byUrl.get(u)).filter((i): i is T['content'][number] => !!i);
+      // Items the order does not name (none, when it came from this list) stay, after the rest.
+      const named = new Set(action.apiUrls);
+      content.push(...target.content.filter((i) => !named.has(i.api_url)));
+      return [{ ...target, content }, ...state.filter((p) => p.id !== action.id)];
     }
   }
 }

@@ -3,7 +3,7 @@
  * types its output with them, the web client parses answers with them, tests assert shapes with them.
  */
 import { z } from 'zod';
-import { ACCOUNT_STATUSES, MAX_URLS_PER_CALL, ROLES } from './constants.ts';
+import { ACCOUNT_STATUSES, MAX_PLAYLIST_ITEMS_ORDERED, MAX_URLS_PER_CALL, ROLES } from './constants.ts';
 
 /** JSON error shape of every failing call: a sentence, plus per-field reasons for validation errors. */
 export const errorBodySchema = z.object({
@@ -192,6 +192,13 @@ export const contentChangeSchema = z.object({ content: urlList });
 /** POST and DELETE /api/v1/queue-simple/ take a bare JSON array of item urls. */
 export const queueChangeSchema = urlList;
 export const urlsRequestSchema = z.object({ urls: urlList });
+/**
+ * PUT /api/v2/collections/{id}/order/ (ours; the spec names no reorder call): every item's api_url exactly once,
+ * in the order the reader wants, first shown first.
+ */
+export const collectionOrderSchema = z.object({
+  content: z.array(z.string().min(1).max(2000)).max(MAX_PLAYLIST_ITEMS_ORDERED, `At most ${MAX_PLAYLIST_ITEMS_ORDERED} items can be ordered.`),
+});
 
 export const queueEntrySchema = z.object({ url: z.string(), is_whole_book: z.boolean(), natural_key: z.array(z.string()) });
 export type QueueEntry = z.infer<typeof queueEntrySchema>;

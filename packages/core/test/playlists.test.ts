@@ -66,6 +66,12 @@ describe('playlist list order and transitions (spec §4)', () => {
     state = reducePlaylists(state, { type: 'contentAdded', id: 'b', items: [item('/y/'), item('/x/')] });
     expect(state.map((p) => p.id)).toEqual(['b', 'c', 'a']);
     expect(state[0]!.content.map((i) => i.api_url)).toEqual(['/y/', '/x/']);
+    state = reducePlaylists(state, { type: 'reordered', id: 'b', apiUrls: ['/x/', '/y/'] });
+    expect(state[0]!.content.map((i) => i.api_url)).toEqual(['/x/', '/y/']);
+    // adding what is there keeps the reader's order; a new item goes in front
+    state = reducePlaylists(state, { type: 'contentAdded', id: 'b', items: [item('/y/'), item('/z/')] });
+    expect(state[0]!.content.map((i) => i.api_url)).toEqual(['/z/', '/x/', '/y/']);
+    state = reducePlaylists(state, { type: 'contentRemoved', id: 'b', apiUrls: ['/z/'] });
     state = reducePlaylists(state, { type: 'updated', playlist: pl('a', 'A2') });
     expect(state.map((p) => `${p.id}:${p.name}`)).toEqual(['a:A2', 'b:B', 'c:C']);
     state = reducePlaylists(state, { type: 'contentRemoved', id: 'b', apiUrls: ['/x/'] });

@@ -88,6 +88,22 @@ export function createPlaylistActions(queryClient: QueryClient) {
         return playlist;
       }),
 
+    /**
+     * Puts a playlist's items in a new order: shown at once, then kept on the server; a failure puts the old
+     * order back and says so (the catalogue's 'updating your playlist' message).
+     */
+    reorder: (id: string, apiUrls: readonly string[]) =>
+      run('update', async () => {
+        const before = queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.id === id);
+        dispatch({ type: 'reordered', id, apiUrls });
+        try {
+          return await api.reorderCollection(id, apiUrls);
+        } catch (error) {
+          if (before) dispatch({ type: 'reordered', id, apiUrls: before.content.map((i) => i.api_url) });
+          throw error;
+        }
+      }),
+
     /** The queue is the default playlist: queue-simple calls, then the same reducer on the default playlist. */
     addToQueue: (uris: readonly string[], topics: readonly Topic[] = []) =>
       run('addToQueue', async () => {
