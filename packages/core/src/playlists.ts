@@ -24,7 +24,10 @@ export const PLAYLIST_MESSAGES = {
   addingToQueue: 'Adding to your queue...',
   removingFromQueue: 'Removing from your queue...',
   emptyLibrary: 'Start exploring! You do not yet have any playlists.',
+  /** '...' stands for the icon of the control that adds (drawn there by the web app). */
   emptyPlaylist: 'Start exploring! You can add any title ... to this playlist just by tapping the playlist icon.',
+  /** The same sentence for the queue, naming the control that adds to it (docs/decisions.md). */
+  emptyQueue: 'Start exploring! You can add any title ... to this playlist just by tapping the queue icon.',
   /** The reorder call's list is not the playlist's items, each once (PUT .../order/, ours). */
   orderMismatch: "The order must list each of the playlist's items exactly once.",
   deleteTitle: 'Delete playlist',
@@ -61,8 +64,10 @@ export type PlaylistAction = keyof typeof PLAYLIST_ACTION_ERRORS;
 export const withTryAgain = (message: string) => `${message} ${PLAYLIST_MESSAGES.tryAgain}`;
 /** 'New playlist created with your {content format}. ' — the modal's success line before the link. */
 export const createdWithContent = (contentFormat: string) => `New playlist created with your ${contentFormat}. `;
-/** '{n} item(s) in {name}' */
-export const itemCountLine = (n: number, name: string) => `${n} item(s) in ${name}`;
+/** '1 item' / '3 items': every count a person reads says it in the right number. */
+export const itemCount = (n: number) => `${n} ${n === 1 ? 'item' : 'items'}`;
+/** The spec's '{n} item(s) in {name}', with the number spelled out: '1 item in Go', '3 items in Queue'. */
+export const itemCountLine = (n: number, name: string) => `${itemCount(n)} in ${name}`;
 
 export const PLAYLIST_TIMINGS = {
   updateDelayMs: 1350,

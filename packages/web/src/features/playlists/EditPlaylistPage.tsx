@@ -9,6 +9,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
   duplicateName,
+  itemCount,
   LIMITS,
   PLAYLIST_ACTION_ERRORS,
   PLAYLIST_MESSAGES,
@@ -152,7 +153,7 @@ function EditForm({ playlist, others, leaving }: { playlist: Collection; others:
         <p className="playlist__eyebrow">Edit playlist</p>
         <h1 className="page-heading">{playlist.name}</h1>
         <p className="playlist__description">
-          {playlist.content.length} {playlist.content.length === 1 ? 'item' : 'items'}
+          {itemCount(playlist.content.length)}
         </p>
       </header>
 

@@ -149,7 +149,7 @@ function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicS
                   <span className="topic-filter__count">
                     <span className="visually-hidden">, </span>
                     {t.count}
-                    <span className="visually-hidden"> items</span>
+                    <span className="visually-hidden">{t.count === 1 ? ' item' : ' items'}</span>
                   </span>
                 </Link>
               </li>
@@ -171,7 +171,7 @@ function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicS
       </p>
 
       {!shown.length ? (
-        <EmptyState title={PLAYLIST_MESSAGES.emptyPlaylist} icon={<Icon name="playlist-add" size={32} />}>
+        <EmptyState title={<EmptySentence queue={playlist.is_default} />} icon={<Icon name={playlist.is_default ? 'bookmark' : 'playlist-add'} size={32} />}>
           <Link to="/">Browse the library</Link>
         </EmptyState>
       ) : (
@@ -280,5 +280,23 @@ function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicS
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The spec's empty-playlist sentence with the icon where its '...' stands: the queue's bookmark for the queue
+ * (its toggle adds there), the playlist icon for a playlist (its menu adds there). The icon is decoration; the
+ * sentence names the control in words.
+ */
+function EmptySentence({ queue }: { queue: boolean }) {
+  const [before, after] = (queue ? PLAYLIST_MESSAGES.emptyQueue : PLAYLIST_MESSAGES.emptyPlaylist).split(' ... ');
+  return (
+    <>
+      {before}{' '}
+      <span className="empty-state__inline-icon" aria-hidden="true">
+        <Icon name={queue ? 'bookmark' : 'playlist-add'} size={14} />
+      </span>{' '}
+      {after}
+    </>
   );
 }

@@ -113,7 +113,7 @@ function LibraryNav({ view, selectedId }: { view: PlaylistsView; selectedId: str
                   <span className="library-nav__count">
                     <span className="visually-hidden">, </span>
                     {p.content.length}
-                    <span className="visually-hidden"> items</span>
+                    <span className="visually-hidden">{p.content.length === 1 ? ' item' : ' items'}</span>
                   </span>
                 </Link>
               </li>
