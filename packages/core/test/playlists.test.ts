@@ -36,7 +36,9 @@ describe('playlist validation (spec §5)', () => {
   it('writes the error catalogue sentences', () => {
     expect(withTryAgain(PLAYLIST_ACTION_ERRORS.create)).toBe('There was a problem creating your playlist. Please try again soon.');
     expect(withTryAgain(PLAYLIST_ACTION_ERRORS.removeFromQueue)).toBe('There was a problem removing content from your queue. Please try again soon.');
-    expect(itemCountLine(3, 'Queue')).toBe('3 item(s) in Queue');
+    expect(itemCountLine(3, 'Queue')).toBe('3 items in Queue');
+    expect(itemCountLine(1, 'Go')).toBe('1 item in Go');
+    expect(itemCountLine(0, 'Go')).toBe('0 items in Go');
   });
 });
 
