@@ -357,6 +357,78 @@ describe('playlists', () => {
     }
   });
 
+  it('draws generated covers without a link underline and without words broken mid-letters', async () => {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      const sized = await browser.newContext({ baseURL, viewport, storageState: await context.storageState() });
+      const p = await sized.newPage();
+      p.setDefaultTimeout(15_000);
+      // The catalog as the server sends it, but with a title of long words without a cover, and one cover
+      // image that is a landscape banner: what real libraries hold.
+      const LONG = 'Internationalization and Containerization Handbook';
+      const BANNER = '/test-landscape-banner.svg';
+      let bannerTitle = '';
+      await p.route(
+        (url) => url.pathname === '/api/v1/book/',
+        async (route) => {
+          const response = await route.fetch();
+          const body = await response.json();
+          const results = body.results as { title: string; cover_image_url: string | null }[];
+          const bare = results.find((r) => !r.cover_image_url);
+          if (bare) bare.title = LONG;
+          const covered = results.find((r) => r.cover_image_url);
+          if (covered) {
+            covered.cover_image_url = BANNER;
+            bannerTitle = covered.title;
+          }
+          await route.fulfill({ response, json: body });
+        },
+      );
+      await p.route(`**${BANNER}*`, (route) =>
+        route.fulfill({
+          contentType: 'image/svg+xml',
+          body: '<svg xmlns="http://www.w3.org/2000/svg" width="900" height="240"><rect width="900" height="240" fill="#345"/><text x="450" y="140" font-size="64" text-anchor="middle" fill="#fff">BANNER</text></svg>',
+        }),
+      );
+      await p.goto('/library/');
+      await p.locator('.cover--typographic').first().waitFor();
+      await p.getByRole('img', { name: LONG }).waitFor();
+      // the banner is shown whole, not cut to a meaningless middle strip
+      const banner = p.getByRole('img', { name: bannerTitle, exact: true }).first();
+      await expect.poll(() => banner.evaluate((img) => getComputedStyle(img).objectFit)).toBe('contain');
+      const problems = await p.evaluate(() => {
+        const found: string[] = [];
+        for (const cover of Array.from(document.querySelectorAll<HTMLElement>('.cover--typographic'))) {
+          const name = cover.getAttribute('aria-label');
+          // Text decorations reach in-flow descendants; an atomic inline (inline-block/flex) or out-of-flow box stops them.
+          for (let el: HTMLElement | null = cover; el; el = el.parentElement) {
+            const style = getComputedStyle(el);
+            if (style.textDecorationLine !== 'none') found.push(`${name}: underlined by <${el.tagName.toLowerCase()}>`);
+            if (/^inline-/.test(style.display) || style.position === 'absolute' || style.position === 'fixed' || style.float !== 'none') break;
+          }
+          // every word of the title sits on one line (one box), unless the line clamp hid it
+          const title = cover.querySelector<HTMLElement>('.cover__title')!;
+          const box = title.getBoundingClientRect();
+          const text = title.firstChild as Text;
+          for (const match of text.data.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(text, match.index);
+            range.setEnd(text, match.index + match[0].length);
+            const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 && r.top < box.bottom - 1);
+            if (rects.length > 1) found.push(`${name}: "${match[0]}" broken over ${rects.length} lines`);
+            if (rects.some((r) => r.right > box.right + 1)) found.push(`${name}: "${match[0]}" runs out of the cover`);
+          }
+        }
+        return found;
+      });
+      await p.screenshot({ path: `/tmp/shelves-covers-${viewport.width}.png`, fullPage: true });
+      expect(problems).toEqual([]);
+      await sized.close();
+    }
+  });
+
   it('shows the playlists page on a phone with a select box for the library navigation', async () => {
     const phone = await browser.newContext({ baseURL, viewport: { width: 375, height: 812 }, storageState: await context.storageState() });
     const p = await phone.newPage();
