@@ -429,6 +429,25 @@ describe('playlists', () => {
     }
   });
 
+  it('has no pretend search box in the header: a link to the catalog where the navigation folds away', async () => {
+    await page.goto('/library/');
+    const header = page.getByRole('banner');
+    await header.getByRole('link', { name: 'Library' }).waitFor();
+    expect(await header.getByRole('searchbox').count()).toBe(0);
+    expect(await header.getByRole('search').count()).toBe(0);
+    expect(await header.getByRole('link', { name: 'Browse the library' }).isVisible()).toBe(false);
+
+    const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, storageState: await context.storageState() });
+    const p = await phone.newPage();
+    p.setDefaultTimeout(15_000);
+    await p.goto('/c/');
+    const browse = p.getByRole('banner').getByRole('link', { name: 'Browse the library' });
+    await browse.click();
+    await p.waitForURL(/\/library\/$/);
+    expect(await p.getByRole('banner').getByRole('searchbox').count()).toBe(0);
+    await phone.close();
+  });
+
   it('shows the playlists page on a phone with a select box for the library navigation', async () => {
     const phone = await browser.newContext({ baseURL, viewport: { width: 375, height: 812 }, storageState: await context.storageState() });
     const p = await phone.newPage();
