@@ -283,7 +283,13 @@ describe('playlists', () => {
       await expect.poll(() => p.getByRole('article').count()).toBe(3);
       const first = p.getByRole('article').first();
       // the first card near the top, so the menu opens downwards over what follows it
-      await first.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await expect
+        .poll(async () => {
+          await first.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+          await p.waitForTimeout(100);
+          return p.evaluate(() => window.scrollY);
+        })
+        .toBeGreaterThan(viewport.width < 500 ? 100 : -1);
       await openMenu(first);
       await p.screenshot({ path: `/tmp/shelves-menu-${viewport.width}.png` });
       // Every item of the open menu is what a pointer at its centre hits, and some of them lie over the next card.
