@@ -4,9 +4,9 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Collection } from '@lectern/core';
 import { ApiError } from '../src/api/client.ts';
-import { clearError, getErrorState } from '../src/app/errorState.ts';
+import { clearError, getErrorState } from '../src/shared/errorState.ts';
 import PlaylistsArea from '../src/features/playlists/PlaylistsArea.tsx';
-import { playlistKeys } from '../src/features/playlists/store.ts';
+import { playlistKeys } from '../src/shared/playlists/store.ts';
 import { item, playlist, profile, queue } from './fixtures.ts';
 import { flush, json, stubFetch } from './helpers.tsx';
 

@@ -6,9 +6,9 @@ import { ErrorBar } from './ErrorBar.tsx';
 import { ButtonLink } from '../components/Button.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { AccountMenu } from '../features/account/AccountMenu.tsx';
-import { useSession } from '../features/account/useSession.ts';
+import { useSession } from '../shared/useSession.ts';
 import { PlaylistsSync } from '../features/playlists/PlaylistsSync.tsx';
-import { appPaths } from './links.ts';
+import { appPaths } from '../shared/links.ts';
 import './Shell.css';
 
 function AccountArea() {

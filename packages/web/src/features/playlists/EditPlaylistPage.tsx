@@ -26,11 +26,11 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { TextArea } from '../../components/TextArea.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { isApiError, type FieldErrors } from '../../api/client.ts';
-import { appPaths } from '../../app/links.ts';
-import { reportError } from '../../app/errorState.ts';
-import { usePlaylistActions } from './actions.ts';
-import { usePlaylists } from './store.ts';
-import './PlaylistForms.css';
+import { appPaths } from '../../shared/links.ts';
+import { reportError } from '../../shared/errorState.ts';
+import { usePlaylistActions } from '../../shared/playlists/actions.ts';
+import { usePlaylists } from '../../shared/playlists/store.ts';
+import '../../shared/playlists/PlaylistForms.css';
 
 /** §4 "Edit actions are DELETE, DUPLICATE, UPDATE". */
 export type EditAction = 'DELETE' | 'DUPLICATE' | 'UPDATE';

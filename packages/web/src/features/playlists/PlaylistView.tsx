@@ -25,19 +25,19 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
-import { appPaths } from '../../app/links.ts';
-import { reportError } from '../../app/errorState.ts';
-import { TitleGridSkeleton } from '../catalog/TitleGrid.tsx';
+import { appPaths } from '../../shared/links.ts';
+import { reportError } from '../../shared/errorState.ts';
+import { TitleGridSkeleton } from '../../shared/TitleGrid.tsx';
 import { retryContent, useContent } from './contentStore.ts';
 import { initialLibraryUi, libraryUiReducer } from './libraryState.ts';
-import { PlaylistTitleCard } from './PlaylistTitleCard.tsx';
-import { usePlaylists } from './store.ts';
+import { PlaylistTitleCard } from '../../shared/playlists/PlaylistTitleCard.tsx';
+import { usePlaylists } from '../../shared/playlists/store.ts';
 import { useLingering } from './useLingering.ts';
 import { useReorder } from './useReorder.ts';
 
 /** How long a removed title stays on screen: its queue overlay and then its banner. */
 const LEAVING_MS = PLAYLIST_TIMINGS.queueOverlayMs + PLAYLIST_TIMINGS.queueFeedbackMs;
-import '../catalog/TitleGrid.css';
+import '../../shared/TitleGrid.css';
 
 export function PlaylistView() {
   const view = usePlaylists();

@@ -5,7 +5,7 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import type { Collection } from '@lectern/core';
-import { usePlaylistActions } from './actions.ts';
+import { usePlaylistActions } from '../../shared/playlists/actions.ts';
 
 /** The list with the item at `from` put at `to`. */
 export function moved<T>(list: readonly T[], from: number, to: number): T[] {

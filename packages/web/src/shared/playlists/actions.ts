@@ -17,7 +17,7 @@ import {
   type Topic,
 } from '@lectern/core';
 import { api } from '../../api/client.ts';
-import { reportError } from '../../app/errorState.ts';
+import { reportError } from '../errorState.ts';
 import { playlistKeys } from './store.ts';
 
 export const normalizeUri = (uri: string) => normalizeContentUri(uri)?.apiUrl ?? uri;
