@@ -42,6 +42,8 @@ function apiOf(context: BrowserContext, page: Page) {
       expect(r.status()).toBe(200);
       return r.json();
     },
+    queueAdd: async (urls: string[]) => expect((await page.request.post('/api/v1/queue-simple/', { headers: await headers(), data: urls })).status()).toBe(200),
+    queueRemove: async (urls: string[]) => expect((await page.request.delete('/api/v1/queue-simple/', { headers: await headers(), data: urls })).status()).toBe(200),
     list: async (): Promise<Playlist[]> => (await page.request.get('/nest/api/api/v2/collections/', { headers: { accept: 'application/json; version=v2' } })).json(),
   };
 }
@@ -116,7 +118,7 @@ describe('playlists', () => {
     await page.getByRole('heading', { level: 1, name }).waitFor();
     expect(await page.evaluate(() => document.body.classList.contains('modal-active'))).toBe(false);
     await page.getByText('Whales, ships and the open sea').waitFor();
-    await page.getByText(`1 item(s) in ${name}`).waitFor();
+    await page.getByText(`1 item in ${name}`).waitFor();
     await cardOf(page, book.title).waitFor();
     const nav = page.getByRole('navigation', { name: 'Your playlists' });
     expect(await nav.getByRole('link', { name: new RegExp(name) }).getAttribute('aria-current')).toBe('page');
@@ -158,7 +160,7 @@ describe('playlists', () => {
     expect(only).toBeTruthy();
 
     await page.goto(`/c/collection/${created.id}/`);
-    await page.getByText(`2 item(s) in ${name}`).waitFor();
+    await page.getByText(`2 items in ${name}`).waitFor();
     await expect.poll(() => page.getByRole('article').count()).toBe(2);
     const bar = page.getByRole('navigation', { name: 'Filter by topic' });
     expect(await bar.getByRole('link', { name: /^All/ }).getAttribute('aria-current')).toBe('page');
@@ -166,7 +168,7 @@ describe('playlists', () => {
     if (!(await bar.getByRole('link', { name: new RegExp(`^${only.name}`) }).count())) await more.click();
     await bar.getByRole('link', { name: new RegExp(`^${only.name}`) }).click();
     await page.waitForURL(new RegExp(`/c/collection/${created.id}/topic/${only.slug}/$`));
-    await page.getByText(`1 item(s) in ${only.name}`).waitFor();
+    await page.getByText(`1 item in ${only.name}`).waitFor();
     await expect.poll(() => page.getByRole('article').count()).toBe(1);
     await cardOf(page, moby.title).waitFor();
     expect(await bar.getByRole('link', { name: new RegExp(`^${only.name}`) }).getAttribute('aria-current')).toBe('page');
@@ -257,8 +259,199 @@ describe('playlists', () => {
     await inQueue.locator('.queue-overlay').getByText('Removing from your queue...').waitFor();
     // the card stays while its banner shows, then leaves the (now empty) queue
     await inQueue.locator('.queue-banner').getByText('Removed from your queue').waitFor();
-    await page.getByText('Start exploring! You can add any title ... to this playlist just by tapping the playlist icon.').waitFor();
+    // the empty queue names its own control, with that control's icon where the spec's '...' stands
+    const empty = page.getByText('Start exploring! You can add any title to this playlist just by tapping the queue icon.');
+    await empty.waitFor();
+    expect(await empty.locator('.empty-state__inline-icon svg').count()).toBe(1);
+    await page.screenshot({ path: '/tmp/shelves-empty-queue-1280.png' });
     await expect.poll(async () => (await page.request.get('/api/v1/queue-simple/')).json().then((q: { results: { url: string }[] }) => q.results.map((r) => r.url))).not.toContain(book.api_url);
+  });
+
+  it('stacks the playlist menu above the next card, so a title can be taken out of a playlist with a pointer', async () => {
+    const picked = books.slice(0, 3);
+    const name = unique('Stacking');
+    const created = await api.create(name);
+    await api.add(created.id, picked.map((b) => b.api_url));
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      const sized = await browser.newContext({ baseURL, viewport, storageState: await context.storageState() });
+      const p = await sized.newPage();
+      p.setDefaultTimeout(15_000);
+      await p.goto(`/c/collection/${created.id}/`);
+      await expect.poll(() => p.getByRole('article').count()).toBe(3);
+      const first = p.getByRole('article').first();
+      // the first card near the top, so the menu opens downwards over what follows it
+      await expect
+        .poll(async () => {
+          await first.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+          await p.waitForTimeout(100);
+          return p.evaluate(() => window.scrollY);
+        })
+        .toBeGreaterThan(viewport.width < 500 ? 100 : -1);
+      await openMenu(first);
+      await p.screenshot({ path: `/tmp/shelves-menu-${viewport.width}.png` });
+      // Every item of the open menu is what a pointer at its centre hits, and some of them lie over the next card.
+      const hits = await p.evaluate(() => {
+        const items = Array.from(document.querySelectorAll<HTMLElement>('[role="menu"] [role^="menuitem"]'));
+        const cards = Array.from(document.querySelectorAll<HTMLElement>('.title-grid > li')).slice(1);
+        return items.map((item) => {
+          const r = item.getBoundingClientRect();
+          const x = r.left + r.width / 2;
+          const y = r.top + r.height / 2;
+          const hit = document.elementFromPoint(x, y);
+          const overCard = cards.some((c) => {
+            const cr = c.getBoundingClientRect();
+            return x >= cr.left && x <= cr.right && y >= cr.top && y <= cr.bottom;
+          });
+          return { label: item.textContent, ok: !!hit && item.contains(hit), overCard };
+        });
+      });
+      expect(hits.filter((h) => !h.ok)).toEqual([]);
+      if (viewport.width < 500) expect(hits.some((h) => h.overCard)).toBe(true);
+      if (viewport.width < 500) {
+        // the pointer takes the first title out of the playlist
+        const entry = first.getByRole('menuitemcheckbox', { name });
+        await entry.click({ timeout: 3000 });
+        await expect.poll(async () => (await api.list()).find((x) => x.id === created.id)?.content.length).toBe(2);
+      }
+      await sized.close();
+    }
+  });
+
+  it('keeps the queue in the order the reader sets with the move buttons (keyboard too) and drag and drop', async () => {
+    const [a, b, c] = books.slice(0, 3).map((x) => x.api_url) as [string, string, string];
+    await api.queueAdd([a, b, c]);
+    try {
+      await page.goto('/c/');
+      const order = () => page.locator('[data-reorder-item]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.reorderItem));
+      await expect.poll(order).toEqual([a, b, c]);
+      const item = (url: string) => page.locator(`[data-reorder-item="${url}"]`);
+      const titleOf = (url: string) => books.find((x) => x.api_url === url)!.title;
+
+      await item(c).getByRole('button', { name: `Move ${titleOf(c)} up` }).click();
+      await expect.poll(order).toEqual([a, c, b]);
+      // the keyboard path: focus stays on the moved title's button, Enter moves it again
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Move ${titleOf(c)} up`);
+      await page.keyboard.press('Enter');
+      await expect.poll(order).toEqual([c, a, b]);
+      // focus moves to "down" once "up" is disabled at the top
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Move ${titleOf(c)} down`);
+
+      // a pointer drag by the handle onto the first title (several moves: the page hears dragover more than once)
+      await item(b).locator('.reorder-bar__handle').hover();
+      await page.mouse.down();
+      const target = (await item(c).locator('.title-card__media').boundingBox())!;
+      for (const step of [0.2, 0.5, 0.8, 1]) await page.mouse.move(target.x + (target.width / 2) * step, target.y + (target.height / 2) * step, { steps: 3 });
+      await page.mouse.up();
+      await expect.poll(order).toEqual([b, c, a]);
+      await expect.poll(async () => (await (await page.request.get('/api/v1/queue-simple/')).json()).results.map((r: { url: string }) => r.url)).toEqual([b, c, a]);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: '/tmp/shelves-queue-1280.png', fullPage: true });
+
+      // a fresh browser context (nothing cached) shows the same order
+      const fresh = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, storageState: { cookies: (await context.storageState()).cookies, origins: [] } });
+      const p = await fresh.newPage();
+      p.setDefaultTimeout(15_000);
+      await p.goto('/c/');
+      await expect.poll(() => p.locator('[data-reorder-item]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.reorderItem))).toEqual([b, c, a]);
+      await p.screenshot({ path: '/tmp/shelves-queue-390.png', fullPage: true });
+      await fresh.close();
+    } finally {
+      await api.queueRemove([a, b, c]);
+    }
+  });
+
+  it('draws generated covers without a link underline and without words broken mid-letters', async () => {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      const sized = await browser.newContext({ baseURL, viewport, storageState: await context.storageState() });
+      const p = await sized.newPage();
+      p.setDefaultTimeout(15_000);
+      // The catalog as the server sends it, but with a title of long words without a cover, and one cover
+      // image that is a landscape banner: what real libraries hold.
+      const LONG = 'Internationalization and Containerization Handbook';
+      const BANNER = '/test-landscape-banner.svg';
+      let bannerTitle = '';
+      await p.route(
+        (url) => url.pathname === '/api/v1/book/',
+        async (route) => {
+          const response = await route.fetch();
+          const body = await response.json();
+          const results = body.results as { title: string; cover_image_url: string | null }[];
+          const bare = results.find((r) => !r.cover_image_url);
+          if (bare) bare.title = LONG;
+          const covered = results.find((r) => r.cover_image_url);
+          if (covered) {
+            covered.cover_image_url = BANNER;
+            bannerTitle = covered.title;
+          }
+          await route.fulfill({ response, json: body });
+        },
+      );
+      await p.route(`**${BANNER}*`, (route) =>
+        route.fulfill({
+          contentType: 'image/svg+xml',
+          body: '<svg xmlns="http://www.w3.org/2000/svg" width="900" height="240"><rect width="900" height="240" fill="#345"/><text x="450" y="140" font-size="64" text-anchor="middle" fill="#fff">BANNER</text></svg>',
+        }),
+      );
+      await p.goto('/library/');
+      await p.locator('.cover--typographic').first().waitFor();
+      await p.getByRole('img', { name: LONG }).waitFor();
+      // the banner is shown whole, not cut to a meaningless middle strip
+      const banner = p.getByRole('img', { name: bannerTitle, exact: true }).first();
+      await expect.poll(() => banner.evaluate((img) => getComputedStyle(img).objectFit)).toBe('contain');
+      const problems = await p.evaluate(() => {
+        const found: string[] = [];
+        for (const cover of Array.from(document.querySelectorAll<HTMLElement>('.cover--typographic'))) {
+          const name = cover.getAttribute('aria-label');
+          // Text decorations reach in-flow descendants; an atomic inline (inline-block/flex) or out-of-flow box stops them.
+          for (let el: HTMLElement | null = cover; el; el = el.parentElement) {
+            const style = getComputedStyle(el);
+            if (style.textDecorationLine !== 'none') found.push(`${name}: underlined by <${el.tagName.toLowerCase()}>`);
+            if (/^inline-/.test(style.display) || style.position === 'absolute' || style.position === 'fixed' || style.float !== 'none') break;
+          }
+          // every word of the title sits on one line (one box), unless the line clamp hid it
+          const title = cover.querySelector<HTMLElement>('.cover__title')!;
+          const box = title.getBoundingClientRect();
+          const text = title.firstChild as Text;
+          for (const match of text.data.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(text, match.index);
+            range.setEnd(text, match.index + match[0].length);
+            const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 && r.top < box.bottom - 1);
+            if (rects.length > 1) found.push(`${name}: "${match[0]}" broken over ${rects.length} lines`);
+            if (rects.some((r) => r.right > box.right + 1)) found.push(`${name}: "${match[0]}" runs out of the cover`);
+          }
+        }
+        return found;
+      });
+      await p.screenshot({ path: `/tmp/shelves-covers-${viewport.width}.png`, fullPage: true });
+      expect(problems).toEqual([]);
+      await sized.close();
+    }
+  });
+
+  it('has no pretend search box in the header: a link to the catalog where the navigation folds away', async () => {
+    await page.goto('/library/');
+    const header = page.getByRole('banner');
+    await header.getByRole('link', { name: 'Library' }).waitFor();
+    expect(await header.getByRole('searchbox').count()).toBe(0);
+    expect(await header.getByRole('search').count()).toBe(0);
+    expect(await header.getByRole('link', { name: 'Browse the library' }).isVisible()).toBe(false);
+
+    const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, storageState: await context.storageState() });
+    const p = await phone.newPage();
+    p.setDefaultTimeout(15_000);
+    await p.goto('/c/');
+    const browse = p.getByRole('banner').getByRole('link', { name: 'Browse the library' });
+    await browse.click();
+    await p.waitForURL(/\/library\/$/);
+    expect(await p.getByRole('banner').getByRole('searchbox').count()).toBe(0);
+    await phone.close();
   });
 
   it('shows the playlists page on a phone with a select box for the library navigation', async () => {

@@ -37,6 +37,8 @@ export const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'TRACE'] as const;
 
 /** Most content addresses one add/remove/queue/metadata call may carry. */
 export const MAX_URLS_PER_CALL = 100;
+/** The longest playlist a reorder call takes (the whole list is sent at once). */
+export const MAX_PLAYLIST_ITEMS_ORDERED = 5_000;
 
 /**
  * The fields the web client asks /api/v1/metadata/ for, exactly as spec §7 lists them. Topics are not among

@@ -24,7 +24,12 @@ export const PLAYLIST_MESSAGES = {
   addingToQueue: 'Adding to your queue...',
   removingFromQueue: 'Removing from your queue...',
   emptyLibrary: 'Start exploring! You do not yet have any playlists.',
+  /** '...' stands for the icon of the control that adds (drawn there by the web app). */
   emptyPlaylist: 'Start exploring! You can add any title ... to this playlist just by tapping the playlist icon.',
+  /** The same sentence for the queue, naming the control that adds to it (docs/decisions.md). */
+  emptyQueue: 'Start exploring! You can add any title ... to this playlist just by tapping the queue icon.',
+  /** The reorder call's list is not the playlist's items, each once (PUT .../order/, ours). */
+  orderMismatch: "The order must list each of the playlist's items exactly once.",
   deleteTitle: 'Delete playlist',
   deleteConfirm: 'Are you sure you want to delete this playlist? This action cannot be undone.',
   createModalTitle: 'Create new playlist',
@@ -59,8 +64,10 @@ export type PlaylistAction = keyof typeof PLAYLIST_ACTION_ERRORS;
 export const withTryAgain = (message: string) => `${message} ${PLAYLIST_MESSAGES.tryAgain}`;
 /** 'New playlist created with your {content format}. ' — the modal's success line before the link. */
 export const createdWithContent = (contentFormat: string) => `New playlist created with your ${contentFormat}. `;
-/** '{n} item(s) in {name}' */
-export const itemCountLine = (n: number, name: string) => `${n} item(s) in ${name}`;
+/** '1 item' / '3 items': every count a person reads says it in the right number. */
+export const itemCount = (n: number) => `${n} ${n === 1 ? 'item' : 'items'}`;
+/** The spec's '{n} item(s) in {name}', with the number spelled out: '1 item in Go', '3 items in Queue'. */
+export const itemCountLine = (n: number, name: string) => `${itemCount(n)} in ${name}`;
 
 export const PLAYLIST_TIMINGS = {
   updateDelayMs: 1350,
@@ -133,7 +140,9 @@ export type PlaylistListAction<T extends PlaylistLike> =
   | { type: 'updated'; playlist: T }
   | { type: 'deleted'; id: string }
   | { type: 'contentAdded'; id: string; items: T['content'] }
-  | { type: 'contentRemoved'; id: string; apiUrls: readonly string[] };
+  | { type: 'contentRemoved'; id: string; apiUrls: readonly string[] }
+  /** The reader put the items in a new order (the whole list of api_urls, first shown first). */
+  | { type: 'reordered'; id: string; apiUrls: readonly string[] };
 
 /** State transitions of the list: the playlist a change touches moves to the front. */
 export function reducePlaylists<T extends PlaylistLike>(state: readonly T[], action: PlaylistListAction<T>): T[] {
@@ -147,8 +156,9 @@ export function reducePlaylists<T extends PlaylistLike>(state: readonly T[], act
     case 'contentAdded': {
       const target = state.find((p) => p.id === action.id);
       if (!target) return [...state];
-      const added = new Set(action.items.map((i) => i.api_url));
-      const content = [...action.items, ...target.content.filter((i) => !added.has(i.api_url))];
+      // New items go to the front; one already there keeps the place the reader gave it (as on the server).
+      const present = new Set(target.content.map((i) => i.api_url));
+      const content = [...action.items.filter((i) => !present.has(i.api_url)), ...target.content];
       return [{ ...target, content }, ...state.filter((p) => p.id !== action.id)];
     }
     case 'contentRemoved': {
@@ -156,6 +166,16 @@ export function reducePlaylists<T extends PlaylistLike>(state: readonly T[], act
       if (!target) return [...state];
       const removed = new Set(action.apiUrls);
       return [{ ...target, content: target.content.filter((i) => !removed.has(i.api_url)) }, ...state.filter((p) => p.id !== action.id)];
+    }
+    case 'reordered': {
+      const target = state.find((p) => p.id === action.id);
+      if (!target) return [...state];
+      const byUrl = new Map(target.content.map((i) => [i.api_url, i]));
+      const content = action.apiUrls.map((u) => byUrl.get(u)).filter((i): i is T['content'][number] => !!i);
+      // Items the order does not name (none, when it came from this list) stay, after the rest.
+      const named = new Set(action.apiUrls);
+      content.push(...target.content.filter((i) => !named.has(i.api_url)));
+      return [{ ...target, content }, ...state.filter((p) => p.id !== action.id)];
     }
   }
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CATALOG_SORTS } from './catalog.ts';
-import { ACCOUNT_STATUSES, CONTENT_FORMATS, MAX_URLS_PER_CALL, ROLES } from './constants.ts';
+import { ACCOUNT_STATUSES, CONTENT_FORMATS, MAX_PLAYLIST_ITEMS_ORDERED, MAX_URLS_PER_CALL, ROLES } from './constants.ts';
 
 /** JSON error shape of every failing call: a sentence, plus per-field reasons for validation errors. */
 export const errorBodySchema = z.object({
@@ -220,6 +220,13 @@ export const contentChangeSchema = z.object({ content: urlList });
 /** POST and DELETE /api/v1/queue-simple/ take a bare JSON array of item urls. */
 export const queueChangeSchema = urlList;
 export const urlsRequestSchema = z.object({ urls: urlList });
+/**
+ * PUT /api/v2/collections/{id}/order/ (ours; the spec names no reorder call): every item's api_url exactly once,
+ * in the order the reader wants, first shown first.
+ */
+export const collectionOrderSchema = z.object({
+  content: z.array(z.string().min(1).max(2000)).max(MAX_PLAYLIST_ITEMS_ORDERED, `At most ${MAX_PLAYLIST_ITEMS_ORDERED} items can be ordered.`),
+});
 
 export const queueEntrySchema = z.object({ url: z.string(), is_whole_book: z.boolean(), natural_key: z.array(z.string()) });
 export type QueueEntry = z.infer<typeof queueEntrySchema>;

@@ -80,8 +80,8 @@ describe('item count line', () => {
   ];
   it('uses the playlist name for All and the topic name otherwise', () => {
     const { shown } = topicBar(items, 'python');
-    expect(itemCountLine(3, itemCountSubject('Queue', shown, 'all'))).toBe('3 item(s) in Queue');
-    expect(itemCountLine(2, itemCountSubject('Queue', shown, 'python'))).toBe('2 item(s) in Python');
+    expect(itemCountLine(3, itemCountSubject('Queue', shown, 'all'))).toBe('3 items in Queue');
+    expect(itemCountLine(2, itemCountSubject('Queue', shown, 'python'))).toBe('2 items in Python');
   });
 });
 

@@ -36,7 +36,9 @@ describe('playlist validation (spec §5)', () => {
   it('writes the error catalogue sentences', () => {
     expect(withTryAgain(PLAYLIST_ACTION_ERRORS.create)).toBe('There was a problem creating your playlist. Please try again soon.');
     expect(withTryAgain(PLAYLIST_ACTION_ERRORS.removeFromQueue)).toBe('There was a problem removing content from your queue. Please try again soon.');
-    expect(itemCountLine(3, 'Queue')).toBe('3 item(s) in Queue');
+    expect(itemCountLine(3, 'Queue')).toBe('3 items in Queue');
+    expect(itemCountLine(1, 'Go')).toBe('1 item in Go');
+    expect(itemCountLine(0, 'Go')).toBe('0 items in Go');
   });
 });
 
@@ -66,6 +68,12 @@ describe('playlist list order and transitions (spec §4)', () => {
     state = reducePlaylists(state, { type: 'contentAdded', id: 'b', items: [item('/y/'), item('/x/')] });
     expect(state.map((p) => p.id)).toEqual(['b', 'c', 'a']);
     expect(state[0]!.content.map((i) => i.api_url)).toEqual(['/y/', '/x/']);
+    state = reducePlaylists(state, { type: 'reordered', id: 'b', apiUrls: ['/x/', '/y/'] });
+    expect(state[0]!.content.map((i) => i.api_url)).toEqual(['/x/', '/y/']);
+    // adding what is there keeps the reader's order; a new item goes in front
+    state = reducePlaylists(state, { type: 'contentAdded', id: 'b', items: [item('/y/'), item('/z/')] });
+    expect(state[0]!.content.map((i) => i.api_url)).toEqual(['/z/', '/x/', '/y/']);
+    state = reducePlaylists(state, { type: 'contentRemoved', id: 'b', apiUrls: ['/z/'] });
     state = reducePlaylists(state, { type: 'updated', playlist: pl('a', 'A2') });
     expect(state.map((p) => `${p.id}:${p.name}`)).toEqual(['a:A2', 'b:B', 'c:C']);
     state = reducePlaylists(state, { type: 'contentRemoved', id: 'b', apiUrls: ['/x/'] });

@@ -3,10 +3,10 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Collection } from '@lectern/core';
-import { clearError, getErrorState } from '../src/app/errorState.ts';
+import { clearError, getErrorState } from '../src/shared/errorState.ts';
 import { NewPlaylistPage } from '../src/features/playlists/NewPlaylistPage.tsx';
-import { CreatePlaylistModal } from '../src/features/playlists/PlaylistModals.tsx';
-import { playlistKeys } from '../src/features/playlists/store.ts';
+import { CreatePlaylistModal } from '../src/shared/playlists/PlaylistModals.tsx';
+import { playlistKeys } from '../src/shared/playlists/store.ts';
 import { item, playlist, profile, queue } from './fixtures.ts';
 import { json, renderSignedIn, stubFetch } from './helpers.tsx';
 

@@ -3,9 +3,9 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PLAYLIST_MESSAGES, type Collection } from '@lectern/core';
-import { clearError, getErrorState } from '../src/app/errorState.ts';
+import { clearError, getErrorState } from '../src/shared/errorState.ts';
 import { EditPlaylistPage } from '../src/features/playlists/EditPlaylistPage.tsx';
-import { playlistKeys } from '../src/features/playlists/store.ts';
+import { playlistKeys } from '../src/shared/playlists/store.ts';
 import { item, playlist, profile, queue } from './fixtures.ts';
 
 const rust = playlist('3', 'Rust', [item('b1'), item('b2')], { description: 'Ownership and borrowing' });

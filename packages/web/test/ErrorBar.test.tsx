@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../src/api/client.ts';
 import { ErrorBar } from '../src/app/ErrorBar.tsx';
-import { clearError, getErrorState, reportError } from '../src/app/errorState.ts';
+import { clearError, getErrorState, reportError } from '../src/shared/errorState.ts';
 
 describe('global error bar (spec §8: shown only within 5 s of the error timestamp)', () => {
   beforeEach(() => {

@@ -2,8 +2,8 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { createRef } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { sortPlaylists, type Collection } from '@lectern/core';
-import { PlaylistMenu } from '../src/features/playlists/PlaylistTitleCard.tsx';
-import type { PlaylistsView } from '../src/features/playlists/store.ts';
+import { PlaylistMenu } from '../src/shared/playlists/PlaylistTitleCard.tsx';
+import type { PlaylistsView } from '../src/shared/playlists/store.ts';
 import { item, playlist, queue } from './fixtures.ts';
 
 const URL = '/api/v1/book/b1/';

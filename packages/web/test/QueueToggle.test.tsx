@@ -1,9 +1,9 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Collection } from '@lectern/core';
-import { clearError, getErrorState } from '../src/app/errorState.ts';
-import { PlaylistTitleCard } from '../src/features/playlists/PlaylistTitleCard.tsx';
-import { playlistKeys } from '../src/features/playlists/store.ts';
+import { clearError, getErrorState } from '../src/shared/errorState.ts';
+import { PlaylistTitleCard } from '../src/shared/playlists/PlaylistTitleCard.tsx';
+import { playlistKeys } from '../src/shared/playlists/store.ts';
 import { queue, title } from './fixtures.ts';
 import { flush, json, renderSignedIn, stubFetch } from './helpers.tsx';
 

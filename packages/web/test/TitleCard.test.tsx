@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { ContentMetadata } from '@lectern/core';
-import { TitleCard } from '../src/features/catalog/TitleCard.tsx';
+import { TitleCard } from '../src/shared/TitleCard.tsx';
 
 const sample: ContentMetadata = {
   api_url: '/api/v1/book/9781449373320/',

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import type { Collection } from '@lectern/core';
-import { playlistKeys } from '../src/features/playlists/store.ts';
+import { playlistKeys } from '../src/shared/playlists/store.ts';
 import { profile } from './fixtures.ts';
 
 export interface Call {

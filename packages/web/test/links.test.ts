@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appPaths, cardCoverUrl, safeNextPath } from '../src/app/links.ts';
+import { appPaths, cardCoverUrl, safeNextPath } from '../src/shared/links.ts';
 
 describe('safeNextPath', () => {
   it('keeps same-origin paths', () => {

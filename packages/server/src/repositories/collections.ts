@@ -23,7 +23,7 @@ export class CollectionsRepository {
     return this.db.selectFrom('collections').selectAll().where('user_id', '=', userId).where('is_default', '=', 1).executeTakeFirst();
   }
 
-  /** Items of the given playlists, newest first within each. */
+  /** Items of the given playlists in their order (highest position first: new items go on top, reorders rewrite it). */
   itemsOf(collectionIds: string[]): Promise<CollectionItemRow[]> {
     if (collectionIds.length === 0) return Promise.resolve([]);
     return this.db
@@ -53,7 +53,8 @@ export class CollectionsRepository {
   }
 
   /**
-   * Adds items in one transaction; the first given ends up newest. An item already there moves to the front.
+   * Adds items in one transaction, in front of what is there (spec §4: "added items go to the front"); the first
+   * given ends up first. An item already there keeps its place: the order is the reader's.
    */
   async addItems(collectionId: string, items: { api_url: string; title_id: number; chapter_id: number | null }[], now: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -63,15 +64,43 @@ export class CollectionsRepository {
         .where('collection_id', '=', collectionId)
         .executeTakeFirst();
       const base = Number(top?.top ?? 0);
-      await trx
-        .deleteFrom('collection_items')
-        .where('collection_id', '=', collectionId)
-        .where('api_url', 'in', items.map((i) => i.api_url))
-        .execute();
-      await trx
-        .insertInto('collection_items')
-        .values(items.map((item, i) => ({ collection_id: collectionId, ...item, position: base + items.length - i, added_at: now })))
-        .execute();
+      const present = new Set(
+        (
+          await trx
+            .selectFrom('collection_items')
+            .select('api_url')
+            .where('collection_id', '=', collectionId)
+            .where('api_url', 'in', items.map((i) => i.api_url))
+            .execute()
+        ).map((r) => r.api_url),
+      );
+      const fresh = items.filter((i) => !present.has(i.api_url));
+      if (fresh.length) {
+        await trx
+          .insertInto('collection_items')
+          .values(fresh.map((item, i) => ({ collection_id: collectionId, ...item, position: base + fresh.length - i, added_at: now })))
+          .execute();
+      }
+      await trx.updateTable('collections').set({ updated_at: now }).where('id', '=', collectionId).execute();
+    });
+  }
+
+  /** Api_urls of one playlist's items, first shown first. */
+  async itemUrls(collectionId: string): Promise<string[]> {
+    return (await this.itemsOf([collectionId])).map((i) => i.api_url);
+  }
+
+  /** Rewrites the positions so the items read in the given order (first highest, as lists show highest first). */
+  async setOrder(collectionId: string, apiUrls: string[], now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const [i, apiUrl] of apiUrls.entries()) {
+        await trx
+          .updateTable('collection_items')
+          .set({ position: apiUrls.length - i })
+          .where('collection_id', '=', collectionId)
+          .where('api_url', '=', apiUrl)
+          .execute();
+      }
       await trx.updateTable('collections').set({ updated_at: now }).where('id', '=', collectionId).execute();
     });
   }

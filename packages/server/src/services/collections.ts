@@ -115,6 +115,28 @@ export class CollectionsService {
     return this.get(user, id);
   }
 
+  /**
+   * Puts a playlist's items (the queue included) in the order given: the list must hold every item's api_url
+   * exactly once, otherwise nothing changes and the 400 names `content`.
+   */
+  async reorder(user: User, id: string, order: string[]): Promise<Collection> {
+    await this.owned(user, id);
+    const current = await this.collections.itemUrls(id);
+    const given = new Set(order);
+    const have = new Set(current);
+    const missing = current.filter((u) => !given.has(u));
+    const unknown = [...given].filter((u) => !have.has(u));
+    const reasons = [
+      ...(given.size !== order.length ? ['An item is listed more than once.'] : []),
+      ...(missing.length ? [`Missing: ${missing.join(', ')}.`] : []),
+      ...(unknown.length ? [`Not in this playlist: ${unknown.join(', ')}.`] : []),
+    ];
+    if (reasons.length) throw badRequest(PLAYLIST_MESSAGES.orderMismatch, { content: [PLAYLIST_MESSAGES.orderMismatch, ...reasons] });
+    await this.collections.setOrder(id, order, this.now().toISOString());
+    await this.changed(user);
+    return this.get(user, id);
+  }
+
   // ---- the queue: the default playlist seen through /api/v1/queue-simple/ ----
 
   async queue(user: User): Promise<{ results: QueueEntry[] }> {

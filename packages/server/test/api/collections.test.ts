@@ -144,6 +144,60 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
     expect((await bob.get('/api/v1/queue-simple/')).json().results).toEqual([]);
   });
 
+  it('keeps the order a reader sets: PUT .../order/ with every item once, new items in front, re-adds in place', async () => {
+    const created = collectionSchema.parse((await ada.post(api(ada), { name: 'Ordered', description: '' })).json());
+    const [a, b, c] = books.map((x) => x.api_url);
+    await ada.post(api(ada, `${created.id}/add-content/`), { content: [a, b, c] });
+    const order = (id: string) => ada.get(api(ada, `${id}/`)).then((r) => collectionSchema.parse(r.json()).content.map((i) => i.api_url));
+    expect(await order(created.id)).toEqual([a, b, c]);
+
+    const put = (id: string, content: unknown, client = ada) => client.request('PUT', api(client, `${id}/order/`), { json: { content } });
+    const moved = await put(created.id, [c, a, b]);
+    expect(moved.statusCode).toBe(200);
+    expect(collectionSchema.parse(moved.json()).content.map((i) => i.api_url)).toEqual([c, a, b]);
+    expect(await order(created.id)).toEqual([c, a, b]);
+
+    // Not exactly the items: 400 naming the field, nothing changed.
+    for (const bad of [[c, a], [c, a, b, b], [c, a, b, wotwChapter], [c, a, a]]) {
+      const res = await put(created.id, bad);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().detail).toBe(PLAYLIST_MESSAGES.orderMismatch);
+      expect(res.json().errors.content[0]).toBe(PLAYLIST_MESSAGES.orderMismatch);
+    }
+    const notList = await put(created.id, 'no');
+    expect(notList.statusCode).toBe(400);
+    expect(Object.keys(notList.json().errors)).toEqual(['content']);
+    expect(await order(created.id)).toEqual([c, a, b]);
+
+    // Another user's playlist does not exist for you.
+    expect((await put(created.id, [c, a, b], bob)).statusCode).toBe(404);
+
+    // Adding again keeps the reader's place; a new item goes in front (spec §4), the rest stays as set.
+    await ada.post(api(ada, `${created.id}/add-content/`), { content: [a] });
+    expect(await order(created.id)).toEqual([c, a, b]);
+    await ada.post(api(ada, `${created.id}/add-content/`), { content: [wotwChapter] });
+    expect(await order(created.id)).toEqual([wotwChapter, c, a, b]);
+    await ada.post(api(ada, `${created.id}/remove-content/`), { content: [a] });
+    expect(await order(created.id)).toEqual([wotwChapter, c, b]);
+    // The ETag moves with a reorder, so a cached list is not served stale.
+    const etag = (await ada.get(api(ada))).headers.etag as string;
+    await put(created.id, [b, c, wotwChapter]);
+    expect((await ada.get(api(ada), { 'if-none-match': etag })).statusCode).toBe(200);
+  });
+
+  it('reorders the queue, which /api/v1/queue-simple/ then lists in that order', async () => {
+    const [a, b] = books.map((x) => x.api_url);
+    await ada.request('DELETE', '/api/v1/queue-simple/', { json: (await ada.get('/api/v1/queue-simple/')).json().results.map((r: { url: string }) => r.url).concat([a!]) });
+    await ada.request('POST', '/api/v1/queue-simple/', { json: [a, b] });
+    const queue = collectionListSchema.parse((await ada.get(api(ada))).json()).find((x) => x.is_default)!;
+    expect(queue.content.map((i) => i.api_url)).toEqual([a, b]);
+    expect((await ada.request('PUT', `/api/v2/collections/${queue.id}/order/`, { json: { content: [b, a] } })).statusCode).toBe(200);
+    expect(queueListSchema.parse((await ada.get('/api/v1/queue-simple/')).json()).results.map((r) => r.url)).toEqual([b, a]);
+    // Queuing a queued title again does not move it.
+    await ada.request('POST', '/api/v1/queue-simple/', { json: [a] });
+    expect(queueListSchema.parse((await ada.get('/api/v1/queue-simple/')).json()).results.map((r) => r.url)).toEqual([b, a]);
+  });
+
   it('serves metadata for a batch of addresses, honouring fields=', async () => {
     const urls = books.map((b) => b.api_url);
     const all = await ada.post('/api/v1/metadata/', { urls });

@@ -399,6 +399,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     removeContent: (id: string, content: readonly string[]): Promise<Collection> =>
       request(`${collectionPath(id)}remove-content/`, (s) => s.collectionSchema, v2('POST', { content })),
 
+    /** Ours (docs/decisions.md): the whole list of the playlist's api_urls in the wanted order. */
+    reorderCollection: (id: string, content: readonly string[]): Promise<Collection> =>
+      request(`${collectionPath(id)}order/`, (s) => s.collectionSchema, v2('PUT', { content })),
+
     getQueue: (signal?: AbortSignal): Promise<QueueEntry[]> =>
       request(QUEUE_PATH, (s) => s.queueListSchema, { signal }).then((r) => r.results),
 

@@ -4,7 +4,7 @@
  */
 import { useEffect, useReducer } from 'react';
 import { errorBarVisible, PLAYLIST_TIMINGS } from '@lectern/core';
-import { clearError, useErrorState } from './errorState.ts';
+import { clearError, useErrorState } from '../shared/errorState.ts';
 import './ErrorBar.css';
 
 export function ErrorBar() {

@@ -4,7 +4,7 @@
  */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button, ButtonLink } from '../components/Button.tsx';
-import { appPaths } from './links.ts';
+import { appPaths } from '../shared/links.ts';
 import './RouteError.css';
 
 interface Props {

@@ -1,4 +1,4 @@
-/** The frame of every page: skip link, top bar (logo, main navigation, search, account) and the main landmark. */
+/** The frame of every page: skip link, top bar (logo, main navigation, account) and the main landmark. */
 import { useEffect } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
@@ -6,9 +6,9 @@ import { ErrorBar } from './ErrorBar.tsx';
 import { ButtonLink } from '../components/Button.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { AccountMenu } from '../features/account/AccountMenu.tsx';
-import { useSession } from '../features/account/useSession.ts';
+import { useSession } from '../shared/useSession.ts';
 import { PlaylistsSync } from '../features/playlists/PlaylistsSync.tsx';
-import { appPaths } from './links.ts';
+import { appPaths } from '../shared/links.ts';
 import './Shell.css';
 
 function AccountArea() {
@@ -38,22 +38,16 @@ function Logo() {
   );
 }
 
-function SearchPlaceholder() {
+/**
+ * No search box until search exists (docs/decisions.md): a box that looks real but takes no input promised what the
+ * app cannot do. Where the main navigation folds away (phones), this link is the way to the catalog.
+ */
+function BrowseLink() {
   return (
-    <form className="topbar__search" role="search" onSubmit={(e) => e.preventDefault()}>
-      <Icon name="search" size={16} className="topbar__search-icon" />
-      <input
-        type="search"
-        aria-label="Search"
-        placeholder="Search titles, authors, topics"
-        aria-disabled="true"
-        aria-describedby="search-soon"
-        readOnly
-      />
-      <span id="search-soon" className="visually-hidden">
-        Search is coming soon.
-      </span>
-    </form>
+    <Link to={appPaths.library} className="topbar__browse">
+      <Icon name="book" size={16} />
+      <span>Browse the library</span>
+    </Link>
   );
 }
 
@@ -91,7 +85,7 @@ export function Shell() {
               </NavLink>
             ) : null}
           </nav>
-          <SearchPlaceholder />
+          <BrowseLink />
           <div className="topbar__account">
             <AccountArea />
           </div>

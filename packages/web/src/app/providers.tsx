@@ -1,7 +1,7 @@
 import { notifyManager, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { isApiError } from '../api/client.ts';
-import { reportError, type ErrorLevel } from './errorState.ts';
+import { reportError, type ErrorLevel } from '../shared/errorState.ts';
 
 /**
  * A query that declares `meta: { errorLevel, errorMessage }` has its failures reported to the global error

@@ -7,18 +7,11 @@
 import { Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { LibraryPage, PublisherPage, TopicPage } from '../features/catalog/CatalogPage.tsx';
-import { Spinner } from '../components/Spinner.tsx';
-import { NotFoundPage } from './NotFoundPage.tsx';
+import { PageLoading } from '../components/PageLoading.tsx';
+import { NotFoundPage } from '../shared/NotFoundPage.tsx';
 import { Shell } from './Shell.tsx';
-import { appPaths } from './links.ts';
+import { appPaths } from '../shared/links.ts';
 
-export function PageLoading() {
-  return (
-    <div className="page page-loading">
-      <Spinner size="lg" label="Loading…" />
-    </div>
-  );
-}
 
 type Loaded = { page: ComponentType } | { error: unknown };
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import './EmptyState.css';
 
-export function EmptyState({ title, children, icon }: { title: string; children?: ReactNode; icon?: ReactNode }) {
+export function EmptyState({ title, children, icon }: { title: ReactNode; children?: ReactNode; icon?: ReactNode }) {
   return (
     <div className="empty-state">
       {icon ? <div className="empty-state__icon" aria-hidden="true">{icon}</div> : null}

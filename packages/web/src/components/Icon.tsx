@@ -17,7 +17,10 @@ export type IconName =
   | 'edit'
   | 'trash'
   | 'copy'
-  | 'list';
+  | 'list'
+  | 'arrow-up'
+  | 'arrow-down'
+  | 'grip';
 
 const PATHS: Record<IconName, string> = {
   lock: 'M7 10V7a5 5 0 0 1 10 0v3M5 10h14v11H5z M12 14v3',
@@ -38,6 +41,9 @@ const PATHS: Record<IconName, string> = {
   trash: 'M4 7h16 M10 11v6 M14 11v6 M6 7l1 13h10l1-13 M9 7V4h6v3',
   copy: 'M9 9h11v11H9z M5 15H4V4h11v1',
   list: 'M9 6h11 M9 12h11 M9 18h11 M4.5 6v.01 M4.5 12v.01 M4.5 18v.01',
+  'arrow-up': 'M12 19V5 M6 11l6-6 6 6',
+  'arrow-down': 'M12 5v14 M6 13l6 6 6-6',
+  grip: 'M9 6v.01 M15 6v.01 M9 12v.01 M15 12v.01 M9 18v.01 M15 18v.01',
 };
 
 export function Icon({ name, size = 16, className, filled = false }: { name: IconName; size?: number; className?: string; filled?: boolean }) {

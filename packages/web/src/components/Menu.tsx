@@ -46,6 +46,9 @@ export interface MenuProps {
   className?: string;
 }
 
+/** The Popover API (top layer); without it (older browsers, jsdom) the popover is an ordinary absolute box. */
+const SUPPORTS_POPOVER = typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElement.prototype;
+
 /**
  * A menu button (WAI-ARIA menu button pattern): Enter, Space or ArrowDown opens it and focuses the first item,
  * ArrowUp/ArrowDown/Home/End move between items, Escape closes and returns focus to the button, Tab or a click
@@ -97,18 +100,49 @@ export function Menu({
     if (disabled && open) close(false);
   }, [disabled, open, close]);
 
-  // Measured once per opening, with the requested alignment; flipped when that side would leave the screen.
+  // The open popover goes into the browser's top layer (the Popover API), so no card, transform, opacity or
+  // z-index around the button can paint over it; it is placed under the button (above it when there is no room
+  // below) and kept inside the screen. Where the API is missing it stays absolutely positioned, as before.
+  const place = useCallback(() => {
+    const popover = popoverRef.current;
+    const anchor = buttonRef.current;
+    if (!popover || !anchor || !popover.matches(':popover-open')) return;
+    const b = anchor.getBoundingClientRect();
+    const { offsetWidth: w, offsetHeight: h } = popover;
+    const margin = 8;
+    const gap = 8;
+    let left = align === 'end' ? b.right - w : b.left;
+    left = Math.max(margin, Math.min(left, window.innerWidth - w - margin));
+    let top = b.bottom + gap;
+    if (top + h > window.innerHeight - margin && b.top - gap - h >= margin) top = b.top - gap - h;
+    popover.style.left = `${Math.round(left)}px`;
+    popover.style.top = `${Math.round(top)}px`;
+  }, [align]);
+
   useLayoutEffect(() => {
     if (!open) {
       setSide(align);
       return;
     }
-    const rect = popoverRef.current?.getBoundingClientRect();
+    const popover = popoverRef.current;
+    if (popover && SUPPORTS_POPOVER) {
+      if (!popover.matches(':popover-open')) popover.showPopover();
+      place();
+      window.addEventListener('scroll', place, { capture: true, passive: true });
+      window.addEventListener('resize', place);
+      return () => {
+        window.removeEventListener('scroll', place, { capture: true });
+        window.removeEventListener('resize', place);
+      };
+    }
+    // No Popover API: flip the side when the requested one would leave the screen.
+    const rect = popover?.getBoundingClientRect();
     if (!rect || !rect.width) return;
     const margin = 8;
     if (align === 'end' && rect.left < margin) setSide('start');
     else if (align === 'start' && rect.right > window.innerWidth - margin) setSide('end');
-  }, [open, align]);
+    return undefined;
+  }, [open, align, place]);
 
   const focusItem = (index: number) => {
     const enabled = itemRefs.current.filter((el): el is HTMLButtonElement => !!el && !el.disabled);
@@ -204,7 +238,7 @@ export function Menu({
         button
       )}
       {open ? (
-        <div className="menu__popover" ref={popoverRef}>
+        <div className="menu__popover" ref={popoverRef} popover={SUPPORTS_POPOVER ? 'manual' : undefined}>
           {header ? (
             <div className="menu__header" id={headerId}>
               {header}

@@ -2,8 +2,8 @@ import { useNavigate } from 'react-router';
 import type { AccountProfile } from '@lectern/core';
 import { Menu } from '../../components/Menu.tsx';
 import { Icon } from '../../components/Icon.tsx';
-import { appPaths } from '../../app/links.ts';
-import { useLogout } from './useSession.ts';
+import { appPaths } from '../../shared/links.ts';
+import { useLogout } from '../../shared/useSession.ts';
 import './AccountMenu.css';
 
 function statusLine(profile: AccountProfile): string {

@@ -10,8 +10,8 @@ import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { csrfToken } from '../../api/cookies.ts';
 import { isApiError, type FieldErrors } from '../../api/client.ts';
-import { appPaths, safeNextPath } from '../../app/links.ts';
-import { useLogin, useSession } from './useSession.ts';
+import { appPaths, safeNextPath } from '../../shared/links.ts';
+import { useLogin, useSession } from '../../shared/useSession.ts';
 import './LoginPage.css';
 
 export function LoginPage() {

@@ -12,8 +12,8 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
-import { appPaths } from '../../app/links.ts';
-import { TitleGrid, TitleGridSkeleton } from './TitleGrid.tsx';
+import { appPaths } from '../../shared/links.ts';
+import { TitleGrid, TitleGridSkeleton } from '../../shared/TitleGrid.tsx';
 import { useCatalog, usePublisher, useTopics, type CatalogFilter } from './useCatalog.ts';
 import './CatalogPage.css';
 

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
   duplicateName,
+  itemCount,
   LIMITS,
   PLAYLIST_ACTION_ERRORS,
   PLAYLIST_MESSAGES,
@@ -25,11 +26,11 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { TextArea } from '../../components/TextArea.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { isApiError, type FieldErrors } from '../../api/client.ts';
-import { appPaths } from '../../app/links.ts';
-import { reportError } from '../../app/errorState.ts';
-import { usePlaylistActions } from './actions.ts';
-import { usePlaylists } from './store.ts';
-import './PlaylistForms.css';
+import { appPaths } from '../../shared/links.ts';
+import { reportError } from '../../shared/errorState.ts';
+import { usePlaylistActions } from '../../shared/playlists/actions.ts';
+import { usePlaylists } from '../../shared/playlists/store.ts';
+import '../../shared/playlists/PlaylistForms.css';
 
 /** §4 "Edit actions are DELETE, DUPLICATE, UPDATE". */
 export type EditAction = 'DELETE' | 'DUPLICATE' | 'UPDATE';
@@ -152,7 +153,7 @@ function EditForm({ playlist, others, leaving }: { playlist: Collection; others:
         <p className="playlist__eyebrow">Edit playlist</p>
         <h1 className="page-heading">{playlist.name}</h1>
         <p className="playlist__description">
-          {playlist.content.length} {playlist.content.length === 1 ? 'item' : 'items'}
+          {itemCount(playlist.content.length)}
         </p>
       </header>
 

@@ -6,10 +6,10 @@ import { useId } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { PLAYLIST_MESSAGES } from '@lectern/core';
 import { Button } from '../../components/Button.tsx';
-import { appPaths } from '../../app/links.ts';
-import { CreatePlaylistFields, useCreatePlaylistForm } from './CreatePlaylistForm.tsx';
-import { normalizeUri } from './actions.ts';
-import './PlaylistForms.css';
+import { appPaths } from '../../shared/links.ts';
+import { CreatePlaylistFields, useCreatePlaylistForm } from '../../shared/playlists/CreatePlaylistForm.tsx';
+import { normalizeUri } from '../../shared/playlists/actions.ts';
+import '../../shared/playlists/PlaylistForms.css';
 
 export function NewPlaylistPage() {
   const location = useLocation();

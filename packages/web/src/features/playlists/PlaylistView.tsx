@@ -25,18 +25,19 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
-import { appPaths } from '../../app/links.ts';
-import { reportError } from '../../app/errorState.ts';
-import { TitleGridSkeleton } from '../catalog/TitleGrid.tsx';
+import { appPaths } from '../../shared/links.ts';
+import { reportError } from '../../shared/errorState.ts';
+import { TitleGridSkeleton } from '../../shared/TitleGrid.tsx';
 import { retryContent, useContent } from './contentStore.ts';
 import { initialLibraryUi, libraryUiReducer } from './libraryState.ts';
-import { PlaylistTitleCard } from './PlaylistTitleCard.tsx';
-import { usePlaylists } from './store.ts';
+import { PlaylistTitleCard } from '../../shared/playlists/PlaylistTitleCard.tsx';
+import { usePlaylists } from '../../shared/playlists/store.ts';
 import { useLingering } from './useLingering.ts';
+import { useReorder } from './useReorder.ts';
 
 /** How long a removed title stays on screen: its queue overlay and then its banner. */
 const LEAVING_MS = PLAYLIST_TIMINGS.queueOverlayMs + PLAYLIST_TIMINGS.queueFeedbackMs;
-import '../catalog/TitleGrid.css';
+import '../../shared/TitleGrid.css';
 
 export function PlaylistView() {
   const view = usePlaylists();
@@ -113,6 +114,19 @@ function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicS
     gridRef.current?.querySelectorAll<HTMLAnchorElement>('.title-card__title a')[from]?.focus();
   }, [loadedCount]);
 
+  // The reader's order (queue and playlists): buttons and drag and drop, on the unfiltered list only.
+  const reorder = useReorder(playlist);
+  const canReorder = bar.selected === DEFAULT_TOPIC.slug && playlist.content.length > 1;
+  useLayoutEffect(() => {
+    const target = reorder.refocus.current;
+    if (!target) return;
+    reorder.refocus.current = null;
+    const item = [...(gridRef.current?.querySelectorAll<HTMLElement>('[data-reorder-item]') ?? [])].find((el) => el.dataset.reorderItem === target.apiUrl);
+    const want = item?.querySelector<HTMLButtonElement>(`[data-move="${target.direction}"]`);
+    const other = item?.querySelector<HTMLButtonElement>(`[data-move="${target.direction === 'up' ? 'down' : 'up'}"]`);
+    (want && !want.disabled ? want : other)?.focus();
+  }, [playlist.content, reorder.refocus]);
+
   const failed = content.didError && urls.some((u) => !content.contentMetadata[u] && !content.requestedContentUris.has(u) && !content.missingContentUris.has(u));
   const link = (slug: string) => appPaths.playlistTopic(playlist.id, playlist.is_default, slug);
 
@@ -135,7 +149,7 @@ function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicS
                   <span className="topic-filter__count">
                     <span className="visually-hidden">, </span>
                     {t.count}
-                    <span className="visually-hidden"> items</span>
+                    <span className="visually-hidden">{t.count === 1 ? ' item' : ' items'}</span>
                   </span>
                 </Link>
               </li>
@@ -157,7 +171,7 @@ function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicS
       </p>
 
       {!shown.length ? (
-        <EmptyState title={PLAYLIST_MESSAGES.emptyPlaylist} icon={<Icon name="playlist-add" size={32} />}>
+        <EmptyState title={<EmptySentence queue={playlist.is_default} />} icon={<Icon name={playlist.is_default ? 'bookmark' : 'playlist-add'} size={32} />}>
           <Link to="/">Browse the library</Link>
         </EmptyState>
       ) : (
@@ -167,8 +181,49 @@ function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicS
             {page.items.map(({ item, leaving }, i) => {
               const meta = content.contentMetadata[item.api_url];
               if (meta) {
+                const movable = canReorder && !leaving;
+                const order = reorder.buttons(item.api_url, meta.title);
+                const itemClass = [
+                  'title-grid__item',
+                  leaving ? 'title-grid__item--leaving' : null,
+                  movable ? 'title-grid__item--movable' : null,
+                  reorder.dragging === item.api_url ? 'title-grid__item--dragging' : null,
+                  reorder.over === item.api_url && reorder.dragging !== item.api_url ? 'title-grid__item--drop' : null,
+                ]
+                  .filter(Boolean)
+                  .join(' ');
                 return (
-                  <li key={item.api_url} className={`title-grid__item${leaving ? ' title-grid__item--leaving' : ''}`}>
+                  <li key={item.api_url} className={itemClass} data-reorder-item={item.api_url} {...(movable ? reorder.dropTarget(item.api_url, meta.title) : {})}>
+                    {movable ? (
+                      <div className="reorder-bar">
+                        <span
+                          className="reorder-bar__handle"
+                          title="Drag to reorder"
+                          aria-hidden="true"
+                          {...reorder.handle(item.api_url, meta.title, () => gridRef.current?.querySelector(`[data-reorder-item="${CSS.escape(item.api_url)}"]`) ?? null)}
+                        >
+                          <Icon name="grip" size={18} />
+                        </span>
+                        <span className="reorder-bar__position">
+                          {order.index + 1}
+                          <span className="visually-hidden"> of {order.count}</span>
+                        </span>
+                        <button type="button" className="reorder-bar__button" data-move="up" aria-label={`Move ${meta.title} up`} title="Move up" disabled={order.index <= 0} onClick={order.up}>
+                          <Icon name="arrow-up" size={16} />
+                        </button>
+                        <button
+                          type="button"
+                          className="reorder-bar__button"
+                          data-move="down"
+                          aria-label={`Move ${meta.title} down`}
+                          title="Move down"
+                          disabled={order.index >= order.count - 1}
+                          onClick={order.down}
+                        >
+                          <Icon name="arrow-down" size={16} />
+                        </button>
+                      </div>
+                    ) : null}
                     <PlaylistTitleCard
                       title={item.metadata.topics.length ? { ...meta, topics: item.metadata.topics } : meta}
                       progress={content.progress[item.api_url] ?? 0}
@@ -202,6 +257,9 @@ function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicS
               );
             })}
           </ul>
+          <div className="visually-hidden" role="status">
+            {reorder.announcement}
+          </div>
           {page.hasMore ? (
             <div className="playlist__more">
               <p className="playlist__shown">
@@ -222,5 +280,23 @@ function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicS
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The spec's empty-playlist sentence with the icon where its '...' stands: the queue's bookmark for the queue
+ * (its toggle adds there), the playlist icon for a playlist (its menu adds there). The icon is decoration; the
+ * sentence names the control in words.
+ */
+function EmptySentence({ queue }: { queue: boolean }) {
+  const [before, after] = (queue ? PLAYLIST_MESSAGES.emptyQueue : PLAYLIST_MESSAGES.emptyPlaylist).split(' ... ');
+  return (
+    <>
+      {before}{' '}
+      <span className="empty-state__inline-icon" aria-hidden="true">
+        <Icon name={queue ? 'bookmark' : 'playlist-add'} size={14} />
+      </span>{' '}
+      {after}
+    </>
   );
 }

@@ -13,14 +13,14 @@ import { Icon } from '../../components/Icon.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { hasLoginCookie } from '../../api/cookies.ts';
-import { appPaths } from '../../app/links.ts';
-import { NotFoundPage } from '../../app/NotFoundPage.tsx';
-import { PageLoading } from '../../app/router.tsx';
-import { useSession } from '../account/useSession.ts';
+import { appPaths } from '../../shared/links.ts';
+import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
+import { PageLoading } from '../../components/PageLoading.tsx';
+import { useSession } from '../../shared/useSession.ts';
 import { EditPlaylistPage } from './EditPlaylistPage.tsx';
 import { NewPlaylistPage } from './NewPlaylistPage.tsx';
 import { PlaylistView } from './PlaylistView.tsx';
-import { usePlaylists, type PlaylistsView } from './store.ts';
+import { usePlaylists, type PlaylistsView } from '../../shared/playlists/store.ts';
 import './PlaylistsArea.css';
 
 /** Where a signed-out visitor goes: the sign-in page, which returns here, with the spec's message. */
@@ -113,7 +113,7 @@ function LibraryNav({ view, selectedId }: { view: PlaylistsView; selectedId: str
                   <span className="library-nav__count">
                     <span className="visually-hidden">, </span>
                     {p.content.length}
-                    <span className="visually-hidden"> items</span>
+                    <span className="visually-hidden">{p.content.length === 1 ? ' item' : ' items'}</span>
                   </span>
                 </Link>
               </li>

@@ -9,8 +9,8 @@ import { useEffect } from 'react';
 import { PLAYLIST_TIMINGS, type Collection } from '@lectern/core';
 import { api } from '../../api/client.ts';
 import { hasLoginCookie } from '../../api/cookies.ts';
-import { normalizeUri } from './actions.ts';
-import { playlistKeys } from './store.ts';
+import { normalizeUri } from '../../shared/playlists/actions.ts';
+import { playlistKeys } from '../../shared/playlists/store.ts';
 
 const sameSet = (a: readonly string[], b: readonly string[]) => {
   const sa = new Set(a);

@@ -7,8 +7,9 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { isMetadataExpired, MESSAGES, normalizeContentUri, urlsToRequest, type ContentMetadata } from '@lectern/core';
 import { api } from '../../api/client.ts';
-import { reportError } from '../../app/errorState.ts';
-import { useSession } from '../account/useSession.ts';
+import { reportError } from '../../shared/errorState.ts';
+import { useSession } from '../../shared/useSession.ts';
+import { browserStorage } from '../../shared/storage.ts';
 
 export interface ContentState {
   contentMetadata: Readonly<Record<string, ContentMetadata>>;
@@ -50,13 +51,7 @@ interface StoredMetadata {
   data: ContentMetadata;
 }
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
+const storage = browserStorage;
 
 /** Fills in what a partial answer left out, so a title card can show it; null when it is not a usable title. */
 export function toTitle(partial: Partial<ContentMetadata> & { api_url: string }): ContentMetadata | null {

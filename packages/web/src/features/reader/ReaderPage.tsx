@@ -11,15 +11,15 @@ import { flushSync } from 'react-dom';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import { readerApi } from '../../api/reader.ts';
-import { NotFoundPage } from '../../app/NotFoundPage.tsx';
+import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { useSession } from '../account/useSession.ts';
+import { useSession } from '../../shared/useSession.ts';
 import { ChapterView, type ChapterSource } from './ChapterView.tsx';
 import type { FrameController } from './engine/frameController.ts';
 import { warmChapterWorkerJit } from './engine/chapterWorker.ts';
 import { PositionStore, resolveInitialPosition, type Locator } from './engine/position.ts';
 import { loadChrome, loadPreferences, saveChrome, savePreferences, type ReaderChrome } from './engine/preferences.ts';
-import { PlaylistDropdown } from '../playlists/PlaylistTitleCard.tsx';
+import { PlaylistDropdown } from '../../shared/playlists/PlaylistTitleCard.tsx';
 import { Lightbox } from './Lightbox.tsx';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
@@ -27,6 +27,7 @@ import { TocPanel } from './TocPanel.tsx';
 import { readerKeys, useLoadedReaderChapter, usePrefetchReaderChapter, useReaderChapter, useStartChapterLoad, type ChapterLoad } from './useReaderChapter.ts';
 import { useUsage } from './useUsage.ts';
 import './ReaderPage.css';
+import { browserStorage } from '../../shared/storage.ts';
 
 const PdfView = lazy(() => import('./PdfView.tsx'));
 
@@ -45,13 +46,6 @@ function chapterSource(bookId: string, l: Extract<ChapterLoad, { kind: 'html' }>
 /** A chapter chosen in the contents takes the address at the latest this long after the click, loaded or not. */
 const CHAPTER_NAVIGATE_WAIT_MS = 250;
 
-function browserStorage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
 
 interface NavState {
   /** Paging back from the next chapter: open this one at its end (reader.md §4). */

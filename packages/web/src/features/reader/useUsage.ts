@@ -8,14 +8,9 @@ import { useEffect, useMemo } from 'react';
 import { readerApi } from '../../api/reader.ts';
 import { UsageQueue } from './engine/usageQueue.ts';
 import { UsageTracker } from './engine/usageTracker.ts';
+import { browserStorage } from '../../shared/storage.ts';
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
+const storage = browserStorage;
 
 export function useUsage(userId: string | null): UsageTracker | null {
   const pair = useMemo(() => {

@@ -8,7 +8,7 @@ import { useState, type CSSProperties } from 'react';
 import { Link } from 'react-router';
 import { formatReadingTime, paths, type BookDetail, type TocEntry } from '@lectern/core';
 import { Icon } from '../../components/Icon.tsx';
-import { appPaths } from '../../app/links.ts';
+import { appPaths } from '../../shared/links.ts';
 import './TableOfContents.css';
 
 function fragmentOf(href: string): string {

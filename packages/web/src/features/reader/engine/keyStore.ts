@@ -5,6 +5,7 @@
  */
 import { MESSAGES } from '@lectern/core';
 import { readerApi } from '../../../api/reader.ts';
+import { browserStorage } from '../../../shared/storage.ts';
 
 export const KEY_STORAGE = 'reader_key';
 
@@ -15,13 +16,7 @@ export class KeyUnavailableError extends Error {
   }
 }
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
+const storage = browserStorage;
 
 export function storedKey(userId: string): string | null {
   try {

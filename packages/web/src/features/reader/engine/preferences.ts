@@ -6,6 +6,7 @@
  * comes back clamped to the spec's limits.
  */
 import { DEFAULT_PREFERENCES, normalizePreferences, READER_CONSTANTS, type ReaderPreferences } from '@lectern/core';
+import { browserStorage } from '../../../shared/storage.ts';
 
 export const PREFERENCES_KEY = 'reader_preferences';
 const COOKIE_FIELDS = ['font_size', 'font_name', 'column_width', 'reading_mode'] as const;
@@ -16,12 +17,7 @@ export interface PreferenceStores {
 }
 
 function browserStores(): PreferenceStores {
-  let storage: Storage | null = null;
-  try {
-    storage = typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    storage = null;
-  }
+  const storage = browserStorage();
   const cookies =
     typeof document === 'undefined'
       ? null

@@ -4,9 +4,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AccountProfile, LoginRequest } from '@lectern/core';
-import { api, isApiError } from '../../api/client.ts';
-import { hasLoginCookie } from '../../api/cookies.ts';
-import { queryKeys } from '../../api/queryKeys.ts';
+import { api, isApiError } from '../api/client.ts';
+import { hasLoginCookie } from '../api/cookies.ts';
+import { queryKeys } from '../api/queryKeys.ts';
 
 export interface Session {
   profile: AccountProfile | null;

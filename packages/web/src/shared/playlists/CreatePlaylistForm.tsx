@@ -21,7 +21,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { TextArea } from '../../components/TextArea.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { isApiError, type FieldErrors } from '../../api/client.ts';
-import { appPaths } from '../../app/links.ts';
+import { appPaths } from '../links.ts';
 import { usePlaylistActions } from './actions.ts';
 import { usePlaylists } from './store.ts';
 import './PlaylistForms.css';

@@ -17,7 +17,7 @@ import {
   type Topic,
 } from '@lectern/core';
 import { api } from '../../api/client.ts';
-import { reportError } from '../../app/errorState.ts';
+import { reportError } from '../errorState.ts';
 import { playlistKeys } from './store.ts';
 
 export const normalizeUri = (uri: string) => normalizeContentUri(uri)?.apiUrl ?? uri;
@@ -86,6 +86,22 @@ export function createPlaylistActions(queryClient: QueryClient) {
         const playlist = await api.removeContent(id, urls);
         dispatch({ type: 'contentRemoved', id, apiUrls: urls });
         return playlist;
+      }),
+
+    /**
+     * Puts a playlist's items in a new order: shown at once, then kept on the server; a failure puts the old
+     * order back and says so (the catalogue's 'updating your playlist' message).
+     */
+    reorder: (id: string, apiUrls: readonly string[]) =>
+      run('update', async () => {
+        const before = queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.id === id);
+        dispatch({ type: 'reordered', id, apiUrls });
+        try {
+          return await api.reorderCollection(id, apiUrls);
+        } catch (error) {
+          if (before) dispatch({ type: 'reordered', id, apiUrls: before.content.map((i) => i.api_url) });
+          throw error;
+        }
       }),
 
     /** The queue is the default playlist: queue-simple calls, then the same reducer on the default playlist. */

@@ -134,7 +134,7 @@ export function AddToAnotherModal({ open, onClose, onExited, returnFocus, playli
                   <span className="playlist-choice__name">{p.name}</span>
                   <span className="playlist-choice__count">
                     {p.content.length}
-                    <span className="visually-hidden"> items</span>
+                    <span className="visually-hidden">{p.content.length === 1 ? ' item' : ' items'}</span>
                   </span>
                   {state === 'busy' ? <Spinner size="sm" /> : null}
                   {state === 'error' ? <span className="visually-hidden">, the last change failed</span> : null}

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { PLAYLIST_MESSAGES, defaultPlaylist, sortPlaylists, withTryAgain, type Collection } from '@lectern/core';
 import { api, isApiError } from '../../api/client.ts';
-import { useSession } from '../account/useSession.ts';
+import { useSession } from '../useSession.ts';
 
 export const playlistKeys = {
   collections: ['collections'] as const,

@@ -9,7 +9,7 @@ import { Icon } from '../../components/Icon.tsx';
 import { Menu, type MenuItem } from '../../components/Menu.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { Tooltip } from '../../components/Tooltip.tsx';
-import { TitleCard, type TitleCardProps } from '../catalog/TitleCard.tsx';
+import { TitleCard, type TitleCardProps } from '../TitleCard.tsx';
 import { holds, normalizeUri, usePlaylistActions } from './actions.ts';
 import { queuePhaseText, useQueueFeedback, type QueuePhase } from './queueFeedback.ts';
 import { usePlaylists, type PlaylistsView } from './store.ts';

@@ -1,7 +1,7 @@
 import type { ReactNode, Ref } from 'react';
 import type { ContentMetadata } from '@lectern/core';
-import { Skeleton } from '../../components/Skeleton.tsx';
-import { PlaylistTitleCard } from '../playlists/PlaylistTitleCard.tsx';
+import { Skeleton } from '../components/Skeleton.tsx';
+import { PlaylistTitleCard } from './playlists/PlaylistTitleCard.tsx';
 import './TitleGrid.css';
 
 /** Responsive grid of title cards (with the playlist controls for signed-in users): one column on a phone, five or six on a desktop. */

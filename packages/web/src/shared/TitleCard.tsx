@@ -7,11 +7,11 @@
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { byline, formatLabel, LIMITS, paths, publisherLine, titleDisplay, type ContentMetadata } from '@lectern/core';
-import { Card, CardBody, CardEyebrow, CardFooter, CardMedia } from '../../components/Card.tsx';
-import { ButtonLink } from '../../components/Button.tsx';
-import { Cover } from '../../components/Cover.tsx';
-import { ProgressBar } from '../../components/ProgressBar.tsx';
-import { cardCoverUrl, toAppPath } from '../../app/links.ts';
+import { Card, CardBody, CardEyebrow, CardFooter, CardMedia } from '../components/Card.tsx';
+import { ButtonLink } from '../components/Button.tsx';
+import { Cover } from '../components/Cover.tsx';
+import { ProgressBar } from '../components/ProgressBar.tsx';
+import { cardCoverUrl, toAppPath } from './links.ts';
 import './TitleCard.css';
 
 export interface TitleCardProps {
