@@ -48,8 +48,10 @@ export function runImportWorker(
   decide: (parsed: ParsedMessage) => Promise<string>,
   observe: (stats: WorkerRunStats) => void = () => {},
 ): Promise<DoneMessage> {
-  // The heap limit stops runaway parsing early; the RSS cap bounds all the rest (file and inflated buffers).
-  const heapMb = Math.max(64, Math.floor(limits.maxMemoryBytes / MB / 2));
+  // The RSS cap (polled) bounds heap and buffers together. The V8 heap limit is only the backstop (and the bound
+  // where /proc is missing): set at the cap itself, V8 would collect garbage ever harder as it neared it and the
+  // worker would crawl to the time limit instead of being stopped at the memory one.
+  const heapMb = Math.max(64, Math.floor((limits.maxMemoryBytes * 1.5) / MB));
   const child = fork(WORKER, [], {
     execArgv: ['--import', TSX_LOADER, `--max-old-space-size=${heapMb}`],
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -111,7 +113,7 @@ export function runImportWorker(
       if (settled) return;
       // V8 aborts the process when the heap limit is reached.
       if (/heap out of memory|Reached heap limit/i.test(stderr)) {
-        stop('memory', `the import needed more than ${heapMb} MB of JavaScript heap, the limit for one import (${LIMIT_NAMES.maxMemoryBytes} / 2)`);
+        stop('memory', `the import needed more than ${heapMb} MB of JavaScript heap, the limit for one import (${LIMIT_NAMES.maxMemoryBytes})`);
       } else {
         finish(new Error(`the import worker stopped unexpectedly (${signal ?? `exit code ${code}`})${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`));
       }

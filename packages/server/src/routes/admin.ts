@@ -4,9 +4,10 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { APP_MESSAGES, chapterFlagsSchema, type ImportReport } from '@lectern/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
+import type { ImportLimits } from '../ingest/worker-protocol.ts';
 import { assertAdmin } from '../policies/reading.ts';
 import { currentUser } from '../plugins/auth-context.ts';
 import type { ChapterFlagsService } from '../services/chapter-flags.ts';
@@ -27,48 +28,11 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
   app.post('/api/v1/admin/import/', async (request, reply) => {
     assertAdmin(await currentUser(request), APP_MESSAGES.adminOnly);
     if (!request.isMultipart()) throw fileError('Send the files as multipart/form-data.');
-    const { maxFileBytes, maxUploadBytes } = deps.importer.limits;
-    const topics: string[] = [];
-    const files: { name: string; path: string }[] = [];
     const upload = await deps.importer.beginUpload();
+    let report: ImportReport;
     try {
-      let received = 0;
-      const parts = request.parts({ limits: { fileSize: maxFileBytes, files: MAX_FILES, fields: 50, fieldSize: 64 * 1024 } });
-      try {
-        for await (const part of parts) {
-          if (part.type === 'file') {
-            const target = path.join(upload.dir, String(files.length));
-            const name = part.filename || `file ${files.length + 1}`;
-            // Counts what the whole request has sent so far; busboy's fileSize caps each file on its own.
-            const cap = new Transform({
-              transform(chunk: Buffer, _encoding, done) {
-                received += chunk.byteLength;
-                if (received > maxUploadBytes) done(new UploadTooLarge());
-                else done(null, chunk);
-              },
-            });
-            try {
-              await pipeline(part.file, cap, fs.createWriteStream(target));
-            } catch (err) {
-              if (err instanceof UploadTooLarge) {
-                throw fileError(`The files together are larger than ${Math.round(maxUploadBytes / MB)} MB, the limit for one upload.`);
-              }
-              if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || part.file.truncated) {
-                throw fileError(`${name} is larger than ${Math.round(maxFileBytes / MB)} MB, the limit for one file.`);
-              }
-              throw err;
-            }
-            files.push({ name, path: target });
-          } else if (part.fieldname === 'topics' && typeof part.value === 'string') {
-            topics.push(...part.value.split(',').map((t) => t.trim()).filter(Boolean));
-          }
-        }
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw fileError(`Send at most ${MAX_FILES} files at once.`);
-        throw err;
-      }
-      if (files.length === 0) throw fileError('Attach at least one EPUB or PDF file.');
-      const report: ImportReport = { imported: [], failed: [] };
+      const { files, topics } = await receiveFiles(request, upload.dir, deps.importer.limits);
+      report = { imported: [], failed: [] };
       for (const f of files) {
         try {
           report.imported.push(await deps.importer.importFile(f.path, f.name, { topics, origin: `upload ${f.name}` }));
@@ -76,12 +40,12 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
           report.failed.push({ file: f.name, reason: reasonOf(err) });
         }
       }
-      return reply.status(report.imported.length ? 201 : 400).send(
-        report.imported.length ? report : { detail: report.failed.map((f) => `${f.file}: ${f.reason}`).join('; '), errors: { file: report.failed.map((f) => `${f.file}: ${f.reason}`) }, ...report },
-      );
     } finally {
+      // Before answering: once the client has its answer, nothing of the upload is left.
       await upload.remove();
     }
+    const failures = report.failed.map((f) => `${f.file}: ${f.reason}`);
+    return reply.status(report.imported.length ? 201 : 400).send(report.imported.length ? report : { detail: failures.join('; '), errors: { file: failures }, ...report });
   });
 
   app.patch('/api/v1/admin/book/:bookId/chapter/*', async (request) => {
@@ -92,3 +56,46 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
 }
 
 class UploadTooLarge extends Error {}
+
+/**
+ * Streams every file part of the request to its own file in `dir`, under busboy's per-file cap and a count of
+ * the whole request's bytes; fields are read as they come.
+ */
+async function receiveFiles(
+  request: FastifyRequest,
+  dir: string,
+  limits: Pick<ImportLimits, 'maxFileBytes' | 'maxUploadBytes'>,
+): Promise<{ files: { name: string; path: string }[]; topics: string[] }> {
+  const topics: string[] = [];
+  const files: { name: string; path: string }[] = [];
+  let received = 0;
+  let current = '';
+  const tooLarge = () => fileError(`${current} is larger than ${Math.round(limits.maxFileBytes / MB)} MB, the limit for one file.`);
+  try {
+    for await (const part of request.parts({ limits: { fileSize: limits.maxFileBytes, files: MAX_FILES, fields: 50, fieldSize: 64 * 1024 } })) {
+      if (part.type === 'file') {
+        current = part.filename || `file ${files.length + 1}`;
+        const target = path.join(dir, String(files.length));
+        const cap = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            received += chunk.byteLength;
+            done(received > limits.maxUploadBytes ? new UploadTooLarge() : null, chunk);
+          },
+        });
+        await pipeline(part.file, cap, fs.createWriteStream(target));
+        if (part.file.truncated) throw tooLarge();
+        files.push({ name: current, path: target });
+      } else if (part.fieldname === 'topics' && typeof part.value === 'string') {
+        topics.push(...part.value.split(',').map((t) => t.trim()).filter(Boolean));
+      }
+    }
+  } catch (err) {
+    if (err instanceof UploadTooLarge) throw fileError(`The files together are larger than ${Math.round(limits.maxUploadBytes / MB)} MB, the limit for one upload.`);
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    if (code === 'FST_FILES_LIMIT') throw fileError(`Send at most ${MAX_FILES} files at once.`);
+    throw err;
+  }
+  if (files.length === 0) throw fileError('Attach at least one EPUB or PDF file.');
+  return { files, topics };
+}
