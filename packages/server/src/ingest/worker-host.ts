@@ -56,6 +56,8 @@ export function runImportWorker(
     execArgv: ['--import', TSX_LOADER, `--max-old-space-size=${heapMb}`],
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'advanced',
+    // The worker handles hostile bytes: it gets no secrets (LECTERN_SECRET, DATABASE_URL), only what node needs.
+    env: pick(process.env, ['PATH', 'TMPDIR', 'TMP', 'TEMP', 'HOME', 'NODE_ENV', 'LANG', 'TZ']),
   });
   const stats: WorkerRunStats = { peakRssBytes: 0, stopped: null };
   let stderr = '';
@@ -133,4 +135,8 @@ function readRss(child: ChildProcess): { current: number; peak: number } | null 
   } catch {
     return null;
   }
+}
+
+function pick(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
+  return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
 }

@@ -10,7 +10,7 @@ import { paths, slugify } from '@lectern/core';
 import { sha256 } from '../services/tokens.ts';
 import { StagedFileWriter, WriteBudgetError } from '../storage/content-store.ts';
 import { parseEpub } from './epub.ts';
-import { parsePdf } from './pdf.ts';
+import { MAX_PDF_DECODED_BYTES, parsePdf } from './pdf.ts';
 import { renderChapter } from './render.ts';
 import { IngestError, type ParsedTitle } from './types.ts';
 import type { ContinueMessage, DoneMessage, FailedMessage, ImportLimits, ParsedMessage, StartMessage } from './worker-protocol.ts';
@@ -26,12 +26,13 @@ function nextMessage<T>(): Promise<T> {
   return new Promise((resolve) => process.once('message', (message) => resolve(message as T)));
 }
 
-export async function parseFile(data: Uint8Array, fileName: string, limits: Pick<ImportLimits, 'maxWrittenBytes'>): Promise<ParsedTitle> {
+export async function parseFile(data: Uint8Array, fileName: string, limits: Pick<ImportLimits, 'maxWrittenBytes' | 'maxMemoryBytes'>): Promise<ParsedTitle> {
   const zipLimits = { maxInflatedBytes: limits.maxWrittenBytes, limitName: LIMIT_NAMES.maxWrittenBytes };
   const head = Buffer.from(data.subarray(0, 5)).toString('latin1');
   const ext = path.extname(fileName).toLowerCase();
   if (head.startsWith('PK') || (head !== '%PDF-' && ext === '.epub')) return parseEpub(data, fileName, zipLimits);
-  if (head === '%PDF-' || ext === '.pdf') return parsePdf(data, fileName);
+  // pdf-lib's decoded streams double their buffers as they grow: an eighth of the memory bound leaves room.
+  if (head === '%PDF-' || ext === '.pdf') return parsePdf(data, fileName, { maxDecodedBytes: Math.min(MAX_PDF_DECODED_BYTES, Math.floor(limits.maxMemoryBytes / 8)) });
   throw new IngestError('unsupported file type: expected an EPUB or a PDF');
 }
 

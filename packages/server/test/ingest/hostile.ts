@@ -70,15 +70,23 @@ export async function pdfHeapBomb(arraysMillions: number): Promise<Buffer> {
 }
 
 export function slowEpub(chapters: number, chapterKb: number): Uint8Array {
-  const paragraph = '<p class="x">Some <b>words</b> and <i>more</i> words.</p>';
-  const body = paragraph.repeat(Math.ceil((chapterKb * 1024) / paragraph.length));
+  // Numbered paragraphs: repetitive enough to be small, not so repetitive that it passes for a zip bomb.
+  const chapterBody = (i: number): string => {
+    const paragraphs: string[] = [];
+    for (let j = 0, size = 0; size < chapterKb * 1024; j++) {
+      const p = `<p id="p${i}-${j}">Paragraph ${j} of chapter ${i}, with <b>some</b> and <i>more</i> words.</p>`;
+      paragraphs.push(p);
+      size += p.length;
+    }
+    return paragraphs.join('');
+  };
   const items: string[] = [];
   const spine: string[] = [];
   const files: Record<string, string> = {};
   for (let i = 0; i < chapters; i++) {
     items.push(`<item id="c${i}" href="c${i}.xhtml" media-type="application/xhtml+xml"/>`);
     spine.push(`<itemref idref="c${i}"/>`);
-    files[`OEBPS/c${i}.xhtml`] = xhtml(`Chapter ${i}`, `<h1>Chapter ${i}</h1>${body}`);
+    files[`OEBPS/c${i}.xhtml`] = xhtml(`Chapter ${i}`, `<h1>Chapter ${i}</h1>${chapterBody(i)}`);
   }
   return buildZip({
     mimetype: 'application/epub+zip',
