@@ -42,7 +42,9 @@ async function run(start: StartMessage): Promise<DoneMessage> {
   if (size > limits.maxFileBytes) {
     throw new IngestError(`the file is ${Math.ceil(size / MB)} MB, more than the ${Math.round(limits.maxFileBytes / MB)} MB limit for one file (${LIMIT_NAMES.maxFileBytes})`);
   }
-  const data = new Uint8Array(await fs.readFile(start.file));
+  const file = await fs.readFile(start.file);
+  // A view, not a copy: `new Uint8Array(buffer)` would hold the file twice.
+  const data = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
   const fileHash = sha256(data);
   const parsed = await parseFile(data, start.fileName, limits);
 
