@@ -72,10 +72,18 @@ export function runImportWorker(
       settled = true;
       clearInterval(poll);
       clearTimeout(timer);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      observe(stats);
-      if (error) reject(error);
-      else resolve(done!);
+      const settle = (): void => {
+        observe(stats);
+        if (error) reject(error);
+        else resolve(done!);
+      };
+      // Settle only once the worker is gone: a worker still writing would race the removal of its staging folder.
+      if (child.exitCode === null && child.signalCode === null) {
+        child.once('exit', settle);
+        child.kill('SIGKILL');
+      } else {
+        settle();
+      }
     };
     const stop = (reason: 'memory' | 'time', message: string): void => {
       stats.stopped = reason;

@@ -88,6 +88,9 @@ async function run(start: StartMessage): Promise<DoneMessage> {
   return { type: 'done', title, chapters, toc, resources, cover, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
 }
 
+// The server went away (or killed the channel): nothing left to do this for.
+process.on('disconnect', () => process.exit(1));
+
 process.once('message', (start: StartMessage) => {
   run(start).then(
     (done) => send(done),
