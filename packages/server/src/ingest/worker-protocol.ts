@@ -48,7 +48,6 @@ export interface StartMessage {
 /** Worker -> service: the file is parsed; the service answers with the book id (or stops the worker). */
 export interface ParsedMessage {
   type: 'parsed';
-  fileHash: string;
   identifier: string | null;
   title: string;
 }

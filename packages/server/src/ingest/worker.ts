@@ -7,7 +7,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { paths, slugify } from '@lectern/core';
-import { sha256 } from '../services/tokens.ts';
 import { StagedFileWriter, WriteBudgetError } from '../storage/content-store.ts';
 import { parseEpub } from './epub.ts';
 import { MAX_PDF_DECODED_BYTES, parsePdf } from './pdf.ts';
@@ -45,11 +44,10 @@ async function run(start: StartMessage): Promise<DoneMessage> {
   const file = await fs.readFile(start.file);
   // A view, not a copy: `new Uint8Array(buffer)` would hold the file twice.
   const data = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
-  const fileHash = sha256(data);
   const parsed = await parseFile(data, start.fileName, limits);
 
   const answer = nextMessage<ContinueMessage>();
-  await send({ type: 'parsed', fileHash, identifier: parsed.identifier, title: parsed.title });
+  await send({ type: 'parsed', identifier: parsed.identifier, title: parsed.title });
   const { bookId } = await answer;
 
   const writer = new StagedFileWriter(start.stagingDir, limits.maxWrittenBytes, LIMIT_NAMES.maxWrittenBytes);

@@ -94,6 +94,7 @@ async function receiveFiles(
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     if (code === 'FST_FILES_LIMIT') throw fileError(`Send at most ${MAX_FILES} files at once.`);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('The form has too many fields.', { topics: ['The form has too many fields.'] });
     throw err;
   }
   if (files.length === 0) throw fileError('Attach at least one EPUB or PDF file.');

@@ -5,6 +5,8 @@
  * transaction; any failure removes what was staged. Imports run one at a time. A book that breaks EPUB rules
  * but can be read imports with warnings.
  */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type ImportReport, slugify } from '@lectern/core';
@@ -85,19 +87,19 @@ export class ImportService {
         `the file is ${Math.ceil(size / MB)} MB, more than the ${Math.round(this.limits.maxFileBytes / MB)} MB limit for one file (${LIMIT_NAMES.maxFileBytes})`,
       );
     }
+    // Hashed as it streams (no worker needed to see that a file is already in, as re-runs of library:sample do).
+    const fileHash = await hashFile(file);
+    const existing = await this.catalog.findTitleByFileHash(fileHash);
+    if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
     const allowScripts = options.allowScripts ?? false;
     const staging = await this.store.beginStaging();
     let committedFolder: string | null = null;
     try {
-      let fileHash = '';
       let bookId = '';
       const worked = await runImportWorker(
         { file, fileName, stagingDir: staging.dir, allowScripts },
         this.limits,
         async (parsed) => {
-          fileHash = parsed.fileHash;
-          const existing = await this.catalog.findTitleByFileHash(fileHash);
-          if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
           bookId = await this.uniqueBookId(parsed.identifier, fileHash);
           return bookId;
         },
@@ -178,6 +180,12 @@ export class ImportService {
 function pickSampleChapter(parsed: { chapters: Pick<RenderedChapter, 'linear' | 'textLength' | 'mediaType'>[] }): number {
   const index = parsed.chapters.findIndex((c) => c.linear && (c.textLength >= SAMPLE_MIN_TEXT || c.mediaType === 'application/pdf'));
   return index === -1 ? 0 : index;
+}
+
+async function hashFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 async function expandInputs(inputs: string[], report: ImportReport): Promise<string[]> {
