@@ -85,6 +85,7 @@ export function runImportWorker(
         settle();
       }
     };
+    const memoryMessage = `the import needed more than ${Math.round(limits.maxMemoryBytes / MB)} MB of memory, the limit for one import (${LIMIT_NAMES.maxMemoryBytes})`;
     const stop = (reason: 'memory' | 'time', message: string): void => {
       stats.stopped = reason;
       finish(new IngestError(message));
@@ -95,7 +96,7 @@ export function runImportWorker(
       if (rss === null) return;
       stats.peakRssBytes = Math.max(stats.peakRssBytes, rss.peak);
       if (rss.current > limits.maxMemoryBytes) {
-        stop('memory', `the import needed more than ${Math.round(limits.maxMemoryBytes / MB)} MB of memory, the limit for one import (${LIMIT_NAMES.maxMemoryBytes})`);
+        stop('memory', memoryMessage);
       }
     }, MEMORY_POLL_MS);
     const timer = setTimeout(
@@ -121,9 +122,9 @@ export function runImportWorker(
     child.on('error', (error) => finish(new Error(`the import worker could not run: ${error.message}`)));
     child.on('close', (code, signal) => {
       if (settled) return;
-      // V8 aborts the process when the heap limit is reached.
+      // V8 aborts the process at its heap limit, which lies above the memory bound: the bound was passed too.
       if (/heap out of memory|Reached heap limit/i.test(stderr)) {
-        stop('memory', `the import needed more than ${heapMb} MB of JavaScript heap, the limit for one import (${LIMIT_NAMES.maxMemoryBytes})`);
+        stop('memory', memoryMessage);
       } else {
         finish(new Error(`the import worker stopped unexpectedly (${signal ?? `exit code ${code}`})${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`));
       }
