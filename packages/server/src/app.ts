@@ -84,7 +84,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     accounts: new AccountsService(users),
     auth: new AuthService(users, new SessionsRepository(db.kysely)),
     catalog,
-    importer: new ImportService(catalogRepo, store),
+    importer: new ImportService(catalogRepo, store, config.imports),
     flags: new ChapterFlagsService(catalogRepo, catalogCache),
     collections: new CollectionsService(collectionsRepo, catalogRepo, resolver),
     metadata: new MetadataService(catalogRepo, progressRepo, resolver, catalogCache),

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './ingest/worker-protocol.ts';
 
 export interface Config {
   port: number;
@@ -22,6 +23,8 @@ export interface Config {
   loginRateLimit: number;
   /** where fetched sample books are kept (default DATA_DIR/sample-cache) */
   sampleCacheDir: string;
+  /** bounds on every import: file and upload size, bytes written, worker memory, time */
+  imports: ImportLimits;
 }
 
 const bool = (name: string) =>
@@ -35,6 +38,22 @@ const bool = (name: string) =>
       ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got "${v}"` });
       return z.NEVER;
     });
+
+/** A positive whole number of some unit (MB, seconds) from the environment, or the default. */
+const positive = (name: string, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a positive whole number, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+const MB = 1024 * 1024;
 
 const envSchema = z.object({
   PORT: z
@@ -69,6 +88,11 @@ const envSchema = z.object({
   TRUST_PROXY: bool('TRUST_PROXY'),
   WEB_DIST: z.string().optional(),
   SAMPLE_CACHE_DIR: z.string().optional(),
+  IMPORT_MAX_FILE_MB: positive('IMPORT_MAX_FILE_MB', DEFAULT_IMPORT_LIMITS.maxFileBytes / MB),
+  IMPORT_MAX_UPLOAD_MB: positive('IMPORT_MAX_UPLOAD_MB', DEFAULT_IMPORT_LIMITS.maxUploadBytes / MB),
+  IMPORT_MAX_WRITTEN_MB: positive('IMPORT_MAX_WRITTEN_MB', DEFAULT_IMPORT_LIMITS.maxWrittenBytes / MB),
+  IMPORT_MAX_MEMORY_MB: positive('IMPORT_MAX_MEMORY_MB', DEFAULT_IMPORT_LIMITS.maxMemoryBytes / MB),
+  IMPORT_TIMEOUT_SECONDS: positive('IMPORT_TIMEOUT_SECONDS', DEFAULT_IMPORT_LIMITS.timeoutMs / 1000),
   LOGIN_RATE_LIMIT: z
     .string()
     .optional()
@@ -107,6 +131,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: e.WEB_DIST === '' ? null : path.resolve(e.WEB_DIST || defaultWebDist),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     sampleCacheDir: path.resolve(e.SAMPLE_CACHE_DIR || path.join(dataDir, 'sample-cache')),
+    imports: {
+      maxFileBytes: e.IMPORT_MAX_FILE_MB * MB,
+      maxUploadBytes: e.IMPORT_MAX_UPLOAD_MB * MB,
+      maxWrittenBytes: e.IMPORT_MAX_WRITTEN_MB * MB,
+      maxMemoryBytes: e.IMPORT_MAX_MEMORY_MB * MB,
+      timeoutMs: e.IMPORT_TIMEOUT_SECONDS * 1000,
+    },
     ...overrides,
   };
 }

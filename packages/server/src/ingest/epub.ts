@@ -23,7 +23,7 @@ import {
 import { looksLikeFileName, normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
 import { commonFolder, dirname, isAbsoluteUrl, normalisePath, relativeTo, resolveHref } from './paths.ts';
 import { IngestError, type ParsedChapter, type ParsedResource, type ParsedTitle, type ParsedTocEntry } from './types.ts';
-import { ZipArchive } from './zip.ts';
+import { ZipArchive, type ZipLimits } from './zip.ts';
 
 const CONTAINER = 'META-INF/container.xml';
 const EPUB_MEDIA_TYPE = 'application/epub+zip';
@@ -79,10 +79,10 @@ interface ChapterFacts {
 
 type Warn = (message: string) => void;
 
-export function parseEpub(data: Uint8Array, fileName: string): ParsedTitle {
+export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLimits): ParsedTitle {
   const warnings = new Set<string>();
   const warn: Warn = (message) => warnings.add(message);
-  const zip = new ZipArchive(data, warn);
+  const zip = new ZipArchive(data, warn, zipLimits);
   const damaged = (path: string, reason: string): void => warn(`${path} is damaged in the zip (${reason}); skipped`);
 
   checkMimetype(zip, warn, damaged);

@@ -2,7 +2,13 @@
  * PDF importer. A PDF is stored whole and shown by pdf.js in the browser, so the server only needs its
  * catalogue facts: the document information dictionary (title, author, subject, keywords, creation date), the
  * catalog's /Lang and the page count. pdf-lib reads them without rendering anything.
+ *
+ * pdf-lib decompresses every object stream and cross-reference stream while it loads, in JavaScript and with
+ * no limit: a 3 MB PDF whose object stream inflates to gigabytes held the server for half a minute and grew it
+ * past 5 GB. Every buffer pdf-lib's decoders grow is therefore counted against a budget for the document.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
 import { PDFDocument, PDFName, PDFString, PDFHexString } from 'pdf-lib';
 import { isoDay, looksLikeFileName, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
 import { titleFromFirstPage } from './pdf-text.ts';
@@ -10,15 +16,33 @@ import { IngestError, type ParsedTitle } from './types.ts';
 
 const PDF_MEDIA_TYPE = 'application/pdf';
 const DOCUMENT_PATH = 'document.pdf';
+const MB = 1024 * 1024;
+/** Object and cross-reference streams of real documents decode to a few MB; this leaves room for big ones. */
+export const MAX_PDF_DECODED_BYTES = 64 * MB;
 
-export async function parsePdf(data: Uint8Array, fileName: string): Promise<ParsedTitle> {
+interface DecodeBudget {
+  limit: number;
+  used: number;
+  exceeded: boolean;
+  grown: WeakMap<object, number>;
+}
+const decodeBudget = new AsyncLocalStorage<DecodeBudget>();
+installDecodeBudget();
+
+export async function parsePdf(data: Uint8Array, fileName: string, options: { maxDecodedBytes?: number } = {}): Promise<ParsedTitle> {
   if (new TextDecoder('latin1').decode(data.subarray(0, 5)) !== '%PDF-') throw new IngestError('not a PDF');
+  const budget: DecodeBudget = { limit: options.maxDecodedBytes ?? MAX_PDF_DECODED_BYTES, used: 0, exceeded: false, grown: new WeakMap() };
+  const overBudget = () =>
+    new IngestError(`the PDF's compressed object streams decode to more than ${Math.round(budget.limit / MB)} MB (the limit for a PDF's internal structure): it looks like a decompression bomb`);
   let document: PDFDocument;
   try {
-    document = await PDFDocument.load(data, { ignoreEncryption: true, updateMetadata: false });
+    document = await decodeBudget.run(budget, () => PDFDocument.load(data, { ignoreEncryption: true, updateMetadata: false }));
   } catch (error) {
+    if (budget.exceeded) throw overBudget();
     throw new IngestError(`the PDF cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
+  // pdf-lib forgives objects it cannot parse, so the budget error may have been swallowed on the way.
+  if (budget.exceeded) throw overBudget();
 
   const warnings: string[] = [];
   if (document.isEncrypted) warnings.push('the PDF is encrypted; its metadata may be unreadable');
@@ -83,4 +107,34 @@ function catalogLanguage(document: PDFDocument): string | null {
   const lang = document.catalog.lookup(PDFName.of('Lang'));
   const text = lang instanceof PDFString || lang instanceof PDFHexString ? lang.decodeText().trim() : '';
   return text || null;
+}
+
+/**
+ * Every pdf-lib decoder (Flate, LZW, ASCII85, ...) grows its output through DecodeStream.ensureBuffer; counting
+ * there bounds them all. pdf-lib (pinned) has no option for this and does not export the class, hence the patch;
+ * the budget applies only inside parsePdf.
+ */
+function installDecodeBudget(): void {
+  const require = createRequire(import.meta.url);
+  const { default: DecodeStream } = require('pdf-lib/cjs/core/streams/DecodeStream.js') as {
+    default: { prototype: { ensureBuffer(this: object, requested: number): Uint8Array } };
+  };
+  const ensureBuffer = DecodeStream.prototype.ensureBuffer;
+  if ((ensureBuffer as { budgeted?: boolean }).budgeted) return;
+  const budgeted = function (this: object, requested: number): Uint8Array {
+    const budget = decodeBudget.getStore();
+    if (budget) {
+      const before = budget.grown.get(this) ?? 0;
+      if (requested > before) {
+        budget.used += requested - before;
+        budget.grown.set(this, requested);
+        if (budget.used > budget.limit) {
+          budget.exceeded = true;
+          throw new IngestError('decode budget exceeded');
+        }
+      }
+    }
+    return ensureBuffer.call(this, requested);
+  };
+  DecodeStream.prototype.ensureBuffer = Object.assign(budgeted, { budgeted: true });
 }

@@ -1,44 +1,51 @@
 /** Operators' endpoints (admins only): upload files to import, set chapter flags. */
-import { APP_MESSAGES, chapterFlagsSchema } from '@lectern/core';
-import type { FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { APP_MESSAGES, chapterFlagsSchema, type ImportReport } from '@lectern/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
+import type { ImportLimits } from '../ingest/worker-protocol.ts';
 import { assertAdmin } from '../policies/reading.ts';
 import { currentUser } from '../plugins/auth-context.ts';
 import type { ChapterFlagsService } from '../services/chapter-flags.ts';
 import { type ImportService, reasonOf } from '../services/import.ts';
 
-const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
+const MB = 1024 * 1024;
+const MAX_FILES = 20;
 const chapterParams = z.object({ bookId: z.string().min(1).max(200), '*': z.string().min(1).max(1000) });
 
+const fileError = (message: string) => badRequest(message, { file: [message] });
+
 export function adminRoutes(app: FastifyInstance, deps: { importer: ImportService; flags: ChapterFlagsService }): void {
-  /** multipart: one or more `file` parts, optional `topics` fields (slugs); answers the import report. */
+  /**
+   * multipart: one or more `file` parts, optional `topics` fields (slugs); answers the import report once every
+   * file has been through its worker. Each file streams to a temporary file under a per-file and a per-request
+   * byte cap (never a buffer of the whole upload); the folder goes when the request ends, whatever happened.
+   */
   app.post('/api/v1/admin/import/', async (request, reply) => {
     assertAdmin(await currentUser(request), APP_MESSAGES.adminOnly);
-    if (!request.isMultipart()) throw badRequest('Send the files as multipart/form-data.', { file: ['Send the files as multipart/form-data.'] });
-    const topics: string[] = [];
-    const files: { name: string; data: Uint8Array }[] = [];
-    for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 20 } })) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (part.file.truncated) throw badRequest(`${part.filename} is larger than 500 MB.`, { file: [`${part.filename} is larger than 500 MB.`] });
-        files.push({ name: part.filename, data: new Uint8Array(data) });
-      } else if (part.fieldname === 'topics' && typeof part.value === 'string') {
-        topics.push(...part.value.split(',').map((t) => t.trim()).filter(Boolean));
+    if (!request.isMultipart()) throw fileError('Send the files as multipart/form-data.');
+    const upload = await deps.importer.beginUpload();
+    let report: ImportReport;
+    try {
+      const { files, topics } = await receiveFiles(request, upload.dir, deps.importer.limits);
+      report = { imported: [], failed: [] };
+      for (const f of files) {
+        try {
+          report.imported.push(await deps.importer.importFile(f.path, f.name, { topics, origin: `upload ${f.name}` }));
+        } catch (err) {
+          report.failed.push({ file: f.name, reason: reasonOf(err) });
+        }
       }
+    } finally {
+      // Before answering: once the client has its answer, nothing of the upload is left.
+      await upload.remove();
     }
-    if (files.length === 0) throw badRequest('Attach at least one EPUB or PDF file.', { file: ['Attach at least one EPUB or PDF file.'] });
-    const report = { imported: [] as Awaited<ReturnType<ImportService['importBytes']>>[], failed: [] as { file: string; reason: string }[] };
-    for (const f of files) {
-      try {
-        report.imported.push(await deps.importer.importBytes(f.data, f.name, { topics, origin: `upload ${f.name}` }));
-      } catch (err) {
-        report.failed.push({ file: f.name, reason: reasonOf(err) });
-      }
-    }
-    return reply.status(report.imported.length ? 201 : 400).send(
-      report.imported.length ? report : { detail: report.failed.map((f) => `${f.file}: ${f.reason}`).join('; '), errors: { file: report.failed.map((f) => `${f.file}: ${f.reason}`) }, ...report },
-    );
+    const failures = report.failed.map((f) => `${f.file}: ${f.reason}`);
+    return reply.status(report.imported.length ? 201 : 400).send(report.imported.length ? report : { detail: failures.join('; '), errors: { file: failures }, ...report });
   });
 
   app.patch('/api/v1/admin/book/:bookId/chapter/*', async (request) => {
@@ -46,4 +53,50 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
     const { bookId, '*': fullPath } = chapterParams.parse(request.params);
     return deps.flags.set(bookId, fullPath, chapterFlagsSchema.parse(request.body ?? {}));
   });
+}
+
+class UploadTooLarge extends Error {}
+
+/**
+ * Streams every file part of the request to its own file in `dir`, under busboy's per-file cap and a count of
+ * the whole request's bytes; fields are read as they come.
+ */
+async function receiveFiles(
+  request: FastifyRequest,
+  dir: string,
+  limits: Pick<ImportLimits, 'maxFileBytes' | 'maxUploadBytes'>,
+): Promise<{ files: { name: string; path: string }[]; topics: string[] }> {
+  const topics: string[] = [];
+  const files: { name: string; path: string }[] = [];
+  let received = 0;
+  let current = '';
+  const tooLarge = () => fileError(`${current} is larger than ${Math.round(limits.maxFileBytes / MB)} MB, the limit for one file.`);
+  try {
+    for await (const part of request.parts({ limits: { fileSize: limits.maxFileBytes, files: MAX_FILES, fields: 50, fieldSize: 64 * 1024 } })) {
+      if (part.type === 'file') {
+        current = part.filename || `file ${files.length + 1}`;
+        const target = path.join(dir, String(files.length));
+        const cap = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            received += chunk.byteLength;
+            done(received > limits.maxUploadBytes ? new UploadTooLarge() : null, chunk);
+          },
+        });
+        await pipeline(part.file, cap, fs.createWriteStream(target));
+        if (part.file.truncated) throw tooLarge();
+        files.push({ name: current, path: target });
+      } else if (part.fieldname === 'topics' && typeof part.value === 'string') {
+        topics.push(...part.value.split(',').map((t) => t.trim()).filter(Boolean));
+      }
+    }
+  } catch (err) {
+    if (err instanceof UploadTooLarge) throw fileError(`The files together are larger than ${Math.round(limits.maxUploadBytes / MB)} MB, the limit for one upload.`);
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    if (code === 'FST_FILES_LIMIT') throw fileError(`Send at most ${MAX_FILES} files at once.`);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('The form has too many fields.', { topics: ['The form has too many fields.'] });
+    throw err;
+  }
+  if (files.length === 0) throw fileError('Attach at least one EPUB or PDF file.');
+  return { files, topics };
 }

@@ -1,20 +1,21 @@
 /**
- * Importing EPUB and PDF files into the catalog. A file imports whole or not at all: it is parsed and rendered
- * in memory, its resources are written to a staging folder, and only when the database transaction commits do
- * the rows become visible; any failure removes what was staged. A book that breaks EPUB rules but can be read
- * imports with warnings.
+ * Importing EPUB and PDF files into the catalog. A file imports whole or not at all: a worker process parses and
+ * renders it and writes its resources to a staging folder, under bounds on file size, bytes written, memory and
+ * time (ingest/worker-host.ts); the staging folder is renamed into place and the rows inserted in one
+ * transaction; any failure removes what was staged. Imports run one at a time. A book that breaks EPUB rules
+ * but can be read imports with warnings.
  */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { authorSortKey, type ImportReport, paths, slugify, titleSortKey, workKey } from '@lectern/core';
+import { authorSortKey, type ImportReport, slugify, titleSortKey, workKey } from '@lectern/core';
 import type { Flag } from '../db/schema.ts';
-import { parseEpub } from '../ingest/epub.ts';
-import { parsePdf } from '../ingest/pdf.ts';
-import { renderChapter } from '../ingest/render.ts';
-import { makePdfSample, openingPart } from '../ingest/sample.ts';
-import { IngestError, type ParsedTitle } from '../ingest/types.ts';
+import { IngestError } from '../ingest/types.ts';
+import { runImportWorker, type WorkerRunStats } from '../ingest/worker-host.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits, LIMIT_NAMES } from '../ingest/worker-protocol.ts';
 import type { CatalogRepository, NewTitleBundle } from '../repositories/catalog.ts';
-import type { ContentStore } from '../storage/content-store.ts';
+import type { ContentStore, UploadFolder } from '../storage/content-store.ts';
 import { sha256 } from './tokens.ts';
 
 export interface ImportOptions {
@@ -26,11 +27,17 @@ export interface ImportOptions {
 }
 
 const MAX_SUBJECT_TOPICS = 3;
+const MB = 1024 * 1024;
 
 export class ImportService {
+  /** The last worker run's figures (peak memory, why it was stopped), for operators and tests. */
+  lastRun: WorkerRunStats | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly catalog: CatalogRepository,
     private readonly store: ContentStore,
+    readonly limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -39,9 +46,7 @@ export class ImportService {
     const report: ImportReport = { imported: [], failed: [] };
     for (const file of await expandInputs(inputs, report)) {
       try {
-        const data = new Uint8Array(await fs.readFile(file));
-        const result = await this.importBytes(data, path.basename(file), options);
-        report.imported.push(result);
+        report.imported.push(await this.importFile(file, path.basename(file), options));
       } catch (err) {
         report.failed.push({ file, reason: reasonOf(err) });
       }
@@ -49,59 +54,80 @@ export class ImportService {
     return report;
   }
 
+  /** A folder for the files of one upload (DATA_DIR/tmp); the caller removes it when the request ends. */
+  beginUpload(): Promise<UploadFolder> {
+    return this.store.beginUpload();
+  }
+
+  /** Imports bytes held in memory (tests, tools) through a temporary file, the same way as an upload. */
   async importBytes(data: Uint8Array, fileName: string, options: ImportOptions = {}): Promise<ImportReport['imported'][number]> {
-    const fileHash = sha256(data);
+    const upload = await this.store.beginUpload();
+    try {
+      const file = path.join(upload.dir, 'file');
+      await fs.writeFile(file, data);
+      return await this.importFile(file, fileName, options);
+    } finally {
+      await upload.remove();
+    }
+  }
+
+  /** Imports one file; imports queue up and run one at a time, so that their bounds hold for the server too. */
+  importFile(file: string, fileName: string, options: ImportOptions = {}): Promise<ImportReport['imported'][number]> {
+    const run = this.queue.then(() => this.importOne(file, fileName, options));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async importOne(file: string, fileName: string, options: ImportOptions): Promise<ImportReport['imported'][number]> {
+    const size = (await fs.stat(file)).size;
+    if (size > this.limits.maxFileBytes) {
+      throw new IngestError(
+        `the file is ${Math.ceil(size / MB)} MB, more than the ${Math.round(this.limits.maxFileBytes / MB)} MB limit for one file (${LIMIT_NAMES.maxFileBytes})`,
+      );
+    }
+    // Hashed as it streams (no worker needed to see that a file is already in, as re-runs of library:sample do).
+    const fileHash = await hashFile(file);
     const existing = await this.catalog.findTitleByFileHash(fileHash);
     if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
-
-    const parsed = await parseFile(data, fileName);
-    const bookId = await this.uniqueBookId(parsed, fileHash);
-    const titleSafe = slugify(parsed.title);
     const allowScripts = options.allowScripts ?? false;
-
     const staging = await this.store.beginStaging();
     let committedFolder: string | null = null;
     try {
-      const storagePaths = new Map<string, string>();
-      const resources: NewTitleBundle['resources'] = [];
-      for (const r of parsed.resources) {
-        const name = await staging.write(r.data, path.extname(r.fullPath));
-        storagePaths.set(r.fullPath, `${bookId}/${name}`);
-        resources.push({ full_path: r.fullPath, media_type: r.mediaType, size: r.data.byteLength, storage_path: `${bookId}/${name}` });
-      }
-      await addPdfSample(parsed, resources, async (data) => `${bookId}/${await staging.write(data, '.pdf')}`);
-      let coverPath: string | null = null;
-      if (parsed.cover) {
-        coverPath = storagePaths.get(parsed.cover.fullPath) ?? `${bookId}/${await staging.write(parsed.cover.data, path.extname(parsed.cover.fullPath))}`;
-      }
-
-      const chapterPaths = new Set(parsed.chapters.map((c) => c.fullPath));
+      let bookId = '';
+      const worked = await runImportWorker(
+        { file, fileName, stagingDir: staging.dir, allowScripts },
+        this.limits,
+        async (parsed) => {
+          bookId = await this.uniqueBookId(parsed.identifier, fileHash);
+          return bookId;
+        },
+        (stats) => {
+          this.lastRun = stats;
+        },
+      );
+      const parsed = worked.title;
+      const titleSafe = slugify(parsed.title);
+      const resources: NewTitleBundle['resources'] = worked.resources.map((r) => ({
+        full_path: r.fullPath,
+        media_type: r.mediaType,
+        size: r.size,
+        storage_path: `${bookId}/${r.name}`,
+        ...(r.sample ? { sample_storage_path: `${bookId}/${r.sample.name}`, sample_size: r.sample.size } : {}),
+      }));
       // A PDF too short to give a part of (one page) has no sample at all.
       const sampleIndex = parsed.source === 'application/pdf' && !resources.some((r) => r.sample_storage_path) ? -1 : parsed.sampleIndex;
-      const chapters: NewTitleBundle['chapters'] = parsed.chapters.map((c, index) => {
-        const isPdf = c.mediaType === 'application/pdf';
-        const rendered = isPdf
-          ? { html: '', stylesheets: [], textLength: 0 }
-          : renderChapter(c.rawHtml, {
-              chapterFullPath: c.fullPath,
-              allowScripts,
-              chapterUrl: (p, fragment) => paths.reader(titleSafe, bookId, p) + (fragment ? `#${fragment}` : ''),
-              resourceUrl: (p) => paths.chapterApi(bookId, p),
-              isChapter: (p) => chapterPaths.has(p),
-            });
-        return {
-          full_path: c.fullPath,
-          label: c.label,
-          item_order: index,
-          media_type: c.mediaType,
-          content: rendered.html,
-          stylesheets: JSON.stringify(rendered.stylesheets),
-          text_length: isPdf ? c.textLength : rendered.textLength,
-          as_sample: (index === sampleIndex ? 1 : 0) as Flag,
-          is_public: 0 as Flag,
-          sample_content: isPdf ? null : boundedSample(parsed, rendered),
-        };
-      });
+      const chapters: NewTitleBundle['chapters'] = worked.chapters.map((c, index) => ({
+        full_path: c.fullPath,
+        label: c.label,
+        item_order: index,
+        media_type: c.mediaType,
+        content: c.html,
+        stylesheets: JSON.stringify(c.stylesheets),
+        text_length: c.mediaType === 'application/pdf' ? c.textLength : c.renderedTextLength,
+        as_sample: (index === sampleIndex ? 1 : 0) as Flag,
+        is_public: 0 as Flag,
+        sample_content: c.sampleContent,
+      }));
 
       await staging.commit(bookId);
       committedFolder = bookId;
@@ -116,8 +142,8 @@ export class ImportService {
           language: parsed.language,
           issued: parsed.issued,
           identifier: parsed.identifier,
-          cover_path: coverPath,
-          cover_media_type: parsed.cover?.mediaType ?? null,
+          cover_path: worked.cover ? `${bookId}/${worked.cover.name}` : null,
+          cover_media_type: worked.cover?.mediaType ?? null,
           allow_scripts: allowScripts ? 1 : 0,
           is_system_book: 0,
           page_count: parsed.pageCount,
@@ -137,7 +163,7 @@ export class ImportService {
         ]),
         chapters,
         resources,
-        toc: parsed.toc.map((t, position) => ({ position, depth: t.depth, label: t.label, full_path: t.fullPath, fragment: t.fragment })),
+        toc: worked.toc.map((t, position) => ({ position, depth: t.depth, label: t.label, full_path: t.fullPath, fragment: t.fragment })),
       });
       return { book_id: title.book_id, title: title.title, chapters: chapters.length, warnings: parsed.warnings };
     } catch (err) {
@@ -148,9 +174,9 @@ export class ImportService {
   }
 
   /** ISBNs become the book id as they are; other identifiers a short stable hash, so ids stay URL-safe. */
-  private async uniqueBookId(parsed: ParsedTitle, fileHash: string): Promise<string> {
-    const isbn = isbnOf(parsed.identifier);
-    const base = isbn ?? sha256(parsed.identifier ? `id:${parsed.identifier}` : `file:${fileHash}`).slice(0, 12);
+  private async uniqueBookId(identifier: string | null, fileHash: string): Promise<string> {
+    const isbn = isbnOf(identifier);
+    const base = isbn ?? sha256(identifier ? `id:${identifier}` : `file:${fileHash}`).slice(0, 12);
     if (!(await this.catalog.findTitleByBookId(base))) return base;
     return `${base}-${fileHash.slice(0, 6)}`;
   }
@@ -160,39 +186,10 @@ function isbnOf(identifier: string | null): string | null {
   return identifier?.replace(/[-\s]/g, '').match(/(?:^|[^0-9])(97[89][0-9]{10}|[0-9]{9}[0-9X])(?:$|[^0-9])/i)?.[1] ?? null;
 }
 
-/**
- * A one-chapter book is never free in full: its only chapter keeps its opening part as the sample that visitors
- * get (docs/decisions.md "Bounded samples").
- */
-function boundedSample(parsed: ParsedTitle, rendered: { html: string; textLength: number }): string | null {
-  return parsed.chapters.length === 1 ? openingPart(rendered.html, rendered.textLength) : null;
-}
-
-/** A PDF is never free in full: its first pages, as a small PDF beside it, are what visitors get. */
-async function addPdfSample(
-  parsed: ParsedTitle,
-  resources: NewTitleBundle['resources'],
-  write: (data: Uint8Array) => Promise<string>,
-): Promise<void> {
-  if (parsed.source !== 'application/pdf') return;
-  for (const resource of resources) {
-    if (resource.media_type !== 'application/pdf') continue;
-    const data = parsed.resources.find((r) => r.fullPath === resource.full_path)?.data;
-    const sample = data ? await makePdfSample(data).catch(() => null) : null;
-    if (!sample) continue;
-    resource.sample_storage_path = await write(sample.data);
-    resource.sample_size = sample.data.byteLength;
-  }
-}
-
-async function parseFile(data: Uint8Array, fileName: string): Promise<ParsedTitle> {
-  const head = Buffer.from(data.subarray(0, 5)).toString('latin1');
-  if (head.startsWith('PK')) return parseEpub(data, fileName);
-  if (head === '%PDF-') return parsePdf(data, fileName);
-  const ext = path.extname(fileName).toLowerCase();
-  if (ext === '.epub') return parseEpub(data, fileName);
-  if (ext === '.pdf') return parsePdf(data, fileName);
-  throw new IngestError('unsupported file type: expected an EPUB or a PDF');
+async function hashFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 async function expandInputs(inputs: string[], report: ImportReport): Promise<string[]> {

@@ -1,0 +1,106 @@
+/**
+ * The import worker: a child process that reads one untrusted file, parses it (EPUB or PDF), renders its
+ * chapters and writes its resources to the staging folder it was given. It never touches the database or the
+ * content folder. The service runs it with a V8 heap limit, watches its resident memory and its time, and kills
+ * it when a bound is passed; the bytes it inflates and writes are counted here as they come.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { paths, slugify } from '@lectern/core';
+import { StagedFileWriter, WriteBudgetError } from '../storage/content-store.ts';
+import { parseEpub } from './epub.ts';
+import { MAX_PDF_DECODED_BYTES, parsePdf } from './pdf.ts';
+import { renderChapter } from './render.ts';
+import { makePdfSample, openingPart } from './sample.ts';
+import { IngestError, type ParsedTitle } from './types.ts';
+import type { ContinueMessage, DoneMessage, FailedMessage, ImportLimits, ParsedMessage, StartMessage } from './worker-protocol.ts';
+import { LIMIT_NAMES } from './worker-protocol.ts';
+
+const MB = 1024 * 1024;
+
+function send(message: ParsedMessage | DoneMessage | FailedMessage): Promise<void> {
+  return new Promise((resolve, reject) => process.send!(message, undefined, undefined, (error) => (error ? reject(error) : resolve())));
+}
+
+function nextMessage<T>(): Promise<T> {
+  return new Promise((resolve) => process.once('message', (message) => resolve(message as T)));
+}
+
+export async function parseFile(data: Uint8Array, fileName: string, limits: Pick<ImportLimits, 'maxWrittenBytes' | 'maxMemoryBytes'>): Promise<ParsedTitle> {
+  const zipLimits = { maxInflatedBytes: limits.maxWrittenBytes, limitName: LIMIT_NAMES.maxWrittenBytes };
+  const head = Buffer.from(data.subarray(0, 5)).toString('latin1');
+  const ext = path.extname(fileName).toLowerCase();
+  if (head.startsWith('PK') || (head !== '%PDF-' && ext === '.epub')) return parseEpub(data, fileName, zipLimits);
+  // pdf-lib's decoded streams double their buffers as they grow: an eighth of the memory bound leaves room.
+  if (head === '%PDF-' || ext === '.pdf') return parsePdf(data, fileName, { maxDecodedBytes: Math.min(MAX_PDF_DECODED_BYTES, Math.floor(limits.maxMemoryBytes / 8)) });
+  throw new IngestError('unsupported file type: expected an EPUB or a PDF');
+}
+
+async function run(start: StartMessage): Promise<DoneMessage> {
+  const { limits } = start;
+  const size = (await fs.stat(start.file)).size;
+  if (size > limits.maxFileBytes) {
+    throw new IngestError(`the file is ${Math.ceil(size / MB)} MB, more than the ${Math.round(limits.maxFileBytes / MB)} MB limit for one file (${LIMIT_NAMES.maxFileBytes})`);
+  }
+  const file = await fs.readFile(start.file);
+  // A view, not a copy: `new Uint8Array(buffer)` would hold the file twice.
+  const data = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+  const parsed = await parseFile(data, start.fileName, limits);
+
+  const answer = nextMessage<ContinueMessage>();
+  await send({ type: 'parsed', identifier: parsed.identifier, title: parsed.title });
+  const { bookId } = await answer;
+
+  const writer = new StagedFileWriter(start.stagingDir, limits.maxWrittenBytes, LIMIT_NAMES.maxWrittenBytes);
+  const names = new Map<string, string>();
+  const resources: DoneMessage['resources'] = [];
+  for (const r of parsed.resources) {
+    const name = await writer.write(r.data, path.extname(r.fullPath));
+    names.set(r.fullPath, name);
+    // A PDF is never free in full: its first pages, as a small PDF beside it, are what visitors get.
+    const pdfSample = parsed.source === 'application/pdf' && r.mediaType === 'application/pdf' ? await makePdfSample(r.data).catch(() => null) : null;
+    const sample = pdfSample ? { name: await writer.write(pdfSample.data, '.pdf'), size: pdfSample.data.byteLength } : undefined;
+    resources.push({ fullPath: r.fullPath, mediaType: r.mediaType, size: r.data.byteLength, name, ...(sample ? { sample } : {}) });
+  }
+  let cover: DoneMessage['cover'] = null;
+  if (parsed.cover) {
+    const name = names.get(parsed.cover.fullPath) ?? (await writer.write(parsed.cover.data, path.extname(parsed.cover.fullPath)));
+    cover = { name, mediaType: parsed.cover.mediaType };
+  }
+
+  const titleSafe = slugify(parsed.title);
+  const chapterPaths = new Set(parsed.chapters.map((c) => c.fullPath));
+  const chapters = parsed.chapters.map(({ rawHtml, ...chapter }) => {
+    const rendered =
+      chapter.mediaType === 'application/pdf'
+        ? { html: '', stylesheets: [], textLength: chapter.textLength }
+        : renderChapter(rawHtml, {
+            chapterFullPath: chapter.fullPath,
+            allowScripts: start.allowScripts,
+            chapterUrl: (p, fragment) => paths.reader(titleSafe, bookId, p) + (fragment ? `#${fragment}` : ''),
+            resourceUrl: (p) => paths.chapterApi(bookId, p),
+            isChapter: (p) => chapterPaths.has(p),
+          });
+    // Chapter HTML goes to the database: it counts against the same budget as the files.
+    writer.count(Buffer.byteLength(rendered.html));
+    // A one-chapter book is never free in full: its opening part is the sample visitors get.
+    const sampleContent = parsed.chapters.length === 1 && chapter.mediaType !== 'application/pdf' ? openingPart(rendered.html, rendered.textLength) : null;
+    return { ...chapter, html: rendered.html, stylesheets: rendered.stylesheets, renderedTextLength: rendered.textLength, sampleContent };
+  });
+
+  const { chapters: _c, resources: _r, cover: _cover, toc, ...title } = parsed;
+  return { type: 'done', title, chapters, toc, resources, cover, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
+}
+
+// The server went away (or killed the channel): nothing left to do this for.
+process.on('disconnect', () => process.exit(1));
+
+process.once('message', (start: StartMessage) => {
+  run(start).then(
+    (done) => send(done),
+    (error: unknown) => {
+      const refused = error instanceof IngestError || error instanceof WriteBudgetError;
+      return send({ type: 'failed', refused, message: error instanceof Error ? error.message : String(error) });
+    },
+  ).finally(() => process.exit(0));
+});
