@@ -3,7 +3,6 @@
  * none): pdf.js reads the first page's text, and the largest type on it, top to bottom, is taken as the title.
  * Bounded: one page, a few seconds at most, and any failure just means "no title found".
  */
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 const TIME_LIMIT_MS = 5_000;
 const MAX_TITLE = 200;
@@ -15,6 +14,8 @@ interface TextPiece {
 }
 
 export async function titleFromFirstPage(data: Uint8Array): Promise<string | null> {
+  // Loaded only for the PDFs that need it: pdf.js adds tens of megabytes to the import worker's memory.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // pdf.js takes ownership of the buffer it is given: hand it a copy.
   const task = getDocument({ data: data.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
   let timer: NodeJS.Timeout | undefined;
