@@ -32,7 +32,10 @@ export interface FrameCallbacks {
   onNavigate(path: string): void;
   /** An image worth a closer look. */
   onImage(src: string, alt: string): void;
-  /** Keys the app handles itself (Escape, T for contents) when focus is in the frame. */
+  /**
+   * Every key pressed in the frame, for the app's one key handler (which turns pages through handleKey). Without
+   * it the controller handles its own keys.
+   */
   onKey?(event: KeyboardEvent): void;
   /** Pages changed (paged mode): the current one and how many there are. */
   onPages?(index: number, count: number): void;
@@ -430,7 +433,8 @@ export class FrameController {
     this.listen(this.doc, 'click', (e) => this.onClick(e as MouseEvent));
     this.listen(this.doc, 'keydown', (e) => {
       const ke = e as KeyboardEvent;
-      if (!this.handleKey(ke)) this.cb.onKey?.(ke);
+      if (this.cb.onKey) this.cb.onKey(ke);
+      else this.handleKey(ke);
     });
     this.listen(this.doc, 'touchstart', (e) => {
       const t = (e as TouchEvent).touches[0];
