@@ -2,7 +2,7 @@
  * What the reader's stage shows for the chapter asked for: a spinner, the chapter in its frame, the PDF, or why not
  * (refused with a way to sign in, still loading, failed with Try again).
  */
-import { MESSAGES, paths, type ReaderPreferences } from '@lectern/core';
+import { APP_MESSAGES, MESSAGES, paths, type ReaderPreferences } from '@lectern/core';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { isApiError } from '../../api/client.ts';
@@ -23,7 +23,6 @@ export function chapterSource(bookId: string, l: Extract<ChapterLoad, { kind: 'h
     label: l.item.chapter_label || l.chapter.label,
     stylesheets: l.chapter.stylesheets,
     baseHref: new URL(paths.chapterApi(bookId, l.item.chapter_href), window.location.href).href,
-    allowScripts: l.chapter.allow_scripts,
     href: l.item.chapter_href,
   };
 }
@@ -32,14 +31,16 @@ export interface ChapterBodyProps {
   bookId: string;
   load: ChapterLoad | undefined;
   pending: boolean;
+  /** The chapter cannot be fetched: the browser is offline (the request waits for the connection). */
+  offline: boolean;
   error: Error | null;
   retry: () => void;
   /** Another chapter is on its way; the one on show stays meanwhile. */
   switching: boolean;
   next: ChapterSource | null;
   prefs: ReaderPreferences;
-  fitRequest: number;
-  onZoom: (zoom: number) => void;
+  /** A PDF's zoom (usePdfZoom). */
+  pdfZoom: { fit: boolean; zoom: number; onFitZoom: (zoom: number) => void };
   initial: () => InitialPosition;
   readerPath: (fullPath: string) => string;
   callbacks: FrameCallbacks;
@@ -50,6 +51,15 @@ export interface ChapterBodyProps {
 
 export function ChapterBody(props: ChapterBodyProps) {
   const { bookId, load: l, pending, error, retry } = props;
+  // Before the spinner: a chapter waiting for the connection would otherwise spin until it is back.
+  if (props.offline)
+    return (
+      <ReaderMessage tone="info" icon="offline" title={APP_MESSAGES.chapterOffline}>
+        <button type="button" className="reader-chip" onClick={retry}>
+          Retry
+        </button>
+      </ReaderMessage>
+    );
   if (pending)
     return (
       <Centered>
@@ -95,9 +105,9 @@ export function ChapterBody(props: ChapterBodyProps) {
           <PdfView
             fileUrl={l.fileUrl}
             label={l.item.chapter_label}
-            prefs={props.prefs}
-            fitRequest={props.fitRequest}
-            onZoom={props.onZoom}
+            zoom={props.pdfZoom.zoom}
+            fit={props.pdfZoom.fit}
+            onFitZoom={props.pdfZoom.onFitZoom}
             onProgress={props.onPdfProgress}
             onReady={props.onPdfReady}
           />
@@ -106,8 +116,8 @@ export function ChapterBody(props: ChapterBodyProps) {
     case 'html':
       return (
         <ChapterView
-          // One frame per book: its sandbox is fixed when it is created, so a title's script policy keys it too.
-          key={`${bookId}/${l.chapter.allow_scripts ? 'scripts' : 'no-scripts'}`}
+          // One frame per book (the same sandbox for every title: no scripts, docs/decisions.md "Scripted titles").
+          key={bookId}
           switching={props.switching}
           {...chapterSource(bookId, l)}
           next={props.next}

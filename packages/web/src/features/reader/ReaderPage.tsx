@@ -9,10 +9,12 @@
  * - useTocNavigation.ts: a chapter chosen in the contents, shown before the address follows;
  * - useReadingSession.ts: position, footer figures, usage log, initial position, the chapter's controller;
  * - useReaderSettings.ts, useReaderPanels.ts, useReaderKeys.ts: display settings, panels, keys;
+ * - useImmersive.ts, usePageTheme.ts, usePdfZoom.ts: the immersive view, the colour mode on the whole page, PDF zoom;
  * - ReaderToolbar.tsx, ChapterBody.tsx, ReaderFooter.tsx, TocPanel.tsx, SettingsPanel.tsx: what is on screen.
  */
 import { paths } from '@lectern/core';
 import { useCallback, useMemo, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useSession } from '../account/useSession.ts';
@@ -25,7 +27,11 @@ import { Centered } from './ReaderMessage.tsx';
 import { ReaderToolbar } from './ReaderToolbar.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { TocPanel } from './TocPanel.tsx';
-import { useLoadedReaderChapter, usePrefetchReaderChapter, useReaderChapter, useStartChapterLoad } from './useReaderChapter.ts';
+import { BRIGHTNESS_FULL } from './SettingsPanel.tsx';
+import { useImmersive } from './useImmersive.ts';
+import { usePageTheme } from './usePageTheme.ts';
+import { usePdfZoom } from './usePdfZoom.ts';
+import { useLoadedReaderChapter, usePrefetchReaderChapter, useReaderChapter, useRetryWhenOnline, useStartChapterLoad } from './useReaderChapter.ts';
 import { useReaderKeys } from './useReaderKeys.ts';
 import { useReaderPanels } from './useReaderPanels.ts';
 import { useReaderSettings } from './useReaderSettings.ts';
@@ -61,6 +67,9 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
   const navigate = useNavigate();
   const settings = useReaderSettings();
   const { prefs, chrome } = settings;
+  usePageTheme(prefs.reading_mode);
+  const { immersive, toggleImmersive } = useImmersive();
+  const pdfZoom = usePdfZoom(prefs, settings.updatePrefs, settings.resetPrefs);
   const startChapterLoad = useStartChapterLoad(bookId, userId);
   // A chapter chosen in the contents takes the focus once it is on screen; until then a closing panel keeps it.
   const focusChapterOnReady = useRef(false);
@@ -69,6 +78,9 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
   const { href, hash } = nav;
 
   const chapter = useReaderChapter(bookId, href, userId);
+  useRetryWhenOnline(chapter);
+  // Offline, a chapter not kept yet waits for the connection (React Query pauses it): say so, not a spinner.
+  const offline = chapter.isPaused && (chapter.isPending || chapter.isPlaceholderData);
   const load = chapter.data;
   const item = load && 'item' in load ? load.item : null;
   usePrefetchReaderChapter(bookId, item?.next_chapter_uri, userId);
@@ -83,7 +95,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
     item,
     userId,
     prefs,
-    layoutKey: `${chrome.masthead}/${chrome.menu}`,
+    layoutKey: `${chrome.masthead}/${chrome.menu}/${immersive}`,
     focusChapterOnReady,
   });
 
@@ -97,20 +109,25 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
     [item, navigate, readerPath],
   );
 
-  const onKey = useReaderKeys({ controllerRef: session.controllerRef, panels, stepFont: settings.stepFont });
+  const onKey = useReaderKeys({ controllerRef: session.controllerRef, panels, stepFont: settings.stepFont, immersive, toggleImmersive });
 
   const { onProgress, onPages } = session;
   const { showImage } = panels;
   const callbacks = useMemo<FrameCallbacks>(
-    () => ({ onProgress, onEdge: goChapter, onNavigate: (path: string) => void navigate(path), onImage: showImage, onPages, onKey }),
-    [onProgress, goChapter, navigate, showImage, onPages, onKey],
+    () => ({ onProgress, onEdge: goChapter, onNavigate: (path: string) => void navigate(path), onImage: showImage, onPages, onKey, onMiddleTap: toggleImmersive }),
+    [onProgress, goChapter, navigate, showImage, onPages, onKey, toggleImmersive],
   );
 
   const chapterLabel = item?.chapter_label ?? '';
-  const showNav = load?.kind === 'html' || load?.kind === 'pdf';
+  const showNav = !offline && (load?.kind === 'html' || load?.kind === 'pdf');
+  // Brightness as a dark veil over the whole screen: brightness(b) is the same as black at opacity 1 - b.
+  const dim = prefs.brightness < BRIGHTNESS_FULL ? 1 - prefs.brightness / BRIGHTNESS_FULL : 0;
+  const classes = ['reader-app', `reader-app--${prefs.reading_mode}`, `reader-app--${prefs.pagination}`];
+  if (!chrome.masthead) classes.push('reader-app--no-masthead');
+  if (immersive) classes.push('reader-app--immersive');
 
   return (
-    <div className={`reader-app reader-app--${prefs.reading_mode} reader-app--${prefs.pagination}${chrome.masthead ? '' : ' reader-app--no-masthead'}`}>
+    <div className={classes.join(' ')}>
       <title>{item ? `${chapterLabel ? `${chapterLabel} · ` : ''}${item.title} · Lectern` : 'Reader · Lectern'}</title>
       <ReaderToolbar
         bookId={bookId}
@@ -123,6 +140,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
         settingsButton={panels.settingsButton}
         onToc={panels.toggleToc}
         onSettings={panels.toggleSettings}
+        onShowBars={immersive ? toggleImmersive : null}
       />
 
       <div className="reader-stage" aria-labelledby="chapter-heading" role="region">
@@ -130,13 +148,13 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
           bookId={bookId}
           load={load}
           pending={chapter.isPending}
+          offline={offline}
           error={chapter.error}
           retry={() => void chapter.refetch()}
           switching={chapter.isPlaceholderData}
           next={nextSource}
           prefs={prefs}
-          fitRequest={settings.fitRequest}
-          onZoom={(zoom_factor) => settings.updatePrefs({ zoom_factor })}
+          pdfZoom={pdfZoom}
           initial={session.initial}
           readerPath={readerPath}
           callbacks={callbacks}
@@ -146,7 +164,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
         />
       </div>
 
-      {showNav && chrome.menu ? (
+      {showNav && chrome.menu && !immersive ? (
         <ReaderFooter item={item} percent={session.percent} pages={prefs.pagination === 'page' ? session.pages : null} readerPath={readerPath} />
       ) : null}
 
@@ -161,15 +179,17 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
           open={panels.settingsOpen}
           prefs={prefs}
           isPdf={load?.kind === 'pdf'}
-          onChange={settings.updatePrefs}
-          onReset={settings.resetPrefs}
-          onFitWidth={settings.requestFit}
+          zoom={pdfZoom.zoom}
+          onChange={pdfZoom.onChange}
+          onReset={pdfZoom.onReset}
+          onFitWidth={pdfZoom.fitWidth}
           onClose={panels.closeSettings}
           chrome={chrome}
           onChrome={settings.updateChrome}
         />
       </div>
       {panels.lightbox ? <Lightbox src={panels.lightbox.src} alt={panels.lightbox.alt} onClose={panels.closeImage} /> : null}
+      {dim > 0 ? createPortal(<div className="reader-dim" style={{ opacity: dim }} aria-hidden="true" />, document.body) : null}
     </div>
   );
 }

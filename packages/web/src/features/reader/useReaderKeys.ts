@@ -1,6 +1,6 @@
 /**
- * The reader's keys (library-playlists-account.md §9 "Shortcuts": Esc, T contents, F/G font size, arrows and space),
- * in ONE handler: the page's keydown and the chapter frame's (forwarded by the FrameController) both come here, so
+ * The reader's keys (library-playlists-account.md §9 "Shortcuts": Esc, T contents, F/G font size, arrows and space;
+ * and H for the immersive view, docs/decisions.md), in ONE handler: the page's keydown and the chapter frame's (forwarded by the FrameController) both come here, so
  * a key does the same thing wherever the focus is.
  */
 import { useCallback, useEffect, useRef, type RefObject } from 'react';
@@ -11,6 +11,8 @@ export interface ReaderKeyActions {
   controllerRef: RefObject<FrameController | null>;
   panels: ReaderPanels;
   stepFont: (direction: 1 | -1) => void;
+  immersive: boolean;
+  toggleImmersive: () => void;
 }
 
 const inField = (t: HTMLElement | null) => !!t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
@@ -22,12 +24,13 @@ export function useReaderKeys(actions: ReaderKeyActions): (event: KeyboardEvent)
 
   const onKey = useCallback((e: KeyboardEvent) => {
     if (e.defaultPrevented) return;
-    const { controllerRef, panels, stepFont } = latest.current;
+    const { controllerRef, panels, stepFont, immersive, toggleImmersive } = latest.current;
     // Frame elements come from another window: duck-typed, not instanceof.
     const t = (e.target && 'tagName' in (e.target as object) ? e.target : null) as HTMLElement | null;
     if (e.key === 'Escape') {
       if (panels.lightbox) return; // the lightbox closes itself
       if (panels.anyPanelOpen) panels.closePanels();
+      else if (immersive) toggleImmersive();
       return;
     }
     if (inField(t) || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -42,6 +45,10 @@ export function useReaderKeys(actions: ReaderKeyActions): (event: KeyboardEvent)
       case 'f':
       case 'g':
         stepFont(e.key === 'g' ? 1 : -1);
+        return;
+      case 'h':
+      case 'H':
+        toggleImmersive();
         return;
     }
     if (t?.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return;

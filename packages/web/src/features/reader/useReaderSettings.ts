@@ -12,14 +12,11 @@ const FONT_KEY_STEP = 0.1;
 export function useReaderSettings() {
   const [prefs, setPrefs] = useState<ReaderPreferences>(() => loadPreferences());
   const [chrome, setChrome] = useState<ReaderChrome>(() => loadChrome());
-  // Fit-to-width for PDFs: a counter, each request fits once.
-  const [fitRequest, setFitRequest] = useState(0);
   // Stable handlers: the panels are memoised and must not re-render on every progress report while reading.
   const updatePrefs = useCallback((patch: Partial<ReaderPreferences>) => setPrefs((p) => savePreferences({ ...p, ...patch })), []);
   const resetPrefs = useCallback(() => setPrefs(savePreferences({ ...DEFAULT_PREFERENCES })), []);
   const updateChrome = useCallback((patch: Partial<ReaderChrome>) => setChrome((c) => saveChrome({ ...c, ...patch })), []);
-  const requestFit = useCallback(() => setFitRequest((n) => n + 1), []);
   /** One F (smaller) or G (larger) press; clamped to the limits when stored. */
   const stepFont = useCallback((direction: 1 | -1) => setPrefs((p) => savePreferences({ ...p, font_size: p.font_size + direction * FONT_KEY_STEP })), []);
-  return { prefs, chrome, fitRequest, updatePrefs, resetPrefs, updateChrome, requestFit, stepFont };
+  return { prefs, chrome, updatePrefs, resetPrefs, updateChrome, stepFont };
 }

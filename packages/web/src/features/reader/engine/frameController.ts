@@ -39,7 +39,12 @@ export interface FrameCallbacks {
   onKey?(event: KeyboardEvent): void;
   /** Pages changed (paged mode): the current one and how many there are. */
   onPages?(index: number, count: number): void;
+  /** A plain tap in the middle of the page, between the tap zones (the immersive view's toggle). */
+  onMiddleTap?(): void;
 }
+
+/** What a tap on it does itself (a tap there is not a tap on the page). */
+const INTERACTIVE = 'a[href], button, input, select, textarea, label, summary, video, audio, [tabindex]';
 
 /** Frames have their own HTMLImageElement, so instanceof against the app's would fail. */
 const isImage = (n: unknown): n is HTMLImageElement => !!n && (n as Node).nodeName === 'IMG';
@@ -481,9 +486,12 @@ export class FrameController {
       this.cb.onImage(el.currentSrc || el.src, el.alt);
       return;
     }
-    if (this.paged && !this.doc.getSelection()?.toString()) {
-      const dir = tapZone(event.clientX, this.win.innerWidth);
-      if (dir) this.turn(dir);
+    if (this.doc.getSelection()?.toString()) return;
+    const dir = tapZone(event.clientX, this.win.innerWidth);
+    if (dir) {
+      if (this.paged) this.turn(dir);
+    } else if (!el?.closest?.(INTERACTIVE)) {
+      this.cb.onMiddleTap?.();
     }
   }
 
