@@ -63,7 +63,7 @@ for (const viewport of [
       // reader.md §9: zoom-to-fit is 98 percent of the width.
       await expect.poll(width).toBeCloseTo(room * 0.98, -1);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      if (viewport.width === 390) await page.screenshot({ path: '/tmp/reader-390-pdf.png' });
+      await page.screenshot({ path: `/tmp/reader-${viewport.width}-pdf.png` });
       await page.getByRole('button', { name: 'Display settings' }).click();
       await page.getByRole('button', { name: 'Zoom in' }).click();
       await expect.poll(width).toBeGreaterThan(room);

@@ -118,7 +118,8 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
     [onProgress, goChapter, navigate, showImage, onPages, onKey, toggleImmersive],
   );
 
-  const chapterLabel = item?.chapter_label ?? '';
+  // Offline, the item on hand is the chapter before (kept while the one asked for waits): not its label.
+  const chapterLabel = offline ? '' : (item?.chapter_label ?? '');
   const showNav = !offline && (load?.kind === 'html' || load?.kind === 'pdf');
   // Brightness as a dark veil over the whole screen: brightness(b) is the same as black at opacity 1 - b.
   const dim = prefs.brightness < BRIGHTNESS_FULL ? 1 - prefs.brightness / BRIGHTNESS_FULL : 0;

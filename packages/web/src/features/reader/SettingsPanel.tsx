@@ -48,7 +48,6 @@ const COLUMN_SLIDER = {
 const columnSliderOf = (width: number) => Math.round((width / 100) * READER_CONSTANTS.fontSliderWidth);
 /** normalizePreferences steps brightness by 25 from 50, so 250 is the brightest stored value: full brightness. */
 export const BRIGHTNESS_FULL = READER_LIMITS.brightness.min + Math.floor((READER_LIMITS.brightness.max - READER_LIMITS.brightness.min) / READER_LIMITS.brightness.step) * READER_LIMITS.brightness.step;
-export const brightnessFilter = (b: number) => (b >= BRIGHTNESS_FULL ? undefined : `brightness(${(b / BRIGHTNESS_FULL).toFixed(3)})`);
 
 export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, zoom = prefs.zoom_factor, onChange, onReset, onFitWidth, onClose, chrome, onChrome }: SettingsPanelProps) {
   const id = useId();

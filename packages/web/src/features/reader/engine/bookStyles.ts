@@ -62,7 +62,7 @@ function adaptRules(rules: CSSRuleList, unjustify: boolean) {
 /** The chapter's language: the html element's, else the first language its markup names. */
 export function chapterLanguage(doc: Document, root: Element | null): string {
   const own = root?.querySelector('[lang]')?.getAttribute('lang');
-  if (own) doc.documentElement.lang = own;
+  if (own && doc.documentElement.lang !== own) doc.documentElement.lang = own;
   return doc.documentElement.lang || 'en';
 }
 
