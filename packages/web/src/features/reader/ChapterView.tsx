@@ -146,6 +146,7 @@ export function ChapterView(props: ChapterViewProps) {
       performance.mark('reader:frame-loaded');
       // (A prepared chapter had this done before its layout; again it changes nothing.)
       adaptBookStyles(doc, doc.getElementById(ROOT_ID));
+      performance.mark('reader:book-styles');
       const now = latest.current;
       // Callbacks go through `latest` so the controller always calls the current handlers.
       const callbacks: FrameCallbacks = {
