@@ -271,6 +271,15 @@ describe('display and keys', () => {
     await expect.poll(bars).toEqual({ header: false, toolbar: false, footer: false });
     await page.keyboard.press('h');
     await expect.poll(bars).toEqual({ header: true, toolbar: true, footer: true });
+    // With the focus in the chapter, Tab reaches the way back, which then shows itself.
+    await page.keyboard.press('h');
+    await expect.poll(bars).toEqual({ header: false, toolbar: false, footer: false });
+    await page.locator('iframe.chapter-view__frame').evaluate((f: HTMLIFrameElement) => f.contentWindow!.focus());
+    await page.keyboard.press('Tab');
+    const back = page.getByRole('button', { name: 'Show the bars' });
+    await expect.poll(() => back.evaluate((b) => b === document.activeElement && getComputedStyle(b).opacity === '1')).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(bars).toEqual({ header: true, toolbar: true, footer: true });
   });
 });
 

@@ -141,7 +141,6 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
         settingsButton={panels.settingsButton}
         onToc={panels.toggleToc}
         onSettings={panels.toggleSettings}
-        onShowBars={immersive ? toggleImmersive : null}
       />
 
       <div className="reader-stage" aria-labelledby="chapter-heading" role="region">
@@ -164,6 +163,13 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
           onPdfReady={session.onPdfReady}
         />
       </div>
+
+      {immersive ? (
+        // The way back for the keyboard: right after the chapter (Tab from it lands here), seen only when focused.
+        <button type="button" className="reader-chip reader-immersive-exit" onClick={toggleImmersive}>
+          Show the bars
+        </button>
+      ) : null}
 
       {showNav && chrome.menu && !immersive ? (
         <ReaderFooter item={item} percent={session.percent} pages={prefs.pagination === 'page' ? session.pages : null} readerPath={readerPath} />

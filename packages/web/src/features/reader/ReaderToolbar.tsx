@@ -17,18 +17,11 @@ export interface ReaderToolbarProps {
   settingsButton: RefObject<HTMLButtonElement | null>;
   onToc: () => void;
   onSettings: () => void;
-  /** In the immersive view: the way back for the keyboard (shown when focused). */
-  onShowBars: (() => void) | null;
 }
 
-export function ReaderToolbar({ bookId, item, chapterLabel, showDropdown, tocOpen, settingsOpen, tocButton, settingsButton, onToc, onSettings, onShowBars }: ReaderToolbarProps) {
+export function ReaderToolbar({ bookId, item, chapterLabel, showDropdown, tocOpen, settingsOpen, tocButton, settingsButton, onToc, onSettings }: ReaderToolbarProps) {
   return (
     <div className="reader-toolbar" role="toolbar" aria-label="Reader">
-      {onShowBars ? (
-        <button type="button" className="reader-chip reader-immersive-exit" onClick={onShowBars}>
-          Show the bars
-        </button>
-      ) : null}
       <button
         ref={tocButton}
         type="button"
