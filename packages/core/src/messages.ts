@@ -27,4 +27,6 @@ export const APP_MESSAGES = {
   chapterNotFound: 'We could not find that chapter.',
   adminOnly: 'You do not have permission to do that.',
   accountInactive: 'This account is not active.',
+  /** The reader, offline, asked for a chapter it has not kept (it loads by itself once the connection is back). */
+  chapterOffline: 'You are offline; this chapter will load when you are back',
 } as const;

@@ -1,7 +1,7 @@
 import { DEFAULT_PREFERENCES, LIMITS, READER_LIMITS, type UsageEvent } from '@lectern/core';
 import { describe, expect, it, vi } from 'vitest';
 import type { UsageAck } from '../src/api/reader.ts';
-import { buildChapterDocument, chapterCsp, ROOT_ID, SETTINGS_STYLE_ID } from '../src/features/reader/engine/chapterDocument.ts';
+import { buildChapterDocument, CHAPTER_CSP, ROOT_ID, SETTINGS_STYLE_ID } from '../src/features/reader/engine/chapterDocument.ts';
 import {
   classifySwipe,
   keyTurn,
@@ -312,24 +312,23 @@ describe('paging math', () => {
 });
 
 describe('chapter document', () => {
-  const doc = (allowScripts: boolean) =>
+  const doc = () =>
     new DOMParser().parseFromString(
       buildChapterDocument({
         html: '<h2>Down the Rabbit-Hole</h2><p>Alice</p>',
         label: 'Chapter <1>',
         stylesheets: ['/api/v1/book/b1/chapter/style.css'],
         baseHref: 'http://x.test/api/v1/book/b1/chapter/OEBPS/ch1.xhtml',
-        allowScripts,
         prefs: { ...DEFAULT_PREFERENCES, reading_mode: 'night-mode', font_size: 1.2 },
         layout: { pagination: 'page', pageWidth: 375 },
       }),
       'text/html',
     );
   it('has the base, a CSP forbidding scripts, the book stylesheets before ours and one settings style', () => {
-    const d = doc(false);
+    const d = doc();
     expect(d.querySelector('base')?.getAttribute('href')).toBe('http://x.test/api/v1/book/b1/chapter/OEBPS/ch1.xhtml');
     const csp = d.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content');
-    expect(csp).toBe(chapterCsp(false));
+    expect(csp).toBe(CHAPTER_CSP);
     expect(csp).toContain("script-src 'none'");
     expect(d.querySelectorAll(`#${SETTINGS_STYLE_ID}`)).toHaveLength(1);
     expect(d.getElementById(SETTINGS_STYLE_ID)?.textContent).toContain('--lectern-font-size: 1.2');
@@ -339,9 +338,6 @@ describe('chapter document', () => {
     expect(d.getElementById(ROOT_ID)?.querySelector('h2')?.textContent).toBe('Down the Rabbit-Hole');
     const order = Array.from(d.head.children).map((el) => el.tagName);
     expect(order.indexOf('LINK')).toBeLessThan(order.indexOf('STYLE'));
-  });
-  it('lets scripts run only for titles that allow them', () => {
-    expect(doc(true).querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content')).toContain("script-src 'self'");
   });
 });
 

@@ -92,10 +92,6 @@ export const readerApi = {
     }
     return out;
   },
-
-  getQueue: (signal?: AbortSignal) => api.getQueue(signal),
-  addToQueue: (urls: readonly string[]) => api.addToQueue(urls),
-  removeFromQueue: (urls: readonly string[]) => api.removeFromQueue(urls),
 };
 
 export type ReaderApi = typeof readerApi;

@@ -4,8 +4,8 @@
  * is parsed in the same task that receives it instead of waiting for a frame navigation round trip through the
  * browser. The settings change in place through the FrameController (one style element, classes on the root), so
  * a font-size change never rewrites the chapter. The frame is sandboxed: `allow-same-origin` lets the app write,
- * lay out and route its links; scripts run only for titles that allow them (and the chapter's own CSP `<meta>`
- * forbids them otherwise).
+ * lay out and route its links; scripts never run (no `allow-scripts`, whatever the title's flag, and the chapter's
+ * CSP `<meta>` forbids them too).
  *
  * A second, hidden frame holds the next chapter (DESIGN.md: "the next chapter is prepared in a hidden frame ahead of
  * time"): once the reader has a chapter on screen and the next one is decrypted, its document is written and laid
@@ -14,9 +14,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReaderPreferences } from '@lectern/core';
 import { Spinner } from '../../components/Spinner.tsx';
-import { brightnessFilter } from './SettingsPanel.tsx';
-import { buildChapterDocument } from './engine/chapterDocument.ts';
+import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, ROOT_ID } from './engine/chapterDocument.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
+import { adaptBookStyles } from './engine/bookStyles.ts';
 import type { InitialPosition } from './engine/position.ts';
 
 /** A chapter's document, as ChapterView writes it. */
@@ -25,7 +25,6 @@ export interface ChapterSource {
   label: string;
   stylesheets: readonly string[];
   baseHref: string;
-  allowScripts: boolean;
   href: string;
 }
 
@@ -69,7 +68,7 @@ const PREPARE_MAX_CHARS = 300_000;
 const PREPARE_AFTER_MS = 2000;
 
 const sameSource = (a: ChapterSource, b: ChapterSource) =>
-  a.html === b.html && a.href === b.href && a.baseHref === b.baseHref && a.label === b.label && a.allowScripts === b.allowScripts && a.stylesheets.join('\n') === b.stylesheets.join('\n');
+  a.html === b.html && a.href === b.href && a.baseHref === b.baseHref && a.label === b.label && a.stylesheets.join('\n') === b.stylesheets.join('\n');
 
 /** A stylesheet that never answers does not keep the chapter hidden longer than this. */
 const STYLESHEET_WAIT_MS = 3000;
@@ -116,7 +115,7 @@ export function ChapterView(props: ChapterViewProps) {
   // now (in the commit that brought it); position it once its stylesheets are in, and only then show it.
   useLayoutEffect(() => {
     const p = latest.current;
-    const source: ChapterSource = { html: p.html, label: p.label, stylesheets: p.stylesheets, baseHref: p.baseHref, allowScripts: p.allowScripts, href: p.href };
+    const source: ChapterSource = { html: p.html, label: p.label, stylesheets: p.stylesheets, baseHref: p.baseHref, href: p.href };
     const swap = prepared.current !== null && sameSource(prepared.current, source);
     const index = swap ? ((1 - activeRef.current) as 0 | 1) : activeRef.current;
     const frame = frameRefs[index].current;
@@ -145,6 +144,9 @@ export function ChapterView(props: ChapterViewProps) {
     void stylesheetsSettled(doc, win).then(() => {
       if (cancelled || !doc.body) return;
       performance.mark('reader:frame-loaded');
+      // (A prepared chapter had this done before its layout; again it changes nothing.)
+      adaptBookStyles(doc, doc.getElementById(ROOT_ID));
+      performance.mark('reader:book-styles');
       const now = latest.current;
       // Callbacks go through `latest` so the controller always calls the current handlers.
       const callbacks: FrameCallbacks = {
@@ -154,6 +156,7 @@ export function ChapterView(props: ChapterViewProps) {
         onImage: (src, alt) => latest.current.callbacks.onImage(src, alt),
         onKey: (e) => latest.current.callbacks.onKey?.(e),
         onPages: (i, c) => latest.current.callbacks.onPages?.(i, c),
+        onMiddleTap: () => latest.current.callbacks.onMiddleTap?.(),
       };
       const controller = new FrameController(frame, now.prefs, now.href, now.bookId, now.readerPath, callbacks);
       controllerRef.current = controller;
@@ -172,13 +175,13 @@ export function ChapterView(props: ChapterViewProps) {
     return () => {
       cancelled = true;
     };
-  }, [props.html, props.baseHref, props.allowScripts, props.stylesheets, props.label, props.href]);
+  }, [props.html, props.baseHref, props.stylesheets, props.label, props.href]);
 
   // The next chapter, written and laid out in the spare frame while the reader reads this one (when the page is
   // idle): turning into it then costs a swap.
   const next = props.next ?? null;
   useEffect(() => {
-    if (!ready || !next || next.allowScripts !== latest.current.allowScripts || next.html.length > PREPARE_MAX_CHARS) return;
+    if (!ready || !next || next.html.length > PREPARE_MAX_CHARS) return;
     if (prepared.current && sameSource(prepared.current, next)) return;
     const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 300));
     const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
@@ -199,6 +202,7 @@ export function ChapterView(props: ChapterViewProps) {
           prepared.current = next;
           // Laid out now, once its stylesheets are in, not at the turn.
           void stylesheetsSettled(doc, win).then(() => {
+            adaptBookStyles(doc, doc.getElementById(ROOT_ID));
             handle = idle(() => void doc.body?.offsetHeight, { timeout: 2000 });
           });
         },
@@ -234,8 +238,9 @@ export function ChapterView(props: ChapterViewProps) {
       title: shown ? props.label || 'Chapter' : undefined,
       'aria-hidden': shown ? undefined : true,
       tabIndex: shown ? undefined : -1,
-      sandbox: props.allowScripts ? 'allow-same-origin allow-scripts' : 'allow-same-origin',
-      style: { filter: brightnessFilter(props.prefs.brightness) },
+      // Never scripts (docs/decisions.md "Scripted titles"): allow-same-origin lets the app write and lay out the
+      // chapter, and together with allow-scripts it would let a book script lift its own sandbox and act as the reader.
+      sandbox: CHAPTER_FRAME_SANDBOX,
     };
   };
 

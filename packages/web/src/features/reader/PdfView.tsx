@@ -1,11 +1,13 @@
 /**
  * PDF documents (content type application/pdf, file at the archive item's `url`) rendered page by page with
  * pdfjs-dist, whose worker is a separate file (Vite `?url`). This module is its own chunk: pdfjs is loaded only
- * when a PDF is opened. Pages are drawn when they come near the view; zoom re-draws them; fit-to-width sets the
- * zoom so a page takes 98% of the width (debounced 100 ms on resize).
+ * when a PDF is opened. Pages are drawn when they come near the view; zoom re-draws them. A document opens fitted
+ * to the width (reader.md §9: a page takes 98% of it, followed on resize with the 100 ms debounce) until the reader
+ * zooms; "Fit width" and Reset fit it again. The fitted zoom may be under the zoom buttons' minimum: a phone needs
+ * about 0.62 for a letter-size page.
  */
-import { READER_CONSTANTS, READER_LIMITS, type ReaderPreferences } from '@lectern/core';
-import { useEffect, useRef, useState } from 'react';
+import { READER_CONSTANTS, READER_LIMITS } from '@lectern/core';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import * as pdfjs from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -17,15 +19,17 @@ type PdfDocument = Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>;
 export interface PdfViewProps {
   fileUrl: string;
   label: string;
-  prefs: ReaderPreferences;
-  /** Fit-to-width asked from the settings panel: a counter, each change fits once. */
-  fitRequest: number;
-  onZoom: (zoom: number) => void;
+  /** The zoom the reader chose (used when not fitted). */
+  zoom: number;
+  /** Fitted to the width: the zoom follows the width of the view. */
+  fit: boolean;
+  /** The fitted zoom, for the settings panel to show and to step from. */
+  onFitZoom: (zoom: number) => void;
   onProgress: (percentage: number) => void;
   onReady?: () => void;
 }
 
-export function PdfView({ fileUrl, label, prefs, fitRequest, onZoom, onProgress, onReady }: PdfViewProps) {
+export function PdfView({ fileUrl, label, zoom: chosenZoom, fit, onFitZoom, onProgress, onReady }: PdfViewProps) {
   const [doc, setDoc] = useState<PdfDocument | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [baseWidth, setBaseWidth] = useState<number>(612);
@@ -53,28 +57,27 @@ export function PdfView({ fileUrl, label, prefs, fitRequest, onZoom, onProgress,
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fileUrl]);
 
-  // Fit to width: 98% of the container, on request and (debounced) on resize after a fit.
-  const fitted = useRef(false);
-  useEffect(() => {
-    if (!fitRequest || !containerRef.current) return;
-    fitted.current = true;
-    const fit = () => {
-      const w = containerRef.current?.clientWidth ?? 0;
-      if (w > 0) onZoom((w * READER_CONSTANTS.zoomFitFraction) / baseWidth);
-    };
-    fit();
+  // The width of the view: measured at once, then followed (debounced) as the window or a scroll bar changes it.
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = containerRef.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
     let timer = 0;
-    const onResize = () => {
+    const observer = new ResizeObserver(() => {
       window.clearTimeout(timer);
-      timer = window.setTimeout(fit, READER_CONSTANTS.zoomFitDebounceMs);
-    };
-    window.addEventListener('resize', onResize);
+      timer = window.setTimeout(() => setWidth(el.clientWidth), READER_CONSTANTS.zoomFitDebounceMs);
+    });
+    observer.observe(el);
     return () => {
-      window.removeEventListener('resize', onResize);
+      observer.disconnect();
       window.clearTimeout(timer);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fitRequest, baseWidth]);
+  }, []);
+  const fitZoom = width > 0 ? Math.min(READER_LIMITS.zoom.max, (width * READER_CONSTANTS.zoomFitFraction) / baseWidth) : null;
+  useEffect(() => {
+    if (fit && fitZoom !== null) onFitZoom(fitZoom);
+  }, [fit, fitZoom, onFitZoom]);
 
   const onScroll = () => {
     const el = containerRef.current;
@@ -84,7 +87,7 @@ export function PdfView({ fileUrl, label, prefs, fitRequest, onZoom, onProgress,
   };
 
   if (error) return <p className="reader-message" role="alert">{error}</p>;
-  const zoom = Math.min(READER_LIMITS.zoom.max, Math.max(READER_LIMITS.zoom.min, prefs.zoom_factor));
+  const zoom = fit && fitZoom !== null ? fitZoom : Math.min(READER_LIMITS.zoom.max, Math.max(READER_LIMITS.zoom.min, chosenZoom));
   return (
     <div className="reader-pdf" ref={containerRef} onScroll={onScroll} tabIndex={0} role="document" aria-label={label}>
       {!doc ? (

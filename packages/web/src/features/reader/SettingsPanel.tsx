@@ -23,6 +23,8 @@ export interface SettingsPanelProps {
   open: boolean;
   prefs: ReaderPreferences;
   isPdf: boolean;
+  /** A PDF's zoom as shown (fitted to the width, or the reader's own); the stored zoom_factor when not given. */
+  zoom?: number;
   onChange: (patch: Partial<ReaderPreferences>) => void;
   onReset: () => void;
   onFitWidth?: () => void;
@@ -46,9 +48,8 @@ const COLUMN_SLIDER = {
 const columnSliderOf = (width: number) => Math.round((width / 100) * READER_CONSTANTS.fontSliderWidth);
 /** normalizePreferences steps brightness by 25 from 50, so 250 is the brightest stored value: full brightness. */
 export const BRIGHTNESS_FULL = READER_LIMITS.brightness.min + Math.floor((READER_LIMITS.brightness.max - READER_LIMITS.brightness.min) / READER_LIMITS.brightness.step) * READER_LIMITS.brightness.step;
-export const brightnessFilter = (b: number) => (b >= BRIGHTNESS_FULL ? undefined : `brightness(${(b / BRIGHTNESS_FULL).toFixed(3)})`);
 
-export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, onChange, onReset, onFitWidth, onClose, chrome, onChrome }: SettingsPanelProps) {
+export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, zoom = prefs.zoom_factor, onChange, onReset, onFitWidth, onClose, chrome, onChrome }: SettingsPanelProps) {
   const id = useId();
   const firstRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
@@ -177,13 +178,13 @@ export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, o
       {isPdf ? (
         <div className="reader-settings__group" role="group" aria-labelledby={`${id}-zoom`}>
           <p id={`${id}-zoom`} className="reader-settings__label">
-            Zoom <span className="reader-settings__value">{Math.round(prefs.zoom_factor * 100)}%</span>
+            Zoom <span className="reader-settings__value">{Math.round(zoom * 100)}%</span>
           </p>
           <div className="reader-settings__row">
-            <button type="button" className="reader-iconbtn" aria-label="Zoom out" disabled={prefs.zoom_factor <= READER_LIMITS.zoom.min} onClick={() => onChange({ zoom_factor: stepZoom(prefs.zoom_factor, -1) })}>
+            <button type="button" className="reader-iconbtn" aria-label="Zoom out" disabled={zoom <= READER_LIMITS.zoom.min} onClick={() => onChange({ zoom_factor: stepZoom(zoom, -1) })}>
               <ReaderIcon name="zoom-out" />
             </button>
-            <button type="button" className="reader-iconbtn" aria-label="Zoom in" disabled={prefs.zoom_factor >= READER_LIMITS.zoom.max} onClick={() => onChange({ zoom_factor: stepZoom(prefs.zoom_factor, 1) })}>
+            <button type="button" className="reader-iconbtn" aria-label="Zoom in" disabled={zoom >= READER_LIMITS.zoom.max} onClick={() => onChange({ zoom_factor: stepZoom(zoom, 1) })}>
               <ReaderIcon name="zoom-in" />
             </button>
             <button type="button" className="reader-chip" onClick={onFitWidth}>

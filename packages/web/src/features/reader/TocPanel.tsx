@@ -1,14 +1,18 @@
 /**
  * The slide-in table of contents (reader.md §2 and §4): cover, title, authors, publisher with year; chapters
  * nested by depth with the current one marked; for signed-in readers a percent-complete bar, completed markers
- * past 95% and an add-to-queue button per chapter. Fetched on first show.
+ * past 95% and an add-to-queue button per chapter. Fetched on first show. The queue is the playlists feature's one
+ * cache entry (the default playlist in the playlist list), read and changed through what that feature exports, so the
+ * contents and the chapter's playlist menu never disagree.
  */
 import { formatMinutesRequired, LIMITS, paths, type TocItem } from '@lectern/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { readerApi } from '../../api/reader.ts';
 import { Spinner } from '../../components/Spinner.tsx';
+import { usePlaylistActions } from '../../shared/playlists/actions.ts';
+import { usePlaylists } from '../../shared/playlists/store.ts';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { readerKeys } from './useReaderChapter.ts';
 import { usePanelInert } from './usePanelInert.ts';
@@ -32,7 +36,6 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   usePanelInert(panelRef, open);
-  const queryClient = useQueryClient();
   const toc = useQuery({
     queryKey: readerKeys.toc(bookId, ''),
     queryFn: ({ signal }) => readerApi.getToc(bookId, null, signal),
@@ -44,12 +47,10 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
     enabled: signedIn && open,
     staleTime: 0,
   });
-  const queue = useQuery({ queryKey: readerKeys.queue, queryFn: ({ signal }) => readerApi.getQueue(signal), enabled: signedIn, staleTime: 30_000 });
-  const queued = useMemo(() => new Set((queue.data ?? []).map((q) => q.url)), [queue.data]);
-  const toggleQueue = useMutation({
-    mutationFn: ({ url, add }: { url: string; add: boolean }) => (add ? readerApi.addToQueue([url]) : readerApi.removeFromQueue([url])),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: readerKeys.queue }),
-  });
+  // The queue: the default playlist of the one playlist list (the chapter's playlist menu reads the same entry).
+  const { queueUrls: queued } = usePlaylists();
+  const { addToQueue, removeFromQueue } = usePlaylistActions();
+  const [pendingUrl, setPendingUrl] = useState<string | null>(null);
 
   useEffect(() => {
     if (open) closeRef.current?.focus();
@@ -84,8 +85,14 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
           : data.chapters.map((c) => ({ href: c.uri, uri: c.uri, label: c.label, full_path: c.uri, depth: c.depth, children: [], selected: c.selected, minutes_required: c.minutes_required, url: c.url })),
     [data],
   );
-  const { mutate: mutateQueue } = toggleQueue;
-  const onToggleQueue = useCallback((url: string, add: boolean) => mutateQueue({ url, add }), [mutateQueue]);
+  const onToggleQueue = useCallback(
+    (url: string, add: boolean) => {
+      setPendingUrl(url);
+      // A failure is reported in the error bar by the playlists feature; the button is simply free again.
+      (add ? addToQueue([url]) : removeFromQueue([url])).catch(() => undefined).finally(() => setPendingUrl((p) => (p === url ? null : p)));
+    },
+    [addToQueue, removeFromQueue],
+  );
 
   const year = data ? yearOf(data.pub_date) : null;
   return (
@@ -151,7 +158,7 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
                 signedIn={signedIn}
                 progressOf={progressOf}
                 queued={queued}
-                pendingUrl={toggleQueue.isPending ? (toggleQueue.variables?.url ?? null) : null}
+                pendingUrl={pendingUrl}
                 onChapterClick={onChapterClick}
                 onToggleQueue={onToggleQueue}
               />

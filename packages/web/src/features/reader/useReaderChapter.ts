@@ -4,7 +4,7 @@
  */
 import { MESSAGES, type ArchiveItem, type ChapterItem } from '@lectern/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { isApiError } from '../../api/client.ts';
 import { decryptAsync, loadBlock, warmChapterWorker } from './engine/chapterWorker.ts';
 import { storedKey, userKey } from './engine/keyStore.ts';
@@ -20,7 +20,6 @@ export const readerKeys = {
   chapter: (bookId: string, href: string, userId: string | null) => ['reader-chapter', bookId, href, userId ?? 'anonymous'] as const,
   toc: (bookId: string, href: string) => ['reader-toc', bookId, href] as const,
   progress: (bookId: string) => ['reader-progress', bookId] as const,
-  queue: ['reader-queue'] as const,
 };
 
 async function loadChapter(bookId: string, href: string, userId: string | null, prefetch: boolean, signal?: AbortSignal): Promise<ChapterLoad> {
@@ -86,6 +85,22 @@ const chapterQuery = (bookId: string, href: string, userId: string | null, prefe
  */
 export function useReaderChapter(bookId: string, href: string, userId: string | null, enabled = true) {
   return useQuery({ ...chapterQuery(bookId, href, userId, false), enabled: enabled && !!href, placeholderData: keepPreviousData });
+}
+
+/**
+ * Back online (the `online` event): a chapter that failed or is waiting for the connection is asked for again at
+ * once. React Query resumes paused requests by itself too; this also covers a request that failed outright.
+ */
+export function useRetryWhenOnline(query: { isError: boolean; isPaused: boolean; refetch: () => unknown }) {
+  const latest = useRef(query);
+  latest.current = query;
+  useEffect(() => {
+    const onOnline = () => {
+      if (latest.current.isError || latest.current.isPaused) void latest.current.refetch();
+    };
+    window.addEventListener('online', onOnline);
+    return () => window.removeEventListener('online', onOnline);
+  }, []);
 }
 
 /** The chapter at `href` if it is already loaded (prefetched), without asking for it; updates when it arrives. */

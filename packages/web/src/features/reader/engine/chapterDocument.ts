@@ -2,8 +2,8 @@
  * The document a chapter is shown in (DESIGN.md "Reader engine"). Book HTML never enters the app's DOM: it goes
  * into its own iframe as `srcdoc`, with
  * - `<base href>` of the chapter's API path (relative images and links resolve as in the book),
- * - a Content-Security-Policy `<meta>` that forbids scripts unless the title allows them, and loads only
- *   same-origin images, styles, fonts and media,
+ * - a Content-Security-Policy `<meta>` that forbids scripts (every title, even one flagged to allow scripts: see
+ *   docs/decisions.md "Scripted titles") and loads only same-origin images, styles, fonts and media,
  * - the book's stylesheets, then our reading stylesheet, then ONE style element of settings as CSS custom
  *   properties (font size, column width, colours, page size) that the reader rewrites in place,
  * - the chapter inside one root element (`#lectern-root`) that carries the reading column in both modes.
@@ -13,15 +13,21 @@ import type { ReaderPreferences } from '@lectern/core';
 export const SETTINGS_STYLE_ID = 'lectern-settings';
 export const ROOT_ID = 'lectern-root';
 
-export const chapterCsp = (allowScripts: boolean) =>
-  [
-    "default-src 'none'",
-    "img-src 'self' data: blob:",
-    "style-src 'self' 'unsafe-inline'",
-    "font-src 'self' data:",
-    "media-src 'self' blob:",
-    allowScripts ? "script-src 'self' 'unsafe-inline'" : "script-src 'none'",
-  ].join('; ');
+/**
+ * The chapter's CSP: never scripts. The frame is same-origin with the app (the reader writes and lays out the
+ * chapter), so a script running in it could lift its own sandbox and act as the reader.
+ */
+export const CHAPTER_CSP = [
+  "default-src 'none'",
+  "img-src 'self' data: blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self' data:",
+  "media-src 'self' blob:",
+  "script-src 'none'",
+].join('; ');
+
+/** The chapter frames' sandbox, whatever the title's flags: same origin for the app, no scripts. */
+export const CHAPTER_FRAME_SANDBOX = 'allow-same-origin';
 
 export const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -88,7 +94,8 @@ img.lectern-zoomable { cursor: zoom-in; }
 img.lectern-image-failed { display: none; }
 .lectern-image-error { display: block; margin: 1em 0; padding: .75em 1em; border: 1px dashed var(--lectern-rule); border-radius: 6px;
   color: var(--lectern-muted); font: 0.875rem/1.4 system-ui, sans-serif; }
-pre { max-width: 100%; overflow-x: auto; white-space: pre-wrap; font-size: 0.88em; }
+/* Code keeps its lines: it scrolls sideways in its own box (in both modes) rather than wrapping. */
+pre { box-sizing: border-box; max-width: 100%; overflow-x: auto; white-space: pre; overflow-wrap: normal; font-size: 0.88em; }
 code, kbd, samp, pre, tt { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 table { max-width: 100%; border-collapse: collapse; }
 hr { border: 0; border-top: 1px solid var(--lectern-rule); }
@@ -120,7 +127,6 @@ html.lectern-paged img, html.lectern-paged svg, html.lectern-paged video { max-h
 html.lectern-paged p, html.lectern-paged li { orphans: 2; widows: 2; }
 html.lectern-paged h1, html.lectern-paged h2, html.lectern-paged h3, html.lectern-paged figure, html.lectern-paged img { break-inside: avoid; }
 html.lectern-paged h1, html.lectern-paged h2, html.lectern-paged h3 { break-after: avoid; }
-html.lectern-paged pre { white-space: pre-wrap; }
 `;
 
 export interface ChapterDocumentInput {
@@ -128,7 +134,6 @@ export interface ChapterDocumentInput {
   label: string;
   stylesheets: readonly string[];
   baseHref: string;
-  allowScripts: boolean;
   prefs: ReaderPreferences;
   layout: FrameLayout;
   lang?: string;
@@ -146,7 +151,7 @@ export function buildChapterDocument(input: ChapterDocumentInput): string {
 <html lang="${escapeHtml(input.lang ?? 'en')}" class="${htmlClasses(input.prefs, input.layout)}">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${chapterCsp(input.allowScripts)}">
+<meta http-equiv="Content-Security-Policy" content="${CHAPTER_CSP}">
 <base href="${escapeHtml(input.baseHref)}" target="_top">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(input.label)}</title>

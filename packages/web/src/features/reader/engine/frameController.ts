@@ -32,11 +32,19 @@ export interface FrameCallbacks {
   onNavigate(path: string): void;
   /** An image worth a closer look. */
   onImage(src: string, alt: string): void;
-  /** Keys the app handles itself (Escape, T for contents) when focus is in the frame. */
+  /**
+   * Every key pressed in the frame, for the app's one key handler (which turns pages through handleKey). Without
+   * it the controller handles its own keys.
+   */
   onKey?(event: KeyboardEvent): void;
   /** Pages changed (paged mode): the current one and how many there are. */
   onPages?(index: number, count: number): void;
+  /** A plain tap in the middle of the page, between the tap zones (the immersive view's toggle). */
+  onMiddleTap?(): void;
 }
+
+/** What a tap on it does itself (a tap there is not a tap on the page). */
+const INTERACTIVE = 'a[href], button, input, select, textarea, label, summary, video, audio, [tabindex]';
 
 /** Frames have their own HTMLImageElement, so instanceof against the app's would fail. */
 const isImage = (n: unknown): n is HTMLImageElement => !!n && (n as Node).nodeName === 'IMG';
@@ -430,7 +438,8 @@ export class FrameController {
     this.listen(this.doc, 'click', (e) => this.onClick(e as MouseEvent));
     this.listen(this.doc, 'keydown', (e) => {
       const ke = e as KeyboardEvent;
-      if (!this.handleKey(ke)) this.cb.onKey?.(ke);
+      if (this.cb.onKey) this.cb.onKey(ke);
+      else this.handleKey(ke);
     });
     this.listen(this.doc, 'touchstart', (e) => {
       const t = (e as TouchEvent).touches[0];
@@ -477,9 +486,12 @@ export class FrameController {
       this.cb.onImage(el.currentSrc || el.src, el.alt);
       return;
     }
-    if (this.paged && !this.doc.getSelection()?.toString()) {
-      const dir = tapZone(event.clientX, this.win.innerWidth);
-      if (dir) this.turn(dir);
+    if (this.doc.getSelection()?.toString()) return;
+    const dir = tapZone(event.clientX, this.win.innerWidth);
+    if (dir) {
+      if (this.paged) this.turn(dir);
+    } else if (!el?.closest?.(INTERACTIVE)) {
+      this.cb.onMiddleTap?.();
     }
   }
 

@@ -1,0 +1,377 @@
+/**
+ * The reader as a person sees it: nothing wider than a phone's screen in any chapter of any sample book, code that
+ * scrolls sideways, justification only where the language hyphenates, night mode over the whole page, an immersive
+ * view, brightness over everything, the F and G keys inside the chapter, an offline chapter that says so and comes
+ * back by itself, and one queue for the contents and the chapter's playlist menu.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, signInAsDemo } from './browser.ts';
+
+const baseURL = inject('baseURL');
+const frameOf = (page: Page) => page.frameLocator('iframe.chapter-view__frame');
+
+interface ChapterInfo {
+  full_path: string;
+  web_url: string;
+  label: string;
+}
+interface BookInfo {
+  title: string;
+  api_url: string;
+  content_format: string;
+}
+
+async function books(page: Page): Promise<BookInfo[]> {
+  return (await (await page.request.get('/api/v1/book/?page_size=50')).json()).results;
+}
+
+async function chaptersOf(page: Page, book: BookInfo): Promise<ChapterInfo[]> {
+  return (await (await page.request.get(book.api_url)).json()).chapters;
+}
+
+async function worlds(page: Page): Promise<ChapterInfo[]> {
+  return chaptersOf(page, (await books(page)).find((b) => /War of the Worlds/.test(b.title))!);
+}
+
+/** Opens a chapter and waits until it is painted (or its PDF page is drawn). */
+async function openChapter(page: Page, chapter: ChapterInfo, pdf = false): Promise<void> {
+  const path = new URL(chapter.web_url, baseURL).pathname;
+  // Reading on through the chapter bar is an in-app navigation (much quicker than loading the app again).
+  const next = page.locator('a[rel="next"]');
+  if ((await next.count()) === 1 && (await next.getAttribute('href')) === path) {
+    await page.evaluate(() => performance.clearMarks('reader:chapter-painted'));
+    await next.evaluate((a: HTMLAnchorElement) => a.click());
+  } else {
+    await page.goto(chapter.web_url);
+  }
+  await page.waitForURL((u) => u.pathname === path);
+  if (pdf) await page.getByRole('img', { name: 'Page 1' }).waitFor();
+  else await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+}
+
+/** What sticks out of a 390 px screen: the page, the chapter bar's next link, the settings button, the frame's page. */
+async function overflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const w = window.innerWidth;
+    if (document.documentElement.scrollWidth > w) out.push(`page ${document.documentElement.scrollWidth}px`);
+    for (const sel of ['.reader-toolbar__settings', '.reader-footer__link--next', '.reader-toolbar__chapter']) {
+      const el = document.querySelector(sel);
+      const r = el?.getBoundingClientRect();
+      if (r && r.width && r.right > w + 0.5) out.push(`${sel} ends at ${Math.round(r.right)}px`);
+    }
+    const frame = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame');
+    const doc = frame?.contentDocument;
+    if (frame && doc?.documentElement.classList.contains('lectern-scroll') && doc.documentElement.scrollWidth > frame.clientWidth + 1)
+      out.push(`chapter ${doc.documentElement.scrollWidth}px in a ${frame.clientWidth}px frame`);
+    return out;
+  });
+}
+
+describe('at 390 px', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await signInAsDemo(page);
+  });
+  afterAll(() => browser?.close());
+
+  it('nothing in the reader is wider than the screen, in every chapter of every sample book', async () => {
+    const offenders: string[] = [];
+    const samples = (await books(page)).filter((b) => !/Hostile/.test(b.title));
+    expect(samples.length).toBeGreaterThanOrEqual(4);
+    let seen = 0;
+    for (const book of samples) {
+      for (const chapter of await chaptersOf(page, book)) {
+        await openChapter(page, chapter, book.content_format === 'document');
+        seen += 1;
+        for (const o of await overflow(page)) offenders.push(`${book.title} / ${chapter.label || chapter.full_path}: ${o}`);
+      }
+    }
+    expect(seen).toBeGreaterThan(100);
+    expect(offenders).toEqual([]);
+  }, 600_000);
+
+  it('ellipsises a long chapter title and keeps the chapter bar and the settings on screen', async () => {
+    const moby = (await books(page)).find((b) => /^Moby-Dick/.test(b.title))!;
+    const chapter = (await chaptersOf(page, moby)).find((c) => /EXTRACTS/.test(c.label))!;
+    await openChapter(page, chapter);
+    const title = page.locator('.reader-toolbar__chapter');
+    expect(await title.evaluate((h) => getComputedStyle(h).textOverflow)).toBe('ellipsis');
+    expect(await title.evaluate((h) => h.scrollWidth > h.clientWidth)).toBe(true);
+    expect(await page.getByRole('link', { name: /Next chapter/ }).isVisible()).toBe(true);
+    const settings = (await page.getByRole('button', { name: 'Display settings' }).boundingBox())!;
+    expect(settings.x + settings.width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: '/tmp/reader-390-extracts.png' });
+  });
+
+  it('scrolls code sideways in its own box instead of wrapping it', async () => {
+    await openChapter(page, (await worlds(page)).find((c) => /Chapter 1\b/.test(c.label))!);
+    const result = await page.evaluate(() => {
+      const frame = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!;
+      const doc = frame.contentDocument!;
+      const pre = doc.createElement('pre');
+      pre.textContent = `$ ${'a-very-long-command --with --many --options '.repeat(6)}\nnext line`;
+      doc.getElementById('lectern-root')!.prepend(pre);
+      const style = frame.contentWindow!.getComputedStyle(pre);
+      const lines = Math.round(pre.getBoundingClientRect().height / parseFloat(style.lineHeight || '20'));
+      const out = { whiteSpace: style.whiteSpace, overflowX: style.overflowX, scrolls: pre.scrollWidth > pre.clientWidth, page: doc.documentElement.scrollWidth <= frame.clientWidth, lines };
+      pre.remove();
+      return out;
+    });
+    expect(result).toMatchObject({ overflowX: 'auto', scrolls: true, page: true });
+    expect(result.whiteSpace).toMatch(/^pre$/);
+    expect(result.lines).toBeLessThanOrEqual(3);
+  });
+
+  it('justifies a paragraph only when its language hyphenates in this browser', async () => {
+    // Alice, The War of the Worlds and Moby-Dick all ask for justified paragraphs in their stylesheets.
+    await openChapter(page, (await worlds(page)).find((c) => /Chapter 1\b/.test(c.label))!);
+    const { align, hyphenates, lang } = await page.evaluate(() => {
+      const frame = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!;
+      const doc = frame.contentDocument!;
+      const lang = doc.documentElement.lang;
+      // Whether this browser hyphenates the language: a narrow box of long words, hyphenated or not.
+      const probe = document.createElement('div');
+      probe.lang = lang;
+      probe.style.cssText = 'position:absolute;left:-9999px;width:4em;font:16px serif;hyphens:manual';
+      probe.textContent = 'characteristically incomprehensibilities internationalization';
+      document.body.append(probe);
+      const manual = probe.offsetHeight;
+      probe.style.hyphens = 'auto';
+      const auto = probe.offsetHeight;
+      probe.remove();
+      const p = Array.from(doc.querySelectorAll('#lectern-root p')).find((el) => (el.textContent ?? '').length > 200)!;
+      return { align: frame.contentWindow!.getComputedStyle(p).textAlign, hyphenates: auto > manual, lang };
+    });
+    expect(lang).toMatch(/^en/);
+    if (hyphenates) expect(align).toBe('justify');
+    else expect(align).not.toBe('justify');
+  });
+});
+
+describe('display and keys', () => {
+  let browser: Browser;
+  let page: Page;
+  let chapter: ChapterInfo;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } })).newPage();
+    page.setDefaultTimeout(15_000);
+    await signInAsDemo(page);
+    chapter = (await worlds(page)).find((c) => /Chapter 2\b/.test(c.label))!;
+    await openChapter(page, chapter);
+  });
+  afterAll(() => browser?.close());
+
+  const fontSize = () => frameOf(page).locator('body').evaluate((b) => parseFloat(getComputedStyle(b).fontSize));
+
+  it('takes F and G with the focus inside the chapter frame', async () => {
+    await page.locator('iframe.chapter-view__frame').evaluate((f: HTMLIFrameElement) => f.contentWindow!.focus());
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('chapter-view__frame'))).toBe(true);
+    const before = await fontSize();
+    await page.keyboard.press('g');
+    await expect.poll(fontSize).toBeGreaterThan(before);
+    await page.keyboard.press('f');
+    await page.keyboard.press('f');
+    await expect.poll(fontSize).toBeLessThan(before);
+    await page.keyboard.press('g');
+    await expect.poll(fontSize).toBeCloseTo(before, 1);
+  });
+
+  it('themes the whole page in night and cloudy mode, the site header too', async () => {
+    const headerBg = () => page.locator('header.topbar').evaluate((h) => getComputedStyle(h).backgroundColor);
+    const day = await headerBg();
+    await page.getByRole('button', { name: 'Display settings' }).click();
+    await page.getByRole('button', { name: 'Night' }).click();
+    await page.keyboard.press('Escape');
+    const luminance = (rgb: string) => {
+      const [r, g, b] = rgb.match(/[\d.]+/g)!.map(Number);
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    await expect.poll(async () => luminance(await headerBg())).toBeLessThan(80);
+    expect(luminance(await page.locator('.topbar__logo').evaluate((l) => getComputedStyle(l).color))).toBeGreaterThan(150);
+    await page.screenshot({ path: '/tmp/reader-1280-night.png' });
+    await page.getByRole('button', { name: 'Display settings' }).click();
+    await page.getByRole('button', { name: 'Cloudy' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(headerBg).not.toBe(day);
+    await page.getByRole('button', { name: 'Display settings' }).click();
+    await page.getByRole('button', { name: 'Day' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(headerBg).toBe(day);
+  });
+
+  it('dims everything on screen with the brightness slider, the site header too, not only the chapter', async () => {
+    const header = (await page.locator('header.topbar').boundingBox())!;
+    const settingsClosed = () => expect.poll(() => page.locator('section.reader-settings').getAttribute('aria-hidden')).toBe('true');
+    const mean = async () => {
+      // What is painted over the site header, as the person sees it.
+      const png = await page.screenshot({ clip: { x: 0, y: header.y, width: 1280, height: header.height } });
+      return page.evaluate(async (b64) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const ctx = c.getContext('2d')!;
+        ctx.drawImage(img, 0, 0);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        let sum = 0;
+        for (let i = 0; i < d.length; i += 4) sum += d[i]! + d[i + 1]! + d[i + 2]!;
+        return sum / (d.length / 4) / 3;
+      }, png.toString('base64'));
+    };
+    const full = await mean();
+    await page.getByRole('button', { name: 'Display settings' }).click();
+    await page.getByRole('slider', { name: /Brightness/ }).focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Escape');
+    await settingsClosed();
+    await page.waitForTimeout(300);
+    expect(await mean()).toBeLessThan(full * 0.6);
+    await page.getByRole('button', { name: 'Display settings' }).click();
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.keyboard.press('Escape');
+    await settingsClosed();
+    await expect.poll(mean).toBeCloseTo(full, 0);
+  });
+
+  it('hides every bar with a tap in the middle of the page, and shows them again with another', async () => {
+    const bars = async () => ({
+      header: await page.locator('header.topbar').evaluate((h) => {
+        const r = h.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !!hit && h.contains(hit);
+      }),
+      toolbar: await page.getByRole('toolbar', { name: 'Reader' }).isVisible(),
+      footer: await page.getByRole('navigation', { name: 'Chapters' }).isVisible(),
+    });
+    expect(await bars()).toEqual({ header: true, toolbar: true, footer: true });
+    const frame = (await page.locator('iframe.chapter-view__frame').boundingBox())!;
+    await page.mouse.click(frame.x + frame.width / 2, frame.y + frame.height / 2);
+    await expect.poll(bars).toEqual({ header: false, toolbar: false, footer: false });
+    // The chapter takes the whole screen.
+    await expect.poll(async () => (await page.locator('iframe.chapter-view__frame').boundingBox())!.height).toBeGreaterThan(790);
+    await page.screenshot({ path: '/tmp/reader-1280-immersive.png' });
+    const full = (await page.locator('iframe.chapter-view__frame').boundingBox())!;
+    await page.mouse.click(full.x + full.width / 2, full.y + full.height / 2);
+    await expect.poll(bars).toEqual({ header: true, toolbar: true, footer: true });
+    // And with the key, from the app or from inside the chapter.
+    await page.keyboard.press('h');
+    await expect.poll(bars).toEqual({ header: false, toolbar: false, footer: false });
+    await page.keyboard.press('h');
+    await expect.poll(bars).toEqual({ header: true, toolbar: true, footer: true });
+    // With the focus in the chapter, Tab reaches the way back, which then shows itself.
+    await page.keyboard.press('h');
+    await expect.poll(bars).toEqual({ header: false, toolbar: false, footer: false });
+    await page.locator('iframe.chapter-view__frame').evaluate((f: HTMLIFrameElement) => f.contentWindow!.focus());
+    await page.keyboard.press('Tab');
+    const back = page.getByRole('button', { name: 'Show the bars' });
+    await expect.poll(() => back.evaluate((b) => b === document.activeElement && getComputedStyle(b).opacity === '1')).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(bars).toEqual({ header: true, toolbar: true, footer: true });
+  });
+});
+
+describe('offline past the prefetched chapter', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await signInAsDemo(page);
+  });
+  afterAll(() => browser?.close());
+
+  it('says so, and loads the chapter once the connection is back (by itself, and with Retry)', async () => {
+    const chapters = await worlds(page);
+    const from = chapters.findIndex((c) => /Chapter 4\b/.test(c.label));
+    await openChapter(page, chapters[from]!);
+    // The contents are fetched on first show: once while online, as a reader would have.
+    await page.getByRole('button', { name: 'Table of contents' }).click();
+    await page.getByRole('complementary', { name: 'Table of contents' }).getByRole('link', { name: chapters[from]!.label }).first().waitFor();
+    await page.keyboard.press('Escape');
+    await context.setOffline(true);
+    // A chapter further on, chosen in the contents: not prefetched.
+    const far = chapters[from + 4]!;
+    await page.getByRole('button', { name: 'Table of contents' }).click();
+    await page.getByRole('complementary', { name: 'Table of contents' }).getByRole('link', { name: far.label }).first().click();
+    const message = page.getByText('You are offline; this chapter will load when you are back');
+    await message.waitFor();
+    await page.screenshot({ path: '/tmp/reader-390-offline.png' });
+    const retry = page.getByRole('button', { name: 'Retry' });
+    await retry.click();
+    await message.waitFor(); // still offline: still said
+    await context.setOffline(false);
+    await expect.poll(() => frameOf(page).locator('title').textContent(), { timeout: 15_000 }).toBe(far.label);
+    expect(await message.count()).toBe(0);
+
+    // Offline again, one chapter further, then Retry once back (the event may come before the button is pressed).
+    await context.setOffline(true);
+    const further = chapters[from + 6]!;
+    await page.getByRole('button', { name: 'Table of contents' }).click();
+    await page.getByRole('complementary', { name: 'Table of contents' }).getByRole('link', { name: further.label }).first().click();
+    await message.waitFor();
+    await context.setOffline(false);
+    if (await retry.count()) await retry.click().catch(() => undefined);
+    await expect.poll(() => frameOf(page).locator('title').textContent(), { timeout: 15_000 }).toBe(further.label);
+  });
+});
+
+describe('the queue in the reader', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } })).newPage();
+    page.setDefaultTimeout(15_000);
+    await signInAsDemo(page);
+  });
+  afterAll(() => browser?.close());
+
+  it('is the same in the contents and in the chapter playlist menu', async () => {
+    const chapter = (await worlds(page)).find((c) => /Chapter 5\b/.test(c.label))!;
+    await openChapter(page, chapter);
+    const menuButton = page.getByRole('toolbar', { name: 'Reader' }).locator('.card-controls button[aria-haspopup]');
+    const queueEntry = async () => {
+      await menuButton.click();
+      const entry = page.getByRole('menuitemcheckbox', { name: /Queue/ });
+      const checked = await entry.getAttribute('aria-checked');
+      await page.keyboard.press('Escape');
+      return checked;
+    };
+    expect(await queueEntry()).toBe('false');
+    // Added from the contents: the menu says so at once.
+    await page.getByRole('button', { name: 'Table of contents' }).click();
+    const toc = page.getByRole('complementary', { name: 'Table of contents' });
+    await toc.getByRole('button', { name: `Add ${chapter.label} to your queue` }).click();
+    await toc.getByRole('button', { name: `Remove ${chapter.label} from your queue` }).waitFor();
+    await page.keyboard.press('Escape');
+    // At once: the same cache entry, not a second copy that a later refresh brings into line.
+    await expect.poll(queueEntry, { timeout: 1000 }).toBe('true');
+    // Taken out from the menu: the contents say so.
+    await menuButton.click();
+    const entry = page.getByRole('menuitemcheckbox', { name: /Queue/ });
+    await entry.click();
+    await expect.poll(() => entry.getAttribute('aria-checked')).toBe('false');
+    await expect.poll(() => entry.getAttribute('aria-busy')).toBeNull();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Table of contents' }).click();
+    await toc.getByRole('button', { name: `Add ${chapter.label} to your queue` }).waitFor({ timeout: 2000 });
+  });
+});

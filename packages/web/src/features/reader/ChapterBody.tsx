@@ -1,0 +1,133 @@
+/**
+ * What the reader's stage shows for the chapter asked for: a spinner, the chapter in its frame, the PDF, or why not
+ * (refused with a way to sign in, still loading, failed with Try again).
+ */
+import { APP_MESSAGES, MESSAGES, paths, type ReaderPreferences } from '@lectern/core';
+import { lazy, Suspense } from 'react';
+import { Link } from 'react-router';
+import { isApiError } from '../../api/client.ts';
+import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
+import { ChapterView, type ChapterSource } from './ChapterView.tsx';
+import type { FrameCallbacks, FrameController } from './engine/frameController.ts';
+import type { InitialPosition } from './engine/position.ts';
+import { Centered, ReaderMessage, RetryMessage } from './ReaderMessage.tsx';
+import type { ChapterLoad } from './useReaderChapter.ts';
+
+const PdfView = lazy(() => import('./PdfView.tsx'));
+
+/** What the chapter frame is given to show a decrypted chapter (the same for the chapter on show and the next). */
+export function chapterSource(bookId: string, l: Extract<ChapterLoad, { kind: 'html' }>): ChapterSource {
+  return {
+    html: l.html,
+    label: l.item.chapter_label || l.chapter.label,
+    stylesheets: l.chapter.stylesheets,
+    baseHref: new URL(paths.chapterApi(bookId, l.item.chapter_href), window.location.href).href,
+    href: l.item.chapter_href,
+  };
+}
+
+export interface ChapterBodyProps {
+  bookId: string;
+  load: ChapterLoad | undefined;
+  pending: boolean;
+  /** The chapter cannot be fetched: the browser is offline (the request waits for the connection). */
+  offline: boolean;
+  error: Error | null;
+  retry: () => void;
+  /** Another chapter is on its way; the one on show stays meanwhile. */
+  switching: boolean;
+  next: ChapterSource | null;
+  prefs: ReaderPreferences;
+  /** A PDF's zoom (usePdfZoom). */
+  pdfZoom: { fit: boolean; zoom: number; onFitZoom: (zoom: number) => void };
+  initial: () => InitialPosition;
+  readerPath: (fullPath: string) => string;
+  callbacks: FrameCallbacks;
+  onReady: (controller: FrameController | null) => void;
+  onPdfProgress: (percentage: number) => void;
+  onPdfReady: () => void;
+}
+
+export function ChapterBody(props: ChapterBodyProps) {
+  const { bookId, load: l, pending, error, retry } = props;
+  // Before the spinner: a chapter waiting for the connection would otherwise spin until it is back.
+  if (props.offline)
+    return (
+      <ReaderMessage tone="info" icon="offline" title={APP_MESSAGES.chapterOffline}>
+        <button type="button" className="reader-chip" onClick={retry}>
+          Retry
+        </button>
+      </ReaderMessage>
+    );
+  if (pending)
+    return (
+      <Centered>
+        <Spinner size="lg" label="Loading chapter…" />
+      </Centered>
+    );
+  if (error || !l) {
+    if (isApiError(error) && error.status === 404) return <NotFoundPage message="We could not find that chapter." />;
+    return <RetryMessage title={error?.message ?? MESSAGES.contentRequestFailed} onRetry={retry} />;
+  }
+  switch (l.kind) {
+    case 'still-loading':
+      return <RetryMessage title={MESSAGES.bookStillLoading} onRetry={retry} />;
+    case 'refused': {
+      const signIn = l.message === MESSAGES.signInToRead;
+      return (
+        <ReaderMessage tone="info" title={l.item.title}>
+          <p className="reader-message__text" role="alert">
+            {l.message}
+          </p>
+          {l.url ? (
+            <Link className="btn btn--primary btn--lg" to={l.url}>
+              {signIn ? 'Sign in' : 'Go to the title'}
+            </Link>
+          ) : null}
+          <Link className="reader-message__link" to={paths.titlePage(bookId)}>
+            Back to the title
+          </Link>
+        </ReaderMessage>
+      );
+    }
+    case 'failed':
+      return <RetryMessage title={l.message} onRetry={retry} />;
+    case 'pdf':
+      return (
+        <Suspense
+          fallback={
+            <Centered>
+              <Spinner size="lg" label="Loading document…" />
+            </Centered>
+          }
+        >
+          <PdfView
+            fileUrl={l.fileUrl}
+            label={l.item.chapter_label}
+            zoom={props.pdfZoom.zoom}
+            fit={props.pdfZoom.fit}
+            onFitZoom={props.pdfZoom.onFitZoom}
+            onProgress={props.onPdfProgress}
+            onReady={props.onPdfReady}
+          />
+        </Suspense>
+      );
+    case 'html':
+      return (
+        <ChapterView
+          // One frame per book (the same sandbox for every title: no scripts, docs/decisions.md "Scripted titles").
+          key={bookId}
+          switching={props.switching}
+          {...chapterSource(bookId, l)}
+          next={props.next}
+          bookId={bookId}
+          prefs={props.prefs}
+          initial={props.initial}
+          readerPath={props.readerPath}
+          callbacks={props.callbacks}
+          onReady={props.onReady}
+        />
+      );
+  }
+}

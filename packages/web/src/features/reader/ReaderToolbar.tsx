@@ -1,0 +1,67 @@
+/** The reader's top bar: contents, the book and chapter titles, the chapter's playlist dropdown, display settings. */
+import { paths, type ArchiveItem } from '@lectern/core';
+import type { RefObject } from 'react';
+import { Link } from 'react-router';
+import { PlaylistDropdown } from '../../shared/playlists/PlaylistTitleCard.tsx';
+import { ReaderIcon } from './ReaderIcon.tsx';
+
+export interface ReaderToolbarProps {
+  bookId: string;
+  item: ArchiveItem | null;
+  chapterLabel: string;
+  /** The chapter is on show (its dropdown makes sense). */
+  showDropdown: boolean;
+  tocOpen: boolean;
+  settingsOpen: boolean;
+  tocButton: RefObject<HTMLButtonElement | null>;
+  settingsButton: RefObject<HTMLButtonElement | null>;
+  onToc: () => void;
+  onSettings: () => void;
+}
+
+export function ReaderToolbar({ bookId, item, chapterLabel, showDropdown, tocOpen, settingsOpen, tocButton, settingsButton, onToc, onSettings }: ReaderToolbarProps) {
+  return (
+    <div className="reader-toolbar" role="toolbar" aria-label="Reader">
+      <button
+        ref={tocButton}
+        type="button"
+        className="reader-iconbtn reader-toolbar__toc"
+        aria-label="Table of contents"
+        aria-expanded={tocOpen}
+        aria-controls="reader-toc"
+        onClick={onToc}
+      >
+        <ReaderIcon name="toc" />
+      </button>
+      <div className="reader-toolbar__titles">
+        {item ? (
+          <Link to={paths.titlePage(bookId)} className="reader-toolbar__book">
+            {item.title}
+          </Link>
+        ) : (
+          <span className="reader-toolbar__book">&nbsp;</span>
+        )}
+        <h1 className="reader-toolbar__chapter" id="chapter-heading">
+          {chapterLabel || '\u00a0'}
+        </h1>
+      </div>
+      {item && showDropdown ? (
+        <PlaylistDropdown
+          describedBy="chapter-heading"
+          content={{ apiUrl: paths.chapterApi(bookId, item.chapter_href), contentFormat: 'chapter', topics: [], title: chapterLabel || item.title }}
+        />
+      ) : null}
+      <button
+        ref={settingsButton}
+        type="button"
+        className="reader-iconbtn reader-toolbar__settings"
+        aria-label="Display settings"
+        aria-expanded={settingsOpen}
+        aria-controls="reader-settings"
+        onClick={onSettings}
+      >
+        <ReaderIcon name="type" />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * The reader's panels and overlays: the contents (mounted on first show, reader.md §4 "fetched on first show"), the
+ * display settings and the image lightbox. They close on route change (reader.md §4), and a panel that closes with
+ * the focus inside gives it back to the button that opened it.
+ */
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+
+export interface Lightboxed {
+  src: string;
+  alt: string;
+}
+
+export function useReaderPanels(pathname: string, focusChapterOnReady: RefObject<boolean>) {
+  const [tocOpen, setTocOpen] = useState(false);
+  const [tocShown, setTocShown] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [lightbox, setLightbox] = useState<Lightboxed | null>(null);
+
+  // Stable handlers: the panels are memoised.
+  const closeToc = useCallback(() => setTocOpen(false), []);
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
+  const closePanels = useCallback(() => {
+    setTocOpen(false);
+    setSettingsOpen(false);
+  }, []);
+  const toggleToc = useCallback(() => {
+    setTocShown(true);
+    setSettingsOpen(false);
+    setTocOpen((o) => !o);
+  }, []);
+  const toggleSettings = useCallback(() => {
+    setTocOpen(false);
+    setSettingsOpen((o) => !o);
+  }, []);
+  const showImage = useCallback((src: string, alt: string) => setLightbox({ src, alt }), []);
+  const closeImage = useCallback(() => setLightbox(null), []);
+
+  useEffect(() => {
+    setTocOpen(false);
+    setSettingsOpen(false);
+    setLightbox(null);
+  }, [pathname]);
+
+  const tocButton = useRef<HTMLButtonElement>(null);
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const active = document.activeElement;
+    // Not when a chapter chosen in the contents is about to take the focus (see useTocNavigation).
+    if (!tocOpen && active?.closest('.toc') && !focusChapterOnReady.current) tocButton.current?.focus();
+  }, [tocOpen, focusChapterOnReady]);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (!settingsOpen && active?.closest('.reader-settings')) settingsButton.current?.focus();
+  }, [settingsOpen]);
+
+  return {
+    tocOpen,
+    tocShown,
+    settingsOpen,
+    lightbox,
+    anyPanelOpen: tocOpen || settingsOpen,
+    closeToc,
+    closeSettings,
+    closePanels,
+    toggleToc,
+    toggleSettings,
+    showImage,
+    closeImage,
+    tocButton,
+    settingsButton,
+  };
+}
+
+export type ReaderPanels = ReturnType<typeof useReaderPanels>;
