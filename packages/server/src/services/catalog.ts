@@ -22,7 +22,7 @@ import { ReadCache } from './read-cache.ts';
 export type ChapterOrResource =
   /** `json` is `chapter` serialised to bytes once per cache lifetime: chapter fetches are the hottest read there is */
   | { kind: 'chapter'; chapter: ChapterContent; json: Buffer }
-  | { kind: 'resource'; file: string; mediaType: string; size: number };
+  | { kind: 'resource'; file: string; mediaType: string; size: number; allowScripts: boolean };
 
 interface CachedChapter {
   chapter: ChapterContent;
@@ -126,7 +126,13 @@ export class CatalogService {
       const asChapter = await this.catalog.findChapter(title.id, resource.full_path);
       if (asChapter) assertCanReadChapter(user, asChapter);
     }
-    return { kind: 'resource', file: this.store.resolve(resource.storage_path), mediaType: resource.media_type, size: resource.size };
+    return {
+      kind: 'resource',
+      file: this.store.resolve(resource.storage_path),
+      mediaType: resource.media_type,
+      size: resource.size,
+      allowScripts: title.allow_scripts === 1,
+    };
   }
 
   private async loadChapter(bookId: string, fullPath: string, key: string): Promise<CachedChapter | null> {
