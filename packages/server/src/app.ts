@@ -14,6 +14,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { registerAuthContext } from './plugins/auth-context.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
 import { CollectionsRepository } from './repositories/collections.ts';
@@ -116,6 +117,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   });
 
   registerErrorHandling(app);
+  registerInputGuard(app);
   registerAuthContext(app, services.auth);
   registerCsrf(app, csrf);
 

@@ -63,14 +63,17 @@ export class CollectionsRepository {
         .where('collection_id', '=', collectionId)
         .executeTakeFirst();
       const base = Number(top?.top ?? 0);
-      await trx
-        .deleteFrom('collection_items')
-        .where('collection_id', '=', collectionId)
-        .where('api_url', 'in', items.map((i) => i.api_url))
-        .execute();
+      // An upsert, not delete-then-insert: two identical adds at once (a double click, a retry) both succeed on
+      // both engines instead of one failing on the primary key; an item already there moves to the front.
       await trx
         .insertInto('collection_items')
         .values(items.map((item, i) => ({ collection_id: collectionId, ...item, position: base + items.length - i, added_at: now })))
+        .onConflict((oc) =>
+          oc.columns(['collection_id', 'api_url']).doUpdateSet({
+            position: (eb) => eb.ref('excluded.position'),
+            added_at: (eb) => eb.ref('excluded.added_at'),
+          }),
+        )
         .execute();
       await trx.updateTable('collections').set({ updated_at: now }).where('id', '=', collectionId).execute();
     });
