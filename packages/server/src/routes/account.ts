@@ -1,17 +1,28 @@
 /** Sign-in, sign-out and the account profile (reader.md §3, §6). */
 import { APP_MESSAGES, COOKIES, loginRequestSchema, MESSAGES } from '@lectern/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
+import { AppError, fieldError } from '../errors.ts';
 import { clearSessionCookies, requireSignedIn, setSessionCookies } from '../plugins/auth-context.ts';
 import { issueCsrfCookie } from '../plugins/csrf.ts';
 import type { AccountsService } from '../services/accounts.ts';
 import type { AuthService } from '../services/auth.ts';
 import type { CsrfTokens } from '../services/tokens.ts';
 
-/** Only paths on this site: "/x" but not "//host" or "/\\host". */
+/**
+ * Only paths on this site: "/x" but not "//host" or "/\\host", and nothing a Location header cannot carry: control
+ * characters (a newline would split the header) make it the fallback, other characters outside printable ASCII
+ * are percent-encoded.
+ */
 export function safeNext(next: unknown, fallback = '/library/'): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : fallback;
+  if (typeof next !== 'string' || next.length > 2000 || !/^\/(?![/\\])/.test(next) || /[\u0000-\u001f\u007f]/.test(next)) return fallback;
+  try {
+    return next.replace(/[^\u0021-\u007e]+/g, (run) => encodeURIComponent(run));
+  } catch {
+    return fallback; // a lone surrogate cannot be encoded
+  }
 }
+
+export const NEXT_MESSAGE = 'next must be a path on this site, without control characters.';
 
 export function accountRoutes(
   app: FastifyInstance,
@@ -37,6 +48,8 @@ export function accountRoutes(
     },
     async (request, reply) => {
       const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+      const next = (request.body as { next?: unknown } | undefined)?.next;
+      if (next !== undefined && (typeof next !== 'string' || /[\u0000-\u001f\u007f]/.test(next))) throw fieldError('next', NEXT_MESSAGE);
       const parsed = loginRequestSchema.safeParse(request.body ?? {});
       if (!parsed.success) {
         if (isForm) return reply.redirect(`/login/?error=invalid&next=${encodeURIComponent(safeNext((request.body as { next?: string } | undefined)?.next))}`, 303);

@@ -39,6 +39,43 @@ describe.each(ENGINES)('hardening on %s', (engine) => {
     expect(playlist.content).toHaveLength(1);
   });
 
+  it('drops a usage event whose client_timestamp no Date can hold, naming the field (was a 500)', async () => {
+    const chapter = `/api/v1/book/${bookId}/chapter/text/chapter.xhtml`;
+    const base = { chapter, start_percentage: 0, end_percentage: 40 };
+    const res = await ada.post('/api/v1/usage-event/', {
+      events: [
+        { ...base, client_timestamp: 1e21, usage_uuid: 'far-future' },
+        { ...base, client_timestamp: -8.64e15 - 1, usage_uuid: 'far-past' },
+        { ...base, client_timestamp: '+275760-09-13T00:00:00.001Z', usage_uuid: 'too-late' },
+        { ...base, client_timestamp: Date.now(), usage_uuid: 'fine' },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().accepted).toEqual(['fine']);
+    expect(res.json().rejected.map((r: { usage_uuid: string; reason: string }) => [r.usage_uuid, r.reason])).toEqual([
+      ['far-future', 'client_timestamp must be a time.'],
+      ['far-past', 'client_timestamp must be a time.'],
+      ['too-late', 'client_timestamp must be a time.'],
+    ]);
+  });
+
+  it('refuses a control character in the sign-in form\'s next with a 400 naming it (was a 500), and encodes the rest', async () => {
+    const form = (next: string) =>
+      ada.request('POST', '/login/', {
+        payload: new URLSearchParams({ email: 'ada@example.com', password: 'a long enough password', next }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    for (const next of ['/library/\nSet-Cookie: x=1', '/a\rb', '/\t/evil.example']) {
+      const res = await form(next);
+      expect(res.statusCode, JSON.stringify(next)).toBe(400);
+      expect(Object.keys(res.json().errors)).toEqual(['next']);
+    }
+    const unicode = await form('/library/caf\u00e9 \u{1f600}');
+    expect(unicode.statusCode).toBe(303);
+    expect(unicode.headers.location).toBe('/library/caf%C3%A9%20%F0%9F%98%80');
+    expect((await form('//evil.example/')).headers.location).toBe('/library/');
+  });
+
   describe('a NUL character is a 400 naming the field, wherever it is', () => {
     const NUL = '\u0000';
     const cases: { name: string; method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: () => string; json?: () => unknown; field: string }[] = [
