@@ -181,7 +181,7 @@ export class ReaderService {
    * Validates each event by reader.md §5 and keeps the valid ones; invalid events are dropped and reported.
    * Accepted uuids are acknowledged even when they were stored before (a retry), so the browser can forget them.
    */
-  async recordUsage(user: Pick<UserRow, 'id'>, events: unknown[]) {
+  async recordUsage(user: UserRow, events: unknown[]) {
     if (events.length > LIMITS.maxEventsPerRequest) {
       const message = `At most ${LIMITS.maxEventsPerRequest} events per request.`;
       throw badRequest(message, { events: [message] });
@@ -196,9 +196,23 @@ export class ReaderService {
     const rows: NewUsageEvent[] = [];
     const received = this.now().toISOString();
     for (const { index, event } of valid) {
-      const [resolved] = await this.resolver.resolve([event.chapter], 'chapter').catch(() => [undefined]);
+      // Only a real validation failure (the resolver's 400) rejects an event: a database error must fail the
+      // request (a 5xx), so that the browser keeps the event and sends it again, instead of dropping it.
+      const [resolved] = await this.resolver.resolve([event.chapter], 'chapter').catch((err: unknown) => {
+        if (err instanceof AppError && err.status === 400) return [undefined];
+        throw err;
+      });
       if (!resolved?.chapter) {
         rejected.push({ index, usage_uuid: event.usage_uuid, reason: 'chapter is not a chapter of this library.' });
+        continue;
+      }
+      // Progress is only recorded on what the account may read (an expired or cancelled account, or a trial past
+      // its end, keeps the samples): the reading policy's own refusal is the reason.
+      try {
+        await this.catalogService.chapterOrResource(resolved.title.book_id, resolved.chapter.full_path, user);
+      } catch (err) {
+        if (!(err instanceof AppError) || (err.status !== 401 && err.status !== 403)) throw err;
+        rejected.push({ index, usage_uuid: event.usage_uuid, reason: err.detail });
         continue;
       }
       rows.push({

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { buildApp, type Lectern } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 export const ENGINES: Engine[] = ['sqlite', 'postgres'];
@@ -22,7 +22,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(engine: Engine, overrides: { loginRateLimit?: number; webDist?: string } = {}): Promise<TestApp> {
+export async function startTestApp(engine: Engine, overrides: Partial<Pick<Config, 'loginRateLimit' | 'webDist' | 'trustProxy'>> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-'));
   let databaseUrl: string | null = null;
   let dropDatabase = async () => {};
