@@ -220,8 +220,8 @@ export class ReaderService {
         usage_uuid: event.usage_uuid,
         chapter_id: resolved.chapter.id,
         title_id: resolved.title.id,
-        start_percentage: event.start_percentage,
-        end_percentage: event.end_percentage,
+        start_percentage: storedPercentage(event.start_percentage),
+        end_percentage: storedPercentage(event.end_percentage),
         client_timestamp: new Date(typeof event.client_timestamp === 'number' ? event.client_timestamp : Date.parse(event.client_timestamp)).toISOString(),
         usage_is_complete: event.usage_is_complete ? 1 : 0,
         is_offline: event.is_offline ? 1 : 0,
@@ -265,6 +265,14 @@ function archiveBase(title: TitleRow, href: string) {
     is_system_book: title.is_system_book === 1,
     allow_scripts: title.allow_scripts === 1,
   };
+}
+
+/**
+ * A percentage as stored: to 1/10,000 of a percent. PostgreSQL's `real` cannot hold what is smaller than about
+ * 1e-38 (a valid 5e-324 from a client was a 500: "value out of range: underflow"), and no reader position is finer.
+ */
+function storedPercentage(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
 }
 
 function uuidOf(raw: unknown): string | null {

@@ -109,7 +109,9 @@ describe.each(ENGINES)('fuzzed inputs on %s', (engine) => {
         if (res.statusCode >= 500) throw new Error(`${route.method} ${url} ${JSON.stringify(json)?.slice(0, 300)} -> ${res.statusCode} ${res.body}`);
         if (res.statusCode === 400) expect(res.json().detail, res.body).toBeTruthy();
       }),
-      { numRuns: engine === 'sqlite' ? 150 : 60 },
+      // A fixed seed keeps the suite repeatable; FUZZ_SEED / FUZZ_RUNS explore further (how the denormal
+      // percentage 500 on PostgreSQL was found).
+      { numRuns: Number(process.env.FUZZ_RUNS) || (engine === 'sqlite' ? 150 : 60), seed: Number(process.env.FUZZ_SEED) || 20261123 },
     );
   });
 });

@@ -59,6 +59,20 @@ describe.each(ENGINES)('hardening on %s', (engine) => {
     ]);
   });
 
+  it('stores percentages too small for PostgreSQL\'s real (found by the fuzz test: was a 500)', async () => {
+    const chapter = `/api/v1/book/${bookId}/chapter/text/chapter.xhtml`;
+    const res = await ada.post('/api/v1/usage-event/', {
+      events: [
+        { chapter, start_percentage: 5e-324, end_percentage: 50, client_timestamp: Date.now(), usage_uuid: 'denormal' },
+        { chapter, start_percentage: 1e-40, end_percentage: 60.123456789, client_timestamp: Date.now(), usage_uuid: 'tiny' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().accepted).toEqual(['denormal', 'tiny']);
+    const progress = (await ada.get(`/api/v1/book/${bookId}/chapter-progress/`)).json().results;
+    expect(progress[0].top_percentage).toBeCloseTo(60.1235, 3);
+  });
+
   it('refuses a control character in the sign-in form\'s next with a 400 naming it (was a 500), and encodes the rest', async () => {
     const form = (next: string) =>
       ada.request('POST', '/login/', {
