@@ -78,6 +78,9 @@ async function importHostileEpub(dataDir: string): Promise<void> {
 <form action="javascript:${PWN('form')}"><input name="q" value="x"/><button id="form-button" type="submit">Submit</button></form>
 <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="${PWN('svg-onload')}"><script>${PWN('svg-script')}</script></svg>
 <details open="open" ontoggle="${PWN('ontoggle')}"><summary>Details</summary>Inside the details.</details>
+<xmp><img id="xmp-img" src="../images/missing.png" onerror="${PWN('xmp')}"/></xmp>
+<noembed><img src="</noembed><img id=noembed-img src=../images/missing.png onerror=top.__pwned=[1]>"/></noembed>
+<noscript><p title="</noscript><img id=noscript-img src=../images/missing.png onerror=top.__pwned=[2]>"></p></noscript>
 <meta http-equiv="refresh" content="0;url=javascript:${PWN('body-refresh')}"/>
 <base href="https://evil.example/"/>
 <link rel="stylesheet" href="https://evil.example/remote.css"/>

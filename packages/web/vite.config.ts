@@ -85,7 +85,8 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
-    sourcemap: true,
+    // Written for whoever reads a stack trace on the machine, never referenced from the bundle nor served.
+    sourcemap: 'hidden',
     target: 'es2022',
     rolldownOptions: {
       treeshake: {

@@ -152,7 +152,8 @@ export function validateUsageEvent(input: unknown, opts: { isVideo?: boolean } =
   if ('usage_is_complete' in e && typeof e.usage_is_complete !== 'boolean') return { ok: false, reason: 'usage_is_complete must be a boolean.' };
   const ts = e.client_timestamp;
   const time = typeof ts === 'number' ? ts : typeof ts === 'string' ? Date.parse(ts) : Number.NaN;
-  if (!Number.isFinite(time)) return { ok: false, reason: 'client_timestamp must be a time.' };
+  // Within the range a Date can hold (±8.64e15 ms): beyond it there is no such time (and toISOString throws).
+  if (!Number.isFinite(time) || Math.abs(time) > 8.64e15) return { ok: false, reason: 'client_timestamp must be a time.' };
   if (typeof e.usage_uuid !== 'string' || !/^[\w-]{1,64}$/.test(e.usage_uuid)) return { ok: false, reason: 'usage_uuid must be an identifier of at most 64 characters.' };
   if ('product' in e && (typeof e.product !== 'string' || e.product.length > 40)) return { ok: false, reason: 'product must be a short string.' };
   return { ok: true, event: e as unknown as UsageEvent };

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
@@ -14,11 +13,13 @@ import { migrateToLatest } from './db/migrate.ts';
 import { registerAuthContext } from './plugins/auth-context.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
 import { CollectionsRepository } from './repositories/collections.ts';
 import { ProgressRepository } from './repositories/progress.ts';
 import { SessionsRepository } from './repositories/sessions.ts';
+import { SignInAttemptsRepository } from './repositories/sign-in-attempts.ts';
 import { UsersRepository } from './repositories/users.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -29,7 +30,7 @@ import { healthRoutes } from './routes/health.ts';
 import { webRoutes } from './routes/web.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 import { AccountsService } from './services/accounts.ts';
-import { AuthService } from './services/auth.ts';
+import { AuthService, SESSION_PURGE_INTERVAL_MS } from './services/auth.ts';
 import { CatalogCache, CatalogService, TaxonomyLookups } from './services/catalog.ts';
 import { ChapterFlagsService } from './services/chapter-flags.ts';
 import { CollectionsService } from './services/collections.ts';
@@ -37,6 +38,7 @@ import { ContentResolver } from './services/content-resolver.ts';
 import { ImportService } from './services/import.ts';
 import { MetadataService } from './services/metadata.ts';
 import { ReaderService } from './services/reader.ts';
+import { SignInThrottle } from './services/sign-in-throttle.ts';
 import { CsrfTokens } from './services/tokens.ts';
 import { ContentStore } from './storage/content-store.ts';
 
@@ -49,6 +51,7 @@ export interface Services {
   collections: CollectionsService;
   metadata: MetadataService;
   reader: ReaderService;
+  signInThrottle: SignInThrottle;
 }
 
 export interface Lectern {
@@ -89,6 +92,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     collections: new CollectionsService(collectionsRepo, catalogRepo, resolver),
     metadata: new MetadataService(catalogRepo, progressRepo, resolver, catalogCache),
     reader: new ReaderService(secret, catalogRepo, catalog, progressRepo, resolver),
+    signInThrottle: new SignInThrottle(new SignInAttemptsRepository(db.kysely), config.loginRateLimit),
   };
   return { db, services, store, secret };
 }
@@ -102,11 +106,19 @@ export async function buildApp(config: Config): Promise<Lectern> {
     routerOptions: { ignoreTrailingSlash: false },
   });
   app.addHook('onClose', async () => db.close());
+  // Expired sessions and ended sign-in counters are deleted at start and then hourly (expired sessions also at each
+  // sign-in, services/auth.ts).
+  const purge = () =>
+    Promise.all([services.auth.purgeExpiredSessions(), services.signInThrottle.purge()]).catch((err: Error) =>
+      app.log.error({ err }, 'deleting expired sessions and sign-in counters failed'),
+    );
+  const purgeTimer = setInterval(purge, SESSION_PURGE_INTERVAL_MS).unref();
+  app.addHook('onReady', async () => void (await purge()));
+  app.addHook('onClose', async () => clearInterval(purgeTimer));
 
   const csrf = new CsrfTokens(secret);
   await app.register(fastifyCookie);
   registerSecurityHeaders(app);
-  await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart);
   // serve: false — only for reply.sendFile of book resources and covers (with HTTP ranges). cacheControl: false
   // keeps the routes' own cache-control (else every chapter stylesheet and image is revalidated: max-age=0).
@@ -116,11 +128,12 @@ export async function buildApp(config: Config): Promise<Lectern> {
   });
 
   registerErrorHandling(app);
+  registerInputGuard(app);
   registerAuthContext(app, services.auth);
   registerCsrf(app, csrf);
 
   healthRoutes(app, db);
-  accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, loginRateLimit: config.loginRateLimit });
+  accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, throttle: services.signInThrottle });
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
   adminRoutes(app, { importer: services.importer, flags: services.flags });
   collectionRoutes(app, { collections: services.collections, metadata: services.metadata });

@@ -2,6 +2,7 @@
  * Configuration from the environment, validated once at start. Every bad value is reported with the variable's
  * name and what was expected, and the process refuses to start rather than run half-configured.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './ingest/worker-protocol.ts';
@@ -15,8 +16,11 @@ export interface Config {
   /** HMAC secret for sessions and CSRF tokens; generated into DATA_DIR when not given */
   secret: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** behind a reverse proxy: trust X-Forwarded-* so Secure cookies and client IPs are right */
-  trustProxy: boolean;
+  /**
+   * The reverse proxies whose X-Forwarded-* headers are believed (addresses, CIDR ranges, or proxy-addr's names
+   * loopback / linklocal / uniquelocal), so that Secure cookies and client addresses are right; false: none.
+   */
+  trustProxy: false | string[];
   /** built web app served at / (null: API only) */
   webDist: string | null;
   /** sign-in attempts allowed per client address and account per minute */
@@ -26,18 +30,6 @@ export interface Config {
   /** bounds on every import: file and upload size, bytes written, worker memory, time */
   imports: ImportLimits;
 }
-
-const bool = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return undefined;
-      if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
-      if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
-      ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got "${v}"` });
-      return z.NEVER;
-    });
 
 /** A positive whole number of some unit (MB, seconds) from the environment, or the default. */
 const positive = (name: string, fallback: number) =>
@@ -85,7 +77,17 @@ const envSchema = z.object({
       message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .optional(),
-  TRUST_PROXY: bool('TRUST_PROXY'),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const parsed = parseTrustProxy(v);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   WEB_DIST: z.string().optional(),
   SAMPLE_CACHE_DIR: z.string().optional(),
   IMPORT_MAX_FILE_MB: positive('IMPORT_MAX_FILE_MB', DEFAULT_IMPORT_LIMITS.maxFileBytes / MB),
@@ -106,6 +108,32 @@ const envSchema = z.object({
       return n;
     }),
 });
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset, empty or false trusts no proxy; `true` trusts a proxy on this machine only (loopback: it no
+ * longer means "believe X-Forwarded-For from anyone", which let every client pick its own address); otherwise a
+ * comma-separated list of the proxies' addresses and CIDR ranges (e.g. `127.0.0.1,10.0.0.0/8`). Returns the list,
+ * false, or a message saying what is wrong.
+ */
+export function parseTrustProxy(value: string | undefined): false | string[] | string {
+  const v = (value ?? '').trim();
+  if (v === '' || ['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return ['loopback'];
+  const entries = v.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxPrefix = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (!family || !prefixOk || rest.length) {
+      return `TRUST_PROXY must be true, false, or a comma-separated list of proxy addresses or CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8), got "${entry}"`;
+    }
+  }
+  return entries;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -178,7 +178,15 @@ export interface UsageEventsTable {
   received_at: string;
 }
 
+export interface SignInAttemptsTable {
+  key: string;
+  /** ISO time the current one-minute window began */
+  window_start: string;
+  count: number;
+}
+
 export interface Database {
+  sign_in_attempts: SignInAttemptsTable;
   usage_events: UsageEventsTable;
   collections: CollectionsTable;
   collection_items: CollectionItemsTable;

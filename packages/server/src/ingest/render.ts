@@ -13,6 +13,7 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { DomUtils } from 'htmlparser2';
+import { type DefaultTreeAdapterTypes as P5, parseFragment, serialize } from 'parse5';
 import { attr, findAll, findFirst, parseHtml, textOf, visibleText } from './markup.ts';
 import { isAbsoluteUrl, resolveHref } from './paths.ts';
 
@@ -204,10 +205,7 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
     if (!stylesheets.includes(url)) stylesheets.push(url);
   }
 
-  const html = sanitizeHtml(
-    DomUtils.getOuterHTML(nodes, { encodeEntities: 'utf8' }),
-    sanitizerOptions(bookRewriter(opts), opts.allowScripts),
-  );
+  const html = sanitize(DomUtils.getOuterHTML(nodes, { encodeEntities: 'utf8' }), sanitizerOptions(bookRewriter(opts), opts.allowScripts), opts.allowScripts);
   return {
     html,
     stylesheets,
@@ -223,5 +221,101 @@ export function sanitizeFragment(html: string): string {
     if (!url) return null;
     return isAbsoluteUrl(url) ? keepAbsolute(tag, attribute, url) : url;
   };
-  return sanitizeHtml(html, sanitizerOptions(rewrite, false));
+  return sanitize(html, sanitizerOptions(rewrite, false), false);
+}
+
+/*
+ * sanitize-html parses with htmlparser2, whose idea of raw-text elements is not the browser's: it reads <xmp>'s
+ * content as text and writes it back unescaped, so "<xmp><img src=x onerror=…></xmp>" came out as a live <img>.
+ * So the allow-list runs between two passes of parse5, the HTML parser of the WHATWG specification (the rules
+ * the reader frame's browser follows):
+ * 1. before: parse as the browser will, drop the elements removed with their content (script, style, title,
+ *    textarea, iframe, noembed, noframes, noscript, …), turn <xmp> and <plaintext> into <pre> of the same text,
+ *    and serialise by the specification's rules. What sanitize-html then reads has no raw-text element left, so
+ *    its parser and the browser's agree on every tag.
+ * 2. after: parse sanitize-html's output as the browser will and check it against the same allow-list (tags,
+ *    attributes, URL schemes), serialising once more: what is stored is exactly what the browser will build.
+ */
+const RAW_TEXT_SHOWN_AS_PRE = new Set(['xmp', 'plaintext', 'listing']);
+const ALLOWED_TAG_SET = new Set(ALLOWED_TAGS);
+const SCHEMES = new Set(['http', 'https', 'mailto']);
+
+function sanitize(html: string, options: sanitizeHtml.IOptions, allowScripts: boolean): string {
+  return checkedAsTheBrowserParses(sanitizeHtml(asTheBrowserParses(html, allowScripts), options), allowScripts);
+}
+
+type P5Parent = P5.ParentNode;
+const isP5Element = (node: P5.ChildNode): node is P5.Element => 'tagName' in node;
+
+/** Parses like a browser with scripting off (the reader frame runs no script): <noscript> content is markup. */
+function parseAsBrowser(html: string): P5.DocumentFragment {
+  return parseFragment(html, { scriptingEnabled: false });
+}
+
+function removedWithContent(tag: string, allowScripts: boolean): boolean {
+  return NON_TEXT_TAGS.includes(tag) && !(allowScripts && tag === 'script');
+}
+
+function asTheBrowserParses(html: string, allowScripts: boolean): string {
+  const fragment = parseAsBrowser(html);
+  const walk = (parent: P5Parent): void => {
+    parent.childNodes = parent.childNodes.filter((child) => !(isP5Element(child) && removedWithContent(child.tagName, allowScripts)));
+    for (const child of parent.childNodes) {
+      if (!isP5Element(child)) continue;
+      if (RAW_TEXT_SHOWN_AS_PRE.has(child.tagName)) {
+        child.tagName = 'pre';
+        child.nodeName = 'pre';
+      }
+      walk(child);
+    }
+  };
+  walk(fragment);
+  return serialize(fragment);
+}
+
+function attributeName(a: P5.Element['attrs'][number]): string {
+  return (a.prefix ? `${a.prefix}:${a.name}` : a.name).toLowerCase();
+}
+
+function allowedUrl(tag: string, value: string): boolean {
+  const url = asBrowsersRead(value);
+  const match = /^([a-z][a-z0-9+.-]*):/i.exec(url);
+  if (!match) return !url.startsWith('//');
+  const s = match[1]!.toLowerCase();
+  return SCHEMES.has(s) || (tag === 'img' && s === 'data' && DATA_IMAGE.test(url));
+}
+
+function checkedAsTheBrowserParses(html: string, allowScripts: boolean): string {
+  const fragment = parseAsBrowser(html);
+  const walk = (parent: P5Parent): void => {
+    const kept: P5.ChildNode[] = [];
+    for (const child of parent.childNodes) {
+      if (!isP5Element(child)) {
+        if (child.nodeName === '#text') kept.push(child);
+        continue;
+      }
+      const tag = child.tagName.toLowerCase();
+      const allowed = ALLOWED_TAG_SET.has(tag) || (allowScripts && tag === 'script');
+      if (!allowed) {
+        if (removedWithContent(tag, false) || RAW_TEXT_SHOWN_AS_PRE.has(tag)) continue;
+        // Anything else unexpected is unwrapped: its (checked) content stays.
+        walk(child);
+        for (const grandchild of child.childNodes) grandchild.parentNode = parent;
+        kept.push(...child.childNodes);
+        continue;
+      }
+      if (tag === 'script' && (child.childNodes.length > 0 || !child.attrs.some((a) => a.name === 'src'))) continue;
+      const names = new Set([...(ALLOWED_ATTRIBUTES['*'] ?? []), ...(ALLOWED_ATTRIBUTES[tag] ?? []), ...(tag === 'script' ? ['src', 'type'] : [])]);
+      child.attrs = child.attrs.filter((a) => {
+        const name = attributeName(a);
+        if (!names.has(name) && !(tag === 'a' && (name === 'rel' || name === 'target'))) return false;
+        return !URL_ATTRIBUTES.concat('cite').includes(name) || allowedUrl(tag, a.value);
+      });
+      walk(child);
+      kept.push(child);
+    }
+    parent.childNodes = kept;
+  };
+  walk(fragment);
+  return serialize(fragment);
 }

@@ -9,6 +9,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { CsrfTokens } from '../services/tokens.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the caller's valid CSRF token (or the one just issued) on page requests, for forms rendered without JS */
+    pageCsrfToken: string | null;
+  }
+}
+
 const SAFE = new Set<string>(SAFE_METHODS);
 const NO_TOKEN_PREFIXES = ['/assets/', '/api/', '/nest/'];
 const CSRF_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
@@ -35,6 +42,7 @@ function sameOrigin(request: FastifyRequest, value: string): boolean {
 }
 
 export function registerCsrf(app: FastifyInstance, tokens: CsrfTokens): void {
+  app.decorateRequest('pageCsrfToken', null);
   // preHandler: runs after body parsing, so a form's csrfmiddlewaretoken field can be read.
   app.addHook('preHandler', async (request) => {
     if (SAFE.has(request.method)) return;
@@ -62,6 +70,7 @@ export function registerCsrf(app: FastifyInstance, tokens: CsrfTokens): void {
     const current = request.cookies[COOKIES.csrf];
     // Without a session cookie the token must be the anonymous one; with one, it must be that session's.
     const session = request.cookies[COOKIES.session] ? ((await request.auth())?.session ?? null) : null;
-    if (!current || !tokens.verify(current, session?.public_id ?? null)) issueCsrfCookie(request, reply, tokens, session?.public_id ?? null);
+    request.pageCsrfToken =
+      current && tokens.verify(current, session?.public_id ?? null) ? current : issueCsrfCookie(request, reply, tokens, session?.public_id ?? null);
   });
 }

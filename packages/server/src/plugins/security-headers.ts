@@ -19,6 +19,10 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     },
     // Chapter frames and the PDF <object> are same-origin embeds; the default would block them.
     crossOriginEmbedderPolicy: false,
+    // Not helmet's no-referrer: under it Chromium sends `Origin: null` with a plain HTML form post, and the CSRF
+    // check (rightly) refuses that, so the no-JavaScript sign-in and sign-out forms could never work. same-origin
+    // sends the origin to ourselves and still nothing to other sites.
+    referrerPolicy: { policy: 'same-origin' },
   });
   app.addHook('onRequest', (request, reply, done) => {
     apply(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));

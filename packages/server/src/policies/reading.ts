@@ -1,8 +1,10 @@
 /**
  * Who may read what. Sample and public chapters are open to everyone (reader.md §6); the rest needs a signed-in
- * account whose subscription is live (trial or subscriber). Expired and cancelled accounts keep the catalog and
- * the samples and are asked to subscribe or reactivate (library-playlists-account.md §6).
+ * account whose subscription is live (a trial before its end, or a subscriber). Expired and cancelled accounts,
+ * and trials past their end, keep the catalog and the samples and are asked to subscribe or reactivate
+ * (library-playlists-account.md §6). The same rule guards what may be recorded as read (usage events, progress).
  */
+import type { AccountStatus } from '@lectern/core';
 import { MESSAGES } from '@lectern/core';
 import type { Flag, UserRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
@@ -11,19 +13,29 @@ export const READING_MESSAGES = {
   subscriptionEnded: 'Your subscription has ended. Subscribe or reactivate your account to read this book.',
 } as const;
 
-export function hasLiveSubscription(user: Pick<UserRow, 'status' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'>): boolean {
+type Account = Pick<UserRow, 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'>;
+
+/**
+ * The account's status as of `now`: a trial whose end has passed reads as expired everywhere (the stored status
+ * stays 'trial' until someone changes it; nothing has to run at the moment a trial ends). A trial without an end
+ * date (none is created so; only a hand-edited row) stays a trial.
+ */
+export function effectiveStatus(user: Pick<UserRow, 'status' | 'trial_ends_at'>, now: Date = new Date()): AccountStatus {
+  if (user.status === 'trial' && user.trial_ends_at !== null && Date.parse(user.trial_ends_at) <= now.getTime()) return 'expired';
+  return user.status;
+}
+
+export function hasLiveSubscription(user: Account, now: Date = new Date()): boolean {
   if (user.is_admin || user.is_content_creator || user.is_preview_creator) return true;
-  return user.status === 'trial' || user.status === 'subscriber';
+  const status = effectiveStatus(user, now);
+  return status === 'trial' || status === 'subscriber';
 }
 
 /** Throws the reason a chapter may not be read; returns when it may. */
-export function assertCanReadChapter(
-  user: Pick<UserRow, 'status' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null,
-  chapter: { as_sample: Flag; is_public: Flag },
-): void {
+export function assertCanReadChapter(user: Account | null, chapter: { as_sample: Flag; is_public: Flag }, now: Date = new Date()): void {
   if (chapter.as_sample || chapter.is_public) return;
   if (!user) throw new AppError(401, MESSAGES.signInToRead);
-  if (!hasLiveSubscription(user)) throw new AppError(403, READING_MESSAGES.subscriptionEnded);
+  if (!hasLiveSubscription(user, now)) throw new AppError(403, READING_MESSAGES.subscriptionEnded);
 }
 
 /**
@@ -32,7 +44,7 @@ export function assertCanReadChapter(
  * when neither. Readers with a live subscription and public chapters always get the whole.
  */
 export function chapterAccess(
-  user: Pick<UserRow, 'status' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null,
+  user: Account | null,
   chapter: { as_sample: Flag; is_public: Flag },
   bounded: boolean,
 ): 'full' | 'sample' {
@@ -43,7 +55,7 @@ export function chapterAccess(
 }
 
 /** The refusal of a locked chapter: for a bounded sample that does not exist (a PDF too short to give a part of). */
-export function refuseChapter(user: Pick<UserRow, 'status' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null): never {
+export function refuseChapter(user: Account | null): never {
   assertCanReadChapter(user, { as_sample: 0, is_public: 0 });
   throw new AppError(403, READING_MESSAGES.subscriptionEnded);
 }

@@ -79,6 +79,9 @@ export class CollectionsRepository {
         await trx
           .insertInto('collection_items')
           .values(fresh.map((item, i) => ({ collection_id: collectionId, ...item, position: base + fresh.length - i, added_at: now })))
+          // Two identical adds at once (a double click, a retry) both succeed on both engines: the second finds the
+          // item inserted meanwhile and leaves it where it is.
+          .onConflict((oc) => oc.columns(['collection_id', 'api_url']).doNothing())
           .execute();
       }
       await trx.updateTable('collections').set({ updated_at: now }).where('id', '=', collectionId).execute();

@@ -37,7 +37,9 @@ export class SessionsRepository {
     await this.db.deleteFrom('sessions').where('id', '=', idHash).execute();
   }
 
-  async deleteExpired(now: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  /** Deletes every session that has expired by `now`; returns how many went. */
+  async deleteExpired(now: string): Promise<number> {
+    const result = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -1,63 +1,66 @@
 /** Sign-in, sign-out and the account profile (reader.md §3, §6). */
 import { APP_MESSAGES, COOKIES, loginRequestSchema, MESSAGES } from '@lectern/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
+import type { FastifyInstance } from 'fastify';
+import { AppError, fieldError } from '../errors.ts';
 import { clearSessionCookies, requireSignedIn, setSessionCookies } from '../plugins/auth-context.ts';
 import { issueCsrfCookie } from '../plugins/csrf.ts';
 import type { AccountsService } from '../services/accounts.ts';
 import type { AuthService } from '../services/auth.ts';
+import { type SignInThrottle, TooManySignIns } from '../services/sign-in-throttle.ts';
 import type { CsrfTokens } from '../services/tokens.ts';
 
-/** Only paths on this site: "/x" but not "//host" or "/\\host". */
+/**
+ * Only paths on this site: "/x" but not "//host" or "/\\host", and nothing a Location header cannot carry: control
+ * characters (a newline would split the header) make it the fallback, other characters outside printable ASCII
+ * are percent-encoded.
+ */
 export function safeNext(next: unknown, fallback = '/library/'): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : fallback;
+  if (typeof next !== 'string' || next.length > 2000 || !/^\/(?![/\\])/.test(next) || /[\u0000-\u001f\u007f]/.test(next)) return fallback;
+  try {
+    return next.replace(/[^\u0021-\u007e]+/g, (run) => encodeURIComponent(run));
+  } catch {
+    return fallback; // a lone surrogate cannot be encoded
+  }
 }
+
+export const NEXT_MESSAGE = 'next must be a path on this site, without control characters.';
 
 export function accountRoutes(
   app: FastifyInstance,
-  deps: { auth: AuthService; accounts: AccountsService; csrf: CsrfTokens; loginRateLimit: number },
+  deps: { auth: AuthService; accounts: AccountsService; csrf: CsrfTokens; throttle: SignInThrottle },
 ): void {
-  app.post(
-    '/login/',
-    {
-      config: {
-        rateLimit: {
-          max: deps.loginRateLimit,
-          timeWindow: 60_000,
-          // Counted per client address and account, after the body is parsed: one address cannot try many
-          // passwords on one account, and one busy office address does not lock everybody out.
-          hook: 'preHandler',
-          keyGenerator: (request: FastifyRequest) => {
-            const email = (request.body as { email?: unknown } | undefined)?.email;
-            return `${request.ip}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
-          },
-          errorResponseBuilder: () => new AppError(429, APP_MESSAGES.tooManySignIns),
-        },
-      },
-    },
-    async (request, reply) => {
-      const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-      const parsed = loginRequestSchema.safeParse(request.body ?? {});
-      if (!parsed.success) {
-        if (isForm) return reply.redirect(`/login/?error=invalid&next=${encodeURIComponent(safeNext((request.body as { next?: string } | undefined)?.next))}`, 303);
-        throw parsed.error;
+  app.post('/login/', async (request, reply) => {
+    const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    const next = (request.body as { next?: unknown } | undefined)?.next;
+    if (next !== undefined && (typeof next !== 'string' || /[\u0000-\u001f\u007f]/.test(next))) throw fieldError('next', NEXT_MESSAGE);
+    const parsed = loginRequestSchema.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      if (isForm) return reply.redirect(`/login/?error=invalid&next=${encodeURIComponent(safeNext((request.body as { next?: string } | undefined)?.next))}`, 303);
+      throw parsed.error;
+    }
+    // Counted per client address and account, in the database (services/sign-in-throttle.ts). request.ip is
+    // the socket's address unless it is one of the proxies TRUST_PROXY names.
+    try {
+      await deps.throttle.attempt(request.ip, parsed.data.email);
+    } catch (err) {
+      if (err instanceof TooManySignIns) reply.header('retry-after', String(err.retryAfterSeconds));
+      throw err;
+    }
+    try {
+      const signedIn = await deps.auth.signIn(parsed.data.email, parsed.data.password, request.headers['user-agent'] ?? null);
+      request.authOverride = signedIn;
+      setSessionCookies(request, reply, signedIn.token);
+      issueCsrfCookie(request, reply, deps.csrf, signedIn.session.public_id);
+      request.log.info({ userId: signedIn.user.id }, 'signed in');
+      if (isForm) return reply.redirect(safeNext(parsed.data.next), 303);
+      return deps.accounts.profile(signedIn.user, signedIn.session);
+    } catch (err) {
+      if (isForm && err instanceof AppError && err.status === 401) {
+        return reply.redirect(`/login/?error=credentials&next=${encodeURIComponent(safeNext(parsed.data.next))}`, 303);
       }
-      try {
-        const signedIn = await deps.auth.signIn(parsed.data.email, parsed.data.password, request.headers['user-agent'] ?? null);
-        request.authOverride = signedIn;
-        setSessionCookies(request, reply, signedIn.token);
-        issueCsrfCookie(request, reply, deps.csrf, signedIn.session.public_id);
-        request.log.info({ userId: signedIn.user.id }, 'signed in');
-        if (isForm) return reply.redirect(safeNext(parsed.data.next), 303);
-        return deps.accounts.profile(signedIn.user, signedIn.session);
-      } catch (err) {
-        if (isForm && err instanceof AppError && err.status === 401) {
-          return reply.redirect(`/login/?error=credentials&next=${encodeURIComponent(safeNext(parsed.data.next))}`, 303);
-        }
-        throw err;
-      }
-    },
-  );
+      throw err;
+    }
+  });
 
   app.post('/logout/', async (request, reply) => {
     await deps.auth.signOut(request.cookies[COOKIES.session]);

@@ -3,6 +3,7 @@ import { bookListQuerySchema } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../plugins/auth-context.ts';
+import { sendBookFile } from '../plugins/book-files.ts';
 import type { CatalogService, TaxonomyLookups } from '../services/catalog.ts';
 
 const bookParams = z.object({ bookId: z.string().min(1).max(200) });
@@ -28,8 +29,7 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
     const { h } = coverQuery.parse(request.query);
     const cover = await deps.catalog.cover(bookId, h);
     reply.header('cache-control', 'public, max-age=86400');
-    reply.type(cover.mediaType);
-    return reply.sendFile(relativeTo(deps.contentRoot, cover.file), deps.contentRoot);
+    return sendBookFile(reply, deps.contentRoot, cover.file, cover.mediaType, { allowScripts: false });
   });
 
   app.get('/api/v1/book/:bookId/chapter/*', async (request, reply) => {
@@ -48,8 +48,7 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
     } else {
       reply.header('cache-control', 'public, max-age=86400');
     }
-    reply.type(found.mediaType);
-    return reply.sendFile(relativeTo(deps.contentRoot, found.file), deps.contentRoot);
+    return sendBookFile(reply, deps.contentRoot, found.file, found.mediaType, { allowScripts: found.allowScripts });
   });
 
   app.get('/api/v1/topics/', async () => deps.catalog.topics());
@@ -59,6 +58,3 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
   app.get('/api/v1/publishers/:slug/', async (request) => deps.taxonomy.publisher(slugParams.parse(request.params).slug));
 }
 
-function relativeTo(root: string, file: string): string {
-  return file.slice(root.length + 1);
-}

@@ -8,6 +8,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { APP_MESSAGES } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
+import { NOSCRIPT_MARKER, noscriptForms } from '../plugins/noscript-forms.ts';
 
 const API_PREFIXES = ['/api/', '/nest/', '/u/', '/r/', '/a/', '/auth/', '/healthz'];
 
@@ -37,19 +38,24 @@ export async function webRoutes(app: FastifyInstance, webDist: string | null): P
       // The build writes .br and .gz copies of the text assets (vite.config.ts): sent to browsers that take them,
       // with no compression work per request. Uncompressed, the entry chunk alone is over 300 KB on the wire.
       preCompressed: true,
-      globIgnore: ['**/*.br', '**/*.gz'],
+      // Source maps are not served (the build writes them for whoever reads a stack trace on the machine).
+      globIgnore: ['**/*.br', '**/*.gz', '**/*.map'],
       setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlOf(filePath)),
     });
   }
   const indexHtml = hasWeb ? fs.readFileSync(indexFile!, 'utf8') : null;
+  const personalised = indexHtml?.includes(NOSCRIPT_MARKER) ?? false;
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !API_PREFIXES.some((p) => pathname.startsWith(p));
-    if (!isPage) return reply.status(404).send({ detail: APP_MESSAGES.notFound });
+    if (!isPage || pathname.endsWith('.map')) return reply.status(404).send({ detail: APP_MESSAGES.notFound });
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`, then restart.');
     }
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    if (!personalised) return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    // The no-JavaScript forms carry this caller's CSRF token: the page is theirs alone.
+    const page = indexHtml.replace(NOSCRIPT_MARKER, await noscriptForms(request));
+    return reply.header('cache-control', 'private, no-cache').type('text/html; charset=utf-8').send(page);
   });
 }

@@ -3,6 +3,7 @@ import { ACCOUNT_STATUSES, type AccountProfile, type AccountStatus, type Role, R
 import { z } from 'zod';
 import type { SessionRow, UserRow } from '../db/schema.ts';
 import { badRequest } from '../errors.ts';
+import { effectiveStatus } from '../policies/reading.ts';
 import type { UsersRepository } from '../repositories/users.ts';
 import { newUserUuid } from './auth.ts';
 import { hashPassword, PASSWORD_MIN_LENGTH } from './passwords.ts';
@@ -53,14 +54,16 @@ export class AccountsService {
   }
 
   async profile(user: UserRow, session: SessionRow): Promise<AccountProfile> {
+    // A trial past its end is an expired account here too (policies/reading.ts).
+    const status = effectiveStatus(user, this.now());
     return {
       user_id: user.id,
       session_id: session.public_id,
       user_uuid: user.uuid,
       username: user.username,
-      subscription_status: user.status,
+      subscription_status: status,
       account: {
-        type: user.status.charAt(0).toUpperCase() + user.status.slice(1),
+        type: status.charAt(0).toUpperCase() + status.slice(1),
         email: user.email,
         roles: rolesOf(user),
         team: await this.users.teamName(user.team_id),

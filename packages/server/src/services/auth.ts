@@ -13,6 +13,8 @@ import { ReadCache } from './read-cache.ts';
 import { randomToken, sha256 } from './tokens.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** How often expired sessions are deleted while the server runs. */
+export const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface SignedIn {
   session: SessionRow;
@@ -47,7 +49,15 @@ export class AuthService {
       user_agent: userAgent?.slice(0, 300) ?? null,
     };
     await this.sessions.insert(session);
+    // Expired sessions are deleted here as well as on the hourly schedule (app.ts): a sign-in is when new rows
+    // arrive, so the table never grows faster than it is cleaned.
+    await this.sessions.deleteExpired(now.toISOString());
     return { token, session, user };
+  }
+
+  /** Deletes every expired session (the hourly schedule of app.ts); returns how many went. */
+  purgeExpiredSessions(): Promise<number> {
+    return this.sessions.deleteExpired(this.now().toISOString());
   }
 
   /** The session a cookie token names, or null when it is unknown or expired. */

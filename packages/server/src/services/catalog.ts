@@ -24,7 +24,7 @@ import { ReadCache } from './read-cache.ts';
 export type ChapterOrResource =
   /** `json` is `chapter` serialised to bytes once per cache lifetime: chapter fetches are the hottest read there is */
   | { kind: 'chapter'; chapter: ChapterContent; json: Buffer }
-  | { kind: 'resource'; file: string; mediaType: string; size: number; partial?: boolean };
+  | { kind: 'resource'; file: string; mediaType: string; size: number; allowScripts: boolean; partial?: boolean };
 
 interface CachedChapter {
   chapter: ChapterContent;
@@ -152,10 +152,16 @@ export class CatalogService {
       const asChapter = await this.catalog.findChapter(title.id, resource.full_path);
       if (asChapter && chapterAccess(user, asChapter, true) === 'sample') {
         if (!resource.sample_storage_path) refuseChapter(user);
-        return { kind: 'resource', file: this.store.resolve(resource.sample_storage_path), mediaType: resource.media_type, size: resource.sample_size ?? 0, partial: true };
+        return { kind: 'resource', file: this.store.resolve(resource.sample_storage_path), mediaType: resource.media_type, size: resource.sample_size ?? 0, allowScripts: false, partial: true };
       }
     }
-    return { kind: 'resource', file: this.store.resolve(resource.storage_path), mediaType: resource.media_type, size: resource.size };
+    return {
+      kind: 'resource',
+      file: this.store.resolve(resource.storage_path),
+      mediaType: resource.media_type,
+      size: resource.size,
+      allowScripts: title.allow_scripts === 1,
+    };
   }
 
   private async loadChapter(bookId: string, fullPath: string, key: string): Promise<CachedChapter | null> {

@@ -181,7 +181,7 @@ export class ReaderService {
    * Validates each event by reader.md §5 and keeps the valid ones; invalid events are dropped and reported.
    * Accepted uuids are acknowledged even when they were stored before (a retry), so the browser can forget them.
    */
-  async recordUsage(user: Pick<UserRow, 'id'>, events: unknown[]) {
+  async recordUsage(user: UserRow, events: unknown[]) {
     if (events.length > LIMITS.maxEventsPerRequest) {
       const message = `At most ${LIMITS.maxEventsPerRequest} events per request.`;
       throw badRequest(message, { events: [message] });
@@ -196,9 +196,23 @@ export class ReaderService {
     const rows: NewUsageEvent[] = [];
     const received = this.now().toISOString();
     for (const { index, event } of valid) {
-      const [resolved] = await this.resolver.resolve([event.chapter], 'chapter').catch(() => [undefined]);
+      // Only a real validation failure (the resolver's 400) rejects an event: a database error must fail the
+      // request (a 5xx), so that the browser keeps the event and sends it again, instead of dropping it.
+      const [resolved] = await this.resolver.resolve([event.chapter], 'chapter').catch((err: unknown) => {
+        if (err instanceof AppError && err.status === 400) return [undefined];
+        throw err;
+      });
       if (!resolved?.chapter) {
         rejected.push({ index, usage_uuid: event.usage_uuid, reason: 'chapter is not a chapter of this library.' });
+        continue;
+      }
+      // Progress is only recorded on what the account may read (an expired or cancelled account, or a trial past
+      // its end, keeps the samples): the reading policy's own refusal is the reason.
+      try {
+        await this.catalogService.chapterOrResource(resolved.title.book_id, resolved.chapter.full_path, user);
+      } catch (err) {
+        if (!(err instanceof AppError) || (err.status !== 401 && err.status !== 403)) throw err;
+        rejected.push({ index, usage_uuid: event.usage_uuid, reason: err.detail });
         continue;
       }
       rows.push({
@@ -206,8 +220,8 @@ export class ReaderService {
         usage_uuid: event.usage_uuid,
         chapter_id: resolved.chapter.id,
         title_id: resolved.title.id,
-        start_percentage: event.start_percentage,
-        end_percentage: event.end_percentage,
+        start_percentage: storedPercentage(event.start_percentage),
+        end_percentage: storedPercentage(event.end_percentage),
         client_timestamp: new Date(typeof event.client_timestamp === 'number' ? event.client_timestamp : Date.parse(event.client_timestamp)).toISOString(),
         usage_is_complete: event.usage_is_complete ? 1 : 0,
         is_offline: event.is_offline ? 1 : 0,
@@ -251,6 +265,14 @@ function archiveBase(title: TitleRow, href: string) {
     is_system_book: title.is_system_book === 1,
     allow_scripts: title.allow_scripts === 1,
   };
+}
+
+/**
+ * A percentage as stored: to 1/10,000 of a percent. PostgreSQL's `real` cannot hold what is smaller than about
+ * 1e-38 (a valid 5e-324 from a client was a 500: "value out of range: underflow"), and no reader position is finer.
+ */
+function storedPercentage(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
 }
 
 function uuidOf(raw: unknown): string | null {

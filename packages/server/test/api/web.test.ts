@@ -22,6 +22,7 @@ describe('web app files', () => {
     fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), 'brotli copy');
     fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.gz'), 'gzip copy');
     fs.writeFileSync(path.join(dist, 'favicon-32.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
+    fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["../src/secret.ts"]}');
     t = await startTestApp('sqlite', { webDist: dist });
     client = new TestClient(t.lectern.app);
   });
@@ -66,5 +67,67 @@ describe('web app files', () => {
     const api = await client.get('/api/v1/no-such-thing/');
     expect(api.statusCode).toBe(404);
     expect(api.json()).toHaveProperty('detail');
+  });
+
+  it('never serves source maps, whatever the build left in dist', async () => {
+    for (const url of ['/assets/index-abc123.js.map', '/assets/missing.js.map']) {
+      const res = await client.get(url, { 'accept-encoding': 'identity' });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).not.toContain('sources');
+    }
+  });
+
+  it('sends Referrer-Policy same-origin, so form posts carry their Origin', async () => {
+    expect((await client.get('/library/')).headers['referrer-policy']).toBe('same-origin');
+  });
+});
+
+describe('the no-JavaScript forms in index.html', () => {
+  let t: TestApp;
+  let dist: string;
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-web-dist-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Lectern</title><div id="root"></div><noscript><!--lectern:noscript-forms--></noscript>');
+    t = await startTestApp('sqlite', { webDist: dist });
+    await t.lectern.services.accounts.createUser({ email: 'nojs@example.com', password: 'a long enough password', status: 'subscriber' });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('fills the marker with a sign-in form carrying this caller\'s CSRF token, then a sign-out form once signed in', async () => {
+    const client = new TestClient(t.lectern.app);
+    const page = await client.get('/login/?next=/library/book/x/&error=credentials');
+    expect(page.headers['cache-control']).toBe('private, no-cache');
+    const token = client.cookies.get('csrftoken')!;
+    expect(token).toBeTruthy();
+    expect(page.body).toContain('<form method="post" action="/login/"');
+    expect(page.body).toContain(`name="csrfmiddlewaretoken" value="${token}"`);
+    expect(page.body).toContain('name="next" value="/library/book/x/"');
+    expect(page.body).toContain('The email address or password is not correct.');
+
+    const signIn = await client.request('POST', '/login/', {
+      csrf: false,
+      payload: new URLSearchParams({ email: 'nojs@example.com', password: 'a long enough password', next: '/library/', csrfmiddlewaretoken: token }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(signIn.statusCode, signIn.body).toBe(303);
+    const library = await client.get('/library/');
+    expect(library.body).toContain('You are signed in as nojs@example.com.');
+    expect(library.body).toContain(`name="csrfmiddlewaretoken" value="${client.cookies.get('csrftoken')}"`);
+    expect(library.body).toContain('action="/logout/"');
+  });
+
+  it('escapes what it echoes', async () => {
+    const page = await new TestClient(t.lectern.app).get('/library/%22%3E%3Cscript%3Ealert(1)%3C/script%3E');
+    expect(page.body).not.toContain('<script>alert(1)');
+  });
+
+  it('still refuses a post whose Origin is null (a fetch from a sandboxed or opaque origin)', async () => {
+    const client = new TestClient(t.lectern.app);
+    await client.get('/login/');
+    const res = await client.request('POST', '/login/', { json: { email: 'nojs@example.com', password: 'a long enough password' }, headers: { origin: 'null' } });
+    expect(res.statusCode).toBe(403);
   });
 });

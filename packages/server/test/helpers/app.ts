@@ -22,7 +22,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(engine: Engine, overrides: Partial<Pick<Config, 'loginRateLimit' | 'webDist' | 'imports'>> = {}): Promise<TestApp> {
+export async function startTestApp(engine: Engine, overrides: Partial<Pick<Config, 'loginRateLimit' | 'webDist' | 'imports' | 'trustProxy'>> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-'));
   let databaseUrl: string | null = null;
   let dropDatabase = async () => {};

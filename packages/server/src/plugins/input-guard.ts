@@ -1,0 +1,38 @@
+/**
+ * Checks every request's input once, before any route sees it: path parameters, the query and the parsed body
+ * (JSON or form). A NUL character (U+0000) is refused with a 400 that names the field: PostgreSQL cannot store
+ * it in text and answered every such value with an error (a 500), and no field of ours has a use for it.
+ */
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.ts';
+
+export const NUL_MESSAGE = 'must not contain the NUL character (U+0000).';
+
+/** The path (dotted, as the zod errors name fields) of the first string or key holding a NUL, or null. */
+export function findNul(value: unknown, root: string): string | null {
+  // Iterative: a deeply nested JSON body must not overflow the stack (that would be a 500 of its own).
+  const stack: [unknown, string][] = [[value, root]];
+  while (stack.length) {
+    const [current, path] = stack.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return path;
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, child] of Object.entries(current)) {
+        const childPath = path ? `${path}.${key}` : key;
+        if (key.includes('\u0000')) return childPath.replaceAll('\u0000', '\\u0000');
+        stack.push([child, childPath]);
+      }
+    }
+  }
+  return null;
+}
+
+export function registerInputGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const field = findNul(request.params, '') ?? findNul(request.query, '') ?? findNul(request.body, '');
+    if (field === null) return;
+    // The wildcard of /chapter/* is the chapter's path.
+    const name = field === '*' ? 'path' : field || 'body';
+    throw new AppError(400, `${name}: ${NUL_MESSAGE}`, { [name]: [NUL_MESSAGE] });
+  });
+}
