@@ -17,6 +17,7 @@ import { registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
 import { CollectionsRepository } from './repositories/collections.ts';
+import { HealthRepository } from './repositories/health.ts';
 import { ProgressRepository } from './repositories/progress.ts';
 import { SessionsRepository } from './repositories/sessions.ts';
 import { UsersRepository } from './repositories/users.ts';
@@ -80,9 +81,10 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const resolver = new ContentResolver(catalogRepo, catalogCache);
   const progressRepo = new ProgressRepository(db.kysely);
   const catalog = new CatalogService(catalogRepo, store, catalogCache);
+  const sessions = new SessionsRepository(db.kysely);
   const services: Services = {
-    accounts: new AccountsService(users),
-    auth: new AuthService(users, new SessionsRepository(db.kysely)),
+    accounts: new AccountsService(users, sessions),
+    auth: new AuthService(users, sessions),
     catalog,
     importer: new ImportService(catalogRepo, store),
     flags: new ChapterFlagsService(catalogRepo, catalogCache),
@@ -119,7 +121,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registerAuthContext(app, services.auth);
   registerCsrf(app, csrf);
 
-  healthRoutes(app, db);
+  healthRoutes(app, { health: new HealthRepository(db.kysely), engine: db.engine });
   accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, loginRateLimit: config.loginRateLimit });
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
   adminRoutes(app, { importer: services.importer, flags: services.flags });

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Engine } from '../db/database.ts';
+import type { HealthRepository } from '../repositories/health.ts';
 
 /** GET /healthz: 200 when the database answers, 503 when it does not. */
-export function healthRoutes(app: FastifyInstance, db: Db): void {
+export function healthRoutes(app: FastifyInstance, deps: { health: HealthRepository; engine: Engine }): void {
   app.get('/healthz', async (_request, reply) => {
     try {
-      await sql`select 1`.execute(db.kysely);
-      return { status: 'ok', database: db.engine };
+      await deps.health.ping();
+      return { status: 'ok', database: deps.engine };
     } catch (err) {
       app.log.error({ err }, 'health check: database unreachable');
       return reply.status(503).send({ detail: 'The database is not reachable.' });
