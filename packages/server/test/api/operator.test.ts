@@ -139,7 +139,8 @@ describe.each(ENGINES)('the operators command line on %s', (engine) => {
         status: 400,
         errors: { password: ['This password is too common: choose another.'] },
       });
-      expect(await services.accounts.count()).toBe(0);
+      await expect(services.auth.signIn('svc@example.com', 'password123', null)).rejects.toMatchObject({ status: 401 });
+      await expect(services.auth.signIn('weak@example.com', 'Password123', null)).rejects.toMatchObject({ status: 401 });
     });
   });
 
