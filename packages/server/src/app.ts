@@ -33,6 +33,7 @@ import { AccountsService } from './services/accounts.ts';
 import { AuthService } from './services/auth.ts';
 import { CatalogCache, CatalogService, TaxonomyLookups } from './services/catalog.ts';
 import { ChapterFlagsService } from './services/chapter-flags.ts';
+import { HealthService } from './services/health.ts';
 import { CollectionsService } from './services/collections.ts';
 import { ContentResolver } from './services/content-resolver.ts';
 import { ImportService } from './services/import.ts';
@@ -121,7 +122,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registerAuthContext(app, services.auth);
   registerCsrf(app, csrf);
 
-  healthRoutes(app, { health: new HealthRepository(db.kysely), engine: db.engine });
+  healthRoutes(app, new HealthService(new HealthRepository(db.kysely), db.engine));
   accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, loginRateLimit: config.loginRateLimit });
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
   adminRoutes(app, { importer: services.importer, flags: services.flags });
