@@ -53,13 +53,15 @@ if [ ! -x "$nodedir/bin/node" ]; then
 fi
 say "Node $("$nodedir/bin/node" --version) from $nodedir"
 
-# The copy: hard links for everything (seconds, no extra space), real files where Node 24 writes.
-work=$(mktemp -d "${TMPDIR:-/tmp}/lectern-node24-XXXXXX")
+# The copy: hard links for everything (seconds, no extra space), real files where Node 24 writes. It lives in the
+# tree's .tmp/ (git-ignored) so that it is on the same file system; where hard links fail, a real copy.
+mkdir -p "$root/.tmp"
+work=$(mktemp -d "$root/.tmp/node24-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 for entry in "$root"/* "$root"/.npmrc; do
   [ -e "$entry" ] || continue
-  case "$(basename "$entry")" in data | .tmp) continue ;; esac
-  cp -al "$entry" "$work/"
+  case "$(basename "$entry")" in data) continue ;; esac
+  cp -al "$entry" "$work/" 2>/dev/null || cp -a "$entry" "$work/"
 done
 rm -rf "$work/node_modules/.vite" "$work/node_modules/.vitest"
 
