@@ -7,3 +7,4 @@ export * from './playlists.ts';
 export * from './reader.ts';
 export * from './reader-crypto.ts';
 export * from './catalog.ts';
+export * from './passwords.ts';

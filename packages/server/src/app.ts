@@ -17,6 +17,7 @@ import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
 import { CollectionsRepository } from './repositories/collections.ts';
+import { HealthRepository } from './repositories/health.ts';
 import { ProgressRepository } from './repositories/progress.ts';
 import { SessionsRepository } from './repositories/sessions.ts';
 import { SignInAttemptsRepository } from './repositories/sign-in-attempts.ts';
@@ -33,6 +34,7 @@ import { AccountsService } from './services/accounts.ts';
 import { AuthService, SESSION_PURGE_INTERVAL_MS } from './services/auth.ts';
 import { CatalogCache, CatalogService, TaxonomyLookups } from './services/catalog.ts';
 import { ChapterFlagsService } from './services/chapter-flags.ts';
+import { HealthService } from './services/health.ts';
 import { CollectionsService } from './services/collections.ts';
 import { ContentResolver } from './services/content-resolver.ts';
 import { ImportService } from './services/import.ts';
@@ -83,9 +85,10 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const resolver = new ContentResolver(catalogRepo, catalogCache);
   const progressRepo = new ProgressRepository(db.kysely);
   const catalog = new CatalogService(catalogRepo, store, catalogCache);
+  const sessions = new SessionsRepository(db.kysely);
   const services: Services = {
-    accounts: new AccountsService(users),
-    auth: new AuthService(users, new SessionsRepository(db.kysely)),
+    accounts: new AccountsService(users, sessions),
+    auth: new AuthService(users, sessions),
     catalog,
     importer: new ImportService(catalogRepo, store, config.imports),
     flags: new ChapterFlagsService(catalogRepo, catalogCache),
@@ -132,7 +135,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registerAuthContext(app, services.auth);
   registerCsrf(app, csrf);
 
-  healthRoutes(app, db);
+  healthRoutes(app, new HealthService(new HealthRepository(db.kysely), db.engine));
   accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, throttle: services.signInThrottle });
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
   adminRoutes(app, { importer: services.importer, flags: services.flags });

@@ -14,6 +14,5 @@ export class AppError extends Error {
 
 export const badRequest = (detail: string, errors?: Record<string, string[]>) => new AppError(400, detail, errors);
 export const fieldError = (field: string, message: string) => new AppError(400, message, { [field]: [message] });
-export const unauthorized = (detail: string) => new AppError(401, detail);
 export const forbidden = (detail: string) => new AppError(403, detail);
 export const notFound = (detail: string) => new AppError(404, detail);

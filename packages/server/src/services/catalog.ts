@@ -63,6 +63,11 @@ export class CatalogService {
     private readonly cache: CatalogCache,
   ) {}
 
+  /** How many titles the library holds (the first start fills an empty one with the sample library). */
+  countTitles(): Promise<number> {
+    return this.catalog.countTitles();
+  }
+
   async list(query: BookListQuery, listUrl: string): Promise<Paged<ContentMetadata>> {
     const offset = (query.page - 1) * query.page_size;
     const { count, rows } = await this.catalog.listTitles(

@@ -5,8 +5,6 @@ import { hash, verify } from '@node-rs/argon2';
 const ARGON2ID = 2;
 const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export const PASSWORD_MIN_LENGTH = 8;
-
 export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);
 }

@@ -3,9 +3,9 @@
  * "|" + nonce): it is bound to the session it was issued for (a token from before sign-in stops working after it),
  * and the server keeps no state for it.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { randomToken } from '../util/random.ts';
 
-export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
 export const sha256 = (value: string | Uint8Array) => createHash('sha256').update(value).digest('hex');
 
 export class CsrfTokens {

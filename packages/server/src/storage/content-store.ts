@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { randomToken } from '../services/tokens.ts';
+import { randomToken } from '../util/random.ts';
 
 export class ContentStore {
   readonly root: string;

@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { randomToken } from '../services/tokens.ts';
+import { randomToken } from '../util/random.ts';
 
 /** The heights asked for: title cards' 360. */
 export type CoverVariantHeight = 360;

@@ -22,26 +22,35 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(engine: Engine, overrides: Partial<Pick<Config, 'loginRateLimit' | 'webDist' | 'imports' | 'trustProxy'>> = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-'));
-  let databaseUrl: string | null = null;
-  let dropDatabase = async () => {};
-  if (engine === 'postgres') {
-    const name = `lectern_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl());
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
+/** A fresh, empty PostgreSQL database on the test server, and how to drop it. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `lectern_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
       const c = new pg.Client({ connectionString: adminUrl() });
       await c.connect();
       // The app's pool has closed its connections; FORCE only if one lingers.
       await c.query(`drop database if exists ${name}`).catch(() => c.query(`drop database if exists ${name} with (force)`));
       await c.end();
-    };
+    },
+  };
+}
+
+export async function startTestApp(engine: Engine, overrides: Partial<Pick<Config, 'loginRateLimit' | 'webDist' | 'imports' | 'trustProxy'>> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-'));
+  let databaseUrl: string | null = null;
+  let dropDatabase = async () => {};
+  if (engine === 'postgres') {
+    const created = await createTestDatabase();
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
   }
   const config = loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', webDist: null, secret: 'test-secret-'.padEnd(40, 'x'), ...overrides });
   const lectern = await buildApp(config);

@@ -1,0 +1,35 @@
+/**
+ * The one password rule, shared by the server (accounts service) and the operators' command line: at least
+ * PASSWORD_MIN_LENGTH characters, not the account's email (nor its part before the @), not a common password.
+ * COMMON_PASSWORDS is a short list of the most used ones for now (lower-case; compared case-insensitively).
+ */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 1024;
+
+export const PASSWORD_MESSAGES = {
+  tooShort: `Passwords must have at least ${PASSWORD_MIN_LENGTH} characters.`,
+  tooLong: `Passwords must have at most ${PASSWORD_MAX_LENGTH} characters.`,
+  isEmail: 'The password must not be the email address.',
+  common: 'This password is too common: choose another.',
+} as const;
+
+export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
+  '12345678', '123456789', '1234567890', '0123456789', '87654321', '11111111', '00000000', '88888888', '12341234',
+  '11223344', '12121212', '123123123', '147258369', '987654321', 'password', 'password1', 'password12', 'password123',
+  'passw0rd', 'p@ssw0rd', 'p@ssword', 'qwertyui', 'qwerty123', 'qwertyuiop', 'qwerty12', '1q2w3e4r', '1qaz2wsx',
+  'zaq12wsx', 'asdfghjk', 'asdfasdf', 'zxcvbnm1', 'iloveyou', 'iloveyou1', 'sunshine', 'princess', 'football',
+  'baseball', 'superman', 'trustno1', 'welcome1', 'welcome123', 'letmein1', 'letmein123', 'abc12345', 'abcd1234',
+  'aa123456', 'changeme', 'computer', 'starwars', 'whatever', 'dragon12', 'monkey12', 'master12', 'michael1',
+  'jennifer', 'jordan23', 'liverpool', 'chocolate', 'admin123', 'administrator', 'lectern1', 'lectern123',
+]);
+
+/** Why a password may not be used, or null when it may. */
+export function passwordProblem(password: string, email?: string | null): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH) return PASSWORD_MESSAGES.tooShort;
+  if (password.length > PASSWORD_MAX_LENGTH) return PASSWORD_MESSAGES.tooLong;
+  const lower = password.toLowerCase();
+  const address = email?.trim().toLowerCase();
+  if (address && (lower === address || lower === address.split('@')[0])) return PASSWORD_MESSAGES.isEmail;
+  if (COMMON_PASSWORDS.has(lower)) return PASSWORD_MESSAGES.common;
+  return null;
+}

