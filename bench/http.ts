@@ -7,7 +7,8 @@
  *
  * Usage: npm run bench [-- --duration 3 --connections 10 --rounds 5 --only chapter,304 --cpu-prof dir]
  *   --only       run the routes whose key contains one of these words (keys: catalog, chapter, block, list, 304, metadata)
- *   --cpu-prof   start the servers with `node --cpu-prof --cpu-prof-dir=dir` (then read it with bench/cpu-top.ts)
+ *   --cpu-prof   profile mode: start the servers with `node --cpu-prof --cpu-prof-dir=dir` and load only the chosen
+ *                routes, no anchor and no ratios (then read the profile with bench/cpu-top.ts)
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -98,9 +99,17 @@ const targets: Target[] = [
   },
 ];
 const only = values.only?.split(',');
-const chosen = only ? targets.filter((t) => only.some((o) => t.key.includes(o))) : targets;
+const chosen = only ? [anchor, ...targets].filter((t) => only.some((o) => t.key.includes(o))) : targets;
 
 try {
+  if (profile.length) {
+    for (const t of chosen) console.log(`${t.key}: ${Math.round((await run(t, duration)).rps)} requests/s (profiled)`);
+  } else await compare();
+} finally {
+  child.kill('SIGTERM');
+}
+
+async function compare() {
   const rows: string[] = [];
   for (const t of chosen) {
     // A warm-up of each side, so JIT and caches are in the same state for every round.
@@ -134,6 +143,4 @@ try {
   console.log('| route | requests/s (median) | p99 ms (median) | anchor requests/s (median) | ratio to anchor: median (min-max) | budget |');
   console.log('|---|---:|---:|---:|---:|---|');
   for (const row of rows) console.log(row);
-} finally {
-  child.kill('SIGTERM');
 }
