@@ -4,6 +4,8 @@
  * For each route, anchor and route runs alternate (anchor then route, route then anchor, ...) for `--rounds`
  * rounds; each round gives one ratio (route requests/s / anchor requests/s of the same round) and the bench prints
  * the median ratio and its range (min-max). Load elsewhere on the machine hits both sides of a pair alike.
+ * Beside it, the servers' CPU time per request (from /proc) as anchor/route: what the route costs the server,
+ * which other work on the machine moves much less than it moves throughput.
  *
  * Usage: npm run bench [-- --duration 3 --connections 10 --rounds 5 --only chapter,304 --cpu-prof dir]
  *   --only       run the routes whose key contains one of these words (keys: catalog, chapter, block, list, 304, metadata)
@@ -11,6 +13,7 @@
  *                routes, no anchor and no ratios (then read the profile with bench/cpu-top.ts)
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLIENT_METADATA_FIELDS } from '@lectern/core';
@@ -56,12 +59,19 @@ interface Target {
   budget?: number;
 }
 
+/** CPU seconds the servers' process has used so far (user + system, from /proc; Linux clock ticks of 10 ms). */
+function serverCpu(): number {
+  const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 async function run(t: Target, seconds: number) {
+  const cpuBefore = serverCpu();
   const r = await autocannon({ url: t.url, connections, headers: t.headers ?? {}, method: t.method ?? 'GET', body: t.body, duration: seconds });
   const expected = t.expect ?? 200;
   const ok = r.statusCodeStats?.[String(expected) as '200']?.count ?? 0;
   if (r.errors || ok !== r.requests.total) throw new Error(`${t.url}: ${r.requests.total - ok} answers other than ${expected}, ${r.errors} errors`);
-  return { rps: r.requests.average, p99: r.latency.p99 };
+  return { rps: r.requests.average, p99: r.latency.p99, cpuPerRequest: (serverCpu() - cpuBefore) / r.requests.total };
 }
 
 const app = `http://127.0.0.1:${info.appPort}`;
@@ -116,6 +126,7 @@ async function compare() {
     await run(anchor, 1);
     await run(t, 1);
     const ratios: number[] = [];
+    const cpuRatios: number[] = [];
     const appRps: number[] = [];
     const anchorRps: number[] = [];
     const p99s: number[] = [];
@@ -126,21 +137,24 @@ async function compare() {
       const b = await run(first === anchor ? t : anchor, duration);
       const [anchorRun, appRun] = first === anchor ? [a, b] : [b, a];
       ratios.push(appRun.rps / anchorRun.rps);
+      cpuRatios.push(anchorRun.cpuPerRequest / appRun.cpuPerRequest);
       appRps.push(appRun.rps);
       anchorRps.push(anchorRun.rps);
       p99s.push(appRun.p99);
     }
     const budget = t.budget === undefined ? '—' : `≥ ${t.budget.toFixed(2)}: ${median(ratios) >= t.budget ? 'met' : 'NOT MET'}`;
     rows.push(
-      `| ${t.name} | ${Math.round(median(appRps))} | ${median(p99s)} | ${Math.round(median(anchorRps))} | **${summary(ratios)}** | ${budget} |`,
+      `| ${t.name} | ${Math.round(median(appRps))} | ${median(p99s)} | ${Math.round(median(anchorRps))} | **${summary(ratios)}** | ${summary(cpuRatios)} | ${budget} |`,
     );
-    console.error(`${t.key}: ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}`);
+    console.error(`${t.key}: ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; server CPU ratios ${cpuRatios.map((r) => r.toFixed(2)).join(' ')}`);
   }
   console.log(
     `\nLectern HTTP benchmark — ${new Date().toISOString()} — ${rounds} rounds of ${duration} s, ${connections} connections, ` +
       `anchor and route alternating; node ${process.version}`,
   );
-  console.log('| route | requests/s (median) | p99 ms (median) | anchor requests/s (median) | ratio to anchor: median (min-max) | budget |');
-  console.log('|---|---:|---:|---:|---:|---|');
+  console.log(
+    '| route | requests/s (median) | p99 ms (median) | anchor requests/s (median) | ratio to anchor: median (min-max) | server CPU per request, anchor/route: median (min-max) | budget (on the ratio) |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---|');
   for (const row of rows) console.log(row);
 }
