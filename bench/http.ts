@@ -8,7 +8,7 @@
  * which other work on the machine moves much less than it moves throughput.
  *
  * Usage: npm run bench [-- --duration 3 --connections 10 --rounds 5 --only chapter,304 --cpu-prof dir]
- *   --only       run the routes whose key contains one of these words (keys: catalog, chapter, block, list, 304, metadata)
+ *   --only       run the routes whose key contains one of these words (keys: catalog, floor, chapter, block, list, 304, metadata)
  *   --cpu-prof   profile mode: start the servers with `node --cpu-prof --cpu-prof-dir=dir` and load only the chosen
  *                routes, no anchor and no ratios (then read the profile with bench/cpu-top.ts)
  */
@@ -80,6 +80,11 @@ const signedIn = { cookie: info.cookie };
 const posting = { cookie: info.cookie, 'x-csrftoken': info.csrfToken, 'content-type': 'application/json' };
 const targets: Target[] = [
   { key: 'catalog', name: 'catalog page GET /api/v1/book/?page_size=24', url: `${app}/api/v1/book/?page_size=24` },
+  {
+    key: 'floor',
+    name: 'floor: the bare server sending the chapter answer (same bytes, same headers), no work',
+    url: `http://127.0.0.1:${info.anchorPort}/floor`,
+  },
   { key: 'chapter', name: `chapter GET /api/v1/book/{id}/chapter/{path}, signed in (${info.chapterBytes} bytes JSON)`, url: `${app}${info.chapterUrl}`, headers: signedIn, budget: 0.6 },
   {
     key: 'block',

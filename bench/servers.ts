@@ -17,7 +17,6 @@ process.on('SIGTERM', () => process.exit(0));
 
 const anchor = Fastify({ logger: false });
 anchor.get('/bare', async () => ({ hello: 'world' }));
-await anchor.listen({ port: 0, host: '127.0.0.1' });
 
 const config = loadConfig({}, { dataDir, databaseUrl: null, logLevel: 'silent', webDist: null, sampleCacheDir: path.join(os.tmpdir(), 'lectern-sample-cache') });
 const lectern = await buildApp(config);
@@ -68,6 +67,15 @@ const block = await lectern.app.inject({
 });
 if (block.statusCode !== 200) throw new Error(`bench block request failed: ${block.body}`);
 
+// The floor for the chapter route: the anchor's server sending the same bytes with the same headers, no work.
+const chapterAnswer = await lectern.app.inject({ method: 'GET', url: chapter.url, headers: { cookie } });
+const chapterBody = chapterAnswer.rawPayload;
+const chapterHeaders = Object.fromEntries(
+  Object.entries(chapterAnswer.headers).filter(([k]) => !['content-length', 'date', 'connection', 'keep-alive'].includes(k)),
+) as Record<string, string>;
+anchor.get('/floor', async (_request, reply) => reply.headers(chapterHeaders).send(chapterBody));
+
+await anchor.listen({ port: 0, host: '127.0.0.1' });
 await lectern.app.listen({ port: 0, host: '127.0.0.1' });
 const portOf = (a: ReturnType<typeof anchor.server.address>) => (typeof a === 'object' && a ? a.port : 0);
 export interface BenchInfo {
