@@ -10,6 +10,9 @@
  * 2. Parsing and rendering every chapter of the same books (no database). Same anchor.
  * 3. base64 of 1 MiB (the reader's chapter encoding, core's own codec, as browsers without
  *    Uint8Array.fromBase64 run it): encode + decode. Anchor: Node's Buffer base64, both ways.
+ * 4. crypt64 of an 800,000-character chapter (reader.md's encrypted chapter, as the server encrypts it and the
+ *    browser decrypts it): encryptChapter + decryptChapter. Anchor: the npm xxtea-node encrypting and decrypting
+ *    the same text with the same key (another client's implementation of the cipher).
  *
  * Usage: npx tsx bench/ingest.ts [--rounds 7]
  */
@@ -17,7 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { base64Decode, base64Encode } from '@lectern/core';
+import { base64Decode, base64Encode, decryptChapter, deriveChapterKey, encryptChapter } from '@lectern/core';
 import { unzipSync } from 'fflate';
 import { buildServices } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
@@ -30,6 +33,12 @@ import { summary } from './stats.ts';
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '7' } } });
 const rounds = Number(values.rounds);
 if (rounds < 5) console.warn('fewer than 5 rounds: the figures are not for docs/performance.md');
+
+/** xxtea-node (CommonJS, no types): the part of its API the bench uses. */
+const xxtea = (await import('xxtea-node' as string)).default as {
+  encrypt(data: Uint8Array, key: Uint8Array): Uint8Array;
+  decrypt(data: Uint8Array, key: Uint8Array): Uint8Array | null;
+};
 
 const sampleCacheDir = path.join(os.tmpdir(), 'lectern-sample-cache');
 const books = await fetchSampleLibrary(sampleCacheDir);
@@ -129,3 +138,20 @@ await compare(
   },
 );
 if (base64Encode(mib) !== asText) throw new Error('base64 disagrees with Buffer');
+
+// 4. crypt64, an 800,000-character chapter with typographic quotes and CJK text (multi-byte UTF-8).
+const paragraph = '<p>“Call me Ishmael,” he said — 白鯨 — and the sea’s long swell rolled on.</p>\n';
+const chapterHtml = paragraph.repeat(Math.ceil(800_000 / paragraph.length)).slice(0, 800_000);
+const [userKey, bookId, chapterUri] = ['0123456789abcdef0123', '9781449373320', 'ch01.html'];
+const xxteaKey = Buffer.from(deriveChapterKey(userKey, bookId, chapterUri), 'utf8');
+await compare(
+  'crypt64 800,000-character chapter, encrypt + decrypt: core vs xxtea-node',
+  () => {
+    const sealed = xxtea.encrypt(Buffer.from(chapterHtml, 'utf8'), xxteaKey);
+    if (!xxtea.decrypt(sealed, xxteaKey)?.length) throw new Error('xxtea-node failed');
+  },
+  () => {
+    const sealed = encryptChapter(chapterHtml, userKey, bookId, chapterUri);
+    if (!decryptChapter(sealed.content, sealed.checksum, userKey, bookId, chapterUri).ok) throw new Error('crypt64 failed');
+  },
+);
