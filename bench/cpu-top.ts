@@ -1,7 +1,8 @@
 /**
  * Reads a V8 .cpuprofile (node --cpu-prof, e.g. `npm run bench -- --only chapter --cpu-prof /tmp/prof`) and prints
  * the functions with the most self time, and (with --inclusive) the most total time, with their source location.
- * Usage: npx tsx bench/cpu-top.ts file.cpuprofile [--top 40] [--inclusive]
+ * Usage: npx tsx bench/cpu-top.ts file.cpuprofile [--top 40] [--inclusive] [--stacks functionName]
+ *   --stacks   the most frequent call stacks (innermost 8 frames) of the samples in that function
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -12,7 +13,7 @@ interface Node {
   hitCount?: number;
   children?: number[];
 }
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '40' }, inclusive: { type: 'boolean' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '40' }, inclusive: { type: 'boolean' }, stacks: { type: 'string' } } });
 const profile = JSON.parse(fs.readFileSync(positionals[0]!, 'utf8')) as { nodes: Node[]; samples: number[] };
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
@@ -41,3 +42,17 @@ const print = (title: string, m: Map<string, number>) => {
 };
 print('self time', self);
 if (values.inclusive) print('total time', inclusive);
+
+if (values.stacks) {
+  const stacks = new Map<string, number>();
+  for (const [id, count] of hits) {
+    const frames: string[] = [];
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) frames.push(label(byId.get(cur)!));
+    const at = frames.findIndex((f) => f.startsWith(`${values.stacks} `));
+    if (at < 0) continue;
+    const key = frames.slice(at, at + 8).join('\n    <- ');
+    stacks.set(key, (stacks.get(key) ?? 0) + count);
+  }
+  console.log(`\nstacks through ${values.stacks}`);
+  for (const [k, c] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`${((100 * c) / total).toFixed(1)}%  ${k}`);
+}

@@ -7,7 +7,7 @@
  * Beside it, the servers' CPU time per request (from /proc) as anchor/route: what the route costs the server,
  * which other work on the machine moves much less than it moves throughput.
  *
- * Usage: npm run bench [-- --duration 3 --connections 10 --rounds 5 --only chapter,304 --cpu-prof dir]
+ * Usage: npm run bench [-- --duration 2 --connections 10 --rounds 7 --only chapter,304 --cpu-prof dir]
  *   --only       run the routes whose key contains one of these words (keys: catalog, floor, chapter, block, list, 304, metadata)
  *   --cpu-prof   profile mode: start the servers with `node --cpu-prof --cpu-prof-dir=dir` and load only the chosen
  *                routes, no anchor and no ratios (then read the profile with bench/cpu-top.ts)
@@ -23,9 +23,9 @@ import { median, summary } from './stats.ts';
 
 const { values } = parseArgs({
   options: {
-    duration: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '7' },
     only: { type: 'string' },
     'cpu-prof': { type: 'string' },
   },
