@@ -8,7 +8,7 @@
  * which other work on the machine moves much less than it moves throughput.
  *
  * Usage: npm run bench [-- --duration 2 --connections 10 --rounds 7 --only chapter,304 --cpu-prof dir]
- *   --only       run the routes whose key contains one of these words (keys: catalog, floor, chapter, block, list, 304, metadata)
+ *   --only       run the routes whose key contains one of these words (keys: catalog, floor, pipeline, chapter, block, list, 304, metadata)
  *   --cpu-prof   profile mode: start the servers with `node --cpu-prof --cpu-prof-dir=dir` and load only the chosen
  *                routes, no anchor and no ratios (then read the profile with bench/cpu-top.ts)
  */
@@ -84,6 +84,12 @@ const targets: Target[] = [
     key: 'floor',
     name: 'floor: the bare server sending the chapter answer (same bytes, same headers), no work',
     url: `http://127.0.0.1:${info.anchorPort}/floor`,
+  },
+  {
+    key: 'pipeline',
+    name: "Lectern's request hooks alone: a bench-only route on the app sending the chapter answer, no work",
+    url: `${app}/bench-floor`,
+    headers: signedIn,
   },
   { key: 'chapter', name: `chapter GET /api/v1/book/{id}/chapter/{path}, signed in (${info.chapterBytes} bytes JSON)`, url: `${app}${info.chapterUrl}`, headers: signedIn, budget: 0.6 },
   {

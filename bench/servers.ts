@@ -20,6 +20,10 @@ anchor.get('/bare', async () => ({ hello: 'world' }));
 
 const config = loadConfig({}, { dataDir, databaseUrl: null, logLevel: 'silent', webDist: null, sampleCacheDir: path.join(os.tmpdir(), 'lectern-sample-cache') });
 const lectern = await buildApp(config);
+// Lectern's own floor: a bench-only route on the app that sends the chapter answer without any work, so every
+// request hook runs and no route code does (filled in below, once the chapter is known).
+const pipelineFloor: { headers: Record<string, string>; body: Buffer } = { headers: {}, body: Buffer.alloc(0) };
+lectern.app.get('/bench-floor', async (_request, reply) => reply.headers(pipelineFloor.headers).send(pipelineFloor.body));
 // The library the benchmark reads; its import also warms the sample cache, so the timed import below is local.
 const report = await importSampleLibrary(lectern.services, config, { cacheDir: config.sampleCacheDir });
 if (report.failed.length) throw new Error(`sample import failed: ${JSON.stringify(report.failed)}`);
@@ -73,6 +77,7 @@ const chapterBody = chapterAnswer.rawPayload;
 const chapterHeaders = Object.fromEntries(
   Object.entries(chapterAnswer.headers).filter(([k]) => !['content-length', 'date', 'connection', 'keep-alive'].includes(k)),
 ) as Record<string, string>;
+Object.assign(pipelineFloor, { headers: chapterHeaders, body: chapterBody });
 anchor.get('/floor', async (_request, reply) => reply.headers(chapterHeaders).send(chapterBody));
 
 await anchor.listen({ port: 0, host: '127.0.0.1' });
