@@ -20,7 +20,7 @@ export interface SignedIn {
 }
 
 /** How long another server process may still honour a session that was signed out elsewhere. */
-const SESSION_CACHE_MS = 5_000;
+const SESSION_CACHE_MS = 1_000;
 
 export class AuthService {
   /** by cookie token; `expiresMs` is the session's own end, kept as a number so a hit allocates nothing */

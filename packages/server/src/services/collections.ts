@@ -19,7 +19,7 @@ import type { ContentResolver } from './content-resolver.ts';
 import { ReadCache } from './read-cache.ts';
 
 export const QUEUE_NAME = 'Queue';
-/** As for sessions: how long another server process may answer 304 for a list changed elsewhere. */
+/** How long another server process may answer 304 for a list changed elsewhere. */
 const VERSION_CACHE_MS = 5_000;
 /** What the serialised lists kept in memory may weigh together (a heavy user's list is a few hundred KB). */
 const LIST_CACHE_BYTES = 32 * 1024 * 1024;
