@@ -1,7 +1,7 @@
 /**
  * The benchmark's servers, in their own process so that the load generator does not share their event loop:
  * a bare Fastify route (the anchor) and Lectern on SQLite with the sample library, both silent. Prints one JSON
- * line with the ports, a signed-in cookie and the chapter to fetch, then serves until killed.
+ * line (BenchInfo) with the ports, a signed-in cookie and the chapter to fetch, then serves until killed.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,19 +17,16 @@ process.on('SIGTERM', () => process.exit(0));
 
 const anchor = Fastify({ logger: false });
 anchor.get('/bare', async () => ({ hello: 'world' }));
-await anchor.listen({ port: 0, host: '127.0.0.1' });
 
 const config = loadConfig({}, { dataDir, databaseUrl: null, logLevel: 'silent', webDist: null, sampleCacheDir: path.join(os.tmpdir(), 'lectern-sample-cache') });
 const lectern = await buildApp(config);
+// Lectern's own floor: a bench-only route on the app that sends the chapter answer without any work, so every
+// request hook runs and no route code does (filled in below, once the chapter is known).
+const pipelineFloor: { headers: Record<string, string>; body: Buffer } = { headers: {}, body: Buffer.alloc(0) };
+lectern.app.get('/bench-floor', async (_request, reply) => reply.headers(pipelineFloor.headers).send(pipelineFloor.body));
 // The library the benchmark reads; its import also warms the sample cache, so the timed import below is local.
-await importSampleLibrary(lectern.services, config, { cacheDir: config.sampleCacheDir });
-const timingDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-import-'));
-const timingApp = await buildApp({ ...config, dataDir: timingDir });
-const started = performance.now();
-const report = await importSampleLibrary(timingApp.services, timingApp.config, { cacheDir: config.sampleCacheDir });
-const importMs = performance.now() - started;
-await timingApp.app.close();
-fs.rmSync(timingDir, { recursive: true, force: true });
+const report = await importSampleLibrary(lectern.services, config, { cacheDir: config.sampleCacheDir });
+if (report.failed.length) throw new Error(`sample import failed: ${JSON.stringify(report.failed)}`);
 
 // Sign in like the web app: take the anonymous CSRF token from a GET, send it back with the credentials.
 await lectern.services.accounts.createUser({ email: 'bench@example.com', password: 'benchmark password', status: 'subscriber' });
@@ -64,20 +61,52 @@ for (let i = 0; i < 50; i++) {
 const etag = await lectern.services.collections.etag(user);
 const csrfToken = login.cookies.find((c) => c.name === 'csrftoken')!.value;
 
+// The reader's block request for the same chapter (encrypted for the signed-in reader).
+const [, blockBookId, blockHref] = /^\/api\/v1\/book\/([^/]+)\/chapter\/(.+)$/.exec(chapter.url)!;
+const block = await lectern.app.inject({
+  method: 'POST',
+  url: '/nest/epub/block/',
+  payload: { book_id: blockBookId, hrefs: [decodeURIComponent(blockHref!)] },
+  headers: { cookie, 'x-csrftoken': csrfToken },
+});
+if (block.statusCode !== 200) throw new Error(`bench block request failed: ${block.body}`);
+
+// The floor for the chapter route: the anchor's server sending the same bytes with the same headers, no work.
+const chapterAnswer = await lectern.app.inject({ method: 'GET', url: chapter.url, headers: { cookie } });
+const chapterBody = chapterAnswer.rawPayload;
+const chapterHeaders = Object.fromEntries(
+  Object.entries(chapterAnswer.headers).filter(([k]) => !['content-length', 'date', 'connection', 'keep-alive'].includes(k)),
+) as Record<string, string>;
+Object.assign(pipelineFloor, { headers: chapterHeaders, body: chapterBody });
+anchor.get('/floor', async (_request, reply) => reply.headers(chapterHeaders).send(chapterBody));
+
+await anchor.listen({ port: 0, host: '127.0.0.1' });
 await lectern.app.listen({ port: 0, host: '127.0.0.1' });
 const portOf = (a: ReturnType<typeof anchor.server.address>) => (typeof a === 'object' && a ? a.port : 0);
-console.log(
-  JSON.stringify({
-    anchorPort: portOf(anchor.server.address()),
-    appPort: portOf(lectern.app.server.address()),
-    cookie,
-    chapterUrl: chapter.url,
-    etag,
-    csrfToken,
-    metadataUrls: chapterUrls.slice(0, 50),
-    chapterBytes: chapter.size,
-    importMs: Math.round(importMs),
-    imported: report.imported.map((b) => `${b.title} (${b.chapters} chapters)`),
-    failed: report.failed,
-  }),
-);
+export interface BenchInfo {
+  anchorPort: number;
+  appPort: number;
+  cookie: string;
+  chapterUrl: string;
+  chapterBytes: number;
+  blockBookId: string;
+  blockHref: string;
+  blockBytes: number;
+  etag: string;
+  csrfToken: string;
+  metadataUrls: string[];
+}
+const info: BenchInfo = {
+  anchorPort: portOf(anchor.server.address()),
+  appPort: portOf(lectern.app.server.address()),
+  cookie,
+  chapterUrl: chapter.url,
+  etag,
+  csrfToken,
+  metadataUrls: chapterUrls.slice(0, 50),
+  chapterBytes: chapter.size,
+  blockBookId: blockBookId!,
+  blockHref: decodeURIComponent(blockHref!),
+  blockBytes: block.body.length,
+};
+console.log(JSON.stringify(info));

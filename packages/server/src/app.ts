@@ -122,7 +122,6 @@ export async function buildApp(config: Config): Promise<Lectern> {
   const csrf = new CsrfTokens(secret);
   await app.register(fastifyCookie);
   registerSecurityHeaders(app);
-  await app.register(fastifyMultipart);
   // serve: false — only for reply.sendFile of book resources and covers (with HTTP ranges). cacheControl: false
   // keeps the routes' own cache-control (else every chapter stylesheet and image is revalidated: max-age=0).
   await app.register(fastifyStatic, { root: store.root, serve: false, cacheControl: false });
@@ -138,7 +137,12 @@ export async function buildApp(config: Config): Promise<Lectern> {
   healthRoutes(app, new HealthService(new HealthRepository(db.kysely), db.engine));
   accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, throttle: services.signInThrottle });
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
-  adminRoutes(app, { importer: services.importer, flags: services.flags });
+  // Multipart only where uploads are taken: registered on the whole app, its two hooks ran on every request
+  // (a 'close' listener and an async onResponse per request; bench/http.ts).
+  await app.register(async (uploads) => {
+    await uploads.register(fastifyMultipart);
+    adminRoutes(uploads, { importer: services.importer, flags: services.flags });
+  });
   collectionRoutes(app, { collections: services.collections, metadata: services.metadata });
   readerRoutes(app, { reader: services.reader });
   await webRoutes(app, config.webDist);

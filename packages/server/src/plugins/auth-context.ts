@@ -14,20 +14,17 @@ declare module 'fastify' {
     auth(): Promise<SignedIn | null>;
     /** set by sign-in / sign-out so later hooks in the same request see the new state */
     authOverride: SignedIn | null | undefined;
+    /** this request's session lookup, once started (a plain field: a WeakMap entry per request cost GC time) */
+    authPending: Promise<SignedIn | null> | null;
   }
 }
 
 export function registerAuthContext(app: FastifyInstance, auth: AuthService): void {
-  const cache = new WeakMap<FastifyRequest, Promise<SignedIn | null>>();
   app.decorateRequest('authOverride', undefined);
+  app.decorateRequest('authPending', null);
   app.decorateRequest('auth', function (this: FastifyRequest) {
     if (this.authOverride !== undefined) return Promise.resolve(this.authOverride);
-    let pending = cache.get(this);
-    if (!pending) {
-      pending = auth.resolve(this.cookies[COOKIES.session]);
-      cache.set(this, pending);
-    }
-    return pending;
+    return (this.authPending ??= auth.resolve(this.cookies[COOKIES.session]));
   });
 }
 

@@ -23,10 +23,11 @@ export interface SignedIn {
 }
 
 /** How long another server process may still honour a session that was signed out elsewhere. */
-const SESSION_CACHE_MS = 5_000;
+const SESSION_CACHE_MS = 1_000;
 
 export class AuthService {
-  private readonly cache = new ReadCache<string, SignedIn>(10_000, SESSION_CACHE_MS);
+  /** by cookie token; `expiresMs` is the session's own end, kept as a number so a hit allocates nothing */
+  private readonly cache = new ReadCache<string, { signedIn: SignedIn; expiresMs: number }>(10_000, SESSION_CACHE_MS);
 
   constructor(
     private readonly users: UsersRepository,
@@ -66,9 +67,9 @@ export class AuthService {
     if (!token || token.length > 200) return null;
     // Cached by the token itself, so a hit costs no hashing; the database still only ever sees the hash.
     const cached = this.cache.get(token);
-    if (cached && cached.session.expires_at > this.now().toISOString()) return cached;
+    if (cached && cached.expiresMs > this.now().getTime()) return cached.signedIn;
     const found = await this.sessions.findLive(sha256(token), this.now().toISOString());
-    if (found) this.cache.set(token, found);
+    if (found) this.cache.set(token, { signedIn: found, expiresMs: Date.parse(found.session.expires_at) });
     return found ?? null;
   }
 

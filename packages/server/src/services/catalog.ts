@@ -19,7 +19,7 @@ import { chapterAccess, refuseChapter } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras } from '../repositories/catalog.ts';
 import type { ContentStore } from '../storage/content-store.ts';
 import { coverVariant, type CoverVariantHeight } from '../storage/cover-variants.ts';
-import { ReadCache } from './read-cache.ts';
+import { ReadCache, stringBytes } from './read-cache.ts';
 
 export type ChapterOrResource =
   /** `json` is `chapter` serialised to bytes once per cache lifetime: chapter fetches are the hottest read there is */
@@ -38,17 +38,38 @@ interface CachedChapter {
 
 /**
  * Titles and rendered chapters kept in memory for a minute. Whoever changes a title or a chapter here
- * (ChapterFlagsService) invalidates it through the same object.
+ * (ChapterFlagsService) invalidates it through the same object. Each cache is bounded in bytes as well as in
+ * entries (CACHE_BYTES); the estimates count a string at two bytes a character.
  */
+export const CACHE_BYTES = {
+  chapters: 64 * 1024 * 1024,
+  titles: 8 * 1024 * 1024,
+  chapterRefs: 8 * 1024 * 1024,
+  metadataJson: 16 * 1024 * 1024,
+  metadata: 8 * 1024 * 1024,
+};
+/** a row's strings and some room for the object itself */
+const rowBytes = (row: object) => 200 + Object.values(row).reduce<number>((n, v) => n + (typeof v === 'string' ? stringBytes(v) : 8), 0);
+
 export class CatalogCache {
-  readonly titles = new ReadCache<string, TitleRow>(5_000, 60_000);
-  readonly chapters = new ReadCache<string, CachedChapter>(2_000, 60_000);
+  readonly titles = new ReadCache<string, TitleRow>(5_000, 60_000, { maxBytes: CACHE_BYTES.titles, sizeOf: rowBytes });
+  readonly chapters = new ReadCache<string, CachedChapter>(2_000, 60_000, {
+    maxBytes: CACHE_BYTES.chapters,
+    // the parsed chapter's content and the same chapter serialised
+    sizeOf: (c) => stringBytes(c.chapter.content) + c.json.byteLength + 1024,
+  });
   /** chapter id and label by book id + path, for content addresses */
-  readonly chapterRefs = new ReadCache<string, { id: number; title_id: number; full_path: string; label: string }>(50_000, 60_000);
+  readonly chapterRefs = new ReadCache<string, { id: number; title_id: number; full_path: string; label: string }>(50_000, 60_000, {
+    maxBytes: CACHE_BYTES.chapterRefs,
+    sizeOf: rowBytes,
+  });
   /** serialised metadata entries by "fields\u0000address as sent": a repeated batch is string joins only */
-  readonly metadataJson = new ReadCache<string, Buffer>(50_000, 60_000);
+  readonly metadataJson = new ReadCache<string, Buffer>(50_000, 60_000, { maxBytes: CACHE_BYTES.metadataJson, sizeOf: (b) => b.byteLength + 100 });
   /** content metadata by title id (metadata only changes by re-import) */
-  readonly metadata = new ReadCache<number, ContentMetadata>(10_000, 60_000);
+  readonly metadata = new ReadCache<number, ContentMetadata>(10_000, 60_000, {
+    maxBytes: CACHE_BYTES.metadata,
+    sizeOf: (m) => 200 + stringBytes(JSON.stringify(m)),
+  });
 
   static chapterKey(bookId: string, fullPath: string): string {
     return `${bookId}\u0000${fullPath}`;
@@ -229,7 +250,9 @@ export class CatalogService {
   }
 
   async requireTitle(bookId: string): Promise<TitleRow> {
-    const title = this.cache.titles.get(bookId) ?? (await this.catalog.findTitleByBookId(bookId));
+    const cached = this.cache.titles.get(bookId);
+    if (cached) return cached;
+    const title = await this.catalog.findTitleByBookId(bookId);
     if (!title) throw notFound(APP_MESSAGES.bookNotFound);
     this.cache.titles.set(bookId, title);
     return title;

@@ -19,15 +19,22 @@ import type { ContentResolver } from './content-resolver.ts';
 import { ReadCache } from './read-cache.ts';
 
 export const QUEUE_NAME = 'Queue';
-/** As for sessions: how long another server process may answer 304 for a list changed elsewhere. */
+/** How long another server process may answer 304 for a list changed elsewhere. */
 const VERSION_CACHE_MS = 5_000;
+/** What the serialised lists kept in memory may weigh together (a heavy user's list is a few hundred KB). */
+const LIST_CACHE_BYTES = 32 * 1024 * 1024;
 
 type User = Pick<UserRow, 'id'>;
 
 export class CollectionsService {
   private readonly versions = new ReadCache<number, number>(50_000, VERSION_CACHE_MS);
-  /** the serialised list by user, valid while the ETag it was built under is current */
-  private readonly lists = new ReadCache<number, { etag: string; body: Buffer }>(5_000, 60_000);
+  /** the serialised list by user, valid while the ETag it was built under is current; bounded in bytes */
+  private readonly lists = new ReadCache<number, { etag: string; body: Buffer }>(5_000, 60_000, {
+    maxBytes: LIST_CACHE_BYTES,
+    sizeOf: (list) => list.body.byteLength,
+  });
+  /** lists being built, by ETag (user and version): many asking at once for one list share one build */
+  private readonly builds = new ReadCache<string, { etag: string; body: Buffer }>(0, 0);
 
   constructor(
     private readonly collections: CollectionsRepository,
@@ -42,15 +49,20 @@ export class CollectionsService {
     return `W/"collections-${user.id}-${version}"`;
   }
 
-  /** The list as JSON bytes with its ETag; rebuilt only when the user's playlists changed. */
+  /**
+   * The list as JSON bytes with its ETag; rebuilt only when the user's playlists changed, and built once however
+   * many ask for it at the same time (single flight by ETag: 200 requests at once each rebuilt it before).
+   */
   async listJson(user: User): Promise<{ etag: string; body: Buffer }> {
     await this.ensureQueue(user);
     const etag = await this.etag(user);
     const cached = this.lists.get(user.id);
     if (cached?.etag === etag) return cached;
-    const fresh = { etag, body: Buffer.from(JSON.stringify(await this.list(user))) };
-    this.lists.set(user.id, fresh);
-    return fresh;
+    return this.builds.loadOnce(
+      etag,
+      async () => ({ etag, body: Buffer.from(JSON.stringify(await this.list(user))) }),
+      (fresh) => this.lists.set(user.id, fresh),
+    );
   }
 
   async list(user: User): Promise<Collection[]> {
