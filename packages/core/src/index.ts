@@ -6,3 +6,4 @@ export * from './schemas.ts';
 export * from './playlists.ts';
 export * from './reader.ts';
 export * from './reader-crypto.ts';
+export * from './locator.ts';

@@ -17,6 +17,7 @@ import { registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
 import { CollectionsRepository } from './repositories/collections.ts';
+import { PositionsRepository } from './repositories/positions.ts';
 import { ProgressRepository } from './repositories/progress.ts';
 import { SessionsRepository } from './repositories/sessions.ts';
 import { UsersRepository } from './repositories/users.ts';
@@ -24,6 +25,7 @@ import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { bookRoutes } from './routes/books.ts';
 import { collectionRoutes } from './routes/collections.ts';
+import { positionRoutes } from './routes/positions.ts';
 import { readerRoutes } from './routes/reader.ts';
 import { healthRoutes } from './routes/health.ts';
 import { webRoutes } from './routes/web.ts';
@@ -36,6 +38,7 @@ import { CollectionsService } from './services/collections.ts';
 import { ContentResolver } from './services/content-resolver.ts';
 import { ImportService } from './services/import.ts';
 import { MetadataService } from './services/metadata.ts';
+import { PositionsService } from './services/positions.ts';
 import { ReaderService } from './services/reader.ts';
 import { CsrfTokens } from './services/tokens.ts';
 import { ContentStore } from './storage/content-store.ts';
@@ -49,6 +52,7 @@ export interface Services {
   collections: CollectionsService;
   metadata: MetadataService;
   reader: ReaderService;
+  positions: PositionsService;
 }
 
 export interface Lectern {
@@ -79,7 +83,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const collectionsRepo = new CollectionsRepository(db.kysely);
   const resolver = new ContentResolver(catalogRepo, catalogCache);
   const progressRepo = new ProgressRepository(db.kysely);
-  const catalog = new CatalogService(catalogRepo, store, catalogCache);
+  const positionsRepo = new PositionsRepository(db.kysely);
+  const catalog = new CatalogService(catalogRepo, store, catalogCache, { positions: positionsRepo, progress: progressRepo });
   const services: Services = {
     accounts: new AccountsService(users),
     auth: new AuthService(users, new SessionsRepository(db.kysely)),
@@ -89,6 +94,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     collections: new CollectionsService(collectionsRepo, catalogRepo, resolver),
     metadata: new MetadataService(catalogRepo, progressRepo, resolver, catalogCache),
     reader: new ReaderService(secret, catalogRepo, catalog, progressRepo, resolver),
+    positions: new PositionsService(catalog, catalogRepo, positionsRepo),
   };
   return { db, services, store, secret };
 }
@@ -125,6 +131,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   adminRoutes(app, { importer: services.importer, flags: services.flags });
   collectionRoutes(app, { collections: services.collections, metadata: services.metadata });
   readerRoutes(app, { reader: services.reader });
+  positionRoutes(app, { positions: services.positions });
   await webRoutes(app, config.webDist);
 
   return { app, db, services, config };

@@ -7,6 +7,7 @@ import type { Db } from './database.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_playlists.ts';
 import * as m0003 from './migrations/0003_usage.ts';
+import * as m0005 from './migrations/0005_reading_positions.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0001_foundation': m0001,
   '0002_playlists': m0002,
   '0003_usage': m0003,
+  '0005_reading_positions': m0005,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

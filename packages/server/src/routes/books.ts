@@ -15,12 +15,12 @@ const coverQuery = z.object({ h: z.literal('360').transform(() => 360 as const).
 export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; taxonomy: TaxonomyLookups; contentRoot: string }): void {
   app.get('/api/v1/book/', async (request) => {
     const query = bookListQuerySchema.parse(request.query);
-    return deps.catalog.list(query, '/api/v1/book/');
+    return deps.catalog.list(query, '/api/v1/book/', await currentUser(request));
   });
 
   app.get('/api/v1/book/:bookId/', async (request) => {
     const { bookId } = bookParams.parse(request.params);
-    return deps.catalog.detail(bookId);
+    return deps.catalog.detail(bookId, await currentUser(request));
   });
 
   app.get('/api/v1/book/:bookId/cover', async (request, reply) => {

@@ -15,9 +15,15 @@ import type { Flag, TitleRow, UserRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { assertCanReadChapter } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras } from '../repositories/catalog.ts';
+import type { PositionsRepository } from '../repositories/positions.ts';
+import type { ProgressRepository } from '../repositories/progress.ts';
 import type { ContentStore } from '../storage/content-store.ts';
 import { coverVariant, type CoverVariantHeight } from '../storage/cover-variants.ts';
+import { continueTarget } from './positions.ts';
 import { ReadCache } from './read-cache.ts';
+
+/** Who asks for a list or a title: their continue_url and progress depend on it. */
+type Viewer = Pick<UserRow, 'id' | 'status' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null;
 
 export type ChapterOrResource =
   /** `json` is `chapter` serialised to bytes once per cache lifetime: chapter fetches are the hottest read there is */
@@ -55,12 +61,32 @@ export class CatalogService {
     private readonly catalog: CatalogRepository,
     private readonly store: ContentStore,
     private readonly cache: CatalogCache,
+    private readonly reading: { positions: PositionsRepository; progress: ProgressRepository },
   ) {}
 
-  async list(query: BookListQuery, listUrl: string): Promise<Paged<ContentMetadata>> {
+  /**
+   * What depends on the viewer for a page of titles: continue_url (services/positions.ts, continueTarget) and, for
+   * signed-in readers, progress and whether Continue resumes a stored position. A fixed number of queries per page.
+   */
+  private async viewerFields(viewer: Viewer, titles: TitleRow[]): Promise<Map<number, Pick<ContentMetadata, 'continue_url' | 'progress' | 'resumes'>>> {
+    const ids = titles.map((t) => t.id);
+    const [entry, positions, progress] = await Promise.all([
+      this.reading.positions.entryChapters(ids),
+      viewer ? this.reading.positions.chaptersOfPositions(viewer.id, ids) : null,
+      viewer ? this.reading.progress.titleProgress(viewer.id, ids) : null,
+    ]);
+    const out = new Map<number, Pick<ContentMetadata, 'continue_url' | 'progress' | 'resumes'>>();
+    for (const t of titles) {
+      const target = continueTarget(t, viewer, positions?.get(t.id), entry.get(t.id));
+      out.set(t.id, { continue_url: target.url, ...(viewer ? { progress: progress?.get(t.id) ?? 0, resumes: target.resumes } : {}) });
+    }
+    return out;
+  }
+
+  async list(query: BookListQuery, listUrl: string, viewer: Viewer = null): Promise<Paged<ContentMetadata>> {
     const offset = (query.page - 1) * query.page_size;
     const { count, rows } = await this.catalog.listTitles({ topicSlug: query.topic, publisherSlug: query.publisher }, offset, query.page_size);
-    const extras = await this.catalog.extrasFor(rows.map((r) => r.id));
+    const [extras, perViewer] = await Promise.all([this.catalog.extrasFor(rows.map((r) => r.id)), this.viewerFields(viewer, rows)]);
     const pageUrl = (page: number) => {
       const params = new URLSearchParams();
       params.set('page', String(page));
@@ -73,19 +99,21 @@ export class CatalogService {
       count,
       next: offset + rows.length < count ? pageUrl(query.page + 1) : null,
       previous: query.page > 1 ? pageUrl(query.page - 1) : null,
-      results: rows.map((row) => toMetadata(row, extras)),
+      results: rows.map((row) => ({ ...toMetadata(row, extras), ...perViewer.get(row.id) })),
     };
   }
 
-  async detail(bookId: string): Promise<BookDetail> {
+  async detail(bookId: string, viewer: Viewer = null): Promise<BookDetail> {
     const title = await this.requireTitle(bookId);
-    const [extras, chapters, toc] = await Promise.all([
+    const [extras, chapters, toc, perViewer] = await Promise.all([
       this.catalog.extrasFor([title.id]),
       this.catalog.chaptersOf(title.id),
       this.catalog.tocOf(title.id),
+      this.viewerFields(viewer, [title]),
     ]);
     return {
       ...toMetadata(title, extras),
+      ...perViewer.get(title.id),
       language: title.language,
       source: title.source,
       page_count: title.page_count,
