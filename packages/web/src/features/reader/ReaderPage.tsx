@@ -5,12 +5,10 @@
  * reader keeps the position (Locator) in local storage and logs usage for signed-in readers.
  */
 import { DEFAULT_PREFERENCES, MESSAGES, paths, type ReaderPreferences } from '@lectern/core';
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
-import { readerApi } from '../../api/reader.ts';
 import { NotFoundPage } from '../../app/NotFoundPage.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useSession } from '../account/useSession.ts';
@@ -24,7 +22,10 @@ import { Lightbox } from './Lightbox.tsx';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { TocPanel } from './TocPanel.tsx';
-import { readerKeys, useLoadedReaderChapter, usePrefetchReaderChapter, useReaderChapter, useStartChapterLoad, type ChapterLoad } from './useReaderChapter.ts';
+import { ResumeBook } from './ResumeBook.tsx';
+import { SampleBridge } from './SampleBridge.tsx';
+import { useServerPositionDown, useServerPositionUp } from './useServerPosition.ts';
+import { useLoadedReaderChapter, usePrefetchReaderChapter, useReaderChapter, useStartChapterLoad, type ChapterLoad } from './useReaderChapter.ts';
 import { useUsage } from './useUsage.ts';
 import './ReaderPage.css';
 
@@ -76,41 +77,6 @@ function Message({ tone = 'info', title, children }: { tone?: 'info' | 'error'; 
   );
 }
 
-function FirstChapter({ bookId }: { bookId: string }) {
-  const toc = useQuery({ queryKey: readerKeys.toc(bookId, ''), queryFn: ({ signal }) => readerApi.getToc(bookId, null, signal), staleTime: 10 * 60_000, retry: 1 });
-  if (toc.isPending)
-    return (
-      <div className="reader-app">
-        <Centered>
-          <Spinner size="lg" label="Loading book…" />
-        </Centered>
-      </div>
-    );
-  if (toc.isError) {
-    if (isApiError(toc.error) && toc.error.status === 404) return <NotFoundPage message="We could not find that book." />;
-    return (
-      <div className="reader-app">
-        <Message tone="error" title={toc.error.message}>
-          <button type="button" className="reader-chip" onClick={() => void toc.refetch()}>
-            Try again
-          </button>
-        </Message>
-      </div>
-    );
-  }
-  // Coming back to a book lands where the reader left off: the chapter last read here, else the first one.
-  const lastRead = new PositionStore(browserStorage()).latestHref(bookId);
-  const first = toc.data.chapters.find((c) => c.uri === lastRead) ?? toc.data.chapters[0];
-  if (!first) {
-    return (
-      <div className="reader-app">
-        <Message tone="error" title={MESSAGES.bookStillLoading} />
-      </div>
-    );
-  }
-  return <Navigate replace to={paths.reader(toc.data.title_safe, toc.data.book_id, first.uri)} />;
-}
-
 export function ReaderPage() {
   const params = useParams();
   const bookId = params.bookId ?? '';
@@ -125,7 +91,7 @@ export function ReaderPage() {
         </Centered>
       </div>
     );
-  if (!href) return <FirstChapter bookId={bookId} />;
+  if (!href) return <ResumeBook bookId={bookId} userId={profile?.user_uuid ?? null} />;
   return <Reader key={bookId} bookId={bookId} titleSafe={params.titleSafe ?? ''} href={href} userId={profile?.user_uuid ?? null} />;
 }
 
@@ -153,6 +119,9 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
   const positions = useMemo(() => new PositionStore(browserStorage()), []);
   const tracker = useUsage(userId);
   const chapter = useReaderChapter(bookId, href, userId);
+  // The account's position: applied before the first chapter is placed, then kept up to date while reading.
+  const serverDown = useServerPositionDown(bookId, userId);
+  const serverUp = useServerPositionUp(bookId, userId);
   const load = chapter.data;
   const item = load && 'item' in load ? load.item : null;
   usePrefetchReaderChapter(bookId, item?.next_chapter_uri, userId);
@@ -224,11 +193,12 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
       last.current = { pct, locator };
       setPercent(pct);
       tracker?.reading(pct);
+      serverUp.report(locator);
       window.clearTimeout(saveTimer.current);
       // reader.md §9: the scroll-save debounce of 500 ms.
       saveTimer.current = window.setTimeout(() => positions.set(bookId, locator), 500);
     },
-    [tracker, positions, bookId],
+    [tracker, positions, bookId, serverUp],
   );
 
   // Leaving the chapter (another chapter, another page): end = current position, log and post.
@@ -398,7 +368,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
   };
 
   const isPdf = load?.kind === 'pdf';
-  const body = renderBody(load, chapter.isPending, chapter.error, () => void chapter.refetch());
+  const body = renderBody(load, chapter.isPending || !serverDown.ready, chapter.error, () => void chapter.refetch());
 
   function renderBody(l: ChapterLoad | undefined, pending: boolean, error: Error | null, retry: () => void) {
     if (pending)
@@ -556,6 +526,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
       <div className="reader-stage" aria-labelledby="chapter-heading" role="region">
         {body}
       </div>
+      {item && load?.kind === 'html' ? <SampleBridge bookId={bookId} titleSafe={titleSafe} item={item} userId={userId} atEnd={percent >= 99} /> : null}
 
       {showNav && chrome.menu ? (
         <nav className="reader-footer" aria-label="Chapters">
