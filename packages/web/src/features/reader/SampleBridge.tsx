@@ -6,9 +6,9 @@
  */
 import { MESSAGES, paths, type ArchiveItem } from '@lectern/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { readerApi } from '../../api/reader.ts';
 import { appPaths } from '../../app/links.ts';
+import { ButtonLink } from '../../components/Button.tsx';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { readerKeys, useLoadedReaderChapter } from './useReaderChapter.ts';
 import './SampleBridge.css';
@@ -65,13 +65,13 @@ export function SampleBridge(props: { bookId: string; titleSafe: string; item: A
         </p>
       </div>
       {signIn ? (
-        <Link className="btn btn--primary sample-bridge__action" to={appPaths.login(nextUrl)}>
+        <ButtonLink className="sample-bridge__action" size="md" to={appPaths.login(nextUrl)}>
           {BRIDGE_TEXT.signIn}
-        </Link>
+        </ButtonLink>
       ) : (
-        <Link className="btn btn--secondary sample-bridge__action" to={paths.titlePage(bookId)}>
+        <ButtonLink className="sample-bridge__action" size="md" variant="secondary" to={paths.titlePage(bookId)}>
           {BRIDGE_TEXT.backToTitle}
-        </Link>
+        </ButtonLink>
       )}
     </aside>
   );
