@@ -81,7 +81,14 @@ describe('the reading position follows the account', () => {
     const chapter = book.chapters[i + 2]!;
     await a.goto(chapter.web_url);
     await expect.poll(async () => (await frameOf(a).locator('body').innerText()).length).toBeGreaterThan(3000);
-    const saved = a.waitForResponse((r) => r.url().endsWith(`/api/v1/book/${book.book_id}/position/`) && r.request().method() === 'PUT' && r.status() === 200);
+    // The position sent 2 s after the scroll (the one of the chapter's top may have gone before it).
+    const saved = a.waitForResponse(
+      (r) =>
+        r.url().endsWith(`/api/v1/book/${book.book_id}/position/`) &&
+        r.request().method() === 'PUT' &&
+        r.status() === 200 &&
+        (r.request().postDataJSON() as { locator: { progression: number } }).locator.progression > 0.4,
+    );
     await a.evaluate(() => {
       const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
       const s = doc.scrollingElement!;
@@ -94,8 +101,9 @@ describe('the reading position follows the account', () => {
     expect(leftAt).toBeTruthy();
     await first.close();
 
-    // A fresh browser: nothing stored locally. The catalog card says Continue and leads to the chapter.
-    const second = await browser.newContext({ baseURL, viewport });
+    // A fresh browser (a phone: where the same percentage is another paragraph): nothing stored locally. The
+    // catalog card says Continue and leads to the chapter, and the reader to the same words.
+    const second = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
     const b = await second.newPage();
     b.setDefaultTimeout(15_000);
     await signIn(b, email, password);
@@ -108,7 +116,6 @@ describe('the reading position follows the account', () => {
     await card.click();
     await b.waitForURL((u) => u.pathname === chapter.web_url);
     await expect.poll(() => firstVisibleParagraph(b), { timeout: 15_000 }).toBe(leftAt);
-    expect(await b.evaluate(() => Object.keys(localStorage).includes('reader_positions'))).toBe(true);
 
     // The title page of a third browser: Continue leads there too, and the chapter-less reader address as well.
     const third = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
