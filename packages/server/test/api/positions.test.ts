@@ -136,8 +136,13 @@ describe.each(ENGINES)('reading positions on %s', (engine) => {
         expect(entry).toMatchObject({ continue_url: readerUrl(deep.full_path), resumes: true });
         expect(entry.progress).toBeGreaterThan(0);
       }
-      // Other readers are not affected.
+      // Other readers are not affected, and no shared cache may keep these answers.
       expect((await listEntry(anon)).continue_url).toBe(readerUrl(sample.full_path));
+      for (const url of ['/api/v1/book/', paths.bookApi(book.book_id)]) {
+        const res = await cy!.get(url);
+        expect(res.headers['cache-control']).toBe('private, no-cache');
+        expect(res.headers.vary).toMatch(/cookie/i);
+      }
     });
 
     it('sends an expired account to the sample, unless its position is in a chapter it may read', async () => {
