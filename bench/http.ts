@@ -56,6 +56,7 @@ try {
   const app = `http://127.0.0.1:${info.appPort}`;
   const routes: [string, () => Promise<{ rps: number; p99: number }>][] = [
     ['catalog page GET /api/v1/book/?page_size=24', () => measure(`${app}/api/v1/book/?page_size=24`)],
+    ['catalog page, signed in (continue_url, progress)', () => measure(`${app}/api/v1/book/?page_size=24`, { cookie: info.cookie })],
     [`chapter fetch, signed in (${info.chapterBytes} bytes JSON)`, () => measure(`${app}${info.chapterUrl}`, { cookie: info.cookie })],
     ['GET /api/v2/collections/ (50 playlists x 100 items)', () => measure(`${app}/api/v2/collections/`, { cookie: info.cookie })],
     [

@@ -15,7 +15,7 @@ import type { Flag, TitleRow, UserRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { assertCanReadChapter } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras } from '../repositories/catalog.ts';
-import type { PositionsRepository } from '../repositories/positions.ts';
+import type { EntryChapters, PositionsRepository } from '../repositories/positions.ts';
 import type { ProgressRepository } from '../repositories/progress.ts';
 import type { ContentStore } from '../storage/content-store.ts';
 import { coverVariant, type CoverVariantHeight } from '../storage/cover-variants.ts';
@@ -49,6 +49,8 @@ export class CatalogCache {
   readonly metadataJson = new ReadCache<string, Buffer>(50_000, 60_000);
   /** content metadata by title id (metadata only changes by re-import) */
   readonly metadata = new ReadCache<number, ContentMetadata>(10_000, 60_000);
+  /** where reading starts in each title (first, sample, public chapter) by title id; chapter flags invalidate it */
+  readonly entryChapters = new ReadCache<number, EntryChapters>(10_000, 60_000);
 
   static chapterKey(bookId: string, fullPath: string): string {
     return `${bookId}\u0000${fullPath}`;
@@ -71,7 +73,7 @@ export class CatalogService {
   private async viewerFields(viewer: Viewer, titles: TitleRow[]): Promise<Map<number, Pick<ContentMetadata, 'continue_url' | 'progress' | 'resumes'>>> {
     const ids = titles.map((t) => t.id);
     const [entry, positions, progress] = await Promise.all([
-      this.reading.positions.entryChapters(ids),
+      this.entryChaptersOf(ids),
       viewer ? this.reading.positions.chaptersOfPositions(viewer.id, ids) : null,
       viewer ? this.reading.progress.titleProgress(viewer.id, ids) : null,
     ]);
@@ -81,6 +83,21 @@ export class CatalogService {
       out.set(t.id, { continue_url: target.url, ...(viewer ? { progress: progress?.get(t.id) ?? 0, resumes: target.resumes } : {}) });
     }
     return out;
+  }
+
+  private async entryChaptersOf(ids: number[]): Promise<Map<number, EntryChapters>> {
+    const found = new Map<number, EntryChapters>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const hit = this.cache.entryChapters.get(id);
+      if (hit) found.set(id, hit);
+      else missing.push(id);
+    }
+    for (const [id, entry] of await this.reading.positions.entryChapters(missing)) {
+      this.cache.entryChapters.set(id, entry);
+      found.set(id, entry);
+    }
+    return found;
   }
 
   async list(query: BookListQuery, listUrl: string, viewer: Viewer = null): Promise<Paged<ContentMetadata>> {

@@ -156,5 +156,19 @@ describe.each(ENGINES)('reading positions on %s', (engine) => {
       await danAgain.login('dan@example.com', 'a long enough password');
       expect(await detail(danAgain)).toMatchObject({ continue_url: readerUrl(sample.full_path), resumes: false });
     });
+
+    it('follows a change of the sample at once (the entry chapters are cached)', async () => {
+      expect((await listEntry(anon)).continue_url).toBe(readerUrl(sample.full_path));
+      const other = book.chapters.find((c) => !c.as_sample && !c.is_public && c !== deep)!;
+      await t.lectern.services.flags.set(book.book_id, sample.full_path, { as_sample: false });
+      await t.lectern.services.flags.set(book.book_id, other.full_path, { as_sample: true });
+      try {
+        expect((await listEntry(anon)).continue_url).toBe(readerUrl(other.full_path));
+      } finally {
+        await t.lectern.services.flags.set(book.book_id, other.full_path, { as_sample: false });
+        await t.lectern.services.flags.set(book.book_id, sample.full_path, { as_sample: true });
+      }
+      expect((await listEntry(anon)).continue_url).toBe(readerUrl(sample.full_path));
+    });
   });
 });
