@@ -6,6 +6,7 @@
  */
 import { MESSAGES, paths, type ArchiveItem } from '@lectern/core';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { readerApi } from '../../api/reader.ts';
 import { appPaths } from '../../app/links.ts';
 import { ButtonLink } from '../../components/Button.tsx';
@@ -46,7 +47,11 @@ export function SampleBridge(props: { bookId: string; titleSafe: string; item: A
     staleTime: 10 * 60_000,
     enabled: !!refusal,
   });
-  if (!refusal || !atEnd || !item.next_chapter_uri) return null;
+  // Once reached, the bar stays for this chapter: it takes room from the chapter, which may move the reader back
+  // under 99 %, and must not then flicker away and back.
+  const [reached, setReached] = useState<string | null>(null);
+  if (atEnd && refusal && reached !== item.chapter_href) setReached(item.chapter_href);
+  if (!refusal || reached !== item.chapter_href || !item.next_chapter_uri) return null;
   const next = item.next_chapter_uri;
   const label = toc.data?.chapters.find((c) => c.uri === next)?.label || refusal.chapter_label;
   const signIn = refusal.error === MESSAGES.signInToRead;
