@@ -80,6 +80,7 @@ const signedIn = { cookie: info.cookie };
 const posting = { cookie: info.cookie, 'x-csrftoken': info.csrfToken, 'content-type': 'application/json' };
 const targets: Target[] = [
   { key: 'catalog', name: 'catalog page GET /api/v1/book/?page_size=24', url: `${app}/api/v1/book/?page_size=24` },
+  { key: 'catalog-signed-in', name: 'catalog page, signed in (continue_url, progress)', url: `${app}/api/v1/book/?page_size=24`, headers: signedIn },
   {
     key: 'floor',
     name: 'floor: the bare server sending the chapter answer (same bytes, same headers), no work',

@@ -37,7 +37,8 @@ describe('reading as a signed-in reader', () => {
     await page.getByRole('link', { name: /The War of the Worlds/ }).first().click();
     await page.waitForURL(/\/library\/book\//);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByRole('link', { name: 'Start reading' }).click();
+    // Continue once the demo account has read this book in another spec (positions follow the account).
+    await page.getByRole('link', { name: /^(Start reading|Continue)$/ }).click();
     await page.waitForURL(/\/library\/view\/the-war-of-the-worlds\//);
     const frame = page.frameLocator('iframe.chapter-frame__iframe');
     await frame.locator('body').waitFor();

@@ -8,3 +8,4 @@ export * from './reader.ts';
 export * from './reader-crypto.ts';
 export * from './catalog.ts';
 export * from './passwords.ts';
+export * from './locator.ts';

@@ -65,6 +65,10 @@ export const contentMetadataSchema = z.object({
   book_id: z.string(),
   title_safe: z.string(),
   description: z.string().nullable(),
+  /** ours, on the book list and a book for signed-in readers: reading progress (0-100) */
+  progress: z.number().optional(),
+  /** ours, likewise: continue_url resumes a stored reading position (the card says Continue) */
+  resumes: z.boolean().optional(),
 });
 export type ContentMetadata = z.infer<typeof contentMetadataSchema>;
 

@@ -18,6 +18,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
 import { CollectionsRepository } from './repositories/collections.ts';
 import { HealthRepository } from './repositories/health.ts';
+import { PositionsRepository } from './repositories/positions.ts';
 import { ProgressRepository } from './repositories/progress.ts';
 import { SessionsRepository } from './repositories/sessions.ts';
 import { SignInAttemptsRepository } from './repositories/sign-in-attempts.ts';
@@ -26,6 +27,7 @@ import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { bookRoutes } from './routes/books.ts';
 import { collectionRoutes } from './routes/collections.ts';
+import { positionRoutes } from './routes/positions.ts';
 import { readerRoutes } from './routes/reader.ts';
 import { healthRoutes } from './routes/health.ts';
 import { webRoutes } from './routes/web.ts';
@@ -39,6 +41,7 @@ import { CollectionsService } from './services/collections.ts';
 import { ContentResolver } from './services/content-resolver.ts';
 import { ImportService } from './services/import.ts';
 import { MetadataService } from './services/metadata.ts';
+import { PositionsService } from './services/positions.ts';
 import { ReaderService } from './services/reader.ts';
 import { SignInThrottle } from './services/sign-in-throttle.ts';
 import { CsrfTokens } from './services/tokens.ts';
@@ -54,6 +57,7 @@ export interface Services {
   metadata: MetadataService;
   reader: ReaderService;
   signInThrottle: SignInThrottle;
+  positions: PositionsService;
 }
 
 export interface Lectern {
@@ -84,7 +88,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const collectionsRepo = new CollectionsRepository(db.kysely);
   const resolver = new ContentResolver(catalogRepo, catalogCache);
   const progressRepo = new ProgressRepository(db.kysely);
-  const catalog = new CatalogService(catalogRepo, store, catalogCache);
+  const positionsRepo = new PositionsRepository(db.kysely);
+  const catalog = new CatalogService(catalogRepo, store, catalogCache, { positions: positionsRepo, progress: progressRepo });
   const sessions = new SessionsRepository(db.kysely);
   const services: Services = {
     accounts: new AccountsService(users, sessions),
@@ -96,6 +101,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     metadata: new MetadataService(catalogRepo, progressRepo, resolver, catalogCache),
     reader: new ReaderService(secret, catalogRepo, catalog, progressRepo, resolver),
     signInThrottle: new SignInThrottle(new SignInAttemptsRepository(db.kysely), config.loginRateLimit),
+    positions: new PositionsService(catalog, catalogRepo, positionsRepo),
   };
   return { db, services, store, secret };
 }
@@ -145,6 +151,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   });
   collectionRoutes(app, { collections: services.collections, metadata: services.metadata });
   readerRoutes(app, { reader: services.reader });
+  positionRoutes(app, { positions: services.positions });
   await webRoutes(app, config.webDist);
 
   return { app, db, services, config };

@@ -73,4 +73,19 @@ describe('TitleCard', () => {
     expect(within(card).queryByText(/^by /)).toBeNull();
     expect(within(card).queryByRole('list', { name: 'Topics' })).toBeNull();
   });
+
+  it("shows the reader's progress the book list brings and says Continue, also for a position read under 1 %", () => {
+    const chapter = '/library/view/designing-data-intensive-applications/9781449373320/ch03.xhtml';
+    const { unmount } = renderCard({ ...sample, continue_url: chapter, progress: 42, resumes: true });
+    let card = screen.getByRole('article');
+    const go = within(card).getByRole('link', { name: `Continue ${sample.title}` });
+    expect(go.getAttribute('href')).toBe(chapter);
+    expect(within(card).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('42');
+    unmount();
+
+    renderCard({ ...sample, continue_url: chapter, progress: 0, resumes: true });
+    card = screen.getByRole('article');
+    expect(within(card).getByRole('link', { name: `Continue ${sample.title}` })).toBeTruthy();
+    expect(within(card).queryByRole('progressbar')).toBeNull();
+  });
 });

@@ -8,6 +8,7 @@ import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_playlists.ts';
 import * as m0003 from './migrations/0003_usage.ts';
 import * as m0004 from './migrations/0004_sign_in_limits.ts';
+import * as m0005 from './migrations/0005_reading_positions.ts';
 import * as m0007 from './migrations/0007_catalog_works_samples.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0002_playlists': m0002,
   '0003_usage': m0003,
   '0004_sign_in_limits': m0004,
+  '0005_reading_positions': m0005,
   '0007_catalog_works_samples': m0007,
 };
 

@@ -185,8 +185,19 @@ export interface SignInAttemptsTable {
   count: number;
 }
 
+export interface ReadingPositionsTable {
+  user_id: number;
+  title_id: number;
+  chapter_id: number;
+  /** the Locator as JSON text (core's locatorSchema) */
+  locator: string;
+  /** the server's clock when the position was stored */
+  updated_at: string;
+}
+
 export interface Database {
   sign_in_attempts: SignInAttemptsTable;
+  reading_positions: ReadingPositionsTable;
   usage_events: UsageEventsTable;
   collections: CollectionsTable;
   collection_items: CollectionItemsTable;

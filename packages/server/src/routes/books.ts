@@ -14,14 +14,17 @@ const downloadQuery = z.object({ download: z.enum(['0', '1']).optional() });
 const coverQuery = z.object({ h: z.literal('360').transform(() => 360 as const).optional() });
 
 export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; taxonomy: TaxonomyLookups; contentRoot: string }): void {
-  app.get('/api/v1/book/', async (request) => {
+  // continue_url and progress depend on who asks: no shared cache may keep these answers.
+  app.get('/api/v1/book/', async (request, reply) => {
     const query = bookListQuerySchema.parse(request.query);
-    return deps.catalog.list(query, '/api/v1/book/');
+    reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
+    return deps.catalog.list(query, '/api/v1/book/', await currentUser(request));
   });
 
-  app.get('/api/v1/book/:bookId/', async (request) => {
+  app.get('/api/v1/book/:bookId/', async (request, reply) => {
     const { bookId } = bookParams.parse(request.params);
-    return deps.catalog.detail(bookId);
+    reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
+    return deps.catalog.detail(bookId, await currentUser(request));
   });
 
   app.get('/api/v1/book/:bookId/cover', async (request, reply) => {

@@ -17,9 +17,15 @@ import { notFound } from '../errors.ts';
 import { SAMPLE_END_HTML, openingPart } from '../ingest/sample.ts';
 import { chapterAccess, refuseChapter } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras } from '../repositories/catalog.ts';
+import type { EntryChapters, PositionsRepository } from '../repositories/positions.ts';
+import type { ProgressRepository } from '../repositories/progress.ts';
 import type { ContentStore } from '../storage/content-store.ts';
 import { coverVariant, type CoverVariantHeight } from '../storage/cover-variants.ts';
+import { continueTarget } from './positions.ts';
 import { ReadCache, stringBytes } from './read-cache.ts';
+
+/** Who asks for a list or a title: their continue_url and progress depend on it. */
+type Viewer = Pick<UserRow, 'id' | 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null;
 
 export type ChapterOrResource =
   /** `json` is `chapter` serialised to bytes once per cache lifetime: chapter fetches are the hottest read there is */
@@ -47,6 +53,7 @@ export const CACHE_BYTES = {
   chapterRefs: 8 * 1024 * 1024,
   metadataJson: 16 * 1024 * 1024,
   metadata: 8 * 1024 * 1024,
+  entryChapters: 4 * 1024 * 1024,
 };
 /** a row's strings and some room for the object itself */
 const rowBytes = (row: object) => 200 + Object.values(row).reduce<number>((n, v) => n + (typeof v === 'string' ? stringBytes(v) : 8), 0);
@@ -70,6 +77,8 @@ export class CatalogCache {
     maxBytes: CACHE_BYTES.metadata,
     sizeOf: (m) => 200 + stringBytes(JSON.stringify(m)),
   });
+  /** where reading starts in each title (first, sample, public chapter) by title id; chapter flags invalidate it */
+  readonly entryChapters = new ReadCache<number, EntryChapters>(10_000, 60_000, { maxBytes: CACHE_BYTES.entryChapters, sizeOf: (e) => 200 + stringBytes(JSON.stringify(e)) });
 
   static chapterKey(bookId: string, fullPath: string): string {
     return `${bookId}\u0000${fullPath}`;
@@ -82,6 +91,7 @@ export class CatalogService {
     private readonly catalog: CatalogRepository,
     private readonly store: ContentStore,
     private readonly cache: CatalogCache,
+    private readonly reading: { positions: PositionsRepository; progress: ProgressRepository },
   ) {}
 
   /** How many titles the library holds (the first start fills an empty one with the sample library). */
@@ -89,7 +99,41 @@ export class CatalogService {
     return this.catalog.countTitles();
   }
 
-  async list(query: BookListQuery, listUrl: string): Promise<Paged<ContentMetadata>> {
+  /**
+   * What depends on the viewer for a page of titles: continue_url (services/positions.ts, continueTarget) and, for
+   * signed-in readers, progress and whether Continue resumes a stored position. A fixed number of queries per page.
+   */
+  private async viewerFields(viewer: Viewer, titles: TitleRow[]): Promise<Map<number, Pick<ContentMetadata, 'continue_url' | 'progress' | 'resumes'>>> {
+    const ids = titles.map((t) => t.id);
+    const [entry, positions, progress] = await Promise.all([
+      this.entryChaptersOf(ids),
+      viewer ? this.reading.positions.chaptersOfPositions(viewer.id, ids) : null,
+      viewer ? this.reading.progress.titleProgress(viewer.id, ids) : null,
+    ]);
+    const out = new Map<number, Pick<ContentMetadata, 'continue_url' | 'progress' | 'resumes'>>();
+    for (const t of titles) {
+      const target = continueTarget(t, viewer, positions?.get(t.id), entry.get(t.id));
+      out.set(t.id, { continue_url: target.url, ...(viewer ? { progress: progress?.get(t.id) ?? 0, resumes: target.resumes } : {}) });
+    }
+    return out;
+  }
+
+  private async entryChaptersOf(ids: number[]): Promise<Map<number, EntryChapters>> {
+    const found = new Map<number, EntryChapters>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const hit = this.cache.entryChapters.get(id);
+      if (hit) found.set(id, hit);
+      else missing.push(id);
+    }
+    for (const [id, entry] of await this.reading.positions.entryChapters(missing)) {
+      this.cache.entryChapters.set(id, entry);
+      found.set(id, entry);
+    }
+    return found;
+  }
+
+  async list(query: BookListQuery, listUrl: string, viewer: Viewer = null): Promise<Paged<ContentMetadata>> {
     const offset = (query.page - 1) * query.page_size;
     const { count, rows } = await this.catalog.listTitles(
       { topicSlug: query.topic, publisherSlug: query.publisher, format: query.format },
@@ -97,7 +141,7 @@ export class CatalogService {
       query.page_size,
       query.sort,
     );
-    const extras = await this.catalog.extrasFor(rows.map((r) => r.id));
+    const [extras, perViewer] = await Promise.all([this.catalog.extrasFor(rows.map((r) => r.id)), this.viewerFields(viewer, rows)]);
     const pageUrl = (page: number) => {
       const params = new URLSearchParams();
       params.set('page', String(page));
@@ -112,20 +156,22 @@ export class CatalogService {
       count,
       next: offset + rows.length < count ? pageUrl(query.page + 1) : null,
       previous: query.page > 1 ? pageUrl(query.page - 1) : null,
-      results: rows.map((row) => toMetadata(row, extras)),
+      results: rows.map((row) => ({ ...toMetadata(row, extras), ...perViewer.get(row.id) })),
     };
   }
 
-  async detail(bookId: string): Promise<BookDetail> {
+  async detail(bookId: string, viewer: Viewer = null): Promise<BookDetail> {
     const title = await this.requireTitle(bookId);
-    const [extras, chapters, toc, formats] = await Promise.all([
+    const [extras, chapters, toc, formats, perViewer] = await Promise.all([
       this.catalog.extrasFor([title.id]),
       this.catalog.chaptersOf(title.id),
       this.catalog.tocOf(title.id),
       this.catalog.formatsOf(title),
+      this.viewerFields(viewer, [title]),
     ]);
     return {
       ...toMetadata(title, extras),
+      ...perViewer.get(title.id),
       language: title.language,
       source: title.source,
       page_count: title.page_count,

@@ -23,6 +23,8 @@ import {
   type Collection,
   type ContentMetadata,
   type LoginRequest,
+  type Locator,
+  type PositionResponse,
   type Paged,
   type QueueEntry,
   type Topic,
@@ -82,6 +84,8 @@ export interface RequestOptions {
   cache?: RequestCache;
   /** Treat 304 Not Modified as an answer (the caller holds the data) instead of an error. */
   notModifiedOk?: boolean;
+  /** Let the request outlive the page (fetch keepalive): the reader's position sent as the tab closes. */
+  keepalive?: boolean;
 }
 
 export interface ApiClientOptions {
@@ -225,6 +229,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
         signal: opts.signal,
         ...(opts.cache ? { cache: opts.cache } : {}),
+        ...(opts.keepalive ? { keepalive: true } : {}),
       });
     } catch (e) {
       if ((e as Error)?.name === 'AbortError') throw e;
@@ -444,6 +449,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
       );
       return parts.flat();
     },
+
+    // ---- reading positions that follow the account (docs/decisions.md "Positions") ----
+
+    /** Where the signed-in reader left this book: `{position: {locator, updated_at} | null}`. */
+    getPosition: (bookId: string, signal?: AbortSignal): Promise<PositionResponse> =>
+      request(`${paths.bookApi(bookId)}position/`, (s) => s.positionResponseSchema, { signal }),
+
+    /** Stores where the reader is; `keepalive` for the last write as the page goes away. */
+    putPosition: (bookId: string, locator: Locator, opts: { keepalive?: boolean } = {}): Promise<PositionResponse> =>
+      request(`${paths.bookApi(bookId)}position/`, (s) => s.positionResponseSchema, { method: 'PUT', body: { locator }, keepalive: opts.keepalive }),
   };
 }
 

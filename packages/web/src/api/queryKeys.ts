@@ -9,4 +9,6 @@ export const queryKeys = {
   chapter: (bookId: string, fullPath: string) => ['chapter', bookId, fullPath] as const,
   topics: ['topics'] as const,
   publisher: (slug: string) => ['publisher', slug] as const,
+  /** the signed-in reader's stored position in a book (GET /api/v1/book/{id}/position/) */
+  position: (bookId: string, userId: string) => ['position', bookId, userId] as const,
 };

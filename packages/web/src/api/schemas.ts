@@ -13,6 +13,7 @@ export {
   collectionSchema,
   errorBodySchema,
   metadataListSchema,
+  positionResponseSchema,
   progressListSchema,
   queueListSchema,
   topicListSchema,

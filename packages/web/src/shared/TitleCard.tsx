@@ -20,7 +20,7 @@ export interface TitleCardProps {
   eagerCover?: boolean;
   /** Heading level of the title inside the page outline. */
   headingLevel?: 2 | 3;
-  /** Reading progress in percent; above 0 shows the bar and turns Start into Continue. */
+  /** Reading progress in percent (else the title's own); above 0 shows the bar and turns Start into Continue. */
   progress?: number;
   /** Slot: queue toggle and playlist menu; a function receives the id of the title heading (to describe them). */
   controls?: ReactNode | ((titleId: string) => ReactNode);
@@ -29,9 +29,11 @@ export interface TitleCardProps {
   className?: string;
 }
 
-export function TitleCard({ title, eagerCover = false, headingLevel = 2, progress = 0, controls, overlay, className }: TitleCardProps) {
+export function TitleCard({ title, eagerCover = false, headingLevel = 2, progress: given, controls, overlay, className }: TitleCardProps) {
   const titleId = useId();
-  const actionLabel = progress > 0 ? 'Continue' : 'Start';
+  // The book list brings the signed-in reader's progress with each title; playlists pass theirs in.
+  const progress = given ?? title.progress ?? 0;
+  const actionLabel = progress > 0 || title.resumes ? 'Continue' : 'Start';
   const display = titleDisplay(title.title, LIMITS.titleShrinkThreshold);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const by = byline(title.authors);

@@ -20,13 +20,15 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { useSession } from '../../shared/useSession.ts';
 import { ChapterBody, chapterSource } from './ChapterBody.tsx';
 import type { FrameCallbacks } from './engine/frameController.ts';
-import { FirstChapter } from './FirstChapter.tsx';
 import { Lightbox } from './Lightbox.tsx';
 import { ReaderFooter } from './ReaderFooter.tsx';
 import { Centered } from './ReaderMessage.tsx';
 import { ReaderToolbar } from './ReaderToolbar.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { TocPanel } from './TocPanel.tsx';
+import { ResumeBook } from './ResumeBook.tsx';
+import { SampleBridge } from './SampleBridge.tsx';
+import { useServerPositionDown } from './useServerPosition.ts';
 import { BRIGHTNESS_FULL } from './SettingsPanel.tsx';
 import { useImmersive } from './useImmersive.ts';
 import { usePageTheme } from './usePageTheme.ts';
@@ -58,7 +60,7 @@ export function ReaderPage() {
         </Centered>
       </div>
     );
-  if (!href) return <FirstChapter bookId={bookId} />;
+  if (!href) return <ResumeBook bookId={bookId} userId={profile?.user_uuid ?? null} />;
   return <Reader key={bookId} bookId={bookId} titleSafe={params.titleSafe ?? ''} href={href} userId={profile?.user_uuid ?? null} />;
 }
 
@@ -78,6 +80,8 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
   const { href, hash } = nav;
 
   const chapter = useReaderChapter(bookId, href, userId);
+  // The account's position is applied before the first chapter is placed (useServerPosition.ts).
+  const serverDown = useServerPositionDown(bookId, userId);
   useRetryWhenOnline(chapter);
   // Offline, a chapter not kept yet waits for the connection (React Query pauses it): say so, not a spinner.
   const offline = chapter.isPaused && (chapter.isPending || chapter.isPlaceholderData);
@@ -147,7 +151,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
         <ChapterBody
           bookId={bookId}
           load={load}
-          pending={chapter.isPending}
+          pending={chapter.isPending || !serverDown.ready}
           offline={offline}
           error={chapter.error}
           retry={() => void chapter.refetch()}
@@ -163,6 +167,8 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
           onPdfReady={session.onPdfReady}
         />
       </div>
+
+      {item && load?.kind === 'html' ? <SampleBridge bookId={bookId} titleSafe={titleSafe} item={item} userId={userId} atEnd={session.percent >= 99} /> : null}
 
       {immersive ? (
         // The way back for the keyboard: right after the chapter (Tab from it lands here), seen only when focused.

@@ -9,6 +9,7 @@ import { browserStorage } from '../../shared/storage.ts';
 import { warmChapterWorkerJit } from './engine/chapterWorker.ts';
 import type { FrameController } from './engine/frameController.ts';
 import { PositionStore, resolveInitialPosition, type Locator } from './engine/position.ts';
+import { useServerPositionUp } from './useServerPosition.ts';
 import { useUsage } from './useUsage.ts';
 
 /** reader.md §9: the scroll-save debounce. */
@@ -30,6 +31,8 @@ export interface ReadingSessionInput {
 
 export function useReadingSession({ bookId, href, hash, comingBack, item, userId, prefs, layoutKey, focusChapterOnReady }: ReadingSessionInput) {
   const tracker = useUsage(userId);
+  // The account's copy of the position, kept up to date while reading (useServerPosition.ts).
+  const serverUp = useServerPositionUp(bookId, userId);
   const positions = useMemo(() => new PositionStore(browserStorage()), []);
   const [percent, setPercent] = useState(0);
   const [pages, setPages] = useState<{ index: number; count: number } | null>(null);
@@ -43,10 +46,11 @@ export function useReadingSession({ bookId, href, hash, comingBack, item, userId
       last.current = { pct, locator };
       setPercent(pct);
       tracker?.reading(pct);
+      serverUp.report(locator);
       window.clearTimeout(saveTimer.current);
       saveTimer.current = window.setTimeout(() => positions.set(bookId, locator), POSITION_SAVE_DEBOUNCE_MS);
     },
-    [tracker, positions, bookId],
+    [tracker, positions, bookId, serverUp],
   );
 
   const onPages = useCallback((index: number, count: number) => setPages({ index, count }), []);

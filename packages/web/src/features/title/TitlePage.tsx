@@ -7,6 +7,7 @@ import { Link, useParams } from 'react-router';
 import { type AccountProfile, byline, formatLabel, formatReadingTime, paths, publisherLine, type BookDetail } from '@lectern/core';
 import { ButtonLink } from '../../components/Button.tsx';
 import { Cover } from '../../components/Cover.tsx';
+import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { isApiError } from '../../api/client.ts';
@@ -76,14 +77,26 @@ function PublisherLine({ book }: { book: BookDetail }) {
 }
 
 /**
- * "Start reading" opens the first chapter. An anonymous visitor for whom that chapter is locked is offered the
- * sample instead (the first chapters of a book are often a cover that is not the sample) and a way to sign in.
+ * Start or Continue, to the book's continue_url (the server's rule: where this reader left off, the sample for those
+ * who may not read the whole book, else the first chapter). Continue, with the progress, once the reader has a
+ * position or progress in the book. An anonymous visitor is offered the sample and a way to sign in.
  */
 function StartActions({ book, signedIn }: { book: BookDetail; signedIn: boolean }) {
-  const first = book.chapters[0];
-  const openToAll = (c: BookDetail['chapters'][number]) => c.as_sample || c.is_public;
-  const sample = book.chapters.find(openToAll);
-  if (signedIn || !first || openToAll(first) || !sample) {
+  const progress = book.progress ?? 0;
+  if (signedIn && (book.resumes || progress > 0)) {
+    return (
+      <div className="title-page__actions title-page__actions--continue">
+        <ButtonLink to={toAppPath(book.continue_url)} size="lg">
+          Continue
+        </ButtonLink>
+        <div className="title-page__progress">
+          <ProgressBar percent={progress} />
+        </div>
+      </div>
+    );
+  }
+  const sample = book.chapters.find((c) => c.as_sample || c.is_public);
+  if (signedIn || !sample) {
     return (
       <div className="title-page__actions">
         <ButtonLink to={toAppPath(book.continue_url)} size="lg">
@@ -94,7 +107,7 @@ function StartActions({ book, signedIn }: { book: BookDetail; signedIn: boolean 
   }
   return (
     <div className="title-page__actions">
-      <ButtonLink to={toAppPath(sample.web_url)} size="lg">
+      <ButtonLink to={toAppPath(book.continue_url)} size="lg">
         Read the sample
       </ButtonLink>
       <ButtonLink to={appPaths.login(paths.titlePage(book.book_id))} size="lg" variant="secondary">

@@ -1,0 +1,196 @@
+/**
+ * The reading position follows the account (docs/decisions.md "Positions"): the reader asks the server where the
+ * reader left the book when it opens, and tells it where the reader is while reading.
+ *
+ * - Down: GET /api/v1/book/{id}/position/. A server position newer than the last one this browser saw or wrote
+ *   (another device moved on since) is written into the local position store, where the engine's usual restore
+ *   (engine/position.ts, ReaderPage's `initial`) finds it: the same chapter, then the same words. Otherwise the
+ *   local position wins: it is this browser's own, at least as new. Both times compared are the server's.
+ * - Up: PUT, 2 s after the reader stops moving, one request at a time (the latest position wins the queue), and
+ *   what is left unsent when the page goes away or the reader leaves, with fetch keepalive.
+ *
+ * The engine counts progression in percent (0-100) and keeps short snippets; the wire Locator (core) counts 0-1
+ * with bounded snippets: the two meet here only.
+ */
+import { LOCATOR_LIMITS, type Locator as WireLocator, type PositionResponse } from '@lectern/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { api } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
+import { PositionStore, type Locator as EngineLocator } from './engine/position.ts';
+
+/** Quiet time after the last move before the position is sent. */
+export const POSITION_SYNC_DELAY_MS = 2000;
+/** How long a fetched server position is trusted before the reader asks again. */
+const POSITION_FRESH_MS = 5000;
+/** Per user and book: the updated_at of the latest server position this browser has applied or written. */
+const SEEN_KEY = 'reader_server_positions';
+
+function storage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+function readSeen(): Record<string, string> {
+  try {
+    const v: unknown = JSON.parse(storage()?.getItem(SEEN_KEY) ?? '{}');
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const seenKey = (userId: string, bookId: string) => `${userId}/${bookId}`;
+
+export function lastSeen(userId: string, bookId: string): string | null {
+  return readSeen()[seenKey(userId, bookId)] ?? null;
+}
+
+export function markSeen(userId: string, bookId: string, updatedAt: string) {
+  const all = readSeen();
+  const key = seenKey(userId, bookId);
+  const known = all[key];
+  if (known && Date.parse(known) >= Date.parse(updatedAt)) return;
+  all[key] = updatedAt;
+  const entries = Object.entries(all);
+  try {
+    // Bounded like the positions themselves: the most recent 500 books.
+    storage()?.setItem(SEEN_KEY, JSON.stringify(Object.fromEntries(entries.sort((a, b) => b[1].localeCompare(a[1])).slice(0, 500))));
+  } catch {
+    /* the next open simply trusts the server again */
+  }
+}
+
+export function toWireLocator(local: EngineLocator): WireLocator {
+  const progression = Math.min(1, Math.max(0, (Number.isFinite(local.progression) ? local.progression : 0) / 100));
+  if (!local.text) return { href: local.href, progression };
+  return {
+    href: local.href,
+    progression,
+    text: {
+      before: local.text.before.slice(-LOCATOR_LIMITS.context),
+      highlight: local.text.highlight.slice(0, LOCATOR_LIMITS.highlight),
+      after: local.text.after.slice(0, LOCATOR_LIMITS.context),
+    },
+  };
+}
+
+export function toEngineLocator(wire: WireLocator): EngineLocator {
+  const progression = wire.progression * 100;
+  const t = wire.text;
+  if (!t || !(t.before || t.highlight)) return { href: wire.href, progression };
+  return { href: wire.href, progression, text: { before: t.before ?? '', highlight: t.highlight ?? '', after: t.after ?? '' } };
+}
+
+/**
+ * The server's position of this book, applied to the local store when it is newer than what this browser knows.
+ * `ready` once it is known (or could not be had: reading never waits on a failed request).
+ */
+export function useServerPositionDown(bookId: string, userId: string | null) {
+  const query = useQuery({
+    queryKey: queryKeys.position(bookId, userId ?? ''),
+    queryFn: async ({ signal }): Promise<PositionResponse> => {
+      const answer = await api.getPosition(bookId, signal);
+      const p = answer.position;
+      if (p && userId) {
+        const seen = lastSeen(userId, bookId);
+        if (!seen || Date.parse(p.updated_at) > Date.parse(seen)) {
+          new PositionStore(storage()).set(bookId, toEngineLocator(p.locator));
+          markSeen(userId, bookId, p.updated_at);
+        }
+      }
+      return answer;
+    },
+    enabled: !!userId && !!bookId,
+    staleTime: POSITION_FRESH_MS,
+    retry: false,
+  });
+  return { ready: !userId || !query.isPending || query.isError, position: query.data?.position ?? null };
+}
+
+/**
+ * The reader's side of the sync: `report(locator)` on every move; sends debounced, flushes on pagehide, when the
+ * tab is hidden, and when the reader leaves the book. Nothing is sent for anonymous readers.
+ */
+export function useServerPositionUp(bookId: string, userId: string | null) {
+  const queryClient = useQueryClient();
+  const pending = useRef<WireLocator | null>(null);
+  const lastSent = useRef<string>('');
+  const inFlight = useRef(false);
+  const timer = useRef(0);
+  const leaving = useRef(false);
+
+  const send = useCallback(
+    (keepalive: boolean) => {
+      window.clearTimeout(timer.current);
+      const locator = pending.current;
+      if (!userId || !locator) return;
+      const body = JSON.stringify(locator);
+      if (body === lastSent.current) {
+        pending.current = null;
+        return;
+      }
+      // One at a time, so an earlier write can never land after a later one; keepalive goes at once (the page is
+      // going away, and it carries the latest position).
+      if (inFlight.current && !keepalive) return;
+      pending.current = null;
+      inFlight.current = true;
+      lastSent.current = body;
+      api
+        .putPosition(bookId, locator, { keepalive })
+        .then((answer) => {
+          if (answer.position) {
+            markSeen(userId, bookId, answer.position.updated_at);
+            queryClient.setQueryData(queryKeys.position(bookId, userId), answer);
+          }
+          // The catalog and the title page show continue_url and progress: they ask again when next shown.
+          void queryClient.invalidateQueries({ queryKey: queryKeys.allBooks, refetchType: 'none' });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.book(bookId), refetchType: 'none' });
+        })
+        .catch(() => {
+          // Kept for the next move or the next hide (no retry loop while offline), unless a newer one replaced it.
+          lastSent.current = '';
+          pending.current ??= locator;
+          return 'failed' as const;
+        })
+        .then((outcome) => {
+          inFlight.current = false;
+          if (!pending.current || outcome === 'failed') return;
+          if (leaving.current) send(true);
+          else timer.current = window.setTimeout(() => send(false), POSITION_SYNC_DELAY_MS);
+        });
+    },
+    [bookId, userId, queryClient],
+  );
+
+  const report = useCallback(
+    (locator: EngineLocator) => {
+      if (!userId || !locator.href) return;
+      pending.current = toWireLocator(locator);
+      window.clearTimeout(timer.current);
+      timer.current = window.setTimeout(() => send(false), POSITION_SYNC_DELAY_MS);
+    },
+    [userId, send],
+  );
+
+  useEffect(() => {
+    const onHidden = () => {
+      if (document.visibilityState === 'hidden') send(true);
+    };
+    const onPageHide = () => send(true);
+    document.addEventListener('visibilitychange', onHidden);
+    window.addEventListener('pagehide', onPageHide);
+    return () => {
+      document.removeEventListener('visibilitychange', onHidden);
+      window.removeEventListener('pagehide', onPageHide);
+      // Leaving the book (the page stays): after any write on its way, so the order holds.
+      leaving.current = true;
+      if (!inFlight.current) send(true);
+    };
+  }, [send]);
+
+  return useMemo(() => ({ report }), [report]);
+}
