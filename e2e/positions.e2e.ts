@@ -160,12 +160,21 @@ describe('Start for a visitor who may not read the book', () => {
       await expect.poll(async () => (await frameOf(page).locator('body').innerText()).length).toBeGreaterThan(100);
       expect(await page.getByText('You must be signed in to read this book.').count()).toBe(0);
 
-      await page.evaluate(() => {
-        const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
-        doc.scrollingElement!.scrollTop = doc.scrollingElement!.scrollHeight;
-      });
       const bridge = page.locator('.sample-bridge');
-      await bridge.waitFor();
+      // To the end of the chapter, again until the bridge shows: on a busy machine the chapter may still be laid out
+      // (its stylesheets, the second frame) when the first scroll lands.
+      await expect
+        .poll(
+          async () => {
+            await page.evaluate(() => {
+              const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
+              doc.scrollingElement!.scrollTop = doc.scrollingElement!.scrollHeight;
+            });
+            return bridge.isVisible();
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(true);
       expect(await bridge.innerText()).toContain("That's the end of the sample.");
       expect(await bridge.innerText()).toContain(`Next: ${next.label}.`);
       const signInLink = bridge.getByRole('link', { name: 'Sign in to keep reading' });

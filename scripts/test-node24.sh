@@ -21,7 +21,8 @@ fi
 major=$(node -p 'process.versions.node.split(".")[0]')
 if [ "$major" -ge 24 ]; then
   say "the machine's Node is $(node --version): running the tiers in place"
-  exec npx vitest run --project core --project server
+  mkdir -p .tmp
+  exec npx vitest run --project core --project server --reporter=default --reporter=json --outputFile.json="$root/.tmp/vitest-node24-report.json"
 fi
 
 cache=${LECTERN_NODE24_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lectern/node24}
@@ -86,6 +87,14 @@ fi
 ')
 
 status=0
-(cd "$work" && PATH="$nodedir/bin:$PATH" node node_modules/vitest/vitest.mjs run --project core --project server) || status=$?
+report="$root/.tmp/vitest-node24-report.json"
+rm -f "$report"
+(cd "$work" && PATH="$nodedir/bin:$PATH" node node_modules/vitest/vitest.mjs run --project core --project server \
+  --reporter=default --reporter=json --outputFile.json="$report") || status=$?
 say "finished in $(($(date +%s) - started)) s (exit $status)"
+# One plain closing line, as npm test prints one for its own run.
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+console.log(`node24: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+' "$report" || true
 exit $status
