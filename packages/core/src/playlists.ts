@@ -4,6 +4,7 @@
  */
 import { LIMITS } from './constants.ts';
 import { formatLabel } from './format.ts';
+import { paths } from './paths.ts';
 
 export const PLAYLIST_MESSAGES = {
   nameEmpty: "Oops. You didn't name your playlist.",
@@ -273,8 +274,8 @@ export function normalizeContentUri(uri: string): { apiUrl: string; bookId: stri
       return null;
     }
   }
-  if (chapterPath === null) return { apiUrl: `/api/v1/book/${bookId}/`, bookId, chapterPath };
-  return { apiUrl: `/api/v1/book/${bookId}/chapter/${chapterPath.split('/').map(encodeURIComponent).join('/')}`, bookId, chapterPath };
+  // bookId is [A-Za-z0-9._-] only, so the builders' encoding leaves it as it is.
+  return { apiUrl: chapterPath === null ? paths.bookApi(bookId) : paths.chapterApi(bookId, chapterPath), bookId, chapterPath };
 }
 
 // ---- rules the web app needs (library-playlists-account.md §2, §4, §8) ----
