@@ -14,7 +14,7 @@ const escapeHtml = (value: string) =>
 
 const ERRORS: Record<string, string> = {
   credentials: APP_MESSAGES.invalidCredentials,
-  invalid: 'Enter your email address and password.',
+  invalid: APP_MESSAGES.signInFieldsMissing,
 };
 
 /** The forms for this request: sign-out when a session is live, else sign-in (back to this page afterwards). */

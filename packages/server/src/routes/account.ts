@@ -9,8 +9,6 @@ import type { AuthService } from '../services/auth.ts';
 import { type SignInThrottle, TooManySignIns } from '../services/sign-in-throttle.ts';
 import type { CsrfTokens } from '../services/tokens.ts';
 
-export const NEXT_MESSAGE = 'next must be a path on this site, without control characters.';
-
 export function accountRoutes(
   app: FastifyInstance,
   deps: { auth: AuthService; accounts: AccountsService; csrf: CsrfTokens; throttle: SignInThrottle },
@@ -18,7 +16,7 @@ export function accountRoutes(
   app.post('/login/', async (request, reply) => {
     const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
     const next = (request.body as { next?: unknown } | undefined)?.next;
-    if (next !== undefined && (typeof next !== 'string' || hasControlCharacter(next))) throw fieldError('next', NEXT_MESSAGE);
+    if (next !== undefined && (typeof next !== 'string' || hasControlCharacter(next))) throw fieldError('next', APP_MESSAGES.nextNotAPath);
     const parsed = loginRequestSchema.safeParse(request.body ?? {});
     if (!parsed.success) {
       if (isForm) return reply.redirect(`/login/?error=invalid&next=${encodeURIComponent(safeNextPath((request.body as { next?: string } | undefined)?.next))}`, 303);
