@@ -6,6 +6,8 @@
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 export const paths = {
+  /** GET /api/v1/book/: the catalog list (its `next` and `previous` links start here too) */
+  bookList: () => '/api/v1/book/',
   bookApi: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/`,
   chapterApi: (bookId: string, fullPath: string) => `${paths.chapterApiPrefix(bookId)}${encodePath(fullPath)}`,
   /** What every chapter address of a book starts with (the reader frame resolves links against it). */

@@ -3,6 +3,7 @@ import { normalizeContentUri, paths } from '../src/index.ts';
 
 describe('content addresses (one home: core/paths.ts)', () => {
   it('builds the title, chapter, prefix and chapter-progress addresses, encoding each segment', () => {
+    expect(paths.bookList()).toBe('/api/v1/book/');
     expect(paths.bookApi('9781')).toBe('/api/v1/book/9781/');
     expect(paths.chapterApi('9781', 'OEBPS/ch 1.xhtml')).toBe('/api/v1/book/9781/chapter/OEBPS/ch%201.xhtml');
     expect(paths.chapterApiPrefix('9781')).toBe('/api/v1/book/9781/chapter/');

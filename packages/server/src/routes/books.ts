@@ -1,5 +1,5 @@
 /** The catalog API: the book list, a book, its chapters and resources at api/v1/book/{book_id}/chapter/{href}. */
-import { bookListQuerySchema } from '@lectern/core';
+import { bookListQuerySchema, paths } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../plugins/auth-context.ts';
@@ -16,7 +16,7 @@ const coverQuery = z.object({ h: z.literal('360').transform(() => 360 as const).
 export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; taxonomy: TaxonomyLookups; contentRoot: string }): void {
   app.get('/api/v1/book/', async (request) => {
     const query = bookListQuerySchema.parse(request.query);
-    return deps.catalog.list(query, '/api/v1/book/');
+    return deps.catalog.list(query, paths.bookList());
   });
 
   app.get('/api/v1/book/:bookId/', async (request) => {
