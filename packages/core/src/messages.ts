@@ -136,3 +136,11 @@ export const ADMIN_MESSAGES = {
   emailTaken: 'A user with that email already exists.',
   noUserWithEmail: (email: string) => `No user has the email ${email}.`,
 } as const;
+
+// ---- content addresses given to the playlist, queue, metadata and progress calls (a 400 naming the field) ----
+
+export const CONTENT_MESSAGES = {
+  notAnAddress: (uri: string) => `"${uri}" is not a content address (expected /api/v1/book/{book_id}/).`,
+  notInLibrary: (apiUrl: string) => `${apiUrl} is not in this library.`,
+  notAChapterOf: (apiUrl: string, title: string) => `${apiUrl} is not a chapter of "${title}".`,
+} as const;
