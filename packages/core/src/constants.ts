@@ -46,3 +46,7 @@ export const MAX_PLAYLIST_ITEMS_ORDERED = 5_000;
  * so the web client can use them without loading zod.)
  */
 export const CLIENT_METADATA_FIELDS = 'api_url,authors,content_format,continue_url,cover_image_url,identifier,title,url,issued,publishers';
+
+/** The password rule's lengths (core/passwords.ts). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 1024;

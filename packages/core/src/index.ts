@@ -2,6 +2,8 @@ export * from './messages.ts';
 export * from './constants.ts';
 export * from './format.ts';
 export * from './paths.ts';
+export * from './progress.ts';
+export * from './redirects.ts';
 export * from './schemas.ts';
 export * from './playlists.ts';
 export * from './reader.ts';

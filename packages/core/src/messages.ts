@@ -1,6 +1,8 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
+
 /**
- * User-visible messages quoted by the specifications, word for word. Anything the user reads that the
- * specification fixes lives here so that the server, the web app and the tests share one spelling.
+ * Every sentence a person reads, in one home: the messages quoted by the specifications (word for word) and our
+ * own, grouped by area, so the server, the web app and the tests share one spelling.
  */
 export const MESSAGES = {
   // reader.md §6 / §8
@@ -29,4 +31,116 @@ export const APP_MESSAGES = {
   accountInactive: 'This account is not active.',
   /** The reader, offline, asked for a chapter it has not kept (it loads by itself once the connection is back). */
   chapterOffline: 'You are offline; this chapter will load when you are back',
+  /** The no-JavaScript sign-in form came back without an email address or password. */
+  signInFieldsMissing: 'Enter your email address and password.',
+  /** POST /login/ with a `next` that holds a control character (a 400 naming the field). */
+  nextNotAPath: 'next must be a path on this site, without control characters.',
+} as const;
+
+// ---- playlists and queue (library-playlists-account.md §4, §5, §8) ----
+
+export const PLAYLIST_MESSAGES = {
+  nameEmpty: "Oops. You didn't name your playlist.",
+  // Both wordings appear in the spec; we use the one that names what is limited (docs/decisions.md).
+  nameTooLong: 'Playlist names are limited to 65 characters',
+  nameTaken: "Oops! You've already used this name.",
+  descriptionTooLong: 'Playlist descriptions are limited to 160 characters',
+  defaultNotEditable: 'The default playlist cannot be edited.',
+  notFound: 'We could not find the playlist that you requested.',
+  fetchFailed: "Something has gone wrong and we can't display your playlists.",
+  tryAgain: 'Please try again soon.',
+  newPlaylistName: 'New playlist',
+  copyPrefix: 'Copy of ',
+  saving: 'Working... saving your changes',
+  saved: 'Changes saved',
+  addedToQueue: 'Added to your queue',
+  removedFromQueue: 'Removed from your queue',
+  addingToQueue: 'Adding to your queue...',
+  removingFromQueue: 'Removing from your queue...',
+  emptyLibrary: 'Start exploring! You do not yet have any playlists.',
+  /** '...' stands for the icon of the control that adds (drawn there by the web app). */
+  emptyPlaylist: 'Start exploring! You can add any title ... to this playlist just by tapping the playlist icon.',
+  /** The same sentence for the queue, naming the control that adds to it (docs/decisions.md). */
+  emptyQueue: 'Start exploring! You can add any title ... to this playlist just by tapping the queue icon.',
+  /** The reorder call's list is not the playlist's items, each once (PUT .../order/, ours). */
+  orderMismatch: "The order must list each of the playlist's items exactly once.",
+  deleteTitle: 'Delete playlist',
+  deleteConfirm: 'Are you sure you want to delete this playlist? This action cannot be undone.',
+  createModalTitle: 'Create new playlist',
+  nameLabel: 'Name your new playlist',
+  descriptionLabel: '(optional)',
+  createAnother: 'Create another playlist',
+  addToAnother: 'Add to another playlist',
+  findPlaylist: 'Find a playlist',
+  noResults: 'No results',
+  choosePlaylist: 'Choose a playlist',
+  addTooltip: 'Add to Playlist',
+  addedTooltip: 'Added to Playlist',
+  unavailableTooltip: 'Unavailable',
+  moreTopics: 'More topics',
+  fewerTopics: 'Fewer topics',
+  addToQueueLabel: 'Add to Queue',
+  removeFromQueueLabel: 'Remove from Queue',
+} as const;
+
+/** The error catalogue of spec §8: each action's failure, followed by 'Please try again soon.' */
+export const PLAYLIST_ACTION_ERRORS = {
+  create: 'There was a problem creating your playlist.',
+  update: 'There was a problem updating your playlist.',
+  addContent: 'There was a problem adding content to your playlist.',
+  removeContent: 'There was a problem removing content from your playlist.',
+  delete: 'There was a problem deleting your playlist.',
+  addToQueue: 'There was a problem adding content to your queue.',
+  removeFromQueue: 'There was a problem removing content from your queue.',
+} as const;
+export type PlaylistAction = keyof typeof PLAYLIST_ACTION_ERRORS;
+
+export const withTryAgain = (message: string) => `${message} ${PLAYLIST_MESSAGES.tryAgain}`;
+/** 'New playlist created with your {content format}. ' — the modal's success line before the link. */
+export const createdWithContent = (contentFormat: string) => `New playlist created with your ${contentFormat}. `;
+/** '1 item' / '3 items': every count a person reads says it in the right number. */
+export const itemCount = (n: number) => `${n} ${n === 1 ? 'item' : 'items'}`;
+/** The spec's '{n} item(s) in {name}', with the number spelled out: '1 item in Go', '3 items in Queue'. */
+export const itemCountLine = (n: number, name: string) => `${itemCount(n)} in ${name}`;
+
+// ---- passwords (core/passwords.ts) ----
+
+export const PASSWORD_MESSAGES = {
+  tooShort: `Passwords must have at least ${PASSWORD_MIN_LENGTH} characters.`,
+  tooLong: `Passwords must have at most ${PASSWORD_MAX_LENGTH} characters.`,
+  isEmail: 'The password must not be the email address.',
+  common: 'This password is too common: choose another.',
+} as const;
+
+// ---- reader usage events (reader.md §5) ----
+
+export const USAGE_MESSAGES = {
+  positionUnchanged: "Position hasn't changed since last usage calculation",
+} as const;
+
+// ---- reading policy (server policies/reading.ts) ----
+
+export const READING_MESSAGES = {
+  subscriptionEnded: 'Your subscription has ended. Subscribe or reactivate your account to read this book.',
+} as const;
+
+// ---- operators: uploads and accounts (admin routes, accounts service, command line) ----
+
+export const ADMIN_MESSAGES = {
+  notMultipart: 'Send the files as multipart/form-data.',
+  uploadTooLarge: (megabytes: number) => `The files together are larger than ${megabytes} MB, the limit for one upload.`,
+  fileTooLarge: (name: string, megabytes: number) => `${name} is larger than ${megabytes} MB, the limit for one file.`,
+  tooManyFiles: (max: number) => `Send at most ${max} files at once.`,
+  tooManyFields: 'The form has too many fields.',
+  noFiles: 'Attach at least one EPUB or PDF file.',
+  emailTaken: 'A user with that email already exists.',
+  noUserWithEmail: (email: string) => `No user has the email ${email}.`,
+} as const;
+
+// ---- content addresses given to the playlist, queue, metadata and progress calls (a 400 naming the field) ----
+
+export const CONTENT_MESSAGES = {
+  notAnAddress: (uri: string) => `"${uri}" is not a content address (expected /api/v1/book/{book_id}/).`,
+  notInLibrary: (apiUrl: string) => `${apiUrl} is not in this library.`,
+  notAChapterOf: (apiUrl: string, title: string) => `${apiUrl} is not a chapter of "${title}".`,
 } as const;

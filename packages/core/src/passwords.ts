@@ -3,15 +3,8 @@
  * PASSWORD_MIN_LENGTH characters, not the account's email (nor its part before the @), not a common password.
  * COMMON_PASSWORDS is a short list of the most used ones for now (lower-case; compared case-insensitively).
  */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 1024;
-
-export const PASSWORD_MESSAGES = {
-  tooShort: `Passwords must have at least ${PASSWORD_MIN_LENGTH} characters.`,
-  tooLong: `Passwords must have at most ${PASSWORD_MAX_LENGTH} characters.`,
-  isEmail: 'The password must not be the email address.',
-  common: 'This password is too common: choose another.',
-} as const;
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
+import { PASSWORD_MESSAGES } from './messages.ts';
 
 export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
   '12345678', '123456789', '1234567890', '0123456789', '87654321', '11111111', '00000000', '88888888', '12341234',

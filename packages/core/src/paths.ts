@@ -6,9 +6,19 @@
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 export const paths = {
+  /** GET /api/v1/book/: the catalog list (its `next` and `previous` links start here too) */
+  bookList: () => '/api/v1/book/',
   bookApi: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/`,
-  chapterApi: (bookId: string, fullPath: string) =>
-    `/api/v1/book/${encodeURIComponent(bookId)}/chapter/${encodePath(fullPath)}`,
+  chapterApi: (bookId: string, fullPath: string) => `${paths.chapterApiPrefix(bookId)}${encodePath(fullPath)}`,
+  /** What every chapter address of a book starts with (the reader frame resolves links against it). */
+  chapterApiPrefix: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/chapter/`,
+  /**
+   * reader.md §3's slash-less form: "a path of the form api/v1/book/{book_id}/chapter/{chapter_href}". The href is
+   * written as stored (not re-encoded), as the archive endpoints have always sent it.
+   */
+  chapterArchive: (bookId: string, href: string) => `api/v1/book/${bookId}/chapter/${href}`,
+  /** GET /api/v1/book/{book_id}/chapter-progress/ */
+  chapterProgress: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/chapter-progress/`,
   cover: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/cover`,
   /** reader.md §2: /library/view/{title_safe}/{book_id}/{chapter_full_path} */
   reader: (titleSafe: string, bookId: string, fullPath?: string) =>

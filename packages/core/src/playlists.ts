@@ -4,70 +4,8 @@
  */
 import { LIMITS } from './constants.ts';
 import { formatLabel } from './format.ts';
-
-export const PLAYLIST_MESSAGES = {
-  nameEmpty: "Oops. You didn't name your playlist.",
-  // Both wordings appear in the spec; we use the one that names what is limited (docs/decisions.md).
-  nameTooLong: 'Playlist names are limited to 65 characters',
-  nameTaken: "Oops! You've already used this name.",
-  descriptionTooLong: 'Playlist descriptions are limited to 160 characters',
-  defaultNotEditable: 'The default playlist cannot be edited.',
-  notFound: 'We could not find the playlist that you requested.',
-  fetchFailed: "Something has gone wrong and we can't display your playlists.",
-  tryAgain: 'Please try again soon.',
-  newPlaylistName: 'New playlist',
-  copyPrefix: 'Copy of ',
-  saving: 'Working... saving your changes',
-  saved: 'Changes saved',
-  addedToQueue: 'Added to your queue',
-  removedFromQueue: 'Removed from your queue',
-  addingToQueue: 'Adding to your queue...',
-  removingFromQueue: 'Removing from your queue...',
-  emptyLibrary: 'Start exploring! You do not yet have any playlists.',
-  /** '...' stands for the icon of the control that adds (drawn there by the web app). */
-  emptyPlaylist: 'Start exploring! You can add any title ... to this playlist just by tapping the playlist icon.',
-  /** The same sentence for the queue, naming the control that adds to it (docs/decisions.md). */
-  emptyQueue: 'Start exploring! You can add any title ... to this playlist just by tapping the queue icon.',
-  /** The reorder call's list is not the playlist's items, each once (PUT .../order/, ours). */
-  orderMismatch: "The order must list each of the playlist's items exactly once.",
-  deleteTitle: 'Delete playlist',
-  deleteConfirm: 'Are you sure you want to delete this playlist? This action cannot be undone.',
-  createModalTitle: 'Create new playlist',
-  nameLabel: 'Name your new playlist',
-  descriptionLabel: '(optional)',
-  createAnother: 'Create another playlist',
-  addToAnother: 'Add to another playlist',
-  findPlaylist: 'Find a playlist',
-  noResults: 'No results',
-  choosePlaylist: 'Choose a playlist',
-  addTooltip: 'Add to Playlist',
-  addedTooltip: 'Added to Playlist',
-  unavailableTooltip: 'Unavailable',
-  moreTopics: 'More topics',
-  fewerTopics: 'Fewer topics',
-  addToQueueLabel: 'Add to Queue',
-  removeFromQueueLabel: 'Remove from Queue',
-} as const;
-
-/** The error catalogue of spec §8: each action's failure, followed by 'Please try again soon.' */
-export const PLAYLIST_ACTION_ERRORS = {
-  create: 'There was a problem creating your playlist.',
-  update: 'There was a problem updating your playlist.',
-  addContent: 'There was a problem adding content to your playlist.',
-  removeContent: 'There was a problem removing content from your playlist.',
-  delete: 'There was a problem deleting your playlist.',
-  addToQueue: 'There was a problem adding content to your queue.',
-  removeFromQueue: 'There was a problem removing content from your queue.',
-} as const;
-export type PlaylistAction = keyof typeof PLAYLIST_ACTION_ERRORS;
-
-export const withTryAgain = (message: string) => `${message} ${PLAYLIST_MESSAGES.tryAgain}`;
-/** 'New playlist created with your {content format}. ' — the modal's success line before the link. */
-export const createdWithContent = (contentFormat: string) => `New playlist created with your ${contentFormat}. `;
-/** '1 item' / '3 items': every count a person reads says it in the right number. */
-export const itemCount = (n: number) => `${n} ${n === 1 ? 'item' : 'items'}`;
-/** The spec's '{n} item(s) in {name}', with the number spelled out: '1 item in Go', '3 items in Queue'. */
-export const itemCountLine = (n: number, name: string) => `${itemCount(n)} in ${name}`;
+import { PLAYLIST_MESSAGES } from './messages.ts';
+import { paths } from './paths.ts';
 
 export const PLAYLIST_TIMINGS = {
   updateDelayMs: 1350,
@@ -273,8 +211,8 @@ export function normalizeContentUri(uri: string): { apiUrl: string; bookId: stri
       return null;
     }
   }
-  if (chapterPath === null) return { apiUrl: `/api/v1/book/${bookId}/`, bookId, chapterPath };
-  return { apiUrl: `/api/v1/book/${bookId}/chapter/${chapterPath.split('/').map(encodeURIComponent).join('/')}`, bookId, chapterPath };
+  // bookId is [A-Za-z0-9._-] only, so the builders' encoding leaves it as it is.
+  return { apiUrl: chapterPath === null ? paths.bookApi(bookId) : paths.chapterApi(bookId, chapterPath), bookId, chapterPath };
 }
 
 // ---- rules the web app needs (library-playlists-account.md §2, §4, §8) ----

@@ -3,6 +3,7 @@
  * display-setting limits (clamped), reading-time display, and the reader's constants (the completed threshold,
  * progress page size and events per request live in LIMITS).
  */
+import { USAGE_MESSAGES } from './messages.ts';
 
 export const READER_CONSTANTS = {
   pagingResizeDebounceMs: 300,
@@ -104,9 +105,6 @@ export const minutesForText = (textLength: number) => Math.round((textLength / 6
 
 // ---- usage events (spec §5 "Usage events are validated before sending, and invalid ones are dropped") ----
 
-export const USAGE_MESSAGES = {
-  positionUnchanged: "Position hasn't changed since last usage calculation",
-} as const;
 
 export interface UsageEvent {
   chapter: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PASSWORD_MESSAGES, passwordProblem } from '../src/passwords.ts';
+import { PASSWORD_MESSAGES } from '../src/messages.ts';
+import { passwordProblem } from '../src/passwords.ts';
 
 describe('passwordProblem', () => {
   it('accepts a long, uncommon password that is not the email', () => {

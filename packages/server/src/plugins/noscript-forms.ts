@@ -4,9 +4,8 @@
  * in `csrfmiddlewaretoken` (the server's form handling does the rest: 303 redirects, ?error= on failure). With
  * JavaScript on, <noscript> content is inert text and the React app shows its own sign-in page.
  */
-import { APP_MESSAGES } from '@lectern/core';
+import { APP_MESSAGES, safeNextPath } from '@lectern/core';
 import type { FastifyRequest } from 'fastify';
-import { safeNext } from '../routes/account.ts';
 
 export const NOSCRIPT_MARKER = '<!--lectern:noscript-forms-->';
 
@@ -15,7 +14,7 @@ const escapeHtml = (value: string) =>
 
 const ERRORS: Record<string, string> = {
   credentials: APP_MESSAGES.invalidCredentials,
-  invalid: 'Enter your email address and password.',
+  invalid: APP_MESSAGES.signInFieldsMissing,
 };
 
 /** The forms for this request: sign-out when a session is live, else sign-in (back to this page afterwards). */
@@ -32,7 +31,7 @@ export async function noscriptForms(request: FastifyRequest): Promise<string> {
   }
   const url = new URL(request.url, 'http://x');
   const onLoginPage = url.pathname === '/login/';
-  const next = safeNext(onLoginPage ? url.searchParams.get('next') : url.pathname + url.search);
+  const next = safeNextPath(onLoginPage ? url.searchParams.get('next') : url.pathname + url.search);
   const error = onLoginPage ? ERRORS[url.searchParams.get('error') ?? ''] : undefined;
   return `<form method="post" action="/login/" ${style}>
 ${error ? `<p role="alert">${escapeHtml(error)}</p>\n` : ''}<input type="hidden" name="csrfmiddlewaretoken" value="${token}">

@@ -5,13 +5,9 @@
  * (library-playlists-account.md §6). The same rule guards what may be recorded as read (usage events, progress).
  */
 import type { AccountStatus } from '@lectern/core';
-import { MESSAGES } from '@lectern/core';
+import { MESSAGES, READING_MESSAGES } from '@lectern/core';
 import type { Flag, UserRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
-
-export const READING_MESSAGES = {
-  subscriptionEnded: 'Your subscription has ended. Subscribe or reactivate your account to read this book.',
-} as const;
 
 type Account = Pick<UserRow, 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'>;
 

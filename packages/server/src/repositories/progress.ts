@@ -2,6 +2,7 @@
  * Reading progress and usage events: how far each user read each chapter (furthest position, never moving back)
  * and the events it was derived from.
  */
+import { type ChapterReading, titleProgress } from '@lectern/core';
 import { type Kysely, sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { Database, UsageEventsTable } from '../db/schema.ts';
@@ -11,32 +12,30 @@ export type NewUsageEvent = Insertable<UsageEventsTable>;
 export class ProgressRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Text-weighted reading progress (0–100) of whole titles for one user. */
-  async titleProgress(userId: number, titleIds: number[]): Promise<Map<number, number>> {
-    const result = new Map<number, number>();
+  /** Each chapter's text length and the user's furthest position in it, per title (the inputs of core's titleProgress). */
+  async chapterReadings(userId: number, titleIds: number[]): Promise<Map<number, ChapterReading[]>> {
+    const result = new Map<number, ChapterReading[]>();
     if (titleIds.length === 0) return result;
     const rows = await this.db
       .selectFrom('chapters')
       .leftJoin('chapter_progress', (join) =>
         join.onRef('chapter_progress.chapter_id', '=', 'chapters.id').on('chapter_progress.user_id', '=', userId),
       )
-      .select([
-        'chapters.title_id',
-        (eb) => eb.fn.sum<number | string>('chapters.text_length').as('total'),
-        (eb) => eb.fn.sum<number | string | null>(sql`chapters.text_length * coalesce(chapter_progress.top_percentage, 0) / 100.0`).as('read'),
-        (eb) => eb.fn.count<number | string>('chapters.id').as('chapters'),
-        (eb) => eb.fn.sum<number | string | null>(sql`coalesce(chapter_progress.top_percentage, 0)`).as('percent_sum'),
-      ])
+      .select(['chapters.title_id', 'chapters.text_length', sql<number | string | null>`chapter_progress.top_percentage`.as('furthest')])
       .where('chapters.title_id', 'in', titleIds)
-      .groupBy('chapters.title_id')
       .execute();
     for (const r of rows) {
-      const total = Number(r.total);
-      // Documents without extracted text (PDFs) weigh their chapters equally.
-      const value = total > 0 ? (Number(r.read ?? 0) / total) * 100 : Number(r.percent_sum ?? 0) / Math.max(1, Number(r.chapters));
-      result.set(r.title_id, Math.max(0, Math.min(100, Math.round(value))));
+      const list = result.get(r.title_id) ?? [];
+      list.push({ textLength: Number(r.text_length), furthest: Number(r.furthest ?? 0) });
+      result.set(r.title_id, list);
     }
     return result;
+  }
+
+  /** Reading progress (0–100) of whole titles for one user: the inputs from SQL, the formula from core. */
+  async titleProgress(userId: number, titleIds: number[]): Promise<Map<number, number>> {
+    const readings = await this.chapterReadings(userId, titleIds);
+    return new Map([...readings].map(([titleId, chapters]) => [titleId, titleProgress(chapters)]));
   }
 
   async chapterProgress(userId: number, chapterIds: number[]): Promise<Map<number, number>> {

@@ -1,5 +1,5 @@
 /** Sign-in, sign-out and the account profile (reader.md §3, §6). */
-import { APP_MESSAGES, COOKIES, loginRequestSchema, MESSAGES } from '@lectern/core';
+import { APP_MESSAGES, COOKIES, hasControlCharacter, loginRequestSchema, MESSAGES, safeNextPath } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { AppError, fieldError } from '../errors.ts';
 import { clearSessionCookies, requireSignedIn, setSessionCookies } from '../plugins/auth-context.ts';
@@ -9,22 +9,6 @@ import type { AuthService } from '../services/auth.ts';
 import { type SignInThrottle, TooManySignIns } from '../services/sign-in-throttle.ts';
 import type { CsrfTokens } from '../services/tokens.ts';
 
-/**
- * Only paths on this site: "/x" but not "//host" or "/\\host", and nothing a Location header cannot carry: control
- * characters (a newline would split the header) make it the fallback, other characters outside printable ASCII
- * are percent-encoded.
- */
-export function safeNext(next: unknown, fallback = '/library/'): string {
-  if (typeof next !== 'string' || next.length > 2000 || !/^\/(?![/\\])/.test(next) || /[\u0000-\u001f\u007f]/.test(next)) return fallback;
-  try {
-    return next.replace(/[^\u0021-\u007e]+/g, (run) => encodeURIComponent(run));
-  } catch {
-    return fallback; // a lone surrogate cannot be encoded
-  }
-}
-
-export const NEXT_MESSAGE = 'next must be a path on this site, without control characters.';
-
 export function accountRoutes(
   app: FastifyInstance,
   deps: { auth: AuthService; accounts: AccountsService; csrf: CsrfTokens; throttle: SignInThrottle },
@@ -32,10 +16,10 @@ export function accountRoutes(
   app.post('/login/', async (request, reply) => {
     const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
     const next = (request.body as { next?: unknown } | undefined)?.next;
-    if (next !== undefined && (typeof next !== 'string' || /[\u0000-\u001f\u007f]/.test(next))) throw fieldError('next', NEXT_MESSAGE);
+    if (next !== undefined && (typeof next !== 'string' || hasControlCharacter(next))) throw fieldError('next', APP_MESSAGES.nextNotAPath);
     const parsed = loginRequestSchema.safeParse(request.body ?? {});
     if (!parsed.success) {
-      if (isForm) return reply.redirect(`/login/?error=invalid&next=${encodeURIComponent(safeNext((request.body as { next?: string } | undefined)?.next))}`, 303);
+      if (isForm) return reply.redirect(`/login/?error=invalid&next=${encodeURIComponent(safeNextPath((request.body as { next?: string } | undefined)?.next))}`, 303);
       throw parsed.error;
     }
     // Counted per client address and account, in the database (services/sign-in-throttle.ts). request.ip is
@@ -52,11 +36,11 @@ export function accountRoutes(
       setSessionCookies(request, reply, signedIn.token);
       issueCsrfCookie(request, reply, deps.csrf, signedIn.session.public_id);
       request.log.info({ userId: signedIn.user.id }, 'signed in');
-      if (isForm) return reply.redirect(safeNext(parsed.data.next), 303);
+      if (isForm) return reply.redirect(safeNextPath(parsed.data.next), 303);
       return deps.accounts.profile(signedIn.user, signedIn.session);
     } catch (err) {
       if (isForm && err instanceof AppError && err.status === 401) {
-        return reply.redirect(`/login/?error=credentials&next=${encodeURIComponent(safeNext(parsed.data.next))}`, 303);
+        return reply.redirect(`/login/?error=credentials&next=${encodeURIComponent(safeNextPath(parsed.data.next))}`, 303);
       }
       throw err;
     }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { APP_MESSAGES, chapterFlagsSchema, type ImportReport } from '@lectern/core';
+import { ADMIN_MESSAGES, APP_MESSAGES, chapterFlagsSchema, type ImportReport } from '@lectern/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
@@ -27,7 +27,7 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
    */
   app.post('/api/v1/admin/import/', async (request, reply) => {
     assertAdmin(await currentUser(request), APP_MESSAGES.adminOnly);
-    if (!request.isMultipart()) throw fileError('Send the files as multipart/form-data.');
+    if (!request.isMultipart()) throw fileError(ADMIN_MESSAGES.notMultipart);
     const upload = await deps.importer.beginUpload();
     let report: ImportReport;
     try {
@@ -70,7 +70,7 @@ async function receiveFiles(
   const files: { name: string; path: string }[] = [];
   let received = 0;
   let current = '';
-  const tooLarge = () => fileError(`${current} is larger than ${Math.round(limits.maxFileBytes / MB)} MB, the limit for one file.`);
+  const tooLarge = () => fileError(ADMIN_MESSAGES.fileTooLarge(current, Math.round(limits.maxFileBytes / MB)));
   try {
     for await (const part of request.parts({ limits: { fileSize: limits.maxFileBytes, files: MAX_FILES, fields: 50, fieldSize: 64 * 1024 } })) {
       if (part.type === 'file') {
@@ -90,13 +90,13 @@ async function receiveFiles(
       }
     }
   } catch (err) {
-    if (err instanceof UploadTooLarge) throw fileError(`The files together are larger than ${Math.round(limits.maxUploadBytes / MB)} MB, the limit for one upload.`);
+    if (err instanceof UploadTooLarge) throw fileError(ADMIN_MESSAGES.uploadTooLarge(Math.round(limits.maxUploadBytes / MB)));
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    if (code === 'FST_FILES_LIMIT') throw fileError(`Send at most ${MAX_FILES} files at once.`);
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('The form has too many fields.', { topics: ['The form has too many fields.'] });
+    if (code === 'FST_FILES_LIMIT') throw fileError(ADMIN_MESSAGES.tooManyFiles(MAX_FILES));
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest(ADMIN_MESSAGES.tooManyFields, { topics: [ADMIN_MESSAGES.tooManyFields] });
     throw err;
   }
-  if (files.length === 0) throw fileError('Attach at least one EPUB or PDF file.');
+  if (files.length === 0) throw fileError(ADMIN_MESSAGES.noFiles);
   return { files, topics };
 }

@@ -1,5 +1,5 @@
 /** The catalog API: the book list, a book, its chapters and resources at api/v1/book/{book_id}/chapter/{href}. */
-import { bookListQuerySchema } from '@lectern/core';
+import { bookListQuerySchema, paths } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../plugins/auth-context.ts';
@@ -18,7 +18,7 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
   app.get('/api/v1/book/', async (request, reply) => {
     const query = bookListQuerySchema.parse(request.query);
     reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
-    return deps.catalog.list(query, '/api/v1/book/', await currentUser(request));
+    return deps.catalog.list(query, paths.bookList(), await currentUser(request));
   });
 
   app.get('/api/v1/book/:bookId/', async (request, reply) => {

@@ -1,5 +1,5 @@
 /** The reader's calls (reader.md §7): chapter blocks, the key, the table of contents, usage and progress. */
-import { blockRequestSchema, LIMITS, MESSAGES, usageEventsRequestSchema } from '@lectern/core';
+import { blockRequestSchema, LIMITS, MESSAGES, paths, usageEventsRequestSchema } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser, requireSignedIn } from '../plugins/auth-context.ts';
@@ -40,6 +40,6 @@ export function readerRoutes(app: FastifyInstance, deps: { reader: ReaderService
     const { user } = await requireSignedIn(request, MESSAGES.userNotLoggedIn);
     const { bookId } = bookParams.parse(request.params);
     const q = progressQuery.parse(request.query);
-    return reader.chapterProgress(user, bookId, q.page, q.page_size, `/api/v1/book/${encodeURIComponent(bookId)}/chapter-progress/`);
+    return reader.chapterProgress(user, bookId, q.page, q.page_size, paths.chapterProgress(bookId));
   });
 }

@@ -1,5 +1,5 @@
 /** Accounts: creating users (command line, first start) and the profile the web client reads. */
-import { ACCOUNT_STATUSES, type AccountProfile, type AccountStatus, PASSWORD_MAX_LENGTH, passwordProblem, type Role, ROLES } from '@lectern/core';
+import { ACCOUNT_STATUSES, ADMIN_MESSAGES, type AccountProfile, type AccountStatus, PASSWORD_MAX_LENGTH, passwordProblem, type Role, ROLES } from '@lectern/core';
 import { z } from 'zod';
 import type { SessionRow, UserRow } from '../db/schema.ts';
 import { badRequest, fieldError, notFound } from '../errors.ts';
@@ -42,7 +42,7 @@ export class AccountsService {
       throw badRequest(Object.values(errors).flat().join(' '), errors);
     }
     const v = parsed.data;
-    if (await this.users.findByEmail(v.email)) throw badRequest('A user with that email already exists.', { email: ['A user with that email already exists.'] });
+    if (await this.users.findByEmail(v.email)) throw badRequest(ADMIN_MESSAGES.emailTaken, { email: [ADMIN_MESSAGES.emailTaken] });
     const now = this.now();
     const status: AccountStatus = v.status ?? 'trial';
     const teamId = v.team ? await this.users.ensureTeam(v.team, now.toISOString()) : null;
@@ -64,7 +64,7 @@ export class AccountsService {
   /** Sets a new password (core's rule applies) and signs the user out everywhere; 404 when no user has that email. */
   async resetPassword(email: string, password: string): Promise<UserRow> {
     const user = await this.users.findByEmail(email.trim());
-    if (!user) throw notFound(`No user has the email ${email.trim()}.`);
+    if (!user) throw notFound(ADMIN_MESSAGES.noUserWithEmail(email.trim()));
     const problem = passwordProblem(password, user.email);
     if (problem) throw fieldError('password', problem);
     await this.users.update(user.id, { password_hash: await hashPassword(password) });

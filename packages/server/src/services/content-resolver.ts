@@ -2,7 +2,7 @@
  * Turns content addresses (api_urls of titles or chapters, in any of the accepted spellings) into catalog rows.
  * Anything that is not an address of this library fails the whole call with a 400 naming each bad address.
  */
-import { normalizeContentUri } from '@lectern/core';
+import { CONTENT_MESSAGES, normalizeContentUri } from '@lectern/core';
 import type { TitleRow } from '../db/schema.ts';
 import { badRequest } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
@@ -59,7 +59,7 @@ export class ContentResolver {
     const problems: string[] = [];
     const parsed = uris.map((uri) => {
       const n = normalizeContentUri(uri);
-      if (!n) problems.push(`"${uri}" is not a content address (expected /api/v1/book/{book_id}/).`);
+      if (!n) problems.push(CONTENT_MESSAGES.notAnAddress(uri));
       return n;
     });
     const valid = parsed.filter((n): n is NonNullable<typeof n> => n !== null);
@@ -72,14 +72,14 @@ export class ContentResolver {
     for (const n of valid) {
       const title = titles.get(n.bookId);
       if (!title) {
-        problems.push(`${n.apiUrl} is not in this library.`);
+        problems.push(CONTENT_MESSAGES.notInLibrary(n.apiUrl));
         continue;
       }
       let chapter: ResolvedContent['chapter'] = null;
       if (n.chapterPath !== null) {
         const found = chapterOf.get(CatalogCache.chapterKey(n.bookId, n.chapterPath));
         if (!found) {
-          problems.push(`${n.apiUrl} is not a chapter of "${title.title}".`);
+          problems.push(CONTENT_MESSAGES.notAChapterOf(n.apiUrl, title.title));
           continue;
         }
         chapter = { id: found.id, full_path: found.full_path, label: found.label };

@@ -260,8 +260,7 @@ function archiveBase(title: TitleRow, href: string) {
     source: title.source,
     book_id: title.book_id,
     chapter_href: href,
-    // reader.md §3: "a path of the form api/v1/book/{book_id}/chapter/{chapter_href}"
-    chapter: `api/v1/book/${title.book_id}/chapter/${href}`,
+    chapter: paths.chapterArchive(title.book_id, href),
     is_system_book: title.is_system_book === 1,
     allow_scripts: title.allow_scripts === 1,
   };

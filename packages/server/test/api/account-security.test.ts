@@ -7,7 +7,7 @@ import { APP_MESSAGES } from '@lectern/core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseTrustProxy } from '../../src/config.ts';
-import { READING_MESSAGES } from '../../src/policies/reading.ts';
+import { READING_MESSAGES } from '@lectern/core';
 import { ACCOUNT_FACTOR } from '../../src/services/sign-in-throttle.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';

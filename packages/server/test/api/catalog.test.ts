@@ -14,7 +14,7 @@ import { unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READING_MESSAGES } from '../../src/policies/reading.ts';
+import { READING_MESSAGES } from '@lectern/core';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';

@@ -354,7 +354,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     logout: (): Promise<void> => request('/logout/', null, { method: 'POST' }),
 
     listBooks: (params: BookListParams = {}, signal?: AbortSignal): Promise<Paged<ContentMetadata>> =>
-      request('/api/v1/book/', (s) => s.bookPageSchema, {
+      request(paths.bookList(), (s) => s.bookPageSchema, {
         signal,
         query: {
           page: params.page ?? 1,

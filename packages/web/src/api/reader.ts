@@ -7,6 +7,7 @@ import {
   chapterProgressPageSchema,
   keyResponseSchema,
   LIMITS,
+  paths,
   tocResponseSchema,
   usageEventsResponseSchema,
   type ArchiveItem,
@@ -34,8 +35,6 @@ export interface UsageAck {
   accepted: string[];
   rejected: { index: number; usage_uuid: string | null; reason: string }[];
 }
-
-const PROGRESS_PATH = (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/chapter-progress/`;
 
 /** `next` links are absolute or root-relative; the client wants a path plus a query. */
 function pathOf(next: string): { path: string; query: Record<string, string> } {
@@ -82,7 +81,7 @@ export const readerApi = {
   /** Every page of GET /api/v1/book/{id}/chapter-progress/?page_size=50, following `next`. */
   getChapterProgress: async (bookId: string, signal?: AbortSignal): Promise<ChapterProgressRecord[]> => {
     const out: ChapterProgressRecord[] = [];
-    let path = PROGRESS_PATH(bookId);
+    let path = paths.chapterProgress(bookId);
     let query: Record<string, string> = { page_size: String(LIMITS.progressPageSize) };
     for (let guard = 0; guard < 200; guard++) {
       const page = await api.request(path, chapterProgressPageSchema, { signal, query });

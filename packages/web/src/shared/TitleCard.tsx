@@ -12,6 +12,7 @@ import { ButtonLink } from '../components/Button.tsx';
 import { Cover } from '../components/Cover.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { cardCoverUrl, toAppPath } from './links.ts';
+import { TopicChips } from './TopicChips.tsx';
 import './TitleCard.css';
 
 export interface TitleCardProps {
@@ -56,17 +57,7 @@ export function TitleCard({ title, eagerCover = false, headingLevel = 2, progres
         </Heading>
         {by ? <p className="title-card__byline">{by}</p> : null}
         {publisher ? <p className="title-card__publisher">{publisher}</p> : null}
-        {topics.length ? (
-          <ul className="title-card__topics" aria-label="Topics">
-            {topics.map((t) => (
-              <li key={t.slug}>
-                <Link to={paths.topic(t.slug)} className="topic-chip">
-                  {t.name}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <TopicChips topics={topics} className="title-card__topics" />
         {progress > 0 ? (
           <div className="title-card__progress">
             <ProgressBar percent={progress} />

@@ -25,18 +25,6 @@ export const appPaths = {
 } as const;
 
 /**
- * Only same-origin paths may follow a sign-in: they start with one "/" and not "//" (protocol-relative) or "/\"
- * (which browsers treat like "//"), and carry no control characters.
- */
-export function safeNextPath(next: string | null | undefined, fallback: string = appPaths.library): string {
-  if (!next) return fallback;
-  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(next)) return fallback;
-  return next;
-}
-
-/**
  * The server gives `url` and `continue_url` as paths; should one ever arrive absolute on our own origin, turn it
  * into a path so react-router can navigate without a page load. Foreign URLs stay as they are.
  */

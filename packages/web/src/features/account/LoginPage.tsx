@@ -4,20 +4,20 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { loginRequestSchema } from '@lectern/core';
+import { loginRequestSchema, safeNextPath } from '@lectern/core';
 import { Button } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { csrfToken } from '../../api/cookies.ts';
 import { isApiError, type FieldErrors } from '../../api/client.ts';
-import { appPaths, safeNextPath } from '../../shared/links.ts';
+import { appPaths } from '../../shared/links.ts';
 import { useLogin, useSession } from '../../shared/useSession.ts';
 import './LoginPage.css';
 
 export function LoginPage() {
   const [params] = useSearchParams();
   const rawNext = params.get('next');
-  const next = safeNextPath(rawNext);
+  const next = safeNextPath(rawNext, appPaths.library);
   const navigate = useNavigate();
   const location = useLocation();
   /** A message from the page that sent the visitor here ('Please log in to continue.'). */

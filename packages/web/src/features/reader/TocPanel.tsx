@@ -15,6 +15,7 @@ import { usePlaylistActions } from '../../shared/playlists/actions.ts';
 import { usePlaylists } from '../../shared/playlists/store.ts';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { readerKeys } from './useReaderChapter.ts';
+import { bookProgress } from './bookProgress.ts';
 import { usePanelInert } from './usePanelInert.ts';
 
 export interface TocPanelProps {
@@ -70,11 +71,7 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
   }, [progress.data]);
 
   const data = toc.data;
-  const bookPercent = useMemo(() => {
-    if (!data || data.chapters.length === 0) return 0;
-    const sum = data.chapters.reduce((acc, c) => acc + Math.min(100, Math.max(0, progressOf.get(c.uri) ?? 0)), 0);
-    return Math.round(sum / data.chapters.length);
-  }, [data, progressOf]);
+  const bookPercent = useMemo(() => (data ? bookProgress(data.chapters, progressOf) : 0), [data, progressOf]);
 
   const items = useMemo(
     () =>

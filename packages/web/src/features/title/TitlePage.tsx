@@ -17,6 +17,7 @@ import { useSession } from '../../shared/useSession.ts';
 import { PlaylistControls } from '../../shared/playlists/PlaylistTitleCard.tsx';
 import { TableOfContents } from './TableOfContents.tsx';
 import { useBook } from './useBook.ts';
+import { TopicChips } from '../../shared/TopicChips.tsx';
 import './TitlePage.css';
 
 function TitleSkeleton() {
@@ -197,17 +198,7 @@ export function TitlePage() {
           </h1>
           {by ? <p className="title-page__byline">{by}</p> : null}
           <PublisherLine book={b} />
-          {b.topics.length ? (
-            <ul className="title-page__topics" aria-label="Topics">
-              {b.topics.map((t) => (
-                <li key={t.slug}>
-                  <Link to={paths.topic(t.slug)} className="topic-chip">
-                    {t.name}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          <TopicChips topics={b.topics} className="title-page__topics" />
           <Formats book={b} />
           <div className="title-page__action-row">
             <StartActions book={b} signedIn={Boolean(profile)} />

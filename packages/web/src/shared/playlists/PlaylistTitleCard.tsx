@@ -126,6 +126,23 @@ function usePlaylistControls(content: PlaylistContent, playlists: PlaylistsView)
   return { inQueue, queue, toggleQueue, menu, modals, menuRootRef };
 }
 
+/** The queue toggle and the add-to-playlist menu button, as the card and the title page both show them. */
+function QueueAndMenu({ controls, playlists, describedBy }: { controls: ReturnType<typeof usePlaylistControls>; playlists: PlaylistsView; describedBy: string }) {
+  return (
+    <>
+      <QueueToggle
+        inQueue={controls.inQueue}
+        busy={controls.queue.busy}
+        disabled={playlists.status !== 'ready'}
+        unavailable={playlists.status === 'fatal'}
+        describedBy={describedBy}
+        onToggle={() => void controls.toggleQueue()}
+      />
+      {controls.menu(describedBy)}
+    </>
+  );
+}
+
 function SignedInTitleCard({ playlists, ...props }: Omit<TitleCardProps, 'controls' | 'overlay'> & { playlists: PlaylistsView }) {
   const { title } = props;
   const controls = usePlaylistControls({ apiUrl: title.api_url, contentFormat: title.content_format, topics: title.topics, title: title.title }, playlists);
@@ -138,15 +155,7 @@ function SignedInTitleCard({ playlists, ...props }: Omit<TitleCardProps, 'contro
         overlay={<QueueOverlay phase={queue.phase} />}
         controls={(titleId) => (
           <div className="card-controls" ref={controls.menuRootRef}>
-            <QueueToggle
-              inQueue={controls.inQueue}
-              busy={queue.busy}
-              disabled={playlists.status !== 'ready'}
-              unavailable={playlists.status === 'fatal'}
-              describedBy={titleId}
-              onToggle={() => void controls.toggleQueue()}
-            />
-            {controls.menu(titleId)}
+            <QueueAndMenu controls={controls} playlists={playlists} describedBy={titleId} />
           </div>
         )}
       />
@@ -181,15 +190,7 @@ function SignedInPlaylistControls({ content, describedBy, playlists }: { content
   const text = queuePhaseText(queue.phase);
   return (
     <div className="card-controls" ref={controls.menuRootRef}>
-      <QueueToggle
-        inQueue={controls.inQueue}
-        busy={queue.busy}
-        disabled={playlists.status !== 'ready'}
-        unavailable={playlists.status === 'fatal'}
-        describedBy={describedBy}
-        onToggle={() => void controls.toggleQueue()}
-      />
-      {controls.menu(describedBy)}
+      <QueueAndMenu controls={controls} playlists={playlists} describedBy={describedBy} />
       {controls.modals}
       <div className="visually-hidden" role="status">
         {text}

@@ -5,7 +5,7 @@
  * Position (DESIGN.md): the controller keeps the Range the reader is at and restores it after every re-layout
  * (font, width, mode, rotation, images arriving); it is replaced only when the reader moves.
  */
-import { MESSAGES, READER_CONSTANTS, type ReaderPreferences } from '@lectern/core';
+import { MESSAGES, paths, READER_CONSTANTS, type ReaderPreferences } from '@lectern/core';
 import { htmlClasses, ROOT_ID, SETTINGS_STYLE_ID, settingsCss } from './chapterDocument.ts';
 import {
   classifySwipe,
@@ -82,7 +82,7 @@ export class FrameController {
     this.doc = doc;
     this.win = win;
     this.prefs = prefs;
-    this.chapterApiPrefix = `/api/v1/book/${encodeURIComponent(bookId)}/chapter/`;
+    this.chapterApiPrefix = paths.chapterApiPrefix(bookId);
     this.wire();
     this.prepareImages();
   }

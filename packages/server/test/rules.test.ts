@@ -1,0 +1,40 @@
+/**
+ * One home per rule: the content-address format (core/paths.ts), the safe-redirect rule (core/redirects.ts) and the
+ * messages a person reads (core/messages.ts) are written once. These checks read the sources of every package so a
+ * second copy fails here rather than in review.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const packages = path.resolve(import.meta.dirname, '../..');
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(e.name) ? [full] : [];
+  });
+}
+
+const files = ['core', 'server', 'web'].flatMap((p) => sourceFiles(path.join(packages, p, 'src')));
+const matching = (pattern: RegExp, home: string) =>
+  files.filter((f) => path.relative(packages, f) !== home && pattern.test(fs.readFileSync(f, 'utf8'))).map((f) => path.relative(packages, f));
+
+describe('one home per rule', () => {
+  it('content addresses are built only by core/paths.ts', () => {
+    expect(matching(/`\/?api\/v1\/book\/\$\{/, 'core/src/paths.ts')).toEqual([]);
+  });
+
+  it('the safe-redirect rule is written only in core/redirects.ts', () => {
+    expect(matching(/\bfunction safeNext/, 'core/src/redirects.ts')).toEqual([]);
+  });
+
+  it('every message object lives in core/messages.ts', () => {
+    expect(matching(/_MESSAGES = \{/, 'core/src/messages.ts')).toEqual([]);
+  });
+
+  it('a title’s progress is computed only by core/progress.ts', () => {
+    expect(matching(/text_length \* /, 'core/src/progress.ts')).toEqual([]);
+  });
+});

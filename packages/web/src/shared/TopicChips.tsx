@@ -1,0 +1,18 @@
+/** A title's topics as chips linking to each topic page (the title card and the title page show the same list). */
+import { Link } from 'react-router';
+import { paths } from '@lectern/core';
+
+export function TopicChips({ topics, className }: { topics: readonly { slug: string; name: string }[]; className: string }) {
+  if (!topics.length) return null;
+  return (
+    <ul className={className} aria-label="Topics">
+      {topics.map((t) => (
+        <li key={t.slug}>
+          <Link to={paths.topic(t.slug)} className="topic-chip">
+            {t.name}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
