@@ -292,6 +292,10 @@ describe('playlists', () => {
         })
         .toBeLessThan(150);
       await openMenu(first);
+      // The card back at the top should the page have moved under the click (seen in full runs, cause unknown; noted
+      // in the issue): the open menu follows its button, and the check below is about stacking, not scrolling.
+      await first.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await p.waitForTimeout(150);
       await p.screenshot({ path: `/tmp/shelves-menu-${viewport.width}.png` });
       // Every item of the open menu is what a pointer at its centre hits, and some of them lie over the next card.
       const hits = await p.evaluate(() => {

@@ -148,7 +148,9 @@ export function Menu({
     const enabled = itemRefs.current.filter((el): el is HTMLButtonElement => !!el && !el.disabled);
     if (!enabled.length) return;
     const i = ((index % enabled.length) + enabled.length) % enabled.length;
-    enabled[i]?.focus();
+    // The popover is placed inside the screen already; a focus that scrolled the page would move the card (and the
+    // button the popover is placed against) away under the reader's pointer.
+    enabled[i]?.focus({ preventScroll: true });
   };
 
   useEffect(() => {
