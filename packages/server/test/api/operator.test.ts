@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config.ts';
 import { DEMO_EMAIL, SAMPLE_PENDING_FILE } from '../../src/first-start.ts';
 import { createTestDatabase, ENGINES } from '../helpers/app.ts';
 import { SAMPLE_CACHE } from '../helpers/sample.ts';
+import { freePort } from '../../../../scripts/fresh-server.ts';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 const MAIN = 'packages/server/src/main.ts';
@@ -37,16 +38,6 @@ function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv, input?: st
 
 const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** A started main.ts whose output is collected; `until` waits for a pattern in it (or the process's end). */
 function startMain(env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; until(pattern: RegExp, ms?: number): Promise<string>; exited: Promise<number | null> } {
