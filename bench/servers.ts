@@ -10,6 +10,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { importSampleLibrary } from '../packages/server/src/first-start.ts';
+import { annotationPaths } from '@lectern/core';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-'));
 process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -71,6 +72,32 @@ const block = await lectern.app.inject({
 });
 if (block.statusCode !== 200) throw new Error(`bench block request failed: ${block.body}`);
 
+// A chapter holding 1,000 annotations (issue 9's bench): the bench user's highlights and notes on the median
+// chapter, made through the store as a client makes them; the search loads them all in one call.
+const annotationToken = (await lectern.app.inject({ method: 'GET', url: '/auth/token', headers: { cookie } })).body;
+const bookTitleSafe = (await lectern.services.catalog.requireTitle(blockBookId!)).title_safe;
+const annotationPrefix = annotationPaths.prefix(bookTitleSafe, blockBookId!, decodeURIComponent(blockHref!));
+for (let i = 0; i < 1000; i++) {
+  const quote = `Call me Ishmael. Some years ago, never mind how long precisely, passage ${i}`;
+  const made = await lectern.app.inject({
+    method: 'POST',
+    url: annotationPaths.annotations(annotationPrefix),
+    headers: { 'x-annotator-auth-token': annotationToken },
+    payload: {
+      quote,
+      text: i % 3 === 0 ? `A note on passage ${i} with **markdown**` : '',
+      tags: i % 5 === 0 ? 'whales sea' : '',
+      ranges: [{ start: `/p[${i + 1}]`, startOffset: 0, end: `/p[${i + 1}]`, endOffset: quote.length }],
+      selectors: [
+        { type: 'TextQuoteSelector', exact: quote, prefix: 'before the passage ', suffix: ' after the passage' },
+        { type: 'TextPositionSelector', start: i * 200, end: i * 200 + quote.length },
+      ],
+      fragment: `<p>${quote}</p>`,
+    },
+  });
+  if (made.statusCode !== 200) throw new Error(`bench annotation failed: ${made.body}`);
+}
+
 // The floor for the chapter route: the anchor's server sending the same bytes with the same headers, no work.
 const chapterAnswer = await lectern.app.inject({ method: 'GET', url: chapter.url, headers: { cookie } });
 const chapterBody = chapterAnswer.rawPayload;
@@ -95,6 +122,8 @@ export interface BenchInfo {
   etag: string;
   csrfToken: string;
   metadataUrls: string[];
+  annotationToken: string;
+  annotationSearchUrl: string;
 }
 const info: BenchInfo = {
   anchorPort: portOf(anchor.server.address()),
@@ -108,5 +137,7 @@ const info: BenchInfo = {
   blockBookId: blockBookId!,
   blockHref: decodeURIComponent(blockHref!),
   blockBytes: block.body.length,
+  annotationToken,
+  annotationSearchUrl: `${annotationPaths.search(annotationPrefix)}?limit=1000`,
 };
 console.log(JSON.stringify(info));

@@ -3,6 +3,9 @@
  * the first start imports the sample library and prints the demo account, which the tests then sign in with.
  */
 import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import { SMTPServer } from 'smtp-server';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { type FreshServer, importBook, startFreshServer } from '../scripts/fresh-server.ts';
@@ -13,10 +16,16 @@ declare module 'vitest' {
     demoEmail: string;
     demoPassword: string;
     dataDir: string;
+    /** where the suite's SMTP server writes each message the app sends (one .eml file each) */
+    mailDir: string;
   }
 }
 
-/** Writes a small PDF with real text (pdf-lib) and imports it with the operators' command line. */
+/**
+ * Writes a small PDF with real text (pdf-lib) and imports it with the operators' command line. Each page has a word
+ * of its own (book-search.e2e.ts finds page 3 by "zeppelin").
+ */
+export const FIELD_MANUAL_PAGE_WORDS = ['lighthouse', 'marmalade', 'zeppelin'];
 async function importGeneratedPdf(dataDir: string): Promise<void> {
   const { PDFDocument, StandardFonts } = await import('pdf-lib');
   const doc = await PDFDocument.create();
@@ -27,6 +36,7 @@ async function importGeneratedPdf(dataDir: string): Promise<void> {
     const page = doc.addPage([595, 842]);
     page.drawText(`Lectern Field Manual, page ${i}`, { x: 60, y: 760, size: 24, font });
     page.drawText('Chapters, playlists and the reader, explained for operators.', { x: 60, y: 720, size: 14, font });
+    page.drawText(`This page is about the ${FIELD_MANUAL_PAGE_WORDS[i - 1]} of the library.`, { x: 60, y: 690, size: 14, font });
   }
   const file = path.join(dataDir, 'field-manual.pdf');
   fs.writeFileSync(file, await doc.save());
@@ -140,9 +150,36 @@ ${filler}`;
 }
 
 let fresh: FreshServer | null = null;
+let mailSink: SMTPServer | null = null;
+
+/**
+ * A real SMTP server for the suite: the app sends its emails (a "forgot password" link) through it, and each
+ * message is written to a file in `mailDir` for the specs to read, as a reader would open their mailbox.
+ */
+async function startMailSink(mailDir: string): Promise<string> {
+  let count = 0;
+  mailSink = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        fs.writeFileSync(path.join(mailDir, `${String(++count).padStart(4, '0')}.eml`), Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => mailSink!.listen(0, '127.0.0.1', resolve));
+  const { port } = (mailSink as unknown as { server: net.Server }).server.address() as net.AddressInfo;
+  return `smtp://127.0.0.1:${port}`;
+}
 
 export async function setup(project: TestProject): Promise<void> {
-  fresh = await startFreshServer({ dataDirPrefix: 'lectern-e2e-' });
+  const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-e2e-mail-'));
+  const smtpUrl = await startMailSink(mailDir);
+  fresh = await startFreshServer({ dataDirPrefix: 'lectern-e2e-', env: { SMTP_URL: smtpUrl } });
   // A PDF document beside the sample books (which are EPUB 2 and EPUB 3), imported the way an operator does.
   await importGeneratedPdf(fresh.dataDir);
   // A book whose chapter attacks the reader (scripts, handlers, javascript: links, page-wide CSS).
@@ -151,8 +188,10 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('demoEmail', fresh.email);
   project.provide('demoPassword', fresh.password);
   project.provide('dataDir', fresh.dataDir);
+  project.provide('mailDir', mailDir);
 }
 
 export async function teardown(): Promise<void> {
   await fresh?.stop();
+  await new Promise<void>((resolve) => (mailSink ? mailSink.close(() => resolve()) : resolve()));
 }

@@ -188,3 +188,69 @@ describe('Start for a visitor who may not read the book', () => {
     });
   }
 });
+
+/** The page of the PDF at the top of its view (1-based), or 0 before any page is laid out. */
+function pdfPageInView(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const el = document.querySelector<HTMLElement>('.reader-pdf');
+    if (!el) return 0;
+    const pages = Array.from(el.querySelectorAll<HTMLElement>('.reader-pdf__page'));
+    const top = el.scrollTop + el.clientHeight / 3;
+    const hit = pages.find((p) => p.offsetTop <= top && p.offsetTop + p.offsetHeight > top);
+    return hit ? Number(hit.dataset.page) : 0;
+  });
+}
+
+describe('a PDF position follows the account (issue 13)', () => {
+  let browser: Browser;
+  const email = `positions-pdf-${Date.now()}@example.com`;
+  const password = 'a long enough password';
+
+  beforeAll(async () => {
+    createReader(email, password);
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  it('reads to page 3 in one browser and lands on page 3 in a fresh one', async () => {
+    const first = await browser.newContext({ baseURL, viewport });
+    const a = await first.newPage();
+    a.setDefaultTimeout(15_000);
+    await signIn(a, email, password);
+    const list = await (await a.request.get('/api/v1/book/?page_size=50')).json();
+    const doc = list.results.find((b: { content_format: string }) => b.content_format === 'document');
+    await a.goto(doc.continue_url);
+    await a.getByRole('img', { name: 'Page 1' }).waitFor();
+    await expect.poll(() => pdfPageInView(a)).toBe(1);
+    const saved = a.waitForResponse(
+      (r) =>
+        r.url().endsWith(`/api/v1/book/${doc.book_id}/position/`) &&
+        r.request().method() === 'PUT' &&
+        r.status() === 200 &&
+        (r.request().postDataJSON() as { locator: { progression: number } }).locator.progression > 0.6,
+    );
+    // To page 3, a little way into it.
+    await a.evaluate(() => {
+      const el = document.querySelector<HTMLElement>('.reader-pdf')!;
+      const p3 = el.querySelector<HTMLElement>('.reader-pdf__page[data-page="3"]')!;
+      el.scrollTop = p3.offsetTop + 40;
+    });
+    const stored = (await (await saved).json()).position;
+    // The position is counted in pages: page 3 of 3 starts at 2/3.
+    expect(stored.locator.progression).toBeGreaterThan(2 / 3);
+    expect(stored.locator.progression).toBeLessThan(0.8);
+    await first.close();
+
+    // A fresh browser on a phone (another zoom: the same scroll fraction would be another place).
+    const second = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
+    const b = await second.newPage();
+    b.setDefaultTimeout(15_000);
+    await signIn(b, email, password);
+    const card = b.getByRole('link', { name: `Continue ${doc.title}` });
+    await card.click();
+    await b.getByRole('img', { name: 'Page 3' }).waitFor({ state: 'attached' });
+    await expect.poll(() => pdfPageInView(b), { timeout: 15_000 }).toBe(3);
+    if (SHOTS) await b.screenshot({ path: `${SHOTS}/pdf-position-390.png` });
+    await second.close();
+  });
+});

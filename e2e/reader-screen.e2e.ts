@@ -280,6 +280,26 @@ describe('display and keys', () => {
     await expect.poll(() => back.evaluate((b) => b === document.activeElement && getComputedStyle(b).opacity === '1')).toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(bars).toEqual({ header: true, toolbar: true, footer: true });
+    // What the immersive view covers is out of the tab order: walking every stop never lands in the header,
+    // the skip link or the footer, and they come back when the bars do.
+    await page.keyboard.press('h');
+    await expect.poll(bars).toEqual({ header: false, toolbar: false, footer: false });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const stops: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      stops.push(
+        await page.evaluate(() => {
+          const a = document.activeElement;
+          if (!a || a === document.body) return 'body';
+          return a.closest('header.topbar, .skip-link, footer.shell__footer') ? 'covered' : a.tagName;
+        }),
+      );
+    }
+    expect(stops).not.toContain('covered');
+    await page.keyboard.press('Escape');
+    await expect.poll(bars).toEqual({ header: true, toolbar: true, footer: true });
+    expect(await page.locator('header.topbar').evaluate((h) => h.hasAttribute('inert'))).toBe(false);
   });
 });
 

@@ -31,7 +31,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?: number }): Promise<FreshServer> {
+export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?: number; env?: Record<string, string> }): Promise<FreshServer> {
   if (!fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) throw new Error('build the web app first: npm run build');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), opts.dataDirPrefix));
   const port = await freePort();
@@ -47,6 +47,7 @@ export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?
       // Each spec signs the demo account in afresh; the production limit (10 a minute) would refuse the suite.
       LOGIN_RATE_LIMIT: '1000',
       SAMPLE_CACHE_DIR: path.join(os.tmpdir(), 'lectern-sample-cache'),
+      ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -84,7 +85,12 @@ export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?
 
 /** Imports a book file into a server's DATA_DIR with the operators' command line, as an operator does; returns what it printed. */
 export function importBook(dataDir: string, file: string, extraArgs: readonly string[] = []): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'import', file, ...extraArgs], {
+  return lecternCli(dataDir, ['import', file, ...extraArgs]);
+}
+
+/** Runs the operators' command line on the server's DATA_DIR (SQLite), as an operator would beside it. */
+export function lecternCli(dataDir: string, args: readonly string[]): string {
+  return execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', ...args], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
     encoding: 'utf8',

@@ -14,6 +14,11 @@ export const LIMITS = {
 
 /** Catalog paging: our API pages by `page` and `page_size`; page_size is clamped to this range. */
 export const CATALOG_PAGE_SIZE = { default: 24, max: 100 } as const;
+/**
+ * Pages reached by number read this many rows in at most; later pages are reached with the `next` link's cursor
+ * (keyset paging, docs/decisions.md "Catalog listings at 100,000 titles").
+ */
+export const CATALOG_OFFSET_MAX = 10_000;
 
 export const ACCOUNT_STATUSES = ['trial', 'subscriber', 'expired', 'cancelled'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
@@ -50,3 +55,7 @@ export const CLIENT_METADATA_FIELDS = 'api_url,authors,content_format,continue_u
 /** The password rule's lengths (core/passwords.ts). */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 1024;
+
+/** reader.md §9 note length; §5 the quote shown in the editor is cut to the same length with an ellipsis. */
+export const NOTE_MAX_LENGTH = 750;
+export const QUOTE_SHOWN_LENGTH = 750;

@@ -11,3 +11,6 @@ export * from './reader-crypto.ts';
 export * from './catalog.ts';
 export * from './passwords.ts';
 export * from './locator.ts';
+export * from './search.ts';
+export * from './account-entry.ts';
+export * from './annotations.ts';

@@ -1,4 +1,5 @@
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
+import type { AnnotationAction } from './annotations.ts';
+import { NOTE_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
 
 /**
  * Every sentence a person reads, in one home: the messages quoted by the specifications (word for word) and our
@@ -143,4 +144,92 @@ export const CONTENT_MESSAGES = {
   notAnAddress: (uri: string) => `"${uri}" is not a content address (expected /api/v1/book/{book_id}/).`,
   notInLibrary: (apiUrl: string) => `${apiUrl} is not in this library.`,
   notAChapterOf: (apiUrl: string, title: string) => `${apiUrl} is not a chapter of "${title}".`,
+} as const;
+
+// ---- joining: registration, the email and password checks, onboarding (library-playlists-account.md §5) ----
+
+export const ACCOUNT_ENTRY_MESSAGES = {
+  /** §5, word for word */
+  required: 'This field is required.',
+  looksGood: 'Looks good!',
+  justASecond: 'Just a second...',
+  emailShape: 'Enter a valid email address.',
+  emailTaken: 'An account with this email already exists. Sign in instead.',
+  emailFree: 'This email address is free to use.',
+  planChoice: 'Choose the basic or the pro plan.',
+  tooManyRequests: 'Too many requests from this address: wait a minute and try again.',
+  unknownTopic: (slug: string) => `There is no topic "${slug}".`,
+  currentPasswordWrong: 'That is not your current password.',
+  resetSent: 'If an account uses that address, a link to choose a new password is on its way. The link works once, for an hour.',
+  resetLinkDead: 'This link has expired or has been used. Ask for a new one.',
+  resetDone: 'Your password is changed. Sign in with it.',
+  resetEmailSubject: 'Choose a new Lectern password',
+  resetEmailText: (link: string) =>
+    `Someone (we hope you) asked to choose a new password for your Lectern account.\n\nOpen this link within an hour to choose it:\n${link}\n\nThe link works once. If you did not ask, ignore this email: your password stays as it is.`,
+  /** §5 password confirmation, word for word */
+  confirmNeedsNew: 'Please enter a new password first.',
+  confirmNeedsValidNew: 'Please make sure your new password is valid first.',
+  confirmMatch: 'We have a match!',
+  confirmMismatch: 'This must match your new password.',
+  welcome: (trialEnd: string) => `Welcome to Lectern! Your free trial runs until ${trialEnd}.`,
+} as const;
+
+// ---- annotations (reader.md §5, §8; the store's own details; core/annotations.ts) ----
+
+export const ANNOTATION_MESSAGES = {
+  /** §5 placeholder of the note editor */
+  notePlaceholder: 'Add a note using markdown (optional)',
+  /** §8 store notices, keyed on the status code; `{action}` is create / update / delete / read */
+  notAllowed: (action: string) => `Sorry you are not allowed to ${action} this annotation`,
+  storeUnreachable: 'Sorry we could not connect to the annotations store',
+  storeFailed: 'Sorry something went wrong with the annotation store',
+  couldNot: (action: string) => `Sorry we could not ${action} this annotation`,
+  couldNotSearch: 'Sorry we could not search the store for annotations',
+  couldNotLoad: 'Sorry we could not read the annotations from the store',
+  tokenFailed: "Couldn't get auth token:",
+  unsupportedBrowser: 'Sorry your current browser does not support the Annotator',
+  deleteConfirm: 'Are you sure you want to permanently delete this note?',
+  deleteNo: 'No, I changed my mind',
+  deleteYes: 'Yes, delete it',
+  // The server's details (ours).
+  notFound: 'Annotation not found.',
+  signInToAnnotate: 'Sign in to add highlights and notes.',
+  denied: (action: AnnotationAction) => `You may not ${action === 'admin' ? 'change the permissions of' : action} this annotation.`,
+  previewOnly: 'Only preview creators can add preview content.',
+  chapterNeeded: 'Annotations are made on a chapter: the store address must name one.',
+  textTooLong: `Notes are limited to ${NOTE_MAX_LENGTH} characters.`,
+  fragmentEmpty: 'fragment is required.',
+} as const;
+
+/** §5 promotion codes (word for word where the spec quotes them) and the subscription changes. */
+export const SUBSCRIPTION_MESSAGES = {
+  codeNotValid: 'The code entered is not valid.',
+  codeAlreadyApplied: 'This code has already been applied.',
+  codeApplied: (code: string) => `${code} has been applied.`,
+  codeExpired: 'This code has expired.',
+  codeUsedUp: 'This code has been used as many times as it may be.',
+  codeOtherPlan: (plan: string) => `This code is not for the ${plan} plan.`,
+  notSubscribed: 'There is no subscription to cancel.',
+  nothingToReactivate: 'There is no cancelled or ended subscription to reactivate.',
+  noSuchInvoice: 'No such invoice.',
+  invoiceNotOpen: 'That invoice is not open.',
+  changedMeanwhile: 'Your account changed meanwhile: reload the page and try again.',
+} as const;
+
+// ---- finding (reader.md §8) ----
+
+/** reader.md §8: what the in-book search panel says. */
+export const IN_BOOK_SEARCH_MESSAGES = {
+  noResults: (query: string) => `No results for "${query}"`,
+  failed: 'Something has gone wrong... please try again later.',
+  wholeSite: 'Search the whole site',
+} as const;
+
+// ---- catalog listings (a 400 naming the field) ----
+
+export const CATALOG_MESSAGES = {
+  /** a `cursor` that this server did not give out, or one of another sort order */
+  cursorInvalid: 'cursor is not one this list gave out for this order: start again from the first page.',
+  /** `page` beyond the pages reached by number (later pages are reached with the `next` link's cursor) */
+  pageTooDeep: (maxPage: number) => `page goes up to ${maxPage} for this page size: follow the next link for later pages.`,
 } as const;

@@ -16,13 +16,20 @@ export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
   'jennifer', 'jordan23', 'liverpool', 'chocolate', 'admin123', 'administrator', 'lectern1', 'lectern123',
 ]);
 
-/** Why a password may not be used, or null when it may. */
-export function passwordProblem(password: string, email?: string | null): string | null {
+/**
+ * Why a password may not be used, or null when it may. `isCommon` is told the lower-cased password: the server
+ * passes its list of the 10,000 most used passwords (too large for the web app, which asks the server instead).
+ */
+export function passwordProblem(
+  password: string,
+  email?: string | null,
+  isCommon: (lowerCased: string) => boolean = (l) => COMMON_PASSWORDS.has(l),
+): string | null {
   if (password.length < PASSWORD_MIN_LENGTH) return PASSWORD_MESSAGES.tooShort;
   if (password.length > PASSWORD_MAX_LENGTH) return PASSWORD_MESSAGES.tooLong;
   const lower = password.toLowerCase();
   const address = email?.trim().toLowerCase();
   if (address && (lower === address || lower === address.split('@')[0])) return PASSWORD_MESSAGES.isEmail;
-  if (COMMON_PASSWORDS.has(lower)) return PASSWORD_MESSAGES.common;
+  if (COMMON_PASSWORDS.has(lower) || isCommon(lower)) return PASSWORD_MESSAGES.common;
   return null;
 }

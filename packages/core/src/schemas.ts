@@ -133,6 +133,8 @@ export type Paged<T> = { count: number; next: string | null; previous: string | 
 export const bookListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(24),
+  /** opaque: where the `next` or `previous` link continues the list (the page's sort key and id); wins over page */
+  cursor: z.string().max(1000).optional(),
   topic: z.string().max(100).optional(),
   publisher: z.string().max(100).optional(),
   /** title (ignoring case and a leading article), recent (newest first) or author */

@@ -15,6 +15,7 @@ import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { AnnotationsRepository } from './repositories/annotations.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
 import { CollectionsRepository } from './repositories/collections.ts';
 import { HealthRepository } from './repositories/health.ts';
@@ -24,6 +25,21 @@ import { SessionsRepository } from './repositories/sessions.ts';
 import { SignInAttemptsRepository } from './repositories/sign-in-attempts.ts';
 import { UsersRepository } from './repositories/users.ts';
 import { accountRoutes } from './routes/account.ts';
+import { registrationRoutes } from './routes/registration.ts';
+import { SearchRepository } from './repositories/search.ts';
+import { searchRoutes } from './routes/search.ts';
+import { SearchService } from './services/search.ts';
+import { PasswordResetsRepository } from './repositories/password-resets.ts';
+import { LogMailer, SmtpMailer } from './services/mailer.ts';
+import { PasswordResetService } from './services/password-reset.ts';
+import { subscriptionRoutes } from './routes/subscriptions.ts';
+import { SubscriptionsRepository } from './repositories/subscriptions.ts';
+import { InvoiceProvider } from './services/payments.ts';
+import { SUBSCRIPTION_CHECK_INTERVAL_MS, SubscriptionsService } from './services/subscriptions.ts';
+import { AccountEntryRepository } from './repositories/account-entry.ts';
+import { RegistrationService } from './services/registration.ts';
+import { RequestLimits } from './services/request-limits.ts';
+import { annotationRoutes } from './routes/annotations.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { bookRoutes } from './routes/books.ts';
 import { collectionRoutes } from './routes/collections.ts';
@@ -33,6 +49,8 @@ import { healthRoutes } from './routes/health.ts';
 import { webRoutes } from './routes/web.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 import { AccountsService } from './services/accounts.ts';
+import { AnnotationTokens } from './services/annotation-tokens.ts';
+import { AnnotationsService } from './services/annotations.ts';
 import { AuthService, SESSION_PURGE_INTERVAL_MS } from './services/auth.ts';
 import { CatalogCache, CatalogService, TaxonomyLookups } from './services/catalog.ts';
 import { ChapterFlagsService } from './services/chapter-flags.ts';
@@ -58,6 +76,12 @@ export interface Services {
   reader: ReaderService;
   signInThrottle: SignInThrottle;
   positions: PositionsService;
+  registration: RegistrationService;
+  requestLimits: RequestLimits;
+  annotations: AnnotationsService;
+  subscriptions: SubscriptionsService;
+  passwordReset: PasswordResetService;
+  search: SearchService;
 }
 
 export interface Lectern {
@@ -83,7 +107,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const store = new ContentStore(config.dataDir);
   fs.mkdirSync(store.root, { recursive: true });
   const users = new UsersRepository(db.kysely);
-  const catalogRepo = new CatalogRepository(db.kysely);
+  const searchRepo = new SearchRepository(db.kysely, db.engine);
+  const catalogRepo = new CatalogRepository(db.kysely, searchRepo);
   const catalogCache = new CatalogCache();
   const collectionsRepo = new CollectionsRepository(db.kysely);
   const resolver = new ContentResolver(catalogRepo, catalogCache);
@@ -91,9 +116,11 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const positionsRepo = new PositionsRepository(db.kysely);
   const catalog = new CatalogService(catalogRepo, store, catalogCache, { positions: positionsRepo, progress: progressRepo });
   const sessions = new SessionsRepository(db.kysely);
+  const accounts = new AccountsService(users, sessions);
+  const auth = new AuthService(users, sessions);
   const services: Services = {
-    accounts: new AccountsService(users, sessions),
-    auth: new AuthService(users, sessions),
+    accounts,
+    auth,
     catalog,
     importer: new ImportService(catalogRepo, store, config.imports),
     flags: new ChapterFlagsService(catalogRepo, catalogCache),
@@ -102,6 +129,18 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     reader: new ReaderService(secret, catalogRepo, catalog, progressRepo, resolver),
     signInThrottle: new SignInThrottle(new SignInAttemptsRepository(db.kysely), config.loginRateLimit),
     positions: new PositionsService(catalog, catalogRepo, positionsRepo),
+    registration: new RegistrationService(accounts, new AccountEntryRepository(db.kysely), config.trialDays),
+    requestLimits: new RequestLimits(new SignInAttemptsRepository(db.kysely)),
+    annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions),
+    search: new SearchService(searchRepo, catalogRepo, catalog),
+    passwordReset: new PasswordResetService(
+      users,
+      new PasswordResetsRepository(db.kysely),
+      sessions,
+      config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer((line) => console.log(line)),
+      config.publicUrl,
+    ),
+    subscriptions: new SubscriptionsService(new SubscriptionsRepository(db.kysely), new InvoiceProvider(), undefined, (userId) => auth.forgetUser(userId)),
   };
   return { db, services, store, secret };
 }
@@ -124,6 +163,17 @@ export async function buildApp(config: Config): Promise<Lectern> {
   const purgeTimer = setInterval(purge, SESSION_PURGE_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void (await purge()));
   app.addHook('onClose', async () => clearInterval(purgeTimer));
+  // Trials and paid periods end on time without a request: every minute, and at start (what a stopped server
+  // missed is still due: the job works from the stored dates).
+  const runDue = () =>
+    services.subscriptions.runDue().catch((err: Error) => app.log.error({ err }, 'ending trials and paid periods failed'));
+  const dueTimer = setInterval(runDue, SUBSCRIPTION_CHECK_INTERVAL_MS).unref();
+  app.addHook('onReady', async () => void (await runDue()));
+  // Titles imported before search existed are indexed in the background after start (idempotent).
+  app.addHook('onReady', async () => {
+    void services.search.backfill().catch((err: Error) => app.log.error({ err }, 'indexing the library for search failed'));
+  });
+  app.addHook('onClose', async () => clearInterval(dueTimer));
 
   const csrf = new CsrfTokens(secret);
   await app.register(fastifyCookie);
@@ -142,6 +192,9 @@ export async function buildApp(config: Config): Promise<Lectern> {
 
   healthRoutes(app, new HealthService(new HealthRepository(db.kysely), db.engine));
   accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, throttle: services.signInThrottle });
+  registrationRoutes(app, { registration: services.registration, auth: services.auth, limits: services.requestLimits, csrf, passwordReset: services.passwordReset });
+  subscriptionRoutes(app, { subscriptions: services.subscriptions, limits: services.requestLimits });
+  searchRoutes(app, { search: services.search });
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
   // Multipart only where uploads are taken: registered on the whole app, its two hooks ran on every request
   // (a 'close' listener and an async onResponse per request; bench/http.ts).
@@ -152,6 +205,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   collectionRoutes(app, { collections: services.collections, metadata: services.metadata });
   readerRoutes(app, { reader: services.reader });
   positionRoutes(app, { positions: services.positions });
+  annotationRoutes(app, { annotations: services.annotations });
   await webRoutes(app, config.webDist);
 
   return { app, db, services, config };

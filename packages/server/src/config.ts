@@ -13,6 +13,16 @@ export interface Config {
   dataDir: string;
   /** postgres://... switches from the embedded SQLite file to PostgreSQL */
   databaseUrl: string | null;
+  /** how long to wait for PostgreSQL to answer a new connection before saying it cannot be reached */
+  databaseConnectTimeoutMs: number;
+  /** where readers reach this server (links in emails are built from it, never from a request's Host) */
+  publicUrl: string;
+  /** smtp(s)://user:pass@host:port to send email through; null: emails are written to the log */
+  smtpUrl: string | null;
+  /** the From of the emails */
+  mailFrom: string;
+  /** how long a free trial lasts (days) */
+  trialDays: number;
   /** HMAC secret for sessions and CSRF tokens; generated into DATA_DIR when not given */
   secret: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -90,6 +100,11 @@ const envSchema = z.object({
     }),
   WEB_DIST: z.string().optional(),
   SAMPLE_CACHE_DIR: z.string().optional(),
+  TRIAL_DAYS: positive('TRIAL_DAYS', 10),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'PUBLIC_URL must be an http(s) address such as https://library.example.com' }).optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).max(200).optional(),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: positive('DATABASE_CONNECT_TIMEOUT_SECONDS', 10),
   IMPORT_MAX_FILE_MB: positive('IMPORT_MAX_FILE_MB', DEFAULT_IMPORT_LIMITS.maxFileBytes / MB),
   IMPORT_MAX_UPLOAD_MB: positive('IMPORT_MAX_UPLOAD_MB', DEFAULT_IMPORT_LIMITS.maxUploadBytes / MB),
   IMPORT_MAX_WRITTEN_MB: positive('IMPORT_MAX_WRITTEN_MB', DEFAULT_IMPORT_LIMITS.maxWrittenBytes / MB),
@@ -153,6 +168,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: e.HOST || '127.0.0.1',
     dataDir,
     databaseUrl: e.DATABASE_URL || null,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+    trialDays: e.TRIAL_DAYS,
+    publicUrl: e.PUBLIC_URL ?? `http://${e.HOST || '127.0.0.1'}:${e.PORT}`,
+    smtpUrl: e.SMTP_URL || null,
+    mailFrom: e.MAIL_FROM ?? 'Lectern <no-reply@lectern.local>',
     secret: e.LECTERN_SECRET || null,
     logLevel: e.LOG_LEVEL ?? 'info',
     trustProxy: e.TRUST_PROXY ?? false,

@@ -72,6 +72,10 @@ export function describeStartupError(err: unknown, phase: StartupPhase, where: W
   }
   const url = shownDatabaseUrl(where.databaseUrl);
   const server = databaseServer(where.databaseUrl);
+  // pg says so in words, with no code: the client's "connection timeout", the pool's "timeout exceeded when trying to connect"
+  if (!code && /timeout/i.test(messageOf(err))) {
+    return `Cannot reach the PostgreSQL server at ${server} (DATABASE_URL ${url}): no answer within the connect timeout (DATABASE_CONNECT_TIMEOUT_SECONDS).`;
+  }
   switch (code) {
     case 'ECONNREFUSED':
       return `Cannot reach the PostgreSQL server at ${server} (DATABASE_URL ${url}): connection refused. Is PostgreSQL running there?`;

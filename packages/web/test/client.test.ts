@@ -78,7 +78,7 @@ beforeAll(async () => {
         }
         return send(res, 200, {
           count: 30,
-          next: 'http://test/api/v1/book/?page=2&page_size=24',
+          next: 'http://test/api/v1/book/?page=2&cursor=abc.def&page_size=24',
           previous: null,
           results: [book],
         });
@@ -161,12 +161,16 @@ describe('api client', () => {
     expect(down).toMatchObject({ status: 0, detail: MESSAGES.contentRequestFailed });
   });
 
-  it('builds the catalog query and reads the next page from `next`', async () => {
+  it('builds the catalog query and reads the next page and its cursor from `next`', async () => {
     const page = await client.listBooks({ page: 1, pageSize: 24, topic: 'fiction' });
     expect(page.results[0]?.title).toBe("Alice's Adventures in Wonderland");
     const url = new URL(last().url, 'http://x');
     expect(Object.fromEntries(url.searchParams)).toEqual({ page: '1', page_size: '24', topic: 'fiction' });
-    expect(nextPageOf(page)).toBe(2);
+    const next = nextPageOf(page);
+    expect(next).toEqual({ page: 2, cursor: 'abc.def' });
+    await client.listBooks({ ...next, topic: 'fiction' });
+    expect(Object.fromEntries(new URL(last().url, 'http://x').searchParams)).toEqual({ page: '2', cursor: 'abc.def', page_size: '24', topic: 'fiction' });
+    expect(nextPageOf({ next: '/api/v2/collections/?page=3' })).toEqual({ page: 3, cursor: null });
     expect(nextPageOf({ next: null })).toBeNull();
   });
 

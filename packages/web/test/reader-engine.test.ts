@@ -336,8 +336,11 @@ describe('chapter document', () => {
     expect(d.documentElement.className).toContain('lectern-paged');
     expect(d.documentElement.className).toContain('night-mode');
     expect(d.getElementById(ROOT_ID)?.querySelector('h2')?.textContent).toBe('Down the Rabbit-Hole');
-    const order = Array.from(d.head.children).map((el) => el.tagName);
-    expect(order.indexOf('LINK')).toBeLessThan(order.indexOf('STYLE'));
+    // The layer order comes before the book's sheets (a layer is ordered where it is first named), then ours.
+    const order = Array.from(d.head.children).map((el) => (el.tagName === 'STYLE' ? `STYLE:${(el.textContent ?? '').trim().slice(0, 22)}` : el.tagName));
+    expect(order.indexOf('STYLE:@layer lectern, book;')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('STYLE:@layer lectern, book;')).toBeLessThan(order.indexOf('LINK'));
+    expect(order.findIndex((tag) => tag.startsWith('STYLE:@layer lectern {'))).toBeGreaterThan(order.indexOf('LINK'));
   });
 });
 

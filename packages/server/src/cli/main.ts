@@ -5,9 +5,14 @@
  *   import <file-or-folder>... [--topic slug]...
  *   library:sample [--with-debian]
  *   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
+ *   plans:set <basic|pro> --name N --price CENTS --currency USD --period month|year
+ *   promo:add <code> (--percent N | --fixed CENTS) [--plan basic|pro] [--expires ISO-DATE] [--limit N] [--sale]
+ *   promo:list
+ *   invoices:paid <invoice id>
  *   migrate
  */
 import { parseArgs } from 'node:util';
+import { ZodError } from 'zod';
 import type { ImportReport } from '@lectern/core';
 import { buildServices } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -23,6 +28,10 @@ const USAGE = `usage: npm run lectern -- <command>
   import <file-or-folder>... [--topic slug]...
   library:sample [--with-debian]
   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
+  plans:set <basic|pro> --name N --price CENTS --currency USD --period month|year
+  promo:add <code> (--percent N | --fixed CENTS) [--plan basic|pro] [--expires ISO-DATE] [--limit N] [--sale]
+  promo:list
+  invoices:paid <invoice id>
   migrate`;
 
 function printReport(report: ImportReport | SampleImportReport): void {
@@ -129,6 +138,62 @@ async function run(argv: string[]): Promise<number> {
         console.log(`${bookId} ${chapterPath}: as_sample=${result.as_sample} is_public=${result.is_public}`);
         return 0;
       }
+      case 'plans:set': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: { name: { type: 'string' }, price: { type: 'string' }, currency: { type: 'string' }, period: { type: 'string' } },
+        });
+        const plan = await services.subscriptions.setPlan({
+          slug: positionals[0],
+          name: values.name,
+          price_cents: values.price === undefined ? undefined : Number(values.price),
+          currency: values.currency,
+          period: values.period,
+        });
+        console.log(`plan ${plan.slug}: ${plan.name}, ${(plan.price_cents / 100).toFixed(2)} ${plan.currency} a ${plan.period}`);
+        return 0;
+      }
+      case 'promo:add': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: {
+            percent: { type: 'string' },
+            fixed: { type: 'string' },
+            plan: { type: 'string' },
+            expires: { type: 'string' },
+            limit: { type: 'string' },
+            sale: { type: 'boolean' },
+          },
+        });
+        if ((values.percent === undefined) === (values.fixed === undefined)) throw new AppError(400, 'promo:add needs --percent N or --fixed CENTS');
+        const code = await services.subscriptions.addPromotionCode({
+          code: positionals[0],
+          kind: values.percent !== undefined ? 'percent' : 'fixed',
+          amount: Number(values.percent ?? values.fixed),
+          plan: values.plan ?? null,
+          expires_at: values.expires ? new Date(values.expires).toISOString() : null,
+          usage_limit: values.limit === undefined ? null : Number(values.limit),
+          is_sale: values.sale ?? false,
+        });
+        console.log(`promotion code ${code.code}: ${code.kind === 'percent' ? `${code.amount}%` : `${code.amount} cents`} off${code.plan ? ` the ${code.plan} plan` : ''}`);
+        return 0;
+      }
+      case 'promo:list': {
+        for (const c of await services.subscriptions.listPromotionCodes()) {
+          const off = c.kind === 'percent' ? `${c.amount}%` : `${c.amount} cents`;
+          console.log(`${c.code}\t${off}\t${c.plan ?? 'any plan'}\tused ${c.used_count}${c.usage_limit === null ? '' : `/${c.usage_limit}`}\t${c.expires_at ?? 'no end'}`);
+        }
+        return 0;
+      }
+      case 'invoices:paid': {
+        const id = Number(rest[0]);
+        if (!Number.isInteger(id) || id < 1) throw new AppError(400, 'invoices:paid needs an invoice id');
+        const invoice = await services.subscriptions.markInvoicePaid(id);
+        console.log(`invoice ${invoice.id} paid (${(invoice.amount_cents / 100).toFixed(2)} ${invoice.currency}, ${invoice.plan})`);
+        return 0;
+      }
       default:
         console.error(`unknown command: ${command}\n${USAGE}`);
         return 2;
@@ -143,6 +208,11 @@ run(process.argv.slice(2)).then(
   (err) => {
     if (err instanceof ConfigError || err instanceof AppError) {
       console.error(err.message);
+      process.exit(2);
+    }
+    // A value an operator gave that a service's schema refuses: say which, in one line.
+    if (err instanceof ZodError) {
+      console.error(err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
       process.exit(2);
     }
     // An unknown or malformed option (node:util parseArgs): a usage error, not a bug.

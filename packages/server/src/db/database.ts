@@ -16,9 +16,15 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export function openDatabase(opts: { databaseUrl: string | null; dataDir: string; onIdleError?: (err: Error) => void }): Db {
+export function openDatabase(opts: {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** a server that accepts the connection and never answers (a firewall, a hung host) must not hang the start */
+  databaseConnectTimeoutMs?: number;
+  onIdleError?: (err: Error) => void;
+}): Db {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, connectionTimeoutMillis: opts.databaseConnectTimeoutMs ?? 10_000 });
     // An idle connection that the server drops (restart, failover) must not crash the process: the pool
     // replaces it on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err));

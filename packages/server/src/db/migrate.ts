@@ -10,6 +10,13 @@ import * as m0003 from './migrations/0003_usage.ts';
 import * as m0004 from './migrations/0004_sign_in_limits.ts';
 import * as m0005 from './migrations/0005_reading_positions.ts';
 import * as m0007 from './migrations/0007_catalog_works_samples.ts';
+import * as m0012 from './migrations/0012_annotations.ts';
+import * as m0011 from './migrations/0011_fidelity.ts';
+import * as m0013 from './migrations/0013_registration.ts';
+import * as m0014 from './migrations/0014_subscriptions.ts';
+import * as m0015 from './migrations/0015_password_resets.ts';
+import * as m0016 from './migrations/0016_search.ts';
+import * as m0009 from './migrations/0009_listing_indexes.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -20,6 +27,13 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0004_sign_in_limits': m0004,
   '0005_reading_positions': m0005,
   '0007_catalog_works_samples': m0007,
+  '0012_annotations': m0012,
+  '0011_fidelity': m0011,
+  '0013_registration': m0013,
+  '0014_subscriptions': m0014,
+  '0015_password_resets': m0015,
+  '0016_search': m0016,
+  '0009_listing_indexes': m0009,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
@@ -30,6 +44,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => migrations },
+    // Numbers are handed out to work done side by side and land in any order: a database that has run a later
+    // number still takes an earlier one that arrives after it (each migration touches its own tables).
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -2,7 +2,10 @@
  * Table types for kysely. Both engines store flags as 0/1 integers and times as ISO-8601 text so that the
  * same queries and the same rows work on SQLite and PostgreSQL.
  */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** A nullable column an insert may leave out (added by a later migration). */
+type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
 
 export type Flag = 0 | 1;
 
@@ -20,6 +23,10 @@ export interface UsersTable {
   is_preview_creator: Flag;
   created_at: string;
   collections_version: Generated<number>;
+  /** the plan chosen at registration ('basic' | 'pro'); null for accounts made by an operator */
+  plan: string | null;
+  /** paid up to (a subscriber, a cancelled account still in its paid period); null otherwise */
+  subscription_ends_at: string | null;
 }
 
 export interface TeamsTable {
@@ -78,12 +85,18 @@ export interface TitlesTable {
   work_key: Generated<string>;
   /** null when this title stands for its work in the catalog; else the id of the title that does */
   work_title_id: number | null;
+  /** dc:title's dir (ltr, rtl, auto) and language as the package gives them (0011); null when it says nothing */
+  title_dir: OptionalText;
+  title_lang: OptionalText;
 }
 
 export interface TitleAuthorsTable {
   title_id: number;
   position: number;
   name: string;
+  /** the dc:creator's dir and language (0011) */
+  dir: OptionalText;
+  lang: OptionalText;
 }
 
 export interface TitlePublishersTable {
@@ -195,7 +208,164 @@ export interface ReadingPositionsTable {
   updated_at: string;
 }
 
+export interface UserTopicsTable {
+  user_id: number;
+  topic_id: number;
+  chosen_at: string;
+}
+
+/** Every change of an account's state, in order (issue 10: each transition one service call, written here). */
+export interface AccountHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  event: string;
+  from_status: string | null;
+  to_status: string | null;
+  detail: Generated<string>;
+  at: string;
+}
+
+/** One highlight or note (migration 0012); JSON columns hold what core's annotation schemas describe. */
+export interface AnnotationsTable {
+  id: string;
+  title_id: number;
+  /** the chapter's path in the book (kept when a re-import removes the chapter: the note is then orphaned) */
+  chapter_href: string;
+  user_id: number;
+  /** the author's uuid: the `user` of the wire format and the `userId` of their tokens */
+  user_uuid: string;
+  consumer: string;
+  uri: string;
+  quote: string;
+  text: string;
+  /** JSON string[] */
+  tags: string;
+  /** JSON AnnotationRange[] */
+  ranges: string;
+  /** JSON AnnotationSelector[] */
+  selectors: string;
+  fragment: string;
+  sanitized_fragment: string;
+  /** JSON string[] */
+  highlights: string;
+  /** JSON string[] each: the principals of each action */
+  perm_read: string;
+  perm_update: string;
+  perm_delete: string;
+  perm_admin: string;
+  /** the read list's groups, as flags for the search filter */
+  read_world: Flag;
+  read_authenticated: Flag;
+  read_consumer: Flag;
+  /** '3' or 'preview_annotation' */
+  annotation_type: string;
+  /** case-folded copies for the search filter (folded in JavaScript: the same on both engines) */
+  text_lc: string;
+  quote_lc: string;
+  tags_lc: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PlansTable {
+  slug: string;
+  name: string;
+  price_cents: number;
+  currency: string;
+  period: 'month' | 'year';
+}
+
+export interface PromotionCodesTable {
+  code: string;
+  kind: 'percent' | 'fixed';
+  amount: number;
+  plan: string | null;
+  expires_at: string | null;
+  usage_limit: number | null;
+  used_count: Generated<number>;
+  is_sale: Flag;
+  created_at: string;
+}
+
+export interface InvoicesTable {
+  id: Generated<number>;
+  user_id: number;
+  plan: string;
+  amount_cents: number;
+  currency: string;
+  promotion_code: string | null;
+  status: 'open' | 'paid' | 'void';
+  provider: string;
+  provider_reference: string;
+  period_start: string;
+  period_end: string;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** A title's own row (chapter_id null) or a passage of a chapter's text, as search indexes them (migration 0016). */
+export interface SearchDocsTable {
+  id: Generated<number>;
+  title_id: number;
+  chapter_id: number | null;
+  passage_no: number;
+  title: string;
+  people: string;
+  subjects: string;
+  description: string;
+  body: string;
+}
+
+export interface SearchSelectionsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  rank: number;
+  book_id: string;
+  scope: string;
+  content_type: string;
+  selection_type: string;
+  url: string;
+  query: string;
+  session_id: string;
+  created_at: string;
+}
+
+/** A title in one catalog listing, with its sort keys (repositories/listings.ts). */
+export interface TitleListingsTable {
+  listing: string;
+  title_id: number;
+  sort_title: string;
+  author_last: Flag;
+  sort_author: string;
+  created_at: string;
+}
+
+/** How many titles a listing holds, kept with its rows. */
+export interface ListingCountsTable {
+  listing: string;
+  n: number;
+}
+
 export interface Database {
+  search_docs: SearchDocsTable;
+  search_selections: SearchSelectionsTable;
+  password_resets: PasswordResetsTable;
+  plans: PlansTable;
+  promotion_codes: PromotionCodesTable;
+  invoices: InvoicesTable;
+  user_topics: UserTopicsTable;
+  account_history: AccountHistoryTable;
+  annotations: AnnotationsTable;
+  title_listings: TitleListingsTable;
+  listing_counts: ListingCountsTable;
   sign_in_attempts: SignInAttemptsTable;
   reading_positions: ReadingPositionsTable;
   usage_events: UsageEventsTable;
@@ -217,6 +387,9 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
+export type PlanRow = Selectable<PlansTable>;
+export type PromotionCodeRow = Selectable<PromotionCodesTable>;
+export type InvoiceRow = Selectable<InvoicesTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
@@ -224,3 +397,4 @@ export type TitleRow = Selectable<TitlesTable>;
 export type ChapterRow = Selectable<ChaptersTable>;
 export type ResourceRow = Selectable<ResourcesTable>;
 export type CollectionRow = Selectable<CollectionsTable>;
+export type AnnotationRow = Selectable<AnnotationsTable>;

@@ -8,6 +8,7 @@
  * It refuses a file (IngestError) only when nothing readable would be left.
  */
 import { DomUtils } from 'htmlparser2';
+import { deobfuscate, readEncryption } from './obfuscation.ts';
 import {
   attr,
   childElements,
@@ -18,11 +19,12 @@ import {
   parseXml,
   textOf,
   visibleText,
+  xmlProblem,
   type DomElement,
 } from './markup.ts';
 import { looksLikeFileName, normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
 import { commonFolder, dirname, isAbsoluteUrl, normalisePath, relativeTo, resolveHref } from './paths.ts';
-import { IngestError, type ParsedChapter, type ParsedResource, type ParsedTitle, type ParsedTocEntry } from './types.ts';
+import { IngestError, type TextDirection, type ParsedChapter, type ParsedResource, type ParsedTitle, type ParsedTocEntry } from './types.ts';
 import { ZipArchive, type ZipLimits } from './zip.ts';
 
 const CONTAINER = 'META-INF/container.xml';
@@ -30,6 +32,9 @@ const EPUB_MEDIA_TYPE = 'application/epub+zip';
 const OPF_MEDIA_TYPE = 'application/oebps-package+xml';
 const NCX_MEDIA_TYPE = 'application/x-dtbncx+xml';
 const CHAPTER_MEDIA_TYPES = new Set(['application/xhtml+xml', 'text/html']);
+const SVG_MEDIA_TYPE = 'image/svg+xml';
+/** Font types a browser loads for @font-face; a font declared as anything else is served as its extension says. */
+const FONT_MEDIA_TYPES = new Set(['font/ttf', 'font/otf', 'font/woff', 'font/woff2', 'font/sfnt', 'application/font-woff', 'application/font-woff2', 'application/vnd.ms-opentype', 'application/x-font-ttf', 'application/x-font-truetype', 'application/x-font-otf', 'application/x-font-opentype', 'application/font-sfnt']);
 /** Only for items whose media-type is missing or wrong. */
 const MEDIA_TYPE_BY_EXTENSION: Record<string, string> = {
   xhtml: 'application/xhtml+xml',
@@ -64,6 +69,8 @@ interface ManifestItem {
   path: string;
   mediaType: string;
   properties: Set<string>;
+  /** The manifest id of the item to show when a reading system cannot show this one (EPUB fallback chain). */
+  fallback: string | null;
 }
 
 interface ChapterFacts {
@@ -82,7 +89,7 @@ type Warn = (message: string) => void;
 export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLimits): ParsedTitle {
   const warnings = new Set<string>();
   const warn: Warn = (message) => warnings.add(message);
-  const zip = new ZipArchive(data, warn, zipLimits);
+  const zip = new ZipArchive(data, warn, zipLimits, fileName);
   const damaged = (path: string, reason: string): void => warn(`${path} is damaged in the zip (${reason}); skipped`);
 
   checkMimetype(zip, warn, damaged);
@@ -98,6 +105,7 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
     damaged,
   );
   for (const item of items) if (item.zipPath && !files.has(item.zipPath)) item.zipPath = null;
+  deobfuscateFonts(zip, pkg, files, warn, damaged);
 
   // Package paths are relative to the OPF's folder; if the manifest reaches above it ("../images/x.png"),
   // the root moves up to the folder that holds everything, so that no stored path needs "..".
@@ -106,11 +114,11 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
 
   const metadata = readMetadata(pkg, fileName, warn);
   const spine = findFirst(pkg, 'spine');
-  const facts = readChapters(spine, items, byId, files, warn);
+  const { facts, chapterOf } = readChapters(spine, items, byId, files, warn);
   if (facts.length === 0) throw new IngestError('the package has no readable chapters');
   const chapterPaths = new Set(facts.map((fact) => fact.chapter.fullPath));
 
-  const tocContext: TocContext = { items, byId, byPath, files, chapterPaths, warn };
+  const tocContext: TocContext = { items, byId, byPath, files, chapterOf, warn };
   const toc = readNavToc(tocContext) ?? readNcxToc(tocContext, spine ? attr(spine, 'toc') : undefined) ?? [];
   labelChapters(facts, toc);
   betterTitle(metadata.fields, facts, toc, fileName, warn);
@@ -245,6 +253,12 @@ function readManifest(
       mediaType = mediaTypeFromExtension(resolved.path) ?? 'application/octet-stream';
       warn(`manifest item ${href} has no media-type; taken as ${mediaType}`);
     }
+    const byExtension = mediaTypeFromExtension(resolved.path);
+    if (byExtension?.startsWith('font/') && !FONT_MEDIA_TYPES.has(mediaType)) {
+      // A font declared as application/octet-stream would be served as text: the reader frame needs a font type.
+      warn(`manifest item ${href} is declared as ${mediaType}; served as ${byExtension}`);
+      mediaType = byExtension;
+    }
     const zipPath = findEntry(zip, resolved.path, resolveHref(opfPath, href, false)?.path ?? null, `manifest item ${href}`, warn);
     const item: ManifestItem = {
       id,
@@ -254,6 +268,7 @@ function readManifest(
       path: '',
       mediaType,
       properties: new Set((attr(element, 'properties') ?? '').split(/\s+/).filter(Boolean)),
+      fallback: attr(element, 'fallback')?.trim() || null,
     };
     items.push(item);
     if (id) byId.set(id, item);
@@ -295,10 +310,39 @@ function mediaTypeFromExtension(path: string): string | undefined {
 interface Metadata {
   fields: Pick<
     ParsedTitle,
-    'identifier' | 'title' | 'authors' | 'publishers' | 'issued' | 'language' | 'description' | 'subjects'
+    'identifier' | 'title' | 'authors' | 'publishers' | 'issued' | 'language' | 'description' | 'subjects' | 'textDirection'
   >;
   /** The content of <meta name="cover">, an item id (or, in some books, an href). */
   coverRef: string | null;
+}
+
+/** The text of the dc:identifier the package's unique-identifier names, as written (font obfuscation keys on it). */
+function uniqueIdentifier(pkg: DomElement): string | null {
+  const metadata = findFirst(pkg, 'metadata');
+  const id = attr(pkg, 'unique-identifier')?.trim();
+  const identifiers = metadata ? findAll(metadata, 'identifier') : [];
+  const element = (id ? identifiers.find((candidate) => attr(candidate, 'id') === id) : undefined) ?? identifiers[0];
+  return element ? DomUtils.textContent(element) : null;
+}
+
+/**
+ * Fonts obfuscated by the IDPF or Adobe algorithm (META-INF/encryption.xml) are restored in place, so that they are
+ * stored and served as plain fonts; anything encrypted otherwise (DRM) cannot be read and is reported.
+ */
+function deobfuscateFonts(zip: ZipArchive, pkg: DomElement, files: Map<string, Uint8Array>, warn: Warn, damaged: (path: string, reason: string) => void): void {
+  const encryptionPath = zip.lookup('META-INF/encryption.xml');
+  const bytes = encryptionPath ? zip.read([encryptionPath], damaged).get(encryptionPath) : undefined;
+  if (!bytes) return;
+  const identifier = uniqueIdentifier(pkg);
+  for (const entry of readEncryption(decodeText(bytes).text)) {
+    const zipPath = zip.lookup(entry.path) ?? entry.path;
+    const data = files.get(zipPath);
+    if (!data) continue;
+    const restored = entry.algorithm === 'other' ? null : deobfuscate(data, entry.algorithm, identifier ?? '');
+    if (restored) files.set(zipPath, restored);
+    else if (entry.algorithm === 'other') warn(`${entry.path} is encrypted (${entry.uri}); it cannot be read`);
+    else warn(`${entry.path} is obfuscated, but the package has no identifier to restore it with`);
+  }
 }
 
 function readMetadata(pkg: DomElement, fileName: string, warn: Warn): Metadata {
@@ -352,6 +396,14 @@ function readMetadata(pkg: DomElement, fileName: string, warn: Warn): Metadata {
     : null;
 
   const coverMeta = all('meta').find((element) => attr(element, 'name')?.trim().toLowerCase() === 'cover');
+  // dir and xml:lang on the element, else on <package> (EPUB 3.3 §5.4.2: the package's are the default).
+  const direction = (element: DomElement | undefined): TextDirection => {
+    const dir = (element && attr(element, 'dir')?.trim().toLowerCase()) || attr(pkg, 'dir')?.trim().toLowerCase();
+    const lang = (element && attr(element, 'lang')?.trim()) || attr(pkg, 'lang')?.trim() || null;
+    return { dir: dir === 'ltr' || dir === 'rtl' || dir === 'auto' ? dir : null, lang: lang && /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/.test(lang) ? lang : null };
+  };
+  const authorDirections: Record<string, TextDirection> = {};
+  for (const element of authors) authorDirections[textOf(element)] ??= direction(element);
 
   return {
     fields: {
@@ -363,6 +415,7 @@ function readMetadata(pkg: DomElement, fileName: string, warn: Warn): Metadata {
       language: all('language').map(textOf).find(Boolean) ?? null,
       description,
       subjects: uniqueNonEmpty(all('subject').map(textOf)),
+      textDirection: { title: direction(mainTitle), authors: authorDirections },
     },
     coverRef: coverMeta ? attr(coverMeta, 'content')?.trim() || null : null,
   };
@@ -381,14 +434,19 @@ function betterTitle(fields: Metadata['fields'], facts: ChapterFacts[], toc: Par
   fields.title = better;
 }
 
-/** Spine items that are readable (X)HTML, in spine order; without a spine, the manifest's XHTML in manifest order. */
+/**
+ * Spine items in spine order, each shown as a chapter: (X)HTML and SVG content documents as they are; any other
+ * type through its manifest fallback chain (the first content document on it), else, for an image, a page that
+ * shows the image. An item listed twice keeps both places (the second under a path of its own, "ch1~2.xhtml",
+ * since a chapter's path is its address). Without a spine, the manifest's XHTML in manifest order.
+ */
 function readChapters(
   spine: DomElement | null,
   items: ManifestItem[],
   byId: Map<string, ManifestItem>,
   files: Map<string, Uint8Array>,
   warn: Warn,
-): ChapterFacts[] {
+): { facts: ChapterFacts[]; chapterOf: Map<string, string> } {
   let refs: { item: ManifestItem; linear: boolean }[] = [];
   for (const itemref of spine ? childElements(spine, 'itemref') : []) {
     const idref = attr(itemref, 'idref')?.trim() ?? '';
@@ -404,21 +462,29 @@ function readChapters(
   }
 
   const facts: ChapterFacts[] = [];
-  const seen = new Set<string>();
-  for (const { item, linear } of refs) {
-    const bytes = item.zipPath ? files.get(item.zipPath) : undefined;
-    if (!bytes) {
-      warn(`spine item ${item.href} is missing from the zip; skipped`);
-      continue;
+  /** Manifest item path -> the chapter path of its first place in the spine. */
+  const chapterOf = new Map<string, string>();
+  const taken = new Set(items.map((item) => item.path));
+  const placesOf = new Map<string, number>();
+  for (const { item: spineItem, linear } of refs) {
+    const shown = shownItem(spineItem, byId, files, warn);
+    if (!shown) continue;
+    const { item, mediaType } = shown;
+    const bytes = files.get(item.zipPath!)!;
+    const imagePage = mediaType.startsWith('image/') && mediaType !== SVG_MEDIA_TYPE;
+    let fullPath = imagePage ? freePath(`${item.path}.xhtml`, taken) : item.path;
+    const places = (placesOf.get(item.path) ?? 0) + 1;
+    placesOf.set(item.path, places);
+    if (places > 1) {
+      fullPath = freePath(numbered(fullPath, places), taken);
+      warn(`the spine lists ${item.href} more than once; each place is kept (place ${places} as ${fullPath})`);
     }
-    const mediaType = chapterMediaType(item, warn);
-    if (!mediaType) continue;
-    if (seen.has(item.path)) {
-      warn(`the spine lists ${item.href} more than once; kept the first`);
-      continue;
-    }
-    seen.add(item.path);
-    const rawHtml = readText(bytes, item.path, warn);
+    taken.add(fullPath);
+    if (!chapterOf.has(item.path)) chapterOf.set(item.path, fullPath);
+    if (!chapterOf.has(spineItem.path)) chapterOf.set(spineItem.path, fullPath);
+    const rawHtml = imagePage ? imagePageHtml(item.path) : readText(bytes, item.path, warn);
+    const problem = mediaType === 'application/xhtml+xml' && places === 1 ? xmlProblem(rawHtml) : null;
+    if (problem) warn(`${item.href} is not well-formed XHTML (${problem}); read with the HTML parser's recovery`);
     const document = parseHtml(rawHtml);
     const body = findFirst(document, 'body');
     const heading = findFirst(body ?? document, 'h1');
@@ -429,31 +495,74 @@ function readChapters(
         : null;
     facts.push({
       chapter: {
-        fullPath: item.path,
+        fullPath,
         label: '',
-        mediaType,
+        mediaType: imagePage ? 'application/xhtml+xml' : mediaType,
         rawHtml,
         textLength: visibleText((body ?? document).children).length,
         linear,
       },
-      declaredPath: item.declaredPath,
+      declaredPath: imagePage ? `${item.declaredPath}.xhtml` : item.declaredPath,
       heading: (heading && visibleText([heading])) || null,
       documentTitle: (titleElement && textOf(titleElement)) || null,
       firstImage: (image && (attr(image, 'src') ?? attr(image, 'href'))) || null,
       linkTextLength: findAll(body ?? document, 'a').reduce((sum, a) => sum + visibleText([a]).length, 0),
     });
   }
-  return facts;
+  return { facts, chapterOf };
 }
 
-function chapterMediaType(item: ManifestItem, warn: Warn): string | null {
-  if (CHAPTER_MEDIA_TYPES.has(item.mediaType)) return item.mediaType;
+/** "text/ch1.xhtml", 2 -> "text/ch1~2.xhtml" (same folder, so the chapter's relative links still resolve). */
+function numbered(path: string, n: number): string {
+  const slash = path.lastIndexOf('/');
+  const dot = path.lastIndexOf('.');
+  return dot > slash ? `${path.slice(0, dot)}~${n}${path.slice(dot)}` : `${path}~${n}`;
+}
+
+function freePath(path: string, taken: Set<string>): string {
+  let candidate = path;
+  for (let n = 2; taken.has(candidate); n++) candidate = numbered(path, n);
+  return candidate;
+}
+
+/** The page shown for an image in the spine: the image, alone, fitted to the reading view. */
+function imagePageHtml(imagePath: string): string {
+  const name = encodeURIComponent(imagePath.slice(imagePath.lastIndexOf('/') + 1));
+  return `<html><head><title></title></head><body><div><img src="${name}" alt=""/></div></body></html>`;
+}
+
+/** The item a spine entry shows: itself if it is a content document, else the first one on its fallback chain; else an image on the chain. */
+function shownItem(spineItem: ManifestItem, byId: Map<string, ManifestItem>, files: Map<string, Uint8Array>, warn: Warn): { item: ManifestItem; mediaType: string } | null {
+  const seen = new Set<ManifestItem>();
+  let image: ManifestItem | null = null;
+  for (let item: ManifestItem | undefined = spineItem; item && !seen.has(item); item = item.fallback ? byId.get(item.fallback) : undefined) {
+    seen.add(item);
+    if (!item.zipPath || !files.has(item.zipPath)) {
+      warn(`spine item ${item.href} is missing from the zip; skipped`);
+      continue;
+    }
+    const mediaType = contentMediaType(item, item === spineItem && !item.fallback ? warn : () => {});
+    if (mediaType) {
+      if (item !== spineItem) warn(`spine item ${spineItem.href} is ${spineItem.mediaType}; shown through its fallback ${item.href}`);
+      return { item, mediaType };
+    }
+    if (!image && item.mediaType.startsWith('image/')) image = item;
+  }
+  if (image) {
+    warn(`spine item ${spineItem.href} is ${spineItem.mediaType}, not XHTML${spineItem.fallback ? '' : ', and has no fallback'}; shown as an image page`);
+    return { item: image, mediaType: image.mediaType };
+  }
+  if (spineItem.zipPath && files.has(spineItem.zipPath)) warn(`spine item ${spineItem.href} is ${spineItem.mediaType}, not XHTML, and has no fallback that is; left out of the chapters`);
+  return null;
+}
+
+function contentMediaType(item: ManifestItem, warn: Warn): string | null {
+  if (CHAPTER_MEDIA_TYPES.has(item.mediaType) || item.mediaType === SVG_MEDIA_TYPE) return item.mediaType;
   const guessed = mediaTypeFromExtension(item.path);
-  if (guessed && CHAPTER_MEDIA_TYPES.has(guessed)) {
+  if (guessed && CHAPTER_MEDIA_TYPES.has(guessed) && !item.mediaType.startsWith('image/')) {
     warn(`spine item ${item.href} is declared as ${item.mediaType}; read as ${guessed}`);
     return guessed;
   }
-  warn(`spine item ${item.href} is ${item.mediaType}, not XHTML; left out of the chapters`);
   return null;
 }
 
@@ -544,8 +653,9 @@ function landmarksOf(context: TocContext, from: string, pairs: [string | undefin
   for (const [types, href] of pairs) {
     const resolved = href && !isAbsoluteUrl(href) ? resolveHref(from, href) : null;
     const item = resolved ? context.byPath.get(resolved.path) : undefined;
-    if (!item || !context.chapterPaths.has(item.path)) continue;
-    for (const type of (types ?? '').toLowerCase().split(/\s+/).filter(Boolean)) landmarks.push({ type, fullPath: item.path });
+    const chapter = item ? context.chapterOf.get(item.path) : undefined;
+    if (!chapter) continue;
+    for (const type of (types ?? '').toLowerCase().split(/\s+/).filter(Boolean)) landmarks.push({ type, fullPath: chapter });
   }
   return landmarks;
 }
@@ -555,7 +665,8 @@ interface TocContext {
   byId: Map<string, ManifestItem>;
   byPath: Map<string, ManifestItem>;
   files: Map<string, Uint8Array>;
-  chapterPaths: Set<string>;
+  /** A manifest item's path -> the chapter that shows it (its first place in the spine). */
+  chapterOf: Map<string, string>;
   warn: Warn;
 }
 
@@ -563,11 +674,12 @@ interface TocContext {
 function tocEntry(context: TocContext, from: string, href: string, label: string, depth: number): ParsedTocEntry | null {
   const resolved = isAbsoluteUrl(href) ? null : resolveHref(from, href);
   const item = resolved ? context.byPath.get(resolved.path) : undefined;
-  if (!resolved || !item || !context.chapterPaths.has(item.path)) {
+  const chapter = item ? context.chapterOf.get(item.path) : undefined;
+  if (!resolved || !chapter) {
     context.warn(`the table of contents links "${label}" to ${href}, which is not a chapter; entry skipped`);
     return null;
   }
-  return { label, fullPath: item.path, fragment: resolved.fragment, depth };
+  return { label, fullPath: chapter, fragment: resolved.fragment, depth };
 }
 
 function tocDocument(context: TocContext, item: ManifestItem | undefined): { text: string; declaredPath: string } | null {

@@ -4,7 +4,7 @@
  * XHTML's self-closing tags, because "<a id='p1'/>" is common in XHTML books and would otherwise swallow the
  * rest of the paragraph into a link.
  */
-import { DomUtils, parseDocument } from 'htmlparser2';
+import { DomUtils, Parser, parseDocument } from 'htmlparser2';
 
 export type DomDocument = ReturnType<typeof parseDocument>;
 export type DomNode = DomDocument['children'][number];
@@ -124,4 +124,34 @@ export function visibleText(nodes: readonly DomNode[]): string {
 /** Plain text of a node, whitespace-normalised. */
 export function textOf(node: DomElement): string {
   return normaliseSpace(DomUtils.textContent(node));
+}
+
+const XML_ENTITY = /&(?!(?:amp|lt|gt|quot|apos);)([A-Za-z][A-Za-z0-9]*);/;
+
+/**
+ * The first reason an XHTML file is not well-formed XML, or null: an element left open (an HTML-style <br> or <p>,
+ * a missing end tag) or an entity XML does not define (&nbsp;). Chapters are always read with the HTML parser's
+ * recovery; this only says, in the import's warnings, what a strict XML reading system would have refused.
+ */
+export function xmlProblem(text: string): string | null {
+  let problem: string | null = null;
+  // htmlparser2 reports a self-closing tag as an implied close too: it is one when it ends where its tag ended.
+  let openEnd = -1;
+  const parser: Parser = new Parser(
+    {
+      onopentag() {
+        openEnd = parser.endIndex;
+      },
+      onclosetag(name, isImplied) {
+        if (isImplied && !problem && parser.endIndex !== openEnd) problem = `<${name}> is never closed`;
+      },
+      ontext(data) {
+        const entity = problem ? null : XML_ENTITY.exec(data);
+        if (entity) problem = `&${entity[1]}; is not an XML entity`;
+      },
+    },
+    { xmlMode: true, decodeEntities: true },
+  );
+  parser.end(text);
+  return problem;
 }

@@ -31,16 +31,20 @@ export function dirname(path: string): string {
 }
 
 /**
- * Joins and normalises slash-separated segments; null when ".." climbs above the root.
+ * Joins and normalises slash-separated segments; null when ".." climbs above the root, unless `clamp` (then the
+ * path stays at the root, as a browser's URL parser does with "/../x").
  * With `decode`, each segment is percent-decoded after splitting, so "%2F" cannot introduce a separator.
  */
-export function normalisePath(path: string, decode = false): string | null {
+export function normalisePath(path: string, decode = false, clamp = false): string | null {
   const out: string[] = [];
   for (const raw of path.split('/')) {
     const segment = decode ? safeDecode(raw) : raw;
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
-      if (out.length === 0) return null;
+      if (out.length === 0) {
+        if (clamp) continue;
+        return null;
+      }
       out.pop();
     } else {
       out.push(segment);
@@ -50,8 +54,9 @@ export function normalisePath(path: string, decode = false): string | null {
 }
 
 /**
- * Resolves a relative URL found in the file at `from` (a package path). Returns null for absolute URLs and for
- * paths that climb out of the package. "#x" resolves to `from` itself with fragment "x"; a leading "/" is
+ * Resolves a relative URL found in the file at `from` (a package path). Returns null for absolute URLs; a path
+ * that climbs above the package root is clamped to the root ("../../x.png" from "a.xhtml" is "x.png"), as the
+ * EPUB reading-system rules and every browser do. "#x" resolves to `from` itself with fragment "x"; a leading "/" is
  * taken from the package root.
  */
 export function resolveHref(from: string, href: string, decode = true): ResolvedHref | null {
@@ -64,7 +69,7 @@ export function resolveHref(from: string, href: string, decode = true): Resolved
   if (query >= 0) pathPart = pathPart.slice(0, query);
   if (pathPart === '') return { path: from, fragment };
   const base = pathPart.startsWith('/') ? '' : dirname(from);
-  const path = normalisePath(base ? `${base}/${pathPart}` : pathPart, decode);
+  const path = normalisePath(base ? `${base}/${pathPart}` : pathPart, decode, true);
   return path ? { path, fragment } : null;
 }
 

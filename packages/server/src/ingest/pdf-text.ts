@@ -60,3 +60,37 @@ function largestType(pieces: TextPiece[]): string | null {
     .trim();
   return title && title.length <= MAX_TITLE ? title : null;
 }
+
+/** Pages of text read for search at most, and the time they may take (the worker's own limits still apply). */
+const PAGE_TEXT_LIMITS = { pages: 2_000, timeMs: 60_000, charsPerPage: 20_000 };
+
+/**
+ * Each page's text, in order, for search (a PDF hit lands on its page). Bounded in pages, characters and time; a
+ * PDF pdf.js cannot read gives what was read so far (possibly nothing): search then knows it by its title alone.
+ */
+export async function pageTexts(data: Uint8Array): Promise<string[]> {
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const task = getDocument({ data: data.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+  const out: string[] = [];
+  const deadline = Date.now() + PAGE_TEXT_LIMITS.timeMs;
+  try {
+    const document = await task.promise;
+    const pages = Math.min(document.numPages, PAGE_TEXT_LIMITS.pages);
+    for (let n = 1; n <= pages && Date.now() < deadline; n++) {
+      const page = await document.getPage(n);
+      const content = await page.getTextContent();
+      const text = content.items
+        .map((item) => ('str' in item ? item.str : ''))
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+      out.push(text.slice(0, PAGE_TEXT_LIMITS.charsPerPage));
+      page.cleanup();
+    }
+  } catch {
+    // what was read stays
+  } finally {
+    void task.destroy().catch(() => {});
+  }
+  return out;
+}

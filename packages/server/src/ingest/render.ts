@@ -13,9 +13,11 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { DomUtils } from 'htmlparser2';
-import { type DefaultTreeAdapterTypes as P5, parseFragment, serialize } from 'parse5';
-import { attr, findAll, findFirst, parseHtml, textOf, visibleText } from './markup.ts';
+import { type DefaultTreeAdapterTypes as P5, parse, parseFragment, serialize } from 'parse5';
+import { attr, findAll, findFirst, parseHtml, textOf, visibleText, type DomElement } from './markup.ts';
 import { isAbsoluteUrl, resolveHref } from './paths.ts';
+import { bookCssRewriter, noCssUrls, sanitizeCssValue, sanitizeStyleAttribute, sanitizeStylesheet, servedCssRewriter, USER_STYLE_PROPERTIES, type CssUrlRewriter } from './css.ts';
+import { MATHML_ATTRIBUTES, MATHML_NAMESPACE, MATHML_TAGS, SVG_ATTRIBUTES, SVG_FRAGMENT_HREF_TAGS, SVG_NAMESPACE, SVG_PAINT_ATTRIBUTES, SVG_TAGS } from './foreign.ts';
 
 export interface RenderOptions {
   /** The chapter being rendered. */
@@ -26,13 +28,23 @@ export interface RenderOptions {
   /** URL of an image / css / font / media resource of the book. */
   resourceUrl: (fullPath: string) => string;
   isChapter: (fullPath: string) => boolean;
+  /** The book holds a (non-chapter) file at this path: url()s in its CSS may reach it. Default: anything not a chapter. */
+  isResource?: (fullPath: string) => boolean;
+  /** The address the n-th inline <style> of this chapter will be served at (the caller stores `inlineStyles[n]` there). */
+  inlineStyleUrl?: (index: number) => string;
 }
 
 export interface RenderedChapter {
   html: string;
+  /** The chapter's stylesheets in document order: linked ones and its inline <style>s (see inlineStyles). */
   stylesheets: string[];
+  /** The sanitised CSS of each inline <style>, to be stored at inlineStyleUrl(n). */
+  inlineStyles: string[];
   title: string | null;
   textLength: number;
+  /** The content document's dir and language (body's, else html's), kept on the chapter's wrapper element. */
+  dir: string | null;
+  lang: string | null;
 }
 
 const ALLOWED_TAGS = [
@@ -43,15 +55,15 @@ const ALLOWED_TAGS = [
   'pre', 'code', 'kbd', 'samp', 'var', 'blockquote', 'em', 'strong', 'i', 'b', 'u', 's', 'sub', 'sup', 'small',
   'mark', 'del', 'ins', 'br', 'hr', 'wbr', 'abbr', 'cite', 'q', 'dfn', 'time', 'bdi', 'bdo',
   'ruby', 'rb', 'rp', 'rt', 'details', 'summary',
-  'audio', 'video', 'source', 'track',
-  // SVG only as far as the usual full-page cover image: <svg><image xlink:href="cover.jpg"/></svg>.
-  'svg', 'image',
+  'audio', 'video', 'source', 'track', 'picture',
+  // Inline SVG and MathML, each through its own allow-list (foreign.ts); the last pass checks their namespaces.
+  ...SVG_TAGS, ...MATHML_TAGS,
 ];
 
 const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
   '*': ['id', 'class', 'lang', 'dir', 'title', 'data-epub-type', 'style'],
   a: ['href', 'name', 'rel', 'target'],
-  img: ['src', 'alt', 'width', 'height'],
+  img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height'],
   ol: ['start', 'reversed', 'type'],
   li: ['value'],
   td: ['colspan', 'rowspan', 'headers'],
@@ -63,55 +75,59 @@ const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
   time: ['datetime'],
   audio: ['src', 'controls'],
   video: ['src', 'controls', 'poster', 'width', 'height'],
-  source: ['src', 'type'],
+  source: ['src', 'srcset', 'sizes', 'media', 'type', 'width', 'height'],
   track: ['src', 'kind', 'srclang', 'label'],
   // htmlparser2 lower-cases attribute names; the browser's HTML parser restores SVG's camelCase (viewBox).
-  svg: ['viewbox', 'width', 'height', 'preserveaspectratio', 'version', 'xmlns', 'xmlns:xlink'],
-  image: ['xlink:href', 'href', 'width', 'height', 'x', 'y', 'preserveaspectratio'],
 };
 
 /**
- * The style attribute is kept, filtered to properties that carry meaning in books (centred lines, poetry
- * indents, small caps) and cannot position, hide or overlay anything; everything else in it is dropped.
+ * What sanitize-html gets: it knows no namespaces, and it rebuilds its lookup of every tag's list on each call (per
+ * chapter), so SVG's and MathML's attributes go once into '*' rather than into each of their ~90 tags. The exact
+ * list per namespace and tag is enforced by the last pass (allowedAttributeNames).
  */
-const LENGTH = /^-?\d+(\.\d+)?(em|rem|ex|ch|%|px|pt)?$/;
-const ALLOWED_STYLES = {
-  '*': {
-    'text-align': [/^(left|right|center|justify|start|end)$/],
-    'font-style': [/^(normal|italic|oblique)$/],
-    'font-weight': [/^(normal|bold|bolder|lighter|[1-9]00)$/],
-    'font-variant': [/^(normal|small-caps)$/],
-    'text-decoration': [/^(none|underline|overline|line-through)$/],
-    'vertical-align': [/^(baseline|sub|super|top|middle|bottom|text-top|text-bottom)$/],
-    'text-indent': [LENGTH],
-    'margin-left': [LENGTH],
-    'padding-left': [LENGTH],
-  },
+const SANITIZE_HTML_ATTRIBUTES: Record<string, string[]> = {
+  ...ALLOWED_ATTRIBUTES,
+  '*': [...new Set([...(ALLOWED_ATTRIBUTES['*'] ?? []), ...SVG_ATTRIBUTES('svg'), ...MATHML_ATTRIBUTES])],
+  ...Object.fromEntries(['use', 'lineargradient', 'radialgradient', 'pattern', 'textpath', 'filter', 'image'].map((tag) => [tag, ['href', 'xlink:href']])),
+  a: [...(ALLOWED_ATTRIBUTES.a ?? []), 'xlink:href'],
 };
 
 /**
- * Elements removed together with their content. Inline <style> is among them: book CSS written for a whole
- * page (body{display:none}, fixed positioning) would fight the reader's layout; the book's linked stylesheets
- * are kept (RenderedChapter.stylesheets) and the reader issue brings a scoped reader stylesheet.
+ * Elements removed together with their content. Inline <style> is among them here: its CSS, sanitised, leaves the
+ * markup for a stylesheet of its own (RenderedChapter.inlineStyles), so no book CSS is ever inside chapter HTML.
+ * SVG's <foreignObject> and MathML's <annotation-xml> (where HTML re-enters foreign content), <mglyph> and
+ * <malignmark> (the parser's namespace-confusion cases) and the animation elements (which can rewrite an href)
+ * go with their content too.
  */
 const NON_TEXT_TAGS = [
   'script', 'style', 'noscript', 'template', 'head', 'title', 'textarea', 'option', 'select',
   'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'noembed', 'noframes',
+  'foreignobject', 'annotation-xml', 'mglyph', 'malignmark', 'animate', 'set', 'animatemotion', 'animatetransform',
+  'animatecolor', 'discard', 'handler', 'listener', 'metadata', 'desc',
 ];
 
 const URL_ATTRIBUTES = ['href', 'src', 'poster', 'xlink:href'];
+const SRCSET = /^\d+(?:\.\d+)?[wx]$/;
 const EXTERNAL_LINK_SCHEMES = new Set(['http', 'https', 'mailto']);
 const DATA_IMAGE = /^data:image\//i;
 
 type Attributes = Record<string, string>;
+/** How style="" is read: the URL rule for url(), and (for HTML people write) the only properties allowed. */
+interface StylePolicy {
+  rewrite: CssUrlRewriter;
+  properties?: ReadonlySet<string>;
+}
+const BOOK_STYLES_SERVED: StylePolicy = { rewrite: servedCssRewriter };
+const USER_STYLES: StylePolicy = { rewrite: noCssUrls, properties: USER_STYLE_PROPERTIES };
 /** Maps a URL found in an attribute to what the output should carry; null drops the attribute. */
 type UrlRewriter = (tag: string, attribute: string, url: string) => string | null;
 
-function sanitizerOptions(rewrite: UrlRewriter, allowScripts: boolean): sanitizeHtml.IOptions {
+function sanitizerOptions(rewrite: UrlRewriter, css: StylePolicy, allowScripts: boolean): sanitizeHtml.IOptions {
   return {
     allowedTags: allowScripts ? [...ALLOWED_TAGS, 'script'] : ALLOWED_TAGS,
-    allowedAttributes: allowScripts ? { ...ALLOWED_ATTRIBUTES, script: ['src', 'type'] } : ALLOWED_ATTRIBUTES,
-    allowedStyles: ALLOWED_STYLES,
+    allowedAttributes: allowScripts ? { ...SANITIZE_HTML_ATTRIBUTES, script: ['src', 'type'] } : SANITIZE_HTML_ATTRIBUTES,
+    // style="" is cleaned by css.ts in transformAttributes (parsed, allow-listed, url()s to the book's files).
+    parseStyleAttributes: false,
     allowedSchemes: ['http', 'https', 'mailto'],
     allowedSchemesByTag: { img: ['http', 'https', 'data'] },
     allowedSchemesAppliedToAttributes: URL_ATTRIBUTES.concat('cite'),
@@ -124,18 +140,40 @@ function sanitizerOptions(rewrite: UrlRewriter, allowScripts: boolean): sanitize
       ? (frame) => frame.tag === 'script' && (!frame.attribs.src || frame.text.trim() !== '')
       : undefined,
     transformTags: {
-      '*': (tagName, attribs) => ({ tagName, attribs: transformAttributes(tagName, attribs, rewrite) }),
+      '*': (tagName, attribs) => ({ tagName, attribs: transformAttributes(tagName, attribs, rewrite, css) }),
     },
   };
 }
 
-function transformAttributes(tag: string, attribs: Attributes, rewrite: UrlRewriter): Attributes {
+/** A srcset with each candidate's URL rewritten; candidates that fail are left out; null when none is left. */
+function rewriteSrcset(value: string, rewriteUrl: (url: string) => string | null): string | null {
+  const kept: string[] = [];
+  for (const candidate of value.split(',')) {
+    const [url, ...descriptors] = candidate.trim().split(/\s+/);
+    if (!url || descriptors.length > 1 || (descriptors[0] && !SRCSET.test(descriptors[0]))) continue;
+    const rewritten = rewriteUrl(url);
+    if (rewritten && !rewritten.includes(',')) kept.push([rewritten, ...descriptors].join(' '));
+  }
+  return kept.length > 0 ? kept.join(', ') : null;
+}
+
+function transformAttributes(tag: string, attribs: Attributes, rewrite: UrlRewriter, css: StylePolicy): Attributes {
   const out: Attributes = {};
   for (const [name, value] of Object.entries(attribs)) {
     if (name === 'epub:type') out['data-epub-type'] = value;
     else if (name === 'xml:lang') out.lang ??= value;
     else if (name === 'target' || name === 'rel') continue; // set below for external links only
-    else if (URL_ATTRIBUTES.includes(name)) {
+    else if (name === 'style') {
+      const style = sanitizeStyleAttribute(value, css.rewrite, css.properties);
+      if (style) out.style = style;
+    } else if (name === 'srcset') {
+      const srcset = rewriteSrcset(value, (url) => rewrite(tag === 'source' ? 'img' : tag, 'src', url));
+      if (srcset) out.srcset = srcset;
+    } else if (SVG_PAINT_ATTRIBUTES.has(name) && SVG_TAG_SET.has(tag)) {
+      // fill="url(#gradient)": only references inside the document.
+      const paint = sanitizeCssValue(value, fragmentOnly);
+      if (paint) out[name] = paint;
+    } else if (URL_ATTRIBUTES.includes(name)) {
       const url = rewrite(tag, name, value);
       if (url !== null) out[name] = url;
     } else out[name] = value;
@@ -171,10 +209,16 @@ function keepAbsolute(tag: string, attribute: string, url: string): string | nul
   return null;
 }
 
+const SVG_TAG_SET = new Set(SVG_TAGS);
+const fragmentOnly: CssUrlRewriter = (url) => (asBrowsersRead(url).startsWith('#') ? asBrowsersRead(url) : null);
+
 function bookRewriter(opts: RenderOptions): UrlRewriter {
   return (tag, attribute, value) => {
     const url = asBrowsersRead(value);
     if (!url) return null;
+    // <use>, gradients, patterns, filters and text paths may only point inside the chapter (no external documents).
+    if (SVG_FRAGMENT_HREF_TAGS.has(tag)) return url.startsWith('#') && url.length > 1 ? url : null;
+    if (tag === 'image') tag = 'img';
     if (isAbsoluteUrl(url)) return keepAbsolute(tag, attribute, url);
     if (tag === 'a' && url.startsWith('#')) return url;
     const target = resolveHref(opts.chapterFullPath, url);
@@ -189,39 +233,92 @@ function bookRewriter(opts: RenderOptions): UrlRewriter {
   };
 }
 
+const DIRS = new Set(['ltr', 'rtl', 'auto']);
+const LANGUAGE_TAG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/** dir and lang of a content document: the body's, else the html element's (xml:lang counts as lang). */
+function documentDirection(html: DomElement | null, body: DomElement | null): { dir: string | null; lang: string | null } {
+  const pick = (name: string) => [body, html].map((element) => (element ? attr(element, name)?.trim() : undefined)).find(Boolean);
+  const dir = pick('dir')?.toLowerCase() ?? null;
+  const lang = pick('lang') ?? null;
+  return { dir: dir && DIRS.has(dir) ? dir : null, lang: lang && LANGUAGE_TAG.test(lang) ? lang : null };
+}
+
 export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedChapter {
   const document = parseHtml(rawHtml);
   const body = findFirst(document, 'body');
   const nodes = body ? body.children : document.children;
   const titleElement = findFirst(document, 'title');
+  const isResource = opts.isResource ?? ((p: string) => !opts.isChapter(p));
+  const css = bookCssRewriter(opts.chapterFullPath, isResource, opts.resourceUrl);
 
+  // Linked stylesheets and inline <style>s, in document order (head and body): the cascade keeps their order.
   const stylesheets: string[] = [];
-  for (const link of findAll(document, 'link')) {
-    const rel = (attr(link, 'rel') ?? '').toLowerCase().split(/\s+/);
-    const href = attr(link, 'href');
-    const target = href && rel.includes('stylesheet') ? resolveHref(opts.chapterFullPath, href) : null;
+  const inlineStyles: string[] = [];
+  const styleElements = DomUtils.findAll((element) => {
+    const name = element.name.toLowerCase();
+    return name === 'link' || name === 'style';
+  }, document.children);
+  for (const element of styleElements) {
+    if (element.name.toLowerCase() === 'style') {
+      const type = (attr(element, 'type') ?? 'text/css').trim().toLowerCase();
+      if (type !== 'text/css' || !opts.inlineStyleUrl) continue;
+      const sheet = sanitizeStylesheet(DomUtils.textContent(element), css);
+      if (!sheet.css) continue;
+      stylesheets.push(opts.inlineStyleUrl(inlineStyles.length));
+      inlineStyles.push(sheet.css);
+      continue;
+    }
+    const rel = (attr(element, 'rel') ?? '').toLowerCase().split(/\s+/);
+    const href = attr(element, 'href');
+    const target = href && rel.includes('stylesheet') && !rel.includes('alternate') ? resolveHref(opts.chapterFullPath, href) : null;
     if (!target || opts.isChapter(target.path)) continue;
     const url = opts.resourceUrl(target.path);
     if (!stylesheets.includes(url)) stylesheets.push(url);
   }
 
-  const html = sanitize(DomUtils.getOuterHTML(nodes, { encodeEntities: 'utf8' }), sanitizerOptions(bookRewriter(opts), opts.allowScripts), opts.allowScripts);
+  const { dir, lang } = documentDirection(findFirst(document, 'html'), body);
+  let html = sanitize(DomUtils.getOuterHTML(nodes, { encodeEntities: 'utf8' }), sanitizerOptions(bookRewriter(opts), { rewrite: css }, opts.allowScripts), opts.allowScripts, BOOK_STYLES_SERVED);
+  // The content document's direction and language stay with its text (both values checked above).
+  if (dir || lang) html = `<div${dir ? ` dir="${dir}"` : ''}${lang ? ` lang="${lang}"` : ''}>${html}</div>`;
   return {
     html,
     stylesheets,
+    inlineStyles,
     title: (titleElement && textOf(titleElement)) || null,
     textLength: visibleText(nodes).length,
+    dir,
+    lang,
   };
 }
 
-/** The same allow-list for HTML that users write (annotations); relative URLs are left as they are. */
-export function sanitizeFragment(html: string): string {
+const servedRewrite: UrlRewriter = (tag, attribute, value) => {
+  const url = asBrowsersRead(value);
+  if (!url) return null;
+  return isAbsoluteUrl(url) ? keepAbsolute(tag, attribute, url) : url;
+};
+
+/**
+ * The same allow-list for HTML that users write (annotations); relative URLs are left as they are. Its style=""
+ * keeps typography only (USER_STYLE_PROPERTIES, no url()): this HTML is shown in the app's own pages, where a
+ * positioned or sized box could lay itself over the app. With `remoteImages: false` an image from another site is
+ * dropped too (showing it would tell that site who read the note).
+ */
+export function sanitizeFragment(html: string, opts: { remoteImages?: boolean } = {}): string {
+  const remoteImages = opts.remoteImages ?? true;
   const rewrite: UrlRewriter = (tag, attribute, value) => {
     const url = asBrowsersRead(value);
     if (!url) return null;
-    return isAbsoluteUrl(url) ? keepAbsolute(tag, attribute, url) : url;
+    if (!isAbsoluteUrl(url)) return url;
+    if (!remoteImages && tag !== 'a' && !DATA_IMAGE.test(url)) return null;
+    return keepAbsolute(tag, attribute, url);
   };
-  return sanitize(html, sanitizerOptions(rewrite, false), false);
+  return sanitize(html, sanitizerOptions(rewrite, USER_STYLES, false), false, USER_STYLES);
+}
+
+/** A rendered chapter's HTML through the chapter allow-list again, its URLs and CSS as served (a test of stability). */
+export function recheckChapterHtml(html: string): string {
+  return sanitize(html, sanitizerOptions(servedRewrite, BOOK_STYLES_SERVED, false), false, BOOK_STYLES_SERVED);
 }
 
 /*
@@ -230,36 +327,69 @@ export function sanitizeFragment(html: string): string {
  * So the allow-list runs between two passes of parse5, the HTML parser of the WHATWG specification (the rules
  * the reader frame's browser follows):
  * 1. before: parse as the browser will, drop the elements removed with their content (script, style, title,
- *    textarea, iframe, noembed, noframes, noscript, …), turn <xmp> and <plaintext> into <pre> of the same text,
- *    and serialise by the specification's rules. What sanitize-html then reads has no raw-text element left, so
- *    its parser and the browser's agree on every tag.
- * 2. after: parse sanitize-html's output as the browser will and check it against the same allow-list (tags,
- *    attributes, URL schemes), serialising once more: what is stored is exactly what the browser will build.
+ *    textarea, iframe, noembed, noframes, noscript, foreignObject, annotation-xml, …), turn <xmp> and <plaintext>
+ *    into <pre> of the same text, replace MathML's <maction> by the one child it shows, and serialise by the
+ *    specification's rules. What sanitize-html then reads has no raw-text element left, so its parser and the
+ *    browser's agree on every tag.
+ * 2. after: parse sanitize-html's output as the browser will and check it against the allow-list of each
+ *    namespace (HTML, SVG, MathML: an element is checked as what the browser will make of it, not by its name
+ *    alone), with attributes, URL schemes and CSS, serialising once more; this pass repeats until its output reads
+ *    back the same (markup that changes as it is re-read, the mutation-XSS pattern, is left as plain text).
  */
 const RAW_TEXT_SHOWN_AS_PRE = new Set(['xmp', 'plaintext', 'listing']);
-const ALLOWED_TAG_SET = new Set(ALLOWED_TAGS);
+const HTML_TAG_SET = new Set(ALLOWED_TAGS.filter((tag) => !MATHML_TAGS.includes(tag) && (!SVG_TAGS.includes(tag) || tag === 'a')));
+const MATHML_TAG_SET = new Set(MATHML_TAGS);
+const MATHML_ATTRIBUTE_SET = new Set([...(ALLOWED_ATTRIBUTES['*'] ?? []), ...MATHML_ATTRIBUTES]);
 const SCHEMES = new Set(['http', 'https', 'mailto']);
+const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
 
-function sanitize(html: string, options: sanitizeHtml.IOptions, allowScripts: boolean): string {
-  return checkedAsTheBrowserParses(sanitizeHtml(asTheBrowserParses(html, allowScripts), options), allowScripts);
+function sanitize(html: string, options: sanitizeHtml.IOptions, allowScripts: boolean, styles: StylePolicy): string {
+  return checkedAsTheBrowserParses(sanitizeHtml(asTheBrowserParses(html, allowScripts), options), allowScripts, styles);
 }
 
 type P5Parent = P5.ParentNode;
 const isP5Element = (node: P5.ChildNode): node is P5.Element => 'tagName' in node;
 
-/** Parses like a browser with scripting off (the reader frame runs no script): <noscript> content is markup. */
+/**
+ * The element the reader puts a chapter in: a <div> in the frame's <body> (web: chapterDocument.ts). Markup is
+ * parsed in its context, as the frame's parser will read it. Parsed bare (a <template> context), table parts
+ * outside a table (<tr>, <td>, <caption>, <col>) were kept and checked, while the browser drops those tags and
+ * builds another tree: what was checked must be what the browser builds.
+ */
+const READER_CONTEXT = (() => {
+  const html = parse('<!DOCTYPE html><body><div></div>').childNodes.find(isP5Element)!;
+  const body = html.childNodes.filter(isP5Element)[1]!;
+  return body.childNodes.find(isP5Element)!;
+})();
+
+/** Parses like the reader frame's browser, scripting off (the frame runs no script): <noscript> content is markup. */
 function parseAsBrowser(html: string): P5.DocumentFragment {
-  return parseFragment(html, { scriptingEnabled: false });
+  return parseFragment(READER_CONTEXT, html, { scriptingEnabled: false });
 }
 
 function removedWithContent(tag: string, allowScripts: boolean): boolean {
-  return NON_TEXT_TAGS.includes(tag) && !(allowScripts && tag === 'script');
+  const name = tag.toLowerCase();
+  return NON_TEXT_TAGS.includes(name) && !(allowScripts && name === 'script');
+}
+
+/** <maction> shows one child (its selection, else the first): that child takes its place. */
+function mactionChild(element: P5.Element): P5.ChildNode | null {
+  const children = element.childNodes.filter(isP5Element);
+  const selection = Number(element.attrs.find((a) => a.name === 'selection')?.value ?? '1');
+  return children[Number.isInteger(selection) && selection >= 1 ? selection - 1 : 0] ?? children[0] ?? null;
 }
 
 function asTheBrowserParses(html: string, allowScripts: boolean): string {
   const fragment = parseAsBrowser(html);
   const walk = (parent: P5Parent): void => {
-    parent.childNodes = parent.childNodes.filter((child) => !(isP5Element(child) && removedWithContent(child.tagName, allowScripts)));
+    parent.childNodes = parent.childNodes
+      .filter((child) => !(isP5Element(child) && removedWithContent(child.tagName, allowScripts)))
+      .flatMap((child) => {
+        if (!isP5Element(child) || child.tagName.toLowerCase() !== 'maction') return [child];
+        const shown = mactionChild(child);
+        if (shown) shown.parentNode = parent;
+        return shown ? [shown] : [];
+      });
     for (const child of parent.childNodes) {
       if (!isP5Element(child)) continue;
       if (RAW_TEXT_SHOWN_AS_PRE.has(child.tagName)) {
@@ -282,11 +412,47 @@ function allowedUrl(tag: string, value: string): boolean {
   const match = /^([a-z][a-z0-9+.-]*):/i.exec(url);
   if (!match) return !url.startsWith('//');
   const s = match[1]!.toLowerCase();
-  return SCHEMES.has(s) || (tag === 'img' && s === 'data' && DATA_IMAGE.test(url));
+  return SCHEMES.has(s) || ((tag === 'img' || tag === 'image') && s === 'data' && DATA_IMAGE.test(url));
 }
 
-function checkedAsTheBrowserParses(html: string, allowScripts: boolean): string {
+const attributeNameSets = new Map<string, Set<string>>();
+
+/** The attribute names an element of this namespace and tag may keep (built once per namespace and tag). */
+function allowedAttributeNames(namespace: string, tag: string): Set<string> {
+  if (namespace === MATHML_NAMESPACE) return MATHML_ATTRIBUTE_SET;
+  const key = `${namespace} ${tag}`;
+  let names = attributeNameSets.get(key);
+  if (!names) {
+    const own = namespace === SVG_NAMESPACE ? SVG_ATTRIBUTES(tag) : (ALLOWED_ATTRIBUTES[tag] ?? []);
+    names = new Set([...(ALLOWED_ATTRIBUTES['*'] ?? []), ...own, ...(tag === 'script' ? ['src', 'type'] : [])]);
+    attributeNameSets.set(key, names);
+  }
+  return names;
+}
+
+/** Checks one kept attribute's value (URLs, srcset, CSS); false drops it. May rewrite the value in place. */
+function checkAttribute(namespace: string, tag: string, a: P5.Element['attrs'][number], name: string, styles: StylePolicy): boolean {
+  if (name === 'style') {
+    a.value = sanitizeStyleAttribute(a.value, styles.rewrite, styles.properties);
+    return a.value !== '';
+  }
+  if (name === 'srcset') return a.value.split(',').every((candidate) => allowedUrl('img', candidate.trim().split(/\s+/)[0] ?? ''));
+  if (namespace === SVG_NAMESPACE) {
+    if (SVG_PAINT_ATTRIBUTES.has(name)) {
+      a.value = sanitizeCssValue(a.value, fragmentOnly);
+      return a.value !== '';
+    }
+    if (name === 'href' || name === 'xlink:href') {
+      if (SVG_FRAGMENT_HREF_TAGS.has(tag)) return asBrowsersRead(a.value).startsWith('#');
+      return allowedUrl(tag, a.value);
+    }
+  }
+  return !URL_ATTRIBUTES.concat('cite').includes(name) || allowedUrl(tag, a.value);
+}
+
+function checkOnce(html: string, allowScripts: boolean, styles: StylePolicy): { html: string; foreign: boolean } {
   const fragment = parseAsBrowser(html);
+  let keptForeign = false;
   const walk = (parent: P5Parent): void => {
     const kept: P5.ChildNode[] = [];
     for (const child of parent.childNodes) {
@@ -295,27 +461,60 @@ function checkedAsTheBrowserParses(html: string, allowScripts: boolean): string 
         continue;
       }
       const tag = child.tagName.toLowerCase();
-      const allowed = ALLOWED_TAG_SET.has(tag) || (allowScripts && tag === 'script');
+      const namespace = child.namespaceURI as string;
+      const foreign = namespace === SVG_NAMESPACE || namespace === MATHML_NAMESPACE;
+      const allowed =
+        namespace === SVG_NAMESPACE ? SVG_TAG_SET.has(tag)
+        : namespace === MATHML_NAMESPACE ? MATHML_TAG_SET.has(tag)
+        : namespace === HTML_NAMESPACE && (HTML_TAG_SET.has(tag) || (allowScripts && tag === 'script'));
       if (!allowed) {
-        if (removedWithContent(tag, false) || RAW_TEXT_SHOWN_AS_PRE.has(tag)) continue;
-        // Anything else unexpected is unwrapped: its (checked) content stays.
+        // Unknown SVG or MathML goes with its content; anything else unexpected is unwrapped (its checked content stays).
+        if (foreign || removedWithContent(tag, false) || RAW_TEXT_SHOWN_AS_PRE.has(tag)) continue;
         walk(child);
         for (const grandchild of child.childNodes) grandchild.parentNode = parent;
         kept.push(...child.childNodes);
         continue;
       }
       if (tag === 'script' && (child.childNodes.length > 0 || !child.attrs.some((a) => a.name === 'src'))) continue;
-      const names = new Set([...(ALLOWED_ATTRIBUTES['*'] ?? []), ...(ALLOWED_ATTRIBUTES[tag] ?? []), ...(tag === 'script' ? ['src', 'type'] : [])]);
+      const names = allowedAttributeNames(namespace, tag);
       child.attrs = child.attrs.filter((a) => {
         const name = attributeName(a);
         if (!names.has(name) && !(tag === 'a' && (name === 'rel' || name === 'target'))) return false;
-        return !URL_ATTRIBUTES.concat('cite').includes(name) || allowedUrl(tag, a.value);
+        if (name.startsWith('on')) return false;
+        return checkAttribute(namespace, tag, a, name, styles);
       });
       walk(child);
       kept.push(child);
+      keptForeign ||= foreign;
     }
     parent.childNodes = kept;
   };
   walk(fragment);
-  return serialize(fragment);
+  return { html: serialize(fragment), foreign: keptForeign };
+}
+
+/** The visible text of some markup, escaped: what is left of markup that will not hold still. */
+function textOnly(html: string): string {
+  const parts: string[] = [];
+  const walk = (parent: P5Parent): void => {
+    for (const child of parent.childNodes) {
+      if (child.nodeName === '#text') parts.push((child as P5.TextNode).value);
+      else if (isP5Element(child)) walk(child);
+    }
+  };
+  walk(parseAsBrowser(html));
+  return `<p>${parts.join(' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`;
+}
+
+function checkedAsTheBrowserParses(html: string, allowScripts: boolean, styles: StylePolicy): string {
+  let out = checkOnce(html, allowScripts, styles);
+  // HTML alone reads back as parse5 wrote it (the raw-text elements are gone); where SVG or MathML stayed, the
+  // namespaces can shift on re-reading, so the check runs again until nothing changes.
+  if (!out.foreign) return out.html;
+  for (let round = 0; round < 3; round++) {
+    const again = checkOnce(out.html, allowScripts, styles);
+    if (again.html === out.html) return out.html;
+    out = again;
+  }
+  return textOnly(out.html);
 }

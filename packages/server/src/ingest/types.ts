@@ -59,6 +59,13 @@ export interface ParsedTitle {
   pageCount: number | null;
   /** Every rule the book breaks that was forgiven, in plain English. */
   warnings: string[];
+  /** dir and language of the title and of each author (by name), as the package gives them (EPUB only). */
+  textDirection?: { title: TextDirection; authors: Record<string, TextDirection> };
+}
+
+export interface TextDirection {
+  dir: 'ltr' | 'rtl' | 'auto' | null;
+  lang: string | null;
 }
 
 /** Thrown when a file cannot be imported at all; the message says why in plain English. */

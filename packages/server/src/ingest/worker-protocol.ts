@@ -65,6 +65,8 @@ export interface RenderedChapter extends Omit<ParsedChapter, 'rawHtml'> {
   renderedTextLength: number;
   /** A one-chapter book's bounded sample: the opening part of its only chapter (ingest/sample.ts); else null. */
   sampleContent: string | null;
+  /** A PDF's text, page by page (for search; empty when pdf.js could not read it in time). */
+  pageTexts?: string[];
 }
 
 /** Worker -> service: everything written to the staging folder and what the database needs. */

@@ -10,6 +10,9 @@ import { paths, slugify } from '@lectern/core';
 import { StagedFileWriter, WriteBudgetError } from '../storage/content-store.ts';
 import { parseEpub } from './epub.ts';
 import { MAX_PDF_DECODED_BYTES, parsePdf } from './pdf.ts';
+import { pageTexts } from './pdf-text.ts';
+import { bookCssRewriter, sanitizeStylesheet } from './css.ts';
+import { decodeText } from './markup.ts';
 import { renderChapter } from './render.ts';
 import { makePdfSample, openingPart } from './sample.ts';
 import { IngestError, type ParsedTitle } from './types.ts';
@@ -54,7 +57,12 @@ async function run(start: StartMessage): Promise<DoneMessage> {
   const writer = new StagedFileWriter(start.stagingDir, limits.maxWrittenBytes, LIMIT_NAMES.maxWrittenBytes);
   const names = new Map<string, string>();
   const resources: DoneMessage['resources'] = [];
+  const resourcePaths = new Set(parsed.resources.map((r) => r.fullPath));
+  const resourceUrl = (p: string) => paths.chapterApi(bookId, p);
+  const isResource = (p: string) => resourcePaths.has(p);
   for (const r of parsed.resources) {
+    // The book's stylesheets are served as the sanitiser left them (css.ts), never as the book wrote them.
+    if (r.mediaType === 'text/css') r.data = bookStylesheet(r.data, r.fullPath, isResource, resourceUrl, parsed.warnings);
     const name = await writer.write(r.data, path.extname(r.fullPath));
     names.set(r.fullPath, name);
     // A PDF is never free in full: its first pages, as a small PDF beside it, are what visitors get.
@@ -70,26 +78,59 @@ async function run(start: StartMessage): Promise<DoneMessage> {
 
   const titleSafe = slugify(parsed.title);
   const chapterPaths = new Set(parsed.chapters.map((c) => c.fullPath));
-  const chapters = parsed.chapters.map(({ rawHtml, ...chapter }) => {
+  // A PDF's pages of text, for search: read from the PDF resource the chapter shows.
+  const pdfData = parsed.source === 'application/pdf' ? parsed.resources.find((r) => r.mediaType === 'application/pdf')?.data : undefined;
+  const pdfPages = pdfData ? await pageTexts(pdfData) : undefined;
+  const chapters: DoneMessage['chapters'] = [];
+  for (const { rawHtml, ...chapter } of parsed.chapters) {
+    // Inline <style>s become stylesheets of their own beside the chapter: no CSS is ever stored inside chapter HTML.
+    const stylePaths: string[] = [];
+    const inlineStylePath = (index: number): string => {
+      let candidate = `${chapter.fullPath}.style-${index + 1}.css`;
+      while (resourcePaths.has(candidate) || chapterPaths.has(candidate)) candidate = `${candidate.slice(0, -4)}_.css`;
+      stylePaths[index] = candidate;
+      return candidate;
+    };
     const rendered =
       chapter.mediaType === 'application/pdf'
-        ? { html: '', stylesheets: [], textLength: chapter.textLength }
+        ? { html: '', stylesheets: [], inlineStyles: [], textLength: chapter.textLength }
         : renderChapter(rawHtml, {
             chapterFullPath: chapter.fullPath,
             allowScripts: start.allowScripts,
             chapterUrl: (p, fragment) => paths.reader(titleSafe, bookId, p) + (fragment ? `#${fragment}` : ''),
-            resourceUrl: (p) => paths.chapterApi(bookId, p),
+            resourceUrl,
             isChapter: (p) => chapterPaths.has(p),
+            isResource,
+            inlineStyleUrl: (index) => resourceUrl(inlineStylePath(index)),
           });
+    for (const [index, css] of rendered.inlineStyles.entries()) {
+      const fullPath = stylePaths[index]!;
+      const data = Buffer.from(css);
+      resourcePaths.add(fullPath);
+      resources.push({ fullPath, mediaType: 'text/css', size: data.byteLength, name: await writer.write(data, '.css') });
+    }
     // Chapter HTML goes to the database: it counts against the same budget as the files.
     writer.count(Buffer.byteLength(rendered.html));
     // A one-chapter book is never free in full: its opening part is the sample visitors get.
     const sampleContent = parsed.chapters.length === 1 && chapter.mediaType !== 'application/pdf' ? openingPart(rendered.html, rendered.textLength) : null;
-    return { ...chapter, html: rendered.html, stylesheets: rendered.stylesheets, renderedTextLength: rendered.textLength, sampleContent };
-  });
+    chapters.push({
+      ...chapter,
+      html: rendered.html,
+      stylesheets: rendered.stylesheets,
+      renderedTextLength: rendered.textLength,
+      sampleContent,
+      ...(chapter.mediaType === 'application/pdf' && pdfPages ? { pageTexts: pdfPages } : {}),
+    });
+  }
 
   const { chapters: _c, resources: _r, cover: _cover, toc, ...title } = parsed;
   return { type: 'done', title, chapters, toc, resources, cover, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
+}
+
+function bookStylesheet(data: Uint8Array, fullPath: string, isResource: (p: string) => boolean, resourceUrl: (p: string) => string, warnings: string[]): Uint8Array {
+  const sheet = sanitizeStylesheet(decodeText(data).text, bookCssRewriter(fullPath, isResource, resourceUrl));
+  if (sheet.unreadable) warnings.push(`the stylesheet ${fullPath} cannot be parsed as CSS; left out`);
+  return Buffer.from(sheet.css);
 }
 
 // The server went away (or killed the channel): nothing left to do this for.

@@ -30,6 +30,13 @@ const CENTRAL_HEADER = 0x02014b50;
 const END_OF_DIRECTORY = 0x06054b50;
 const ZIP64_LOCATOR = 0x07064b50;
 const ZIP64_END = 0x06064b50;
+/** What a split archive's first part starts with (APPNOTE 8.5.3). */
+const SPLIT_MARKER = 0x08074b50;
+const METHOD_NAMES: Record<number, string> = {
+  1: 'Shrink', 2: 'Reduce', 3: 'Reduce', 4: 'Reduce', 5: 'Reduce', 6: 'Implode', 9: 'Deflate64', 10: 'PKWARE DCL Implode',
+  12: 'bzip2', 14: 'LZMA', 18: 'IBM TERSE', 19: 'IBM LZ77', 93: 'Zstandard', 94: 'MP3', 95: 'XZ', 96: 'JPEG', 97: 'WavPack',
+  98: 'PPMd', 99: 'AES encryption',
+};
 
 interface Entry {
   rawName: string;
@@ -57,10 +64,12 @@ export class ZipArchive {
     private readonly data: Uint8Array,
     warn: (message: string) => void,
     private readonly limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+    /** How errors name the book (its file name). */
+    private readonly bookName = 'the book',
   ) {
     this.limitName = limits.limitName ? ` (${limits.limitName})` : '';
     this.firstEntryName = readFirstEntryName(data);
-    const entries = readCentralDirectory(data);
+    const entries = readCentralDirectory(data, bookName);
     let declared = 0;
     for (const entry of entries) {
       declared += entry.size;
@@ -134,7 +143,11 @@ export class ZipArchive {
       }
       if (bytes.byteLength !== entry.size) throw new Error(`it inflates to ${bytes.byteLength} bytes, not the ${entry.size} declared`);
     } else {
-      throw new Error(`compression method ${entry.method} is not supported`);
+      // Not damage: the whole book is written this way. Say so, naming the book and the entry.
+      const method = METHOD_NAMES[entry.method] ? `${METHOD_NAMES[entry.method]} (zip method ${entry.method})` : `zip compression method ${entry.method}`;
+      throw new IngestError(
+        `${this.bookName}: the zip entry ${entry.rawName} is compressed with ${method}, which Lectern cannot read; EPUB files use only stored or Deflate entries (save the book again with ordinary zip compression)`,
+      );
     }
     if (!this.inflated.has(path)) {
       this.inflated.add(path);
@@ -163,11 +176,15 @@ export class ZipArchive {
 }
 
 /** The central directory (APPNOTE 4.3.12, 4.3.16 and the ZIP64 records of 4.3.14, 4.3.15, 4.5.3). */
-function readCentralDirectory(data: Uint8Array): Entry[] {
-  const broken = (): IngestError =>
-    new IngestError(
+function readCentralDirectory(data: Uint8Array, bookName: string): Entry[] {
+  const split = (detail: string): IngestError =>
+    new IngestError(`${bookName} is one part of a split (multi-part) zip archive${detail}; join the parts into one file (zip -s 0) and import that`);
+  const broken = (): IngestError => {
+    if (readUint32(data, 0) === SPLIT_MARKER) return split(' (the first part)');
+    return new IngestError(
       startsWithLocalHeader(data) ? 'the zip archive is damaged or truncated (its central directory cannot be read)' : 'not a zip archive',
     );
+  };
   let end = -1;
   for (let i = data.byteLength - 22; i >= Math.max(0, data.byteLength - 22 - 0xffff); i--) {
     if (readUint32(data, i) === END_OF_DIRECTORY) {
@@ -176,6 +193,14 @@ function readCentralDirectory(data: Uint8Array): Entry[] {
     }
   }
   if (end < 0) throw broken();
+  const disk = readUint16(data, end + 4);
+  const directoryDisk = readUint16(data, end + 6);
+  if (disk !== 0 || directoryDisk !== 0 || readUint16(data, end + 8) !== readUint16(data, end + 10)) {
+    // The last part holds the directory: name an entry that lives in an earlier part.
+    const offset = readUint32(data, end + 16);
+    const first = directoryDisk === disk && readUint32(data, offset) === CENTRAL_HEADER ? data.subarray(offset + 46, offset + 46 + readUint16(data, offset + 28)) : null;
+    throw split(`${disk > 0 ? ` (part ${disk + 1})` : ''}${first ? `: the entry ${new TextDecoder().decode(first)} is in part ${readUint16(data, offset + 34) + 1}` : ''}`);
+  }
   let count = readUint16(data, end + 10);
   let offset = readUint32(data, end + 16);
   if ((count === 0xffff || offset === 0xffffffff) && end >= 20 && readUint32(data, end - 20) === ZIP64_LOCATOR) {

@@ -28,11 +28,12 @@ export function findNul(value: unknown, root: string): string | null {
 }
 
 export function registerInputGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // Callback style: an async hook costs every request a promise and a microtask hop even when it returns at once.
+  app.addHook('preValidation', (request, _reply, done) => {
     const field = findNul(request.params, '') ?? findNul(request.query, '') ?? findNul(request.body, '');
-    if (field === null) return;
+    if (field === null) return done();
     // The wildcard of /chapter/* is the chapter's path.
     const name = field === '*' ? 'path' : field || 'body';
-    throw new AppError(400, `${name}: ${NUL_MESSAGE}`, { [name]: [NUL_MESSAGE] });
+    done(new AppError(400, `${name}: ${NUL_MESSAGE}`, { [name]: [NUL_MESSAGE] }));
   });
 }

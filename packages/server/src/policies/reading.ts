@@ -9,22 +9,37 @@ import { MESSAGES, READING_MESSAGES } from '@lectern/core';
 import type { Flag, UserRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 
-type Account = Pick<UserRow, 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'>;
+type Account = Pick<UserRow, 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> & {
+  subscription_ends_at?: string | null;
+};
 
 /**
  * The account's status as of `now`: a trial whose end has passed reads as expired everywhere (the stored status
  * stays 'trial' until someone changes it; nothing has to run at the moment a trial ends). A trial without an end
  * date (none is created so; only a hand-edited row) stays a trial.
  */
-export function effectiveStatus(user: Pick<UserRow, 'status' | 'trial_ends_at'>, now: Date = new Date()): AccountStatus {
+export function effectiveStatus(
+  user: Pick<UserRow, 'status' | 'trial_ends_at'> & { subscription_ends_at?: string | null },
+  now: Date = new Date(),
+): AccountStatus {
   if (user.status === 'trial' && user.trial_ends_at !== null && Date.parse(user.trial_ends_at) <= now.getTime()) return 'expired';
+  // Likewise a cancelled account whose paid period is over (the due job stores it a minute later at most).
+  if (user.status === 'cancelled' && user.subscription_ends_at && Date.parse(user.subscription_ends_at) <= now.getTime()) return 'expired';
   return user.status;
+}
+
+/**
+ * A cancelled account keeps reading to the end of the period it paid for (issue 10: cancel is "at the end of the
+ * period"); the scheduled job then makes it expired.
+ */
+export function inPaidPeriod(user: { subscription_ends_at?: string | null }, now: Date = new Date()): boolean {
+  return !!user.subscription_ends_at && Date.parse(user.subscription_ends_at) > now.getTime();
 }
 
 export function hasLiveSubscription(user: Account, now: Date = new Date()): boolean {
   if (user.is_admin || user.is_content_creator || user.is_preview_creator) return true;
   const status = effectiveStatus(user, now);
-  return status === 'trial' || status === 'subscriber';
+  return status === 'trial' || status === 'subscriber' || (status === 'cancelled' && inPaidPeriod(user, now));
 }
 
 /** Throws the reason a chapter may not be read; returns when it may. */

@@ -4,6 +4,8 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { ChapterRow, Database, Flag, ResourceRow, TitleRow } from '../db/schema.ts';
+import type { SearchDocument, SearchRepository } from './search.ts';
+import { listingKeys, refreshListings } from './listings.ts';
 
 export interface TitleFilter {
   topicSlug?: string;
@@ -13,6 +15,23 @@ export interface TitleFilter {
 }
 
 export type TitleOrder = 'title' | 'recent' | 'author';
+
+type ListingColumn = 'l.sort_title' | 'l.title_id' | 'l.created_at' | 'l.author_last' | 'l.sort_author';
+/** The listing columns each order sorts by, the id last; recent reads them newest first. */
+const ORDER_COLUMNS: Record<TitleOrder, ListingColumn[]> = {
+  title: ['l.sort_title', 'l.title_id'],
+  recent: ['l.created_at', 'l.title_id'],
+  author: ['l.author_last', 'l.sort_author', 'l.sort_title', 'l.title_id'],
+};
+
+/** A row's position in an order: the values of ORDER_COLUMNS[order] (keyset paging starts after or before it). */
+export type OrderKey = (string | number)[];
+
+export function orderKey(row: Pick<TitleRow, 'id' | 'sort_title' | 'sort_author' | 'created_at'>, order: TitleOrder): OrderKey {
+  if (order === 'recent') return [row.created_at, row.id];
+  if (order === 'author') return [row.sort_author === '' ? 1 : 0, row.sort_author, row.sort_title, row.id];
+  return [row.sort_title, row.id];
+}
 
 export interface TitleExtras {
   authors: Map<number, string[]>;
@@ -30,11 +49,15 @@ export interface ChapterWithNeighbours extends ChapterRow {
 type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
 export interface NewTitleBundle {
+  /** what search indexes of it, written in the same transaction (absent: not indexed) */
+  search?: SearchDocument;
   /** work_title_id is found here, in the insert's transaction: see `work` */
   title: Omit<TitleRow, 'id' | 'work_title_id'>;
   /** How the title finds the work it belongs to: a title with the same ISBN as book id, else one with the same work key. */
   work: { isbn: string | null };
   authors: string[];
+  /** dir and language of authors by name, where the package gives them */
+  authorDirections?: Record<string, { dir: string | null; lang: string | null }>;
   publishers: { slug: string; name: string }[];
   topics: { slug: string; name: string }[];
   chapters: Optional<Omit<ChapterRow, 'id' | 'title_id'>, 'sample_content'>[];
@@ -43,56 +66,85 @@ export interface NewTitleBundle {
 }
 
 export class CatalogRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** the search index written with each import (null: a read-only use that writes no titles) */
+    private readonly search: SearchRepository | null = null,
+  ) {}
 
-  /** One row per work: the title that stands for it (the other formats point at it with work_title_id). */
-  private filtered(filter: TitleFilter) {
-    let q = this.db.selectFrom('titles').where('titles.work_title_id', 'is', null);
-    if (filter.format) {
-      const format = filter.format;
+  /**
+   * The listing rows a filter reads (repositories/listings.ts): the topic's or publisher's listing, within a format
+   * when one is asked for. Topic and publisher together read the topic's listing and keep those of the publisher
+   * (`alsoPublisherId`; a rare combination, counted per request). Null when a slug names nothing: an empty list.
+   */
+  async listingOf(filter: TitleFilter): Promise<{ key: string; alsoPublisherId: number | null } | null> {
+    const [topic, publisher] = await Promise.all([
+      filter.topicSlug ? this.db.selectFrom('topics').select('id').where('slug', '=', filter.topicSlug).executeTakeFirst() : null,
+      filter.publisherSlug ? this.db.selectFrom('publishers').select('id').where('slug', '=', filter.publisherSlug).executeTakeFirst() : null,
+    ]);
+    if (topic === undefined || publisher === undefined) return null;
+    const f = filter.format;
+    if (topic) return { key: f ? listingKeys.topicFormat(topic.id, f) : listingKeys.topic(topic.id), alsoPublisherId: publisher?.id ?? null };
+    if (publisher) return { key: f ? listingKeys.publisherFormat(publisher.id, f) : listingKeys.publisher(publisher.id), alsoPublisherId: null };
+    return { key: f ? listingKeys.format(f) : listingKeys.all(), alsoPublisherId: null };
+  }
+
+  /** How many titles a listing holds: the maintained count (a topic and publisher together are counted here). */
+  async listingCount(listing: { key: string; alsoPublisherId: number | null }): Promise<number> {
+    if (listing.alsoPublisherId !== null) {
+      const row = await this.listingRows(listing)
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    }
+    const row = await this.db.selectFrom('listing_counts').select('n').where('listing', '=', listing.key).executeTakeFirst();
+    return row ? Number(row.n) : 0;
+  }
+
+  private listingRows(listing: { key: string; alsoPublisherId: number | null }) {
+    let q = this.db.selectFrom('title_listings as l').where('l.listing', '=', listing.key);
+    const publisherId = listing.alsoPublisherId;
+    if (publisherId !== null) {
       q = q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('titles as f')
-            .select('f.id')
-            .where('f.content_format', '=', format)
-            .where((w) => w.or([w('f.id', '=', w.ref('titles.id')), w('f.work_title_id', '=', w.ref('titles.id'))])),
-        ),
-      );
-    }
-    if (filter.topicSlug) {
-      q = q.where('titles.id', 'in', (eb) =>
-        eb.selectFrom('title_topics').innerJoin('topics', 'topics.id', 'title_topics.topic_id').select('title_topics.title_id').where('topics.slug', '=', filter.topicSlug!),
-      );
-    }
-    if (filter.publisherSlug) {
-      q = q.where('titles.id', 'in', (eb) =>
-        eb
-          .selectFrom('title_publishers')
-          .innerJoin('publishers', 'publishers.id', 'title_publishers.publisher_id')
-          .select('title_publishers.title_id')
-          .where('publishers.slug', '=', filter.publisherSlug!),
+        eb.exists(eb.selectFrom('title_publishers as tp').select('tp.title_id').whereRef('tp.title_id', '=', 'l.title_id').where('tp.publisher_id', '=', publisherId)),
       );
     }
     return q;
   }
 
-  async listTitles(filter: TitleFilter, offset: number, limit: number, order: TitleOrder = 'title'): Promise<{ count: number; rows: TitleRow[] }> {
-    let list = this.filtered(filter).selectAll('titles');
-    if (order === 'recent') list = list.orderBy('titles.created_at', 'desc').orderBy('titles.id', 'desc');
-    else if (order === 'author') {
-      // Titles without an author after those with one.
-      list = list
-        .orderBy(sql`case when titles.sort_author = '' then 1 else 0 end`)
-        .orderBy('titles.sort_author')
-        .orderBy('titles.sort_title')
-        .orderBy('titles.id');
-    } else list = list.orderBy('titles.sort_title').orderBy('titles.id');
-    const [countRow, rows] = await Promise.all([
-      this.filtered(filter).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow(),
-      list.offset(offset).limit(limit).execute(),
-    ]);
-    return { count: Number(countRow.n), rows };
+  /**
+   * Up to `limit` titles of a listing in `order`: from the start (or `offset` rows in), or by keyset after or
+   * before a position (the sort key of a row and its id, `orderKey` of that row). Rows come back in the order's
+   * direction even when read backwards. Each variant is one range read of the order's index.
+   */
+  async listPage(
+    listing: { key: string; alsoPublisherId: number | null },
+    order: TitleOrder,
+    limit: number,
+    at: { offset?: number; after?: OrderKey; before?: OrderKey } = {},
+  ): Promise<TitleRow[]> {
+    const cols = ORDER_COLUMNS[order];
+    if (at.offset) {
+      // Skip along the covering index alone (no title rows read for the rows skipped), then read by keyset.
+      let skip = this.listingRows(listing).select(cols);
+      for (const c of cols) skip = skip.orderBy(c, order === 'recent' ? 'desc' : 'asc');
+      const before = (await skip.limit(1).offset(at.offset - 1).executeTakeFirst()) as Record<string, string | number> | undefined;
+      if (!before) return [];
+      return this.listPage(listing, order, limit, { after: cols.map((c) => before[c.slice(2)]!) });
+    }
+    const descending = order === 'recent';
+    const backwards = at.before !== undefined;
+    const direction = descending !== backwards ? 'desc' : 'asc';
+    let q = this.listingRows(listing).innerJoin('titles', 'titles.id', 'l.title_id').selectAll('titles');
+    const position = at.after ?? at.before;
+    if (position) {
+      if (position.length !== cols.length) throw new Error('order key of another order');
+      // Row values: (a, b, id) > (x, y, z) reads the index from that point on, on both engines.
+      q = q.where((eb) => eb(eb.refTuple(...(cols as [ListingColumn, ListingColumn])), direction === 'asc' ? '>' : '<', eb.tuple(...(position as [string | number, string | number]))));
+    }
+    for (const c of cols) q = q.orderBy(c, direction);
+    const rows = await q.limit(limit).execute();
+    return backwards ? rows.reverse() : rows;
   }
 
   /** Every title of a work (the one that stands for it first, then by id): the formats the title page offers. */
@@ -124,6 +176,17 @@ export class CatalogRepository {
       .select(['id', 'title_id', 'full_path', 'label'])
       .where((eb) => eb.or(pairs.map((p) => eb.and([eb('title_id', '=', p.titleId), eb('full_path', '=', p.fullPath)]))))
       .execute();
+  }
+
+  async findTitlesByIds(ids: number[]): Promise<TitleRow[]> {
+    const out: TitleRow[] = [];
+    for (const batch of chunks(ids, 500)) out.push(...(await this.db.selectFrom('titles').selectAll().where('id', 'in', batch).execute()));
+    return out;
+  }
+
+  /** Every chapter's rendered HTML of a title (search's backfill). */
+  chapterContents(titleId: number): Promise<{ id: number; full_path: string; content: string }[]> {
+    return this.db.selectFrom('chapters').select(['id', 'full_path', 'content']).where('title_id', '=', titleId).where('media_type', '!=', 'application/pdf').orderBy('item_order').execute();
   }
 
   findTitleByFileHash(sha256: string): Promise<TitleRow | undefined> {
@@ -222,12 +285,12 @@ export class CatalogRepository {
     await this.db.updateTable('chapters').set(flags).where('id', '=', chapterId).execute();
   }
 
+  /** Topics by name with the maintained count of their listing (the titles a topic page lists). */
   topicsWithCounts() {
     return this.db
       .selectFrom('topics')
-      .leftJoin('title_topics', 'title_topics.topic_id', 'topics.id')
-      .select(['topics.name', 'topics.slug', (eb) => eb.fn.count<string | number>('title_topics.title_id').as('count')])
-      .groupBy(['topics.id', 'topics.name', 'topics.slug'])
+      .leftJoin('listing_counts', (join) => join.on('listing_counts.listing', '=', sql<string>`'t:' || topics.id`))
+      .select(['topics.name', 'topics.slug', (eb) => eb.fn.coalesce('listing_counts.n', eb.lit(0)).as('count')])
       .orderBy('topics.name')
       .execute();
   }
@@ -246,7 +309,7 @@ export class CatalogRepository {
       const workTitleId = await this.workTitleId(trx, bundle);
       const title = await trx.insertInto('titles').values({ ...bundle.title, work_title_id: workTitleId }).returningAll().executeTakeFirstOrThrow();
       if (bundle.authors.length) {
-        await trx.insertInto('title_authors').values(bundle.authors.map((name, position) => ({ title_id: title.id, position, name }))).execute();
+        await trx.insertInto('title_authors').values(bundle.authors.map((name, position) => ({ title_id: title.id, position, name, dir: bundle.authorDirections?.[name]?.dir ?? null, lang: bundle.authorDirections?.[name]?.lang ?? null }))).execute();
       }
       let position = 0;
       for (const p of bundle.publishers) {
@@ -266,6 +329,12 @@ export class CatalogRepository {
       for (const batch of chunks(bundle.toc, 100)) {
         await trx.insertInto('toc_entries').values(batch.map((t) => ({ ...t, title_id: title.id }))).execute();
       }
+      if (bundle.search && this.search) {
+        const ids = await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', title.id).execute();
+        await this.search.write(trx, title.id, bundle.search, new Map(ids.map((c) => [c.full_path, c.id])));
+      }
+      // The work's listing rows and counts change with it (a new format, or a new title standing for a work).
+      await refreshListings(trx, [workTitleId ?? title.id]);
       return title;
     });
   }

@@ -33,6 +33,24 @@ export class SessionsRepository {
     };
   }
 
+  /**
+   * The live session with that public id and its user (annotation tokens name the session they were issued in,
+   * so signing out ends them too).
+   */
+  async findLiveByPublicId(publicId: string, now: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select(['sessions.id as s_id', 'sessions.created_at as s_created_at', 'sessions.expires_at as s_expires_at', 'sessions.user_agent as s_user_agent'])
+      .where('sessions.public_id', '=', publicId)
+      .where('sessions.expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { s_id, s_created_at, s_expires_at, s_user_agent, ...user } = row;
+    return { session: { id: s_id, public_id: publicId, user_id: user.id, created_at: s_created_at, expires_at: s_expires_at, user_agent: s_user_agent }, user };
+  }
+
   async delete(idHash: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('id', '=', idHash).execute();
   }
@@ -40,6 +58,12 @@ export class SessionsRepository {
   /** Every session of one user (signed out everywhere after a password reset). */
   async deleteForUser(userId: number): Promise<void> {
     await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  }
+
+  /** Every session of one user but `keepIdHash` (sign out the other devices); returns how many went. */
+  async deleteOthers(userId: number, keepIdHash: string): Promise<number> {
+    const result = await this.db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '!=', keepIdHash).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Deletes every session that has expired by `now`; returns how many went. */

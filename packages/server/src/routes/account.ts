@@ -1,5 +1,15 @@
 /** Sign-in, sign-out and the account profile (reader.md §3, §6). */
-import { APP_MESSAGES, COOKIES, hasControlCharacter, loginRequestSchema, MESSAGES, safeNextPath } from '@lectern/core';
+import {
+  accountEntryPaths,
+  APP_MESSAGES,
+  COOKIES,
+  emailChangeSchema,
+  hasControlCharacter,
+  loginRequestSchema,
+  MESSAGES,
+  passwordChangeSchema,
+  safeNextPath,
+} from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { AppError, fieldError } from '../errors.ts';
 import { clearSessionCookies, requireSignedIn, setSessionCookies } from '../plugins/auth-context.ts';
@@ -54,6 +64,29 @@ export function accountRoutes(
     const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
     if (isForm) return reply.redirect('/library/', 303);
     return reply.status(204).send();
+  });
+
+  app.post(accountEntryPaths.password(), async (request) => {
+    const { user, session } = await requireSignedIn(request, MESSAGES.userNotLoggedIn);
+    const { current_password, new_password } = passwordChangeSchema.parse(request.body ?? {});
+    const signedOut = await deps.accounts.changePassword(user, session, current_password, new_password);
+    deps.auth.forgetUser(user.id);
+    return { signed_out: signedOut };
+  });
+
+  app.post(accountEntryPaths.email(), async (request) => {
+    const { user, session } = await requireSignedIn(request, MESSAGES.userNotLoggedIn);
+    const { current_password, email } = emailChangeSchema.parse(request.body ?? {});
+    const changed = await deps.accounts.changeEmail(user, current_password, email);
+    deps.auth.forgetUser(user.id);
+    return deps.accounts.profile(changed, session);
+  });
+
+  app.delete(accountEntryPaths.otherSessions(), async (request) => {
+    const { user, session } = await requireSignedIn(request, MESSAGES.userNotLoggedIn);
+    const signedOut = await deps.accounts.signOutOthers(user, session);
+    deps.auth.forgetUser(user.id);
+    return { signed_out: signedOut };
   });
 
   app.get('/u/information_for_javascript', async (request) => {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../plugins/auth-context.ts';
 import { sendBookFile } from '../plugins/book-files.ts';
+import { chooseCoding } from '../util/compressed-bytes.ts';
 import type { CatalogService, TaxonomyLookups } from '../services/catalog.ts';
 
 const bookParams = z.object({ bookId: z.string().min(1).max(200) });
@@ -40,7 +41,12 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
     const { download } = downloadQuery.parse(request.query);
     const found = await deps.catalog.chapterOrResource(bookId, fullPath, await currentUser(request), download === '1');
     if (found.kind === 'chapter') {
-      return reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8').send(found.json);
+      reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8');
+      if (!found.json.compressible) return reply.send(found.json.raw);
+      const coding = chooseCoding(request.headers['accept-encoding']);
+      reply.header('vary', 'Accept-Encoding');
+      if (coding !== 'identity') reply.header('content-encoding', coding);
+      return reply.send(found.json.in(coding));
     }
     if (found.mediaType === 'application/pdf') {
       // One address, two files: the whole PDF for readers, its first pages for everyone else. A sample kept in the

@@ -1,13 +1,14 @@
 /** Accounts: creating users (command line, first start) and the profile the web client reads. */
-import { ACCOUNT_STATUSES, ADMIN_MESSAGES, type AccountProfile, type AccountStatus, PASSWORD_MAX_LENGTH, passwordProblem, type Role, ROLES } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, ACCOUNT_STATUSES, ADMIN_MESSAGES, type AccountProfile, type AccountStatus, PASSWORD_MAX_LENGTH, passwordProblem, type Role, ROLES } from '@lectern/core';
 import { z } from 'zod';
-import type { SessionRow, UserRow } from '../db/schema.ts';
+import type { NewUser, SessionRow, UserRow } from '../db/schema.ts';
 import { badRequest, fieldError, notFound } from '../errors.ts';
 import { effectiveStatus } from '../policies/reading.ts';
 import type { SessionsRepository } from '../repositories/sessions.ts';
 import type { UsersRepository } from '../repositories/users.ts';
 import { newUserUuid } from './auth.ts';
-import { hashPassword } from './passwords.ts';
+import { isCommonPassword } from './common-passwords.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 
 export const TRIAL_DAYS = 10;
 
@@ -22,7 +23,7 @@ export const newUserSchema = z
   })
   .superRefine((v, ctx) => {
     // core's one password rule (length, not the email, not a common password), as the command line applies it
-    const problem = passwordProblem(v.password, v.email);
+    const problem = passwordProblem(v.password, v.email, isCommonPassword);
     if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
   });
 export type NewUserInput = z.input<typeof newUserSchema>;
@@ -35,6 +36,14 @@ export class AccountsService {
   ) {}
 
   async createUser(input: NewUserInput): Promise<UserRow> {
+    return this.users.insert(await this.prepareUser(input));
+  }
+
+  /**
+   * A new account's row, checked and its password hashed, not yet written: createUser writes it alone; registration
+   * writes it with its history entry (services/registration.ts). 400 with the fields named; an email in use is one.
+   */
+  async prepareUser(input: NewUserInput & { trialDays?: number; plan?: string | null }): Promise<NewUser> {
     const parsed = newUserSchema.safeParse(input);
     if (!parsed.success) {
       const errors: Record<string, string[]> = {};
@@ -46,30 +55,71 @@ export class AccountsService {
     const now = this.now();
     const status: AccountStatus = v.status ?? 'trial';
     const teamId = v.team ? await this.users.ensureTeam(v.team, now.toISOString()) : null;
-    return this.users.insert({
+    const trialDays = input.trialDays ?? TRIAL_DAYS;
+    return {
       uuid: newUserUuid(),
       email: v.email,
       username: v.username ?? v.email.split('@')[0]!,
       password_hash: await hashPassword(v.password),
       status,
-      trial_ends_at: status === 'trial' ? new Date(now.getTime() + TRIAL_DAYS * 86_400_000).toISOString() : null,
+      trial_ends_at: status === 'trial' ? new Date(now.getTime() + trialDays * 86_400_000).toISOString() : null,
       team_id: teamId,
       is_admin: v.role === 'admin' ? 1 : 0,
       is_content_creator: v.role === 'content-creator' ? 1 : 0,
       is_preview_creator: v.role === 'preview-creator' ? 1 : 0,
       created_at: now.toISOString(),
-    });
+      plan: input.plan ?? null,
+    };
   }
 
   /** Sets a new password (core's rule applies) and signs the user out everywhere; 404 when no user has that email. */
   async resetPassword(email: string, password: string): Promise<UserRow> {
     const user = await this.users.findByEmail(email.trim());
     if (!user) throw notFound(ADMIN_MESSAGES.noUserWithEmail(email.trim()));
-    const problem = passwordProblem(password, user.email);
+    const problem = passwordProblem(password, user.email, isCommonPassword);
     if (problem) throw fieldError('password', problem);
     await this.users.update(user.id, { password_hash: await hashPassword(password) });
     await this.sessions.deleteForUser(user.id);
     return user;
+  }
+
+  /**
+   * The account page's password change: the current password proves it is the reader; the new one meets the rule;
+   * every other session is signed out (this one stays). Returns how many were signed out.
+   */
+  async changePassword(user: UserRow, session: SessionRow, current: string, next: string): Promise<number> {
+    const stored = await this.users.findById(user.id);
+    if (!stored || !(await verifyPassword(stored.password_hash, current))) {
+      throw badRequest(ACCOUNT_ENTRY_MESSAGES.currentPasswordWrong, { current_password: [ACCOUNT_ENTRY_MESSAGES.currentPasswordWrong] });
+    }
+    const problem = passwordProblem(next, stored.email, isCommonPassword);
+    if (problem) throw badRequest(problem, { new_password: [problem] });
+    await this.users.update(user.id, { password_hash: await hashPassword(next) });
+    return this.sessions.deleteOthers(user.id, session.id);
+  }
+
+  /** The account page's email change, proved by the current password; an address in use is refused on the field. */
+  async changeEmail(user: UserRow, current: string, email: string): Promise<UserRow> {
+    const stored = await this.users.findById(user.id);
+    if (!stored || !(await verifyPassword(stored.password_hash, current))) {
+      throw badRequest(ACCOUNT_ENTRY_MESSAGES.currentPasswordWrong, { current_password: [ACCOUNT_ENTRY_MESSAGES.currentPasswordWrong] });
+    }
+    if (!z.string().email().safeParse(email).success) throw badRequest(ACCOUNT_ENTRY_MESSAGES.emailShape, { email: [ACCOUNT_ENTRY_MESSAGES.emailShape] });
+    const other = await this.users.findByEmail(email);
+    if (other && other.id !== user.id) throw badRequest(ACCOUNT_ENTRY_MESSAGES.emailTaken, { email: [ACCOUNT_ENTRY_MESSAGES.emailTaken] });
+    try {
+      await this.users.update(user.id, { email });
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw badRequest(ACCOUNT_ENTRY_MESSAGES.emailTaken, { email: [ACCOUNT_ENTRY_MESSAGES.emailTaken] });
+      throw err;
+    }
+    return (await this.users.findById(user.id))!;
+  }
+
+  /** Signs out every other session of the account; returns how many. */
+  signOutOthers(user: UserRow, session: SessionRow): Promise<number> {
+    return this.sessions.deleteOthers(user.id, session.id);
   }
 
   /** How many accounts exist (the first start creates the demo reader when none does). */

@@ -40,6 +40,11 @@ export class AuthService {
     const user = await this.users.findByEmail(email.trim());
     const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
     if (!user || !ok) throw new AppError(401, APP_MESSAGES.invalidCredentials);
+    return this.openSession(user, userAgent);
+  }
+
+  /** A new session for a user whose identity is settled (a right password, a registration just made). */
+  async openSession(user: UserRow, userAgent: string | null): Promise<SignedIn & { token: string }> {
     const token = randomToken();
     const now = this.now();
     const session: SessionRow = {
@@ -71,6 +76,11 @@ export class AuthService {
     const found = await this.sessions.findLive(sha256(token), this.now().toISOString());
     if (found) this.cache.set(token, { signedIn: found, expiresMs: Date.parse(found.session.expires_at) });
     return found ?? null;
+  }
+
+  /** Forgets the cached sessions of a user whose account just changed (a subscription), so the next request sees it. */
+  forgetUser(userId: number): void {
+    this.cache.deleteWhere((_token, cached) => cached.signedIn.user.id === userId);
   }
 
   async signOut(token: string | undefined): Promise<void> {

@@ -8,38 +8,42 @@ import {
   type ChapterContent,
   type ContentMetadata,
   APP_MESSAGES,
+  CATALOG_MESSAGES,
+  CATALOG_OFFSET_MAX,
   minutesForText,
   type Paged,
   paths,
 } from '@lectern/core';
 import type { Flag, TitleRow, UserRow } from '../db/schema.ts';
-import { notFound } from '../errors.ts';
+import { fieldError, notFound } from '../errors.ts';
 import { SAMPLE_END_HTML, openingPart } from '../ingest/sample.ts';
 import { chapterAccess, refuseChapter } from '../policies/reading.ts';
-import type { CatalogRepository, TitleExtras } from '../repositories/catalog.ts';
+import { type CatalogRepository, orderKey, type TitleExtras } from '../repositories/catalog.ts';
+import { decodeCursor, encodeCursor } from './listing-cursor.ts';
 import type { EntryChapters, PositionsRepository } from '../repositories/positions.ts';
 import type { ProgressRepository } from '../repositories/progress.ts';
 import type { ContentStore } from '../storage/content-store.ts';
 import { coverVariant, type CoverVariantHeight } from '../storage/cover-variants.ts';
 import { continueTarget } from './positions.ts';
 import { ReadCache, stringBytes } from './read-cache.ts';
+import { CompressedBytes } from '../util/compressed-bytes.ts';
 
 /** Who asks for a list or a title: their continue_url and progress depend on it. */
 type Viewer = Pick<UserRow, 'id' | 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null;
 
 export type ChapterOrResource =
   /** `json` is `chapter` serialised to bytes once per cache lifetime: chapter fetches are the hottest read there is */
-  | { kind: 'chapter'; chapter: ChapterContent; json: Buffer }
+  | { kind: 'chapter'; chapter: ChapterContent; json: CompressedBytes }
   | { kind: 'resource'; file: string; mediaType: string; size: number; allowScripts: boolean; partial?: boolean };
 
 interface CachedChapter {
   chapter: ChapterContent;
-  json: Buffer;
+  json: CompressedBytes;
   flags: { as_sample: Flag; is_public: Flag };
   /** The title's only chapter (a one-chapter book, a PDF): never free in full. */
   bounded: boolean;
   /** What those who may only sample a bounded chapter get (its opening part); null when there is none. */
-  sample: { chapter: ChapterContent; json: Buffer } | null;
+  sample: { chapter: ChapterContent; json: CompressedBytes } | null;
 }
 
 /**
@@ -62,8 +66,8 @@ export class CatalogCache {
   readonly titles = new ReadCache<string, TitleRow>(5_000, 60_000, { maxBytes: CACHE_BYTES.titles, sizeOf: rowBytes });
   readonly chapters = new ReadCache<string, CachedChapter>(2_000, 60_000, {
     maxBytes: CACHE_BYTES.chapters,
-    // the parsed chapter's content and the same chapter serialised
-    sizeOf: (c) => stringBytes(c.chapter.content) + c.json.byteLength + 1024,
+    // the parsed chapter's content, the same chapter serialised and room for its compressed forms (made on demand)
+    sizeOf: (c) => stringBytes(c.chapter.content) + Math.ceil(c.json.raw.byteLength * 1.6) + 1024,
   });
   /** chapter id and label by book id + path, for content addresses */
   readonly chapterRefs = new ReadCache<string, { id: number; title_id: number; full_path: string; label: string }>(50_000, 60_000, {
@@ -133,31 +137,66 @@ export class CatalogService {
     return found;
   }
 
+  /**
+   * A page of a listing (the catalog, a topic, a publisher; within a format) in one of the catalog orders. Pages
+   * continue by keyset: `next` and `previous` carry a cursor (the sort key and id of the row they continue from),
+   * so the last page costs what the first does; `page` still reaches the first CATALOG_OFFSET_MAX rows by number
+   * for older clients. `count` is the listing's maintained count (repositories/listings.ts).
+   */
   async list(query: BookListQuery, listUrl: string, viewer: Viewer = null): Promise<Paged<ContentMetadata>> {
-    const offset = (query.page - 1) * query.page_size;
-    const { count, rows } = await this.catalog.listTitles(
-      { topicSlug: query.topic, publisherSlug: query.publisher, format: query.format },
-      offset,
-      query.page_size,
-      query.sort,
-    );
+    const size = query.page_size;
+    const cursor = query.cursor ? decodeCursor(query.cursor, query.sort) : null;
+    const offset = (query.page - 1) * size;
+    if (!cursor && offset > CATALOG_OFFSET_MAX) throw fieldError('page', CATALOG_MESSAGES.pageTooDeep(Math.floor(CATALOG_OFFSET_MAX / size) + 1));
+    const listing = await this.catalog.listingOf({ topicSlug: query.topic, publisherSlug: query.publisher, format: query.format });
+    if (!listing) return { count: 0, next: null, previous: null, results: [] };
+
+    // One row more than a page says whether there is another page in the direction read.
+    const read = (at: Parameters<CatalogRepository['listPage']>[3]) => this.catalog.listPage(listing, query.sort, size + 1, at);
+    const [count, page] = await Promise.all([
+      this.catalog.listingCount(listing),
+      (async () => {
+        if (cursor?.direction === 'before') {
+          const got = await read({ before: cursor.key });
+          // Back at the start: the first page in full, as a visitor arriving there sees it.
+          if (got.length <= size) return { ...cut(await read({}), size), hasPrevious: false };
+          return { rows: got.slice(1), hasNext: true, hasPrevious: true };
+        }
+        if (cursor) return { ...cut(await read({ after: cursor.key }), size), hasPrevious: true };
+        return { ...cut(await read({ offset }), size), hasPrevious: query.page > 1 };
+      })(),
+    ]);
+    const { rows } = page;
     const [extras, perViewer] = await Promise.all([this.catalog.extrasFor(rows.map((r) => r.id)), this.viewerFields(viewer, rows)]);
-    const pageUrl = (page: number) => {
+    // `page` rides along for clients that read it; the cursor is what places the page.
+    const pageNumber = cursor ? query.page : Math.max(1, query.page);
+    const link = (page: number, row: TitleRow | undefined, direction: 'after' | 'before') => {
       const params = new URLSearchParams();
-      params.set('page', String(page));
-      params.set('page_size', String(query.page_size));
+      params.set('page', String(Math.max(1, page)));
+      if (row) params.set('cursor', encodeCursor({ sort: query.sort, direction, key: orderKey(row, query.sort) }));
+      params.set('page_size', String(size));
       if (query.topic) params.set('topic', query.topic);
       if (query.publisher) params.set('publisher', query.publisher);
       if (query.sort !== 'title') params.set('sort', query.sort);
       if (query.format) params.set('format', query.format);
       return `${listUrl}?${params}`;
     };
+    const first = rows[0];
+    const last = rows.at(-1);
     return {
       count,
-      next: offset + rows.length < count ? pageUrl(query.page + 1) : null,
-      previous: query.page > 1 ? pageUrl(query.page - 1) : null,
+      next: page.hasNext && last ? link(pageNumber + 1, last, 'after') : null,
+      // An empty page past the end (its rows went away) still links back by number.
+      previous: page.hasPrevious ? link(pageNumber - 1, first, 'before') : null,
       results: rows.map((row) => ({ ...toMetadata(row, extras), ...perViewer.get(row.id) })),
     };
+  }
+
+  /** Title cards for these rows, in their order, with the viewer's continue_url and progress (search, home). */
+  async cards(rows: TitleRow[], viewer: Viewer = null): Promise<ContentMetadata[]> {
+    if (rows.length === 0) return [];
+    const [extras, perViewer] = await Promise.all([this.catalog.extrasFor(rows.map((r) => r.id)), this.viewerFields(viewer, rows)]);
+    return rows.map((row) => ({ ...toMetadata(row, extras), ...perViewer.get(row.id) }));
   }
 
   async detail(bookId: string, viewer: Viewer = null): Promise<BookDetail> {
@@ -305,8 +344,12 @@ export class CatalogService {
   }
 }
 
-function withJson(chapter: ChapterContent): { chapter: ChapterContent; json: Buffer } {
-  return { chapter, json: Buffer.from(JSON.stringify(chapter)) };
+function cut(rows: TitleRow[], size: number): { rows: TitleRow[]; hasNext: boolean } {
+  return { rows: rows.slice(0, size), hasNext: rows.length > size };
+}
+
+function withJson(chapter: ChapterContent): { chapter: ChapterContent; json: CompressedBytes } {
+  return { chapter, json: new CompressedBytes(Buffer.from(JSON.stringify(chapter))) };
 }
 
 export function toMetadata(row: TitleRow, extras: TitleExtras): ContentMetadata {

@@ -5,6 +5,8 @@
  * transaction; any failure removes what was staged. Imports run one at a time. A book that breaks EPUB rules
  * but can be read imports with warnings.
  */
+import type { SearchDocument } from '../repositories/search.ts';
+import { passagesOf } from './search-text.ts';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -129,9 +131,29 @@ export class ImportService {
         sample_content: c.sampleContent,
       }));
 
+      // The search documents: the chapters' text in passages, a chapter at a time so other requests get their turn.
+      const passages: SearchDocument['passages'] = [];
+      for (const [i, c] of chapters.entries()) {
+        // A PDF's passages are its pages: passage_no is the page's index, so a hit knows its page.
+        if (c.media_type === 'application/pdf') {
+          (worked.chapters[i]?.pageTexts ?? []).forEach((body, page) => body && passages.push({ full_path: c.full_path, passage_no: page, body }));
+          continue;
+        }
+        passagesOf(c.content).forEach((body, passage_no) => passages.push({ full_path: c.full_path, passage_no, body }));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const topicNames = [...(options.topics ?? []).map(topicFromOption).map((t) => t.name), ...parsed.subjects.slice(0, MAX_SUBJECT_TOPICS)];
+
       await staging.commit(bookId);
       committedFolder = bookId;
       const title = await this.catalog.insertTitle({
+        search: {
+          title: parsed.title,
+          people: dedupe(parsed.authors).join(' '),
+          subjects: [...topicNames, ...parsed.publishers].join(' '),
+          description: parsed.description ?? '',
+          passages,
+        },
         title: {
           book_id: bookId,
           title: parsed.title,
@@ -153,9 +175,12 @@ export class ImportService {
           sort_title: titleSortKey(parsed.title),
           sort_author: authorSortKey(parsed.authors),
           work_key: workKey(parsed.title, parsed.authors),
+          title_dir: parsed.textDirection?.title.dir ?? null,
+          title_lang: parsed.textDirection?.title.lang ?? null,
         },
         work: { isbn: isbnOf(parsed.identifier) },
         authors: dedupe(parsed.authors),
+        authorDirections: parsed.textDirection?.authors,
         publishers: dedupeBySlug(parsed.publishers.map((name) => ({ name, slug: slugify(name) }))),
         topics: dedupeBySlug([
           ...(options.topics ?? []).map(topicFromOption),

@@ -118,8 +118,8 @@ export class ReadCache<K, V> {
     this.totalBytes -= entry.bytes;
   }
 
-  deleteWhere(test: (key: K) => boolean): void {
-    for (const key of [...this.entries.keys()]) if (test(key)) this.delete(key);
+  deleteWhere(test: (key: K, value: V) => boolean): void {
+    for (const [key, entry] of [...this.entries]) if (test(key, entry.value)) this.delete(key);
   }
 
   clear(): void {

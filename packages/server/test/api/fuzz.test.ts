@@ -11,7 +11,7 @@ import { hostileFilesEpub } from '../fixtures/hostile-files.ts';
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 const PASSWORD = 'a long enough password';
 /** `{bookId}` and friends are filled with fuzz or with a real value; `known` are the fields the route reads. */
-const ROUTES: { method: Method; path: string; query?: string[]; body?: string[]; form?: boolean }[] = [
+const ROUTES: { method: Method; path: string; query?: string[]; body?: string[]; form?: boolean; token?: boolean }[] = [
   { method: 'GET', path: '/api/v1/book/', query: ['page', 'page_size', 'topic', 'publisher'] },
   { method: 'GET', path: '/api/v1/book/{bookId}/' },
   { method: 'GET', path: '/api/v1/book/{bookId}/cover', query: ['h'] },
@@ -37,6 +37,14 @@ const ROUTES: { method: Method; path: string; query?: string[]; body?: string[];
   // The no-JavaScript form: url-encoded, answered with redirects that carry `next` (a newline there was a 500).
   { method: 'POST', path: '/login/', body: ['email', 'password', 'next'], form: true },
   { method: 'GET', path: '/u/information_for_javascript' },
+  // The annotation store, called as an Annotator client calls it (the token header), and its companions.
+  { method: 'GET', path: '/nest/api/a/{title}/{bookId}/{path}/search', query: ['uri', 'user', 'text', 'tags', 'quote', 'limit', 'offset'], token: true },
+  { method: 'POST', path: '/nest/api/a/{title}/{bookId}/{path}/annotations/', body: ['text', 'tags', 'quote', 'ranges', 'selectors', 'permissions', 'is_public', 'highlights'], token: true },
+  { method: 'GET', path: '/nest/api/a/{title}/{bookId}/{path}/annotations/{id}', token: true },
+  { method: 'DELETE', path: '/nest/api/a/{title}/{bookId}/{path}/annotations/{id}', token: true },
+  { method: 'GET', path: '/auth/token' },
+  { method: 'POST', path: '/a/sanitize-fragment/', body: ['fragment'] },
+  { method: 'GET', path: '/api/v2/annotations/{bookId}/export/', query: ['format'] },
 ];
 
 /** Values that broke parsers, databases and Date before: weighted up so that a few runs meet them. */
@@ -87,6 +95,8 @@ describe.each(ENGINES)('fuzzed inputs on %s', (engine) => {
     real.chapter = `/api/v1/book/${book.book_id}/chapter/text/chapter.xhtml`;
     real.slug = 'fiction';
     real.id = (await ada.post('/api/v2/collections/', { name: 'Fuzz', description: '' })).json().id;
+    real.title = 'hostile-files';
+    real.token = (await ada.get('/auth/token')).body;
   });
   afterAll(() => t.close());
 
@@ -117,7 +127,10 @@ describe.each(ENGINES)('fuzzed inputs on %s', (engine) => {
               payload: new URLSearchParams({ email: 'ada@example.com', password: PASSWORD, next: String(formNext), ...formFields }).toString(),
               headers: { 'content-type': 'application/x-www-form-urlencoded' },
             })
-          : await ada.request(route.method, url, route.method === 'GET' ? {} : { json: json ?? {} });
+          : await ada.request(route.method, url, {
+              ...(route.method === 'GET' ? {} : { json: json ?? {} }),
+              ...(route.token ? { headers: { 'x-annotator-auth-token': real.token! } } : {}),
+            });
         if (res.statusCode >= 500) throw new Error(`${route.method} ${url} ${JSON.stringify(json)?.slice(0, 300)} -> ${res.statusCode} ${res.body}`);
         if (res.statusCode === 400) expect(res.json().detail, res.body).toBeTruthy();
       }),

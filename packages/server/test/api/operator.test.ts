@@ -217,6 +217,19 @@ describe('starting the server: what an operator can get wrong is one line and ex
     expect(ran.stderr).not.toMatch(/secret/);
   });
 
+  it('the PostgreSQL server accepts the connection and never answers', async () => {
+    // A firewall or a hung host: without a connect timeout the start would wait for ever.
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const ran = await runTs(MAIN, [], serverEnv(dataDir, { PORT: '0', DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/lectern`, DATABASE_CONNECT_TIMEOUT_SECONDS: '1' }));
+      expectOneLine(ran, new RegExp(`Cannot reach the PostgreSQL server at 127\\.0\\.0\\.1:${port} .*no answer within the connect timeout`));
+    } finally {
+      silent.close();
+    }
+  });
+
   it('the PostgreSQL role does not exist (bad credentials)', async () => {
     const url = new URL(process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
     url.username = 'no_such_lectern_role';

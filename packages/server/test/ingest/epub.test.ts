@@ -221,7 +221,8 @@ describe('parseEpub on hand-built EPUBs', () => {
         'manifest item styles/book.css has no media-type; taken as text/css',
         'the spine names "ghost", which is not in the manifest; skipped',
         'spine item text/gone.xhtml is missing from the zip; skipped',
-        'spine item images/cover.png is image/png, not XHTML; left out of the chapters',
+        // An image in the spine is shown as a page of its own (issue 12), under a chapter path beside it.
+        'spine item images/cover.png is image/png, not XHTML, and has no fallback; shown as an image page',
       ]),
     );
     expect(book.title).toBe('Broken');
@@ -231,10 +232,12 @@ describe('parseEpub on hand-built EPUBs', () => {
     // Without a usable TOC for these files, the TOC comes from the spine with the chapters' headings.
     expect(book.chapters.map((chapter) => [chapter.fullPath, chapter.label])).toEqual([
       ['text/chapter 1.xhtml', 'One'],
+      ['images/cover.png.xhtml', 'Chapter 2'],
       ['TEXT/CH2.XHTML', 'Two'],
     ]);
     expect(book.toc.map((entry) => [entry.label, entry.depth])).toEqual([
       ['One', 1],
+      ['Chapter 2', 1],
       ['Two', 1],
     ]);
     expect(book.cover?.fullPath).toBe('images/cover.png');
@@ -318,12 +321,12 @@ describe('parseEpub on hand-built EPUBs', () => {
   it('refuses a package without readable chapters', () => {
     const data = minimalEpub3({
       'OEBPS/content.opf': `<package xmlns="http://www.idpf.org/2007/opf" version="3.0">
-  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Pictures</dc:title></metadata>
-  <manifest><item id="img" href="images/cover.png" media-type="image/png"/></manifest>
-  <spine><itemref idref="img"/></spine>
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Sounds</dc:title></metadata>
+  <manifest><item id="snd" href="images/cover.png" media-type="audio/mpeg"/></manifest>
+  <spine><itemref idref="snd"/></spine>
 </package>`,
     });
-    expectIngestError(() => parseEpub(data, 'pictures.epub'), /^the package has no readable chapters$/);
+    expectIngestError(() => parseEpub(data, 'sounds.epub'), /^the package has no readable chapters$/);
   });
 
   it('refuses a zip without a package', () => {

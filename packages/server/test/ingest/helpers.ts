@@ -150,3 +150,26 @@ export function declareUncompressedSize(zip: Uint8Array, name: string, size: num
   }
   return out;
 }
+
+/** A two-chapter EPUB 3 (a.xhtml, b.xhtml): the smallest book whose chapters can be flagged apart. */
+export function twoChapterBook(): Uint8Array {
+  return buildZip({
+    mimetype: 'application/epub+zip',
+    'META-INF/container.xml': CONTAINER_XML,
+    'OEBPS/content.opf': `<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <dc:identifier id="uid">urn:uuid:0b5e55ed-0000-4000-8000-00000000acc0</dc:identifier>
+    <dc:title>Two Chapters</dc:title><dc:language>en</dc:language>
+    <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta>
+  </metadata>
+  <manifest>
+    <item id="a" href="a.xhtml" media-type="application/xhtml+xml"/>
+    <item id="b" href="b.xhtml" media-type="application/xhtml+xml"/>
+  </manifest>
+  <spine><itemref idref="a"/><itemref idref="b"/></spine>
+</package>`,
+    'a.xhtml': xhtml('One', '<h1>One</h1><p>The sample.</p>'),
+    'b.xhtml': xhtml('Two', '<h1>Two</h1><p>Subscribers only.</p>'),
+  });
+}

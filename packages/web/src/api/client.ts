@@ -8,6 +8,13 @@
  * Features call the named functions below; they never call fetch or build URLs themselves.
  */
 import {
+  accountEntryPaths,
+  type Plan,
+  type PlanInfo,
+  type PromotionResponse,
+  type RegistrationRequest,
+  type Subscription,
+  type RegistrationResponse,
   CATALOG_PAGE_SIZE,
   CLIENT_METADATA_FIELDS,
   CSRF_HEADER,
@@ -25,6 +32,12 @@ import {
   type LoginRequest,
   type Locator,
   type PositionResponse,
+  type InBookSearchResponse,
+  type SearchSelection,
+  type CatalogSearchQuery,
+  type CatalogSearchResponse,
+  type Suggestion,
+  searchPaths,
   type Paged,
   type QueueEntry,
   type Topic,
@@ -129,6 +142,8 @@ export type ParserRef<T> = Parser<T> | ((schemas: Schemas) => Parser<T>);
 
 export interface BookListParams {
   page?: number;
+  /** where the list continues: the cursor of the previous answer's `next` link (wins over page) */
+  cursor?: string | null;
   pageSize?: number;
   topic?: string;
   publisher?: string;
@@ -353,11 +368,82 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     logout: (): Promise<void> => request('/logout/', null, { method: 'POST' }),
 
+    // ---- joining (issue 10; paths in docs/decisions.md) ----
+
+    /** Registers a trial account and signs it in; a 400 ApiError carries `errors` by field. */
+    register: (form: RegistrationRequest): Promise<RegistrationResponse> =>
+      request(accountEntryPaths.register(), (s) => s.registrationResponseSchema, { method: 'POST', body: form }),
+
+    /** Whether an address is free to register: `{success, message}`. */
+    checkEmail: (email: string, signal?: AbortSignal): Promise<{ success: boolean; message: string }> =>
+      request(accountEntryPaths.emailCheck(), (s) => s.emailCheckResponseSchema, { query: { email }, signal }),
+
+    /** The server's password rule in words: `{valid, msg}`. */
+    checkPassword: (password: string, email: string, signal?: AbortSignal): Promise<{ valid: boolean; msg: string }> =>
+      request(accountEntryPaths.passwordValidation(), (s) => s.passwordValidationResponseSchema, {
+        method: 'POST',
+        body: { password, email, field_name: 'password' },
+        signal,
+      }),
+
+    // ---- staying: plans, promotion codes, the subscription, the account page (issue 10) ----
+
+    getPlans: (signal?: AbortSignal): Promise<PlanInfo[]> =>
+      request(accountEntryPaths.plans(), (s) => s.planListSchema, { signal }).then((r) => r.results),
+
+    /** §3 "Promotion response"; the code is sent lower-cased (§5). */
+    redeemPromotion: (code: string, plan: Plan, signal?: AbortSignal): Promise<PromotionResponse> =>
+      request(accountEntryPaths.promotionRedeem(), (s) => s.promotionResponseSchema, { query: { code: code.trim().toLowerCase(), plan }, signal }),
+
+    getSubscription: (signal?: AbortSignal): Promise<Subscription> =>
+      request(accountEntryPaths.subscription(), (s) => s.subscriptionSchema, { signal }),
+
+    subscribe: (plan: Plan, promotionCode?: string): Promise<Subscription> =>
+      request(accountEntryPaths.subscription(), (s) => s.subscriptionSchema, {
+        method: 'POST',
+        body: { plan, ...(promotionCode ? { promotion_code: promotionCode.trim().toLowerCase() } : {}) },
+      }),
+
+    cancelSubscription: (): Promise<Subscription> =>
+      request(accountEntryPaths.cancel(), (s) => s.subscriptionSchema, { method: 'POST', body: {} }),
+
+    reactivateSubscription: (plan?: Plan): Promise<Subscription> =>
+      request(accountEntryPaths.reactivate(), (s) => s.subscriptionSchema, { method: 'POST', body: plan ? { plan } : {} }),
+
+    changePassword: (currentPassword: string, newPassword: string): Promise<{ signed_out: number }> =>
+      request(accountEntryPaths.password(), (s) => s.signedOutSchema, {
+        method: 'POST',
+        body: { current_password: currentPassword, new_password: newPassword },
+      }),
+
+    changeEmail: (currentPassword: string, email: string): Promise<AccountProfile> =>
+      request(accountEntryPaths.email(), (s) => s.accountProfileSchema, { method: 'POST', body: { current_password: currentPassword, email } }),
+
+    signOutOtherSessions: (): Promise<{ signed_out: number }> =>
+      request(accountEntryPaths.otherSessions(), (s) => s.signedOutSchema, { method: 'DELETE' }),
+
+    /** Sends a one-time link if an account uses the address; answers the same either way. */
+    requestPasswordReset: (email: string): Promise<{ detail: string }> =>
+      request(accountEntryPaths.passwordReset(), (s) => s.errorBodySchema, { method: 'POST', body: { email } }),
+
+    isResetLinkLive: (token: string, signal?: AbortSignal): Promise<boolean> =>
+      request(accountEntryPaths.passwordResetConfirm(), (s) => s.resetLinkStateSchema, { query: { token }, signal }).then((r) => r.live),
+
+    resetPassword: (token: string, newPassword: string): Promise<{ detail: string }> =>
+      request(accountEntryPaths.passwordResetConfirm(), (s) => s.errorBodySchema, { method: 'POST', body: { token, new_password: newPassword } }),
+
+    getChosenTopics: (signal?: AbortSignal): Promise<Topic[]> =>
+      request(accountEntryPaths.topics(), (s) => s.chosenTopicListSchema, { signal }).then((r) => r.topics),
+
+    chooseTopics: (slugs: readonly string[]): Promise<Topic[]> =>
+      request(accountEntryPaths.topics(), (s) => s.chosenTopicListSchema, { method: 'PUT', body: { topics: slugs } }).then((r) => r.topics),
+
     listBooks: (params: BookListParams = {}, signal?: AbortSignal): Promise<Paged<ContentMetadata>> =>
       request(paths.bookList(), (s) => s.bookPageSchema, {
         signal,
         query: {
           page: params.page ?? 1,
+          cursor: params.cursor ?? undefined,
           page_size: params.pageSize ?? CATALOG_PAGE_SIZE.default,
           topic: params.topic,
           publisher: params.publisher,
@@ -459,16 +545,37 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** Stores where the reader is; `keepalive` for the last write as the page goes away. */
     putPosition: (bookId: string, locator: Locator, opts: { keepalive?: boolean } = {}): Promise<PositionResponse> =>
       request(`${paths.bookApi(bookId)}position/`, (s) => s.positionResponseSchema, { method: 'PUT', body: { locator }, keepalive: opts.keepalive }),
+
+    // ---- finding (issue 11; core/search.ts) ----
+
+    /** reader.md §7 in-book search: a page of 5 passages of one book. */
+    /** The catalog search with facets and passage hits (core's search.ts). */
+    searchCatalog: (params: Partial<CatalogSearchQuery>, signal?: AbortSignal): Promise<CatalogSearchResponse> =>
+      request(searchPaths.catalog(), (s) => s.catalogSearchResponseSchema, { query: params as Record<string, string | number | undefined>, signal }),
+
+    /** The header's suggestions for what is being typed. */
+    suggest: (q: string, signal?: AbortSignal): Promise<Suggestion[]> =>
+      request(searchPaths.suggest(), (s) => s.suggestResponseSchema, { query: { q }, signal }).then((r) => r.suggestions),
+
+    searchInBook: (params: { query: string; identifier: string; page: number }, signal?: AbortSignal): Promise<InBookSearchResponse> =>
+      request(searchPaths.inBook(), (s) => s.inBookSearchResponseSchema, { query: params, signal }),
+
+    /** reader.md §3 search-selection tracking (the caller bounds it with a timeout and only logs a failure). */
+    searchSelection: (selection: SearchSelection, signal?: AbortSignal): Promise<void> =>
+      request(searchPaths.selection(), null, { method: 'POST', body: selection, signal }),
   };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-/** The page number a paged answer's `next` link points at, or null on the last page. */
-export function nextPageOf(page: Pick<Paged<unknown>, 'next'>): number | null {
+/** Where a paged answer's `next` link continues: its page number and, for the catalog, its cursor; null on the last page. */
+export function nextPageOf(page: Pick<Paged<unknown>, 'next'>): { page: number; cursor: string | null } | null {
   if (!page.next) return null;
-  const n = Number(new URL(page.next, 'http://lectern.invalid').searchParams.get('page'));
-  return Number.isInteger(n) && n > 0 ? n : null;
+  const params = new URL(page.next, 'http://lectern.invalid').searchParams;
+  const n = Number(params.get('page'));
+  const cursor = params.get('cursor');
+  if (!(Number.isInteger(n) && n > 0) && !cursor) return null;
+  return { page: Number.isInteger(n) && n > 0 ? n : 1, cursor };
 }
 
 /** The client the app uses: same origin. */

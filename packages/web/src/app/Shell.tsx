@@ -6,9 +6,13 @@ import { ErrorBar } from './ErrorBar.tsx';
 import { ButtonLink } from '../components/Button.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { AccountMenu } from '../features/account/AccountMenu.tsx';
+import { SubscribeNag } from '../features/account/SubscribeNag.tsx';
+import { HeaderSearch } from '../features/search/HeaderSearch.tsx';
+import { searchPaths } from '@lectern/core';
 import { useSession } from '../shared/useSession.ts';
 import { PlaylistsSync } from '../features/playlists/PlaylistsSync.tsx';
 import { appPaths } from '../shared/links.ts';
+import { useShellChromeCovered } from '../shared/shellChrome.ts';
 import './Shell.css';
 
 function AccountArea() {
@@ -19,9 +23,16 @@ function AccountArea() {
   if (location.pathname.startsWith('/login')) return null;
   const here = location.pathname + location.search + location.hash;
   return (
-    <ButtonLink to={appPaths.login(here)} variant="secondary" size="md">
-      Sign in
-    </ButtonLink>
+    <>
+      {location.pathname.startsWith(appPaths.register) ? null : (
+        <ButtonLink to={appPaths.register} variant="primary" size="md" className="topbar__join">
+          Start free trial
+        </ButtonLink>
+      )}
+      <ButtonLink to={appPaths.login(here)} variant="secondary" size="md">
+        Sign in
+      </ButtonLink>
+    </>
   );
 }
 
@@ -38,15 +49,20 @@ function Logo() {
   );
 }
 
-/**
- * No search box until search exists (docs/decisions.md): a box that looks real but takes no input promised what the
- * app cannot do. Where the main navigation folds away (phones), this link is the way to the catalog.
- */
+/** Where the main navigation and the header's search field fold away (phones), these links take their place. */
 function BrowseLink() {
   return (
     <Link to={appPaths.library} className="topbar__browse">
       <Icon name="book" size={16} />
       <span>Browse the library</span>
+    </Link>
+  );
+}
+
+function PhoneSearchLink() {
+  return (
+    <Link to={searchPaths.searchPage('*')} className="topbar__browse topbar__search-link" aria-label="Search the library">
+      <Icon name="search" size={16} />
     </Link>
   );
 }
@@ -67,12 +83,14 @@ function ScrollToTop() {
 export function Shell() {
   const location = useLocation();
   const { profile } = useSession();
+  // The reader's immersive view covers the chrome: covered controls leave the tab order too.
+  const covered = useShellChromeCovered();
   return (
     <div className="shell">
-      <a href="#main" className="skip-link">
+      <a href="#main" className="skip-link" inert={covered}>
         Skip to content
       </a>
-      <header className="topbar">
+      <header className="topbar" inert={covered}>
         <div className="topbar__inner">
           <Logo />
           <nav className="topbar__nav" aria-label="Main">
@@ -85,6 +103,8 @@ export function Shell() {
               </NavLink>
             ) : null}
           </nav>
+          <HeaderSearch />
+          <PhoneSearchLink />
           <BrowseLink />
           <div className="topbar__account">
             <AccountArea />
@@ -96,9 +116,10 @@ export function Shell() {
           <Outlet />
         </ErrorBoundary>
       </main>
-      <footer className="shell__footer">
+      <footer className="shell__footer" inert={covered}>
         <p>Lectern · your technical library</p>
       </footer>
+      <SubscribeNag />
       <ErrorBar />
       {profile ? <PlaylistsSync /> : null}
       <ScrollToTop />

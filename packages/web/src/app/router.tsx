@@ -59,6 +59,13 @@ function onDemand(load: () => Promise<{ default: ComponentType }>): ComponentTyp
 const TitlePage = onDemand(() => import('../features/title/TitlePage.tsx'));
 const ReaderPage = onDemand(() => import('../features/reader/ReaderPage.tsx'));
 const LoginPage = onDemand(() => import('../features/account/LoginPage.tsx'));
+const RegisterPage = onDemand(() => import('../features/account/RegisterPage.tsx'));
+const OnboardingPage = onDemand(() => import('../features/account/OnboardingPage.tsx'));
+const AccountPage = onDemand(() => import('../features/account/AccountPage.tsx'));
+const SearchPage = onDemand(() => import('../features/search/SearchPage.tsx'));
+const ForgotPasswordPage = onDemand(() => import('../features/account/ForgotPasswordPage.tsx'));
+const ResetPasswordPage = onDemand(() => import('../features/account/ResetPasswordPage.tsx'));
+const SubscribePage = onDemand(() => import('../features/account/SubscribePage.tsx'));
 const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
 
 /** A boundary for what a page itself may suspend on (its own lazy parts have their own). */
@@ -84,6 +91,14 @@ export function AppRoutes() {
         <Route path="library/book/:bookId" element={deferred(<TitlePage />)} />
         <Route path="library/view/:titleSafe/:bookId/*" element={deferred(<ReaderPage />)} />
         <Route path="login" element={deferred(<LoginPage />)} />
+        <Route path="register" element={deferred(<RegisterPage />)} />
+        <Route path="welcome/topics" element={deferred(<OnboardingPage />)} />
+        <Route path="u" element={deferred(<AccountPage />)} />
+        <Route path="search" element={deferred(<SearchPage />)} />
+        <Route path="noresults" element={deferred(<SearchPage />)} />
+        <Route path="forgot-password" element={deferred(<ForgotPasswordPage />)} />
+        <Route path="reset-password" element={deferred(<ResetPasswordPage />)} />
+        <Route path="subscribe" element={deferred(<SubscribePage />)} />
         <Route path="c/*" element={deferred(<PlaylistsArea />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

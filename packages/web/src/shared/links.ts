@@ -21,6 +21,13 @@ export const appPaths = {
         ? `/c/topic/${seg(topicSlug)}/`
         : `/c/collection/${seg(id)}/topic/${seg(topicSlug)}/`,
   newPlaylist: '/c/new-collection/',
+  /** Registration into a free trial (docs/decisions.md "Joining"). */
+  register: '/register/',
+  forgotPassword: '/forgot-password/',
+  /** The account page (library-playlists-account.md §1: /u). */
+  account: '/u',
+  /** Subscribe or upgrade (§1: /subscribe/), with a plan chosen in advance. */
+  subscribe: (plan?: 'basic' | 'pro') => (plan ? `/subscribe/?plan=${plan}` : '/subscribe/'),
   editPlaylist: (id: string) => `/c/edit-collection/${seg(id)}/`,
 } as const;
 

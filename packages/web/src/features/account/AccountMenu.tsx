@@ -45,6 +45,7 @@ export function AccountMenu({ profile }: { profile: AccountProfile }) {
       items={[
         // The top bar's links are hidden on phones: the account menu reaches the playlists there too.
         { label: 'Playlists', onSelect: () => navigate(appPaths.playlists), closeOnSelect: true },
+        { label: 'Your account', onSelect: () => navigate(appPaths.account), closeOnSelect: true },
         {
           label: logout.isPending ? 'Signing out…' : 'Sign out',
           disabled: logout.isPending,

@@ -133,8 +133,11 @@ export function LoginPage() {
             {login.isPending ? 'Signing in…' : 'Sign in'}
           </Button>
         </form>
+        <p className="login__forgot">
+          <Link to={appPaths.forgotPassword}>Forgot your password?</Link>
+        </p>
         <p className="login__footer">
-          <Link to={appPaths.library}>Browse the library without signing in</Link>
+          New here? <Link to={appPaths.register}>Start a free trial</Link> · <Link to={appPaths.library}>Browse the library</Link>
         </p>
       </div>
     </div>

@@ -4,12 +4,12 @@ import { queryKeys } from '../../api/queryKeys.ts';
 
 export type CatalogFilter = Pick<BookListParams, 'topic' | 'publisher' | 'sort' | 'format'>;
 
-/** Pages of the catalog in the chosen order and format, following `next` ("Load more"). */
+/** Pages of the catalog in the chosen order and format, following `next` and its cursor ("Load more"). */
 export function useCatalog(filter: CatalogFilter) {
   return useInfiniteQuery({
     queryKey: queryKeys.books(filter),
-    queryFn: ({ pageParam, signal }) => api.listBooks({ ...filter, page: pageParam }, signal),
-    initialPageParam: 1,
+    queryFn: ({ pageParam, signal }) => api.listBooks({ ...filter, ...pageParam }, signal),
+    initialPageParam: { page: 1, cursor: null } as { page: number; cursor: string | null },
     getNextPageParam: (last) => nextPageOf(last),
     staleTime: 60_000,
   });

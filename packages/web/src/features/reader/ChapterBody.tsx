@@ -13,6 +13,7 @@ import type { FrameCallbacks, FrameController } from './engine/frameController.t
 import type { InitialPosition } from './engine/position.ts';
 import { Centered, ReaderMessage, RetryMessage } from './ReaderMessage.tsx';
 import type { ChapterLoad } from './useReaderChapter.ts';
+import type { SearchTarget } from './useSearchJump.ts';
 
 const PdfView = lazy(() => import('./PdfView.tsx'));
 
@@ -47,6 +48,9 @@ export interface ChapterBodyProps {
   onReady: (controller: FrameController | null) => void;
   onPdfProgress: (percentage: number) => void;
   onPdfReady: () => void;
+  /** A search hit to show (a PDF handles its own; a chapter's goes through the frame controller). */
+  searchTarget?: SearchTarget | null;
+  onSearchDone?: () => void;
 }
 
 export function ChapterBody(props: ChapterBodyProps) {
@@ -110,6 +114,12 @@ export function ChapterBody(props: ChapterBodyProps) {
             onFitZoom={props.pdfZoom.onFitZoom}
             onProgress={props.onPdfProgress}
             onReady={props.onPdfReady}
+            initialProgression={() => {
+              const at = props.initial();
+              return at.kind === 'stored' ? at.locator.progression : at.kind === 'percentage' ? at.value : at.kind === 'end' ? 100 : 0;
+            }}
+            searchTarget={props.searchTarget}
+            onSearchDone={props.onSearchDone}
           />
         </Suspense>
       );

@@ -9,8 +9,10 @@
  * - useTocNavigation.ts: a chapter chosen in the contents, shown before the address follows;
  * - useReadingSession.ts: position, footer figures, usage log, initial position, the chapter's controller;
  * - useReaderSettings.ts, useReaderPanels.ts, useReaderKeys.ts: display settings, panels, keys;
+ * - useInBookSearch.ts, useSearchJump.ts: search inside the book, and the jump to a hit (`?q=`, the chosen snippet);
  * - useImmersive.ts, usePageTheme.ts, usePdfZoom.ts: the immersive view, the colour mode on the whole page, PDF zoom;
- * - ReaderToolbar.tsx, ChapterBody.tsx, ReaderFooter.tsx, TocPanel.tsx, SettingsPanel.tsx: what is on screen.
+ * - ReaderToolbar.tsx, ChapterBody.tsx, ReaderFooter.tsx, TocPanel.tsx, SettingsPanel.tsx, SearchPanel.tsx: what is on
+ *   screen.
  */
 import { paths } from '@lectern/core';
 import { useCallback, useMemo, useRef } from 'react';
@@ -24,6 +26,7 @@ import { Lightbox } from './Lightbox.tsx';
 import { ReaderFooter } from './ReaderFooter.tsx';
 import { Centered } from './ReaderMessage.tsx';
 import { ReaderToolbar } from './ReaderToolbar.tsx';
+import { SearchPanel } from './SearchPanel.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { TocPanel } from './TocPanel.tsx';
 import { ResumeBook } from './ResumeBook.tsx';
@@ -31,6 +34,8 @@ import { SampleBridge } from './SampleBridge.tsx';
 import { useServerPositionDown } from './useServerPosition.ts';
 import { BRIGHTNESS_FULL } from './SettingsPanel.tsx';
 import { useImmersive } from './useImmersive.ts';
+import { useInBookSearch } from './useInBookSearch.ts';
+import { useSearchJump } from './useSearchJump.ts';
 import { usePageTheme } from './usePageTheme.ts';
 import { usePdfZoom } from './usePdfZoom.ts';
 import { useLoadedReaderChapter, usePrefetchReaderChapter, useReaderChapter, useRetryWhenOnline, useStartChapterLoad } from './useReaderChapter.ts';
@@ -52,6 +57,7 @@ export function ReaderPage() {
   // reader.md §2: the query part of the chapter uri is dropped (the splat never carries it).
   const href = (params['*'] ?? '').replace(/\/+$/, '');
   const { profile, isLoading } = useSession();
+  const sessionId = profile?.session_id ?? null;
   if (isLoading)
     return (
       <div className="reader-app">
@@ -61,10 +67,18 @@ export function ReaderPage() {
       </div>
     );
   if (!href) return <ResumeBook bookId={bookId} userId={profile?.user_uuid ?? null} />;
-  return <Reader key={bookId} bookId={bookId} titleSafe={params.titleSafe ?? ''} href={href} userId={profile?.user_uuid ?? null} />;
+  return <Reader key={bookId} bookId={bookId} titleSafe={params.titleSafe ?? ''} href={href} userId={profile?.user_uuid ?? null} sessionId={sessionId} />;
 }
 
-function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string; titleSafe: string; href: string; userId: string | null }) {
+interface ReaderProps {
+  bookId: string;
+  titleSafe: string;
+  href: string;
+  userId: string | null;
+  sessionId: string | null;
+}
+
+function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: ReaderProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const settings = useReaderSettings();
@@ -113,6 +127,28 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
     [item, navigate, readerPath],
   );
 
+  // A chosen result: the panel closes and the chapter takes the focus once the passage is shown.
+  const { closeSearch } = panels;
+  const goTo = useCallback(
+    (path: string) => {
+      focusChapterOnReady.current = true;
+      closeSearch();
+      void navigate(path);
+    },
+    [navigate, closeSearch],
+  );
+  const search = useInBookSearch({ bookId, userId, sessionId, contentType: load?.kind === 'pdf' ? 'document' : 'book', open: panels.searchOpen, go: goTo });
+  const jump = useSearchJump(routeHref, session.controllerRef, focusChapterOnReady);
+  const { onReady: sessionReady } = session;
+  const { onReady: jumpReady } = jump;
+  const onReady = useCallback(
+    (controller: Parameters<typeof sessionReady>[0]) => {
+      sessionReady(controller);
+      jumpReady(controller);
+    },
+    [sessionReady, jumpReady],
+  );
+
   const onKey = useReaderKeys({ controllerRef: session.controllerRef, panels, stepFont: settings.stepFont, immersive, toggleImmersive });
 
   const { onProgress, onPages } = session;
@@ -141,10 +177,13 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
         showDropdown={showNav}
         tocOpen={panels.tocOpen}
         settingsOpen={panels.settingsOpen}
+        searchOpen={panels.searchOpen}
         tocButton={panels.tocButton}
         settingsButton={panels.settingsButton}
+        searchButton={panels.searchButton}
         onToc={panels.toggleToc}
         onSettings={panels.toggleSettings}
+        onSearch={panels.toggleSearch}
       />
 
       <div className="reader-stage" aria-labelledby="chapter-heading" role="region">
@@ -162,9 +201,11 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
           initial={session.initial}
           readerPath={readerPath}
           callbacks={callbacks}
-          onReady={session.onReady}
+          onReady={onReady}
           onPdfProgress={session.onPdfProgress}
           onPdfReady={session.onPdfReady}
+          searchTarget={jump.target}
+          onSearchDone={jump.pdfDone}
         />
       </div>
 
@@ -200,6 +241,9 @@ function Reader({ bookId, titleSafe, href: routeHref, userId }: { bookId: string
           chrome={chrome}
           onChrome={settings.updateChrome}
         />
+      </div>
+      <div id="reader-search">
+        <SearchPanel open={panels.searchOpen} search={search} onClose={panels.closeSearch} />
       </div>
       {panels.lightbox ? <Lightbox src={panels.lightbox.src} alt={panels.lightbox.alt} onClose={panels.closeImage} /> : null}
       {dim > 0 ? createPortal(<div className="reader-dim" style={{ opacity: dim }} aria-hidden="true" />, document.body) : null}

@@ -1,4 +1,4 @@
-/** The reader's top bar: contents, the book and chapter titles, the chapter's playlist dropdown, display settings. */
+/** The reader's top bar: contents, the book and chapter titles, the chapter's playlist dropdown, search, display settings. */
 import { paths, type ArchiveItem } from '@lectern/core';
 import type { RefObject } from 'react';
 import { Link } from 'react-router';
@@ -13,13 +13,17 @@ export interface ReaderToolbarProps {
   showDropdown: boolean;
   tocOpen: boolean;
   settingsOpen: boolean;
+  searchOpen: boolean;
   tocButton: RefObject<HTMLButtonElement | null>;
   settingsButton: RefObject<HTMLButtonElement | null>;
+  searchButton: RefObject<HTMLButtonElement | null>;
   onToc: () => void;
   onSettings: () => void;
+  onSearch: () => void;
 }
 
-export function ReaderToolbar({ bookId, item, chapterLabel, showDropdown, tocOpen, settingsOpen, tocButton, settingsButton, onToc, onSettings }: ReaderToolbarProps) {
+export function ReaderToolbar(props: ReaderToolbarProps) {
+  const { bookId, item, chapterLabel, showDropdown, tocOpen, settingsOpen, searchOpen, tocButton, settingsButton, searchButton, onToc, onSettings, onSearch } = props;
   return (
     <div className="reader-toolbar" role="toolbar" aria-label="Reader">
       <button
@@ -51,6 +55,18 @@ export function ReaderToolbar({ bookId, item, chapterLabel, showDropdown, tocOpe
           content={{ apiUrl: paths.chapterApi(bookId, item.chapter_href), contentFormat: 'chapter', topics: [], title: chapterLabel || item.title }}
         />
       ) : null}
+      <button
+        ref={searchButton}
+        type="button"
+        className="reader-iconbtn reader-toolbar__search"
+        aria-label="Search this book"
+        aria-expanded={searchOpen}
+        aria-controls="reader-search"
+        aria-keyshortcuts="/"
+        onClick={onSearch}
+      >
+        <ReaderIcon name="search" />
+      </button>
       <button
         ref={settingsButton}
         type="button"

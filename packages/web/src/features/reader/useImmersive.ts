@@ -3,11 +3,17 @@
  * the whole screen. A tap in the middle of the page or the H key toggles it; Escape leaves it. Not stored: a new
  * visit starts with the bars (the masthead and menu toggles in the settings are the lasting choice).
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { setShellChromeCovered } from '../../shared/shellChrome.ts';
 
 export function useImmersive() {
   const [immersive, setImmersive] = useState(false);
   const toggleImmersive = useCallback(() => setImmersive((v) => !v), []);
   const leaveImmersive = useCallback(() => setImmersive(false), []);
+  // The site header under the immersive view leaves the tab order with it.
+  useEffect(() => {
+    setShellChromeCovered(immersive);
+    return () => setShellChromeCovered(false);
+  }, [immersive]);
   return { immersive, toggleImmersive, leaveImmersive };
 }

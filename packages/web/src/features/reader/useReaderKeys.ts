@@ -1,6 +1,6 @@
 /**
  * The reader's keys (library-playlists-account.md §9 "Shortcuts": Esc, T contents, F/G font size, arrows and space;
- * and H for the immersive view, docs/decisions.md), in ONE handler: the page's keydown and the chapter frame's (forwarded by the FrameController) both come here, so
+ * and H for the immersive view, / for the search panel, docs/decisions.md), in ONE handler: the page's keydown and the chapter frame's (forwarded by the FrameController) both come here, so
  * a key does the same thing wherever the focus is.
  */
 import { useCallback, useEffect, useRef, type RefObject } from 'react';
@@ -34,9 +34,15 @@ export function useReaderKeys(actions: ReaderKeyActions): (event: KeyboardEvent)
       return;
     }
     if (inField(t) || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === '/') {
+      // library-playlists-account.md §9 "/ focus search": in the reader, the search of this book (from the PDF too).
+      e.preventDefault();
+      panels.openSearch();
+      return;
+    }
     // The panels and the PDF handle their own keys (lists, sliders, scrolling). Only the app's own elements: a book
     // may well have a class named "toc".
-    if (t?.ownerDocument === document && t.closest('.toc, .reader-settings, .reader-pdf')) return;
+    if (t?.ownerDocument === document && t.closest('.toc, .reader-settings, .reader-search, .reader-pdf')) return;
     switch (e.key) {
       case 't':
       case 'T':
@@ -50,6 +56,7 @@ export function useReaderKeys(actions: ReaderKeyActions): (event: KeyboardEvent)
       case 'H':
         toggleImmersive();
         return;
+
     }
     if (t?.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return;
     controllerRef.current?.handleKey(e);

@@ -1,6 +1,6 @@
 /**
  * The reader's panels and overlays: the contents (mounted on first show, reader.md §4 "fetched on first show"), the
- * display settings and the image lightbox. They close on route change (reader.md §4), and a panel that closes with
+ * display settings, the in-book search and the image lightbox. They close on route change (reader.md §4), and a panel that closes with
  * the focus inside gives it back to the button that opened it.
  */
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
@@ -14,23 +14,38 @@ export function useReaderPanels(pathname: string, focusChapterOnReady: RefObject
   const [tocOpen, setTocOpen] = useState(false);
   const [tocShown, setTocShown] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
   const [lightbox, setLightbox] = useState<Lightboxed | null>(null);
 
   // Stable handlers: the panels are memoised.
   const closeToc = useCallback(() => setTocOpen(false), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
+  const closeSearch = useCallback(() => setSearchOpen(false), []);
   const closePanels = useCallback(() => {
     setTocOpen(false);
     setSettingsOpen(false);
+    setSearchOpen(false);
   }, []);
   const toggleToc = useCallback(() => {
     setTocShown(true);
     setSettingsOpen(false);
+    setSearchOpen(false);
     setTocOpen((o) => !o);
   }, []);
   const toggleSettings = useCallback(() => {
     setTocOpen(false);
+    setSearchOpen(false);
     setSettingsOpen((o) => !o);
+  }, []);
+  const toggleSearch = useCallback(() => {
+    setTocOpen(false);
+    setSettingsOpen(false);
+    setSearchOpen((o) => !o);
+  }, []);
+  const openSearch = useCallback(() => {
+    setTocOpen(false);
+    setSettingsOpen(false);
+    setSearchOpen(true);
   }, []);
   const showImage = useCallback((src: string, alt: string) => setLightbox({ src, alt }), []);
   const closeImage = useCallback(() => setLightbox(null), []);
@@ -38,11 +53,13 @@ export function useReaderPanels(pathname: string, focusChapterOnReady: RefObject
   useEffect(() => {
     setTocOpen(false);
     setSettingsOpen(false);
+    setSearchOpen(false);
     setLightbox(null);
   }, [pathname]);
 
   const tocButton = useRef<HTMLButtonElement>(null);
   const settingsButton = useRef<HTMLButtonElement>(null);
+  const searchButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const active = document.activeElement;
     // Not when a chapter chosen in the contents is about to take the focus (see useTocNavigation).
@@ -52,22 +69,32 @@ export function useReaderPanels(pathname: string, focusChapterOnReady: RefObject
     const active = document.activeElement;
     if (!settingsOpen && active?.closest('.reader-settings')) settingsButton.current?.focus();
   }, [settingsOpen]);
+  useEffect(() => {
+    const active = document.activeElement;
+    // Not when a chosen result's chapter is about to take the focus.
+    if (!searchOpen && active?.closest('.reader-search') && !focusChapterOnReady.current) searchButton.current?.focus();
+  }, [searchOpen, focusChapterOnReady]);
 
   return {
     tocOpen,
     tocShown,
     settingsOpen,
+    searchOpen,
     lightbox,
-    anyPanelOpen: tocOpen || settingsOpen,
+    anyPanelOpen: tocOpen || settingsOpen || searchOpen,
     closeToc,
     closeSettings,
     closePanels,
     toggleToc,
     toggleSettings,
+    toggleSearch,
+    openSearch,
+    closeSearch,
     showImage,
     closeImage,
     tocButton,
     settingsButton,
+    searchButton,
   };
 }
 

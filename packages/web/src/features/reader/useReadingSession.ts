@@ -111,15 +111,12 @@ export function useReadingSession({ bookId, href, hash, comingBack, item, userId
     [item, tracker, focusChapterOnReady],
   );
 
-  /** A PDF document reports its scroll position. */
-  const onPdfProgress = useCallback(
-    (pct: number) => {
-      last.current = { pct, locator: { href, progression: pct } };
-      setPercent(pct);
-      tracker?.reading(pct);
-    },
-    [href, tracker],
-  );
+  /**
+   * A PDF document reports its position in pages (PdfView): stored, logged and sent to the account as a chapter's
+   * is, under the document's chapter_href (where the account's position and the local store look for it).
+   */
+  const pdfHref = item?.chapter_href ?? href;
+  const onPdfProgress = useCallback((pct: number) => onProgress(pct, { href: pdfHref, progression: pct }), [onProgress, pdfHref]);
   const onPdfReady = useCallback(() => {
     if (item) tracker?.newChapter(item.chapter);
     requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('reader:chapter-painted')));
@@ -130,10 +127,10 @@ export function useReadingSession({ bookId, href, hash, comingBack, item, userId
       resolveInitialPosition({
         hash,
         comingBack,
-        stored: positions.get(bookId, href),
+        stored: positions.get(bookId, item?.chapter_href ?? href),
         topPercentage: item?.top_percentage ?? 0,
       }),
-    [hash, comingBack, positions, bookId, href, item?.top_percentage],
+    [hash, comingBack, positions, bookId, href, item?.chapter_href, item?.top_percentage],
   );
 
   // A new hash on the same chapter (a TOC entry with an anchor) scrolls there.

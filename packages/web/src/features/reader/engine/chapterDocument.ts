@@ -4,8 +4,13 @@
  * - `<base href>` of the chapter's API path (relative images and links resolve as in the book),
  * - a Content-Security-Policy `<meta>` that forbids scripts (every title, even one flagged to allow scripts: see
  *   docs/decisions.md "Scripted titles") and loads only same-origin images, styles, fonts and media,
- * - the book's stylesheets, then our reading stylesheet, then ONE style element of settings as CSS custom
- *   properties (font size, column width, colours, page size) that the reader rewrites in place,
+ * - the cascade layer order `lectern, book` first, then the book's stylesheets (the importer wrapped each in
+ *   `@layer book`, inline <style>s included: ingest/css.ts), then our reading stylesheet in `@layer lectern`, then
+ *   ONE style element of settings as CSS custom properties (font size, column width, colours, page size) that the
+ *   reader rewrites in place. Layers decide, not order or specificity: the book's rules beat the reader's
+ *   defaults (normal declarations of a later layer win), and the reader's `!important` rules (theme, size, column,
+ *   paging) beat everything of the book, its own `!important` included (important declarations of an earlier
+ *   layer win); the book's style="" attributes carry no `!important` (the importer drops it),
  * - the chapter inside one root element (`#lectern-root`) that carries the reading column in both modes.
  */
 import type { ReaderPreferences } from '@lectern/core';
@@ -66,14 +71,21 @@ export function settingsCss(prefs: ReaderPreferences, layout: FrameLayout): stri
 }`;
 }
 
-export const READING_CSS = `
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; background: var(--lectern-bg); }
-html, body { margin: 0; padding: 0; }
+/** The cascade layers of a chapter document, in order (see the module comment). */
+export const LAYER_ORDER = '@layer lectern, book;';
+
+/**
+ * The reader's stylesheet, all in `@layer lectern`: plain declarations are defaults the book may change; those
+ * marked `!important` are what the reader's settings and the paging need, and no book can change them.
+ */
+export const READING_CSS = `@layer lectern {
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; background: var(--lectern-bg) !important; }
+html, body { margin: 0 !important; padding: 0; }
 body {
   background: var(--lectern-bg) !important;
   color: var(--lectern-text) !important;
-  font-family: var(--lectern-font);
-  font-size: calc(1.125rem * var(--lectern-font-size));
+  font-family: var(--lectern-font) !important;
+  font-size: calc(1.125rem * var(--lectern-font-size)) !important;
   line-height: 1.65;
   overflow-wrap: break-word;
   hyphens: auto;
@@ -82,13 +94,14 @@ body {
 /* A book's stylesheet cannot hide the chapter wholesale (body { display: none } and the like). */
 html body, #${ROOT_ID} { display: block !important; visibility: visible !important; opacity: 1 !important; }
 #${ROOT_ID} {
-  box-sizing: border-box;
-  max-width: min(100%, calc(var(--lectern-column) + 3rem));
-  margin: 0 auto;
-  padding: 2rem 1.5rem 3rem;
+  box-sizing: border-box !important;
+  max-width: min(100%, calc(var(--lectern-column) + 3rem)) !important;
+  margin: 0 auto !important;
+  padding: 2rem 1.5rem 3rem !important;
+  width: auto !important;
 }
 #${ROOT_ID} > :first-child { margin-top: 0; }
-img, svg, video, audio, canvas, object { max-width: 100%; height: auto; }
+img, svg, video, audio, canvas, object { max-width: 100% !important; height: auto; }
 img { image-rendering: auto; }
 img.lectern-zoomable { cursor: zoom-in; }
 img.lectern-image-failed { display: none; }
@@ -104,29 +117,36 @@ a:focus-visible { outline: 3px solid #1a73e8; outline-offset: 2px; }
 h1, h2, h3, h4, h5, h6 { line-height: 1.25; hyphens: manual; }
 ::selection { background: color-mix(in srgb, var(--lectern-link) 30%, transparent); }
 :target { scroll-margin-top: 100px; }
+/* Search hits (engine/textMarks.ts): above the tinted modes' reset, the passage's own words stronger. */
+#${ROOT_ID} mark.lectern-search-hit.lectern-search-hit { background-color: rgb(255 214 0 / 0.45) !important; color: inherit !important; border-radius: 2px; }
+#${ROOT_ID} mark.lectern-search-hit.lectern-search-hit--current { background-color: rgb(255 170 0 / 0.75) !important; box-shadow: 0 0 0 1px rgb(160 100 0 / 0.6); }
+html.night-mode #${ROOT_ID} mark.lectern-search-hit.lectern-search-hit { background-color: rgb(255 200 0 / 0.35) !important; }
+html.night-mode #${ROOT_ID} mark.lectern-search-hit.lectern-search-hit--current { background-color: rgb(255 170 0 / 0.55) !important; }
 
 /* day/cloudy/night act on the book too: its own colours would fight the palette */
 html.lectern-tinted #${ROOT_ID} *:not(a) { color: inherit !important; background-color: transparent !important; border-color: var(--lectern-rule) !important; }
 
 /* scroll mode: the frame scrolls */
-html.lectern-scroll { overflow-x: hidden; overflow-y: auto; scroll-behavior: auto; }
+html.lectern-scroll { overflow-x: hidden !important; overflow-y: auto !important; scroll-behavior: auto; }
 
 /* paged mode: the frame is the viewport; the body is laid out in columns one page wide */
-html.lectern-paged { height: 100%; overflow: hidden; }
-html.lectern-paged body { overflow: visible; }
+html.lectern-paged { height: 100% !important; overflow: hidden !important; }
 html.lectern-paged body {
-  box-sizing: border-box;
-  height: 100vh;
-  padding: 2rem 0 2.25rem;
-  column-width: var(--lectern-page);
-  column-gap: 0;
-  column-fill: auto;
+  overflow: visible !important;
+  box-sizing: border-box !important;
+  height: 100vh !important;
+  padding: 2rem 0 2.25rem !important;
+  column-width: var(--lectern-page) !important;
+  column-gap: 0 !important;
+  column-fill: auto !important;
+  columns: auto var(--lectern-page) !important;
 }
-html.lectern-paged #${ROOT_ID} { padding-top: 0; padding-bottom: 0; }
-html.lectern-paged img, html.lectern-paged svg, html.lectern-paged video { max-height: calc(100vh - 5rem); object-fit: contain; }
+html.lectern-paged #${ROOT_ID} { padding-top: 0 !important; padding-bottom: 0 !important; }
+html.lectern-paged img, html.lectern-paged svg, html.lectern-paged video { max-height: calc(100vh - 5rem) !important; object-fit: contain; }
 html.lectern-paged p, html.lectern-paged li { orphans: 2; widows: 2; }
 html.lectern-paged h1, html.lectern-paged h2, html.lectern-paged h3, html.lectern-paged figure, html.lectern-paged img { break-inside: avoid; }
 html.lectern-paged h1, html.lectern-paged h2, html.lectern-paged h3 { break-after: avoid; }
+}
 `;
 
 export interface ChapterDocumentInput {
@@ -155,6 +175,7 @@ export function buildChapterDocument(input: ChapterDocumentInput): string {
 <base href="${escapeHtml(input.baseHref)}" target="_top">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(input.label)}</title>
+<style>${LAYER_ORDER}</style>
 ${links}
 <style>${READING_CSS}</style>
 <style id="${SETTINGS_STYLE_ID}">${settingsCss(input.prefs, input.layout)}</style>

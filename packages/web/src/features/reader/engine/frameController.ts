@@ -22,6 +22,7 @@ import {
   type Turn,
 } from './paging.ts';
 import type { InitialPosition, Locator } from './position.ts';
+import { clearMarks, markAndFind } from './textMarks.ts';
 
 export interface FrameCallbacks {
   /** The reader moved (scrolled, turned a page, re-laid out): percentage 0-100 and where exactly. */
@@ -85,6 +86,11 @@ export class FrameController {
     this.chapterApiPrefix = paths.chapterApiPrefix(bookId);
     this.wire();
     this.prepareImages();
+  }
+
+  /** The chapter this controller shows (its chapter_href). */
+  get chapterHref() {
+    return this.href;
   }
 
   get paged() {
@@ -288,6 +294,25 @@ export class FrameController {
     range.setStart(node, Math.min(node.length, pos - starts[i]!));
     range.collapse(true);
     return range;
+  }
+
+  /**
+   * The search jump (reader.md §4): marks `words` in the chapter, finds the passage by `phrases` (its first 8
+   * words, then 4) and brings it into view (the first mark when the passage is not found). False when there is
+   * nothing to go to. The place becomes the reader's position, as if they had scrolled there.
+   */
+  searchJump(phrases: readonly string[], words: readonly string[], extent = 0): boolean {
+    const root = this.doc.getElementById(ROOT_ID);
+    if (!root) return false;
+    const { range } = markAndFind(root, phrases, words, extent);
+    if (!range) return false;
+    this.restore(range, this.percentage());
+    return true;
+  }
+
+  clearSearchMarks() {
+    const root = this.doc.getElementById(ROOT_ID);
+    if (root) clearMarks(root);
   }
 
   locator(): Locator {

@@ -1,0 +1,259 @@
+/**
+ * The catalog at scale (issue 11): a generated library (bench/generate-library.ts) of each size on each engine,
+ * the real app serving it (bench/scale-server.ts), and autocannon on the listings, each route alternating with
+ * the bare-Fastify anchor in the same run for `--rounds` rounds (anchor then route, route then anchor, ...).
+ * Per route: median and range of p50, p99 and of requests/s as a ratio to the anchor's, and the server's
+ * server process's CPU time per request (from /proc: what the route costs the server, which other load on a shared
+ * machine moves far less than latency), and its event-loop delay p99 and max while the route ran. Last, the cost of each route at the largest size against the
+ * smallest: (anchor ratio at small) / (anchor ratio at large), and p99 large / p99 small. Budget (issue 11):
+ * p99 < 50 ms at 10 connections, cost ratio < 3, no event-loop delay above 20 ms.
+ *
+ * Usage: npx tsx bench/library-scale.ts [--sizes 1000,100000] [--engines sqlite,postgres] [--rounds 5]
+ *          [--duration 2] [--connections 10] [--only catalog,topic] [--reuse]
+ *   --reuse   keep the generated databases in /tmp/lectern-scale (SQLite files; PostgreSQL databases
+ *             lectern_scale_<size>) and use them again when present: generating 100,000 titles takes minutes.
+ *
+ * PostgreSQL at 127.0.0.1:5432 as user postgres (trust), as the tests use it; PGADMIN_URL overrides.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { openDatabase } from '../packages/server/src/db/database.ts';
+import { migrateToLatest } from '../packages/server/src/db/migrate.ts';
+import { generateLibrary, type GeneratedLibrary } from './generate-library.ts';
+import { median, summary } from './stats.ts';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,100000' },
+    engines: { type: 'string', default: 'sqlite,postgres' },
+    rounds: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    only: { type: 'string' },
+    reuse: { type: 'boolean', default: false },
+  },
+});
+const sizes = values.sizes.split(',').map(Number);
+const engines = values.engines.split(',') as ('sqlite' | 'postgres')[];
+const rounds = Number(values.rounds);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+if (rounds < 5) console.warn('fewer than 5 rounds: the figures are not for docs/performance.md');
+const root = path.resolve(import.meta.dirname, '..');
+const keep = '/tmp/lectern-scale';
+fs.mkdirSync(keep, { recursive: true });
+const adminUrl = process.env.PGADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BUDGET = { p99Ms: 50, costRatio: 3, eventLoopMs: 20 };
+
+type Library = Omit<GeneratedLibrary, 'userEmail'>;
+
+/** A migrated database holding the generated library of `size` titles: made now, or kept from an earlier --reuse run. */
+async function prepare(engine: 'sqlite' | 'postgres', size: number): Promise<{ env: Record<string, string>; library: Library }> {
+  const name = `lectern_scale_${size}`;
+  const dataDir = path.join(keep, `sqlite-${size}`);
+  const infoFile = path.join(keep, `${engine}-${size}.json`);
+  const databaseUrl = engine === 'postgres' ? Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString() : null;
+  const env = engine === 'postgres' ? { DATABASE_URL: databaseUrl!, DATA_DIR: path.join(keep, `pg-data-${size}`) } : { DATA_DIR: dataDir, DATABASE_URL: '' };
+  if (values.reuse && fs.existsSync(infoFile)) {
+    console.log(`${engine} ${size}: reusing the library generated earlier (${infoFile})`);
+    return { env, library: JSON.parse(fs.readFileSync(infoFile, 'utf8')) as Library };
+  }
+  if (engine === 'postgres') {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`create database ${name}`);
+    await admin.end();
+  } else fs.rmSync(dataDir, { recursive: true, force: true });
+  const db = openDatabase({ databaseUrl, dataDir });
+  await migrateToLatest(db);
+  console.log(`${engine} ${size}: generating`);
+  const { userEmail: _unused, ...library } = await generateLibrary(db, { titles: size, users: 10_000 }, (line) => console.log(line));
+  await db.close();
+  console.log(`${engine} ${size}: ${library.titles} titles, ${library.chapters} chapters; rows ${library.seconds.rows.toFixed(1)} s, listings ${library.seconds.derived.toFixed(1)} s`);
+  fs.writeFileSync(infoFile, JSON.stringify(library));
+  return { env, library };
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; app: string; anchor: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/scale-server.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const ports = await new Promise<{ anchorPort: number; appPort: number }>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line));
+    });
+    child.on('exit', (code) => reject(new Error(`scale server exited with ${code}`)));
+  });
+  return { child, app: `http://127.0.0.1:${ports.appPort}`, anchor: `http://127.0.0.1:${ports.anchorPort}` };
+}
+
+/** The address of a listing's last page, reached as a client reaches it: following `next` from the first. */
+async function lastPage(first: string): Promise<{ url: string; pages: number }> {
+  let url = first;
+  let pages = 1;
+  for (;;) {
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`${url}: ${res.status}`);
+    const next = ((await res.json()) as { next: string | null }).next;
+    if (!next) return { url, pages };
+    url = new URL(next, url).toString();
+    pages++;
+  }
+}
+
+interface Target {
+  key: string;
+  name: string;
+  url: string;
+}
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** the server process's CPU milliseconds per request: what the route costs it, which other load moves little */
+  cpuMs: number;
+}
+
+/** CPU seconds a process has used so far (user + system, from /proc; clock ticks of 10 ms). */
+function cpuOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function load(url: string, pid: number): Promise<Run> {
+  const before = cpuOf(pid);
+  const r = await autocannon({ url, connections, duration });
+  const ok = r.statusCodeStats?.['200']?.count ?? 0;
+  if (r.errors || ok !== r.requests.total) throw new Error(`${url}: ${r.requests.total - ok} answers other than 200, ${r.errors} errors`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuMs: ((cpuOf(pid) - before) * 1000) / r.requests.total };
+}
+
+export interface RouteResult {
+  key: string;
+  name: string;
+  ratio: number[];
+  p50: number[];
+  p99: number[];
+  anchorP99: number[];
+  cpuMs: number[];
+  anchorCpuMs: number[];
+  loopP99: number[];
+  loopMax: number[];
+}
+
+async function measure(engine: string, size: number): Promise<RouteResult[]> {
+  const { env, library } = await prepare(engine as 'sqlite' | 'postgres', size);
+  const server = await startServer(env);
+  try {
+    const app = server.app;
+    const firstCatalog = `${app}/api/v1/book/?page_size=24`;
+    const bigTopic = `${app}/api/v1/book/?topic=${library.bigTopic.slug}&page_size=24`;
+    const walked = performance.now();
+    const [catalogLast, topicLast] = [await lastPage(firstCatalog), await lastPage(bigTopic)];
+    console.log(`${engine} ${size}: walked ${catalogLast.pages} + ${topicLast.pages} pages by next links in ${((performance.now() - walked) / 1000).toFixed(1)} s`);
+    const targets: Target[] = [
+      { key: 'catalog-first', name: 'catalog, first page (24)', url: firstCatalog },
+      { key: 'catalog-last', name: `catalog, last page (page ${catalogLast.pages}, by next links)`, url: catalogLast.url },
+      { key: 'catalog-recent', name: 'catalog, newest first', url: `${app}/api/v1/book/?page_size=24&sort=recent` },
+      { key: 'topics', name: 'topic list GET /api/v1/topics/', url: `${app}/api/v1/topics/` },
+      { key: 'topic-big', name: `biggest topic's page (${library.bigTopic.titles} titles)`, url: bigTopic },
+      { key: 'topic-big-last', name: `biggest topic's last page (page ${topicLast.pages})`, url: topicLast.url },
+      { key: 'publisher-big', name: `biggest publisher's page (${library.bigPublisher.titles} titles)`, url: `${app}/api/v1/book/?publisher=${library.bigPublisher.slug}&page_size=24` },
+      // TODO(issue 11, branches h-fts and h-home): the finding routes join this list when they land: /api/v2/home/
+      // (signed in as reader1@bench.example, BENCH_PASSWORD), /api/v2/search/?q= one word and a phrase,
+      // /api/v2/search/suggest/, and in-book search in the largest book (budget p99 50 ms; 150 ms full text).
+      ...FINDING_TARGETS(app),
+    ];
+    const only = values.only?.split(',');
+    const chosen = only ? targets.filter((t) => only.some((o) => t.key.includes(o))) : targets;
+    const anchorUrl = `${server.anchor}/bare`;
+    const loop = async () => (await (await fetch(`${server.anchor}/event-loop`)).json()) as { p99: number; max: number };
+    const results: RouteResult[] = [];
+    for (const t of chosen) {
+      const r: RouteResult = { key: t.key, name: t.name, ratio: [], p50: [], p99: [], anchorP99: [], cpuMs: [], anchorCpuMs: [], loopP99: [], loopMax: [] };
+      const pid = server.child.pid!;
+      await load(t.url, pid); // warm-up: caches and the page cache, as a running server has them
+      for (let i = 0; i < rounds; i++) {
+        const runRoute = async () => {
+          await loop();
+          const run = await load(t.url, pid);
+          const l = await loop();
+          r.loopP99.push(l.p99);
+          r.loopMax.push(l.max);
+          return run;
+        };
+        let a: Run;
+        let b: Run;
+        if (i % 2 === 0) {
+          a = await load(anchorUrl, pid);
+          b = await runRoute();
+        } else {
+          b = await runRoute();
+          a = await load(anchorUrl, pid);
+        }
+        r.ratio.push(b.rps / a.rps);
+        r.p50.push(b.p50);
+        r.p99.push(b.p99);
+        r.anchorP99.push(a.p99);
+        r.cpuMs.push(b.cpuMs);
+        r.anchorCpuMs.push(a.cpuMs);
+      }
+      results.push(r);
+      console.log(
+        `${engine} ${size} ${t.key}: p50 ${summary(r.p50, 1)} ms, p99 ${summary(r.p99, 1)} ms, req/s vs anchor ${summary(r.ratio, 3)}, server CPU ${summary(r.cpuMs, 3)} ms/request (anchor ${summary(r.anchorCpuMs, 3)}), event loop p99 ${summary(r.loopP99, 1)} ms (max ${Math.max(...r.loopMax).toFixed(1)})`,
+      );
+    }
+    fs.writeFileSync(path.join(keep, `results-${engine}-${size}.json`), JSON.stringify({ engine, size, library, results }, null, 1));
+    return results;
+  } finally {
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => server.child.once('exit', resolve));
+  }
+}
+
+/** The finding routes (search, suggest, home) once they exist: empty until then. */
+function FINDING_TARGETS(_app: string): Target[] {
+  return [];
+}
+
+const all = new Map<string, RouteResult[]>();
+for (const engine of engines) for (const size of sizes) all.set(`${engine} ${size}`, await measure(engine, size));
+
+console.log(`\n${connections} connections, ${duration} s runs, ${rounds} rounds; medians (range). Budget: p99 < ${BUDGET.p99Ms} ms, cost < ${BUDGET.costRatio}x, event loop < ${BUDGET.eventLoopMs} ms`);
+console.log('| engine | titles | route | p50 ms | p99 ms | req/s vs anchor | server CPU ms/request (anchor) | event loop p99 ms (max) |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const [label, results] of all) {
+  const [engine, size] = label.split(' ');
+  for (const r of results) {
+    const over = (bad: boolean) => (bad ? ' **over**' : '');
+    const p99Flag = over(median(r.p99) >= BUDGET.p99Ms);
+    const loopFlag = over(median(r.loopP99) > BUDGET.eventLoopMs);
+    console.log(`| ${engine} | ${size} | ${r.key} | ${summary(r.p50, 1)} | ${summary(r.p99, 1)}${p99Flag} | ${summary(r.ratio, 3)} | ${summary(r.cpuMs, 3)} (${median(r.anchorCpuMs).toFixed(3)}) | ${summary(r.loopP99, 1)}${loopFlag} (${Math.max(...r.loopMax).toFixed(1)}) |`);
+  }
+}
+if (sizes.length > 1) {
+  const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
+  console.log(`\ncost at ${large} titles against ${small}: (req/s vs anchor at ${small}) / (at ${large}); server CPU per request ${large} / ${small}; p99 ${large} / p99 ${small}`);
+  console.log('| engine | route | cost ratio (req/s vs anchor) | CPU/request ratio | p99 ratio |');
+  console.log('|---|---|---|---|---|');
+  for (const engine of engines) {
+    const a = all.get(`${engine} ${small}`) ?? [];
+    const b = all.get(`${engine} ${large}`) ?? [];
+    for (const r of a) {
+      const big = b.find((x) => x.key === r.key);
+      if (!big) continue;
+      const cost = median(r.ratio) / median(big.ratio);
+      const p99 = median(big.p99) / median(r.p99);
+      const cpu = median(big.cpuMs) / median(r.cpuMs);
+      const over = (x: number) => (x >= BUDGET.costRatio ? ' **over**' : '');
+      console.log(`| ${engine} | ${r.key} | ${cost.toFixed(2)}${over(cost)} | ${cpu.toFixed(2)}${over(cpu)} | ${p99.toFixed(2)} |`);
+    }
+  }
+}

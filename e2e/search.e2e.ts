@@ -1,0 +1,100 @@
+/**
+ * Finding (issue 11) as a person does it: the header's combobox (suggestions, keyboard, Escape), Enter to the search
+ * page, a word that is only inside a chapter found as a passage that opens the reader there with the words marked,
+ * facets and sort in the address, a nonsense word on the no-results page, and a phone that searches from the page.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPage, seriousViolations, signInAsDemo } from './browser.ts';
+
+const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
+const shot = async (page: Page, name: string) => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: false });
+};
+
+describe('searching the library on a desktop', () => {
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    ({ browser, page } = await openPage({ width: 1280, height: 900 }));
+    await signInAsDemo(page);
+  });
+  afterAll(() => browser?.close());
+
+  it('suggests as one types, by keyboard, and Escape closes the list', async () => {
+    await page.goto('/library/');
+    const box = page.getByRole('combobox', { name: 'Search the library' });
+    await page.locator('.title-card').first().waitFor();
+    await page.keyboard.press('/');
+    expect(await box.evaluate((b) => b === document.activeElement)).toBe(true);
+    await box.pressSequentially('alic', { delay: 30 });
+    const option = page.getByRole('option', { name: /Alice's Adventures in Wonderland/ });
+    await option.waitFor();
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    await box.press('ArrowDown');
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await page.getByRole('option').first().getAttribute('id'));
+    await shot(page, 'search-suggest-1280');
+    await box.press('Escape');
+    expect(await box.getAttribute('aria-expanded')).toBe('false');
+    // Down opens the list again on its first option; Enter opens it.
+    await box.press('ArrowDown');
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    await box.press('Enter');
+    await page.waitForURL(/\/library\/book\//);
+  });
+
+  it('finds a word only inside a chapter and opens the reader on the passage with the words marked', async () => {
+    await page.goto('/library/');
+    const box = page.getByRole('combobox', { name: 'Search the library' });
+    await box.fill('Pequod');
+    await box.press('Enter');
+    await page.waitForURL(/\/search\/\?q=Pequod/);
+    const passage = page.locator('.search-result__passages a').first();
+    await passage.waitFor();
+    expect(await passage.locator('mark').first().innerText()).toMatch(/Pequod/i);
+    expect(await page.locator('.search-result__title').first().innerText()).toMatch(/Moby-Dick/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'search-results-1280');
+    await passage.click();
+    await page.waitForURL(/\/library\/view\/.*\?q=Pequod/);
+    const frame = page.frameLocator('iframe.chapter-view__frame').first();
+    await expect.poll(async () => frame.locator('mark, .search-mark, [data-search-mark]').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  });
+
+  it('keeps filters and sort in the address, and sends a nonsense word to the no-results page', async () => {
+    await page.goto('/search/?q=the');
+    await page.locator('.search-result').first().waitFor();
+    await page.getByRole('link', { name: /^Books\s*\d+$/ }).click();
+    await page.waitForURL(/format=book/);
+    await page.getByLabel('Sort by').selectOption('title');
+    await page.waitForURL(/sort=title/);
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes('sort=title'));
+    await page.goto('/search/?q=zzqxjvv');
+    await page.waitForURL(/\/noresults\/\?q=zzqxjvv/);
+    await page.getByRole('heading', { name: /Nothing in the library matches/ }).waitFor();
+  });
+});
+
+describe('searching on a phone', () => {
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    ({ browser, page } = await openPage({ width: 390, height: 844 }));
+  });
+  afterAll(() => browser?.close());
+
+  it('searches from the search page, nothing wider than the screen', async () => {
+    await page.goto('/library/');
+    await page.getByRole('link', { name: 'Search the library' }).click();
+    await page.waitForURL(/\/search\//);
+    await page.getByRole('searchbox', { name: 'Search the library' }).fill('whale');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.locator('.search-result').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot(page, 'search-results-390');
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * Joining (issue 10, library-playlists-account.md §1-§5): registration, the email check, the password check and
+ * the topics chosen after signing up. The spec gives these calls no paths; ours are below and in docs/decisions.md.
+ */
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH } from './constants.ts';
+import { ACCOUNT_ENTRY_MESSAGES } from './messages.ts';
+import { topicSchema } from './schemas.ts';
+
+export const PLANS = ['basic', 'pro'] as const;
+export type Plan = (typeof PLANS)[number];
+/** §5: choosing the basic plan sets this promotion code; pro clears it. */
+export const BASIC_PLAN_PROMOTION_CODE = 'price24';
+/** Where a new reader goes after registering: the topic form that feeds the home's recommendations. */
+export const ONBOARDING_LOCATION = '/welcome/topics/';
+/** §5: the password check is asked of the server 300 ms after the last key. */
+export const PASSWORD_CHECK_DEBOUNCE_MS = 300;
+/** §4/§9: the subscribe nag starts collapsed and slides up after 0.5 s. */
+export const NAG_SLIDE_UP_MS = 500;
+/** §4: the welcome message slides away after 25 s. */
+export const WELCOME_MESSAGE_MS = 25_000;
+/** At most this many topics are kept from the onboarding form. */
+export const ONBOARDING_TOPICS_MAX = 20;
+
+/**
+ * §5: "an email-shape pattern exists (local part, domain, ending of 2 to 4 letters)": the browser's live hint, with
+ * the ending widened to 2 or more letters (docs/decisions.md "Joining": .local, .online, .museum are real endings
+ * that 2 to 4 would refuse). The server's own check (zod's email) is the one that decides.
+ */
+export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+
+export const accountEntryPaths = {
+  /** POST: the registration form's action (JSON or a form post) */
+  register: () => '/register/',
+  /** GET ?email=: is this address free to register? */
+  emailCheck: () => '/api/v2/account/email-check/',
+  /** POST {password, email?, field_name?}: the server's password rule, said in words */
+  passwordValidation: () => '/api/v2/account/password-validation/',
+  /** GET the topics a reader chose; PUT {topics: [slug]} to choose them (the onboarding form) */
+  topics: () => '/api/v2/account/topics/',
+  /** GET ?code=&plan=: §3 "Promotion response" (the code is matched lower-cased) */
+  promotionRedeem: () => '/api/v2/account/promotion/',
+  /** GET: the plans and their prices */
+  plans: () => '/api/v2/plans/',
+  /** GET the reader's subscription and invoices; POST {plan, promotion_code?} subscribes or changes plan */
+  subscription: () => '/api/v2/account/subscription/',
+  /** POST: cancel at the end of the paid period */
+  cancel: () => '/api/v2/account/subscription/cancel/',
+  /** POST: undo a cancellation within the paid period, or subscribe again after it {plan, promotion_code?} */
+  reactivate: () => '/api/v2/account/subscription/reactivate/',
+  /** POST {current_password, new_password}: the other sessions are signed out */
+  password: () => '/api/v2/account/password/',
+  /** POST {current_password, email} */
+  email: () => '/api/v2/account/email/',
+  /** DELETE: sign out every other session of the account */
+  otherSessions: () => '/api/v2/account/sessions/others/',
+  /** POST {email}: sends a one-time link if an account uses the address (the answer is the same either way) */
+  passwordReset: () => '/api/v2/account/password-reset/',
+  /** GET ?token= (is the link still good?); POST {token, new_password} */
+  passwordResetConfirm: () => '/api/v2/account/password-reset/confirm/',
+  /** web pages */
+  forgotPasswordPage: () => '/forgot-password/',
+  resetPasswordPage: (token: string) => `/reset-password/?token=${encodeURIComponent(token)}`,
+  subscribePage: () => '/subscribe/',
+  accountPage: () => '/u',
+  registerPage: () => '/register/',
+  onboardingPage: () => ONBOARDING_LOCATION,
+} as const;
+
+
+const emailField = z
+  .string({ message: ACCOUNT_ENTRY_MESSAGES.required })
+  .trim()
+  .min(1, ACCOUNT_ENTRY_MESSAGES.required)
+  .max(254, ACCOUNT_ENTRY_MESSAGES.emailShape)
+  .toLowerCase();
+
+export const registrationSchema = z.object({
+  email: emailField,
+  password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
+  plan: z.enum(PLANS, { message: ACCOUNT_ENTRY_MESSAGES.planChoice }).default('basic'),
+  /** §3: the form carries the recently viewed bits (ignored beyond their shape) */
+  recently_viewed: z.string().max(2000).optional(),
+  csrfmiddlewaretoken: z.string().max(200).optional(),
+});
+export type RegistrationRequest = z.input<typeof registrationSchema>;
+
+/** §3 "Registration response". */
+export const registrationResponseSchema = z.object({
+  userId: z.string(),
+  onboardingLocation: z.string().nullable(),
+  /** ours: when the trial ends (ISO), for the welcome message */
+  trial_ends_at: z.string().nullable(),
+});
+export type RegistrationResponse = z.infer<typeof registrationResponseSchema>;
+/** §3: a failed registration answers `{errors: {field: [messages]}}`. */
+export const registrationErrorsSchema = z.object({ errors: z.record(z.string(), z.array(z.string())) });
+
+export const emailCheckQuerySchema = z.object({ email: z.string().max(10_000).default('') });
+/** §3 "Email check response". */
+export const emailCheckResponseSchema = z.object({ success: z.boolean(), message: z.string() });
+
+export const passwordValidationSchema = z.object({
+  password: z.string().max(10_000).default(''),
+  email: z.string().max(254).optional(),
+  field_name: z.string().max(100).optional(),
+  csrfmiddlewaretoken: z.string().max(200).optional(),
+});
+/** §3 "Password check response". */
+export const passwordValidationResponseSchema = z.object({ valid: z.boolean(), msg: z.string() });
+
+export const chosenTopicsSchema = z.object({
+  topics: z.array(z.string().min(1).max(200)).max(ONBOARDING_TOPICS_MAX, `Choose at most ${ONBOARDING_TOPICS_MAX} topics.`),
+});
+/** GET/PUT of the chosen topics answers the topics now chosen. */
+export const chosenTopicListSchema = z.object({ topics: z.array(topicSchema) });
+
+export const PLAN_PERIODS = ['month', 'year'] as const;
+export const planSchema = z.object({
+  slug: z.enum(PLANS),
+  name: z.string(),
+  price_cents: z.number().int(),
+  currency: z.string(),
+  period: z.enum(PLAN_PERIODS),
+});
+export type PlanInfo = z.infer<typeof planSchema>;
+export const planListSchema = z.object({ results: z.array(planSchema) });
+
+export const promotionQuerySchema = z.object({
+  code: z.string().max(100).default(''),
+  plan: z.enum(PLANS, { message: ACCOUNT_ENTRY_MESSAGES.planChoice }).default('basic'),
+});
+/** §3 "Promotion response": success, promotion_code, message, currency_costs, period, is_sale. */
+export const promotionResponseSchema = z.object({
+  success: z.boolean(),
+  promotion_code: z.string(),
+  message: z.string(),
+  /** the plan's price after the code, by currency, as a decimal string ("19.20") */
+  currency_costs: z.record(z.string(), z.string()),
+  period: z.string(),
+  is_sale: z.boolean(),
+});
+export type PromotionResponse = z.infer<typeof promotionResponseSchema>;
+
+export const subscribeRequestSchema = z.object({
+  plan: z.enum(PLANS, { message: ACCOUNT_ENTRY_MESSAGES.planChoice }),
+  promotion_code: z.string().max(100).optional(),
+  csrfmiddlewaretoken: z.string().max(200).optional(),
+});
+export type SubscribeRequest = z.input<typeof subscribeRequestSchema>;
+
+export const invoiceSchema = z.object({
+  id: z.number().int(),
+  plan: z.string(),
+  amount_cents: z.number().int(),
+  currency: z.string(),
+  promotion_code: z.string().nullable(),
+  status: z.enum(['open', 'paid', 'void']),
+  period_start: z.string(),
+  period_end: z.string(),
+  created_at: z.string(),
+  paid_at: z.string().nullable(),
+});
+export type Invoice = z.infer<typeof invoiceSchema>;
+
+/** The account page's subscription part. */
+export const subscriptionSchema = z.object({
+  status: z.enum(['trial', 'subscriber', 'expired', 'cancelled']),
+  plan: z.string().nullable(),
+  trial_ends_at: z.string().nullable(),
+  subscription_ends_at: z.string().nullable(),
+  /** what the reader may do next: the forms the page offers */
+  can: z.object({ subscribe: z.boolean(), upgrade: z.boolean(), cancel: z.boolean(), reactivate: z.boolean() }),
+  invoices: z.array(invoiceSchema),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+export const passwordChangeSchema = z.object({
+  current_password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
+  new_password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
+});
+export const emailChangeSchema = z.object({
+  current_password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
+  email: emailField,
+});
+export const signedOutSchema = z.object({ signed_out: z.number().int() });
+
+/** How long a "forgot password" link works. */
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+export const passwordResetRequestSchema = z.object({ email: z.string().max(10_000).default('') });
+export const passwordResetConfirmSchema = z.object({
+  token: z.string().min(1, ACCOUNT_ENTRY_MESSAGES.resetLinkDead).max(200, ACCOUNT_ENTRY_MESSAGES.resetLinkDead),
+  new_password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
+});
+export const resetLinkStateSchema = z.object({ live: z.boolean() });

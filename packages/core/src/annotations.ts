@@ -1,0 +1,379 @@
+/**
+ * The annotation contract (issue 9; reader.md §3 "Annotation" and "Auth token", §4, §6, §7, §8, §9): the store
+ * that speaks the Annotator store protocol under `/nest/api/a/{title}/{book_id}/{chapter_href}/`, its wire format,
+ * the auth token's claims, the permission rule of §6, the limits and every message a person reads about notes.
+ *
+ * Beside the Annotator `ranges` (XPath-ish start/end plus offsets, which break as soon as a chapter's markup
+ * changes) an annotation carries W3C selectors — a TextQuoteSelector (exact, prefix, suffix) and a
+ * TextPositionSelector (start, end in the chapter's text) — so that a client re-anchors by position, then by
+ * quote and context, and lists what it cannot find as orphaned (the approach of Hypothesis's client).
+ *
+ * The permission rule lives here once: the server enforces it and the web app uses the same function to hide the
+ * Edit and Delete buttons (§6).
+ */
+import { z } from 'zod';
+import { NOTE_MAX_LENGTH, QUOTE_SHOWN_LENGTH } from './constants.ts';
+import { ANNOTATION_MESSAGES } from './messages.ts';
+
+// ---- constants (reader.md §9, and our own bounds) ----
+
+export const ELLIPSIS = '…';
+
+/** Bounds of our own on everything else an annotation holds (the spec is silent; docs/decisions.md). */
+export const ANNOTATION_LIMITS = {
+  quote: 20_000,
+  fragment: 100_000,
+  ranges: 20,
+  rangePath: 2_000,
+  rangeOffset: 10_000_000,
+  tags: 50,
+  tag: 100,
+  /** tags sent as one string (split on whitespace) */
+  tagsString: 5_000,
+  uri: 2_000,
+  principals: 50,
+  principal: 200,
+  selectors: 6,
+  selectorContext: 256,
+  highlights: 50,
+  highlight: 2_000,
+  /** a whole store request body, in bytes (a 413 beyond) */
+  bodyBytes: 512 * 1024,
+  searchField: 500,
+  searchLimitDefault: 20,
+  /** a chapter holding a thousand highlights loads in one search */
+  searchLimitMax: 1_000,
+  searchOffsetMax: 1_000_000,
+  /** GET annotations/ (index) answers at most this many, newest first */
+  indexMax: 1_000,
+} as const;
+
+/** §9 timings of the client. */
+export const ANNOTATION_TIMING = {
+  /** the token is refreshed this long before it expires */
+  authRefreshBeforeExpiryMs: 2_000,
+  /** after a failed token request, a new one is asked for after this */
+  authRetryMs: 10_000,
+  /** annotations are drawn in batches of 10 with 10 ms between them */
+  batchSize: 10,
+  batchDelayMs: 10,
+  /** §4 gives both readings of the viewer's hide delay; docs/decisions.md says which the client uses */
+  viewerHideMs: 250,
+  viewerHideAltMs: 1_000,
+  noticeMs: 5_000,
+} as const;
+
+/** The token travels only in this header (never a cookie or the query). */
+export const AUTH_TOKEN_HEADER = 'x-annotator-auth-token';
+/** Seconds a token lives; the client refreshes it 2 s before the end (§4). */
+export const AUTH_TOKEN_TTL_SECONDS = 3_600;
+/** This installation's consumer key: every token it issues and every annotation made with one carries it. */
+export const CONSUMER_KEY = 'lectern';
+
+/** The permission groups of §6, spelled as the Annotator store spells them. */
+export const ANNOTATION_GROUPS = {
+  world: 'group:__world__',
+  authenticated: 'group:__authenticated__',
+  consumer: 'group:__consumer__',
+} as const;
+
+export const ANNOTATION_ACTIONS = ['read', 'update', 'delete', 'admin'] as const;
+export type AnnotationAction = (typeof ANNOTATION_ACTIONS)[number];
+
+/** reader.md §3: annotation_type is 3 for notes and highlights, or 'preview_annotation' (preview creators). */
+export const ANNOTATION_TYPE_NOTE = 3;
+export const ANNOTATION_TYPE_PREVIEW = 'preview_annotation';
+export type AnnotationType = typeof ANNOTATION_TYPE_NOTE | typeof ANNOTATION_TYPE_PREVIEW;
+
+export const EXPORT_FORMATS = ['markdown', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+// ---- paths ----
+
+const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+export const annotationPaths = {
+  /**
+   * reader.md §7: the store prefix of one chapter. Without `chapterHref` it is the book's prefix: search and
+   * read/update/delete by id work there across the book's chapters (the notes panel), creating does not.
+   */
+  prefix: (titleSafe: string, bookId: string, chapterHref?: string) =>
+    `/nest/api/a/${encodeURIComponent(titleSafe)}/${encodeURIComponent(bookId)}${chapterHref ? `/${encodePath(chapterHref)}` : ''}`,
+  /** POST (create) and GET (index); Annotator clients append `/annotations`, the spec writes `annotations/`: both */
+  annotations: (prefix: string) => `${prefix}/annotations/`,
+  annotation: (prefix: string, id: string) => `${prefix}/annotations/${encodeURIComponent(id)}`,
+  search: (prefix: string) => `${prefix}/search`,
+  /** GET: the token text (§7) */
+  token: () => '/auth/token',
+  /** POST {fragment}: the fragment sanitised (§7) */
+  sanitizeFragment: () => '/a/sanitize-fragment/',
+  /** GET: the caller's own annotations of a book, as Markdown or JSON (ours; docs/decisions.md) */
+  export: (bookId: string, format: ExportFormat) => `/api/v2/annotations/${encodeURIComponent(bookId)}/export/?format=${format}`,
+} as const;
+
+// ---- messages (reader.md §8, and the server's own details) ----
+
+// ANNOTATION_MESSAGES live in messages.ts with every other message (one home, rules.test.ts).
+
+/**
+ * The notice for a failed store call (§8), keyed on its status: 401 and 403 say the action is not allowed, 404
+ * that the store could not be reached, 500 that the store failed, anything else that the action failed.
+ */
+export function storeErrorNotice(status: number, action: 'create' | 'update' | 'delete' | 'read' | 'search'): string {
+  if (status === 401 || status === 403) return ANNOTATION_MESSAGES.notAllowed(action);
+  if (status === 404) return ANNOTATION_MESSAGES.storeUnreachable;
+  if (status === 500) return ANNOTATION_MESSAGES.storeFailed;
+  if (action === 'search') return ANNOTATION_MESSAGES.couldNotSearch;
+  if (action === 'read') return ANNOTATION_MESSAGES.couldNotLoad;
+  return ANNOTATION_MESSAGES.couldNot(action);
+}
+
+// ---- rules ----
+
+/** §5: the quote cut to 750 characters with an ellipsis (never splitting a surrogate pair). */
+export function truncateQuote(quote: string): string {
+  if (quote.length <= QUOTE_SHOWN_LENGTH) return quote;
+  let end = QUOTE_SHOWN_LENGTH;
+  const last = quote.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return quote.slice(0, end) + ELLIPSIS;
+}
+
+/** §4: tags are split on whitespace; empty ones dropped, repeats kept once, in order. */
+export function splitTags(tags: string | readonly string[]): string[] {
+  const words = (typeof tags === 'string' ? [tags] : tags).flatMap((t) => t.split(/\s+/)).filter(Boolean);
+  return [...new Set(words)];
+}
+
+/** §4: "The filter requires every typed word to appear in the field" (case folded; no words matches all). */
+export function filterWords(query: string): string[] {
+  return query.toLowerCase().split(/\s+/).filter(Boolean);
+}
+export function matchesEveryWord(field: string, query: string): boolean {
+  const folded = field.toLowerCase();
+  return filterWords(query).every((w) => folded.includes(w));
+}
+
+export interface AnnotationPermissions {
+  read: string[];
+  update: string[];
+  delete: string[];
+  admin: string[];
+}
+
+/** Who is asking: a signed-in reader's id and consumer (from the token), and whether they administer it. */
+export interface AnnotationPrincipal {
+  userId: string;
+  consumerKey: string;
+  isAdmin: boolean;
+}
+
+/**
+ * §6: may `principal` (null: anonymous) do `action` to the annotation? The world group lets anyone; a signed-in
+ * caller also passes as the author (same user and consumer), as an admin of the annotation's consumer, through
+ * the authenticated group, through the consumer group (same consumer), or when listed by user id (same consumer).
+ */
+export function permits(
+  annotation: { user: string; consumer: string; permissions: AnnotationPermissions },
+  action: AnnotationAction,
+  principal: AnnotationPrincipal | null,
+): boolean {
+  const list = annotation.permissions[action];
+  if (list.includes(ANNOTATION_GROUPS.world)) return true;
+  if (!principal) return false;
+  const sameConsumer = principal.consumerKey === annotation.consumer;
+  if (sameConsumer && principal.userId === annotation.user) return true;
+  if (sameConsumer && principal.isAdmin) return true;
+  if (list.includes(ANNOTATION_GROUPS.authenticated)) return true;
+  if (sameConsumer && list.includes(ANNOTATION_GROUPS.consumer)) return true;
+  return sameConsumer && list.includes(principal.userId);
+}
+
+/** §6 default permissions: read is the world group, the others are empty (the author is always allowed). */
+export const defaultPermissions = (): AnnotationPermissions => ({ read: [ANNOTATION_GROUPS.world], update: [], delete: [], admin: [] });
+
+/** A note is public when the world may read it (the editor's public/private toggle, §4). */
+export const isPublicPermissions = (p: Pick<AnnotationPermissions, 'read'>) => p.read.includes(ANNOTATION_GROUPS.world);
+
+// ---- schemas ----
+
+const tooLong = (field: string, max: number) => `${field} must be at most ${max} characters.`;
+const boundedString = (field: string, max: number) => z.string({ error: `${field} must be a string.` }).max(max, tooLong(field, max));
+
+export const annotationRangeSchema = z.object({
+  start: boundedString('start', ANNOTATION_LIMITS.rangePath),
+  startOffset: z.number().int().min(0).max(ANNOTATION_LIMITS.rangeOffset),
+  end: boundedString('end', ANNOTATION_LIMITS.rangePath),
+  endOffset: z.number().int().min(0).max(ANNOTATION_LIMITS.rangeOffset),
+});
+export type AnnotationRange = z.infer<typeof annotationRangeSchema>;
+
+/** W3C Web Annotation selectors: the quote with its context, and the position in the chapter's text. */
+export const textQuoteSelectorSchema = z.object({
+  type: z.literal('TextQuoteSelector'),
+  exact: boundedString('exact', ANNOTATION_LIMITS.quote),
+  prefix: boundedString('prefix', ANNOTATION_LIMITS.selectorContext).default(''),
+  suffix: boundedString('suffix', ANNOTATION_LIMITS.selectorContext).default(''),
+});
+export const textPositionSelectorSchema = z
+  .object({
+    type: z.literal('TextPositionSelector'),
+    start: z.number().int().min(0).max(ANNOTATION_LIMITS.rangeOffset),
+    end: z.number().int().min(0).max(ANNOTATION_LIMITS.rangeOffset),
+  })
+  .refine((s) => s.end >= s.start, { message: 'end must not be before start.', path: ['end'] });
+export const annotationSelectorSchema = z.discriminatedUnion('type', [textQuoteSelectorSchema, textPositionSelectorSchema]);
+export type AnnotationSelector = z.infer<typeof annotationSelectorSchema>;
+
+const principalList = (action: AnnotationAction) =>
+  z
+    .array(boundedString(`permissions.${action}`, ANNOTATION_LIMITS.principal))
+    .max(ANNOTATION_LIMITS.principals, `permissions.${action} may list at most ${ANNOTATION_LIMITS.principals} entries.`)
+    .nullable()
+    .optional();
+
+/**
+ * What a client sends to create or update (Annotator's POST/PUT body). Fields the server owns (id, user,
+ * consumer, created, updated, truncated_quote, sanitized_fragment, card_url, links) are ignored when sent, as
+ * are fields it does not know (Annotator clients add their own). A permission left out (or null) takes its
+ * default on create and stays as it is on update.
+ */
+export const annotationInputSchema = z.object({
+  quote: boundedString('quote', ANNOTATION_LIMITS.quote).optional(),
+  ranges: z.array(annotationRangeSchema).max(ANNOTATION_LIMITS.ranges, `ranges may hold at most ${ANNOTATION_LIMITS.ranges} ranges.`).optional(),
+  selectors: z.array(annotationSelectorSchema).max(ANNOTATION_LIMITS.selectors, `selectors may hold at most ${ANNOTATION_LIMITS.selectors}.`).optional(),
+  text: z
+    .string({ error: 'text must be a string.' })
+    .max(NOTE_MAX_LENGTH, ANNOTATION_MESSAGES.textTooLong)
+    .nullable()
+    .optional(),
+  tags: z
+    .union([boundedString('tags', ANNOTATION_LIMITS.tagsString), z.array(boundedString('tags', ANNOTATION_LIMITS.tag)).max(ANNOTATION_LIMITS.tags)])
+    .nullable()
+    .optional()
+    .transform((t) => (t == null ? undefined : splitTags(t)))
+    .refine((t) => t === undefined || t.length <= ANNOTATION_LIMITS.tags, `At most ${ANNOTATION_LIMITS.tags} tags.`)
+    .refine((t) => t === undefined || t.every((w) => w.length <= ANNOTATION_LIMITS.tag), `A tag is at most ${ANNOTATION_LIMITS.tag} characters.`),
+  uri: boundedString('uri', ANNOTATION_LIMITS.uri).optional(),
+  permissions: z
+    .object({ read: principalList('read'), update: principalList('update'), delete: principalList('delete'), admin: principalList('admin') })
+    .nullable()
+    .optional(),
+  fragment: boundedString('fragment', ANNOTATION_LIMITS.fragment).nullable().optional(),
+  /** strings, or objects with a `content` string (§3 "highlights.content"); anything else in the list is ignored */
+  highlights: z.array(z.unknown()).max(ANNOTATION_LIMITS.highlights).nullable().optional(),
+  is_public: z.boolean().optional(),
+  annotation_type: z.union([z.literal(3), z.literal('3'), z.literal(ANNOTATION_TYPE_PREVIEW)]).optional(),
+  preview_annotation: z.boolean().nullable().optional(),
+});
+export type AnnotationInput = z.infer<typeof annotationInputSchema>;
+
+const permissionsSchema = z.object({
+  read: z.array(z.string()),
+  update: z.array(z.string()),
+  delete: z.array(z.string()),
+  admin: z.array(z.string()),
+});
+
+/** The wire format: the Annotator store model plus reader.md §3's reader fields and the W3C selectors. */
+export const annotationSchema = z.object({
+  id: z.string(),
+  quote: z.string(),
+  ranges: z.array(annotationRangeSchema),
+  selectors: z.array(annotationSelectorSchema),
+  /** the note's markdown as written (rendered and sanitised by the client, never trusted) */
+  text: z.string(),
+  tags: z.array(z.string()),
+  uri: z.string(),
+  /** the author's user id (the `userId` of their tokens: the account's uuid) */
+  user: z.string(),
+  consumer: z.string(),
+  permissions: permissionsSchema,
+  created: z.string(),
+  updated: z.string(),
+  links: z.array(z.object({ type: z.string(), rel: z.string(), href: z.string() })),
+  truncated_quote: z.string(),
+  /** the selection's HTML as the client sent it; show `sanitized_fragment`, never this */
+  fragment: z.string(),
+  sanitized_fragment: z.string(),
+  highlights: z.array(z.string()),
+  is_public: z.boolean(),
+  /** the reader address of a public note (the share block shows for these); null for private ones */
+  card_url: z.string().nullable(),
+  annotation_type: z.union([z.literal(ANNOTATION_TYPE_NOTE), z.literal(ANNOTATION_TYPE_PREVIEW)]),
+  preview_annotation: z.boolean(),
+  book_id: z.string(),
+  chapter_href: z.string(),
+});
+export type Annotation = z.infer<typeof annotationSchema>;
+
+const searchField = (field: string) => boundedString(field, ANNOTATION_LIMITS.searchField).optional();
+
+/**
+ * GET {prefix}/search. `uri` and `user` match exactly; `text`, `tags` and `quote` need every word typed to appear
+ * in the field (§4). Other parameters (cache-busters, Annotator's own) are ignored.
+ */
+export const annotationSearchQuerySchema = z.object({
+  uri: searchField('uri'),
+  user: searchField('user'),
+  text: searchField('text'),
+  tags: searchField('tags'),
+  quote: searchField('quote'),
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number.' })
+    .int('limit must be a whole number.')
+    .min(0, 'limit must not be negative.')
+    .max(ANNOTATION_LIMITS.searchLimitMax, `limit must be at most ${ANNOTATION_LIMITS.searchLimitMax}.`)
+    .default(ANNOTATION_LIMITS.searchLimitDefault),
+  offset: z.coerce
+    .number({ error: 'offset must be a whole number.' })
+    .int('offset must be a whole number.')
+    .min(0, 'offset must not be negative.')
+    .max(ANNOTATION_LIMITS.searchOffsetMax)
+    .default(0),
+});
+export type AnnotationSearchQuery = z.infer<typeof annotationSearchQuerySchema>;
+
+export const annotationSearchResponseSchema = z.object({ total: z.number().int(), rows: z.array(annotationSchema) });
+export type AnnotationSearchResponse = z.infer<typeof annotationSearchResponseSchema>;
+
+/** reader.md §3 "Auth token": the claims a token must hold to be valid (§5: without them it is invalid). */
+export const authTokenClaimsSchema = z.object({
+  consumerKey: z.string().min(1),
+  userId: z.string().min(1),
+  /** ISO-8601 */
+  issuedAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'issuedAt must be a date.'),
+  /** seconds */
+  ttl: z.number().int().positive(),
+});
+export type AuthTokenClaims = z.infer<typeof authTokenClaimsSchema>;
+
+/** Whether a token's claims are complete and time remains (the client's test before it uses one, §4). */
+export function tokenTimeLeftMs(claims: AuthTokenClaims, now: number): number {
+  return Date.parse(claims.issuedAt) + claims.ttl * 1000 - now;
+}
+
+/** POST /a/sanitize-fragment/ */
+export const sanitizeFragmentRequestSchema = z.object({
+  fragment: z.string({ error: ANNOTATION_MESSAGES.fragmentEmpty }).max(ANNOTATION_LIMITS.fragment, tooLong('fragment', ANNOTATION_LIMITS.fragment)),
+});
+export const sanitizeFragmentResponseSchema = z.object({ fragment: z.string() });
+
+export const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(', ')}.` }).default('json') });
+
+/** The JSON export: the book, and the caller's annotations by chapter in reading order (orphans last). */
+export const annotationExportSchema = z.object({
+  book_id: z.string(),
+  title: z.string(),
+  exported_at: z.string(),
+  chapters: z.array(
+    z.object({
+      chapter_href: z.string(),
+      label: z.string(),
+      /** false: the chapter is no longer in the book (a re-import removed it); its notes are kept */
+      in_book: z.boolean(),
+      annotations: z.array(annotationSchema),
+    }),
+  ),
+});
+export type AnnotationExport = z.infer<typeof annotationExportSchema>;

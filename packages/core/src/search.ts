@@ -1,0 +1,286 @@
+/**
+ * The finding contract (issue 11): catalog search, suggest, in-book search, search-selection tracking, the home
+ * sections and recommendation actions. The spec names no paths for search, suggest and search-selection; ours are
+ * below and recorded in docs/decisions.md. Snippets (`highlighted_content`, `snippet`) are HTML-escaped text in
+ * which only `<mark>` and `</mark>` are markup: the web app splits on those two tokens and renders text nodes, so
+ * nothing of a book is ever parsed as HTML by the client.
+ */
+import { z } from 'zod';
+import { CONTENT_FORMATS } from './constants.ts';
+import { contentMetadataSchema, topicSchema } from './schemas.ts';
+
+/** library-playlists-account.md §9: search debounce 1200 ms, 240 ms when signed in; default search '*'. */
+export const SEARCH_DEBOUNCE_MS = 1200;
+export const SEARCH_DEBOUNCE_SIGNED_IN_MS = 240;
+export const DEFAULT_SEARCH_QUERY = '*';
+/** §9: the search-selection POST gives up after 1500 ms (a failure is only logged). */
+export const SEARCH_SELECT_TIMEOUT_MS = 1500;
+/** reader.md §9: in-book search page size 5; the query cookie lasts 1 day. */
+export const IN_BOOK_SEARCH_PAGE_SIZE = 5;
+export const SEARCH_QUERY_COOKIE_DAYS = 1;
+/** reader.md §4: the jump to a chosen result matches the snippet's first 8 words, then 4. */
+export const SEARCH_JUMP_WORDS = [8, 4] as const;
+/** §9: recently viewed titles, a cookie of 31 days holding at most 10. */
+export const RECENTLY_VIEWED_COOKIE = 'recently_viewed';
+export const RECENTLY_VIEWED_DAYS = 31;
+export const RECENTLY_VIEWED_MAX = 10;
+/** A query longer than this is cut, not refused (a pasted paragraph still finds its book). */
+export const SEARCH_QUERY_MAX = 200;
+export const SEARCH_PAGE_SIZE = 20;
+export const SUGGEST_LIMIT = 8;
+
+/** The markers a snippet may contain; everything else in it is escaped text. */
+export const SNIPPET_MARK_OPEN = '<mark>';
+export const SNIPPET_MARK_CLOSE = '</mark>';
+
+export const SEARCH_SORTS = ['relevance', 'newest', 'title'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+
+export const searchPaths = {
+  /** GET: catalog search with facets (`catalogSearchQuerySchema` -> `catalogSearchResponseSchema`) */
+  catalog: () => '/api/v2/search/',
+  /** GET ?q=: header suggestions */
+  suggest: () => '/api/v2/search/suggest/',
+  /** GET ?query=&identifier=&page=: reader.md §7 in-book search, `{results, total, page}` */
+  inBook: () => '/api/v2/search/book/',
+  /** POST: reader.md §3 search-selection tracking */
+  selection: () => '/api/v2/search/selection/',
+  /** GET: the home dashboard's sections for whoever asks */
+  home: () => '/api/v2/home/',
+  /** POST: library-playlists-account.md §7 recommendation action */
+  recommendationAction: () => '/r/api/',
+  /** web pages */
+  searchPage: (q: string) => `/search/?q=${encodeURIComponent(q)}`,
+  noResultsPage: (q: string) => `/noresults/?q=${encodeURIComponent(q)}`,
+  homePage: () => '/home/',
+} as const;
+
+const queryText = z
+  .string()
+  .max(10_000)
+  .transform((q) => q.trim().slice(0, SEARCH_QUERY_MAX));
+
+export const catalogSearchQuerySchema = z.object({
+  q: queryText.default(DEFAULT_SEARCH_QUERY),
+  format: z.enum(CONTENT_FORMATS).optional(),
+  topic: z.string().max(100).optional(),
+  publisher: z.string().max(100).optional(),
+  language: z.string().max(35).optional(),
+  sort: z.enum(SEARCH_SORTS).default('relevance'),
+  page: z.coerce.number().int().min(1).max(500).default(1),
+  page_size: z.coerce.number().int().min(1).max(50).default(SEARCH_PAGE_SIZE),
+});
+export type CatalogSearchQuery = z.infer<typeof catalogSearchQuerySchema>;
+
+/** A passage of a chapter that matched: where it is and the words around the hit. */
+export const passageHitSchema = z.object({
+  chapter_title: z.string(),
+  full_path: z.string(),
+  /** the reader address of the chapter, with `?q=` so the reader marks the words */
+  web_url: z.string(),
+  highlighted_content: z.string(),
+});
+export type PassageHit = z.infer<typeof passageHitSchema>;
+
+export const searchResultSchema = z.object({
+  metadata: contentMetadataSchema,
+  /** the title's own fields where they matched (title, authors, description), escaped with marks */
+  snippet: z.string().nullable(),
+  /** at most 3 best passages of the text; empty when only the metadata matched */
+  passages: z.array(passageHitSchema),
+  language: z.string().nullable(),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+const facetValue = z.object({ value: z.string(), label: z.string(), count: z.number().int() });
+export type FacetValue = z.infer<typeof facetValue>;
+
+export const catalogSearchResponseSchema = z.object({
+  query: z.string(),
+  count: z.number().int(),
+  page: z.number().int(),
+  next: z.string().nullable(),
+  previous: z.string().nullable(),
+  results: z.array(searchResultSchema),
+  facets: z.object({
+    format: z.array(facetValue),
+    topic: z.array(facetValue),
+    publisher: z.array(facetValue),
+    language: z.array(facetValue),
+  }),
+});
+export type CatalogSearchResponse = z.infer<typeof catalogSearchResponseSchema>;
+
+export const SUGGESTION_KINDS = ['title', 'author', 'topic', 'publisher'] as const;
+export const suggestQuerySchema = z.object({ q: queryText });
+export const suggestResponseSchema = z.object({
+  suggestions: z.array(
+    z.object({ kind: z.enum(SUGGESTION_KINDS), label: z.string(), url: z.string() }),
+  ),
+});
+export type Suggestion = z.infer<typeof suggestResponseSchema>['suggestions'][number];
+
+/** reader.md §7 "In-book search GET | query, identifier, page". */
+export const inBookSearchQuerySchema = z.object({
+  query: queryText.pipe(z.string().min(1, 'query is required')),
+  identifier: z.string().min(1, 'identifier is required').max(200),
+  page: z.coerce.number().int().min(1).max(1000).default(1),
+});
+/** reader.md §3 "In-book search result". */
+export const inBookSearchResultSchema = z.object({
+  archive_id: z.string(),
+  full_path: z.string(),
+  web_url: z.string(),
+  highlighted_content: z.string(),
+  chapter_title: z.string(),
+  minutes_required: z.number(),
+});
+export type InBookSearchResult = z.infer<typeof inBookSearchResultSchema>;
+/** reader.md §3 "Search response". */
+export const inBookSearchResponseSchema = z.object({
+  results: z.array(inBookSearchResultSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+});
+export type InBookSearchResponse = z.infer<typeof inBookSearchResponseSchema>;
+
+/** reader.md §3 "Search-selection tracking". */
+export const searchSelectionSchema = z.object({
+  rank: z.number().int().min(0).max(10_000),
+  epubarchive_identifier: z.string().max(200),
+  scope: z.enum(['book', 'site']),
+  content_type: z.string().max(40),
+  selection_type: z.enum(['passage', 'title', 'suggestion']),
+  url: z.string().max(2000),
+  query: z.string().max(10_000),
+  session_id: z.string().max(100),
+  user_identifier: z.string().max(200).nullable().optional(),
+});
+export type SearchSelection = z.infer<typeof searchSelectionSchema>;
+
+/** library-playlists-account.md §3 "Recommendation action payload" (csrfmiddlewaretoken also accepted as a header). */
+export const recommendationActionSchema = z.object({
+  csrfmiddlewaretoken: z.string().optional(),
+  title_id: z.string().min(1, 'title_id is required').max(200),
+  action: z.enum(['queue', 'view', 'reject']),
+  client_type: z.enum(['web', 'ios', 'android']),
+  context: z.enum(['homepage', 'recommendations']),
+  recommender_system: z.string().max(100),
+  recommendation_position: z.number().int().min(0).max(1000),
+});
+export type RecommendationAction = z.infer<typeof recommendationActionSchema>;
+
+/** The home dashboard (library-playlists-account.md §2 "Dense home dashboard sections"); empty sections are left out. */
+export const HOME_SECTIONS = [
+  'announcements',
+  'continue_reading',
+  'queue',
+  'last_viewed',
+  'new',
+  'recommended',
+  'editors_picks',
+  'popular',
+  'trending_in_your_topics',
+  'topics',
+] as const;
+export type HomeSectionKey = (typeof HOME_SECTIONS)[number];
+export const homeResponseSchema = z.object({
+  announcements: z.array(z.object({ id: z.string(), message: z.string(), url: z.string().nullable() })),
+  sections: z.array(
+    z.object({
+      key: z.enum(HOME_SECTIONS),
+      heading: z.string(),
+      titles: z.array(contentMetadataSchema),
+      /** recommended only: which system chose them (sent back in the action payload) */
+      recommender_system: z.string().optional(),
+    }),
+  ),
+  topics: z.array(topicSchema.extend({ count: z.number().int() })),
+});
+export type HomeResponse = z.infer<typeof homeResponseSchema>;
+
+
+/**
+ * reader.md §4 "Search panel": the chosen result's snippet (plain text, with the chapter it belongs to) and the
+ * query are kept in cookies for a day; the reader finds the passage by the snippet's words after it navigates.
+ */
+export const SEARCH_SNIPPET_COOKIE = 'search_snippet';
+export const SEARCH_QUERY_COOKIE = 'search_query';
+/** A snippet kept in the cookie is cut to this many characters (the jump needs its first 8 words). */
+export const SEARCH_SNIPPET_COOKIE_MAX = 300;
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** The text of escaped snippet text: the entities an HTML escaper writes, decoded (never parsed as HTML). */
+export function unescapeSnippet(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, body: string) => {
+    if (body[0] === '#') {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return ENTITIES[body.toLowerCase()] ?? whole;
+  });
+}
+
+export interface SnippetPart {
+  text: string;
+  mark: boolean;
+}
+
+/**
+ * A snippet split on its only markup, `<mark>` and `</mark>`, into plain-text parts (entities decoded). Anything
+ * else that looks like a tag stays text. An unclosed mark runs to the end; a stray `</mark>` is dropped.
+ */
+export function snippetParts(snippet: string): SnippetPart[] {
+  const parts: SnippetPart[] = [];
+  let mark = false;
+  for (const token of snippet.split(/(<mark>|<\/mark>)/)) {
+    if (token === SNIPPET_MARK_OPEN) mark = true;
+    else if (token === SNIPPET_MARK_CLOSE) mark = false;
+    else if (token) {
+      const text = unescapeSnippet(token);
+      const last = parts[parts.length - 1];
+      if (last && last.mark === mark) last.text += text;
+      else parts.push({ text, mark });
+    }
+  }
+  return parts;
+}
+
+/** The snippet as plain text. */
+export const snippetText = (snippet: string) =>
+  snippetParts(snippet)
+    .map((p) => p.text)
+    .join('');
+
+/** The words that were marked in a snippet (what the engine matched: stemmed forms included). */
+export const snippetMarkedWords = (snippet: string) => [
+  ...new Set(snippetParts(snippet).filter((p) => p.mark).flatMap((p) => p.text.split(/\s+/).filter(Boolean))),
+];
+
+/**
+ * reader.md §4: the phrases that find a chosen passage in its chapter, the snippet's first 8 words, then its
+ * first 4. An elision mark at either end of the snippet (a passage cut out of its paragraph) is not a word.
+ */
+export function jumpPhrases(plainSnippet: string): string[] {
+  const words = plainSnippet
+    .replace(/^[\s.…]+|[\s.…]+$/g, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  const out: string[] = [];
+  for (const n of SEARCH_JUMP_WORDS) {
+    const phrase = words.slice(0, n).join(' ');
+    if (phrase && !out.includes(phrase)) out.push(phrase);
+  }
+  return out;
+}
+
+/**
+ * The words of a search query to mark in the text: letters and digits only (quotes, `*`, operators and other
+ * punctuation are query syntax), each once; single letters only when there is nothing else.
+ */
+export function queryWords(query: string): string[] {
+  const words = [...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter(Boolean))];
+  const long = words.filter((w) => w.length > 1);
+  return long.length ? long : words;
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ANNOTATION_GROUPS,
+  ANNOTATION_MESSAGES,
+  matchesEveryWord,
+  permits,
+  splitTags,
+  storeErrorNotice,
+  tokenTimeLeftMs,
+  truncateQuote,
+} from '../src/index.ts';
+
+describe('annotation rules', () => {
+  it('cuts the quote to 750 characters with an ellipsis, never inside a surrogate pair', () => {
+    expect(truncateQuote('a'.repeat(750))).toBe('a'.repeat(750));
+    expect(truncateQuote('a'.repeat(751))).toBe(`${'a'.repeat(750)}…`);
+    const emoji = `${'a'.repeat(749)}😀tail`;
+    expect(truncateQuote(emoji)).toBe(`${'a'.repeat(749)}…`);
+  });
+
+  it('splits tags on whitespace, dropping empties and repeats', () => {
+    expect(splitTags(' one\ttwo  one\nthree ')).toEqual(['one', 'two', 'three']);
+    expect(splitTags(['a b', 'c', ''])).toEqual(['a', 'b', 'c']);
+  });
+
+  it('filters: every typed word appears in the field, any case and order', () => {
+    expect(matchesEveryWord('The Quick brown fox', 'fox QUICK')).toBe(true);
+    expect(matchesEveryWord('The Quick brown fox', 'fox cat')).toBe(false);
+    expect(matchesEveryWord('anything', '   ')).toBe(true);
+  });
+
+  it('permits as reader.md §6 says', () => {
+    const a = { user: 'ada', consumer: 'lectern', permissions: { read: [ANNOTATION_GROUPS.world], update: [], delete: ['bob'], admin: [] } };
+    const who = (userId: string, isAdmin = false, consumerKey = 'lectern') => ({ userId, consumerKey, isAdmin });
+    expect(permits(a, 'read', null)).toBe(true);
+    expect(permits(a, 'update', null)).toBe(false);
+    expect(permits(a, 'update', who('ada'))).toBe(true);
+    expect(permits(a, 'update', who('ada', false, 'elsewhere'))).toBe(false);
+    expect(permits(a, 'update', who('bob'))).toBe(false);
+    expect(permits(a, 'delete', who('bob'))).toBe(true);
+    expect(permits(a, 'delete', who('bob', false, 'elsewhere'))).toBe(false);
+    expect(permits(a, 'admin', who('root', true))).toBe(true);
+    expect(permits(a, 'admin', who('root', true, 'elsewhere'))).toBe(false);
+    const groups = { ...a, permissions: { ...a.permissions, update: [ANNOTATION_GROUPS.authenticated], admin: [ANNOTATION_GROUPS.consumer] } };
+    expect(permits(groups, 'update', who('carl', false, 'elsewhere'))).toBe(true);
+    expect(permits(groups, 'admin', who('carl'))).toBe(true);
+    expect(permits(groups, 'admin', who('carl', false, 'elsewhere'))).toBe(false);
+  });
+
+  it('keys store notices on the status code (§8)', () => {
+    expect(storeErrorNotice(401, 'update')).toBe('Sorry you are not allowed to update this annotation');
+    expect(storeErrorNotice(403, 'delete')).toBe(ANNOTATION_MESSAGES.notAllowed('delete'));
+    expect(storeErrorNotice(404, 'create')).toBe('Sorry we could not connect to the annotations store');
+    expect(storeErrorNotice(500, 'create')).toBe('Sorry something went wrong with the annotation store');
+    expect(storeErrorNotice(400, 'create')).toBe('Sorry we could not create this annotation');
+  });
+
+  it('measures the time a token has left', () => {
+    const claims = { consumerKey: 'lectern', userId: 'u', issuedAt: '2026-01-01T00:00:00.000Z', ttl: 60 };
+    expect(tokenTimeLeftMs(claims, Date.parse('2026-01-01T00:00:58.000Z'))).toBe(2_000);
+  });
+});

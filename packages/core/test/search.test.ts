@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { jumpPhrases, queryWords, snippetMarkedWords, snippetParts, snippetText, unescapeSnippet } from '../src/search.ts';
+
+describe('snippets: escaped text where only <mark> is markup', () => {
+  it('splits on the mark tokens and decodes entities, so a book tag stays text', () => {
+    const s = '&lt;script&gt;alert(1)&lt;/script&gt; the <mark>whale</mark> &amp; the <mark>sea</mark>&#39;s edge &#x263A;';
+    expect(snippetParts(s)).toEqual([
+      { text: '<script>alert(1)</script> the ', mark: false },
+      { text: 'whale', mark: true },
+      { text: ' & the ', mark: false },
+      { text: 'sea', mark: true },
+      { text: "'s edge \u263a", mark: false },
+    ]);
+    expect(snippetText('a <mark>b</mark> c')).toBe('a b c');
+  });
+
+  it('keeps any other tag as text, runs an unclosed mark to the end and drops a stray close', () => {
+    expect(snippetParts('<b>x</b> </mark><mark>y')).toEqual([
+      { text: '<b>x</b> ', mark: false },
+      { text: 'y', mark: true },
+    ]);
+    expect(unescapeSnippet('&bogus; &#0; &#xZZ;')).toBe('&bogus; &#0; &#xZZ;');
+  });
+
+  it('lists the marked words once', () => {
+    expect(snippetMarkedWords('<mark>Whales</mark> and <mark>whales</mark> and <mark>big sea</mark>')).toEqual(['Whales', 'whales', 'big', 'sea']);
+  });
+});
+
+describe('the jump to a passage (reader.md §4: the first 8 words, then 4)', () => {
+  it('takes the first 8 and the first 4 words, without elision marks', () => {
+    expect(jumpPhrases('… one two  three four five six seven eight nine ten …')).toEqual([
+      'one two three four five six seven eight',
+      'one two three four',
+    ]);
+    expect(jumpPhrases('only three words')).toEqual(['only three words']);
+    expect(jumpPhrases('  ')).toEqual([]);
+  });
+});
+
+describe('the words of a query to mark', () => {
+  it('drops query syntax and single letters unless nothing else is left', () => {
+    expect(queryWords('"Sea  monster" NEAR( whale* -x : & !')).toEqual(['sea', 'monster', 'near', 'whale']);
+    expect(queryWords('x')).toEqual(['x']);
+    expect(queryWords('Café crème')).toEqual(['café', 'crème']);
+  });
+});

@@ -1,0 +1,73 @@
+/** Joining: a registered account and its first history entry, the account history, the topics a reader chose. */
+import type { Kysely } from 'kysely';
+import type { Database, NewUser, UserRow } from '../db/schema.ts';
+
+export interface HistoryEntry {
+  event: string;
+  from_status: string | null;
+  to_status: string | null;
+  detail?: string;
+}
+
+export class AccountEntryRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The account and its 'registered' entry, together or not at all (a unique email makes a second one fail whole). */
+  insertUser(user: NewUser, entry: HistoryEntry): Promise<UserRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+      await trx
+        .insertInto('account_history')
+        .values({ user_id: row.id, ...entry, detail: entry.detail ?? '', at: user.created_at })
+        .execute();
+      return row;
+    });
+  }
+
+  emailExists(email: string): Promise<boolean> {
+    return this.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirst()
+      .then((r) => r !== undefined);
+  }
+
+  history(userId: number): Promise<(HistoryEntry & { at: string })[]> {
+    return this.db
+      .selectFrom('account_history')
+      .select(['event', 'from_status', 'to_status', 'detail', 'at'])
+      .where('user_id', '=', userId)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** The topics with these slugs (unknown slugs are simply absent). */
+  topicsBySlug(slugs: readonly string[]): Promise<{ id: number; slug: string; name: string }[]> {
+    if (slugs.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('topics').select(['id', 'slug', 'name']).where('slug', 'in', [...slugs]).execute();
+  }
+
+  chosenTopics(userId: number): Promise<{ slug: string; name: string }[]> {
+    return this.db
+      .selectFrom('user_topics')
+      .innerJoin('topics', 'topics.id', 'user_topics.topic_id')
+      .select(['topics.slug', 'topics.name'])
+      .where('user_topics.user_id', '=', userId)
+      .orderBy('topics.name')
+      .execute();
+  }
+
+  /** Replaces the reader's chosen topics in one transaction. */
+  async chooseTopics(userId: number, topicIds: readonly number[], now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('user_topics').where('user_id', '=', userId).execute();
+      if (topicIds.length) {
+        await trx
+          .insertInto('user_topics')
+          .values(topicIds.map((topic_id) => ({ user_id: userId, topic_id, chosen_at: now })))
+          .execute();
+      }
+    });
+  }
+}

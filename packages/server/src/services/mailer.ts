@@ -1,0 +1,39 @@
+/**
+ * Email (issue 10): through SMTP with nodemailer when SMTP_URL is set, otherwise written to the log (a fresh install
+ * has no mail server; the operator reads the link there). Services ask for a message; they never see the transport.
+ */
+import nodemailer, { type Transporter } from 'nodemailer';
+
+export interface Email {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(email: Email): Promise<void>;
+}
+
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(smtpUrl);
+  }
+
+  async send(email: Email): Promise<void> {
+    await this.transport.sendMail({ from: this.from, to: email.to, subject: email.subject, text: email.text });
+  }
+}
+
+/** No mail server configured: the message goes to the server's log, whole, so the operator can pass it on. */
+export class LogMailer implements Mailer {
+  constructor(private readonly log: (line: string) => void) {}
+
+  async send(email: Email): Promise<void> {
+    this.log(`[lectern] email to ${email.to}: ${email.subject}\n${email.text}`);
+  }
+}

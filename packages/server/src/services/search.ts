@@ -1,0 +1,248 @@
+/**
+ * Finding (issue 11): the catalog search with facets and passage hits, the header's suggestions, search inside one
+ * book (reader.md §3, §7), the search-selection record, and the backfill of titles imported before search existed.
+ * The catalog search lists what the catalog lists (one result per work); passages come only from chapters the
+ * caller may read whole (a visitor sees the samples' passages), so search never shows text the reader would not.
+ */
+import {
+  type CatalogSearchQuery,
+  type CatalogSearchResponse,
+  IN_BOOK_SEARCH_PAGE_SIZE,
+  type InBookSearchResponse,
+  paths,
+  type PassageHit,
+  type SearchSelection,
+  type Suggestion,
+  SUGGEST_LIMIT,
+  searchPaths,
+  APP_MESSAGES,
+  minutesForText,
+} from '@lectern/core';
+import type { TitleRow, UserRow } from '../db/schema.ts';
+import { notFound } from '../errors.ts';
+import { chapterAccess } from '../policies/reading.ts';
+import type { CatalogRepository } from '../repositories/catalog.ts';
+import type { SearchRepository } from '../repositories/search.ts';
+import type { CatalogService } from './catalog.ts';
+import { fieldSnippet, fold, isEmptyQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
+
+/** How many index rows a catalog search considers (ranked best first) before grouping them by work. */
+const MATCH_WINDOW = 2000;
+/** How many passages of one book an in-book search can page through. */
+const IN_BOOK_WINDOW = 1000;
+const PASSAGES_PER_RESULT = 3;
+
+type Viewer = UserRow | null;
+
+/** A PDF's passages are its pages (passage_no is the page's index): its hits open on their page. */
+const pageOf = (p: { media_type: string; passage_no: number }) => (p.media_type === 'application/pdf' ? p.passage_no + 1 : undefined);
+
+export class SearchService {
+  constructor(
+    private readonly index: SearchRepository,
+    private readonly catalog: CatalogRepository,
+    private readonly cards: CatalogService,
+  ) {}
+
+  /** May this viewer read this chapter whole? (a bounded sample's passages would quote past the sample) */
+  private readable(viewer: Viewer, chapter: { as_sample: number; is_public: number }, bounded: boolean): boolean {
+    try {
+      return chapterAccess(viewer, { as_sample: chapter.as_sample as 0 | 1, is_public: chapter.is_public as 0 | 1 }, bounded) === 'full';
+    } catch {
+      return false;
+    }
+  }
+
+  async catalogSearch(query: CatalogSearchQuery, viewer: Viewer): Promise<CatalogSearchResponse> {
+    const q = parseQuery(query.q);
+    const base = { query: query.q, page: query.page };
+    if (isEmptyQuery(q)) {
+      // The spec's default search '*' (or nothing): everything, newest first, through the catalog's own listing.
+      const list = await this.cards.list(
+        { page: query.page, page_size: query.page_size, sort: 'recent', format: query.format, topic: query.topic, publisher: query.publisher },
+        searchPaths.catalog(),
+        viewer,
+      );
+      return {
+        ...base,
+        count: list.count,
+        next: list.next,
+        previous: list.previous,
+        results: list.results.map((metadata) => ({ metadata, snippet: null, passages: [], language: null })),
+        facets: { format: [], topic: [], publisher: [], language: [] },
+      };
+    }
+    const matches = await this.index.match(q, { limit: MATCH_WINDOW });
+    // Group by title: its best rank, and its best passages.
+    const byTitle = new Map<number, { rank: number; passageIds: number[] }>();
+    for (const m of matches) {
+      const entry = byTitle.get(m.title_id) ?? { rank: m.rank, passageIds: [] };
+      entry.rank = Math.min(entry.rank, m.rank);
+      if (m.chapter_id !== null && entry.passageIds.length < PASSAGES_PER_RESULT * 3) entry.passageIds.push(m.id);
+      byTitle.set(m.title_id, entry);
+    }
+    const titles = await this.catalog.findTitlesByIds([...byTitle.keys()]);
+    // One result per work: a title stands for its work; its other formats lend it their hits.
+    const works = new Map<number, { row: TitleRow | null; rank: number; passageIds: number[]; members: TitleRow[] }>();
+    for (const t of titles) {
+      const workId = t.work_title_id ?? t.id;
+      const hit = byTitle.get(t.id)!;
+      const w = works.get(workId) ?? { row: null, rank: hit.rank, passageIds: [], members: [] };
+      if (t.work_title_id === null) w.row = t;
+      w.rank = Math.min(w.rank, hit.rank);
+      w.passageIds.push(...hit.passageIds);
+      w.members.push(t);
+      works.set(workId, w);
+    }
+    const missingLeads = [...works].filter(([, w]) => !w.row).map(([id]) => id);
+    for (const lead of await this.catalog.findTitlesByIds(missingLeads)) works.get(lead.id)!.row = lead;
+    let list = [...works.values()].filter((w): w is typeof w & { row: TitleRow } => w.row !== null);
+
+    const facets = await this.index.facets(list.map((w) => w.row.id));
+    // Filters apply after the facets are counted over the whole match set (so each facet shows what choosing it gives).
+    if (query.format || query.topic || query.publisher || query.language) {
+      const extras = await this.catalog.extrasFor(list.map((w) => w.row.id));
+      list = list.filter(
+        (w) =>
+          (!query.format || w.members.some((m) => m.content_format === query.format) || w.row.content_format === query.format) &&
+          (!query.language || w.row.language === query.language) &&
+          (!query.topic || (extras.topics.get(w.row.id) ?? []).some((t) => t.slug === query.topic)) &&
+          (!query.publisher || (extras.publishers.get(w.row.id) ?? []).some((p) => p.slug === query.publisher)),
+      );
+    }
+    if (query.sort === 'newest') list.sort((a, b) => b.row.created_at.localeCompare(a.row.created_at) || a.row.id - b.row.id);
+    else if (query.sort === 'title') list.sort((a, b) => a.row.sort_title.localeCompare(b.row.sort_title) || a.row.id - b.row.id);
+    else list.sort((a, b) => a.rank - b.rank || a.row.id - b.row.id);
+
+    const start = (query.page - 1) * query.page_size;
+    const page = list.slice(start, start + query.page_size);
+    const [metadata, passages, extras] = await Promise.all([
+      this.cards.cards(page.map((w) => w.row), viewer),
+      this.index.passages(page.flatMap((w) => w.passageIds)),
+      this.catalog.extrasFor(page.map((w) => w.row.id)),
+    ]);
+    const titleById = new Map(titles.map((t) => [t.id, t]));
+    const chapterCounts = await this.chapterCounts(passages.map((p) => p.title_id));
+    const results = page.map((w, i) => {
+      const hits: PassageHit[] = [];
+      for (const id of w.passageIds) {
+        const p = passages.find((x) => x.id === id);
+        const title = p && titleById.get(p.title_id);
+        if (!p || !title || hits.length >= PASSAGES_PER_RESULT) continue;
+        if (!this.readable(viewer, p, (chapterCounts.get(p.title_id) ?? 0) <= 1)) continue;
+        const highlighted = snippetOf(p.body, q);
+        if (!highlighted) continue;
+        hits.push({ chapter_title: p.label, full_path: p.full_path, web_url: this.webUrl(title, p.full_path, query.q, pageOf(p)), highlighted_content: highlighted });
+      }
+      const authors = extras.authors.get(w.row.id) ?? [];
+      return { metadata: metadata[i]!, snippet: fieldSnippet([w.row.title, authors.join(', '), w.row.description ?? ''], q), passages: hits, language: w.row.language };
+    });
+    const pageUrl = (n: number) => {
+      const params = new URLSearchParams({ q: query.q, page: String(n), page_size: String(query.page_size) });
+      if (query.sort !== 'relevance') params.set('sort', query.sort);
+      for (const key of ['format', 'topic', 'publisher', 'language'] as const) if (query[key]) params.set(key, query[key]!);
+      return `${searchPaths.catalog()}?${params}`;
+    };
+    return {
+      ...base,
+      count: list.length,
+      next: start + page.length < list.length ? pageUrl(query.page + 1) : null,
+      previous: query.page > 1 ? pageUrl(query.page - 1) : null,
+      results,
+      facets,
+    };
+  }
+
+  private async chapterCounts(titleIds: number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const id of new Set(titleIds)) out.set(id, (await this.catalog.chaptersOf(id)).length);
+    return out;
+  }
+
+  private webUrl(title: Pick<TitleRow, 'title_safe' | 'book_id'>, fullPath: string, q: string, page?: number): string {
+    const params = new URLSearchParams({ q });
+    if (page !== undefined) params.set('page', String(page));
+    return `${paths.reader(title.title_safe, title.book_id, fullPath)}?${params}`;
+  }
+
+  /** reader.md §7: `{results, total, page}`, 5 a page, only passages of chapters the caller may read. */
+  async inBook(input: { query: string; identifier: string; page: number }, viewer: Viewer): Promise<InBookSearchResponse> {
+    const title = await this.catalog.findTitleByBookId(input.identifier);
+    if (!title) throw notFound(APP_MESSAGES.bookNotFound);
+    const q = parseQuery(input.query);
+    if (isEmptyQuery(q)) return { results: [], total: 0, page: input.page };
+    const matches = await this.index.match(q, { titleId: title.id, passagesOnly: true, limit: IN_BOOK_WINDOW });
+    const passages = await this.index.passages(matches.map((m) => m.id));
+    const bounded = (await this.catalog.chaptersOf(title.id)).length <= 1;
+    const byId = new Map(passages.map((p) => [p.id, p]));
+    // In reading order (chapter, then passage), as a reader pages through a book's hits.
+    const readable = matches
+      .map((m) => byId.get(m.id)!)
+      .filter((p) => p && this.readable(viewer, p, bounded))
+      .sort((a, b) => a.item_order - b.item_order || a.passage_no - b.passage_no);
+    const start = (input.page - 1) * IN_BOOK_SEARCH_PAGE_SIZE;
+    const results = readable.slice(start, start + IN_BOOK_SEARCH_PAGE_SIZE).map((p) => ({
+      archive_id: title.book_id,
+      full_path: p.full_path,
+      web_url: this.webUrl(title, p.full_path, input.query, pageOf(p)),
+      highlighted_content: snippetOf(p.body, q) ?? '',
+      chapter_title: p.label,
+      minutes_required: minutesForText(p.text_length),
+    }));
+    return { results, total: readable.length, page: input.page };
+  }
+
+  /** The header's suggestions: titles, authors, topics and publishers whose names start with what was typed. */
+  async suggest(raw: string): Promise<{ suggestions: Suggestion[] }> {
+    const prefix = fold(raw).trim().replace(/\s+/g, ' ');
+    if (prefix.length < 2) return { suggestions: [] };
+    const found = await this.index.suggest(prefix, SUGGEST_LIMIT);
+    const out: Suggestion[] = [
+      ...found.titles.map((t) => ({ kind: 'title' as const, label: t.title, url: paths.titlePage(t.book_id) })),
+      ...found.authors.map((a) => ({ kind: 'author' as const, label: a.name, url: searchPaths.searchPage(a.name) })),
+      ...found.topics.map((t) => ({ kind: 'topic' as const, label: t.name, url: paths.topic(t.slug) })),
+      ...found.publishers.map((p) => ({ kind: 'publisher' as const, label: p.name, url: paths.publisher(p.slug) })),
+    ];
+    return { suggestions: out.slice(0, SUGGEST_LIMIT * 2) };
+  }
+
+  async recordSelection(selection: SearchSelection, viewer: Viewer, now: Date = new Date()): Promise<void> {
+    await this.index.recordSelection({
+      user_id: viewer?.id ?? null,
+      rank: selection.rank,
+      book_id: selection.epubarchive_identifier,
+      scope: selection.scope,
+      content_type: selection.content_type,
+      selection_type: selection.selection_type,
+      url: selection.url,
+      query: selection.query,
+      session_id: selection.session_id,
+      created_at: now.toISOString(),
+    });
+  }
+
+  /** Indexes the titles imported before search existed (at start; idempotent: only titles with no rows). */
+  async backfill(): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const ids = await this.index.unindexedTitleIds(20);
+      if (ids.length === 0) return done;
+      for (const id of ids) {
+        const [title] = await this.catalog.findTitlesByIds([id]);
+        if (!title) continue;
+        const extras = await this.catalog.extrasFor([id]);
+        const chapters = await this.catalog.chapterContents(id);
+        const passages = chapters.flatMap((c) => passagesOf(c.content).map((body, passage_no) => ({ full_path: c.full_path, passage_no, body })));
+        await this.index.writeAlone(id, {
+          title: title.title,
+          people: (extras.authors.get(id) ?? []).join(' '),
+          subjects: [...(extras.topics.get(id) ?? []).map((t) => t.name), ...(extras.publishers.get(id) ?? []).map((p) => p.name)].join(' '),
+          description: title.description ?? '',
+          passages,
+        }, new Map(chapters.map((c) => [c.full_path, c.id])));
+        done++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * "Forgot password" (issue 10) on both engines, with a real SMTP server started here (smtp-server) catching what
+ * Lectern sends through nodemailer: the same answer for known and unknown addresses, a link built from PUBLIC_URL
+ * (not the request's Host), one use, an hour, every session signed out, and a weak password not spending the link.
+ */
+import net from 'node:net';
+import { ACCOUNT_ENTRY_MESSAGES, accountEntryPaths, PASSWORD_MESSAGES } from '@lectern/core';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
+import { TestClient } from '../helpers/client.ts';
+
+const PASSWORD = 'a reading lamp by the window';
+
+/** A real SMTP server on a free port, keeping every message it receives. */
+async function startSmtpSink(): Promise<{ url: string; messages: { to: string; raw: string }[]; close(): Promise<void> }> {
+  const messages: { to: string; raw: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      stream.on('end', () => {
+        messages.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = ((server as unknown as { server: net.Server }).server.address() as net.AddressInfo).port;
+  return { url: `smtp://127.0.0.1:${port}`, messages, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The link in a received message (quoted-printable soft breaks undone). */
+const linkIn = (raw: string) => {
+  const body = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  return /https:\/\/library\.example\.com\/reset-password\/\?token=[A-Za-z0-9_-]+/.exec(body)?.[0];
+};
+
+describe.each(ENGINES)('forgot password on %s', (engine) => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  let ip = 0;
+  const waitForMail = async (count: number) => {
+    for (let i = 0; i < 100 && smtp.messages.length < count; i++) await new Promise((r) => setTimeout(r, 50));
+    return smtp.messages;
+  };
+
+  beforeAll(async () => {
+    smtp = await startSmtpSink();
+    t = await startTestApp(engine, { smtpUrl: smtp.url, publicUrl: 'https://library.example.com' });
+    await t.lectern.services.accounts.createUser({ email: 'forgetful@example.com', password: PASSWORD, status: 'subscriber' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  /** An unsafe call as a visitor's page makes it (CSRF token from a first GET), each from its own address. */
+  const csrfFree = async (url: string, payload: object) => {
+    const client = new TestClient(t.lectern.app);
+    await client.get('/healthz');
+    const token = client.cookies.get('csrftoken')!;
+    return t.lectern.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      remoteAddress: `10.9.0.${(ip += 1)}`,
+      headers: { host: 'evil.example.net', cookie: `csrftoken=${token}`, 'x-csrftoken': token },
+    });
+  };
+
+  it('answers known and unknown addresses alike, and mails a one-time link built from PUBLIC_URL', async () => {
+    const unknown = await csrfFree(accountEntryPaths.passwordReset(), { email: 'nobody@example.com' });
+    const known = await csrfFree(accountEntryPaths.passwordReset(), { email: 'Forgetful@Example.com' });
+    expect(unknown.statusCode).toBe(202);
+    expect(known.statusCode).toBe(202);
+    expect(unknown.json()).toEqual(known.json());
+    expect(known.json().detail).toBe(ACCOUNT_ENTRY_MESSAGES.resetSent);
+    const mail = await waitForMail(1);
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.to).toBe('forgetful@example.com');
+    expect(mail[0]!.raw).not.toContain('evil.example.net');
+    const link = linkIn(mail[0]!.raw);
+    expect(link).toBeDefined();
+    const token = new URL(link!).searchParams.get('token')!;
+
+    const signedIn = new TestClient(t.lectern.app);
+    await signedIn.login('forgetful@example.com', PASSWORD);
+    expect((await signedIn.get(`${accountEntryPaths.passwordResetConfirm()}?token=${token}`)).json()).toEqual({ live: true });
+    // A weak password is refused without spending the link.
+    const weak = await csrfFree(accountEntryPaths.passwordResetConfirm(), { token, new_password: 'michelle' });
+    expect(weak.json().errors).toEqual({ new_password: [PASSWORD_MESSAGES.common] });
+    const done = await csrfFree(accountEntryPaths.passwordResetConfirm(), { token, new_password: 'a new sentence to remember' });
+    expect(done.json().detail).toBe(ACCOUNT_ENTRY_MESSAGES.resetDone);
+    expect((await signedIn.get('/u/information_for_javascript')).statusCode).toBe(401);
+    await new TestClient(t.lectern.app).login('forgetful@example.com', 'a new sentence to remember');
+    const again = await csrfFree(accountEntryPaths.passwordResetConfirm(), { token, new_password: 'yet another sentence here' });
+    expect(again.json().errors).toEqual({ token: [ACCOUNT_ENTRY_MESSAGES.resetLinkDead] });
+    expect((await new TestClient(t.lectern.app).get(`${accountEntryPaths.passwordResetConfirm()}?token=${token}`)).json()).toEqual({ live: false });
+  });
+
+  it('lets a link work for an hour only, and only the newest one', async () => {
+    const before = smtp.messages.length;
+    await csrfFree(accountEntryPaths.passwordReset(), { email: 'forgetful@example.com' });
+    await csrfFree(accountEntryPaths.passwordReset(), { email: 'forgetful@example.com' });
+    const mail = await waitForMail(before + 2);
+    const older = new URL(linkIn(mail[before]!.raw)!).searchParams.get('token')!;
+    const newer = new URL(linkIn(mail[before + 1]!.raw)!).searchParams.get('token')!;
+    expect((await csrfFree(accountEntryPaths.passwordResetConfirm(), { token: older, new_password: 'one more good sentence' })).statusCode).toBe(400);
+    await t.lectern.db.kysely.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    const late = await csrfFree(accountEntryPaths.passwordResetConfirm(), { token: newer, new_password: 'one more good sentence' });
+    expect(late.json().errors).toEqual({ token: [ACCOUNT_ENTRY_MESSAGES.resetLinkDead] });
+  });
+
+  it('limits asking per address', async () => {
+    const at = '10.9.9.9';
+    const client = new TestClient(t.lectern.app);
+    await client.get('/healthz');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await t.lectern.app.inject({
+        method: 'POST',
+        url: accountEntryPaths.passwordReset(),
+        remoteAddress: at,
+        payload: { email: `x${i}@example.com` },
+        headers: { cookie: `csrftoken=${client.cookies.get('csrftoken')}`, 'x-csrftoken': client.cookies.get('csrftoken')! },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+  });
+});

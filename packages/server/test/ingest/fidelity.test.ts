@@ -1,0 +1,225 @@
+/**
+ * The parts of reading fidelity (issue 12) that are rules of their own: the CSS sanitiser against hostile CSS,
+ * the font de-obfuscation keys, XHTML that only the HTML parser can read, zip entries Lectern cannot inflate and
+ * split archives. The whole book goes through the real importer in test/api/fidelity.test.ts.
+ */
+import { createHash } from 'node:crypto';
+import { zipSync } from 'fflate';
+import * as parse5 from 'parse5';
+import { describe, expect, it } from 'vitest';
+import { bookCssRewriter, sanitizeStyleAttribute, sanitizeStylesheet } from '../../src/ingest/css.ts';
+import { parseEpub } from '../../src/ingest/epub.ts';
+import { xmlProblem } from '../../src/ingest/markup.ts';
+import { deobfuscate } from '../../src/ingest/obfuscation.ts';
+import { recheckChapterHtml, renderChapter, sanitizeFragment } from '../../src/ingest/render.ts';
+import { IngestError } from '../../src/ingest/types.ts';
+import { minimalEpub3, xhtml } from './helpers.ts';
+
+const RESOURCES = new Set(['images/a.png', 'fonts/f.woff2', 'css/other.css']);
+const rewrite = bookCssRewriter('text/ch.xhtml', (p) => RESOURCES.has(p), (p) => `/files/${p}`);
+const sheet = (css: string) => sanitizeStylesheet(css, rewrite).css;
+
+describe('the CSS sanitiser', () => {
+  it.each([
+    ['p { background: url(javascript:alert(1)) }'],
+    ['p { background: url("  JaVa\tScRiPt:alert(1)") }'],
+    ['p { background: u\\72l(javascript:alert(1)) }'],
+    ['p { background: \\75 rl(javascript:alert(1)) }'],
+    ['p { width: expression(alert(1)) }'],
+    ['p { width: ex\\70 ression(alert(1)) }'],
+    ['p { -moz-binding: url(evil.xml#x) }'],
+    ['p { behavior: url(evil.htc) }'],
+    ['p { background: url(data:text/html,<script>alert(1)</script>) }'],
+    ['p { background: url(https://evil.example/x.png) }'],
+    ['p { background: url(//evil.example/x.png) }'],
+    ['p { background: url(file:///etc/passwd) }'],
+    ['p { background-image: image-set("https://evil.example/x.png" 1x) }'],
+    ['p { background-image: -webkit-image-set("javascript:alert(1)" 1x) }'],
+    ['@import url(https://evil.example/x.css);'],
+    ['@import "javascript:alert(1)";'],
+    ['@import url(../images/a.png);'],
+    ['@font-face { font-family: x; src: url(https://evil.example/f.woff2) }'],
+    ['p { background: url(../text/ch.xhtml) }'],
+    ['p { color: red; } } body { background: url(javascript:alert(1)) }'],
+    ['@media screen { p { background: url(javascript:alert(1)) } }'],
+    ['@namespace url(javascript:alert(1)); @document url-prefix() { p { color: red } }'],
+    ['p { --x: url(javascript:alert(1)); background: var(--x) }'],
+    ['p { background: url(javascript:alert(1)) !important; }'],
+  ])('drops %s', (css) => {
+    const out = sheet(css);
+    expect(out.replace(/\s/g, '').toLowerCase()).not.toMatch(/javascript|expression|binding|behavior|evil\.example|data:text|file:|ch\.xhtml|a\.png\)/);
+  });
+
+  it('keeps what books use, mapping EPUB and prefixed properties to the standard ones', () => {
+    const out = sheet(`@font-face { font-family: "F"; src: url(../fonts/f.woff2) format("woff2"); }
+      @import url(../css/other.css);
+      .v { -epub-writing-mode: vertical-rl; -webkit-text-orientation: upright; -epub-text-combine: horizontal; }
+      .e { -epub-text-emphasis: filled sesame red; -epub-hyphens: auto; -epub-line-break: strict; -epub-word-break: keep-all; }
+      .l { -epub-text-align-last: justify; -epub-text-underline-position: under left; }
+      .b { background: #fff url("../images/a.png") no-repeat; fill: url(#g); content: "\\201C"; position: fixed; font-size: 12pt; }
+      @media (max-width: 30em) { .v { writing-mode: horizontal-tb } }`);
+    expect(out).toMatch(/^@import url\("\/files\/css\/other\.css"\);\n@layer book \{/);
+    for (const kept of [
+      'src: url("/files/fonts/f.woff2") format("woff2")',
+      'writing-mode: vertical-rl', 'text-orientation: upright', 'text-combine-upright: all', 'text-emphasis: filled sesame red',
+      'hyphens: auto', 'line-break: strict', 'word-break: keep-all', 'text-align-last: justify', 'text-underline-position: under left',
+      'background: #fff url("/files/images/a.png") no-repeat', 'fill: url("#g")', 'content: "\\201C"', 'position: static',
+      'font-size: calc(12pt * var(--lectern-font-size, 1))', '@media (max-width: 30em)',
+    ]) {
+      expect(out).toContain(kept);
+    }
+  });
+
+  it('reads style="" the same way, without !important', () => {
+    expect(sanitizeStyleAttribute('color: red !important; -epub-writing-mode: vertical-rl; background: url(javascript:x)', rewrite)).toBe(
+      'color: red; writing-mode: vertical-rl',
+    );
+    expect(sanitizeStyleAttribute('position:fixed;inset:0;z-index:99', rewrite)).toBe('position: static; inset: 0; z-index: 99');
+    expect(sanitizeStyleAttribute('position: absolute; top: 0', rewrite)).toBe('position: static; top: 0');
+    expect(sanitizeStyleAttribute('position: relative; top: -0.4em', rewrite)).toBe('position: relative; top: -0.4em');
+  });
+
+  it('keeps only typography in HTML people write (annotations), shown in the app\'s own pages', () => {
+    expect(sanitizeFragment('<p style="text-align: center; position: relative; top: -900px; z-index: 9; width: 100vw; background: url(/api/v1/x)">x</p>')).toBe(
+      '<p style="text-align: center">x</p>',
+    );
+  });
+});
+
+/** SVG and MathML vectors (mutation XSS and plain): none may leave anything that runs. */
+const FOREIGN_VECTORS = [
+  '<svg><foreignObject><img src=x onerror=alert(1)></foreignObject></svg>',
+  '<math><mi><mglyph><svg><mtext><style><img src=x onerror=alert(1)></style></mtext></svg></mglyph></mi></math>',
+  '<svg></p><style><a id="</style><img src=1 onerror=alert(1)>">',
+  '<math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;img src=1 onerror=alert(1)&gt;">',
+  '<svg><a><animate attributeName=href values=javascript:alert(1) /><text x=20 y=20>Click</text></a></svg>',
+  '<svg><set attributeName="onload" to="alert(1)"/></svg>',
+  '<svg><use href="data:image/svg+xml;base64,PHN2ZyBpZD0neCcvPg==#x"/></svg>',
+  '<math><maction actiontype="statusline#http://evil.example" xlink:href="javascript:alert(1)">CLICK<mtext>javascript:alert(1)</mtext></maction></math>',
+  '<svg><style>@import url(http://evil.example/x.css); rect { fill: url(javascript:alert(1)) }</style><rect/></svg>',
+  '<svg><image href="javascript:alert(1)"/><image xlink:href="data:text/html,x"/></svg>',
+  '<svg><a href="javascript:alert(1)"><rect width=10 height=10 /></a><a xlink:href=" jav&#x09;ascript:alert(1)"><circle r=5 /></a></svg>',
+  '<math href="javascript:alert(1)">CLICK</math>',
+  '<svg><script xlink:href="data:,alert(1)"/></svg>',
+  '<svg><handler type="text/javascript">alert(1)</handler></svg>',
+  '<svg><feImage href="javascript:alert(1)"/><filter id=f><feImage xlink:href="https://evil.example/x.png"/></filter></svg>',
+  '<svg><discard onbegin="alert(1)"/><animate onbegin="alert(1)" attributeName="x" dur="1s"/></svg>',
+  '<svg><rect fill="url(javascript:alert(1))" style="fill: url(https://evil.example/x.svg#p)"/></svg>',
+  '<svg><textPath href="https://evil.example/p.svg#p">x</textPath><linearGradient href="other.svg#g"/></svg>',
+  '<math><annotation-xml encoding="text/html"><img src=x onerror=alert(1)></annotation-xml></math>',
+  '<math><semantics><mi>x</mi><annotation-xml encoding="application/xhtml+xml"><iframe src="javascript:alert(1)"></iframe></annotation-xml></semantics></math>',
+  '<svg><svg onload=alert(1)><math><mi xlink:href=javascript:alert(1)>x</mi></math></svg></svg>',
+  '<p style="background-image: url(javascript:alert(1)); behavior: url(x.htc)">x</p>',
+];
+
+function inert(html: string): string[] {
+  const problems: string[] = [];
+  for (const scriptingEnabled of [true, false]) {
+    const walk = (node: { childNodes?: unknown[] }) => {
+      for (const child of (node.childNodes ?? []) as { tagName?: string; attrs?: { name: string; value: string; prefix?: string }[]; childNodes?: unknown[] }[]) {
+        const tag = child.tagName?.toLowerCase();
+        // An <img> may stay (the HTML parser breaks out of foreign content for it); its handlers may not (below).
+        if (tag && ['script', 'iframe', 'style', 'foreignobject', 'animate', 'set', 'handler', 'discard', 'annotation-xml', 'mglyph', 'maction', 'feimage'].includes(tag)) problems.push(`<${tag}>`);
+        for (const a of child.attrs ?? []) {
+          const value = a.value.replace(/[\s\u0000-\u001f]/g, '').toLowerCase();
+          if (a.name.toLowerCase().startsWith('on')) problems.push(`${tag}[${a.name}]`);
+          if (/javascript:|vbscript:|evil\.example|data:text|data:,|other\.svg|behavior/.test(value)) problems.push(`${tag}[${a.name}=${a.value}]`);
+        }
+        walk(child);
+      }
+    };
+    walk(parse5.parseFragment(html, { scriptingEnabled }));
+  }
+  return problems;
+}
+
+describe('SVG and MathML against known vectors', () => {
+  it.each(FOREIGN_VECTORS)('%s', (vector) => {
+    const chapter = renderChapter(`<html><body><p>before</p>${vector}<p>after</p></body></html>`, {
+      chapterFullPath: 'text/ch.xhtml',
+      allowScripts: false,
+      chapterUrl: (p) => `/read/${p}`,
+      resourceUrl: (p) => `/files/${p}`,
+      isChapter: (p) => p.endsWith('.xhtml'),
+    }).html;
+    expect(inert(chapter), chapter).toEqual([]);
+    expect(recheckChapterHtml(chapter), 'stable').toBe(chapter);
+    const fragment = sanitizeFragment(vector);
+    expect(inert(fragment), fragment).toEqual([]);
+    expect(sanitizeFragment(fragment), 'stable').toBe(fragment);
+  });
+});
+
+describe('font de-obfuscation', () => {
+  const font = new Uint8Array(3000).map((_, i) => (i * 7) % 251);
+
+  it('IDPF: the first 1040 bytes XOR the SHA-1 of the identifier without whitespace', () => {
+    const key = createHash('sha1').update('urn:uuid:1234').digest();
+    const obfuscated = font.map((b, i) => (i < 1040 ? b ^ key[i % 20]! : b));
+    expect(deobfuscate(obfuscated, 'idpf', ' urn:uuid:12\n34\t')).toEqual(font);
+  });
+
+  it('Adobe: the first 1024 bytes XOR the 16 bytes of the UUID', () => {
+    const key = Buffer.from('0f1d2c3b4a5946788796a5b4c3d2e1f0', 'hex');
+    const obfuscated = font.map((b, i) => (i < 1024 ? b ^ key[i % 16]! : b));
+    expect(deobfuscate(obfuscated, 'adobe', 'urn:uuid:0f1d2c3b-4a59-4678-8796-a5b4c3d2e1f0')).toEqual(font);
+    expect(deobfuscate(obfuscated, 'adobe', 'isbn:123')).toBeNull();
+  });
+});
+
+function expectIngestError(run: () => unknown, message: RegExp): void {
+  let error: unknown;
+  try {
+    run();
+  } catch (caught) {
+    error = caught;
+  }
+  expect(error).toBeInstanceOf(IngestError);
+  expect((error as Error).message).toMatch(message);
+}
+
+describe('books the strict rules would refuse', () => {
+  it('reads malformed XHTML with the HTML parser and says so', () => {
+    expect(xmlProblem(xhtml('x', '<p>a<br>b</p><p>c&nbsp;d</p>'))).toBe('<br> is never closed');
+    expect(xmlProblem(xhtml('x', '<p>c&nbsp;d</p>'))).toBe('&nbsp; is not an XML entity');
+    expect(xmlProblem(xhtml('x', '<p>a<br/>b &amp; c</p>', '<link rel="stylesheet" href="a.css"/>'))).toBeNull();
+    const book = parseEpub(minimalEpub3({ 'OEBPS/text/ch2.xhtml': xhtml('Chapter Two', '<h1>Two</h1><p id="end">The<br>end.') }), 'x.epub');
+    expect(book.warnings).toContain("text/ch2.xhtml is not well-formed XHTML (<br> is never closed); read with the HTML parser's recovery");
+    expect(book.chapters.map((c) => c.fullPath)).toContain('text/ch2.xhtml');
+  });
+
+  it('refuses an entry compressed with a method Lectern cannot read, naming the book and the entry', () => {
+    const data = minimalEpub3();
+    // Rewrite the chapter's method (central directory and local header) to bzip2 (12).
+    const view = Buffer.from(data);
+    const name = Buffer.from('OEBPS/text/ch2.xhtml');
+    for (let at = view.indexOf(name); at >= 0; at = view.indexOf(name, at + 1)) {
+      if (view.readUInt32LE(at - 46) === 0x02014b50) view.writeUInt16LE(12, at - 46 + 10);
+      if (view.readUInt32LE(at - 30) === 0x04034b50) view.writeUInt16LE(12, at - 30 + 8);
+    }
+    expectIngestError(() => parseEpub(new Uint8Array(view), 'squeezed.epub'), /^squeezed\.epub: the zip entry OEBPS\/text\/ch2\.xhtml is compressed with bzip2 \(zip method 12\), which Lectern cannot read/);
+  });
+
+  it('refuses one part of a split archive, naming the book', () => {
+    const data = Buffer.from(zipSync({ 'a.txt': new TextEncoder().encode('a') }));
+    const end = data.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    data.writeUInt16LE(1, end + 4); // this is disk 2
+    expectIngestError(() => parseEpub(new Uint8Array(data), 'part.epub'), /^part\.epub is one part of a split \(multi-part\) zip archive \(part 2\)/);
+    const first = Buffer.concat([Buffer.from([0x50, 0x4b, 0x07, 0x08]), Buffer.from(zipSync({ 'a.txt': new Uint8Array(1) })).subarray(0, 40)]);
+    expectIngestError(() => parseEpub(new Uint8Array(first), 'part.z01'), /^part\.z01 is one part of a split \(multi-part\) zip archive \(the first part\)/);
+  });
+
+  it('clamps a manifest path that climbs above the zip root instead of dropping it', () => {
+    const book = parseEpub(
+      minimalEpub3({
+        'OEBPS/content.opf': `<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="u">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="u">x</dc:identifier><dc:title>Climb</dc:title></metadata>
+  <manifest><item id="c" href="../../../OEBPS/text/ch2.xhtml" media-type="application/xhtml+xml"/></manifest>
+  <spine><itemref idref="c"/></spine>
+</package>`,
+      }),
+      'climb.epub',
+    );
+    expect(book.chapters.map((c) => c.fullPath)).toEqual(['text/ch2.xhtml']);
+  });
+});

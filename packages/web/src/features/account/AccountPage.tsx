@@ -1,0 +1,330 @@
+/**
+ * The account page /u (issue 10): plan, trial end, status, team and invoices; subscribe / upgrade / cancel /
+ * reactivate where the state allows; the password (with §5's confirmation messages) and the email; signing out the
+ * other sessions.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, type Subscription } from '@lectern/core';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useLocation } from 'react-router';
+import { api, isApiError, type FieldErrors } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
+import { Button, ButtonLink } from '../../components/Button.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { PageLoading } from '../../components/PageLoading.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { appPaths } from '../../shared/links.ts';
+import { useSession } from '../../shared/useSession.ts';
+import { formatDate, formatPrice } from './money.ts';
+import { useLiveCheck } from './useLiveCheck.ts';
+import './AccountPage.css';
+
+const STATUS_LABEL: Record<Subscription['status'], string> = {
+  trial: 'Free trial',
+  subscriber: 'Subscriber',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+};
+
+/** §5 password confirmation: what to say under the confirmation field. */
+function confirmationMessage(next: string, nextValid: boolean | null, confirm: string): { ok: boolean; text: string } | null {
+  if (!confirm) return null;
+  if (!next) return { ok: false, text: ACCOUNT_ENTRY_MESSAGES.confirmNeedsNew };
+  if (nextValid === false) return { ok: false, text: ACCOUNT_ENTRY_MESSAGES.confirmNeedsValidNew };
+  if (confirm.length < 6) return null;
+  return confirm === next ? { ok: true, text: ACCOUNT_ENTRY_MESSAGES.confirmMatch } : { ok: false, text: ACCOUNT_ENTRY_MESSAGES.confirmMismatch };
+}
+
+function Membership({ subscription, onChange }: { subscription: Subscription; onChange: (s: Subscription) => void }) {
+  const [busy, setBusy] = useState<'cancel' | 'reactivate' | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const act = async (which: 'cancel' | 'reactivate') => {
+    setBusy(which);
+    setError(null);
+    try {
+      onChange(which === 'cancel' ? await api.cancelSubscription() : await api.reactivateSubscription());
+      setConfirming(false);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const s = subscription;
+  return (
+    <section className="account__section" aria-labelledby="membership">
+      <h2 id="membership">Membership</h2>
+      <dl className="account__facts">
+        <dt>Status</dt>
+        <dd>
+          <span className={`account__status account__status--${s.status}`}>{STATUS_LABEL[s.status]}</span>
+        </dd>
+        <dt>Plan</dt>
+        <dd>{s.plan === 'pro' ? 'Pro' : s.plan === 'basic' ? 'Basic' : '—'}</dd>
+        {s.status === 'trial' || (s.trial_ends_at && !s.subscription_ends_at) ? (
+          <>
+            <dt>Trial ends</dt>
+            <dd>{formatDate(s.trial_ends_at)}</dd>
+          </>
+        ) : null}
+        {s.subscription_ends_at ? (
+          <>
+            <dt>{s.status === 'subscriber' ? 'Renews on' : s.status === 'cancelled' ? 'Reading until' : 'Ended on'}</dt>
+            <dd>{formatDate(s.subscription_ends_at)}</dd>
+          </>
+        ) : null}
+      </dl>
+      {error ? <Notice tone="error">{error}</Notice> : null}
+      <div className="account__actions">
+        {s.can.subscribe ? <ButtonLink to={appPaths.subscribe()}>Subscribe</ButtonLink> : null}
+        {s.can.upgrade ? <ButtonLink to={appPaths.subscribe('pro')}>Upgrade to Pro</ButtonLink> : null}
+        {s.can.reactivate ? (
+          s.status === 'cancelled' ? (
+            <Button busy={busy === 'reactivate'} onClick={() => void act('reactivate')}>
+              Reactivate
+            </Button>
+          ) : (
+            <ButtonLink to={appPaths.subscribe(s.plan === 'pro' ? 'pro' : undefined)}>Reactivate</ButtonLink>
+          )
+        ) : null}
+        {s.can.cancel && !confirming ? (
+          <Button variant="secondary" onClick={() => setConfirming(true)}>
+            Cancel subscription
+          </Button>
+        ) : null}
+      </div>
+      {confirming ? (
+        <div className="account__confirm" role="group" aria-label="Cancel subscription">
+          <p>You keep reading until {formatDate(s.subscription_ends_at)}; after that your playlists, notes and progress wait for you.</p>
+          <div className="account__actions">
+            <Button variant="danger" busy={busy === 'cancel'} onClick={() => void act('cancel')}>
+              Yes, cancel it
+            </Button>
+            <Button variant="secondary" onClick={() => setConfirming(false)}>
+              Keep my subscription
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      {s.invoices.length ? (
+        <>
+          <h3>Invoices</h3>
+          {/* On a phone the table scrolls sideways: the region takes the focus so the keyboard can scroll it too. */}
+          <div className="account__table-wrap" role="region" aria-label="Invoices" tabIndex={0}>
+            <table className="account__table">
+              <thead>
+                <tr>
+                  <th scope="col">Issued</th>
+                  <th scope="col">Plan</th>
+                  <th scope="col">Period</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {s.invoices.map((i) => (
+                  <tr key={i.id}>
+                    <td>{formatDate(i.created_at)}</td>
+                    <td>{i.plan === 'pro' ? 'Pro' : 'Basic'}</td>
+                    <td>
+                      {formatDate(i.period_start)} – {formatDate(i.period_end)}
+                    </td>
+                    <td>{formatPrice(i.amount_cents, i.currency)}</td>
+                    <td>{i.status === 'paid' ? `Paid ${formatDate(i.paid_at)}` : i.status === 'open' ? 'Open' : 'Void'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function PasswordForm() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const check = useLiveCheck(async (value, signal) => {
+    const answer = await api.checkPassword(value, '', signal);
+    return { ok: answer.valid, message: answer.valid ? ACCOUNT_ENTRY_MESSAGES.looksGood : answer.msg };
+  }, PASSWORD_CHECK_DEBOUNCE_MS);
+  const nextValid = check.result.state === 'ok' ? true : check.result.state === 'error' ? false : null;
+  const confirmation = confirmationMessage(next, nextValid, confirm);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!confirmation?.ok) {
+      setErrors({ confirm: [confirmation?.text ?? ACCOUNT_ENTRY_MESSAGES.confirmMismatch] });
+      return;
+    }
+    setBusy(true);
+    setDone(null);
+    try {
+      const { signed_out } = await api.changePassword(current, next);
+      setDone(`Your password is changed.${signed_out ? ` ${signed_out} other session${signed_out === 1 ? ' was' : 's were'} signed out.` : ''}`);
+      setCurrent('');
+      setNext('');
+      setConfirm('');
+      setErrors({});
+      check.reset();
+    } catch (err) {
+      setErrors(isApiError(err) ? err.errors : { current_password: [String(err)] });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="account__section" aria-labelledby="password">
+      <h2 id="password">Password</h2>
+      {done ? <Notice tone="success">{done}</Notice> : null}
+      <form className="account__form" onSubmit={onSubmit} noValidate>
+        <TextField label="Current password" name="current_password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} errors={errors.current_password} />
+        <TextField
+          label="New password"
+          name="new_password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onChange={(e) => {
+            setNext(e.currentTarget.value);
+            if (e.currentTarget.value) check.check(e.currentTarget.value);
+            else check.reset();
+          }}
+          errors={errors.new_password ?? (check.result.state === 'error' ? [check.result.message] : undefined)}
+        />
+        {check.result.state === 'ok' ? <p className="register__good">{check.result.message}</p> : null}
+        <TextField
+          label="Repeat the new password"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => {
+            setConfirm(e.currentTarget.value);
+            setErrors(({ confirm: _gone, ...rest }) => rest);
+          }}
+          errors={errors.confirm ?? (confirmation && !confirmation.ok ? [confirmation.text] : undefined)}
+        />
+        {confirmation?.ok ? <p className="register__good">{confirmation.text}</p> : null}
+        <div>
+          <Button type="submit" busy={busy}>
+            {busy ? ACCOUNT_ENTRY_MESSAGES.justASecond : 'Change password'}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function EmailForm({ email }: { email: string }) {
+  const queryClient = useQueryClient();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    setBusy(true);
+    setDone(null);
+    try {
+      const profile = await api.changeEmail(String(data.get('current_password') ?? ''), String(data.get('email') ?? '').trim());
+      queryClient.setQueryData(queryKeys.profile, profile);
+      setDone(`Your email is now ${profile.account.email}.`);
+      setErrors({});
+      e.currentTarget.reset();
+    } catch (err) {
+      setErrors(isApiError(err) ? err.errors : { email: [String(err)] });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="account__section" aria-labelledby="email">
+      <h2 id="email">Email</h2>
+      <p className="account__muted">Now: {email}</p>
+      {done ? <Notice tone="success">{done}</Notice> : null}
+      <form className="account__form" onSubmit={onSubmit} noValidate>
+        <TextField label="New email" name="email" type="email" autoComplete="email" errors={errors.email} />
+        <TextField label="Current password" name="current_password" type="password" autoComplete="current-password" errors={errors.current_password} />
+        <div>
+          <Button type="submit" busy={busy}>
+            Change email
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Sessions() {
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <section className="account__section" aria-labelledby="sessions">
+      <h2 id="sessions">Signed-in devices</h2>
+      <p className="account__muted">Signed in on a shared computer, or lost a phone? Sign out everywhere but here.</p>
+      {done ? <Notice tone="success">{done}</Notice> : null}
+      <div className="account__actions">
+        <Button
+          variant="secondary"
+          busy={busy}
+          onClick={async () => {
+            setBusy(true);
+            const { signed_out } = await api.signOutOtherSessions().finally(() => setBusy(false));
+            setDone(signed_out ? `Signed out ${signed_out} other session${signed_out === 1 ? '' : 's'}.` : 'No other session was signed in.');
+          }}
+        >
+          Sign out other sessions
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+export function AccountPage() {
+  const { profile, isLoading } = useSession();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const subscription = useQuery({ queryKey: ['subscription'], queryFn: ({ signal }) => api.getSubscription(signal), enabled: !!profile });
+  if (isLoading) return <PageLoading />;
+  if (!profile) return <Navigate to={appPaths.login(location.pathname)} replace />;
+  const notice = (location.state as { notice?: unknown } | null)?.notice;
+  return (
+    <div className="page account">
+      <title>Your account · Lectern</title>
+      <h1 className="account__heading">Your account</h1>
+      <p className="account__muted">
+        {profile.username} · {profile.account.email}
+        {profile.account.team ? ` · team ${profile.account.team}` : ''}
+      </p>
+      {typeof notice === 'string' ? <Notice tone="success">{notice}</Notice> : null}
+      {subscription.data ? (
+        <Membership
+          subscription={subscription.data}
+          onChange={(s) => {
+            queryClient.setQueryData(['subscription'], s);
+            void queryClient.invalidateQueries({ queryKey: queryKeys.profile });
+          }}
+        />
+      ) : subscription.isError ? (
+        <Notice tone="error">
+          Your membership could not be loaded. <Link to={location.pathname}>Try again</Link>
+        </Notice>
+      ) : (
+        <PageLoading />
+      )}
+      <PasswordForm />
+      <EmailForm email={profile.account.email} />
+      <Sessions />
+    </div>
+  );
+}
+
+export default AccountPage;

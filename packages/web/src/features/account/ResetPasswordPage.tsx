@@ -1,0 +1,84 @@
+/** The page a "forgot password" link opens: a new password (checked by the server as it is typed), used once. */
+import { useQuery } from '@tanstack/react-query';
+import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS } from '@lectern/core';
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, isApiError, type FieldErrors } from '../../api/client.ts';
+import { Button } from '../../components/Button.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { PageLoading } from '../../components/PageLoading.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { appPaths } from '../../shared/links.ts';
+import { useLiveCheck } from './useLiveCheck.ts';
+import './LoginPage.css';
+import './RegisterPage.css';
+
+export function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const live = useQuery({ queryKey: ['reset-link', token], queryFn: ({ signal }) => api.isResetLinkLive(token, signal), enabled: !!token, retry: false });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const check = useLiveCheck(async (value, signal) => {
+    const answer = await api.checkPassword(value, '', signal);
+    return { ok: answer.valid, message: answer.valid ? ACCOUNT_ENTRY_MESSAGES.looksGood : answer.msg };
+  }, PASSWORD_CHECK_DEBOUNCE_MS);
+
+  if (token && live.isPending) return <PageLoading />;
+  const dead = !token || live.data === false || !!errors.token;
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get('new_password') ?? '');
+    if (!password) return setErrors({ new_password: [ACCOUNT_ENTRY_MESSAGES.required] });
+    setBusy(true);
+    try {
+      setDone((await api.resetPassword(token, password)).detail);
+    } catch (e) {
+      setErrors(isApiError(e) ? e.errors : { new_password: [String(e)] });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="login">
+      <title>Choose a new password · Lectern</title>
+      <div className="login__panel">
+        <h1 className="login__heading">Choose a new password</h1>
+        {done ? (
+          <Notice tone="success" className="login__notice">
+            {done} <Link to={appPaths.login()}>Sign in</Link>
+          </Notice>
+        ) : dead ? (
+          <Notice tone="error" className="login__notice">
+            {ACCOUNT_ENTRY_MESSAGES.resetLinkDead} <Link to={appPaths.forgotPassword}>Ask for a new link</Link>
+          </Notice>
+        ) : (
+          <form className="login__form" onSubmit={onSubmit} noValidate>
+            <TextField
+              label="New password"
+              name="new_password"
+              type="password"
+              autoComplete="new-password"
+              hint="At least 8 characters, not a common password and not your email."
+              onChange={(e) => {
+                setErrors({});
+                if (e.currentTarget.value) check.check(e.currentTarget.value);
+                else check.reset();
+              }}
+              errors={errors.new_password ?? (check.result.state === 'error' ? [check.result.message] : undefined)}
+            />
+            {check.result.state === 'ok' && !errors.new_password ? <p className="register__good">{check.result.message}</p> : null}
+            <Button type="submit" size="lg" className="login__submit" busy={busy}>
+              {busy ? ACCOUNT_ENTRY_MESSAGES.justASecond : 'Save the new password'}
+            </Button>
+          </form>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export default ResetPasswordPage;

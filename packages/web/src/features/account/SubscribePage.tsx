@@ -1,0 +1,160 @@
+/**
+ * Subscribe or upgrade (library-playlists-account.md §2 "subscribe or upgrade form", "plan picker with basic and pro
+ * panels"; §5 promotion codes): the two plans with the operator's prices, a promotion code applied against the chosen
+ * plan (lower-cased; every §5 message), then the subscription. Basic carries price24; choosing pro clears it.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  ACCOUNT_ENTRY_MESSAGES,
+  BASIC_PLAN_PROMOTION_CODE,
+  type Plan,
+  type PlanInfo,
+  type PromotionResponse,
+  SUBSCRIPTION_MESSAGES,
+} from '@lectern/core';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { api } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
+import { Button } from '../../components/Button.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { PageLoading } from '../../components/PageLoading.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { appPaths } from '../../shared/links.ts';
+import { useSession } from '../../shared/useSession.ts';
+import { formatPrice } from './money.ts';
+import './LoginPage.css';
+import './RegisterPage.css';
+import './AccountPage.css';
+
+export function SubscribePage() {
+  const { profile, isLoading } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const [plan, setPlan] = useState<Plan>(params.get('plan') === 'pro' ? 'pro' : 'basic');
+  const [code, setCode] = useState(plan === 'basic' ? BASIC_PLAN_PROMOTION_CODE : '');
+  const [applied, setApplied] = useState<PromotionResponse | null>(null);
+  const [codeMessage, setCodeMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [posting, setPosting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const plans = useQuery({ queryKey: ['plans'], queryFn: ({ signal }) => api.getPlans(signal) });
+  const subscription = useQuery({ queryKey: ['subscription'], queryFn: ({ signal }) => api.getSubscription(signal), enabled: !!profile });
+
+  if (isLoading) return <PageLoading />;
+  if (!profile) return <Navigate to={appPaths.login(location.pathname + location.search)} replace />;
+
+  const choose = (next: Plan) => {
+    setPlan(next);
+    // §4: the basic plan choice sets promotion code price24; pro clears it.
+    setCode(next === 'basic' ? BASIC_PLAN_PROMOTION_CODE : '');
+    setApplied(null);
+    setCodeMessage(null);
+  };
+
+  const applyCode = async () => {
+    const wanted = code.trim().toLowerCase();
+    if (!wanted) return setCodeMessage({ ok: false, text: SUBSCRIPTION_MESSAGES.codeNotValid });
+    if (applied?.promotion_code === wanted) return setCodeMessage({ ok: false, text: SUBSCRIPTION_MESSAGES.codeAlreadyApplied });
+    try {
+      const answer = await api.redeemPromotion(wanted, plan);
+      setApplied(answer.success ? answer : null);
+      setCodeMessage({ ok: answer.success, text: answer.message });
+    } catch (e) {
+      setCodeMessage({ ok: false, text: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPosting(true);
+    setError(null);
+    try {
+      const status = subscription.data?.status;
+      const result = status === 'cancelled' || (status === 'expired' && subscription.data?.subscription_ends_at)
+        ? await api.reactivateSubscription(plan)
+        : await api.subscribe(plan, applied?.promotion_code ?? (code.trim() || undefined));
+      queryClient.setQueryData(['subscription'], result);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.profile });
+      navigate(appPaths.account, { state: { notice: `You subscribe to ${plan === 'pro' ? 'Pro' : 'Basic'}. Thank you!` } });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setPosting(false);
+    }
+  };
+
+  const price = (p: PlanInfo) => {
+    if (applied && p.slug === plan) {
+      const [currency, cost] = Object.entries(applied.currency_costs)[0] ?? [p.currency, String(p.price_cents / 100)];
+      return formatPrice(Math.round(Number(cost) * 100), currency, p.period);
+    }
+    return formatPrice(p.price_cents, p.currency, p.period);
+  };
+
+  const current = subscription.data;
+  const heading = current?.status === 'subscriber' ? 'Change your plan' : current?.status === 'cancelled' || current?.status === 'expired' ? 'Come back to Lectern' : 'Subscribe';
+
+  return (
+    <div className="login register">
+      <title>{`${heading} · Lectern`}</title>
+      <div className="login__panel register__panel">
+        <h1 className="login__heading">{heading}</h1>
+        <p className="login__lede">Everything you have saved — playlists, notes, progress — is waiting.</p>
+        {error ? (
+          <Notice tone="error" className="login__notice">
+            {error}
+          </Notice>
+        ) : null}
+        <form className="login__form" onSubmit={onSubmit}>
+          <fieldset className="register__fieldset" disabled={posting}>
+            <fieldset className="register__plans">
+              <legend className="register__plans-legend">Plan</legend>
+              <div className="register__plan-grid">
+                {(plans.data ?? []).map((p) => (
+                  <label key={p.slug} className={`register__plan${plan === p.slug ? ' register__plan--chosen' : ''}`}>
+                    <input type="radio" name="plan" value={p.slug} checked={plan === p.slug} onChange={() => choose(p.slug)} />
+                    <span className="register__plan-name">{p.name}</span>
+                    <span className="account__price">{price(p)}</span>
+                    <span className="register__plan-summary">
+                      {p.slug === 'pro' ? 'Everything in Basic, and live online training.' : 'The whole library, for one reader.'}
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <div className="account__code">
+              <TextField
+                label="Promotion code"
+                name="promotion_code"
+                autoComplete="off"
+                value={code}
+                onChange={(e) => {
+                  setCode(e.currentTarget.value);
+                  setCodeMessage(null);
+                }}
+                errors={codeMessage && !codeMessage.ok ? [codeMessage.text] : undefined}
+              />
+              <Button type="button" variant="secondary" onClick={() => void applyCode()}>
+                Apply
+              </Button>
+            </div>
+            {codeMessage?.ok ? (
+              <p className="register__good" role="status">
+                {codeMessage.text}
+              </p>
+            ) : null}
+            <Button type="submit" size="lg" className="login__submit" busy={posting}>
+              {posting ? ACCOUNT_ENTRY_MESSAGES.justASecond : current?.status === 'subscriber' ? 'Change my plan' : 'Subscribe'}
+            </Button>
+          </fieldset>
+        </form>
+        <p className="login__footer">
+          Payment is by invoice: you keep reading while it is open. <Link to={appPaths.account}>Your account</Link>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export default SubscribePage;

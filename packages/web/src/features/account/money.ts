@@ -1,0 +1,13 @@
+/** Prices as a person reads them: "24.00 USD a month" in the browser's own number format. */
+export function formatPrice(cents: number, currency: string, period?: string): string {
+  let amount: string;
+  try {
+    amount = new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
+  } catch {
+    amount = `${(cents / 100).toFixed(2)} ${currency}`;
+  }
+  return period ? `${amount} a ${period}` : amount;
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
+export const formatDate = (iso: string | null | undefined) => (iso ? dateFormat.format(new Date(iso)) : '—');

@@ -1,0 +1,219 @@
+/**
+ * Finding words in a rendered chapter (the chapter frame's DOM, or a PDF page's text layer) for the search jump
+ * (reader.md §4 "Search panel"): a passage found by its first words, whitespace-normalised, and the query's words
+ * marked with `<mark>` elements wrapped around the text. Marks change no text, only the nodes that hold it, so a
+ * character offset into the element's text means the same place before and after marking.
+ *
+ * Matching ignores case and accents and every whitespace difference: the server takes a chapter's text out of its
+ * HTML with block boundaries as spaces, where the DOM may have none between two paragraphs.
+ */
+
+export const SEARCH_MARK_CLASS = 'lectern-search-hit';
+export const SEARCH_MARK_CURRENT_CLASS = 'lectern-search-hit--current';
+/** A chapter with a very common word is not turned into thousands of elements. */
+export const MAX_MARKS = 400;
+
+/** One code unit in, one out: lower case, accents stripped (offsets in the folded text are offsets in the text). */
+function foldUnit(c: string): string {
+  const base = c.normalize('NFD')[0] ?? c;
+  const lower = base.toLowerCase();
+  return lower.length === 1 ? lower : base;
+}
+/** Folded text of the same length (ASCII fast: a long chapter is folded in a few milliseconds). */
+export function fold(s: string): string {
+  const out: string[] = new Array<string>(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    out[i] = code < 128 ? (code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : s[i]!) : foldUnit(s[i]!);
+  }
+  return out.join('');
+}
+
+interface TextIndex {
+  nodes: Text[];
+  /** where each node starts in `text` */
+  starts: number[];
+  text: string;
+}
+
+const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+
+function indexText(root: Element): TextIndex {
+  const doc = root.ownerDocument;
+  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.parentElement && SKIP.has(n.parentElement.tagName) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  const nodes: Text[] = [];
+  const starts: number[] = [];
+  let text = '';
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    nodes.push(n as Text);
+    starts.push(text.length);
+    text += (n as Text).data;
+  }
+  return { nodes, starts, text };
+}
+
+/** The node holding character `offset` of the index, and the offset inside it. */
+function locate(index: TextIndex, offset: number): { node: Text; offset: number } | null {
+  const { nodes, starts } = index;
+  if (!nodes.length) return null;
+  let lo = 0;
+  let hi = nodes.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  const node = nodes[lo]!;
+  return { node, offset: Math.min(node.length, Math.max(0, offset - starts[lo]!)) };
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Where a phrase starts and ends in `folded` (text already folded; character offsets), comparing without
+ * whitespace, case or accents; the first occurrence, or null. A regular expression with optional whitespace
+ * between every character: no copy of the text without its spaces, fast on an 800,000-character chapter.
+ */
+function findFolded(folded: string, phrase: string): { start: number; end: number } | null {
+  const chars = Array.from(fold(phrase.replace(/\s+/g, '')));
+  if (!chars.length) return null;
+  const m = new RegExp(chars.map(escapeRegExp).join('\\s*'), 'u').exec(folded);
+  return m ? { start: m.index, end: m.index + m[0].length } : null;
+}
+
+/** Where a phrase starts and ends in `text`, as findFolded. */
+export const findPhrase = (text: string, phrase: string) => findFolded(fold(text), phrase);
+
+/** The first of `phrases` (most specific first) found under `root`: its character offsets in root's text. */
+export function findPassage(root: Element, phrases: readonly string[]): { start: number; end: number } | null {
+  if (!phrases.length) return null;
+  const folded = fold(indexText(root).text);
+  for (const phrase of phrases) {
+    const hit = findFolded(folded, phrase);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+
+/**
+ * The start a word's other forms share, for marking only (the server's engine stems properly; this makes the marks
+ * agree with it for the common English endings): "martians" marks "Martian" too, "running" "run…".
+ */
+export function markStem(word: string): string {
+  const w = fold(word);
+  if (w.length <= 4) return w;
+  for (const [ending, keep] of [['ies', 1], ['ing', 0], ['es', 0], ['ed', 0], ['s', 0]] as const) {
+    if (w.endsWith(ending) && w.length - ending.length >= 3) return w.slice(0, w.length - ending.length + keep);
+  }
+  return w;
+}
+
+/**
+ * Every word of root's text that starts with the stem of one of `words` (so a query's "whale" marks "whales" too),
+ * as character offsets, in order; at most MAX_MARKS.
+ */
+export function wordHits(text: string, words: readonly string[], folded = fold(text)): { start: number; end: number }[] {
+  const alternatives = [...new Set(words.map((w) => markStem(w.trim())).filter(Boolean))].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  if (!alternatives.length) return [];
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})[\\p{L}\\p{N}]*`, 'gu');
+  const hits: { start: number; end: number }[] = [];
+  for (const m of folded.matchAll(re)) {
+    hits.push({ start: m.index, end: m.index + m[0].length });
+    if (hits.length >= MAX_MARKS) break;
+  }
+  return hits;
+}
+
+/** Takes away the marks of an earlier search (their text stays where it was). */
+export function clearMarks(root: Element) {
+  const parents = new Set<Node>();
+  for (const mark of Array.from(root.querySelectorAll(`mark.${SEARCH_MARK_CLASS}`))) {
+    const parent = mark.parentNode;
+    if (!parent) continue;
+    while (mark.firstChild) parent.insertBefore(mark.firstChild, mark);
+    parent.removeChild(mark);
+    parents.add(parent);
+  }
+  for (const p of parents) p.normalize();
+}
+
+/**
+ * Marks every word of root's text starting with one of `words`; a word that runs across elements gets a mark per
+ * piece. The marks inside [passage.start, passage.end) get the "current" class. Returns the marks in text order.
+ */
+export function markWords(root: Element, words: readonly string[], passage?: { start: number; end: number } | null, folded?: string): HTMLElement[] {
+  clearMarks(root);
+  const index = indexText(root);
+  const hits = wordHits(index.text, words, folded);
+  const doc = root.ownerDocument;
+  const made: { el: HTMLElement; at: number }[] = [];
+  // Per text node, the pieces to wrap; wrapped from the last one back, so earlier offsets in a node stay valid.
+  const pieces = new Map<number, { start: number; end: number; current: boolean; at: number }[]>();
+  for (const hit of hits) {
+    const current = !!passage && hit.start < passage.end && hit.end > passage.start;
+    for (let i = 0; i < index.nodes.length; i++) {
+      const s = index.starts[i]!;
+      const e = s + index.nodes[i]!.length;
+      if (e <= hit.start || s >= hit.end) continue;
+      const list = pieces.get(i) ?? [];
+      list.push({ start: Math.max(hit.start, s) - s, end: Math.min(hit.end, e) - s, current, at: hit.start });
+      pieces.set(i, list);
+    }
+  }
+  for (const [i, list] of pieces) {
+    const node = index.nodes[i]!;
+    for (const piece of list.sort((a, b) => b.start - a.start)) {
+      if (piece.end < node.length) node.splitText(piece.end);
+      const middle = piece.start > 0 ? node.splitText(piece.start) : node;
+      const mark = doc.createElement('mark');
+      mark.className = piece.current ? `${SEARCH_MARK_CLASS} ${SEARCH_MARK_CURRENT_CLASS}` : SEARCH_MARK_CLASS;
+      middle.parentNode?.insertBefore(mark, middle);
+      mark.appendChild(middle);
+      made.push({ el: mark, at: piece.at + piece.start });
+    }
+  }
+  return made.sort((a, b) => a.at - b.at).map((m) => m.el);
+}
+
+/** A collapsed Range at character `offset` of root's text (after any marking: offsets do not move). */
+export function rangeAt(root: Element, offset: number): Range | null {
+  const index = indexText(root);
+  const at = locate(index, offset);
+  if (!at) return null;
+  const range = root.ownerDocument.createRange();
+  range.setStart(at.node, at.offset);
+  range.collapse(true);
+  return range;
+}
+
+/**
+ * The jump: marks `words` under root and finds the passage by `phrases` (first 8 words, then 4; reader.md §4); the
+ * marks within `extent` characters of its start (the snippet's length) are the current ones. Returns where to go:
+ * the passage's start, else the first mark; null when neither is there.
+ */
+export function markAndFind(
+  root: Element,
+  phrases: readonly string[],
+  words: readonly string[],
+  extent = 0,
+): { range: Range | null; marks: HTMLElement[] } {
+  clearMarks(root);
+  // One fold of the chapter's text for the passage and the words (marking changes nodes, not text).
+  const folded = fold(indexText(root).text);
+  let found: { start: number; end: number } | null = null;
+  for (const phrase of phrases) if ((found = findFolded(folded, phrase))) break;
+  const passage = found ? { start: found.start, end: Math.max(found.end, found.start + extent) } : null;
+  const marks = markWords(root, words, passage, folded);
+  if (passage) return { range: rangeAt(root, passage.start), marks };
+  const first = marks[0];
+  if (!first) return { range: null, marks };
+  first.classList.add(SEARCH_MARK_CURRENT_CLASS);
+  // In the mark's text (the controller measures a collapsed range by the character after it).
+  const range = root.ownerDocument.createRange();
+  range.setStart(first.firstChild ?? first, 0);
+  range.collapse(true);
+  return { range, marks };
+}
