@@ -233,3 +233,40 @@ export const CATALOG_MESSAGES = {
   /** `page` beyond the pages reached by number (later pages are reached with the `next` link's cursor) */
   pageTooDeep: (maxPage: number) => `page goes up to ${maxPage} for this page size: follow the next link for later pages.`,
 } as const;
+
+// ---- the home dashboard (issue 11) ----
+
+export const HOME_MESSAGES = {
+  headings: {
+    announcements: 'Announcements',
+    continue_reading: 'Continue reading',
+    queue: 'Your queue',
+    last_viewed: 'Last viewed',
+    new: 'New in the library',
+    recommended: 'Recommended for you',
+    editors_picks: "Editors' picks",
+    popular: 'Popular',
+    trending_in_your_topics: 'Trending in your topics',
+    popular_videos: 'Popular videos',
+    audio_books: 'Audio books',
+    case_studies: 'Case studies',
+    topics: 'Browse by topic',
+  },
+  /** the anonymous home's calls to action: top, middle and bottom (library-playlists-account.md §2) */
+  visitorTitle: 'Every book, video and course you need to keep learning',
+  visitorLead: 'Read technical books and documents in your browser, keep a queue, and pick up where you left off on any device.',
+  visitorMiddle: 'Like what you see? Everything here is yours to read with a free trial.',
+  visitorBottom: 'Start learning today: your first days are free.',
+  startTrial: 'Start your free trial',
+  signIn: 'Sign in',
+  seeAll: 'See all',
+  viewTitle: 'View',
+  notInterested: 'Not interested',
+  rejected: (title: string) => `We will not recommend "${title}" again.`,
+  undo: 'Undo',
+  emptyLibrary: 'The library is empty for now. An operator adds books with the import command.',
+  loadFailed: 'The home page could not be loaded. Please try again.',
+  /** admin API and CLI, 400s naming the field */
+  unknownBook: (bookId: string) => `book_ids: there is no title ${bookId}`,
+  announcementNotFound: 'There is no such announcement.',
+} as const;

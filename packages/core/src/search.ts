@@ -24,6 +24,46 @@ export const SEARCH_JUMP_WORDS = [8, 4] as const;
 export const RECENTLY_VIEWED_COOKIE = 'recently_viewed';
 export const RECENTLY_VIEWED_DAYS = 31;
 export const RECENTLY_VIEWED_MAX = 10;
+/** DESIGN.md: the dashboard's card rows hold 3 cards (library-playlists-account.md §2). */
+export const HOME_ROW_SIZE = 3;
+/** Popular counts the readers of the last 30 days; trending, those of the last 7. */
+export const POPULAR_DAYS = 30;
+export const TRENDING_DAYS = 7;
+/** An operator's choices: at most this many editors' picks; an announcement's text at most this long. */
+export const EDITORS_PICKS_MAX = 30;
+export const ANNOUNCEMENT_MAX = 500;
+
+/**
+ * The recently viewed cookie's value (§3: "up to 10 entries of form id:extra, newest first, unique by the part
+ * before the colon"): entries joined by '|', each part URI-encoded. `extra` says what was viewed ('title' page or
+ * 'reader'). Anything malformed is dropped, never an error.
+ */
+export function parseRecentlyViewed(value: string | undefined | null): { id: string; extra: string }[] {
+  const out: { id: string; extra: string }[] = [];
+  const seen = new Set<string>();
+  for (const entry of (value ?? '').split('|')) {
+    const colon = entry.indexOf(':');
+    let id: string;
+    let extra: string;
+    try {
+      id = decodeURIComponent(colon < 0 ? entry : entry.slice(0, colon)).trim();
+      extra = colon < 0 ? '' : decodeURIComponent(entry.slice(colon + 1));
+    } catch {
+      continue;
+    }
+    if (!id || id.length > 200 || seen.has(id)) continue;
+    seen.add(id);
+    out.push({ id, extra: extra.slice(0, 40) });
+    if (out.length === RECENTLY_VIEWED_MAX) break;
+  }
+  return out;
+}
+
+/** The cookie's value with `id` viewed now: first, the older entry for it gone, at most RECENTLY_VIEWED_MAX. */
+export function addRecentlyViewed(value: string | undefined | null, id: string, extra: string): string {
+  const entries = [{ id, extra }, ...parseRecentlyViewed(value).filter((e) => e.id !== id)].slice(0, RECENTLY_VIEWED_MAX);
+  return entries.map((e) => `${encodeURIComponent(e.id)}:${encodeURIComponent(e.extra)}`).join('|');
+}
 /** A query longer than this is cut, not refused (a pasted paragraph still finds its book). */
 export const SEARCH_QUERY_MAX = 200;
 export const SEARCH_PAGE_SIZE = 20;
@@ -181,9 +221,28 @@ export const HOME_SECTIONS = [
   'editors_picks',
   'popular',
   'trending_in_your_topics',
-  'topics',
+  'popular_videos',
+  'audio_books',
+  'case_studies',
 ] as const;
 export type HomeSectionKey = (typeof HOME_SECTIONS)[number];
+/** An announcement's link: a path of this site or an http(s) address, never a script. */
+const announcementUrl = z
+  .string()
+  .max(2000)
+  .refine((u) => (u.startsWith('/') && !u.startsWith('//') && !u.startsWith('/\\')) || /^https?:\/\/[^\s]+$/i.test(u), 'url must be a path of this site (/…) or an http(s) address');
+
+/** Admin API: PUT /api/v2/admin/editors-picks/ */
+export const editorsPicksRequestSchema = z.object({ book_ids: z.array(z.string().min(1).max(200)).max(EDITORS_PICKS_MAX) });
+/** Admin API: POST /api/v2/admin/announcements/ */
+export const announcementRequestSchema = z.object({
+  message: z.string().trim().min(1, 'message is required').max(ANNOUNCEMENT_MAX),
+  url: announcementUrl.nullable().optional(),
+  starts_at: z.iso.datetime({ offset: true }).optional(),
+  ends_at: z.iso.datetime({ offset: true }).nullable().optional(),
+});
+export type AnnouncementRequest = z.infer<typeof announcementRequestSchema>;
+
 export const homeResponseSchema = z.object({
   announcements: z.array(z.object({ id: z.string(), message: z.string(), url: z.string().nullable() })),
   sections: z.array(

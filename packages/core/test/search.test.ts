@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jumpPhrases, queryWords, snippetMarkedWords, snippetParts, snippetText, unescapeSnippet } from '../src/search.ts';
+import { jumpPhrases, queryWords, snippetMarkedWords, snippetParts, snippetText, unescapeSnippet, addRecentlyViewed, parseRecentlyViewed, RECENTLY_VIEWED_MAX } from '../src/search.ts';
 
 describe('snippets: escaped text where only <mark> is markup', () => {
   it('splits on the mark tokens and decodes entities, so a book tag stays text', () => {
@@ -43,5 +43,25 @@ describe('the words of a query to mark', () => {
     expect(queryWords('"Sea  monster" NEAR( whale* -x : & !')).toEqual(['sea', 'monster', 'near', 'whale']);
     expect(queryWords('x')).toEqual(['x']);
     expect(queryWords('Café crème')).toEqual(['café', 'crème']);
+  });
+});
+
+describe('the recently viewed cookie (library-playlists-account.md §3, §9)', () => {
+  it('puts the title viewed now first, once, and keeps at most 10', () => {
+    let value = '';
+    for (let i = 0; i < 12; i++) value = addRecentlyViewed(value, `book-${i}`, 'title');
+    value = addRecentlyViewed(value, 'book-5', 'reader');
+    const entries = parseRecentlyViewed(value);
+    expect(entries).toHaveLength(RECENTLY_VIEWED_MAX);
+    expect(entries[0]).toEqual({ id: 'book-5', extra: 'reader' });
+    expect(entries.filter((e) => e.id === 'book-5')).toHaveLength(1);
+    expect(entries.map((e) => e.id)).not.toContain('book-0');
+  });
+
+  it('keeps ids with colons and bars whole, and drops what it cannot read', () => {
+    const value = addRecentlyViewed('', 'urn:isbn:978|x', 'title');
+    expect(parseRecentlyViewed(value)).toEqual([{ id: 'urn:isbn:978|x', extra: 'title' }]);
+    expect(parseRecentlyViewed('%E0%A4%A:x|:|a:1|a:2|' + 'x'.repeat(300))).toEqual([{ id: 'a', extra: '1' }]);
+    expect(parseRecentlyViewed(undefined)).toEqual([]);
   });
 });

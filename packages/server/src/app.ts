@@ -46,6 +46,9 @@ import { collectionRoutes } from './routes/collections.ts';
 import { positionRoutes } from './routes/positions.ts';
 import { readerRoutes } from './routes/reader.ts';
 import { healthRoutes } from './routes/health.ts';
+import { homeRoutes } from './routes/home.ts';
+import { HomeRepository } from './repositories/home.ts';
+import { HomeService } from './services/home.ts';
 import { webRoutes } from './routes/web.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 import { AccountsService } from './services/accounts.ts';
@@ -82,6 +85,7 @@ export interface Services {
   subscriptions: SubscriptionsService;
   passwordReset: PasswordResetService;
   search: SearchService;
+  home: HomeService;
 }
 
 export interface Lectern {
@@ -133,6 +137,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     requestLimits: new RequestLimits(new SignInAttemptsRepository(db.kysely)),
     annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions),
     search: new SearchService(searchRepo, catalogRepo, catalog),
+    home: new HomeService(new HomeRepository(db.kysely), catalogRepo, catalog),
     passwordReset: new PasswordResetService(
       users,
       new PasswordResetsRepository(db.kysely),
@@ -195,6 +200,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registrationRoutes(app, { registration: services.registration, auth: services.auth, limits: services.requestLimits, csrf, passwordReset: services.passwordReset });
   subscriptionRoutes(app, { subscriptions: services.subscriptions, limits: services.requestLimits });
   searchRoutes(app, { search: services.search });
+  homeRoutes(app, { home: services.home });
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
   // Multipart only where uploads are taken: registered on the whole app, its two hooks ran on every request
   // (a 'close' listener and an async onResponse per request; bench/http.ts).

@@ -9,11 +9,16 @@
  *   promo:add <code> (--percent N | --fixed CENTS) [--plan basic|pro] [--expires ISO-DATE] [--limit N] [--sale]
  *   promo:list
  *   invoices:paid <invoice id>
+ *   picks:set <book_id>...                                 (the home's editors' picks, in this order; none clears them)
+ *   picks:list
+ *   announce:add --message TEXT [--url /path-or-https] [--until ISO-DATE]
+ *   announce:list
+ *   announce:remove <id>
  *   migrate
  */
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
-import type { ImportReport } from '@lectern/core';
+import { announcementRequestSchema, editorsPicksRequestSchema, type ImportReport } from '@lectern/core';
 import { buildServices } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -32,6 +37,11 @@ const USAGE = `usage: npm run lectern -- <command>
   promo:add <code> (--percent N | --fixed CENTS) [--plan basic|pro] [--expires ISO-DATE] [--limit N] [--sale]
   promo:list
   invoices:paid <invoice id>
+  picks:set <book_id>...
+  picks:list
+  announce:add --message TEXT [--url /path-or-https] [--until ISO-DATE]
+  announce:list
+  announce:remove <id>
   migrate`;
 
 function printReport(report: ImportReport | SampleImportReport): void {
@@ -192,6 +202,39 @@ async function run(argv: string[]): Promise<number> {
         if (!Number.isInteger(id) || id < 1) throw new AppError(400, 'invoices:paid needs an invoice id');
         const invoice = await services.subscriptions.markInvoicePaid(id);
         console.log(`invoice ${invoice.id} paid (${(invoice.amount_cents / 100).toFixed(2)} ${invoice.currency}, ${invoice.plan})`);
+        return 0;
+      }
+      case 'picks:set': {
+        const { book_ids } = editorsPicksRequestSchema.parse({ book_ids: rest });
+        const picks = await services.home.setEditorsPicks(book_ids);
+        console.log(picks.book_ids.length ? `editors' picks: ${picks.book_ids.join(', ')}` : "editors' picks cleared");
+        return 0;
+      }
+      case 'picks:list': {
+        for (const id of (await services.home.editorsPicks()).book_ids) console.log(id);
+        return 0;
+      }
+      case 'announce:add': {
+        const { values } = parseArgs({ args: rest, options: { message: { type: 'string' }, url: { type: 'string' }, until: { type: 'string' } } });
+        const until = values.until === undefined ? undefined : new Date(values.until);
+        if (until && Number.isNaN(until.getTime())) throw new AppError(400, '--until must be a date (2026-12-31 or an ISO date and time)');
+        const a = await services.home.addAnnouncement(
+          announcementRequestSchema.parse({ message: values.message ?? '', url: values.url ?? null, ends_at: until?.toISOString() ?? null }),
+        );
+        console.log(`announcement ${a.id}: "${a.message}"${a.url ? ` -> ${a.url}` : ''}${a.ends_at ? ` until ${a.ends_at}` : ''}`);
+        return 0;
+      }
+      case 'announce:list': {
+        for (const a of (await services.home.announcements()).results) {
+          console.log(`${a.id}\t${a.starts_at}\t${a.ends_at ?? 'no end'}\t${a.message}${a.url ? `\t${a.url}` : ''}`);
+        }
+        return 0;
+      }
+      case 'announce:remove': {
+        const id = Number(rest[0]);
+        if (!Number.isInteger(id) || id < 1) throw new AppError(400, 'announce:remove needs an announcement id');
+        await services.home.removeAnnouncement(id);
+        console.log(`announcement ${id} removed`);
         return 0;
       }
       default:

@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014_subscriptions.ts';
 import * as m0015 from './migrations/0015_password_resets.ts';
 import * as m0016 from './migrations/0016_search.ts';
 import * as m0009 from './migrations/0009_listing_indexes.ts';
+import * as m0017 from './migrations/0017_home.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0015_password_resets': m0015,
   '0016_search': m0016,
   '0009_listing_indexes': m0009,
+  '0017_home': m0017,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

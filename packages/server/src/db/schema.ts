@@ -354,7 +354,40 @@ export interface ListingCountsTable {
   n: number;
 }
 
+/** An operator's choice for the home's editors' picks (migration 0017), in their order. */
+export interface EditorsPicksTable {
+  title_id: number;
+  position: number;
+  picked_at: string;
+}
+
+/** A line across the top of the home, shown from starts_at until ends_at (open when null). */
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  message: string;
+  url: string | null;
+  starts_at: string;
+  ends_at: string | null;
+  created_at: string;
+}
+
+/** library-playlists-account.md §3's recommendation action, as a reader took it. */
+export interface RecommendationActionsTable {
+  id: Generated<number>;
+  user_id: number;
+  title_id: number;
+  action: 'queue' | 'view' | 'reject';
+  client_type: string;
+  context: string;
+  recommender_system: string;
+  recommendation_position: number;
+  at: string;
+}
+
 export interface Database {
+  editors_picks: EditorsPicksTable;
+  announcements: AnnouncementsTable;
+  recommendation_actions: RecommendationActionsTable;
   search_docs: SearchDocsTable;
   search_selections: SearchSelectionsTable;
   password_resets: PasswordResetsTable;
@@ -398,3 +431,4 @@ export type ChapterRow = Selectable<ChaptersTable>;
 export type ResourceRow = Selectable<ResourcesTable>;
 export type CollectionRow = Selectable<CollectionsTable>;
 export type AnnotationRow = Selectable<AnnotationsTable>;
+export type AnnouncementRow = Selectable<AnnouncementsTable>;

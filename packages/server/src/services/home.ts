@@ -1,0 +1,241 @@
+/**
+ * The home dashboard (issue 11; library-playlists-account.md §2 "Dense home dashboard sections"): each section a
+ * row of HOME_ROW_SIZE title cards fed by real data, left out when empty. Signed-in readers get their own rows
+ * (continue reading, queue, recommended, trending in their topics); everyone gets what they viewed last (the
+ * recently viewed cookie), what is new, popular and picked by the editors, and the topics to browse.
+ *
+ * Cost: a fixed number of indexed reads per request. The reading-activity rankings (popular, trending) are the
+ * same for every reader, so they are computed once per ACTIVITY_TTL_MS (single flight) and filtered in memory.
+ */
+import {
+  type AnnouncementRequest,
+  type ContentMetadata,
+  HOME_MESSAGES,
+  HOME_ROW_SIZE,
+  type HomeResponse,
+  type HomeSectionKey,
+  parseRecentlyViewed,
+  POPULAR_DAYS,
+  type RecommendationAction,
+  TRENDING_DAYS,
+} from '@lectern/core';
+import type { AnnouncementRow, TitleRow, UserRow } from '../db/schema.ts';
+import { AppError, fieldError, notFound } from '../errors.ts';
+import type { CatalogRepository } from '../repositories/catalog.ts';
+import type { HomeRepository } from '../repositories/home.ts';
+import { listingKeys } from '../repositories/listings.ts';
+import type { CatalogService } from './catalog.ts';
+import { ReadCache } from './read-cache.ts';
+
+type Viewer = Pick<UserRow, 'id' | 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null;
+
+/** How long the popular and trending rankings are reused; how many titles each keeps for filtering. */
+const ACTIVITY_TTL_MS = 5 * 60_000;
+const ACTIVITY_DEPTH = 200;
+/** Recommendations look at the newest titles of at most this many of the reader's topics, this many each. */
+const RECOMMEND_TOPICS = 5;
+const RECOMMEND_PER_TOPIC = 20;
+const TOPICS_SHOWN = 12;
+const ANNOUNCEMENTS_SHOWN = 3;
+const DAY_MS = 86_400_000;
+
+interface Activity {
+  /** standing title ids, most read first */
+  ids: number[];
+  /** their topics */
+  topics: Map<number, number[]>;
+}
+
+export class HomeService {
+  private readonly activity = new ReadCache<string, Activity>(4, ACTIVITY_TTL_MS);
+
+  constructor(
+    private readonly home: HomeRepository,
+    private readonly catalog: CatalogRepository,
+    private readonly cards: Pick<CatalogService, 'cards' | 'topics' | 'requireTitle'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async dashboard(viewer: Viewer, recentlyViewed: string | undefined): Promise<HomeResponse> {
+    const row = HOME_ROW_SIZE;
+    const all = listingKeys.all();
+    const [announcements, lastViewed, fresh, picks, popular, videos, audio, caseStudies, topics, own] = await Promise.all([
+      this.home.activeAnnouncements(this.now().toISOString(), ANNOUNCEMENTS_SHOWN),
+      this.recentlyViewed(recentlyViewed, row),
+      this.catalog.listPage({ key: all, alsoPublisherId: null }, 'recent', row),
+      this.home.editorsPicks(row),
+      this.popular(null, row),
+      this.popularOrNewest('video', row),
+      this.popularOrNewest('audio', row),
+      this.topicNewest('case-studies', row),
+      this.cards.topics(),
+      viewer ? this.readerRows(viewer.id) : null,
+    ]);
+    const sections: [HomeSectionKey, TitleRow[], string?][] = [
+      ['continue_reading', own?.continueReading ?? []],
+      ['queue', own?.queue ?? []],
+      ['last_viewed', lastViewed],
+      ['new', fresh],
+      ['recommended', own?.recommended.rows ?? [], own?.recommended.system],
+      ['editors_picks', picks],
+      ['popular', popular],
+      ['trending_in_your_topics', own?.trending ?? []],
+      ['popular_videos', videos],
+      ['audio_books', audio],
+      ['case_studies', caseStudies],
+    ];
+    // One pass for every card on the page: continue_url and progress come with a fixed number of queries.
+    const shown = sections.filter(([, rows]) => rows.length > 0);
+    const unique = [...new Map(shown.flatMap(([, rows]) => rows).map((r) => [r.id, r])).values()];
+    const metadata = new Map<number, ContentMetadata>();
+    (await this.cards.cards(unique, viewer)).forEach((m, i) => metadata.set(unique[i]!.id, m));
+    return {
+      announcements: announcements.map(toAnnouncement),
+      sections: shown.map(([key, rows, system]) => ({
+        key,
+        heading: HOME_MESSAGES.headings[key],
+        titles: rows.map((r) => metadata.get(r.id)!),
+        ...(system ? { recommender_system: system } : {}),
+      })),
+      topics: [...topics.results].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)).slice(0, TOPICS_SHOWN),
+    };
+  }
+
+  /** library-playlists-account.md §7 POST /r/api/: kept per reader; a rejected title is never recommended again. */
+  async recordAction(user: NonNullable<Viewer>, action: RecommendationAction): Promise<void> {
+    const title = await this.catalog.findTitleByBookId(action.title_id);
+    if (!title) throw notFound('We could not find that title.');
+    await this.home.recordAction({
+      user_id: user.id,
+      title_id: title.id,
+      action: action.action,
+      client_type: action.client_type,
+      context: action.context,
+      recommender_system: action.recommender_system,
+      recommendation_position: action.recommendation_position,
+      at: this.now().toISOString(),
+    });
+  }
+
+  // ---- operators ----
+
+  async editorsPicks(): Promise<{ book_ids: string[] }> {
+    return { book_ids: (await this.home.editorsPicks(1000)).map((t) => t.book_id) };
+  }
+
+  /** Replaces the picks, in this order; every id must name a title, or nothing changes (400 naming the id). */
+  async setEditorsPicks(bookIds: string[]): Promise<{ book_ids: string[] }> {
+    const unique = [...new Set(bookIds)];
+    const found = new Map((await this.catalog.findTitlesByBookIds(unique)).map((t) => [t.book_id, t]));
+    const missing = unique.find((id) => !found.has(id));
+    if (missing !== undefined) throw fieldError('book_ids', HOME_MESSAGES.unknownBook(missing));
+    await this.home.setEditorsPicks(unique.map((id) => found.get(id)!.id), this.now().toISOString());
+    return { book_ids: unique };
+  }
+
+  async announcements() {
+    return { results: (await this.home.listAnnouncements()).map(toAdminAnnouncement) };
+  }
+
+  async addAnnouncement(request: AnnouncementRequest) {
+    const now = this.now().toISOString();
+    const startsAt = request.starts_at ? new Date(request.starts_at).toISOString() : now;
+    const endsAt = request.ends_at ? new Date(request.ends_at).toISOString() : null;
+    if (endsAt !== null && endsAt <= startsAt) throw fieldError('ends_at', 'ends_at must be after starts_at');
+    const row = await this.home.addAnnouncement({ message: request.message, url: request.url ?? null, starts_at: startsAt, ends_at: endsAt, created_at: now });
+    return toAdminAnnouncement(row);
+  }
+
+  async removeAnnouncement(id: number): Promise<void> {
+    if (!(await this.home.deleteAnnouncement(id))) throw new AppError(404, HOME_MESSAGES.announcementNotFound);
+  }
+
+  // ---- sections ----
+
+  private async readerRows(userId: number) {
+    const [continueReading, queue, chosen] = await Promise.all([
+      this.home.continueReading(userId, HOME_ROW_SIZE),
+      this.home.queueTitles(userId, HOME_ROW_SIZE),
+      this.home.chosenTopicIds(userId),
+    ]);
+    // Topics the reader chose after registering; failing those, the topics of what they read lately.
+    const topics = chosen.length ? chosen : await this.home.readTopicIds(userId, RECOMMEND_TOPICS);
+    const [recommended, trending] = await Promise.all([this.recommend(userId, topics), this.trending(topics)]);
+    return { continueReading, queue, recommended, trending };
+  }
+
+  /**
+   * Titles for a reader: in their topics (most read first, then the newest of each topic), or the most read and
+   * newest of the library when they have no topics yet; never one they read, listed or rejected.
+   */
+  private async recommend(userId: number, topicIds: number[]): Promise<{ rows: TitleRow[]; system: string }> {
+    const activity = await this.activityOf(POPULAR_DAYS);
+    const system = topicIds.length ? 'topics' : 'popular';
+    const wanted = new Set(topicIds);
+    const popularIds = topicIds.length ? activity.ids.filter((id) => activity.topics.get(id)?.some((t) => wanted.has(t))) : activity.ids;
+    const listings = topicIds.length ? topicIds.slice(0, RECOMMEND_TOPICS).map(listingKeys.topic) : [listingKeys.all()];
+    const newest = await Promise.all(listings.map((key) => this.catalog.listPage({ key, alsoPublisherId: null }, 'recent', RECOMMEND_PER_TOPIC)));
+    const byId = new Map<number, TitleRow>(newest.flat().map((t) => [t.id, t]));
+    const candidates = [...new Set([...popularIds.slice(0, 50), ...newest.flat().map((t) => t.id)])];
+    const excluded = await this.home.seenOrRejected(userId, candidates);
+    const chosen = candidates.filter((id) => !excluded.has(id)).slice(0, HOME_ROW_SIZE);
+    const missing = chosen.filter((id) => !byId.has(id));
+    for (const t of await this.catalog.findTitlesByIds(missing)) byId.set(t.id, t);
+    return { rows: chosen.map((id) => byId.get(id)).filter((t): t is TitleRow => t !== undefined), system };
+  }
+
+  private async trending(topicIds: number[]): Promise<TitleRow[]> {
+    if (topicIds.length === 0) return [];
+    const activity = await this.activityOf(TRENDING_DAYS);
+    const wanted = new Set(topicIds);
+    return this.titlesInOrder(activity.ids.filter((id) => activity.topics.get(id)?.some((t) => wanted.has(t))).slice(0, HOME_ROW_SIZE));
+  }
+
+  /** The most read titles of the last POPULAR_DAYS, within a format when one is given. */
+  private async popular(format: string | null, limit: number): Promise<TitleRow[]> {
+    const activity = await this.activityOf(POPULAR_DAYS);
+    if (!format) return this.titlesInOrder(activity.ids.slice(0, limit));
+    const rows = await this.titlesInOrder(activity.ids.slice(0, ACTIVITY_DEPTH));
+    return rows.filter((t) => t.content_format === format).slice(0, limit);
+  }
+
+  /** Popular titles of a format, filled up with its newest (a library with few readers still shows its videos). */
+  private async popularOrNewest(format: string, limit: number): Promise<TitleRow[]> {
+    const [popular, newest] = await Promise.all([this.popular(format, limit), this.catalog.listPage({ key: listingKeys.format(format), alsoPublisherId: null }, 'recent', limit)]);
+    return [...new Map([...popular, ...newest].map((t) => [t.id, t])).values()].slice(0, limit);
+  }
+
+  private async topicNewest(slug: string, limit: number): Promise<TitleRow[]> {
+    const listing = await this.catalog.listingOf({ topicSlug: slug });
+    return listing ? this.catalog.listPage(listing, 'recent', limit) : [];
+  }
+
+  private async recentlyViewed(cookie: string | undefined, limit: number): Promise<TitleRow[]> {
+    const ids = parseRecentlyViewed(cookie).map((e) => e.id);
+    if (ids.length === 0) return [];
+    const found = new Map((await this.catalog.findTitlesByBookIds(ids)).map((t) => [t.book_id, t]));
+    return ids.flatMap((id) => found.get(id) ?? []).slice(0, limit);
+  }
+
+  private activityOf(days: number): Promise<Activity> {
+    return this.activity.getOrLoad(String(days), async () => {
+      const since = new Date(this.now().getTime() - days * DAY_MS).toISOString();
+      const ids = (await this.home.mostRead(since, ACTIVITY_DEPTH)).map((r) => r.titleId);
+      return { ids, topics: await this.home.topicIdsOf(ids) };
+    });
+  }
+
+  private async titlesInOrder(ids: number[]): Promise<TitleRow[]> {
+    if (ids.length === 0) return [];
+    const found = new Map((await this.catalog.findTitlesByIds(ids)).map((t) => [t.id, t]));
+    return ids.flatMap((id) => found.get(id) ?? []);
+  }
+}
+
+function toAnnouncement(row: AnnouncementRow): HomeResponse['announcements'][number] {
+  return { id: String(row.id), message: row.message, url: row.url };
+}
+
+function toAdminAnnouncement(row: AnnouncementRow) {
+  return { ...toAnnouncement(row), starts_at: row.starts_at, ends_at: row.ends_at, created_at: row.created_at };
+}
