@@ -89,7 +89,7 @@ describe.each([
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await shot(page, `onboarding-${name}`);
     await page.getByRole('button', { name: /Save 1 topic/ }).click();
-    await page.waitForURL('**/library/');
+    await page.waitForURL('**/home/');
     // Signed in: the account menu, not the trial button.
     await page.getByRole('button', { name: /Account/ }).waitFor();
     expect(await page.getByRole('link', { name: 'Start free trial' }).count()).toBe(0);

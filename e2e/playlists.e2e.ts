@@ -74,7 +74,7 @@ describe('playlists', () => {
     await page.getByLabel('Email').fill(inject('demoEmail'));
     await page.getByLabel('Password').fill(inject('demoPassword'));
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/library\/$/);
+    await page.waitForURL(/\/home\/$/);
     api = apiOf(context, page);
     books = await api.books();
     expect(books.length).toBeGreaterThanOrEqual(3);
@@ -457,9 +457,9 @@ describe('playlists', () => {
     p.setDefaultTimeout(15_000);
     await p.goto('/c/');
     expect(await p.getByRole('banner').getByRole('link', { name: 'Search the library' }).isVisible()).toBe(true);
-    // The logo leads to the library on a phone (the browse link gives way below 480 px).
+    // The logo leads home on a phone (the browse link gives way below 480 px).
     await p.getByRole('banner').getByRole('link', { name: 'Lectern' }).click();
-    await p.waitForURL(/\/library\/$/);
+    await p.waitForURL(/\/home\/$/);
     await phone.close();
   });
 

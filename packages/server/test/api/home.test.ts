@@ -32,8 +32,9 @@ describe.each(ENGINES)('the home dashboard on %s', (engine) => {
   let books: Card[];
   const byTitle = (re: RegExp) => books.find((b) => re.test(b.title))!;
 
+  /** `cookie`: the recently viewed value as core's addRecentlyViewed makes it; the browser sends it URI-encoded once more */
   const home = async (c: TestClient, cookie?: string) => {
-    const res = await c.get(searchPaths.home(), cookie === undefined ? undefined : { cookie: `${RECENTLY_VIEWED_COOKIE}=${cookie}` });
+    const res = await c.get(searchPaths.home(), cookie === undefined ? undefined : { cookie: `${RECENTLY_VIEWED_COOKIE}=${encodeURIComponent(cookie)}` });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-cache');
     return homeResponseSchema.parse(res.json());

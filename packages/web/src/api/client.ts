@@ -37,6 +37,8 @@ import {
   type CatalogSearchQuery,
   type CatalogSearchResponse,
   type Suggestion,
+  type HomeResponse,
+  type RecommendationAction,
   searchPaths,
   type Paged,
   type QueueEntry,
@@ -563,6 +565,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** reader.md §3 search-selection tracking (the caller bounds it with a timeout and only logs a failure). */
     searchSelection: (selection: SearchSelection, signal?: AbortSignal): Promise<void> =>
       request(searchPaths.selection(), null, { method: 'POST', body: selection, signal }),
+
+    /** The home dashboard's sections for whoever asks (the recently viewed cookie travels with it). */
+    home: (signal?: AbortSignal): Promise<HomeResponse> => request(searchPaths.home(), (s) => s.homeResponseSchema, { signal }),
+
+    /** library-playlists-account.md §7 POST /r/api/: what a reader did with a recommendation. */
+    recommendationAction: (action: Omit<RecommendationAction, 'csrfmiddlewaretoken'>): Promise<void> =>
+      request(searchPaths.recommendationAction(), null, { method: 'POST', body: action }),
   };
 }
 

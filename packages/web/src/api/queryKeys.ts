@@ -8,6 +8,8 @@ export const queryKeys = {
   book: (bookId: string) => ['book', bookId] as const,
   chapter: (bookId: string, fullPath: string) => ['chapter', bookId, fullPath] as const,
   topics: ['topics'] as const,
+  /** the home dashboard, per signed-in reader ('' for a visitor) */
+  home: (userId: string) => ['home', userId] as const,
   publisher: (slug: string) => ['publisher', slug] as const,
   /** the signed-in reader's stored position in a book (GET /api/v1/book/{id}/position/) */
   position: (bookId: string, userId: string) => ['position', bookId, userId] as const,

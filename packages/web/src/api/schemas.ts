@@ -24,6 +24,7 @@ export {
   inBookSearchResponseSchema,
   catalogSearchResponseSchema,
   suggestResponseSchema,
+  homeResponseSchema,
   metadataListSchema,
   positionResponseSchema,
   progressListSchema,

@@ -38,7 +38,7 @@ function AccountArea() {
 
 function Logo() {
   return (
-    <Link to={appPaths.library} className="topbar__logo">
+    <Link to={appPaths.home} className="topbar__logo">
       <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
         <rect width="32" height="32" rx="7" fill="#0c5b63" />
         <path d="M8 9h6.5a3 3 0 0 1 3 3v12a2.5 2.5 0 0 0-2.5-2.5H8z" fill="#e5f1f1" />
@@ -94,6 +94,9 @@ export function Shell() {
         <div className="topbar__inner">
           <Logo />
           <nav className="topbar__nav" aria-label="Main">
+            <NavLink to={appPaths.home} end className="topbar__navlink">
+              Home
+            </NavLink>
             <NavLink to={appPaths.library} end className="topbar__navlink">
               Library
             </NavLink>

@@ -63,6 +63,7 @@ const RegisterPage = onDemand(() => import('../features/account/RegisterPage.tsx
 const OnboardingPage = onDemand(() => import('../features/account/OnboardingPage.tsx'));
 const AccountPage = onDemand(() => import('../features/account/AccountPage.tsx'));
 const SearchPage = onDemand(() => import('../features/search/SearchPage.tsx'));
+const HomePage = onDemand(() => import('../features/home/HomePage.tsx'));
 const ForgotPasswordPage = onDemand(() => import('../features/account/ForgotPasswordPage.tsx'));
 const ResetPasswordPage = onDemand(() => import('../features/account/ResetPasswordPage.tsx'));
 const SubscribePage = onDemand(() => import('../features/account/SubscribePage.tsx'));
@@ -84,7 +85,8 @@ export function AppRoutes() {
         }
       />
       <Route element={<Shell />}>
-        <Route index element={<Navigate to={appPaths.library} replace />} />
+        <Route index element={<Navigate to={appPaths.home} replace />} />
+        <Route path="home" element={deferred(<HomePage />)} />
         <Route path="library" element={<LibraryPage />} />
         <Route path="topics/:slug" element={<TopicPage />} />
         <Route path="library/publisher/:slug" element={<PublisherPage />} />

@@ -20,7 +20,8 @@ export type IconName =
   | 'list'
   | 'arrow-up'
   | 'arrow-down'
-  | 'grip';
+  | 'grip'
+  | 'close';
 
 const PATHS: Record<IconName, string> = {
   lock: 'M7 10V7a5 5 0 0 1 10 0v3M5 10h14v11H5z M12 14v3',
@@ -43,6 +44,7 @@ const PATHS: Record<IconName, string> = {
   list: 'M9 6h11 M9 12h11 M9 18h11 M4.5 6v.01 M4.5 12v.01 M4.5 18v.01',
   'arrow-up': 'M12 19V5 M6 11l6-6 6 6',
   'arrow-down': 'M12 5v14 M6 13l6 6 6-6',
+  close: 'M6 6l12 12 M18 6L6 18',
   grip: 'M9 6v.01 M15 6v.01 M9 12v.01 M15 12v.01 M9 18v.01 M15 18v.01',
 };
 

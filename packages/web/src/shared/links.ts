@@ -6,6 +6,8 @@
 const seg = encodeURIComponent;
 
 export const appPaths = {
+  /** The home dashboard (library-playlists-account.md §1: /home/), where a signed-in reader lands. */
+  home: '/home/',
   library: '/library/',
   /** Sign-in page that returns to `next` afterwards. */
   login: (next?: string) => (next ? `/login/?${new URLSearchParams({ next }).toString()}` : '/login/'),

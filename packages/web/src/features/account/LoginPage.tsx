@@ -17,7 +17,7 @@ import './LoginPage.css';
 export function LoginPage() {
   const [params] = useSearchParams();
   const rawNext = params.get('next');
-  const next = safeNextPath(rawNext, appPaths.library);
+  const next = safeNextPath(rawNext, appPaths.home);
   const navigate = useNavigate();
   const location = useLocation();
   /** A message from the page that sent the visitor here ('Please log in to continue.'). */

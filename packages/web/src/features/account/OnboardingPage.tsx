@@ -51,7 +51,7 @@ export function OnboardingPage() {
     setError(null);
     try {
       await api.chooseTopics([...picked]);
-      navigate(appPaths.library, { replace: true });
+      navigate(appPaths.home, { replace: true });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
       setSaving(false);

@@ -15,11 +15,12 @@
  *   screen.
  */
 import { paths } from '@lectern/core';
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useSession } from '../../shared/useSession.ts';
+import { rememberViewed } from '../../shared/recentlyViewed.ts';
 import { ChapterBody, chapterSource } from './ChapterBody.tsx';
 import type { FrameCallbacks } from './engine/frameController.ts';
 import { Lightbox } from './Lightbox.tsx';
@@ -104,6 +105,11 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   usePrefetchReaderChapter(bookId, item?.next_chapter_uri, userId);
   const nextLoad = useLoadedReaderChapter(bookId, item?.next_chapter_uri, userId);
   const nextSource = useMemo(() => (nextLoad?.kind === 'html' ? chapterSource(bookId, nextLoad) : null), [bookId, nextLoad]);
+  // The home's "Last viewed" row, once a chapter of the book has opened.
+  const opened = item !== null;
+  useEffect(() => {
+    if (opened) rememberViewed(bookId, 'reader');
+  }, [bookId, opened]);
 
   const session = useReadingSession({
     bookId,

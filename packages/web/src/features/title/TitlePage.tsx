@@ -2,7 +2,7 @@
  * Title page (/library/book/:bookId/): cover, title, byline, publishers, topics, the work's formats, the queue and
  * playlist controls, details with the reading time, description, contents.
  */
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { Link, useParams } from 'react-router';
 import { type AccountProfile, byline, formatLabel, formatReadingTime, paths, publisherLine, type BookDetail } from '@lectern/core';
 import { ButtonLink } from '../../components/Button.tsx';
@@ -18,6 +18,7 @@ import { PlaylistControls } from '../../shared/playlists/PlaylistTitleCard.tsx';
 import { TableOfContents } from './TableOfContents.tsx';
 import { useBook } from './useBook.ts';
 import { TopicChips } from '../../shared/TopicChips.tsx';
+import { rememberViewed } from '../../shared/recentlyViewed.ts';
 import './TitlePage.css';
 
 function TitleSkeleton() {
@@ -155,6 +156,11 @@ export function TitlePage() {
   const book = useBook(bookId);
   const { profile } = useSession();
   const headingId = useId();
+  const found = book.data?.book_id;
+  // The home's "Last viewed" row: titles whose page opened (not an address that named nothing).
+  useEffect(() => {
+    if (found) rememberViewed(found, 'title');
+  }, [found]);
 
   if (book.isPending) return <TitleSkeleton />;
   if (book.isError) {
