@@ -14,7 +14,10 @@ import { authorSortKey, titleSortKey, workKey } from '@lectern/core';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../packages/server/src/db/database.ts';
 import type { Database } from '../packages/server/src/db/schema.ts';
+import { CatalogRepository } from '../packages/server/src/repositories/catalog.ts';
 import { rebuildAllListings } from '../packages/server/src/repositories/listings.ts';
+import { SearchRepository } from '../packages/server/src/repositories/search.ts';
+import { SearchService } from '../packages/server/src/services/search.ts';
 import { hashPassword } from '../packages/server/src/services/passwords.ts';
 
 export interface LibraryShape {
@@ -331,8 +334,12 @@ export async function generateLibrary(db: Db, shape: LibraryShape, log: (line: s
 }
 
 /**
- * The search index over the generated titles and chapters, rebuilt after the bulk insert as an import keeps it.
- * TODO(issue 11, branch h-fts): call the search service's rebuild (the full-text index of titles and chapter text,
- * FTS5 on SQLite, tsvector + GIN on PostgreSQL) here once it lands; until then there is no index to rebuild.
+ * The search index over the generated titles and chapters, as imports would have kept it: the service's own
+ * backfill (every title without index rows: its fields and its chapters' passages), run to the end before any
+ * measurement.
  */
-async function rebuildSearchIndex(_db: Db): Promise<void> {}
+async function rebuildSearchIndex(db: Db): Promise<void> {
+  const catalog = new CatalogRepository(db.kysely);
+  // backfill reads the catalog and writes the index; it never makes cards, so no CatalogService is needed
+  await new SearchService(new SearchRepository(db.kysely, db.engine), catalog, null as never).backfill();
+}

@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { openDatabase } from '../packages/server/src/db/database.ts';
 import { migrateToLatest } from '../packages/server/src/db/migrate.ts';
-import { generateLibrary, type GeneratedLibrary } from './generate-library.ts';
+import { BENCH_PASSWORD, generateLibrary, type GeneratedLibrary } from './generate-library.ts';
 import { median, summary } from './stats.ts';
 
 const { values } = parseArgs({
@@ -111,6 +111,8 @@ interface Target {
   key: string;
   name: string;
   url: string;
+  /** request headers (a signed-in reader's session cookie) */
+  headers?: Record<string, string>;
 }
 
 interface Run {
@@ -127,9 +129,9 @@ function cpuOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function load(url: string, pid: number): Promise<Run> {
+async function load(url: string, pid: number, headers?: Record<string, string>): Promise<Run> {
   const before = cpuOf(pid);
-  const r = await autocannon({ url, connections, duration });
+  const r = await autocannon({ url, connections, duration, ...(headers ? { headers } : {}) });
   const ok = r.statusCodeStats?.['200']?.count ?? 0;
   if (r.errors || ok !== r.requests.total) throw new Error(`${url}: ${r.requests.total - ok} answers other than 200, ${r.errors} errors`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuMs: ((cpuOf(pid) - before) * 1000) / r.requests.total };
@@ -166,10 +168,7 @@ async function measure(engine: string, size: number): Promise<RouteResult[]> {
       { key: 'topic-big', name: `biggest topic's page (${library.bigTopic.titles} titles)`, url: bigTopic },
       { key: 'topic-big-last', name: `biggest topic's last page (page ${topicLast.pages})`, url: topicLast.url },
       { key: 'publisher-big', name: `biggest publisher's page (${library.bigPublisher.titles} titles)`, url: `${app}/api/v1/book/?publisher=${library.bigPublisher.slug}&page_size=24` },
-      // TODO(issue 11, branches h-fts and h-home): the finding routes join this list when they land: /api/v2/home/
-      // (signed in as reader1@bench.example, BENCH_PASSWORD), /api/v2/search/?q= one word and a phrase,
-      // /api/v2/search/suggest/, and in-book search in the largest book (budget p99 50 ms; 150 ms full text).
-      ...FINDING_TARGETS(app),
+      ...(await FINDING_TARGETS(app)),
     ];
     const only = values.only?.split(',');
     const chosen = only ? targets.filter((t) => only.some((o) => t.key.includes(o))) : targets;
@@ -179,11 +178,11 @@ async function measure(engine: string, size: number): Promise<RouteResult[]> {
     for (const t of chosen) {
       const r: RouteResult = { key: t.key, name: t.name, ratio: [], p50: [], p99: [], anchorP99: [], cpuMs: [], anchorCpuMs: [], loopP99: [], loopMax: [] };
       const pid = server.child.pid!;
-      await load(t.url, pid); // warm-up: caches and the page cache, as a running server has them
+      await load(t.url, pid, t.headers); // warm-up: caches and the page cache, as a running server has them
       for (let i = 0; i < rounds; i++) {
         const runRoute = async () => {
           await loop();
-          const run = await load(t.url, pid);
+          const run = await load(t.url, pid, t.headers);
           const l = await loop();
           r.loopP99.push(l.p99);
           r.loopMax.push(l.max);
@@ -219,8 +218,28 @@ async function measure(engine: string, size: number): Promise<RouteResult[]> {
 }
 
 /** The finding routes (search, suggest, home) once they exist: empty until then. */
-function FINDING_TARGETS(_app: string): Target[] {
-  return [];
+/**
+ * The finding routes (issue 11): the home as a visitor and as a reader with a queue, positions and history (the
+ * generator's reader1), suggest, a one-word and a phrase full-text search. Budgets: p99 < 50 ms for home and
+ * suggest, < 150 ms for a full-text search.
+ */
+async function FINDING_TARGETS(app: string): Promise<Target[]> {
+  // As the web app signs in: the csrftoken cookie first, echoed in X-CSRFToken.
+  const csrf = (await fetch(`${app}/healthz`)).headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('csrftoken='))!;
+  const login = await fetch(`${app}/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: app, cookie: csrf, 'x-csrftoken': csrf.slice('csrftoken='.length) },
+    body: JSON.stringify({ email: 'reader1@bench.example', password: BENCH_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`bench sign-in: ${login.status} ${await login.text()}`);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return [
+    { key: 'home-visitor', name: 'home GET /api/v2/home/, a visitor', url: `${app}/api/v2/home/` },
+    { key: 'home-reader', name: 'home GET /api/v2/home/, a reader (queue, positions, history)', url: `${app}/api/v2/home/`, headers: { cookie } },
+    { key: 'suggest', name: 'suggest GET /api/v2/search/suggest/?q=secu', url: `${app}/api/v2/search/suggest/?q=secu` },
+    { key: 'search-word', name: 'full-text search, one word (?q=protocol)', url: `${app}/api/v2/search/?q=protocol` },
+    { key: 'search-phrase', name: 'full-text search, a phrase (?q="hash algorithm")', url: `${app}/api/v2/search/?q=${encodeURIComponent('"hash algorithm"')}` },
+  ];
 }
 
 const all = new Map<string, RouteResult[]>();

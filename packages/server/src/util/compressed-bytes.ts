@@ -47,6 +47,20 @@ export class CompressedBytes {
  */
 export function chooseCoding(acceptEncoding: string | undefined): ContentCoding {
   if (!acceptEncoding) return 'identity';
+  // Browsers send one of a handful of header values: parse each once (bounded: a client making up values cannot
+  // grow it past CODING_MEMO_MAX).
+  const known = codingMemo.get(acceptEncoding);
+  if (known) return known;
+  const coding = parseCoding(acceptEncoding);
+  if (codingMemo.size >= CODING_MEMO_MAX) codingMemo.clear();
+  codingMemo.set(acceptEncoding, coding);
+  return coding;
+}
+
+const CODING_MEMO_MAX = 256;
+const codingMemo = new Map<string, ContentCoding>();
+
+function parseCoding(acceptEncoding: string): ContentCoding {
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
