@@ -38,6 +38,10 @@ import {
   type CatalogSearchResponse,
   type Suggestion,
   type HomeResponse,
+  type Annotation,
+  type AnnotationSearchResponse,
+  annotationPaths,
+  AUTH_TOKEN_HEADER,
   type RecommendationAction,
   searchPaths,
   type Paged,
@@ -569,6 +573,24 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** The home dashboard's sections for whoever asks (the recently viewed cookie travels with it). */
     home: (signal?: AbortSignal): Promise<HomeResponse> => request(searchPaths.home(), (s) => s.homeResponseSchema, { signal }),
 
+    // ---- annotations (issue 9; core/annotations.ts): the store is authenticated by its token header alone ----
+
+    /** reader.md §7 GET /auth/token: the token text for the store calls. */
+    annotationToken: async (signal?: AbortSignal): Promise<string> => (await exchange(annotationPaths.token(), { accept: 'text/plain', signal })).text,
+
+    /** GET {prefix}/search: a chapter's (or, with the book's prefix, a whole book's) annotations the caller may read. */
+    searchAnnotations: (prefix: string, token: string, query: { user?: string; limit?: number; offset?: number } = {}, signal?: AbortSignal): Promise<AnnotationSearchResponse> =>
+      request(annotationPaths.search(prefix), (s) => s.annotationSearchResponseSchema, { query, headers: { [AUTH_TOKEN_HEADER]: token }, signal }),
+
+    createAnnotation: (prefix: string, token: string, body: AnnotationDraft): Promise<Annotation> =>
+      request(annotationPaths.annotations(prefix), (s) => s.annotationSchema, { method: 'POST', body, headers: { [AUTH_TOKEN_HEADER]: token } }),
+
+    updateAnnotation: (prefix: string, token: string, id: string, body: AnnotationDraft): Promise<Annotation> =>
+      request(annotationPaths.annotation(prefix, id), (s) => s.annotationSchema, { method: 'PUT', body, headers: { [AUTH_TOKEN_HEADER]: token } }),
+
+    deleteAnnotation: (prefix: string, token: string, id: string): Promise<void> =>
+      request(annotationPaths.annotation(prefix, id), null, { method: 'DELETE', headers: { [AUTH_TOKEN_HEADER]: token } }),
+
     /** library-playlists-account.md §7 POST /r/api/: what a reader did with a recommendation. */
     recommendationAction: (action: Omit<RecommendationAction, 'csrfmiddlewaretoken'>): Promise<void> =>
       request(searchPaths.recommendationAction(), null, { method: 'POST', body: action }),
@@ -576,6 +598,19 @@ export function createApiClient(options: ApiClientOptions = {}) {
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** What the reader sends to create or change an annotation (core's annotationInputSchema, tags as a list). */
+export interface AnnotationDraft {
+  quote?: string;
+  ranges?: Annotation['ranges'];
+  selectors?: Annotation['selectors'];
+  text?: string | null;
+  tags?: string[];
+  uri?: string;
+  permissions?: Annotation['permissions'];
+  is_public?: boolean;
+  annotation_type?: Annotation['annotation_type'];
+}
 
 /** Where a paged answer's `next` link continues: its page number and, for the catalog, its cursor; null on the last page. */
 export function nextPageOf(page: Pick<Paged<unknown>, 'next'>): { page: number; cursor: string | null } | null {

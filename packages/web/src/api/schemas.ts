@@ -25,6 +25,8 @@ export {
   catalogSearchResponseSchema,
   suggestResponseSchema,
   homeResponseSchema,
+  annotationSchema,
+  annotationSearchResponseSchema,
   metadataListSchema,
   positionResponseSchema,
   progressListSchema,

@@ -15,12 +15,15 @@
  *   screen.
  */
 import { paths } from '@lectern/core';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useSession } from '../../shared/useSession.ts';
 import { rememberViewed } from '../../shared/recentlyViewed.ts';
+import { AnnotationLayer } from './annotations/AnnotationLayer.tsx';
+import { useChapterAnnotations } from './annotations/useChapterAnnotations.ts';
+import type { FrameController } from './engine/frameController.ts';
 import { ChapterBody, chapterSource } from './ChapterBody.tsx';
 import type { FrameCallbacks } from './engine/frameController.ts';
 import { Lightbox } from './Lightbox.tsx';
@@ -147,13 +150,25 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   const jump = useSearchJump(routeHref, session.controllerRef, focusChapterOnReady);
   const { onReady: sessionReady } = session;
   const { onReady: jumpReady } = jump;
+  // The frame on show, as state: the annotation layer draws in it and listens to it.
+  const [frame, setFrame] = useState<FrameController | null>(null);
   const onReady = useCallback(
     (controller: Parameters<typeof sessionReady>[0]) => {
       sessionReady(controller);
       jumpReady(controller);
+      setFrame(controller);
     },
     [sessionReady, jumpReady],
   );
+  // Highlights and notes (issue 9): signed-in readers, on HTML chapters.
+  const { profile } = useSession();
+  const annotations = useChapterAnnotations({
+    bookId,
+    titleSafe,
+    href: frame?.chapterHref ?? href,
+    controller: frame,
+    enabled: !!profile && load?.kind === 'html',
+  });
 
   const onKey = useReaderKeys({ controllerRef: session.controllerRef, panels, stepFont: settings.stepFont, immersive, toggleImmersive });
 
@@ -252,6 +267,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
         <SearchPanel open={panels.searchOpen} search={search} onClose={panels.closeSearch} />
       </div>
       {panels.lightbox ? <Lightbox src={panels.lightbox.src} alt={panels.lightbox.alt} onClose={panels.closeImage} /> : null}
+      {profile && load?.kind === 'html' ? <AnnotationLayer layer={annotations} profile={profile} /> : null}
       {dim > 0 ? createPortal(<div className="reader-dim" style={{ opacity: dim }} aria-hidden="true" />, document.body) : null}
     </div>
   );

@@ -93,6 +93,22 @@ export class FrameController {
     return this.href;
   }
 
+  /** The chapter's document, its reading root and the frame (the annotation layer draws and listens there). */
+  get frameDocument(): Document {
+    return this.doc;
+  }
+  get readingRoot(): Element | null {
+    return this.doc.getElementById(ROOT_ID);
+  }
+  get frameElement(): HTMLIFrameElement {
+    return this.frame;
+  }
+
+  /** Brings a range into view (a note chosen in the notes panel), as the reader's position. */
+  reveal(range: Range) {
+    this.restore(range, this.percentage());
+  }
+
   get paged() {
     return this.prefs.pagination === 'page';
   }

@@ -29,7 +29,7 @@ export function fold(s: string): string {
   return out.join('');
 }
 
-interface TextIndex {
+export interface TextIndex {
   nodes: Text[];
   /** where each node starts in `text` */
   starts: number[];
@@ -38,7 +38,7 @@ interface TextIndex {
 
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
 
-function indexText(root: Element): TextIndex {
+export function indexText(root: Element): TextIndex {
   const doc = root.ownerDocument;
   const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
     acceptNode: (n) => (n.parentElement && SKIP.has(n.parentElement.tagName) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
@@ -55,7 +55,7 @@ function indexText(root: Element): TextIndex {
 }
 
 /** The node holding character `offset` of the index, and the offset inside it. */
-function locate(index: TextIndex, offset: number): { node: Text; offset: number } | null {
+export function locate(index: TextIndex, offset: number): { node: Text; offset: number } | null {
   const { nodes, starts } = index;
   if (!nodes.length) return null;
   let lo = 0;

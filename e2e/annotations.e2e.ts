@@ -1,0 +1,166 @@
+/**
+ * Highlights and notes (issue 9) as a reader makes them in a real sample book: select words, highlight them, add a
+ * note with markdown and tags, see both again in a fresh browser (a phone), open the viewer, edit the note, clear
+ * it behind the §8 confirm, undo the highlight. A note's markdown is shown as text and safe markup only: the
+ * `<img onerror>` written in it stays text and nothing runs.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ANNOTATION_MESSAGES } from '@lectern/core';
+import { lecternCli, signIn } from '../scripts/fresh-server.ts';
+import { launchBrowser, seriousViolations } from './browser.ts';
+
+const baseURL = inject('baseURL');
+const shown = (page: Page) => page.frameLocator('iframe.chapter-view__frame:not(.chapter-view__spare)');
+
+/** Selects `length` characters of the first long text of the chapter (in view at the top of the chapter). */
+async function selectWords(page: Page, skip: number, length: number): Promise<string> {
+  return page.evaluate(
+    ([skip, length]) => {
+      const frame = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-view__frame')).find((f) => getComputedStyle(f).visibility !== 'hidden')!;
+      const doc = frame.contentDocument!;
+      const walker = doc.createTreeWalker(doc.getElementById('lectern-root')!, NodeFilter.SHOW_TEXT);
+      let t = walker.nextNode() as Text | null;
+      while (t && t.length < 120) t = walker.nextNode() as Text | null;
+      const range = doc.createRange();
+      range.setStart(t!, skip);
+      range.setEnd(t!, skip + length);
+      doc.getSelection()!.removeAllRanges();
+      doc.getSelection()!.addRange(range);
+      return range.toString();
+    },
+    [skip, length] as const,
+  );
+}
+
+/** Clicks the middle of the first drawn range that holds `text` (the Highlight API paints it: no element to click). */
+async function clickOn(page: Page, text: string) {
+  const point = await page.evaluate((text) => {
+    const frame = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-view__frame')).find((f) => getComputedStyle(f).visibility !== 'hidden')!;
+    const doc = frame.contentDocument!;
+    const walker = doc.createTreeWalker(doc.getElementById('lectern-root')!, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+      const at = t.data.indexOf(text);
+      if (at < 0) continue;
+      const range = doc.createRange();
+      range.setStart(t, at + Math.floor(text.length / 2));
+      range.setEnd(t, at + Math.floor(text.length / 2) + 1);
+      const r = range.getBoundingClientRect();
+      const f = frame.getBoundingClientRect();
+      return { x: f.left + r.left + r.width / 2, y: f.top + r.top + r.height / 2 };
+    }
+    return null;
+  }, text);
+  expect(point, `"${text}" on the page`).not.toBeNull();
+  await page.mouse.click(point!.x, point!.y);
+}
+
+describe('highlights and notes in the reader', () => {
+  let browser: Browser;
+  let contexts: BrowserContext[] = [];
+  const email = `notes-${Date.now()}@example.com`;
+  const password = 'a long enough password';
+  let chapterUrl = '';
+
+  const open = async (viewport: { width: number; height: number }) => {
+    const context = await browser.newContext({ baseURL, viewport });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await signIn(page, email, password);
+    return { page, dialogs };
+  };
+
+  beforeAll(async () => {
+    lecternCli(inject('dataDir'), ['users:create', '--email', email, '--password', password, '--status', 'subscriber']);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    contexts = [];
+    await browser?.close();
+  });
+
+  it('highlights, adds a note with markdown and tags, and finds both again in a fresh browser', async () => {
+    const { page, dialogs } = await open({ width: 1280, height: 800 });
+    const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
+    const summary = list.results.find((b: { title: string }) => /War of the Worlds/.test(b.title));
+    const book = await (await page.request.get(summary.api_url)).json();
+    chapterUrl = book.chapters.find((c: { label: string }) => /Chapter 1\b/.test(c.label)).web_url;
+    await page.goto(chapterUrl);
+    await shown(page).locator('#lectern-root p').first().waitFor();
+
+    // A highlight: select, Add Highlight.
+    const highlighted = await selectWords(page, 0, 24);
+    const adder = page.getByRole('toolbar', { name: 'Annotate the selection' });
+    await adder.getByRole('button', { name: 'Add Highlight' }).click();
+    await expect.poll(() => adder.count()).toBe(0);
+
+    // A note: select other words, Add Note, markdown and tags, Enter saves.
+    const noted = await selectWords(page, 40, 30);
+    await adder.getByRole('button', { name: 'Add Note' }).click();
+    const editor = page.getByRole('dialog', { name: 'Add note' });
+    await expect.poll(() => editor.locator('blockquote').textContent()).toBe(noted);
+    const note = editor.getByPlaceholder(ANNOTATION_MESSAGES.notePlaceholder);
+    await note.fill('A **bold** guess, see [the notes](https://example.com/notes) <img src=x onerror=alert(1)>');
+    await editor.getByLabel('Tags').fill('martians  opening');
+    expect(await seriousViolations(page)).toEqual([]);
+    await note.press('Enter');
+    await expect.poll(() => editor.count()).toBe(0);
+
+    // A fresh browser, a phone: both are there; the viewer shows the note as markup, never as HTML.
+    const phone = await open({ width: 390, height: 844 });
+    await phone.page.goto(chapterUrl);
+    await shown(phone.page).locator('#lectern-root p').first().waitFor();
+    await expect.poll(() => phone.page.evaluate(() => {
+      const frame = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-view__frame')).find((f) => getComputedStyle(f).visibility !== 'hidden')!;
+      const registry = (frame.contentWindow as unknown as { CSS: { highlights: Map<string, Set<Range>> } }).CSS.highlights;
+      return [...(registry.get('lectern-highlight') ?? [])].map((r) => r.toString()).concat([...(registry.get('lectern-note') ?? [])].map((r) => `note:${r.toString()}`));
+    })).toEqual([highlighted, `note:${noted}`]);
+    await clickOn(phone.page, noted.slice(5, 20));
+    const viewer = phone.page.getByRole('dialog', { name: 'Note' });
+    await viewer.waitFor();
+    expect(await viewer.locator('strong').textContent()).toBe('bold');
+    expect(await viewer.getByRole('link', { name: 'the notes' }).getAttribute('href')).toBe('https://example.com/notes');
+    expect(await viewer.locator('img').count()).toBe(0);
+    expect(await viewer.textContent()).toContain('<img src=x onerror=alert(1)>');
+    expect(await viewer.getByRole('list', { name: 'Tags' }).textContent()).toBe('martiansopening');
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousViolations(phone.page)).toEqual([]);
+
+    // Edit the note there.
+    await viewer.getByRole('button', { name: 'Edit Note' }).click();
+    const edit = phone.page.getByRole('dialog', { name: 'Edit note' });
+    await edit.getByPlaceholder(ANNOTATION_MESSAGES.notePlaceholder).fill('Changed on the phone');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => edit.count()).toBe(0);
+    await clickOn(phone.page, noted.slice(5, 20));
+    await expect.poll(() => phone.page.getByRole('dialog', { name: 'Note' }).textContent()).toContain('Changed on the phone');
+
+    // Clear the note behind the confirm: it stays a highlight.
+    await phone.page.getByRole('dialog', { name: 'Note' }).getByRole('button', { name: 'Delete Note' }).click();
+    await phone.page.getByText(ANNOTATION_MESSAGES.deleteConfirm).waitFor();
+    await phone.page.getByRole('button', { name: ANNOTATION_MESSAGES.deleteYes }).click();
+    await phone.page.keyboard.press('Escape');
+    await clickOn(phone.page, noted.slice(5, 20));
+    const asHighlight = phone.page.getByRole('dialog', { name: 'Highlight' });
+    await asHighlight.waitFor();
+
+    // Undo it: gone, for the first browser too.
+    await asHighlight.getByRole('button', { name: 'Undo Highlight' }).click();
+    await expect.poll(() => asHighlight.count()).toBe(0);
+    await page.reload();
+    await shown(page).locator('#lectern-root p').first().waitFor();
+    await expect.poll(() => page.evaluate(() => {
+      const frame = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-view__frame')).find((f) => getComputedStyle(f).visibility !== 'hidden')!;
+      const registry = (frame.contentWindow as unknown as { CSS: { highlights: Map<string, Set<Range>> } }).CSS.highlights;
+      return [...(registry.get('lectern-highlight') ?? [])].map((r) => r.toString()).concat([...(registry.get('lectern-note') ?? [])].map((r) => `note:${r.toString()}`));
+    })).toEqual([highlighted]);
+    expect(dialogs).toEqual([]);
+  });
+});

@@ -1,0 +1,340 @@
+/**
+ * The annotation pop-ups over the chapter (reader.md §2, §4; issue 9): the adder above a selection (Copy, Add
+ * Highlight, Add Note, and Add preview content for preview creators), the editor (markdown note up to 750
+ * characters, the quote cut to 750 with an ellipsis, tags split on whitespace, public or private; Escape cancels,
+ * Enter without Shift saves), the viewer of a tapped highlight (Copy, Edit Note / Add Note / Undo Highlight, Edit
+ * Preview, a note's deletion behind the §8 confirm; Edit and Delete only where §6 permits), the share block of a
+ * public note with a card, and the store's notices.
+ */
+import {
+  ANNOTATION_MESSAGES,
+  CONSUMER_KEY,
+  isPublicPermissions,
+  NOTE_MAX_LENGTH,
+  permits,
+  splitTags,
+  truncateQuote,
+  type AccountProfile,
+  type Annotation,
+} from '@lectern/core';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
+import { Button } from '../../../components/Button.tsx';
+import { Icon } from '../../../components/Icon.tsx';
+import type { RangeDescription } from './anchoring.ts';
+import { NoteMarkdown } from './NoteMarkdown.tsx';
+import type { Box, useChapterAnnotations } from './useChapterAnnotations.ts';
+import './AnnotationLayer.css';
+
+type Layer = ReturnType<typeof useChapterAnnotations>;
+
+interface EditorState {
+  /** a new annotation from this selection, or an existing one */
+  target: { kind: 'new'; description: RangeDescription; preview: boolean } | { kind: 'existing'; annotation: Annotation };
+  box: Box;
+}
+
+/** Where a pop-up goes: above the box when there is room, else below; kept on the screen. */
+function place(box: Box, width: number, height: number): { left: number; top: number } {
+  const margin = 8;
+  const left = Math.min(Math.max(margin, (box.left + box.right) / 2 - width / 2), window.innerWidth - width - margin);
+  const above = box.top - height - margin;
+  const top = above >= margin ? above : box.bottom + margin;
+  return { left: Math.max(margin, left), top: Math.max(margin, Math.min(top, window.innerHeight - height - margin)) };
+}
+
+async function copy(text: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    /* the browser refused (no permission): nothing else to do */
+  }
+}
+
+export function AnnotationLayer({ layer, profile }: { layer: Layer; profile: AccountProfile }) {
+  const [editor, setEditor] = useState<EditorState | null>(null);
+  const preview = profile.account.roles.includes('preview-creator');
+  const principal = { userId: profile.user_uuid, consumerKey: CONSUMER_KEY, isAdmin: profile.account.roles.includes('admin') };
+  const { selection, viewing } = layer;
+
+  const openEditor = (state: EditorState) => {
+    layer.closeViewer();
+    setEditor(state);
+  };
+
+  return createPortal(
+    <>
+      {selection && !editor ? (
+        <Popup box={selection.box} width={300} height={48} className="annotation-adder" label="Annotate the selection" onEscape={layer.clearSelection}>
+          <button type="button" onClick={() => void copy(selection.description.quote)}>
+            <Icon name="copy" size={16} /> Copy
+          </button>
+          <button type="button" onClick={() => void layer.create(selection.description, { text: '', tags: [], isPublic: false })}>
+            <Icon name="edit" size={16} /> Add Highlight
+          </button>
+          <button type="button" onClick={() => openEditor({ target: { kind: 'new', description: selection.description, preview: false }, box: selection.box })}>
+            <Icon name="plus" size={16} /> Add Note
+          </button>
+          {preview ? (
+            <button type="button" onClick={() => openEditor({ target: { kind: 'new', description: selection.description, preview: true }, box: selection.box })}>
+              Add preview content
+            </button>
+          ) : null}
+        </Popup>
+      ) : null}
+
+      {viewing && !editor ? (
+        <Viewer
+          annotation={viewing.annotation}
+          box={viewing.box}
+          mayUpdate={permits(viewing.annotation, 'update', principal)}
+          mayDelete={permits(viewing.annotation, 'delete', principal)}
+          onClose={layer.closeViewer}
+          onEdit={() => openEditor({ target: { kind: 'existing', annotation: viewing.annotation }, box: viewing.box })}
+          onClearNote={async () => {
+            const a = viewing.annotation;
+            await layer.update(a, { text: '', tags: a.tags, isPublic: isPublicPermissions(a.permissions) });
+          }}
+          onUndo={async () => {
+            if (await layer.remove(viewing.annotation)) layer.closeViewer();
+          }}
+        />
+      ) : null}
+
+      {editor ? (
+        <Editor
+          state={editor}
+          onCancel={() => setEditor(null)}
+          onSave={async (fields) => {
+            const t = editor.target;
+            const saved =
+              t.kind === 'new' ? await layer.create(t.description, { ...fields, preview: t.preview }) : await layer.update(t.annotation, fields);
+            if (saved) setEditor(null);
+          }}
+        />
+      ) : null}
+
+      <div className="annotation-notice" role="status" aria-live="polite">
+        {layer.notice ? (
+          <p>
+            <Icon name="alert" size={16} />
+            <span>{layer.notice}</span>
+          </p>
+        ) : null}
+      </div>
+    </>,
+    document.body,
+  );
+}
+
+function Popup({
+  box,
+  width,
+  height,
+  className,
+  label,
+  onEscape,
+  children,
+  role = 'toolbar',
+}: {
+  box: Box;
+  width: number;
+  height: number;
+  className: string;
+  label: string;
+  onEscape: () => void;
+  children: React.ReactNode;
+  role?: 'toolbar' | 'dialog';
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState({ width, height });
+  // Placed by its real size once drawn (only a change of size renders again).
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && (el.offsetWidth !== size.width || el.offsetHeight !== size.height)) setSize({ width: el.offsetWidth, height: el.offsetHeight });
+  });
+  const at = place(box, Math.min(size.width, window.innerWidth - 16), size.height);
+  return (
+    <div
+      ref={ref}
+      role={role}
+      aria-label={label}
+      className={`annotation-popup ${className}`}
+      style={{ left: at.left, top: at.top }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onEscape();
+        }
+      }}
+    >
+      {children}
+    </div>
+  );
+}
+
+function Viewer({
+  annotation: a,
+  box,
+  mayUpdate,
+  mayDelete,
+  onClose,
+  onEdit,
+  onClearNote,
+  onUndo,
+}: {
+  annotation: Annotation;
+  box: Box;
+  mayUpdate: boolean;
+  mayDelete: boolean;
+  onClose: () => void;
+  onEdit: () => void;
+  onClearNote: () => Promise<void>;
+  onUndo: () => Promise<void>;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const hasNote = a.text.trim() !== '';
+  const isPreview = a.annotation_type === 'preview_annotation';
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => first.current?.focus({ preventScroll: true }), [a.id]);
+  // A click elsewhere in the app closes it (a tap in the chapter is handled by the chapter frame).
+  useEffect(() => {
+    const onDown = (e: PointerEvent) => {
+      if (!(e.target as Element | null)?.closest?.('.annotation-viewer')) onClose();
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [onClose]);
+  return (
+    <Popup box={box} width={340} height={160} className="annotation-viewer" label={hasNote ? 'Note' : 'Highlight'} onEscape={onClose} role="dialog">
+      {hasNote ? <NoteMarkdown text={a.text} className="annotation-viewer__note" /> : null}
+      {a.tags.length ? (
+        <ul className="annotation-viewer__tags" aria-label="Tags">
+          {a.tags.map((t) => (
+            <li key={t}>{t}</li>
+          ))}
+        </ul>
+      ) : null}
+      {a.is_public && a.card_url ? (
+        <p className="annotation-viewer__share">
+          Shared: <a href={a.card_url}>link to this note</a>
+          <button type="button" className="annotation-viewer__link-button" onClick={() => void copy(new URL(a.card_url!, window.location.href).href)}>
+            Copy link
+          </button>
+        </p>
+      ) : null}
+      {confirming ? (
+        <div className="annotation-viewer__confirm" role="alertdialog" aria-label={ANNOTATION_MESSAGES.deleteConfirm}>
+          <p>{ANNOTATION_MESSAGES.deleteConfirm}</p>
+          <div className="annotation-viewer__actions">
+            <Button variant="secondary" size="sm" onClick={() => setConfirming(false)}>
+              {ANNOTATION_MESSAGES.deleteNo}
+            </Button>
+            <Button
+              variant="danger"
+              size="sm"
+              onClick={async () => {
+                await onClearNote();
+                setConfirming(false);
+              }}
+            >
+              {ANNOTATION_MESSAGES.deleteYes}
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <div className="annotation-viewer__actions">
+          <button type="button" ref={first} onClick={() => void copy(a.quote)}>
+            <Icon name="copy" size={16} /> Copy
+          </button>
+          {mayUpdate ? (
+            <button type="button" onClick={onEdit}>
+              <Icon name="edit" size={16} /> {isPreview ? 'Edit Preview' : hasNote ? 'Edit Note' : 'Add Note'}
+            </button>
+          ) : null}
+          {mayDelete && hasNote && mayUpdate ? (
+            <button type="button" onClick={() => setConfirming(true)}>
+              <Icon name="trash" size={16} /> Delete Note
+            </button>
+          ) : null}
+          {mayDelete && !hasNote ? (
+            <button type="button" onClick={() => void onUndo()}>
+              <Icon name="close" size={16} /> Undo Highlight
+            </button>
+          ) : null}
+        </div>
+      )}
+    </Popup>
+  );
+}
+
+function Editor({ state, onCancel, onSave }: { state: EditorState; onCancel: () => void; onSave: (f: { text: string; tags: string[]; isPublic: boolean }) => Promise<void> }) {
+  const existing = state.target.kind === 'existing' ? state.target.annotation : null;
+  const quote = state.target.kind === 'new' ? state.target.description.quote : state.target.annotation.quote;
+  const [text, setText] = useState(existing?.text ?? '');
+  const [tags, setTags] = useState(existing?.tags.join(' ') ?? '');
+  const [isPublic, setPublic] = useState(existing ? isPublicPermissions(existing.permissions) : false);
+  const [saving, setSaving] = useState(false);
+  const ids = { text: useId(), tags: useId(), count: useId() };
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => textRef.current?.focus({ preventScroll: true }), []);
+  const save = async () => {
+    if (saving) return;
+    setSaving(true);
+    await onSave({ text: text.slice(0, NOTE_MAX_LENGTH), tags: splitTags(tags), isPublic });
+    setSaving(false);
+  };
+  const onKey = (e: ReactKeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      onCancel();
+    } else if (e.key === 'Enter' && !e.shiftKey && (e.target as HTMLElement).tagName !== 'BUTTON') {
+      e.preventDefault();
+      void save();
+    }
+  };
+  return (
+    <Popup box={state.box} width={360} height={300} className="annotation-editor" label={existing?.text ? 'Edit note' : 'Add note'} onEscape={onCancel} role="dialog">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        onKeyDown={onKey}
+      >
+        <blockquote className="annotation-editor__quote">{truncateQuote(quote)}</blockquote>
+        <label htmlFor={ids.text} className="visually-hidden">
+          Note
+        </label>
+        <textarea
+          id={ids.text}
+          ref={textRef}
+          value={text}
+          maxLength={NOTE_MAX_LENGTH}
+          placeholder={ANNOTATION_MESSAGES.notePlaceholder}
+          aria-describedby={ids.count}
+          rows={4}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <p id={ids.count} className="annotation-editor__count">
+          {text.length} / {NOTE_MAX_LENGTH}
+        </p>
+        <label htmlFor={ids.tags} className="annotation-editor__label">
+          Tags
+        </label>
+        <input id={ids.tags} type="text" value={tags} placeholder="separated by spaces" onChange={(e) => setTags(e.target.value)} />
+        <label className="annotation-editor__public">
+          <input type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} /> Public (anyone can read this note)
+        </label>
+        <div className="annotation-editor__actions">
+          <Button variant="secondary" size="sm" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" size="sm" busy={saving}>
+            Save
+          </Button>
+        </div>
+      </form>
+    </Popup>
+  );
+}
