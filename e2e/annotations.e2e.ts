@@ -113,6 +113,18 @@ describe('highlights and notes in the reader', () => {
     await note.press('Enter');
     await expect.poll(() => editor.count()).toBe(0);
 
+    // The notes panel lists both under their chapter, filters by tag, and exports them.
+    await page.getByRole('button', { name: 'Notes and highlights' }).click();
+    const panel = page.getByRole('complementary', { name: 'Notes and highlights' });
+    await panel.getByRole('region', { name: /Chapter 1/ }).waitFor();
+    await expect.poll(() => panel.locator('.reader-notes__quote').allTextContents()).toEqual(expect.arrayContaining([highlighted, noted]));
+    await panel.getByLabel('Tag').selectOption('martians');
+    await expect.poll(() => panel.locator('.reader-notes__quote').allTextContents()).toEqual([noted]);
+    const markdown = await (await page.request.get(`/api/v2/annotations/${encodeURIComponent(book.book_id)}/export/?format=markdown`)).text();
+    expect(markdown).toContain(noted.split('\n')[0]!.trim());
+    expect(markdown).toContain(highlighted.split('\n')[0]!.trim());
+    await panel.getByRole('button', { name: 'Close notes' }).click();
+
     // A fresh browser, a phone: both are there; the viewer shows the note as markup, never as HTML.
     const phone = await open({ width: 390, height: 844 });
     await phone.page.goto(chapterUrl);

@@ -24,7 +24,8 @@ export type ReaderIconName =
   | 'masthead'
   | 'menu-bar'
   | 'offline'
-  | 'search';
+  | 'search'
+  | 'notes';
 
 const PATHS: Record<ReaderIconName, string> = {
   toc: 'M4 6h16 M4 12h16 M4 18h10',
@@ -50,6 +51,7 @@ const PATHS: Record<ReaderIconName, string> = {
   alert: 'M12 3.5l9.5 17h-19z M12 10v4.5 M12 17.5v.01',
   masthead: 'M4 4h16v16H4z M4 9h16',
   'menu-bar': 'M4 4h16v16H4z M4 15h16',
+  notes: 'M5 4h11l3 3v13H5z M8 9h8 M8 13h8 M8 17h5',
   search: 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14z M20 20l-4-4',
   offline: 'M3 3l18 18 M8.5 16.5a5 5 0 0 1 7 0 M5 12.9a10 10 0 0 1 4.2-2.5 M14.8 10.4A10 10 0 0 1 19 12.9 M2 9.3a15 15 0 0 1 4.4-2.9 M11 5.1A15 15 0 0 1 22 9.3 M12 20h.01',
 };

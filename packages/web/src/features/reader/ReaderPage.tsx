@@ -22,6 +22,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { useSession } from '../../shared/useSession.ts';
 import { rememberViewed } from '../../shared/recentlyViewed.ts';
 import { AnnotationLayer } from './annotations/AnnotationLayer.tsx';
+import { NotesPanel } from './annotations/NotesPanel.tsx';
 import { useChapterAnnotations } from './annotations/useChapterAnnotations.ts';
 import type { FrameController } from './engine/frameController.ts';
 import { ChapterBody, chapterSource } from './ChapterBody.tsx';
@@ -162,13 +163,29 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   );
   // Highlights and notes (issue 9): signed-in readers, on HTML chapters.
   const { profile } = useSession();
+  const annotating = !!profile && load?.kind === 'html';
+  const revealRef = useRef<string | null>(null);
   const annotations = useChapterAnnotations({
     bookId,
     titleSafe,
     href: frame?.chapterHref ?? href,
     controller: frame,
-    enabled: !!profile && load?.kind === 'html',
+    enabled: annotating,
+    revealRef,
   });
+  const { reveal: revealAnnotation } = annotations;
+  const { closeNotes } = panels;
+  const goToAnnotation = useCallback(
+    (a: { id: string; chapter_href: string }) => {
+      closeNotes();
+      if (revealAnnotation(a.id)) return;
+      // Another chapter: opened, and the note brought into view once drawn there.
+      revealRef.current = a.id;
+      void navigate(readerPath(a.chapter_href));
+    },
+    [closeNotes, revealAnnotation, navigate, readerPath],
+  );
+  const orphanIds = useMemo(() => new Set(annotations.orphans.map((o) => o.id)), [annotations.orphans]);
 
   const onKey = useReaderKeys({ controllerRef: session.controllerRef, panels, stepFont: settings.stepFont, immersive, toggleImmersive });
 
@@ -205,6 +222,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
         onToc={panels.toggleToc}
         onSettings={panels.toggleSettings}
         onSearch={panels.toggleSearch}
+        notes={annotating ? { open: panels.notesOpen, button: panels.notesButton, onToggle: panels.toggleNotes } : undefined}
       />
 
       <div className="reader-stage" aria-labelledby="chapter-heading" role="region">
@@ -266,6 +284,19 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
       <div id="reader-search">
         <SearchPanel open={panels.searchOpen} search={search} onClose={panels.closeSearch} />
       </div>
+      {annotating && profile ? (
+        <div id="reader-notes">
+          <NotesPanel
+            open={panels.notesOpen}
+            bookId={bookId}
+            titleSafe={titleSafe}
+            userUuid={profile.user_uuid}
+            orphanIds={orphanIds}
+            onClose={panels.closeNotes}
+            onGo={goToAnnotation}
+          />
+        </div>
+      ) : null}
       {panels.lightbox ? <Lightbox src={panels.lightbox.src} alt={panels.lightbox.alt} onClose={panels.closeImage} /> : null}
       {profile && load?.kind === 'html' ? <AnnotationLayer layer={annotations} profile={profile} /> : null}
       {dim > 0 ? createPortal(<div className="reader-dim" style={{ opacity: dim }} aria-hidden="true" />, document.body) : null}

@@ -1,4 +1,4 @@
-/** The reader's top bar: contents, the book and chapter titles, the chapter's playlist dropdown, search, display settings. */
+/** The reader's top bar: contents, the book and chapter titles, the chapter's playlist dropdown, search, notes, display settings. */
 import { paths, type ArchiveItem } from '@lectern/core';
 import type { RefObject } from 'react';
 import { Link } from 'react-router';
@@ -20,6 +20,8 @@ export interface ReaderToolbarProps {
   onToc: () => void;
   onSettings: () => void;
   onSearch: () => void;
+  /** The notes panel's button (signed-in readers of HTML chapters); absent: no button. */
+  notes?: { open: boolean; button: RefObject<HTMLButtonElement | null>; onToggle: () => void };
 }
 
 export function ReaderToolbar(props: ReaderToolbarProps) {
@@ -67,6 +69,19 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
       >
         <ReaderIcon name="search" />
       </button>
+      {props.notes ? (
+        <button
+          ref={props.notes.button}
+          type="button"
+          className="reader-iconbtn reader-toolbar__notes"
+          aria-label="Notes and highlights"
+          aria-expanded={props.notes.open}
+          aria-controls="reader-notes"
+          onClick={props.notes.onToggle}
+        >
+          <ReaderIcon name="notes" />
+        </button>
+      ) : null}
       <button
         ref={settingsButton}
         type="button"

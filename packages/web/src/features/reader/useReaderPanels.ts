@@ -15,34 +15,47 @@ export function useReaderPanels(pathname: string, focusChapterOnReady: RefObject
   const [tocShown, setTocShown] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
+  const [notesOpen, setNotesOpen] = useState(false);
   const [lightbox, setLightbox] = useState<Lightboxed | null>(null);
 
   // Stable handlers: the panels are memoised.
   const closeToc = useCallback(() => setTocOpen(false), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
   const closeSearch = useCallback(() => setSearchOpen(false), []);
+  const closeNotes = useCallback(() => setNotesOpen(false), []);
   const closePanels = useCallback(() => {
     setTocOpen(false);
     setSettingsOpen(false);
     setSearchOpen(false);
+    setNotesOpen(false);
+  }, []);
+  const toggleNotes = useCallback(() => {
+    setTocOpen(false);
+    setSettingsOpen(false);
+    setSearchOpen(false);
+    setNotesOpen((o) => !o);
   }, []);
   const toggleToc = useCallback(() => {
+    setNotesOpen(false);
     setTocShown(true);
     setSettingsOpen(false);
     setSearchOpen(false);
     setTocOpen((o) => !o);
   }, []);
   const toggleSettings = useCallback(() => {
+    setNotesOpen(false);
     setTocOpen(false);
     setSearchOpen(false);
     setSettingsOpen((o) => !o);
   }, []);
   const toggleSearch = useCallback(() => {
+    setNotesOpen(false);
     setTocOpen(false);
     setSettingsOpen(false);
     setSearchOpen((o) => !o);
   }, []);
   const openSearch = useCallback(() => {
+    setNotesOpen(false);
     setTocOpen(false);
     setSettingsOpen(false);
     setSearchOpen(true);
@@ -54,12 +67,17 @@ export function useReaderPanels(pathname: string, focusChapterOnReady: RefObject
     setTocOpen(false);
     setSettingsOpen(false);
     setSearchOpen(false);
+    setNotesOpen(false);
     setLightbox(null);
   }, [pathname]);
 
   const tocButton = useRef<HTMLButtonElement>(null);
   const settingsButton = useRef<HTMLButtonElement>(null);
   const searchButton = useRef<HTMLButtonElement>(null);
+  const notesButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!notesOpen && document.activeElement?.closest('.reader-notes') && !focusChapterOnReady.current) notesButton.current?.focus();
+  }, [notesOpen, focusChapterOnReady]);
   useEffect(() => {
     const active = document.activeElement;
     // Not when a chapter chosen in the contents is about to take the focus (see useTocNavigation).
@@ -80,8 +98,9 @@ export function useReaderPanels(pathname: string, focusChapterOnReady: RefObject
     tocShown,
     settingsOpen,
     searchOpen,
+    notesOpen,
     lightbox,
-    anyPanelOpen: tocOpen || settingsOpen || searchOpen,
+    anyPanelOpen: tocOpen || settingsOpen || searchOpen || notesOpen,
     closeToc,
     closeSettings,
     closePanels,
@@ -90,6 +109,9 @@ export function useReaderPanels(pathname: string, focusChapterOnReady: RefObject
     toggleSearch,
     openSearch,
     closeSearch,
+    toggleNotes,
+    closeNotes,
+    notesButton,
     showImage,
     closeImage,
     tocButton,

@@ -13,6 +13,7 @@ import {
   storeErrorNotice,
   type Annotation,
 } from '@lectern/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, isApiError, type AnnotationDraft } from '../../../api/client.ts';
 import type { FrameController } from '../engine/frameController.ts';
@@ -44,9 +45,21 @@ const isNote = (a: Pick<Annotation, 'text'>) => a.text.trim() !== '';
 
 /** One token keeper for the page: every chapter's store calls share it. */
 const tokens = new TokenKeeper(() => api.annotationToken());
+export const annotationToken = () => tokens.get();
 
-export function useChapterAnnotations(opts: { bookId: string; titleSafe: string; href: string; controller: FrameController | null; enabled: boolean }) {
-  const { bookId, titleSafe, href, controller, enabled } = opts;
+export function useChapterAnnotations(opts: {
+  bookId: string;
+  titleSafe: string;
+  href: string;
+  controller: FrameController | null;
+  enabled: boolean;
+  /** an annotation to bring into view once drawn (chosen in the notes panel, in another chapter) */
+  revealRef?: { current: string | null };
+}) {
+  const { bookId, titleSafe, href, controller, enabled, revealRef } = opts;
+  const queryClient = useQueryClient();
+  // The notes panel lists the book's annotations: a change here makes it ask again.
+  const changed = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['annotations', bookId] }), [queryClient, bookId]);
   const prefix = useMemo(() => annotationPaths.prefix(titleSafe || 'book', bookId, href), [titleSafe, bookId, href]);
   const [annotations, setAnnotations] = useState<Annotation[]>([]);
   const [orphans, setOrphans] = useState<Annotation[]>([]);
@@ -116,7 +129,14 @@ export function useChapterAnnotations(opts: { bookId: string; titleSafe: string;
         }
         at += ANNOTATION_TIMING.batchSize;
         if (at < rows.length) timer = setTimeout(batch, ANNOTATION_TIMING.batchDelayMs);
-        else setOrphans(lost);
+        else {
+          setOrphans(lost);
+          const wanted = revealRef?.current ? hl.rangeOf(revealRef.current) : null;
+          if (wanted && revealRef) {
+            revealRef.current = null;
+            controller.reveal(wanted);
+          }
+        }
       };
       batch();
     })();
@@ -126,7 +146,7 @@ export function useChapterAnnotations(opts: { bookId: string; titleSafe: string;
       hl.clear();
       if (highlighter.current === hl) highlighter.current = null;
     };
-  }, [enabled, controller, prefix, href, fail]);
+  }, [enabled, controller, prefix, href, fail, revealRef]);
 
   // The reader's selection (the adder) and taps on highlights (the viewer).
   useEffect(() => {
@@ -228,13 +248,14 @@ export function useChapterAnnotations(opts: { bookId: string; titleSafe: string;
         setAnnotations((list) => [...list, saved]);
         redraw(saved, range);
         clearSelection();
+        changed();
         return saved;
       } catch (e) {
         fail(e, 'create');
         return null;
       }
     },
-    [controller, prefix, redraw, clearSelection, fail],
+    [controller, prefix, redraw, clearSelection, fail, changed],
   );
 
   const update = useCallback(
@@ -249,13 +270,14 @@ export function useChapterAnnotations(opts: { bookId: string; titleSafe: string;
         const saved = await api.updateAnnotation(annotationPaths.prefix(titleSafe || 'book', bookId, a.chapter_href), await tokens.get(), a.id, draft);
         setAnnotations((list) => list.map((x) => (x.id === a.id ? saved : x)));
         redraw(saved);
+        changed();
         return saved;
       } catch (e) {
         fail(e, 'update');
         return null;
       }
     },
-    [titleSafe, bookId, redraw, fail],
+    [titleSafe, bookId, redraw, fail, changed],
   );
 
   const remove = useCallback(
@@ -265,15 +287,27 @@ export function useChapterAnnotations(opts: { bookId: string; titleSafe: string;
         setAnnotations((list) => list.filter((x) => x.id !== a.id));
         setOrphans((list) => list.filter((x) => x.id !== a.id));
         highlighter.current?.remove(a.id);
+        changed();
         return true;
       } catch (e) {
         fail(e, 'delete');
         return false;
       }
     },
-    [titleSafe, bookId, fail],
+    [titleSafe, bookId, fail, changed],
+  );
+
+  /** Brings an annotation of this chapter into view; false when it is not drawn here. */
+  const reveal = useCallback(
+    (id: string) => {
+      const range = highlighter.current?.rangeOf(id);
+      if (!range || !controller) return false;
+      controller.reveal(range);
+      return true;
+    },
+    [controller],
   );
 
   const viewed = viewing ? (annotations.find((a) => a.id === viewing.id) ?? null) : null;
-  return { annotations, orphans, selection, clearSelection, viewing: viewed && viewing ? { annotation: viewed, box: viewing.box } : null, closeViewer, create, update, remove, notice, dismissNotice: () => setNotice(null) };
+  return { annotations, orphans, reveal, selection, clearSelection, viewing: viewed && viewing ? { annotation: viewed, box: viewing.box } : null, closeViewer, create, update, remove, notice, dismissNotice: () => setNotice(null) };
 }
