@@ -45,10 +45,33 @@ export function securityHeaders(): Record<string, string> {
   return headers;
 }
 
+/**
+ * What an API answer needs (the OWASP REST Security Cheat Sheet's set): JSON is never rendered as a document, so
+ * the page policies (COOP, origin-agent-cluster, the old-browser switches) and a page's long CSP are bytes for
+ * nothing on every call — a third of a compressed chapter answer. `frame-ancestors 'self'` and SAMEORIGIN, not
+ * 'none': a PDF is embedded from the chapter address by the reader's own page. Book files replace the CSP with
+ * their sandbox (plugins/book-files.ts).
+ */
+export function apiSecurityHeaders(page: Record<string, string> = securityHeaders()): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'self'",
+    'cross-origin-resource-policy': 'same-origin',
+    'referrer-policy': page['referrer-policy']!,
+    'strict-transport-security': page['strict-transport-security']!,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'SAMEORIGIN',
+  };
+}
+
+/** Addresses that answer data, never a page of the app (every page is served from elsewhere: routes/web.ts). */
+const API_PREFIXES = ['/api/', '/nest/', '/r/api/', '/auth/', '/a/'];
+export const isApiAddress = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
+
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  const headers = securityHeaders();
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const page = securityHeaders();
+  const api = apiSecurityHeaders(page);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isApiAddress(request.url) ? api : page);
     done();
   });
 }
