@@ -63,6 +63,13 @@ export class HomeRepository {
     return out;
   }
 
+  /** The content format of each of these titles. */
+  async formatsOf(titleIds: number[]): Promise<Map<number, string>> {
+    if (titleIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('titles').select(['id', 'content_format']).where('id', 'in', titleIds).execute();
+    return new Map(rows.map((r) => [r.id, r.content_format]));
+  }
+
   /** The topics a reader chose after registering (the account's topics form). */
   async chosenTopicIds(userId: number): Promise<number[]> {
     const rows = await this.db.selectFrom('user_topics').select('topic_id').where('user_id', '=', userId).execute();

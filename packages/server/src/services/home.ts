@@ -44,6 +44,8 @@ interface Activity {
   ids: number[];
   /** their topics */
   topics: Map<number, number[]>;
+  /** their content formats (popular videos and audio books filter on it without loading the titles) */
+  formats: Map<number, string>;
 }
 
 export class HomeService {
@@ -194,9 +196,8 @@ export class HomeService {
   /** The most read titles of the last POPULAR_DAYS, within a format when one is given. */
   private async popular(format: string | null, limit: number): Promise<TitleRow[]> {
     const activity = await this.activityOf(POPULAR_DAYS);
-    if (!format) return this.titlesInOrder(activity.ids.slice(0, limit));
-    const rows = await this.titlesInOrder(activity.ids.slice(0, ACTIVITY_DEPTH));
-    return rows.filter((t) => t.content_format === format).slice(0, limit);
+    const ids = format ? activity.ids.filter((id) => activity.formats.get(id) === format) : activity.ids;
+    return this.titlesInOrder(ids.slice(0, limit));
   }
 
   /** Popular titles of a format, filled up with its newest (a library with few readers still shows its videos). */
@@ -221,7 +222,8 @@ export class HomeService {
     return this.activity.getOrLoad(String(days), async () => {
       const since = new Date(this.now().getTime() - days * DAY_MS).toISOString();
       const ids = (await this.home.mostRead(since, ACTIVITY_DEPTH)).map((r) => r.titleId);
-      return { ids, topics: await this.home.topicIdsOf(ids) };
+      const [topics, formats] = await Promise.all([this.home.topicIdsOf(ids), this.home.formatsOf(ids)]);
+      return { ids, topics, formats };
     });
   }
 
