@@ -65,6 +65,9 @@ export interface NewTitleBundle {
   toc: { position: number; depth: number; label: string; full_path: string; fragment: string | null }[];
 }
 
+/** A title's columns that search's grouping, filters and orders read. */
+export type TitleSortRow = Pick<TitleRow, 'id' | 'work_title_id' | 'created_at' | 'sort_title' | 'content_format' | 'language'>;
+
 export class CatalogRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -181,6 +184,21 @@ export class CatalogRepository {
   async findTitlesByIds(ids: number[]): Promise<TitleRow[]> {
     const out: TitleRow[] = [];
     for (const batch of chunks(ids, 500)) out.push(...(await this.db.selectFrom('titles').selectAll().where('id', 'in', batch).execute()));
+    return out;
+  }
+
+  /** The few columns search groups, filters and sorts a match set on (whole rows are read for a page only). */
+  async titleSortRows(ids: number[]): Promise<TitleSortRow[]> {
+    const out: TitleSortRow[] = [];
+    for (const batch of chunks(ids, 500)) {
+      out.push(
+        ...(await this.db
+          .selectFrom('titles')
+          .select(['id', 'work_title_id', 'created_at', 'sort_title', 'content_format', 'language'])
+          .where('id', 'in', batch)
+          .execute()),
+      );
+    }
     return out;
   }
 

@@ -21,7 +21,7 @@ import {
 import type { TitleRow, UserRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { chapterAccess } from '../policies/reading.ts';
-import type { CatalogRepository } from '../repositories/catalog.ts';
+import type { CatalogRepository, TitleSortRow } from '../repositories/catalog.ts';
 import type { SearchRepository } from '../repositories/search.ts';
 import type { CatalogService } from './catalog.ts';
 import { fieldSnippet, fold, isEmptyQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
@@ -81,9 +81,10 @@ export class SearchService {
       if (m.chapter_id !== null && entry.passageIds.length < PASSAGES_PER_RESULT * 3) entry.passageIds.push(m.id);
       byTitle.set(m.title_id, entry);
     }
-    const titles = await this.catalog.findTitlesByIds([...byTitle.keys()]);
+    // The match set is grouped, filtered and sorted on a few columns per title; whole rows only for the page.
+    const titles = await this.catalog.titleSortRows([...byTitle.keys()]);
     // One result per work: a title stands for its work; its other formats lend it their hits.
-    const works = new Map<number, { row: TitleRow | null; rank: number; passageIds: number[]; members: TitleRow[] }>();
+    const works = new Map<number, { row: TitleSortRow | null; rank: number; passageIds: number[]; members: TitleSortRow[] }>();
     for (const t of titles) {
       const workId = t.work_title_id ?? t.id;
       const hit = byTitle.get(t.id)!;
@@ -95,8 +96,8 @@ export class SearchService {
       works.set(workId, w);
     }
     const missingLeads = [...works].filter(([, w]) => !w.row).map(([id]) => id);
-    for (const lead of await this.catalog.findTitlesByIds(missingLeads)) works.get(lead.id)!.row = lead;
-    let list = [...works.values()].filter((w): w is typeof w & { row: TitleRow } => w.row !== null);
+    for (const lead of await this.catalog.titleSortRows(missingLeads)) works.get(lead.id)!.row = lead;
+    let list = [...works.values()].filter((w): w is typeof w & { row: TitleSortRow } => w.row !== null);
 
     const facets = await this.index.facets(list.map((w) => w.row.id));
     // Filters apply after the facets are counted over the whole match set (so each facet shows what choosing it gives).
@@ -116,14 +117,17 @@ export class SearchService {
 
     const start = (query.page - 1) * query.page_size;
     const page = list.slice(start, start + query.page_size);
-    const [metadata, passages, extras] = await Promise.all([
-      this.cards.cards(page.map((w) => w.row), viewer),
-      this.index.passages(page.flatMap((w) => w.passageIds)),
-      this.catalog.extrasFor(page.map((w) => w.row.id)),
+    const passages = await this.index.passages(page.flatMap((w) => w.passageIds));
+    const full = await this.catalog.findTitlesByIds([...new Set([...page.map((w) => w.row.id), ...passages.map((p) => p.title_id)])]);
+    const titleById = new Map(full.map((t) => [t.id, t]));
+    const pageRows = page.map((w) => titleById.get(w.row.id)!);
+    const [metadata, extras, chapterCounts] = await Promise.all([
+      this.cards.cards(pageRows, viewer),
+      this.catalog.extrasFor(pageRows.map((r) => r.id)),
+      this.chapterCounts(passages.map((p) => p.title_id)),
     ]);
-    const titleById = new Map(titles.map((t) => [t.id, t]));
-    const chapterCounts = await this.chapterCounts(passages.map((p) => p.title_id));
     const results = page.map((w, i) => {
+      const row = pageRows[i]!;
       const hits: PassageHit[] = [];
       for (const id of w.passageIds) {
         const p = passages.find((x) => x.id === id);
@@ -134,8 +138,8 @@ export class SearchService {
         if (!highlighted) continue;
         hits.push({ chapter_title: p.label, full_path: p.full_path, web_url: this.webUrl(title, p.full_path, query.q, pageOf(p)), highlighted_content: highlighted });
       }
-      const authors = extras.authors.get(w.row.id) ?? [];
-      return { metadata: metadata[i]!, snippet: fieldSnippet([w.row.title, authors.join(', '), w.row.description ?? ''], q), passages: hits, language: w.row.language };
+      const authors = extras.authors.get(row.id) ?? [];
+      return { metadata: metadata[i]!, snippet: fieldSnippet([row.title, authors.join(', '), row.description ?? ''], q), passages: hits, language: row.language };
     });
     const pageUrl = (n: number) => {
       const params = new URLSearchParams({ q: query.q, page: String(n), page_size: String(query.page_size) });
