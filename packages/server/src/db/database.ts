@@ -8,6 +8,7 @@ import type SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { YieldPlugin } from './yield-plugin.ts';
 
 /**
  * better-sqlite3 12 is built on node::ObjectWrap, whose destructor on Node 24 aborts the process when a statement
@@ -49,7 +50,7 @@ export function openDatabase(opts: {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }), plugins: [new YieldPlugin()] });
   return { kysely, engine: 'sqlite', close: () => kysely.destroy() };
 }
 
