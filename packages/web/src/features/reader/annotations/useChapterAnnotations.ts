@@ -187,14 +187,23 @@ export function useChapterAnnotations(opts: {
       highlighter.current?.setActive(id);
       setViewing({ id, box });
     };
+    // The chapter scrolled or turned a page: the adder follows its selection, the viewer closes.
+    const onScroll = () => {
+      schedule();
+      setViewing(null);
+      highlighter.current?.setActive(null);
+    };
+    const win = doc.defaultView;
     // A selection made before the layer listened (the chapter was still settling) is offered too.
     schedule();
+    win?.addEventListener('scroll', onScroll, { passive: true });
     doc.addEventListener('selectionchange', schedule);
     doc.addEventListener('pointerdown', onPointer);
     doc.addEventListener('touchstart', onTouch, { passive: true });
     doc.addEventListener('click', onClick, { capture: true });
     return () => {
       clearTimeout(timer);
+      win?.removeEventListener('scroll', onScroll);
       doc.removeEventListener('selectionchange', schedule);
       doc.removeEventListener('pointerdown', onPointer);
       doc.removeEventListener('touchstart', onTouch);
