@@ -199,6 +199,11 @@ export const ANNOTATION_MESSAGES = {
   chapterNeeded: 'Annotations are made on a chapter: the store address must name one.',
   textTooLong: `Notes are limited to ${NOTE_MAX_LENGTH} characters.`,
   fragmentEmpty: 'fragment is required.',
+  // The notes panel (ours).
+  notesHeading: 'Notes and highlights',
+  notesEmpty: 'Select words in the book to highlight them or add a note.',
+  notesNoneTagged: (tag: string) => `No notes tagged ${tag}.`,
+  orphaned: "Not found in the chapter's text any more",
 } as const;
 
 /** §5 promotion codes (word for word where the spec quotes them) and the subscription changes. */
@@ -260,10 +265,10 @@ export const HOME_MESSAGES = {
   startTrial: 'Start your free trial',
   signIn: 'Sign in',
   seeAll: 'See all',
-  viewTitle: 'View',
   notInterested: 'Not interested',
   rejected: (title: string) => `We will not recommend "${title}" again.`,
-  undo: 'Undo',
+  welcomeBack: (name: string) => (name ? `Welcome back, ${name}` : 'Welcome back'),
+  dismiss: 'Dismiss',
   emptyLibrary: 'The library is empty for now. An operator adds books with the import command.',
   loadFailed: 'The home page could not be loaded. Please try again.',
   /** admin API and CLI, 400s naming the field */

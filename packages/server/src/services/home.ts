@@ -8,6 +8,7 @@
  * same for every reader, so they are computed once per ACTIVITY_TTL_MS (single flight) and filtered in memory.
  */
 import {
+  APP_MESSAGES,
   type AnnouncementRequest,
   type ContentMetadata,
   HOME_MESSAGES,
@@ -106,7 +107,7 @@ export class HomeService {
   /** library-playlists-account.md §7 POST /r/api/: kept per reader; a rejected title is never recommended again. */
   async recordAction(user: NonNullable<Viewer>, action: RecommendationAction): Promise<void> {
     const title = await this.catalog.findTitleByBookId(action.title_id);
-    if (!title) throw notFound('We could not find that title.');
+    if (!title) throw notFound(APP_MESSAGES.bookNotFound);
     await this.home.recordAction({
       user_id: user.id,
       title_id: title.id,

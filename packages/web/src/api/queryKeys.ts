@@ -10,6 +10,8 @@ export const queryKeys = {
   topics: ['topics'] as const,
   /** the home dashboard, per signed-in reader ('' for a visitor) */
   home: (userId: string) => ['home', userId] as const,
+  /** a reader's annotations of a book (the notes panel); ['annotations', bookId] covers every reader's */
+  annotations: (bookId: string, userId?: string) => (userId === undefined ? (['annotations', bookId] as const) : (['annotations', bookId, userId] as const)),
   publisher: (slug: string) => ['publisher', slug] as const,
   /** the signed-in reader's stored position in a book (GET /api/v1/book/{id}/position/) */
   position: (bookId: string, userId: string) => ['position', bookId, userId] as const,

@@ -8,7 +8,7 @@
  * focused card's book.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { HOME_MESSAGES, HOME_ROW_SIZE, type ContentMetadata, type HomeResponse } from '@lectern/core';
+import { HOME_MESSAGES, HOME_ROW_SIZE, paths, type ContentMetadata, type HomeResponse } from '@lectern/core';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
@@ -33,7 +33,7 @@ const SEE_ALL: Partial<Record<Section['key'], string>> = {
   new: `${appPaths.library}?sort=recent`,
   popular_videos: `${appPaths.library}?format=video`,
   audio_books: `${appPaths.library}?format=audio`,
-  case_studies: '/topics/case-studies',
+  case_studies: paths.topic('case-studies'),
 };
 
 export function HomePage() {
@@ -90,7 +90,7 @@ export function HomePage() {
 
   return (
     <div className="page home" ref={pageRef}>
-      <h1 className={visitor ? 'visually-hidden' : 'page-heading home__heading'}>{visitor ? 'Lectern' : greeting(profile?.username)}</h1>
+      <h1 className={visitor ? 'visually-hidden' : 'page-heading home__heading'}>{visitor ? 'Lectern' : HOME_MESSAGES.welcomeBack(profile?.username ?? '')}</h1>
       {data.announcements.length ? (
         <section className="home__announcements" aria-label={HOME_MESSAGES.headings.announcements}>
           <ul>
@@ -110,7 +110,7 @@ export function HomePage() {
             <span>{notice}</span>
             <button type="button" className="home__notice-close" onClick={() => setNotice(null)}>
               <Icon name="close" size={14} />
-              <span className="visually-hidden">Dismiss</span>
+              <span className="visually-hidden">{HOME_MESSAGES.dismiss}</span>
             </button>
           </p>
         ) : null}
@@ -123,10 +123,6 @@ export function HomePage() {
       {visitor ? <VisitorCall place="bottom" /> : null}
     </div>
   );
-}
-
-function greeting(name: string | undefined): string {
-  return name ? `Welcome back, ${name}` : 'Welcome back';
 }
 
 function AnnouncementLink({ url, children }: { url: string; children: ReactNode }) {
@@ -183,7 +179,6 @@ function RecommendationTracking({ title, position, system, onReject }: { title: 
   useEffect(() => {
     if (inQueue && !wasQueued.current) track('queue');
     wasQueued.current = inQueue;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [inQueue]);
   useEffect(() => {
     const card = ref.current?.parentElement;
@@ -192,7 +187,6 @@ function RecommendationTracking({ title, position, system, onReject }: { title: 
     };
     card?.addEventListener('click', onClick);
     return () => card?.removeEventListener('click', onClick);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return (
     <div className="home__reject" ref={ref}>
@@ -214,7 +208,7 @@ function TopicsToBrowse({ topics }: { topics: HomeResponse['topics'] }) {
       <ul className="home__topics">
         {topics.map((t) => (
           <li key={t.slug}>
-            <Link to={`/topics/${encodeURIComponent(t.slug)}`} className="home__topic">
+            <Link to={paths.topic(t.slug)} className="home__topic">
               {t.name}
               <span className="home__topic-count">{t.count}</span>
             </Link>

@@ -1,5 +1,5 @@
 /** The reader's top bar: contents, the book and chapter titles, the chapter's playlist dropdown, search, notes, display settings. */
-import { paths, type ArchiveItem } from '@lectern/core';
+import { ANNOTATION_MESSAGES, paths, type ArchiveItem } from '@lectern/core';
 import type { RefObject } from 'react';
 import { Link } from 'react-router';
 import { PlaylistDropdown } from '../../shared/playlists/PlaylistTitleCard.tsx';
@@ -74,7 +74,7 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
           ref={props.notes.button}
           type="button"
           className="reader-iconbtn reader-toolbar__notes"
-          aria-label="Notes and highlights"
+          aria-label={ANNOTATION_MESSAGES.notesHeading}
           aria-expanded={props.notes.open}
           aria-controls="reader-notes"
           onClick={props.notes.onToggle}

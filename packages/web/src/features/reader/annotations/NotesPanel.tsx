@@ -3,18 +3,17 @@
  * filtered by tag, each a way back to its place; the ones that can no longer be found in their chapter are marked
  * (never dropped); the export as Markdown or JSON.
  */
-import { annotationPaths, ANNOTATION_LIMITS, truncateQuote, type Annotation, type TocItem } from '@lectern/core';
+import { annotationPaths, ANNOTATION_LIMITS, ANNOTATION_MESSAGES, truncateQuote, type Annotation, type TocItem } from '@lectern/core';
 import { useQuery } from '@tanstack/react-query';
 import { memo, useId, useMemo, useRef, useState } from 'react';
 import { api } from '../../../api/client.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
 import { readerApi } from '../../../api/reader.ts';
 import { ReaderIcon } from '../ReaderIcon.tsx';
 import { usePanelInert } from '../usePanelInert.ts';
 import { readerKeys } from '../useReaderChapter.ts';
 import { NoteMarkdown } from './NoteMarkdown.tsx';
 import { annotationToken } from './useChapterAnnotations.ts';
-
-export const notesKey = (bookId: string, user: string) => ['annotations', bookId, user] as const;
 
 function flatten(items: readonly TocItem[], out: TocItem[] = []): TocItem[] {
   for (const item of items) {
@@ -41,7 +40,7 @@ export const NotesPanel = memo(function NotesPanel({ open, bookId, titleSafe, us
   const [tag, setTag] = useState('');
   usePanelInert(panelRef, open);
   const notes = useQuery({
-    queryKey: notesKey(bookId, userUuid),
+    queryKey: queryKeys.annotations(bookId, userUuid),
     queryFn: async ({ signal }) =>
       (await api.searchAnnotations(annotationPaths.prefix(titleSafe || 'book', bookId), await annotationToken(), { user: userUuid, limit: ANNOTATION_LIMITS.searchLimitMax }, signal)).rows,
     enabled: open,
@@ -71,7 +70,7 @@ export const NotesPanel = memo(function NotesPanel({ open, bookId, titleSafe, us
   return (
     <aside
       className={`reader-search reader-notes${open ? ' reader-search--open' : ''}`}
-      aria-label="Notes and highlights"
+      aria-label={ANNOTATION_MESSAGES.notesHeading}
       ref={panelRef}
       aria-hidden={!open}
       onKeyDown={(e) => {
@@ -82,7 +81,7 @@ export const NotesPanel = memo(function NotesPanel({ open, bookId, titleSafe, us
       }}
     >
       <div className="reader-search__head">
-        <h2 className="reader-search__heading">Notes and highlights</h2>
+        <h2 className="reader-search__heading">{ANNOTATION_MESSAGES.notesHeading}</h2>
         <button type="button" className="reader-iconbtn" aria-label="Close notes" onClick={onClose}>
           <ReaderIcon name="close" />
         </button>
@@ -107,8 +106,8 @@ export const NotesPanel = memo(function NotesPanel({ open, bookId, titleSafe, us
       <div className="reader-search__body">
         <div className="reader-search__status" role="status">
           {notes.isPending && open ? <p>Loading…</p> : null}
-          {notes.isError ? <p className="reader-search__message reader-search__message--error">Sorry we could not read the annotations from the store</p> : null}
-          {notes.data && chapters.length === 0 ? <p>{tag ? `No notes tagged ${tag}.` : 'Select words in the book to highlight them or add a note.'}</p> : null}
+          {notes.isError ? <p className="reader-search__message reader-search__message--error">{ANNOTATION_MESSAGES.couldNotLoad}</p> : null}
+          {notes.data && chapters.length === 0 ? <p>{tag ? ANNOTATION_MESSAGES.notesNoneTagged(tag) : ANNOTATION_MESSAGES.notesEmpty}</p> : null}
         </div>
         {chapters.map((c) => (
           <section key={c.href} className="reader-notes__chapter" aria-label={c.label}>
@@ -118,7 +117,7 @@ export const NotesPanel = memo(function NotesPanel({ open, bookId, titleSafe, us
                 <li key={a.id} className="reader-search__result">
                   <button type="button" className="reader-search__link reader-notes__item" onClick={() => onGo(a)}>
                     <span className="reader-notes__quote">{truncateQuote(a.quote)}</span>
-                    {orphanIds.has(a.id) ? <span className="reader-notes__orphan">Not found in the chapter's text any more</span> : null}
+                    {orphanIds.has(a.id) ? <span className="reader-notes__orphan">{ANNOTATION_MESSAGES.orphaned}</span> : null}
                   </button>
                   {a.text ? <NoteMarkdown text={a.text} className="reader-notes__text" /> : null}
                   {a.tags.length ? <p className="reader-notes__tags">{a.tags.map((t) => `#${t}`).join(' ')}</p> : null}

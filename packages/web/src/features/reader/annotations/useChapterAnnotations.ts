@@ -16,6 +16,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, isApiError, type AnnotationDraft } from '../../../api/client.ts';
+import { queryKeys } from '../../../api/queryKeys.ts';
 import type { FrameController } from '../engine/frameController.ts';
 import { anchorOffsets, describeRange, rangeOf, type RangeDescription } from './anchoring.ts';
 import { Highlighter } from './highlighter.ts';
@@ -59,7 +60,7 @@ export function useChapterAnnotations(opts: {
   const { bookId, titleSafe, href, controller, enabled, revealRef } = opts;
   const queryClient = useQueryClient();
   // The notes panel lists the book's annotations: a change here makes it ask again.
-  const changed = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['annotations', bookId] }), [queryClient, bookId]);
+  const changed = useCallback(() => void queryClient.invalidateQueries({ queryKey: queryKeys.annotations(bookId) }), [queryClient, bookId]);
   const prefix = useMemo(() => annotationPaths.prefix(titleSafe || 'book', bookId, href), [titleSafe, bookId, href]);
   const [annotations, setAnnotations] = useState<Annotation[]>([]);
   const [orphans, setOrphans] = useState<Annotation[]>([]);
