@@ -8,7 +8,6 @@
  * same for every reader, so they are computed once per ACTIVITY_TTL_MS (single flight) and filtered in memory.
  */
 import {
-  APP_MESSAGES,
   type AnnouncementRequest,
   type ContentMetadata,
   HOME_MESSAGES,
@@ -21,7 +20,7 @@ import {
   TRENDING_DAYS,
 } from '@lectern/core';
 import type { AnnouncementRow, TitleRow, UserRow } from '../db/schema.ts';
-import { AppError, fieldError, notFound } from '../errors.ts';
+import { AppError, fieldError } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
 import type { HomeRepository } from '../repositories/home.ts';
 import { listingKeys } from '../repositories/listings.ts';
@@ -106,8 +105,7 @@ export class HomeService {
 
   /** library-playlists-account.md §7 POST /r/api/: kept per reader; a rejected title is never recommended again. */
   async recordAction(user: NonNullable<Viewer>, action: RecommendationAction): Promise<void> {
-    const title = await this.catalog.findTitleByBookId(action.title_id);
-    if (!title) throw notFound(APP_MESSAGES.bookNotFound);
+    const title = await this.cards.requireTitle(action.title_id);
     await this.home.recordAction({
       user_id: user.id,
       title_id: title.id,
