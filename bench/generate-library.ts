@@ -10,7 +10,7 @@
  * (repositories/listings.ts) and, once it exists, the search index (see `rebuildSearchIndex` below).
  */
 import { randomUUID } from 'node:crypto';
-import { authorSortKey, titleSortKey, workKey } from '@lectern/core';
+import { authorSortKey, nameKey, titleSortKey, workKey } from '@lectern/core';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../packages/server/src/db/database.ts';
 import type { Database } from '../packages/server/src/db/schema.ts';
@@ -137,11 +137,11 @@ export async function generateLibrary(db: Db, shape: LibraryShape, log: (line: s
     return out.join(' ');
   };
 
-  const topics = Array.from({ length: topicCount }, (_, i) => ({ id: i + 1, slug: `topic-${i + 1}`, name: `${cap(words[i]!)} ${i + 1}` }));
-  const publishers = Array.from({ length: publisherCount }, (_, i) => ({ id: i + 1, slug: `publisher-${i + 1}`, name: `${cap(words[(i * 7) % words.length]!)} Press ${i + 1}` }));
+  const topics = Array.from({ length: topicCount }, (_, i) => ({ id: i + 1, slug: `topic-${i + 1}`, name: `${cap(words[i]!)} ${i + 1}` })).map((t) => ({ ...t, name_key: nameKey(t.name) }));
+  const publishers = Array.from({ length: publisherCount }, (_, i) => ({ id: i + 1, slug: `publisher-${i + 1}`, name: `${cap(words[(i * 7) % words.length]!)} Press ${i + 1}` })).map((p) => ({ ...p, name_key: nameKey(p.name) }));
   await k.transaction().execute(async (trx) => {
-    await insertBatches(trx, 'topics', topics, 3);
-    await insertBatches(trx, 'publishers', publishers, 3);
+    await insertBatches(trx, 'topics', topics, 4);
+    await insertBatches(trx, 'publishers', publishers, 4);
   });
 
   const topicTitles = new Array<number>(topicCount).fill(0);
@@ -182,7 +182,7 @@ export async function generateLibrary(db: Db, shape: LibraryShape, log: (line: s
         work_key: workKey(title, names),
         work_title_id: workTitleId,
       });
-      names.forEach((name, position) => authors.push({ title_id: id, position, name }));
+      names.forEach((name, position) => authors.push({ title_id: id, position, name, name_key: nameKey(name) }));
       for (let c = 1; c <= chaptersPerTitle; c++) {
         const paragraph = text(wordsPerChapter);
         chapters.push({
@@ -226,7 +226,7 @@ export async function generateLibrary(db: Db, shape: LibraryShape, log: (line: s
     }
     await k.transaction().execute(async (trx) => {
       await insertBatches(trx, 'titles', titles, 22);
-      await insertBatches(trx, 'title_authors', authors, 3);
+      await insertBatches(trx, 'title_authors', authors, 4);
       await insertBatches(trx, 'title_topics', titleTopics, 2);
       await insertBatches(trx, 'title_publishers', titlePublishers, 3);
       await insertBatches(trx, 'chapters', chapters, 12);

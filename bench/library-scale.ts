@@ -233,11 +233,15 @@ async function FINDING_TARGETS(app: string): Promise<Target[]> {
   });
   if (!login.ok) throw new Error(`bench sign-in: ${login.status} ${await login.text()}`);
   const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  // a book the reader may read whole, found as a reader finds it
+  const found = (await (await fetch(`${app}/api/v2/search/?q=protocol`, { headers: { cookie } })).json()) as { results: { metadata: { identifier: string } }[] };
+  const book = found.results[0]!.metadata.identifier;
   return [
     { key: 'home-visitor', name: 'home GET /api/v2/home/, a visitor', url: `${app}/api/v2/home/` },
     { key: 'home-reader', name: 'home GET /api/v2/home/, a reader (queue, positions, history)', url: `${app}/api/v2/home/`, headers: { cookie } },
     { key: 'suggest', name: 'suggest GET /api/v2/search/suggest/?q=secu', url: `${app}/api/v2/search/suggest/?q=secu` },
     { key: 'search-word', name: 'full-text search, one word (?q=protocol)', url: `${app}/api/v2/search/?q=protocol` },
+    { key: 'search-in-book', name: 'search inside one book, a common word (?query=protocol)', url: `${app}/api/v2/search/book/?query=protocol&identifier=${book}&page=1`, headers: { cookie } },
     { key: 'search-phrase', name: 'full-text search, a phrase (?q="hash algorithm")', url: `${app}/api/v2/search/?q=${encodeURIComponent('"hash algorithm"')}` },
   ];
 }

@@ -7,8 +7,11 @@
 export const CATALOG_SORTS = ['title', 'recent', 'author'] as const;
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 
-/** Folds case and accents, and drops punctuation: "Moby-Dick" and "moby dick" compare equal. */
-function fold(text: string): string {
+/**
+ * Folds case and accents, and drops punctuation: "Moby-Dick" and "moby dick" compare equal. The key names are
+ * sorted and looked up by (titles' sort_title, the suggestions' name_key).
+ */
+export function nameKey(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -19,14 +22,14 @@ function fold(text: string): string {
 
 /** Sort key of a title: case and accents folded, a leading English article (The, A, An) dropped. */
 export function titleSortKey(title: string): string {
-  const folded = fold(title);
+  const folded = nameKey(title);
   const stripped = folded.replace(/^(?:the|a|an) (?=\S)/, '');
   return stripped || folded;
 }
 
 /** Sort key of an author list: the first author, folded; '' when there is none (sorted last). */
 export function authorSortKey(authors: readonly string[]): string {
-  return fold(authors[0] ?? '');
+  return nameKey(authors[0] ?? '');
 }
 
 /**

@@ -138,6 +138,8 @@ export type FacetValue = z.infer<typeof facetValue>;
 export const catalogSearchResponseSchema = z.object({
   query: z.string(),
   count: z.number().int(),
+  /** false when a common query found more than search looks at: `count` is then "at least" (decisions.md) */
+  count_exact: z.boolean(),
   page: z.number().int(),
   next: z.string().nullable(),
   previous: z.string().nullable(),

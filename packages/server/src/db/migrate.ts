@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_password_resets.ts';
 import * as m0016 from './migrations/0016_search.ts';
 import * as m0009 from './migrations/0009_listing_indexes.ts';
 import * as m0017 from './migrations/0017_home.ts';
+import * as m0018 from './migrations/0018_search_scale.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0016_search': m0016,
   '0009_listing_indexes': m0009,
   '0017_home': m0017,
+  '0018_search_scale': m0018,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -50,12 +50,16 @@ export interface TopicsTable {
   id: Generated<number>;
   slug: string;
   name: string;
+  /** the name folded (core's nameKey), for suggestions (0018) */
+  name_key: Generated<string>;
 }
 
 export interface PublishersTable {
   id: Generated<number>;
   slug: string;
   name: string;
+  /** the name folded (core's nameKey), for suggestions (0018) */
+  name_key: Generated<string>;
 }
 
 export interface TitlesTable {
@@ -94,6 +98,8 @@ export interface TitleAuthorsTable {
   title_id: number;
   position: number;
   name: string;
+  /** the name folded (core's nameKey), for suggestions (0018) */
+  name_key: Generated<string>;
   /** the dc:creator's dir and language (0011) */
   dir: OptionalText;
   lang: OptionalText;

@@ -3,6 +3,7 @@
  * Reads for the API and the one transactional write that an import makes.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { nameKey } from '@lectern/core';
 import type { ChapterRow, Database, Flag, ResourceRow, TitleRow } from '../db/schema.ts';
 import type { SearchDocument, SearchRepository } from './search.ts';
 import { listingKeys, refreshListings } from './listings.ts';
@@ -327,7 +328,7 @@ export class CatalogRepository {
       const workTitleId = await this.workTitleId(trx, bundle);
       const title = await trx.insertInto('titles').values({ ...bundle.title, work_title_id: workTitleId }).returningAll().executeTakeFirstOrThrow();
       if (bundle.authors.length) {
-        await trx.insertInto('title_authors').values(bundle.authors.map((name, position) => ({ title_id: title.id, position, name, dir: bundle.authorDirections?.[name]?.dir ?? null, lang: bundle.authorDirections?.[name]?.lang ?? null }))).execute();
+        await trx.insertInto('title_authors').values(bundle.authors.map((name, position) => ({ title_id: title.id, position, name, name_key: nameKey(name), dir: bundle.authorDirections?.[name]?.dir ?? null, lang: bundle.authorDirections?.[name]?.lang ?? null }))).execute();
       }
       let position = 0;
       for (const p of bundle.publishers) {
@@ -379,7 +380,7 @@ export class CatalogRepository {
   private async ensureNamed(trx: Transaction<Database>, table: 'topics' | 'publishers', entry: { slug: string; name: string }): Promise<number> {
     const found = await trx.selectFrom(table).select('id').where('slug', '=', entry.slug).executeTakeFirst();
     if (found) return found.id;
-    const row = await trx.insertInto(table).values(entry).returning('id').executeTakeFirstOrThrow();
+    const row = await trx.insertInto(table).values({ ...entry, name_key: nameKey(entry.name) }).returning('id').executeTakeFirstOrThrow();
     return row.id;
   }
 }

@@ -17,12 +17,14 @@ export interface SearchDocument {
   passages: { full_path: string; passage_no: number; body: string }[];
 }
 
-export interface Match {
+/** A row search found: its id and title, and for a title's own row the fields it is ranked by. */
+export interface Candidate {
   id: number;
   title_id: number;
-  chapter_id: number | null;
-  /** smaller is better on both engines */
-  rank: number;
+  title?: string;
+  people?: string;
+  subjects?: string;
+  description?: string;
 }
 
 const chunks = <T>(items: readonly T[], size: number): T[][] => {
@@ -46,22 +48,31 @@ export class SearchRepository {
         .map((p) => ({ title_id: titleId, chapter_id: chapterIds.get(p.full_path)!, passage_no: p.passage_no, title: '', people: '', subjects: '', description: '', body: p.body })),
     ];
     for (const batch of chunks(rows, 100)) {
-      const inserted = await trx.insertInto('search_docs').values(batch).returning('id').execute();
       if (this.engine === 'sqlite') {
-        const values = sql.join(
-          batch.map((r, i) => sql`(${inserted[i]!.id}, ${r.title}, ${r.people}, ${r.subjects}, ${r.description}, ${r.body})`),
-        );
-        await sql`insert into search_fts(rowid, title, people, subjects, description, body) values ${values}`.execute(trx);
+        const inserted = await trx.insertInto('search_docs').values(batch).returning('id').execute();
+        const own = batch.flatMap((r, i) => (r.chapter_id === null ? [{ ...r, id: inserted[i]!.id }] : []));
+        const text = batch.flatMap((r, i) => (r.chapter_id === null ? [] : [{ ...r, id: inserted[i]!.id }]));
+        if (own.length) {
+          await sql`insert into search_name_fts(rowid, title) values ${sql.join(own.map((r) => sql`(${r.id}, ${r.title})`))}`.execute(trx);
+          await sql`insert into search_title_fts(rowid, title, people, subjects, description) values ${sql.join(
+            own.map((r) => sql`(${r.id}, ${r.title}, ${r.people}, ${r.subjects}, ${r.description})`),
+          )}`.execute(trx);
+        }
+        if (text.length) await sql`insert into search_passage_fts(rowid, body) values ${sql.join(text.map((r) => sql`(${r.id}, ${r.body})`))}`.execute(trx);
       } else {
         // The tsvector is made from folded text (accents removed in TypeScript, as the query is): one rule for both.
-        for (const [i, r] of batch.entries()) {
-          await sql`update search_docs set doc =
-              setweight(to_tsvector('lectern', ${fold(r.title)}), 'A') ||
-              setweight(to_tsvector('lectern', ${fold(r.people)}), 'B') ||
-              setweight(to_tsvector('lectern', ${fold(r.subjects)}), 'C') ||
-              setweight(to_tsvector('lectern', ${fold(`${r.description} ${r.body}`)}), 'D')
-            where id = ${inserted[i]!.id}`.execute(trx);
-        }
+        await trx
+          .insertInto('search_docs')
+          .values(
+            batch.map((r) => ({
+              ...r,
+              doc: sql`setweight(to_tsvector('lectern', ${fold(r.title)}), 'A') ||
+                setweight(to_tsvector('lectern', ${fold(r.people)}), 'B') ||
+                setweight(to_tsvector('lectern', ${fold(r.subjects)}), 'C') ||
+                setweight(to_tsvector('lectern', ${fold(`${r.description} ${r.body}`)}), 'D')`,
+            })) as never,
+          )
+          .execute();
       }
     }
   }
@@ -84,26 +95,62 @@ export class SearchRepository {
   }
 
   /**
-   * The best `limit` rows matching `q`, best first: over the whole library, or one title's passages (`titleId`,
-   * `passagesOnly`). Ties keep the index's order.
+   * The newest `limit` of a kind of row matching `q` (names: a title's own title; titles: a title's own row;
+   * passages: chapters' text), and whether that is all of them. Taking the newest and stopping is what keeps a
+   * common word as cheap at 100,000 titles as at 1,000: the engine walks its index from the end and the LIMIT ends
+   * the walk, where ranking would have visited every match.
    */
-  async match(q: ParsedQuery, opts: { titleId?: number; passagesOnly?: boolean; limit: number }): Promise<Match[]> {
-    const title = opts.titleId === undefined ? sql`` : sql`and d.title_id = ${opts.titleId}`;
-    const passages = opts.passagesOnly ? sql`and d.chapter_id is not null` : sql``;
+  async newest(kind: 'names' | 'titles' | 'passages', q: ParsedQuery, limit: number): Promise<{ rows: Candidate[]; complete: boolean }> {
+    let rows: Candidate[];
+    const fields = kind === 'passages' ? sql`` : sql`, d.title, d.people, d.subjects, d.description`;
     if (this.engine === 'sqlite') {
-      const { rows } = await sql<Match>`
-        select d.id, d.title_id, d.chapter_id, bm25(search_fts, 10.0, 5.0, 3.0, 2.0, 1.0) as rank
-        from search_fts join search_docs d on d.id = search_fts.rowid
-        where search_fts match ${toFts5(q)} ${title} ${passages}
-        order by rank, d.id limit ${opts.limit}`.execute(this.db);
+      const table = sql.table(`search_${kind === 'names' ? 'name' : kind === 'titles' ? 'title' : 'passage'}_fts`);
+      ({ rows } = await sql<Candidate>`
+        select f.rowid as id, d.title_id ${fields} from ${table} f join search_docs d on d.id = f.rowid
+        where ${table} match ${toFts5(q)} order by f.rowid desc limit ${limit + 1}`.execute(this.db));
+    } else {
+      const where = kind === 'passages' ? sql`d.chapter_id is not null and d.doc @@ q` : kind === 'titles' ? sql`d.chapter_id is null and d.doc @@ q` : sql`d.chapter_id is null and ts_filter(d.doc, '{a}') @@ q`;
+      ({ rows } = await sql<Candidate>`
+        select d.id, d.title_id ${fields} from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
+        where ${where} order by d.id desc limit ${limit + 1}`.execute(this.db));
+    }
+    return { rows: rows.slice(0, limit), complete: rows.length <= limit };
+  }
+
+  /** Passages matching `q` best first (bm25 / ts_rank): for a set known to be small (`newest` was complete). */
+  async rankedPassages(q: ParsedQuery, limit: number): Promise<Candidate[]> {
+    if (this.engine === 'sqlite') {
+      const { rows } = await sql<Candidate>`
+        select f.rowid as id, d.title_id from search_passage_fts f join search_docs d on d.id = f.rowid
+        where search_passage_fts match ${toFts5(q)} order by bm25(search_passage_fts), f.rowid limit ${limit}`.execute(this.db);
       return rows;
     }
-    const { rows } = await sql<Match>`
-      select d.id, d.title_id, d.chapter_id, -ts_rank(d.doc, q) as rank
-      from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
-      where d.doc @@ q ${title} ${passages}
-      order by rank, d.id limit ${opts.limit}`.execute(this.db);
-    return rows.map((r) => ({ ...r, rank: Number(r.rank) }));
+    const { rows } = await sql<Candidate>`
+      select d.id, d.title_id from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
+      where d.chapter_id is not null and d.doc @@ q order by ts_rank(d.doc, q) desc, d.id limit ${limit}`.execute(this.db);
+    return rows;
+  }
+
+  /** One title's passages matching `q` (at most `limit`), for search inside a book. */
+  async passagesOfTitle(q: ParsedQuery, titleId: number, limit: number): Promise<number[]> {
+    if (this.engine === 'sqlite') {
+      // The title's rows are one range of ids (written in one transaction): the FTS walk seeks to it.
+      const span = await this.db
+        .selectFrom('search_docs')
+        .select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')])
+        .where('title_id', '=', titleId)
+        .executeTakeFirst();
+      if (!span || span.lo === null) return [];
+      const { rows } = await sql<{ id: number }>`
+        select f.rowid as id from search_passage_fts f join search_docs d on d.id = f.rowid
+        where search_passage_fts match ${toFts5(q)} and f.rowid between ${span.lo} and ${span.hi} and d.title_id = ${titleId}
+        order by f.rowid limit ${limit}`.execute(this.db);
+      return rows.map((r) => r.id);
+    }
+    const { rows } = await sql<{ id: number }>`
+      select id from search_docs, to_tsquery('lectern', ${toTsquery(q)}) q
+      where title_id = ${titleId} and chapter_id is not null and doc @@ q order by id limit ${limit}`.execute(this.db);
+    return rows.map((r) => r.id);
   }
 
   /** The passages' text and where they are. */
@@ -121,36 +168,56 @@ export class SearchRepository {
       .execute();
   }
 
-  /** Names that start with `prefix` (folded), for the header's suggestions. */
-  async suggest(prefix: string, limit: number) {
-    const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const ci = this.engine === 'postgres' ? sql`ilike` : sql`like`;
-    const [titles, authors, topics, publishers] = await Promise.all([
-      this.db
-        .selectFrom('titles')
-        .select(['book_id', 'title'])
-        .where('work_title_id', 'is', null)
-        .where((eb) => eb.or([eb('sort_title', '>=', prefix).and('sort_title', '<', `${prefix}\uffff`), sql<boolean>`title ${ci} ${like} escape '\\'`]))
-        .orderBy('sort_title')
-        .limit(limit)
-        .execute(),
-      this.db.selectFrom('title_authors').select('name').distinct().where(sql<boolean>`name ${ci} ${like} escape '\\'`).orderBy('name').limit(limit).execute(),
-      this.db.selectFrom('topics').select(['slug', 'name']).where(sql<boolean>`name ${ci} ${like} escape '\\'`).orderBy('name').limit(limit).execute(),
-      this.db.selectFrom('publishers').select(['slug', 'name']).where(sql<boolean>`name ${ci} ${like} escape '\\'`).orderBy('name').limit(limit).execute(),
-    ]);
-    return { titles, authors, topics, publishers };
+  /**
+   * Names whose key (core's nameKey) starts with `prefix`, for the header's suggestions: each an index range, so the
+   * library's size does not matter. A title is looked up by its sort key too, so "the hob" finds "The Hobbit".
+   */
+  async suggest(prefixes: { title: readonly string[]; name: string }, limit: number) {
+    const c = this.engine === 'postgres' ? sql` collate "C"` : sql``;
+    const starts = (column: string, prefix: string) => sql<boolean>`${sql.ref(column)}${c} >= ${prefix} and ${sql.ref(column)}${c} < ${`${prefix}\uffff`}`;
+    const titles = [];
+    for (const prefix of new Set(prefixes.title)) {
+      titles.push(
+        ...(await this.db
+          .selectFrom('titles')
+          .select(['id', 'book_id', 'title', 'sort_title'])
+          .where('work_title_id', 'is', null)
+          .where(starts('sort_title', prefix))
+          .orderBy(sql`sort_title${c}`)
+          .limit(limit)
+          .execute()),
+      );
+    }
+    const authors = await this.db
+      .selectFrom('title_authors')
+      .select('name')
+      .where(starts('name_key', prefixes.name))
+      // grouped along the (name_key, name) index, so the walk stops at the limit
+      .groupBy(['name_key', 'name'])
+      .orderBy(sql`name_key${c}`)
+      .orderBy('name')
+      .limit(limit)
+      .execute();
+    const named = (table: 'topics' | 'publishers') =>
+      this.db.selectFrom(table).select(['slug', 'name']).where(starts('name_key', prefixes.name)).orderBy(sql`name_key${c}`).limit(limit).execute();
+    return {
+      titles: [...new Map(titles.sort((a, b) => (a.sort_title < b.sort_title ? -1 : a.sort_title > b.sort_title ? 1 : a.id - b.id)).map((t) => [t.id, t])).values()].slice(0, limit),
+      authors,
+      topics: await named('topics'),
+      publishers: await named('publishers'),
+    };
   }
 
-  /** Facet counts over a set of titles. */
-  async facets(titleIds: readonly number[]) {
+  /** Facet counts over a set of titles (their format and language already at hand). */
+  async facets(titles: readonly { id: number; content_format: string; language: string | null }[]) {
+    const titleIds = titles.map((t) => t.id);
     if (titleIds.length === 0) return { format: [], topic: [], publisher: [], language: [] };
     const format: Map<string, number> = new Map();
     const language: Map<string, number> = new Map();
     const topic: Map<string, { label: string; count: number }> = new Map();
     const publisher: Map<string, { label: string; count: number }> = new Map();
     for (const ids of chunks(titleIds, 500)) {
-      const [t, tp, pb] = await Promise.all([
-        this.db.selectFrom('titles').select(['content_format', 'language']).where('id', 'in', ids).execute(),
+      const [tp, pb] = await Promise.all([
         this.db
           .selectFrom('title_topics as tt')
           .innerJoin('topics as x', 'x.id', 'tt.topic_id')
@@ -166,12 +233,12 @@ export class SearchRepository {
           .groupBy(['x.slug', 'x.name'])
           .execute(),
       ]);
-      for (const r of t) {
-        format.set(r.content_format, (format.get(r.content_format) ?? 0) + 1);
-        if (r.language) language.set(r.language, (language.get(r.language) ?? 0) + 1);
-      }
       for (const r of tp) topic.set(r.slug, { label: r.name, count: (topic.get(r.slug)?.count ?? 0) + Number(r.n) });
       for (const r of pb) publisher.set(r.slug, { label: r.name, count: (publisher.get(r.slug)?.count ?? 0) + Number(r.n) });
+    }
+    for (const r of titles) {
+      format.set(r.content_format, (format.get(r.content_format) ?? 0) + 1);
+      if (r.language) language.set(r.language, (language.get(r.language) ?? 0) + 1);
     }
     const sorted = (m: Map<string, { label: string; count: number }>) =>
       [...m].map(([value, v]) => ({ value, label: v.label, count: v.count })).sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));

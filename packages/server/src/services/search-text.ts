@@ -14,8 +14,12 @@ const MAX_TERMS = 12;
 /** Words either side of the first hit in a snippet. */
 const SNIPPET_CONTEXT = 14;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower-cased, accents removed (é -> e, ß stays), so "Café" and "cafe" are one word on both engines. */
 export function fold(text: string): string {
+  // most text is ASCII, which has nothing to decompose (normalising is the costly part)
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
@@ -106,4 +110,29 @@ export function fieldSnippet(fields: string[], q: ParsedQuery): string | null {
     if (s) return s;
   }
   return null;
+}
+
+/** A title's own fields in the order they rank: a hit in the title outranks one in its people, and so on. */
+const FIELD_TIERS = [
+  { field: 'title', tier: 4, typicalWords: 5 },
+  { field: 'people', tier: 3, typicalWords: 3 },
+  { field: 'subjects', tier: 2, typicalWords: 4 },
+  { field: 'description', tier: 1, typicalWords: 40 },
+] as const;
+
+/**
+ * How well a title's own row answers `q`, the same on both engines: the best field's tier plus a fraction (more
+ * hits in fewer words is better, as bm25 has it), so a title hit (4.x) outranks people (3.x), subjects (2.x) and a
+ * description (1.x), and each of those outranks a hit in the text alone (below 1). The engine has already decided
+ * that the row matches; a row it matched where these crude stems see nothing still counts as a description hit.
+ */
+export function metadataScore(row: Record<(typeof FIELD_TIERS)[number]['field'], string>, q: ParsedQuery): number {
+  const wanted = [...q.words.map((w) => w.text), ...q.phrases.flat()].map(stem).filter((w) => w.length > 0);
+  // fields in tier order: the first with a hit decides, as no lower tier can reach it
+  for (const { field, tier, typicalWords } of FIELD_TIERS) {
+    const words = fold(row[field]).match(WORD) ?? [];
+    const hits = words.filter((w) => wanted.some((s) => w.startsWith(s))).length;
+    if (hits > 0) return tier + hits / (hits + 1 + words.length / typicalWords);
+  }
+  return 1;
 }

@@ -17,6 +17,8 @@ import {
   searchPaths,
   APP_MESSAGES,
   minutesForText,
+  nameKey,
+  titleSortKey,
 } from '@lectern/core';
 import type { TitleRow, UserRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
@@ -24,10 +26,15 @@ import { chapterAccess } from '../policies/reading.ts';
 import type { CatalogRepository, TitleSortRow } from '../repositories/catalog.ts';
 import type { SearchRepository } from '../repositories/search.ts';
 import type { CatalogService } from './catalog.ts';
-import { fieldSnippet, fold, isEmptyQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
+import { fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
 
-/** How many index rows a catalog search considers (ranked best first) before grouping them by work. */
-const MATCH_WINDOW = 2000;
+/**
+ * How many rows of each kind a catalog search considers: the newest matches of the title itself, of a title's own
+ * row, and of the text (repositories/search.ts `newest`). A word found in fewer passages than the window has them
+ * ranked by the engine instead. Bounded windows make a common word cost the same in any size of library; `count`
+ * is then the works found among them.
+ */
+const WINDOWS = { names: 50, titles: 200, passages: 300 };
 /** How many passages of one book an in-book search can page through. */
 const IN_BOOK_WINDOW = 1000;
 const PASSAGES_PER_RESULT = 3;
@@ -66,21 +73,14 @@ export class SearchService {
       return {
         ...base,
         count: list.count,
+        count_exact: true,
         next: list.next,
         previous: list.previous,
         results: list.results.map((metadata) => ({ metadata, snippet: null, passages: [], language: null })),
         facets: { format: [], topic: [], publisher: [], language: [] },
       };
     }
-    const matches = await this.index.match(q, { limit: MATCH_WINDOW });
-    // Group by title: its best rank, and its best passages.
-    const byTitle = new Map<number, { rank: number; passageIds: number[] }>();
-    for (const m of matches) {
-      const entry = byTitle.get(m.title_id) ?? { rank: m.rank, passageIds: [] };
-      entry.rank = Math.min(entry.rank, m.rank);
-      if (m.chapter_id !== null && entry.passageIds.length < PASSAGES_PER_RESULT * 3) entry.passageIds.push(m.id);
-      byTitle.set(m.title_id, entry);
-    }
+    const { byTitle, exact } = await this.candidates(q);
     // The match set is grouped, filtered and sorted on a few columns per title; whole rows only for the page.
     const titles = await this.catalog.titleSortRows([...byTitle.keys()]);
     // One result per work: a title stands for its work; its other formats lend it their hits.
@@ -99,7 +99,7 @@ export class SearchService {
     for (const lead of await this.catalog.titleSortRows(missingLeads)) works.get(lead.id)!.row = lead;
     let list = [...works.values()].filter((w): w is typeof w & { row: TitleSortRow } => w.row !== null);
 
-    const facets = await this.index.facets(list.map((w) => w.row.id));
+    const facets = await this.index.facets(list.map((w) => w.row));
     // Filters apply after the facets are counted over the whole match set (so each facet shows what choosing it gives).
     if (query.format || query.topic || query.publisher || query.language) {
       const extras = await this.catalog.extrasFor(list.map((w) => w.row.id));
@@ -150,11 +150,33 @@ export class SearchService {
     return {
       ...base,
       count: list.length,
+      count_exact: exact,
       next: start + page.length < list.length ? pageUrl(query.page + 1) : null,
       previous: query.page > 1 ? pageUrl(query.page - 1) : null,
       results,
       facets,
     };
+  }
+
+  /** The works' candidates for `q`: each title's rank (smaller is better) and its best passages. */
+  private async candidates(q: ParsedQuery): Promise<{ byTitle: Map<number, { rank: number; passageIds: number[] }>; exact: boolean }> {
+    const names = await this.index.newest('names', q, WINDOWS.names);
+    const own = await this.index.newest('titles', q, WINDOWS.titles);
+    const text = await this.index.newest('passages', q, WINDOWS.passages);
+    const passages = text.complete ? await this.index.rankedPassages(q, WINDOWS.passages) : text.rows;
+    const byTitle = new Map<number, { rank: number; passageIds: number[] }>();
+    const entry = (titleId: number) => byTitle.get(titleId) ?? byTitle.set(titleId, { rank: 0, passageIds: [] }).get(titleId)!;
+    for (const doc of [...names.rows, ...own.rows]) {
+      const e = entry(doc.title_id);
+      e.rank = Math.min(e.rank, -metadataScore(doc as Required<typeof doc>, q));
+    }
+    // A hit in the text alone scores below 1, the best passage (engine-ranked, or the newest) nearest it.
+    passages.forEach((p, i) => {
+      const e = entry(p.title_id);
+      e.rank = Math.min(e.rank, -(1 - (i + 1) / (passages.length + 1)));
+      if (e.passageIds.length < PASSAGES_PER_RESULT * 3) e.passageIds.push(p.id);
+    });
+    return { byTitle, exact: names.complete && own.complete && text.complete };
   }
 
   private async chapterCounts(titleIds: number[]): Promise<Map<number, number>> {
@@ -175,13 +197,13 @@ export class SearchService {
     if (!title) throw notFound(APP_MESSAGES.bookNotFound);
     const q = parseQuery(input.query);
     if (isEmptyQuery(q)) return { results: [], total: 0, page: input.page };
-    const matches = await this.index.match(q, { titleId: title.id, passagesOnly: true, limit: IN_BOOK_WINDOW });
-    const passages = await this.index.passages(matches.map((m) => m.id));
+    const ids = await this.index.passagesOfTitle(q, title.id, IN_BOOK_WINDOW);
+    const passages = await this.index.passages(ids);
     const bounded = (await this.catalog.chaptersOf(title.id)).length <= 1;
     const byId = new Map(passages.map((p) => [p.id, p]));
     // In reading order (chapter, then passage), as a reader pages through a book's hits.
-    const readable = matches
-      .map((m) => byId.get(m.id)!)
+    const readable = ids
+      .map((id) => byId.get(id)!)
       .filter((p) => p && this.readable(viewer, p, bounded))
       .sort((a, b) => a.item_order - b.item_order || a.passage_no - b.passage_no);
     const start = (input.page - 1) * IN_BOOK_SEARCH_PAGE_SIZE;
@@ -198,9 +220,9 @@ export class SearchService {
 
   /** The header's suggestions: titles, authors, topics and publishers whose names start with what was typed. */
   async suggest(raw: string): Promise<{ suggestions: Suggestion[] }> {
-    const prefix = fold(raw).trim().replace(/\s+/g, ' ');
-    if (prefix.length < 2) return { suggestions: [] };
-    const found = await this.index.suggest(prefix, SUGGEST_LIMIT);
+    const name = nameKey(raw);
+    if (name.length < 2) return { suggestions: [] };
+    const found = await this.index.suggest({ title: [name, titleSortKey(raw)], name }, SUGGEST_LIMIT);
     const out: Suggestion[] = [
       ...found.titles.map((t) => ({ kind: 'title' as const, label: t.title, url: paths.titlePage(t.book_id) })),
       ...found.authors.map((a) => ({ kind: 'author' as const, label: a.name, url: searchPaths.searchPage(a.name) })),

@@ -210,7 +210,7 @@ export function SearchPage() {
           <section className="search-page__results" aria-labelledby="search-heading">
             <div className="search-page__bar">
               <h1 id="search-heading" className="search-page__heading">
-                {heading} <span className="search-page__count">{data.count === 1 ? '1 title' : `${data.count} titles`}</span>
+                {heading} <span className="search-page__count">{data.count === 1 && data.count_exact ? '1 title' : `${data.count}${data.count_exact ? '' : '+'} titles`}</span>
               </h1>
               {q !== '*' ? (
                 <label className="search-page__sort">
