@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { fidelityEpub, FIDELITY_TITLE, STYLED_COLOR } from '../packages/server/test/fixtures/fidelity.ts';
+import { READING_MESSAGES } from '@lectern/core';
+import { fidelityEpub, FIDELITY_TITLE, NOTE_TEXT, STYLED_COLOR } from '../packages/server/test/fixtures/fidelity.ts';
 import { importBook } from '../scripts/fresh-server.ts';
 import { openPage, signInAsDemo } from './browser.ts';
 
@@ -196,6 +197,38 @@ for (const viewport of [
       expect(await inFrame(page, (doc) => doc.defaultView!.getComputedStyle(doc.getElementById('rtl-text')!).direction, null)).toBe('rtl');
       await openChapter(page, byLabel('Fallback'));
       expect(await box(page, '#fallback-text')).not.toBeNull();
+    });
+
+    it('opens a footnote in a pop-up over the page and closes it, the page kept', async () => {
+      await openChapter(page, byLabel('Notes'));
+      const frame = page.frameLocator('iframe.chapter-view__frame');
+      const note = frame.locator('.lectern-note');
+      const scrolled = () => inFrame(page, (doc) => [doc.scrollingElement!.scrollTop, doc.scrollingElement!.scrollLeft], null);
+      const before = await scrolled();
+      // the aside the book hides shows in the pop-up, with a box, as a dialog
+      await frame.locator('#ref1').click();
+      await expect.poll(() => note.count()).toBe(1);
+      expect(await note.getAttribute('role')).toBe('dialog');
+      expect(await note.innerText()).toContain(NOTE_TEXT);
+      const shown = await note.boundingBox();
+      expect(shown!.width).toBeGreaterThan(100);
+      expect(shown!.width).toBeLessThanOrEqual(viewport.width);
+      expect(await scrolled()).toEqual(before);
+      await page.screenshot({ path: path.join(os.tmpdir(), `lectern-fidelity-note-${viewport.width}.png`) });
+      // Escape closes it and gives the keyboard back to the link
+      await page.keyboard.press('Escape');
+      await expect.poll(() => note.count()).toBe(0);
+      expect(await inFrame(page, (doc) => doc.activeElement?.id ?? null, null)).toBe('ref1');
+      // a DPUB-ARIA note, closed by its button
+      await frame.locator('#ref2').click();
+      await expect.poll(() => note.count()).toBe(1);
+      expect(await note.innerText()).toContain('The second note, in a div.');
+      await note.getByRole('button', { name: READING_MESSAGES.closeNote }).click();
+      await expect.poll(() => note.count()).toBe(0);
+      // a same-chapter link that is not a note opens nothing
+      await frame.locator('#plain-link').click();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await note.count()).toBe(0);
     });
 
     it('ran nothing of the hostile variants', async () => {

@@ -6,6 +6,7 @@
  *   Worlds, Chapter 1, in scroll and in paged mode.
  */
 import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
+import { READING_MESSAGES } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, seriousViolations, signInAsDemo } from './browser.ts';
 
@@ -257,11 +258,20 @@ for (const viewport of [
       expect(await frameOf(page).locator('#clicky').isVisible()).toBe(true);
     });
 
-    it('opens an external link in a new tab with no opener, and an in-book link in the reader', async () => {
+    it('asks before an external link leaves, opens it in a new tab with no opener, and an in-book link in the reader', async () => {
       const url = page.url();
-      const opened = context.waitForEvent('page');
       // Dispatched for the same reason as above (the chapter is hidden today); the reader handles the click.
       await frameOf(page).locator('#external').dispatchEvent('click');
+      const ask = page.getByRole('alertdialog', { name: READING_MESSAGES.leaveTitle });
+      await ask.waitFor();
+      expect(await ask.innerText()).toContain('https://example.com/elsewhere');
+      // staying opens nothing
+      await ask.getByRole('button', { name: READING_MESSAGES.stay }).click();
+      await ask.waitFor({ state: 'detached' });
+      expect(context.pages()).toHaveLength(1);
+      await frameOf(page).locator('#external').dispatchEvent('click');
+      const opened = context.waitForEvent('page');
+      await page.getByRole('alertdialog', { name: READING_MESSAGES.leaveTitle }).getByRole('button', { name: READING_MESSAGES.openLink }).click();
       const tab = await opened;
       await tab.waitForURL('https://example.com/elsewhere');
       expect(await tab.evaluate(() => window.opener)).toBeNull();

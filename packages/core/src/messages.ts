@@ -123,6 +123,15 @@ export const USAGE_MESSAGES = {
 
 export const READING_MESSAGES = {
   subscriptionEnded: 'Your subscription has ended. Subscribe or reactivate your account to read this book.',
+  /** a book's footnote shown over the page (EPUB noteref) */
+  noteLabel: 'Note',
+  closeNote: 'Close note',
+  /** a link out of the book asks first (issue 12), then is left to the browser (reader.md §2) */
+  leaveTitle: 'Leave the book?',
+  leaveWeb: (host: string) => `This link opens ${host} in a new tab. The book stays open here.`,
+  leaveMail: (address: string) => `This link opens your email app to write to ${address}.`,
+  openLink: 'Open link',
+  stay: 'Stay in the book',
 } as const;
 
 // ---- operators: uploads and accounts (admin routes, accounts service, command line) ----

@@ -61,7 +61,8 @@ const ALLOWED_TAGS = [
 ];
 
 const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
-  '*': ['id', 'class', 'lang', 'dir', 'title', 'data-epub-type', 'style'],
+  // role and the aria-* naming attributes: accessible editions (DPUB-ARIA doc-noteref, doc-footnote, ...) need them
+  '*': ['id', 'class', 'lang', 'dir', 'title', 'data-epub-type', 'style', 'role', 'aria-label', 'aria-labelledby', 'aria-describedby', 'aria-hidden'],
   a: ['href', 'name', 'rel', 'target'],
   img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height'],
   ol: ['start', 'reversed', 'type'],

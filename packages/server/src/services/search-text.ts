@@ -130,7 +130,10 @@ export function metadataScore(row: Record<(typeof FIELD_TIERS)[number]['field'],
   const wanted = [...q.words.map((w) => w.text), ...q.phrases.flat()].map(stem).filter((w) => w.length > 0);
   // fields in tier order: the first with a hit decides, as no lower tier can reach it
   for (const { field, tier, typicalWords } of FIELD_TIERS) {
-    const words = fold(row[field]).match(WORD) ?? [];
+    const text = fold(row[field]);
+    // most fields hold none of the query: a substring test says so without splitting them into words
+    if (!wanted.some((w) => text.includes(w))) continue;
+    const words = text.match(WORD) ?? [];
     const hits = words.filter((w) => wanted.some((s) => w.startsWith(s))).length;
     if (hits > 0) return tier + hits / (hits + 1 + words.length / typicalWords);
   }

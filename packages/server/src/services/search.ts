@@ -34,7 +34,7 @@ import { fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery
  * ranked by the engine instead. Bounded windows make a common word cost the same in any size of library; `count`
  * is then the works found among them.
  */
-const WINDOWS = { names: 50, titles: 200, passages: 300 };
+const WINDOWS = { names: 50, titles: 150, passages: 200 };
 /** How many passages of one book an in-book search can page through. */
 const IN_BOOK_WINDOW = 1000;
 const PASSAGES_PER_RESULT = 3;

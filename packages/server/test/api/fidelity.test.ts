@@ -82,6 +82,7 @@ describe.each(ENGINES)('reading fidelity on %s', (engine) => {
       ['text/rtl.xhtml', 'Right to left'],
       ['text/interlude~2.xhtml', 'Interlude'],
       ['text/fallback.xhtml', 'Fallback'],
+      ['text/notes.xhtml', 'Notes'],
     ]);
     // The image page shows the image, served from the book.
     const img = elements(chapter('images/plate.png.xhtml').content).find((e) => e.tag === 'img');
@@ -92,6 +93,11 @@ describe.each(ENGINES)('reading fidelity on %s', (engine) => {
     expectInert(diagram);
     expect(chapter('text/interlude~2.xhtml').content).toBe(chapter('text/interlude.xhtml').content);
     expect(chapter('text/fallback.xhtml').content).toContain('fallback-text');
+    // footnotes keep what marks them: epub:type as data-epub-type, DPUB-ARIA roles as they are
+    const notes = chapter('text/notes.xhtml').content;
+    expect(notes).toContain('data-epub-type="noteref"');
+    expect(notes).toContain('role="doc-noteref"');
+    expect(notes).toContain('role="doc-footnote"');
   });
 
   it('keeps inline <style> as a sanitised stylesheet of its own, in the book layer, in document order', async () => {

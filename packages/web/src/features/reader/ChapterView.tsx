@@ -157,6 +157,7 @@ export function ChapterView(props: ChapterViewProps) {
         onKey: (e) => latest.current.callbacks.onKey?.(e),
         onPages: (i, c) => latest.current.callbacks.onPages?.(i, c),
         onMiddleTap: () => latest.current.callbacks.onMiddleTap?.(),
+        onExternalLink: (url) => latest.current.callbacks.onExternalLink?.(url),
       };
       const controller = new FrameController(frame, now.prefs, now.href, now.bookId, now.readerPath, callbacks);
       controllerRef.current = controller;

@@ -27,6 +27,7 @@ import { useChapterAnnotations } from './annotations/useChapterAnnotations.ts';
 import type { FrameController } from './engine/frameController.ts';
 import { ChapterBody, chapterSource } from './ChapterBody.tsx';
 import type { FrameCallbacks } from './engine/frameController.ts';
+import { LeaveBookDialog } from './LeaveBookDialog.tsx';
 import { Lightbox } from './Lightbox.tsx';
 import { ReaderFooter } from './ReaderFooter.tsx';
 import { Centered } from './ReaderMessage.tsx';
@@ -191,8 +192,9 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
 
   const { onProgress, onPages } = session;
   const { showImage } = panels;
+  const [leaving, setLeaving] = useState<string | null>(null);
   const callbacks = useMemo<FrameCallbacks>(
-    () => ({ onProgress, onEdge: goChapter, onNavigate: (path: string) => void navigate(path), onImage: showImage, onPages, onKey, onMiddleTap: toggleImmersive }),
+    () => ({ onProgress, onEdge: goChapter, onNavigate: (path: string) => void navigate(path), onImage: showImage, onPages, onKey, onMiddleTap: toggleImmersive, onExternalLink: setLeaving }),
     [onProgress, goChapter, navigate, showImage, onPages, onKey, toggleImmersive],
   );
 
@@ -297,6 +299,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
           />
         </div>
       ) : null}
+      <LeaveBookDialog url={leaving} onClose={() => setLeaving(null)} />
       {panels.lightbox ? <Lightbox src={panels.lightbox.src} alt={panels.lightbox.alt} onClose={panels.closeImage} /> : null}
       {profile && load?.kind === 'html' ? <AnnotationLayer layer={annotations} profile={profile} /> : null}
       {dim > 0 ? createPortal(<div className="reader-dim" style={{ opacity: dim }} aria-hidden="true" />, document.body) : null}

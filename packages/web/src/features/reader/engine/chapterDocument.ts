@@ -123,6 +123,28 @@ h1, h2, h3, h4, h5, h6 { line-height: 1.25; hyphens: manual; }
 html.night-mode #${ROOT_ID} mark.lectern-search-hit.lectern-search-hit { background-color: rgb(255 200 0 / 0.35) !important; }
 html.night-mode #${ROOT_ID} mark.lectern-search-hit.lectern-search-hit--current { background-color: rgb(255 170 0 / 0.55) !important; }
 
+/* A footnote over the page (frameController openNote): a sheet at the foot of the frame, the page kept. */
+.lectern-note {
+  position: fixed !important; z-index: 2147483647 !important; display: block !important; visibility: visible !important;
+  left: 50% !important; bottom: 1rem !important; transform: translateX(-50%) !important;
+  box-sizing: border-box !important; width: min(36rem, calc(100vw - 2rem)) !important; max-height: 50vh !important; overflow: auto !important;
+  margin: 0 !important; padding: 1rem 1.25rem .75rem !important;
+  background: var(--lectern-bg) !important; color: var(--lectern-text) !important;
+  border: 1px solid var(--lectern-rule) !important; border-radius: 10px !important;
+  box-shadow: 0 8px 28px rgb(0 0 0 / .28) !important;
+  font-family: var(--lectern-font) !important; font-size: calc(1rem * var(--lectern-font-size)) !important; line-height: 1.5 !important;
+  column-width: auto !important; columns: auto !important;
+}
+.lectern-note:focus { outline: none; }
+.lectern-note:focus-visible { outline: 3px solid #1a73e8 !important; }
+.lectern-note__body > * { display: block !important; margin: 0 !important; }
+.lectern-note__close {
+  display: block !important; margin: .75rem 0 0 auto !important; padding: .4rem .9rem !important; min-height: 2.25rem;
+  font: 600 .875rem/1 system-ui, sans-serif !important; color: var(--lectern-link) !important;
+  background: transparent !important; border: 1px solid var(--lectern-rule) !important; border-radius: 6px !important; cursor: pointer;
+}
+.lectern-note__close:focus-visible { outline: 3px solid #1a73e8 !important; outline-offset: 2px; }
+
 /* day/cloudy/night act on the book too: its own colours would fight the palette */
 html.lectern-tinted #${ROOT_ID} *:not(a) { color: inherit !important; background-color: transparent !important; border-color: var(--lectern-rule) !important; }
 

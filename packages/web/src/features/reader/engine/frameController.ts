@@ -5,7 +5,7 @@
  * Position (DESIGN.md): the controller keeps the Range the reader is at and restores it after every re-layout
  * (font, width, mode, rotation, images arriving); it is replaced only when the reader moves.
  */
-import { MESSAGES, paths, READER_CONSTANTS, type ReaderPreferences } from '@lectern/core';
+import { MESSAGES, paths, READER_CONSTANTS, type ReaderPreferences, READING_MESSAGES } from '@lectern/core';
 import { htmlClasses, ROOT_ID, SETTINGS_STYLE_ID, settingsCss } from './chapterDocument.ts';
 import {
   classifySwipe,
@@ -42,9 +42,13 @@ export interface FrameCallbacks {
   onPages?(index: number, count: number): void;
   /** A plain tap in the middle of the page, between the tap zones (the immersive view's toggle). */
   onMiddleTap?(): void;
+  /** A link out of the book (http, https, mailto): the app asks first. Without it the link opens at once. */
+  onExternalLink?(url: string): void;
 }
 
 /** What a tap on it does itself (a tap there is not a tap on the page). */
+/** What a footnote link's target is part of, when it is a note (EPUB 3 structural semantics, DPUB-ARIA). */
+const NOTE_SELECTOR = ['footnote', 'endnote', 'rearnote', 'note'].map((t) => `[data-epub-type~="${t}"]`).concat('[role="doc-footnote"]', '[role="doc-endnote"]').join(', ');
 const INTERACTIVE = 'a[href], button, input, select, textarea, label, summary, video, audio, [tabindex]';
 
 /** Frames have their own HTMLImageElement, so instanceof against the app's would fail. */
@@ -479,6 +483,12 @@ export class FrameController {
     this.listen(this.doc, 'click', (e) => this.onClick(e as MouseEvent));
     this.listen(this.doc, 'keydown', (e) => {
       const ke = e as KeyboardEvent;
+      if (this.notePopup && ke.key === 'Escape') {
+        ke.preventDefault();
+        ke.stopPropagation();
+        this.closeNote(true);
+        return;
+      }
       if (this.cb.onKey) this.cb.onKey(ke);
       else this.handleKey(ke);
     });
@@ -520,6 +530,11 @@ export class FrameController {
   private onClick(event: MouseEvent) {
     if (event.defaultPrevented || event.button !== 0) return;
     const el = event.target as Element | null;
+    // A tap outside an open note closes it (and turns no page).
+    if (this.notePopup && !this.notePopup.contains(el)) {
+      this.closeNote(true);
+      return;
+    }
     const anchor = el?.closest?.('a[href]');
     if (anchor) return this.onLink(event, anchor);
     if (isImage(el) && el.classList.contains('lectern-zoomable')) {
@@ -539,6 +554,14 @@ export class FrameController {
   private onLink(event: MouseEvent, anchor: Element) {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const raw = (anchor.getAttribute('href') ?? '').trim();
+    // A link inside an open note (its back link, most often) closes it first.
+    if (this.notePopup?.contains(anchor)) this.closeNote(false);
+    const note = this.noteFor(anchor, raw);
+    if (note) {
+      event.preventDefault();
+      this.openNote(anchor, note);
+      return;
+    }
     // reader.md §2: http(s):// and mailto: links are left to the browser (a new tab: the reader stays open).
     if (/^(https?:|mailto:)/i.test(raw)) {
       let url: URL;
@@ -550,8 +573,7 @@ export class FrameController {
       }
       if (url.origin !== window.location.origin) {
         event.preventDefault();
-        if (url.protocol === 'mailto:') window.location.href = url.href;
-        else window.open(url.href, '_blank', 'noopener,noreferrer');
+        this.leave(url);
         return;
       }
     }
@@ -578,7 +600,89 @@ export class FrameController {
       this.cb.onNavigate(url.pathname + url.search + url.hash);
       return;
     }
-    window.open(url.href, '_blank', 'noopener,noreferrer');
+    this.leave(url);
+  }
+
+  /** Out of the book: through the app's question when it asks one, else straight to the browser. */
+  private leave(url: URL) {
+    if (this.cb.onExternalLink) this.cb.onExternalLink(url.href);
+    else if (url.protocol === 'mailto:') window.location.href = url.href;
+    else window.open(url.href, '_blank', 'noopener,noreferrer');
+  }
+
+  // ---- footnotes (EPUB 3 noteref: the note over the page, the page kept) ----
+
+  private notePopup: HTMLElement | null = null;
+  private noteOpener: Element | null = null;
+
+  /**
+   * The note a link points at, when it is a footnote link: marked `epub:type="noteref"` (or DPUB-ARIA
+   * `doc-noteref`), or pointing at an element marked footnote / endnote / rearnote / note, in this chapter.
+   */
+  private noteFor(anchor: Element, raw: string): Element | null {
+    if (!raw.startsWith('#') && !raw.includes('#')) return null;
+    const hash = raw.slice(raw.indexOf('#') + 1);
+    if (!hash) return null;
+    let url: URL;
+    try {
+      url = new URL(raw, this.doc.baseURI);
+    } catch {
+      return null;
+    }
+    if (!raw.startsWith('#') && url.pathname !== new URL(this.doc.baseURI).pathname) return null;
+    let id: string;
+    try {
+      id = decodeURIComponent(hash);
+    } catch {
+      return null;
+    }
+    const target = this.doc.getElementById(id);
+    if (!target || target.contains(anchor)) return null;
+    const types = (el: Element | null) => `${el?.getAttribute('data-epub-type') ?? ''} ${el?.getAttribute('role') ?? ''}`.toLowerCase().split(/\s+/);
+    const isRef = types(anchor).some((t) => t === 'noteref' || t === 'doc-noteref');
+    const note = target.closest(NOTE_SELECTOR);
+    if (note) return note;
+    return isRef ? target : null;
+  }
+
+  private openNote(anchor: Element, note: Element) {
+    this.closeNote(false);
+    const popup = this.doc.createElement('div');
+    popup.className = 'lectern-note';
+    popup.setAttribute('role', 'dialog');
+    popup.setAttribute('aria-label', READING_MESSAGES.noteLabel);
+    popup.tabIndex = -1;
+    const body = this.doc.createElement('div');
+    body.className = 'lectern-note__body';
+    const copy = note.cloneNode(true) as Element;
+    // the copy's ids would duplicate the chapter's (and its anchors' targets)
+    for (const el of [copy, ...Array.from(copy.querySelectorAll('[id]'))]) el.removeAttribute('id');
+    body.append(copy);
+    const close = this.doc.createElement('button');
+    close.type = 'button';
+    close.className = 'lectern-note__close';
+    close.textContent = READING_MESSAGES.closeNote;
+    close.addEventListener('click', (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      this.closeNote(true);
+    });
+    popup.append(body, close);
+    // on <html>, outside the body's page columns: a fixed box over the frame's viewport
+    this.doc.documentElement.append(popup);
+    this.notePopup = popup;
+    this.noteOpener = anchor;
+    popup.focus({ preventScroll: true });
+  }
+
+  /** Closes the open note; `refocus` puts the keyboard back on the link that opened it. */
+  private closeNote(refocus: boolean) {
+    if (!this.notePopup) return;
+    this.notePopup.remove();
+    this.notePopup = null;
+    const opener = this.noteOpener as HTMLElement | null;
+    this.noteOpener = null;
+    if (refocus) opener?.focus?.({ preventScroll: true });
   }
 
   // ---- images ----
