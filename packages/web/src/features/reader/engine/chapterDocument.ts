@@ -138,6 +138,8 @@ html.night-mode #${ROOT_ID} mark.lectern-search-hit.lectern-search-hit--current 
 .lectern-note:focus { outline: none; }
 .lectern-note:focus-visible { outline: 3px solid #1a73e8 !important; }
 .lectern-note__body > * { display: block !important; margin: 0 !important; }
+.lectern-note__body > * > :first-child { margin-top: 0 !important; }
+.lectern-note__body > * > :last-child { margin-bottom: 0 !important; }
 .lectern-note__close {
   display: block !important; margin: .75rem 0 0 auto !important; padding: .4rem .9rem !important; min-height: 2.25rem;
   font: 600 .875rem/1 system-ui, sans-serif !important; color: var(--lectern-link) !important;
