@@ -225,6 +225,10 @@ for (const viewport of [
       expect(await note.innerText()).toContain('The second note, in a div.');
       await note.getByRole('button', { name: READING_MESSAGES.closeNote }).click();
       await expect.poll(() => note.count()).toBe(0);
+      // the chapter's sound has visible controls and its file loads
+      await expect.poll(() => inFrame(page, (doc) => (doc.getElementById('tone') as HTMLAudioElement).readyState, null), { timeout: 10_000 }).toBeGreaterThan(0);
+      const tone = await box(page, '#tone');
+      expect(tone!.width).toBeGreaterThan(50);
       // a same-chapter link that is not a note opens nothing
       await frame.locator('#plain-link').click();
       await new Promise((r) => setTimeout(r, 300));

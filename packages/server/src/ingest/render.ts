@@ -74,8 +74,8 @@ const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
   blockquote: ['cite'],
   q: ['cite'],
   time: ['datetime'],
-  audio: ['src', 'controls'],
-  video: ['src', 'controls', 'poster', 'width', 'height'],
+  audio: ['src', 'controls', 'preload', 'loop'],
+  video: ['src', 'controls', 'poster', 'width', 'height', 'preload', 'playsinline', 'loop'],
   source: ['src', 'srcset', 'sizes', 'media', 'type', 'width', 'height'],
   track: ['src', 'kind', 'srclang', 'label'],
   // htmlparser2 lower-cases attribute names; the browser's HTML parser restores SVG's camelCase (viewBox).
@@ -182,6 +182,13 @@ function transformAttributes(tag: string, attribs: Attributes, rewrite: UrlRewri
   if (tag === 'a' && out.href && isAbsoluteUrl(out.href) && isExternalLink(out.href)) {
     out.rel = 'noopener noreferrer';
     out.target = '_blank';
+  }
+  // Sound and video in a book always show their controls (no script can give them any), and load only their
+  // metadata until the reader presses play; a video plays in the page on phones rather than taking the screen.
+  if (tag === 'audio' || tag === 'video') {
+    out.controls = '';
+    out.preload = 'metadata';
+    if (tag === 'video') out.playsinline = '';
   }
   return out;
 }
