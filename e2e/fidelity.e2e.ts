@@ -225,6 +225,8 @@ for (const viewport of [
       expect(await note.innerText()).toContain('The second note, in a div.');
       await note.getByRole('button', { name: READING_MESSAGES.closeNote }).click();
       await expect.poll(() => note.count()).toBe(0);
+      // what the book hides (hidden="") takes no room
+      expect(await box(page, '#hidden-para')).toEqual({ width: 0, height: 0 });
       // the chapter's sound has visible controls and its file loads
       await expect.poll(() => inFrame(page, (doc) => (doc.getElementById('tone') as HTMLAudioElement).readyState, null), { timeout: 10_000 }).toBeGreaterThan(0);
       const tone = await box(page, '#tone');

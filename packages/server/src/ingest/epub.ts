@@ -711,7 +711,9 @@ function readNavToc(context: TocContext): ParsedTocEntry[] | null {
       const sublist = children.find((element) => element.name === 'ol' || element.name === 'ul');
       // A heading without a link (<span>) leads to its first child's target.
       const href = (link && attr(link, 'href')) ?? (sublist && findAll(sublist, 'a').map((a) => attr(a, 'href')).find(Boolean));
-      const label = link ? visibleText([link]) || attr(link, 'title')?.trim() || '' : '';
+      // An entry that is only an image is named by the image's alt text, else the link's title (EPUB 3.3 §5.4.2.3).
+      const alt = link ? findAll(link, 'img').map((img) => attr(img, 'alt')?.trim() ?? '').filter(Boolean).join(' ') : '';
+      const label = link ? visibleText([link]) || alt || attr(link, 'title')?.trim() || '' : '';
       if (href && label) {
         const entry = tocEntry(context, source.declaredPath, href, label, depth);
         if (entry) entries.push(entry);

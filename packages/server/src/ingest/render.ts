@@ -61,8 +61,9 @@ const ALLOWED_TAGS = [
 ];
 
 const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
-  // role and the aria-* naming attributes: accessible editions (DPUB-ARIA doc-noteref, doc-footnote, ...) need them
-  '*': ['id', 'class', 'lang', 'dir', 'title', 'data-epub-type', 'style', 'role', 'aria-label', 'aria-labelledby', 'aria-describedby', 'aria-hidden'],
+  // role and the aria-* naming attributes: accessible editions (DPUB-ARIA doc-noteref, doc-footnote, ...) need them;
+  // hidden: what the book keeps out of the page (a navigation document's page list in the spine)
+  '*': ['id', 'class', 'lang', 'dir', 'title', 'data-epub-type', 'style', 'role', 'aria-label', 'aria-labelledby', 'aria-describedby', 'aria-hidden', 'hidden'],
   a: ['href', 'name', 'rel', 'target'],
   img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height'],
   ol: ['start', 'reversed', 'type'],
@@ -164,6 +165,8 @@ function transformAttributes(tag: string, attribs: Attributes, rewrite: UrlRewri
     if (name === 'epub:type') out['data-epub-type'] = value;
     else if (name === 'xml:lang') out.lang ??= value;
     else if (name === 'target' || name === 'rel') continue; // set below for external links only
+    // a bare `hidden` would be dropped as an empty value by the sanitiser: its keyword form means the same
+    else if (name === 'hidden') out.hidden = value.trim().toLowerCase() === 'until-found' ? 'until-found' : 'hidden';
     else if (name === 'style') {
       const style = sanitizeStyleAttribute(value, css.rewrite, css.properties);
       if (style) out.style = style;

@@ -98,6 +98,7 @@ describe.each(ENGINES)('reading fidelity on %s', (engine) => {
     expect(notes).toContain('data-epub-type="noteref"');
     expect(notes).toContain('role="doc-noteref"');
     expect(notes).toContain('role="doc-footnote"');
+    expect(elements(notes).find((e) => e.attrs.id === 'hidden-para')?.attrs.hidden).toBe('hidden');
     // sound always shows its controls, the book's file served from the book
     const audio = elements(notes).find((e) => e.tag === 'audio');
     expect(audio?.attrs).toMatchObject({ controls: '', preload: 'metadata', src: `/api/v1/book/${bookId}/chapter/media/tone.wav` });
