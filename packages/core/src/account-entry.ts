@@ -17,6 +17,8 @@ export const ONBOARDING_LOCATION = '/welcome/topics/';
 export const PASSWORD_CHECK_DEBOUNCE_MS = 300;
 /** §4/§9: the subscribe nag starts collapsed and slides up after 0.5 s. */
 export const NAG_SLIDE_UP_MS = 500;
+/** §4: notices close on click; success and info ones fade after 15 s (error and alert stay until closed). */
+export const NOTICE_FADE_MS = 15_000;
 /** §4: the welcome message slides away after 25 s. */
 export const WELCOME_MESSAGE_MS = 25_000;
 /** At most this many topics are kept from the onboarding form. */

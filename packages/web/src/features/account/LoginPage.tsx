@@ -97,7 +97,7 @@ export function LoginPage() {
         ) : null}
 
         {profile ? (
-          <Notice tone="success" role="status" className="login__notice">
+          <Notice tone="success" role="status" className="login__notice" dismissible={false}>
             You are signed in as {profile.username}. <Link to={next}>Continue</Link>
           </Notice>
         ) : null}

@@ -4,7 +4,7 @@
  * recommendations. Skipping is fine: nothing here is required.
  */
 import { useQuery } from '@tanstack/react-query';
-import { ACCOUNT_ENTRY_MESSAGES, ONBOARDING_TOPICS_MAX } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, ONBOARDING_TOPICS_MAX, WELCOME_MESSAGE_MS } from '@lectern/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
@@ -63,7 +63,7 @@ export function OnboardingPage() {
       <title>Pick your topics · Lectern</title>
       <div className="login__panel onboarding__panel">
         {trialEnd ? (
-          <Notice tone="success" role="status" className="onboarding__welcome">
+          <Notice tone="success" role="status" className="onboarding__welcome" fadeAfterMs={WELCOME_MESSAGE_MS}>
             {ACCOUNT_ENTRY_MESSAGES.welcome(dateFormat.format(new Date(trialEnd)))}
           </Notice>
         ) : null}

@@ -129,7 +129,7 @@ export function RegisterPage() {
         <p className="login__lede">Read everything in the library free during your trial. No card needed.</p>
 
         {profile ? (
-          <Notice tone="info" role="status" className="login__notice">
+          <Notice tone="info" role="status" className="login__notice" dismissible={false}>
             You are signed in as {profile.username}. <Link to={appPaths.library}>Go to the library</Link>
           </Notice>
         ) : null}

@@ -52,7 +52,7 @@ function RequireSignIn({ children }: { children: ReactNode }) {
   if (signedOut) {
     return (
       <div className="page">
-        <Notice tone="info" role="alert">
+        <Notice tone="info" role="alert" dismissible={false}>
           {MESSAGES.pleaseLogIn}
         </Notice>
       </div>
