@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACCOUNT_ENTRY_MESSAGES, SUBSCRIPTION_MESSAGES } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, COUNTRY_STORAGE_KEY, SUBSCRIPTION_MESSAGES } from '@lectern/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sqliteDriver } from '../packages/server/src/db/database.ts';
@@ -54,6 +54,15 @@ describe('subscribing, cancelling and coming back', () => {
     await page.getByText(SUBSCRIPTION_MESSAGES.codeApplied(code)).waitFor();
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByText(SUBSCRIPTION_MESSAGES.codeAlreadyApplied).waitFor();
+    // §4: an EU country asks for the agreement; the browser keeps the country for the next form
+    await page.getByLabel('Country').selectOption('DE');
+    const agreement = page.getByRole('checkbox', { name: SUBSCRIPTION_MESSAGES.euAgreement });
+    await agreement.waitFor();
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    // not sent without it (the box is required)
+    expect(page.url()).toContain('/subscribe/');
+    await agreement.check();
+    expect(await page.evaluate((key) => localStorage.getItem(key), COUNTRY_STORAGE_KEY)).toBe('DE');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await shot(page, 'subscribe-phone');
     await page.getByRole('button', { name: 'Subscribe' }).click();
@@ -94,6 +103,9 @@ describe('subscribing, cancelling and coming back', () => {
     await page.reload();
     await page.getByRole('link', { name: 'Reactivate' }).click();
     await page.getByRole('heading', { name: 'Come back to Lectern' }).waitFor();
+    // the country chosen before is remembered (DE): the agreement is asked again
+    expect(await page.getByLabel('Country').inputValue()).toBe('DE');
+    await page.getByRole('checkbox', { name: SUBSCRIPTION_MESSAGES.euAgreement }).check();
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await page.waitForURL('**/u');
     await page.getByText('Subscriber', { exact: true }).waitFor();

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './constants.ts';
-import { ACCOUNT_ENTRY_MESSAGES } from './messages.ts';
+import { ACCOUNT_ENTRY_MESSAGES, SUBSCRIPTION_MESSAGES } from './messages.ts';
 import { topicSchema } from './schemas.ts';
 
 export const PLANS = ['basic', 'pro'] as const;
@@ -144,12 +144,52 @@ export const promotionResponseSchema = z.object({
 });
 export type PromotionResponse = z.infer<typeof promotionResponseSchema>;
 
-export const subscribeRequestSchema = z.object({
+/** The member states of the European Union (ISO 3166-1 alpha-2), whose consumers' agreement §4 asks for. */
+export const EU_COUNTRIES = [
+  'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL',
+  'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE',
+] as const;
+export const isEuCountry = (code: string | undefined | null): boolean => !!code && (EU_COUNTRIES as readonly string[]).includes(code.toUpperCase());
+
+/** Every country a subscriber can name (ISO 3166-1 alpha-2); the browser's Intl.DisplayNames gives the names. */
+export const COUNTRY_CODES = (
+  'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC ' +
+  'CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD ' +
+  'GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH ' +
+  'KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW ' +
+  'MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC ' +
+  'SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY ' +
+  'UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
+).split(' ');
+
+/** Where the chosen country is remembered in the browser (§4: "remembered locally"). */
+export const COUNTRY_STORAGE_KEY = 'lectern.country';
+
+const subscribeFields = {
   plan: z.enum(PLANS, { message: ACCOUNT_ENTRY_MESSAGES.planChoice }),
   promotion_code: z.string().max(100).optional(),
+  /** ISO 3166-1 alpha-2; in the EU the subscriber must accept the agreement below */
+  country: z
+    .string()
+    .transform((c) => c.toUpperCase())
+    .refine((c) => COUNTRY_CODES.includes(c), { message: SUBSCRIPTION_MESSAGES.countryUnknown })
+    .optional(),
+  /** EU consumers: reading starts at once, so the 14-day right of withdrawal ends when it does */
+  eu_agreement: z.boolean().optional(),
   csrfmiddlewaretoken: z.string().max(200).optional(),
-});
+};
+
+/** An EU subscriber must accept the agreement: a 400 that names the field otherwise. */
+const needsEuAgreement = (body: { country?: string; eu_agreement?: boolean }, ctx: z.RefinementCtx) => {
+  if (isEuCountry(body.country) && body.eu_agreement !== true) {
+    ctx.addIssue({ code: 'custom', path: ['eu_agreement'], message: SUBSCRIPTION_MESSAGES.agreementRequired });
+  }
+};
+
+export const subscribeRequestSchema = z.object(subscribeFields).superRefine(needsEuAgreement);
 export type SubscribeRequest = z.input<typeof subscribeRequestSchema>;
+/** Reactivating: the plan may be left as it was. */
+export const reactivateRequestSchema = z.object({ ...subscribeFields, plan: subscribeFields.plan.optional() }).superRefine(needsEuAgreement);
 
 export const invoiceSchema = z.object({
   id: z.number().int(),

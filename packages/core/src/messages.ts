@@ -228,6 +228,10 @@ export const SUBSCRIPTION_MESSAGES = {
   noSuchInvoice: 'No such invoice.',
   invoiceNotOpen: 'That invoice is not open.',
   changedMeanwhile: 'Your account changed meanwhile: reload the page and try again.',
+  countryUnknown: 'Choose your country from the list.',
+  agreementRequired: 'Please confirm that your subscription starts at once.',
+  /** the EU agreement's checkbox: reading starts at once, so the 14-day right of withdrawal ends */
+  euAgreement: 'I want my subscription to start at once, and I understand that I then lose my 14-day right of withdrawal.',
 } as const;
 
 // ---- finding (reader.md §8) ----

@@ -2,7 +2,7 @@
  * Staying (issue 10): plans, promotion codes, the reader's subscription (subscribe or change plan, cancel,
  * reactivate), and the operator's side of it (plan prices, promotion codes, marking an invoice paid).
  */
-import { accountEntryPaths, APP_MESSAGES, MESSAGES, promotionQuerySchema, subscribeRequestSchema, PLANS } from '@lectern/core';
+import { accountEntryPaths, APP_MESSAGES, MESSAGES, promotionQuerySchema, reactivateRequestSchema, subscribeRequestSchema, PLANS } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { assertAdmin } from '../policies/reading.ts';
@@ -10,7 +10,6 @@ import { currentUser, requireSignedIn } from '../plugins/auth-context.ts';
 import { type RequestLimits, TooManyRequests } from '../services/request-limits.ts';
 import type { SubscriptionsService } from '../services/subscriptions.ts';
 
-const reactivateSchema = subscribeRequestSchema.partial({ plan: true });
 const invoiceParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1) });
 const planParams = z.object({ slug: z.enum(PLANS) });
 
@@ -37,8 +36,8 @@ export function subscriptionRoutes(app: FastifyInstance, deps: { subscriptions: 
 
   app.post(accountEntryPaths.subscription(), async (request) => {
     const { user } = await requireSignedIn(request, MESSAGES.userNotLoggedIn);
-    const { plan, promotion_code } = subscribeRequestSchema.parse(request.body ?? {});
-    return deps.subscriptions.subscribe(user, plan, promotion_code);
+    const { plan, promotion_code, country, eu_agreement } = subscribeRequestSchema.parse(request.body ?? {});
+    return deps.subscriptions.subscribe(user, plan, promotion_code, undefined, { country, euAgreement: eu_agreement });
   });
 
   app.post(accountEntryPaths.cancel(), async (request) => {
@@ -48,8 +47,8 @@ export function subscriptionRoutes(app: FastifyInstance, deps: { subscriptions: 
 
   app.post(accountEntryPaths.reactivate(), async (request) => {
     const { user } = await requireSignedIn(request, MESSAGES.userNotLoggedIn);
-    const { plan, promotion_code } = reactivateSchema.parse(request.body ?? {});
-    return deps.subscriptions.reactivate(user, plan, promotion_code);
+    const { plan, promotion_code, country, eu_agreement } = reactivateRequestSchema.parse(request.body ?? {});
+    return deps.subscriptions.reactivate(user, plan, promotion_code, { country, euAgreement: eu_agreement });
   });
 
   // ---- operators ----

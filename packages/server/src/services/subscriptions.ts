@@ -57,6 +57,16 @@ export const SUBSCRIPTION_CHECK_INTERVAL_MS = 60_000;
 
 const money = (cents: number) => (cents / 100).toFixed(2);
 
+/** Where the subscriber said they live, and whether they accepted the EU agreement (§4), as the request had them. */
+export interface SubscriptionTerms {
+  country?: string;
+  euAgreement?: boolean;
+}
+
+/** The terms in the account history's words: the record of what an EU consumer agreed to. */
+const termsDetail = (terms: SubscriptionTerms) =>
+  `${terms.country ? `, country ${terms.country}` : ''}${terms.euAgreement ? ', EU agreement accepted (starts at once, no withdrawal)' : ''}`;
+
 export class SubscriptionsService {
   constructor(
     private readonly repo: SubscriptionsRepository,
@@ -146,7 +156,7 @@ export class SubscriptionsService {
    * starts now and is charged through the provider. The plan the reader already has changes nothing (answered with
    * the subscription as it is), so a second click, or one that lost the race to the first, makes no second charge.
    */
-  async subscribe(stale: UserRow, planSlug: Plan, code?: string, event?: string): Promise<Subscription> {
+  async subscribe(stale: UserRow, planSlug: Plan, code?: string, event?: string, terms: SubscriptionTerms = {}): Promise<Subscription> {
     const user = await this.fresh(stale);
     const now = this.now();
     const status = effectiveStatus(user, now);
@@ -168,7 +178,7 @@ export class SubscriptionsService {
         event: event ?? (status === 'subscriber' ? 'plan_changed' : 'subscribed'),
         from_status: status,
         to_status: 'subscriber',
-        detail: `${priced.plan.slug}${priced.code ? ` with ${priced.code.code}` : ''}, ${money(priced.amountCents)} ${priced.plan.currency}`,
+        detail: `${priced.plan.slug}${priced.code ? ` with ${priced.code.code}` : ''}, ${money(priced.amountCents)} ${priced.plan.currency}${termsDetail(terms)}`,
       },
       at: now.toISOString(),
       invoice: this.invoiceRow(priced, charge, now, end),
@@ -202,7 +212,7 @@ export class SubscriptionsService {
    * Undoes a cancellation within the paid period (no new charge), or, once the period or the trial is over,
    * subscribes again (`plan`, else the plan the reader had).
    */
-  async reactivate(stale: UserRow, planSlug?: Plan, code?: string): Promise<Subscription> {
+  async reactivate(stale: UserRow, planSlug?: Plan, code?: string, terms: SubscriptionTerms = {}): Promise<Subscription> {
     const user = await this.fresh(stale);
     const now = this.now();
     const status = effectiveStatus(user, now);
@@ -211,7 +221,7 @@ export class SubscriptionsService {
         userId: user.id,
         fromStatuses: ['cancelled'],
         set: { status: 'subscriber' },
-        history: { event: 'reactivated', from_status: 'cancelled', to_status: 'subscriber', detail: `paid until ${user.subscription_ends_at}` },
+        history: { event: 'reactivated', from_status: 'cancelled', to_status: 'subscriber', detail: `paid until ${user.subscription_ends_at}${termsDetail(terms)}` },
         at: now.toISOString(),
       });
       if (!changed || changed === 'code-used-up') return this.afterLostRace(user, null, (u) => u.status === 'subscriber');
@@ -219,7 +229,7 @@ export class SubscriptionsService {
     }
     if (status === 'cancelled' || status === 'expired') {
       const plan = planSlug ?? (user.plan === 'pro' ? 'pro' : 'basic');
-      return this.subscribe(user, plan, code, 'reactivated');
+      return this.subscribe(user, plan, code, 'reactivated', terms);
     }
     throw badRequest(SUBSCRIPTION_MESSAGES.nothingToReactivate);
   }

@@ -103,6 +103,24 @@ describe.each(ENGINES)('subscriptions on %s', (engine) => {
     expect(badCode.json().errors).toEqual({ promotion_code: [SUBSCRIPTION_MESSAGES.codeNotValid] });
   });
 
+  it('asks an EU subscriber for the agreement (a 400 naming it, nothing changed) and records country and agreement', async () => {
+    const { client, user } = await reader('trial');
+    const refused = await client.post(accountEntryPaths.subscription(), { plan: 'basic', country: 'de' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual({ eu_agreement: [SUBSCRIPTION_MESSAGES.agreementRequired] });
+    expect((await userRow(user.id)).status).toBe('trial');
+    const unknown = await client.post(accountEntryPaths.subscription(), { plan: 'basic', country: 'XX' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors).toEqual({ country: [SUBSCRIPTION_MESSAGES.countryUnknown] });
+    const agreed = await client.post(accountEntryPaths.subscription(), { plan: 'basic', country: 'DE', eu_agreement: true });
+    expect(agreed.statusCode).toBe(200);
+    const entries = await t.lectern.services.registration.history(user);
+    expect(entries.at(-1)!.detail).toContain('country DE, EU agreement accepted');
+    // outside the EU nothing more is asked
+    const other = await reader('trial');
+    expect((await other.client.post(accountEntryPaths.subscription(), { plan: 'basic', country: 'US' })).statusCode).toBe(200);
+  });
+
   it('ends a trial on time without a request, once, and the expired reader subscribes', async () => {
     const { client, user } = await reader('trial');
     const end = new Date(Date.parse(user.trial_ends_at!) + 1000);

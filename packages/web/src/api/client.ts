@@ -52,6 +52,9 @@ import {
 import { csrfToken as readCsrfCookie } from './cookies.ts';
 
 /** What /api/v1/metadata/ answers per item: the fields asked for, api_url always. */
+/** What the subscribe and reactivate forms send beside the plan (core's subscribeRequestSchema). */
+export type SubscriptionTermsInput = { country?: string; eu_agreement?: boolean };
+
 export type PartialMetadata = Partial<ContentMetadata> & { api_url: string };
 
 /** Field name -> reasons, as the server sends them in a 400 body. */
@@ -404,17 +407,18 @@ export function createApiClient(options: ApiClientOptions = {}) {
     getSubscription: (signal?: AbortSignal): Promise<Subscription> =>
       request(accountEntryPaths.subscription(), (s) => s.subscriptionSchema, { signal }),
 
-    subscribe: (plan: Plan, promotionCode?: string): Promise<Subscription> =>
+    /** `terms`: the subscriber's country and, in the EU, their agreement (§4) */
+    subscribe: (plan: Plan, promotionCode?: string, terms: SubscriptionTermsInput = {}): Promise<Subscription> =>
       request(accountEntryPaths.subscription(), (s) => s.subscriptionSchema, {
         method: 'POST',
-        body: { plan, ...(promotionCode ? { promotion_code: promotionCode.trim().toLowerCase() } : {}) },
+        body: { plan, ...(promotionCode ? { promotion_code: promotionCode.trim().toLowerCase() } : {}), ...terms },
       }),
 
     cancelSubscription: (): Promise<Subscription> =>
       request(accountEntryPaths.cancel(), (s) => s.subscriptionSchema, { method: 'POST', body: {} }),
 
-    reactivateSubscription: (plan?: Plan): Promise<Subscription> =>
-      request(accountEntryPaths.reactivate(), (s) => s.subscriptionSchema, { method: 'POST', body: plan ? { plan } : {} }),
+    reactivateSubscription: (plan?: Plan, terms: SubscriptionTermsInput = {}): Promise<Subscription> =>
+      request(accountEntryPaths.reactivate(), (s) => s.subscriptionSchema, { method: 'POST', body: { ...(plan ? { plan } : {}), ...terms } }),
 
     changePassword: (currentPassword: string, newPassword: string): Promise<{ signed_out: number }> =>
       request(accountEntryPaths.password(), (s) => s.signedOutSchema, {

@@ -11,10 +11,12 @@ import {
   type PlanInfo,
   type PromotionResponse,
   SUBSCRIPTION_MESSAGES,
+  isEuCountry,
 } from '@lectern/core';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../api/client.ts';
+import { api, ApiError } from '../../api/client.ts';
+import { CountryField, initialCountry } from './CountryField.tsx';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { Button } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
@@ -39,6 +41,9 @@ export function SubscribePage() {
   const [codeMessage, setCodeMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [posting, setPosting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<{ country?: string[]; eu_agreement?: string[] }>({});
+  const [country, setCountry] = useState(initialCountry);
+  const [agreed, setAgreed] = useState(false);
   const plans = useQuery({ queryKey: ['plans'], queryFn: ({ signal }) => api.getPlans(signal) });
   const subscription = useQuery({ queryKey: ['subscription'], queryFn: ({ signal }) => api.getSubscription(signal), enabled: !!profile });
 
@@ -70,16 +75,20 @@ export function SubscribePage() {
     event.preventDefault();
     setPosting(true);
     setError(null);
+    setFieldErrors({});
+    // §4: the EU agreement is asked of subscribers in the EU only
+    const terms = { country, ...(isEuCountry(country) ? { eu_agreement: agreed } : {}) };
     try {
       const status = subscription.data?.status;
       const result = status === 'cancelled' || (status === 'expired' && subscription.data?.subscription_ends_at)
-        ? await api.reactivateSubscription(plan)
-        : await api.subscribe(plan, applied?.promotion_code ?? (code.trim() || undefined));
+        ? await api.reactivateSubscription(plan, terms)
+        : await api.subscribe(plan, applied?.promotion_code ?? (code.trim() || undefined), terms);
       queryClient.setQueryData(['subscription'], result);
       await queryClient.invalidateQueries({ queryKey: queryKeys.profile });
       navigate(appPaths.account, { state: { notice: `You subscribe to ${plan === 'pro' ? 'Pro' : 'Basic'}. Thank you!` } });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
+      if (e instanceof ApiError) setFieldErrors({ country: e.errors.country, eu_agreement: e.errors.eu_agreement });
       setPosting(false);
     }
   };
@@ -123,6 +132,7 @@ export function SubscribePage() {
                 ))}
               </div>
             </fieldset>
+            <CountryField country={country} onCountry={setCountry} agreed={agreed} onAgreed={setAgreed} errors={fieldErrors} />
             <div className="account__code">
               <TextField
                 label="Promotion code"
