@@ -237,6 +237,24 @@ for (const viewport of [
       expect(await note.count()).toBe(0);
     });
 
+    it('goes to a printed page from the contents, and to the start of the text', async () => {
+      await openChapter(page, byLabel('Styles'));
+      await page.getByRole('button', { name: 'Table of contents' }).click();
+      const panel = page.getByRole('complementary', { name: 'Table of contents' });
+      const field = panel.getByLabel(READING_MESSAGES.goToPage);
+      await field.fill('99');
+      await panel.getByRole('button', { name: 'Go' }).click();
+      await panel.getByRole('alert').getByText(READING_MESSAGES.noSuchPage('99', 'i', '7')).waitFor();
+      await page.screenshot({ path: path.join(os.tmpdir(), `lectern-fidelity-pages-${viewport.width}.png`) });
+      await field.fill('7');
+      await panel.getByRole('button', { name: 'Go' }).click();
+      await page.waitForURL((u) => u.pathname.endsWith('/text/notes.xhtml') && u.hash === '#later');
+      await page.waitForFunction(() => document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.title === 'Notes');
+      await page.getByRole('button', { name: 'Table of contents' }).click();
+      await panel.getByRole('link', { name: READING_MESSAGES.startOfText }).click();
+      await page.waitForURL((u) => u.pathname.endsWith('/text/styles.xhtml'));
+    });
+
     it('ran nothing of the hostile variants', async () => {
       await openChapter(page, byLabel('Equations'));
       expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null)).toBeNull();

@@ -124,6 +124,9 @@ export const USAGE_MESSAGES = {
 export const READING_MESSAGES = {
   subscriptionEnded: 'Your subscription has ended. Subscribe or reactivate your account to read this book.',
   /** a book's footnote shown over the page (EPUB noteref) */
+  goToPage: 'Go to page',
+  startOfText: 'Start of the text',
+  noSuchPage: (page: string, first: string, last: string) => `There is no page ${page} in this book: its pages run from ${first} to ${last}.`,
   noteLabel: 'Note',
   closeNote: 'Close note',
   /** a link out of the book asks first (issue 12), then is left to the browser (reader.md §2) */

@@ -351,6 +351,10 @@ export const tocResponseSchema = z.object({
   chapters: z.array(z.object({ label: z.string(), depth: z.number().int(), uri: z.string(), selected: z.boolean(), minutes_required: z.number(), url: z.string() })),
   /** the nested table of contents */
   items: z.array(tocItemSchema),
+  /** ours: the print edition's pages (EPUB page list) for "go to page"; empty when the book has none */
+  page_list: z.array(z.object({ label: z.string(), href: z.string(), url: z.string() })),
+  /** ours: the book's landmarks (bodymatter: where the text starts; toc, index, …) */
+  landmarks: z.array(z.object({ type: z.string(), label: z.string(), href: z.string(), url: z.string() })),
 });
 export type TocResponse = z.infer<typeof tocResponseSchema>;
 

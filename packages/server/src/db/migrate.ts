@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016_search.ts';
 import * as m0009 from './migrations/0009_listing_indexes.ts';
 import * as m0017 from './migrations/0017_home.ts';
 import * as m0018 from './migrations/0018_search_scale.ts';
+import * as m0019 from './migrations/0019_navigation.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0009_listing_indexes': m0009,
   '0017_home': m0017,
   '0018_search_scale': m0018,
+  '0019_navigation': m0019,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

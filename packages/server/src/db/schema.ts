@@ -154,6 +154,10 @@ export interface TocEntriesTable {
   label: string;
   full_path: string;
   fragment: string | null;
+  /** what the entry is (0019): the contents, a print page, or a landmark */
+  kind: Generated<'toc' | 'page' | 'landmark'>;
+  /** a landmark's epub:type (bodymatter, toc, index, …) */
+  landmark: Generated<string | null>;
 }
 
 export interface CollectionsTable {

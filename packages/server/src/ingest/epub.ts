@@ -133,10 +133,14 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
   reportUnlisted(zip, opfPath, items, warn);
 
   const landmarks = [...readNavLandmarks(tocContext), ...readGuide(pkg, opfPath, tocContext)];
+  const pageList = readNavPageList(tocContext) ?? readNcxPageList(tocContext, spine ? attr(spine, 'toc') : undefined);
   return {
     source: EPUB_MEDIA_TYPE,
     ...metadata.fields,
     chapters,
+    pageList,
+    // the EPUB 3 landmarks first; a guide repeating one adds nothing
+    landmarks: landmarks.filter((l, i) => landmarks.findIndex((o) => o.type === l.type) === i).map((l) => ({ ...l, depth: 0 })),
     sampleIndex: chooseSampleChapter(facts, landmarks, metadata.fields.title),
     toc,
     resources,
@@ -601,6 +605,8 @@ const NOT_TEXT_FILE = /(?:^|[/_.-])(?:cover|title(?:page)?|toc|contents|copyrigh
 export interface Landmark {
   type: string;
   fullPath: string;
+  label: string;
+  fragment: string | null;
 }
 
 /**
@@ -639,25 +645,67 @@ function readNavLandmarks(context: TocContext): Landmark[] {
   const source = tocDocument(context, navItem);
   if (!source) return [];
   const nav = findAll(parseHtml(source.text), 'nav').find((element) => (attr(element, 'epub:type') ?? '').split(/\s+/).includes('landmarks'));
-  return nav ? landmarksOf(context, source.declaredPath, findAll(nav, 'a').map((a) => [attr(a, 'epub:type'), attr(a, 'href')])) : [];
+  return nav ? landmarksOf(context, source.declaredPath, findAll(nav, 'a').map((a) => [attr(a, 'epub:type'), attr(a, 'href'), visibleText([a])])) : [];
 }
 
 /** EPUB 2: the package's <guide> references (type="text" is where the text starts). */
 function readGuide(pkg: DomElement, opfPath: string, context: TocContext): Landmark[] {
   const guide = findFirst(pkg, 'guide');
-  return guide ? landmarksOf(context, opfPath, findAll(guide, 'reference').map((r) => [attr(r, 'type'), attr(r, 'href')])) : [];
+  return guide ? landmarksOf(context, opfPath, findAll(guide, 'reference').map((r) => [attr(r, 'type'), attr(r, 'href'), attr(r, 'title')?.trim() ?? ''])) : [];
 }
 
-function landmarksOf(context: TocContext, from: string, pairs: [string | undefined, string | undefined][]): Landmark[] {
+function landmarksOf(context: TocContext, from: string, entries: [string | undefined, string | undefined, string][]): Landmark[] {
   const landmarks: Landmark[] = [];
-  for (const [types, href] of pairs) {
+  for (const [types, href, label] of entries) {
     const resolved = href && !isAbsoluteUrl(href) ? resolveHref(from, href) : null;
     const item = resolved ? context.byPath.get(resolved.path) : undefined;
     const chapter = item ? context.chapterOf.get(item.path) : undefined;
-    if (!chapter) continue;
-    for (const type of (types ?? '').toLowerCase().split(/\s+/).filter(Boolean)) landmarks.push({ type, fullPath: chapter });
+    if (!resolved || !chapter) continue;
+    for (const type of (types ?? '').toLowerCase().split(/\s+/).filter(Boolean)) landmarks.push({ type, fullPath: chapter, label, fragment: resolved.fragment });
   }
   return landmarks;
+}
+
+/** At most this many pages are kept of a page list (a 3,000-page print edition is long; a hostile list is not). */
+const MAX_PAGE_LIST = 20_000;
+
+/** EPUB 3: <nav epub:type="page-list">, a flat list of the print pages' places (hidden or not). */
+function readNavPageList(context: TocContext): ParsedTocEntry[] | null {
+  const navItem = context.items.find((item) => item.properties.has('nav'));
+  const source = tocDocument(context, navItem);
+  if (!source) return null;
+  const nav = findAll(parseHtml(source.text), 'nav').find((element) => (attr(element, 'epub:type') ?? '').split(/\s+/).includes('page-list'));
+  if (!nav) return null;
+  return pageEntries(context, source.declaredPath, findAll(nav, 'a').map((a) => [attr(a, 'href'), visibleText([a]) || attr(a, 'title')?.trim() || '']));
+}
+
+/** EPUB 2: the NCX's <pageList> of <pageTarget>s. */
+function readNcxPageList(context: TocContext, spineToc: string | undefined): ParsedTocEntry[] {
+  const ncxItem = (spineToc ? context.byId.get(spineToc.trim()) : undefined) ?? context.items.find((item) => item.mediaType === NCX_MEDIA_TYPE || item.path.toLowerCase().endsWith('.ncx'));
+  const source = tocDocument(context, ncxItem);
+  const pageList = source ? findFirst(parseXml(source.text), 'pagelist') : null;
+  if (!source || !pageList) return [];
+  return pageEntries(
+    context,
+    source.declaredPath,
+    findAll(pageList, 'pagetarget').map((target) => {
+      const labelElement = childElements(target, 'navlabel')[0];
+      const text = labelElement && findFirst(labelElement, 'text');
+      const content = childElements(target, 'content')[0];
+      return [content ? attr(content, 'src') : undefined, (text ? textOf(text) : '') || attr(target, 'value') || ''];
+    }),
+  );
+}
+
+function pageEntries(context: TocContext, from: string, entries: [string | undefined, string][]): ParsedTocEntry[] {
+  const pages: ParsedTocEntry[] = [];
+  for (const [href, label] of entries.slice(0, MAX_PAGE_LIST)) {
+    const resolved = href && !isAbsoluteUrl(href) ? resolveHref(from, href) : null;
+    const item = resolved ? context.byPath.get(resolved.path) : undefined;
+    const chapter = item ? context.chapterOf.get(item.path) : undefined;
+    if (resolved && chapter && label.trim()) pages.push({ label: label.trim().slice(0, 40), fullPath: chapter, fragment: resolved.fragment, depth: 0 });
+  }
+  return pages;
 }
 
 interface TocContext {

@@ -52,6 +52,10 @@ export interface ParsedTitle {
   /** Index in `chapters` of the sample chapter: the first real chapter, past the front matter (0 for a PDF). */
   sampleIndex: number;
   toc: ParsedTocEntry[];
+  /** The print edition's pages (EPUB 3 page-list nav, EPUB 2 NCX pageList), in order; depth 0. */
+  pageList: ParsedTocEntry[];
+  /** Landmarks (EPUB 3 landmarks nav, EPUB 2 guide): the body matter's start, the index, …; depth 0. */
+  landmarks: (ParsedTocEntry & { type: string })[];
   /** Every manifest item that is not a chapter; for PDFs the PDF itself as "document.pdf". */
   resources: ParsedResource[];
   cover: { fullPath: string; mediaType: string; data: Uint8Array } | null;

@@ -63,7 +63,7 @@ export interface NewTitleBundle {
   topics: { slug: string; name: string }[];
   chapters: Optional<Omit<ChapterRow, 'id' | 'title_id'>, 'sample_content'>[];
   resources: Optional<Omit<ResourceRow, 'id' | 'title_id'>, 'sample_storage_path' | 'sample_size'>[];
-  toc: { position: number; depth: number; label: string; full_path: string; fragment: string | null }[];
+  toc: { position: number; depth: number; label: string; full_path: string; fragment: string | null; kind?: 'toc' | 'page' | 'landmark'; landmark?: string | null }[];
 }
 
 /** A title's columns that search's grouping, filters and orders read. */
@@ -264,6 +264,18 @@ export class CatalogRepository {
       .selectFrom('toc_entries')
       .select(['depth', 'label', 'full_path', 'fragment'])
       .where('title_id', '=', titleId)
+      .where('kind', '=', 'toc')
+      .orderBy('position')
+      .execute();
+  }
+
+  /** The print pages and the landmarks of a title (EPUB page list and landmarks), in their order. */
+  navigationOf(titleId: number) {
+    return this.db
+      .selectFrom('toc_entries')
+      .select(['kind', 'landmark', 'label', 'full_path', 'fragment'])
+      .where('title_id', '=', titleId)
+      .where('kind', 'in', ['page', 'landmark'])
       .orderBy('position')
       .execute();
   }

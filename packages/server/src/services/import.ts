@@ -188,7 +188,12 @@ export class ImportService {
         ]),
         chapters,
         resources,
-        toc: worked.toc.map((t, position) => ({ position, depth: t.depth, label: t.label, full_path: t.fullPath, fragment: t.fragment })),
+        // the contents, then the print pages and the landmarks: one table, told apart by kind (migration 0019)
+        toc: [
+          ...worked.toc.map((t) => ({ kind: 'toc' as const, landmark: null, depth: t.depth, label: t.label, full_path: t.fullPath, fragment: t.fragment })),
+          ...(parsed.pageList ?? []).map((t) => ({ kind: 'page' as const, landmark: null, depth: 0, label: t.label, full_path: t.fullPath, fragment: t.fragment })),
+          ...(parsed.landmarks ?? []).map((t) => ({ kind: 'landmark' as const, landmark: t.type.slice(0, 60), depth: 0, label: t.label.slice(0, 200), full_path: t.fullPath, fragment: t.fragment })),
+        ].map((t, position) => ({ ...t, position })),
       });
       return { book_id: title.book_id, title: title.title, chapters: chapters.length, warnings: parsed.warnings };
     } catch (err) {

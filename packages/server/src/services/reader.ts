@@ -125,7 +125,16 @@ export class ReaderService {
   /** reader.md §3 "Table of contents data", with `chapterHref` marked selected. */
   async toc(bookId: string, chapterHref: string | null): Promise<TocResponse> {
     const title = await this.catalogService.requireTitle(bookId);
-    const [chapters, toc, extras] = await Promise.all([this.catalog.chaptersOf(title.id), this.catalog.tocOf(title.id), this.catalog.extrasFor([title.id])]);
+    const [chapters, toc, extras, navigation] = await Promise.all([
+      this.catalog.chaptersOf(title.id),
+      this.catalog.tocOf(title.id),
+      this.catalog.extrasFor([title.id]),
+      this.catalog.navigationOf(title.id),
+    ]);
+    const place = (t: { full_path: string; fragment: string | null }) => ({
+      href: t.fragment ? `${t.full_path}#${t.fragment}` : t.full_path,
+      url: paths.reader(title.title_safe, title.book_id, t.full_path) + (t.fragment ? `#${t.fragment}` : ''),
+    });
     const minutesOf = new Map(chapters.map((c) => [c.full_path, minutesForText(c.text_length)]));
     const firstDepth = new Map<string, number>();
     for (const t of toc) if (!firstDepth.has(t.full_path)) firstDepth.set(t.full_path, t.depth);
@@ -174,6 +183,8 @@ export class ReaderService {
         url: paths.reader(title.title_safe, title.book_id, c.full_path),
       })),
       items: roots,
+      page_list: navigation.filter((n) => n.kind === 'page').map((n) => ({ label: n.label, ...place(n) })),
+      landmarks: navigation.filter((n) => n.kind === 'landmark').map((n) => ({ type: n.landmark ?? '', label: n.label, ...place(n) })),
     };
   }
 

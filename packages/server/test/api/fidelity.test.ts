@@ -72,6 +72,21 @@ describe.each(ENGINES)('reading fidelity on %s', (engine) => {
   });
   afterAll(() => t.close());
 
+  it('keeps the print pages and the landmarks of the navigation document, for "go to page" and the start', async () => {
+    const toc = await client().get(`/nest/epub/toc/?book_id=${bookId}`);
+    expect(toc.statusCode).toBe(200);
+    const body = toc.json();
+    expect(body.page_list.map((p: { label: string; href: string }) => [p.label, p.href])).toEqual([
+      ['i', 'text/styles.xhtml'],
+      ['1', 'text/equations.xhtml'],
+      ['7', 'text/notes.xhtml#later'],
+    ]);
+    expect(body.page_list[2].url).toMatch(/\/text\/notes\.xhtml#later$/);
+    expect(body.landmarks).toEqual([expect.objectContaining({ type: 'bodymatter', label: 'Start of the book', href: 'text/styles.xhtml' })]);
+    // the contents themselves hold neither
+    expect(JSON.stringify(body.items)).not.toContain('Start of the book');
+  });
+
   it('keeps the reading order: an image page, an SVG document, a chapter twice, a foreign item through its fallbacks', () => {
     expect(chapters.map((c) => [c.full_path, c.label])).toEqual([
       ['text/styles.xhtml', 'Styles'],

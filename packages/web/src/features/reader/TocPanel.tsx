@@ -5,9 +5,9 @@
  * cache entry (the default playlist in the playlist list), read and changed through what that feature exports, so the
  * contents and the chapter's playlist menu never disagree.
  */
-import { formatMinutesRequired, LIMITS, paths, type TocItem } from '@lectern/core';
+import { formatMinutesRequired, LIMITS, paths, READING_MESSAGES, type TocItem, type TocResponse } from '@lectern/core';
 import { useQuery } from '@tanstack/react-query';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { readerApi } from '../../api/reader.ts';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -147,6 +147,7 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
                 ) : null}
               </div>
             </div>
+            <BookPlaces data={data} onGo={onChapterClick} />
             <nav aria-label="Chapters">
               <TocTree
                 items={items}
@@ -166,6 +167,75 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
     </aside>
   );
 });
+
+/** Where the body matter starts (EPUB 2's guide calls it "text"), from the book's landmarks. */
+const START_TYPES = ['bodymatter', 'text', 'start'];
+
+/**
+ * The book's own places (issue 12): where the text starts (its landmarks) and, for a book with a print edition's
+ * page list, "go to page N" by the printed page's label (xii, 42), as a citation gives it.
+ */
+function BookPlaces({ data, onGo }: { data: TocResponse; onGo: (fullPath: string, url: string) => void }) {
+  const [page, setPage] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const inputId = useId();
+  const start = START_TYPES.map((t) => data.landmarks.find((l) => l.type === t)).find(Boolean);
+  const pages = data.page_list;
+  if (!start && pages.length === 0) return null;
+  const go = (place: { href: string; url: string }) => onGo(place.href.split('#')[0]!, place.url);
+  return (
+    <div className="toc__places">
+      {start ? (
+        <Link
+          className="toc__start"
+          to={start.url}
+          onClick={(e) => {
+            e.preventDefault();
+            go(start);
+          }}
+        >
+          {READING_MESSAGES.startOfText}
+        </Link>
+      ) : null}
+      {pages.length ? (
+        <form
+          className="toc__page"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const wanted = page.trim().toLowerCase();
+            const found = pages.find((p) => p.label.toLowerCase() === wanted);
+            if (!found) return setProblem(READING_MESSAGES.noSuchPage(page.trim(), pages[0]!.label, pages.at(-1)!.label));
+            setProblem(null);
+            go(found);
+          }}
+        >
+          <label htmlFor={inputId}>{READING_MESSAGES.goToPage}</label>
+          <input
+            id={inputId}
+            className="reader-search__field toc__page-input"
+            inputMode="text"
+            autoComplete="off"
+            value={page}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${inputId}-problem` : undefined}
+            onChange={(e) => {
+              setPage(e.currentTarget.value);
+              setProblem(null);
+            }}
+          />
+          <button type="submit" className="toc__page-go" disabled={!page.trim()}>
+            Go
+          </button>
+          {problem ? (
+            <p className="toc__page-problem" id={`${inputId}-problem`} role="alert">
+              {problem}
+            </p>
+          ) : null}
+        </form>
+      ) : null}
+    </div>
+  );
+}
 
 interface TocTreeProps {
   items: TocItem[];
