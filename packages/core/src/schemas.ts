@@ -302,6 +302,8 @@ export const archiveItemSchema = z.object({
   next_chapter_uri: z.string().nullable(),
   previous_chapter_uri: z.string().nullable(),
   top_percentage: z.number(),
+  /** ours: which way the title's pages turn (EPUB page-progression-direction); taps, swipes and arrows follow */
+  page_progression: z.enum(['ltr', 'rtl']).optional(),
   resources: z.array(chapterItemSchema),
   /** set when this chapter cannot be delivered: the message, and where to go (sign-in) */
   error: z.string().nullable(),

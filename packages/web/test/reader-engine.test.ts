@@ -309,6 +309,18 @@ describe('paging math', () => {
     expect(keyTurn(' ', true)).toBe('prev');
     expect(keyTurn('x')).toBeNull();
   });
+  it('a right-to-left book (page-progression-direction rtl): taps, swipes and arrows turn the other way', () => {
+    expect(tapZone(10, 1000, true)).toBe('next');
+    expect(tapZone(900, 1000, true)).toBe('prev');
+    expect(tapZone(500, 1000, true)).toBeNull();
+    expect(classifySwipe(80, 0, true)).toBe('next');
+    expect(classifySwipe(-80, 0, true)).toBe('prev');
+    expect(keyTurn('ArrowLeft', false, true)).toBe('next');
+    expect(keyTurn('ArrowRight', false, true)).toBe('prev');
+    // Page Down and the space bar mean "onward" whichever way the book goes
+    expect(keyTurn('PageDown', false, true)).toBe('next');
+    expect(keyTurn(' ', false, true)).toBe('next');
+  });
 });
 
 describe('chapter document', () => {

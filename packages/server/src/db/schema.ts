@@ -92,6 +92,8 @@ export interface TitlesTable {
   /** dc:title's dir (ltr, rtl, auto) and language as the package gives them (0011); null when it says nothing */
   title_dir: OptionalText;
   title_lang: OptionalText;
+  /** which way the pages turn, 'ltr' or 'rtl' (0019); null for titles imported before */
+  page_progression: OptionalText;
 }
 
 export interface TitleAuthorsTable {

@@ -134,11 +134,14 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
 
   const landmarks = [...readNavLandmarks(tocContext), ...readGuide(pkg, opfPath, tocContext)];
   const pageList = readNavPageList(tocContext) ?? readNcxPageList(tocContext, spine ? attr(spine, 'toc') : undefined);
+  const declared = (spine ? attr(spine, 'page-progression-direction') : undefined)?.trim().toLowerCase();
+  const pageProgression = declared === 'rtl' || declared === 'ltr' ? declared : RTL_LANGUAGES.has((metadata.fields.language ?? '').toLowerCase().split(/[-_]/)[0] ?? '') ? 'rtl' : 'ltr';
   return {
     source: EPUB_MEDIA_TYPE,
     ...metadata.fields,
     chapters,
     pageList,
+    pageProgression,
     // the EPUB 3 landmarks first; a guide repeating one adds nothing
     landmarks: landmarks.filter((l, i) => landmarks.findIndex((o) => o.type === l.type) === i).map((l) => ({ ...l, depth: 0 })),
     sampleIndex: chooseSampleChapter(facts, landmarks, metadata.fields.title),
@@ -665,6 +668,9 @@ function landmarksOf(context: TocContext, from: string, entries: [string | undef
   }
   return landmarks;
 }
+
+/** Languages written right to left: a book in one whose spine says nothing else turns its pages that way. */
+const RTL_LANGUAGES = new Set(['ar', 'arc', 'ckb', 'dv', 'fa', 'he', 'iw', 'ks', 'ku', 'ps', 'sd', 'syr', 'ug', 'ur', 'yi']);
 
 /** At most this many pages are kept of a page list (a 3,000-page print edition is long; a hostile list is not). */
 const MAX_PAGE_LIST = 20_000;

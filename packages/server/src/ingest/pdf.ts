@@ -80,6 +80,7 @@ export async function parsePdf(data: Uint8Array, fileName: string, options: { ma
     sampleIndex: 0,
     toc: [{ label: title, fullPath: DOCUMENT_PATH, fragment: null, depth: 1 }],
     pageList: [],
+    pageProgression: null,
     landmarks: [],
     resources: [{ fullPath: DOCUMENT_PATH, mediaType: PDF_MEDIA_TYPE, data }],
     cover: null,

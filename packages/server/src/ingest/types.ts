@@ -65,6 +65,11 @@ export interface ParsedTitle {
   warnings: string[];
   /** dir and language of the title and of each author (by name), as the package gives them (EPUB only). */
   textDirection?: { title: TextDirection; authors: Record<string, TextDirection> };
+  /**
+   * Which way pages turn: the spine's page-progression-direction; for "default" (or none) the direction of the
+   * book's language (Arabic, Hebrew, Persian, Urdu, … turn right to left). null for PDFs.
+   */
+  pageProgression?: 'ltr' | 'rtl' | null;
 }
 
 export interface TextDirection {

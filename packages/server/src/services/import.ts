@@ -177,6 +177,7 @@ export class ImportService {
           work_key: workKey(parsed.title, parsed.authors),
           title_dir: parsed.textDirection?.title.dir ?? null,
           title_lang: parsed.textDirection?.title.lang ?? null,
+          page_progression: parsed.pageProgression ?? null,
         },
         work: { isbn: isbnOf(parsed.identifier) },
         authors: dedupe(parsed.authors),

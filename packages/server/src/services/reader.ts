@@ -274,6 +274,7 @@ function archiveBase(title: TitleRow, href: string) {
     chapter: paths.chapterArchive(title.book_id, href),
     is_system_book: title.is_system_book === 1,
     allow_scripts: title.allow_scripts === 1,
+    page_progression: title.page_progression === 'rtl' ? ('rtl' as const) : ('ltr' as const),
   };
 }
 

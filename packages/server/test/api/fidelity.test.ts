@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { bookFont, fidelityEpub, FIDELITY_TITLE, STYLED_COLOR } from '../fixtures/fidelity.ts';
+import { minimalEpub3 } from '../ingest/helpers.ts';
+import { unzipSync } from 'fflate';
 
 interface Element {
   tag: string;
@@ -71,6 +73,20 @@ describe.each(ENGINES)('reading fidelity on %s', (engine) => {
       .execute();
   });
   afterAll(() => t.close());
+
+  it('tells the reader which way the pages turn: the spine\'s page-progression-direction', async () => {
+    const ltr = await client().post('/nest/epub/block/', { book_id: bookId, hrefs: 'text/styles.xhtml' });
+    expect(ltr.json()[0].page_progression).toBe('ltr');
+    const rtlBook = minimalEpub3({
+      'OEBPS/content.opf': new TextDecoder()
+        .decode(unzipSync(minimalEpub3())['OEBPS/content.opf']!)
+        .replace('<spine>', '<spine page-progression-direction="rtl">')
+        .replace('urn:uuid:5a1e0c3e-0000-4000-8000-000000000001', 'urn:uuid:5a1e0c3e-0000-4000-8000-0000000000aa'),
+    });
+    const imported = await t.lectern.services.importer.importBytes(rtlBook, 'rtl.epub');
+    const rtl = await client().post('/nest/epub/block/', { book_id: imported.book_id, hrefs: 'text/chapter 1.xhtml' });
+    expect(rtl.json()[0].page_progression).toBe('rtl');
+  });
 
   it('keeps the print pages and the landmarks of the navigation document, for "go to page" and the start', async () => {
     const toc = await client().get(`/nest/epub/toc/?book_id=${bookId}`);

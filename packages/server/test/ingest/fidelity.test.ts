@@ -4,7 +4,7 @@
  * split archives. The whole book goes through the real importer in test/api/fidelity.test.ts.
  */
 import { createHash } from 'node:crypto';
-import { zipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import * as parse5 from 'parse5';
 import { describe, expect, it } from 'vitest';
 import { bookCssRewriter, sanitizeStyleAttribute, sanitizeStylesheet } from '../../src/ingest/css.ts';
@@ -223,3 +223,24 @@ describe('books the strict rules would refuse', () => {
     expect(book.chapters.map((c) => c.fullPath)).toEqual(['text/ch2.xhtml']);
   });
 });
+
+describe('page progression (EPUB 3.3 page-progression-direction)', () => {
+  const opfOf = (spine: string, language: string) => {
+    const base = new TextDecoder().decode(unzipOpf(minimalEpub3()));
+    return base.replace('<spine>', spine).replace('<dc:language>en-GB</dc:language>', `<dc:language>${language}</dc:language>`);
+  };
+  const progression = (spine: string, language: string) =>
+    parseEpub(minimalEpub3({ 'OEBPS/content.opf': opfOf(spine, language) }), 'book.epub').pageProgression;
+
+  it('takes the spine\'s direction, and for "default" or none the direction of the book\'s language', () => {
+    expect(progression('<spine page-progression-direction="rtl">', 'ja')).toBe('rtl');
+    expect(progression('<spine page-progression-direction="ltr">', 'ar')).toBe('ltr');
+    expect(progression('<spine page-progression-direction="default">', 'he-IL')).toBe('rtl');
+    expect(progression('<spine>', 'fa')).toBe('rtl');
+    expect(progression('<spine>', 'en-GB')).toBe('ltr');
+  });
+});
+
+function unzipOpf(epub: Uint8Array): Uint8Array {
+  return unzipSync(epub)['OEBPS/content.opf']!;
+}

@@ -26,6 +26,8 @@ export interface ChapterSource {
   stylesheets: readonly string[];
   baseHref: string;
   href: string;
+  /** the book's pages turn right to left (page-progression-direction) */
+  rtl?: boolean;
 }
 
 export interface ChapterViewProps extends ChapterSource {
@@ -160,6 +162,7 @@ export function ChapterView(props: ChapterViewProps) {
         onExternalLink: (url) => latest.current.callbacks.onExternalLink?.(url),
       };
       const controller = new FrameController(frame, now.prefs, now.href, now.bookId, now.readerPath, callbacks);
+      controller.rtl = now.rtl === true;
       controllerRef.current = controller;
       controller.goToInitial(now.initial());
       performance.mark('reader:positioned');

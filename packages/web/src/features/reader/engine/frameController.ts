@@ -117,6 +117,9 @@ export class FrameController {
     return this.prefs.pagination === 'page';
   }
 
+  /** The book's pages turn right to left (its page-progression-direction): taps, swipes and arrows follow. */
+  rtl = false;
+
   private get scroller(): Element {
     return this.doc.scrollingElement ?? this.doc.documentElement;
   }
@@ -430,7 +433,7 @@ export class FrameController {
         this.slideTo(pageOffset(this.slidingTo, this.pageWidth));
         return true;
       }
-      const dir = keyTurn(event.key, event.shiftKey);
+      const dir = keyTurn(event.key, event.shiftKey, this.rtl);
       if (!dir) return false;
       event.preventDefault();
       this.turn(dir);
@@ -501,7 +504,7 @@ export class FrameController {
       const start = this.touchStart;
       this.touchStart = null;
       if (!t || !start || !this.paged) return;
-      const dir = classifySwipe(t.clientX - start.x, t.clientY - start.y);
+      const dir = classifySwipe(t.clientX - start.x, t.clientY - start.y, this.rtl);
       if (dir) {
         e.preventDefault();
         this.turn(dir);
@@ -543,7 +546,7 @@ export class FrameController {
       return;
     }
     if (this.doc.getSelection()?.toString()) return;
-    const dir = tapZone(event.clientX, this.win.innerWidth);
+    const dir = tapZone(event.clientX, this.win.innerWidth, this.rtl);
     if (dir) {
       if (this.paged) this.turn(dir);
     } else if (!el?.closest?.(INTERACTIVE)) {

@@ -52,27 +52,33 @@ export function turnTarget(index: number, count: number, direction: Turn): { pag
 }
 
 /** A horizontal swipe of at least 60 px that moved under 20 px vertically; leftwards is the next page. */
-export function classifySwipe(dx: number, dy: number): Turn | null {
+export function classifySwipe(dx: number, dy: number, rtl = false): Turn | null {
   if (Math.abs(dx) < READER_CONSTANTS.swipeMinX || Math.abs(dy) >= READER_CONSTANTS.swipeMaxY) return null;
-  return dx < 0 ? 'next' : 'prev';
+  // a right-to-left book turns forward with a swipe to the right, as its paper pages do
+  return (dx < 0) !== rtl ? 'next' : 'prev';
 }
 
-/** The tap zones: the left 40% of the width goes back, the right 40% forward, the middle does not turn. */
-export function tapZone(x: number, width: number): Turn | null {
+/**
+ * The tap zones: the left 40% of the width goes back, the right 40% forward, the middle does not turn; the other
+ * way round in a right-to-left book (`rtl`: its page-progression-direction).
+ */
+export function tapZone(x: number, width: number, rtl = false): Turn | null {
   if (!(width > 0)) return null;
   const f = READER_CONSTANTS.tapZoneFraction;
-  if (x < width * f) return 'prev';
-  if (x > width * (1 - f)) return 'next';
+  if (x < width * f) return rtl ? 'next' : 'prev';
+  if (x > width * (1 - f)) return rtl ? 'prev' : 'next';
   return null;
 }
 
-/** Keys that turn pages in paged mode. */
-export function keyTurn(key: string, shiftKey = false): Turn | null {
+/** Keys that turn pages in paged mode; the arrows point the way the book's pages go (`rtl`: right to left). */
+export function keyTurn(key: string, shiftKey = false, rtl = false): Turn | null {
   switch (key) {
     case 'ArrowRight':
+      return rtl ? 'prev' : 'next';
+    case 'ArrowLeft':
+      return rtl ? 'next' : 'prev';
     case 'PageDown':
       return 'next';
-    case 'ArrowLeft':
     case 'PageUp':
       return 'prev';
     case ' ':
