@@ -12,6 +12,8 @@ import type { Browser, Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { READING_MESSAGES } from '@lectern/core';
 import { fidelityEpub, FIDELITY_TITLE, NOTE_TEXT, STYLED_COLOR } from '../packages/server/test/fixtures/fidelity.ts';
+import { unzipSync } from 'fflate';
+import { minimalEpub3, xhtml } from '../packages/server/test/ingest/helpers.ts';
 import { importBook } from '../scripts/fresh-server.ts';
 import { openPage, signInAsDemo } from './browser.ts';
 
@@ -22,6 +24,7 @@ interface ChapterInfo {
 }
 
 let bookId = '';
+let rtlBookId = '';
 
 beforeAll(() => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-fidelity-'));
@@ -29,6 +32,16 @@ beforeAll(() => {
   fs.writeFileSync(file, fidelityEpub());
   const out = importBook(inject('dataDir'), file);
   bookId = /imported\s+(\S+)\s+"Fidelity Fixture"/.exec(out)?.[1] ?? '';
+  // A right-to-left book (page-progression-direction rtl) with a chapter long enough for several pages.
+  const rtlFile = path.join(folder, 'rtl.epub');
+  const opf = new TextDecoder()
+    .decode(unzipSync(minimalEpub3())['OEBPS/content.opf']!)
+    .replace('<spine>', '<spine page-progression-direction="rtl">')
+    .replace('A Small Book', 'Right To Left Fixture')
+    .replace('urn:uuid:5a1e0c3e-0000-4000-8000-000000000001', 'urn:uuid:5a1e0c3e-0000-4000-8000-0000000000bb');
+  const long = `<h1>One</h1>${'<p>A paragraph of the long first chapter, long enough to fill a few pages of the reader.</p>'.repeat(120)}`;
+  fs.writeFileSync(rtlFile, minimalEpub3({ 'OEBPS/content.opf': opf, 'OEBPS/text/chapter 1.xhtml': xhtml('Chapter One', long) }));
+  rtlBookId = /imported\s+(\S+)\s+"Right To Left Fixture"/.exec(importBook(inject('dataDir'), rtlFile))?.[1] ?? '';
   fs.rmSync(folder, { recursive: true, force: true });
   if (!bookId) throw new Error(`the fixture was not imported: ${out}`);
 });
@@ -253,6 +266,27 @@ for (const viewport of [
       await page.getByRole('button', { name: 'Table of contents' }).click();
       await panel.getByRole('link', { name: READING_MESSAGES.startOfText }).click();
       await page.waitForURL((u) => u.pathname.endsWith('/text/styles.xhtml'));
+    });
+
+    it('turns the pages of a right-to-left book the other way: the left arrow goes forward', async () => {
+      expect(rtlBookId).not.toBe('');
+      const detail = await (await page.request.get(`/api/v1/book/${rtlBookId}/`)).json();
+      await openChapter(page, { ...detail.chapters[0], label: detail.chapters[0].label });
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Pages' }).click();
+      await page.keyboard.press('Escape');
+      const footer = () => page.locator('.reader-footer__text').textContent();
+      await expect.poll(footer).toMatch(/^Page \d+ of \d+$/);
+      await page.keyboard.press('Home');
+      await expect.poll(footer).toMatch(/^Page 1 of \d+$/);
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(footer).toMatch(/^Page 2 of \d+$/);
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(footer).toMatch(/^Page 1 of \d+$/);
+      // back to scrolling for what follows
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Scroll' }).click();
+      await page.keyboard.press('Escape');
     });
 
     it('ran nothing of the hostile variants', async () => {
