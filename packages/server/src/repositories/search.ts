@@ -181,7 +181,9 @@ export class SearchRepository {
         ...(await this.db
           .selectFrom('titles')
           .select(['id', 'book_id', 'title', 'sort_title'])
-          .where('work_title_id', 'is', null)
+          // SQLite would pick the index on work_title_id (most titles lead their work) and sort them all; the
+          // unary plus keeps that term out of index choice, so the walk goes along sort_title's range instead
+          .where(this.engine === 'sqlite' ? sql<boolean>`+"work_title_id" is null` : sql<boolean>`"work_title_id" is null`)
           .where(starts('sort_title', prefix))
           .orderBy(sql`sort_title${c}`)
           .limit(limit)

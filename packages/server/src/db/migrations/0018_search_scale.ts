@@ -43,6 +43,6 @@ export async function up(db: Kysely<unknown>, engine: 'sqlite' | 'postgres'): Pr
   await sql`create index title_authors_name_key_idx on title_authors (name_key${c}, name)`.execute(db);
   await sql`create index topics_name_key_idx on topics (name_key${c})`.execute(db);
   await sql`create index publishers_name_key_idx on publishers (name_key${c})`.execute(db);
+  // SQLite walks titles_sort_title_idx (0007), already in byte order
   if (engine === 'postgres') await sql`create index titles_sort_title_c_idx on titles (sort_title collate "C") where work_title_id is null`.execute(db);
-  else await sql`create index titles_lead_sort_title_idx on titles (sort_title) where work_title_id is null`.execute(db);
 }
