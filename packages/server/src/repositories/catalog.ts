@@ -335,7 +335,22 @@ export class CatalogRepository {
   }
 
   /** Writes a whole imported title in one transaction: all of it lands, or none of it. */
+  /**
+   * How many titles this process has added: what caches of catalog listings key on, so an import shows at once
+   * here (another process's import shows when the cache's time runs out).
+   */
+  get titlesAdded(): number {
+    return this.added;
+  }
+  private added = 0;
+
   async insertTitle(bundle: NewTitleBundle): Promise<TitleRow> {
+    const inserted = await this.insertTitleOnce(bundle);
+    this.added++;
+    return inserted;
+  }
+
+  private async insertTitleOnce(bundle: NewTitleBundle): Promise<TitleRow> {
     return this.db.transaction().execute(async (trx) => {
       const workTitleId = await this.workTitleId(trx, bundle);
       const title = await trx.insertInto('titles').values({ ...bundle.title, work_title_id: workTitleId }).returningAll().executeTakeFirstOrThrow();

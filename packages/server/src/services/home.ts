@@ -31,6 +31,8 @@ type Viewer = Pick<UserRow, 'id' | 'status' | 'trial_ends_at' | 'is_admin' | 'is
 
 /** How long the popular and trending rankings are reused; how many titles each keeps for filtering. */
 const ACTIVITY_TTL_MS = 5 * 60_000;
+/** How long the newest titles of a listing are kept for the homes of everyone (HomeService.newestCache). */
+const NEWEST_TTL_MS = 60_000;
 const ACTIVITY_DEPTH = 200;
 /** Recommendations look at the newest titles of at most this many of the reader's topics, this many each. */
 const RECOMMEND_TOPICS = 5;
@@ -50,6 +52,13 @@ interface Activity {
 
 export class HomeService {
   private readonly activity = new ReadCache<string, Activity>(4, ACTIVITY_TTL_MS);
+  /**
+   * The newest titles of a listing (the library, a format, a topic): the same for every reader, asked for by every
+   * home; kept a minute, and keyed on the catalog's additions so an import here shows at once.
+   */
+  private readonly newestCache = new ReadCache<string, TitleRow[]>(256, NEWEST_TTL_MS);
+  /** The topics to browse with their counts, likewise. */
+  private readonly topicsCache = new ReadCache<string, Awaited<ReturnType<CatalogService['topics']>>>(2, NEWEST_TTL_MS);
 
   constructor(
     private readonly home: HomeRepository,
@@ -64,13 +73,13 @@ export class HomeService {
     const [announcements, lastViewed, fresh, picks, popular, videos, audio, caseStudies, topics, own] = await Promise.all([
       this.home.activeAnnouncements(this.now().toISOString(), ANNOUNCEMENTS_SHOWN),
       this.recentlyViewed(recentlyViewed, row),
-      this.catalog.listPage({ key: all, alsoPublisherId: null }, 'recent', row),
+      this.newest(all, row),
       this.home.editorsPicks(row),
       this.popular(null, row),
       this.popularOrNewest('video', row),
       this.popularOrNewest('audio', row),
       this.topicNewest('case-studies', row),
-      this.cards.topics(),
+      this.topicsCache.getOrLoad(`topics ${this.catalog.titlesAdded}`, () => this.cards.topics()),
       viewer ? this.readerRows(viewer.id) : null,
     ]);
     const sections: [HomeSectionKey, TitleRow[], string?][] = [
@@ -175,7 +184,7 @@ export class HomeService {
     const wanted = new Set(topicIds);
     const popularIds = topicIds.length ? activity.ids.filter((id) => activity.topics.get(id)?.some((t) => wanted.has(t))) : activity.ids;
     const listings = topicIds.length ? topicIds.slice(0, RECOMMEND_TOPICS).map(listingKeys.topic) : [listingKeys.all()];
-    const newest = await Promise.all(listings.map((key) => this.catalog.listPage({ key, alsoPublisherId: null }, 'recent', RECOMMEND_PER_TOPIC)));
+    const newest = await Promise.all(listings.map((key) => this.newest(key, RECOMMEND_PER_TOPIC)));
     const byId = new Map<number, TitleRow>(newest.flat().map((t) => [t.id, t]));
     const candidates = [...new Set([...popularIds.slice(0, 50), ...newest.flat().map((t) => t.id)])];
     const excluded = await this.home.seenOrRejected(userId, candidates);
@@ -201,13 +210,19 @@ export class HomeService {
 
   /** Popular titles of a format, filled up with its newest (a library with few readers still shows its videos). */
   private async popularOrNewest(format: string, limit: number): Promise<TitleRow[]> {
-    const [popular, newest] = await Promise.all([this.popular(format, limit), this.catalog.listPage({ key: listingKeys.format(format), alsoPublisherId: null }, 'recent', limit)]);
+    const [popular, newest] = await Promise.all([this.popular(format, limit), this.newest(listingKeys.format(format), limit)]);
     return [...new Map([...popular, ...newest].map((t) => [t.id, t])).values()].slice(0, limit);
   }
 
   private async topicNewest(slug: string, limit: number): Promise<TitleRow[]> {
-    const listing = await this.catalog.listingOf({ topicSlug: slug });
-    return listing ? this.catalog.listPage(listing, 'recent', limit) : [];
+    return this.newestCache.getOrLoad(`topic ${slug} ${limit} ${this.catalog.titlesAdded}`, async () => {
+      const listing = await this.catalog.listingOf({ topicSlug: slug });
+      return listing ? this.catalog.listPage(listing, 'recent', limit) : [];
+    });
+  }
+
+  private newest(key: string, limit: number): Promise<TitleRow[]> {
+    return this.newestCache.getOrLoad(`${key} ${limit} ${this.catalog.titlesAdded}`, () => this.catalog.listPage({ key, alsoPublisherId: null }, 'recent', limit));
   }
 
   private async recentlyViewed(cookie: string | undefined, limit: number): Promise<TitleRow[]> {
