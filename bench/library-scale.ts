@@ -47,7 +47,9 @@ const root = path.resolve(import.meta.dirname, '..');
 const keep = '/tmp/lectern-scale';
 fs.mkdirSync(keep, { recursive: true });
 const adminUrl = process.env.PGADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BUDGET = { p99Ms: 50, costRatio: 3, eventLoopMs: 20 };
+const BUDGET = { p99Ms: 50, searchP99Ms: 150, costRatio: 3, eventLoopMs: 20 };
+/** issue 11: a full-text search (catalog or in-book) may take 150 ms at p99; everything else 50 ms */
+const p99Budget = (key: string) => (key.startsWith('search-') ? BUDGET.searchP99Ms : BUDGET.p99Ms);
 
 type Library = Omit<GeneratedLibrary, 'userEmail'>;
 
@@ -249,14 +251,14 @@ async function FINDING_TARGETS(app: string): Promise<Target[]> {
 const all = new Map<string, RouteResult[]>();
 for (const engine of engines) for (const size of sizes) all.set(`${engine} ${size}`, await measure(engine, size));
 
-console.log(`\n${connections} connections, ${duration} s runs, ${rounds} rounds; medians (range). Budget: p99 < ${BUDGET.p99Ms} ms, cost < ${BUDGET.costRatio}x, event loop < ${BUDGET.eventLoopMs} ms`);
+console.log(`\n${connections} connections, ${duration} s runs, ${rounds} rounds; medians (range). Budget: p99 < ${BUDGET.p99Ms} ms (full-text search ${BUDGET.searchP99Ms} ms), cost < ${BUDGET.costRatio}x, event loop < ${BUDGET.eventLoopMs} ms`);
 console.log('| engine | titles | route | p50 ms | p99 ms | req/s vs anchor | server CPU ms/request (anchor) | event loop p99 ms (max) |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const [label, results] of all) {
   const [engine, size] = label.split(' ');
   for (const r of results) {
     const over = (bad: boolean) => (bad ? ' **over**' : '');
-    const p99Flag = over(median(r.p99) >= BUDGET.p99Ms);
+    const p99Flag = over(median(r.p99) >= p99Budget(r.key));
     const loopFlag = over(median(r.loopP99) > BUDGET.eventLoopMs);
     console.log(`| ${engine} | ${size} | ${r.key} | ${summary(r.p50, 1)} | ${summary(r.p99, 1)}${p99Flag} | ${summary(r.ratio, 3)} | ${summary(r.cpuMs, 3)} (${median(r.anchorCpuMs).toFixed(3)}) | ${summary(r.loopP99, 1)}${loopFlag} (${Math.max(...r.loopMax).toFixed(1)}) |`);
   }

@@ -134,7 +134,9 @@ export class SearchRepository {
   /** One title's passages matching `q` (at most `limit`), for search inside a book. */
   async passagesOfTitle(q: ParsedQuery, titleId: number, limit: number): Promise<number[]> {
     if (this.engine === 'sqlite') {
-      // The title's rows are one range of ids (written in one transaction): the FTS walk seeks to it.
+      // The title's rows are one range of ids (written in one transaction): the FTS walk seeks to it. The bounds
+      // are cast: FTS5 seeks only on integer values, and a bound JS number arrives as a real (22 ms against 0.4 ms
+      // for a common word in the last book of 100,000).
       const span = await this.db
         .selectFrom('search_docs')
         .select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')])
@@ -143,7 +145,7 @@ export class SearchRepository {
       if (!span || span.lo === null) return [];
       const { rows } = await sql<{ id: number }>`
         select f.rowid as id from search_passage_fts f join search_docs d on d.id = f.rowid
-        where search_passage_fts match ${toFts5(q)} and f.rowid between ${span.lo} and ${span.hi} and d.title_id = ${titleId}
+        where search_passage_fts match ${toFts5(q)} and f.rowid between cast(${span.lo} as integer) and cast(${span.hi} as integer) and d.title_id = ${titleId}
         order by f.rowid limit ${limit}`.execute(this.db);
       return rows.map((r) => r.id);
     }

@@ -35,6 +35,11 @@ import { fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery
  * is then the works found among them.
  */
 const WINDOWS = { names: 50, titles: 150, passages: 200 };
+/**
+ * A phrase or several words find fewer passages, so the newest 200 lie further back: the walk costs what it skips.
+ * Fewer of them (they are precise hits) keep it short.
+ */
+const NARROW_PASSAGE_WINDOW = 50;
 /** How many passages of one book an in-book search can page through. */
 const IN_BOOK_WINDOW = 1000;
 const PASSAGES_PER_RESULT = 3;
@@ -162,8 +167,9 @@ export class SearchService {
   private async candidates(q: ParsedQuery): Promise<{ byTitle: Map<number, { rank: number; passageIds: number[] }>; exact: boolean }> {
     const names = await this.index.newest('names', q, WINDOWS.names);
     const own = await this.index.newest('titles', q, WINDOWS.titles);
-    const text = await this.index.newest('passages', q, WINDOWS.passages);
-    const passages = text.complete ? await this.index.rankedPassages(q, WINDOWS.passages) : text.rows;
+    const passageWindow = q.phrases.length > 0 || q.words.length > 1 ? NARROW_PASSAGE_WINDOW : WINDOWS.passages;
+    const text = await this.index.newest('passages', q, passageWindow);
+    const passages = text.complete ? await this.index.rankedPassages(q, passageWindow) : text.rows;
     const byTitle = new Map<number, { rank: number; passageIds: number[] }>();
     const entry = (titleId: number) => byTitle.get(titleId) ?? byTitle.set(titleId, { rank: 0, passageIds: [] }).get(titleId)!;
     for (const doc of [...names.rows, ...own.rows]) {

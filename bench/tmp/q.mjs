@@ -1,0 +1,13 @@
+import D from 'better-sqlite3';
+const db = new D('/tmp/lectern-scale/sqlite-100000/lectern.sqlite', { readonly: true });
+const ids = db.prepare("select title_id from search_docs d join search_title_fts f on f.rowid = d.id where search_title_fts match 'protocol' order by f.rowid desc limit 250").all().map((r) => r.title_id);
+const time = (label, fn) => { for (let i = 0; i < 20; i++) fn(); const t = process.hrtime.bigint(); for (let i = 0; i < 200; i++) fn(); console.log(label, (Number(process.hrtime.bigint() - t) / 1e6 / 200).toFixed(3), 'ms'); };
+const ph = ids.map(() => '?').join(',');
+const s1 = db.prepare(`select id, work_title_id, created_at, sort_title, content_format, language from titles where id in (${ph})`);
+time('titles sort rows IN', () => s1.all(...ids));
+const s2 = db.prepare(`select id, work_title_id, created_at, sort_title, content_format, language from titles where id in (select value from json_each(?))`);
+const j = JSON.stringify(ids);
+time('titles sort rows json_each', () => s2.all(j));
+const s3 = db.prepare(`select id from titles where id in (${ph})`);
+time('titles ids only', () => s3.all(...ids));
+console.log(db.prepare("select sql from sqlite_master where name='titles'").get().sql.slice(0, 1500));

@@ -1,0 +1,12 @@
+import D from 'better-sqlite3';
+const db = new D('/tmp/lectern-scale/sqlite-100000/lectern.sqlite', { readonly: true });
+const t = db.prepare("select title_id from search_docs where id = (select max(rowid) from search_passage_fts)").get().title_id;
+const span = db.prepare('select min(id) lo, max(id) hi from search_docs where title_id = ?').get(t);
+console.log(t, span);
+const q = `select f.rowid as id from search_passage_fts f join search_docs d on d.id = f.rowid where search_passage_fts match ? and f.rowid between ? and ? and d.title_id = ? order by f.rowid limit 1000`;
+console.log(db.prepare('explain query plan ' + q).all('"protocol"', span.lo, span.hi, t));
+const time = (label, fn) => { for (let i = 0; i < 5; i++) fn(); const s = process.hrtime.bigint(); for (let i = 0; i < 20; i++) fn(); console.log(label, (Number(process.hrtime.bigint() - s) / 1e6 / 20).toFixed(3), 'ms'); };
+time('range join', () => db.prepare(q).all('"protocol"', span.lo, span.hi, t));
+const q2 = `select rowid as id from search_passage_fts where search_passage_fts match ? and rowid >= ? and rowid <= ? order by rowid limit 1000`;
+console.log(db.prepare('explain query plan ' + q2).all('"protocol"', span.lo, span.hi));
+time('range only', () => db.prepare(q2).all('"protocol"', span.lo, span.hi));

@@ -1,0 +1,14 @@
+import D from 'better-sqlite3';
+const db = new D('/tmp/lectern-scale/sqlite-100000/lectern.sqlite', { readonly: true });
+console.log(db.prepare("select count(*) n from search_passage_fts_idx").get(), db.prepare("select count(distinct segid) s from search_passage_fts_idx").get());
+const time = (label, fn) => { for (let i = 0; i < 3; i++) fn(); const s = process.hrtime.bigint(); for (let i = 0; i < 20; i++) fn(); console.log(label, (Number(process.hrtime.bigint() - s) / 1e6 / 20).toFixed(3), 'ms'); };
+time('first match', () => db.prepare(`select rowid from search_passage_fts where search_passage_fts match '"protocol"' limit 1`).all());
+time('last match desc', () => db.prepare(`select rowid from search_passage_fts where search_passage_fts match '"protocol"' order by rowid desc limit 1`).all());
+time('range mid', () => db.prepare(`select rowid from search_passage_fts where search_passage_fts match '"protocol"' and rowid between 600000 and 600020`).all());
+time('rare word range', () => db.prepare(`select rowid from search_passage_fts where search_passage_fts match '"zzqxj"' and rowid between 600000 and 600020`).all());
+time('range end', () => db.prepare(`select rowid from search_passage_fts where search_passage_fts match '"protocol"' and rowid between 1209990 and 1210000`).all());
+time('range end bound params', () => db.prepare(`select rowid from search_passage_fts where search_passage_fts match ? and rowid between ? and ?`).all('"protocol"', 1209990, 1210000));
+time('range 1100000', () => db.prepare(`select rowid from search_passage_fts where search_passage_fts match '"protocol"' and rowid between 1100000 and 1100020`).all());
+time('range 1200000', () => db.prepare(`select rowid from search_passage_fts where search_passage_fts match '"protocol"' and rowid between 1200000 and 1200020`).all());
+time('range end cast params', () => db.prepare(`select rowid from search_passage_fts where search_passage_fts match ? and rowid between cast(? as integer) and cast(? as integer)`).all('"protocol"', 1209990, 1210000));
+time('range end bigint params', () => db.prepare(`select rowid from search_passage_fts where search_passage_fts match ? and rowid between ? and ?`).all('"protocol"', 1209990n, 1210000n));
