@@ -687,8 +687,7 @@ function readNavPageList(context: TocContext): ParsedTocEntry[] | null {
 
 /** EPUB 2: the NCX's <pageList> of <pageTarget>s. */
 function readNcxPageList(context: TocContext, spineToc: string | undefined): ParsedTocEntry[] {
-  const ncxItem = (spineToc ? context.byId.get(spineToc.trim()) : undefined) ?? context.items.find((item) => item.mediaType === NCX_MEDIA_TYPE || item.path.toLowerCase().endsWith('.ncx'));
-  const source = tocDocument(context, ncxItem);
+  const source = tocDocument(context, ncxItemOf(context, spineToc, false));
   const pageList = source ? findFirst(parseXml(source.text), 'pagelist') : null;
   if (!source || !pageList) return [];
   return pageEntries(
@@ -780,11 +779,15 @@ function readNavToc(context: TocContext): ParsedTocEntry[] | null {
 }
 
 /** EPUB 2: the NCX named by <spine toc>, else the manifest's NCX; nested navPoints give the depth. */
+/** The NCX: the item <spine toc> names, else the manifest's NCX. `warn` says when the spine names a missing item. */
+function ncxItemOf(context: TocContext, spineToc: string | undefined, warn: boolean): ManifestItem | undefined {
+  const named = spineToc ? context.byId.get(spineToc.trim()) : undefined;
+  if (warn && spineToc && !named) context.warn(`the spine's toc attribute names "${spineToc}", which is not in the manifest`);
+  return named ?? context.items.find((item) => item.mediaType === NCX_MEDIA_TYPE || item.path.toLowerCase().endsWith('.ncx'));
+}
+
 function readNcxToc(context: TocContext, spineToc: string | undefined): ParsedTocEntry[] | null {
-  let ncxItem = spineToc ? context.byId.get(spineToc.trim()) : undefined;
-  if (spineToc && !ncxItem) context.warn(`the spine's toc attribute names "${spineToc}", which is not in the manifest`);
-  ncxItem ??= context.items.find((item) => item.mediaType === NCX_MEDIA_TYPE || item.path.toLowerCase().endsWith('.ncx'));
-  const source = tocDocument(context, ncxItem);
+  const source = tocDocument(context, ncxItemOf(context, spineToc, true));
   if (!source) return null;
   const navMap = findFirst(parseXml(source.text), 'navmap');
   if (!navMap) {

@@ -145,7 +145,7 @@ export class ReaderService {
     const stack: TocItem[] = [];
     const timed = new Set<string>();
     for (const t of toc) {
-      const href = t.fragment ? `${t.full_path}#${t.fragment}` : t.full_path;
+      const { href, url } = place(t);
       const item: TocItem = {
         href,
         uri: t.full_path,
@@ -155,7 +155,7 @@ export class ReaderService {
         children: [],
         selected: t.full_path === selected && !timed.has(t.full_path),
         minutes_required: timed.has(t.full_path) ? 0 : (minutesOf.get(t.full_path) ?? 0),
-        url: paths.reader(title.title_safe, title.book_id, t.full_path) + (t.fragment ? `#${t.fragment}` : ''),
+        url,
       };
       timed.add(t.full_path);
       while (stack.length && stack[stack.length - 1]!.depth >= item.depth) stack.pop();

@@ -223,7 +223,7 @@ function BookPlaces({ data, onGo }: { data: TocResponse; onGo: (fullPath: string
               setProblem(null);
             }}
           />
-          <button type="submit" className="toc__page-go" disabled={!page.trim()}>
+          <button type="submit" className="reader-chip" disabled={!page.trim()}>
             Go
           </button>
           {problem ? (
