@@ -149,10 +149,20 @@ describe('highlights and notes in the reader', () => {
     await viewer.getByRole('button', { name: 'Edit Note' }).click();
     const edit = phone.page.getByRole('dialog', { name: 'Edit note' });
     await edit.getByPlaceholder(ANNOTATION_MESSAGES.notePlaceholder).fill('Changed on the phone');
+    // §6's boxes: anyone may view, others of the library may edit; the admin box is for admins only.
+    expect(await edit.getByLabel('Public (anyone can read this note)').isChecked()).toBe(false);
+    expect(await edit.getByLabel('Other readers can change who may see and edit it').count()).toBe(0);
+    await edit.getByLabel('Other readers of this library can edit it').check();
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => edit.count()).toBe(0);
     await clickOn(phone.page, noted.slice(5, 20));
     await expect.poll(() => phone.page.getByRole('dialog', { name: 'Note' }).textContent()).toContain('Changed on the phone');
+    const stored = await phone.page.evaluate(async (bookId) => {
+      const token = await (await fetch('/auth/token')).text();
+      const found = await (await fetch(`/nest/api/a/book/${encodeURIComponent(bookId)}/search?limit=50`, { headers: { 'x-annotator-auth-token': token } })).json();
+      return found.rows.find((a: { text: string }) => a.text === 'Changed on the phone')?.permissions;
+    }, book.book_id);
+    expect(stored).toEqual({ read: [], update: ['group:__consumer__'], delete: [], admin: [] });
 
     // Clear the note behind the confirm: it stays a highlight.
     await phone.page.getByRole('dialog', { name: 'Note' }).getByRole('button', { name: 'Delete Note' }).click();

@@ -195,6 +195,34 @@ export const defaultPermissions = (): AnnotationPermissions => ({ read: [ANNOTAT
 /** A note is public when the world may read it (the editor's public/private toggle, §4). */
 export const isPublicPermissions = (p: Pick<AnnotationPermissions, 'read'>) => p.read.includes(ANNOTATION_GROUPS.world);
 
+/**
+ * The editor's checkboxes (§6): anyone may view the note (the world group reads), others of this library may edit it
+ * (the consumer group updates), and, offered to admins only, others of this library may change who can do what
+ * (the consumer group administers). Deleting stays with the author and the consumer's admins.
+ */
+export interface SharingChoices {
+  view: boolean;
+  edit: boolean;
+  admin: boolean;
+}
+
+export const sharingOf = (p: AnnotationPermissions): SharingChoices => ({
+  view: p.read.includes(ANNOTATION_GROUPS.world),
+  edit: p.update.includes(ANNOTATION_GROUPS.consumer),
+  admin: p.admin.includes(ANNOTATION_GROUPS.consumer),
+});
+
+/** `p` with the groups the checkboxes govern set as chosen; every other principal in the lists is kept. */
+export function withSharing(p: AnnotationPermissions, choices: SharingChoices): AnnotationPermissions {
+  const toggle = (list: string[], group: string, on: boolean) => [...list.filter((x) => x !== group), ...(on ? [group] : [])];
+  return {
+    read: toggle(p.read, ANNOTATION_GROUPS.world, choices.view),
+    update: toggle(p.update, ANNOTATION_GROUPS.consumer, choices.edit),
+    delete: [...p.delete],
+    admin: toggle(p.admin, ANNOTATION_GROUPS.consumer, choices.admin),
+  };
+}
+
 // ---- schemas ----
 
 const tooLong = (field: string, max: number) => `${field} must be at most ${max} characters.`;
@@ -222,8 +250,27 @@ export const textPositionSelectorSchema = z
     end: z.number().int().min(0).max(ANNOTATION_LIMITS.rangeOffset),
   })
   .refine((s) => s.end >= s.start, { message: 'end must not be before start.', path: ['end'] });
-export const annotationSelectorSchema = z.discriminatedUnion('type', [textQuoteSelectorSchema, textPositionSelectorSchema]);
+/**
+ * W3C FragmentSelector with RFC 3778's PDF fragment (`page=N`): on a PDF the other selectors count the text of that
+ * page's text layer, so an annotation names its page (ours; the W3C model's way to point into a PDF).
+ */
+export const PDF_FRAGMENT_SPEC = 'http://tools.ietf.org/rfc/rfc3778';
+export const fragmentSelectorSchema = z.object({
+  type: z.literal('FragmentSelector'),
+  conformsTo: z.literal(PDF_FRAGMENT_SPEC, { error: `conformsTo must be ${PDF_FRAGMENT_SPEC}.` }),
+  value: z.string({ error: 'value must be a string.' }).regex(/^page=[1-9][0-9]{0,5}$/, 'value must be page=N.'),
+});
+export const annotationSelectorSchema = z.discriminatedUnion('type', [textQuoteSelectorSchema, textPositionSelectorSchema, fragmentSelectorSchema]);
 export type AnnotationSelector = z.infer<typeof annotationSelectorSchema>;
+
+/** The selector naming a PDF page (1-based). */
+export const pdfPageSelector = (page: number): AnnotationSelector => ({ type: 'FragmentSelector', conformsTo: PDF_FRAGMENT_SPEC, value: `page=${page}` });
+
+/** The PDF page an annotation is on (null: not a PDF page's, e.g. a chapter's). */
+export function pdfPageOf(annotation: { selectors: readonly AnnotationSelector[] }): number | null {
+  const s = annotation.selectors.find((x) => x.type === 'FragmentSelector');
+  return s && s.type === 'FragmentSelector' ? Number(s.value.slice('page='.length)) : null;
+}
 
 const principalList = (action: AnnotationAction) =>
   z

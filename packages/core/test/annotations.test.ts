@@ -4,10 +4,12 @@ import {
   ANNOTATION_MESSAGES,
   matchesEveryWord,
   permits,
+  sharingOf,
   splitTags,
   storeErrorNotice,
   tokenTimeLeftMs,
   truncateQuote,
+  withSharing,
 } from '../src/index.ts';
 
 describe('annotation rules', () => {
@@ -45,6 +47,21 @@ describe('annotation rules', () => {
     expect(permits(groups, 'update', who('carl', false, 'elsewhere'))).toBe(true);
     expect(permits(groups, 'admin', who('carl'))).toBe(true);
     expect(permits(groups, 'admin', who('carl', false, 'elsewhere'))).toBe(false);
+  });
+
+  it("sets the editor's sharing boxes (§6) and keeps every other principal", () => {
+    const { world, consumer, authenticated } = ANNOTATION_GROUPS;
+    const p = { read: ['bob'], update: [authenticated], delete: ['bob'], admin: [] };
+    const shared = withSharing(p, { view: true, edit: true, admin: true });
+    expect(shared).toEqual({ read: ['bob', world], update: [authenticated, consumer], delete: ['bob'], admin: [consumer] });
+    expect(sharingOf(shared)).toEqual({ view: true, edit: true, admin: true });
+    expect(withSharing(shared, { view: false, edit: false, admin: false })).toEqual(p);
+    // The consumer may edit; an outsider still may not, and deleting stays the author's.
+    const note = { user: 'ada', consumer: 'lectern', permissions: withSharing({ read: [], update: [], delete: [], admin: [] }, { view: false, edit: true, admin: false }) };
+    expect(permits(note, 'update', { userId: 'carl', consumerKey: 'lectern', isAdmin: false })).toBe(true);
+    expect(permits(note, 'update', { userId: 'carl', consumerKey: 'elsewhere', isAdmin: false })).toBe(false);
+    expect(permits(note, 'delete', { userId: 'carl', consumerKey: 'lectern', isAdmin: false })).toBe(false);
+    expect(permits(note, 'read', null)).toBe(false);
   });
 
   it('keys store notices on the status code (§8)', () => {

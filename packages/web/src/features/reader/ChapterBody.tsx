@@ -49,6 +49,8 @@ export interface ChapterBodyProps {
   onReady: (controller: FrameController | null) => void;
   onPdfProgress: (percentage: number) => void;
   onPdfReady: () => void;
+  /** A PDF's page container, for the annotation layer. */
+  onPdfPages?: (el: HTMLElement | null) => void;
   /** A search hit to show (a PDF handles its own; a chapter's goes through the frame controller). */
   searchTarget?: SearchTarget | null;
   onSearchDone?: () => void;
@@ -115,6 +117,7 @@ export function ChapterBody(props: ChapterBodyProps) {
             onFitZoom={props.pdfZoom.onFitZoom}
             onProgress={props.onPdfProgress}
             onReady={props.onPdfReady}
+            onPages={props.onPdfPages}
             initialProgression={() => {
               const at = props.initial();
               return at.kind === 'stored' ? at.locator.progression : at.kind === 'percentage' ? at.value : at.kind === 'end' ? 100 : 0;

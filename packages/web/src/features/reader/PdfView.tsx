@@ -18,6 +18,7 @@ import { markAndFind } from './engine/textMarks.ts';
 import type { SearchTarget } from './useSearchJump.ts';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { Spinner } from '../../components/Spinner.tsx';
+import { TEXT_LAYER_EVENT, TEXT_LAYER_READY } from './annotations/surface.ts';
 
 pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
 
@@ -34,6 +35,8 @@ export interface PdfViewProps {
   onFitZoom: (zoom: number) => void;
   onProgress: (percentage: number) => void;
   onReady?: () => void;
+  /** The element holding the pages (null once gone): highlights and notes are made and drawn on its text layers. */
+  onPages?: (el: HTMLElement | null) => void;
   /** Where to open (0-100 in pages, see above), read once the document is in. */
   initialProgression?: () => number;
   /** A search hit to show: its page opened and its words marked. */
@@ -66,7 +69,7 @@ function scrollToProgression(el: HTMLElement, progression: number) {
 }
 
 export function PdfView(props: PdfViewProps) {
-  const { fileUrl, label, zoom: chosenZoom, fit, onFitZoom, onProgress, onReady, initialProgression, searchTarget, onSearchDone } = props;
+  const { fileUrl, label, zoom: chosenZoom, fit, onFitZoom, onProgress, onReady, onPages, initialProgression, searchTarget, onSearchDone } = props;
   const [doc, setDoc] = useState<PdfDocument | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [baseWidth, setBaseWidth] = useState<number>(612);
@@ -121,6 +124,12 @@ export function PdfView(props: PdfViewProps) {
   useEffect(() => {
     if (fit && fitZoom !== null) onFitZoom(fitZoom);
   }, [fit, fitZoom, onFitZoom]);
+
+  useEffect(() => {
+    if (!doc) return;
+    onPages?.(containerRef.current);
+    return () => onPages?.(null);
+  }, [doc, onPages]);
 
   // Scroll events of our own positioning are not the reader moving.
   const restoring = useRef(false);
@@ -252,10 +261,15 @@ function PdfPage({ doc, number, zoom, baseWidth, baseRatio, root, marking }: Pdf
       const container = textRef.current;
       if (!container) return;
       container.replaceChildren();
+      container.removeAttribute(TEXT_LAYER_READY);
       textLayer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container, viewport });
       textLayer.render().then(
         () => {
-          if (!cancelled) setTextLayerBuilt((n) => n + 1);
+          if (cancelled) return;
+          setTextLayerBuilt((n) => n + 1);
+          // The page's text is in place: its highlights are drawn (again, after a zoom) on it.
+          container.setAttribute(TEXT_LAYER_READY, '');
+          container.dispatchEvent(new CustomEvent(TEXT_LAYER_EVENT, { bubbles: true }));
         },
         () => undefined,
       );

@@ -24,6 +24,7 @@ import { rememberViewed } from '../../shared/recentlyViewed.ts';
 import { AnnotationLayer } from './annotations/AnnotationLayer.tsx';
 import { NotesPanel } from './annotations/NotesPanel.tsx';
 import { useChapterAnnotations } from './annotations/useChapterAnnotations.ts';
+import { frameSurface, pdfSurface } from './annotations/surface.ts';
 import type { FrameController } from './engine/frameController.ts';
 import { ChapterBody, chapterSource } from './ChapterBody.tsx';
 import type { FrameCallbacks } from './engine/frameController.ts';
@@ -162,15 +163,22 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     },
     [sessionReady, jumpReady],
   );
-  // Highlights and notes (issue 9): signed-in readers, on HTML chapters.
+  // Highlights and notes (issue 9): signed-in readers, on HTML chapters and on a PDF's text layers.
   const { profile } = useSession();
-  const annotating = !!profile && load?.kind === 'html';
+  const annotating = !!profile && (load?.kind === 'html' || load?.kind === 'pdf');
+  const [pdfPages, setPdfPages] = useState<HTMLElement | null>(null);
+  const wholePages = !!profile?.account.roles.includes('content-creator');
+  const frameHref = frame?.chapterHref;
+  const surface = useMemo(() => {
+    if (load?.kind === 'pdf') return pdfPages ? pdfSurface(pdfPages, { wholePages }) : null;
+    return frame && frameHref !== undefined ? frameSurface(frame) : null;
+  }, [load?.kind, pdfPages, wholePages, frame, frameHref]);
   const revealRef = useRef<string | null>(null);
   const annotations = useChapterAnnotations({
     bookId,
     titleSafe,
-    href: frame?.chapterHref ?? href,
-    controller: frame,
+    href: load?.kind === 'pdf' ? href : (frameHref ?? href),
+    surface,
     enabled: annotating,
     revealRef,
   });
@@ -245,6 +253,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
           onReady={onReady}
           onPdfProgress={session.onPdfProgress}
           onPdfReady={session.onPdfReady}
+          onPdfPages={setPdfPages}
           searchTarget={jump.target}
           onSearchDone={jump.pdfDone}
         />
@@ -301,7 +310,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
       ) : null}
       <LeaveBookDialog url={leaving} onClose={() => setLeaving(null)} />
       {panels.lightbox ? <Lightbox src={panels.lightbox.src} alt={panels.lightbox.alt} onClose={panels.closeImage} /> : null}
-      {profile && load?.kind === 'html' ? <AnnotationLayer layer={annotations} profile={profile} /> : null}
+      {annotating && profile ? <AnnotationLayer layer={annotations} profile={profile} /> : null}
       {dim > 0 ? createPortal(<div className="reader-dim" style={{ opacity: dim }} aria-hidden="true" />, document.body) : null}
     </div>
   );

@@ -9,12 +9,13 @@
 import {
   ANNOTATION_MESSAGES,
   CONSUMER_KEY,
-  isPublicPermissions,
   NOTE_MAX_LENGTH,
   permits,
+  sharingOf,
   splitTags,
   truncateQuote,
   type AccountProfile,
+  type AnnotationPrincipal,
   type Annotation,
 } from '@lectern/core';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
@@ -23,7 +24,7 @@ import { Button } from '../../../components/Button.tsx';
 import { Icon } from '../../../components/Icon.tsx';
 import type { RangeDescription } from './anchoring.ts';
 import { NoteMarkdown } from './NoteMarkdown.tsx';
-import type { Box, useChapterAnnotations } from './useChapterAnnotations.ts';
+import { PRIVATE, type Box, type NoteFields, type useChapterAnnotations } from './useChapterAnnotations.ts';
 import './AnnotationLayer.css';
 
 type Layer = ReturnType<typeof useChapterAnnotations>;
@@ -69,7 +70,7 @@ export function AnnotationLayer({ layer, profile }: { layer: Layer; profile: Acc
           <button type="button" onClick={() => void copy(selection.description.quote)}>
             <Icon name="copy" size={16} /> Copy
           </button>
-          <button type="button" onClick={() => void layer.create(selection.description, { text: '', tags: [], isPublic: false })}>
+          <button type="button" onClick={() => void layer.create(selection.description, { text: '', tags: [], sharing: PRIVATE })}>
             <Icon name="edit" size={16} /> Add Highlight
           </button>
           <button type="button" onClick={() => openEditor({ target: { kind: 'new', description: selection.description, preview: false }, box: selection.box })}>
@@ -93,7 +94,7 @@ export function AnnotationLayer({ layer, profile }: { layer: Layer; profile: Acc
           onEdit={() => openEditor({ target: { kind: 'existing', annotation: viewing.annotation }, box: viewing.box })}
           onClearNote={async () => {
             const a = viewing.annotation;
-            await layer.update(a, { text: '', tags: a.tags, isPublic: isPublicPermissions(a.permissions) });
+            await layer.update(a, { text: '', tags: a.tags, sharing: sharingOf(a.permissions) });
           }}
           onUndo={async () => {
             if (await layer.remove(viewing.annotation)) layer.closeViewer();
@@ -104,6 +105,7 @@ export function AnnotationLayer({ layer, profile }: { layer: Layer; profile: Acc
       {editor ? (
         <Editor
           state={editor}
+          principal={principal}
           onCancel={() => setEditor(null)}
           onSave={async (fields) => {
             const t = editor.target;
@@ -268,12 +270,15 @@ function Viewer({
   );
 }
 
-function Editor({ state, onCancel, onSave }: { state: EditorState; onCancel: () => void; onSave: (f: { text: string; tags: string[]; isPublic: boolean }) => Promise<void> }) {
+function Editor({ state, principal, onCancel, onSave }: { state: EditorState; principal: AnnotationPrincipal; onCancel: () => void; onSave: (f: NoteFields) => Promise<void> }) {
   const existing = state.target.kind === 'existing' ? state.target.annotation : null;
+  // Who may see and change a note is for those who may administer it (§6): its author, or anyone it was given to.
+  const mayShare = !existing || permits(existing, 'admin', principal);
   const quote = state.target.kind === 'new' ? state.target.description.quote : state.target.annotation.quote;
   const [text, setText] = useState(existing?.text ?? '');
   const [tags, setTags] = useState(existing?.tags.join(' ') ?? '');
-  const [isPublic, setPublic] = useState(existing ? isPublicPermissions(existing.permissions) : false);
+  const [sharing, setSharing] = useState(existing ? sharingOf(existing.permissions) : PRIVATE);
+  const choose = (key: keyof typeof sharing) => (e: { target: { checked: boolean } }) => setSharing((s) => ({ ...s, [key]: e.target.checked }));
   const [saving, setSaving] = useState(false);
   const ids = { text: useId(), tags: useId(), count: useId() };
   const textRef = useRef<HTMLTextAreaElement>(null);
@@ -281,7 +286,7 @@ function Editor({ state, onCancel, onSave }: { state: EditorState; onCancel: () 
   const save = async () => {
     if (saving) return;
     setSaving(true);
-    await onSave({ text: text.slice(0, NOTE_MAX_LENGTH), tags: splitTags(tags), isPublic });
+    await onSave({ text: text.slice(0, NOTE_MAX_LENGTH), tags: splitTags(tags), sharing });
     setSaving(false);
   };
   const onKey = (e: ReactKeyboardEvent) => {
@@ -323,9 +328,22 @@ function Editor({ state, onCancel, onSave }: { state: EditorState; onCancel: () 
           Tags
         </label>
         <input id={ids.tags} type="text" value={tags} placeholder="separated by spaces" onChange={(e) => setTags(e.target.value)} />
-        <label className="annotation-editor__public">
-          <input type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} /> Public (anyone can read this note)
-        </label>
+        {mayShare ? (
+          <fieldset className="annotation-editor__sharing">
+            <legend className="visually-hidden">Who else may see and change it</legend>
+            <label className="annotation-editor__public">
+              <input type="checkbox" checked={sharing.view} onChange={choose('view')} /> Public (anyone can read this note)
+            </label>
+            <label className="annotation-editor__public">
+              <input type="checkbox" checked={sharing.edit} onChange={choose('edit')} /> Other readers of this library can edit it
+            </label>
+            {principal.isAdmin ? (
+              <label className="annotation-editor__public">
+                <input type="checkbox" checked={sharing.admin} onChange={choose('admin')} /> Other readers can change who may see and edit it
+              </label>
+            ) : null}
+          </fieldset>
+        ) : null}
         <div className="annotation-editor__actions">
           <Button variant="secondary" size="sm" onClick={onCancel}>
             Cancel

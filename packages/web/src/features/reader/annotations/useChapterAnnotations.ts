@@ -1,25 +1,26 @@
 /**
  * The annotations of the chapter on show (issue 9): loaded from the store with the chapter's prefix, anchored in
- * the frame (anchoring.ts) in batches of 10 every 10 ms (reader.md §9), drawn (highlighter.ts), and the reader's
- * selection and taps on highlights turned into the adder and the viewer. Store failures become the §8 notices,
- * shown for 5 s.
+ * the frame (anchoring.ts) in batches of 10 every 10 ms (reader.md §9), those in view first, drawn
+ * (highlighter.ts), and the reader's selection and taps on highlights turned into the adder and the viewer. Store
+ * failures become the §8 notices, shown for 5 s.
  */
 import {
-  ANNOTATION_GROUPS,
   ANNOTATION_LIMITS,
   ANNOTATION_TIMING,
   ANNOTATION_TYPE_NOTE,
   annotationPaths,
   storeErrorNotice,
+  withSharing,
   type Annotation,
+  type SharingChoices,
 } from '@lectern/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, isApiError, type AnnotationDraft } from '../../../api/client.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
-import type { FrameController } from '../engine/frameController.ts';
 import { anchorOffsets, describeRange, rangeOf, type RangeDescription } from './anchoring.ts';
-import { Highlighter } from './highlighter.ts';
+import { DrawingQueue, Highlighter } from './highlighter.ts';
+import type { AnnotationSurface } from './surface.ts';
 import { indexText } from '../engine/textMarks.ts';
 import { TokenKeeper } from './tokenKeeper.ts';
 
@@ -36,6 +37,16 @@ export interface PendingSelection {
   box: Box;
 }
 
+/** What the editor (or the adder's Add Highlight) saves. */
+export interface NoteFields {
+  text: string;
+  tags: string[];
+  sharing: SharingChoices;
+}
+
+/** New highlights and notes are private unless the editor's boxes say otherwise (decisions.md). */
+export const PRIVATE: SharingChoices = { view: false, edit: false, admin: false };
+
 export type StoreAction = 'create' | 'update' | 'delete' | 'read' | 'search';
 
 /** Touch selections settle while their handles move: wait this long after the last change before offering the adder. */
@@ -48,16 +59,31 @@ const isNote = (a: Pick<Annotation, 'text'>) => a.text.trim() !== '';
 const tokens = new TokenKeeper(() => api.annotationToken());
 export const annotationToken = () => tokens.get();
 
+/**
+ * A selection described on its root, with the selectors naming the root (a PDF's page) added; the whole root when
+ * highlights cover whole roots (a content creator's on a PDF, reader.md §6).
+ */
+function describeOn(at: { root: Element; selectors: RangeDescription['selectors'] }, range: Range, whole: boolean): RangeDescription | null {
+  let target = range;
+  if (whole) {
+    target = at.root.ownerDocument.createRange();
+    target.selectNodeContents(at.root);
+  }
+  const d = describeRange(at.root, target);
+  return d ? { ...d, selectors: [...d.selectors, ...at.selectors] } : null;
+}
+
 export function useChapterAnnotations(opts: {
   bookId: string;
   titleSafe: string;
   href: string;
-  controller: FrameController | null;
+  /** the chapter's frame or a PDF's pages (surface.ts); null while there is none */
+  surface: AnnotationSurface | null;
   enabled: boolean;
   /** an annotation to bring into view once drawn (chosen in the notes panel, in another chapter) */
   revealRef?: { current: string | null };
 }) {
-  const { bookId, titleSafe, href, controller, enabled, revealRef } = opts;
+  const { bookId, titleSafe, href, surface, enabled, revealRef } = opts;
   const queryClient = useQueryClient();
   // The notes panel lists the book's annotations: a change here makes it ask again.
   const changed = useCallback(() => void queryClient.invalidateQueries({ queryKey: queryKeys.annotations(bookId) }), [queryClient, bookId]);
@@ -68,6 +94,9 @@ export function useChapterAnnotations(opts: {
   const [viewing, setViewing] = useState<{ id: string; box: Box } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const highlighter = useRef<Highlighter | null>(null);
+  // What is drawn when a PDF page's text is built again (a zoom): the annotations as they are now, not as loaded.
+  const current = useRef<Annotation[]>([]);
+  current.current = annotations;
   const noticeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const fail = useCallback((e: unknown, action: StoreAction) => {
@@ -79,32 +108,32 @@ export function useChapterAnnotations(opts: {
   }, []);
   useEffect(() => () => clearTimeout(noticeTimer.current), []);
 
-  /** Where a range of the frame is on the page. */
+  /** Where a range of the surface is on the page. */
   const boxOf = useCallback(
     (range: Range): Box | null => {
-      if (!controller) return null;
-      const f = controller.frameElement.getBoundingClientRect();
+      if (!surface) return null;
+      const f = surface.origin();
       const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 || r.height > 0);
       const r = rects[0] ?? range.getBoundingClientRect();
       const last = rects.at(-1) ?? r;
       return { left: f.left + r.left, top: f.top + r.top, right: f.left + Math.max(r.right, last.right), bottom: f.top + last.bottom };
     },
-    [controller],
+    [surface],
   );
 
-  // Load and draw the chapter's annotations whenever a chapter frame is ready.
+  // Load and draw the annotations whenever a surface is ready; on a PDF each page's when its text layer is built.
   useEffect(() => {
     setAnnotations([]);
     setOrphans([]);
     setSelection(null);
     setViewing(null);
-    if (!enabled || !controller) return;
-    const root = controller.readingRoot;
-    if (!root) return;
-    const hl = new Highlighter(controller.frameDocument);
+    if (!enabled || !surface) return;
+    const hl = new Highlighter(surface.doc);
     highlighter.current = hl;
     const abort = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    const lostByRoot = new Map<string, Annotation[]>();
+    let unsubscribe = () => {};
     void (async () => {
       let rows: Annotation[];
       try {
@@ -116,52 +145,77 @@ export function useChapterAnnotations(opts: {
       }
       if (abort.signal.aborted) return;
       setAnnotations(rows);
-      // Anchored against one index of the chapter's text, drawn 10 at a time with 10 ms between batches (§9).
-      const index = indexText(root);
-      const lost: Annotation[] = [];
-      let at = 0;
-      const batch = () => {
-        if (abort.signal.aborted) return;
-        for (const a of rows.slice(at, at + ANNOTATION_TIMING.batchSize)) {
-          const where = anchorOffsets(index, a);
-          const range = where ? rangeOf(root, index, where.start, where.end) : null;
-          if (range) hl.add(a.id, range, isNote(a) ? 'note' : 'highlight');
-          else lost.push(a);
-        }
-        at += ANNOTATION_TIMING.batchSize;
-        if (at < rows.length) timer = setTimeout(batch, ANNOTATION_TIMING.batchDelayMs);
-        else {
-          setOrphans(lost);
-          const wanted = revealRef?.current ? hl.rangeOf(revealRef.current) : null;
-          if (wanted && revealRef) {
-            revealRef.current = null;
-            controller.reveal(wanted);
+      current.current = rows;
+      performance.mark('reader:annotations-loaded');
+      // A root's annotations are anchored against one index of its text, drawn 10 at a time with 10 ms between
+      // batches (§9), those in view first and outwards from there (highlighter.ts DrawingQueue).
+      const draw = (key: string, root: Element) => {
+        const list = current.current.filter((a) => surface.keyOf(a) === key);
+        const index = indexText(root);
+        const queue = new DrawingQueue(list, surface.viewOf(index));
+        const lost: Annotation[] = [];
+        let viewMarked = false;
+        const batch = () => {
+          if (abort.signal.aborted) return;
+          for (const a of queue.take(ANNOTATION_TIMING.batchSize)) {
+            const where = anchorOffsets(index, a);
+            const range = where ? rangeOf(root, index, where.start, where.end) : null;
+            if (range) hl.add(a.id, range, isNote(a) ? 'note' : 'highlight');
+            else lost.push(a);
           }
-        }
+          // The bench reads these: the highlights in view drawn, then all of them.
+          if (!viewMarked && queue.viewDrawn) {
+            viewMarked = true;
+            performance.mark('reader:annotations-in-view');
+          }
+          if (queue.size) {
+            const timer = setTimeout(() => {
+              timers.delete(timer);
+              batch();
+            }, ANNOTATION_TIMING.batchDelayMs);
+            timers.add(timer);
+          } else {
+            performance.mark('reader:annotations-drawn');
+            lostByRoot.set(key, lost);
+            setOrphans([...lostByRoot.values()].flat());
+            const wanted = revealRef?.current ? hl.rangeOf(revealRef.current) : null;
+            if (wanted && revealRef) {
+              revealRef.current = null;
+              surface.reveal(wanted);
+            }
+          }
+        };
+        batch();
       };
-      batch();
+      for (const { key, root } of surface.roots()) draw(key, root);
+      // A PDF page drawn later (or again, at another zoom): its annotations drawn on its new text.
+      unsubscribe = surface.onRoot(draw);
+      // The notes panel chose one on a page not drawn yet: to that page, drawn there once its text is in.
+      const wanted = revealRef?.current ? rows.find((a) => a.id === revealRef.current) : null;
+      if (wanted && !surface.root(surface.keyOf(wanted))) surface.bringIntoView(surface.keyOf(wanted));
     })();
     return () => {
       abort.abort();
-      clearTimeout(timer);
+      for (const timer of timers) clearTimeout(timer);
+      unsubscribe();
       hl.clear();
       if (highlighter.current === hl) highlighter.current = null;
     };
-  }, [enabled, controller, prefix, href, fail, revealRef]);
+  }, [enabled, surface, prefix, href, fail, revealRef]);
 
   // The reader's selection (the adder) and taps on highlights (the viewer).
   useEffect(() => {
-    if (!enabled || !controller) return;
-    const doc = controller.frameDocument;
-    const root = controller.readingRoot;
-    if (!root) return;
+    if (!enabled || !surface) return;
+    const doc = surface.doc;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let touch = false;
     const check = () => {
       const sel = doc.getSelection();
       if (!sel || sel.isCollapsed || sel.rangeCount === 0) return setSelection(null);
       const range = sel.getRangeAt(0);
-      const description = describeRange(root, range);
+      const at = surface.rootAt(range.commonAncestorContainer);
+      if (!at) return setSelection(null);
+      const description = describeOn(at, range, surface.wholeRoots);
       const box = description ? boxOf(range) : null;
       setSelection(description && box ? { description, box } : null);
       if (description) setViewing(null);
@@ -194,28 +248,27 @@ export function useChapterAnnotations(opts: {
       setViewing(null);
       highlighter.current?.setActive(null);
     };
-    const win = doc.defaultView;
     // A selection made before the layer listened (the chapter was still settling) is offered too.
     schedule();
-    win?.addEventListener('scroll', onScroll, { passive: true });
+    surface.scroller.addEventListener('scroll', onScroll, { passive: true });
     doc.addEventListener('selectionchange', schedule);
     doc.addEventListener('pointerdown', onPointer);
     doc.addEventListener('touchstart', onTouch, { passive: true });
     doc.addEventListener('click', onClick, { capture: true });
     return () => {
       clearTimeout(timer);
-      win?.removeEventListener('scroll', onScroll);
+      surface.scroller.removeEventListener('scroll', onScroll);
       doc.removeEventListener('selectionchange', schedule);
       doc.removeEventListener('pointerdown', onPointer);
       doc.removeEventListener('touchstart', onTouch);
       doc.removeEventListener('click', onClick, { capture: true });
     };
-  }, [enabled, controller, boxOf]);
+  }, [enabled, surface, boxOf]);
 
   const clearSelection = useCallback(() => {
-    controller?.frameDocument.getSelection()?.removeAllRanges();
+    surface?.doc.getSelection()?.removeAllRanges();
     setSelection(null);
-  }, [controller]);
+  }, [surface]);
 
   const closeViewer = useCallback(() => {
     highlighter.current?.setActive(null);
@@ -223,11 +276,11 @@ export function useChapterAnnotations(opts: {
   }, []);
 
   const redraw = useCallback(
-    (a: Annotation, range?: Range | null) => {
+    (a: Annotation) => {
       const hl = highlighter.current;
-      const root = controller?.readingRoot;
-      if (!hl) return;
-      let r = range ?? hl.rangeOf(a.id);
+      if (!hl || !surface) return;
+      let r = hl.rangeOf(a.id);
+      const root = surface.root(surface.keyOf(a));
       if (!r && root) {
         const index = indexText(root);
         const at = anchorOffsets(index, a);
@@ -235,13 +288,12 @@ export function useChapterAnnotations(opts: {
       }
       if (r) hl.add(a.id, r, isNote(a) ? 'note' : 'highlight');
     },
-    [controller],
+    [surface],
   );
 
   /** Saves a new annotation from the pending selection: a highlight (no text) or a note. */
   const create = useCallback(
-    async (description: RangeDescription, fields: { text: string; tags: string[]; isPublic: boolean; preview?: boolean }): Promise<Annotation | null> => {
-      const range = controller?.frameDocument.getSelection()?.rangeCount ? controller.frameDocument.getSelection()!.getRangeAt(0).cloneRange() : null;
+    async (description: RangeDescription, fields: NoteFields & { preview?: boolean }): Promise<Annotation | null> => {
       const draft: AnnotationDraft = {
         quote: description.quote,
         ranges: description.ranges,
@@ -249,14 +301,15 @@ export function useChapterAnnotations(opts: {
         text: fields.text,
         tags: fields.tags,
         uri: window.location.pathname,
-        is_public: fields.isPublic,
-        permissions: { read: fields.isPublic ? [ANNOTATION_GROUPS.world] : [], update: [], delete: [], admin: [] },
+        is_public: fields.sharing.view,
+        permissions: withSharing({ read: [], update: [], delete: [], admin: [] }, fields.sharing),
         annotation_type: fields.preview ? 'preview_annotation' : ANNOTATION_TYPE_NOTE,
       };
       try {
         const saved = await api.createAnnotation(prefix, await tokens.get(), draft);
         setAnnotations((list) => [...list, saved]);
-        redraw(saved, range);
+        // Anchored from what was saved: on a PDF the editor has taken the document's selection by now.
+        redraw(saved);
         clearSelection();
         changed();
         return saved;
@@ -265,16 +318,16 @@ export function useChapterAnnotations(opts: {
         return null;
       }
     },
-    [controller, prefix, redraw, clearSelection, fail, changed],
+    [surface, prefix, redraw, clearSelection, fail, changed],
   );
 
   const update = useCallback(
-    async (a: Annotation, fields: { text: string; tags: string[]; isPublic: boolean }): Promise<Annotation | null> => {
+    async (a: Annotation, fields: NoteFields): Promise<Annotation | null> => {
       const draft: AnnotationDraft = {
         text: fields.text,
         tags: fields.tags,
-        is_public: fields.isPublic,
-        permissions: { ...a.permissions, read: fields.isPublic ? [ANNOTATION_GROUPS.world] : a.permissions.read.filter((p) => p !== ANNOTATION_GROUPS.world) },
+        is_public: fields.sharing.view,
+        permissions: withSharing(a.permissions, fields.sharing),
       };
       try {
         const saved = await api.updateAnnotation(annotationPaths.prefix(titleSafe || 'book', bookId, a.chapter_href), await tokens.get(), a.id, draft);
@@ -311,11 +364,17 @@ export function useChapterAnnotations(opts: {
   const reveal = useCallback(
     (id: string) => {
       const range = highlighter.current?.rangeOf(id);
-      if (!range || !controller) return false;
-      controller.reveal(range);
+      if (range && surface) {
+        surface.reveal(range);
+        return true;
+      }
+      // A PDF page not drawn yet: to the page; the annotation is brought into view once drawn there.
+      const a = annotations.find((x) => x.id === id);
+      if (!a || !surface?.bringIntoView(surface.keyOf(a))) return false;
+      if (revealRef) revealRef.current = id;
       return true;
     },
-    [controller],
+    [surface, annotations, revealRef],
   );
 
   const viewed = viewing ? (annotations.find((a) => a.id === viewing.id) ?? null) : null;
