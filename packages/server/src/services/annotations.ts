@@ -36,6 +36,7 @@ import {
   filterWords,
   isPublicPermissions,
   paths,
+  pdfPageOf,
   permits,
   truncateQuote,
 } from '@lectern/core';
@@ -384,7 +385,8 @@ export function toMarkdown(data: AnnotationExport): string {
     for (const a of chapter.annotations) {
       if (a.quote) lines.push(quoteBlock(a.quote), '');
       if (a.text) lines.push(a.text, '');
-      const meta = [a.is_public ? 'Public' : 'Private', a.created.slice(0, 10)];
+      const page = pdfPageOf(a);
+      const meta = [...(page ? [`Page ${page}`] : []), a.is_public ? 'Public' : 'Private', a.created.slice(0, 10)];
       if (a.tags.length) meta.unshift(`Tags: ${a.tags.join(', ')}`);
       lines.push(`*${meta.join(' · ')}*`, '', '---', '');
     }

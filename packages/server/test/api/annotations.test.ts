@@ -20,6 +20,8 @@ import {
   contentMetadataSchema,
   CONSUMER_KEY,
   pagedSchema,
+  PDF_FRAGMENT_SPEC,
+  pdfPageSelector,
 } from '@lectern/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -537,6 +539,8 @@ describe.each(ENGINES)('annotation store on %s', (engine) => {
         [{ ranges: [{ ...range, startOffset: -1 }] }, 'ranges.0.startOffset'],
         [{ selectors: [{ type: 'TextPositionSelector', start: 5, end: 2 }] }, 'selectors.0.end'],
         [{ selectors: [{ type: 'XPathSelector', value: '/p' }] }, 'selectors.0'],
+        [{ selectors: [{ type: 'FragmentSelector', conformsTo: PDF_FRAGMENT_SPEC, value: 'page=0' }] }, 'selectors.0.value'],
+        [{ selectors: [{ type: 'FragmentSelector', conformsTo: 'http://www.w3.org/TR/media-frags/', value: 'page=2' }] }, 'selectors.0.conformsTo'],
         [{ permissions: { read: 'everyone' } }, 'permissions.read'],
         [{ quote: 'q'.repeat(20_001) }, 'quote'],
         [{ uri: 'u'.repeat(2_001) }, 'uri'],
@@ -591,7 +595,7 @@ describe.each(ENGINES)('annotation store on %s', (engine) => {
     it('gives a reader their own annotations of a book as JSON and Markdown, by chapter in reading order, orphans last', async () => {
       const exporter = await signIn('exporter@example.com');
       await fetchToken(exporter);
-      const late = await create(exporter, locked, { quote: 'Later passage', text: 'my **note**', tags: 'later' });
+      const late = await create(exporter, locked, { quote: 'Later passage', text: 'my **note**', tags: 'later', selectors: [pdfPageSelector(2)] });
       const early = await create(exporter, open, { quote: 'First line\nsecond line', text: '', is_public: false });
       const orphan = await create(exporter, locked2, { quote: 'A passage that a re-import removed', text: 'kept anyway' });
       await create(bob, open, { text: 'not the exporter\'s' });
@@ -617,7 +621,7 @@ describe.each(ENGINES)('annotation store on %s', (engine) => {
       expect(md.body).toContain(`# Notes on ${book.title}`);
       expect(md.body).toContain('> First line\n> second line');
       expect(md.body).toContain('my **note**');
-      expect(md.body).toContain('Tags: later');
+      expect(md.body).toContain('Tags: later · Page 2 · ');
       expect(md.body).toContain('(no longer in the book)');
       expect(md.body).not.toContain("not the exporter's");
       expect(md.body.indexOf('First line')).toBeLessThan(md.body.indexOf('Later passage'));
