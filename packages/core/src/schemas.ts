@@ -180,7 +180,14 @@ export type ChapterFlags = z.infer<typeof chapterFlagsSchema>;
 
 export const importReportSchema = z.object({
   imported: z.array(
-    z.object({ book_id: z.string(), title: z.string(), chapters: z.number().int(), warnings: z.array(z.string()) }),
+    z.object({
+      book_id: z.string(),
+      title: z.string(),
+      chapters: z.number().int(),
+      warnings: z.array(z.string()),
+      /** a new edition of an existing book (`?replace=`): chapters kept by path, added, and the paths removed */
+      replaced: z.object({ kept: z.number().int(), added: z.number().int(), removed: z.array(z.string()) }).optional(),
+    }),
   ),
   failed: z.array(z.object({ file: z.string(), reason: z.string() })),
 });

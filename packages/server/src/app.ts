@@ -126,7 +126,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     accounts,
     auth,
     catalog,
-    importer: new ImportService(catalogRepo, store, config.imports),
+    importer: new ImportService(catalogRepo, store, config.imports, undefined, catalogCache),
     flags: new ChapterFlagsService(catalogRepo, catalogCache),
     collections: new CollectionsService(collectionsRepo, catalogRepo, resolver),
     metadata: new MetadataService(catalogRepo, progressRepo, resolver, catalogCache),

@@ -3,6 +3,7 @@
  *   users:create --email E (--password P | --password-stdin) [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
  *   users:reset-password --email E [--password-stdin]      (asks for it in a terminal)
  *   import <file-or-folder>... [--topic slug]...
+ *   import <file> --replace <book_id> [--topic slug]...      (a new edition of that book, keeping its book id)
  *   library:sample [--with-debian]
  *   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
  *   plans:set <basic|pro> --name N --price CENTS --currency USD --period month|year
@@ -16,6 +17,8 @@
  *   announce:remove <id>
  *   migrate
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
 import { announcementRequestSchema, editorsPicksRequestSchema, type ImportReport } from '@lectern/core';
@@ -24,6 +27,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { AppError } from '../errors.ts';
 import { importSampleLibrary, type SampleImportReport } from '../first-start.ts';
+import { reasonOf } from '../services/import.ts';
 import { describeStartupError } from '../startup-errors.ts';
 import { promptHidden, readStdin } from './input.ts';
 
@@ -31,6 +35,7 @@ const USAGE = `usage: npm run lectern -- <command>
   users:create --email E (--password P | --password-stdin) [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
   users:reset-password --email E [--password-stdin]
   import <file-or-folder>... [--topic slug]...
+  import <file> --replace <book_id> [--topic slug]...   (a new edition of that book: same book id, EPUB for EPUB, PDF for PDF)
   library:sample [--with-debian]
   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
   plans:set <basic|pro> --name N --price CENTS --currency USD --period month|year
@@ -125,7 +130,26 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'import': {
-        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { topic: { type: 'string', multiple: true } } });
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { topic: { type: 'string', multiple: true }, replace: { type: 'string' } } });
+        if (values.replace !== undefined) {
+          if (positionals.length !== 1) throw new AppError(400, `import --replace takes exactly one file (${positionals.length} given)`);
+          const bookId = values.replace.trim();
+          if (!bookId) throw new AppError(400, 'import --replace needs the book id of the book to replace');
+          const file = positionals[0]!;
+          const stat = await fs.stat(file).catch(() => null);
+          if (!stat?.isFile()) throw new AppError(400, `import --replace: ${file} is not a file`);
+          try {
+            const done = await services.importer.replaceFile(file, path.basename(file), bookId, { topics: values.topic ?? [] });
+            console.log(`replaced  ${done.book_id}  "${done.title}"  ${done.chapters} chapters (${done.replaced.kept} kept, ${done.replaced.added} new, ${done.replaced.removed.length} removed)`);
+            for (const r of done.replaced.removed) console.log(`  removed: ${r}`);
+            for (const w of done.warnings) console.log(`  warning: ${w}`);
+            return 0;
+          } catch (err) {
+            console.log(`FAILED    ${file}: ${reasonOf(err)}`);
+            console.log('nothing changed');
+            return 1;
+          }
+        }
         if (positionals.length === 0) throw new AppError(400, 'import needs at least one file or folder');
         const report = await services.importer.importPaths(positionals, { topics: values.topic ?? [] });
         printReport(report);

@@ -7,6 +7,17 @@ import { nameKey } from '@lectern/core';
 import type { ChapterRow, Database, Flag, ResourceRow, TitleRow } from '../db/schema.ts';
 import type { SearchDocument, SearchRepository } from './search.ts';
 import { listingKeys, refreshListings } from './listings.ts';
+import { IdCache } from './id-cache.ts';
+
+/** How long a title's row and names are kept for the reads every page repeats (id-cache.ts). */
+const TITLE_CACHE_MS = 60_000;
+const TITLE_CACHE_ENTRIES = 20_000;
+
+interface NamesOfTitle {
+  authors: string[];
+  publishers: { name: string; slug: string }[];
+  topics: { name: string; slug: string }[];
+}
 
 export interface TitleFilter {
   topicSlug?: string;
@@ -75,6 +86,9 @@ export class CatalogRepository {
     /** the search index written with each import (null: a read-only use that writes no titles) */
     private readonly search: SearchRepository | null = null,
   ) {}
+
+  private readonly titleRows = new IdCache<TitleRow | null>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
+  private readonly titleNames = new IdCache<NamesOfTitle>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
 
   /**
    * The listing rows a filter reads (repositories/listings.ts): the topic's or publisher's listing, within a format
@@ -182,10 +196,19 @@ export class CatalogRepository {
       .execute();
   }
 
+  /** The titles of these ids that exist, in the order asked (kept a minute: id-cache.ts). */
   async findTitlesByIds(ids: number[]): Promise<TitleRow[]> {
-    const out: TitleRow[] = [];
-    for (const batch of chunks(ids, 500)) out.push(...(await this.db.selectFrom('titles').selectAll().where('id', 'in', batch).execute()));
-    return out;
+    const found = await this.titleRows.getMany(
+      ids,
+      this.added,
+      async (missing) => {
+        const rows = new Map<number, TitleRow | null>();
+        for (const batch of chunks(missing, 500)) for (const row of await this.db.selectFrom('titles').selectAll().where('id', 'in', batch).execute()) rows.set(row.id, row);
+        return rows;
+      },
+      null,
+    );
+    return [...found.values()].filter((t): t is TitleRow => t !== null);
   }
 
   /** The few columns search groups, filters and sorts a match set on (whole rows are read for a page only). */
@@ -218,9 +241,20 @@ export class CatalogRepository {
   }
 
   /** Authors, publishers and topics of many titles in three queries, for list pages. */
+  /** The authors, publishers and topics of these titles (kept a minute: id-cache.ts). */
   async extrasFor(titleIds: number[]): Promise<TitleExtras> {
     const extras: TitleExtras = { authors: new Map(), publishers: new Map(), topics: new Map() };
     if (titleIds.length === 0) return extras;
+    const names = await this.titleNames.getMany(titleIds, this.added, (missing) => this.loadNames(missing), { authors: [], publishers: [], topics: [] });
+    for (const [id, n] of names) {
+      if (n.authors.length) extras.authors.set(id, n.authors);
+      if (n.publishers.length) extras.publishers.set(id, n.publishers);
+      if (n.topics.length) extras.topics.set(id, n.topics);
+    }
+    return extras;
+  }
+
+  private async loadNames(titleIds: number[]): Promise<Map<number, NamesOfTitle>> {
     const [authors, publishers, topics] = await Promise.all([
       this.db.selectFrom('title_authors').select(['title_id', 'name']).where('title_id', 'in', titleIds).orderBy('title_id').orderBy('position').execute(),
       this.db
@@ -239,15 +273,12 @@ export class CatalogRepository {
         .orderBy('topics.name')
         .execute(),
     ]);
-    const push = <T>(map: Map<number, T[]>, key: number, value: T) => {
-      const list = map.get(key);
-      if (list) list.push(value);
-      else map.set(key, [value]);
-    };
-    for (const a of authors) push(extras.authors, a.title_id, a.name);
-    for (const p of publishers) push(extras.publishers, p.title_id, { name: p.name, slug: p.slug });
-    for (const t of topics) push(extras.topics, t.title_id, { name: t.name, slug: t.slug });
-    return extras;
+    const out = new Map<number, NamesOfTitle>();
+    const of = (id: number) => out.get(id) ?? out.set(id, { authors: [], publishers: [], topics: [] }).get(id)!;
+    for (const a of authors) of(a.title_id).authors.push(a.name);
+    for (const p of publishers) of(p.title_id).publishers.push({ name: p.name, slug: p.slug });
+    for (const t of topics) of(t.title_id).topics.push({ name: t.name, slug: t.slug });
+    return out;
   }
 
   chaptersOf(titleId: number): Promise<ChapterSummaryRow[]> {
@@ -334,37 +365,86 @@ export class CatalogRepository {
     return this.db.selectFrom('publishers').select(['name', 'slug']).where('slug', '=', slug).executeTakeFirst();
   }
 
-  /** Writes a whole imported title in one transaction: all of it lands, or none of it. */
   /**
-   * How many titles this process has added: what caches of catalog listings key on, so an import shows at once
-   * here (another process's import shows when the cache's time runs out).
+   * How many titles this process has added or replaced (a new edition): what caches of catalog listings key on, so
+   * an import shows at once here (another process's import shows when the cache's time runs out).
    */
   get titlesAdded(): number {
     return this.added;
   }
   private added = 0;
 
+  /** Writes a whole imported title in one transaction: all of it lands, or none of it. */
   async insertTitle(bundle: NewTitleBundle): Promise<TitleRow> {
     const inserted = await this.insertTitleOnce(bundle);
     this.added++;
     return inserted;
   }
 
+  /**
+   * Replaces a title's content with a new edition in one transaction, keeping its row (id, book id, work, creation
+   * time). Chapters are matched by path: one still in the book is updated in place, so its id — and the progress,
+   * usage, positions and playlist items that reference it — survives; new ones are inserted; those gone are
+   * deleted (with what cascades from them; annotations name chapters by path and are not touched). Authors,
+   * publishers, topics, resources, the contents and the search rows are written again. Answers the storage paths
+   * of the old edition's files, for the caller to remove once the new edition is in.
+   */
+  async replaceTitle(titleId: number, bundle: NewTitleBundle): Promise<{ title: TitleRow; kept: number; added: number; removed: string[]; oldFiles: string[] }> {
+    const done = await this.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('titles').select(['id', 'work_title_id', 'cover_path']).where('id', '=', titleId).executeTakeFirstOrThrow();
+      const oldResources = await trx.selectFrom('resources').select(['storage_path', 'sample_storage_path']).where('title_id', '=', titleId).execute();
+      const oldFiles = [before.cover_path, ...oldResources.flatMap((r) => [r.storage_path, r.sample_storage_path])].filter((f): f is string => !!f);
+      const { book_id: _bookId, ...columns } = bundle.title;
+      const title = await trx.updateTable('titles').set(columns).where('id', '=', titleId).returningAll().executeTakeFirstOrThrow();
+
+      await trx.deleteFrom('title_authors').where('title_id', '=', titleId).execute();
+      await trx.deleteFrom('title_publishers').where('title_id', '=', titleId).execute();
+      await trx.deleteFrom('title_topics').where('title_id', '=', titleId).execute();
+      await this.linkNames(trx, titleId, bundle);
+
+      // Search rows first: they reference chapters, and on SQLite leave the FTS tables only through removeTitle.
+      if (this.search) await this.search.removeTitle(trx, titleId);
+      const old = await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', titleId).execute();
+      const oldByPath = new Map(old.map((c) => [c.full_path, c.id]));
+      const newPaths = new Set(bundle.chapters.map((c) => c.full_path));
+      const gone = old.filter((c) => !newPaths.has(c.full_path));
+      // Playlists holding the title show its topics, and lose the items of chapters gone (a cascade): their owners'
+      // lists get a new version, their ETag (services/collections.ts).
+      await trx
+        .updateTable('users')
+        .set({ collections_version: sql<number>`collections_version + 1` })
+        .where('id', 'in', (eb) => eb.selectFrom('collection_items as i').innerJoin('collections as c', 'c.id', 'i.collection_id').select('c.user_id').where('i.title_id', '=', titleId))
+        .execute();
+      for (const batch of chunks(gone.map((c) => c.id), 200)) await trx.deleteFrom('chapters').where('id', 'in', batch).execute();
+      const fresh: typeof bundle.chapters = [];
+      for (const c of bundle.chapters) {
+        const id = oldByPath.get(c.full_path);
+        if (id === undefined) fresh.push(c);
+        else await trx.updateTable('chapters').set({ ...c, sample_content: c.sample_content ?? null }).where('id', '=', id).execute();
+      }
+      for (const batch of chunks(fresh, 50)) await trx.insertInto('chapters').values(batch.map((c) => ({ ...c, title_id: titleId }))).execute();
+
+      await trx.deleteFrom('resources').where('title_id', '=', titleId).execute();
+      for (const batch of chunks(bundle.resources, 100)) await trx.insertInto('resources').values(batch.map((r) => ({ ...r, title_id: titleId }))).execute();
+      await trx.deleteFrom('toc_entries').where('title_id', '=', titleId).execute();
+      for (const batch of chunks(bundle.toc, 100)) await trx.insertInto('toc_entries').values(batch.map((t) => ({ ...t, title_id: titleId }))).execute();
+      if (bundle.search && this.search) {
+        const ids = await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', titleId).execute();
+        await this.search.write(trx, titleId, bundle.search, new Map(ids.map((c) => [c.full_path, c.id])));
+      }
+      // Sort keys, topics and publishers may have changed: the work's listing rows and counts follow.
+      await refreshListings(trx, [before.work_title_id ?? titleId]);
+      return { title, kept: bundle.chapters.length - fresh.length, added: fresh.length, removed: gone.map((c) => c.full_path), oldFiles };
+    });
+    this.added++;
+    return done;
+  }
+
   private async insertTitleOnce(bundle: NewTitleBundle): Promise<TitleRow> {
     return this.db.transaction().execute(async (trx) => {
       const workTitleId = await this.workTitleId(trx, bundle);
       const title = await trx.insertInto('titles').values({ ...bundle.title, work_title_id: workTitleId }).returningAll().executeTakeFirstOrThrow();
-      if (bundle.authors.length) {
-        await trx.insertInto('title_authors').values(bundle.authors.map((name, position) => ({ title_id: title.id, position, name, name_key: nameKey(name), dir: bundle.authorDirections?.[name]?.dir ?? null, lang: bundle.authorDirections?.[name]?.lang ?? null }))).execute();
-      }
-      let position = 0;
-      for (const p of bundle.publishers) {
-        const publisherId = await this.ensureNamed(trx, 'publishers', p);
-        await trx.insertInto('title_publishers').values({ title_id: title.id, publisher_id: publisherId, position: position++ }).execute();
-      }
-      const topicIds = new Set<number>();
-      for (const t of bundle.topics) topicIds.add(await this.ensureNamed(trx, 'topics', t));
-      for (const topicId of topicIds) await trx.insertInto('title_topics').values({ title_id: title.id, topic_id: topicId }).execute();
+      await this.linkNames(trx, title.id, bundle);
       // Batches keep each statement under SQLite's bound-parameter limit.
       for (const batch of chunks(bundle.chapters, 50)) {
         await trx.insertInto('chapters').values(batch.map((c) => ({ ...c, title_id: title.id }))).execute();
@@ -383,6 +463,21 @@ export class CatalogRepository {
       await refreshListings(trx, [workTitleId ?? title.id]);
       return title;
     });
+  }
+
+  /** A title's authors, publishers and topics (the named ones made when new). */
+  private async linkNames(trx: Transaction<Database>, titleId: number, bundle: Pick<NewTitleBundle, 'authors' | 'authorDirections' | 'publishers' | 'topics'>): Promise<void> {
+    if (bundle.authors.length) {
+      await trx.insertInto('title_authors').values(bundle.authors.map((name, position) => ({ title_id: titleId, position, name, name_key: nameKey(name), dir: bundle.authorDirections?.[name]?.dir ?? null, lang: bundle.authorDirections?.[name]?.lang ?? null }))).execute();
+    }
+    let position = 0;
+    for (const p of bundle.publishers) {
+      const publisherId = await this.ensureNamed(trx, 'publishers', p);
+      await trx.insertInto('title_publishers').values({ title_id: titleId, publisher_id: publisherId, position: position++ }).execute();
+    }
+    const topicIds = new Set<number>();
+    for (const t of bundle.topics) topicIds.add(await this.ensureNamed(trx, 'topics', t));
+    for (const topicId of topicIds) await trx.insertInto('title_topics').values({ title_id: titleId, topic_id: topicId }).execute();
   }
 
   /** The title that stands for the new title's work (the first of it imported), or null when the work is new. */

@@ -83,6 +83,33 @@ export class SearchRepository {
     }
   }
 
+  /**
+   * Removes every row of one title from the index (a replaced edition is indexed again in the same transaction).
+   * SQLite's FTS tables hold external content: each row is taken out of them with the values it was indexed
+   * with, before the document rows go (a cascade from chapters would leave the FTS entries behind).
+   */
+  async removeTitle(trx: Kysely<Database>, titleId: number): Promise<void> {
+    if (this.engine === 'sqlite') {
+      const rows = await trx
+        .selectFrom('search_docs')
+        .select(['id', 'chapter_id', 'title', 'people', 'subjects', 'description', 'body'])
+        .where('title_id', '=', titleId)
+        .execute();
+      for (const batch of chunks(rows, 100)) {
+        const own = batch.filter((r) => r.chapter_id === null);
+        const text = batch.filter((r) => r.chapter_id !== null);
+        if (own.length) {
+          await sql`insert into search_name_fts(search_name_fts, rowid, title) values ${sql.join(own.map((r) => sql`('delete', ${r.id}, ${r.title})`))}`.execute(trx);
+          await sql`insert into search_title_fts(search_title_fts, rowid, title, people, subjects, description) values ${sql.join(
+            own.map((r) => sql`('delete', ${r.id}, ${r.title}, ${r.people}, ${r.subjects}, ${r.description})`),
+          )}`.execute(trx);
+        }
+        if (text.length) await sql`insert into search_passage_fts(search_passage_fts, rowid, body) values ${sql.join(text.map((r) => sql`('delete', ${r.id}, ${r.body})`))}`.execute(trx);
+      }
+    }
+    await trx.deleteFrom('search_docs').where('title_id', '=', titleId).execute();
+  }
+
   /** Indexes one title in a transaction of its own (the backfill of titles imported before search existed). */
   async writeAlone(titleId: number, doc: SearchDocument, chapterIds: ReadonlyMap<string, number>): Promise<void> {
     await this.db.transaction().execute((trx) => this.write(trx, titleId, doc, chapterIds));

@@ -27,15 +27,20 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
    */
   app.post('/api/v1/admin/import/', async (request, reply) => {
     assertAdmin(await currentUser(request), APP_MESSAGES.adminOnly);
+    // ?replace=<book_id>: the one file is a new edition of that book (services/import.ts replaceFile).
+    const replace = replaceOf(request.query);
+    if (replace !== null) await deps.importer.replaceable(replace);
     if (!request.isMultipart()) throw fileError(ADMIN_MESSAGES.notMultipart);
     const upload = await deps.importer.beginUpload();
     let report: ImportReport;
     try {
       const { files, topics } = await receiveFiles(request, upload.dir, deps.importer.limits);
+      if (replace !== null && files.length !== 1) throw replaceError(`A replacement takes exactly one file; ${files.length} were sent.`);
       report = { imported: [], failed: [] };
       for (const f of files) {
         try {
-          report.imported.push(await deps.importer.importFile(f.path, f.name, { topics, origin: `upload ${f.name}` }));
+          const options = { topics, origin: `upload ${f.name}` };
+          report.imported.push(replace !== null ? await deps.importer.replaceFile(f.path, f.name, replace, options) : await deps.importer.importFile(f.path, f.name, options));
         } catch (err) {
           report.failed.push({ file: f.name, reason: reasonOf(err) });
         }
@@ -45,7 +50,9 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
       await upload.remove();
     }
     const failures = report.failed.map((f) => `${f.file}: ${f.reason}`);
-    return reply.status(report.imported.length ? 201 : 400).send(report.imported.length ? report : { detail: failures.join('; '), errors: { file: failures }, ...report });
+    // A new edition creates nothing: 200, where new titles are 201.
+    const ok = replace !== null ? 200 : 201;
+    return reply.status(report.imported.length ? ok : 400).send(report.imported.length ? report : { detail: failures.join('; '), errors: { file: failures }, ...report });
   });
 
   app.patch('/api/v1/admin/book/:bookId/chapter/*', async (request) => {
@@ -53,6 +60,16 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
     const { bookId, '*': fullPath } = chapterParams.parse(request.params);
     return deps.flags.set(bookId, fullPath, chapterFlagsSchema.parse(request.body ?? {}));
   });
+}
+
+const replaceError = (message: string) => badRequest(message, { replace: [message] });
+
+/** The `replace` query parameter: null when absent, else one book id (a 400 naming `replace` otherwise). */
+function replaceOf(query: unknown): string | null {
+  const value = (query as Record<string, unknown> | undefined)?.replace;
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 200) throw replaceError('replace must be the book id of one book in the library.');
+  return value.trim();
 }
 
 class UploadTooLarge extends Error {}

@@ -88,6 +88,27 @@ export class CatalogCache {
     return `${bookId}\u0000${fullPath}`;
   }
 
+  /**
+   * Moves on whenever a title gets a new edition: a title or chapter read from the database before that must not be
+   * kept after it (loads compare it before they store what they read).
+   */
+  get generation(): number {
+    return this.forgotten;
+  }
+  private forgotten = 0;
+
+  /** Forgets everything kept of one title (a new edition replaced its content, services/import.ts). */
+  forgetTitle(bookId: string, titleId: number): void {
+    this.forgotten++;
+    const prefix = `${bookId}\u0000`;
+    this.titles.delete(bookId);
+    this.chapters.deleteWhere((key) => key.startsWith(prefix));
+    this.chapterRefs.deleteWhere((key) => key.startsWith(prefix));
+    // keyed by the addresses as sent (any form of them): cheap to build again, so all of it goes
+    this.metadataJson.clear();
+    this.metadata.delete(titleId);
+    this.entryChapters.delete(titleId);
+  }
 }
 
 export class CatalogService {
@@ -276,6 +297,7 @@ export class CatalogService {
   }
 
   private async loadChapter(bookId: string, fullPath: string, key: string): Promise<CachedChapter | null> {
+    const generation = this.cache.generation;
     const title = await this.requireTitle(bookId);
     const row = await this.catalog.findChapter(title.id, fullPath);
     if (!row) return null;
@@ -316,7 +338,7 @@ export class CatalogService {
       bounded,
       sample,
     };
-    this.cache.chapters.set(key, entry);
+    if (this.cache.generation === generation) this.cache.chapters.set(key, entry);
     return entry;
   }
 
@@ -337,9 +359,10 @@ export class CatalogService {
   async requireTitle(bookId: string): Promise<TitleRow> {
     const cached = this.cache.titles.get(bookId);
     if (cached) return cached;
+    const generation = this.cache.generation;
     const title = await this.catalog.findTitleByBookId(bookId);
     if (!title) throw notFound(APP_MESSAGES.bookNotFound);
-    this.cache.titles.set(bookId, title);
+    if (this.cache.generation === generation) this.cache.titles.set(bookId, title);
     return title;
   }
 }

@@ -29,8 +29,10 @@ export class ContentResolver {
       if (hit) found.set(id, hit);
       else missing.push(id);
     }
+    const generation = this.cache.generation;
     for (const t of await this.catalog.findTitlesByBookIds(missing)) {
-      this.cache.titles.set(t.book_id, t);
+      // kept only when no new edition came in meanwhile (CatalogCache.forgetTitle)
+      if (this.cache.generation === generation) this.cache.titles.set(t.book_id, t);
       found.set(t.book_id, t);
     }
     return found;
@@ -46,9 +48,10 @@ export class ContentResolver {
       else missing.push(w);
     }
     const bookIdOf = new Map(wanted.map((w) => [w.titleId, w.bookId]));
+    const generation = this.cache.generation;
     for (const c of await this.catalog.findChapterIds(missing.map((m) => ({ titleId: m.titleId, fullPath: m.fullPath })))) {
       const key = CatalogCache.chapterKey(bookIdOf.get(c.title_id)!, c.full_path);
-      this.cache.chapterRefs.set(key, c);
+      if (this.cache.generation === generation) this.cache.chapterRefs.set(key, c);
       found.set(key, c);
     }
     return found;

@@ -12,12 +12,15 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { authorSortKey, type ImportReport, slugify, titleSortKey, workKey } from '@lectern/core';
-import type { Flag } from '../db/schema.ts';
+import type { ChapterRow, Flag, TitleRow } from '../db/schema.ts';
+import { notFound } from '../errors.ts';
 import { IngestError } from '../ingest/types.ts';
 import { runImportWorker, type WorkerRunStats } from '../ingest/worker-host.ts';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits, LIMIT_NAMES } from '../ingest/worker-protocol.ts';
+import { DEFAULT_IMPORT_LIMITS, type DoneMessage, type ImportLimits, LIMIT_NAMES, type ParsedMessage } from '../ingest/worker-protocol.ts';
 import type { CatalogRepository, NewTitleBundle } from '../repositories/catalog.ts';
 import type { ContentStore, UploadFolder } from '../storage/content-store.ts';
+import { randomToken } from '../util/random.ts';
+import type { CatalogCache } from './catalog.ts';
 import { sha256 } from './tokens.ts';
 
 export interface ImportOptions {
@@ -41,6 +44,8 @@ export class ImportService {
     private readonly store: ContentStore,
     readonly limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
     private readonly now: () => Date = () => new Date(),
+    /** the catalog's in-process caches, told when a title gets a new edition */
+    private readonly cache: Pick<CatalogCache, 'forgetTitle'> | null = null,
   ) {}
 
   /** Imports every .epub and .pdf among the given files and folders (folders searched recursively). */
@@ -81,14 +86,7 @@ export class ImportService {
   }
 
   private async importOne(file: string, fileName: string, options: ImportOptions): Promise<ImportReport['imported'][number]> {
-    const size = (await fs.stat(file)).size;
-    if (size > this.limits.maxFileBytes) {
-      throw new IngestError(
-        `the file is ${Math.ceil(size / MB)} MB, more than the ${Math.round(this.limits.maxFileBytes / MB)} MB limit for one file (${LIMIT_NAMES.maxFileBytes})`,
-      );
-    }
-    // Hashed as it streams (no worker needed to see that a file is already in, as re-runs of library:sample do).
-    const fileHash = await hashFile(file);
+    const fileHash = await this.checkedHash(file);
     const existing = await this.catalog.findTitleByFileHash(fileHash);
     if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
     const allowScripts = options.allowScripts ?? false;
@@ -96,112 +94,135 @@ export class ImportService {
     let committedFolder: string | null = null;
     try {
       let bookId = '';
-      const worked = await runImportWorker(
-        { file, fileName, stagingDir: staging.dir, allowScripts },
-        this.limits,
-        async (parsed) => {
-          bookId = await this.uniqueBookId(parsed.identifier, fileHash);
-          return bookId;
-        },
-        (stats) => {
-          this.lastRun = stats;
-        },
-      );
+      const worked = await this.runWorker(file, fileName, staging.dir, allowScripts, async (parsed) => {
+        bookId = await this.uniqueBookId(parsed.identifier, fileHash);
+        return bookId;
+      });
       const parsed = worked.title;
-      const titleSafe = slugify(parsed.title);
-      const resources: NewTitleBundle['resources'] = worked.resources.map((r) => ({
-        full_path: r.fullPath,
-        media_type: r.mediaType,
-        size: r.size,
-        storage_path: `${bookId}/${r.name}`,
-        ...(r.sample ? { sample_storage_path: `${bookId}/${r.sample.name}`, sample_size: r.sample.size } : {}),
-      }));
-      // A PDF too short to give a part of (one page) has no sample at all.
-      const sampleIndex = parsed.source === 'application/pdf' && !resources.some((r) => r.sample_storage_path) ? -1 : parsed.sampleIndex;
-      const chapters: NewTitleBundle['chapters'] = worked.chapters.map((c, index) => ({
-        full_path: c.fullPath,
-        label: c.label,
-        item_order: index,
-        media_type: c.mediaType,
-        content: c.html,
-        stylesheets: JSON.stringify(c.stylesheets),
-        text_length: c.mediaType === 'application/pdf' ? c.textLength : c.renderedTextLength,
-        as_sample: (index === sampleIndex ? 1 : 0) as Flag,
-        is_public: 0 as Flag,
-        sample_content: c.sampleContent,
-      }));
-
-      // The search documents: the chapters' text in passages, a chapter at a time so other requests get their turn.
-      const passages: SearchDocument['passages'] = [];
-      for (const [i, c] of chapters.entries()) {
-        // A PDF's passages are its pages: passage_no is the page's index, so a hit knows its page.
-        if (c.media_type === 'application/pdf') {
-          (worked.chapters[i]?.pageTexts ?? []).forEach((body, page) => body && passages.push({ full_path: c.full_path, passage_no: page, body }));
-          continue;
-        }
-        passagesOf(c.content).forEach((body, passage_no) => passages.push({ full_path: c.full_path, passage_no, body }));
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      const topicNames = [...(options.topics ?? []).map(topicFromOption).map((t) => t.name), ...parsed.subjects.slice(0, MAX_SUBJECT_TOPICS)];
-
+      const edition = await editionOf(worked, bookId, options);
       await staging.commit(bookId);
       committedFolder = bookId;
       const title = await this.catalog.insertTitle({
-        search: {
-          title: parsed.title,
-          people: dedupe(parsed.authors).join(' '),
-          subjects: [...topicNames, ...parsed.publishers].join(' '),
-          description: parsed.description ?? '',
-          passages,
-        },
+        ...edition.bundle,
         title: {
+          ...edition.columns,
           book_id: bookId,
-          title: parsed.title,
-          title_safe: titleSafe,
-          description: parsed.description,
-          content_format: parsed.source === 'application/pdf' ? 'document' : 'book',
-          source: parsed.source,
-          language: parsed.language,
-          issued: parsed.issued,
-          identifier: parsed.identifier,
-          cover_path: worked.cover ? `${bookId}/${worked.cover.name}` : null,
-          cover_media_type: worked.cover?.mediaType ?? null,
           allow_scripts: allowScripts ? 1 : 0,
           is_system_book: 0,
-          page_count: parsed.pageCount,
           file_sha256: fileHash,
           origin: options.origin ?? fileName,
           created_at: this.now().toISOString(),
-          sort_title: titleSortKey(parsed.title),
-          sort_author: authorSortKey(parsed.authors),
-          work_key: workKey(parsed.title, parsed.authors),
-          title_dir: parsed.textDirection?.title.dir ?? null,
-          title_lang: parsed.textDirection?.title.lang ?? null,
-          page_progression: parsed.pageProgression ?? null,
         },
         work: { isbn: isbnOf(parsed.identifier) },
-        authors: dedupe(parsed.authors),
-        authorDirections: parsed.textDirection?.authors,
-        publishers: dedupeBySlug(parsed.publishers.map((name) => ({ name, slug: slugify(name) }))),
-        topics: dedupeBySlug([
-          ...(options.topics ?? []).map(topicFromOption),
-          ...parsed.subjects.slice(0, MAX_SUBJECT_TOPICS).map((name) => ({ name: name.slice(0, 60), slug: slugify(name) })),
-        ]),
-        chapters,
-        resources,
-        // the contents, then the print pages and the landmarks: one table, told apart by kind (migration 0019)
-        toc: [
-          ...worked.toc.map((t) => ({ kind: 'toc' as const, landmark: null, depth: t.depth, label: t.label, full_path: t.fullPath, fragment: t.fragment })),
-          ...(parsed.pageList ?? []).map((t) => ({ kind: 'page' as const, landmark: null, depth: 0, label: t.label, full_path: t.fullPath, fragment: t.fragment })),
-          ...(parsed.landmarks ?? []).map((t) => ({ kind: 'landmark' as const, landmark: t.type.slice(0, 60), depth: 0, label: t.label.slice(0, 200), full_path: t.fullPath, fragment: t.fragment })),
-        ].map((t, position) => ({ ...t, position })),
       });
-      return { book_id: title.book_id, title: title.title, chapters: chapters.length, warnings: parsed.warnings };
+      return { book_id: title.book_id, title: title.title, chapters: edition.bundle.chapters.length, warnings: parsed.warnings };
     } catch (err) {
       if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });
       else await staging.abort();
       throw err;
     }
+  }
+
+  /**
+   * The title a replacement would replace: refused (404) when there is no such book. The admin upload asks before
+   * it reads the files.
+   */
+  async replaceable(bookId: string): Promise<TitleRow> {
+    const title = await this.catalog.findTitleByBookId(bookId);
+    if (!title) throw notFound(`There is no book with id "${bookId}" to replace.`);
+    return title;
+  }
+
+  /**
+   * Replaces the content of the title `bookId` with a new edition of it, keeping its book id (a corrected edition,
+   * a re-import with edits). The file goes through the import worker exactly as a new import does; its files are
+   * staged in a folder of their own and the rows swapped in one transaction (CatalogRepository.replaceTitle), so a
+   * failure at any point leaves the old edition whole. EPUB replaces EPUB, PDF replaces PDF.
+   */
+  replaceFile(file: string, fileName: string, bookId: string, options: ImportOptions = {}): Promise<ReplaceReport> {
+    const run = this.queue.then(() => this.replaceOne(file, fileName, bookId, options));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async replaceOne(file: string, fileName: string, bookId: string, options: ImportOptions): Promise<ReplaceReport> {
+    const old = await this.catalog.findTitleByBookId(bookId);
+    if (!old) throw new IngestError(`there is no book with id "${bookId}" to replace`);
+    const named = `"${old.title}" (book id ${old.book_id})`;
+    const oldKind = kindOf(old.source);
+    const fileKind = await sniffKind(file, fileName);
+    if (fileKind && fileKind !== oldKind) throw new IngestError(`${named} is ${article(oldKind)}; ${article(fileKind)} cannot replace it`);
+    const fileHash = await this.checkedHash(file);
+    const existing = await this.catalog.findTitleByFileHash(fileHash);
+    if (existing?.id === old.id) throw new IngestError(`this file is already the edition of ${named}`);
+    if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
+    const allowScripts = options.allowScripts ?? old.allow_scripts === 1;
+    // A folder of its own for each edition: the old one's files stay whole and served until the rows are swapped,
+    // and no stored path ever names two different files (book-files.ts keeps verdicts by path).
+    const folder = `${old.book_id}.${randomToken(6)}`;
+    const staging = await this.store.beginStaging();
+    let committedFolder: string | null = null;
+    try {
+      const worked = await this.runWorker(file, fileName, staging.dir, allowScripts, async () => old.book_id);
+      const parsed = worked.title;
+      if (kindOf(parsed.source) !== oldKind) throw new IngestError(`${named} is ${article(oldKind)}; ${article(kindOf(parsed.source))} cannot replace it`);
+      const edition = await editionOf(worked, folder, options);
+      const [oldChapters, extras] = await Promise.all([this.catalog.chaptersOf(old.id), this.catalog.extrasFor([old.id])]);
+      const chapters = keepFlags(edition.bundle.chapters, oldChapters, oldKind === 'PDF');
+      // The operator's topics stay (we cannot tell them from the old edition's subjects); new ones are added.
+      const topics = dedupeBySlug([...(extras.topics.get(old.id) ?? []), ...edition.bundle.topics]);
+      await staging.commit(folder);
+      committedFolder = folder;
+      const done = await this.catalog.replaceTitle(old.id, {
+        ...edition.bundle,
+        chapters,
+        topics,
+        search: edition.bundle.search ? { ...edition.bundle.search, subjects: [...topics.map((t) => t.name), ...parsed.publishers].join(' ') } : undefined,
+        title: {
+          ...edition.columns,
+          book_id: old.book_id,
+          allow_scripts: allowScripts ? 1 : 0,
+          is_system_book: old.is_system_book,
+          file_sha256: fileHash,
+          origin: options.origin ?? fileName,
+          // the title keeps its place among the newest: a corrected edition is not a new title
+          created_at: old.created_at,
+        },
+        work: { isbn: isbnOf(parsed.identifier) },
+      });
+      this.cache?.forgetTitle(old.book_id, old.id);
+      // The old edition's folders, now that nothing refers to them (a cover variant made meanwhile goes with them).
+      const oldFolders = new Set(done.oldFiles.map((f) => f.split('/')[0]!).filter((f) => f && f !== folder));
+      for (const f of oldFolders) await fs.rm(this.store.resolve(f), { recursive: true, force: true }).catch(() => {});
+      return {
+        book_id: done.title.book_id,
+        title: done.title.title,
+        chapters: chapters.length,
+        warnings: parsed.warnings,
+        replaced: { kept: done.kept, added: done.added, removed: done.removed },
+      };
+    } catch (err) {
+      if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });
+      else await staging.abort();
+      throw err;
+    }
+  }
+
+  /** The file's SHA-256 after its size is checked against the bound (hashed as it streams, before any worker). */
+  private async checkedHash(file: string): Promise<string> {
+    const size = (await fs.stat(file)).size;
+    if (size > this.limits.maxFileBytes) {
+      throw new IngestError(
+        `the file is ${Math.ceil(size / MB)} MB, more than the ${Math.round(this.limits.maxFileBytes / MB)} MB limit for one file (${LIMIT_NAMES.maxFileBytes})`,
+      );
+    }
+    return hashFile(file);
+  }
+
+  private runWorker(file: string, fileName: string, stagingDir: string, allowScripts: boolean, decide: (parsed: ParsedMessage) => Promise<string>) {
+    return runImportWorker({ file, fileName, stagingDir, allowScripts }, this.limits, decide, (stats) => {
+      this.lastRun = stats;
+    });
   }
 
   /** ISBNs become the book id as they are; other identifiers a short stable hash, so ids stay URL-safe. */
@@ -210,6 +231,144 @@ export class ImportService {
     const base = isbn ?? sha256(identifier ? `id:${identifier}` : `file:${fileHash}`).slice(0, 12);
     if (!(await this.catalog.findTitleByBookId(base))) return base;
     return `${base}-${fileHash.slice(0, 6)}`;
+  }
+}
+
+/** A replacement's report: the imported entry, and which chapters were kept (by path), added and removed. */
+export interface ReplaceReport {
+  book_id: string;
+  title: string;
+  chapters: number;
+  warnings: string[];
+  replaced: { kept: number; added: number; removed: string[] };
+}
+
+type TitleColumns = Omit<NewTitleBundle['title'], 'book_id' | 'allow_scripts' | 'is_system_book' | 'file_sha256' | 'origin' | 'created_at'>;
+
+/**
+ * What a worker's output becomes in the catalog, for a new title or a new edition alike: the title's columns, its
+ * chapters, resources (stored below `folder`), contents, names and search document.
+ */
+async function editionOf(
+  worked: DoneMessage,
+  folder: string,
+  options: ImportOptions,
+): Promise<{ columns: TitleColumns; bundle: Omit<NewTitleBundle, 'title' | 'work'> }> {
+  const parsed = worked.title;
+  const resources: NewTitleBundle['resources'] = worked.resources.map((r) => ({
+    full_path: r.fullPath,
+    media_type: r.mediaType,
+    size: r.size,
+    storage_path: `${folder}/${r.name}`,
+    ...(r.sample ? { sample_storage_path: `${folder}/${r.sample.name}`, sample_size: r.sample.size } : {}),
+  }));
+  // A PDF too short to give a part of (one page) has no sample at all.
+  const sampleIndex = parsed.source === 'application/pdf' && !resources.some((r) => r.sample_storage_path) ? -1 : parsed.sampleIndex;
+  const chapters: NewTitleBundle['chapters'] = worked.chapters.map((c, index) => ({
+    full_path: c.fullPath,
+    label: c.label,
+    item_order: index,
+    media_type: c.mediaType,
+    content: c.html,
+    stylesheets: JSON.stringify(c.stylesheets),
+    text_length: c.mediaType === 'application/pdf' ? c.textLength : c.renderedTextLength,
+    as_sample: (index === sampleIndex ? 1 : 0) as Flag,
+    is_public: 0 as Flag,
+    sample_content: c.sampleContent,
+  }));
+
+  // The search documents: the chapters' text in passages, a chapter at a time so other requests get their turn.
+  const passages: SearchDocument['passages'] = [];
+  for (const [i, c] of chapters.entries()) {
+    // A PDF's passages are its pages: passage_no is the page's index, so a hit knows its page.
+    if (c.media_type === 'application/pdf') {
+      (worked.chapters[i]?.pageTexts ?? []).forEach((body, page) => body && passages.push({ full_path: c.full_path, passage_no: page, body }));
+      continue;
+    }
+    passagesOf(c.content).forEach((body, passage_no) => passages.push({ full_path: c.full_path, passage_no, body }));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const topicNames = [...(options.topics ?? []).map(topicFromOption).map((t) => t.name), ...parsed.subjects.slice(0, MAX_SUBJECT_TOPICS)];
+  return {
+    columns: {
+      title: parsed.title,
+      title_safe: slugify(parsed.title),
+      description: parsed.description,
+      content_format: parsed.source === 'application/pdf' ? 'document' : 'book',
+      source: parsed.source,
+      language: parsed.language,
+      issued: parsed.issued,
+      identifier: parsed.identifier,
+      cover_path: worked.cover ? `${folder}/${worked.cover.name}` : null,
+      cover_media_type: worked.cover?.mediaType ?? null,
+      page_count: parsed.pageCount,
+      sort_title: titleSortKey(parsed.title),
+      sort_author: authorSortKey(parsed.authors),
+      work_key: workKey(parsed.title, parsed.authors),
+      title_dir: parsed.textDirection?.title.dir ?? null,
+      title_lang: parsed.textDirection?.title.lang ?? null,
+      page_progression: parsed.pageProgression ?? null,
+    },
+    bundle: {
+      search: {
+        title: parsed.title,
+        people: dedupe(parsed.authors).join(' '),
+        subjects: [...topicNames, ...parsed.publishers].join(' '),
+        description: parsed.description ?? '',
+        passages,
+      },
+      authors: dedupe(parsed.authors),
+      authorDirections: parsed.textDirection?.authors,
+      publishers: dedupeBySlug(parsed.publishers.map((name) => ({ name, slug: slugify(name) }))),
+      topics: dedupeBySlug([
+        ...(options.topics ?? []).map(topicFromOption),
+        ...parsed.subjects.slice(0, MAX_SUBJECT_TOPICS).map((name) => ({ name: name.slice(0, 60), slug: slugify(name) })),
+      ]),
+      chapters,
+      resources,
+      // the contents, then the print pages and the landmarks: one table, told apart by kind (migration 0019)
+      toc: [
+        ...worked.toc.map((t) => ({ kind: 'toc' as const, landmark: null, depth: t.depth, label: t.label, full_path: t.fullPath, fragment: t.fragment })),
+        ...(parsed.pageList ?? []).map((t) => ({ kind: 'page' as const, landmark: null, depth: 0, label: t.label, full_path: t.fullPath, fragment: t.fragment })),
+        ...(parsed.landmarks ?? []).map((t) => ({ kind: 'landmark' as const, landmark: t.type.slice(0, 60), depth: 0, label: t.label.slice(0, 200), full_path: t.fullPath, fragment: t.fragment })),
+      ].map((t, position) => ({ ...t, position })),
+    },
+  };
+}
+
+/**
+ * A new edition's chapter flags: a chapter still in the book keeps the operator's `is_public` and `as_sample`; new
+ * chapters are not public. When no kept chapter is a sample, the new edition's own choice stands (the sample
+ * chapter was removed). A PDF's sample is its first pages, which exist only when the new file has more than one:
+ * that flag always follows the new file.
+ */
+function keepFlags(chapters: NewTitleBundle['chapters'], old: Pick<ChapterRow, 'full_path' | 'as_sample' | 'is_public'>[], pdf: boolean): NewTitleBundle['chapters'] {
+  const before = new Map(old.map((c) => [c.full_path, c]));
+  const kept = chapters.map((c) => {
+    const o = before.get(c.full_path);
+    if (!o) return c;
+    return { ...c, is_public: o.is_public, as_sample: pdf ? c.as_sample : o.as_sample };
+  });
+  if (pdf || kept.some((c) => c.as_sample === 1)) return kept;
+  return kept.map((c, i) => ({ ...c, as_sample: chapters[i]!.as_sample }));
+}
+
+type Kind = 'EPUB' | 'PDF';
+const kindOf = (source: string): Kind => (source === 'application/pdf' ? 'PDF' : 'EPUB');
+const article = (kind: Kind) => (kind === 'EPUB' ? 'an EPUB' : 'a PDF');
+
+/** What the worker will read the file as (the rule of ingest/worker.ts parseFile), or null when it will refuse it. */
+async function sniffKind(file: string, fileName: string): Promise<Kind | null> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(5), 0, 5, 0);
+    const head = buffer.subarray(0, bytesRead).toString('latin1');
+    const ext = path.extname(fileName).toLowerCase();
+    if (head.startsWith('PK') || (head !== '%PDF-' && ext === '.epub')) return 'EPUB';
+    if (head === '%PDF-' || ext === '.pdf') return 'PDF';
+    return null;
+  } finally {
+    await handle.close();
   }
 }
 

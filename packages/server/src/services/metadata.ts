@@ -40,13 +40,17 @@ export class MetadataService {
       else parts[i] = hit;
     });
     if (misses.length) {
+      const generation = this.cache.generation;
       const resolved = await this.resolver.resolve(misses.map((i) => urls[i]!), 'urls');
       await this.loadTitleMetadata(resolved.map((r) => r.title));
+      // A title given a new edition meanwhile (CatalogCache.forgetTitle): answered this once, nothing of it kept.
+      const keep = this.cache.generation === generation;
       resolved.forEach((r, k) => {
         const entry = Buffer.from(JSON.stringify(wanted ? pick(this.entryFor(r), wanted) : this.entryFor(r)));
-        this.cache.metadataJson.set(`${fieldsKey}\u0000${urls[misses[k]!]}`, entry);
+        if (keep) this.cache.metadataJson.set(`${fieldsKey}\u0000${urls[misses[k]!]}`, entry);
         parts[misses[k]!] = entry;
       });
+      if (!keep) for (const r of resolved) this.cache.metadata.delete(r.title.id);
     }
     // Joined as UTF-8 bytes: titles with non-Latin-1 characters make JS strings two-byte, and re-encoding the
     // whole answer on every write cost more than building it.
