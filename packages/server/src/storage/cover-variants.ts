@@ -2,7 +2,8 @@
  * Scaled copies of covers for title cards (library-playlists-account.md §2: "cover image (360h variant)"). Books
  * ship covers of 600 × 800 and more, up to 800 KB, where a card shows some 200 × 300 pixels: a catalog page of
  * originals costs a phone seconds of its largest paint. A variant is made on first request and kept beside the
- * original, so a re-import (which replaces the title's folder) drops it with the cover it came from.
+ * original, so a new edition (stored in a folder of its own, the old folder deleted) drops it with the cover it
+ * came from.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

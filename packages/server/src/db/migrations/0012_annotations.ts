@@ -1,6 +1,6 @@
 /**
  * Annotations (issue 9): highlights and notes on the Annotator store model. A note names its chapter by path
- * (chapter_href), not by a chapters row, so that re-importing a book (which replaces its chapter rows) keeps
+ * (chapter_href), not by a chapters row, so that a new edition of a book (which may remove chapter rows) keeps
  * every note: one whose chapter is gone is listed as orphaned, never lost. Ranges, W3C selectors, tags, highlights
  * and the four permission lists are JSON text; the read groups are flags and the searchable fields have
  * case-folded copies, so the store's search is one indexed query on both engines.
