@@ -96,25 +96,24 @@ export class HomeRepository {
    */
   async seenOrRejected(userId: number, titleIds: number[]): Promise<Set<number>> {
     if (titleIds.length === 0) return new Set();
-    const [progress, positions, listed, rejected] = await Promise.all([
-      this.db.selectFrom('chapter_progress').select('title_id').distinct().where('user_id', '=', userId).where('title_id', 'in', titleIds).execute(),
-      this.db.selectFrom('reading_positions').select('title_id').where('user_id', '=', userId).where('title_id', 'in', titleIds).execute(),
-      this.db
-        .selectFrom('collection_items as ci')
-        .innerJoin('collections as c', 'c.id', 'ci.collection_id')
-        .select('ci.title_id')
-        .where('c.user_id', '=', userId)
-        .where('ci.title_id', 'in', titleIds)
-        .execute(),
-      this.db
-        .selectFrom('recommendation_actions')
-        .select('title_id')
-        .where('user_id', '=', userId)
-        .where('action', '=', 'reject')
-        .where('title_id', 'in', titleIds)
-        .execute(),
-    ]);
-    return new Set([...progress, ...positions, ...listed, ...rejected].map((r) => r.title_id));
+    // One statement (a UNION of the four): a round trip each cost more than the lookups on PostgreSQL.
+    const rows = await this.db
+      .selectFrom('chapter_progress')
+      .select('title_id')
+      .where('user_id', '=', userId)
+      .where('title_id', 'in', titleIds)
+      .union((db) => db.selectFrom('reading_positions').select('title_id').where('user_id', '=', userId).where('title_id', 'in', titleIds))
+      .union((db) =>
+        db
+          .selectFrom('collection_items as ci')
+          .innerJoin('collections as c', 'c.id', 'ci.collection_id')
+          .select('ci.title_id')
+          .where('c.user_id', '=', userId)
+          .where('ci.title_id', 'in', titleIds),
+      )
+      .union((db) => db.selectFrom('recommendation_actions').select('title_id').where('user_id', '=', userId).where('action', '=', 'reject').where('title_id', 'in', titleIds))
+      .execute();
+    return new Set(rows.map((r) => r.title_id));
   }
 
   async recordAction(row: Omit<RecommendationActionsTable, 'id'>): Promise<void> {
@@ -139,11 +138,11 @@ export class HomeRepository {
     });
   }
 
-  activeAnnouncements(now: string, limit: number): Promise<AnnouncementRow[]> {
+  /** Announcements not over at `now`: those on now and those to come, the latest starts first. */
+  announcementsNotOver(now: string, limit: number): Promise<AnnouncementRow[]> {
     return this.db
       .selectFrom('announcements')
       .selectAll()
-      .where('starts_at', '<=', now)
       .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
       .orderBy('starts_at', 'desc')
       .orderBy('id', 'desc')

@@ -39,6 +39,8 @@ const RECOMMEND_TOPICS = 5;
 const RECOMMEND_PER_TOPIC = 20;
 const TOPICS_SHOWN = 12;
 const ANNOUNCEMENTS_SHOWN = 3;
+/** Announcements on now and to come, kept for choosing by time (far more than an operator schedules at once). */
+const ANNOUNCEMENTS_KEPT = 100;
 const DAY_MS = 86_400_000;
 
 interface Activity {
@@ -57,6 +59,15 @@ export class HomeService {
    * home; kept a minute, and keyed on the catalog's additions so an import here shows at once.
    */
   private readonly newestCache = new ReadCache<string, TitleRow[]>(256, NEWEST_TTL_MS);
+  /**
+   * Editors' picks and the announcements not over yet, likewise the same for every home: kept a minute, dropped at
+   * once when this process changes them (`edits`; a change from the command line, another process, shows within
+   * the minute). Announcements are kept with those still to come and chosen by time on every request, so one
+   * starts and ends on time.
+   */
+  private readonly picksCache = new ReadCache<string, TitleRow[]>(2, NEWEST_TTL_MS);
+  private readonly announcementsCache = new ReadCache<string, AnnouncementRow[]>(2, NEWEST_TTL_MS);
+  private edits = 0;
   /** The topics to browse with their counts, likewise. */
   private readonly topicsCache = new ReadCache<string, Awaited<ReturnType<CatalogService['topics']>>>(2, NEWEST_TTL_MS);
 
@@ -71,10 +82,10 @@ export class HomeService {
     const row = HOME_ROW_SIZE;
     const all = listingKeys.all();
     const [announcements, lastViewed, fresh, picks, popular, videos, audio, caseStudies, topics, own] = await Promise.all([
-      this.home.activeAnnouncements(this.now().toISOString(), ANNOUNCEMENTS_SHOWN),
+      this.activeAnnouncements(),
       this.recentlyViewed(recentlyViewed, row),
       this.newest(all, row),
-      this.home.editorsPicks(row),
+      this.picksCache.getOrLoad(`picks ${this.edits} ${this.catalog.titlesAdded}`, () => this.home.editorsPicks(row)),
       this.popular(null, row),
       this.popularOrNewest('video', row),
       this.popularOrNewest('audio', row),
@@ -140,6 +151,7 @@ export class HomeService {
     const missing = unique.find((id) => !found.has(id));
     if (missing !== undefined) throw fieldError('book_ids', HOME_MESSAGES.unknownBook(missing));
     await this.home.setEditorsPicks(unique.map((id) => found.get(id)!.id), this.now().toISOString());
+    this.edits++;
     return { book_ids: unique };
   }
 
@@ -153,11 +165,20 @@ export class HomeService {
     const endsAt = request.ends_at ? new Date(request.ends_at).toISOString() : null;
     if (endsAt !== null && endsAt <= startsAt) throw fieldError('ends_at', 'ends_at must be after starts_at');
     const row = await this.home.addAnnouncement({ message: request.message, url: request.url ?? null, starts_at: startsAt, ends_at: endsAt, created_at: now });
+    this.edits++;
     return toAdminAnnouncement(row);
   }
 
   async removeAnnouncement(id: number): Promise<void> {
     if (!(await this.home.deleteAnnouncement(id))) throw new AppError(404, HOME_MESSAGES.announcementNotFound);
+    this.edits++;
+  }
+
+  /** The announcements on now, the latest started first (chosen from the cached ones not over: see above). */
+  private async activeAnnouncements(): Promise<AnnouncementRow[]> {
+    const now = this.now().toISOString();
+    const notOver = await this.announcementsCache.getOrLoad(`announcements ${this.edits}`, () => this.home.announcementsNotOver(now, ANNOUNCEMENTS_KEPT));
+    return notOver.filter((a) => a.starts_at <= now && (a.ends_at === null || a.ends_at > now)).slice(0, ANNOUNCEMENTS_SHOWN);
   }
 
   // ---- sections ----
