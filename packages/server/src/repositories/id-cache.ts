@@ -16,7 +16,7 @@ export class IdCache<V> {
   ) {}
 
   /**
-   * The values of `ids` (a Map by id; ids with no value are absent), loading those not kept with `load` (one call
+   * The values of `ids` (a Map by id, in the order asked; an id with no row has `empty`), loading those not kept with `load` (one call
    * for all of them) and keeping what it answers, also the ids it has no value for.
    */
   async getMany(ids: readonly number[], generation: number, load: (missing: number[]) => Promise<Map<number, V>>, empty: V): Promise<Map<number, V>> {
@@ -25,28 +25,30 @@ export class IdCache<V> {
       this.generation = generation;
     }
     const now = this.now();
-    const out = new Map<number, V>();
+    const held = new Map<number, V>();
     const missing: number[] = [];
     for (const id of new Set(ids)) {
       const entry = this.entries.get(id);
-      if (entry && entry.expires > now) out.set(id, entry.value);
+      if (entry && entry.expires > now) held.set(id, entry.value);
       else missing.push(id);
     }
-    if (missing.length === 0) return out;
-    const loaded = await load(missing);
-    // A change made while loading: what was read may be the old edition, so it is answered but not kept.
-    const keep = generation === this.generation;
-    for (const id of missing) {
-      const value = loaded.get(id) ?? empty;
-      out.set(id, value);
-      if (!keep) continue;
-      this.entries.delete(id);
-      this.entries.set(id, { value, expires: now + this.ttlMs });
+    if (missing.length) {
+      const loaded = await load(missing);
+      // A change made while loading: what was read may be the old edition, so it is answered but not kept.
+      const keep = generation === this.generation;
+      for (const id of missing) {
+        const value = loaded.get(id) ?? empty;
+        held.set(id, value);
+        if (!keep) continue;
+        this.entries.delete(id);
+        this.entries.set(id, { value, expires: now + this.ttlMs });
+      }
+      for (const oldest of this.entries.keys()) {
+        if (this.entries.size <= this.maxEntries) break;
+        this.entries.delete(oldest);
+      }
     }
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries) break;
-      this.entries.delete(oldest);
-    }
-    return out;
+    // In the order asked.
+    return new Map([...new Set(ids)].map((id) => [id, held.get(id)!]));
   }
 }
