@@ -2,11 +2,12 @@
  * The order a chapter's annotations are drawn in (issue 9's 1,000-highlight budget): the spec's batches of 10 every
  * 10 ms stay, but the queue starts with the highlights in view, in reading order, then goes outwards (the next and
  * previous pages), and those with no stored position come last; when the reader moves, what is left is ordered
- * again around the new view.
+ * again around the new view. Those far out of view are handed to the browser's highlights in one change at the end
+ * (Chromium re-validates every highlight on any change: a hundred small changes cost a hundred growing frames).
  */
 import { ANNOTATION_TIMING, type AnnotationSelector } from '@lectern/core';
 import { describe, expect, it } from 'vitest';
-import { DrawingQueue, drawingOrder, textInView, type TextSpan } from '../src/features/reader/annotations/highlighter.ts';
+import { DrawingQueue, drawingOrder, Highlighter, HIGHLIGHT_NAMES, textInView, type TextSpan } from '../src/features/reader/annotations/highlighter.ts';
 import { indexText } from '../src/features/reader/engine/textMarks.ts';
 
 interface Item {
@@ -86,6 +87,63 @@ describe('drawing order', () => {
     let total = 20;
     while (queue.size) total += queue.take(10).length;
     expect(total).toBe(1000);
+  });
+});
+
+describe('painting out of view at the end', () => {
+  it('paints what is near the view with its batch and the rest in one change', () => {
+    let view: TextSpan = { start: 50_000, end: 51_000 };
+    const queue = new DrawingQueue(thousand, () => view);
+    const first = queue.take(10);
+    expect(queue.moved).toBe(false);
+    expect(first.every((a) => queue.near(a))).toBe(true);
+    // Within a view's length either side (the next and previous pages), not beyond.
+    expect(queue.near(at(52_000))).toBe(true);
+    expect(queue.near(at(48_980))).toBe(true);
+    expect(queue.near(at(52_100))).toBe(false);
+    expect(queue.near(at(null))).toBe(false);
+    view = { start: 10_000, end: 11_000 };
+    queue.take(10);
+    expect(queue.moved).toBe(true);
+    queue.take(10);
+    expect(queue.moved).toBe(false);
+    // Nothing known of the view (a PDF page): everything with its batch, as before.
+    expect(new DrawingQueue(thousand, () => null).near(at(0))).toBe(true);
+  });
+
+  it('keeps a range drawn "later" out of the browser\'s highlights until the flush', () => {
+    // jsdom has no Custom Highlight API: a registry and a Highlight that count their changes.
+    const w = window as unknown as { CSS?: unknown; Highlight?: unknown };
+    const saved = { CSS: w.CSS, Highlight: w.Highlight };
+    const registry = new Map<string, Set<Range>>();
+    w.CSS = { highlights: registry };
+    w.Highlight = class extends Set<Range> {};
+    try {
+      document.body.innerHTML = '<p>one two three four</p>';
+      const text = document.querySelector('p')!.firstChild!;
+      const range = (s: number, e: number) => {
+        const r = document.createRange();
+        r.setStart(text, s);
+        r.setEnd(text, e);
+        return r;
+      };
+      const hl = new Highlighter(document);
+      const painted = () => registry.get(HIGHLIGHT_NAMES.highlight)!.size + registry.get(HIGHLIGHT_NAMES.note)!.size;
+      hl.add('a', range(0, 3), 'highlight');
+      hl.add('b', range(4, 7), 'note', 'later');
+      hl.add('c', range(8, 13), 'highlight', 'later');
+      expect(painted()).toBe(1);
+      // Known (a tap finds it, the notes panel can reveal it) before it is painted.
+      expect(hl.rangeOf('b')).not.toBeNull();
+      hl.remove('c');
+      hl.flush();
+      expect(painted()).toBe(2);
+      expect(registry.get(HIGHLIGHT_NAMES.note)!.size).toBe(1);
+      hl.clear();
+      expect(painted()).toBe(0);
+    } finally {
+      Object.assign(w, saved);
+    }
   });
 });
 

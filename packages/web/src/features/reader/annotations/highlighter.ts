@@ -7,7 +7,8 @@
  *
  * The drawing order (issue 9's 1,000-highlight budget): the spec's batches of 10 every 10 ms (reader.md §9) take a
  * second for a thousand highlights, so the queue starts with the ones in view and goes outwards from there
- * (`DrawingQueue`): what the reader can see is drawn in the first batches, the rest follows as the spec says.
+ * (`DrawingQueue`): what the reader can see is drawn in the first batches, the rest follows as the spec says, and
+ * what is drawn far out of view is painted in one change at the end (`add(…, 'later')`, `flush()`).
  */
 import type { AnnotationSelector } from '@lectern/core';
 import type { TextIndex } from '../engine/textMarks.ts';
@@ -44,6 +45,8 @@ export class Highlighter {
   private readonly sets: Record<Kind, InstanceType<HighlightCtor> | null>;
   private readonly wrapped = new Map<string, HTMLElement[]>();
   private readonly ranges = new Map<string, { range: Range; kind: Kind }>();
+  /** drawn out of view, painted at the next flush() */
+  private readonly waiting = new Set<string>();
   private active: string | null = null;
 
   constructor(private readonly doc: Document) {
@@ -65,20 +68,37 @@ export class Highlighter {
     }
   }
 
-  /** Paints one annotation's range (again: an earlier drawing of the same id is taken away first). */
-  add(id: string, range: Range, kind: Kind) {
+  /**
+   * Paints one annotation's range (again: an earlier drawing of the same id is taken away first). `later`: one out of
+   * view, kept (for hit tests, `rangeOf`) but handed to the browser's highlights at the next `flush()` — in Chromium
+   * every change to any highlight re-validates all of them in the next frame (its highlight markers are removed and
+   * added again, and their text repainted), so a thousand added ten at a time cost a hundred frames of growing
+   * work, where one flush costs one. The `<mark>` fallback paints at once.
+   */
+  add(id: string, range: Range, kind: Kind, when: 'now' | 'later' = 'now') {
     this.remove(id);
     this.ranges.set(id, { range, kind });
     const set = this.sets[kind];
-    if (set) set.add(range);
+    if (set && when === 'later') this.waiting.add(id);
+    else if (set) set.add(range);
     else this.wrapped.set(id, wrap(this.doc, range, kind));
     if (this.active === id) this.setActive(id);
+  }
+
+  /** Paints every range waiting (`add(…, 'later')`) in one change. */
+  flush() {
+    for (const id of this.waiting) {
+      const entry = this.ranges.get(id);
+      if (entry) this.sets[entry.kind]?.add(entry.range);
+    }
+    this.waiting.clear();
   }
 
   remove(id: string) {
     const entry = this.ranges.get(id);
     if (!entry) return;
     this.ranges.delete(id);
+    this.waiting.delete(id);
     this.sets[entry.kind]?.delete(entry.range);
     for (const mark of this.wrapped.get(id) ?? []) unwrap(mark);
     this.wrapped.delete(id);
@@ -266,16 +286,30 @@ export class DrawingQueue<T extends { selectors: readonly AnnotationSelector[] }
     return this.inViewTaken;
   }
 
+  /** Whether the view moved before the last `take` (the reader turned a page or scrolled while drawing). */
+  moved = false;
+
   /** The next `n` to draw, ordered again first when the view has moved. */
   take(n: number): T[] {
     const view = this.viewOf();
-    if (view && (!this.view || view.start !== this.view.start || view.end !== this.view.end)) {
+    this.moved = !!view && (!this.view || view.start !== this.view.start || view.end !== this.view.end);
+    if (this.moved) {
       this.view = view;
       this.left = drawingOrder(this.left, view);
     }
     const out = this.left.splice(0, n);
     this.inViewTaken = !this.nextInView();
     return out;
+  }
+
+  /**
+   * Whether an annotation is in view or within a view's length of it (the pages either side), or nothing is known of
+   * the view: painted with its batch rather than at the end.
+   */
+  near(item: T): boolean {
+    if (!this.view) return true;
+    const span = storedSpan(item);
+    return !!span && distanceFromView(span, this.view) <= Math.max(1, this.view.end - this.view.start);
   }
 
   private nextInView(): boolean {

@@ -157,10 +157,14 @@ export function useChapterAnnotations(opts: {
         let viewMarked = false;
         const batch = () => {
           if (abort.signal.aborted) return;
-          for (const a of queue.take(ANNOTATION_TIMING.batchSize)) {
+          const next = queue.take(ANNOTATION_TIMING.batchSize);
+          // The reader moved while drawing: what was drawn out of view so far is painted now.
+          if (queue.moved) hl.flush();
+          for (const a of next) {
             const where = anchorOffsets(index, a);
             const range = where ? rangeOf(root, index, where.start, where.end) : null;
-            if (range) hl.add(a.id, range, isNote(a) ? 'note' : 'highlight');
+            // In view and near it: painted with the batch; the others together at the end (highlighter.ts `add`).
+            if (range) hl.add(a.id, range, isNote(a) ? 'note' : 'highlight', queue.near(a) ? 'now' : 'later');
             else lost.push(a);
           }
           // The bench reads these: the highlights in view drawn, then all of them.
@@ -175,6 +179,7 @@ export function useChapterAnnotations(opts: {
             }, ANNOTATION_TIMING.batchDelayMs);
             timers.add(timer);
           } else {
+            hl.flush();
             performance.mark('reader:annotations-drawn');
             lostByRoot.set(key, lost);
             setOrphans([...lostByRoot.values()].flat());
