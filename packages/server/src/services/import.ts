@@ -149,6 +149,7 @@ export class ImportService {
     const old = await this.catalog.findTitleByBookId(bookId);
     if (!old) throw new IngestError(`there is no book with id "${bookId}" to replace`);
     const named = `"${old.title}" (book id ${old.book_id})`;
+    if (old.source !== 'application/epub+zip' && old.source !== 'application/pdf') throw new IngestError(`${named} is not an EPUB or a PDF: only those can be replaced`);
     const oldKind = kindOf(old.source);
     const fileKind = await sniffKind(file, fileName);
     if (fileKind && fileKind !== oldKind) throw new IngestError(`${named} is ${article(oldKind)}; ${article(fileKind)} cannot replace it`);
@@ -198,7 +199,11 @@ export class ImportService {
         book_id: done.title.book_id,
         title: done.title.title,
         chapters: chapters.length,
-        warnings: parsed.warnings,
+        warnings: [
+          // a different package identifier may mean a different book: said, not refused (an edition may get a new one)
+          ...(old.identifier && parsed.identifier && old.identifier !== parsed.identifier ? [`the new file's identifier ${parsed.identifier} is not the old one's (${old.identifier})`] : []),
+          ...parsed.warnings,
+        ],
         replaced: { kept: done.kept, added: done.added, removed: done.removed },
       };
     } catch (err) {
