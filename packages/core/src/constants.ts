@@ -59,3 +59,32 @@ export const PASSWORD_MAX_LENGTH = 1024;
 /** reader.md §9 note length; §5 the quote shown in the editor is cut to the same length with an ellipsis. */
 export const NOTE_MAX_LENGTH = 750;
 export const QUOTE_SHOWN_LENGTH = 750;
+
+// ---- live training (library-playlists-account.md §3, §4, §7; docs/decisions.md "Live training") ----
+
+/** §4: the banner's data is polled every 12 minutes in the reader. */
+export const LIVE_TRAINING_POLL_MS = 12 * 60 * 1000;
+/**
+ * Ours: the "current event" is an event in progress, else the next one starting within this window (24 hours);
+ * the banner says 'Online training starting soon' for it until it starts.
+ */
+export const LIVE_TRAINING_SOON_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Ours: the browser remembers a dismissed banner per event under this prefix + the event id (localStorage). */
+export const LIVE_TRAINING_DISMISSED_KEY_PREFIX = 'live_training_dismissed_';
+
+/** The live-training addresses: the calls of §7 and the two pages of §2. */
+export const liveTrainingPaths = {
+  /** GET: §7 banner data (an empty object when there is no banner) */
+  currentEvent: () => '/api/v1/live-training/current-event/',
+  /** GET [?topic=slug][&course_id=id]: §7's course statuses (ours: every course with its events not over yet) */
+  courseStatuses: () => '/api/v1/live-training/course-statuses/',
+  /** §2: the courses index, with its topic filter */
+  index: (topic?: string) => (topic ? `/live-training/?topic=${encodeURIComponent(topic)}` : '/live-training/'),
+  /** §2: a course's page, the banner's course link */
+  course: (slug: string, courseId: string) => `/live-training/courses/${encodeURIComponent(slug)}/${encodeURIComponent(courseId)}/`,
+  /** operators */
+  adminCourses: () => '/api/v1/admin/live-training/courses/',
+  adminCourse: (courseId: string) => `/api/v1/admin/live-training/courses/${encodeURIComponent(courseId)}/`,
+  adminEvents: (courseId: string) => `/api/v1/admin/live-training/courses/${encodeURIComponent(courseId)}/events/`,
+  adminEvent: (eventId: string) => `/api/v1/admin/live-training/events/${encodeURIComponent(eventId)}/`,
+} as const;

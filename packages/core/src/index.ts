@@ -14,3 +14,4 @@ export * from './locator.ts';
 export * from './search.ts';
 export * from './account-entry.ts';
 export * from './annotations.ts';
+export * from './live-training.ts';

@@ -291,3 +291,39 @@ export const HOME_MESSAGES = {
   unknownBook: (bookId: string) => `book_ids: there is no title ${bookId}`,
   announcementNotFound: 'There is no such announcement.',
 } as const;
+
+// ---- live training (library-playlists-account.md §4; docs/decisions.md "Live training") ----
+
+export const LIVE_TRAINING_MESSAGES = {
+  /** §4, word for word */
+  startingSoon: 'Online training starting soon',
+  inProgress: 'Online Training in Progress',
+  goToCourse: 'Go to course',
+  joinNow: 'Join now',
+  // ours
+  regionLabel: 'Live training',
+  dismiss: 'Dismiss this live training notice',
+  startsAt: (when: string) => `Starts ${when}`,
+  endsAt: (when: string) => `Until ${when}`,
+  presentedBy: (names: string) => `With ${names}`,
+  indexTitle: 'Live training',
+  indexLead: 'Online courses taught live by their authors. Join from your browser; ask questions as you go.',
+  fullSchedule: 'Full schedule',
+  fullScheduleLead: 'Every upcoming session of every course, in your time zone.',
+  allTopics: 'All topics',
+  noCourses: 'No live training is scheduled yet. Check back soon.',
+  noCoursesInTopic: 'No live training in this topic yet.',
+  noUpcoming: 'No sessions are scheduled for this course right now.',
+  upcomingSessions: 'Upcoming sessions',
+  nextSession: (when: string) => `Next session ${when}`,
+  liveNow: 'Live now',
+  signInToJoin: 'Sign in with an active subscription to join the sessions.',
+  courseNotFound: 'We could not find that live training course.',
+  loadFailed: 'Live training could not be loaded. Please try again.',
+  // admin API and CLI (400s naming the field)
+  slugTaken: (slug: string) => `slug: a course named ${slug} exists already`,
+  endBeforeStart: 'end_datetime must be after start_datetime',
+  joinUrlHttp: 'join_url must be an http(s) address',
+  imageUrl: 'must be a path of this site (/…) or an http(s) address',
+  eventNotFound: 'There is no such live training event.',
+} as const;

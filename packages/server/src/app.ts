@@ -49,6 +49,9 @@ import { healthRoutes } from './routes/health.ts';
 import { homeRoutes } from './routes/home.ts';
 import { HomeRepository } from './repositories/home.ts';
 import { HomeService } from './services/home.ts';
+import { liveTrainingRoutes } from './routes/live-training.ts';
+import { LiveTrainingRepository } from './repositories/live-training.ts';
+import { LiveTrainingService } from './services/live-training.ts';
 import { webRoutes } from './routes/web.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 import { AccountsService } from './services/accounts.ts';
@@ -86,6 +89,7 @@ export interface Services {
   passwordReset: PasswordResetService;
   search: SearchService;
   home: HomeService;
+  live: LiveTrainingService;
 }
 
 export interface Lectern {
@@ -138,6 +142,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions),
     search: new SearchService(searchRepo, catalogRepo, catalog),
     home: new HomeService(new HomeRepository(db.kysely), catalogRepo, catalog),
+    live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
     passwordReset: new PasswordResetService(
       users,
       new PasswordResetsRepository(db.kysely),
@@ -201,6 +206,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   subscriptionRoutes(app, { subscriptions: services.subscriptions, limits: services.requestLimits });
   searchRoutes(app, { search: services.search });
   homeRoutes(app, { home: services.home });
+  liveTrainingRoutes(app, { live: services.live });
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
   // Multipart only where uploads are taken: registered on the whole app, its two hooks ran on every request
   // (a 'close' listener and an async onResponse per request; bench/http.ts).

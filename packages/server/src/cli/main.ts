@@ -15,13 +15,17 @@
  *   announce:add --message TEXT [--url /path-or-https] [--until ISO-DATE]
  *   announce:list
  *   announce:remove <id>
+ *   live:course-add --title T [--slug S] [--description D] [--image /path-or-https] [--topic NAME]...
+ *   live:event-add <course_id> --start ISO-DATETIME (--end ISO-DATETIME | --minutes N) --join https://… [--presenter NAME [--headshot URL]]...
+ *   live:list
+ *   live:remove <course_id> | live:remove --event <event_id>
  *   migrate
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
-import { announcementRequestSchema, editorsPicksRequestSchema, type ImportReport } from '@lectern/core';
+import { announcementRequestSchema, editorsPicksRequestSchema, type ImportReport, liveCourseRequestSchema, liveEventRequestSchema } from '@lectern/core';
 import { buildServices } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -47,6 +51,10 @@ const USAGE = `usage: npm run lectern -- <command>
   announce:add --message TEXT [--url /path-or-https] [--until ISO-DATE]
   announce:list
   announce:remove <id>
+  live:course-add --title T [--slug S] [--description D] [--image /path-or-https] [--topic NAME]...
+  live:event-add <course_id> --start ISO-DATETIME (--end ISO-DATETIME | --minutes N) --join https://… [--presenter NAME [--headshot URL]]...
+  live:list
+  live:remove <course_id> | live:remove --event <event_id>
   migrate`;
 
 function printReport(report: ImportReport | SampleImportReport): void {
@@ -259,6 +267,77 @@ async function run(argv: string[]): Promise<number> {
         if (!Number.isInteger(id) || id < 1) throw new AppError(400, 'announce:remove needs an announcement id');
         await services.home.removeAnnouncement(id);
         console.log(`announcement ${id} removed`);
+        return 0;
+      }
+      case 'live:course-add': {
+        const { values } = parseArgs({
+          args: rest,
+          options: { title: { type: 'string' }, slug: { type: 'string' }, description: { type: 'string' }, image: { type: 'string' }, topic: { type: 'string', multiple: true } },
+        });
+        const course = await services.live.addCourse(
+          liveCourseRequestSchema.parse({ title: values.title ?? '', slug: values.slug, description: values.description, marketing_image_url: values.image ?? null, topics: values.topic }),
+        );
+        console.log(`course ${course.course_id} "${course.title}" at ${course.url}`);
+        return 0;
+      }
+      case 'live:event-add': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: {
+            start: { type: 'string' },
+            end: { type: 'string' },
+            minutes: { type: 'string' },
+            join: { type: 'string' },
+            presenter: { type: 'string', multiple: true },
+            headshot: { type: 'string', multiple: true },
+          },
+        });
+        const courseId = Number(positionals[0]);
+        if (!Number.isInteger(courseId) || courseId < 1) throw new AppError(400, 'live:event-add needs a course id (see live:list)');
+        let end = values.end;
+        if (values.minutes !== undefined) {
+          const minutes = Number(values.minutes);
+          const start = Date.parse(values.start ?? '');
+          if (!Number.isInteger(minutes) || minutes < 1) throw new AppError(400, '--minutes must be a whole number of minutes');
+          if (values.end !== undefined) throw new AppError(400, 'give --end or --minutes, not both');
+          if (!Number.isNaN(start)) end = new Date(start + minutes * 60_000).toISOString();
+        }
+        const headshots = values.headshot ?? [];
+        const status = await services.live.addEvent(
+          courseId,
+          liveEventRequestSchema.parse({
+            start_datetime: values.start ?? '',
+            end_datetime: end ?? '',
+            join_url: values.join ?? '',
+            presenters: (values.presenter ?? []).map((name, i) => ({ name, headshot_url: headshots[i] ?? null })),
+          }),
+        );
+        const event = status.events[0]!;
+        console.log(`event ${event.event_id} of course ${status.course_id}: ${event.start_datetime} to ${event.end_datetime} -> ${event.join_url}`);
+        return 0;
+      }
+      case 'live:list': {
+        for (const c of (await services.live.adminCourses()).results) {
+          console.log(`course ${c.course_id}\t${c.slug}\t${c.title}${c.topics.length ? `\t[${c.topics.map((t) => t.name).join(', ')}]` : ''}`);
+          for (const e of c.events) {
+            const who = e.presenters.map((p) => p.name).join(', ');
+            console.log(`  event ${e.event_id}\t${e.start_datetime}\t${e.end_datetime}\t${e.join_url}${who ? `\t${who}` : ''}`);
+          }
+        }
+        return 0;
+      }
+      case 'live:remove': {
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { event: { type: 'string' } } });
+        const id = Number(values.event ?? positionals[0]);
+        if (!Number.isInteger(id) || id < 1) throw new AppError(400, 'live:remove needs a course id, or --event and an event id');
+        if (values.event !== undefined) {
+          await services.live.removeEvent(id);
+          console.log(`event ${id} removed`);
+        } else {
+          await services.live.removeCourse(id);
+          console.log(`course ${id} removed, with its events`);
+        }
         return 0;
       }
       default:

@@ -20,6 +20,7 @@ import * as m0009 from './migrations/0009_listing_indexes.ts';
 import * as m0017 from './migrations/0017_home.ts';
 import * as m0018 from './migrations/0018_search_scale.ts';
 import * as m0019 from './migrations/0019_navigation.ts';
+import * as m0020 from './migrations/0020_live_training.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0017_home': m0017,
   '0018_search_scale': m0018,
   '0019_navigation': m0019,
+  '0020_live_training': m0020,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -396,7 +396,46 @@ export interface RecommendationActionsTable {
   at: string;
 }
 
+/** An operator's live-training course (migration 0020). */
+export interface LiveCoursesTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  description: Generated<string>;
+  marketing_image_url: string | null;
+  created_at: string;
+}
+
+/** A course's topics, for the live-training index's filter (names as the operator gave them). */
+export interface LiveCourseTopicsTable {
+  course_id: number;
+  slug: string;
+  name: string;
+}
+
+/** One session of a course: start and end as ISO UTC text, and where 'Join now' leads (http or https). */
+export interface LiveEventsTable {
+  id: Generated<number>;
+  course_id: number;
+  start_at: string;
+  end_at: string;
+  join_url: string;
+  created_at: string;
+}
+
+export interface LivePresentersTable {
+  id: Generated<number>;
+  event_id: number;
+  position: number;
+  name: string;
+  headshot_url: string | null;
+}
+
 export interface Database {
+  live_courses: LiveCoursesTable;
+  live_course_topics: LiveCourseTopicsTable;
+  live_events: LiveEventsTable;
+  live_presenters: LivePresentersTable;
   editors_picks: EditorsPicksTable;
   announcements: AnnouncementsTable;
   recommendation_actions: RecommendationActionsTable;
@@ -444,3 +483,5 @@ export type ResourceRow = Selectable<ResourcesTable>;
 export type CollectionRow = Selectable<CollectionsTable>;
 export type AnnotationRow = Selectable<AnnotationsTable>;
 export type AnnouncementRow = Selectable<AnnouncementsTable>;
+export type LiveCourseRow = Selectable<LiveCoursesTable>;
+export type LiveEventRow = Selectable<LiveEventsTable>;
