@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { LIVE_TRAINING_MESSAGES } from './messages.ts';
+import { isHttpUrl } from './redirects.ts';
 import { topicSchema } from './schemas.ts';
 
 /** UTC instants as ISO-8601 text with a Z (what the server writes: Date#toISOString). */
@@ -67,12 +68,6 @@ const imageUrl = z
   .trim()
   .max(2000)
   .refine((u) => (u.startsWith('/') && !u.startsWith('//') && !u.startsWith('/\\')) || isHttpUrl(u), LIVE_TRAINING_MESSAGES.imageUrl);
-
-/** An absolute http: or https: address (what 'Join now' may lead to). */
-export function isHttpUrl(value: string): boolean {
-  // a scheme of http or https, a host, then an optional path, query or fragment; no spaces anywhere
-  return /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/i.test(value);
-}
 
 export const LIVE_COURSE_LIMITS = { title: 200, description: 5000, topics: 10, topicName: 80, presenters: 10, presenterName: 120 } as const;
 

@@ -24,3 +24,11 @@ export function safeNextPath(next: unknown, fallback = '/library/'): string {
     return fallback; // a lone surrogate cannot be encoded
   }
 }
+
+/**
+ * An absolute http: or https: address: a host, then an optional path, query or fragment, no spaces (where a live
+ * session's 'Join now' may lead; checked by the admin API and again by the web app before it links).
+ */
+export function isHttpUrl(value: string): boolean {
+  return /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/i.test(value);
+}

@@ -48,6 +48,9 @@ import {
   type QueueEntry,
   type Topic,
   type TopicCount,
+  type CourseStatusesResponse,
+  type CurrentEventResponse,
+  liveTrainingPaths,
 } from '@lectern/core';
 import { csrfToken as readCsrfCookie } from './cookies.ts';
 
@@ -576,6 +579,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     /** The home dashboard's sections for whoever asks (the recently viewed cookie travels with it). */
     home: (signal?: AbortSignal): Promise<HomeResponse> => request(searchPaths.home(), (s) => s.homeResponseSchema, { signal }),
+
+    // ---- live training (library-playlists-account.md §4, §7; core/live-training.ts) ----
+
+    /** §7 GET /api/v1/live-training/current-event/: the banner's course and event, or `{}` for no banner. */
+    currentLiveEvent: (signal?: AbortSignal): Promise<CurrentEventResponse> =>
+      request(liveTrainingPaths.currentEvent(), (s) => s.currentEventResponseSchema, { signal }),
+
+    /** §7 course statuses: every course (one topic's, or one course) with its sessions not over yet. */
+    liveCourseStatuses: (filter: { topic?: string; course_id?: string } = {}, signal?: AbortSignal): Promise<CourseStatusesResponse> =>
+      request(liveTrainingPaths.courseStatuses(), (s) => s.courseStatusesResponseSchema, { query: filter, signal }),
 
     // ---- annotations (issue 9; core/annotations.ts): the store is authenticated by its token header alone ----
 

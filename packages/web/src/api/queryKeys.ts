@@ -15,4 +15,8 @@ export const queryKeys = {
   publisher: (slug: string) => ['publisher', slug] as const,
   /** the signed-in reader's stored position in a book (GET /api/v1/book/{id}/position/) */
   position: (bookId: string, userId: string) => ['position', bookId, userId] as const,
+  /** the live-training banner's current event, per signed-in reader ('' for a visitor) */
+  liveCurrent: (userId: string) => ['live-training', 'current', userId] as const,
+  /** the live-training courses (all, one topic's: topic, or one course: course_id) */
+  liveCourses: (filter: { topic?: string; course_id?: string }) => ['live-training', 'courses', filter] as const,
 };

@@ -25,6 +25,8 @@ export {
   catalogSearchResponseSchema,
   suggestResponseSchema,
   homeResponseSchema,
+  currentEventResponseSchema,
+  courseStatusesResponseSchema,
   annotationSchema,
   annotationSearchResponseSchema,
   metadataListSchema,

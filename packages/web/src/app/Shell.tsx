@@ -13,6 +13,7 @@ import { useSession } from '../shared/useSession.ts';
 import { PlaylistsSync } from '../features/playlists/PlaylistsSync.tsx';
 import { appPaths } from '../shared/links.ts';
 import { useShellChromeCovered } from '../shared/shellChrome.ts';
+import { LiveTrainingBanner } from '../shared/live-training/LiveTrainingBanner.tsx';
 import './Shell.css';
 
 function AccountArea() {
@@ -114,6 +115,8 @@ export function Shell() {
           </div>
         </div>
       </header>
+      {/* The reader shows the banner in its own chrome (and polls for it there). */}
+      {location.pathname.startsWith('/library/view/') ? null : <LiveTrainingBanner />}
       <main id="main" tabIndex={-1} className="shell__main">
         <ErrorBoundary resetKey={location.pathname}>
           <Outlet />

@@ -68,6 +68,8 @@ const ForgotPasswordPage = onDemand(() => import('../features/account/ForgotPass
 const ResetPasswordPage = onDemand(() => import('../features/account/ResetPasswordPage.tsx'));
 const SubscribePage = onDemand(() => import('../features/account/SubscribePage.tsx'));
 const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
+const LiveTrainingPage = onDemand(() => import('../features/live-training/LiveTrainingPage.tsx'));
+const LiveCoursePage = onDemand(() => import('../features/live-training/CoursePage.tsx'));
 
 /** A boundary for what a page itself may suspend on (its own lazy parts have their own). */
 const deferred = (node: ReactNode) => <Suspense fallback={<PageLoading />}>{node}</Suspense>;
@@ -102,6 +104,8 @@ export function AppRoutes() {
         <Route path="reset-password" element={deferred(<ResetPasswordPage />)} />
         <Route path="subscribe" element={deferred(<SubscribePage />)} />
         <Route path="c/*" element={deferred(<PlaylistsArea />)} />
+        <Route path="live-training" element={deferred(<LiveTrainingPage />)} />
+        <Route path="live-training/courses/:slug/:courseId" element={deferred(<LiveCoursePage />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -38,6 +38,7 @@ import { SettingsPanel } from './SettingsPanel.tsx';
 import { TocPanel } from './TocPanel.tsx';
 import { ResumeBook } from './ResumeBook.tsx';
 import { SampleBridge } from './SampleBridge.tsx';
+import { LiveTrainingBanner } from '../../shared/live-training/LiveTrainingBanner.tsx';
 import { useServerPositionDown } from './useServerPosition.ts';
 import { BRIGHTNESS_FULL } from './SettingsPanel.tsx';
 import { useImmersive } from './useImmersive.ts';
@@ -258,6 +259,9 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
           onSearchDone={jump.pdfDone}
         />
       </div>
+
+      {/* library-playlists-account.md §4: the live-training banner, polled every 12 minutes in the reader */}
+      <LiveTrainingBanner variant="reader" />
 
       {item && load?.kind === 'html' ? <SampleBridge bookId={bookId} titleSafe={titleSafe} item={item} userId={userId} atEnd={session.percent >= 99} /> : null}
 
