@@ -11,7 +11,9 @@ import { IdCache } from './id-cache.ts';
 
 /** How long a title's row and names are kept for the reads every page repeats (id-cache.ts). */
 const TITLE_CACHE_MS = 60_000;
+/** Names and sort columns are small; a whole row holds its description too, so fewer of those are kept. */
 const TITLE_CACHE_ENTRIES = 20_000;
+const TITLE_ROW_CACHE_ENTRIES = 5_000;
 
 interface NamesOfTitle {
   authors: string[];
@@ -87,8 +89,10 @@ export class CatalogRepository {
     private readonly search: SearchRepository | null = null,
   ) {}
 
-  private readonly titleRows = new IdCache<TitleRow | null>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
+  private readonly titleRows = new IdCache<TitleRow | null>(TITLE_ROW_CACHE_ENTRIES, TITLE_CACHE_MS);
   private readonly titleNames = new IdCache<NamesOfTitle>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
+  private readonly sortRows = new IdCache<TitleSortRow | null>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
+  private readonly chapterCount = new IdCache<number>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
 
   /**
    * The listing rows a filter reads (repositories/listings.ts): the topic's or publisher's listing, within a format
@@ -213,18 +217,23 @@ export class CatalogRepository {
 
   /** The few columns search groups, filters and sorts a match set on (whole rows are read for a page only). */
   async titleSortRows(ids: number[]): Promise<TitleSortRow[]> {
-    const out: TitleSortRow[] = [];
-    for (const batch of chunks(ids, 500)) {
-      out.push(
-        ...(await this.db
-          .selectFrom('titles')
-          .select(['id', 'work_title_id', 'created_at', 'sort_title', 'content_format', 'language'])
-          .where('id', 'in', batch)
-          .execute()),
-      );
-    }
-    return out;
+    // Kept by id like the whole rows (a search ranks up to some 400 candidates on every request).
+    const found = await this.sortRows.getMany(
+      ids,
+      this.added,
+      async (missing) => {
+        const rows = new Map<number, TitleSortRow | null>();
+        for (const batch of chunks(missing, 500)) {
+          const got = await this.db.selectFrom('titles').select(['id', 'work_title_id', 'created_at', 'sort_title', 'content_format', 'language']).where('id', 'in', batch).execute();
+          for (const row of got) rows.set(row.id, row);
+        }
+        return rows;
+      },
+      null,
+    );
+    return [...found.values()].filter((t): t is TitleSortRow => t !== null);
   }
+
 
   /** Every chapter's rendered HTML of a title (search's backfill). */
   chapterContents(titleId: number): Promise<{ id: number; full_path: string; content: string }[]> {
@@ -279,6 +288,23 @@ export class CatalogRepository {
     for (const p of publishers) of(p.title_id).publishers.push({ name: p.name, slug: p.slug });
     for (const t of topics) of(t.title_id).topics.push({ name: t.name, slug: t.slug });
     return out;
+  }
+
+  /** How many chapters each title has (one grouped count; kept by id like the rows). */
+  async chapterCounts(titleIds: number[]): Promise<Map<number, number>> {
+    return this.chapterCount.getMany(
+      titleIds,
+      this.added,
+      async (missing) => {
+        const counts = new Map<number, number>();
+        for (const batch of chunks(missing, 500)) {
+          const rows = await this.db.selectFrom('chapters').select(['title_id', (eb) => eb.fn.countAll<string | number>().as('n')]).where('title_id', 'in', batch).groupBy('title_id').execute();
+          for (const r of rows) counts.set(r.title_id, Number(r.n));
+        }
+        return counts;
+      },
+      0,
+    );
   }
 
   chaptersOf(titleId: number): Promise<ChapterSummaryRow[]> {
@@ -373,6 +399,11 @@ export class CatalogRepository {
     return this.added;
   }
   private added = 0;
+
+  /** Another process gave a title a new edition (services/catalog-changes.ts): what is kept by id is read again. */
+  forgetTitles(): void {
+    this.added++;
+  }
 
   /** Writes a whole imported title in one transaction: all of it lands, or none of it. */
   async insertTitle(bundle: NewTitleBundle): Promise<TitleRow> {

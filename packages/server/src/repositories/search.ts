@@ -262,47 +262,6 @@ export class SearchRepository {
     };
   }
 
-  /** Facet counts over a set of titles (their format and language already at hand). */
-  async facets(titles: readonly { id: number; content_format: string; language: string | null }[]) {
-    const titleIds = titles.map((t) => t.id);
-    if (titleIds.length === 0) return { format: [], topic: [], publisher: [], language: [] };
-    const format: Map<string, number> = new Map();
-    const language: Map<string, number> = new Map();
-    const topic: Map<string, { label: string; count: number }> = new Map();
-    const publisher: Map<string, { label: string; count: number }> = new Map();
-    for (const ids of chunks(titleIds, 500)) {
-      const [tp, pb] = await Promise.all([
-        this.db
-          .selectFrom('title_topics as tt')
-          .innerJoin('topics as x', 'x.id', 'tt.topic_id')
-          .select(['x.slug', 'x.name', (eb) => eb.fn.countAll<string | number>().as('n')])
-          .where('tt.title_id', 'in', ids)
-          .groupBy(['x.slug', 'x.name'])
-          .execute(),
-        this.db
-          .selectFrom('title_publishers as tp')
-          .innerJoin('publishers as x', 'x.id', 'tp.publisher_id')
-          .select(['x.slug', 'x.name', (eb) => eb.fn.countAll<string | number>().as('n')])
-          .where('tp.title_id', 'in', ids)
-          .groupBy(['x.slug', 'x.name'])
-          .execute(),
-      ]);
-      for (const r of tp) topic.set(r.slug, { label: r.name, count: (topic.get(r.slug)?.count ?? 0) + Number(r.n) });
-      for (const r of pb) publisher.set(r.slug, { label: r.name, count: (publisher.get(r.slug)?.count ?? 0) + Number(r.n) });
-    }
-    for (const r of titles) {
-      format.set(r.content_format, (format.get(r.content_format) ?? 0) + 1);
-      if (r.language) language.set(r.language, (language.get(r.language) ?? 0) + 1);
-    }
-    const sorted = (m: Map<string, { label: string; count: number }>) =>
-      [...m].map(([value, v]) => ({ value, label: v.label, count: v.count })).sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
-    return {
-      format: [...format].map(([value, count]) => ({ value, label: value, count })).sort((a, b) => b.count - a.count),
-      topic: sorted(topic).slice(0, 20),
-      publisher: sorted(publisher).slice(0, 20),
-      language: [...language].map(([value, count]) => ({ value, label: value, count })).sort((a, b) => b.count - a.count),
-    };
-  }
 
   async recordSelection(row: Omit<Database['search_selections'], 'id'>): Promise<void> {
     await this.db.insertInto('search_selections').values(row).execute();

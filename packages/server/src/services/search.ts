@@ -23,7 +23,7 @@ import {
 import type { TitleRow, UserRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { chapterAccess } from '../policies/reading.ts';
-import type { CatalogRepository, TitleSortRow } from '../repositories/catalog.ts';
+import type { CatalogRepository, TitleExtras, TitleSortRow } from '../repositories/catalog.ts';
 import type { SearchRepository } from '../repositories/search.ts';
 import type { CatalogService } from './catalog.ts';
 import { fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
@@ -48,6 +48,9 @@ type Viewer = UserRow | null;
 
 /** A PDF's passages are its pages (passage_no is the page's index): its hits open on their page. */
 const pageOf = (p: { media_type: string; passage_no: number }) => (p.media_type === 'application/pdf' ? p.passage_no + 1 : undefined);
+
+/** How many topics and publishers a facet lists (the most frequent first). */
+const FACET_VALUES_SHOWN = 20;
 
 export class SearchService {
   constructor(
@@ -104,10 +107,16 @@ export class SearchService {
     for (const lead of await this.catalog.titleSortRows(missingLeads)) works.get(lead.id)!.row = lead;
     let list = [...works.values()].filter((w): w is typeof w & { row: TitleSortRow } => w.row !== null);
 
-    const facets = await this.index.facets(list.map((w) => w.row));
-    // Filters apply after the facets are counted over the whole match set (so each facet shows what choosing it gives).
+    // The names of every work in the match set (kept by id in the catalog: no statement once warm) give the facets
+    // and the filters. Filters apply after the facets are counted over the whole match set (so each facet shows what
+    // choosing it gives).
+    const names = await this.catalog.extrasFor(list.map((w) => w.row.id));
+    const facets = facetsOf(
+      list.map((w) => w.row),
+      names,
+    );
     if (query.format || query.topic || query.publisher || query.language) {
-      const extras = await this.catalog.extrasFor(list.map((w) => w.row.id));
+      const extras = names;
       list = list.filter(
         (w) =>
           (!query.format || w.members.some((m) => m.content_format === query.format) || w.row.content_format === query.format) &&
@@ -129,7 +138,7 @@ export class SearchService {
     const [metadata, extras, chapterCounts] = await Promise.all([
       this.cards.cards(pageRows, viewer),
       this.catalog.extrasFor(pageRows.map((r) => r.id)),
-      this.chapterCounts(passages.map((p) => p.title_id)),
+      this.catalog.chapterCounts(passages.map((p) => p.title_id)),
     ]);
     const results = page.map((w, i) => {
       const row = pageRows[i]!;
@@ -185,11 +194,6 @@ export class SearchService {
     return { byTitle, exact: names.complete && own.complete && text.complete };
   }
 
-  private async chapterCounts(titleIds: number[]): Promise<Map<number, number>> {
-    const out = new Map<number, number>();
-    for (const id of new Set(titleIds)) out.set(id, (await this.catalog.chaptersOf(id)).length);
-    return out;
-  }
 
   private webUrl(title: Pick<TitleRow, 'title_safe' | 'book_id'>, fullPath: string, q: string, page?: number): string {
     const params = new URLSearchParams({ q });
@@ -205,7 +209,7 @@ export class SearchService {
     if (isEmptyQuery(q)) return { results: [], total: 0, page: input.page };
     const ids = await this.index.passagesOfTitle(q, title.id, IN_BOOK_WINDOW);
     const passages = await this.index.passages(ids);
-    const bounded = (await this.catalog.chaptersOf(title.id)).length <= 1;
+    const bounded = ((await this.catalog.chapterCounts([title.id])).get(title.id) ?? 0) <= 1;
     const byId = new Map(passages.map((p) => [p.id, p]));
     // In reading order (chapter, then passage), as a reader pages through a book's hits.
     const readable = ids
@@ -277,4 +281,23 @@ export class SearchService {
       }
     }
   }
+}
+
+/** The facets of a match set: each format, language, topic and publisher with how many of its works have it. */
+export function facetsOf(titles: readonly { id: number; content_format: string; language: string | null }[], names: TitleExtras): CatalogSearchResponse['facets'] {
+  const format = new Map<string, number>();
+  const language = new Map<string, number>();
+  const topic = new Map<string, { label: string; count: number }>();
+  const publisher = new Map<string, { label: string; count: number }>();
+  const add = (m: Map<string, { label: string; count: number }>, slug: string, label: string) => m.set(slug, { label, count: (m.get(slug)?.count ?? 0) + 1 });
+  for (const t of titles) {
+    format.set(t.content_format, (format.get(t.content_format) ?? 0) + 1);
+    if (t.language) language.set(t.language, (language.get(t.language) ?? 0) + 1);
+    for (const x of names.topics.get(t.id) ?? []) add(topic, x.slug, x.name);
+    for (const x of names.publishers.get(t.id) ?? []) add(publisher, x.slug, x.name);
+  }
+  const sorted = (m: Map<string, { label: string; count: number }>) =>
+    [...m].map(([value, v]) => ({ value, label: v.label, count: v.count })).sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+  const counted = (m: Map<string, number>) => [...m].map(([value, count]) => ({ value, label: value, count })).sort((a, b) => b.count - a.count);
+  return { format: counted(format), topic: sorted(topic).slice(0, FACET_VALUES_SHOWN), publisher: sorted(publisher).slice(0, FACET_VALUES_SHOWN), language: counted(language) };
 }
