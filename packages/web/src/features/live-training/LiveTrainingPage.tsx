@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { toAppPath } from '../../shared/links.ts';
-import { isLiveNow, sessionTime, useLiveCourses } from './useLiveCourses.ts';
+import { isLiveNow, sessionStart, sessionTime, useLiveCourses } from './useLiveCourses.ts';
 import './LiveTraining.css';
 
 export function CourseImage({ course, className }: { course: LiveCourseStatus; className?: string }) {
@@ -40,7 +40,7 @@ function CourseCard({ course }: { course: LiveCourseStatus }) {
             isLiveNow(next) ? (
               <span className="live-badge">{M.liveNow}</span>
             ) : (
-              M.nextSession(sessionTime(next.start_datetime, next.end_datetime))
+              M.nextSession(sessionStart(next.start_datetime))
             )
           ) : (
             M.noUpcoming

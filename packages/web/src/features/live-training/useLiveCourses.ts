@@ -24,5 +24,9 @@ export function sessionTime(start: string, end: string): string {
   return `${day.format(s)}, ${time.format(s)} – ${sameDay ? time.format(e) : `${day.format(e)}, ${time.format(e)}`}`;
 }
 
+/** "Tue 12 May, 14:30": when a session starts, in the reader's own time zone. */
+export const sessionStart = (start: string): string =>
+  new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' }).format(Date.parse(start));
+
 export const isLiveNow = (event: { start_datetime: string; end_datetime: string }, now = Date.now()) =>
   Date.parse(event.start_datetime) <= now && now < Date.parse(event.end_datetime);
