@@ -17,6 +17,7 @@ import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { AnnotationsRepository } from './repositories/annotations.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
+import { CatalogChangesRepository } from './repositories/catalog-changes.ts';
 import { CollectionsRepository } from './repositories/collections.ts';
 import { HealthRepository } from './repositories/health.ts';
 import { PositionsRepository } from './repositories/positions.ts';
@@ -59,6 +60,7 @@ import { AnnotationTokens } from './services/annotation-tokens.ts';
 import { AnnotationsService } from './services/annotations.ts';
 import { AuthService, SESSION_PURGE_INTERVAL_MS } from './services/auth.ts';
 import { CatalogCache, CatalogService, TaxonomyLookups } from './services/catalog.ts';
+import { CATALOG_CHANGES_POLL_MS, CatalogChanges } from './services/catalog-changes.ts';
 import { ChapterFlagsService } from './services/chapter-flags.ts';
 import { HealthService } from './services/health.ts';
 import { CollectionsService } from './services/collections.ts';
@@ -90,6 +92,7 @@ export interface Services {
   search: SearchService;
   home: HomeService;
   live: LiveTrainingService;
+  catalogChanges: CatalogChanges;
 }
 
 export interface Lectern {
@@ -118,6 +121,10 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const searchRepo = new SearchRepository(db.kysely, db.engine);
   const catalogRepo = new CatalogRepository(db.kysely, searchRepo);
   const catalogCache = new CatalogCache();
+  const catalogChanges = new CatalogChanges(new CatalogChangesRepository(db.kysely), (bookId, titleId) => {
+    catalogCache.forgetTitle(bookId, titleId);
+    catalogRepo.forgetTitles();
+  });
   const collectionsRepo = new CollectionsRepository(db.kysely);
   const resolver = new ContentResolver(catalogRepo, catalogCache);
   const progressRepo = new ProgressRepository(db.kysely);
@@ -130,7 +137,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     accounts,
     auth,
     catalog,
-    importer: new ImportService(catalogRepo, store, config.imports, undefined, catalogCache),
+    importer: new ImportService(catalogRepo, store, config.imports, undefined, catalogCache, catalogChanges),
     flags: new ChapterFlagsService(catalogRepo, catalogCache),
     collections: new CollectionsService(collectionsRepo, catalogRepo, resolver),
     metadata: new MetadataService(catalogRepo, progressRepo, resolver, catalogCache),
@@ -143,6 +150,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     search: new SearchService(searchRepo, catalogRepo, catalog),
     home: new HomeService(new HomeRepository(db.kysely), catalogRepo, catalog),
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
+    catalogChanges,
     passwordReset: new PasswordResetService(
       users,
       new PasswordResetsRepository(db.kysely),
@@ -184,6 +192,11 @@ export async function buildApp(config: Config): Promise<Lectern> {
     void services.search.backfill().catch((err: Error) => app.log.error({ err }, 'indexing the library for search failed'));
   });
   app.addHook('onClose', async () => clearInterval(dueTimer));
+  // New editions made by the command line (or another server) are forgotten here within a second, not a minute.
+  const pollChanges = () => services.catalogChanges.poll().catch((err: Error) => app.log.error({ err }, 'reading new editions made elsewhere failed'));
+  const changesTimer = setInterval(pollChanges, CATALOG_CHANGES_POLL_MS).unref();
+  app.addHook('onReady', async () => void (await pollChanges()));
+  app.addHook('onClose', async () => clearInterval(changesTimer));
 
   const csrf = new CsrfTokens(secret);
   await app.register(fastifyCookie);

@@ -323,6 +323,14 @@ export interface PasswordResetsTable {
   created_at: string;
 }
 
+/** A new edition of a title, for other processes to forget what they kept of it (migration 0021). */
+export interface CatalogChangesTable {
+  id: Generated<number>;
+  book_id: string;
+  title_id: number;
+  changed_at: string;
+}
+
 /** A title's own row (chapter_id null) or a passage of a chapter's text, as search indexes them (migration 0016). */
 export interface SearchDocsTable {
   id: Generated<number>;
@@ -432,6 +440,7 @@ export interface LivePresentersTable {
 }
 
 export interface Database {
+  catalog_changes: CatalogChangesTable;
   live_courses: LiveCoursesTable;
   live_course_topics: LiveCourseTopicsTable;
   live_events: LiveEventsTable;

@@ -21,6 +21,7 @@ import type { CatalogRepository, NewTitleBundle } from '../repositories/catalog.
 import type { ContentStore, UploadFolder } from '../storage/content-store.ts';
 import { randomToken } from '../util/random.ts';
 import type { CatalogCache } from './catalog.ts';
+import type { CatalogChanges } from './catalog-changes.ts';
 import { sha256 } from './tokens.ts';
 
 export interface ImportOptions {
@@ -46,6 +47,8 @@ export class ImportService {
     private readonly now: () => Date = () => new Date(),
     /** the catalog's in-process caches, told when a title gets a new edition */
     private readonly cache: Pick<CatalogCache, 'forgetTitle'> | null = null,
+    /** where a new edition is recorded for other processes (a server beside this command line) to forget the old */
+    private readonly changes: Pick<CatalogChanges, 'record'> | null = null,
   ) {}
 
   /** Imports every .epub and .pdf among the given files and folders (folders searched recursively). */
@@ -192,6 +195,8 @@ export class ImportService {
         work: { isbn: isbnOf(parsed.identifier) },
       });
       this.cache?.forgetTitle(old.book_id, old.id);
+      // The new edition is in whatever happens here: a failure to tell other processes leaves them their cache's minute.
+      await this.changes?.record(old.book_id, old.id).catch(() => {});
       // The old edition's folders, now that nothing refers to them (a cover variant made meanwhile goes with them).
       const oldFolders = new Set(done.oldFiles.map((f) => f.split('/')[0]!).filter((f) => f && f !== folder));
       for (const f of oldFolders) await fs.rm(this.store.resolve(f), { recursive: true, force: true }).catch(() => {});
