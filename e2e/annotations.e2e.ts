@@ -185,4 +185,52 @@ describe('highlights and notes in the reader', () => {
     })).toEqual([highlighted]);
     expect(dialogs).toEqual([]);
   });
+
+  it('shows hostile notes, tags and quotes as text in the viewer and the notes panel, and runs none of them', async () => {
+    const { page, dialogs } = await open({ width: 1280, height: 800 });
+    const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
+    const summary = list.results.find((b: { title: string }) => /War of the Worlds/.test(b.title));
+    const book = await (await page.request.get(summary.api_url)).json();
+    const chapter = book.chapters.find((c: { label: string }) => /Chapter 2\b/.test(c.label));
+    await page.goto(chapter.web_url);
+    await shown(page).locator('#lectern-root p').first().waitFor();
+    const quote = await selectWords(page, 10, 20);
+    const hostileText = '<script>window.__pwned = 1</script> [click](javascript:alert(1)) <svg onload=alert(2)> ![x](https://evil.example/x.png)';
+    const hostileTags = ['<img/src=x/onerror=alert(3)>', '"><b>bold</b>'];
+    const hostileQuote = '<img src=x onerror=alert(4)><iframe src="javascript:alert(5)">';
+    // Made as any store client could make them: straight to the store with the token.
+    const made = await page.evaluate(
+      async ({ bookId, href, quote, hostileText, hostileTags, hostileQuote }) => {
+        const token = await (await fetch('/auth/token')).text();
+        const post = (body: object) =>
+          fetch(`/nest/api/a/book/${encodeURIComponent(bookId)}/${href}/annotations/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-annotator-auth-token': token }, body: JSON.stringify(body) });
+        const a = await post({ quote, text: hostileText, tags: hostileTags, fragment: '<img src=x onerror=alert(6)><p>frag</p>' });
+        const b = await post({ quote: hostileQuote, text: hostileQuote, tags: [] });
+        return [a.status, b.status];
+      },
+      { bookId: book.book_id, href: chapter.full_path, quote, hostileText, hostileTags, hostileQuote },
+    );
+    expect(made).toEqual([200, 200]);
+    await page.reload();
+    await shown(page).locator('#lectern-root p').first().waitFor();
+    await clickOn(page, quote.slice(4, 14));
+    const viewer = page.getByRole('dialog', { name: 'Note' });
+    await viewer.waitFor();
+    expect(await viewer.textContent()).toContain('<script>window.__pwned = 1</script>');
+    // Nothing of the note became markup (the viewer's own buttons carry icons: only the note's parts are looked at).
+    expect(await viewer.locator('.annotation-viewer__note, .annotation-viewer__tags').locator('script, svg, img, iframe, b, a[href^="javascript"]').count()).toBe(0);
+    expect(await viewer.locator('.annotation-viewer__note').textContent()).toContain('[click](javascript:alert(1))');
+    expect(await viewer.getByRole('list', { name: 'Tags' }).textContent()).toBe(hostileTags.join(''));
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Notes and highlights' }).click();
+    const panel = page.getByRole('complementary', { name: 'Notes and highlights' });
+    await expect.poll(() => panel.locator('.reader-notes__quote').allTextContents()).toEqual(expect.arrayContaining([quote, hostileQuote]));
+    expect(await panel.locator('.reader-notes__quote, .reader-notes__text, .reader-notes__tags').locator('script, svg, img, iframe, b, a[href^="javascript"]').count()).toBe(0);
+    expect(await panel.textContent()).toContain(ANNOTATION_MESSAGES.orphaned);
+    expect(await panel.getByLabel('Tag').locator('option').allTextContents()).toEqual(expect.arrayContaining(hostileTags));
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+  });
 });

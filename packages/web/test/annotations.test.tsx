@@ -102,6 +102,12 @@ describe("a note's markdown", () => {
     expect([...container.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual(['https://example.com', '/library/']);
   });
 
+  it('keeps parentheses inside an address, and a link it will not follow as it was written', () => {
+    const { container } = render(<NoteMarkdown text={'[wiki](https://en.wikipedia.org/wiki/Fork_(software)) then [click](javascript:alert(1)) end'} />);
+    expect([...container.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual(['https://en.wikipedia.org/wiki/Fork_(software)']);
+    expect(container.textContent).toBe('wiki then [click](javascript:alert(1)) end');
+  });
+
   it.each([
     '<script>alert(1)</script>',
     '<img src=x onerror=alert(1)>',

@@ -13,7 +13,8 @@ const SAFE_LINK = /^(https?:\/\/|mailto:|\/(?!\/))/i;
 function inline(text: string, key: string): ReactNode[] {
   const out: ReactNode[] = [];
   // `code` | [text](url) | ![alt](url) | **strong** | *em* | _em_
-  const re = /`([^`]+)`|!?\[([^\]]*)\]\(([^)\s]*)\)|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|(?<![\p{L}\p{N}])_([^_\s][^_]*)_(?![\p{L}\p{N}])/gu;
+  // A link's address may hold one level of balanced parentheses (Wikipedia's addresses do).
+  const re = /`([^`]+)`|!?\[([^\]]*)\]\(((?:[^()\s]|\([^()\s]*\))*)\)|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|(?<![\p{L}\p{N}])_([^_\s][^_]*)_(?![\p{L}\p{N}])/gu;
   let last = 0;
   let n = 0;
   for (const m of text.matchAll(re)) {
@@ -23,7 +24,9 @@ function inline(text: string, key: string): ReactNode[] {
     else if (m[2] !== undefined) {
       const url = m[3] ?? '';
       const label = m[2] || url;
-      if (m[0].startsWith('!') || !SAFE_LINK.test(url)) out.push(label);
+      // An image shows its text; a link that may not be followed stays what was written.
+      if (m[0].startsWith('!')) out.push(label);
+      else if (!SAFE_LINK.test(url)) out.push(m[0]);
       else
         out.push(
           <a key={k} href={url} target="_blank" rel="noopener noreferrer nofollow">
