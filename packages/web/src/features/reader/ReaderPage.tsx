@@ -181,6 +181,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     href: load?.kind === 'pdf' ? href : (frameHref ?? href),
     surface,
     enabled: annotating,
+    prefetch: !!profile,
     revealRef,
   });
   const { reveal: revealAnnotation } = annotations;

@@ -80,10 +80,12 @@ export function useChapterAnnotations(opts: {
   /** the chapter's frame or a PDF's pages (surface.ts); null while there is none */
   surface: AnnotationSurface | null;
   enabled: boolean;
+  /** ask for the chapter's annotations already (a signed-in reader's chapter on its way, its kind not known yet) */
+  prefetch?: boolean;
   /** an annotation to bring into view once drawn (chosen in the notes panel, in another chapter) */
   revealRef?: { current: string | null };
 }) {
-  const { bookId, titleSafe, href, surface, enabled, revealRef } = opts;
+  const { bookId, titleSafe, href, surface, enabled, prefetch = false, revealRef } = opts;
   const queryClient = useQueryClient();
   // The notes panel lists the book's annotations: a change here makes it ask again.
   const changed = useCallback(() => void queryClient.invalidateQueries({ queryKey: queryKeys.annotations(bookId) }), [queryClient, bookId]);
@@ -136,8 +138,8 @@ export function useChapterAnnotations(opts: {
     return rows;
   }, [prefix, href]);
   useEffect(() => {
-    if (enabled) void loadRows();
-  }, [enabled, loadRows]);
+    if ((enabled || prefetch) && href) void loadRows();
+  }, [enabled, prefetch, href, loadRows]);
 
   // Load and draw the annotations whenever a surface is ready; on a PDF each page's when its text layer is built.
   useEffect(() => {
