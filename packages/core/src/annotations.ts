@@ -214,7 +214,8 @@ export const sharingOf = (p: AnnotationPermissions): SharingChoices => ({
 
 /** `p` with the groups the checkboxes govern set as chosen; every other principal in the lists is kept. */
 export function withSharing(p: AnnotationPermissions, choices: SharingChoices): AnnotationPermissions {
-  const toggle = (list: string[], group: string, on: boolean) => [...list.filter((x) => x !== group), ...(on ? [group] : [])];
+  // A list whose group is already as chosen is kept as it is (same order: the server sees no change of permissions).
+  const toggle = (list: string[], group: string, on: boolean) => (list.includes(group) === on ? [...list] : on ? [...list, group] : list.filter((x) => x !== group));
   return {
     read: toggle(p.read, ANNOTATION_GROUPS.world, choices.view),
     update: toggle(p.update, ANNOTATION_GROUPS.consumer, choices.edit),

@@ -56,6 +56,9 @@ describe('annotation rules', () => {
     expect(shared).toEqual({ read: ['bob', world], update: [authenticated, consumer], delete: ['bob'], admin: [consumer] });
     expect(sharingOf(shared)).toEqual({ view: true, edit: true, admin: true });
     expect(withSharing(shared, { view: false, edit: false, admin: false })).toEqual(p);
+    // Nothing chosen differently: every list as it was, in its order (the store compares them).
+    const ordered = { read: [world, 'bob'], update: [consumer, 'acct:x'], delete: [], admin: [] };
+    expect(withSharing(ordered, sharingOf(ordered))).toEqual(ordered);
     // The consumer may edit; an outsider still may not, and deleting stays the author's.
     const note = { user: 'ada', consumer: 'lectern', permissions: withSharing({ read: [], update: [], delete: [], admin: [] }, { view: false, edit: true, admin: false }) };
     expect(permits(note, 'update', { userId: 'carl', consumerKey: 'lectern', isAdmin: false })).toBe(true);

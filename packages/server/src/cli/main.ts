@@ -281,9 +281,10 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'live:event-add': {
-        const { values, positionals } = parseArgs({
+        const { values, positionals, tokens } = parseArgs({
           args: rest,
           allowPositionals: true,
+          tokens: true,
           options: {
             start: { type: 'string' },
             end: { type: 'string' },
@@ -303,14 +304,24 @@ async function run(argv: string[]): Promise<number> {
           if (values.end !== undefined) throw new AppError(400, 'give --end or --minutes, not both');
           if (!Number.isNaN(start)) end = new Date(start + minutes * 60_000).toISOString();
         }
-        const headshots = values.headshot ?? [];
+        // A --headshot belongs to the --presenter before it (in the order typed, not by count).
+        const presenters: { name: string; headshot_url: string | null }[] = [];
+        for (const t of tokens) {
+          if (t.kind !== 'option' || t.value === undefined) continue;
+          if (t.name === 'presenter') presenters.push({ name: t.value, headshot_url: null });
+          else if (t.name === 'headshot') {
+            const last = presenters.at(-1);
+            if (!last || last.headshot_url !== null) throw new AppError(400, '--headshot must follow the --presenter it shows');
+            last.headshot_url = t.value;
+          }
+        }
         const status = await services.live.addEvent(
           courseId,
           liveEventRequestSchema.parse({
             start_datetime: values.start ?? '',
             end_datetime: end ?? '',
             join_url: values.join ?? '',
-            presenters: (values.presenter ?? []).map((name, i) => ({ name, headshot_url: headshots[i] ?? null })),
+            presenters,
           }),
         );
         const event = status.events[0]!;

@@ -9,10 +9,14 @@ import type { CatalogChangesRepository } from '../repositories/catalog-changes.t
 
 /** How often a server process asks for replacements made elsewhere. */
 export const CATALOG_CHANGES_POLL_MS = 1_000;
+/** How many ids below the newest seen are read again (replacements committed out of id order). */
+const CATALOG_CHANGES_OVERLAP = 50;
 
 export class CatalogChanges {
   /** the newest row this process has acted on; null until the first poll (at start nothing is kept to forget) */
   private seen: number | null = null;
+  /** the rows acted on among the last CATALOG_CHANGES_OVERLAP ids */
+  private readonly handled = new Set<number>();
 
   constructor(
     private readonly changes: CatalogChangesRepository,
@@ -32,11 +36,18 @@ export class CatalogChanges {
       this.seen = await this.changes.latest();
       return 0;
     }
-    const rows = await this.changes.since(this.seen);
+    // PostgreSQL hands out ids before commit: a row with a lower id may become visible after a higher one. So the
+    // last OVERLAP ids are read again, and a row is acted on once.
+    const rows = await this.changes.since(Math.max(0, this.seen - CATALOG_CHANGES_OVERLAP));
+    let acted = 0;
     for (const r of rows) {
+      if (this.handled.has(r.id)) continue;
       this.forget(r.book_id, r.title_id);
-      this.seen = r.id;
+      this.handled.add(r.id);
+      this.seen = Math.max(this.seen, r.id);
+      acted++;
     }
-    return rows.length;
+    for (const id of this.handled) if (id <= this.seen - CATALOG_CHANGES_OVERLAP) this.handled.delete(id);
+    return acted;
   }
 }

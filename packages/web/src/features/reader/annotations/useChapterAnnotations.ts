@@ -170,14 +170,18 @@ export function useChapterAnnotations(opts: {
       performance.mark('reader:annotations-loaded');
       // A root's annotations are anchored against one index of its text, drawn 10 at a time with 10 ms between
       // batches (§9), those in view first and outwards from there (highlighter.ts DrawingQueue).
+      // A root drawn again (a PDF page rebuilt by a zoom) stops the run drawing on its old text.
+      const runs = new Map<string, number>();
       const draw = (key: string, root: Element) => {
+        const run = (runs.get(key) ?? 0) + 1;
+        runs.set(key, run);
         const list = current.current.filter((a) => surface.keyOf(a) === key);
         const index = indexText(root);
         const queue = new DrawingQueue(list, surface.viewOf(index));
         const lost: Annotation[] = [];
         let viewMarked = false;
         const batch = () => {
-          if (abort.signal.aborted) return;
+          if (abort.signal.aborted || runs.get(key) !== run) return;
           const next = queue.take(ANNOTATION_TIMING.batchSize);
           // The reader moved while drawing: what was drawn out of view so far is painted now.
           if (queue.moved) hl.flush();
