@@ -82,6 +82,12 @@ export interface NewTitleBundle {
 /** A title's columns that search's grouping, filters and orders read. */
 export type TitleSortRow = Pick<TitleRow, 'id' | 'work_title_id' | 'created_at' | 'sort_title' | 'content_format' | 'language'>;
 
+/** What a book had before a new edition replaces it: the operator's chapter flags and topics. */
+export interface EditionBefore {
+  chapters: Pick<ChapterRow, 'full_path' | 'as_sample' | 'is_public'>[];
+  topics: { slug: string; name: string }[];
+}
+
 export class CatalogRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -420,7 +426,10 @@ export class CatalogRepository {
    * publishers, topics, resources, the contents and the search rows are written again. Answers the storage paths
    * of the old edition's files, for the caller to remove once the new edition is in.
    */
-  async replaceTitle(titleId: number, bundle: NewTitleBundle): Promise<{ title: TitleRow; kept: number; added: number; removed: string[]; oldFiles: string[] }> {
+  async replaceTitle(
+    titleId: number,
+    editionFor: (had: EditionBefore) => NewTitleBundle,
+  ): Promise<{ title: TitleRow; kept: number; added: number; removed: string[]; oldFiles: string[]; bundle: NewTitleBundle }> {
     const done = await this.db.transaction().execute(async (trx) => {
       const before = await trx.selectFrom('titles').select(['id', 'work_title_id', 'cover_path']).where('id', '=', titleId).executeTakeFirstOrThrow();
       const oldResources = await trx.selectFrom('resources').select(['storage_path', 'sample_storage_path']).where('title_id', '=', titleId).execute();
@@ -428,6 +437,20 @@ export class CatalogRepository {
       const { book_id: _bookId, ...columns } = bundle.title;
       const title = await trx.updateTable('titles').set(columns).where('id', '=', titleId).returningAll().executeTakeFirstOrThrow();
 
+      // What the operator set on the old edition (chapter flags, topics), read here rather than before: a change made
+      // while the worker ran is kept, and on PostgreSQL the chapter rows stay locked until the swap commits.
+      const flagsQuery = trx.selectFrom('chapters').select(['full_path', 'as_sample', 'is_public']).where('title_id', '=', titleId);
+      const [hadChapters, hadTopics] = await Promise.all([
+        (this.search?.engine === 'postgres' ? flagsQuery.forUpdate() : flagsQuery).execute(),
+        trx
+          .selectFrom('title_topics')
+          .innerJoin('topics', 'topics.id', 'title_topics.topic_id')
+          .select(['topics.name', 'topics.slug'])
+          .where('title_topics.title_id', '=', titleId)
+          .orderBy('topics.name')
+          .execute(),
+      ]);
+      const bundle = editionFor({ chapters: hadChapters, topics: hadTopics });
       await trx.deleteFrom('title_authors').where('title_id', '=', titleId).execute();
       await trx.deleteFrom('title_publishers').where('title_id', '=', titleId).execute();
       await trx.deleteFrom('title_topics').where('title_id', '=', titleId).execute();
@@ -465,7 +488,7 @@ export class CatalogRepository {
       }
       // Sort keys, topics and publishers may have changed: the work's listing rows and counts follow.
       await refreshListings(trx, [before.work_title_id ?? titleId]);
-      return { title, kept: bundle.chapters.length - fresh.length, added: fresh.length, removed: gone.map((c) => c.full_path), oldFiles };
+      return { title, kept: bundle.chapters.length - fresh.length, added: fresh.length, removed: gone.map((c) => c.full_path), oldFiles, bundle };
     });
     this.added++;
     return done;

@@ -14,6 +14,8 @@ import path from 'node:path';
 import { authorSortKey, type ImportReport, slugify, titleSortKey, workKey } from '@lectern/core';
 import type { ChapterRow, Flag, TitleRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
+import { storedOverlay } from '../ingest/media-overlays.ts';
+import type { ChapterRendition, TitleRendition } from '../ingest/rendition.ts';
 import { IngestError } from '../ingest/types.ts';
 import { runImportWorker, type WorkerRunStats } from '../ingest/worker-host.ts';
 import { DEFAULT_IMPORT_LIMITS, type DoneMessage, type ImportLimits, LIMIT_NAMES, type ParsedMessage } from '../ingest/worker-protocol.ts';
@@ -171,28 +173,29 @@ export class ImportService {
       const parsed = worked.title;
       if (kindOf(parsed.source) !== oldKind) throw new IngestError(`${named} is ${article(oldKind)}; ${article(kindOf(parsed.source))} cannot replace it`);
       const edition = await editionOf(worked, folder, options);
-      const [oldChapters, extras] = await Promise.all([this.catalog.chaptersOf(old.id), this.catalog.extrasFor([old.id])]);
-      const chapters = keepFlags(edition.bundle.chapters, oldChapters, oldKind === 'PDF');
-      // The operator's topics stay (we cannot tell them from the old edition's subjects); new ones are added.
-      const topics = dedupeBySlug([...(extras.topics.get(old.id) ?? []), ...edition.bundle.topics]);
       await staging.commit(folder);
       committedFolder = folder;
-      const done = await this.catalog.replaceTitle(old.id, {
-        ...edition.bundle,
-        chapters,
-        topics,
-        search: edition.bundle.search ? { ...edition.bundle.search, subjects: [...topics.map((t) => t.name), ...parsed.publishers].join(' ') } : undefined,
-        title: {
-          ...edition.columns,
-          book_id: old.book_id,
-          allow_scripts: allowScripts ? 1 : 0,
-          is_system_book: old.is_system_book,
-          file_sha256: fileHash,
-          origin: options.origin ?? fileName,
-          // the title keeps its place among the newest: a corrected edition is not a new title
-          created_at: old.created_at,
-        },
-        work: { isbn: isbnOf(parsed.identifier) },
+      const done = await this.catalog.replaceTitle(old.id, (had) => {
+        const chapters = keepFlags(edition.bundle.chapters, had.chapters, oldKind === 'PDF');
+        // The operator's topics stay (we cannot tell them from the old edition's subjects); new ones are added.
+        const topics = dedupeBySlug([...had.topics, ...edition.bundle.topics]);
+        return {
+          ...edition.bundle,
+          chapters,
+          topics,
+          search: edition.bundle.search ? { ...edition.bundle.search, subjects: [...topics.map((t) => t.name), ...parsed.publishers].join(' ') } : undefined,
+          title: {
+            ...edition.columns,
+            book_id: old.book_id,
+            allow_scripts: allowScripts ? 1 : 0,
+            is_system_book: old.is_system_book,
+            file_sha256: fileHash,
+            origin: options.origin ?? fileName,
+            // the title keeps its place among the newest: a corrected edition is not a new title
+            created_at: old.created_at,
+          },
+          work: { isbn: isbnOf(parsed.identifier) },
+        };
       });
       this.cache?.forgetTitle(old.book_id, old.id);
       // The new edition is in whatever happens here: a failure to tell other processes leaves them their cache's minute.
@@ -203,7 +206,7 @@ export class ImportService {
       return {
         book_id: done.title.book_id,
         title: done.title.title,
-        chapters: chapters.length,
+        chapters: done.bundle.chapters.length,
         warnings: [
           // a different package identifier may mean a different book: said, not refused (an edition may get a new one)
           ...(old.identifier && parsed.identifier && old.identifier !== parsed.identifier ? [`the new file's identifier ${parsed.identifier} is not the old one's (${old.identifier})`] : []),
@@ -277,6 +280,7 @@ async function editionOf(
   const chapters: NewTitleBundle['chapters'] = worked.chapters.map((c, index) => ({
     full_path: c.fullPath,
     label: c.label,
+    ...chapterRenditionColumns(c.rendition),
     item_order: index,
     media_type: c.mediaType,
     content: c.html,
@@ -285,6 +289,7 @@ async function editionOf(
     as_sample: (index === sampleIndex ? 1 : 0) as Flag,
     is_public: 0 as Flag,
     sample_content: c.sampleContent,
+    media_overlay: c.mediaOverlay ? storedOverlay(c.mediaOverlay) : null,
   }));
 
   // The search documents: the chapters' text in passages, a chapter at a time so other requests get their turn.
@@ -318,6 +323,7 @@ async function editionOf(
       title_dir: parsed.textDirection?.title.dir ?? null,
       title_lang: parsed.textDirection?.title.lang ?? null,
       page_progression: parsed.pageProgression ?? null,
+      ...titleRenditionColumns(parsed.rendition),
     },
     bundle: {
       search: {
@@ -361,6 +367,29 @@ function keepFlags(chapters: NewTitleBundle['chapters'], old: Pick<ChapterRow, '
   });
   if (pdf || kept.some((c) => c.as_sample === 1)) return kept;
   return kept.map((c, i) => ({ ...c, as_sample: chapters[i]!.as_sample }));
+}
+
+/** How a title asks to be laid out, as stored (migration 0022); null for PDFs. */
+function titleRenditionColumns(r: TitleRendition | undefined) {
+  return {
+    rendition_layout: r?.layout ?? null,
+    rendition_spread: r?.spread ?? null,
+    rendition_flow: r?.flow ?? null,
+    viewport_width: r?.viewport?.width ?? null,
+    viewport_height: r?.viewport?.height ?? null,
+  };
+}
+
+/** How a spine item asks to be laid out, as stored (migration 0022); null for PDFs. */
+function chapterRenditionColumns(r: ChapterRendition | undefined) {
+  return {
+    rendition_layout: r?.layout ?? null,
+    rendition_spread: r?.spread ?? null,
+    rendition_flow: r?.flow ?? null,
+    page_spread: r?.pageSpread ?? null,
+    viewport_width: r?.viewport?.width ?? null,
+    viewport_height: r?.viewport?.height ?? null,
+  };
 }
 
 type Kind = 'EPUB' | 'PDF';

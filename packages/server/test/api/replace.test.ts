@@ -277,6 +277,25 @@ describe.each(ENGINES)('replacing a book on %s', (engine) => {
     expect((await reader.request('POST', `/api/v1/admin/import/?replace=${bookId}`, multipart([{ name: 'x.epub', data: FIRST }]))).statusCode).toBe(403);
   });
 
+  it('keeps a topic and a chapter flag another process set after this one had read the book', async () => {
+    // Read, and so cached (names are kept a minute): the replacement must read what the book has now, not this.
+    const shown = await detail();
+    const k = t.lectern.db.kysely;
+    const title = await k.selectFrom('titles').select('id').where('book_id', '=', bookId).executeTakeFirstOrThrow();
+    const topic = await k.insertInto('topics').values({ slug: 'harbours', name: 'Harbours' }).returning('id').executeTakeFirstOrThrow();
+    await k.insertInto('title_topics').values({ title_id: title.id, topic_id: topic.id }).execute();
+    const tides = shown.chapters.find((c) => c.label === 'Tides')!.full_path;
+    await k.updateTable('chapters').set({ is_public: 1 }).where('title_id', '=', title.id).where('full_path', '=', tides).execute();
+
+    const res = await upload([{ name: 'atlas-again.epub', data: FIRST }], bookId);
+    expect(res.statusCode, res.body).toBe(200);
+    const topics = await k.selectFrom('title_topics').innerJoin('topics', 'topics.id', 'title_topics.topic_id').select('topics.slug').where('title_id', '=', title.id).execute();
+    expect(topics.map((r) => r.slug)).toContain('harbours');
+    const flags = await k.selectFrom('chapters').select(['full_path', 'is_public']).where('title_id', '=', title.id).execute();
+    expect(flags.find((c) => c.full_path === tides)?.is_public).toBe(1);
+    expect(await found('harbours')).toEqual([bookId]);
+  });
+
   it('replaces a PDF with a PDF', async () => {
     const first = await upload([{ name: 'printed.pdf', data: await twoPagePdf() }]);
     expect(first.statusCode, first.body).toBe(201);
