@@ -145,6 +145,29 @@ export const bookListQuerySchema = z.object({
 export type BookListQuery = z.infer<typeof bookListQuerySchema>;
 
 /** A chapter as API clients get it: plain sanitised HTML in `content`. */
+/**
+ * ours (issue 12, read aloud): a chapter's EPUB Media Overlay as the reader plays it, the phrases in order. Each
+ * clip highlights the chapter's element `fragment` (an id) while `audio[clip.audio]` plays from `begin` to `end`
+ * seconds (null: to the end of the file). `skippable`: the structure it belongs to may be skipped (pagebreak, note,
+ * …); `escape_to`: the index of the first clip after the escapable structure it is in (a table, a sidebar).
+ */
+export const mediaOverlaySchema = z.object({
+  active_class: z.string().nullable(),
+  playback_active_class: z.string().nullable(),
+  audio: z.array(z.string()),
+  clips: z.array(
+    z.object({
+      fragment: z.string(),
+      audio: z.number().int(),
+      begin: z.number(),
+      end: z.number().nullable(),
+      skippable: z.string().optional(),
+      escape_to: z.number().int().optional(),
+    }),
+  ),
+});
+export type MediaOverlay = z.infer<typeof mediaOverlaySchema>;
+
 export const chapterContentSchema = z.object({
   book_id: z.string(),
   chapter_href: z.string(),
@@ -170,6 +193,8 @@ export const chapterContentSchema = z.object({
    * a one-chapter book or a PDF, which is what visitors who may not read the title get.
    */
   partial: z.boolean().optional(),
+  /** ours (issue 12): the chapter's media overlay, when the book has one for it (not on a bounded sample) */
+  media_overlay: mediaOverlaySchema.nullable().optional(),
 });
 export type ChapterContent = z.infer<typeof chapterContentSchema>;
 
@@ -311,6 +336,8 @@ export const archiveItemSchema = z.object({
   top_percentage: z.number(),
   /** ours: which way the title's pages turn (EPUB page-progression-direction); taps, swipes and arrows follow */
   page_progression: z.enum(['ltr', 'rtl']).optional(),
+  /** ours (issue 12, read aloud): the chapter's EPUB Media Overlay; null when it has none */
+  media_overlay: mediaOverlaySchema.nullable().optional(),
   resources: z.array(chapterItemSchema),
   /** set when this chapter cannot be delivered: the message, and where to go (sign-in) */
   error: z.string().nullable(),

@@ -133,6 +133,8 @@ export interface ChaptersTable {
   is_public: Flag;
   /** the bounded sample (opening part) of a one-chapter book's only chapter; null for other chapters */
   sample_content: string | null;
+  /** its EPUB Media Overlay as compact JSON (0023, ingest/media-overlays.ts storedOverlay); null when it has none */
+  media_overlay: OptionalText;
 }
 
 export interface ResourcesTable {

@@ -22,6 +22,7 @@ import {
   xmlProblem,
   type DomElement,
 } from './markup.ts';
+import { readMediaOverlays } from './media-overlays.ts';
 import { looksLikeFileName, normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
 import { commonFolder, dirname, isAbsoluteUrl, normalisePath, relativeTo, resolveHref } from './paths.ts';
 import { IngestError, type TextDirection, type ParsedChapter, type ParsedResource, type ParsedTitle, type ParsedTocEntry } from './types.ts';
@@ -117,6 +118,11 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
   const { facts, chapterOf } = readChapters(spine, items, byId, files, warn);
   if (facts.length === 0) throw new IngestError('the package has no readable chapters');
   const chapterPaths = new Set(facts.map((fact) => fact.chapter.fullPath));
+  const overlays = readMediaOverlays({ pkg, opfPath, byId, byPath, files, chapters: facts.map((f) => ({ fullPath: f.chapter.fullPath, declaredPath: f.declaredPath })), warn });
+  for (const fact of facts) {
+    const overlay = overlays.get(fact.chapter.fullPath);
+    if (overlay) fact.chapter.mediaOverlay = overlay;
+  }
 
   const tocContext: TocContext = { items, byId, byPath, files, chapterOf, warn };
   const toc = readNavToc(tocContext) ?? readNcxToc(tocContext, spine ? attr(spine, 'toc') : undefined) ?? [];

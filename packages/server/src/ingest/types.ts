@@ -4,6 +4,8 @@
  * Paths are package paths: relative to the OPF file's folder, decoded, without a leading slash or fragment.
  */
 
+import type { ChapterOverlay } from './media-overlays.ts';
+
 export interface ParsedResource {
   fullPath: string;
   mediaType: string;
@@ -23,6 +25,8 @@ export interface ParsedChapter {
   textLength: number;
   /** The spine itemref's linear attribute is not "no". */
   linear: boolean;
+  /** Its EPUB Media Overlay (ingest/media-overlays.ts), when the book has one for it. */
+  mediaOverlay?: ChapterOverlay;
 }
 
 /** One table-of-contents entry; depth starts at 1; the list is flattened in document order. */

@@ -16,6 +16,7 @@ import {
 } from '@lectern/core';
 import type { Flag, TitleRow, UserRow } from '../db/schema.ts';
 import { fieldError, notFound } from '../errors.ts';
+import { readerOverlay } from '../ingest/media-overlays.ts';
 import { SAMPLE_END_HTML, openingPart } from '../ingest/sample.ts';
 import { chapterAccess, refuseChapter } from '../policies/reading.ts';
 import { type CatalogRepository, orderKey, type TitleExtras } from '../repositories/catalog.ts';
@@ -321,6 +322,7 @@ export class CatalogService {
       next_chapter_uri: row.next_full_path,
       previous_chapter_uri: row.previous_full_path,
       file_url: pdfFile ? paths.chapterApi(title.book_id, pdfFile.full_path) + '?download=1' : null,
+      media_overlay: readerOverlay(row.media_overlay, (p) => paths.chapterApi(title.book_id, p)),
     };
     // The title's only chapter (both neighbours missing) is bounded: an EPUB's keeps its opening part (made at
     // import; cut here for titles imported before that), a PDF's sample is the small PDF of its first pages.
@@ -330,7 +332,8 @@ export class CatalogService {
       if (pdfFile.sample_storage_path) sample = withJson({ ...chapter, partial: true });
     } else if (bounded) {
       const part = row.sample_content ?? openingPart(row.content, row.text_length);
-      sample = withJson({ ...chapter, content: part + SAMPLE_END_HTML, partial: true });
+      // the opening part has no overlay: its phrases would read on past the part into the whole chapter
+      sample = withJson({ ...chapter, content: part + SAMPLE_END_HTML, partial: true, media_overlay: null });
     }
     const entry: CachedChapter = {
       ...withJson(chapter),

@@ -94,6 +94,7 @@ export class ReaderService {
         next_chapter_uri: c.next_chapter_uri,
         previous_chapter_uri: c.previous_chapter_uri,
         top_percentage: top,
+        media_overlay: c.media_overlay ?? null,
         resources: [chapterItem],
         error: null,
         url: c.file_url,
