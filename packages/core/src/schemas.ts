@@ -130,6 +130,21 @@ export function pagedSchema<T extends z.ZodType>(item: T) {
 }
 export type Paged<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
+/**
+ * ours (issue 12, fixed layout): how a spine item asks to be laid out (EPUB 3.3 §8): `layout` reflowable or
+ * pre-paginated (fixed layout), `spread` (rendition:spread: when two pages may show side by side), `flow`
+ * (rendition:flow), `page_spread` (the side of a spread it goes on; null: either), `viewport` (a fixed-layout page's
+ * size in CSS pixels; null when unknown or reflowable). Items imported before this are reflowable.
+ */
+export const renditionSchema = z.object({
+  layout: z.enum(['reflowable', 'pre-paginated']),
+  spread: z.enum(['none', 'landscape', 'both', 'auto']),
+  flow: z.enum(['paginated', 'scrolled-continuous', 'scrolled-doc', 'auto']),
+  page_spread: z.enum(['left', 'right', 'center']).nullable(),
+  viewport: z.object({ width: z.number().int(), height: z.number().int() }).nullable(),
+});
+export type Rendition = z.infer<typeof renditionSchema>;
+
 export const bookListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(24),
@@ -178,6 +193,8 @@ export const chapterContentSchema = z.object({
   content_type: z.string(),
   content: z.string(),
   stylesheets: z.array(z.string()),
+  /** ours (issue 12): how the chapter asks to be laid out (fixed layout, spreads, flow) */
+  rendition: renditionSchema.optional(),
   item_order: z.number().int(),
   as_sample: z.boolean(),
   is_public: z.boolean(),
@@ -334,6 +351,8 @@ export const archiveItemSchema = z.object({
   next_chapter_uri: z.string().nullable(),
   previous_chapter_uri: z.string().nullable(),
   top_percentage: z.number(),
+  /** ours (issue 12): how this chapter asks to be laid out; a pre-paginated one is a fixed-layout page */
+  rendition: renditionSchema.optional(),
   /** ours: which way the title's pages turn (EPUB page-progression-direction); taps, swipes and arrows follow */
   page_progression: z.enum(['ltr', 'rtl']).optional(),
   /** ours (issue 12, read aloud): the chapter's EPUB Media Overlay; null when it has none */
@@ -384,13 +403,26 @@ export const tocResponseSchema = z.object({
   detail_position: z.number().int(),
   thumbnail_tag: z.string().nullable(),
   /** the flat reading order (chapters of the spine) with depth, current one selected */
-  chapters: z.array(z.object({ label: z.string(), depth: z.number().int(), uri: z.string(), selected: z.boolean(), minutes_required: z.number(), url: z.string() })),
+  chapters: z.array(
+    z.object({
+      label: z.string(),
+      depth: z.number().int(),
+      uri: z.string(),
+      selected: z.boolean(),
+      minutes_required: z.number(),
+      url: z.string(),
+      /** ours (issue 12): each spine item's layout, given when the book has fixed-layout pages (for its spreads) */
+      rendition: renditionSchema.optional(),
+    }),
+  ),
   /** the nested table of contents */
   items: z.array(tocItemSchema),
   /** ours: the print edition's pages (EPUB page list) for "go to page"; empty when the book has none */
   page_list: z.array(z.object({ label: z.string(), href: z.string(), url: z.string() })),
   /** ours: the book's landmarks (bodymatter: where the text starts; toc, index, …) */
   landmarks: z.array(z.object({ type: z.string(), label: z.string(), href: z.string(), url: z.string() })),
+  /** ours (issue 12): the package's rendition defaults (page_spread is always null here) */
+  rendition: renditionSchema.optional(),
 });
 export type TocResponse = z.infer<typeof tocResponseSchema>;
 

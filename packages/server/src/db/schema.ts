@@ -6,6 +6,8 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 
 /** A nullable column an insert may leave out (added by a later migration). */
 type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
+/** A nullable number a new row may leave out (columns added by later migrations). */
+type OptionalNumber = ColumnType<number | null, number | null | undefined, number | null>;
 
 export type Flag = 0 | 1;
 
@@ -119,6 +121,12 @@ export interface TitleTopicsTable {
 }
 
 export interface ChaptersTable {
+  /** the package's rendition:layout, spread and flow and its rendition:viewport (0022; ingest/rendition.ts); null before */
+  rendition_layout: OptionalText;
+  rendition_spread: OptionalText;
+  rendition_flow: OptionalText;
+  viewport_width: OptionalNumber;
+  viewport_height: OptionalNumber;
   id: Generated<number>;
   title_id: number;
   full_path: string;
@@ -158,6 +166,13 @@ export interface TocEntriesTable {
   label: string;
   full_path: string;
   fragment: string | null;
+  /** the spine item's layout, spread and flow (its overrides applied), its side of a spread, a fixed-layout page's size (0022) */
+  rendition_layout: OptionalText;
+  rendition_spread: OptionalText;
+  rendition_flow: OptionalText;
+  page_spread: OptionalText;
+  viewport_width: OptionalNumber;
+  viewport_height: OptionalNumber;
   /** what the entry is (0019): the contents, a print page, or a landmark */
   kind: Generated<'toc' | 'page' | 'landmark'>;
   /** a landmark's epub:type (bodymatter, toc, index, …) */

@@ -12,7 +12,8 @@
  *   the caller's rewriter, or an in-document fragment, or a data: image or font;
  * - @media, @supports, @container, @layer (recursed), @font-face (its descriptors), @import of the book's own
  *   stylesheets; every other at-rule (@namespace, @page, @keyframes, @charset, @document, …) goes;
- * - position: fixed and absolute become static (a book may not lay anything over the reading view);
+ * - position: fixed and absolute become static (a book may not lay anything over the reading view), except in the
+ *   sheets and styles of fixed-layout pages (`positioned`), where absolute stays and fixed becomes absolute;
  * - rules whose selector names the reader's own elements (#lectern-root, .lectern-*) go.
  * A value with a backslash escape outside a string, a brace or semicolon inside a value, an unknown function,
  * expression(), javascript:, -moz-binding or behavior drops the declaration.
@@ -278,7 +279,7 @@ function scaledFontSize(value: string): string {
 }
 
 /** Cleans one declaration in place; false when it must go. */
-function cleanDeclaration(decl: Declaration, rewrite: CssUrlRewriter, fontFace: boolean, keepImportant: boolean): boolean {
+function cleanDeclaration(decl: Declaration, rewrite: CssUrlRewriter, fontFace: boolean, keepImportant: boolean, positioned = false): boolean {
   let prop = fontFace ? (FONT_DESCRIPTORS.has(decl.prop.toLowerCase()) ? decl.prop.toLowerCase() : null) : standardProperty(decl.prop);
   if (!prop) return false;
   let value = cleanValue(decl.value, rewrite, fontFace ? 'font' : 'image');
@@ -293,8 +294,9 @@ function cleanDeclaration(decl: Declaration, rewrite: CssUrlRewriter, fontFace: 
   if (prop === 'font-size' && !fontFace) value = scaledFontSize(value);
   if (prop === 'position') {
     // Fixed and absolute boxes could cover the page, and a link laid over it would take the reader's page-turn
-    // taps; in reflowable chapters they stay in the flow (fixed layout, where absolute is the rule, comes separately).
-    if (keyword === 'fixed' || keyword === 'absolute') value = 'static';
+    // taps; in reflowable chapters they stay in the flow. A fixed-layout page (`positioned`) is laid out by them:
+    // absolute stays, and fixed becomes absolute (the page is its own viewport, which never scrolls).
+    if (keyword === 'fixed' || keyword === 'absolute') value = positioned ? 'absolute' : 'static';
     else if (!['static', 'relative', 'absolute', 'sticky', 'inherit', 'initial', 'unset', 'revert'].includes(keyword)) return false;
   }
   decl.prop = prop;
@@ -310,23 +312,23 @@ const touchesReader = (selector: string) => selector.toLowerCase().includes('lec
 
 const RECURSED_AT_RULES = new Set(['media', 'supports', 'container', 'layer']);
 
-function cleanContainer(container: Container, rewrite: CssUrlRewriter, imports: string[], topLevel: boolean): void {
+function cleanContainer(container: Container, rewrite: CssUrlRewriter, imports: string[], topLevel: boolean, positioned: boolean): void {
   for (const node of [...(container.nodes ?? [])] as ChildNode[]) {
     if (node.type === 'comment') node.remove();
     else if (node.type === 'decl') {
       // Declarations directly in a sheet or an at-rule block are not valid; inside a (nested) rule they are.
-      if (container.type !== 'rule' || !cleanDeclaration(node, rewrite, false, true)) node.remove();
+      if (container.type !== 'rule' || !cleanDeclaration(node, rewrite, false, true, positioned)) node.remove();
     } else if (node.type === 'rule') {
       if (touchesReader(node.selector)) node.remove();
       else {
-        cleanContainer(node, rewrite, imports, false);
+        cleanContainer(node, rewrite, imports, false, positioned);
         if ((node.nodes ?? []).length === 0) node.remove();
       }
-    } else if (node.type === 'atrule') cleanAtRule(node, rewrite, imports, topLevel);
+    } else if (node.type === 'atrule') cleanAtRule(node, rewrite, imports, topLevel, positioned);
   }
 }
 
-function cleanAtRule(rule: AtRule, rewrite: CssUrlRewriter, imports: string[], topLevel: boolean): void {
+function cleanAtRule(rule: AtRule, rewrite: CssUrlRewriter, imports: string[], topLevel: boolean, positioned: boolean): void {
   const name = rule.name.toLowerCase().replace(VENDOR, '');
   if (name === 'import' && topLevel) {
     const tokens = tokenize(rule.params);
@@ -353,7 +355,7 @@ function cleanAtRule(rule: AtRule, rewrite: CssUrlRewriter, imports: string[], t
     rule.name = name;
     rule.params = prelude;
     if (rule.nodes) {
-      cleanContainer(rule, rewrite, imports, false);
+      cleanContainer(rule, rewrite, imports, false, positioned);
       if (rule.nodes.length === 0) rule.remove();
     } else if (name !== 'layer') rule.remove();
   } else {
@@ -375,12 +377,17 @@ export interface SanitizedSheet {
   unreadable: boolean;
 }
 
+/** How a sheet is read: `positioned` keeps absolute positioning (the sheets and styles of fixed-layout pages). */
+export interface CssOptions {
+  positioned?: boolean;
+}
+
 /** A whole stylesheet (a .css file or an inline <style>), wrapped in the book's cascade layer. */
-export function sanitizeStylesheet(css: string, rewrite: CssUrlRewriter): SanitizedSheet {
+export function sanitizeStylesheet(css: string, rewrite: CssUrlRewriter, opts: CssOptions = {}): SanitizedSheet {
   const root = parse(css);
   if (!root) return { css: '', unreadable: true };
   const imports: string[] = [];
-  cleanContainer(root, rewrite, imports, true);
+  cleanContainer(root, rewrite, imports, true, opts.positioned === true);
   root.raws = {};
   const body = root.nodes.length > 0 ? `@layer ${BOOK_LAYER} {\n${root.toString()}\n}\n` : '';
   return { css: `${imports.join('\n')}${imports.length ? '\n' : ''}${body}`, unreadable: false };
@@ -401,13 +408,13 @@ export const noCssUrls: CssUrlRewriter = () => null;
  * A style="" attribute: its declarations, cleaned (and, with `properties`, only those); '' when none is left. `!important` is dropped: a style
  * attribute already beats every rule of the book, and its importance would beat the reader's settings too.
  */
-export function sanitizeStyleAttribute(value: string, rewrite: CssUrlRewriter, properties?: ReadonlySet<string>): string {
+export function sanitizeStyleAttribute(value: string, rewrite: CssUrlRewriter, properties?: ReadonlySet<string>, opts: CssOptions = {}): string {
   const root = parse(value);
   if (!root) return '';
   const kept: string[] = [];
   for (const node of root.nodes) {
     if (node.type !== 'decl') continue;
-    if (cleanDeclaration(node, rewrite, false, false) && (!properties || properties.has(node.prop))) kept.push(`${node.prop}: ${node.value}`);
+    if (cleanDeclaration(node, rewrite, false, false, opts.positioned === true) && (!properties || properties.has(node.prop))) kept.push(`${node.prop}: ${node.value}`);
   }
   return kept.join('; ');
 }

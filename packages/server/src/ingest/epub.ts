@@ -25,6 +25,7 @@ import {
 import { readMediaOverlays } from './media-overlays.ts';
 import { looksLikeFileName, normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
 import { commonFolder, dirname, isAbsoluteUrl, normalisePath, relativeTo, resolveHref } from './paths.ts';
+import { itemRendition, pageViewport, readTitleRendition, type ChapterRendition, type TitleRendition } from './rendition.ts';
 import { IngestError, type TextDirection, type ParsedChapter, type ParsedResource, type ParsedTitle, type ParsedTocEntry } from './types.ts';
 import { ZipArchive, type ZipLimits } from './zip.ts';
 
@@ -115,7 +116,8 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
 
   const metadata = readMetadata(pkg, fileName, warn);
   const spine = findFirst(pkg, 'spine');
-  const { facts, chapterOf } = readChapters(spine, items, byId, files, warn);
+  const rendition = readTitleRendition(pkg, warn);
+  const { facts, chapterOf } = readChapters(spine, items, byId, files, warn, rendition);
   if (facts.length === 0) throw new IngestError('the package has no readable chapters');
   const chapterPaths = new Set(facts.map((fact) => fact.chapter.fullPath));
   const overlays = readMediaOverlays({ pkg, opfPath, byId, byPath, files, chapters: facts.map((f) => ({ fullPath: f.chapter.fullPath, declaredPath: f.declaredPath })), warn });
@@ -148,6 +150,7 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
     chapters,
     pageList,
     pageProgression,
+    rendition,
     // the EPUB 3 landmarks first; a guide repeating one adds nothing
     landmarks: landmarks.filter((l, i) => landmarks.findIndex((o) => o.type === l.type) === i).map((l) => ({ ...l, depth: 0 })),
     sampleIndex: chooseSampleChapter(facts, landmarks, metadata.fields.title),
@@ -459,12 +462,14 @@ function readChapters(
   byId: Map<string, ManifestItem>,
   files: Map<string, Uint8Array>,
   warn: Warn,
+  titleRendition: TitleRendition,
 ): { facts: ChapterFacts[]; chapterOf: Map<string, string> } {
-  let refs: { item: ManifestItem; linear: boolean }[] = [];
+  let refs: { item: ManifestItem; linear: boolean; properties?: string[] }[] = [];
   for (const itemref of spine ? childElements(spine, 'itemref') : []) {
     const idref = attr(itemref, 'idref')?.trim() ?? '';
     const item = byId.get(idref);
-    if (item) refs.push({ item, linear: attr(itemref, 'linear')?.trim().toLowerCase() !== 'no' });
+    const properties = (attr(itemref, 'properties') ?? '').split(/\s+/).filter(Boolean);
+    if (item) refs.push({ item, linear: attr(itemref, 'linear')?.trim().toLowerCase() !== 'no', properties });
     else warn(`the spine names "${idref}", which is not in the manifest; skipped`);
   }
   if (!spine || refs.length === 0) {
@@ -479,12 +484,14 @@ function readChapters(
   const chapterOf = new Map<string, string>();
   const taken = new Set(items.map((item) => item.path));
   const placesOf = new Map<string, number>();
-  for (const { item: spineItem, linear } of refs) {
+  for (const { item: spineItem, linear, properties } of refs) {
     const shown = shownItem(spineItem, byId, files, warn);
     if (!shown) continue;
     const { item, mediaType } = shown;
     const bytes = files.get(item.zipPath!)!;
     const imagePage = mediaType.startsWith('image/') && mediaType !== SVG_MEDIA_TYPE;
+    const laidOut = itemRendition(titleRendition, properties ?? []);
+    const fixed = laidOut.layout === 'pre-paginated';
     let fullPath = imagePage ? freePath(`${item.path}.xhtml`, taken) : item.path;
     const places = (placesOf.get(item.path) ?? 0) + 1;
     placesOf.set(item.path, places);
@@ -495,10 +502,17 @@ function readChapters(
     taken.add(fullPath);
     if (!chapterOf.has(item.path)) chapterOf.set(item.path, fullPath);
     if (!chapterOf.has(spineItem.path)) chapterOf.set(spineItem.path, fullPath);
-    const rawHtml = imagePage ? imagePageHtml(item.path) : readText(bytes, item.path, warn);
+    const rawHtml = imagePage ? imagePageHtml(item.path, fixed) : readText(bytes, item.path, warn);
     const problem = mediaType === 'application/xhtml+xml' && places === 1 ? xmlProblem(rawHtml) : null;
     if (problem) warn(`${item.href} is not well-formed XHTML (${problem}); read with the HTML parser's recovery`);
     const document = parseHtml(rawHtml);
+    const rendition: ChapterRendition = {
+      ...laidOut,
+      viewport: fixed
+        ? pageViewport(imagePage ? { kind: 'image', bytes, mediaType } : { kind: 'document', document, svg: mediaType === SVG_MEDIA_TYPE }, titleRendition)
+        : null,
+    };
+    if (fixed && !rendition.viewport) warn(`the fixed-layout page ${item.href} gives no viewport size; the reader uses its neighbours'`);
     const body = findFirst(document, 'body');
     const heading = findFirst(body ?? document, 'h1');
     const titleElement = findFirst(document, 'title');
@@ -514,6 +528,7 @@ function readChapters(
         rawHtml,
         textLength: visibleText((body ?? document).children).length,
         linear,
+        rendition,
       },
       declaredPath: imagePage ? `${item.declaredPath}.xhtml` : item.declaredPath,
       heading: (heading && visibleText([heading])) || null,
@@ -538,9 +553,16 @@ function freePath(path: string, taken: Set<string>): string {
   return candidate;
 }
 
-/** The page shown for an image in the spine: the image, alone, fitted to the reading view. */
-function imagePageHtml(imagePath: string): string {
+/**
+ * The page shown for an image in the spine: the image, alone, fitted to the reading view; on a fixed-layout page
+ * (whose viewport is the image's size) it fills the page.
+ */
+function imagePageHtml(imagePath: string, fixed = false): string {
   const name = encodeURIComponent(imagePath.slice(imagePath.lastIndexOf('/') + 1));
+  if (fixed) {
+    const fill = 'display: block; width: 100%; height: 100%; margin: 0; object-fit: contain';
+    return `<html><head><title></title></head><body><div style="width: 100%; height: 100%"><img src="${name}" alt="" style="${fill}"/></div></body></html>`;
+  }
   return `<html><head><title></title></head><body><div><img src="${name}" alt=""/></div></body></html>`;
 }
 

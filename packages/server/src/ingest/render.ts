@@ -32,6 +32,8 @@ export interface RenderOptions {
   isResource?: (fullPath: string) => boolean;
   /** The address the n-th inline <style> of this chapter will be served at (the caller stores `inlineStyles[n]` there). */
   inlineStyleUrl?: (index: number) => string;
+  /** A fixed-layout (pre-paginated) page: its styles keep absolute positioning (ingest/rendition.ts). */
+  fixedLayout?: boolean;
 }
 
 export interface RenderedChapter {
@@ -118,6 +120,8 @@ type Attributes = Record<string, string>;
 interface StylePolicy {
   rewrite: CssUrlRewriter;
   properties?: ReadonlySet<string>;
+  /** A fixed-layout page: absolute positioning stays (css.ts). */
+  positioned?: boolean;
 }
 const BOOK_STYLES_SERVED: StylePolicy = { rewrite: servedCssRewriter };
 const USER_STYLES: StylePolicy = { rewrite: noCssUrls, properties: USER_STYLE_PROPERTIES };
@@ -168,7 +172,7 @@ function transformAttributes(tag: string, attribs: Attributes, rewrite: UrlRewri
     // a bare `hidden` would be dropped as an empty value by the sanitiser: its keyword form means the same
     else if (name === 'hidden') out.hidden = value.trim().toLowerCase() === 'until-found' ? 'until-found' : 'hidden';
     else if (name === 'style') {
-      const style = sanitizeStyleAttribute(value, css.rewrite, css.properties);
+      const style = sanitizeStyleAttribute(value, css.rewrite, css.properties, { positioned: css.positioned });
       if (style) out.style = style;
     } else if (name === 'srcset') {
       const srcset = rewriteSrcset(value, (url) => rewrite(tag === 'source' ? 'img' : tag, 'src', url));
@@ -274,7 +278,7 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
     if (element.name.toLowerCase() === 'style') {
       const type = (attr(element, 'type') ?? 'text/css').trim().toLowerCase();
       if (type !== 'text/css' || !opts.inlineStyleUrl) continue;
-      const sheet = sanitizeStylesheet(DomUtils.textContent(element), css);
+      const sheet = sanitizeStylesheet(DomUtils.textContent(element), css, { positioned: opts.fixedLayout === true });
       if (!sheet.css) continue;
       stylesheets.push(opts.inlineStyleUrl(inlineStyles.length));
       inlineStyles.push(sheet.css);
@@ -289,7 +293,13 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
   }
 
   const { dir, lang } = documentDirection(findFirst(document, 'html'), body);
-  let html = sanitize(DomUtils.getOuterHTML(nodes, { encodeEntities: 'utf8' }), sanitizerOptions(bookRewriter(opts), { rewrite: css }, opts.allowScripts), opts.allowScripts, BOOK_STYLES_SERVED);
+  const positioned = opts.fixedLayout === true;
+  let html = sanitize(
+    DomUtils.getOuterHTML(nodes, { encodeEntities: 'utf8' }),
+    sanitizerOptions(bookRewriter(opts), { rewrite: css, positioned }, opts.allowScripts),
+    opts.allowScripts,
+    positioned ? { ...BOOK_STYLES_SERVED, positioned } : BOOK_STYLES_SERVED,
+  );
   // The content document's direction and language stay with its text (both values checked above).
   if (dir || lang) html = `<div${dir ? ` dir="${dir}"` : ''}${lang ? ` lang="${lang}"` : ''}>${html}</div>`;
   return {
@@ -444,7 +454,7 @@ function allowedAttributeNames(namespace: string, tag: string): Set<string> {
 /** Checks one kept attribute's value (URLs, srcset, CSS); false drops it. May rewrite the value in place. */
 function checkAttribute(namespace: string, tag: string, a: P5.Element['attrs'][number], name: string, styles: StylePolicy): boolean {
   if (name === 'style') {
-    a.value = sanitizeStyleAttribute(a.value, styles.rewrite, styles.properties);
+    a.value = sanitizeStyleAttribute(a.value, styles.rewrite, styles.properties, { positioned: styles.positioned });
     return a.value !== '';
   }
   if (name === 'srcset') return a.value.split(',').every((candidate) => allowedUrl('img', candidate.trim().split(/\s+/)[0] ?? ''));

@@ -6,6 +6,8 @@
 
 import type { ChapterOverlay } from './media-overlays.ts';
 
+import type { ChapterRendition, TitleRendition } from './rendition.ts';
+
 export interface ParsedResource {
   fullPath: string;
   mediaType: string;
@@ -15,6 +17,8 @@ export interface ParsedResource {
 export interface ParsedChapter {
   /** Path inside the package, relative to the OPF file's folder, e.g. "text/ch01.xhtml" (no leading slash, no fragment, decoded). */
   fullPath: string;
+  /** How the spine item asks to be laid out (EPUB only; ingest/rendition.ts): layout, spread, side, flow, page size. */
+  rendition?: ChapterRendition;
   /** From the TOC when it names this file, else the first <h1> or the <title>, else "Chapter N". */
   label: string;
   /** "application/xhtml+xml", "text/html", or "application/pdf" for a PDF document. */
@@ -74,6 +78,8 @@ export interface ParsedTitle {
    * book's language (Arabic, Hebrew, Persian, Urdu, … turn right to left). null for PDFs.
    */
   pageProgression?: 'ltr' | 'rtl' | null;
+  /** The package's rendition:layout, spread, flow and viewport (EPUB only; ingest/rendition.ts). */
+  rendition?: TitleRendition;
 }
 
 export interface TextDirection {

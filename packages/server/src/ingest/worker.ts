@@ -14,6 +14,7 @@ import { pageTexts } from './pdf-text.ts';
 import { bookCssRewriter, sanitizeStylesheet } from './css.ts';
 import { decodeText } from './markup.ts';
 import { renderChapter } from './render.ts';
+import { fixedLayoutStylesheets } from './rendition.ts';
 import { makePdfSample, openingPart } from './sample.ts';
 import { IngestError, type ParsedTitle } from './types.ts';
 import type { ContinueMessage, DoneMessage, FailedMessage, ImportLimits, ParsedMessage, StartMessage } from './worker-protocol.ts';
@@ -60,9 +61,11 @@ async function run(start: StartMessage): Promise<DoneMessage> {
   const resourcePaths = new Set(parsed.resources.map((r) => r.fullPath));
   const resourceUrl = (p: string) => paths.chapterApi(bookId, p);
   const isResource = (p: string) => resourcePaths.has(p);
+  // Stylesheets of fixed-layout pages keep their absolute positioning (ingest/rendition.ts).
+  const positionedSheets = fixedLayoutStylesheets(parsed.chapters);
   for (const r of parsed.resources) {
     // The book's stylesheets are served as the sanitiser left them (css.ts), never as the book wrote them.
-    if (r.mediaType === 'text/css') r.data = bookStylesheet(r.data, r.fullPath, isResource, resourceUrl, parsed.warnings);
+    if (r.mediaType === 'text/css') r.data = bookStylesheet(r.data, r.fullPath, isResource, resourceUrl, parsed.warnings, positionedSheets.has(r.fullPath));
     const name = await writer.write(r.data, path.extname(r.fullPath));
     names.set(r.fullPath, name);
     // A PDF is never free in full: its first pages, as a small PDF beside it, are what visitors get.
@@ -102,6 +105,7 @@ async function run(start: StartMessage): Promise<DoneMessage> {
             isChapter: (p) => chapterPaths.has(p),
             isResource,
             inlineStyleUrl: (index) => resourceUrl(inlineStylePath(index)),
+            fixedLayout: chapter.rendition?.layout === 'pre-paginated',
           });
     for (const [index, css] of rendered.inlineStyles.entries()) {
       const fullPath = stylePaths[index]!;
@@ -127,8 +131,8 @@ async function run(start: StartMessage): Promise<DoneMessage> {
   return { type: 'done', title, chapters, toc, resources, cover, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
 }
 
-function bookStylesheet(data: Uint8Array, fullPath: string, isResource: (p: string) => boolean, resourceUrl: (p: string) => string, warnings: string[]): Uint8Array {
-  const sheet = sanitizeStylesheet(decodeText(data).text, bookCssRewriter(fullPath, isResource, resourceUrl));
+function bookStylesheet(data: Uint8Array, fullPath: string, isResource: (p: string) => boolean, resourceUrl: (p: string) => string, warnings: string[], positioned: boolean): Uint8Array {
+  const sheet = sanitizeStylesheet(decodeText(data).text, bookCssRewriter(fullPath, isResource, resourceUrl), { positioned });
   if (sheet.unreadable) warnings.push(`the stylesheet ${fullPath} cannot be parsed as CSS; left out`);
   return Buffer.from(sheet.css);
 }

@@ -53,7 +53,10 @@ export interface TitleExtras {
   topics: Map<number, { name: string; slug: string }[]>;
 }
 
-export type ChapterSummaryRow = Pick<ChapterRow, 'id' | 'full_path' | 'label' | 'item_order' | 'media_type' | 'as_sample' | 'is_public' | 'text_length'>;
+export type ChapterSummaryRow = Pick<
+  ChapterRow,
+  'id' | 'full_path' | 'label' | 'item_order' | 'media_type' | 'as_sample' | 'is_public' | 'text_length' | 'rendition_layout' | 'rendition_spread' | 'rendition_flow' | 'page_spread' | 'viewport_width' | 'viewport_height'
+>;
 
 export interface ChapterWithNeighbours extends ChapterRow {
   previous_full_path: string | null;
@@ -317,6 +320,8 @@ export class CatalogRepository {
     return this.db
       .selectFrom('chapters')
       .select(['id', 'full_path', 'label', 'item_order', 'media_type', 'as_sample', 'is_public', 'text_length'])
+      // how each spine item asks to be laid out (0022): the reader's spreads need the whole spine's
+      .select(['rendition_layout', 'rendition_spread', 'rendition_flow', 'page_spread', 'viewport_width', 'viewport_height'])
       .where('title_id', '=', titleId)
       .orderBy('item_order')
       .execute();

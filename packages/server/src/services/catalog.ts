@@ -18,6 +18,7 @@ import type { Flag, TitleRow, UserRow } from '../db/schema.ts';
 import { fieldError, notFound } from '../errors.ts';
 import { readerOverlay } from '../ingest/media-overlays.ts';
 import { SAMPLE_END_HTML, openingPart } from '../ingest/sample.ts';
+import { renditionOf } from './rendition.ts';
 import { chapterAccess, refuseChapter } from '../policies/reading.ts';
 import { type CatalogRepository, orderKey, type TitleExtras } from '../repositories/catalog.ts';
 import { decodeCursor, encodeCursor } from './listing-cursor.ts';
@@ -313,6 +314,7 @@ export class CatalogService {
       content_type: row.media_type,
       content: row.content,
       stylesheets: JSON.parse(row.stylesheets) as string[],
+      rendition: renditionOf(row),
       item_order: row.item_order,
       as_sample: row.as_sample === 1,
       is_public: row.is_public === 1,

@@ -25,6 +25,7 @@ import type { CatalogRepository } from '../repositories/catalog.ts';
 import type { NewUsageEvent, ProgressRepository } from '../repositories/progress.ts';
 import type { CatalogService } from './catalog.ts';
 import type { ContentResolver } from './content-resolver.ts';
+import { renditionOf } from './rendition.ts';
 
 type Reader = UserRow;
 
@@ -89,6 +90,7 @@ export class ReaderService {
       items.push({
         ...archiveBase(title, href),
         chapter_label: c.label,
+        rendition: c.rendition,
         as_sample: c.as_sample,
         is_public: c.is_public,
         next_chapter_uri: c.next_chapter_uri,
@@ -165,6 +167,9 @@ export class ReaderService {
       stack.push(item);
     }
     const publisher = extras.publishers.get(title.id)?.[0] ?? null;
+    // Each spine item's layout goes with the contents only when the book has fixed-layout pages (for its spreads).
+    const renditions = chapters.map((c) => renditionOf(c));
+    const fixed = renditions.some((r) => r?.layout === 'pre-paginated');
     return {
       book_id: title.book_id,
       title: title.title,
@@ -182,10 +187,12 @@ export class ReaderService {
         selected: c.full_path === selected,
         minutes_required: minutesOf.get(c.full_path) ?? 0,
         url: paths.reader(title.title_safe, title.book_id, c.full_path),
+        ...(fixed && renditions[i] ? { rendition: renditions[i] } : {}),
       })),
       items: roots,
       page_list: navigation.filter((n) => n.kind === 'page').map((n) => ({ label: n.label, ...place(n) })),
       landmarks: navigation.filter((n) => n.kind === 'landmark').map((n) => ({ type: n.landmark ?? '', label: n.label, ...place(n) })),
+      ...(title.rendition_layout ? { rendition: renditionOf(title) } : {}),
     };
   }
 

@@ -1,0 +1,70 @@
+/**
+ * ingest/rendition.ts: the package's rendition metadata, each itemref's overrides, and the size of a fixed-layout page
+ * (viewport meta, SVG viewBox, image headers). The whole book goes through the importer in test/api/fixed-layout.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseXml, parseHtml, findFirst } from '../../src/ingest/markup.ts';
+import { documentViewport, imageSize, itemRendition, parseViewport, readTitleRendition, REFLOWABLE, svgViewport } from '../../src/ingest/rendition.ts';
+import { solidPng } from '../fixtures/fidelity.ts';
+
+const pkg = (meta: string) => findFirst(parseXml(`<package><metadata>${meta}</metadata></package>`), 'package')!;
+
+describe('rendition', () => {
+  it("reads the package's defaults and leaves what it does not say reflowable", () => {
+    const warnings: string[] = [];
+    expect(readTitleRendition(pkg(''), (m) => warnings.push(m))).toEqual(REFLOWABLE);
+    const fixed = readTitleRendition(
+      pkg(`<meta property="rendition:layout"> pre-paginated </meta><meta property="rendition:spread">portrait</meta>
+           <meta property="rendition:flow">scrolled-continuous</meta><meta property="rendition:viewport">width=1024, height=768</meta>
+           <meta refines="#x" property="rendition:layout">reflowable</meta>`),
+      (m) => warnings.push(m),
+    );
+    // portrait is deprecated and read as both (EPUB 3.3)
+    expect(fixed).toEqual({ layout: 'pre-paginated', spread: 'both', flow: 'scrolled-continuous', viewport: { width: 1024, height: 768 } });
+    expect(readTitleRendition(pkg('<meta property="rendition:layout">fixed</meta>'), (m) => warnings.push(m)).layout).toBe('reflowable');
+    expect(warnings).toEqual(['rendition:layout "fixed" is not reflowable or pre-paginated; read as reflowable']);
+  });
+
+  it("applies an itemref's overrides over the package's defaults", () => {
+    const title = { ...REFLOWABLE, layout: 'pre-paginated' as const, spread: 'landscape' as const };
+    expect(itemRendition(title, [])).toEqual({ layout: 'pre-paginated', spread: 'landscape', flow: 'auto', pageSpread: null });
+    expect(itemRendition(title, ['page-spread-left'])).toMatchObject({ pageSpread: 'left' });
+    expect(itemRendition(title, ['rendition:page-spread-right'])).toMatchObject({ pageSpread: 'right' });
+    expect(itemRendition(title, ['rendition:page-spread-center'])).toMatchObject({ pageSpread: 'center' });
+    expect(itemRendition(title, ['rendition:layout-reflowable', 'rendition:flow-scrolled-doc', 'rendition:spread-none'])).toEqual({
+      layout: 'reflowable',
+      spread: 'none',
+      flow: 'scrolled-doc',
+      pageSpread: null,
+    });
+    expect(itemRendition(REFLOWABLE, ['rendition:layout-pre-paginated', 'rendition:spread-bogus', 'rendition:flow-sideways']).layout).toBe('pre-paginated');
+    expect(itemRendition(REFLOWABLE, ['rendition:spread-bogus', 'rendition:flow-sideways'])).toMatchObject({ spread: 'auto', flow: 'auto' });
+  });
+
+  it('reads viewport sizes as the meta writes them, and nothing that is not a size', () => {
+    expect(parseViewport('width=1200, height=1600')).toEqual({ width: 1200, height: 1600 });
+    expect(parseViewport('width=1200;height=1600px')).toEqual({ width: 1200, height: 1600 });
+    expect(parseViewport('height = 800 , width = 600.4')).toEqual({ width: 600, height: 800 });
+    expect(parseViewport('width=device-width, initial-scale=1')).toBeNull();
+    expect(parseViewport('width=1200')).toBeNull();
+    expect(parseViewport('width=0, height=10')).toBeNull();
+    expect(parseViewport('width=99999999, height=10')).toBeNull();
+    const doc = parseHtml('<html><head><meta name="viewport" content="width=device-width"/><meta name="Viewport" content="width=500, height=700"/></head><body/></html>');
+    expect(documentViewport(doc)).toEqual({ width: 500, height: 700 });
+    expect(svgViewport(parseHtml('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1500"></svg>'))).toEqual({ width: 1000, height: 1500 });
+    expect(svgViewport(parseHtml('<svg width="320" height="480"></svg>'))).toEqual({ width: 320, height: 480 });
+  });
+
+  it('reads the size of PNG, GIF, JPEG and WebP images from their headers', () => {
+    expect(imageSize(solidPng(300, 400), 'image/png')).toEqual({ width: 300, height: 400 });
+    const gif = Uint8Array.from([...Buffer.from('GIF89a'), 0x2c, 0x01, 0x90, 0x01, 0, 0, 0, 0]);
+    expect(imageSize(gif, 'image/gif')).toEqual({ width: 300, height: 400 });
+    // SOI, an APP0 segment of 16 bytes, then SOF0 with height 400 and width 300
+    const jpeg = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, ...new Array(14).fill(0), 0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0x90, 0x01, 0x2c, 0x03, ...new Array(12).fill(0)]);
+    expect(imageSize(jpeg, 'image/jpeg')).toEqual({ width: 300, height: 400 });
+    // WebP extended (VP8X): canvas width-1 and height-1 as 24-bit little-endian numbers
+    const webp = Uint8Array.from([...Buffer.from('RIFF'), 0, 0, 0, 0, ...Buffer.from('WEBPVP8X'), 10, 0, 0, 0, 0, 0, 0, 0, 0x2b, 0x01, 0x00, 0x8f, 0x01, 0x00]);
+    expect(imageSize(webp, 'image/webp')).toEqual({ width: 300, height: 400 });
+    expect(imageSize(Uint8Array.from([1, 2, 3]), 'image/png')).toBeNull();
+  });
+});
