@@ -15,3 +15,5 @@ export * from './search.ts';
 export * from './account-entry.ts';
 export * from './annotations.ts';
 export * from './live-training.ts';
+export * from './analytics-events.ts';
+export * from './analytics.ts';

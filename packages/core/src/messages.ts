@@ -327,3 +327,14 @@ export const LIVE_TRAINING_MESSAGES = {
   imageUrl: 'must be a path of this site (/…) or an http(s) address',
   eventNotFound: 'There is no such live training event.',
 } as const;
+
+// ---- analytics (docs/decisions.md "Analytics (issue 10)"): 400s naming the field ----
+
+export const ANALYTICS_MESSAGES = {
+  unknownCategory: 'not a category of analytics events',
+  actionShape: 'must be lower-case letters, digits and dashes, starting with a letter',
+  controlCharacters: 'must not hold control characters',
+  pathShape: "must be a path of this site, starting with '/', without a query",
+  dateShape: 'must be a day (2026-05-01) or an ISO date and time',
+  fromAfterTo: 'from must be before to',
+} as const;

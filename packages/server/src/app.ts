@@ -54,6 +54,9 @@ import { liveTrainingRoutes } from './routes/live-training.ts';
 import { LiveTrainingRepository } from './repositories/live-training.ts';
 import { LiveTrainingService } from './services/live-training.ts';
 import { webRoutes } from './routes/web.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
+import { AnalyticsRepository } from './repositories/analytics.ts';
+import { AnalyticsService } from './services/analytics.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 import { AccountsService } from './services/accounts.ts';
 import { AnnotationTokens } from './services/annotation-tokens.ts';
@@ -93,6 +96,7 @@ export interface Services {
   home: HomeService;
   live: LiveTrainingService;
   catalogChanges: CatalogChanges;
+  analytics: AnalyticsService;
 }
 
 export interface Lectern {
@@ -133,6 +137,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const sessions = new SessionsRepository(db.kysely);
   const accounts = new AccountsService(users, sessions);
   const auth = new AuthService(users, sessions);
+  const requestLimits = new RequestLimits(new SignInAttemptsRepository(db.kysely));
   const services: Services = {
     accounts,
     auth,
@@ -145,7 +150,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     signInThrottle: new SignInThrottle(new SignInAttemptsRepository(db.kysely), config.loginRateLimit),
     positions: new PositionsService(catalog, catalogRepo, positionsRepo),
     registration: new RegistrationService(accounts, new AccountEntryRepository(db.kysely), config.trialDays),
-    requestLimits: new RequestLimits(new SignInAttemptsRepository(db.kysely)),
+    requestLimits,
+    analytics: new AnalyticsService(new AnalyticsRepository(db.kysely), requestLimits, secret, config.analyticsRetentionDays),
     annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions),
     search: new SearchService(searchRepo, catalogRepo, catalog),
     home: new HomeService(new HomeRepository(db.kysely), catalogRepo, catalog),
@@ -172,11 +178,11 @@ export async function buildApp(config: Config): Promise<Lectern> {
     routerOptions: { ignoreTrailingSlash: false },
   });
   app.addHook('onClose', async () => db.close());
-  // Expired sessions and ended sign-in counters are deleted at start and then hourly (expired sessions also at each
-  // sign-in, services/auth.ts).
+  // Expired sessions, ended sign-in counters and analytics events past their retention are deleted at start and
+  // then hourly (expired sessions also at each sign-in, services/auth.ts).
   const purge = () =>
-    Promise.all([services.auth.purgeExpiredSessions(), services.signInThrottle.purge()]).catch((err: Error) =>
-      app.log.error({ err }, 'deleting expired sessions and sign-in counters failed'),
+    Promise.all([services.auth.purgeExpiredSessions(), services.signInThrottle.purge(), services.analytics.purge()]).catch((err: Error) =>
+      app.log.error({ err }, 'deleting expired sessions, sign-in counters and old analytics events failed'),
     );
   const purgeTimer = setInterval(purge, SESSION_PURGE_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void (await purge()));
@@ -220,6 +226,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   searchRoutes(app, { search: services.search });
   homeRoutes(app, { home: services.home });
   liveTrainingRoutes(app, { live: services.live });
+  analyticsRoutes(app, { analytics: services.analytics });
   bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
   // Multipart only where uploads are taken: registered on the whole app, its two hooks ran on every request
   // (a 'close' listener and an async onResponse per request; bench/http.ts).

@@ -23,6 +23,8 @@ export interface Config {
   mailFrom: string;
   /** how long a free trial lasts (days) */
   trialDays: number;
+  /** how long analytics events are kept (days) before the hourly purge deletes them */
+  analyticsRetentionDays: number;
   /** HMAC secret for sessions and CSRF tokens; generated into DATA_DIR when not given */
   secret: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -101,6 +103,7 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   SAMPLE_CACHE_DIR: z.string().optional(),
   TRIAL_DAYS: positive('TRIAL_DAYS', 10),
+  ANALYTICS_RETENTION_DAYS: positive('ANALYTICS_RETENTION_DAYS', 180),
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'PUBLIC_URL must be an http(s) address such as https://library.example.com' }).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).max(200).optional(),
@@ -170,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: e.DATABASE_URL || null,
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
     trialDays: e.TRIAL_DAYS,
+    analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     publicUrl: e.PUBLIC_URL ?? `http://${e.HOST || '127.0.0.1'}:${e.PORT}`,
     smtpUrl: e.SMTP_URL || null,
     mailFrom: e.MAIL_FROM ?? 'Lectern <no-reply@lectern.local>',

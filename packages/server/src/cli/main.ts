@@ -19,13 +19,14 @@
  *   live:event-add <course_id> --start ISO-DATETIME (--end ISO-DATETIME | --minutes N) --join https://… [--presenter NAME [--headshot URL]]...
  *   live:list
  *   live:remove <course_id> | live:remove --event <event_id>
+ *   analytics:report [--from DAY|ISO] [--to DAY|ISO] [--category C]   (counts by category, action and label; default the last 30 days)
  *   migrate
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
-import { announcementRequestSchema, editorsPicksRequestSchema, type ImportReport, liveCourseRequestSchema, liveEventRequestSchema } from '@lectern/core';
+import { analyticsReportQuerySchema, announcementRequestSchema, editorsPicksRequestSchema, type ImportReport, liveCourseRequestSchema, liveEventRequestSchema } from '@lectern/core';
 import { buildServices } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -55,6 +56,7 @@ const USAGE = `usage: npm run lectern -- <command>
   live:event-add <course_id> --start ISO-DATETIME (--end ISO-DATETIME | --minutes N) --join https://… [--presenter NAME [--headshot URL]]...
   live:list
   live:remove <course_id> | live:remove --event <event_id>
+  analytics:report [--from DAY|ISO] [--to DAY|ISO] [--category C]
   migrate`;
 
 function printReport(report: ImportReport | SampleImportReport): void {
@@ -349,6 +351,15 @@ async function run(argv: string[]): Promise<number> {
           await services.live.removeCourse(id);
           console.log(`course ${id} removed, with its events`);
         }
+        return 0;
+      }
+      case 'analytics:report': {
+        const { values } = parseArgs({ args: rest, options: { from: { type: 'string' }, to: { type: 'string' }, category: { type: 'string' } } });
+        const report = await services.analytics.report(analyticsReportQuerySchema.parse(values));
+        console.log(`${report.total} events from ${report.from} to ${report.to}${report.category ? ` in ${report.category}` : ''}`);
+        if (report.results.length) console.log('count\tsigned in\tcategory\taction\tlabel');
+        for (const r of report.results) console.log(`${r.count}\t${r.signed_in}\t${r.category}\t${r.action}\t${r.label}`);
+        if (report.truncated) console.log(`(the ${report.results.length} biggest counts; narrow the span or give --category for the rest)`);
         return 0;
       }
       default:

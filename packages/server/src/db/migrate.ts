@@ -23,6 +23,7 @@ import * as m0019 from './migrations/0019_navigation.ts';
 import * as m0020 from './migrations/0020_live_training.ts';
 import * as m0021 from './migrations/0021_catalog_changes.ts';
 import * as m0022 from './migrations/0022_rendition.ts';
+import * as m0025 from './migrations/0025_analytics.ts';
 import * as m0023 from './migrations/0023_media_overlays.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0019_navigation': m0019,
   '0020_live_training': m0020,
   '0021_catalog_changes': m0021,
+  '0025_analytics': m0025,
   '0022_rendition': m0022,
   '0023_media_overlays': m0023,
 };

@@ -456,7 +456,20 @@ export interface LivePresentersTable {
   headshot_url: string | null;
 }
 
+/** A first-party analytics event (migration 0025): the account when signed in, never the client's address. */
+export interface AnalyticsEventsTable {
+  id: Generated<number>;
+  category: string;
+  action: string;
+  label: string;
+  value: number | null;
+  path: string | null;
+  user_id: number | null;
+  created_at: string;
+}
+
 export interface Database {
+  analytics_events: AnalyticsEventsTable;
   catalog_changes: CatalogChangesTable;
   live_courses: LiveCoursesTable;
   live_course_topics: LiveCourseTopicsTable;

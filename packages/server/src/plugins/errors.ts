@@ -6,8 +6,9 @@ import { AppError } from '../errors.ts';
 export function zodToErrors(err: ZodError): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of err.issues) {
-    const field = issue.path.length ? issue.path.join('.') : 'non_field_errors';
-    (errors[field] ??= []).push(issue.message);
+    // A field the call does not take is named by its own path (`events.0.colour`), not its object's.
+    const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+    for (const p of paths) (errors[p.length ? p.join('.') : 'non_field_errors'] ??= []).push(issue.message);
   }
   return errors;
 }

@@ -18,6 +18,8 @@ export const REQUEST_LIMITS = {
   'password-check': 60,
   'password-reset': 5,
   promotion: 30,
+  /** batches of analytics events (services/analytics.ts counts them under a keyed hash of the address) */
+  analytics: 60,
 } as const;
 export type LimitedAction = keyof typeof REQUEST_LIMITS;
 
