@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ANNOTATION_MESSAGES } from '@lectern/core';
-import { buildZip, CONTAINER_XML, xhtml } from '../packages/server/test/ingest/helpers.ts';
+import { epubBook } from '../packages/server/test/ingest/helpers.ts';
 import { importBook, lecternCli, signIn } from '../scripts/fresh-server.ts';
 import { launchBrowser, seriousViolations } from './browser.ts';
 
@@ -40,37 +40,15 @@ function chapterOne(second: boolean): string {
 }
 
 function edition(second: boolean): Uint8Array {
-  return buildZip({
-    mimetype: 'application/epub+zip',
-    'META-INF/container.xml': CONTAINER_XML,
-    'OEBPS/content.opf': `<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">
-  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
-    <dc:identifier id="uid">${IDENTIFIER}</dc:identifier>
-    <dc:title>${TITLE}</dc:title>
-    <dc:creator>The Lectern Team</dc:creator>
-    <dc:language>en</dc:language>
-    <meta property="dcterms:modified">${second ? '2024-06-01T00:00:00Z' : '2024-01-01T00:00:00Z'}</meta>
-  </metadata>
-  <manifest>
-    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
-    <item id="one" href="text/one.xhtml" media-type="application/xhtml+xml"/>
-    <item id="two" href="text/two.xhtml" media-type="application/xhtml+xml"/>
-  </manifest>
-  <spine>
-    <itemref idref="one"/>
-    <itemref idref="two"/>
-  </spine>
-</package>`,
-    'OEBPS/nav.xhtml': xhtml(
-      'Contents',
-      `<nav epub:type="toc" id="toc"><ol>
-        <li><a href="text/one.xhtml">The Keeper</a></li>
-        <li><a href="text/two.xhtml">The Harbour</a></li>
-      </ol></nav>`,
-    ),
-    'OEBPS/text/one.xhtml': xhtml('The Keeper', chapterOne(second)),
-    'OEBPS/text/two.xhtml': xhtml('The Harbour', '<h1>The Harbour</h1><p>The harbour master answered in a week, and the oil came by the Thursday boat.</p>'),
+  return epubBook({
+    identifier: IDENTIFIER,
+    title: TITLE,
+    creator: 'The Lectern Team',
+    modified: second ? '2024-06-01T00:00:00Z' : '2024-01-01T00:00:00Z',
+    chapters: [
+      { path: 'text/one.xhtml', label: 'The Keeper', body: chapterOne(second) },
+      { path: 'text/two.xhtml', label: 'The Harbour', body: '<h1>The Harbour</h1><p>The harbour master answered in a week, and the oil came by the Thursday boat.</p>' },
+    ],
   });
 }
 

@@ -11,31 +11,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServices } from '../../src/app.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, type TestClient } from '../helpers/client.ts';
-import { buildZip, CONTAINER_XML, PNG, xhtml } from '../ingest/helpers.ts';
+import { epubBook, PNG } from '../ingest/helpers.ts';
 
 function edition(title: string, text: string): Uint8Array {
-  return buildZip({
-    mimetype: 'application/epub+zip',
-    'META-INF/container.xml': CONTAINER_XML,
-    'OEBPS/content.opf': `<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">
-  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
-    <dc:identifier id="uid">urn:uuid:7e1ace00-0000-4000-8000-0000000e15e1</dc:identifier>
-    <dc:title>${title}</dc:title><dc:creator>Ann Editor</dc:creator><dc:language>en</dc:language>
-    <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta>
-  </metadata>
-  <manifest>
-    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
-    <item id="cover" href="cover.png" media-type="image/png" properties="cover-image"/>
-    <item id="one" href="one.xhtml" media-type="application/xhtml+xml"/>
-    <item id="two" href="two.xhtml" media-type="application/xhtml+xml"/>
-  </manifest>
-  <spine><itemref idref="one"/><itemref idref="two"/></spine>
-</package>`,
-    'OEBPS/nav.xhtml': xhtml('Contents', '<nav epub:type="toc"><ol><li><a href="one.xhtml">One</a></li><li><a href="two.xhtml">Two</a></li></ol></nav>'),
-    'OEBPS/cover.png': PNG,
-    'OEBPS/one.xhtml': xhtml('One', `<h1>One</h1><p>${text} ${'Filler words to make a page of it. '.repeat(20)}</p>`),
-    'OEBPS/two.xhtml': xhtml('Two', `<h1>Two</h1><p>${'The second chapter does not change. '.repeat(20)}</p>`),
+  return epubBook({
+    identifier: 'urn:uuid:7e1ace00-0000-4000-8000-0000000e15e1',
+    title,
+    creator: 'Ann Editor',
+    cover: PNG,
+    chapters: [
+      { path: 'one.xhtml', label: 'One', body: `<h1>One</h1><p>${text} ${'Filler words to make a page of it. '.repeat(20)}</p>` },
+      { path: 'two.xhtml', label: 'Two', body: `<h1>Two</h1><p>${'The second chapter does not change. '.repeat(20)}</p>` },
+    ],
   });
 }
 

@@ -28,7 +28,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SearchRepository } from '../../src/repositories/search.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
-import { buildZip, CONTAINER_XML, PNG, xhtml } from '../ingest/helpers.ts';
+import { epubBook, PNG } from '../ingest/helpers.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../../..');
@@ -36,31 +36,13 @@ const PASSWORD = 'a long enough password';
 
 /** One book in two editions: the same package identifier, chapters given as path -> [heading, text]. */
 function edition(title: string, chapters: [string, string, string][], cover = PNG): Uint8Array {
-  const items = chapters.map(([p], i) => `<item id="c${i}" href="${p}" media-type="application/xhtml+xml"/>`).join('\n    ');
-  const spine = chapters.map((_c, i) => `<itemref idref="c${i}"/>`).join('');
-  const nav = chapters.map(([p, heading]) => `<li><a href="${p}">${heading}</a></li>`).join('');
-  const files: Record<string, string | Uint8Array> = {
-    mimetype: 'application/epub+zip',
-    'META-INF/container.xml': CONTAINER_XML,
-    'OEBPS/content.opf': `<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">
-  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
-    <dc:identifier id="uid">urn:uuid:7e1ace00-0000-4000-8000-00000000ed17</dc:identifier>
-    <dc:title>${title}</dc:title><dc:creator>Ann Editor</dc:creator><dc:language>en</dc:language>
-    <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta>
-  </metadata>
-  <manifest>
-    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
-    <item id="cover" href="cover.png" media-type="image/png" properties="cover-image"/>
-    ${items}
-  </manifest>
-  <spine>${spine}</spine>
-</package>`,
-    'OEBPS/nav.xhtml': xhtml('Contents', `<nav epub:type="toc"><ol>${nav}</ol></nav>`),
-    'OEBPS/cover.png': cover,
-  };
-  for (const [p, heading, text] of chapters) files[`OEBPS/${p}`] = xhtml(heading, `<h1>${heading}</h1><p>${text} ${'Filler words to make a page of it. '.repeat(20)}</p>`);
-  return buildZip(files);
+  return epubBook({
+    identifier: 'urn:uuid:7e1ace00-0000-4000-8000-00000000ed17',
+    title,
+    creator: 'Ann Editor',
+    cover,
+    chapters: chapters.map(([p, heading, text]) => ({ path: p, label: heading, body: `<h1>${heading}</h1><p>${text} ${'Filler words to make a page of it. '.repeat(20)}</p>` })),
+  });
 }
 
 const FIRST = edition('The Tidal Atlas', [

@@ -57,6 +57,55 @@ export function xhtml(title: string, body: string, head = ''): string {
 </html>`;
 }
 
+/** One chapter of `epubBook`: its path below OEBPS/, its contents label and heading, and its body's markup. */
+export interface BookChapter {
+  path: string;
+  label: string;
+  body: string;
+}
+
+/**
+ * A small EPUB 3 from its parts: the package (identifier, title, creator, language, modified), a nav listing the
+ * chapters, an optional cover, the chapters in spine order, and any other files below OEBPS/ (`files`, with their
+ * manifest lines in `manifest`). For tests that need a book of their own words rather than minimalEpub3's.
+ */
+export function epubBook(book: {
+  identifier: string;
+  title: string;
+  chapters: BookChapter[];
+  creator?: string;
+  language?: string;
+  modified?: string;
+  cover?: Uint8Array;
+  manifest?: string[];
+  files?: Record<string, string | Uint8Array>;
+}): Uint8Array {
+  const items = book.chapters.map((c, i) => `<item id="c${i}" href="${c.path}" media-type="application/xhtml+xml"/>`);
+  const nav = book.chapters.map((c) => `<li><a href="${c.path}">${c.label}</a></li>`).join('');
+  const files: Record<string, string | Uint8Array> = {
+    mimetype: 'application/epub+zip',
+    'META-INF/container.xml': CONTAINER_XML,
+    'OEBPS/content.opf': `<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <dc:identifier id="uid">${book.identifier}</dc:identifier>
+    <dc:title>${book.title}</dc:title>${book.creator ? `<dc:creator>${book.creator}</dc:creator>` : ''}<dc:language>${book.language ?? 'en'}</dc:language>
+    <meta property="dcterms:modified">${book.modified ?? '2024-01-01T00:00:00Z'}</meta>
+  </metadata>
+  <manifest>
+    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+    ${[...(book.cover ? ['<item id="cover" href="cover.png" media-type="image/png" properties="cover-image"/>'] : []), ...items, ...(book.manifest ?? [])].join('\n    ')}
+  </manifest>
+  <spine>${book.chapters.map((_c, i) => `<itemref idref="c${i}"/>`).join('')}</spine>
+</package>`,
+    'OEBPS/nav.xhtml': xhtml('Contents', `<nav epub:type="toc" id="toc"><ol>${nav}</ol></nav>`),
+  };
+  if (book.cover) files['OEBPS/cover.png'] = book.cover;
+  for (const c of book.chapters) files[`OEBPS/${c.path}`] = xhtml(c.label, c.body);
+  for (const [name, data] of Object.entries(book.files ?? {})) files[`OEBPS/${name}`] = data;
+  return buildZip(files);
+}
+
 /** 1x1 transparent PNG. */
 export const PNG = Uint8Array.from(
   Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'),
