@@ -202,6 +202,8 @@ export const invoiceSchema = z.object({
   period_end: z.string(),
   created_at: z.string(),
   paid_at: z.string().nullable(),
+  /** the seats a team invoice pays for (docs/decisions.md "Teams"); null for an account's own subscription */
+  seats: z.number().int().nullable().optional(),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 

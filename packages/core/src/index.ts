@@ -17,3 +17,4 @@ export * from './annotations.ts';
 export * from './live-training.ts';
 export * from './analytics-events.ts';
 export * from './analytics.ts';
+export * from './teams.ts';

@@ -338,3 +338,58 @@ export const ANALYTICS_MESSAGES = {
   dateShape: 'must be a day (2026-05-01) or an ISO date and time',
   fromAfterTo: 'from must be before to',
 } as const;
+
+// ---- teams (issue 10: team plans, members, invitations; core/teams.ts) ----
+
+export const TEAM_MESSAGES = {
+  seatsNumber: 'Enter a whole number of seats, 1 or more.',
+  seatsMax: (max: number) => `A team can have at most ${max} seats.`,
+  nameMax: (max: number) => `Team names are limited to ${max} characters.`,
+  tooManyAtOnce: (max: number) => `Invite at most ${max} people at once.`,
+  sameEmailTwice: 'The same email address is in the list twice.',
+  notEnoughSeats: (free: number) =>
+    free <= 0 ? 'Every seat is taken. Add seats before you invite anyone else.' : `Only ${free} seat${free === 1 ? ' is' : 's are'} free. Add seats or invite fewer people.`,
+  seatsBelowUsed: (used: number) => `${used} seats are taken by members and pending invitations: remove some before you go below that.`,
+  alreadyInTeam: 'You are already in a team. Leave it before you start or join another.',
+  alreadyOwner: 'You already own a team.',
+  alreadyMember: (email: string) => `${email} is already a member of this team.`,
+  alreadyInvited: (email: string) => `${email} has already been invited.`,
+  teamNotLive: "The team's subscription has ended: reactivate it before you invite anyone.",
+  notFound: 'We could not find that team.',
+  invitationNotFound: 'We could not find that invitation.',
+  memberNotFound: 'We could not find that member.',
+  ownerStays: 'The owner cannot be removed from their own team.',
+  invitationDead: 'This invitation has expired, has been revoked or has been used. Ask the team owner for a new one.',
+  invitationAccountExists: 'An account already uses this address: sign in to accept the invitation.',
+  invitationSignIn: 'Sign in, or choose a password to create your account, to accept the invitation.',
+  notCancelled: 'There is no cancelled team subscription to reactivate.',
+  notActive: 'There is no active team subscription to cancel.',
+  ownerOnly: "Only the team's owner can do that.",
+  changedMeanwhile: 'The team changed meanwhile: reload the page and try again.',
+  joined: (team: string) => `You are now a member of ${team}. Happy reading!`,
+  invitationEmailSubject: (team: string) => `You are invited to join ${team} on Lectern`,
+  invitationEmailText: (team: string, owner: string, link: string, days: number) =>
+    `${owner} invites you to join the team ${team} on Lectern, the online library: as a member you read every book, video and audiobook while the team's subscription runs.\n\nOpen this link within ${days} days to accept:\n${link}\n\nThe link works once. If you do not want to join, ignore this email.`,
+} as const;
+
+/** Read aloud in the reader (issue 12): media overlays and the browser's speech synthesis. */
+export const READ_ALOUD_MESSAGES = {
+  button: 'Read aloud',
+  bar: 'Read aloud',
+  play: 'Play',
+  pause: 'Pause',
+  previous: 'Previous phrase',
+  next: 'Next phrase',
+  stop: 'Stop reading aloud',
+  speed: 'Speed',
+  narration: 'Narration',
+  voice: 'Browser voice',
+  reading: (chapter: string) => `Reading aloud: ${chapter}`,
+  paused: 'Reading aloud paused.',
+  stopped: 'Stopped reading aloud.',
+  speedSet: (speed: string) => `Speed ${speed}`,
+  endOfBook: 'Read aloud to the end of the book.',
+  unsupported: 'This browser cannot read aloud.',
+  noVoice: 'This browser has no voice to read this book aloud.',
+  audioFailed: 'The book’s narration could not be played.',
+} as const;

@@ -34,6 +34,9 @@ import { PasswordResetsRepository } from './repositories/password-resets.ts';
 import { LogMailer, SmtpMailer } from './services/mailer.ts';
 import { PasswordResetService } from './services/password-reset.ts';
 import { subscriptionRoutes } from './routes/subscriptions.ts';
+import { teamRoutes } from './routes/teams.ts';
+import { TeamsRepository } from './repositories/teams.ts';
+import { TeamsService } from './services/teams.ts';
 import { SubscriptionsRepository } from './repositories/subscriptions.ts';
 import { InvoiceProvider } from './services/payments.ts';
 import { SUBSCRIPTION_CHECK_INTERVAL_MS, SubscriptionsService } from './services/subscriptions.ts';
@@ -92,6 +95,7 @@ export interface Services {
   annotations: AnnotationsService;
   subscriptions: SubscriptionsService;
   passwordReset: PasswordResetService;
+  teams: TeamsService;
   search: SearchService;
   home: HomeService;
   live: LiveTrainingService;
@@ -137,6 +141,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const sessions = new SessionsRepository(db.kysely);
   const accounts = new AccountsService(users, sessions);
   const auth = new AuthService(users, sessions);
+  const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer((line) => console.log(line));
+  const subscriptionsRepo = new SubscriptionsRepository(db.kysely);
   const requestLimits = new RequestLimits(new SignInAttemptsRepository(db.kysely));
   const services: Services = {
     accounts,
@@ -161,10 +167,13 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       users,
       new PasswordResetsRepository(db.kysely),
       sessions,
-      config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer((line) => console.log(line)),
+      mailer,
       config.publicUrl,
     ),
-    subscriptions: new SubscriptionsService(new SubscriptionsRepository(db.kysely), new InvoiceProvider(), undefined, (userId) => auth.forgetUser(userId)),
+    subscriptions: new SubscriptionsService(subscriptionsRepo, new InvoiceProvider(), undefined, (userId) => auth.forgetUser(userId)),
+    teams: new TeamsService(new TeamsRepository(db.kysely), subscriptionsRepo, new InvoiceProvider(), accounts, mailer, config.publicUrl, undefined, (userIds) => {
+      for (const userId of userIds) auth.forgetUser(userId);
+    }),
   };
   return { db, services, store, secret };
 }
@@ -190,7 +199,10 @@ export async function buildApp(config: Config): Promise<Lectern> {
   // Trials and paid periods end on time without a request: every minute, and at start (what a stopped server
   // missed is still due: the job works from the stored dates).
   const runDue = () =>
-    services.subscriptions.runDue().catch((err: Error) => app.log.error({ err }, 'ending trials and paid periods failed'));
+    Promise.all([
+      services.subscriptions.runDue().catch((err: Error) => app.log.error({ err }, 'ending trials and paid periods failed')),
+      services.teams.runDue().catch((err: Error) => app.log.error({ err }, "renewing and ending teams' subscriptions failed")),
+    ]);
   const dueTimer = setInterval(runDue, SUBSCRIPTION_CHECK_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void (await runDue()));
   // Titles imported before search existed are indexed in the background after start (idempotent).
@@ -223,6 +235,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, throttle: services.signInThrottle });
   registrationRoutes(app, { registration: services.registration, auth: services.auth, limits: services.requestLimits, csrf, passwordReset: services.passwordReset });
   subscriptionRoutes(app, { subscriptions: services.subscriptions, limits: services.requestLimits });
+  teamRoutes(app, { teams: services.teams, auth: services.auth, limits: services.requestLimits, csrf });
   searchRoutes(app, { search: services.search });
   homeRoutes(app, { home: services.home });
   liveTrainingRoutes(app, { live: services.live });

@@ -24,6 +24,7 @@ import * as m0020 from './migrations/0020_live_training.ts';
 import * as m0021 from './migrations/0021_catalog_changes.ts';
 import * as m0022 from './migrations/0022_rendition.ts';
 import * as m0025 from './migrations/0025_analytics.ts';
+import * as m0024 from './migrations/0024_teams.ts';
 import * as m0023 from './migrations/0023_media_overlays.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
@@ -47,8 +48,9 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0019_navigation': m0019,
   '0020_live_training': m0020,
   '0021_catalog_changes': m0021,
-  '0025_analytics': m0025,
   '0022_rendition': m0022,
+  '0025_analytics': m0025,
+  '0024_teams': m0024,
   '0023_media_overlays': m0023,
 };
 

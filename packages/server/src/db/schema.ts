@@ -29,12 +29,37 @@ export interface UsersTable {
   plan: string | null;
   /** paid up to (a subscriber, a cancelled account still in its paid period); null otherwise */
   subscription_ends_at: string | null;
+  /** when the account joined its team (0024); null outside a team or for teams made before */
+  team_joined_at: OptionalText;
 }
 
 export interface TeamsTable {
   id: Generated<number>;
   name: string;
   created_at: string;
+  /** the account that bought the seats (0024); null for a team made by `users:create --team` */
+  owner_id: ColumnType<number | null, number | null | undefined, number | null>;
+  plan: OptionalText;
+  seats: Generated<number>;
+  /** members (the owner included) plus pending invitations */
+  seats_used: Generated<number>;
+  /** 'active' | 'cancelled' | 'expired'; null: no subscription */
+  status: ColumnType<'active' | 'cancelled' | 'expired' | null, 'active' | 'cancelled' | 'expired' | null | undefined, 'active' | 'cancelled' | 'expired' | null>;
+  subscription_ends_at: OptionalText;
+}
+
+/** An invitation to a team (0024): one-time, expiring, kept as the sha256 of its token. */
+export interface TeamInvitationsTable {
+  id: Generated<number>;
+  team_id: number;
+  email: string;
+  token_hash: string;
+  status: 'pending' | 'accepted' | 'revoked' | 'expired';
+  invited_by: number | null;
+  accepted_by: number | null;
+  created_at: string;
+  expires_at: string;
+  closed_at: string | null;
 }
 
 export interface SessionsTable {
@@ -330,6 +355,9 @@ export interface InvoicesTable {
   period_end: string;
   created_at: string;
   paid_at: string | null;
+  /** the team whose seats this invoice pays for (0024); null for an account's own subscription */
+  team_id: number | null;
+  seats: number | null;
 }
 
 export interface PasswordResetsTable {
@@ -497,6 +525,7 @@ export interface Database {
   chapter_progress: ChapterProgressTable;
   users: UsersTable;
   teams: TeamsTable;
+  team_invitations: TeamInvitationsTable;
   sessions: SessionsTable;
   topics: TopicsTable;
   publishers: PublishersTable;
@@ -513,6 +542,8 @@ export type UserRow = Selectable<UsersTable>;
 export type PlanRow = Selectable<PlansTable>;
 export type PromotionCodeRow = Selectable<PromotionCodesTable>;
 export type InvoiceRow = Selectable<InvoicesTable>;
+export type TeamRow = Selectable<TeamsTable>;
+export type TeamInvitationRow = Selectable<TeamInvitationsTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;

@@ -11,7 +11,27 @@ import { AppError } from '../errors.ts';
 
 type Account = Pick<UserRow, 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> & {
   subscription_ends_at?: string | null;
-};
+} & TeamReading;
+
+/**
+ * The state of the team an account is a member of, as the session reads it with the account
+ * (repositories/sessions.ts): a member reads while the team's subscription is live (docs/decisions.md "Teams").
+ */
+export interface TeamReading {
+  team_status?: string | null;
+  team_ends_at?: string | null;
+}
+
+/** A team's subscription is live while active (the due job renews it), or cancelled but still in its paid period. */
+export function teamIsLive(team: { status: string | null; subscription_ends_at: string | null }, now: Date = new Date()): boolean {
+  if (team.status === 'active') return true;
+  return team.status === 'cancelled' && inPaidPeriod(team, now);
+}
+
+/** The account reads through its team now. */
+export function readsThroughTeam(user: TeamReading, now: Date = new Date()): boolean {
+  return !!user.team_status && teamIsLive({ status: user.team_status, subscription_ends_at: user.team_ends_at ?? null }, now);
+}
 
 /**
  * The account's status as of `now`: a trial whose end has passed reads as expired everywhere (the stored status
@@ -39,7 +59,7 @@ export function inPaidPeriod(user: { subscription_ends_at?: string | null }, now
 export function hasLiveSubscription(user: Account, now: Date = new Date()): boolean {
   if (user.is_admin || user.is_content_creator || user.is_preview_creator) return true;
   const status = effectiveStatus(user, now);
-  return status === 'trial' || status === 'subscriber' || (status === 'cancelled' && inPaidPeriod(user, now));
+  return status === 'trial' || status === 'subscriber' || (status === 'cancelled' && inPaidPeriod(user, now)) || readsThroughTeam(user, now);
 }
 
 /** Throws the reason a chapter may not be read; returns when it may. */

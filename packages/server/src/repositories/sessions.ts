@@ -2,6 +2,9 @@
 import type { Kysely } from 'kysely';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
 
+/** An account as a session reads it: with the state of its team, which its reading rights follow (policies/reading.ts). */
+export type SessionUser = UserRow & { team_status?: string | null; team_ends_at?: string | null };
+
 export class SessionsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -10,11 +13,13 @@ export class SessionsRepository {
   }
 
   /** The live session with that hash and its user, in one query (this runs on every signed-in request). */
-  async findLive(idHash: string, now: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  async findLive(idHash: string, now: string): Promise<{ session: SessionRow; user: SessionUser } | undefined> {
     const row = await this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
+      .leftJoin('teams', 'teams.id', 'users.team_id')
       .selectAll('users')
+      .select(['teams.status as team_status', 'teams.subscription_ends_at as team_ends_at'])
       .select([
         'sessions.id as s_id',
         'sessions.public_id as s_public_id',
@@ -37,11 +42,13 @@ export class SessionsRepository {
    * The live session with that public id and its user (annotation tokens name the session they were issued in,
    * so signing out ends them too).
    */
-  async findLiveByPublicId(publicId: string, now: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  async findLiveByPublicId(publicId: string, now: string): Promise<{ session: SessionRow; user: SessionUser } | undefined> {
     const row = await this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
+      .leftJoin('teams', 'teams.id', 'users.team_id')
       .selectAll('users')
+      .select(['teams.status as team_status', 'teams.subscription_ends_at as team_ends_at'])
       .select(['sessions.id as s_id', 'sessions.created_at as s_created_at', 'sessions.expires_at as s_expires_at', 'sessions.user_agent as s_user_agent'])
       .where('sessions.public_id', '=', publicId)
       .where('sessions.expires_at', '>', now)

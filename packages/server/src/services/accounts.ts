@@ -3,8 +3,8 @@ import { ACCOUNT_ENTRY_MESSAGES, ACCOUNT_STATUSES, ADMIN_MESSAGES, type AccountP
 import { z } from 'zod';
 import type { NewUser, SessionRow, UserRow } from '../db/schema.ts';
 import { badRequest, fieldError, notFound } from '../errors.ts';
-import { effectiveStatus } from '../policies/reading.ts';
-import type { SessionsRepository } from '../repositories/sessions.ts';
+import { effectiveStatus, readsThroughTeam } from '../policies/reading.ts';
+import type { SessionsRepository, SessionUser } from '../repositories/sessions.ts';
 import type { UsersRepository } from '../repositories/users.ts';
 import { newUserUuid } from './auth.ts';
 import { isCommonPassword } from './common-passwords.ts';
@@ -127,9 +127,12 @@ export class AccountsService {
     return this.users.count();
   }
 
-  async profile(user: UserRow, session: SessionRow): Promise<AccountProfile> {
+  async profile(user: SessionUser, session: SessionRow): Promise<AccountProfile> {
     // A trial past its end is an expired account here too (policies/reading.ts).
-    const status = effectiveStatus(user, this.now());
+    const own = effectiveStatus(user, this.now());
+    // A team member whose own account has no live subscription reads as a subscriber while the team's is live
+    // (docs/decisions.md "Teams"): no subscribe nag, the live-training banner.
+    const status = (own === 'expired' || own === 'cancelled') && readsThroughTeam(user, this.now()) ? 'subscriber' : own;
     return {
       user_id: user.id,
       session_id: session.public_id,

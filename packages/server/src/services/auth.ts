@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_MESSAGES } from '@lectern/core';
 import type { SessionRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
-import type { SessionsRepository } from '../repositories/sessions.ts';
+import type { SessionsRepository, SessionUser } from '../repositories/sessions.ts';
 import type { UsersRepository } from '../repositories/users.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 import { ReadCache } from './read-cache.ts';
@@ -19,7 +19,8 @@ export const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface SignedIn {
   session: SessionRow;
-  user: UserRow;
+  /** with its team's state when read from a session (a member's reading rights follow the team) */
+  user: SessionUser;
 }
 
 /** How long another server process may still honour a session that was signed out elsewhere. */

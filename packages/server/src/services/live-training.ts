@@ -20,10 +20,10 @@ import {
 } from '@lectern/core';
 import type { LiveCourseRow, LiveEventRow, UserRow } from '../db/schema.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
-import { effectiveStatus, hasLiveSubscription } from '../policies/reading.ts';
+import { effectiveStatus, hasLiveSubscription, readsThroughTeam, type TeamReading } from '../policies/reading.ts';
 import type { LivePresenterRow, LiveTrainingRepository } from '../repositories/live-training.ts';
 
-type Viewer = UserRow | null;
+type Viewer = (UserRow & TeamReading) | null;
 
 export class LiveTrainingService {
   constructor(
@@ -35,7 +35,7 @@ export class LiveTrainingService {
   async currentEvent(viewer: Viewer): Promise<CurrentEventResponse> {
     const now = this.clock();
     // §6: accounts of type Expired get no live-training banner (staff always count as live).
-    if (viewer && !viewer.is_admin && effectiveStatus(viewer, now) === 'expired') return {};
+    if (viewer && !viewer.is_admin && effectiveStatus(viewer, now) === 'expired' && !readsThroughTeam(viewer, now)) return {};
     const event = await this.repo.currentEvent(now.toISOString(), new Date(now.getTime() + LIVE_TRAINING_SOON_WINDOW_MS).toISOString());
     if (!event) return {};
     const course = await this.repo.courseById(event.course_id);

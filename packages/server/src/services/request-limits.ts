@@ -20,6 +20,8 @@ export const REQUEST_LIMITS = {
   promotion: 30,
   /** batches of analytics events (services/analytics.ts counts them under a keyed hash of the address) */
   analytics: 60,
+  /** per inviting account, not per address: a request carries up to TEAM_INVITE_BATCH_MAX addresses */
+  'team-invite': 10,
 } as const;
 export type LimitedAction = keyof typeof REQUEST_LIMITS;
 

@@ -341,6 +341,8 @@ export class SubscriptionsService {
       period_end: end.toISOString(),
       created_at: at,
       paid_at: charge.paid ? at : null,
+      team_id: null,
+      seats: null,
     };
   }
 
@@ -356,7 +358,7 @@ export class SubscriptionsService {
   }
 }
 
-function toInvoice(row: InvoiceRow): Invoice {
-  const { id, plan, amount_cents, currency, promotion_code, status, period_start, period_end, created_at, paid_at } = row;
-  return { id, plan, amount_cents, currency, promotion_code, status, period_start, period_end, created_at, paid_at };
+export function toInvoice(row: InvoiceRow): Invoice {
+  const { id, plan, amount_cents, currency, promotion_code, status, period_start, period_end, created_at, paid_at, seats } = row;
+  return { id, plan, amount_cents, currency, promotion_code, status, period_start, period_end, created_at, paid_at, seats };
 }
