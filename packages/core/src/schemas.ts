@@ -357,6 +357,8 @@ export const archiveItemSchema = z.object({
   page_progression: z.enum(['ltr', 'rtl']).optional(),
   /** ours (issue 12, read aloud): the chapter's EPUB Media Overlay; null when it has none */
   media_overlay: mediaOverlaySchema.nullable().optional(),
+  /** ours (issue 12, read aloud): the title's language (dc:language), for the browser voice; null when unknown */
+  language: z.string().nullable().optional(),
   resources: z.array(chapterItemSchema),
   /** set when this chapter cannot be delivered: the message, and where to go (sign-in) */
   error: z.string().nullable(),

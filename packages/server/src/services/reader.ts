@@ -283,6 +283,7 @@ function archiveBase(title: TitleRow, href: string) {
     is_system_book: title.is_system_book === 1,
     allow_scripts: title.allow_scripts === 1,
     page_progression: title.page_progression === 'rtl' ? ('rtl' as const) : ('ltr' as const),
+    language: title.language,
   };
 }
 

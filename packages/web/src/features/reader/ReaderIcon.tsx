@@ -25,7 +25,13 @@ export type ReaderIconName =
   | 'menu-bar'
   | 'offline'
   | 'search'
-  | 'notes';
+  | 'notes'
+  | 'speaker'
+  | 'play'
+  | 'pause'
+  | 'stop'
+  | 'skip-back'
+  | 'skip-forward';
 
 const PATHS: Record<ReaderIconName, string> = {
   toc: 'M4 6h16 M4 12h16 M4 18h10',
@@ -52,6 +58,12 @@ const PATHS: Record<ReaderIconName, string> = {
   masthead: 'M4 4h16v16H4z M4 9h16',
   'menu-bar': 'M4 4h16v16H4z M4 15h16',
   notes: 'M5 4h11l3 3v13H5z M8 9h8 M8 13h8 M8 17h5',
+  speaker: 'M4 9h4l5-4v14l-5-4H4z M16.5 8.5a5 5 0 0 1 0 7 M19 6a8.5 8.5 0 0 1 0 12',
+  play: 'M7 5l12 7-12 7z',
+  pause: 'M8 5v14 M16 5v14',
+  stop: 'M6 6h12v12H6z',
+  'skip-back': 'M6 5v14 M18 5l-9 7 9 7z',
+  'skip-forward': 'M18 5v14 M6 5l9 7-9 7z',
   search: 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14z M20 20l-4-4',
   offline: 'M3 3l18 18 M8.5 16.5a5 5 0 0 1 7 0 M5 12.9a10 10 0 0 1 4.2-2.5 M14.8 10.4A10 10 0 0 1 19 12.9 M2 9.3a15 15 0 0 1 4.4-2.9 M11 5.1A15 15 0 0 1 22 9.3 M12 20h.01',
 };

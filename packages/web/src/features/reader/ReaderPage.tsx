@@ -10,6 +10,7 @@
  * - useReadingSession.ts: position, footer figures, usage log, initial position, the chapter's controller;
  * - useReaderSettings.ts, useReaderPanels.ts, useReaderKeys.ts: display settings, panels, keys;
  * - useInBookSearch.ts, useSearchJump.ts: search inside the book, and the jump to a hit (`?q=`, the chosen snippet);
+ * - readAloud/: read aloud (media overlays, else the browser's speech synthesis) and its player bar;
  * - useImmersive.ts, usePageTheme.ts, usePdfZoom.ts: the immersive view, the colour mode on the whole page, PDF zoom;
  * - ReaderToolbar.tsx, ChapterBody.tsx, ReaderFooter.tsx, TocPanel.tsx, SettingsPanel.tsx, SearchPanel.tsx: what is on
  *   screen.
@@ -33,6 +34,8 @@ import { Lightbox } from './Lightbox.tsx';
 import { ReaderFooter } from './ReaderFooter.tsx';
 import { Centered } from './ReaderMessage.tsx';
 import { ReaderToolbar } from './ReaderToolbar.tsx';
+import { ReadAloudBar } from './readAloud/ReadAloudBar.tsx';
+import { useReadAloud } from './readAloud/useReadAloud.ts';
 import { SearchPanel } from './SearchPanel.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { TocPanel } from './TocPanel.tsx';
@@ -198,6 +201,17 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   );
   const orphanIds = useMemo(() => new Set(annotations.orphans.map((o) => o.id)), [annotations.orphans]);
 
+  // Read aloud (issue 12): media overlays, else the browser's voice; at a chapter's end, on to the next one.
+  const readAloud = useReadAloud({
+    frame,
+    item,
+    goNext: () => {
+      if (!item?.next_chapter_uri) return false;
+      goChapter('next');
+      return true;
+    },
+  });
+
   const onKey = useReaderKeys({ controllerRef: session.controllerRef, panels, stepFont: settings.stepFont, immersive, toggleImmersive });
 
   const { onProgress, onPages } = session;
@@ -235,6 +249,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
         onSettings={panels.toggleSettings}
         onSearch={panels.toggleSearch}
         notes={annotating ? { open: panels.notesOpen, button: panels.notesButton, onToggle: panels.toggleNotes } : undefined}
+        readAloud={load?.kind === 'html' && !offline ? { open: readAloud.open, button: readAloud.button, onToggle: readAloud.toggleOpen } : undefined}
       />
 
       <div className="reader-stage" aria-labelledby="chapter-heading" role="region">
@@ -259,6 +274,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
           searchTarget={jump.target}
           onSearchDone={jump.pdfDone}
         />
+        {readAloud.open && load?.kind === 'html' ? <ReadAloudBar readAloud={readAloud} chapterLabel={chapterLabel} /> : null}
       </div>
 
       {/* library-playlists-account.md §4: the live-training banner, polled every 12 minutes in the reader */}

@@ -1,5 +1,5 @@
-/** The reader's top bar: contents, the book and chapter titles, the chapter's playlist dropdown, search, notes, display settings. */
-import { ANNOTATION_MESSAGES, paths, type ArchiveItem } from '@lectern/core';
+/** The reader's top bar: contents, the book and chapter titles, the chapter's playlist dropdown, search, read aloud, notes, display settings. */
+import { ANNOTATION_MESSAGES, paths, READ_ALOUD_MESSAGES, type ArchiveItem } from '@lectern/core';
 import type { RefObject } from 'react';
 import { Link } from 'react-router';
 import { PlaylistDropdown } from '../../shared/playlists/PlaylistTitleCard.tsx';
@@ -22,6 +22,8 @@ export interface ReaderToolbarProps {
   onSearch: () => void;
   /** The notes panel's button (signed-in readers of HTML chapters); absent: no button. */
   notes?: { open: boolean; button: RefObject<HTMLButtonElement | null>; onToggle: () => void };
+  /** The read-aloud button (HTML chapters, issue 12); absent: no button. */
+  readAloud?: { open: boolean; button: RefObject<HTMLButtonElement | null>; onToggle: () => void };
 }
 
 export function ReaderToolbar(props: ReaderToolbarProps) {
@@ -69,6 +71,19 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
       >
         <ReaderIcon name="search" />
       </button>
+      {props.readAloud ? (
+        <button
+          ref={props.readAloud.button}
+          type="button"
+          className="reader-iconbtn reader-toolbar__read-aloud"
+          aria-label={READ_ALOUD_MESSAGES.button}
+          aria-expanded={props.readAloud.open}
+          aria-controls="reader-read-aloud"
+          onClick={props.readAloud.onToggle}
+        >
+          <ReaderIcon name="speaker" />
+        </button>
+      ) : null}
       {props.notes ? (
         <button
           ref={props.notes.button}

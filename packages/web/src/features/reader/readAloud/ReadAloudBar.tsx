@@ -1,0 +1,60 @@
+/**
+ * The read-aloud player bar (issue 12): previous phrase, play/pause, next phrase, the speed (reader.md §9
+ * "Playback speeds") and stop, floating at the foot of the chapter. What it does is announced (a status line):
+ * started, paused, stopped, the speed, and why it cannot read (no voice, the narration failed).
+ */
+import { PLAYBACK_SPEEDS, READ_ALOUD_MESSAGES as M } from '@lectern/core';
+import { useEffect, useRef } from 'react';
+import { ReaderIcon } from '../ReaderIcon.tsx';
+import type { ReadAloud } from './useReadAloud.ts';
+import './ReadAloudBar.css';
+
+const speedLabel = (rate: number) => `${rate}×`;
+
+export function ReadAloudBar({ readAloud, chapterLabel }: { readAloud: ReadAloud; chapterLabel: string }) {
+  const { state } = readAloud;
+  const playing = state.status === 'playing' || state.status === 'waiting';
+  const playButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    playButton.current?.focus();
+  }, []);
+
+  const announcement = state.problem
+    ? M[state.problem]
+    : state.status === 'playing'
+      ? M.reading(chapterLabel)
+      : state.status === 'paused'
+        ? M.paused
+        : '';
+
+  return (
+    <div className="read-aloud" id="reader-read-aloud" role="region" aria-label={M.bar}>
+      <span className="read-aloud__mode">{state.mode === 'overlay' ? M.narration : state.mode === 'speech' ? M.voice : ''}</span>
+      <button type="button" className="reader-iconbtn read-aloud__prev" aria-label={M.previous} onClick={() => readAloud.skip(-1)} disabled={state.count === 0}>
+        <ReaderIcon name="skip-back" />
+      </button>
+      <button ref={playButton} type="button" className="reader-iconbtn read-aloud__play" aria-label={playing ? M.pause : M.play} onClick={readAloud.toggle}>
+        <ReaderIcon name={playing ? 'pause' : 'play'} />
+      </button>
+      <button type="button" className="reader-iconbtn read-aloud__next" aria-label={M.next} onClick={() => readAloud.skip(1)} disabled={state.count === 0}>
+        <ReaderIcon name="skip-forward" />
+      </button>
+      <label className="read-aloud__speed">
+        <span className="visually-hidden">{M.speed}</span>
+        <select value={state.rate} onChange={(e) => readAloud.setRate(Number(e.target.value))}>
+          {PLAYBACK_SPEEDS.map((rate) => (
+            <option key={rate} value={rate}>
+              {speedLabel(rate)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" className="reader-iconbtn read-aloud__stop" aria-label={M.stop} onClick={readAloud.close}>
+        <ReaderIcon name="stop" />
+      </button>
+      <p className={`read-aloud__status${state.problem && state.problem !== 'endOfBook' ? ' read-aloud__status--problem' : ''}`} role="status">
+        {announcement}
+      </p>
+    </div>
+  );
+}
