@@ -9,6 +9,7 @@ import { isApiError } from '../../api/client.ts';
 import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { ChapterView, type ChapterSource } from './ChapterView.tsx';
+import { FixedLayoutView } from './FixedLayoutView.tsx';
 import type { FrameCallbacks, FrameController } from './engine/frameController.ts';
 import type { InitialPosition } from './engine/position.ts';
 import { Centered, ReaderMessage, RetryMessage } from './ReaderMessage.tsx';
@@ -51,6 +52,8 @@ export interface ChapterBodyProps {
   onPdfReady: () => void;
   /** A PDF's page container, for the annotation layer. */
   onPdfPages?: (el: HTMLElement | null) => void;
+  /** The signed-in reader (a fixed-layout spread loads its other page as they may read it). */
+  userId?: string | null;
   /** A search hit to show (a PDF handles its own; a chapter's goes through the frame controller). */
   searchTarget?: SearchTarget | null;
   onSearchDone?: () => void;
@@ -128,6 +131,21 @@ export function ChapterBody(props: ChapterBodyProps) {
         </Suspense>
       );
     case 'html':
+      // A fixed-layout page (rendition:layout pre-paginated) shows in its spread, scaled to the screen.
+      if (l.item.rendition?.layout === 'pre-paginated')
+        return (
+          <FixedLayoutView
+            key={bookId}
+            bookId={bookId}
+            userId={props.userId ?? null}
+            load={l}
+            initial={props.initial}
+            readerPath={props.readerPath}
+            callbacks={props.callbacks}
+            onReady={props.onReady}
+            toSource={(page) => chapterSource(bookId, page)}
+          />
+        );
       return (
         <ChapterView
           // One frame per book (the same sandbox for every title: no scripts, docs/decisions.md "Scripted titles").

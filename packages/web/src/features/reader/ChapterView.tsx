@@ -76,7 +76,7 @@ const sameSource = (a: ChapterSource, b: ChapterSource) =>
 const STYLESHEET_WAIT_MS = 3000;
 
 /** Resolves once every stylesheet of the document has loaded or failed (they block a correct first layout). */
-function stylesheetsSettled(doc: Document, win: Window): Promise<void> {
+export function stylesheetsSettled(doc: Document, win: Window): Promise<void> {
   const pending = Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel~="stylesheet"]')).filter((l) => !l.sheet);
   if (pending.length === 0) return Promise.resolve();
   return new Promise((resolve) => {

@@ -55,6 +55,7 @@ import { useReaderPanels } from './useReaderPanels.ts';
 import { useReaderSettings } from './useReaderSettings.ts';
 import { useReadingSession } from './useReadingSession.ts';
 import { useTocNavigation } from './useTocNavigation.ts';
+import { prefsForBook } from './bookFlow.ts';
 import './ReaderPage.css';
 
 interface NavState {
@@ -112,6 +113,9 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   const offline = chapter.isPaused && (chapter.isPending || chapter.isPlaceholderData);
   const load = chapter.data;
   const item = load && 'item' in load ? load.item : null;
+  // The settings as the book asks to be read: its rendition:flow until the reader picks a mode; fixed layout in pages.
+  const shown = prefsForBook(prefs, item?.rendition, settings.paginationChosen);
+  const fixedLayout = item?.rendition?.layout === 'pre-paginated';
   usePrefetchReaderChapter(bookId, item?.next_chapter_uri, userId);
   const nextLoad = useLoadedReaderChapter(bookId, item?.next_chapter_uri, userId);
   const nextSource = useMemo(() => (nextLoad?.kind === 'html' ? chapterSource(bookId, nextLoad) : null), [bookId, nextLoad]);
@@ -128,7 +132,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     comingBack: !nav.isAhead && (location.state as NavState | null)?.comingBack === true,
     item,
     userId,
-    prefs,
+    prefs: shown,
     layoutKey: `${chrome.masthead}/${chrome.menu}/${immersive}`,
     focusChapterOnReady,
   });
@@ -169,7 +173,8 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   );
   // Highlights and notes (issue 9): signed-in readers, on HTML chapters and on a PDF's text layers.
   const { profile } = useSession();
-  const annotating = !!profile && (load?.kind === 'html' || load?.kind === 'pdf');
+  // (not on fixed-layout pages: docs/decisions.md "Fixed layout")
+  const annotating = !!profile && ((load?.kind === 'html' && !fixedLayout) || load?.kind === 'pdf');
   const [pdfPages, setPdfPages] = useState<HTMLElement | null>(null);
   const wholePages = !!profile?.account.roles.includes('content-creator');
   const frameHref = frame?.chapterHref;
@@ -227,7 +232,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   const showNav = !offline && (load?.kind === 'html' || load?.kind === 'pdf');
   // Brightness as a dark veil over the whole screen: brightness(b) is the same as black at opacity 1 - b.
   const dim = prefs.brightness < BRIGHTNESS_FULL ? 1 - prefs.brightness / BRIGHTNESS_FULL : 0;
-  const classes = ['reader-app', `reader-app--${prefs.reading_mode}`, `reader-app--${prefs.pagination}`];
+  const classes = ['reader-app', `reader-app--${prefs.reading_mode}`, `reader-app--${shown.pagination}`];
   if (!chrome.masthead) classes.push('reader-app--no-masthead');
   if (immersive) classes.push('reader-app--immersive');
 
@@ -255,6 +260,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
       <div className="reader-stage" aria-labelledby="chapter-heading" role="region">
         <ChapterBody
           bookId={bookId}
+          userId={userId}
           load={load}
           pending={chapter.isPending || !serverDown.ready}
           offline={offline}
@@ -262,7 +268,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
           retry={() => void chapter.refetch()}
           switching={chapter.isPlaceholderData}
           next={nextSource}
-          prefs={prefs}
+          prefs={shown}
           pdfZoom={pdfZoom}
           initial={session.initial}
           readerPath={readerPath}
@@ -290,7 +296,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
       ) : null}
 
       {showNav && chrome.menu && !immersive ? (
-        <ReaderFooter item={item} percent={session.percent} pages={prefs.pagination === 'page' ? session.pages : null} readerPath={readerPath} />
+        <ReaderFooter item={item} percent={session.percent} pages={shown.pagination === 'page' ? session.pages : null} readerPath={readerPath} />
       ) : null}
 
       {panels.anyPanelOpen ? <div className="reader-scrim" aria-hidden="true" onClick={panels.closePanels} /> : null}
@@ -302,7 +308,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
       <div id="reader-settings">
         <SettingsPanel
           open={panels.settingsOpen}
-          prefs={prefs}
+          prefs={shown}
           isPdf={load?.kind === 'pdf'}
           zoom={pdfZoom.zoom}
           onChange={pdfZoom.onChange}

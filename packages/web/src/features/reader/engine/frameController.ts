@@ -54,6 +54,19 @@ const INTERACTIVE = 'a[href], button, input, select, textarea, label, summary, v
 /** Frames have their own HTMLImageElement, so instanceof against the app's would fail. */
 const isImage = (n: unknown): n is HTMLImageElement => !!n && (n as Node).nodeName === 'IMG';
 
+/**
+ * A fixed-layout page (FixedLayoutView.tsx): the frame is the page, laid out by the book and scaled from outside.
+ * Nothing is paged or scrolled in it; every turn (key, tap, swipe) goes to the view, which moves by spreads.
+ */
+export interface FixedPageOptions {
+  /** The turn a tap at this x of the frame asks for, counted over the whole spread (null: the middle). */
+  tapTurn(clientX: number): Turn | null;
+  /** The pages are zoomed in: swipes and taps pan rather than turn. */
+  zoomed(): boolean;
+  /** The spread on show and how many there are (the footer's "Page N of M"). */
+  pages(): { index: number; count: number };
+}
+
 const SLIDE_MS = 150; // reader.md §9 "Scroll animation 150 ms"
 const SNIPPET = 32;
 
@@ -80,6 +93,7 @@ export class FrameController {
     private readonly bookId: string,
     private readonly readerPath: (fullPath: string) => string,
     private readonly cb: FrameCallbacks,
+    private readonly fixed: FixedPageOptions | null = null,
   ) {
     const doc = frame.contentDocument;
     const win = frame.contentWindow;
@@ -114,7 +128,7 @@ export class FrameController {
   }
 
   get paged() {
-    return this.prefs.pagination === 'page';
+    return this.fixed !== null || this.prefs.pagination === 'page';
   }
 
   /** The book's pages turn right to left (its page-progression-direction): taps, swipes and arrows follow. */
@@ -129,12 +143,15 @@ export class FrameController {
   }
 
   pages(): { index: number; count: number } {
+    if (this.fixed) return this.fixed.pages();
     const w = this.pageWidth;
     const count = pageCount(this.scroller.scrollWidth, w);
     return { index: pageIndex(this.scroller.scrollLeft, w, count), count };
   }
 
   percentage(): number {
+    // a fixed-layout page is seen whole: its position is the page itself
+    if (this.fixed) return 100;
     if (this.paged) {
       const { index, count } = this.pages();
       return pagedPercentage(index, count);
@@ -155,6 +172,7 @@ export class FrameController {
   }
 
   private writeSettings() {
+    if (this.fixed) return; // the book lays its page out; the reader's settings are for reflowable text
     const layout = { pagination: this.prefs.pagination, pageWidth: this.pageWidth };
     const style = this.doc.getElementById(SETTINGS_STYLE_ID);
     if (style) style.textContent = settingsCss(this.prefs, layout);
@@ -218,6 +236,11 @@ export class FrameController {
 
   /** Scrolls or pages so that `range` is at the top of the view; `pct` when there is no range. */
   private restore(range: Range | null, pct: number) {
+    if (this.fixed) {
+      if (range) this.anchor = range;
+      this.report();
+      return;
+    }
     this.win.cancelAnimationFrame(this.animation);
     this.slidingTo = null;
     this.restoring++;
@@ -369,6 +392,7 @@ export class FrameController {
 
   /** One page (paged) or one screen (scroll) forwards or back; past either end asks for the next chapter. */
   turn(direction: Turn) {
+    if (this.fixed) return this.cb.onEdge(direction);
     if (!this.paged) {
       const s = this.scroller;
       const atEnd = s.scrollTop + s.clientHeight >= s.scrollHeight - 2;
@@ -426,6 +450,7 @@ export class FrameController {
     const target = event.target as HTMLElement | null;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return false;
     if (this.paged) {
+      if (this.fixed && (event.key === 'Home' || event.key === 'End')) return false;
       if (event.key === 'Home' || event.key === 'End') {
         event.preventDefault();
         const { count } = this.pages();
@@ -503,7 +528,7 @@ export class FrameController {
       const t = (e as TouchEvent).changedTouches[0];
       const start = this.touchStart;
       this.touchStart = null;
-      if (!t || !start || !this.paged) return;
+      if (!t || !start || !this.paged || this.fixed?.zoomed()) return;
       const dir = classifySwipe(t.clientX - start.x, t.clientY - start.y, this.rtl);
       if (dir) {
         e.preventDefault();
@@ -546,7 +571,7 @@ export class FrameController {
       return;
     }
     if (this.doc.getSelection()?.toString()) return;
-    const dir = tapZone(event.clientX, this.win.innerWidth, this.rtl);
+    const dir = this.fixed ? (this.fixed.zoomed() ? null : this.fixed.tapTurn(event.clientX)) : tapZone(event.clientX, this.win.innerWidth, this.rtl);
     if (dir) {
       if (this.paged) this.turn(dir);
     } else if (!el?.closest?.(INTERACTIVE)) {

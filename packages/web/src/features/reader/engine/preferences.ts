@@ -92,6 +92,29 @@ export function savePreferences(input: Partial<ReaderPreferences>, stores: Prefe
   return prefs;
 }
 
+/**
+ * Whether the reader has chosen scroll or pages themselves (in the settings): until they have, a book's own
+ * rendition:flow decides (bookFlow.ts). Kept under its own local-storage key, beside the spec's preferences.
+ */
+export const PAGINATION_CHOSEN_KEY = 'reader_pagination_chosen';
+
+export function loadPaginationChosen(storage: Pick<Storage, 'getItem'> | null = browserStores().storage): boolean {
+  try {
+    return storage?.getItem(PAGINATION_CHOSEN_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function savePaginationChosen(chosen: boolean, storage: Pick<Storage, 'setItem'> | null = browserStores().storage): boolean {
+  try {
+    storage?.setItem(PAGINATION_CHOSEN_KEY, chosen ? '1' : '0');
+  } catch {
+    /* storage full or disabled: the choice lasts for this page */
+  }
+  return chosen;
+}
+
 /** The Android rule of reader.md §2: the column-width slider is hidden there (the column is the screen). */
 export const isAndroid = (ua: string = typeof navigator === 'undefined' ? '' : navigator.userAgent) => /Android/i.test(ua);
 

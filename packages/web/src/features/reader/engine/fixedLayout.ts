@@ -1,0 +1,217 @@
+/**
+ * Fixed layout (EPUB 3.3 §8, Reading Systems 3.3 §8.2): which pages show together, where each goes and how large.
+ * Pure functions, tested without a browser (test/fixedLayout.test.ts); FixedLayoutView.tsx draws what they say.
+ *
+ * - Spreads: two pre-paginated spine items side by side when the stage is wide enough (SPREAD_MIN_WIDTH) and every
+ *   page's rendition:spread allows it there: `both` on any wide stage, `landscape` and `auto` on a wide landscape
+ *   stage, `none` never. A page marked page-spread-center, or one whose partner does not fit, shows alone.
+ * - Sides: in a left-to-right book a spread's first page goes on the left; in a right-to-left one (the spine's
+ *   page-progression-direction) on the right. A page marked for the second side starts a spread of its own with the
+ *   first side empty (a cover on the right); a page marked for the first side is never the second of a spread.
+ * - Size: each page is scaled to fit its half of the stage (the whole stage when alone) within its viewport, keeping
+ *   its proportions ("contain"), the two halves meeting in the middle; zoom multiplies that scale.
+ */
+import type { Rendition, TocResponse } from '@lectern/core';
+import { CHAPTER_CSP, escapeHtml, LAYER_ORDER, ROOT_ID } from './chapterDocument.ts';
+
+/** Below this stage width a spread's pages would be too small to read: one page at a time (a phone, a narrow window). */
+export const SPREAD_MIN_WIDTH = 800;
+/** The page size of a fixed-layout page that gives none and has no neighbour that does (a portrait page). */
+export const DEFAULT_VIEWPORT = { width: 1000, height: 1400 } as const;
+/** How far a page may be zoomed in (pinch or the zoom buttons), as a multiple of its fitted size. */
+export const ZOOM_LIMITS = { min: 1, max: 4, step: 0.5 } as const;
+/** The space kept around a fitted spread, in CSS pixels. */
+export const STAGE_MARGIN = 8;
+
+export interface SpineEntry {
+  href: string;
+  rendition: Rendition | null;
+}
+
+export type Side = 'left' | 'right' | 'center';
+
+export interface SpreadSlot {
+  href: string;
+  side: Side;
+}
+
+/** One screenful: its pages in reading order, each with the side it is drawn on. */
+export interface Spread {
+  pages: SpreadSlot[];
+}
+
+export interface Stage {
+  width: number;
+  height: number;
+}
+
+const isFixed = (e: SpineEntry | undefined) => e?.rendition?.layout === 'pre-paginated';
+
+/** Whether a page with this rendition:spread may share the screen with another on this stage. */
+export function spreadAllowed(spread: Rendition['spread'] | undefined, stage: Stage): boolean {
+  if (stage.width < SPREAD_MIN_WIDTH) return false;
+  const landscape = stage.width > stage.height;
+  switch (spread ?? 'auto') {
+    case 'none':
+      return false;
+    case 'both':
+      return true;
+    default:
+      // landscape, and auto (the reading system's choice: spreads in landscape, as most reading systems do)
+      return landscape;
+  }
+}
+
+/** The spine from the contents response, with each item's rendition (null for reflowable books and older imports). */
+export function spineOf(toc: Pick<TocResponse, 'chapters'>): SpineEntry[] {
+  return toc.chapters.map((c) => ({ href: c.uri, rendition: c.rendition ?? null }));
+}
+
+/** The spreads of a spine on a stage: every item in exactly one spread, in reading order. */
+export function spreadsOf(spine: readonly SpineEntry[], stage: Stage, rtl: boolean): Spread[] {
+  const first: Side = rtl ? 'right' : 'left';
+  const second: Side = rtl ? 'left' : 'right';
+  const spreads: Spread[] = [];
+  for (let i = 0; i < spine.length; i++) {
+    const entry = spine[i]!;
+    const r = entry.rendition;
+    if (!isFixed(entry) || !r || r.page_spread === 'center' || !spreadAllowed(r.spread, stage)) {
+      spreads.push({ pages: [{ href: entry.href, side: 'center' }] });
+      continue;
+    }
+    if (r.page_spread === second) {
+      // alone on its side, the first side left empty (a cover on the right in a left-to-right book)
+      spreads.push({ pages: [{ href: entry.href, side: second }] });
+      continue;
+    }
+    const next = spine[i + 1];
+    const nr = next?.rendition;
+    if (next && nr && isFixed(next) && nr.page_spread !== 'center' && nr.page_spread !== first && spreadAllowed(nr.spread, stage)) {
+      spreads.push({ pages: [{ href: entry.href, side: first }, { href: next.href, side: second }] });
+      i++;
+      continue;
+    }
+    spreads.push({ pages: [{ href: entry.href, side: first }] });
+  }
+  return spreads;
+}
+
+/** The index of the spread that shows `href` (0 when it is not in the spine). */
+export function spreadIndexOf(spreads: readonly Spread[], href: string): number {
+  const i = spreads.findIndex((s) => s.pages.some((p) => p.href === href));
+  return i < 0 ? 0 : i;
+}
+
+/** A page's size: its own viewport, else the nearest page's that has one, else a portrait default. */
+export function viewportOf(spine: readonly SpineEntry[], href: string): { width: number; height: number } {
+  const at = spine.findIndex((e) => e.href === href);
+  if (at >= 0 && spine[at]!.rendition?.viewport) return spine[at]!.rendition!.viewport!;
+  for (let d = 1; d < spine.length; d++) {
+    for (const i of [at - d, at + d]) {
+      const v = spine[i]?.rendition?.viewport;
+      if (v && isFixed(spine[i])) return v;
+    }
+  }
+  return DEFAULT_VIEWPORT;
+}
+
+export interface PageBox {
+  href: string;
+  side: Side;
+  /** The page's own size (its viewport) and the scale it is drawn at. */
+  width: number;
+  height: number;
+  scale: number;
+  /** Where its top-left corner goes on the canvas, in CSS pixels. */
+  left: number;
+  top: number;
+}
+
+/**
+ * Where each page of a spread goes. Alone, a page fits the whole stage; in a spread each fits half of it, the two
+ * meeting at the middle. With zoom above 1 the canvas grows past the stage and is panned by scrolling.
+ */
+export function layoutSpread(spread: Spread, sizeOf: (href: string) => { width: number; height: number }, stage: Stage, zoom = 1): { pages: PageBox[]; width: number; height: number } {
+  const availW = Math.max(1, stage.width - 2 * STAGE_MARGIN);
+  const availH = Math.max(1, stage.height - 2 * STAGE_MARGIN);
+  const two = spread.pages.length > 1 || spread.pages.some((p) => p.side !== 'center');
+  const slotW = two ? availW / 2 : availW;
+  const fits = spread.pages.map((p) => {
+    const size = sizeOf(p.href);
+    return { ...p, ...size, scale: Math.min(slotW / size.width, availH / size.height) * zoom };
+  });
+  // Each page fits its own half: a page made at half the resolution of its neighbour (an image page) still fills it.
+  const canvasW = Math.max(stage.width, (two ? slotW * 2 : slotW) * zoom + 2 * STAGE_MARGIN);
+  const canvasH = Math.max(stage.height, availH * zoom + 2 * STAGE_MARGIN);
+  const middle = canvasW / 2;
+  const pages = fits.map((f) => {
+    const scale = f.scale;
+    const w = f.width * scale;
+    const h = f.height * scale;
+    const left = f.side === 'left' ? middle - w : f.side === 'right' ? middle : middle - w / 2;
+    return { href: f.href, side: f.side, width: f.width, height: f.height, scale, left, top: (canvasH - h) / 2 };
+  });
+  return { pages, width: canvasW, height: canvasH };
+}
+
+/** The spread to go to from `index` for a turn; null past either end of the book. */
+export function turnSpread(spreads: readonly Spread[], index: number, direction: 'next' | 'prev'): Spread | null {
+  return spreads[direction === 'next' ? index + 1 : index - 1] ?? null;
+}
+
+/** A spread's first page in reading order: where the reader's position (a Locator's href) goes. */
+export const spreadHref = (spread: Spread) => spread.pages[0]!.href;
+
+/**
+ * The reader's own rules for a fixed-layout page, in `@layer lectern`: the frame is the page's viewport (its size in
+ * CSS pixels, scaled from outside), so the book's absolute positions and vw/vh units mean what the author meant.
+ * Nothing scrolls inside a page; the book's colours and fonts stand (the reading themes are for reflowable text).
+ */
+const FIXED_PAGE_CSS = `@layer lectern {
+html, body { margin: 0; padding: 0; }
+html { overflow: hidden !important; touch-action: pan-x pan-y; -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
+html body, #${ROOT_ID} { display: block !important; visibility: visible !important; opacity: 1 !important; }
+img.lectern-image-failed { display: none; }
+.lectern-image-error { display: block; margin: 1em; padding: .75em 1em; border: 1px dashed #999; font: 14px/1.4 system-ui, sans-serif; color: #555; }
+.lectern-note {
+  position: fixed !important; z-index: 2147483647 !important; display: block !important; visibility: visible !important;
+  left: 50% !important; bottom: 4% !important; transform: translateX(-50%) !important; box-sizing: border-box !important;
+  width: 80% !important; max-height: 50% !important; overflow: auto !important; margin: 0 !important; padding: 1em 1.25em .75em !important;
+  background: #fff !important; color: #1b1b1b !important; border: 1px solid #ccc !important; border-radius: 10px !important;
+  box-shadow: 0 8px 28px rgb(0 0 0 / .28) !important; font: 1.4em/1.5 Georgia, serif !important;
+}
+.lectern-note__close { display: block !important; margin: .75em 0 0 auto !important; font: 600 .8em system-ui, sans-serif !important; }
+a:focus-visible { outline: 3px solid #1a73e8; outline-offset: 2px; }
+}`;
+
+export interface FixedPageInput {
+  html: string;
+  label: string;
+  stylesheets: readonly string[];
+  baseHref: string;
+  width: number;
+  height: number;
+}
+
+/** A fixed-layout page's document: the same CSP, base and cascade layers as a chapter's (chapterDocument.ts). */
+export function buildFixedPageDocument(input: FixedPageInput): string {
+  const links = input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n');
+  return `<!doctype html>
+<html lang="en" class="lectern-fixed">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CHAPTER_CSP}">
+<base href="${escapeHtml(input.baseHref)}" target="_top">
+<meta name="viewport" content="width=${Math.round(input.width)}, height=${Math.round(input.height)}">
+<title>${escapeHtml(input.label)}</title>
+<style>${LAYER_ORDER}</style>
+${links}
+<style>${FIXED_PAGE_CSS}</style>
+</head>
+<body>
+<div id="${ROOT_ID}">
+${input.html}
+</div>
+</body>
+</html>`;
+}
