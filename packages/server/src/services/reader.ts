@@ -180,7 +180,7 @@ export class ReaderService {
       detail_url: paths.titlePage(title.book_id),
       detail_position: 0,
       thumbnail_tag: title.cover_path ? paths.cover(title.book_id) : null,
-      chapters: chapters.map((c) => ({
+      chapters: chapters.map((c, i) => ({
         label: c.label,
         depth: firstDepth.get(c.full_path) ?? 1,
         uri: c.full_path,
