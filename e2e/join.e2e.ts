@@ -2,13 +2,17 @@
  * Joining (issue 10) as a visitor does it: the live checks under the fields (the email asked of the server, the
  * password rule in the server's words, 'Looks good!'), the plan panels, the form disabled with 'Just a second...'
  * while it is sent, the topic form with the welcome message and the trial's end, and a second registration of the
- * same email refused under its field. At a phone's width and a desktop's; screenshots in .tmp/screens/.
+ * same email refused under its field. At a phone's width and a desktop's; screenshots in .tmp/screens/. The analytics
+ * events (§5: sign-up analytics only with both fields filled and neither in error; the nag's clicks; the lifecycle's
+ * trial created and sign-up completed) are read back from the server through the operators' report
+ * (GET /api/v1/admin/analytics/, signed in as an admin the command line created).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_MESSAGES } from '@lectern/core';
-import type { Browser, Page } from 'playwright-core';
+import { ACCOUNT_ENTRY_MESSAGES, analyticsPaths, analyticsReportSchema, PASSWORD_MESSAGES } from '@lectern/core';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { lecternCli, signIn } from '../scripts/fresh-server.ts';
 import { openPage, seriousViolations } from './browser.ts';
 
 const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
@@ -16,6 +20,20 @@ const shot = async (page: Page, name: string) => {
   fs.mkdirSync(SCREENS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
 };
+
+const OPERATOR = { email: `analytics-operator-${Date.now()}@example.com`, password: 'an operator password of some length' };
+beforeAll(() => void lecternCli(inject('dataDir'), ['users:create', '--email', OPERATOR.email, '--password', OPERATOR.password, '--role', 'admin']));
+
+/** The events the server stored in one category, as "action label" -> count (the operators' report). */
+let operator: APIRequestContext;
+const stored = async (category: string): Promise<Map<string, number>> => {
+  const res = await operator.get(`${analyticsPaths.adminReport()}?category=${category}&from=2000-01-01`);
+  expect(res.status()).toBe(200);
+  const { results } = analyticsReportSchema.parse(await res.json());
+  return new Map(results.map((r) => [`${r.action} ${r.label}`, r.count]));
+};
+const total = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+const POLL = { timeout: 20_000, interval: 500 };
 
 describe.each([
   { name: 'phone', viewport: { width: 390, height: 844 } },
@@ -27,10 +45,14 @@ describe.each([
 
   beforeAll(async () => {
     ({ browser, page } = await openPage(viewport));
+    const operatorPage = await (await browser.newContext({ baseURL: inject('baseURL') })).newPage();
+    await signIn(operatorPage, OPERATOR.email, OPERATOR.password);
+    operator = operatorPage.request;
   });
   afterAll(() => browser?.close());
 
   it('shows a visitor the subscribe nag: collapsed, slid up after half a second, opened and closed by a click', async () => {
+    const nag = await stored('subscribe-nag');
     await page.goto('/library/');
     const toggle = page.getByRole('complementary', { name: 'Subscribe' }).getByRole('button');
     await toggle.waitFor();
@@ -41,6 +63,10 @@ describe.each([
     await page.locator('.nag__panel').getByRole('link', { name: 'Start free trial' }).waitFor();
     await toggle.click();
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    // Both clicks reach the server, marked as a visitor's.
+    await expect.poll(() => stored('subscribe-nag'), POLL).toEqual(
+      new Map([...nag, ['open visitor', (nag.get('open visitor') ?? 0) + 1], ['close visitor', (nag.get('close visitor') ?? 0) + 1]]),
+    );
   });
 
   it('checks as the visitor types, then registers a trial and opens the topic form', async () => {
@@ -51,17 +77,36 @@ describe.each([
 
     const emailField = page.getByLabel('Email');
     const passwordField = page.getByLabel('Password');
+    const submit = page.getByRole('button', { name: 'Start my free trial' });
+    const signUps = await stored('registration');
+    const account = await stored('account');
+    // What the page sends, to tell "not tracked" from "not sent yet".
+    const sentCategories: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith(analyticsPaths.events())) sentCategories.push(...(r.postDataJSON() as { events: { category: string }[] }).events.map((e) => e.category));
+    });
     // Sending it empty names both fields.
-    await page.getByRole('button', { name: 'Start my free trial' }).click();
+    await submit.click();
     await expect.poll(() => page.getByText(ACCOUNT_ENTRY_MESSAGES.required).count()).toBe(2);
-    // The demo account's address is taken: the server says so under the field.
+    // One field filled, the other empty: still no sign-up event.
+    await passwordField.fill('a reading lamp by the window');
+    await submit.click();
+    await expect.poll(() => page.getByText(ACCOUNT_ENTRY_MESSAGES.required).count()).toBe(1);
+    // The demo account's address is taken: the server says so under the field (and a submit is refused).
     await emailField.fill(inject('demoEmail'));
     await page.getByText(ACCOUNT_ENTRY_MESSAGES.emailTaken).waitFor();
+    await submit.click();
     await emailField.fill(email);
     await expect.poll(() => page.getByText(ACCOUNT_ENTRY_MESSAGES.emailTaken).count()).toBe(0);
-    // One of the 10,000 most common passwords: the server's words; then a good one.
+    // One of the 10,000 most common passwords: the server's words (a submit is refused); then a good one.
     await passwordField.fill('michelle');
     await page.getByText(PASSWORD_MESSAGES.common).waitFor();
+    await submit.click();
+    // §5: none of those submits fired the sign-up event. Hiding the page sends whatever is waiting at once.
+    await page.evaluate(() => window.dispatchEvent(new Event('pagehide')));
+    await page.waitForTimeout(1_000);
+    expect(sentCategories).not.toContain('registration');
+    expect(await stored('registration')).toEqual(signUps);
     await passwordField.fill('a reading lamp by the window');
     await page.getByText(ACCOUNT_ENTRY_MESSAGES.looksGood).waitFor();
     await page.getByText('Pro', { exact: true }).click();
@@ -80,6 +125,11 @@ describe.each([
     expect(await emailField.isDisabled()).toBe(true);
 
     await page.waitForURL('**/welcome/topics/');
+    // Both fields filled and valid: one sign-up event, for the plan chosen, and the trial created.
+    await expect.poll(async () => (await stored('registration')).get('submit pro') ?? 0, POLL).toBe((signUps.get('submit pro') ?? 0) + 1);
+    expect(total(await stored('registration'))).toBe(total(signUps) + 1);
+    expect(sentCategories.filter((c) => c === 'registration')).toEqual(['registration']);
+    await expect.poll(async () => (await stored('account')).get('trial-created pro') ?? 0, POLL).toBe((account.get('trial-created pro') ?? 0) + 1);
     const welcome = page.getByRole('status').filter({ hasText: 'Welcome to Lectern! Your free trial runs until' });
     await welcome.waitFor();
     const topics = page.locator('.onboarding__topic');
@@ -90,6 +140,8 @@ describe.each([
     await shot(page, `onboarding-${name}`);
     await page.getByRole('button', { name: /Save 1 topic/ }).click();
     await page.waitForURL('**/home/');
+    // §4's lifecycle: sign-up completed after the topic form.
+    await expect.poll(async () => (await stored('account')).get('sign-up-completed topic-form') ?? 0, POLL).toBe((account.get('sign-up-completed topic-form') ?? 0) + 1);
     // Signed in: the account menu, not the trial button.
     await page.getByRole('button', { name: /Account/ }).waitFor();
     expect(await page.getByRole('link', { name: 'Start free trial' }).count()).toBe(0);

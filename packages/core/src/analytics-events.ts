@@ -14,9 +14,9 @@ export const analyticsPaths = {
 /**
  * What is tracked, one category per place the spec names: the registration form's submit (§5), the sign-up calls to
  * action (§2), the subscribe nag (§4), the plan picker and promotion codes (§4, §5), the subscribe / upgrade /
- * cancel / reactivate forms, the account lifecycle (§4 "from tracked events"), clicks on live training courses,
- * topic pages, newsletters and transformation playlists (§1), and the reader's annotation, mode, navigation and
- * table-of-contents events (reader.md §7).
+ * cancel / reactivate forms, the account lifecycle (§4 "from tracked events"), clicks on live training courses and
+ * topic pages (§1), and the reader's annotation, mode, navigation and table-of-contents events (reader.md §7).
+ * Lectern has no newsletters or transformation playlists (§1 names their clicks too): their categories come with them.
  */
 export const ANALYTICS_CATEGORIES = [
   'registration',
@@ -28,8 +28,6 @@ export const ANALYTICS_CATEGORIES = [
   'account',
   'live-training',
   'topic',
-  'newsletter',
-  'playlist',
   'reader',
 ] as const;
 export type AnalyticsCategory = (typeof ANALYTICS_CATEGORIES)[number];

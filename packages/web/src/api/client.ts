@@ -51,6 +51,8 @@ import {
   type CourseStatusesResponse,
   type CurrentEventResponse,
   liveTrainingPaths,
+  analyticsPaths,
+  type AnalyticsEventInput,
 } from '@lectern/core';
 import { csrfToken as readCsrfCookie } from './cookies.ts';
 
@@ -607,6 +609,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     deleteAnnotation: (prefix: string, token: string, id: string): Promise<void> =>
       request(annotationPaths.annotation(prefix, id), null, { method: 'DELETE', headers: { [AUTH_TOKEN_HEADER]: token } }),
+
+    /** First-party analytics (shared/analytics.ts): a batch of events; keepalive when the page is going away. */
+    sendAnalytics: (events: readonly AnalyticsEventInput[], keepalive = false): Promise<void> =>
+      request(analyticsPaths.events(), null, { method: 'POST', body: { events }, keepalive }),
 
     /** library-playlists-account.md §7 POST /r/api/: what a reader did with a recommendation. */
     recommendationAction: (action: Omit<RecommendationAction, 'csrfmiddlewaretoken'>): Promise<void> =>

@@ -13,6 +13,7 @@ import { Button, ButtonLink } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { TextField } from '../../components/TextField.tsx';
+import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { useSession } from '../../shared/useSession.ts';
 import { formatDate, formatPrice } from './money.ts';
@@ -41,10 +42,12 @@ function Membership({ subscription, onChange }: { subscription: Subscription; on
   const [error, setError] = useState<string | null>(null);
   const act = async (which: 'cancel' | 'reactivate') => {
     setBusy(which);
+    track('subscription', which, subscription.plan ?? '');
     setError(null);
     try {
       onChange(which === 'cancel' ? await api.cancelSubscription() : await api.reactivateSubscription());
       setConfirming(false);
+      if (which === 'cancel') track('account', 'subscription-cancelled', subscription.plan ?? '');
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {

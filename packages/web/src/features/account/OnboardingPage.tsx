@@ -12,6 +12,7 @@ import { queryKeys } from '../../api/queryKeys.ts';
 import { Button } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
+import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { useSession } from '../../shared/useSession.ts';
 import './LoginPage.css';
@@ -51,6 +52,7 @@ export function OnboardingPage() {
     setError(null);
     try {
       await api.chooseTopics([...picked]);
+      track('account', 'sign-up-completed', 'topic-form', picked.size);
       navigate(appPaths.home, { replace: true });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

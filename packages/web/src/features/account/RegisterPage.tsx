@@ -18,6 +18,7 @@ import { queryKeys } from '../../api/queryKeys.ts';
 import { Button } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
+import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { useSession } from '../../shared/useSession.ts';
 import { useLiveCheck, type LiveCheck } from './useLiveCheck.ts';
@@ -102,10 +103,12 @@ export function RegisterPage() {
       focusField(emailErrors.length ? 'email' : 'password');
       return;
     }
+    track('registration', 'submit', plan); // §5: only with both fields filled and neither in error
     setPosting(true);
     setDetail(null);
     try {
       const answer = await api.register(form);
+      track('account', 'trial-created', plan);
       api.clearCollectionsCache();
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'profile' });
       await queryClient.invalidateQueries({ queryKey: queryKeys.profile });
@@ -180,7 +183,7 @@ export function RegisterPage() {
                       name="plan"
                       value={panel.plan}
                       checked={plan === panel.plan}
-                      onChange={() => setPlan(panel.plan)}
+                      onChange={() => (setPlan(panel.plan), track('plan', 'choose', panel.plan))}
                     />
                     <span className="register__plan-name">{panel.name}</span>
                     <span className="register__plan-summary">{panel.summary}</span>

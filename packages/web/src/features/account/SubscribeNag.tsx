@@ -8,6 +8,7 @@ import { useEffect, useId, useState } from 'react';
 import { useLocation } from 'react-router';
 import { ButtonLink } from '../../components/Button.tsx';
 import { Icon } from '../../components/Icon.tsx';
+import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { useSession } from '../../shared/useSession.ts';
 import { formatDate } from './money.ts';
@@ -34,7 +35,7 @@ export function SubscribeNag() {
     : 'Read the whole library free: start a trial.';
   return (
     <aside className={`nag${shown ? ' nag--shown' : ''}${open ? ' nag--open' : ''}`} aria-label="Subscribe">
-      <button type="button" className="nag__toggle" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((v) => !v)}>
+      <button type="button" className="nag__toggle" aria-expanded={open} aria-controls={panelId} onClick={() => (setOpen(!open), track('subscribe-nag', open ? 'close' : 'open', trial ? 'trial' : 'visitor'))}>
         <span className="nag__summary">{summary}</span>
         <Icon name="chevron-down" size={16} />
       </button>
@@ -44,7 +45,7 @@ export function SubscribeNag() {
             ? 'Keep your queue, playlists, notes and reading positions: choose a plan before the trial ends, and nothing stops.'
             : 'Start a free trial: the whole library, a queue and playlists, highlights and notes, and your place kept in every book on every device.'}
         </p>
-        <ButtonLink to={trial ? appPaths.subscribe() : appPaths.register} size="md">
+        <ButtonLink to={trial ? appPaths.subscribe() : appPaths.register} size="md" onClick={() => track('sign-up-cta', 'click', trial ? 'nag-choose-plan' : 'nag')}>
           {trial ? 'Choose a plan' : 'Start free trial'}
         </ButtonLink>
       </div>

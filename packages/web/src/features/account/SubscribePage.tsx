@@ -22,6 +22,7 @@ import { Button } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { TextField } from '../../components/TextField.tsx';
+import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { useSession } from '../../shared/useSession.ts';
 import { formatPrice } from './money.ts';
@@ -52,6 +53,7 @@ export function SubscribePage() {
 
   const choose = (next: Plan) => {
     setPlan(next);
+    track('plan', 'choose', next);
     // §4: the basic plan choice sets promotion code price24; pro clears it.
     setCode(next === 'basic' ? BASIC_PLAN_PROMOTION_CODE : '');
     setApplied(null);
@@ -65,6 +67,7 @@ export function SubscribePage() {
     try {
       const answer = await api.redeemPromotion(wanted, plan);
       setApplied(answer.success ? answer : null);
+      track('promotion', answer.success ? 'applied' : 'refused', wanted);
       setCodeMessage({ ok: answer.success, text: answer.message });
     } catch (e) {
       setCodeMessage({ ok: false, text: e instanceof Error ? e.message : String(e) });
@@ -78,11 +81,13 @@ export function SubscribePage() {
     setFieldErrors({});
     // §4: the EU agreement is asked of subscribers in the EU only
     const terms = { country, ...(isEuCountry(country) ? { eu_agreement: agreed } : {}) };
+    track('subscription', subscription.data?.status === 'subscriber' ? 'upgrade' : subscription.data?.status === 'cancelled' || (subscription.data?.status === 'expired' && subscription.data.subscription_ends_at) ? 'reactivate' : 'subscribe', plan);
     try {
       const status = subscription.data?.status;
       const result = status === 'cancelled' || (status === 'expired' && subscription.data?.subscription_ends_at)
         ? await api.reactivateSubscription(plan, terms)
         : await api.subscribe(plan, applied?.promotion_code ?? (code.trim() || undefined), terms);
+      if (subscription.data?.status === 'expired' && !subscription.data.subscription_ends_at) track('account', 'trial-expired-then-upgrade', plan);
       queryClient.setQueryData(['subscription'], result);
       await queryClient.invalidateQueries({ queryKey: queryKeys.profile });
       navigate(appPaths.account, { state: { notice: `You subscribe to ${plan === 'pro' ? 'Pro' : 'Basic'}. Thank you!` } });

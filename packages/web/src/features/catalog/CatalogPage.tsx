@@ -12,6 +12,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
+import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { TitleGrid, TitleGridSkeleton } from '../../shared/TitleGrid.tsx';
 import { useCatalog, usePublisher, useTopics, type CatalogFilter } from './useCatalog.ts';
@@ -56,7 +57,7 @@ function TopicBar({ active }: { active: string | null }) {
         </li>
         {topics.data.map((t) => (
           <li key={t.slug}>
-            <Link to={paths.topic(t.slug)} className="topic-bar__link" aria-current={active === t.slug ? 'page' : undefined}>
+            <Link to={paths.topic(t.slug)} className="topic-bar__link" aria-current={active === t.slug ? 'page' : undefined} onClick={() => track('topic', 'click', t.slug)}>
               {t.name}
               <span className="topic-bar__count">
                 <span className="visually-hidden">, </span>

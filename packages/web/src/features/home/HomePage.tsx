@@ -18,6 +18,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { TitleGridSkeleton } from '../../shared/TitleGrid.tsx';
+import { track } from '../../shared/analytics.ts';
 import { appPaths, toAppPath } from '../../shared/links.ts';
 import { normalizeUri } from '../../shared/playlists/actions.ts';
 import { PlaylistTitleCard } from '../../shared/playlists/PlaylistTitleCard.tsx';
@@ -208,7 +209,7 @@ function TopicsToBrowse({ topics }: { topics: HomeResponse['topics'] }) {
       <ul className="home__topics">
         {topics.map((t) => (
           <li key={t.slug}>
-            <Link to={paths.topic(t.slug)} className="home__topic">
+            <Link to={paths.topic(t.slug)} className="home__topic" onClick={() => track('topic', 'click', t.slug)}>
               {t.name}
               <span className="home__topic-count">{t.count}</span>
             </Link>
@@ -233,7 +234,7 @@ function VisitorCall({ place }: { place: keyof typeof VISITOR_TEXT }) {
       {text.title ? <p className="home__cta-title">{text.title}</p> : null}
       <p className="home__cta-lead">{text.lead}</p>
       <div className="home__cta-actions">
-        <ButtonLink to={appPaths.register} variant="primary" size="md">
+        <ButtonLink to={appPaths.register} variant="primary" size="md" onClick={() => track('sign-up-cta', 'click', `home-${place}`)}>
           {HOME_MESSAGES.startTrial}
         </ButtonLink>
         {place === 'top' ? (

@@ -7,6 +7,7 @@ import { isHttpUrl, LIVE_TRAINING_MESSAGES as M, liveTrainingPaths } from '@lect
 import { Link, Navigate, useParams } from 'react-router';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
+import { track } from '../../shared/analytics.ts';
 import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { CourseImage } from './LiveTrainingPage.tsx';
 import { isLiveNow, sessionTime, useLiveCourses } from './useLiveCourses.ts';
@@ -74,7 +75,7 @@ export default function CoursePage() {
                     </ul>
                   ) : null}
                   {live && join ? (
-                    <a className="btn btn--primary btn--md live-session__join" href={join} target="_blank" rel="noopener noreferrer">
+                    <a className="btn btn--primary btn--md live-session__join" href={join} target="_blank" rel="noopener noreferrer" onClick={() => track('live-training', 'join', course.slug)}>
                       {M.joinNow}
                     </a>
                   ) : null}

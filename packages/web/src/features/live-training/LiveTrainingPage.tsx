@@ -8,6 +8,7 @@ import { Card, CardBody, CardEyebrow, CardMedia } from '../../components/Card.ts
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
+import { track } from '../../shared/analytics.ts';
 import { toAppPath } from '../../shared/links.ts';
 import { isLiveNow, sessionStart, sessionTime, useLiveCourses } from './useLiveCourses.ts';
 import './LiveTraining.css';
@@ -32,7 +33,9 @@ function CourseCard({ course }: { course: LiveCourseStatus }) {
       <CardBody>
         {course.topics.length ? <CardEyebrow>{course.topics.map((t) => t.name).join(' · ')}</CardEyebrow> : null}
         <h2 className="live-card__title">
-          <Link to={toAppPath(course.url)}>{course.title}</Link>
+          <Link to={toAppPath(course.url)} onClick={() => track('live-training', 'open-course', course.slug)}>
+            {course.title}
+          </Link>
         </h2>
         {course.description ? <p className="live-card__description">{course.description}</p> : null}
         <p className="live-card__next">
@@ -66,7 +69,9 @@ function FullSchedule({ courses }: { courses: LiveCourseStatus[] }) {
         {sessions.map(({ course, event }) => (
           <li key={event.event_id} className="live-schedule__item">
             <time dateTime={event.start_datetime}>{sessionTime(event.start_datetime, event.end_datetime)}</time>
-            <Link to={toAppPath(course.url)}>{course.title}</Link>
+            <Link to={toAppPath(course.url)} onClick={() => track('live-training', 'open-course', course.slug)}>
+              {course.title}
+            </Link>
             {isLiveNow(event) ? <span className="live-badge">{M.liveNow}</span> : null}
           </li>
         ))}

@@ -8,6 +8,7 @@ import { isHttpUrl, LIVE_TRAINING_MESSAGES as M } from '@lectern/core';
 import { useId } from 'react';
 import { ButtonLink } from '../../components/Button.tsx';
 import { Icon } from '../../components/Icon.tsx';
+import { track } from '../analytics.ts';
 import { toAppPath } from '../links.ts';
 import { type LiveBannerState, useLiveBanner } from './useLiveBanner.ts';
 import './LiveTrainingBanner.css';
@@ -52,11 +53,11 @@ export function LiveTrainingBannerView({ state, variant = 'site', now = Date.now
         </div>
         <div className="live-banner__actions">
           {join ? (
-            <a className="btn btn--primary btn--sm live-banner__action" href={join} target="_blank" rel="noopener noreferrer">
+            <a className="btn btn--primary btn--sm live-banner__action" href={join} target="_blank" rel="noopener noreferrer" onClick={() => track('live-training', 'join', course.slug)}>
               {M.joinNow}
             </a>
           ) : (
-            <ButtonLink to={courseUrl} variant="primary" size="sm" className="live-banner__action">
+            <ButtonLink to={courseUrl} variant="primary" size="sm" className="live-banner__action" onClick={() => track('live-training', 'open-course', course.slug)}>
               {live ? M.joinNow : M.goToCourse}
             </ButtonLink>
           )}
