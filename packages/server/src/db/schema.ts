@@ -166,6 +166,13 @@ export interface ChaptersTable {
   is_public: Flag;
   /** the bounded sample (opening part) of a one-chapter book's only chapter; null for other chapters */
   sample_content: string | null;
+  /** the spine item's layout, spread and flow (its overrides applied), its side of a spread, a fixed-layout page's size (0022) */
+  rendition_layout: OptionalText;
+  rendition_spread: OptionalText;
+  rendition_flow: OptionalText;
+  page_spread: OptionalText;
+  viewport_width: OptionalNumber;
+  viewport_height: OptionalNumber;
   /** its EPUB Media Overlay as compact JSON (0023, ingest/media-overlays.ts storedOverlay); null when it has none */
   media_overlay: OptionalText;
 }
@@ -191,13 +198,6 @@ export interface TocEntriesTable {
   label: string;
   full_path: string;
   fragment: string | null;
-  /** the spine item's layout, spread and flow (its overrides applied), its side of a spread, a fixed-layout page's size (0022) */
-  rendition_layout: OptionalText;
-  rendition_spread: OptionalText;
-  rendition_flow: OptionalText;
-  page_spread: OptionalText;
-  viewport_width: OptionalNumber;
-  viewport_height: OptionalNumber;
   /** what the entry is (0019): the contents, a print page, or a landmark */
   kind: Generated<'toc' | 'page' | 'landmark'>;
   /** a landmark's epub:type (bodymatter, toc, index, …) */
