@@ -18,3 +18,4 @@ export * from './live-training.ts';
 export * from './analytics-events.ts';
 export * from './analytics.ts';
 export * from './teams.ts';
+export * from './scripted-frames.ts';

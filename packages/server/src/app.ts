@@ -57,6 +57,9 @@ import { liveTrainingRoutes } from './routes/live-training.ts';
 import { LiveTrainingRepository } from './repositories/live-training.ts';
 import { LiveTrainingService } from './services/live-training.ts';
 import { webRoutes } from './routes/web.ts';
+import { scriptedFrameRoutes } from './routes/scripted-frames.ts';
+import { buildScriptedOrigin } from './scripted-origin.ts';
+import { ScriptedFrames } from './services/scripted-frames.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { AnalyticsRepository } from './repositories/analytics.ts';
 import { AnalyticsService } from './services/analytics.ts';
@@ -101,10 +104,13 @@ export interface Services {
   live: LiveTrainingService;
   catalogChanges: CatalogChanges;
   analytics: AnalyticsService;
+  scriptedFrames: ScriptedFrames;
 }
 
 export interface Lectern {
   app: FastifyInstance;
+  /** the scripted origin's server (SCRIPTED_ORIGIN), listened on beside the app; null when not configured */
+  scripted: FastifyInstance | null;
   db: Db;
   services: Services;
   config: Config;
@@ -159,6 +165,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     requestLimits,
     analytics: new AnalyticsService(new AnalyticsRepository(db.kysely), requestLimits, secret, config.analyticsRetentionDays),
     annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions),
+    scriptedFrames: new ScriptedFrames(secret, config.scriptedOrigin, catalog, sessions),
     search: new SearchService(searchRepo, catalogRepo, catalog),
     home: new HomeService(new HomeRepository(db.kysely), catalogRepo, catalog),
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
@@ -218,7 +225,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
 
   const csrf = new CsrfTokens(secret);
   await app.register(fastifyCookie);
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, config.scriptedOrigin ? [config.scriptedOrigin] : []);
   // serve: false — only for reply.sendFile of book resources and covers (with HTTP ranges). cacheControl: false
   // keeps the routes' own cache-control (else every chapter stylesheet and image is revalidated: max-age=0).
   await app.register(fastifyStatic, { root: store.root, serve: false, cacheControl: false });
@@ -251,7 +258,10 @@ export async function buildApp(config: Config): Promise<Lectern> {
   readerRoutes(app, { reader: services.reader });
   positionRoutes(app, { positions: services.positions });
   annotationRoutes(app, { annotations: services.annotations });
+  scriptedFrameRoutes(app, services.scriptedFrames);
   await webRoutes(app, config.webDist);
 
-  return { app, db, services, config };
+  const scripted = config.scriptedOrigin ? buildScriptedOrigin(services.scriptedFrames, new URL(config.publicUrl).origin, config.logLevel) : null;
+  if (scripted) app.addHook('onClose', async () => scripted.close());
+  return { app, scripted, db, services, config };
 }

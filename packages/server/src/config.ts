@@ -41,6 +41,13 @@ export interface Config {
   sampleCacheDir: string;
   /** bounds on every import: file and upload size, bytes written, worker memory, time */
   imports: ImportLimits;
+  /**
+   * The origin where titles allowed to run scripts are read (their frames), e.g. http://books.localhost:8081; its own
+   * host name, so that no cookie of the app reaches it. null: no such origin, and no book script ever runs.
+   */
+  scriptedOrigin: string | null;
+  /** the port the scripted origin listens on (default: its address's port) */
+  scriptedPort: number | null;
 }
 
 /** A positive whole number of some unit (MB, seconds) from the environment, or the default. */
@@ -113,6 +120,24 @@ const envSchema = z.object({
   IMPORT_MAX_WRITTEN_MB: positive('IMPORT_MAX_WRITTEN_MB', DEFAULT_IMPORT_LIMITS.maxWrittenBytes / MB),
   IMPORT_MAX_MEMORY_MB: positive('IMPORT_MAX_MEMORY_MB', DEFAULT_IMPORT_LIMITS.maxMemoryBytes / MB),
   IMPORT_TIMEOUT_SECONDS: positive('IMPORT_TIMEOUT_SECONDS', DEFAULT_IMPORT_LIMITS.timeoutMs / 1000),
+  SCRIPTED_ORIGIN: z
+    .url({ protocol: /^https?$/, message: 'SCRIPTED_ORIGIN must be an http(s) origin such as http://books.localhost:8081' })
+    .refine((v) => new URL(v).pathname === '/' && !new URL(v).search && !new URL(v).hash, {
+      message: 'SCRIPTED_ORIGIN is an origin only (scheme, host, port), without a path',
+    })
+    .optional(),
+  SCRIPTED_PORT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) {
+        ctx.addIssue({ code: 'custom', message: `SCRIPTED_PORT must be a whole number from 0 to 65535, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
   LOGIN_RATE_LIMIT: z
     .string()
     .optional()
@@ -166,6 +191,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message));
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR || 'data');
+  const publicUrl = e.PUBLIC_URL ?? `http://${e.HOST || '127.0.0.1'}:${e.PORT}`;
+  const scripted = e.SCRIPTED_ORIGIN ? new URL(e.SCRIPTED_ORIGIN) : null;
+  // Cookies are kept by host name, whatever the port: on the app's host, a book's scripts would see its cookies.
+  if (scripted && scripted.hostname === new URL(publicUrl).hostname) {
+    throw new ConfigError([
+      `SCRIPTED_ORIGIN must have a host name of its own, not the app's (${scripted.hostname}): browsers share cookies between ports of one host. Use another name for this machine, e.g. http://books.localhost:${scripted.port || (scripted.protocol === 'https:' ? 443 : 80)}`,
+    ]);
+  }
   return {
     port: e.PORT,
     host: e.HOST || '127.0.0.1',
@@ -174,7 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
     trialDays: e.TRIAL_DAYS,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
-    publicUrl: e.PUBLIC_URL ?? `http://${e.HOST || '127.0.0.1'}:${e.PORT}`,
+    publicUrl,
     smtpUrl: e.SMTP_URL || null,
     mailFrom: e.MAIL_FROM ?? 'Lectern <no-reply@lectern.local>',
     secret: e.LECTERN_SECRET || null,
@@ -190,6 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxMemoryBytes: e.IMPORT_MAX_MEMORY_MB * MB,
       timeoutMs: e.IMPORT_TIMEOUT_SECONDS * 1000,
     },
+    scriptedOrigin: scripted?.origin ?? null,
+    scriptedPort: scripted ? (e.SCRIPTED_PORT ?? Number(scripted.port || (scripted.protocol === 'https:' ? 443 : 80))) : null,
     ...overrides,
   };
 }

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const cfg = config;
-  const { app, db, services }: Lectern = await step('database', cfg, () => buildApp(cfg));
+  const { app, scripted, db, services }: Lectern = await step('database', cfg, () => buildApp(cfg));
   if (cfg.port !== 0) await step('listen', cfg, () => probeListen(cfg.host, cfg.port));
 
   const sample = await prepareSampleLibrary(services, cfg, {
@@ -82,6 +82,18 @@ async function main(): Promise<void> {
       throw err;
     }
   });
+  if (scripted && cfg.scriptedPort !== null) {
+    const scriptedPort = cfg.scriptedPort;
+    await step('listen', { ...cfg, port: scriptedPort }, async () => {
+      try {
+        await scripted.listen({ port: scriptedPort, host: cfg.host });
+      } catch (err) {
+        await app.close().catch(() => {});
+        throw err;
+      }
+    });
+    say(`Titles allowed to run scripts are read on ${cfg.scriptedOrigin} (listening on port ${scriptedPort})`);
+  }
   // Only now, with the server listening, is the demo account made and its password shown: a start that fails
   // above leaves no account behind whose password nobody saw.
   const demo = await createDemoAccount(services);

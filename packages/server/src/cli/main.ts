@@ -2,7 +2,7 @@
  * The operators' command line: `npm run lectern -- <command>`.
  *   users:create --email E (--password P | --password-stdin) [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
  *   users:reset-password --email E [--password-stdin]      (asks for it in a terminal)
- *   import <file-or-folder>... [--topic slug]...
+ *   import <file-or-folder>... [--topic slug]... [--allow-scripts]
  *   import <file> --replace <book_id> [--topic slug]...      (a new edition of that book, keeping its book id)
  *   library:sample [--with-debian]
  *   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
@@ -39,7 +39,7 @@ import { promptHidden, readStdin } from './input.ts';
 const USAGE = `usage: npm run lectern -- <command>
   users:create --email E (--password P | --password-stdin) [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
   users:reset-password --email E [--password-stdin]
-  import <file-or-folder>... [--topic slug]...
+  import <file-or-folder>... [--topic slug]... [--allow-scripts]   (--allow-scripts: the book's scripts run, on SCRIPTED_ORIGIN only)
   import <file> --replace <book_id> [--topic slug]...   (a new edition of that book: same book id, EPUB for EPUB, PDF for PDF)
   library:sample [--with-debian]
   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
@@ -140,7 +140,8 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'import': {
-        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { topic: { type: 'string', multiple: true }, replace: { type: 'string' } } });
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { topic: { type: 'string', multiple: true }, replace: { type: 'string' }, 'allow-scripts': { type: 'boolean' } } });
+        const allowScripts = values['allow-scripts'] ? true : undefined;
         if (values.replace !== undefined) {
           if (positionals.length !== 1) throw new AppError(400, `import --replace takes exactly one file (${positionals.length} given)`);
           const bookId = values.replace.trim();
@@ -149,7 +150,7 @@ async function run(argv: string[]): Promise<number> {
           const stat = await fs.stat(file).catch(() => null);
           if (!stat?.isFile()) throw new AppError(400, `import --replace: ${file} is not a file`);
           try {
-            const done = await services.importer.replaceFile(file, path.basename(file), bookId, { topics: values.topic ?? [] });
+            const done = await services.importer.replaceFile(file, path.basename(file), bookId, { topics: values.topic ?? [], allowScripts });
             console.log(`replaced  ${done.book_id}  "${done.title}"  ${done.chapters} chapters (${done.replaced.kept} kept, ${done.replaced.added} new, ${done.replaced.removed.length} removed)`);
             for (const r of done.replaced.removed) console.log(`  removed: ${r}`);
             for (const w of done.warnings) console.log(`  warning: ${w}`);
@@ -161,7 +162,7 @@ async function run(argv: string[]): Promise<number> {
           }
         }
         if (positionals.length === 0) throw new AppError(400, 'import needs at least one file or folder');
-        const report = await services.importer.importPaths(positionals, { topics: values.topic ?? [] });
+        const report = await services.importer.importPaths(positionals, { topics: values.topic ?? [], allowScripts });
         printReport(report);
         return report.failed.length ? 1 : 0;
       }

@@ -294,8 +294,12 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
 
   const { dir, lang } = documentDirection(findFirst(document, 'html'), body);
   const positioned = opts.fixedLayout === true;
+  // A title allowed to run scripts keeps the external scripts of the chapter's head too, first, in their order (they
+  // run only on the scripted origin: docs/decisions.md "Scripted titles"); the sanitiser checks them like the body's.
+  const head = findFirst(document, 'head');
+  const headScripts = opts.allowScripts && head ? DomUtils.findAll((element) => element.name.toLowerCase() === 'script', head.children) : [];
   let html = sanitize(
-    DomUtils.getOuterHTML(nodes, { encodeEntities: 'utf8' }),
+    DomUtils.getOuterHTML([...headScripts, ...nodes], { encodeEntities: 'utf8' }),
     sanitizerOptions(bookRewriter(opts), { rewrite: css, positioned }, opts.allowScripts),
     opts.allowScripts,
     positioned ? { ...BOOK_STYLES_SERVED, positioned } : BOOK_STYLES_SERVED,

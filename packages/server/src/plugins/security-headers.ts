@@ -8,13 +8,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
-const applyHelmet = helmet({
+/** `frameOrigins`: other origins the app's pages frame (the scripted origin of scripted titles, when configured). */
+const helmetFor = (frameOrigins: readonly string[]) =>
+  helmet({
   contentSecurityPolicy: {
     useDefaults: true,
     directives: {
       'img-src': ["'self'", 'data:', 'blob:'],
       'object-src': ["'self'"],
-      'frame-src': ["'self'", 'blob:'],
+      'frame-src': ["'self'", 'blob:', ...frameOrigins],
       'style-src': ["'self'", "'unsafe-inline'"],
       'upgrade-insecure-requests': null,
     },
@@ -25,10 +27,10 @@ const applyHelmet = helmet({
   // check (rightly) refuses that, so the no-JavaScript sign-in and sign-out forms could never work. same-origin
   // sends the origin to ourselves and still nothing to other sites.
   referrerPolicy: { policy: 'same-origin' },
-});
+  });
 
 /** The headers helmet sets, by lower-case name, recorded from one run of its middleware. */
-export function securityHeaders(): Record<string, string> {
+export function securityHeaders(frameOrigins: readonly string[] = []): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -38,7 +40,7 @@ export function securityHeaders(): Record<string, string> {
     removeHeader: () => {},
   };
   let failed: unknown;
-  applyHelmet({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+  helmetFor(frameOrigins)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
     failed = err;
   });
   if (failed) throw failed;
@@ -67,8 +69,8 @@ export function apiSecurityHeaders(page: Record<string, string> = securityHeader
 const API_PREFIXES = ['/api/', '/nest/', '/r/api/', '/auth/', '/a/'];
 export const isApiAddress = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  const page = securityHeaders();
+export function registerSecurityHeaders(app: FastifyInstance, frameOrigins: readonly string[] = []): void {
+  const page = securityHeaders(frameOrigins);
   const api = apiSecurityHeaders(page);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApiAddress(request.url) ? api : page);

@@ -62,6 +62,8 @@ export interface BookChapter {
   path: string;
   label: string;
   body: string;
+  /** markup for the chapter's head (scripts, stylesheets) */
+  head?: string;
 }
 
 /**
@@ -101,7 +103,7 @@ export function epubBook(book: {
     'OEBPS/nav.xhtml': xhtml('Contents', `<nav epub:type="toc" id="toc"><ol>${nav}</ol></nav>`),
   };
   if (book.cover) files['OEBPS/cover.png'] = book.cover;
-  for (const c of book.chapters) files[`OEBPS/${c.path}`] = xhtml(c.label, c.body);
+  for (const c of book.chapters) files[`OEBPS/${c.path}`] = xhtml(c.label, c.body, c.head);
   for (const [name, data] of Object.entries(book.files ?? {})) files[`OEBPS/${name}`] = data;
   return buildZip(files);
 }

@@ -1,0 +1,41 @@
+/**
+ * Scripted titles (issue 12): a title an operator allowed to run scripts is read in a frame on a second,
+ * cookieless origin (SCRIPTED_ORIGIN), never on the app's. The app asks for the frame's address; the frame's page
+ * and the reader speak only through postMessage, in the messages below, each side checking the other's origin.
+ */
+import { z } from 'zod';
+
+/** GET /api/v1/book/{book_id}/scripted-frame/?path={chapter path}: where the chapter's frame loads from. */
+export const scriptedFramePath = (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/scripted-frame/`;
+
+export const scriptedFrameSchema = z.object({
+  /** the chapter as a page of the scripted origin, with a capability token good for SCRIPTED_FRAME_TTL_MS */
+  url: z.string(),
+  /** the scripted origin (messages from the frame must come from it) */
+  origin: z.string(),
+});
+export type ScriptedFrame = z.infer<typeof scriptedFrameSchema>;
+
+/** How long a frame's address (and the book files it loads) stays good. */
+export const SCRIPTED_FRAME_TTL_MS = 4 * 60 * 60 * 1000;
+
+/** The name navigator.epubReadingSystem gives (EPUB Reading Systems 3.3 §4). */
+export const READING_SYSTEM_NAME = 'Lectern';
+
+/** From the frame's page to the reader. */
+export const scriptedFrameMessageSchema = z.discriminatedUnion('lectern', [
+  /** the page is laid out (and again when it changes height) */
+  z.object({ lectern: z.literal('ready') }),
+  /** the reader scrolled the page: how far, 0 to 1 */
+  z.object({ lectern: z.literal('progress'), progression: z.number().min(0).max(1) }),
+  /** a link to another chapter of the book (its path in the book, and a fragment without '#') */
+  z.object({ lectern: z.literal('navigate'), path: z.string().max(1000), fragment: z.string().max(200) }),
+  /** a link out of the book: the app asks before leaving */
+  z.object({ lectern: z.literal('external'), url: z.string().max(2000) }),
+]);
+export type ScriptedFrameMessage = z.infer<typeof scriptedFrameMessageSchema>;
+
+/** From the reader to the frame's page. */
+export type ScriptedReaderMessage =
+  | { lectern: 'goto'; progression: number }
+  | { lectern: 'look'; background: string; color: string; fontScale: number };

@@ -1,0 +1,142 @@
+/**
+ * The scripted origin's HTTP server (SCRIPTED_ORIGIN; docs/decisions.md "Scripted titles"): the second origin where a
+ * title an operator allowed to run scripts is read. It serves nothing but that: `GET /b/{token}/{path}` — a chapter
+ * as a page of its own, with the book's scripts and our small reading-system script (navigator.epubReadingSystem and
+ * the messages to the reader), and the book's other files — and the reading-system script itself. It reads no
+ * cookie and sets none; every answer says who may frame it (the app's origin only) and what the page may load (its
+ * own origin's files). What it cannot find, or may not give, is a plain 404.
+ */
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import { READING_SYSTEM_NAME } from '@lectern/core';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { bookFileType } from './plugins/book-files.ts';
+import type { ScriptedFrames } from './services/scripted-frames.ts';
+import { onScriptedOrigin } from './services/scripted-frames.ts';
+
+const RUNTIME_PATH = '/lectern-reading-system.js';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * navigator.epubReadingSystem (EPUB Reading Systems 3.3 §4) and the page's side of the reader's messages: where the
+ * reader scrolled to, links to other chapters and out of the book. It runs before the book's scripts (first in the
+ * head, not deferred), and answers only the app's origin.
+ */
+export const READING_SYSTEM_SCRIPT = `(() => {
+  'use strict';
+  const appOrigin = document.querySelector('meta[name="lectern-app-origin"]').content;
+  const features = ['dom-manipulation', 'layout-changes', 'touch-events', 'mouse-events', 'keyboard-events', 'spine-scripting'];
+  const system = Object.freeze({ name: ${JSON.stringify(READING_SYSTEM_NAME)}, version: '1.0', layoutStyle: 'scrolling', hasFeature: (feature) => features.includes(feature) });
+  Object.defineProperty(navigator, 'epubReadingSystem', { value: system, enumerable: true });
+  const post = (message) => parent.postMessage(message, appOrigin);
+  const scroller = () => document.scrollingElement || document.documentElement;
+  let timer = 0;
+  const progress = () => {
+    const s = scroller();
+    const max = s.scrollHeight - s.clientHeight;
+    post({ lectern: 'progress', progression: max > 0 ? Math.min(1, Math.max(0, s.scrollTop / max)) : 0 });
+  };
+  addEventListener('scroll', () => { clearTimeout(timer); timer = setTimeout(progress, 250); }, { passive: true });
+  addEventListener('load', () => post({ lectern: 'ready' }));
+  const look = document.createElement('style');
+  addEventListener('message', (event) => {
+    if (event.origin !== appOrigin || event.source !== parent) return;
+    const m = event.data || {};
+    if (m.lectern === 'goto' && typeof m.progression === 'number') {
+      const s = scroller();
+      s.scrollTop = Math.max(0, Math.min(1, m.progression)) * (s.scrollHeight - s.clientHeight);
+      progress();
+    } else if (m.lectern === 'look' && typeof m.fontScale === 'number') {
+      const colour = (c) => (typeof c === 'string' && /^(#[0-9a-f]{3,8}|rgba?\\([0-9., ]+\\))$/i.test(c) ? c : 'inherit');
+      look.textContent = 'html { background: ' + colour(m.background) + '; color: ' + colour(m.color) + '; font-size: ' + Math.max(0.5, Math.min(3, m.fontScale)) * 100 + '%; }';
+      if (!look.isConnected) document.head.append(look);
+    }
+  });
+  document.addEventListener('click', (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (!link || event.defaultPrevented || event.button !== 0) return;
+    const url = new URL(link.href, location.href);
+    if (url.origin === location.origin) {
+      const book = location.pathname.split('/').slice(0, 3).join('/') + '/';
+      if (url.pathname === location.pathname || !url.pathname.startsWith(book)) return;
+      event.preventDefault();
+      post({ lectern: 'navigate', path: decodeURIComponent(url.pathname.slice(book.length)), fragment: decodeURIComponent(url.hash.slice(1)) });
+    } else if (/^(https?|mailto):$/.test(url.protocol)) {
+      event.preventDefault();
+      post({ lectern: 'external', url: url.href });
+    }
+  });
+})();
+`;
+
+/** The page's policy: the book's own files and our script only, framed by the app alone, no forms, no plugins. */
+function pageCsp(appOrigin: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "media-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${appOrigin}`,
+  ].join('; ');
+}
+
+function common(reply: FastifyReply, appOrigin: string): FastifyReply {
+  return reply
+    .header('content-security-policy', pageCsp(appOrigin))
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'private, no-store');
+}
+
+/** The chapter as a page: our script first, the book's stylesheets, the chapter's markup (scripts kept at import). */
+export function chapterPage(input: { html: string; label: string; stylesheets: string[]; appOrigin: string }): string {
+  return `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="lectern-app-origin" content="${escapeHtml(input.appOrigin)}">
+<title>${escapeHtml(input.label)}</title>
+<script src="${RUNTIME_PATH}"></script>
+<style>body { margin: 0 auto; max-width: 40em; padding: 1.25em 1.25em 3em; font-family: Georgia, serif; line-height: 1.6; overflow-wrap: break-word; } img, svg, video { max-width: 100%; height: auto; }</style>
+${input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n')}
+</head><body>${input.html}</body></html>`;
+}
+
+export function buildScriptedOrigin(frames: ScriptedFrames, appOrigin: string, logLevel: string): FastifyInstance {
+  const app = Fastify({ logger: logLevel === 'silent' ? false : { level: logLevel }, routerOptions: { ignoreTrailingSlash: false, maxParamLength: 600 } });
+
+  app.get(RUNTIME_PATH, async (_request, reply) =>
+    common(reply, appOrigin).header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(READING_SYSTEM_SCRIPT),
+  );
+
+  app.get<{ Params: { token: string; '*': string } }>('/b/:token/*', async (request, reply) => {
+    const { token, '*': fullPath } = request.params;
+    const opened = fullPath && fullPath.length <= 1000 ? await frames.open(token, fullPath) : null;
+    if (!opened) return common(reply, appOrigin).code(404).type('text/plain; charset=utf-8').send('Not found');
+    const { found, bookId } = opened;
+    common(reply, appOrigin);
+    if (found.kind === 'chapter') {
+      const c = found.chapter;
+      const page = chapterPage({
+        html: onScriptedOrigin(c.content, bookId, token),
+        label: c.label,
+        stylesheets: c.stylesheets.map((s) => onScriptedOrigin(s, bookId, token)),
+        appOrigin,
+      });
+      return reply.type('text/html; charset=utf-8').send(page);
+    }
+    const type = await bookFileType(found.mediaType, found.file, { allowScripts: true });
+    // The book's stylesheets name its files by the app's addresses: here they are below the token.
+    if (type === 'text/css') return reply.type('text/css; charset=utf-8').send(onScriptedOrigin(await fs.readFile(found.file, 'utf8'), bookId, token));
+    // Its other files go as the app sends them (HTML and unknown types as text), only never framed by anyone else.
+    return reply.header('cross-origin-resource-policy', 'same-origin').type(type).send(createReadStream(found.file));
+  });
+
+  app.setNotFoundHandler((_request, reply) => common(reply, appOrigin).code(404).type('text/plain; charset=utf-8').send('Not found'));
+  return app;
+}
