@@ -3,35 +3,13 @@
  * Lectern sends through nodemailer: the same answer for known and unknown addresses, a link built from PUBLIC_URL
  * (not the request's Host), one use, an hour, every session signed out, and a weak password not spending the link.
  */
-import net from 'node:net';
 import { ACCOUNT_ENTRY_MESSAGES, accountEntryPaths, PASSWORD_MESSAGES } from '@lectern/core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
+import { startSmtpSink } from '../helpers/smtp.ts';
 
 const PASSWORD = 'a reading lamp by the window';
-
-/** A real SMTP server on a free port, keeping every message it receives. */
-async function startSmtpSink(): Promise<{ url: string; messages: { to: string; raw: string }[]; close(): Promise<void> }> {
-  const messages: { to: string; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      stream.on('end', () => {
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = ((server as unknown as { server: net.Server }).server.address() as net.AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, messages, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 /** The link in a received message (quoted-printable soft breaks undone). */
 const linkIn = (raw: string) => {

@@ -51,6 +51,10 @@ import {
   type CourseStatusesResponse,
   type CurrentEventResponse,
   liveTrainingPaths,
+  teamPaths,
+  type Team,
+  type CreateTeamRequest,
+  type InvitationInfo,
   analyticsPaths,
   type AnalyticsEventInput,
 } from '@lectern/core';
@@ -446,6 +450,41 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     resetPassword: (token: string, newPassword: string): Promise<{ detail: string }> =>
       request(accountEntryPaths.passwordResetConfirm(), (s) => s.errorBodySchema, { method: 'POST', body: { token, new_password: newPassword } }),
+
+    // ---- teams (issue 10; core's teamPaths) ----
+
+    /** The caller's team; null when they are in none. */
+    getMyTeam: (signal?: AbortSignal): Promise<Team | null> =>
+      request(teamPaths.mine(), (s) => s.myTeamSchema, { signal }).then((r) => r.team),
+
+    /** Buys `seats` (the owner's included) on `plan` and invites `emails`. */
+    createTeam: (input: CreateTeamRequest): Promise<Team> =>
+      request(teamPaths.create(), (s) => s.teamSchema, { method: 'POST', body: input }),
+
+    setTeamSeats: (teamId: number, seats: number): Promise<Team> =>
+      request(teamPaths.seats(teamId), (s) => s.teamSchema, { method: 'PUT', body: { seats } }),
+
+    inviteToTeam: (teamId: number, emails: readonly string[]): Promise<Team> =>
+      request(teamPaths.invitations(teamId), (s) => s.teamSchema, { method: 'POST', body: { emails } }),
+
+    revokeTeamInvitation: (teamId: number, invitationId: number): Promise<Team> =>
+      request(teamPaths.invitation(teamId, invitationId), (s) => s.teamSchema, { method: 'DELETE' }),
+
+    /** Removes a member (the owner), or leaves (the member's own uuid: answers null). */
+    removeTeamMember: (teamId: number, userUuid: string): Promise<Team | null> =>
+      request(teamPaths.member(teamId, userUuid), (s) => s.myTeamSchema, { method: 'DELETE' }).then((r) => r.team),
+
+    cancelTeam: (teamId: number): Promise<Team> => request(teamPaths.cancel(teamId), (s) => s.teamSchema, { method: 'POST', body: {} }),
+
+    reactivateTeam: (teamId: number): Promise<Team> => request(teamPaths.reactivate(teamId), (s) => s.teamSchema, { method: 'POST', body: {} }),
+
+    /** What an invitation link offers. */
+    getTeamInvitation: (token: string, signal?: AbortSignal): Promise<InvitationInfo> =>
+      request(teamPaths.invitationByToken(), (s) => s.invitationInfoSchema, { query: { token }, signal }),
+
+    /** Accepts it: signed in as is, or a visitor signing up with `password`. */
+    acceptTeamInvitation: (token: string, password?: string): Promise<Team | null> =>
+      request(teamPaths.invitationByToken(), (s) => s.myTeamSchema, { method: 'POST', body: { token, ...(password ? { password } : {}) } }).then((r) => r.team),
 
     getChosenTopics: (signal?: AbortSignal): Promise<Topic[]> =>
       request(accountEntryPaths.topics(), (s) => s.chosenTopicListSchema, { signal }).then((r) => r.topics),

@@ -3,6 +3,8 @@ import type { BookListParams } from './client.ts';
 
 export const queryKeys = {
   profile: ['profile'] as const,
+  /** the signed-in reader's team (GET /api/v1/team/) */
+  team: ['team'] as const,
   books: (filter: Omit<BookListParams, 'page'>) => ['books', filter] as const,
   allBooks: ['books'] as const,
   book: (bookId: string) => ['book', bookId] as const,

@@ -67,6 +67,8 @@ const HomePage = onDemand(() => import('../features/home/HomePage.tsx'));
 const ForgotPasswordPage = onDemand(() => import('../features/account/ForgotPasswordPage.tsx'));
 const ResetPasswordPage = onDemand(() => import('../features/account/ResetPasswordPage.tsx'));
 const SubscribePage = onDemand(() => import('../features/account/SubscribePage.tsx'));
+const TeamSignUpPage = onDemand(() => import('../features/account/TeamSignUpPage.tsx'));
+const TeamJoinPage = onDemand(() => import('../features/account/TeamJoinPage.tsx'));
 const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
 const LiveTrainingPage = onDemand(() => import('../features/live-training/LiveTrainingPage.tsx'));
 const LiveCoursePage = onDemand(() => import('../features/live-training/CoursePage.tsx'));
@@ -103,6 +105,8 @@ export function AppRoutes() {
         <Route path="forgot-password" element={deferred(<ForgotPasswordPage />)} />
         <Route path="reset-password" element={deferred(<ResetPasswordPage />)} />
         <Route path="subscribe" element={deferred(<SubscribePage />)} />
+        <Route path="teams/new" element={deferred(<TeamSignUpPage />)} />
+        <Route path="teams/join" element={deferred(<TeamJoinPage />)} />
         <Route path="c/*" element={deferred(<PlaylistsArea />)} />
         <Route path="live-training" element={deferred(<LiveTrainingPage />)} />
         <Route path="live-training/courses/:slug/:courseId" element={deferred(<LiveCoursePage />)} />

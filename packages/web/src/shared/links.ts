@@ -30,6 +30,8 @@ export const appPaths = {
   account: '/u',
   /** Subscribe or upgrade (§1: /subscribe/), with a plan chosen in advance. */
   subscribe: (plan?: 'basic' | 'pro') => (plan ? `/subscribe/?plan=${plan}` : '/subscribe/'),
+  /** The team sign-up page (§2 "team sign-up page with add-another-member"; core's teamPaths.signUpPage). */
+  teamSignUp: '/teams/new/',
   editPlaylist: (id: string) => `/c/edit-collection/${seg(id)}/`,
 } as const;
 

@@ -17,6 +17,7 @@ import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { useSession } from '../../shared/useSession.ts';
 import { formatDate, formatPrice } from './money.ts';
+import { TeamSection } from './TeamSection.tsx';
 import { useLiveCheck } from './useLiveCheck.ts';
 import './AccountPage.css';
 
@@ -129,7 +130,10 @@ function Membership({ subscription, onChange }: { subscription: Subscription; on
                 {s.invoices.map((i) => (
                   <tr key={i.id}>
                     <td>{formatDate(i.created_at)}</td>
-                    <td>{i.plan === 'pro' ? 'Pro' : 'Basic'}</td>
+                    <td>
+                      {i.plan === 'pro' ? 'Pro' : 'Basic'}
+                      {i.seats ? ` · team, ${i.seats} seat${i.seats === 1 ? '' : 's'}` : ''}
+                    </td>
                     <td>
                       {formatDate(i.period_start)} – {formatDate(i.period_end)}
                     </td>
@@ -323,6 +327,7 @@ export function AccountPage() {
       ) : (
         <PageLoading />
       )}
+      <TeamSection userUuid={profile.user_uuid} />
       <PasswordForm />
       <EmailForm email={profile.account.email} />
       <Sessions />
