@@ -121,6 +121,12 @@ export interface TitlesTable {
   title_lang: OptionalText;
   /** which way the pages turn, 'ltr' or 'rtl' (0019); null for titles imported before */
   page_progression: OptionalText;
+  /** the package's rendition:layout, spread and flow and its rendition:viewport (0022; ingest/rendition.ts); null before */
+  rendition_layout: OptionalText;
+  rendition_spread: OptionalText;
+  rendition_flow: OptionalText;
+  viewport_width: OptionalNumber;
+  viewport_height: OptionalNumber;
 }
 
 export interface TitleAuthorsTable {
@@ -146,12 +152,6 @@ export interface TitleTopicsTable {
 }
 
 export interface ChaptersTable {
-  /** the package's rendition:layout, spread and flow and its rendition:viewport (0022; ingest/rendition.ts); null before */
-  rendition_layout: OptionalText;
-  rendition_spread: OptionalText;
-  rendition_flow: OptionalText;
-  viewport_width: OptionalNumber;
-  viewport_height: OptionalNumber;
   id: Generated<number>;
   title_id: number;
   full_path: string;
