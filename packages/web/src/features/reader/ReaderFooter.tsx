@@ -1,6 +1,7 @@
 /** The chapter bar: previous and next chapter, and where the reader is in this one (percent, or page of pages). */
 import type { ArchiveItem } from '@lectern/core';
 import { Link } from 'react-router';
+import { track } from '../../shared/analytics.ts';
 import { ReaderIcon } from './ReaderIcon.tsx';
 
 export interface ReaderFooterProps {
@@ -16,7 +17,7 @@ export function ReaderFooter({ item, percent, pages, readerPath }: ReaderFooterP
   return (
     <nav className="reader-footer" aria-label="Chapters">
       {item?.previous_chapter_uri ? (
-        <Link className="reader-footer__link" rel="prev" to={readerPath(item.previous_chapter_uri)}>
+        <Link className="reader-footer__link" rel="prev" to={readerPath(item.previous_chapter_uri)} onClick={() => track('reader', 'navigate', 'previous-chapter')}>
           <ReaderIcon name="prev" size={18} />
           <span>Previous</span>
         </Link>
@@ -30,7 +31,7 @@ export function ReaderFooter({ item, percent, pages, readerPath }: ReaderFooterP
         <span className="reader-footer__text">{position}</span>
       </div>
       {item?.next_chapter_uri ? (
-        <Link className="reader-footer__link reader-footer__link--next" rel="next" to={readerPath(item.next_chapter_uri)}>
+        <Link className="reader-footer__link reader-footer__link--next" rel="next" to={readerPath(item.next_chapter_uri)} onClick={() => track('reader', 'navigate', 'next-chapter')}>
           <span>Next chapter</span>
           <ReaderIcon name="next" size={18} />
         </Link>

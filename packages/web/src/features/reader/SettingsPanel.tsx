@@ -15,6 +15,7 @@ import {
   type ReadingMode,
 } from '@lectern/core';
 import { memo, useEffect, useId, useRef } from 'react';
+import { track } from '../../shared/analytics.ts';
 import { isAndroid, type ReaderChrome } from './engine/preferences.ts';
 import { ReaderIcon, type ReaderIconName } from './ReaderIcon.tsx';
 import { usePanelInert } from './usePanelInert.ts';
@@ -92,7 +93,7 @@ export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, z
               type="button"
               className={`reader-mode reader-mode--${m.value}`}
               aria-pressed={prefs.reading_mode === m.value}
-              onClick={() => onChange({ reading_mode: m.value })}
+              onClick={() => (onChange({ reading_mode: m.value }), track('reader', 'mode', m.value))}
             >
               <ReaderIcon name={m.icon} size={18} />
               {m.label}

@@ -11,6 +11,7 @@ import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from '
 import { Link } from 'react-router';
 import { readerApi } from '../../api/reader.ts';
 import { Spinner } from '../../components/Spinner.tsx';
+import { track } from '../../shared/analytics.ts';
 import { usePlaylistActions } from '../../shared/playlists/actions.ts';
 import { usePlaylists } from '../../shared/playlists/store.ts';
 import { ReaderIcon } from './ReaderIcon.tsx';
@@ -191,6 +192,7 @@ function BookPlaces({ data, onGo }: { data: TocResponse; onGo: (fullPath: string
           to={start.url}
           onClick={(e) => {
             e.preventDefault();
+            track('reader', 'toc', 'start-of-text');
             go(start);
           }}
         >
@@ -288,6 +290,7 @@ const TocRow = memo(function TocRow({ item, ...props }: Omit<TocTreeProps, 'item
             if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
             e.preventDefault();
             performance.mark('reader:toc-click');
+            track('reader', 'toc', 'chapter');
             onChapterClick(item.full_path, item.url);
           }}
         >

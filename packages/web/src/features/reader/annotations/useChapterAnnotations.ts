@@ -18,6 +18,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, isApiError, type AnnotationDraft } from '../../../api/client.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
+import { track } from '../../../shared/analytics.ts';
 import { anchorOffsets, describeRange, rangeOf, type RangeDescription } from './anchoring.ts';
 import { DrawingQueue, Highlighter } from './highlighter.ts';
 import type { AnnotationSurface } from './surface.ts';
@@ -338,6 +339,7 @@ export function useChapterAnnotations(opts: {
       try {
         const saved = await api.createAnnotation(prefix, await tokens.get(), draft);
         setAnnotations((list) => [...list, saved]);
+        track('reader', 'annotation-create', String(saved.annotation_type ?? 'annotation'));
         // Anchored from what was saved: on a PDF the editor has taken the document's selection by now.
         redraw(saved);
         clearSelection();
