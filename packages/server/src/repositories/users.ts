@@ -32,9 +32,12 @@ export class UsersRepository {
     return row?.name ?? null;
   }
 
-  /** The team of that name, created when missing. */
+  /**
+   * The team of that name, created when missing. Only teams no one bought (no owner): a team with seats is joined
+   * through its invitations, which count its seats (docs/decisions.md "Teams (issue 10)").
+   */
   async ensureTeam(name: string, now: string): Promise<number> {
-    const found = await this.db.selectFrom('teams').select('id').where('name', '=', name).executeTakeFirst();
+    const found = await this.db.selectFrom('teams').select('id').where('name', '=', name).where('owner_id', 'is', null).executeTakeFirst();
     if (found) return found.id;
     const row = await this.db.insertInto('teams').values({ name, created_at: now }).returning('id').executeTakeFirstOrThrow();
     return row.id;
