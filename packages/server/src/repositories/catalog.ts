@@ -82,14 +82,14 @@ export interface NewTitleBundle {
   toc: { position: number; depth: number; label: string; full_path: string; fragment: string | null; kind?: 'toc' | 'page' | 'landmark'; landmark?: string | null }[];
 }
 
-/** A title's columns that search's grouping, filters and orders read. */
-export type TitleSortRow = Pick<TitleRow, 'id' | 'work_title_id' | 'created_at' | 'sort_title' | 'content_format' | 'language'>;
-
 /** What a book had before a new edition replaces it: the operator's chapter flags and topics. */
 export interface EditionBefore {
   chapters: Pick<ChapterRow, 'full_path' | 'as_sample' | 'is_public'>[];
   topics: { slug: string; name: string }[];
 }
+
+/** A title's columns that search's grouping, filters and orders read. */
+export type TitleSortRow = Pick<TitleRow, 'id' | 'work_title_id' | 'created_at' | 'sort_title' | 'content_format' | 'language'>;
 
 export class CatalogRepository {
   constructor(
@@ -437,11 +437,6 @@ export class CatalogRepository {
   ): Promise<{ title: TitleRow; kept: number; added: number; removed: string[]; oldFiles: string[]; bundle: NewTitleBundle }> {
     const done = await this.db.transaction().execute(async (trx) => {
       const before = await trx.selectFrom('titles').select(['id', 'work_title_id', 'cover_path']).where('id', '=', titleId).executeTakeFirstOrThrow();
-      const oldResources = await trx.selectFrom('resources').select(['storage_path', 'sample_storage_path']).where('title_id', '=', titleId).execute();
-      const oldFiles = [before.cover_path, ...oldResources.flatMap((r) => [r.storage_path, r.sample_storage_path])].filter((f): f is string => !!f);
-      const { book_id: _bookId, ...columns } = bundle.title;
-      const title = await trx.updateTable('titles').set(columns).where('id', '=', titleId).returningAll().executeTakeFirstOrThrow();
-
       // What the operator set on the old edition (chapter flags, topics), read here rather than before: a change made
       // while the worker ran is kept, and on PostgreSQL the chapter rows stay locked until the swap commits.
       const flagsQuery = trx.selectFrom('chapters').select(['full_path', 'as_sample', 'is_public']).where('title_id', '=', titleId);
@@ -456,6 +451,11 @@ export class CatalogRepository {
           .execute(),
       ]);
       const bundle = editionFor({ chapters: hadChapters, topics: hadTopics });
+      const oldResources = await trx.selectFrom('resources').select(['storage_path', 'sample_storage_path']).where('title_id', '=', titleId).execute();
+      const oldFiles = [before.cover_path, ...oldResources.flatMap((r) => [r.storage_path, r.sample_storage_path])].filter((f): f is string => !!f);
+      const { book_id: _bookId, ...columns } = bundle.title;
+      const title = await trx.updateTable('titles').set(columns).where('id', '=', titleId).returningAll().executeTakeFirstOrThrow();
+
       await trx.deleteFrom('title_authors').where('title_id', '=', titleId).execute();
       await trx.deleteFrom('title_publishers').where('title_id', '=', titleId).execute();
       await trx.deleteFrom('title_topics').where('title_id', '=', titleId).execute();
