@@ -96,10 +96,10 @@ function audioClock(page: Page) {
   });
 }
 
-async function openChapter(page: Page, book: string, fullPath: string, label: string) {
+async function openChapter(page: Page, book: string, fullPath: string, label: string, hash = '') {
   const detail = await (await page.request.get(`/api/v1/book/${book}/`)).json();
   const chapter = (detail.chapters as { full_path: string; web_url: string }[]).find((c) => c.full_path === fullPath)!;
-  await page.goto(chapter.web_url);
+  await page.goto(chapter.web_url + hash);
   await page.waitForFunction((l) => document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.title === l, label);
 }
 
@@ -195,6 +195,49 @@ describe('read aloud with media overlays, at 1280 px', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(READ_ALOUD_MESSAGES.button);
   });
 
+  it('brings a phrase off the screen into view, in scroll and in paged mode', async () => {
+    const inView = () =>
+      page.evaluate(() => {
+        const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
+        const r = doc.getElementById('one-4')!.getBoundingClientRect();
+        const win = doc.defaultView!;
+        return r.top >= 0 && r.bottom <= win.innerHeight && r.left >= 0 && r.right <= win.innerWidth;
+      });
+    for (const mode of ['scroll', 'page'] as const) {
+      if (mode === 'page') {
+        await page.getByRole('button', { name: 'Display settings' }).click();
+        await page.getByRole('button', { name: 'Pages', exact: true }).click();
+        await page.keyboard.press('Escape');
+      }
+      await openChapter(page, bookId, 'text/one.xhtml', 'Chapter One');
+      // back to its start (the place read aloud reached before is the reader's position: it opens there)
+      await page.evaluate(() => {
+        const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
+        doc.scrollingElement!.scrollTop = 0;
+        doc.scrollingElement!.scrollLeft = 0;
+      });
+      await expect.poll(inView).toBe(false);
+      await page.getByRole('button', { name: READ_ALOUD_MESSAGES.button }).click();
+      const bar = page.getByRole('region', { name: READ_ALOUD_MESSAGES.bar });
+      await bar.getByRole('button', { name: READ_ALOUD_MESSAGES.pause }).click();
+      while ((await highlighted(page)).id !== 'one-4') await bar.getByRole('button', { name: READ_ALOUD_MESSAGES.next }).click();
+      await expect
+        .poll(
+          () =>
+            page.evaluate(() => {
+              const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
+              const r = doc.getElementById('one-4')!.getBoundingClientRect();
+              const win = doc.defaultView!;
+              return { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right), width: win.innerWidth, height: win.innerHeight, inView: r.top >= 0 && r.bottom <= win.innerHeight && r.left >= 0 && r.right <= win.innerWidth };
+            }),
+          { timeout: 5000 },
+        )
+        .toMatchObject({ inView: true });
+      expect(await inView(), mode).toBe(true);
+      await bar.getByRole('button', { name: READ_ALOUD_MESSAGES.stop }).click();
+    }
+  });
+
   it('stops when the reader is left', async () => {
     await openChapter(page, bookId, 'text/one.xhtml', 'Chapter One');
     await page.getByRole('button', { name: READ_ALOUD_MESSAGES.button }).click();
@@ -222,7 +265,7 @@ describe('read aloud at 390 px', () => {
     const bar = page.getByRole('region', { name: READ_ALOUD_MESSAGES.bar });
     await bar.waitFor();
     const boxes = await page.evaluate(() =>
-      [...document.querySelectorAll('.read-aloud button, .read-aloud select, .reader-toolbar .reader-iconbtn')].map((e) => {
+      Array.from(document.querySelectorAll('.read-aloud button, .read-aloud select, .reader-toolbar .reader-iconbtn')).map((e) => {
         const r = e.getBoundingClientRect();
         return { name: e.getAttribute('aria-label') ?? e.tagName, left: r.left, right: r.right, width: r.width, height: r.height };
       }),
@@ -234,7 +277,7 @@ describe('read aloud at 390 px', () => {
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // all in one row
-    const rows = await page.evaluate(() => new Set([...document.querySelectorAll('.read-aloud button, .read-aloud select')].map((e) => Math.round(e.getBoundingClientRect().top))).size);
+    const rows = await page.evaluate(() => new Set(Array.from(document.querySelectorAll('.read-aloud button, .read-aloud select')).map((e) => Math.round(e.getBoundingClientRect().top))).size);
     expect(rows).toBe(1);
     // by keyboard: Tab from the play button reaches "Next phrase"
     await page.keyboard.press('Tab');

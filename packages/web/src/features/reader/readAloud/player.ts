@@ -479,7 +479,12 @@ export class ReadAloudPlayer {
     // A phrase taller than the view counts as in view while its start is.
     const startInView = r.top >= 0 && r.top < win.innerHeight && r.left >= 0 && r.left < win.innerWidth;
     if (inView || (r.height > win.innerHeight && startInView)) return;
-    const start = segment.range.cloneRange();
+    // The controller places a range by its first character: a text node's, not the element's (an empty box).
+    const doc = frame.frameDocument;
+    const text = doc.createTreeWalker(segment.element, NodeFilter.SHOW_TEXT).nextNode();
+    const start = doc.createRange();
+    if (text) start.setStart(text, 0);
+    else start.setStartBefore(segment.element);
     start.collapse(true);
     frame.reveal(start);
   }
