@@ -3,11 +3,11 @@
  * FragmentSelector `page=N`), drawn again on that page in a fresh browser and after a zoom rebuilds the text layer;
  * a content creator's highlight covers the whole page (reader.md §6).
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ANNOTATION_MESSAGES, PDF_FRAGMENT_SPEC } from '@lectern/core';
-import { lecternCli, signIn } from '../scripts/fresh-server.ts';
-import { launchBrowser, seriousViolations } from './browser.ts';
+import { lecternCli } from '../scripts/fresh-server.ts';
+import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 import { FIELD_MANUAL_PAGE_WORDS } from './global-setup.ts';
 
 const baseURL = inject('baseURL');
@@ -53,20 +53,13 @@ const stored = (page: Page, bookId: string) =>
 
 describe('highlights and notes on a PDF', () => {
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
   const stamp = Date.now();
   const reader = `pdf-notes-${stamp}@example.com`;
   const creator = `pdf-creator-${stamp}@example.com`;
   let doc: { continue_url: string; book_id: string };
 
-  const open = async (email: string, viewport: { width: number; height: number }) => {
-    const context = await browser.newContext({ baseURL, viewport });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    await signIn(page, email, password);
-    return page;
-  };
+  const sessions = signedInContexts(() => browser);
+  const open = async (email: string, viewport: { width: number; height: number }) => (await sessions.open(email, password, viewport)).page;
 
   beforeAll(async () => {
     const dataDir = inject('dataDir');
@@ -75,7 +68,7 @@ describe('highlights and notes on a PDF', () => {
     browser = await launchBrowser();
   });
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
+    await sessions.closeAll();
     await browser?.close();
   });
 

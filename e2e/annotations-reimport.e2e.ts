@@ -7,12 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ANNOTATION_MESSAGES } from '@lectern/core';
 import { epubBook } from '../packages/server/test/ingest/helpers.ts';
-import { importBook, lecternCli, signIn } from '../scripts/fresh-server.ts';
-import { launchBrowser, seriousViolations } from './browser.ts';
+import { importBook, lecternCli } from '../scripts/fresh-server.ts';
+import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 
 const baseURL = inject('baseURL');
 const stamp = Date.now();
@@ -89,26 +89,14 @@ function drawn(page: Page): Promise<string[]> {
 
 describe('highlights and notes across a new edition (import --replace)', () => {
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
   const email = `reimport-${stamp}@example.com`;
   const password = 'a long enough password';
   const dataDir = inject('dataDir');
   let book: { book_id: string; chapters: { label: string; web_url: string; url: string }[] };
   let chapterUrl = '';
 
-  const open = async (viewport: { width: number; height: number }) => {
-    const context = await browser.newContext({ baseURL, viewport });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await signIn(page, email, password);
-    return { page, dialogs };
-  };
+  const sessions = signedInContexts(() => browser);
+  const open = (viewport: { width: number; height: number }) => sessions.open(email, password, viewport);
 
   beforeAll(async () => {
     const first = path.join(dataDir, `keeper-${stamp}-1.epub`);
@@ -118,7 +106,7 @@ describe('highlights and notes across a new edition (import --replace)', () => {
     browser = await launchBrowser();
   });
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
+    await sessions.closeAll();
     await browser?.close();
   });
 

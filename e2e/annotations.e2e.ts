@@ -4,11 +4,11 @@
  * it behind the §8 confirm, undo the highlight. A note's markdown is shown as text and safe markup only: the
  * `<img onerror>` written in it stays text and nothing runs.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ANNOTATION_MESSAGES } from '@lectern/core';
-import { lecternCli, signIn } from '../scripts/fresh-server.ts';
-import { launchBrowser, seriousViolations } from './browser.ts';
+import { lecternCli } from '../scripts/fresh-server.ts';
+import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 
 const baseURL = inject('baseURL');
 const shown = (page: Page) => page.frameLocator('iframe.chapter-view__frame:not(.chapter-view__spare)');
@@ -57,32 +57,19 @@ async function clickOn(page: Page, text: string) {
 
 describe('highlights and notes in the reader', () => {
   let browser: Browser;
-  let contexts: BrowserContext[] = [];
   const email = `notes-${Date.now()}@example.com`;
   const password = 'a long enough password';
   let chapterUrl = '';
 
-  const open = async (viewport: { width: number; height: number }) => {
-    const context = await browser.newContext({ baseURL, viewport });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await signIn(page, email, password);
-    return { page, dialogs };
-  };
+  const sessions = signedInContexts(() => browser);
+  const open = (viewport: { width: number; height: number }) => sessions.open(email, password, viewport);
 
   beforeAll(async () => {
     lecternCli(inject('dataDir'), ['users:create', '--email', email, '--password', password, '--status', 'subscriber']);
     browser = await launchBrowser();
   });
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    contexts = [];
+    await sessions.closeAll();
     await browser?.close();
   });
 

@@ -1,6 +1,6 @@
 /** Debian's Chromium driven by playwright-core, with the flags that work as root on a machine with no network. */
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { CHROMIUM_LAUNCH, signIn } from '../scripts/fresh-server.ts';
 
@@ -41,4 +41,30 @@ export async function openPage(viewport: { width: number; height: number }): Pro
   const page = await (await browser.newContext({ baseURL: inject('baseURL'), viewport })).newPage();
   page.setDefaultTimeout(15_000);
   return { browser, page };
+}
+
+/**
+ * Browser contexts of their own (a reader's second browser, a phone), each signed in; `closeAll` closes them.
+ * A page's alerts and confirms are recorded in `dialogs` and dismissed.
+ */
+export function signedInContexts(browser: () => Browser) {
+  const contexts: BrowserContext[] = [];
+  return {
+    async open(email: string, password: string, viewport: { width: number; height: number }): Promise<{ page: Page; dialogs: string[] }> {
+      const context = await browser().newContext({ baseURL: inject('baseURL'), viewport });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      const dialogs: string[] = [];
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      await signIn(page, email, password);
+      return { page, dialogs };
+    },
+    async closeAll(): Promise<void> {
+      for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+    },
+  };
 }
