@@ -8,7 +8,7 @@ import os from 'node:os';
 import { SMTPServer } from 'smtp-server';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type FreshServer, importBook, startFreshServer } from '../scripts/fresh-server.ts';
+import { type FreshServer, freePort, importBook, startFreshServer } from '../scripts/fresh-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +18,8 @@ declare module 'vitest' {
     dataDir: string;
     /** where the suite's SMTP server writes each message the app sends (one .eml file each) */
     mailDir: string;
+    /** the scripted origin (SCRIPTED_ORIGIN) of the suite's server: localhost, where the app is 127.0.0.1 */
+    scriptedOrigin: string;
   }
 }
 
@@ -179,7 +181,9 @@ async function startMailSink(mailDir: string): Promise<string> {
 export async function setup(project: TestProject): Promise<void> {
   const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-e2e-mail-'));
   const smtpUrl = await startMailSink(mailDir);
-  fresh = await startFreshServer({ dataDirPrefix: 'lectern-e2e-', env: { SMTP_URL: smtpUrl } });
+  // Titles allowed to run scripts are read on a host name of their own (e2e/scripted.e2e.ts).
+  const scriptedOrigin = `http://localhost:${await freePort()}`;
+  fresh = await startFreshServer({ dataDirPrefix: 'lectern-e2e-', env: { SMTP_URL: smtpUrl, SCRIPTED_ORIGIN: scriptedOrigin } });
   // A PDF document beside the sample books (which are EPUB 2 and EPUB 3), imported the way an operator does.
   await importGeneratedPdf(fresh.dataDir);
   // A book whose chapter attacks the reader (scripts, handlers, javascript: links, page-wide CSS).
@@ -189,6 +193,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('demoPassword', fresh.password);
   project.provide('dataDir', fresh.dataDir);
   project.provide('mailDir', mailDir);
+  project.provide('scriptedOrigin', scriptedOrigin);
 }
 
 export async function teardown(): Promise<void> {

@@ -109,7 +109,8 @@ export const CHROMIUM_LAUNCH = {
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
-    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    // localhost stays: the suite's scripted origin is there (the app is on 127.0.0.1)
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
   ],
 };
 

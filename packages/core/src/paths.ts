@@ -19,6 +19,8 @@ export const paths = {
   chapterArchive: (bookId: string, href: string) => `api/v1/book/${bookId}/chapter/${href}`,
   /** GET /api/v1/book/{book_id}/chapter-progress/ */
   chapterProgress: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/chapter-progress/`,
+  /** GET /api/v1/book/{book_id}/scripted-frame/?path=: a scripted title's chapter frame (docs/decisions.md "Scripted titles") */
+  scriptedFrame: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/scripted-frame/`,
   cover: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/cover`,
   /** reader.md §2: /library/view/{title_safe}/{book_id}/{chapter_full_path} */
   reader: (titleSafe: string, bookId: string, fullPath?: string) =>

@@ -1,12 +1,9 @@
 /**
  * Scripted titles (issue 12): a title an operator allowed to run scripts is read in a frame on a second,
  * cookieless origin (SCRIPTED_ORIGIN), never on the app's. The app asks for the frame's address; the frame's page
- * and the reader speak only through postMessage, in the messages below, each side checking the other's origin.
+ * and the reader speak only through postMessage, in the messages below, each side checking the other's origin. The address call is paths.scriptedFrame.
  */
 import { z } from 'zod';
-
-/** GET /api/v1/book/{book_id}/scripted-frame/?path={chapter path}: where the chapter's frame loads from. */
-export const scriptedFramePath = (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/scripted-frame/`;
 
 export const scriptedFrameSchema = z.object({
   /** the chapter as a page of the scripted origin, with a capability token good for SCRIPTED_FRAME_TTL_MS */

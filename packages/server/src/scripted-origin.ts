@@ -58,10 +58,14 @@ export const READING_SYSTEM_SCRIPT = `(() => {
     if (!link || event.defaultPrevented || event.button !== 0) return;
     const url = new URL(link.href, location.href);
     if (url.origin === location.origin) {
+      // A link between chapters is stored as the reader's address (/library/view/{title}/{book}/{path}); one a
+      // script made may name the chapter's file below the token (/b/{token}/{path}). Either way the reader moves.
       const book = location.pathname.split('/').slice(0, 3).join('/') + '/';
-      if (url.pathname === location.pathname || !url.pathname.startsWith(book)) return;
+      const segments = url.pathname.split('/');
+      const path = url.pathname.startsWith('/library/view/') ? segments.slice(5).join('/') : url.pathname.startsWith(book) ? url.pathname.slice(book.length) : null;
+      if (path === null || (url.pathname === location.pathname && url.hash)) return;
       event.preventDefault();
-      post({ lectern: 'navigate', path: decodeURIComponent(url.pathname.slice(book.length)), fragment: decodeURIComponent(url.hash.slice(1)) });
+      post({ lectern: 'navigate', path: decodeURIComponent(path), fragment: decodeURIComponent(url.hash.slice(1)) });
     } else if (/^(https?|mailto):$/.test(url.protocol)) {
       event.preventDefault();
       post({ lectern: 'external', url: url.href });

@@ -1,12 +1,16 @@
 /**
- * A title flagged to allow scripts (allow_scripts) must not get a chapter frame that runs them: the frame is on the
- * app's origin (allow-same-origin), so a book script with allow-scripts could lift its own sandbox and act as the
- * reader. Every chapter frame is `allow-same-origin` alone and every chapter document forbids scripts in its CSP.
+ * A title flagged to allow scripts (allow_scripts) must not get a chapter frame on the app's origin that runs them:
+ * such a frame is `allow-same-origin`, so a book script with allow-scripts could lift its own sandbox and act as the
+ * reader. Every app-origin chapter frame is `allow-same-origin` alone and every chapter document forbids scripts in
+ * its CSP. Scripts run only in the frame of the scripted origin the server names (docs/decisions.md "Scripted
+ * titles"); a server without one (404) gets the title the same frames as any other. A real local server answers.
  */
-import { DEFAULT_PREFERENCES, type ArchiveItem, type ChapterItem } from '@lectern/core';
-import { render } from '@testing-library/react';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_PREFERENCES, paths, type ArchiveItem, type ChapterItem } from '@lectern/core';
+import { render, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChapterBody } from '../src/features/reader/ChapterBody.tsx';
 import type { ChapterLoad } from '../src/features/reader/useReaderChapter.ts';
 
@@ -61,10 +65,35 @@ function renderChapter(allowScripts: boolean) {
   );
 }
 
+const SCRIPTED_ORIGIN = 'http://books.localhost:8181';
+let server: Server;
+let base = '';
+/** What the server answers for the scripted frame: null is 404 (no scripted origin configured). */
+let frameAnswer: { url: string; origin: string } | null = null;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url?.startsWith(paths.scriptedFrame('b1')) && frameAnswer) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(frameAnswer));
+    else res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'This server runs no book scripts.' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  const realFetch = globalThis.fetch;
+  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => realFetch(new URL(url, base), init));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  frameAnswer = null;
+});
+
 describe('a title that allows scripts', () => {
   for (const allowScripts of [true, false]) {
-    it(`gets frames without allow-scripts and a CSP forbidding scripts (allow_scripts: ${allowScripts})`, () => {
+    it(`gets app-origin frames without allow-scripts and a CSP forbidding scripts when the server has no scripted origin (allow_scripts: ${allowScripts})`, async () => {
       const { container } = renderChapter(allowScripts);
+      await waitFor(() => expect(container.querySelectorAll('iframe.chapter-view__frame').length).toBeGreaterThan(0));
       const frames = Array.from(container.querySelectorAll('iframe'));
       expect(frames).toHaveLength(2);
       for (const frame of frames) {
@@ -77,4 +106,15 @@ describe('a title that allows scripts', () => {
       expect(csp).not.toMatch(/unsafe-inline'[^;]*;?\s*$|script-src 'self'/);
     });
   }
+
+  it('runs a scripted title only in the frame of the scripted origin the server names', async () => {
+    frameAnswer = { url: `${SCRIPTED_ORIGIN}/b/token/OEBPS/ch1.xhtml`, origin: SCRIPTED_ORIGIN };
+    const { container } = renderChapter(true);
+    await waitFor(() => expect(container.querySelector('iframe.scripted-chapter__frame')).not.toBeNull());
+    const frames = Array.from(container.querySelectorAll('iframe'));
+    expect(frames).toHaveLength(1);
+    expect(frames[0]!.getAttribute('src')).toBe(frameAnswer.url);
+    expect(new URL(frames[0]!.getAttribute('src')!).origin).not.toBe(window.location.origin);
+    expect(frames[0]!.getAttribute('sandbox')?.split(/\s+/).sort()).toEqual(['allow-same-origin', 'allow-scripts']);
+  });
 });

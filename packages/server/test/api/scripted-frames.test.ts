@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { READING_SYSTEM_NAME, scriptedFramePath, scriptedFrameSchema } from '@lectern/core';
+import { paths, READING_SYSTEM_NAME, scriptedFrameSchema } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { ScriptedFrames } from '../../src/services/scripted-frames.ts';
@@ -22,7 +22,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
   let reader: TestClient;
   let scriptedId: string;
   let plainId: string;
-  const frameOf = (client: TestClient, bookId: string, p: string) => client.get(`${scriptedFramePath(bookId)}?path=${encodeURIComponent(p)}`);
+  const frameOf = (client: TestClient, bookId: string, p: string) => client.get(`${paths.scriptedFrame(bookId)}?path=${encodeURIComponent(p)}`);
   const onOrigin = (url: string, headers: Record<string, string> = {}) => t.lectern.scripted!.inject({ method: 'GET', url: url.replace(ORIGIN, ''), headers });
 
   beforeAll(async () => {
@@ -79,7 +79,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect((await frameOf(reader, plainId, 'a.xhtml')).statusCode).toBe(404);
     expect((await frameOf(new TestClient(t.lectern.app), scriptedId, 'text/one.xhtml')).statusCode).toBe(401);
     expect((await frameOf(reader, scriptedId, 'text/nothing.xhtml')).statusCode).toBe(404);
-    const bad = await reader.get(scriptedFramePath(scriptedId));
+    const bad = await reader.get(paths.scriptedFrame(scriptedId));
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('path');
   });

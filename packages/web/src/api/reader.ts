@@ -8,6 +8,8 @@ import {
   keyResponseSchema,
   LIMITS,
   paths,
+  scriptedFrameSchema,
+  type ScriptedFrame,
   tocResponseSchema,
   usageEventsResponseSchema,
   type ArchiveItem,
@@ -67,6 +69,10 @@ export const readerApi = {
 
   /** POST /nest/epub/block/: the archive item of one chapter (resources[0] is the chapter item). */
   getBlock: (p: BlockParams, signal?: AbortSignal): Promise<ArchiveItem[]> => getBlockWith(api, p, signal),
+
+  /** GET /api/v1/book/{id}/scripted-frame/?path=: where a scripted title's chapter frame loads from (404: no scripts here). */
+  getScriptedFrame: (bookId: string, fullPath: string, signal?: AbortSignal): Promise<ScriptedFrame> =>
+    api.request(paths.scriptedFrame(bookId), scriptedFrameSchema, { signal, query: { path: fullPath } }),
 
   /** GET /nest/epub/toc/?book_id=&chapter_href= */
   getToc: (bookId: string, chapterHref: string | null, signal?: AbortSignal): Promise<TocResponse> =>

@@ -10,6 +10,7 @@ import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { ChapterView, type ChapterSource } from './ChapterView.tsx';
 import { FixedLayoutView } from './FixedLayoutView.tsx';
+import { ScriptedChapterView } from './ScriptedChapterView.tsx';
 import type { FrameCallbacks, FrameController } from './engine/frameController.ts';
 import type { InitialPosition } from './engine/position.ts';
 import { Centered, ReaderMessage, RetryMessage } from './ReaderMessage.tsx';
@@ -146,7 +147,7 @@ export function ChapterBody(props: ChapterBodyProps) {
             toSource={(page) => chapterSource(bookId, page)}
           />
         );
-      return (
+      const chapterView = (
         <ChapterView
           // One frame per book (the same sandbox for every title: no scripts, docs/decisions.md "Scripted titles").
           key={bookId}
@@ -161,5 +162,21 @@ export function ChapterBody(props: ChapterBodyProps) {
           onReady={props.onReady}
         />
       );
+      // A title allowed to run scripts is read on the scripted origin, when the server has one.
+      if (l.chapter.allow_scripts)
+        return (
+          <ScriptedChapterView
+            bookId={bookId}
+            href={l.item.chapter_href}
+            label={l.item.chapter_label || l.chapter.label}
+            prefs={props.prefs}
+            initial={props.initial}
+            readerPath={props.readerPath}
+            callbacks={props.callbacks}
+            onReady={props.onReady}
+            fallback={chapterView}
+          />
+        );
+      return chapterView;
   }
 }
