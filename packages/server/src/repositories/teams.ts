@@ -32,6 +32,12 @@ function isUniqueViolation(err: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
+/**
+ * One seat back, never below none: a team no one bought (`users:create --team`) counts no seats, yet its members
+ * may leave it.
+ */
+const freeOneSeat = sql<number>`case when seats_used > 0 then seats_used - 1 else 0 end`;
+
 /** A team's subscription lets its members read at `now` (as policies/reading.ts teamIsLive says), in SQL. */
 const liveAt = (now: string) => sql<boolean>`(status = 'active' or (status = 'cancelled' and subscription_ends_at > ${now}))`;
 
@@ -160,7 +166,7 @@ export class TeamsRepository {
         .where('status', '=', 'pending')
         .executeTakeFirst();
       if (Number(closed.numUpdatedRows) !== 1) return false;
-      await trx.updateTable('teams').set({ seats_used: sql`seats_used - 1` }).where('id', '=', c.teamId).execute();
+      await trx.updateTable('teams').set({ seats_used: freeOneSeat }).where('id', '=', c.teamId).execute();
       await this.history(trx, c.history, c.at);
       return true;
     });
@@ -176,7 +182,7 @@ export class TeamsRepository {
     return this.run(async (trx) => {
       const left = await trx.updateTable('users').set({ team_id: null, team_joined_at: null }).where('id', '=', c.userId).where('team_id', '=', c.teamId).executeTakeFirst();
       if (Number(left.numUpdatedRows) !== 1) return false;
-      await trx.updateTable('teams').set({ seats_used: sql`seats_used - 1` }).where('id', '=', c.teamId).execute();
+      await trx.updateTable('teams').set({ seats_used: freeOneSeat }).where('id', '=', c.teamId).execute();
       await this.history(trx, c.history, c.at);
       return true;
     });

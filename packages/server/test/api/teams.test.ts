@@ -383,6 +383,20 @@ describe.each(ENGINES)('teams on %s', (engine) => {
     expect((await teamRow(team.id)).seats_used).toBe(3);
   });
 
+  it('never counts seats below zero: a member leaves a team no one bought (users:create --team)', async () => {
+    n += 1;
+    const email = `unowned-${n}-${engine}@example.com`;
+    await t.lectern.services.accounts.createUser({ email, password: PASSWORD, status: 'expired', team: `Unowned ${engine}` });
+    const client = new TestClient(t.lectern.app);
+    await client.login(email, PASSWORD);
+    const user = await userByEmail(email);
+    const before = await teamRow(user.team_id!);
+    expect([before.owner_id, before.seats, before.seats_used]).toEqual([null, 0, 0]);
+    const left = await client.request('DELETE', teamPaths.member(user.team_id!, user.uuid));
+    expect(left.statusCode, left.body).toBe(200);
+    expect((await teamRow(user.team_id!)).seats_used).toBe(0);
+  });
+
   it('limits invitation requests per inviting account', async () => {
     const { owner, team } = await teamOf(2);
     const codes: number[] = [];
