@@ -345,6 +345,7 @@ export const TEAM_MESSAGES = {
   seatsNumber: 'Enter a whole number of seats, 1 or more.',
   seatsMax: (max: number) => `A team can have at most ${max} seats.`,
   nameMax: (max: number) => `Team names are limited to ${max} characters.`,
+  nameOneLine: 'Team names are one line of plain text: no line breaks, tabs or other control characters.',
   tooManyAtOnce: (max: number) => `Invite at most ${max} people at once.`,
   sameEmailTwice: 'The same email address is in the list twice.',
   notEnoughSeats: (free: number) =>

@@ -62,9 +62,22 @@ const seats = z
   .min(1, TEAM_MESSAGES.seatsNumber)
   .max(TEAM_SEATS_MAX, TEAM_MESSAGES.seatsMax(TEAM_SEATS_MAX));
 
+/**
+ * What a team name may not hold: it goes into the invitation's subject and text, so line breaks (C0/C1 controls,
+ * U+2028/2029) would let an owner write lines of their own into a mail sent from the library's address, and bidi
+ * controls would let them disguise what it says.
+ */
+// eslint-disable-next-line no-control-regex
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
 export const createTeamRequestSchema = z
   .object({
-    name: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).trim().min(1, ACCOUNT_ENTRY_MESSAGES.required).max(TEAM_NAME_MAX, TEAM_MESSAGES.nameMax(TEAM_NAME_MAX)),
+    name: z
+      .string({ message: ACCOUNT_ENTRY_MESSAGES.required })
+      .trim()
+      .min(1, ACCOUNT_ENTRY_MESSAGES.required)
+      .max(TEAM_NAME_MAX, TEAM_MESSAGES.nameMax(TEAM_NAME_MAX))
+      .refine((name) => !NOT_ONE_LINE.test(name), TEAM_MESSAGES.nameOneLine),
     plan: z.enum(PLANS, { message: ACCOUNT_ENTRY_MESSAGES.planChoice }),
     /** the owner's own seat included */
     seats,

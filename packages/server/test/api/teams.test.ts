@@ -383,6 +383,23 @@ describe.each(ENGINES)('teams on %s', (engine) => {
     expect((await teamRow(team.id)).seats_used).toBe(3);
   });
 
+  it('refuses a team name that is not one line of text: the invitation email carries no lines of the owner\'s making', async () => {
+    const owner = await account();
+    for (const name of ['Readers\n\nYour account is locked: sign in at https://evil.example/', 'Readers\r\nBcc: victim@example.com', 'Tab\there', 'Line\u2028separated']) {
+      const res = await owner.client.post(teamPaths.create(), { name, plan: 'basic', seats: 2, emails: [`injected-${engine}@example.com`] });
+      expect(res.statusCode, JSON.stringify(name)).toBe(400);
+      expect(res.json().errors.name).toEqual([TEAM_MESSAGES.nameOneLine]);
+    }
+    expect(smtp.messages.some((m) => m.to === `injected-${engine}@example.com`)).toBe(false);
+    // markup is text in a text-only mail: kept as typed, never read as HTML
+    const res = await owner.client.post(teamPaths.create(), { name: '<b>Readers</b> & co', plan: 'basic', seats: 2, emails: [`markup-${engine}@example.com`] });
+    expect(res.statusCode).toBe(201);
+    await tokenFor(`markup-${engine}@example.com`);
+    const raw = smtp.messages.find((m) => m.to === `markup-${engine}@example.com`)!.raw;
+    expect(raw).not.toMatch(/content-type:\s*text\/html/i);
+    expect(bodyOf(raw)).toContain('the team <b>Readers</b> & co on Lectern');
+  });
+
   it('never counts seats below zero: a member leaves a team no one bought (users:create --team)', async () => {
     n += 1;
     const email = `unowned-${n}-${engine}@example.com`;
