@@ -7,6 +7,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { CATALOG_SORTS, CONTENT_FORMATS, paths, type CatalogSort, type ContentFormat } from '@lectern/core';
+import { FilterPill } from '../../components/FilterPill.tsx';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
@@ -51,20 +52,20 @@ function TopicBar({ active }: { active: string | null }) {
     <nav className="topic-bar" aria-label="Topics" ref={barRef}>
       <ul>
         <li>
-          <Link to={appPaths.library} className="topic-bar__link" aria-current={active === null ? 'page' : undefined}>
+          <FilterPill to={appPaths.library} current={active === null}>
             All
-          </Link>
+          </FilterPill>
         </li>
         {topics.data.map((t) => (
           <li key={t.slug}>
-            <Link to={paths.topic(t.slug)} className="topic-bar__link" aria-current={active === t.slug ? 'page' : undefined} onClick={() => track('topic', 'click', t.slug)}>
+            <FilterPill to={paths.topic(t.slug)} current={active === t.slug} onClick={() => track('topic', 'click', t.slug)}>
               {t.name}
               <span className="topic-bar__count">
                 <span className="visually-hidden">, </span>
                 {t.count}
                 <span className="visually-hidden"> titles</span>
               </span>
-            </Link>
+            </FilterPill>
           </li>
         ))}
       </ul>

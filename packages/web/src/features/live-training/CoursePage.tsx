@@ -5,6 +5,7 @@
  */
 import { isHttpUrl, LIVE_TRAINING_MESSAGES as M, liveTrainingPaths } from '@lectern/core';
 import { Link, Navigate, useParams } from 'react-router';
+import { FilterPill } from '../../components/FilterPill.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { track } from '../../shared/analytics.ts';
@@ -38,9 +39,9 @@ export default function CoursePage() {
             <ul className="live-course__topics" aria-label="Topics">
               {course.topics.map((t) => (
                 <li key={t.slug}>
-                  <Link to={liveTrainingPaths.index(t.slug)} className="live-topics__link live-topics__link--small">
+                  <FilterPill to={liveTrainingPaths.index(t.slug)} small>
                     {t.name}
-                  </Link>
+                  </FilterPill>
                 </li>
               ))}
             </ul>

@@ -4,6 +4,7 @@
  */
 import { LIVE_TRAINING_MESSAGES as M, liveTrainingPaths, type LiveCourseStatus } from '@lectern/core';
 import { Link, useSearchParams } from 'react-router';
+import { FilterPill } from '../../components/FilterPill.tsx';
 import { Card, CardBody, CardEyebrow, CardMedia } from '../../components/Card.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
@@ -98,15 +99,15 @@ export default function LiveTrainingPage() {
         <nav className="live-topics" aria-label="Topics">
           <ul>
             <li>
-              <Link to={liveTrainingPaths.index()} className="live-topics__link" aria-current={topic ? undefined : 'page'}>
+              <FilterPill to={liveTrainingPaths.index()} current={!topic}>
                 {M.allTopics}
-              </Link>
+              </FilterPill>
             </li>
             {topics.map((t) => (
               <li key={t.slug}>
-                <Link to={liveTrainingPaths.index(t.slug)} className="live-topics__link" aria-current={topic === t.slug ? 'page' : undefined}>
+                <FilterPill to={liveTrainingPaths.index(t.slug)} current={topic === t.slug}>
                   {t.name}
-                </Link>
+                </FilterPill>
               </li>
             ))}
           </ul>
