@@ -35,6 +35,7 @@ import { LogMailer, SmtpMailer } from './services/mailer.ts';
 import { PasswordResetService } from './services/password-reset.ts';
 import { subscriptionRoutes } from './routes/subscriptions.ts';
 import { teamRoutes } from './routes/teams.ts';
+import { loggerOptions } from './plugins/request-log.ts';
 import { TeamsRepository } from './repositories/teams.ts';
 import { TeamsService } from './services/teams.ts';
 import { SubscriptionsRepository } from './repositories/subscriptions.ts';
@@ -188,7 +189,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
 export async function buildApp(config: Config): Promise<Lectern> {
   const { db, services, store, secret } = await buildServices(config);
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // one-time tokens in links (team invitations, password resets) are redacted from the request lines
+    logger: config.logLevel === 'silent' ? false : loggerOptions(config.logLevel),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false },
