@@ -45,6 +45,14 @@ export const ANALYTICS_LIMITS = {
   reportDefaultDays: 30,
 } as const;
 
+/**
+ * What a label or path may not hold: C0 and C1 controls (U+009B is CSI to a terminal, and `analytics:report` prints
+ * labels to the operator's), line and paragraph separators, and bidi embeddings, overrides and isolates (which
+ * reorder what the report shows). The server refuses them; the page's tracker turns them into spaces first.
+ */
+// eslint-disable-next-line no-control-regex
+export const ANALYTICS_CONTROL_PATTERN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
 /** An action is a short lower-case word or words joined by '-' (submit, open, trial-created). */
 export const ANALYTICS_ACTION_PATTERN = /^[a-z][a-z0-9-]*$/;
 

@@ -4,11 +4,10 @@
  * operator's report answers. Unknown fields are refused (strict objects) so a 400 names them.
  */
 import { z } from 'zod';
-import { ANALYTICS_ACTION_PATTERN, ANALYTICS_CATEGORIES, ANALYTICS_LIMITS as L } from './analytics-events.ts';
+import { ANALYTICS_ACTION_PATTERN, ANALYTICS_CATEGORIES, ANALYTICS_CONTROL_PATTERN, ANALYTICS_LIMITS as L } from './analytics-events.ts';
 import { ANALYTICS_MESSAGES as M } from './messages.ts';
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = ANALYTICS_CONTROL_PATTERN;
 const printable = (max: number) =>
   z
     .string()

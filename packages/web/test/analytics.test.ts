@@ -70,7 +70,7 @@ describe('track()', () => {
 
   it('splits a burst into batches of the limit, keeps labels within bounds and leaves out a path with a query', async () => {
     const tracker = createTracker({ send: (events, keepalive) => client.sendAnalytics(events, keepalive), delayMs: 10_000, path: () => '/search/?q=x' });
-    for (let i = 0; i < ANALYTICS_LIMITS.batch + 3; i++) tracker.track('topic', 'click', `topic-${i}\n${'x'.repeat(300)}`);
+    for (let i = 0; i < ANALYTICS_LIMITS.batch + 3; i++) tracker.track('topic', 'click', `topic-${i}\n\u009b2J\u202e${'x'.repeat(300)}`);
     await tracker.flush();
     expect(received.map((r) => (r.body as { events: unknown[] }).events.length)).toEqual([ANALYTICS_LIMITS.batch, 3]);
     for (const r of received) {

@@ -115,6 +115,10 @@ describe.each(ENGINES)('analytics on %s', (engine) => {
     await refused({ events: [{ ...good, action: 'a'.repeat(ANALYTICS_LIMITS.action + 1) }] }, 'events.0.action');
     await refused({ events: [{ ...good, label: 'x'.repeat(ANALYTICS_LIMITS.label + 1) }] }, 'events.0.label');
     expect(await refused({ events: [{ ...good, label: 'a\nb' }] }, 'events.0.label')).toEqual([ANALYTICS_MESSAGES.controlCharacters]);
+    // C1 controls (U+009B is a terminal's CSI: `analytics:report` prints labels to the operator's terminal) and bidi overrides
+    expect(await refused({ events: [{ ...good, label: 'x\u009b2J\u009b31mred' }] }, 'events.0.label')).toEqual([ANALYTICS_MESSAGES.controlCharacters]);
+    expect(await refused({ events: [{ ...good, label: 'abc\u202edcba' }] }, 'events.0.label')).toEqual([ANALYTICS_MESSAGES.controlCharacters]);
+    expect(await refused({ events: [{ ...good, path: '/u\u0085/' }] }, 'events.0.path')).toContain(ANALYTICS_MESSAGES.controlCharacters);
     await refused({ events: [{ category: 'topic', action: 'click' }] }, 'events.0.label');
     expect(await refused({ events: [{ ...good, path: '/search/?q=secret' }] }, 'events.0.path')).toEqual([ANALYTICS_MESSAGES.pathShape]);
     await refused({ events: [{ ...good, path: 'https://evil.example/' }] }, 'events.0.path');

@@ -7,7 +7,7 @@
  * stands in the way: `track` returns at once, never throws, and a failed send is only logged. Under the test runner
  * the app's tracker is off; tests that want events build one with `createTracker` over a client of a real server.
  */
-import { ANALYTICS_FLUSH_DELAY_MS, ANALYTICS_LIMITS, type AnalyticsCategory, type AnalyticsEventInput } from '@lectern/core';
+import { ANALYTICS_CONTROL_PATTERN, ANALYTICS_FLUSH_DELAY_MS, ANALYTICS_LIMITS, type AnalyticsCategory, type AnalyticsEventInput } from '@lectern/core';
 import { api } from '../api/client.ts';
 
 export interface Tracker {
@@ -26,8 +26,8 @@ export interface TrackerOptions {
   flushOnHide?: boolean;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
+/** what the server refuses in a label (core's ANALYTICS_CONTROL_PATTERN), each turned into a space */
+const CONTROL = new RegExp(ANALYTICS_CONTROL_PATTERN.source, 'g');
 
 export function createTracker(options: TrackerOptions): Tracker {
   const delayMs = options.delayMs ?? ANALYTICS_FLUSH_DELAY_MS;
