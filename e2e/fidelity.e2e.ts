@@ -212,6 +212,16 @@ for (const viewport of [
       expect(await box(page, '#fallback-text')).not.toBeNull();
     });
 
+    it("shows the title page's creators each in their own direction and language", async () => {
+      await page.goto(`/library/book/${bookId}/`);
+      const arabic = page.locator('.title-page__byline bdi', { hasText: 'كاتب الاختبار' });
+      await arabic.waitFor();
+      expect(await arabic.getAttribute('dir')).toBe('rtl');
+      expect(await arabic.getAttribute('lang')).toBe('ar');
+      expect(await arabic.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+      expect(await page.locator('.title-page__title').getAttribute('lang')).toBe('en');
+    });
+
     it('opens a footnote in a pop-up over the page and closes it, the page kept', async () => {
       await openChapter(page, byLabel('Notes'));
       const frame = page.frameLocator('iframe.chapter-view__frame');

@@ -94,8 +94,17 @@ export const tocEntrySchema = z.object({
 });
 export type TocEntry = z.infer<typeof tocEntrySchema>;
 
+/** A name as the package wrote it, with its direction and language where given (EPUB 3 dir / xml:lang). */
+export const directedNameSchema = z.object({ name: z.string(), dir: z.enum(['ltr', 'rtl', 'auto']).nullable(), lang: z.string().nullable() });
+export type DirectedName = z.infer<typeof directedNameSchema>;
+
 export const bookDetailSchema = contentMetadataSchema.extend({
   language: z.string().nullable(),
+  /** ours: the title's direction and language (dc:title's dir and xml:lang, else the package's) */
+  title_dir: z.enum(['ltr', 'rtl', 'auto']).nullable().optional(),
+  title_lang: z.string().nullable().optional(),
+  /** ours: the authors with the direction and language of each dc:creator */
+  author_entries: z.array(directedNameSchema).optional(),
   source: z.string(),
   page_count: z.number().int().nullable(),
   publisher_entries: z.array(z.object({ name: z.string(), slug: z.string() })),

@@ -327,6 +327,11 @@ export class CatalogRepository {
       .execute();
   }
 
+  /** A title's authors in order with the dir and language of each dc:creator (0011). */
+  authorDirectionsOf(titleId: number) {
+    return this.db.selectFrom('title_authors').select(['name', 'dir', 'lang']).where('title_id', '=', titleId).orderBy('position').execute();
+  }
+
   tocOf(titleId: number) {
     return this.db
       .selectFrom('toc_entries')

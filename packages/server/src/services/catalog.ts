@@ -224,17 +224,21 @@ export class CatalogService {
 
   async detail(bookId: string, viewer: Viewer = null): Promise<BookDetail> {
     const title = await this.requireTitle(bookId);
-    const [extras, chapters, toc, formats, perViewer] = await Promise.all([
+    const [extras, chapters, toc, formats, perViewer, authorDirections] = await Promise.all([
       this.catalog.extrasFor([title.id]),
       this.catalog.chaptersOf(title.id),
       this.catalog.tocOf(title.id),
       this.catalog.formatsOf(title),
       this.viewerFields(viewer, [title]),
+      this.catalog.authorDirectionsOf(title.id),
     ]);
     return {
       ...toMetadata(title, extras),
       ...perViewer.get(title.id),
       language: title.language,
+      title_dir: directionOf(title.title_dir),
+      title_lang: title.title_lang,
+      author_entries: authorDirections.map((a) => ({ name: a.name, dir: directionOf(a.dir), lang: a.lang })),
       source: title.source,
       page_count: title.page_count,
       publisher_entries: extras.publishers.get(title.id) ?? [],
@@ -413,4 +417,9 @@ export class TaxonomyLookups {
     if (!publisher) throw notFound('We could not find that publisher.');
     return publisher;
   }
+}
+
+/** A stored direction as the API gives it: ltr, rtl or auto (values were checked at import; anything else is none). */
+function directionOf(dir: string | null): 'ltr' | 'rtl' | 'auto' | null {
+  return dir === 'ltr' || dir === 'rtl' || dir === 'auto' ? dir : null;
 }

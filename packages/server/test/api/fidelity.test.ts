@@ -6,6 +6,7 @@
  */
 import * as parse5 from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookDetailSchema } from '@lectern/core';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { bookFont, fidelityEpub, FIDELITY_TITLE, STYLED_COLOR } from '../fixtures/fidelity.ts';
@@ -214,6 +215,13 @@ describe.each(ENGINES)('reading fidelity on %s', (engine) => {
     expect(title).toMatchObject({ title_dir: null, title_lang: 'en' });
     const authors = await k.selectFrom('title_authors').select(['name', 'dir', 'lang']).where('title_id', '=', title.id).orderBy('position').execute();
     expect(authors).toEqual([
+      { name: 'Lectern Tests', dir: null, lang: 'en' },
+      { name: 'كاتب الاختبار', dir: 'rtl', lang: 'ar' },
+    ]);
+    // The book's page gets them: the title page sets each on its own element.
+    const detail = bookDetailSchema.parse((await client().get(`/api/v1/book/${bookId}/`)).json());
+    expect(detail).toMatchObject({ title_dir: null, title_lang: 'en' });
+    expect(detail.author_entries).toEqual([
       { name: 'Lectern Tests', dir: null, lang: 'en' },
       { name: 'كاتب الاختبار', dir: 'rtl', lang: 'ar' },
     ]);

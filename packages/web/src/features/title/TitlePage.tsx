@@ -58,6 +58,25 @@ function Paragraphs({ text }: { text: string }) {
   );
 }
 
+/** "by A, B": each name isolated in its own direction and language when the book says them. */
+function Byline({ book, text }: { book: BookDetail; text: string }) {
+  const entries = book.author_entries;
+  if (!entries?.length || entries.every((a) => !a.dir && !a.lang)) return <p className="title-page__byline">{text}</p>;
+  return (
+    <p className="title-page__byline">
+      by{' '}
+      {entries.map((a, i) => (
+        <span key={`${a.name}-${i}`}>
+          {i > 0 ? ', ' : null}
+          <bdi dir={a.dir ?? undefined} lang={a.lang ?? undefined}>
+            {a.name}
+          </bdi>
+        </span>
+      ))}
+    </p>
+  );
+}
+
 function PublisherLine({ book }: { book: BookDetail }) {
   const date = publisherLine(book.issued, []);
   const entries = book.publisher_entries;
@@ -199,10 +218,12 @@ export function TitlePage() {
         </div>
         <div className="title-page__info">
           <p className="title-page__label">{formatLabel(b.content_format)}</p>
-          <h1 className="title-page__title" id={headingId}>
+          {/* The title and each author in the direction and language the book gives them (an Arabic title in a
+              catalog of English ones reads right to left, and a screen reader speaks it in its language). */}
+          <h1 className="title-page__title" id={headingId} dir={b.title_dir ?? undefined} lang={b.title_lang ?? undefined}>
             {b.title}
           </h1>
-          {by ? <p className="title-page__byline">{by}</p> : null}
+          {by ? <Byline book={b} text={by} /> : null}
           <PublisherLine book={b} />
           <TopicChips topics={b.topics} className="title-page__topics" />
           <Formats book={b} />
