@@ -24,6 +24,8 @@ import './TeamPages.css';
 
 let nextKey = 0;
 const row = () => ({ key: ++nextKey, email: '' });
+/** Reasons a field of the form shows under itself (the rest, `plan` or none, go in the banner). */
+const shownByField = (key: string) => key === 'name' || key === 'seats' || key === 'emails' || /^emails\.\d+$/.test(key);
 
 export function TeamSignUpPage() {
   const { profile, isLoading } = useSession();
@@ -39,6 +41,9 @@ export function TeamSignUpPage() {
   const [error, setError] = useState<string | null>(null);
   const [posting, setPosting] = useState(false);
   const fields = useRef(new Map<number, HTMLInputElement>());
+  const form = useRef<HTMLFormElement>(null);
+  /** The keyboard focus on the first field in error, once it shows (so a screen reader reads its reason). */
+  const focusFirstInvalid = () => requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 
   if (isLoading) return <PageLoading />;
   if (!profile) return <Navigate to={appPaths.login(location.pathname)} replace />;
@@ -56,14 +61,23 @@ export function TeamSignUpPage() {
     // the new field takes the focus, so a keyboard user types on
     requestAnimationFrame(() => fields.current.get(added.key)?.focus());
   };
-  const removeMember = (key: number) => setMembers((list) => (list.length > 1 ? list.filter((m) => m.key !== key) : [row()]));
+  const removeMember = (key: number) => {
+    setMembers((list) => (list.length > 1 ? list.filter((m) => m.key !== key) : [row()]));
+    // the member fields' reasons are numbered by the list sent: they no longer match it
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'emails' && !k.startsWith('emails.'))));
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const missing: FieldErrors = {};
     if (!name.trim()) missing.name = [ACCOUNT_ENTRY_MESSAGES.required];
     if (!Number.isInteger(seatCount) || seatCount < 1) missing.seats = ['Enter a whole number of seats, 1 or more.'];
-    if (Object.keys(missing).length) return setErrors(missing);
+    if (Object.keys(missing).length) {
+      setErrors(missing);
+      setError(null);
+      focusFirstInvalid();
+      return;
+    }
     setPosting(true);
     setErrors({});
     setError(null);
@@ -76,9 +90,13 @@ export function TeamSignUpPage() {
         state: { notice: `Your team ${team.name} is ready${emails.length ? `: ${emails.length} invitation${emails.length === 1 ? ' is' : 's are'} on the way` : ''}.` },
       });
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      if (isApiError(e)) setErrors(e.errors);
+      const errs = isApiError(e) ? e.errors : {};
+      setErrors(errs);
+      // as the registration form: the reasons under their fields, a banner only for what no field shows
+      const keys = Object.keys(errs);
+      setError(keys.length && keys.every(shownByField) ? null : e instanceof Error ? e.message : String(e));
       setPosting(false);
+      focusFirstInvalid();
     }
   };
 
@@ -99,7 +117,7 @@ export function TeamSignUpPage() {
             {error}
           </Notice>
         ) : null}
-        <form className="login__form" onSubmit={onSubmit} noValidate>
+        <form ref={form} className="login__form" onSubmit={onSubmit} noValidate>
           <fieldset className="register__fieldset" disabled={posting}>
             <TextField label="Team name" name="name" autoComplete="organization" maxLength={TEAM_NAME_MAX} value={name} onChange={(e) => setName(e.currentTarget.value)} errors={errors.name} />
             <fieldset className="register__plans">
