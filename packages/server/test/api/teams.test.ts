@@ -414,6 +414,46 @@ describe.each(ENGINES)('teams on %s', (engine) => {
     expect((await teamRow(user.team_id!)).seats_used).toBe(0);
   });
 
+  it('seats in use stay members plus pending invitations, within the seats, when revoke, accept, remove, leave, invite and fewer seats race', async () => {
+    const a = `race-a-${engine}@example.com`;
+    const b = await account('expired');
+    const c = await account('expired');
+    const { owner, team } = await teamOf(5, [a, b.email, c.email]);
+    const [tokenA, tokenB, tokenC] = [await tokenFor(a), await tokenFor(b.email), await tokenFor(c.email)];
+    await c.client.post(teamPaths.invitationByToken(), { token: tokenC });
+    const invitationA = team.invitations.find((i) => i.email === a)!;
+    const visitor = new TestClient(t.lectern.app);
+    await visitor.get('/healthz');
+    const answers = await Promise.all([
+      owner.client.request('DELETE', teamPaths.invitation(team.id, invitationA.id)),
+      visitor.post(teamPaths.invitationByToken(), { token: tokenA, password: 'a member of the reading circle' }),
+      b.client.post(teamPaths.invitationByToken(), { token: tokenB }),
+      owner.client.request('DELETE', teamPaths.member(team.id, c.user.uuid)),
+      c.client.request('DELETE', teamPaths.member(team.id, c.user.uuid)),
+      owner.client.post(teamPaths.invitations(team.id), { emails: [`race-d-${engine}@example.com`] }),
+      owner.client.post(teamPaths.invitations(team.id), { emails: [`race-e-${engine}@example.com`] }),
+      owner.client.request('PUT', teamPaths.seats(team.id), { json: { seats: 4 } }),
+    ]);
+    for (const r of answers) expect(r.statusCode, r.body).toBeLessThan(500);
+    const row = await teamRow(team.id);
+    const members = await t.lectern.db.kysely.selectFrom('users').select('id').where('team_id', '=', team.id).execute();
+    const pending = await t.lectern.db.kysely.selectFrom('team_invitations').select('id').where('team_id', '=', team.id).where('status', '=', 'pending').execute();
+    expect(row.seats_used).toBe(members.length + pending.length);
+    expect(row.seats_used).toBeLessThanOrEqual(row.seats);
+    expect(row.seats_used).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a member with a subscription of their own keeps it: removed, they read on as their own account allows", async () => {
+    const own = await account('subscriber');
+    const { owner, team } = await teamOf(2, [own.email]);
+    expect((await own.client.post(teamPaths.invitationByToken(), { token: await tokenFor(own.email) })).statusCode).toBe(200);
+    expect(await reads(own.client)).toBe(200);
+    expect((await owner.client.request('DELETE', teamPaths.member(team.id, own.user.uuid))).statusCode).toBe(200);
+    expect(await reads(own.client)).toBe(200);
+    expect((await own.client.get('/api/v2/account/subscription/')).json().status).toBe('subscriber');
+    expect(await history(own.email)).toEqual(['team_joined', 'team_removed']);
+  });
+
   it('limits invitation requests per inviting account', async () => {
     const { owner, team } = await teamOf(2);
     const codes: number[] = [];
