@@ -8,7 +8,11 @@ import type { FastifyRequest } from 'fastify';
 
 /** Query parameters whose values are secrets. */
 const SECRET_PARAMS = ['token'];
-const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_PARAMS.join('|')})=)[^&#]*`, 'gi');
+/**
+ * A secret parameter in the query, or in a query encoded inside another parameter's value (the sign-in page's
+ * `next=%2Fteams%2Fjoin%2F%3Ftoken%3D…` sends a visitor back to the link): its value runs to the next separator.
+ */
+const SECRET_QUERY = new RegExp(`((?:[?&]|%3F|%26)(?:${SECRET_PARAMS.join('|')})(?:=|%3D))(?:(?!%26)[^&#])*`, 'gi');
 
 /** The URL with every secret query parameter's value replaced by `[redacted]`. */
 export function redactUrl(url: string): string {

@@ -14,6 +14,9 @@ describe('request log', () => {
     expect(redactUrl('/api/v1/team-invitations/?a=1&token=s3cret&b=2')).toBe('/api/v1/team-invitations/?a=1&token=[redacted]&b=2');
     expect(redactUrl('/reset-password/?TOKEN=s3cret#x')).toBe('/reset-password/?TOKEN=[redacted]#x');
     expect(redactUrl('/api/v1/book/?page_size=50&tokenish=1')).toBe('/api/v1/book/?page_size=50&tokenish=1');
+    // the sign-in page sends a visitor back to the link: the token rides, encoded, in `next`
+    expect(redactUrl('/login/?next=%2Fteams%2Fjoin%2F%3Ftoken%3DabcDEF_123-x&x=1')).toBe('/login/?next=%2Fteams%2Fjoin%2F%3Ftoken%3D[redacted]&x=1');
+    expect(redactUrl('/login/?next=%2Fx%2F%3Fa%3D1%26token%3Ds3cret%26b%3D2')).toBe('/login/?next=%2Fx%2F%3Fa%3D1%26token%3D[redacted]%26b%3D2');
   });
 
   it("the app's logger writes the incoming request without the token", async () => {
