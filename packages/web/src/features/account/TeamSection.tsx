@@ -6,7 +6,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Team, TEAM_SEATS_MAX } from '@lectern/core';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { Button, ButtonLink } from '../../components/Button.tsx';
@@ -51,17 +51,28 @@ function OwnerView({ team }: { team: Team }) {
   const [seats, setSeats] = useState(String(team.seats));
   const [removing, setRemoving] = useState<string | null>(null);
   const free = team.seats - team.seats_used;
+  const members = useRef<HTMLUListElement>(null);
+  /** The keyboard focus on the field a refusal names, once it shows (a screen reader reads its reason there). */
+  const focusInvalid = (form: HTMLFormElement) => requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  /** Back to a member's Remove button when the confirmation closes without removing (it replaced the button). */
+  const keep = (uuid: string) => {
+    setRemoving(null);
+    requestAnimationFrame(() => members.current?.querySelector<HTMLElement>(`[data-remove="${uuid}"]`)?.focus());
+  };
 
   const invite = async (e: FormEvent) => {
     e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
     const address = email.trim();
     if (!address) return;
     if (await run('invite', () => api.inviteToTeam(team.id, [address]), `An invitation is on its way to ${address}.`)) setEmail('');
+    else focusInvalid(form);
   };
   const changeSeats = async (e: FormEvent) => {
     e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
     const wanted = Number(seats);
-    await run('seats', () => api.setTeamSeats(team.id, wanted), `The team has ${wanted} seats now.`);
+    if (!(await run('seats', () => api.setTeamSeats(team.id, wanted), `The team has ${wanted} seats now.`))) focusInvalid(form);
   };
   const inviteError = error && (error.errors.emails ?? error.errors['emails.0']);
 
@@ -94,7 +105,7 @@ function OwnerView({ team }: { team: Team }) {
       {done ? <Notice tone="success">{done}</Notice> : null}
 
       <h3 id="team-members">Members</h3>
-      <ul className="team__list" aria-labelledby="team-members">
+      <ul ref={members} className="team__list" aria-labelledby="team-members">
         {team.members.map((m) => (
           <li key={m.uuid} className="team__row">
             <span className="team__who">
@@ -106,12 +117,13 @@ function OwnerView({ team }: { team: Team }) {
                 <Button variant="danger" size="sm" busy={busy === `remove-${m.uuid}`} onClick={() => void run(`remove-${m.uuid}`, () => api.removeTeamMember(team.id, m.uuid), `${m.email} is no longer a member.`).then(() => setRemoving(null))}>
                   Yes, remove
                 </Button>
-                <Button variant="secondary" size="sm" onClick={() => setRemoving(null)}>
+                {/* the confirmation replaces the Remove button: the focus goes to its safe answer */}
+                <Button variant="secondary" size="sm" autoFocus onClick={() => keep(m.uuid)}>
                   Keep
                 </Button>
               </span>
             ) : (
-              <Button variant="secondary" size="sm" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m.uuid)}>
+              <Button variant="secondary" size="sm" aria-label={`Remove ${m.email}`} data-remove={m.uuid} onClick={() => setRemoving(m.uuid)}>
                 Remove
               </Button>
             )}
@@ -211,7 +223,7 @@ function MemberView({ team, userUuid }: { team: Team; userUuid: string }) {
             <Button variant="danger" busy={busy === 'leave'} onClick={() => void run('leave', () => api.removeTeamMember(team.id, userUuid))}>
               Yes, leave {team.name}
             </Button>
-            <Button variant="secondary" onClick={() => setLeaving(false)}>
+            <Button variant="secondary" autoFocus onClick={() => setLeaving(false)}>
               Stay
             </Button>
           </span>
