@@ -5,7 +5,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, TEAM_MESSAGES, teamPaths } from '@lectern/core';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
@@ -30,6 +30,9 @@ export function TeamJoinPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  /** The keyboard focus on the password when a reason shows under it (a screen reader reads it there). */
+  const focusPassword = () => requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('input[name="password"]')?.focus());
   const check = useLiveCheck(async (value, signal) => {
     const answer = await api.checkPassword(value, info.data?.email ?? '', signal);
     return { ok: answer.valid, message: answer.valid ? ACCOUNT_ENTRY_MESSAGES.looksGood : answer.msg };
@@ -49,15 +52,21 @@ export function TeamJoinPage() {
       navigate(appPaths.account, { state: { notice: TEAM_MESSAGES.joined(team?.name ?? info.data?.team_name ?? '') } });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
-      setErrors(isApiError(e) ? e.errors : {});
+      const errs = isApiError(e) ? e.errors : {};
+      setErrors(errs);
       setBusy(false);
+      if (errs.password) focusPassword();
     }
   };
 
   const onSignUp = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const password = String(new FormData(event.currentTarget).get('password') ?? '');
-    if (!password) return setErrors({ password: [ACCOUNT_ENTRY_MESSAGES.required] });
+    if (!password) {
+      setErrors({ password: [ACCOUNT_ENTRY_MESSAGES.required] });
+      focusPassword();
+      return;
+    }
     await accept(password);
   };
 
@@ -96,7 +105,7 @@ export function TeamJoinPage() {
                 {TEAM_MESSAGES.invitationAccountExists} <Link to={appPaths.login(back)}>Sign in</Link>
               </Notice>
             ) : (
-              <form className="login__form" onSubmit={onSignUp} noValidate>
+              <form ref={form} className="login__form" onSubmit={onSignUp} noValidate>
                 <p className="account__muted">{TEAM_MESSAGES.invitationSignIn}</p>
                 <TextField label="Email" name="email" type="email" value={invitation.email} readOnly autoComplete="username" />
                 <TextField
