@@ -347,6 +347,7 @@ export const TEAM_MESSAGES = {
   nameMax: (max: number) => `Team names are limited to ${max} characters.`,
   nameOneLine: 'Team names are one line of plain text: no line breaks, tabs or other control characters.',
   tooManyAtOnce: (max: number) => `Invite at most ${max} people at once.`,
+  tooManyToday: (max: number) => `You have sent ${max} invitations in the last 24 hours, the most a day for this team. Try again tomorrow.`,
   sameEmailTwice: 'The same email address is in the list twice.',
   notEnoughSeats: (free: number) =>
     free <= 0 ? 'Every seat is taken. Add seats before you invite anyone else.' : `Only ${free} seat${free === 1 ? ' is' : 's are'} free. Add seats or invite fewer people.`,

@@ -15,6 +15,11 @@ export const TEAM_INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const TEAM_SEATS_MAX = 500;
 /** Addresses one invitation request may name (the sign-up page and the account page send a list). */
 export const TEAM_INVITE_BATCH_MAX = 50;
+/**
+ * Invitations one account may send in 24 hours beyond its team's seats: revoking gives a seat back at once, so
+ * without a daily bound an invite-and-revoke loop would send mail from the library's address without end.
+ */
+export const TEAM_EXTRA_INVITES_PER_DAY = 50;
 export const TEAM_NAME_MAX = 100;
 
 export const teamPaths = {

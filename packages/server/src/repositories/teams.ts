@@ -70,6 +70,17 @@ export class TeamsRepository {
       .execute();
   }
 
+  /** How many invitations this account has sent since `since` (ISO), whatever became of them. */
+  async invitationsSentSince(invitedBy: number, since: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('team_invitations')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('invited_by', '=', invitedBy)
+      .where('created_at', '>', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   pendingInvitations(teamId: number): Promise<TeamInvitationRow[]> {
     return this.db.selectFrom('team_invitations').selectAll().where('team_id', '=', teamId).where('status', '=', 'pending').orderBy('id').execute();
   }

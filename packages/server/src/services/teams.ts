@@ -20,6 +20,7 @@ import {
   seatsRequestSchema,
   type Team,
   TEAM_INVITATION_TTL_MS,
+  TEAM_EXTRA_INVITES_PER_DAY,
   TEAM_MESSAGES,
   teamPaths,
 } from '@lectern/core';
@@ -145,6 +146,10 @@ export class TeamsService {
     if (invited) throw badRequest(TEAM_MESSAGES.alreadyInvited(invited), { emails: [TEAM_MESSAGES.alreadyInvited(invited)] });
     const current = (await this.repo.team(team.id)) ?? team;
     if (current.seats_used + emails.length > current.seats) throw this.noSeats(current);
+    // A day's invitations are bounded by the seats and a few more (revoking frees a seat at once: see the constant).
+    const perDay = current.seats + TEAM_EXTRA_INVITES_PER_DAY;
+    const sent = await this.repo.invitationsSentSince(user.id, new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString());
+    if (sent + emails.length > perDay) throw new AppError(429, TEAM_MESSAGES.tooManyToday(perDay));
     const links = emails.map((email) => this.newInvitation(email, now));
     try {
       await this.repo.invite({

@@ -6,7 +6,7 @@
  * may see and manage a team (404 for another team's member), the invitation limit, and clicks that race: two
  * accepts of one link, two invitations of one address, two removals of one member.
  */
-import { ACCOUNT_ENTRY_MESSAGES, READING_MESSAGES, TEAM_MESSAGES, teamPaths, teamSchema, TEAM_INVITATION_TTL_MS } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, READING_MESSAGES, TEAM_MESSAGES, teamPaths, teamSchema, TEAM_EXTRA_INVITES_PER_DAY, TEAM_INVITATION_TTL_MS } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema.ts';
 import { SubscriptionsRepository } from '../../src/repositories/subscriptions.ts';
@@ -452,6 +452,25 @@ describe.each(ENGINES)('teams on %s', (engine) => {
     expect(await reads(own.client)).toBe(200);
     expect((await own.client.get('/api/v2/account/subscription/')).json().status).toBe('subscriber');
     expect(await history(own.email)).toEqual(['team_joined', 'team_removed']);
+  });
+
+  it("bounds a day's invitations by the seats and a few more, so an invite-and-revoke loop cannot mail without end", async () => {
+    const { owner, team } = await teamOf(2);
+    const k = t.lectern.db.kysely;
+    const ownerRow = await k.selectFrom('users').select('id').where('email', '=', owner.email).executeTakeFirstOrThrow();
+    // As if the loop had run all day: the seat is free again (revoked), the invitations of the last 24 hours counted.
+    const at = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    await k
+      .insertInto('team_invitations')
+      .values(Array.from({ length: 2 + TEAM_EXTRA_INVITES_PER_DAY }, (_v, i) => ({ team_id: team.id, email: `looped-${i}@example.com`, token_hash: `looped-${engine}-${i}`, expires_at: at, status: 'revoked' as const, invited_by: ownerRow.id, accepted_by: null, created_at: at, closed_at: at })))
+      .execute();
+    const refused = await owner.client.post(teamPaths.invitations(team.id), { emails: [`one-more-${engine}@example.com`] });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().detail).toBe(TEAM_MESSAGES.tooManyToday(2 + TEAM_EXTRA_INVITES_PER_DAY));
+    // A day later they count no more.
+    const yesterday = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+    await k.updateTable('team_invitations').set({ created_at: yesterday }).where('invited_by', '=', ownerRow.id).where('email', 'like', 'looped-%').execute();
+    expect((await owner.client.post(teamPaths.invitations(team.id), { emails: [`one-more-${engine}@example.com`] })).statusCode).toBe(201);
   });
 
   it('limits invitation requests per inviting account', async () => {
