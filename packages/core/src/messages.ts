@@ -357,6 +357,7 @@ export const TEAM_MESSAGES = {
   alreadyMember: (email: string) => `${email} is already a member of this team.`,
   alreadyInvited: (email: string) => `${email} has already been invited.`,
   teamNotLive: "The team's subscription has ended: reactivate it before you invite anyone.",
+  joinLapsed: "This team's subscription has ended, so it cannot take new members. Ask its owner to reactivate it.",
   notFound: 'We could not find that team.',
   invitationNotFound: 'We could not find that invitation.',
   memberNotFound: 'We could not find that member.',

@@ -361,6 +361,8 @@ export class TeamsService {
     }
     const team = await this.repo.team(invitation.team_id);
     if (!team) throw this.dead();
+    // A lapsed team takes no one in: joining would give an account nothing to read and a seat of nothing.
+    if (!teamIsLive(team, now)) throw badRequest(TEAM_MESSAGES.joinLapsed, { token: [TEAM_MESSAGES.joinLapsed] });
     let accepted: { teamId: number; userId: number } | null;
     try {
       accepted = await this.repo.accept({

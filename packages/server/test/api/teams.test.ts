@@ -266,7 +266,10 @@ describe.each(ENGINES)('teams on %s', (engine) => {
 
   it("rights follow the team: cancelled, members read to the period's end; lapsed, they stop; reactivated, they read again", async () => {
     const member = await account('expired');
-    const { owner, team } = await teamOf(2, [member.email]);
+    const late = await account('expired');
+    const { owner, team } = await teamOf(3, [member.email, late.email]);
+    // The late one's link still good when the team lapses (as one sent in the period's last week would be).
+    await t.lectern.db.kysely.updateTable('team_invitations').set({ expires_at: new Date(Date.now() + 90 * 86_400_000).toISOString() }).where('email', '=', late.email).execute();
     await member.client.post(teamPaths.invitationByToken(), { token: await tokenFor(member.email) });
     expect(await reads(member.client)).toBe(200);
     const cancelled = await owner.client.post(teamPaths.cancel(team.id));
@@ -279,7 +282,11 @@ describe.each(ENGINES)('teams on %s', (engine) => {
     expect(await history(member.email)).toEqual(['team_joined', 'team_lapsed']);
     const view = (await owner.client.get(teamPaths.team(team.id))).json();
     expect(view).toMatchObject({ status: 'expired', live: false });
-    // a lapsed team invites no one
+    // a lapsed team takes no one in, and invites no one
+    const tooLate = await late.client.post(teamPaths.invitationByToken(), { token: await tokenFor(late.email) });
+    expect(tooLate.statusCode).toBe(400);
+    expect(tooLate.json().errors.token).toEqual([TEAM_MESSAGES.joinLapsed]);
+    expect(await history(late.email)).toEqual([]);
     const refused = await owner.client.post(teamPaths.invitations(team.id), { emails: ['nobody-yet@example.com'] });
     expect(refused.json().errors.emails).toEqual([TEAM_MESSAGES.teamNotLive]);
     const back = await owner.client.post(teamPaths.reactivate(team.id));
