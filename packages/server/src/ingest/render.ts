@@ -130,9 +130,8 @@ type UrlRewriter = (tag: string, attribute: string, url: string) => string | nul
 
 function sanitizerOptions(rewrite: UrlRewriter, css: StylePolicy, allowScripts: boolean): sanitizeHtml.IOptions {
   return {
-    // A scripted title's buttons are what its scripts answer (they run on the scripted origin only).
-    allowedTags: allowScripts ? [...ALLOWED_TAGS, 'script', 'button'] : ALLOWED_TAGS,
-    allowedAttributes: allowScripts ? { ...SANITIZE_HTML_ATTRIBUTES, script: ['src', 'type'], button: ['type', 'disabled', 'name', 'value'] } : SANITIZE_HTML_ATTRIBUTES,
+    allowedTags: allowScripts ? [...ALLOWED_TAGS, 'script'] : ALLOWED_TAGS,
+    allowedAttributes: allowScripts ? { ...SANITIZE_HTML_ATTRIBUTES, script: ['src', 'type'] } : SANITIZE_HTML_ATTRIBUTES,
     // style="" is cleaned by css.ts in transformAttributes (parsed, allow-listed, url()s to the book's files).
     parseStyleAttributes: false,
     allowedSchemes: ['http', 'https', 'mailto'],
@@ -492,7 +491,7 @@ function checkOnce(html: string, allowScripts: boolean, styles: StylePolicy): { 
       const allowed =
         namespace === SVG_NAMESPACE ? SVG_TAG_SET.has(tag)
         : namespace === MATHML_NAMESPACE ? MATHML_TAG_SET.has(tag)
-        : namespace === HTML_NAMESPACE && (HTML_TAG_SET.has(tag) || (allowScripts && (tag === 'script' || tag === 'button')));
+        : namespace === HTML_NAMESPACE && (HTML_TAG_SET.has(tag) || (allowScripts && tag === 'script'));
       if (!allowed) {
         // Unknown SVG or MathML goes with its content; anything else unexpected is unwrapped (its checked content stays).
         if (foreign || removedWithContent(tag, false) || RAW_TEXT_SHOWN_AS_PRE.has(tag)) continue;
