@@ -112,7 +112,8 @@ ${input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(hre
 }
 
 export function buildScriptedOrigin(frames: ScriptedFrames, appOrigin: string, logLevel: string): FastifyInstance {
-  const app = Fastify({ logger: logLevel === 'silent' ? false : { level: logLevel }, routerOptions: { ignoreTrailingSlash: false, maxParamLength: 600 } });
+  // No request lines: every address here carries a capability token (errors are still logged).
+  const app = Fastify({ logger: logLevel === 'silent' ? false : { level: logLevel }, disableRequestLogging: true, routerOptions: { ignoreTrailingSlash: false, maxParamLength: 600 } });
 
   app.get(RUNTIME_PATH, async (_request, reply) =>
     common(reply, appOrigin).header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(READING_SYSTEM_SCRIPT),
