@@ -130,9 +130,10 @@ export class AccountsService {
   async profile(user: SessionUser, session: SessionRow): Promise<AccountProfile> {
     // A trial past its end is an expired account here too (policies/reading.ts).
     const own = effectiveStatus(user, this.now());
-    // A team member whose own account has no live subscription reads as a subscriber while the team's is live
-    // (docs/decisions.md "Teams"): no subscribe nag, the live-training banner.
-    const status = (own === 'expired' || own === 'cancelled') && readsThroughTeam(user, this.now()) ? 'subscriber' : own;
+    // A team member (the owner among them) whose own account is not a paid subscription reads as a subscriber while
+    // the team's is live (docs/decisions.md "Teams"): no subscribe nag — a trial's "ends on" nag to someone whose
+    // team is paid would only confuse — and the live-training banner.
+    const status = own !== 'subscriber' && readsThroughTeam(user, this.now()) ? 'subscriber' : own;
     return {
       user_id: user.id,
       session_id: session.public_id,

@@ -461,6 +461,17 @@ describe.each(ENGINES)('teams on %s', (engine) => {
     expect(await history(own.email)).toEqual(['team_joined', 'team_removed']);
   });
 
+  it('shows an owner on a trial, reading through the paid team, as a subscriber (no trial nag) while the team is live', async () => {
+    const owner = await account('trial', 'trial-owner');
+    const before = (await owner.client.get('/u/information_for_javascript')).json();
+    expect(before.subscription_status).toBe('trial');
+    expect((await owner.client.post(teamPaths.create(), { name: `Trial team ${engine}`, plan: 'basic', seats: 2, emails: [] })).statusCode).toBe(201);
+    // The auth cache keeps the session's account a while: a fresh sign-in reads the team as the next request would.
+    const again = new TestClient(t.lectern.app);
+    await again.login(owner.email, PASSWORD);
+    expect((await again.get('/u/information_for_javascript')).json().subscription_status).toBe('subscriber');
+  });
+
   it("bounds a day's invitations by the seats and a few more, so an invite-and-revoke loop cannot mail without end", async () => {
     const { owner, team } = await teamOf(2);
     const k = t.lectern.db.kysely;
