@@ -281,7 +281,7 @@ describe('playlists', () => {
       const p = await sized.newPage();
       p.setDefaultTimeout(15_000);
       await p.goto(`/c/collection/${created.id}/`);
-      await expect.poll(() => p.getByRole('article').count()).toBe(3);
+      await expect.poll(() => p.getByRole('article').count(), { timeout: 15_000 }).toBe(3);
       const first = p.getByRole('article').first();
       // the first card near the top, so the menu opens downwards over what follows it
       await expect
@@ -365,7 +365,8 @@ describe('playlists', () => {
       const p = await fresh.newPage();
       p.setDefaultTimeout(15_000);
       await p.goto('/c/');
-      await expect.poll(() => p.locator('[data-reorder-item]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.reorderItem))).toEqual([b, c, a]);
+      // a new context loads every chunk afresh: as long as the page's own timeout on a busy machine
+      await expect.poll(() => p.locator('[data-reorder-item]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.reorderItem)), { timeout: 15_000 }).toEqual([b, c, a]);
       await p.screenshot({ path: '/tmp/shelves-queue-390.png', fullPage: true });
       await fresh.close();
     } finally {
