@@ -96,16 +96,24 @@ describe('highlights and notes on a PDF', () => {
     await phone.goto(doc.continue_url);
     await phone.locator('.reader-pdf__page[data-page="2"]').scrollIntoViewIfNeeded();
     await expect.poll(() => drawn(phone)).toEqual([`note:${word}`]);
-    const box = await phone.evaluate((word) => {
-      const registry = (window as unknown as { CSS: { highlights: Map<string, Set<Range>> } }).CSS.highlights;
-      const range = [...registry.get('lectern-note')!].find((r) => r.toString() === word)!;
-      const r = range.getBoundingClientRect();
-      return { x: r.left + r.width / 2, y: r.top + r.height / 2, page: range.startContainer.parentElement!.closest<HTMLElement>('.reader-pdf__page')!.dataset.page };
-    }, word);
-    expect(box.page).toBe('2');
-    await phone.mouse.click(box.x, box.y);
+    // The pages around it are drawn as they come into view and may move it: measure and tap until the viewer opens.
     const viewer = phone.getByRole('dialog', { name: 'Note' });
-    await viewer.waitFor();
+    await expect
+      .poll(
+        async () => {
+          const box = await phone.evaluate((word) => {
+            const registry = (window as unknown as { CSS: { highlights: Map<string, Set<Range>> } }).CSS.highlights;
+            const range = [...registry.get('lectern-note')!].find((r) => r.toString() === word)!;
+            const r = range.getBoundingClientRect();
+            return { x: r.left + r.width / 2, y: r.top + r.height / 2, page: range.startContainer.parentElement!.closest<HTMLElement>('.reader-pdf__page')!.dataset.page };
+          }, word);
+          expect(box.page).toBe('2');
+          await phone.mouse.click(box.x, box.y);
+          return viewer.waitFor({ timeout: 1500 }).then(() => true, () => false);
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     expect(await viewer.locator('strong').textContent()).toBe('page two');
     expect(await seriousViolations(phone)).toEqual([]);
     await phone.keyboard.press('Escape');
