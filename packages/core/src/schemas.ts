@@ -173,7 +173,8 @@ export type BookListQuery = z.infer<typeof bookListQuerySchema>;
  * ours (issue 12, read aloud): a chapter's EPUB Media Overlay as the reader plays it, the phrases in order. Each
  * clip highlights the chapter's element `fragment` (an id) while `audio[clip.audio]` plays from `begin` to `end`
  * seconds (null: to the end of the file). `skippable`: the structure it belongs to may be skipped (pagebreak, note,
- * …); `escape_to`: the index of the first clip after the escapable structure it is in (a table, a sidebar).
+ * …); `escape_to`: the index of the first clip after the escapable structure it is in (a table, a sidebar; the clip count:
+ * the end of the chapter), `escape_from`: that structure's epub:type (absent on books imported before it was kept).
  */
 export const mediaOverlaySchema = z.object({
   active_class: z.string().nullable(),
@@ -187,6 +188,7 @@ export const mediaOverlaySchema = z.object({
       end: z.number().nullable(),
       skippable: z.string().optional(),
       escape_to: z.number().int().optional(),
+      escape_from: z.string().optional(),
     }),
   ),
 });

@@ -37,6 +37,9 @@ const FRAGMENT = /^[^\s()<>"'`]{1,200}$/;
 export const SKIPPABLE = new Set(['sidebar', 'practice', 'marginalia', 'annotation', 'help', 'note', 'footnote', 'rearnote', 'table', 'table-row', 'table-cell', 'list', 'list-item', 'pagebreak']);
 export const ESCAPABLE = new Set(['table', 'sidebar', 'bibliography', 'toc', 'loi', 'appendix', 'landmarks', 'lot', 'index', 'colophon', 'epigraph', 'conclusion', 'afterword', 'warning', 'epilogue', 'foreword', 'introduction', 'prologue', 'preface', 'preamble', 'notice', 'errata', 'copyright-page', 'acknowledgments', 'other-credits', 'titlepage', 'imprimatur', 'contributors', 'halftitlepage', 'dedication', 'help', 'annotation', 'marginalia', 'practice', 'note', 'footnote', 'rearnote', 'footnotes', 'rearnotes', 'bridgehead', 'page-list', 'list', 'list-item', 'glossary', 'table-row', 'table-cell', 'figure', 'aside']);
 
+/** A part of a structure, and the structure it belongs to (escaping a part leaves the whole). */
+const PART_OF: Record<string, string> = { 'table-row': 'table', 'table-cell': 'table', 'list-item': 'list' };
+
 /** One phrase: the element of the chapter it highlights and the clip of audio that speaks it. */
 export interface OverlayClip {
   fragment: string;
@@ -48,8 +51,11 @@ export interface OverlayClip {
   end: number | null;
   /** The skippable structure it is part of (pagebreak, note, …), if any. */
   skippable?: string;
-  /** Index of the first phrase after the escapable structure it is part of, if any. */
+  /** Index of the first phrase after the escapable structure it is part of, if any (the chapter's phrase count: past
+   * its last phrase, the end of the chapter). */
   escapeTo?: number;
+  /** That structure's epub:type (table, list, figure, note, …), for the reader to name it. */
+  escapeFrom?: string;
 }
 
 export interface ChapterOverlay {
@@ -148,6 +154,19 @@ function typesOf(element: DomElement): string[] {
   return (attr(element, 'type') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
 }
 
+/**
+ * The escapable structure an element opens, given the ones open around it (outermost first): the first of its
+ * epub:type values that is escapable, except a part of a table or list (a row, a cell, an item) inside the table or
+ * list it belongs to — escaping a cell leaves the table, not the cell; a row marked on its own is escapable itself.
+ */
+function escapableType(types: string[], open: readonly string[]): string | undefined {
+  return types.find((t) => {
+    if (!ESCAPABLE.has(t)) return false;
+    const whole = PART_OF[t];
+    return !whole || !open.includes(whole);
+  });
+}
+
 function readSmil(
   text: string,
   smil: OverlayManifestItem,
@@ -169,8 +188,8 @@ function readSmil(
   const drop = (why: string) => dropped.set(why, (dropped.get(why) ?? 0) + 1);
   let truncated = false;
   let tooDeep = false;
-  /** Escapable structures open around the phrase being read: the index of their first phrase. */
-  const escapes: { start: number }[] = [];
+  /** The escapable structures open around the phrase being read, outermost first (their escapable type). */
+  const open: string[] = [];
 
   const walk = (parent: DomElement, depth: number, skippable: string | undefined): void => {
     for (const child of childElements(parent)) {
@@ -181,27 +200,37 @@ function readSmil(
       const name = child.name.toLowerCase().replace(/^.*:/, '');
       const types = typesOf(child);
       const skip = skippable ?? types.find((t) => SKIPPABLE.has(t));
+      const escapable = escapableType(types, open);
       if (name === 'seq') {
         if (depth >= MAX_SEQ_DEPTH) {
           tooDeep = true;
           continue;
         }
-        const escapable = types.some((t) => ESCAPABLE.has(t));
         const start = clips.length;
-        if (escapable) escapes.push({ start });
+        if (escapable) open.push(escapable);
         walk(child, depth + 1, skip);
         if (escapable) {
-          escapes.pop();
-          // every phrase of the structure escapes to the one after it
-          for (let i = start; i < clips.length; i++) clips[i]!.escapeTo ??= clips.length;
+          open.pop();
+          // Every phrase of the structure escapes to the one after it, unless a structure nested in it (closed
+          // before this one) already took it: escape leaves the innermost structure, and from the phrase after it
+          // (still inside this one) escape leaves this one.
+          for (let i = start; i < clips.length; i++) {
+            const clip = clips[i]!;
+            if (clip.escapeTo !== undefined) continue;
+            clip.escapeTo = clips.length;
+            clip.escapeFrom = escapable;
+          }
         }
       } else if (name === 'par') {
         const clip = parClip(child, smil, chapterItem, byPath, drop);
         if (!clip) continue;
-        const escapable = types.some((t) => ESCAPABLE.has(t));
         if (skip) clip.skippable = skip;
         clips.push(clip);
-        if (escapable && escapes.length === 0) clip.escapeTo = clips.length;
+        // a structure of one phrase (a <par epub:type="figure">): escape goes on to the next phrase
+        if (escapable) {
+          clip.escapeTo = clips.length;
+          clip.escapeFrom = escapable;
+        }
       }
     }
   };
@@ -273,7 +302,8 @@ export function clockValue(raw: string | undefined): number | undefined {
 /**
  * The stored form (chapters.media_overlay, migration 0023): compact JSON, the audio paths listed once.
  * `{"v":1,"active":…,"playing":…,"audio":["audio/c1.mp3"],"clips":[["p1",0,0,1.25],["pg2",0,1.25,1.9,"pagebreak"],…]}`
- * A clip is [fragment, audio index, begin, end|null] and, when set, [skippable|null, escapeTo].
+ * A clip is [fragment, audio index, begin, end|null] and, when set, [skippable|null, escapeTo, escapeFrom] (a row stored
+ * before escapeFrom was kept has six fields).
  */
 export function storedOverlay(overlay: ChapterOverlay): string {
   const audio: string[] = [];
@@ -286,7 +316,7 @@ export function storedOverlay(overlay: ChapterOverlay): string {
     }
     const row: (string | number | null)[] = [c.fragment, i, c.begin, c.end];
     if (c.skippable || c.escapeTo !== undefined) row.push(c.skippable ?? null);
-    if (c.escapeTo !== undefined) row.push(c.escapeTo);
+    if (c.escapeTo !== undefined) row.push(c.escapeTo, c.escapeFrom ?? null);
     return row;
   });
   return JSON.stringify({ v: 1, active: overlay.activeClass, playing: overlay.playbackActiveClass, audio, clips });
@@ -303,9 +333,9 @@ export function readerOverlay(stored: string | null | undefined, audioUrl: (full
     if (value.v !== 1 || !Array.isArray(value.audio) || !Array.isArray(value.clips)) return null;
     const clips: MediaOverlay['clips'] = [];
     for (const row of value.clips as unknown[][]) {
-      const [fragment, audio, begin, end, skippable, escapeTo] = row;
+      const [fragment, audio, begin, end, skippable, escapeTo, escapeFrom] = row;
       if (typeof fragment !== 'string' || typeof audio !== 'number' || typeof begin !== 'number' || (end !== null && typeof end !== 'number')) return null;
-      clips.push({ fragment, audio, begin, end, ...(typeof skippable === 'string' ? { skippable } : {}), ...(typeof escapeTo === 'number' ? { escape_to: escapeTo } : {}) });
+      clips.push({ fragment, audio, begin, end, ...(typeof skippable === 'string' ? { skippable } : {}), ...(typeof escapeTo === 'number' ? { escape_to: escapeTo } : {}), ...(typeof escapeTo === 'number' && typeof escapeFrom === 'string' ? { escape_from: escapeFrom } : {}) });
     }
     return {
       active_class: typeof value.active === 'string' ? value.active : null,

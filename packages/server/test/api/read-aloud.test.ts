@@ -41,6 +41,8 @@ describe.each(ENGINES)('read aloud on %s', (engine) => {
     });
     expect(two!.media_overlay!.clips.map((c) => c.fragment)).toEqual([...PHRASES['text/two.xhtml']]);
     expect(two!.media_overlay!.clips[0]!.skippable).toBe('pagebreak');
+    // a table cell: skippable, and escaping past the table, which the reader names
+    expect(two!.media_overlay!.clips[2]).toMatchObject({ fragment: 'cell-1', skippable: 'table', escape_to: 6, escape_from: 'table' });
     expect(three!.media_overlay).toBeNull();
 
     const chapter = chapterContentSchema.parse((await ada!.get(`/api/v1/book/${bookId}/chapter/text/one.xhtml`)).json());

@@ -28,11 +28,53 @@ describe('media overlays at import', () => {
     const two = chapter(parsed, 'text/two.xhtml').mediaOverlay!.clips;
     expect(two.map((c) => c.fragment)).toEqual([...PHRASES['text/two.xhtml']]);
     expect(two[0]).toMatchObject({ fragment: 'page-2', skippable: 'pagebreak' });
+    expect(two[0]!.escapeTo).toBeUndefined();
     expect(two[1]!.skippable).toBeUndefined();
-    // the two table cells: skippable as table parts, and escaping past the table to "After the table."
-    expect(two[2]).toMatchObject({ skippable: 'table', escapeTo: 4 });
-    expect(two[3]).toMatchObject({ skippable: 'table', escapeTo: 4 });
-    expect(two[4]!.escapeTo).toBeUndefined();
+    // the four table cells, in two rows: skippable as table parts, and escaping past the whole table (not the row)
+    // to "After the table."
+    for (const i of [2, 3, 4, 5]) expect(two[i], two[i]!.fragment).toMatchObject({ skippable: 'table', escapeTo: 6, escapeFrom: 'table' });
+    expect(two[6]).not.toHaveProperty('escapeTo');
+    // the footnote: a structure of one phrase, skippable, escaping to the phrase after it
+    expect(two[7]).toMatchObject({ fragment: 'note-1', skippable: 'footnote', escapeTo: 8, escapeFrom: 'footnote' });
+    expect(two[8]).not.toHaveProperty('skippable');
+    expect(two[8]).not.toHaveProperty('escapeTo');
+  });
+
+  it('escapes nested structures from the innermost outwards; a row or an item leaves its table or list', () => {
+    const files = unzipSync(readAloudEpub());
+    const par = (id: string, type = '') => `<par${type ? ` epub:type="${type}"` : ''}><text src="../text/two.xhtml#${id}"/><audio src="../audio/two.wav" clipBegin="0s" clipEnd="1s"/></par>`;
+    const seq = (type: string, ...children: string[]) => `<seq epub:type="${type}">${children.join('')}</seq>`;
+    const body = [
+      par('a'),
+      // a list whose first item holds a list of its own
+      seq('list', seq('list-item', par('b'), seq('list', seq('list-item', par('c')), seq('list-item', par('d'))), par('e')), seq('list-item', par('f'))),
+      // a figure holding a table and its caption
+      seq('figure', seq('table', seq('table-row', par('g'))), par('h')),
+      // a row marked without its table: the row is what there is to leave
+      seq('table-row', par('i')),
+      // an aside holding a note of one phrase
+      seq('aside', par('j', 'note'), par('k')),
+      // a sidebar holding a page break, to the end of the chapter
+      seq('sidebar', par('l', 'pagebreak')),
+    ].join('');
+    files['OEBPS/smil/two.smil'] = new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?><smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0"><body>${body}</body></smil>`);
+    const clips = chapter(parseEpub(zipSync(files), 'nested.epub'), 'text/two.xhtml').mediaOverlay!.clips;
+    const view = Object.fromEntries(clips.map((c) => [c.fragment, [c.escapeTo ?? null, c.escapeFrom ?? null, c.skippable ?? null]]));
+    expect(view).toEqual({
+      a: [null, null, null],
+      b: [6, 'list', 'list'],
+      c: [4, 'list', 'list'],
+      d: [4, 'list', 'list'],
+      e: [6, 'list', 'list'],
+      f: [6, 'list', 'list'],
+      g: [7, 'table', 'table'],
+      h: [8, 'figure', null],
+      i: [9, 'table-row', 'table-row'],
+      j: [10, 'note', 'note'],
+      k: [11, 'aside', null],
+      // past the last phrase: the end of the chapter; the outer structure names what is skipped
+      l: [12, 'sidebar', 'sidebar'],
+    });
   });
 
   it('keeps the ids the overlay points at on the stored chapter HTML, and the audio as a resource', () => {
@@ -58,11 +100,21 @@ describe('media overlays at import', () => {
       active: '-epub-media-overlay-active',
       playing: '-epub-media-overlay-playing',
       audio: ['audio/two.wav'],
-      clips: [['page-2', 0, 0, 1, 'pagebreak'], ['two-1', 0, 1, 2], ['cell-1', 0, 2, 3, 'table', 4], ['cell-2', 0, 3, 4, 'table', 4], ['two-2', 0, 4, 5]],
+      clips: [
+        ['page-2', 0, 0, 1, 'pagebreak'],
+        ['two-1', 0, 1, 2],
+        ...[2, 3, 4, 5].map((i) => [`cell-${i - 1}`, 0, i, i + 1, 'table', 6, 'table']),
+        ['two-2', 0, 6, 7],
+        ['note-1', 0, 7, 8, 'footnote', 8, 'footnote'],
+        ['two-3', 0, 8, 9],
+      ],
     });
     const reader = readerOverlay(stored, (p) => `/api/v1/book/b/chapter/${p}`)!;
     expect(reader.audio).toEqual(['/api/v1/book/b/chapter/audio/two.wav']);
-    expect(reader.clips[2]).toEqual({ fragment: 'cell-1', audio: 0, begin: 2, end: 3, skippable: 'table', escape_to: 4 });
+    expect(reader.clips[2]).toEqual({ fragment: 'cell-1', audio: 0, begin: 2, end: 3, skippable: 'table', escape_to: 6, escape_from: 'table' });
+    // a row stored before escape_from was kept (six fields) still reads
+    const older = readerOverlay(JSON.stringify({ v: 1, active: null, playing: null, audio: ['a.wav'], clips: [['c', 0, 0, 1, 'table', 1]] }), String)!;
+    expect(older.clips[0]).toEqual({ fragment: 'c', audio: 0, begin: 0, end: 1, skippable: 'table', escape_to: 1 });
     expect(readerOverlay('{"v":2}', String)).toBeNull();
     expect(readerOverlay('not json', String)).toBeNull();
     expect(readerOverlay(null, String)).toBeNull();
