@@ -395,4 +395,52 @@ export const READ_ALOUD_MESSAGES = {
   unsupported: 'This browser cannot read aloud.',
   noVoice: 'This browser has no voice to read this book aloud.',
   audioFailed: 'The book’s narration could not be played.',
+  /** The setting that passes over the structures the book marks as skippable (EPUB Media Overlays "Skippability"). */
+  skip: 'Skip extras',
+  skipHint: 'Page numbers, notes, sidebars, tables and lists, as the book marks them, are not read.',
+  skipOn: 'Page numbers, notes and other extras will be skipped.',
+  skipOff: 'Everything will be read, extras too.',
+  /** Escape ("Escapability"): the phrase being read is in a structure; this goes on after it. */
+  escape: (structure: string | null | undefined) => `Skip to after ${structureName(structure)}`,
+  escaped: (structure: string | null | undefined) => `Skipped to after ${structureName(structure)}.`,
 } as const;
+
+/** How a structure of the book (its epub:type, EPUB 3 Structural Semantics) is named in the read-aloud bar. */
+const STRUCTURE_NAMES: Record<string, string> = {
+  table: 'the table',
+  'table-row': 'the table row',
+  'table-cell': 'the table cell',
+  list: 'the list',
+  'list-item': 'the list item',
+  figure: 'the figure',
+  aside: 'the aside',
+  sidebar: 'the sidebar',
+  note: 'the note',
+  footnote: 'the note',
+  endnote: 'the note',
+  rearnote: 'the note',
+  footnotes: 'the notes',
+  rearnotes: 'the notes',
+  endnotes: 'the notes',
+  marginalia: 'the margin note',
+  annotation: 'the annotation',
+  practice: 'the exercise',
+  help: 'the help',
+  warning: 'the warning',
+  notice: 'the notice',
+  epigraph: 'the epigraph',
+  bibliography: 'the bibliography',
+  glossary: 'the glossary',
+  index: 'the index',
+  toc: 'the table of contents',
+  'page-list': 'the list of pages',
+  dedication: 'the dedication',
+  preface: 'the preface',
+  foreword: 'the foreword',
+  introduction: 'the introduction',
+  appendix: 'the appendix',
+};
+
+function structureName(structure: string | null | undefined): string {
+  return (structure && STRUCTURE_NAMES[structure]) || 'this part';
+}

@@ -31,7 +31,8 @@ export type ReaderIconName =
   | 'pause'
   | 'stop'
   | 'skip-back'
-  | 'skip-forward';
+  | 'skip-forward'
+  | 'escape';
 
 const PATHS: Record<ReaderIconName, string> = {
   toc: 'M4 6h16 M4 12h16 M4 18h10',
@@ -64,6 +65,7 @@ const PATHS: Record<ReaderIconName, string> = {
   stop: 'M6 6h12v12H6z',
   'skip-back': 'M6 5v14 M18 5l-9 7 9 7z',
   'skip-forward': 'M18 5v14 M6 5l9 7-9 7z',
+  escape: 'M10 4H5v16h5 M14 8l4 4-4 4 M18 12H9',
   search: 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14z M20 20l-4-4',
   offline: 'M3 3l18 18 M8.5 16.5a5 5 0 0 1 7 0 M5 12.9a10 10 0 0 1 4.2-2.5 M14.8 10.4A10 10 0 0 1 19 12.9 M2 9.3a15 15 0 0 1 4.4-2.9 M11 5.1A15 15 0 0 1 22 9.3 M12 20h.01',
 };

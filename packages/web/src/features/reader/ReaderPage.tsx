@@ -217,7 +217,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     },
   });
 
-  const onKey = useReaderKeys({ controllerRef: session.controllerRef, panels, stepFont: settings.stepFont, immersive, toggleImmersive });
+  const onKey = useReaderKeys({ controllerRef: session.controllerRef, panels, stepFont: settings.stepFont, immersive, toggleImmersive, readAloudEscape: readAloud.escape });
 
   const { onProgress, onPages } = session;
   const { showImage } = panels;

@@ -1,6 +1,7 @@
 /**
  * The reader's keys (library-playlists-account.md §9 "Shortcuts": Esc, T contents, F/G font size, arrows and space;
- * and H for the immersive view, / for the search panel, docs/decisions.md), in ONE handler: the page's keydown and the chapter frame's (forwarded by the FrameController) both come here, so
+ * and H for the immersive view, / for the search panel, E to escape the table or list being read aloud,
+ * docs/decisions.md), in ONE handler: the page's keydown and the chapter frame's (forwarded by the FrameController) both come here, so
  * a key does the same thing wherever the focus is.
  */
 import { useCallback, useEffect, useRef, type RefObject } from 'react';
@@ -13,6 +14,8 @@ export interface ReaderKeyActions {
   stepFont: (direction: 1 | -1) => void;
   immersive: boolean;
   toggleImmersive: () => void;
+  /** Read aloud's escape (the bar's "Skip to after the table"): false when nothing is being read in such a structure. */
+  readAloudEscape?: () => boolean;
 }
 
 const inField = (t: HTMLElement | null) => !!t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
@@ -24,7 +27,7 @@ export function useReaderKeys(actions: ReaderKeyActions): (event: KeyboardEvent)
 
   const onKey = useCallback((e: KeyboardEvent) => {
     if (e.defaultPrevented) return;
-    const { controllerRef, panels, stepFont, immersive, toggleImmersive } = latest.current;
+    const { controllerRef, panels, stepFont, immersive, toggleImmersive, readAloudEscape } = latest.current;
     // Frame elements come from another window: duck-typed, not instanceof.
     const t = (e.target && 'tagName' in (e.target as object) ? e.target : null) as HTMLElement | null;
     if (e.key === 'Escape') {
@@ -55,6 +58,10 @@ export function useReaderKeys(actions: ReaderKeyActions): (event: KeyboardEvent)
       case 'h':
       case 'H':
         toggleImmersive();
+        return;
+      case 'e':
+      case 'E':
+        if (readAloudEscape?.()) e.preventDefault();
         return;
 
     }

@@ -1,10 +1,12 @@
 /**
- * The read-aloud player bar (issue 12): previous phrase, play/pause, next phrase, the speed (reader.md §9
- * "Playback speeds") and stop, floating at the foot of the chapter. What it does is announced (a status line):
- * started, paused, stopped, the speed, and why it cannot read (no voice, the narration failed).
+ * The read-aloud player bar (issue 12): previous phrase, play/pause, next phrase, "Skip to after the table" (escape,
+ * shown only while the phrase being read is in an escapable structure; also the E key), the speed (reader.md §9
+ * "Playback speeds"), "Skip extras" (a book's narration only: page numbers, notes and the other skippable structures
+ * are passed over) and stop, floating at the foot of the chapter. What it does is announced (a status line): started,
+ * paused, the setting changed, a structure escaped, and why it cannot read (no voice, the narration failed).
  */
 import { PLAYBACK_SPEEDS, READ_ALOUD_MESSAGES as M } from '@lectern/core';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { ReaderIcon } from '../ReaderIcon.tsx';
 import type { ReadAloud } from './useReadAloud.ts';
 import './ReadAloudBar.css';
@@ -15,17 +17,23 @@ export function ReadAloudBar({ readAloud, chapterLabel }: { readAloud: ReadAloud
   const { state } = readAloud;
   const playing = state.status === 'playing' || state.status === 'waiting';
   const playButton = useRef<HTMLButtonElement>(null);
+  const hintId = useId();
   useEffect(() => {
     playButton.current?.focus();
   }, []);
 
+  const { notice } = state;
   const announcement = state.problem
     ? M[state.problem]
-    : state.status === 'playing'
-      ? M.reading(chapterLabel)
-      : state.status === 'paused'
-        ? M.paused
-        : '';
+    : notice
+      ? notice.kind === 'escaped'
+        ? M.escaped(notice.from)
+        : M[notice.kind]
+      : state.status === 'playing'
+        ? M.reading(chapterLabel)
+        : state.status === 'paused'
+          ? M.paused
+          : '';
 
   return (
     <div className="read-aloud" id="reader-read-aloud" role="region" aria-label={M.bar}>
@@ -39,6 +47,18 @@ export function ReadAloudBar({ readAloud, chapterLabel }: { readAloud: ReadAloud
       <button type="button" className="reader-iconbtn read-aloud__next" aria-label={M.next} onClick={() => readAloud.skip(1)} disabled={state.count === 0}>
         <ReaderIcon name="skip-forward" />
       </button>
+      {state.escapable ? (
+        <button
+          type="button"
+          className="reader-iconbtn read-aloud__escape"
+          aria-label={M.escape(state.escapeFrom)}
+          aria-keyshortcuts="E"
+          title={`${M.escape(state.escapeFrom)} (E)`}
+          onClick={() => readAloud.escape()}
+        >
+          <ReaderIcon name="escape" />
+        </button>
+      ) : null}
       <label className="read-aloud__speed">
         <span className="visually-hidden">{M.speed}</span>
         <select value={state.rate} onChange={(e) => readAloud.setRate(Number(e.target.value))}>
@@ -49,6 +69,15 @@ export function ReadAloudBar({ readAloud, chapterLabel }: { readAloud: ReadAloud
           ))}
         </select>
       </label>
+      {state.mode === 'overlay' ? (
+        <label className="read-aloud__skip" title={M.skipHint}>
+          <input type="checkbox" checked={state.skipping} aria-describedby={hintId} onChange={(e) => readAloud.setSkipping(e.target.checked)} />
+          <span className="read-aloud__skip-text">{M.skip}</span>
+          <span id={hintId} className="visually-hidden">
+            {M.skipHint}
+          </span>
+        </label>
+      ) : null}
       <button type="button" className="reader-iconbtn read-aloud__stop" aria-label={M.stop} onClick={readAloud.close}>
         <ReaderIcon name="stop" />
       </button>

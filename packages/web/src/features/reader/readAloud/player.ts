@@ -10,6 +10,12 @@
  *   cells) one utterance each, in a voice of the chapter's (else the book's) language; the block is highlighted, and
  *   the sentence within it as the voice's `boundary` events arrive.
  *
+ * Skippability and escapability (EPUB Media Overlays 3.3, as the importer marks each clip): with the reader's "Skip
+ * extras" setting on, phrases of skippable structures (page numbers, notes, sidebars, tables, lists) are passed over —
+ * when the audio moves on, when a phrase is chosen with next or previous, where reading starts; and while the phrase
+ * being read is in an escapable structure (a table, a list, a figure, a note), escape() goes on at the first phrase
+ * after it. Which phrase comes next is decided by the pure functions stepClip, readableFrom and escapeTarget.
+ *
  * The frame is sandboxed without scripts: everything is driven from here, in the frame's own document (its
  * Highlight registry, a style element of ours, the book's `media:active-class` on the phrase's element). The phrase
  * is kept on screen through the frame controller (a page turn, or a scroll), which also makes it the reader's
@@ -21,6 +27,9 @@ import type { FrameController } from '../engine/frameController.ts';
 export type ReadAloudStatus = 'stopped' | 'playing' | 'paused' | 'waiting';
 export type ReadAloudMode = 'overlay' | 'speech';
 
+/** Something the reader did that the bar's status line says (reading, paused and problems are said anyway). */
+export type ReadAloudNotice = { kind: 'skipOn' } | { kind: 'skipOff' } | { kind: 'escaped'; from: string | null };
+
 export interface ReadAloudState {
   status: ReadAloudStatus;
   mode: ReadAloudMode | null;
@@ -30,6 +39,47 @@ export interface ReadAloudState {
   rate: number;
   /** A problem worth saying (no voice, the audio failed), else null. */
   problem: 'noVoice' | 'unsupported' | 'audioFailed' | 'endOfBook' | null;
+  /** Skippable structures are passed over (the reader's setting). */
+  skipping: boolean;
+  /** The phrase being read (playing or paused) is in an escapable structure: escape() leaves it. */
+  escapable: boolean;
+  /** That structure's epub:type (table, list, note, …), null when the book does not say. */
+  escapeFrom: string | null;
+  notice: ReadAloudNotice | null;
+}
+
+/** What the choice of the next phrase needs to know of a phrase (an overlay clip; a spoken block has neither). */
+export interface PhraseMarks {
+  skippable?: string;
+  escape_to?: number;
+}
+
+/**
+ * The phrase after (step 1) or before (step -1) `from`, passing over skippable phrases when skipping: an index of
+ * `marks`, or -1 / marks.length when there is none in this chapter that way.
+ */
+export function stepClip(marks: readonly PhraseMarks[], from: number, step: 1 | -1, skipping: boolean): number {
+  let i = from + step;
+  while (skipping && i >= 0 && i < marks.length && marks[i]!.skippable) i += step;
+  return Math.max(-1, Math.min(i, marks.length));
+}
+
+/** The first phrase to read at or after `index` (`index` itself unless it is skipped); marks.length: none. */
+export function readableFrom(marks: readonly PhraseMarks[], index: number, skipping: boolean): number {
+  const at = Math.max(0, index);
+  if (at >= marks.length) return marks.length;
+  return skipping && marks[at]!.skippable ? stepClip(marks, at, 1, true) : at;
+}
+
+/**
+ * Where escape goes from phrase `index`: the first phrase after the escapable structure it is in (the next readable
+ * one when skipping), or marks.length for the end of the chapter; null when the phrase is in no escapable structure.
+ */
+export function escapeTarget(marks: readonly PhraseMarks[], index: number, skipping: boolean): number | null {
+  const to = marks[index]?.escape_to;
+  if (to === undefined) return null;
+  // never back to the phrase itself or before it, whatever the data says
+  return readableFrom(marks, Math.min(Math.max(to, index + 1), marks.length), skipping);
 }
 
 export interface ReadAloudEvents {
@@ -55,6 +105,7 @@ const STYLES = `
 ::highlight(${HIGHLIGHT_NAME}) { background-color: rgb(255 214 10 / 55%); color: inherit; }
 .${FALLBACK_CLASS} { background-color: rgb(255 214 10 / 55%) !important; }
 `;
+const NO_MARKS: PhraseMarks = {};
 const BLOCKS = 'p, h1, h2, h3, h4, h5, h6, li, blockquote, dt, dd, figcaption, caption, td, th, pre, div';
 
 type HighlightCtor = new (...ranges: Range[]) => object;
@@ -68,7 +119,9 @@ export class ReadAloudPlayer {
   private overlay: MediaOverlay | null = null;
   private lang = 'en';
   private segments: Segment[] = [];
-  private state: ReadAloudState = { status: 'stopped', mode: null, index: 0, count: 0, rate: 1, problem: null };
+  /** Each segment's skippable / escape marks (none for spoken blocks). */
+  private marks: PhraseMarks[] = [];
+  private state: ReadAloudState = { status: 'stopped', mode: null, index: 0, count: 0, rate: 1, problem: null, skipping: false, escapable: false, escapeFrom: null, notice: null };
   private audio: HTMLAudioElement | null = null;
   private raf = 0;
   /** Bumped whenever what is playing changes: callbacks of an older utterance or seek do nothing. */
@@ -98,6 +151,7 @@ export class ReadAloudPlayer {
     this.overlay = overlay && overlay.clips.length > 0 ? overlay : null;
     this.lang = lang;
     this.segments = [];
+    this.marks = [];
     const mode: ReadAloudMode | null = this.overlay ? 'overlay' : typeof speechSynthesis !== 'undefined' ? 'speech' : null;
     this.set({ mode, index: 0, count: 0, problem: null });
     if (!frame) {
@@ -106,8 +160,9 @@ export class ReadAloudPlayer {
     }
     this.build();
     if (continuing) {
-      if (this.segments.length === 0) return this.chapterDone();
-      this.playFrom(Math.min(from, this.segments.length - 1));
+      const start = readableFrom(this.marks, Math.min(from, this.segments.length - 1), this.state.skipping);
+      if (start >= this.segments.length) return this.chapterDone();
+      this.playFrom(start);
     } else {
       this.set({ status: 'stopped' });
     }
@@ -121,7 +176,11 @@ export class ReadAloudPlayer {
     if (this.state.status === 'playing') return;
     if (this.segments.length === 0) this.build();
     if (this.segments.length === 0) return;
-    this.playFrom(this.firstInView());
+    this.set({ notice: null });
+    const start = readableFrom(this.marks, this.firstInView(), this.state.skipping);
+    // everything from here to the chapter's end is skipped: on to the next chapter
+    if (start >= this.segments.length) return this.chapterDone();
+    this.playFrom(start);
   }
 
   pause() {
@@ -146,16 +205,55 @@ export class ReadAloudPlayer {
     this.set({ status: 'stopped', problem: null });
   }
 
-  /** The next (1) or previous (-1) phrase; while paused or stopped, the highlight moves and playing waits. */
+  /**
+   * The next (1) or previous (-1) phrase, passing over skipped ones; while paused or stopped, the highlight moves and
+   * playing waits.
+   */
   skip(step: 1 | -1) {
     if (this.segments.length === 0) return;
-    const target = this.state.index + step;
-    if (target < 0) return this.goTo(0);
+    const target = stepClip(this.marks, this.state.index, step, this.state.skipping);
+    if (target < 0) {
+      // before the first phrase read: that phrase again
+      const first = readableFrom(this.marks, 0, this.state.skipping);
+      return this.goTo(first < this.segments.length ? first : this.state.index);
+    }
     if (target >= this.segments.length) {
       if (this.state.status === 'playing') return this.chapterDone();
       return;
     }
     this.goTo(target);
+  }
+
+  /**
+   * Skippable structures are passed over (on) or read (off). Turned on while such a phrase is being read, reading goes
+   * on at the next phrase that is not skipped. `announce` false: the stored setting, applied at start.
+   */
+  setSkipping(on: boolean, announce = true) {
+    if (on === this.state.skipping) return;
+    this.set({ skipping: on });
+    const { status, index } = this.state;
+    if (on && (status === 'playing' || status === 'paused') && this.marks[index]?.skippable) {
+      const next = readableFrom(this.marks, index, true);
+      if (next < this.segments.length) this.goTo(next);
+      else if (status === 'playing') this.chapterDone();
+    }
+    if (announce) this.set({ notice: { kind: on ? 'skipOn' : 'skipOff' } });
+  }
+
+  /**
+   * Leaves the escapable structure the phrase being read is in: reading goes on at the first phrase after it (paused,
+   * the highlight moves there); after the chapter's last phrase, on into the next chapter. False: nothing to escape.
+   */
+  escape(): boolean {
+    const { status, index } = this.state;
+    if (status !== 'playing' && status !== 'paused') return false;
+    const target = escapeTarget(this.marks, index, this.state.skipping);
+    if (target === null) return false;
+    const from = this.segments[index]?.clip?.escape_from ?? null;
+    if (target >= this.segments.length) this.chapterDone();
+    else this.goTo(target);
+    this.set({ notice: { kind: 'escaped', from } });
+    return true;
   }
 
   setRate(rate: number) {
@@ -178,7 +276,14 @@ export class ReadAloudPlayer {
   // ---- internals ----
 
   private set(patch: Partial<ReadAloudState>) {
-    this.state = { ...this.state, ...patch };
+    const next = { ...this.state, ...patch };
+    // pausing or stopping is said instead of what was said before
+    if (next.status !== this.state.status && (next.status === 'paused' || next.status === 'stopped') && !('notice' in patch)) next.notice = null;
+    // escape is offered while a phrase of an escapable structure is being read
+    const clip = next.status === 'playing' || next.status === 'paused' ? this.segments[next.index]?.clip : undefined;
+    next.escapable = clip?.escape_to !== undefined;
+    next.escapeFrom = next.escapable ? (clip?.escape_from ?? null) : null;
+    this.state = next;
     this.events.state(this.state);
   }
 
@@ -234,6 +339,7 @@ export class ReadAloudPlayer {
       }
     }
     this.segments = segments;
+    this.marks = segments.map((s) => s.clip ?? NO_MARKS);
     this.set({ count: segments.length, index: Math.min(this.state.index, Math.max(0, segments.length - 1)) });
     if (!doc.getElementById(STYLE_ID)) {
       const style = doc.createElement('style');
@@ -268,6 +374,7 @@ export class ReadAloudPlayer {
   }
 
   private resume() {
+    this.set({ notice: null });
     if (this.moved) return this.playFrom(this.state.index);
     const generation = ++this.generation;
     this.set({ status: 'playing' });
@@ -326,15 +433,17 @@ export class ReadAloudPlayer {
       const t = this.audio.currentTime;
       const ended = this.audio.ended || (clip?.end != null && t >= clip.end - 0.01);
       if (clip && ended) {
-        const next = this.segments[index + 1]?.clip;
+        // the next phrase read: skipped ones are passed over (their clips are never played, nor highlighted)
+        const at = stepClip(this.marks, index, 1, this.state.skipping);
+        const next = this.segments[at]?.clip;
         if (!next) return this.chapterDone();
         const sameFile = next.audio === clip.audio && !this.audio.ended;
         // The next clip starts where this one ends, in the same file: the sound plays on, only the highlight moves.
         if (sameFile && Math.abs(next.begin - (clip.end ?? t)) < 0.25) {
-          this.set({ index: index + 1 });
-          this.highlight(index + 1);
+          this.set({ index: at });
+          this.highlight(at);
         } else {
-          this.playFrom(index + 1);
+          this.playFrom(at);
           return;
         }
       }
@@ -384,8 +493,9 @@ export class ReadAloudPlayer {
     };
     utterance.onend = () => {
       if (generation !== this.generation) return;
-      if (index + 1 >= this.segments.length) return this.chapterDone();
-      this.playFrom(index + 1);
+      const next = stepClip(this.marks, index, 1, this.state.skipping);
+      if (next >= this.segments.length) return this.chapterDone();
+      this.playFrom(next);
     };
     utterance.onerror = (event) => {
       if (generation !== this.generation || event.error === 'interrupted' || event.error === 'canceled') return;

@@ -1,14 +1,26 @@
 /**
  * The reader's read-aloud state (issue 12): one ReadAloudPlayer for the reader's life, attached to each chapter
  * frame as it comes on screen, with the chapter's media overlay and language; at a chapter's end it opens the next
- * one (and reading goes on there). Leaving the reader stops it.
+ * one (and reading goes on there). Leaving the reader stops it. The speed and the "Skip extras" setting are kept on the
+ * device (local storage), like the reader's other preferences.
  */
 import { type ArchiveItem, PLAYBACK_SPEEDS } from '@lectern/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FrameController } from '../engine/frameController.ts';
+import { browserStorage } from '../../../shared/storage.ts';
 import { ReadAloudPlayer, type ReadAloudState } from './player.ts';
 
 const RATE_KEY = 'lectern.readAloudRate';
+/** "1": skippable structures are passed over; anything else (the default, as EPUB leaves it to the reader): read. */
+const SKIP_KEY = 'lectern.readAloudSkip';
+
+function storedSkipping(): boolean {
+  try {
+    return browserStorage()?.getItem(SKIP_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
 
 function storedRate(): number {
   try {
@@ -29,12 +41,15 @@ export interface ReadAloud {
   toggle(): void;
   skip(step: 1 | -1): void;
   setRate(rate: number): void;
+  setSkipping(on: boolean): void;
+  /** Leaves the escapable structure being read (the bar's button, the E key). False: there is none. */
+  escape(): boolean;
   close(): void;
 }
 
 export function useReadAloud(input: { frame: FrameController | null; item: ArchiveItem | null; goNext: () => boolean }): ReadAloud {
   const [open, setOpen] = useState(false);
-  const [state, setState] = useState<ReadAloudState>({ status: 'stopped', mode: null, index: 0, count: 0, rate: 1, problem: null });
+  const [state, setState] = useState<ReadAloudState>(() => ({ status: 'stopped', mode: null, index: 0, count: 0, rate: 1, problem: null, skipping: storedSkipping(), escapable: false, escapeFrom: null, notice: null }));
   const goNext = useRef(input.goNext);
   goNext.current = input.goNext;
   const playerRef = useRef<ReadAloudPlayer | null>(null);
@@ -44,6 +59,7 @@ export function useReadAloud(input: { frame: FrameController | null; item: Archi
 
   useEffect(() => {
     player.setRate(storedRate());
+    player.setSkipping(storedSkipping(), false);
     return () => player.destroy();
   }, [player]);
 
@@ -93,5 +109,17 @@ export function useReadAloud(input: { frame: FrameController | null; item: Archi
       },
       [player],
     ),
+    setSkipping: useCallback(
+      (on: boolean) => {
+        player.setSkipping(on);
+        try {
+          browserStorage()?.setItem(SKIP_KEY, on ? '1' : '0');
+        } catch {
+          /* storage refused: the setting lasts for the visit */
+        }
+      },
+      [player],
+    ),
+    escape: useCallback(() => player.escape(), [player]),
   };
 }
