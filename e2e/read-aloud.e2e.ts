@@ -2,7 +2,11 @@
  * Read aloud in Chromium (issue 12): the media-overlay fixture of packages/server/test/fixtures/read-aloud.ts is
  * imported with the operators' command line and read aloud. The highlighted phrase follows the audio clock (sampled
  * against the <audio> element's currentTime), the speed sets the playbackRate, "Next phrase" moves on, and the end of
- * chapter one goes on into chapter two, with the book's media:active-class on the phrase. At 390 px the bar fits.
+ * chapter one goes on into chapter two, with the book's media:active-class on the phrase. Skippability and
+ * escapability (chapter two: a page number, a two-row table, a footnote): with "Skip extras" on (remembered across a
+ * reload) no skippable phrase is ever highlighted, and the audio is sought past them; Escape (the E key and the button)
+ * inside the table moves the highlight to the phrase after it, playing or paused. At 390 px the bar fits, with the
+ * escape button and the setting shown (a screenshot in .tmp/screens/).
  * A book without overlays is read by the browser's speech synthesis: headless Chromium has no voice, so the test
  * checks what it can (the utterances asked for, with the book's language and the speed; the block highlighted; the
  * sentence and the next block following `boundary` and `end` events fired on those utterances; stop cancels).
@@ -22,6 +26,9 @@ import { PHRASES, PHRASE_SECONDS, readAloudEpub } from '../packages/server/test/
 import { minimalEpub3, xhtml } from '../packages/server/test/ingest/helpers.ts';
 import { importBook } from '../scripts/fresh-server.ts';
 import { openPage, seriousViolations, signInAsDemo } from './browser.ts';
+
+const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
+const M = READ_ALOUD_MESSAGES;
 
 let bookId = '';
 let speechBookId = '';
@@ -248,6 +255,152 @@ describe('read aloud with media overlays, at 1280 px', () => {
   });
 });
 
+/**
+ * Records, in the app's window, every phrase element of the chapter frame that is given the book's active class and
+ * every element the read-aloud highlight covers at each animation frame, until the page is left.
+ */
+function recordHighlights(page: Page) {
+  return page.evaluate(() => {
+    const w = window as unknown as { __marked: string[]; __sampled: string[] };
+    w.__marked = [];
+    w.__sampled = [];
+    const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
+    const active = '-epub-media-overlay-active';
+    new MutationObserver((records) => {
+      for (const r of records) {
+        const el = r.target as Element;
+        if (el.id && !(r.oldValue ?? '').split(/\s+/).includes(active)) w.__marked.push(el.id);
+      }
+    }).observe(doc.body, { subtree: true, attributes: true, attributeFilter: ['class'], attributeOldValue: true });
+    const sample = () => {
+      const frameDoc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument;
+      const set = (frameDoc?.defaultView as (Window & { CSS: { highlights: Map<string, Set<Range>> } }) | undefined)?.CSS.highlights.get('lectern-read-aloud');
+      const range = set ? [...set][0] : undefined;
+      if (range) {
+        const node = range.commonAncestorContainer;
+        const id = ((node.nodeType === 1 ? node : node.parentNode) as Element).closest('[id]')?.id;
+        if (id && w.__sampled[w.__sampled.length - 1] !== id) w.__sampled.push(id);
+      }
+      requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+}
+
+describe('skipping and escaping structures (chapter two: a page number, a table, a note), at 1280 px', () => {
+  let browser: Browser;
+  let page: Page;
+  const skippable = ['page-2', 'cell-1', 'cell-2', 'cell-3', 'cell-4', 'note-1'];
+
+  beforeAll(async () => {
+    ({ browser, page } = await openPage({ width: 1280, height: 800 }));
+    page.setDefaultTimeout(20_000);
+    await page.addInitScript(INSTRUMENT, true);
+    await signInAsDemo(page);
+  });
+  afterAll(() => browser?.close());
+
+  const bar = () => page.getByRole('region', { name: M.bar });
+  const escapeButton = (structure: string) => bar().getByRole('button', { name: M.escape(structure) });
+  const status = () => bar().getByRole('status');
+  const next = async (id: string) => {
+    for (let i = 0; i < 12 && (await highlighted(page)).id !== id; i++) await bar().getByRole('button', { name: M.next }).click();
+    expect((await highlighted(page)).id).toBe(id);
+  };
+
+  it('offers escape only inside the table and the note; E and the button go on after them, paused or playing', async () => {
+    await openChapter(page, bookId, 'text/two.xhtml', 'Chapter Two');
+    await page.getByRole('button', { name: M.button }).click();
+    await bar().getByText(M.narration).waitFor();
+    // off by default: the page number is read
+    expect(await bar().getByRole('checkbox', { name: M.skip }).isChecked()).toBe(false);
+    await bar().getByRole('button', { name: M.pause }).click();
+    await next('two-1');
+    expect(await bar().getByRole('button', { name: /^Skip to after/ }).count()).toBe(0);
+
+    // Paused in the table's first cell: the button names the table; the E key leaves it (the focus is on "Next phrase").
+    await next('cell-1');
+    await escapeButton('table').waitFor();
+    fs.mkdirSync(SCREENS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENS, 'read-aloud-bar-1280.png') });
+    expect(await escapeButton('table').getAttribute('aria-keyshortcuts')).toBe('E');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(M.next);
+    await page.keyboard.press('e');
+    expect((await highlighted(page)).id).toBe('two-2');
+    await expect.poll(() => status().textContent()).toBe(M.escaped('table'));
+    expect(await escapeButton('table').count()).toBe(0);
+
+    // The note: its own button, clicked.
+    await next('note-1');
+    await escapeButton('footnote').click();
+    expect((await highlighted(page)).id).toBe('two-3');
+    await expect.poll(() => status().textContent()).toBe(M.escaped('footnote'));
+
+    // Playing, in the table's second row: escape leaves the whole table (not the row), and the audio goes with it.
+    for (let i = 0; i < 12 && (await highlighted(page)).id !== 'cell-3'; i++) await bar().getByRole('button', { name: M.previous }).click();
+    expect((await highlighted(page)).id).toBe('cell-3');
+    await bar().getByRole('button', { name: M.play }).click();
+    await bar().getByRole('button', { name: M.pause }).waitFor();
+    await escapeButton('table').waitFor();
+    await page.keyboard.press('E');
+    await expect.poll(async () => (await highlighted(page)).id).toBe('two-2');
+    await page.waitForFunction(() => {
+      const media = (window as unknown as { __media: HTMLMediaElement[] }).__media;
+      const a = media[media.length - 1]!;
+      return !a.paused && a.currentTime >= 6 - 0.05;
+    });
+    await bar().getByRole('button', { name: M.stop }).click();
+  });
+
+  it('with "Skip extras" on (remembered across a reload), never highlights the page number, the table or the note', async () => {
+    await openChapter(page, bookId, 'text/two.xhtml', 'Chapter Two');
+    await page.getByRole('button', { name: M.button }).click();
+    await bar().getByRole('button', { name: M.pause }).click();
+    const box = bar().getByRole('checkbox', { name: M.skip });
+    // a native checkbox, described by what it skips, operated by the keyboard
+    expect(await box.getAttribute('aria-describedby')).toBeTruthy();
+    await box.focus();
+    await page.keyboard.press('Space');
+    expect(await box.isChecked()).toBe(true);
+    await expect.poll(() => status().textContent()).toBe(M.skipOn);
+    expect(await page.evaluate(() => localStorage.getItem('lectern.readAloudSkip'))).toBe('1');
+    await bar().getByRole('button', { name: M.stop }).click();
+
+    // A new visit: the chapter from its top, the setting as it was left.
+    await openChapter(page, bookId, 'text/two.xhtml', 'Chapter Two');
+    await page.evaluate(() => {
+      const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
+      doc.scrollingElement!.scrollTop = 0;
+    });
+    await recordHighlights(page);
+    await page.getByRole('button', { name: M.button }).click();
+    expect(await bar().getByRole('checkbox', { name: M.skip }).isChecked()).toBe(true);
+    // Sample the clock and the highlight: two-2 is read from its own clip (the table's four seconds are not played).
+    let sawTwo2 = false;
+    for (let i = 0; i < 80 && !page.url().includes('three.xhtml'); i++) {
+      const [clock, mark] = await Promise.all([audioClock(page), highlighted(page)]);
+      expect(skippable, `at ${clock?.t.toFixed(2)} s`).not.toContain(mark.id);
+      if (clock && clock.src.endsWith('two.wav') && mark.id === 'two-2' && clock.t - Math.floor(clock.t) > 0.15) {
+        expect(Math.floor(clock.t)).toBe(6);
+        sawTwo2 = true;
+      }
+      await page.waitForTimeout(50);
+    }
+    // the end of chapter two: on into chapter three
+    await page.waitForURL(/text\/three\.xhtml/);
+    expect(sawTwo2).toBe(true);
+    const { marked, sampled } = await page.evaluate(() => {
+      const w = window as unknown as { __marked: string[]; __sampled: string[] };
+      return { marked: w.__marked, sampled: w.__sampled };
+    });
+    expect(marked.filter((id) => skippable.includes(id))).toEqual([]);
+    expect(marked).toEqual(expect.arrayContaining(['two-1', 'two-2', 'two-3']));
+    expect(sampled.filter((id) => skippable.includes(id))).toEqual([]);
+    expect(sampled).toEqual(expect.arrayContaining(['two-1', 'two-2', 'two-3']));
+    await bar().getByRole('button', { name: M.stop }).click();
+  });
+});
+
 describe('read aloud at 390 px', () => {
   let browser: Browser;
   let page: Page;
@@ -264,8 +417,22 @@ describe('read aloud at 390 px', () => {
     await page.getByRole('button', { name: READ_ALOUD_MESSAGES.button }).click();
     const bar = page.getByRole('region', { name: READ_ALOUD_MESSAGES.bar });
     await bar.waitFor();
+    // by keyboard: Tab from the play button reaches "Next phrase"
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(READ_ALOUD_MESSAGES.next);
+    await bar.getByRole('button', { name: READ_ALOUD_MESSAGES.stop }).click();
+
+    // Chapter two, paused in the table: every control of the bar is shown (the escape button and "Skip extras" too).
+    await openChapter(page, bookId, 'text/two.xhtml', 'Chapter Two');
+    await page.getByRole('button', { name: READ_ALOUD_MESSAGES.button }).click();
+    await bar.getByRole('button', { name: READ_ALOUD_MESSAGES.pause }).click();
+    for (let i = 0; i < 12 && (await highlighted(page)).id !== 'cell-1'; i++) await bar.getByRole('button', { name: READ_ALOUD_MESSAGES.next }).click();
+    await bar.getByRole('button', { name: READ_ALOUD_MESSAGES.escape('table') }).waitFor();
+    await bar.getByRole('checkbox', { name: READ_ALOUD_MESSAGES.skip }).waitFor();
+    fs.mkdirSync(SCREENS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENS, 'read-aloud-bar-390.png') });
     const boxes = await page.evaluate(() =>
-      Array.from(document.querySelectorAll('.read-aloud button, .read-aloud select, .reader-toolbar .reader-iconbtn')).map((e) => {
+      Array.from(document.querySelectorAll('.read-aloud button, .read-aloud select, .read-aloud__skip, .reader-toolbar .reader-iconbtn')).map((e) => {
         const r = e.getBoundingClientRect();
         return { name: e.getAttribute('aria-label') ?? e.tagName, left: r.left, right: r.right, width: r.width, height: r.height };
       }),
@@ -276,12 +443,16 @@ describe('read aloud at 390 px', () => {
       expect(b.height, b.name).toBeGreaterThanOrEqual(44);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    // all in one row
-    const rows = await page.evaluate(() => new Set(Array.from(document.querySelectorAll('.read-aloud button, .read-aloud select')).map((e) => Math.round(e.getBoundingClientRect().top))).size);
-    expect(rows).toBe(1);
-    // by keyboard: Tab from the play button reaches "Next phrase"
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(READ_ALOUD_MESSAGES.next);
+    expect(await page.evaluate(() => document.querySelector('.read-aloud')!.scrollWidth <= document.querySelector('.read-aloud')!.clientWidth)).toBe(true);
+    // the controls in one row (escape among them), the speed and "Skip extras" in one row under them
+    const rowOf = (selector: string) =>
+      page.evaluate((sel) => [...new Set(Array.from(document.querySelectorAll(sel)).map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2)))], selector);
+    const controls = await rowOf('.read-aloud > button');
+    const settings = await rowOf('.read-aloud__settings select, .read-aloud__skip');
+    expect(controls).toHaveLength(1);
+    expect(settings).toHaveLength(1);
+    expect(settings[0]!).toBeGreaterThan(controls[0]!);
+    expect(await page.evaluate(() => document.querySelectorAll('.read-aloud > button').length)).toBe(5);
     expect(await seriousViolations(page)).toEqual([]);
   });
 });

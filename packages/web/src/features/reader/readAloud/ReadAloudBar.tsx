@@ -59,28 +59,34 @@ export function ReadAloudBar({ readAloud, chapterLabel }: { readAloud: ReadAloud
           <ReaderIcon name="escape" />
         </button>
       ) : null}
-      <label className="read-aloud__speed">
-        <span className="visually-hidden">{M.speed}</span>
-        <select value={state.rate} onChange={(e) => readAloud.setRate(Number(e.target.value))}>
-          {PLAYBACK_SPEEDS.map((rate) => (
-            <option key={rate} value={rate}>
-              {speedLabel(rate)}
-            </option>
-          ))}
-        </select>
-      </label>
-      {state.mode === 'overlay' ? (
-        <label className="read-aloud__skip" title={M.skipHint}>
-          <input type="checkbox" checked={state.skipping} aria-describedby={hintId} onChange={(e) => readAloud.setSkipping(e.target.checked)} />
-          <span className="read-aloud__skip-text">{M.skip}</span>
-          <span id={hintId} className="visually-hidden">
-            {M.skipHint}
-          </span>
-        </label>
-      ) : null}
       <button type="button" className="reader-iconbtn read-aloud__stop" aria-label={M.stop} onClick={readAloud.close}>
         <ReaderIcon name="stop" />
       </button>
+      {/* the settings: one unit, on a row of their own when the bar is narrow (a phone) */}
+      <div className="read-aloud__settings">
+        <label className="read-aloud__speed">
+          <span className="visually-hidden">{M.speed}</span>
+          <select value={state.rate} onChange={(e) => readAloud.setRate(Number(e.target.value))}>
+            {PLAYBACK_SPEEDS.map((rate) => (
+              <option key={rate} value={rate}>
+                {speedLabel(rate)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {state.mode === 'overlay' ? (
+          <>
+            <label className="read-aloud__skip" title={M.skipHint}>
+              <input type="checkbox" checked={state.skipping} aria-describedby={hintId} onChange={(e) => readAloud.setSkipping(e.target.checked)} />
+              {M.skip}
+            </label>
+            {/* outside the label: the checkbox's name stays "Skip extras", this is its description */}
+            <span id={hintId} className="visually-hidden">
+              {M.skipHint}
+            </span>
+          </>
+        ) : null}
+      </div>
       <p className={`read-aloud__status${state.problem && state.problem !== 'endOfBook' ? ' read-aloud__status--problem' : ''}`} role="status">
         {announcement}
       </p>
