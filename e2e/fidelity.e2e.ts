@@ -25,6 +25,33 @@ interface ChapterInfo {
 
 let bookId = '';
 let rtlBookId = '';
+/** The right-to-left fixture's paragraphs per chapter, and its footnote. */
+const RTL_PARAGRAPHS = 120;
+const RTL_NOTE = 'A note of the right to left book.';
+/** The one paragraph of the first chapter with a word of its own, for the search jump. */
+const RTL_FOUND = 77;
+const RTL_WORD = 'lodestar';
+
+/**
+ * The paragraphs (ids) of the chapter on show whose middle is inside the frame, in document order, and where the
+ * viewport is scrolled to: what the page on screen shows.
+ */
+function pageInView(page: Page): Promise<{ ids: string[]; scrollLeft: number; aligned: boolean; rtl: boolean }> {
+  return page.evaluate(() => {
+    const frame = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!;
+    const doc = frame.contentDocument!;
+    const ids = Array.from(doc.querySelectorAll('#lectern-root p[id], #lectern-root h1'))
+      .filter((el) => Array.from(el.getClientRects()).some((r) => r.width > 0 && r.left + r.width / 2 >= 0 && r.left + r.width / 2 < frame.clientWidth))
+      .map((el) => el.id || el.tagName.toLowerCase());
+    const scrollLeft = doc.scrollingElement!.scrollLeft;
+    // on a page boundary (not mid-slide, not between two pages after a re-layout)
+    const aligned = Math.abs(scrollLeft / doc.documentElement.clientWidth - Math.round(scrollLeft / doc.documentElement.clientWidth)) < 0.01;
+    return { ids, scrollLeft, aligned, rtl: doc.documentElement.classList.contains('lectern-rtl') };
+  });
+}
+
+/** The number of a numbered paragraph id (p12 -> 12; others 0). */
+const numberOf = (id: string) => Number(/^[pq](\d+)$/.exec(id)?.[1] ?? 0);
 
 beforeAll(() => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-fidelity-'));
@@ -39,8 +66,19 @@ beforeAll(() => {
     .replace('<spine>', '<spine page-progression-direction="rtl">')
     .replace('A Small Book', 'Right To Left Fixture')
     .replace('urn:uuid:5a1e0c3e-0000-4000-8000-000000000001', 'urn:uuid:5a1e0c3e-0000-4000-8000-0000000000bb');
-  const long = `<h1>One</h1>${'<p>A paragraph of the long first chapter, long enough to fill a few pages of the reader.</p>'.repeat(120)}`;
-  fs.writeFileSync(rtlFile, minimalEpub3({ 'OEBPS/content.opf': opf, 'OEBPS/text/chapter 1.xhtml': xhtml('Chapter One', long) }));
+  // Two long chapters of numbered paragraphs (p1… and q1…), so a page's words say where in the chapter it is; a
+  // footnote on the first page.
+  const numbered = (prefix: string, count: number, what: string) =>
+    Array.from({ length: count }, (_, i) => `<p id="${prefix}${i + 1}">${what} ${i + 1}: a paragraph long enough to fill a few pages of the ${prefix === 'p' && i + 1 === RTL_FOUND ? RTL_WORD : 'reader'}.</p>`).join('');
+  const long = `<h1>One</h1><p id="opening">The opening words of the right to left book<a epub:type="noteref" id="rtl-ref" href="#rtl-note">1</a>.</p>${numbered('p', RTL_PARAGRAPHS, 'First chapter')}<aside epub:type="footnote" id="rtl-note"><p>${RTL_NOTE}</p></aside>`;
+  fs.writeFileSync(
+    rtlFile,
+    minimalEpub3({
+      'OEBPS/content.opf': opf,
+      'OEBPS/text/chapter 1.xhtml': xhtml('Chapter One', long),
+      'OEBPS/text/ch2.xhtml': xhtml('Chapter Two', `<h1>Two</h1>${numbered('q', RTL_PARAGRAPHS, 'Second chapter')}`),
+    }),
+  );
   rtlBookId = /imported\s+(\S+)\s+"Right To Left Fixture"/.exec(importBook(inject('dataDir'), rtlFile))?.[1] ?? '';
   fs.rmSync(folder, { recursive: true, force: true });
   if (!bookId) throw new Error(`the fixture was not imported: ${out}`);
@@ -278,10 +316,11 @@ for (const viewport of [
       await page.waitForURL((u) => u.pathname.endsWith('/text/styles.xhtml'));
     });
 
-    it('turns the pages of a right-to-left book the other way: the left arrow goes forward', async () => {
+    it('lays a right-to-left book out right to left in paged mode: the left arrow goes on, into the next chapter and back', async () => {
       expect(rtlBookId).not.toBe('');
       const detail = await (await page.request.get(`/api/v1/book/${rtlBookId}/`)).json();
-      await openChapter(page, { ...detail.chapters[0], label: detail.chapters[0].label });
+      const [first, second] = detail.chapters as ChapterInfo[];
+      await openChapter(page, first!);
       await page.getByRole('button', { name: 'Display settings' }).click();
       await page.getByRole('button', { name: 'Pages' }).click();
       await page.keyboard.press('Escape');
@@ -289,10 +328,116 @@ for (const viewport of [
       await expect.poll(footer).toMatch(/^Page \d+ of \d+$/);
       await page.keyboard.press('Home');
       await expect.poll(footer).toMatch(/^Page 1 of \d+$/);
+      const count = Number(/of (\d+)$/.exec((await footer()) ?? '')?.[1]);
+      expect(count).toBeGreaterThan(2);
+
+      // Page 1 is the chapter's first words, at the start of a strip that runs right to left: the rest is to its left.
+      const one = await pageInView(page);
+      expect(one.rtl).toBe(true);
+      expect(one.scrollLeft).toBe(0);
+      expect(one.ids.slice(0, 2)).toEqual(['h1', 'opening']);
+      const lastLeft = await inFrame(page, (doc, id: string) => doc.getElementById(id)!.getBoundingClientRect().left, `p${RTL_PARAGRAPHS}`);
+      expect(lastLeft).toBeLessThan(0);
+      // the words keep their own direction (an English book turning right to left)
+      expect(await inFrame(page, (doc) => doc.defaultView!.getComputedStyle(doc.getElementById('opening')!).direction, null)).toBe('ltr');
+
+      // A footnote opens over the page and the page stays.
+      const frame = page.frameLocator('iframe.chapter-view__frame');
+      await frame.locator('#rtl-ref').click();
+      const note = frame.locator('.lectern-note');
+      await expect.poll(() => note.count()).toBe(1);
+      expect(await note.innerText()).toContain(RTL_NOTE);
+      const sheet = (await note.boundingBox())!;
+      expect(sheet.x).toBeGreaterThanOrEqual(0);
+      expect(sheet.x + sheet.width).toBeLessThanOrEqual(viewport.width);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => note.count()).toBe(0);
+      expect((await pageInView(page)).scrollLeft).toBe(0);
+
+      // The left arrow: page 2, later words, the first page now off to the right.
       await page.keyboard.press('ArrowLeft');
-      await expect.poll(footer).toMatch(/^Page 2 of \d+$/);
+      await expect.poll(footer).toBe(`Page 2 of ${count}`);
+      const two = await pageInView(page);
+      expect(two.scrollLeft).toBeLessThan(0);
+      expect(two.ids).not.toContain('opening');
+      expect(Math.min(...two.ids.map(numberOf))).toBeGreaterThan(Math.max(...one.ids.map(numberOf)) - 1);
+      expect(await inFrame(page, (doc) => doc.getElementById('opening')!.getBoundingClientRect().left, null)).toBeGreaterThanOrEqual(viewport.width - 1);
+      await page.screenshot({ path: path.join(os.tmpdir(), `lectern-fidelity-rtl-${viewport.width}.png`) });
       await page.keyboard.press('ArrowRight');
+      await expect.poll(footer).toBe(`Page 1 of ${count}`);
+      expect((await pageInView(page)).ids).toContain('opening');
+
+      // A reload keeps the page (the position saved as a Locator, found again and paged to).
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(footer).toBe(`Page 3 of ${count}`);
+      const three = await pageInView(page);
+      const saved = (100 * 2) / (count - 1);
+      await expect
+        .poll(() => page.evaluate((href) => Object.values(JSON.parse(localStorage.getItem('reader_positions') ?? '{}') as Record<string, { href: string; progression: number }>).find((p) => p.href === href)?.progression ?? null, first!.full_path))
+        .toBeCloseTo(saved, 1);
+      await page.reload();
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      await expect.poll(footer).toBe(`Page 3 of ${count}`);
+      expect((await pageInView(page)).ids).toEqual(three.ids);
+
+      // A larger font, and back, and a narrower window keep the place: the paragraph read first stays on the page.
+      const held = three.ids.find((id) => numberOf(id) > 0)!;
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Increase font size' }).click();
+      await page.getByRole('button', { name: 'Increase font size' }).click();
+      await expect.poll(async () => Number(/of (\d+)$/.exec((await footer()) ?? '')?.[1])).toBeGreaterThan(count);
+      expect((await pageInView(page)).ids).toContain(held);
+      await page.getByRole('button', { name: 'Decrease font size' }).click();
+      await page.getByRole('button', { name: 'Decrease font size' }).click();
+      await expect.poll(footer).toMatch(new RegExp(`of ${count}$`));
+      await page.keyboard.press('Escape');
+      expect((await pageInView(page)).ids).toContain(held);
+      await page.setViewportSize({ width: viewport.width - 60, height: viewport.height });
+      await expect.poll(async () => (await pageInView(page)).aligned).toBe(true);
+      await expect.poll(async () => (await pageInView(page)).ids).toContain(held);
+      await page.setViewportSize(viewport);
+      await expect.poll(async () => (await pageInView(page)).aligned).toBe(true);
+      await expect.poll(async () => (await pageInView(page)).ids).toContain(held);
+
+      // The search jump lands on the passage's page.
+      await page.getByRole('button', { name: 'Search this book' }).click();
+      const field = page.getByRole('searchbox', { name: 'Search this book' });
+      await field.fill(RTL_WORD);
+      await field.press('Enter');
+      await page.locator('.reader-search__result').first().getByRole('link').click();
+      await expect.poll(async () => (await pageInView(page)).ids, { timeout: 15_000 }).toContain(`p${RTL_FOUND}`);
+      const found = await inFrame(page, (doc) => {
+        const r = doc.querySelector('mark.lectern-search-hit--current')?.getBoundingClientRect();
+        return r ? { left: r.left, right: r.right } : null;
+      }, null);
+      expect(found!.left).toBeGreaterThanOrEqual(0);
+      expect(found!.right).toBeLessThanOrEqual(viewport.width);
+      await expect.poll(async () => Number(/^Page (\d+)/.exec((await footer()) ?? '')?.[1])).toBeGreaterThan(3);
+      expect(await inFrame(page, (doc) => Math.round(-doc.scrollingElement!.scrollLeft / doc.documentElement.clientWidth) + 1, null)).toBe(Number(/^Page (\d+)/.exec((await footer()) ?? '')?.[1]));
+
+      // The page after the last is the next chapter, from its first page.
+      await page.keyboard.press('End');
+      await expect.poll(footer).toBe(`Page ${count} of ${count}`);
+      expect((await pageInView(page)).ids).toContain(`p${RTL_PARAGRAPHS}`);
+      await page.evaluate(() => performance.clearMarks('reader:chapter-painted'));
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForURL((u) => decodeURIComponent(u.pathname).endsWith(`/${second!.full_path}`));
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      await page.waitForFunction((label) => document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.title === label, second!.label);
       await expect.poll(footer).toMatch(/^Page 1 of \d+$/);
+      await expect.poll(async () => (await pageInView(page)).ids.slice(0, 2)).toEqual(['h1', 'q1']);
+      // …and back from its first page is the previous chapter at its last page.
+      // (the keyboard went with the chapter: the frame that showed the first one may be the hidden spare now)
+      expect(await page.evaluate(() => document.activeElement?.classList.contains('chapter-view__frame'))).toBe(true);
+      await page.keyboard.press('ArrowRight');
+      await page.waitForURL((u) => decodeURIComponent(u.pathname).endsWith(`/${first!.full_path}`));
+      await page.waitForFunction((label) => document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.title === label, first!.label);
+      await expect.poll(footer).toBe(`Page ${count} of ${count}`);
+      const last = await pageInView(page);
+      expect(last.ids).toContain(`p${RTL_PARAGRAPHS}`);
+      expect(last.scrollLeft).toBeLessThan(0);
+
       // back to scrolling for what follows
       await page.getByRole('button', { name: 'Display settings' }).click();
       await page.getByRole('button', { name: 'Scroll' }).click();

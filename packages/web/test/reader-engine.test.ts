@@ -1,10 +1,11 @@
 import { DEFAULT_PREFERENCES, LIMITS, READER_LIMITS, type UsageEvent } from '@lectern/core';
 import { describe, expect, it, vi } from 'vitest';
 import type { UsageAck } from '../src/api/reader.ts';
-import { buildChapterDocument, CHAPTER_CSP, ROOT_ID, SETTINGS_STYLE_ID } from '../src/features/reader/engine/chapterDocument.ts';
+import { buildChapterDocument, CHAPTER_CSP, htmlClasses, ROOT_ID, SETTINGS_STYLE_ID } from '../src/features/reader/engine/chapterDocument.ts';
 import {
   classifySwipe,
   keyTurn,
+  pageAt,
   pageCount,
   pageForPercentage,
   pageIndex,
@@ -320,6 +321,51 @@ describe('paging math', () => {
     // Page Down and the space bar mean "onward" whichever way the book goes
     expect(keyTurn('PageDown', false, true)).toBe('next');
     expect(keyTurn(' ', false, true)).toBe('next');
+  });
+  it('a right-to-left column strip: offsets run from 0 to negative, page 0 at the right', () => {
+    // 4 pages of 800 px: scrollLeft 0 shows page 0, -800 page 1, ... -2400 page 3
+    expect(pageOffset(0, 800, true)).toBe(0);
+    expect(Object.is(pageOffset(0, 800, true), -0)).toBe(false);
+    expect(pageOffset(1, 800, true)).toBe(-800);
+    expect(pageOffset(3, 800, true)).toBe(-2400);
+    expect(pageOffset(-2, 800, true)).toBe(0);
+    expect(pageIndex(0, 800, 4, true)).toBe(0);
+    expect(pageIndex(-800, 800, 4, true)).toBe(1);
+    expect(pageIndex(-1150, 800, 4, true)).toBe(1); // mid-slide: the nearer page
+    expect(pageIndex(-1250, 800, 4, true)).toBe(2);
+    expect(pageIndex(-99_000, 800, 4, true)).toBe(3);
+    expect(pageIndex(500, 800, 4, true)).toBe(0);
+    for (let i = 0; i < 4; i++) expect(pageIndex(pageOffset(i, 800, true), 800, 4, true)).toBe(i);
+    // a left-to-right strip is as before
+    for (let i = 0; i < 4; i++) expect(pageIndex(pageOffset(i, 800), 800, 4)).toBe(i);
+  });
+  it('finds the page of a point on screen in either direction, wherever the view is', () => {
+    const w = 390;
+    const count = 6;
+    for (const rtl of [false, true]) {
+      for (let view = 0; view < count; view++) {
+        const scrollLeft = pageOffset(view, w, rtl);
+        for (let page = 0; page < count; page++) {
+          // where a glyph 30 px into the column of `page` is on screen with `view` in the viewport: pages after the
+          // one in view are to its right (ltr) or to its left (rtl)
+          const shift = (page - view) * w * (rtl ? -1 : 1);
+          const x = shift + (rtl ? w - 30 - 12 : 30);
+          expect(pageAt(scrollLeft, x + 1, w, count, rtl), `rtl ${rtl} view ${view} page ${page}`).toBe(page);
+        }
+      }
+    }
+    // the ltr arithmetic the reader used before: floor((scrollLeft + left + 1) / width)
+    expect(pageAt(800, 81, 800, 4)).toBe(Math.floor((800 + 81) / 800));
+    // out of the strip: clamped to its pages
+    expect(pageAt(0, 5000, 800, 4, true)).toBe(0);
+    expect(pageAt(0, -5000, 800, 4, true)).toBe(3);
+  });
+  it('lays a right-to-left book out right to left in paged mode only', () => {
+    const prefs = DEFAULT_PREFERENCES;
+    expect(htmlClasses(prefs, { pagination: 'page', pageWidth: 800, rtl: true }).split(' ')).toContain('lectern-rtl');
+    expect(htmlClasses(prefs, { pagination: 'scroll', pageWidth: 800, rtl: true }).split(' ')).not.toContain('lectern-rtl');
+    expect(htmlClasses(prefs, { pagination: 'page', pageWidth: 800 }).split(' ')).not.toContain('lectern-rtl');
+    expect(htmlClasses(prefs, { pagination: 'page', pageWidth: 800, rtl: false })).toBe(htmlClasses(prefs, { pagination: 'page', pageWidth: 800 }));
   });
 });
 

@@ -14,7 +14,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReaderPreferences } from '@lectern/core';
 import { Spinner } from '../../components/Spinner.tsx';
-import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, ROOT_ID } from './engine/chapterDocument.ts';
+import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirection, ROOT_ID } from './engine/chapterDocument.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
 import { adaptBookStyles } from './engine/bookStyles.ts';
 import type { InitialPosition } from './engine/position.ts';
@@ -148,8 +148,10 @@ export function ChapterView(props: ChapterViewProps) {
       performance.mark('reader:frame-loaded');
       // (A prepared chapter had this done before its layout; again it changes nothing.)
       adaptBookStyles(doc, doc.getElementById(ROOT_ID));
-      performance.mark('reader:book-styles');
       const now = latest.current;
+      // (before the controller lays a right-to-left book's columns out right to left)
+      if (now.rtl) keepTextDirection(doc);
+      performance.mark('reader:book-styles');
       // Callbacks go through `latest` so the controller always calls the current handlers.
       const callbacks: FrameCallbacks = {
         onProgress: (pct, loc) => latest.current.callbacks.onProgress(pct, loc),
@@ -170,7 +172,13 @@ export function ChapterView(props: ChapterViewProps) {
       // goToInitial positions synchronously, so the next frame already paints the right place. Shown here rather
       // than by the render that `ready` brings, which would come before that frame and delay it.
       frame.style.visibility = 'visible';
-      if (old && old !== frame) old.style.visibility = 'hidden';
+      if (old && old !== frame) {
+        // The keyboard goes with the chapter: focus left in the frame now spare would send the next key to a hidden
+        // chapter whose controller is gone (turning past a chapter's end by key, then on or back, did nothing).
+        const focused = document.activeElement === old;
+        old.style.visibility = 'hidden';
+        if (focused) controller.focus();
+      }
       now.onReady(controller);
       win.requestAnimationFrame(() => {
         if (!cancelled) setReady(true);
@@ -207,6 +215,12 @@ export function ChapterView(props: ChapterViewProps) {
           // Laid out now, once its stylesheets are in, not at the turn.
           void stylesheetsSettled(doc, win).then(() => {
             adaptBookStyles(doc, doc.getElementById(ROOT_ID));
+            if (next.rtl) {
+              // its columns right to left before its layout, as the controller will have them at the swap
+              keepTextDirection(doc);
+              const prefs = latest.current.prefs;
+              doc.documentElement.className = htmlClasses(prefs, { pagination: prefs.pagination, pageWidth: spare.clientWidth || window.innerWidth, rtl: true });
+            }
             handle = idle(() => void doc.body?.offsetHeight, { timeout: 2000 });
           });
         },

@@ -25,7 +25,8 @@ export function ReaderFooter({ item, percent, pages, readerPath }: ReaderFooterP
         <span className="reader-footer__link reader-footer__link--none" />
       )}
       <div className="reader-footer__position" aria-live="off">
-        <span className="reader-footer__bar" aria-hidden="true">
+        {/* a right-to-left book's pages fill the bar from the right, the way they turn */}
+        <span className="reader-footer__bar" aria-hidden="true" dir={pages && item?.page_progression === 'rtl' ? 'rtl' : undefined}>
           <span style={{ width: `${Math.round(percent)}%` }} />
         </span>
         <span className="reader-footer__text">{position}</span>

@@ -48,6 +48,11 @@ export interface FrameLayout {
   pagination: 'scroll' | 'page';
   /** The frame's width in CSS px (paged mode: one page). */
   pageWidth: number;
+  /**
+   * The book's pages turn right to left: in paged mode its columns run right to left (`lectern-rtl`). Left out when
+   * a document is first written (its text's own direction is read before the columns turn: keepTextDirection).
+   */
+  rtl?: boolean;
 }
 
 /**
@@ -170,6 +175,10 @@ html.lectern-paged img, html.lectern-paged svg, html.lectern-paged video { max-h
 html.lectern-paged p, html.lectern-paged li { orphans: 2; widows: 2; }
 html.lectern-paged h1, html.lectern-paged h2, html.lectern-paged h3, html.lectern-paged figure, html.lectern-paged img { break-inside: avoid; }
 html.lectern-paged h1, html.lectern-paged h2, html.lectern-paged h3 { break-after: avoid; }
+/* A right-to-left book in paged mode: the column strip runs right to left (page 1 at the right, the next page to
+   its left); the body is the multi-column container and the viewport takes its direction. The words keep their own
+   direction, pinned on the root before this applies (keepTextDirection). */
+html.lectern-paged.lectern-rtl, html.lectern-paged.lectern-rtl body { direction: rtl !important; }
 }
 `;
 
@@ -184,9 +193,24 @@ export interface ChapterDocumentInput {
 }
 
 export function htmlClasses(prefs: ReaderPreferences, layout: FrameLayout): string {
-  return [layout.pagination === 'page' ? 'lectern-paged' : 'lectern-scroll', prefs.reading_mode !== 'day-mode' ? 'lectern-tinted' : '', prefs.reading_mode]
+  const paged = layout.pagination === 'page';
+  return [paged ? 'lectern-paged' : 'lectern-scroll', paged && layout.rtl ? 'lectern-rtl' : '', prefs.reading_mode !== 'day-mode' ? 'lectern-tinted' : '', prefs.reading_mode]
     .filter(Boolean)
     .join(' ');
+}
+
+/**
+ * Pins the direction the chapter's words have from the book (its body's, from its own stylesheets or the `dir` the
+ * importer kept) on the reading root, once, before a right-to-left column strip turns the body's direction round:
+ * the pages run right to left, the lines keep the book's direction (an Arabic paragraph starts at the right, a
+ * Japanese one at the left). Costs one style recalculation, no layout; running it again changes nothing.
+ */
+export function keepTextDirection(doc: Document): void {
+  const root = doc.getElementById(ROOT_ID) as HTMLElement | null;
+  const win = doc.defaultView;
+  if (!root || !win || root.style.direction) return;
+  if (doc.documentElement.classList.contains('lectern-rtl')) return; // too late to read the book's own
+  root.style.direction = win.getComputedStyle(root).direction || 'ltr';
 }
 
 export function buildChapterDocument(input: ChapterDocumentInput): string {

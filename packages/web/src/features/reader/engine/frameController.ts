@@ -12,6 +12,7 @@ import {
   keyTurn,
   pageCount,
   pageForPercentage,
+  pageAt,
   pageIndex,
   pageOffset,
   pagedPercentage,
@@ -131,11 +132,24 @@ export class FrameController {
     return this.fixed !== null || this.prefs.pagination === 'page';
   }
 
-  /** The book's pages turn right to left (its page-progression-direction): taps, swipes and arrows follow. */
+  /**
+   * The book's pages turn right to left (its page-progression-direction): taps, swipes and arrows follow, and in
+   * paged mode the chapter's columns run right to left (the `lectern-rtl` class: chapterDocument.ts).
+   */
   rtl = false;
 
   private get scroller(): Element {
     return this.doc.scrollingElement ?? this.doc.documentElement;
+  }
+
+  /**
+   * Whether the column strip runs right to left, as the browser laid it out (the body's direction: the multi-column
+   * container's, which the viewport takes too). Read from the layout rather than assumed from `rtl`, so the
+   * arithmetic always matches the columns on screen, whoever set the direction.
+   */
+  private get stripRtl(): boolean {
+    if (this.fixed || !this.paged || !this.doc.body) return false;
+    return this.win.getComputedStyle(this.doc.body).direction === 'rtl';
   }
 
   private get pageWidth() {
@@ -146,7 +160,7 @@ export class FrameController {
     if (this.fixed) return this.fixed.pages();
     const w = this.pageWidth;
     const count = pageCount(this.scroller.scrollWidth, w);
-    return { index: pageIndex(this.scroller.scrollLeft, w, count), count };
+    return { index: pageIndex(this.scroller.scrollLeft, w, count, this.stripRtl), count };
   }
 
   percentage(): number {
@@ -173,7 +187,7 @@ export class FrameController {
 
   private writeSettings() {
     if (this.fixed) return; // the book lays its page out; the reader's settings are for reflowable text
-    const layout = { pagination: this.prefs.pagination, pageWidth: this.pageWidth };
+    const layout = { pagination: this.prefs.pagination, pageWidth: this.pageWidth, rtl: this.rtl };
     const style = this.doc.getElementById(SETTINGS_STYLE_ID);
     if (style) style.textContent = settingsCss(this.prefs, layout);
     this.doc.documentElement.className = htmlClasses(this.prefs, layout);
@@ -212,8 +226,25 @@ export class FrameController {
         // the first line the reader sees: restoring it would bring the line above back into view.
         const glyph = this.rectOf(r);
         if (glyph && glyph.height && glyph.top < bodyPad - 1) continue;
-        return r;
+        return (this.paged && this.lineStart(r, left + Math.min(this.pageWidth, columnWidth) - 2 * pad, y)) || r;
       }
+    }
+    return null;
+  }
+
+  /**
+   * A right-to-left line starts at its right: the caret found at the left of the first line in view is its last
+   * word, so the first is looked for at the right of the same line (paged mode; null when the text there is not
+   * right to left or nothing is found).
+   */
+  private lineStart(found: Range, right: number, y: number): Range | null {
+    const parent = found.startContainer.parentElement;
+    if (!parent || this.win.getComputedStyle(parent).direction !== 'rtl') return null;
+    const root = this.doc.getElementById(ROOT_ID);
+    const caret = (this.doc as Document & { caretRangeFromPoint?: (x: number, y: number) => Range | null }).caretRangeFromPoint;
+    for (const dx of [1, 20, 60]) {
+      const r = caret?.call(this.doc, right - dx, y);
+      if (r && r.startContainer.nodeType === Node.TEXT_NODE && root?.contains(r.startContainer)) return r;
     }
     return null;
   }
@@ -247,10 +278,11 @@ export class FrameController {
     const rect = range && range.startContainer.isConnected ? this.rectOf(range) : null;
     if (this.paged) {
       const w = this.pageWidth;
+      const rtl = this.stripRtl;
       const count = pageCount(this.scroller.scrollWidth, w);
       let page = pageForPercentage(pct, count);
-      if (rect && (rect.width || rect.height)) page = Math.min(count - 1, Math.max(0, Math.floor((this.scroller.scrollLeft + rect.left + 1) / w)));
-      this.scroller.scrollLeft = pageOffset(page, w);
+      if (rect && (rect.width || rect.height)) page = pageAt(this.scroller.scrollLeft, rect.left + 1, w, count, rtl);
+      this.scroller.scrollLeft = pageOffset(page, w, rtl);
       this.scroller.scrollTop = 0;
     } else if (rect && (rect.width || rect.height)) {
       this.scroller.scrollTop = Math.max(0, this.scroller.scrollTop + rect.top - 8);
@@ -407,7 +439,7 @@ export class FrameController {
     const target = turnTarget(this.slidingTo ?? index, count, direction);
     if ('chapter' in target) return this.cb.onEdge(target.chapter);
     this.slidingTo = target.page;
-    this.slideTo(pageOffset(target.page, this.pageWidth));
+    this.slideTo(pageOffset(target.page, this.pageWidth, this.stripRtl));
   }
 
   goToPercentage(pct: number) {
@@ -455,7 +487,7 @@ export class FrameController {
         event.preventDefault();
         const { count } = this.pages();
         this.slidingTo = event.key === 'Home' ? 0 : count - 1;
-        this.slideTo(pageOffset(this.slidingTo, this.pageWidth));
+        this.slideTo(pageOffset(this.slidingTo, this.pageWidth, this.stripRtl));
         return true;
       }
       const dir = keyTurn(event.key, event.shiftKey, this.rtl);

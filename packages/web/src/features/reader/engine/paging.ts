@@ -2,6 +2,11 @@
  * The arithmetic of paged reading (CSS multi-column, one page = the frame's width) and of the gestures that turn
  * pages (reader.md §9: swipe 60 px horizontal and under 20 px vertical; tap zones the left and right 40%).
  * Pure functions, so the rules are tested without a layout engine.
+ *
+ * A right-to-left book's chapter is laid out in columns from right to left (`rtl`: its column strip has
+ * `direction: rtl`, docs/decisions.md "Right-to-left page progression"): page 0 is the rightmost column, the
+ * viewport's scroll offset runs from 0 on the first page to -(scrollWidth - clientWidth) on the last, and the page
+ * after the one in view lies to its left. Every offset below takes `rtl` and counts pages from the strip's start.
  */
 import { clampPercentage, READER_CONSTANTS } from '@lectern/core';
 
@@ -13,13 +18,25 @@ export function pageCount(scrollWidth: number, pageWidth: number): number {
 }
 
 /** The page the viewport shows for a scroll offset (rounded: a page turn may be mid-animation). */
-export function pageIndex(scrollLeft: number, pageWidth: number, count: number): number {
+export function pageIndex(scrollLeft: number, pageWidth: number, count: number, rtl = false): number {
   if (!(pageWidth > 0)) return 0;
-  return Math.min(Math.max(0, count - 1), Math.max(0, Math.round(scrollLeft / pageWidth)));
+  const along = rtl ? -scrollLeft : scrollLeft;
+  return Math.min(Math.max(0, count - 1), Math.max(0, Math.round(along / pageWidth)));
 }
 
-/** The scroll offset of a page. */
-export const pageOffset = (index: number, pageWidth: number) => Math.max(0, index) * pageWidth;
+/** The scroll offset of a page (0 or negative in a right-to-left strip). */
+export const pageOffset = (index: number, pageWidth: number, rtl = false) => (rtl ? -1 : 1) * Math.max(0, index) * pageWidth || 0;
+
+/**
+ * The page that holds the point `x` of the viewport (a glyph's left edge plus a pixel), the viewport scrolled to
+ * `scrollLeft`: how far the point is from the start of the strip, in pages. In a right-to-left strip the start is
+ * the right edge of page 0, which is at `pageWidth - scrollLeft` in the viewport.
+ */
+export function pageAt(scrollLeft: number, x: number, pageWidth: number, count: number, rtl = false): number {
+  if (!(pageWidth > 0)) return 0;
+  const along = rtl ? pageWidth - scrollLeft - x : scrollLeft + x;
+  return Math.min(Math.max(0, count - 1), Math.max(0, Math.floor(along / pageWidth)));
+}
 
 /** A reading percentage: the first page is 0, the last 100 (so reaching the end is reaching 100%). */
 export function pagedPercentage(index: number, count: number): number {
