@@ -10,6 +10,7 @@
  *
  * Usage: npx tsx bench/library-scale.ts [--sizes 1000,100000] [--engines sqlite,postgres] [--rounds 5]
  *          [--duration 2] [--connections 10] [--only catalog,topic] [--reuse]
+ *   CPU_PROF=dir (env) writes a V8 CPU profile of each server run there (bench/cpu-top.ts reads it).
  *   --reuse   keep the generated databases in /tmp/lectern-scale (SQLite files; PostgreSQL databases
  *             lectern_scale_<size>) and use them again when present: generating 100,000 titles takes minutes.
  *
@@ -82,7 +83,9 @@ async function prepare(engine: 'sqlite' | 'postgres', size: number): Promise<{ e
 }
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; app: string; anchor: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/scale-server.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // CPU_PROF=dir profiles the server (read it with bench/cpu-top.ts); SIGTERM exits, which writes the profile.
+  const profile = process.env.CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'bench/scale-server.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const ports = await new Promise<{ anchorPort: number; appPort: number }>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

@@ -91,6 +91,12 @@ export interface EditionBefore {
 /** A title's columns that search's grouping, filters and orders read. */
 export type TitleSortRow = Pick<TitleRow, 'id' | 'work_title_id' | 'created_at' | 'sort_title' | 'content_format' | 'language'>;
 
+/** A chapter's id and the length of its text (what reading progress is measured against). */
+export interface ChapterLength {
+  id: number;
+  text_length: number;
+}
+
 export class CatalogRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -101,7 +107,7 @@ export class CatalogRepository {
   private readonly titleRows = new IdCache<TitleRow | null>(TITLE_ROW_CACHE_ENTRIES, TITLE_CACHE_MS);
   private readonly titleNames = new IdCache<NamesOfTitle>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
   private readonly sortRows = new IdCache<TitleSortRow | null>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
-  private readonly chapterCount = new IdCache<number>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
+  private readonly chapterLength = new IdCache<ChapterLength[]>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
 
   /**
    * The listing rows a filter reads (repositories/listings.ts): the topic's or publisher's listing, within a format
@@ -299,21 +305,29 @@ export class CatalogRepository {
     return out;
   }
 
-  /** How many chapters each title has (one grouped count; kept by id like the rows). */
-  async chapterCounts(titleIds: number[]): Promise<Map<number, number>> {
-    return this.chapterCount.getMany(
+  /**
+   * Each title's chapters with their text length, in no particular order (kept by id like the rows: an edition's
+   * chapters change only with the edition). What a reader's progress in a title is measured against.
+   */
+  async chapterLengths(titleIds: number[]): Promise<Map<number, ChapterLength[]>> {
+    return this.chapterLength.getMany(
       titleIds,
       this.added,
       async (missing) => {
-        const counts = new Map<number, number>();
+        const lengths = new Map<number, ChapterLength[]>();
         for (const batch of chunks(missing, 500)) {
-          const rows = await this.db.selectFrom('chapters').select(['title_id', (eb) => eb.fn.countAll<string | number>().as('n')]).where('title_id', 'in', batch).groupBy('title_id').execute();
-          for (const r of rows) counts.set(r.title_id, Number(r.n));
+          const rows = await this.db.selectFrom('chapters').select(['id', 'title_id', 'text_length']).where('title_id', 'in', batch).execute();
+          for (const r of rows) (lengths.get(r.title_id) ?? lengths.set(r.title_id, []).get(r.title_id)!).push({ id: r.id, text_length: Number(r.text_length) });
         }
-        return counts;
+        return lengths;
       },
-      0,
+      [],
     );
+  }
+
+  /** How many chapters each title has. */
+  async chapterCounts(titleIds: number[]): Promise<Map<number, number>> {
+    return new Map([...(await this.chapterLengths(titleIds))].map(([id, chapters]) => [id, chapters.length]));
   }
 
   chaptersOf(titleId: number): Promise<ChapterSummaryRow[]> {

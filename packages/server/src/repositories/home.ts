@@ -6,34 +6,70 @@
 import { type Kysely, sql } from 'kysely';
 import type { AnnouncementRow, Database, RecommendationActionsTable, TitleRow } from '../db/schema.ts';
 
+/** How many titles a reader may have read, listed or rejected before the home asks about its candidates alone. */
+const SEEN_MAX = 5000;
+
+export interface ReaderFacts {
+  /** titles holding the reader's position, read last first (at most a row) */
+  positions: number[];
+  /** the first titles of their queue, in its order */
+  queue: number[];
+  chosenTopics: number[];
+  /** topics of what they read lately, latest first */
+  readTopics: number[];
+  /** titles read in, holding a position, listed or rejected; null when there are too many to fetch whole */
+  seen: Set<number> | null;
+}
+
 export class HomeRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** readers with more seen titles than this are asked about their candidates alone (tests set it low) */
+    private readonly seenMax = SEEN_MAX,
+  ) {}
 
-  /** The titles a reader has a stored position in, the one read last first. */
-  continueReading(userId: number, limit: number): Promise<TitleRow[]> {
-    return this.db
-      .selectFrom('reading_positions as rp')
-      .innerJoin('titles', 'titles.id', 'rp.title_id')
-      .selectAll('titles')
-      .where('rp.user_id', '=', userId)
-      .orderBy('rp.updated_at', 'desc')
-      .orderBy('titles.id', 'desc')
-      .limit(limit)
-      .execute();
-  }
-
-  /** The first titles of a reader's queue (their default list), in the order they set. */
-  queueTitles(userId: number, limit: number): Promise<TitleRow[]> {
-    return this.db
-      .selectFrom('collections as c')
-      .innerJoin('collection_items as ci', 'ci.collection_id', 'c.id')
-      .innerJoin('titles', 'titles.id', 'ci.title_id')
-      .selectAll('titles')
-      .where('c.user_id', '=', userId)
-      .where('c.is_default', '=', 1)
-      .orderBy('ci.position')
-      .limit(limit)
-      .execute();
+  /**
+   * Everything of one reader the home starts from, in one statement (each round trip cost more than its lookup on
+   * PostgreSQL): the titles they hold a position in (read last first) and the first of their queue, as ids (the
+   * rows are kept by id in the catalog), the topics they chose and the topics they read in lately, and the titles
+   * they have no use for as a recommendation (read in, holding a position, listed, rejected). A reader with more
+   * than SEEN_MAX of those gets `seen: null`, and seenOrRejected asks about the candidates alone.
+   */
+  async readerFacts(userId: number, rowSize: number, topicLimit: number): Promise<ReaderFacts> {
+    const u = userId;
+    const { rows } = await sql<{ kind: string; id: number; at: string | null; n: number | string | null }>`
+      select * from (select 'position' as kind, title_id as id, updated_at as at, 0 as n from reading_positions
+        where user_id = ${u} order by updated_at desc, title_id desc limit ${rowSize}) p
+      union all
+      select * from (select 'queue', ci.title_id, '', ci.position from collections c join collection_items ci on ci.collection_id = c.id
+        where c.user_id = ${u} and c.is_default = 1 order by ci.position limit ${rowSize}) q
+      union all
+      select 'chosen', topic_id, '', 0 from user_topics where user_id = ${u}
+      union all
+      select * from (select 'read', tt.topic_id, max(cp.updated_at), 0 from chapter_progress cp join title_topics tt on tt.title_id = cp.title_id
+        where cp.user_id = ${u} group by tt.topic_id order by max(cp.updated_at) desc limit ${topicLimit}) r
+      union all
+      select * from (select 'seen', title_id, '', 0 from (
+        select title_id from chapter_progress where user_id = ${u}
+        union select title_id from reading_positions where user_id = ${u}
+        union select ci.title_id from collection_items ci join collections c on c.id = ci.collection_id where c.user_id = ${u}
+        union select title_id from recommendation_actions where user_id = ${u} and action = 'reject'
+      ) t limit ${this.seenMax + 1}) s`.execute(this.db);
+    const of = (kind: string) => rows.filter((r) => r.kind === kind);
+    const seen = of('seen').map((r) => r.id);
+    return {
+      positions: of('position')
+        .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? '') || b.id - a.id)
+        .map((r) => r.id),
+      queue: of('queue')
+        .sort((a, b) => Number(a.n) - Number(b.n))
+        .map((r) => r.id),
+      chosenTopics: of('chosen').map((r) => r.id),
+      readTopics: of('read')
+        .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''))
+        .map((r) => r.id),
+      seen: seen.length > this.seenMax ? null : new Set(seen),
+    };
   }
 
   /**
@@ -68,26 +104,6 @@ export class HomeRepository {
     if (titleIds.length === 0) return new Map();
     const rows = await this.db.selectFrom('titles').select(['id', 'content_format']).where('id', 'in', titleIds).execute();
     return new Map(rows.map((r) => [r.id, r.content_format]));
-  }
-
-  /** The topics a reader chose after registering (the account's topics form). */
-  async chosenTopicIds(userId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('user_topics').select('topic_id').where('user_id', '=', userId).execute();
-    return rows.map((r) => r.topic_id);
-  }
-
-  /** The topics of the titles a reader has read in lately: where recommendations start when none were chosen. */
-  async readTopicIds(userId: number, limit: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('chapter_progress as cp')
-      .innerJoin('title_topics as tt', 'tt.title_id', 'cp.title_id')
-      .select('tt.topic_id')
-      .where('cp.user_id', '=', userId)
-      .groupBy('tt.topic_id')
-      .orderBy(sql`max(cp.updated_at)`, 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.topic_id);
   }
 
   /**

@@ -60,21 +60,6 @@ export class PositionsRepository {
     return (await this.find(row.user_id, row.title_id))!;
   }
 
-  /** The chapters the user's positions in these titles are in, one query for a page of titles. */
-  async chaptersOfPositions(userId: number, titleIds: number[]): Promise<Map<number, PositionChapter>> {
-    const result = new Map<number, PositionChapter>();
-    if (titleIds.length === 0) return result;
-    const rows = await this.db
-      .selectFrom('reading_positions')
-      .innerJoin('chapters', 'chapters.id', 'reading_positions.chapter_id')
-      .select(['reading_positions.title_id', 'chapters.full_path', 'chapters.as_sample', 'chapters.is_public'])
-      .where('reading_positions.user_id', '=', userId)
-      .where('reading_positions.title_id', 'in', titleIds)
-      .execute();
-    for (const r of rows) result.set(r.title_id, r);
-    return result;
-  }
-
   /** Where reading starts in each title (see EntryChapters), one query for a page of titles. */
   async entryChapters(titleIds: number[]): Promise<Map<number, EntryChapters>> {
     const result = new Map<number, EntryChapters>();

@@ -13,6 +13,7 @@ import {
   minutesForText,
   type Paged,
   paths,
+  titleProgress,
 } from '@lectern/core';
 import type { Flag, TitleRow, UserRow } from '../db/schema.ts';
 import { fieldError, notFound } from '../errors.ts';
@@ -132,15 +133,17 @@ export class CatalogService {
    */
   private async viewerFields(viewer: Viewer, titles: TitleRow[]): Promise<Map<number, Pick<ContentMetadata, 'continue_url' | 'progress' | 'resumes'>>> {
     const ids = titles.map((t) => t.id);
-    const [entry, positions, progress] = await Promise.all([
+    // The reader's own state is one statement; where reading starts and the chapters' lengths are kept by title.
+    const [entry, state, lengths] = await Promise.all([
       this.entryChaptersOf(ids),
-      viewer ? this.reading.positions.chaptersOfPositions(viewer.id, ids) : null,
-      viewer ? this.reading.progress.titleProgress(viewer.id, ids) : null,
+      viewer ? this.reading.progress.readingState(viewer.id, ids) : null,
+      viewer ? this.catalog.chapterLengths(ids) : null,
     ]);
     const out = new Map<number, Pick<ContentMetadata, 'continue_url' | 'progress' | 'resumes'>>();
     for (const t of titles) {
-      const target = continueTarget(t, viewer, positions?.get(t.id), entry.get(t.id));
-      out.set(t.id, { continue_url: target.url, ...(viewer ? { progress: progress?.get(t.id) ?? 0, resumes: target.resumes } : {}) });
+      const target = continueTarget(t, viewer, state?.positions.get(t.id), entry.get(t.id));
+      const progress = () => titleProgress((lengths?.get(t.id) ?? []).map((c) => ({ textLength: c.text_length, furthest: state?.furthest.get(c.id) ?? 0 })));
+      out.set(t.id, { continue_url: target.url, ...(viewer ? { progress: progress(), resumes: target.resumes } : {}) });
     }
     return out;
   }

@@ -184,22 +184,24 @@ export class HomeService {
   // ---- sections ----
 
   private async readerRows(userId: number) {
-    const [continueReading, queue, chosen] = await Promise.all([
-      this.home.continueReading(userId, HOME_ROW_SIZE),
-      this.home.queueTitles(userId, HOME_ROW_SIZE),
-      this.home.chosenTopicIds(userId),
-    ]);
+    const facts = await this.home.readerFacts(userId, HOME_ROW_SIZE, RECOMMEND_TOPICS);
     // Topics the reader chose after registering; failing those, the topics of what they read lately.
-    const topics = chosen.length ? chosen : await this.home.readTopicIds(userId, RECOMMEND_TOPICS);
-    const [recommended, trending] = await Promise.all([this.recommend(userId, topics), this.trending(topics)]);
+    const topics = facts.chosenTopics.length ? facts.chosenTopics : facts.readTopics;
+    const [continueReading, queue, recommended, trending] = await Promise.all([
+      this.titlesInOrder(facts.positions),
+      this.titlesInOrder(facts.queue),
+      this.recommend(userId, topics, facts.seen),
+      this.trending(topics),
+    ]);
     return { continueReading, queue, recommended, trending };
   }
 
   /**
    * Titles for a reader: in their topics (most read first, then the newest of each topic), or the most read and
-   * newest of the library when they have no topics yet; never one they read, listed or rejected.
+   * newest of the library when they have no topics yet; never one they read, listed or rejected (`seen`, or asked
+   * about the candidates when the reader has too many of those to fetch whole).
    */
-  private async recommend(userId: number, topicIds: number[]): Promise<{ rows: TitleRow[]; system: string }> {
+  private async recommend(userId: number, topicIds: number[], seen: Set<number> | null): Promise<{ rows: TitleRow[]; system: string }> {
     const activity = await this.activityOf(POPULAR_DAYS);
     const system = topicIds.length ? 'topics' : 'popular';
     const wanted = new Set(topicIds);
@@ -208,7 +210,7 @@ export class HomeService {
     const newest = await Promise.all(listings.map((key) => this.newest(key, RECOMMEND_PER_TOPIC)));
     const byId = new Map<number, TitleRow>(newest.flat().map((t) => [t.id, t]));
     const candidates = [...new Set([...popularIds.slice(0, 50), ...newest.flat().map((t) => t.id)])];
-    const excluded = await this.home.seenOrRejected(userId, candidates);
+    const excluded = seen ?? (await this.home.seenOrRejected(userId, candidates));
     const chosen = candidates.filter((id) => !excluded.has(id)).slice(0, HOME_ROW_SIZE);
     const missing = chosen.filter((id) => !byId.has(id));
     for (const t of await this.catalog.findTitlesByIds(missing)) byId.set(t.id, t);

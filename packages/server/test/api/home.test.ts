@@ -15,6 +15,7 @@ import {
   searchPaths,
 } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HomeRepository } from '../../src/repositories/home.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
@@ -139,6 +140,24 @@ describe.each(ENGINES)('the home dashboard on %s', (engine) => {
     expect(titlesOf(await home(ada), 'recommended')).not.toContain(first.title);
     // only for Ada
     expect(titlesOf(await home(bob), 'recommended').length + titlesOf(await home(bob), 'popular').length).toBeGreaterThan(0);
+  });
+
+  it('reads a reader’s own facts in one statement that agrees with the per-candidate query, and falls back past the cap', async () => {
+    const repo = new HomeRepository(t.lectern.db.kysely);
+    const adaId = (await t.lectern.db.kysely.selectFrom('users').select('id').where('email', '=', 'ada@example.com').executeTakeFirstOrThrow()).id;
+    const facts = await repo.readerFacts(adaId, HOME_ROW_SIZE, 5);
+    const allIds = (await t.lectern.db.kysely.selectFrom('titles').select('id').execute()).map((r) => r.id);
+    const asked = await repo.seenOrRejected(adaId, allIds);
+    expect(facts.seen).not.toBeNull();
+    expect([...facts.seen!].sort((a, b) => a - b)).toEqual([...asked].sort((a, b) => a - b));
+    // Ada holds a position (continue reading) and a queue, both among what she has no use for as a recommendation
+    expect(facts.positions.length).toBeGreaterThan(0);
+    expect(facts.queue.length).toBeGreaterThan(0);
+    for (const id of [...facts.positions, ...facts.queue]) expect(facts.seen!.has(id)).toBe(true);
+    // a reader with more seen titles than the cap gets null, and the home asks about its candidates instead
+    const capped = await new HomeRepository(t.lectern.db.kysely, 0).readerFacts(adaId, HOME_ROW_SIZE, 5);
+    expect(capped.seen).toBeNull();
+    expect(capped.positions).toEqual(facts.positions);
   });
 
   it('refuses a recommendation action from a visitor, without the CSRF token, for an unknown title or with a bad field', async () => {
