@@ -68,9 +68,7 @@ const search = new SearchRepository(db, engine);
 for (const raw of ['protocol', '"hash algorithm"', 'zzqxj']) {
   const q = parseQuery(raw);
   await explain(`search ${raw}: the newest names, title rows and passages`, async () => {
-    await search.newest('names', q, 50);
-    await search.newest('titles', q, 200);
-    await search.newest('passages', q, 300);
+    await search.newestOfEach(q, { names: 50, titles: 150, passages: 200 });
   });
 }
 await explain('suggest secu', () => search.suggest({ title: ['secu'], name: 'secu' }, 8));

@@ -23,6 +23,9 @@ export interface SearchDocument {
  */
 const PHRASE_CANDIDATES = { passages: 500, titles: 100, names: 100 };
 
+/** The kinds of row search walks: a title's own title, a title's own row, chapters' text. */
+export type SearchKind = 'names' | 'titles' | 'passages';
+
 /** A row search found: its id and title, and for a title's own row the fields it is ranked by. */
 export interface Candidate {
   id: number;
@@ -128,43 +131,63 @@ export class SearchRepository {
   }
 
   /**
-   * The newest `limit` of a kind of row matching `q` (names: a title's own title; titles: a title's own row;
-   * passages: chapters' text), and whether that is all of them. Taking the newest and stopping is what keeps a
-   * common word as cheap at 100,000 titles as at 1,000: the engine walks its index from the end and the LIMIT ends
-   * the walk, where ranking would have visited every match.
+   * The newest rows of each kind matching `q` (names: a title's own title; titles: a title's own row; passages:
+   * chapters' text), at most `limits[kind]` each, and whether that is all of them. Taking the newest and stopping is
+   * what keeps a common word as cheap at 100,000 titles as at 1,000: the engine walks its index from the end and the
+   * LIMIT ends the walk, where ranking would have visited every match. On PostgreSQL the three are one statement
+   * (a round trip cost more than a bounded walk); SQLite runs in this process and asks for each.
    */
-  async newest(kind: 'names' | 'titles' | 'passages', q: ParsedQuery, limit: number): Promise<{ rows: Candidate[]; complete: boolean }> {
-    let rows: Candidate[];
-    const fields = kind === 'passages' ? sql`` : sql`, d.title, d.people, d.subjects, d.description`;
+  async newestOfEach(q: ParsedQuery, limits: Record<SearchKind, number>): Promise<Record<SearchKind, { rows: Candidate[]; complete: boolean }>> {
+    const kinds: SearchKind[] = ['names', 'titles', 'passages'];
+    const byKind = new Map<SearchKind, Candidate[]>(kinds.map((k) => [k, []]));
     if (this.engine === 'sqlite') {
-      const table = sql.table(`search_${kind === 'names' ? 'name' : kind === 'titles' ? 'title' : 'passage'}_fts`);
-      ({ rows } = await sql<Candidate>`
-        select f.rowid as id, d.title_id ${fields} from ${table} f join search_docs d on d.id = f.rowid
-        where ${table} match ${toFts5(q)} order by f.rowid desc limit ${limit + 1}`.execute(this.db));
-    } else {
-      const doc = kind === 'names' ? sql`ts_filter(d.doc, '{a}')` : sql`d.doc`;
-      const rowsOfKind = kind === 'passages' ? sql`d.chapter_id is not null` : sql`d.chapter_id is null`;
-      if (q.phrases.length === 0) {
-        ({ rows } = await sql<Candidate>`
-          select d.id, d.title_id ${fields} from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
-          where ${rowsOfKind} and ${doc} @@ q order by d.id desc limit ${limit + 1}`.execute(this.db));
-      } else {
-        // A phrase of common words is rare among the rows holding both words: walking newest first until enough
-        // phrases turn up would read most of the library (1.8 s at 100,000 titles). The newest rows holding
-        // every word are taken first, a bounded number, and the phrase is checked on those alone.
-        const allWords = toTsquery({ words: [...q.words, ...q.phrases.flat().map((text) => ({ text, prefix: false }))], phrases: [] });
-        ({ rows } = await sql<Candidate>`
-          select c.id, c.title_id ${kind === 'passages' ? sql`` : sql`, c.title, c.people, c.subjects, c.description`}
-          from (
-            select d.id, d.title_id, ${doc} as doc ${fields} from search_docs d, to_tsquery('lectern', ${allWords}) w
-            where ${rowsOfKind} and ${doc} @@ w order by d.id desc limit ${PHRASE_CANDIDATES[kind]}
-          ) c, to_tsquery('lectern', ${toTsquery(q)}) q
-          where c.doc @@ q order by c.id desc limit ${limit + 1}`.execute(this.db));
-        // what lies beyond the candidates is unknown: never "all of them" (nor ranked over all of them)
-        return { rows: rows.slice(0, limit), complete: false };
+      for (const kind of kinds) {
+        const table = sql.table(`search_${kind === 'names' ? 'name' : kind === 'titles' ? 'title' : 'passage'}_fts`);
+        const fields = kind === 'passages' ? sql`` : sql`, d.title, d.people, d.subjects, d.description`;
+        const { rows } = await sql<Candidate>`
+          select f.rowid as id, d.title_id ${fields} from ${table} f join search_docs d on d.id = f.rowid
+          where ${table} match ${toFts5(q)} order by f.rowid desc limit ${limits[kind] + 1}`.execute(this.db);
+        byKind.set(kind, rows);
       }
+    } else {
+      const { rows } = await sql<Candidate & { kind: SearchKind }>`${sql.join(
+        kinds.map((kind) => sql`(${this.postgresNewest(kind, q, limits[kind])})`),
+        sql` union all `,
+      )}`.execute(this.db);
+      for (const r of rows) byKind.get(r.kind)!.push(r);
+      for (const list of byKind.values()) list.sort((a, b) => b.id - a.id);
     }
-    return { rows: rows.slice(0, limit), complete: rows.length <= limit };
+    // A phrase on PostgreSQL is checked on a bounded set of candidates: what lies beyond them is unknown, so never
+    // "all of them" (nor ranked over all of them).
+    const bounded = this.engine === 'postgres' && q.phrases.length > 0;
+    return Object.fromEntries(
+      kinds.map((kind) => {
+        const rows = byKind.get(kind)!;
+        return [kind, { rows: rows.slice(0, limits[kind]), complete: !bounded && rows.length <= limits[kind] }];
+      }),
+    ) as Record<SearchKind, { rows: Candidate[]; complete: boolean }>;
+  }
+
+  /** PostgreSQL: the newest `limit` + 1 rows of one kind matching `q`, as (kind, id, title_id, and a title row's fields). */
+  private postgresNewest(kind: SearchKind, q: ParsedQuery, limit: number) {
+    const doc = kind === 'names' ? sql`ts_filter(d.doc, '{a}')` : sql`d.doc`;
+    const rowsOfKind = kind === 'passages' ? sql`d.chapter_id is not null` : sql`d.chapter_id is null`;
+    // a passage carries no title fields (null, typed for the union)
+    const fields = kind === 'passages' ? sql`null::text as title, null::text as people, null::text as subjects, null::text as description` : sql`d.title, d.people, d.subjects, d.description`;
+    if (q.phrases.length === 0) {
+      return sql`select ${kind}::text as kind, d.id, d.title_id, ${fields} from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
+        where ${rowsOfKind} and ${doc} @@ q order by d.id desc limit ${limit + 1}`;
+    }
+    // A phrase of common words is rare among the rows holding both words: walking newest first until enough
+    // phrases turn up would read most of the library (1.8 s at 100,000 titles). The newest rows holding every word
+    // are taken first, a bounded number, and the phrase is checked on those alone.
+    const allWords = toTsquery({ words: [...q.words, ...q.phrases.flat().map((text) => ({ text, prefix: false }))], phrases: [] });
+    return sql`select ${kind}::text as kind, c.id, c.title_id, c.title, c.people, c.subjects, c.description
+      from (
+        select d.id, d.title_id, ${doc} as doc, ${fields} from search_docs d, to_tsquery('lectern', ${allWords}) w
+        where ${rowsOfKind} and ${doc} @@ w order by d.id desc limit ${PHRASE_CANDIDATES[kind]}
+      ) c, to_tsquery('lectern', ${toTsquery(q)}) q
+      where c.doc @@ q order by c.id desc limit ${limit + 1}`;
   }
 
   /** Passages matching `q` best first (bm25 / ts_rank): for a set known to be small (`newest` was complete). */

@@ -174,10 +174,8 @@ export class SearchService {
 
   /** The works' candidates for `q`: each title's rank (smaller is better) and its best passages. */
   private async candidates(q: ParsedQuery): Promise<{ byTitle: Map<number, { rank: number; passageIds: number[] }>; exact: boolean }> {
-    const names = await this.index.newest('names', q, WINDOWS.names);
-    const own = await this.index.newest('titles', q, WINDOWS.titles);
     const passageWindow = q.phrases.length > 0 || q.words.length > 1 ? NARROW_PASSAGE_WINDOW : WINDOWS.passages;
-    const text = await this.index.newest('passages', q, passageWindow);
+    const { names, titles: own, passages: text } = await this.index.newestOfEach(q, { ...WINDOWS, passages: passageWindow });
     const passages = text.complete ? await this.index.rankedPassages(q, passageWindow) : text.rows;
     const byTitle = new Map<number, { rank: number; passageIds: number[] }>();
     const entry = (titleId: number) => byTitle.get(titleId) ?? byTitle.set(titleId, { rank: 0, passageIds: [] }).get(titleId)!;
