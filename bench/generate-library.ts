@@ -316,9 +316,10 @@ export async function generateLibrary(db: Db, shape: LibraryShape, log: (line: s
 
   await rebuildAllListings(k);
   await rebuildSearchIndex(db);
-  // PostgreSQL's autovacuum would analyze the new tables soon after; SQLite is left as the app leaves it (no
-  // ANALYZE ever runs there), so its plans are the ones a real install gets.
-  if (db.engine === 'postgres') await sql`analyze`.execute(k);
+  // PostgreSQL's autovacuum would vacuum and analyze the new tables soon after (which also merges the GIN indexes'
+  // pending lists, that every search reads whole until then); SQLite is left as the app leaves it (no ANALYZE ever
+  // runs there), so its plans are the ones a real install gets.
+  if (db.engine === 'postgres') await sql`vacuum analyze`.execute(k);
 
   const big = topicTitles.indexOf(Math.max(...topicTitles));
   const bigP = publisherTitles.indexOf(Math.max(...publisherTitles));
