@@ -363,6 +363,56 @@ for (const viewport of [
       expect(Math.min(...two.ids.map(numberOf))).toBeGreaterThan(Math.max(...one.ids.map(numberOf)) - 1);
       expect(await inFrame(page, (doc) => doc.getElementById('opening')!.getBoundingClientRect().left, null)).toBeGreaterThanOrEqual(viewport.width - 1);
       await page.screenshot({ path: path.join(os.tmpdir(), `lectern-fidelity-rtl-${viewport.width}.png`) });
+
+      // A highlight on page 2: the adder by the selection, the highlight drawn there, and there again after a turn.
+      const chosen = two.ids.filter((id) => numberOf(id) > 0)[1]!;
+      const selected = await inFrame(
+        page,
+        (doc, id: string) => {
+          const text = doc.getElementById(id)!.firstChild as Text;
+          const range = doc.createRange();
+          range.setStart(text, 0);
+          range.setEnd(text, 20);
+          doc.getSelection()!.removeAllRanges();
+          doc.getSelection()!.addRange(range);
+          const r = range.getBoundingClientRect();
+          return { text: range.toString(), left: r.left, right: r.right };
+        },
+        chosen,
+      );
+      expect(selected.left).toBeGreaterThanOrEqual(0);
+      expect(selected.right).toBeLessThanOrEqual(viewport.width);
+      const adder = page.getByRole('toolbar', { name: 'Annotate the selection' });
+      await adder.waitFor();
+      const adderBox = (await adder.boundingBox())!;
+      expect(adderBox.x).toBeGreaterThanOrEqual(0);
+      expect(adderBox.x + adderBox.width).toBeLessThanOrEqual(viewport.width);
+      await adder.getByRole('button', { name: 'Add Highlight' }).click();
+      await expect.poll(() => adder.count()).toBe(0);
+      const drawn = () =>
+        inFrame(
+          page,
+          (doc) => {
+            const set = (doc.defaultView as unknown as { CSS: { highlights: Map<string, Set<Range>> } }).CSS.highlights.get('lectern-highlight');
+            const ranges = set ? Array.from(set) : [];
+            return ranges.map((range) => {
+              const r = range.getBoundingClientRect();
+              return { text: range.toString(), left: r.left, right: r.right };
+            });
+          },
+          null,
+        );
+      // (the demo account's highlight made at the other width is drawn too, on its own words)
+      const ours = async () => (await drawn()).find((d) => d.text === selected.text) ?? null;
+      await expect.poll(ours).not.toBeNull();
+      expect((await ours())!.left).toBeCloseTo(selected.left, 0);
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(footer).toBe(`Page 3 of ${count}`);
+      expect((await ours())!.left).toBeGreaterThanOrEqual(viewport.width - 1);
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(footer).toBe(`Page 2 of ${count}`);
+      expect((await ours())!.left).toBeCloseTo(selected.left, 0);
+
       await page.keyboard.press('ArrowRight');
       await expect.poll(footer).toBe(`Page 1 of ${count}`);
       expect((await pageInView(page)).ids).toContain('opening');
