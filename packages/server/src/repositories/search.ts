@@ -172,11 +172,15 @@ export class SearchRepository {
   private postgresNewest(kind: SearchKind, q: ParsedQuery, limit: number) {
     const doc = kind === 'names' ? sql`ts_filter(d.doc, '{a}')` : sql`d.doc`;
     const rowsOfKind = kind === 'passages' ? sql`d.chapter_id is not null` : sql`d.chapter_id is null`;
+    // ts_filter builds a new tsvector for every row it sees (26 µs): the whole document is matched first, so only
+    // rows holding the words anywhere pay it, and the planner, seeing both, reads the title index instead of walking
+    // title rows newest first (134 ms -> 30 ms for a word in 1 title in 100 at 100,000 titles, loaded machine).
+    const matches = (query: ReturnType<typeof sql>) => (kind === 'names' ? sql`d.doc @@ ${query} and ${doc} @@ ${query}` : sql`${doc} @@ ${query}`);
     // a passage carries no title fields (null, typed for the union)
     const fields = kind === 'passages' ? sql`null::text as title, null::text as people, null::text as subjects, null::text as description` : sql`d.title, d.people, d.subjects, d.description`;
     if (q.phrases.length === 0) {
       return sql`select ${kind}::text as kind, d.id, d.title_id, ${fields} from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
-        where ${rowsOfKind} and ${doc} @@ q order by d.id desc limit ${limit + 1}`;
+        where ${rowsOfKind} and ${matches(sql`q`)} order by d.id desc limit ${limit + 1}`;
     }
     // A phrase of common words is rare among the rows holding both words: walking newest first until enough
     // phrases turn up would read most of the library (1.8 s at 100,000 titles). The newest rows holding every word
@@ -185,7 +189,7 @@ export class SearchRepository {
     return sql`select ${kind}::text as kind, c.id, c.title_id, c.title, c.people, c.subjects, c.description
       from (
         select d.id, d.title_id, ${doc} as doc, ${fields} from search_docs d, to_tsquery('lectern', ${allWords}) w
-        where ${rowsOfKind} and ${doc} @@ w order by d.id desc limit ${PHRASE_CANDIDATES[kind]}
+        where ${rowsOfKind} and ${matches(sql`w`)} order by d.id desc limit ${PHRASE_CANDIDATES[kind]}
       ) c, to_tsquery('lectern', ${toTsquery(q)}) q
       where c.doc @@ q order by c.id desc limit ${limit + 1}`;
   }
