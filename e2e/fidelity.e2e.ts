@@ -65,7 +65,9 @@ beforeAll(() => {
     .decode(unzipSync(minimalEpub3())['OEBPS/content.opf']!)
     .replace('<spine>', '<spine page-progression-direction="rtl">')
     .replace('A Small Book', 'Right To Left Fixture')
-    .replace('urn:uuid:5a1e0c3e-0000-4000-8000-000000000001', 'urn:uuid:5a1e0c3e-0000-4000-8000-0000000000bb');
+    .replace('urn:uuid:5a1e0c3e-0000-4000-8000-000000000001', 'urn:uuid:5a1e0c3e-0000-4000-8000-0000000000bb')
+    .replace('<itemref idref="ch2"/>', '<itemref idref="ch2"/><itemref idref="ch3"/>')
+    .replace('<item id="css"', '<item id="ch3" href="text/ch3.xhtml" media-type="application/xhtml+xml"/><item id="css"');
   // Two long chapters of numbered paragraphs (p1… and q1…), so a page's words say where in the chapter it is; a
   // footnote on the first page.
   const numbered = (prefix: string, count: number, what: string) =>
@@ -75,8 +77,16 @@ beforeAll(() => {
     rtlFile,
     minimalEpub3({
       'OEBPS/content.opf': opf,
+      'OEBPS/nav/toc.xhtml': new TextDecoder()
+        .decode(unzipSync(minimalEpub3())['OEBPS/nav/toc.xhtml']!)
+        .replace('<li><a href="../text/ch2.xhtml">Part Two</a></li>', '<li><a href="../text/ch2.xhtml">Part Two</a></li><li><a href="../text/ch3.xhtml">Part Three</a></li>'),
       'OEBPS/text/chapter 1.xhtml': xhtml('Chapter One', long),
       'OEBPS/text/ch2.xhtml': xhtml('Chapter Two', `<h1>Two</h1>${numbered('q', RTL_PARAGRAPHS, 'Second chapter')}`),
+      // A chapter written right to left (its html says dir="rtl"): its lines start at the right too.
+      'OEBPS/text/ch3.xhtml': `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" dir="rtl" lang="ar" xml:lang="ar"><head><title>الفصل الثالث</title></head>
+<body><h1>ثلاثة</h1>${Array.from({ length: RTL_PARAGRAPHS }, (_, i) => `<p id="a${i + 1}">الفقرة ${i + 1}: نص عربي طويل بما يكفي لملء بضع صفحات من القارئ.</p>`).join('')}</body></html>`,
     }),
   );
   rtlBookId = /imported\s+(\S+)\s+"Right To Left Fixture"/.exec(importBook(inject('dataDir'), rtlFile))?.[1] ?? '';
@@ -489,6 +499,75 @@ for (const viewport of [
       expect(last.scrollLeft).toBeLessThan(0);
 
       // back to scrolling for what follows
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Scroll' }).click();
+      await page.keyboard.press('Escape');
+    });
+
+    it("keeps a right-to-left chapter's lines right to left on right-to-left pages, and its first words", async () => {
+      const detail = await (await page.request.get(`/api/v1/book/${rtlBookId}/`)).json();
+      const third = (detail.chapters as ChapterInfo[])[2]!;
+      expect(third.label).toBe('Part Three');
+      await openChapter(page, third);
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Pages' }).click();
+      await page.keyboard.press('Escape');
+      const footer = () => page.locator('.reader-footer__text').textContent();
+      await page.keyboard.press('Home');
+      await expect.poll(footer).toMatch(/^Page 1 of \d+$/);
+      const one = await pageInView(page);
+      expect(one.rtl).toBe(true);
+      expect(one.ids.slice(0, 2)).toEqual(['h1', 'a1']);
+      // the paragraphs are right to left, their lines start at the right of the column
+      const a1 = await inFrame(
+        page,
+        (doc) => {
+          const p = doc.getElementById('a1')!;
+          const range = doc.createRange();
+          range.setStart(p.firstChild!, 0);
+          range.setEnd(p.firstChild!, 1);
+          return { direction: doc.defaultView!.getComputedStyle(p).direction, first: range.getBoundingClientRect().right, box: p.getBoundingClientRect().right };
+        },
+        null,
+      );
+      expect(a1.direction).toBe('rtl');
+      expect(a1.first).toBeGreaterThan(a1.box - 4);
+      // On page 2, the position kept is the first words of the page: the start of its first line, at the right.
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(footer).toMatch(/^Page 2 of \d+$/);
+      const two = await pageInView(page);
+      const locator = () =>
+        page.evaluate((href) => Object.values(JSON.parse(localStorage.getItem('reader_positions') ?? '{}') as Record<string, { href: string; progression: number; text?: { highlight: string } }>).find((p) => p.href === href) ?? null, third.full_path);
+      await expect.poll(async () => (await locator())?.progression ?? 0).toBeGreaterThan(0);
+      // (every paragraph ends with the same words: a snippet taken from a line's end, its left, is found on page 1)
+      const kept = (await locator())!.text!.highlight;
+      const where = await inFrame(
+        page,
+        (doc, kept: string) => {
+          const walker = doc.createTreeWalker(doc.getElementById('lectern-root')!, NodeFilter.SHOW_TEXT);
+          for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+            const at = t.data.indexOf(kept);
+            if (at < 0) continue;
+            const range = doc.createRange();
+            range.setStart(t, at);
+            range.setEnd(t, at + 1);
+            const r = range.getBoundingClientRect();
+            // the first line of the page: no line of the chapter's text above it on this page
+            return { right: r.right, top: r.top, width: doc.documentElement.clientWidth, id: t.parentElement!.id };
+          }
+          return null;
+        },
+        kept,
+      );
+      expect(where).not.toBeNull();
+      expect(two.ids).toContain(where!.id);
+      expect(where!.right).toBeGreaterThan(where!.width / 2);
+      expect(where!.right).toBeLessThanOrEqual(where!.width);
+      await page.reload();
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      await expect.poll(footer).toMatch(/^Page 2 of \d+$/);
+      expect((await pageInView(page)).ids).toEqual(two.ids);
+      await page.screenshot({ path: path.join(os.tmpdir(), `lectern-fidelity-rtl-arabic-${viewport.width}.png`) });
       await page.getByRole('button', { name: 'Display settings' }).click();
       await page.getByRole('button', { name: 'Scroll' }).click();
       await page.keyboard.press('Escape');
