@@ -79,29 +79,40 @@ export function readTitleRendition(pkg: DomElement, warn: (message: string) => v
   return rendition;
 }
 
-/** A spine item's rendition: the package's, overridden by its itemref `properties`. */
+/**
+ * A spine item's rendition: the package's, overridden by its itemref `properties`. When an itemref repeats an
+ * override of the same kind ("rendition:layout-reflowable rendition:layout-pre-paginated"), the first one counts and
+ * the others are ignored (EPUB 3.3 Reading Systems §4.4, confreq-rs-pkg-spine-override-first).
+ */
 export function itemRendition(title: TitleRendition, properties: readonly string[]): Omit<ChapterRendition, 'viewport'> {
-  let { layout, spread, flow } = title;
+  let layout: Layout | null = null;
+  let spread: Spread | null = null;
+  let flow: Flow | null = null;
   let pageSpread: PageSpread | null = null;
   for (const raw of properties) {
     const p = raw.toLowerCase();
-    if (p === 'rendition:layout-pre-paginated') layout = 'pre-paginated';
-    else if (p === 'rendition:layout-reflowable') layout = 'reflowable';
-    else if (p.startsWith('rendition:spread-')) spread = spreadOf(p.slice('rendition:spread-'.length)) ?? spread;
-    else if (p.startsWith('rendition:flow-') && FLOWS.has(p.slice('rendition:flow-'.length) as Flow)) flow = p.slice('rendition:flow-'.length) as Flow;
-    else if (p === 'page-spread-left' || p === 'rendition:page-spread-left') pageSpread = 'left';
-    else if (p === 'page-spread-right' || p === 'rendition:page-spread-right') pageSpread = 'right';
-    else if (p === 'rendition:page-spread-center' || p === 'page-spread-center') pageSpread = 'center';
+    if (p === 'rendition:layout-pre-paginated') layout ??= 'pre-paginated';
+    else if (p === 'rendition:layout-reflowable') layout ??= 'reflowable';
+    else if (p.startsWith('rendition:spread-')) spread ??= spreadOf(p.slice('rendition:spread-'.length)) ?? null;
+    else if (p.startsWith('rendition:flow-') && FLOWS.has(p.slice('rendition:flow-'.length) as Flow)) flow ??= p.slice('rendition:flow-'.length) as Flow;
+    else if (p === 'page-spread-left' || p === 'rendition:page-spread-left') pageSpread ??= 'left';
+    else if (p === 'page-spread-right' || p === 'rendition:page-spread-right') pageSpread ??= 'right';
+    else if (p === 'rendition:page-spread-center' || p === 'page-spread-center') pageSpread ??= 'center';
   }
-  return { layout, spread, flow, pageSpread };
+  return { layout: layout ?? title.layout, spread: spread ?? title.spread, flow: flow ?? title.flow, pageSpread };
 }
 
-/** "width=1200, height=1600" (commas, semicolons or spaces between); null unless both are positive whole sizes. */
+/**
+ * "width=1200, height=1600" (commas, semicolons or spaces between); null unless both are positive whole sizes. A
+ * property given twice counts once, the first time ("width=900, height=600, width=1000, height=1000" is 900x600),
+ * and what is not a property (", something, foo") is ignored.
+ */
 export function parseViewport(content: string): Viewport | null {
   const fields = new Map<string, string>();
   for (const part of content.split(/[,;]+|\s+(?=[a-z-]+\s*=)/i)) {
     const eq = part.indexOf('=');
-    if (eq > 0) fields.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim());
+    const name = part.slice(0, eq).trim().toLowerCase();
+    if (eq > 0 && !fields.has(name)) fields.set(name, part.slice(eq + 1).trim());
   }
   return viewportOf(fields.get('width'), fields.get('height'));
 }
@@ -113,9 +124,13 @@ function viewportOf(width: string | number | undefined, height: string | number 
   return { width: w, height: h };
 }
 
-/** A size in CSS pixels as a viewport needs it ("1200", "1200px", "1200.5"); null for device-width and the like. */
+/**
+ * A size in CSS pixels as a viewport needs it ("1200", "1200.5"); a unit after the number is ignored and the number
+ * read as pixels ("1200px", "600mm": EPUB 3.3 Reading Systems, confreq-fxl-rs-xhtml-icb-units); null for
+ * device-width and the like.
+ */
 function parseSize(value: string | undefined): number | null {
-  const m = value?.trim().match(/^(\d+(?:\.\d+)?)(?:px)?$/i);
+  const m = value?.trim().match(/^(\d+(?:\.\d+)?)\s*(?:[a-z]+)?$/i);
   if (!m) return null;
   const n = Math.round(Number(m[1]));
   return n >= 1 && n <= MAX_SIDE ? n : null;

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseXml, parseHtml, findFirst } from '../../src/ingest/markup.ts';
 import { documentViewport, imageSize, itemRendition, parseViewport, readTitleRendition, REFLOWABLE, svgViewport } from '../../src/ingest/rendition.ts';
+import { parseEpub } from '../../src/ingest/epub.ts';
 import { solidPng } from '../fixtures/fidelity.ts';
+import { epubBook } from './helpers.ts';
 
 const pkg = (meta: string) => findFirst(parseXml(`<package><metadata>${meta}</metadata></package>`), 'package')!;
 
@@ -53,6 +55,58 @@ describe('rendition', () => {
     expect(documentViewport(doc)).toEqual({ width: 500, height: 700 });
     expect(svgViewport(parseHtml('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1500"></svg>'))).toEqual({ width: 1000, height: 1500 });
     expect(svgViewport(parseHtml('<svg width="320" height="480"></svg>'))).toEqual({ width: 320, height: 480 });
+  });
+
+  // W3C epub-tests fxl-spine-overrides_duplicate, lay-fxl-xhtml-icb_repeated-in-meta, lay-fxl-xhtml-icb_units,
+  // lay-fxl-xhtml-icb_invalid_meta (docs/conformance.md)
+  it('counts the first of repeated overrides and viewport properties, and reads a size with a unit as pixels', () => {
+    const fixed = { ...REFLOWABLE, layout: 'pre-paginated' as const };
+    expect(itemRendition(fixed, ['rendition:layout-reflowable', 'rendition:layout-pre-paginated']).layout).toBe('reflowable');
+    expect(itemRendition(REFLOWABLE, ['rendition:spread-none', 'rendition:spread-both', 'page-spread-left', 'page-spread-right'])).toEqual({
+      layout: 'reflowable',
+      spread: 'none',
+      flow: 'auto',
+      pageSpread: 'left',
+    });
+    // a bogus first value does not hide a good second one
+    expect(itemRendition(REFLOWABLE, ['rendition:spread-bogus', 'rendition:spread-none']).spread).toBe('none');
+    expect(parseViewport('width=900, height=600, width=1000, height=1000')).toEqual({ width: 900, height: 600 });
+    expect(parseViewport('width=900, height=600, something, foo')).toEqual({ width: 900, height: 600 });
+    expect(parseViewport('width=1000px, height=600mm')).toEqual({ width: 1000, height: 600 });
+    expect(parseViewport('width=device-width, height=device-height')).toBeNull();
+
+    const page = (href: string, viewport: string) => ({
+      path: href,
+      label: href,
+      body: '<p>A page.</p>',
+      head: `<meta name="viewport" content="${viewport}"/>`,
+    });
+    const data = epubBook({
+      identifier: 'urn:uuid:fxl-overrides',
+      title: 'Overrides and viewports',
+      chapters: [page('p1.xhtml', 'width=900, height=600, width=1000, height=1000'), page('p2.xhtml', 'width=1000px, height=600mm'), page('p3.xhtml', 'width=900, height=600')],
+      files: {
+        'content.opf': `<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <dc:identifier id="uid">urn:uuid:fxl-overrides</dc:identifier><dc:title>Overrides and viewports</dc:title><dc:language>en</dc:language>
+    <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta><meta property="rendition:layout">pre-paginated</meta>
+  </metadata>
+  <manifest>
+    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+    <item id="c0" href="p1.xhtml" media-type="application/xhtml+xml"/><item id="c1" href="p2.xhtml" media-type="application/xhtml+xml"/>
+    <item id="c2" href="p3.xhtml" media-type="application/xhtml+xml"/>
+  </manifest>
+  <spine><itemref idref="c0"/><itemref idref="c1"/><itemref idref="c2" properties="rendition:layout-reflowable rendition:layout-pre-paginated"/></spine>
+</package>`,
+      },
+    });
+    const book = parseEpub(data, 'overrides.epub');
+    expect(book.chapters.map((c) => [c.rendition?.layout, c.rendition?.viewport])).toEqual([
+      ['pre-paginated', { width: 900, height: 600 }],
+      ['pre-paginated', { width: 1000, height: 600 }],
+      ['reflowable', null],
+    ]);
   });
 
   it('reads the size of PNG, GIF, JPEG and WebP images from their headers', () => {
