@@ -6,7 +6,8 @@
  * - properties on an allow-list (what books use to lay out text, boxes, tables, lists and SVG paint, and the
  *   properties EPUB defines: writing-mode, text-orientation, text-combine-upright, text-emphasis*, hyphens,
  *   line-break, word-break, text-align-last, text-underline-position); their -epub-, -webkit-, -moz-, -ms- and
- *   -o- forms become the standard property (-epub-text-combine: horizontal becomes text-combine-upright: all);
+ *   -o- forms become the standard property (-epub-text-combine: horizontal and -epub-text-combine-horizontal: all
+ *   become text-combine-upright: all; text-transform: -epub-fullwidth becomes full-width);
  * - functions on an allow-list (colours, calc, gradients, transforms, counters, local/format in @font-face);
  * - url() (and the strings of image-set()) only to the book's own resources, rewritten to their served address by
  *   the caller's rewriter, or an in-document fragment, or a data: image or font;
@@ -262,7 +263,8 @@ function standardProperty(prop: string): string | null {
   const lower = prop.toLowerCase();
   if (lower.startsWith('--')) return lower.startsWith('--lectern') ? null : prop;
   const name = lower.replace(VENDOR, '');
-  if (name === 'text-combine') return 'text-combine';
+  // EPUB 3.0's -epub-text-combine and EPUB 3.3's -epub-text-combine-horizontal both become text-combine-upright
+  if (name === 'text-combine' || name === 'text-combine-horizontal') return 'text-combine';
   return PROPERTIES.has(name) ? name : null;
 }
 
@@ -286,11 +288,14 @@ function cleanDeclaration(decl: Declaration, rewrite: CssUrlRewriter, fontFace: 
   if (value === null || value === '') return false;
   const keyword = value.toLowerCase();
   if (prop === 'text-combine') {
-    // EPUB 3's -epub-text-combine: horizontal is the standard text-combine-upright: all.
+    // EPUB 3's -epub-text-combine: horizontal and -epub-text-combine-horizontal: all are the standard
+    // text-combine-upright: all.
     prop = 'text-combine-upright';
-    value = keyword.startsWith('horizontal') ? 'all' : keyword === 'none' ? 'none' : '';
+    value = keyword.startsWith('horizontal') || keyword === 'all' ? 'all' : keyword === 'none' ? 'none' : '';
     if (!value) return false;
   }
+  // EPUB's text-transform: -epub-fullwidth is the standard full-width.
+  if (prop === 'text-transform') value = value.replace(/(^|\s)-epub-fullwidth(?=\s|$)/gi, '$1full-width');
   if (prop === 'font-size' && !fontFace) value = scaledFontSize(value);
   if (prop === 'position') {
     // Fixed and absolute boxes could cover the page, and a link laid over it would take the reader's page-turn

@@ -136,7 +136,14 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
   const resources: ParsedResource[] = [];
   for (const item of items) {
     const bytes = item.zipPath ? files.get(item.zipPath) : undefined;
-    if (bytes && !chapterPaths.has(item.path)) resources.push({ fullPath: item.path, mediaType: item.mediaType, data: bytes });
+    if (chapterPaths.has(item.path)) continue;
+    // An image no browser shows (image/psd, image/tiff, …) with a manifest fallback to one it does: the fallback is
+    // served in its place, so that the chapter's <img src="x.psd"> shows it (EPUB 3.3 §3.3.3 manifest fallbacks).
+    const fallback = imageFallback(item, byId, files);
+    if (fallback) {
+      warn(`${item.href} is ${item.mediaType}, which browsers do not show; its fallback ${fallback.item.href} is served in its place`);
+      resources.push({ fullPath: item.path, mediaType: fallback.item.mediaType, data: fallback.bytes });
+    } else if (bytes) resources.push({ fullPath: item.path, mediaType: item.mediaType, data: bytes });
   }
   reportUnlisted(zip, opfPath, items, warn);
 
@@ -564,6 +571,22 @@ function imagePageHtml(imagePath: string, fixed = false): string {
     return `<html><head><title></title></head><body><div style="width: 100%; height: 100%"><img src="${name}" alt="" style="${fill}"/></div></body></html>`;
   }
   return `<html><head><title></title></head><body><div><img src="${name}" alt=""/></div></body></html>`;
+}
+
+/** The image types every reading system shows (EPUB 3.3 core media types). */
+const CORE_IMAGE_TYPES = new Set(['image/gif', 'image/jpeg', 'image/png', 'image/svg+xml', 'image/webp']);
+
+/** For an image of another type, the first core image on its manifest fallback chain (with its bytes); else null. */
+function imageFallback(item: ManifestItem, byId: Map<string, ManifestItem>, files: Map<string, Uint8Array>): { item: ManifestItem; bytes: Uint8Array } | null {
+  const type = item.mediaType.toLowerCase();
+  if (!type.startsWith('image/') || CORE_IMAGE_TYPES.has(type) || !item.fallback) return null;
+  const seen = new Set<ManifestItem>([item]);
+  for (let next = byId.get(item.fallback); next && !seen.has(next); next = next.fallback ? byId.get(next.fallback) : undefined) {
+    seen.add(next);
+    const bytes = next.zipPath ? files.get(next.zipPath) : undefined;
+    if (bytes && CORE_IMAGE_TYPES.has(next.mediaType.toLowerCase())) return { item: next, bytes };
+  }
+  return null;
 }
 
 /** The item a spine entry shows: itself if it is a content document, else the first one on its fallback chain; else an image on the chain. */

@@ -259,6 +259,15 @@ function documentDirection(html: DomElement | null, body: DomElement | null): { 
   return { dir: dir && DIRS.has(dir) ? dir : null, lang: lang && LANGUAGE_TAG.test(lang) ? lang : null };
 }
 
+/**
+ * The CSS of a <style> element. Chapters are parsed as HTML, where <style> is raw text, but an XHTML book (and an
+ * SVG's <style>, nearly always) may wrap its CSS in a CDATA section, which in XML is the text without its markers:
+ * left in, "<![CDATA[" would join the first selector and drop that rule (W3C epub-tests cnt-svg-css, cnt-svg-support).
+ */
+function styleText(element: DomElement): string {
+  return DomUtils.textContent(element).replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1');
+}
+
 export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedChapter {
   const document = parseHtml(rawHtml);
   const body = findFirst(document, 'body');
@@ -278,7 +287,7 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
     if (element.name.toLowerCase() === 'style') {
       const type = (attr(element, 'type') ?? 'text/css').trim().toLowerCase();
       if (type !== 'text/css' || !opts.inlineStyleUrl) continue;
-      const sheet = sanitizeStylesheet(DomUtils.textContent(element), css, { positioned: opts.fixedLayout === true });
+      const sheet = sanitizeStylesheet(styleText(element), css, { positioned: opts.fixedLayout === true });
       if (!sheet.css) continue;
       stylesheets.push(opts.inlineStyleUrl(inlineStyles.length));
       inlineStyles.push(sheet.css);

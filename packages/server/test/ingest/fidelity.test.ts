@@ -13,7 +13,7 @@ import { xmlProblem } from '../../src/ingest/markup.ts';
 import { deobfuscate } from '../../src/ingest/obfuscation.ts';
 import { recheckChapterHtml, renderChapter, sanitizeFragment } from '../../src/ingest/render.ts';
 import { IngestError } from '../../src/ingest/types.ts';
-import { minimalEpub3, xhtml } from './helpers.ts';
+import { epubBook, minimalEpub3, PNG, xhtml } from './helpers.ts';
 
 const RESOURCES = new Set(['images/a.png', 'fonts/f.woff2', 'css/other.css']);
 const rewrite = bookCssRewriter('text/ch.xhtml', (p) => RESOURCES.has(p), (p) => `/files/${p}`);
@@ -68,6 +68,78 @@ describe('the CSS sanitiser', () => {
     ]) {
       expect(out).toContain(kept);
     }
+  });
+
+  // W3C epub-tests css-epub-text-combine-horizontal and css-epub-text-transform (docs/conformance.md)
+  it("maps EPUB 3.3's -epub-text-combine-horizontal and text-transform: -epub-fullwidth to the standard properties", () => {
+    expect(sanitizeStyleAttribute('-epub-text-combine-horizontal: all; writing-mode: vertical-lr', rewrite)).toBe('text-combine-upright: all; writing-mode: vertical-lr');
+    expect(sanitizeStyleAttribute('-epub-text-combine-horizontal: none', rewrite)).toBe('text-combine-upright: none');
+    expect(sanitizeStyleAttribute('-epub-text-combine-horizontal: bogus', rewrite)).toBe('');
+    expect(sanitizeStyleAttribute('writing-mode: vertical-lr; text-transform: -epub-fullwidth;', rewrite)).toBe('writing-mode: vertical-lr; text-transform: full-width');
+    expect(sanitizeStyleAttribute('text-transform: uppercase -EPUB-fullwidth', rewrite)).toBe('text-transform: uppercase full-width');
+    const out = sheet('.tcy { -epub-text-combine-horizontal: all; } .fw { text-transform: -epub-fullwidth; }');
+    expect(out).toContain('text-combine-upright: all');
+    expect(out).toContain('text-transform: full-width');
+  });
+
+  // W3C epub-tests pub-foreign_image (docs/conformance.md)
+  it('serves the core image on the manifest fallback chain in place of an image browsers do not show', () => {
+    const psd = Uint8Array.from([...Buffer.from('8BPS'), 0, 1, 0, 0]);
+    const book = parseEpub(
+      epubBook({
+        identifier: 'urn:uuid:foreign-image',
+        title: 'Foreign image',
+        chapters: [{ path: 'ch.xhtml', label: 'Star', body: '<img src="star.psd" alt="a star"/><img src="lone.tiff" alt="no fallback"/>' }],
+        manifest: [
+          '<item id="psd" href="star.psd" media-type="image/psd" fallback="tiff"/>',
+          '<item id="tiff" href="star.tiff" media-type="image/tiff" fallback="png"/>',
+          '<item id="png" href="star.png" media-type="image/png"/>',
+          '<item id="lone" href="lone.tiff" media-type="image/tiff"/>',
+        ],
+        files: { 'star.psd': psd, 'star.tiff': psd, 'star.png': PNG, 'lone.tiff': psd },
+      }),
+      'foreign-image.epub',
+    );
+    const byPath = new Map(book.resources.map((r) => [r.fullPath, r]));
+    expect(byPath.get('star.psd')).toMatchObject({ mediaType: 'image/png', data: PNG });
+    expect(byPath.get('star.tiff')).toMatchObject({ mediaType: 'image/png', data: PNG });
+    expect(byPath.get('star.png')).toMatchObject({ mediaType: 'image/png', data: PNG });
+    // without a fallback the file stays as it is
+    expect(byPath.get('lone.tiff')).toMatchObject({ mediaType: 'image/tiff', data: psd });
+    expect(book.warnings).toContain('star.psd is image/psd, which browsers do not show; its fallback star.png is served in its place');
+  });
+
+  // W3C epub-tests cnt-svg-css, cnt-svg-support, cnt-svg-embedded (docs/conformance.md)
+  it("reads a <style>'s CSS inside a CDATA section, in the head and in an SVG's defs", () => {
+    const book = parseEpub(
+      epubBook({
+        identifier: 'urn:uuid:cdata-styles',
+        title: 'CDATA styles',
+        chapters: [
+          {
+            path: 'ch.xhtml',
+            label: 'Styles',
+            head: '<style type="text/css"><![CDATA[ p.x { color: green } ]]></style>',
+            body: `<p class="x">Green.</p><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><style type="text/css">
+              <![CDATA[ .fil0 { fill: red } ]]></style></defs><path class="fil0" d="M0 0h10v10z"/></svg>`,
+          },
+        ],
+      }),
+      'cdata.epub',
+    );
+    const chapter = book.chapters[0]!;
+    const rendered = renderChapter(chapter.rawHtml, {
+      chapterFullPath: chapter.fullPath,
+      allowScripts: false,
+      chapterUrl: (p) => `/read/${p}`,
+      resourceUrl: (p) => `/files/${p}`,
+      isChapter: (p) => p === chapter.fullPath,
+      inlineStyleUrl: (n) => `/files/${chapter.fullPath}.style-${n + 1}.css`,
+    });
+    expect(rendered.inlineStyles).toHaveLength(2);
+    expect(rendered.inlineStyles.join('\n')).toMatch(/p\.x\s*\{\s*color: green/);
+    expect(rendered.inlineStyles.join('\n')).toMatch(/\.fil0\s*\{\s*fill: red/);
+    expect(rendered.inlineStyles.join('\n')).not.toContain('CDATA');
   });
 
   it('reads style="" the same way, without !important', () => {
