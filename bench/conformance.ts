@@ -1,0 +1,295 @@
+/**
+ * Reading-system conformance harness (issue 12, "Reading fidelity"): runs a folder of test publications — in practice
+ * the W3C EPUB 3 test suite's reading-system tests (w3c/epub-tests), each rebuilt as an .epub — through the real
+ * Lectern, and records what a judge needs to decide each test against its own pass criterion. The corpus stays out
+ * of this repository; only this harness and the judged results (docs/conformance.md) are kept.
+ *
+ * For each `<test-id>.epub` in the folder (argument, else EPUB_TESTS_DIR, else /tmp/epub-tests):
+ *  1. imports it into a fresh data directory with the real importer, called as the operators' command line calls it
+ *     (`lectern import`: buildServices(loadConfig()) on that DATA_DIR, then `importer.importPaths([file])`, in this
+ *     process rather than one process per file), recording whether the import succeeded, its warnings or its reason;
+ *  2. with the built app (`npm run build --silent` first) started on that data directory as on a fresh install,
+ *     signs the demo account in with headless Chromium (scripts/fresh-server.ts' launch flags and sign-in) at
+ *     1280x800, opens the title's first chapter in the reader and takes `<test-id>.png`; then each further reading-order
+ *     item, up to six, by its reader address (`<test-id>-2.png`, …); the contents panel (`<test-id>-toc.png`) and,
+ *     when it has two entries or more, where activating the last one leads (`<test-id>-tocnav.png`); the title page
+ *     (`<test-id>-title.png`); and, when the first chapter has a link with id "go", follows it inside the chapter frame
+ *     (`<test-id>-link.png`);
+ *  3. probes each chapter frame for what mechanical criteria need: the document's lang and dir, the computed
+ *     direction, the fonts the document loaded and their status, the computed CSS properties EPUB defines (writing
+ *     mode, text orientation, emphasis, hyphens, line and word breaking, last-line alignment, underline position,
+ *     text transform, combine-upright) of every element whose value differs from its body's, the style attributes
+ *     the sanitiser kept, MathML/SVG/image/media counts (images with their natural width) and the visible text;
+ *  4. writes everything to `<shots>/results.json` (SHOTS_DIR, else /tmp/epub-tests-shots): per test the import
+ *     outcome, the book's chapters and contents as the API gives them, page progression, each chapter's rendition,
+ *     the probes and the screenshots' names.
+ * Judging is done by a person (or an agent) looking at the screenshots and the probes against each test's own
+ * criterion; docs/conformance.md holds the judged table.
+ *
+ *   npm run build --silent && npx tsx bench/conformance.ts [folder]      (ONLY=id1,id2 runs a subset)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { buildServices } from '../packages/server/src/app.ts';
+import { loadConfig } from '../packages/server/src/config.ts';
+import { reasonOf } from '../packages/server/src/services/import.ts';
+import { CHROMIUM_LAUNCH, signIn, startFreshServer } from '../scripts/fresh-server.ts';
+
+const folder = path.resolve(process.argv[2] ?? process.env.EPUB_TESTS_DIR ?? '/tmp/epub-tests');
+const shots = path.resolve(process.env.SHOTS_DIR ?? '/tmp/epub-tests-shots');
+const only = process.env.ONLY ? new Set(process.env.ONLY.split(',')) : null;
+const MAX_CHAPTERS = 6;
+
+interface ChapterProbe {
+  href: string;
+  painted: boolean;
+  page_progression?: string;
+  rendition?: unknown;
+  frames: unknown[];
+  shot: string;
+}
+interface TestRecord {
+  id: string;
+  imported: boolean;
+  import_output: string;
+  book_id?: string;
+  title?: string;
+  chapters?: { label: string; full_path: string }[];
+  toc?: unknown;
+  chapter_probes: ChapterProbe[];
+  toc_panel?: string;
+  title_page?: { shot: string; heading: string | null; dir: string | null; computed_direction: string | null; authors: string | null };
+  link?: { shot: string; url: string; text: string } | null;
+  toc_activation?: { shot: string; url: string; text: string };
+  error?: string;
+}
+
+/** Runs in the reader page: what each chapter frame shows, for the mechanical criteria. */
+function probeFrames(): unknown[] {
+  const PROPS = [
+    'writing-mode',
+    'text-orientation',
+    'text-emphasis-style',
+    'text-emphasis-color',
+    'text-emphasis-position',
+    'text-align-last',
+    'word-break',
+    'line-break',
+    'hyphens',
+    'text-transform',
+    'text-combine-upright',
+    'text-underline-position',
+    'direction',
+    'font-family',
+    'color',
+    'background-color',
+  ];
+  const frames = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-view__frame, iframe.fixed-layout__page'));
+  return frames.map((frame) => {
+    const doc = frame.contentDocument;
+    if (!doc || !doc.body) return { frame: frame.className, readable: false };
+    const win = doc.defaultView!;
+    const bodyStyle = win.getComputedStyle(doc.body);
+    const styled: Record<string, unknown>[] = [];
+    for (const el of Array.from(doc.body.querySelectorAll('*')).slice(0, 400)) {
+      const cs = win.getComputedStyle(el);
+      const diff: Record<string, string> = {};
+      for (const p of PROPS) {
+        const v = cs.getPropertyValue(p);
+        if (v === bodyStyle.getPropertyValue(p)) continue;
+        if (p === 'background-color' && v === 'rgba(0, 0, 0, 0)') continue;
+        if (p === 'text-emphasis-color' && v === cs.color) continue;
+        diff[p] = v;
+      }
+      const style = el.getAttribute('style');
+      if (Object.keys(diff).length || style) {
+        styled.push({ el: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('class') ? `.${el.getAttribute('class')!.split(/\s+/).join('.')}` : ''}`, style, ...diff });
+      }
+      if (styled.length >= 60) break;
+    }
+    const rect = frame.getBoundingClientRect();
+    const probe = doc.getElementById('probe');
+    return {
+      frame: frame.className,
+      href: frame.dataset.href ?? null,
+      box: { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) },
+      readable: true,
+      lang: doc.documentElement.getAttribute('lang') ?? doc.documentElement.getAttribute('xml:lang'),
+      dir: doc.documentElement.getAttribute('dir'),
+      body_dir: doc.body.getAttribute('dir'),
+      body_direction: bodyStyle.direction,
+      body_writing_mode: bodyStyle.writingMode,
+      probe: probe ? { lang: probe.closest('[lang]')?.getAttribute('lang') ?? null, direction: win.getComputedStyle(probe).direction, align: win.getComputedStyle(probe).textAlign } : null,
+      fonts: Array.from(doc.fonts as unknown as Iterable<FontFace>).map((f) => `${f.family}:${f.status}`),
+      counts: {
+        math: doc.getElementsByTagNameNS('http://www.w3.org/1998/Math/MathML', 'math').length,
+        svg: doc.getElementsByTagNameNS('http://www.w3.org/2000/svg', 'svg').length,
+        img: doc.images.length,
+        audio: doc.getElementsByTagName('audio').length,
+        video: doc.getElementsByTagName('video').length,
+        object: doc.getElementsByTagName('object').length,
+        iframe: doc.getElementsByTagName('iframe').length,
+        links: doc.links.length,
+      },
+      images: Array.from(doc.images).map((i) => ({ src: i.getAttribute('src'), natural_width: i.naturalWidth, complete: i.complete, alt: i.alt })),
+      styled,
+      text: (doc.body.innerText || '').replace(/\s+/g, ' ').trim().slice(0, 600),
+    };
+  });
+}
+
+async function waitPainted(page: Page): Promise<boolean> {
+  return page
+    .waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0, null, { timeout: 20_000 })
+    .then(() => true)
+    .catch(() => false);
+}
+
+async function openChapter(page: Page, url: string): Promise<boolean> {
+  await page.goto(url);
+  const painted = await waitPainted(page);
+  await page.waitForTimeout(1200); // fonts, images and the frame's own layout settle
+  return painted;
+}
+
+async function main() {
+  const files = fs
+    .readdirSync(folder)
+    .filter((f) => f.endsWith('.epub'))
+    .filter((f) => !only || only.has(f.replace(/\.epub$/, '')))
+    .sort();
+  if (!files.length) throw new Error(`no .epub files in ${folder}`);
+  fs.mkdirSync(shots, { recursive: true });
+  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-conformance-', timeoutMs: 170_000 });
+  const records: TestRecord[] = [];
+  try {
+    // the importer as `lectern import` runs it, on the server's DATA_DIR (SQLite)
+    const { db, services } = await buildServices(loadConfig({ ...process.env, DATA_DIR: fresh.dataDir, DATABASE_URL: '' }, { logLevel: 'silent' }));
+    try {
+      for (const file of files) {
+        const id = file.replace(/\.epub$/, '');
+        const rec: TestRecord = { id, imported: false, import_output: '', chapter_probes: [] };
+        try {
+          const report = await services.importer.importPaths([path.join(folder, file)], { topics: [] });
+          const done = report.imported[0];
+          if (done) {
+            rec.imported = true;
+            rec.book_id = done.book_id;
+            rec.import_output = [`imported ${done.book_id} "${done.title}" ${done.chapters} chapters`, ...done.warnings.map((w) => `warning: ${w}`)].join('\n');
+          } else rec.import_output = report.failed.map((f) => `FAILED ${f.reason}`).join('\n') || JSON.stringify(report);
+        } catch (e) {
+          rec.import_output = `FAILED ${reasonOf(e)}`;
+        }
+        records.push(rec);
+        console.log(`${rec.imported ? 'imported' : 'FAILED  '} ${id}${rec.imported ? '' : `: ${rec.import_output}`}`);
+      }
+    } finally {
+      await db.close();
+    }
+
+    const browser = await chromium.launch(CHROMIUM_LAUNCH);
+    try {
+      const context = await browser.newContext({ baseURL: fresh.base, viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      page.on('dialog', (d) => void d.dismiss());
+      // a loaded machine can be slow to serve the first page: try the sign-in a few times before giving up
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await signIn(page, fresh.email, fresh.password);
+          break;
+        } catch (e) {
+          if (attempt >= 3) throw e;
+          console.warn(`sign-in attempt ${attempt} failed (${(e as Error).message.split('\n')[0]}); trying again`);
+        }
+      }
+      for (const rec of records) {
+        if (!rec.imported) continue;
+        try {
+          const detail = await (await page.request.get(`/api/v1/book/${rec.book_id}/`)).json();
+          rec.title = detail.title;
+          rec.chapters = (detail.chapters ?? []).map((c: { label: string; full_path: string }) => ({ label: c.label, full_path: c.full_path }));
+          rec.toc = await (await page.request.get(`/nest/epub/toc/?book_id=${rec.book_id}`)).json().catch(() => null);
+          const chapters: { web_url: string; full_path: string; url: string }[] = detail.chapters ?? [];
+          for (const [i, ch] of chapters.slice(0, MAX_CHAPTERS).entries()) {
+            const item = await (await page.request.get(ch.url)).json().catch(() => ({}));
+            const painted = await openChapter(page, ch.web_url);
+            const shot = `${rec.id}${i === 0 ? '' : `-${i + 1}`}.png`;
+            await page.screenshot({ path: path.join(shots, shot) });
+            rec.chapter_probes.push({ href: ch.full_path, painted, page_progression: item.page_progression, rendition: item.rendition, frames: await page.evaluate(probeFrames), shot });
+            if (i === 0) {
+              // the first chapter's link with id "go" (spine tests): followed inside the frame
+              const frame = page.frameLocator('iframe.chapter-view__frame');
+              if ((await frame.locator('#go').count().catch(() => 0)) > 0) {
+                await frame.locator('#go').click();
+                await waitPainted(page);
+                await page.waitForTimeout(1500);
+                const link = `${rec.id}-link.png`;
+                await page.screenshot({ path: path.join(shots, link) });
+                const frames = (await page.evaluate(probeFrames)) as { text?: string }[];
+                rec.link = { shot: link, url: page.url(), text: frames.map((f) => f.text ?? '').join(' | ').slice(0, 300) };
+                await openChapter(page, ch.web_url);
+              } else rec.link = null;
+              // the contents panel
+              const tocButton = page.getByRole('button', { name: 'Table of contents' });
+              if (await tocButton.count()) {
+                await tocButton.first().click();
+                await page.waitForTimeout(600);
+                rec.toc_panel = `${rec.id}-toc.png`;
+                await page.screenshot({ path: path.join(shots, rec.toc_panel) });
+                // the last entry of the contents, activated: where the reader goes (nav-activation)
+                const entries = page.locator('aside.toc a[href]');
+                const count = await entries.count();
+                if (count >= 2) {
+                  await entries.nth(count - 1).click();
+                  await waitPainted(page);
+                  await page.waitForTimeout(1200);
+                  const shot = `${rec.id}-tocnav.png`;
+                  await page.screenshot({ path: path.join(shots, shot) });
+                  const frames = (await page.evaluate(probeFrames)) as { text?: string }[];
+                  rec.toc_activation = { shot, url: page.url(), text: frames.map((f) => f.text ?? '').join(' | ').slice(0, 300) };
+                } else await page.keyboard.press('Escape');
+              }
+            }
+          }
+          // the title page: how the title and creator are shown
+          await page.goto(`/library/book/${rec.book_id}`);
+          await page.locator('h1').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+          await page.waitForTimeout(500);
+          const shot = `${rec.id}-title.png`;
+          await page.screenshot({ path: path.join(shots, shot) });
+          const heading = await page.evaluate(() => {
+            const h = document.querySelector('main h1') ?? document.querySelector('h1');
+            const authors = document.querySelector('.title-page__byline') ?? document.querySelector('[class*="author"], [class*="creator"]');
+            return {
+              heading: h?.textContent ?? null,
+              dir: h?.closest('[dir]')?.getAttribute('dir') ?? null,
+              computed_direction: h ? getComputedStyle(h).direction : null,
+              authors: authors
+                ? `${authors.textContent} (dir ${authors.closest('[dir]')?.getAttribute('dir') ?? 'none'}, ${getComputedStyle(authors).direction}; names: ${Array.from(authors.querySelectorAll('bdi'))
+                    .map((b) => `${b.textContent} dir=${b.getAttribute('dir') ?? 'none'} (${getComputedStyle(b).direction})`)
+                    .join(', ')})`
+                : null,
+            };
+          });
+          rec.title_page = { shot, ...heading };
+        } catch (e) {
+          rec.error = (e as Error).message.split('\n')[0];
+        }
+        console.log(`read     ${rec.id}: ${rec.chapter_probes.length} chapter(s)${rec.error ? `, error: ${rec.error}` : ''}`);
+      }
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await fresh.stop();
+  }
+  const out = path.join(shots, 'results.json');
+  fs.writeFileSync(out, JSON.stringify({ when: new Date().toISOString(), node: process.version, host: os.hostname(), folder, tests: records }, null, 1));
+  const ok = records.filter((r) => r.imported).length;
+  console.log(`\n${records.length} test publications, ${ok} imported, ${records.length - ok} refused; results in ${out}, screenshots in ${shots}`);
+}
+
+await main();
