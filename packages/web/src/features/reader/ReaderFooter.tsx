@@ -14,19 +14,21 @@ export interface ReaderFooterProps {
 
 export function ReaderFooter({ item, percent, pages, readerPath }: ReaderFooterProps) {
   const position = pages ? `Page ${pages.index + 1} of ${pages.count}` : `${Math.round(percent)}%`;
+  // A right-to-left book's chapters go the other way: the next is on the left, pointing left, and the bar fills
+  // from the right (the order in the document, previous then next, stays for screen readers).
+  const rtl = item?.page_progression === 'rtl';
   return (
-    <nav className="reader-footer" aria-label="Chapters">
+    <nav className="reader-footer" aria-label="Chapters" dir={rtl ? 'rtl' : undefined}>
       {item?.previous_chapter_uri ? (
         <Link className="reader-footer__link" rel="prev" to={readerPath(item.previous_chapter_uri)} onClick={() => track('reader', 'navigate', 'previous-chapter')}>
-          <ReaderIcon name="prev" size={18} />
+          <ReaderIcon name={rtl ? 'next' : 'prev'} size={18} />
           <span>Previous</span>
         </Link>
       ) : (
         <span className="reader-footer__link reader-footer__link--none" />
       )}
       <div className="reader-footer__position" aria-live="off">
-        {/* a right-to-left book's pages fill the bar from the right, the way they turn */}
-        <span className="reader-footer__bar" aria-hidden="true" dir={pages && item?.page_progression === 'rtl' ? 'rtl' : undefined}>
+        <span className="reader-footer__bar" aria-hidden="true">
           <span style={{ width: `${Math.round(percent)}%` }} />
         </span>
         <span className="reader-footer__text">{position}</span>
@@ -34,7 +36,7 @@ export function ReaderFooter({ item, percent, pages, readerPath }: ReaderFooterP
       {item?.next_chapter_uri ? (
         <Link className="reader-footer__link reader-footer__link--next" rel="next" to={readerPath(item.next_chapter_uri)} onClick={() => track('reader', 'navigate', 'next-chapter')}>
           <span>Next chapter</span>
-          <ReaderIcon name="next" size={18} />
+          <ReaderIcon name={rtl ? 'prev' : 'next'} size={18} />
         </Link>
       ) : (
         <span className="reader-footer__link reader-footer__link--none" />
