@@ -31,6 +31,15 @@ const RTL_NOTE = 'A note of the right to left book.';
 /** The one paragraph of the first chapter with a word of its own, for the search jump. */
 const RTL_FOUND = 77;
 const RTL_WORD = 'lodestar';
+/** The vertical chapter's paragraphs (Japanese, its stylesheet puts html in writing-mode: vertical-rl). */
+const VERTICAL_PARAGRAPHS = 70;
+/**
+ * The search jump's paragraph: a passage of Latin words around its word (the in-book search's index and passages
+ * count words between spaces, so a run of Japanese without spaces is one word: a passage of them spans paragraphs).
+ */
+const VERTICAL_WORD = 'polaris';
+const VERTICAL_PASSAGE = `In the cold night of the long winter the old sailors of the northern harbour used to look up from the quay for the one steady star they called ${VERTICAL_WORD}, and the cat watched it too.`;
+const VERTICAL_FOUND = 41;
 
 /**
  * The paragraphs (ids) of the chapter on show whose middle is inside the frame, in document order, and where the
@@ -50,8 +59,38 @@ function pageInView(page: Page): Promise<{ ids: string[]; scrollLeft: number; al
   });
 }
 
+/**
+ * What a page of the vertical chapter shows: its paragraphs (ids) with a line inside the frame, right to left (the
+ * order they are read in), the offsets, and whether the frame's document is wider than the frame.
+ */
+function verticalInView(page: Page): Promise<{ ids: string[]; scrollTop: number; scrollLeft: number; aligned: boolean; vertical: boolean; rtlClass: boolean; writingMode: string; overflowX: boolean }> {
+  return page.evaluate(() => {
+    const frame = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!;
+    const doc = frame.contentDocument!;
+    const w = doc.documentElement.clientWidth;
+    const h = doc.documentElement.clientHeight;
+    const inView = (r: DOMRect) => r.height > 0 && r.top + r.height / 2 >= 0 && r.top + r.height / 2 < h && r.left + r.width / 2 >= 0 && r.left + r.width / 2 < w;
+    const ids = Array.from(doc.querySelectorAll('#lectern-root p[id], #lectern-root h1'))
+      .map((el) => ({ id: el.id || el.tagName.toLowerCase(), rects: Array.from(el.getClientRects()).filter(inView) }))
+      .filter((e) => e.rects.length > 0)
+      .sort((a, b) => Math.max(...b.rects.map((r) => r.right)) - Math.max(...a.rects.map((r) => r.right)))
+      .map((e) => e.id);
+    const s = doc.scrollingElement!;
+    return {
+      ids,
+      scrollTop: s.scrollTop,
+      scrollLeft: s.scrollLeft,
+      aligned: Math.abs(s.scrollTop / h - Math.round(s.scrollTop / h)) < 0.01,
+      vertical: doc.documentElement.classList.contains('lectern-vertical'),
+      rtlClass: doc.documentElement.classList.contains('lectern-rtl'),
+      writingMode: doc.defaultView!.getComputedStyle(doc.body).writingMode,
+      overflowX: s.scrollWidth > s.clientWidth + 1,
+    };
+  });
+}
+
 /** The number of a numbered paragraph id (p12 -> 12; others 0). */
-const numberOf = (id: string) => Number(/^[pq](\d+)$/.exec(id)?.[1] ?? 0);
+const numberOf = (id: string) => Number(/^[pqv](\d+)$/.exec(id)?.[1] ?? 0);
 
 beforeAll(() => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-fidelity-'));
@@ -66,8 +105,11 @@ beforeAll(() => {
     .replace('<spine>', '<spine page-progression-direction="rtl">')
     .replace('A Small Book', 'Right To Left Fixture')
     .replace('urn:uuid:5a1e0c3e-0000-4000-8000-000000000001', 'urn:uuid:5a1e0c3e-0000-4000-8000-0000000000bb')
-    .replace('<itemref idref="ch2"/>', '<itemref idref="ch2"/><itemref idref="ch3"/>')
-    .replace('<item id="css"', '<item id="ch3" href="text/ch3.xhtml" media-type="application/xhtml+xml"/><item id="css"');
+    .replace('<itemref idref="ch2"/>', '<itemref idref="ch2"/><itemref idref="ch3"/><itemref idref="ch4"/><itemref idref="ch5"/>')
+    .replace(
+      '<item id="css"',
+      '<item id="ch3" href="text/ch3.xhtml" media-type="application/xhtml+xml"/><item id="ch4" href="text/ch4.xhtml" media-type="application/xhtml+xml"/><item id="ch5" href="text/ch5.xhtml" media-type="application/xhtml+xml"/><item id="vcss" href="styles/vertical.css" media-type="text/css"/><item id="css"',
+    );
   // Two long chapters of numbered paragraphs (p1… and q1…), so a page's words say where in the chapter it is; a
   // footnote on the first page.
   const numbered = (prefix: string, count: number, what: string) =>
@@ -79,7 +121,10 @@ beforeAll(() => {
       'OEBPS/content.opf': opf,
       'OEBPS/nav/toc.xhtml': new TextDecoder()
         .decode(unzipSync(minimalEpub3())['OEBPS/nav/toc.xhtml']!)
-        .replace('<li><a href="../text/ch2.xhtml">Part Two</a></li>', '<li><a href="../text/ch2.xhtml">Part Two</a></li><li><a href="../text/ch3.xhtml">Part Three</a></li>'),
+        .replace(
+          '<li><a href="../text/ch2.xhtml">Part Two</a></li>',
+          '<li><a href="../text/ch2.xhtml">Part Two</a></li><li><a href="../text/ch3.xhtml">Part Three</a></li><li><a href="../text/ch4.xhtml">Part Four</a></li><li><a href="../text/ch5.xhtml">Part Five</a></li>',
+        ),
       'OEBPS/text/chapter 1.xhtml': xhtml('Chapter One', long),
       'OEBPS/text/ch2.xhtml': xhtml('Chapter Two', `<h1>Two</h1>${numbered('q', RTL_PARAGRAPHS, 'Second chapter')}`),
       // A chapter written right to left (its html says dir="rtl"): its lines start at the right too.
@@ -87,6 +132,15 @@ beforeAll(() => {
 <!DOCTYPE html>
 <html xmlns="http://www.w3.org/1999/xhtml" dir="rtl" lang="ar" xml:lang="ar"><head><title>الفصل الثالث</title></head>
 <body><h1>ثلاثة</h1>${Array.from({ length: RTL_PARAGRAPHS }, (_, i) => `<p id="a${i + 1}">الفقرة ${i + 1}: نص عربي طويل بما يكفي لملء بضع صفحات من القارئ.</p>`).join('')}</body></html>`,
+      // A Japanese chapter in vertical writing, as such books do it: the stylesheet on html (with the -epub- and
+      // -webkit- spellings), lines top to bottom, following each other right to left; long enough for several pages,
+      // each paragraph's number in it every few words so that any snippet of it is found in that paragraph only.
+      'OEBPS/styles/vertical.css': 'html { -epub-writing-mode: vertical-rl; -webkit-writing-mode: vertical-rl; writing-mode: vertical-rl; }\nbody { line-height: 1.8; }\np { margin: 0; text-indent: 1em; }\n',
+      'OEBPS/text/ch4.xhtml': `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" lang="ja" xml:lang="ja"><head><title>第四部</title><link rel="stylesheet" type="text/css" href="../styles/vertical.css"/></head>
+<body><h1>第四部</h1>${Array.from({ length: VERTICAL_PARAGRAPHS }, (_, i) => (i + 1 === VERTICAL_FOUND ? `<p id="v${i + 1}">第${i + 1}段。${VERTICAL_PASSAGE}</p>` : `<p id="v${i + 1}">第${i + 1}段。吾輩は猫である${i + 1}。名前はまだ無い${i + 1}。どこで生れたかとんと見当がつかぬ${i + 1}。何でも薄暗いじめじめした所でニャーニャー泣いていた事だけは記憶している${i + 1}。</p>`)).join('')}</body></html>`,
+      'OEBPS/text/ch5.xhtml': xhtml('Chapter Five', '<h1>Five</h1><p id="after-vertical">The chapter after the vertical one.</p>'),
     }),
   );
   rtlBookId = /imported\s+(\S+)\s+"Right To Left Fixture"/.exec(importBook(inject('dataDir'), rtlFile))?.[1] ?? '';
@@ -538,7 +592,9 @@ for (const viewport of [
       const two = await pageInView(page);
       const locator = () =>
         page.evaluate((href) => Object.values(JSON.parse(localStorage.getItem('reader_positions') ?? '{}') as Record<string, { href: string; progression: number; text?: { highlight: string } }>).find((p) => p.href === href) ?? null, third.full_path);
-      await expect.poll(async () => (await locator())?.progression ?? 0).toBeGreaterThan(0);
+      // (page 2's position, not the one kept when the chapter opened in scroll mode: that one is more than 0 too)
+      const pages = Number(/of (\d+)$/.exec((await footer()) ?? '')?.[1]);
+      await expect.poll(async () => (await locator())?.progression ?? 0).toBeCloseTo(100 / (pages - 1), 1);
       // (every paragraph ends with the same words: a snippet taken from a line's end, its left, is found on page 1)
       const kept = (await locator())!.text!.highlight;
       const where = await inFrame(
@@ -571,6 +627,233 @@ for (const viewport of [
       await page.getByRole('button', { name: 'Display settings' }).click();
       await page.getByRole('button', { name: 'Scroll' }).click();
       await page.keyboard.press('Escape');
+    });
+
+    it('pages a chapter in vertical writing: one screen of vertical lines read right to left, on into the next chapter and back', async () => {
+      const detail = await (await page.request.get(`/api/v1/book/${rtlBookId}/`)).json();
+      const chapters = detail.chapters as ChapterInfo[];
+      const fourth = chapters[3]!;
+      const fifth = chapters[4]!;
+      expect(fourth.label).toBe('Part Four');
+      await openChapter(page, fourth);
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Pages' }).click();
+      await page.keyboard.press('Escape');
+      const footer = () => page.locator('.reader-footer__text').textContent();
+      await page.keyboard.press('Home');
+      await expect.poll(footer).toMatch(/^Page 1 of \d+$/);
+      const count = Number(/of (\d+)$/.exec((await footer()) ?? '')?.[1]);
+      expect(count).toBeGreaterThan(2);
+
+      // Page 1: vertical lines from the right edge, the heading first, then the first paragraph to its left; nothing
+      // wider than the frame (the pages stack downwards, one screen each).
+      const one = await verticalInView(page);
+      expect(one.writingMode).toBe('vertical-rl');
+      expect(one.vertical).toBe(true);
+      expect(one.rtlClass).toBe(false);
+      expect(one.overflowX).toBe(false);
+      expect(one.scrollTop).toBe(0);
+      expect(one.ids.slice(0, 3)).toEqual(['h1', 'v1', 'v2']);
+      const firstGlyph = await inFrame(
+        page,
+        (doc) => {
+          const text = doc.getElementById('v1')!.firstChild as Text;
+          const range = doc.createRange();
+          range.setStart(text, 0);
+          range.setEnd(text, 1);
+          const r = range.getBoundingClientRect();
+          const h1 = doc.querySelector('#lectern-root h1')!.getBoundingClientRect();
+          return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, h1Right: h1.right, h1Left: h1.left, width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight };
+        },
+        null,
+      );
+      // the heading is the rightmost line, near the right edge; the first paragraph starts to its left, at the top
+      expect(firstGlyph.h1Right).toBeGreaterThan(firstGlyph.width - 80);
+      expect(firstGlyph.h1Right).toBeLessThanOrEqual(firstGlyph.width);
+      expect(firstGlyph.right).toBeLessThanOrEqual(firstGlyph.h1Left + 1);
+      expect(firstGlyph.right).toBeGreaterThan(firstGlyph.width - 200);
+      expect(firstGlyph.top).toBeLessThan(100);
+      expect(firstGlyph.bottom - firstGlyph.top).toBeGreaterThan(firstGlyph.right - firstGlyph.left - 1);
+      // the whole app stays inside the phone's width
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
+      // The left arrow (as in any right-to-left book): page 2, the lines after those of page 1.
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(footer).toBe(`Page 2 of ${count}`);
+      const two = await verticalInView(page);
+      expect(two.aligned).toBe(true);
+      expect(two.scrollTop).toBeGreaterThan(0);
+      expect(two.overflowX).toBe(false);
+      expect(two.ids).not.toContain('v1');
+      expect(Math.min(...two.ids.map(numberOf))).toBeGreaterThan(Math.max(...one.ids.map(numberOf)) - 1);
+      // the position kept is the top of the page's first (rightmost) line
+      const locator = () =>
+        page.evaluate((href) => Object.values(JSON.parse(localStorage.getItem('reader_positions') ?? '{}') as Record<string, { href: string; progression: number; text?: { before: string; highlight: string } }>).find((p) => p.href === href) ?? null, fourth.full_path);
+      await expect.poll(async () => (await locator())?.progression ?? 0).toBeCloseTo(100 / (count - 1), 1);
+      const kept = (await locator())!.text!;
+      expect(kept.highlight.length).toBeGreaterThan(0);
+      // (the paragraphs repeat their words: of the places on this page the snippet is found, the rightmost is the top
+      // of the page's first line, at the right edge)
+      const where = await inFrame(
+        page,
+        (doc, kept: { before: string; highlight: string }) => {
+          const walker = doc.createTreeWalker(doc.getElementById('lectern-root')!, NodeFilter.SHOW_TEXT);
+          const width = doc.documentElement.clientWidth;
+          const height = doc.documentElement.clientHeight;
+          const seen: { right: number; top: number }[] = [];
+          for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+            for (let at = t.data.indexOf(kept.before + kept.highlight); at >= 0; at = t.data.indexOf(kept.before + kept.highlight, at + 1)) {
+              const range = doc.createRange();
+              range.setStart(t, at + kept.before.length);
+              range.setEnd(t, at + kept.before.length + 1);
+              const r = range.getBoundingClientRect();
+              if (r.right > 0 && r.left < width && r.top >= 0 && r.bottom <= height) seen.push({ right: r.right, top: r.top });
+            }
+          }
+          return { seen, width, height };
+        },
+        kept,
+      );
+      const rightmost = where.seen.sort((a, b) => b.right - a.right)[0]!;
+      expect(rightmost.right).toBeGreaterThan(where.width - 120);
+      expect(rightmost.right).toBeLessThanOrEqual(where.width);
+      expect(rightmost.top).toBeLessThan(120);
+      await page.screenshot({ path: path.join(os.tmpdir(), `lectern-fidelity-vertical-${viewport.width}.png`) });
+
+      // A tap on the left of the page goes on too, a tap on the right back.
+      const frameBox = (await page.locator('iframe.chapter-view__frame').boundingBox())!;
+      await page.mouse.click(frameBox.x + 20, frameBox.y + frameBox.height / 2);
+      await expect.poll(footer).toBe(`Page 3 of ${count}`);
+      await page.mouse.click(frameBox.x + frameBox.width - 20, frameBox.y + frameBox.height / 2);
+      await expect.poll(footer).toBe(`Page 2 of ${count}`);
+
+      // A reload keeps the page.
+      await page.reload();
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      await expect.poll(footer).toBe(`Page 2 of ${count}`);
+      expect((await verticalInView(page)).ids).toEqual(two.ids);
+
+      // A larger font, and back, keep the place: the first paragraph of the page stays in view.
+      const held = two.ids.find((id) => numberOf(id) > 0)!;
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Increase font size' }).click();
+      await page.getByRole('button', { name: 'Increase font size' }).click();
+      await expect.poll(async () => Number(/of (\d+)$/.exec((await footer()) ?? '')?.[1])).toBeGreaterThan(count);
+      expect((await verticalInView(page)).ids).toContain(held);
+      await page.getByRole('button', { name: 'Decrease font size' }).click();
+      await page.getByRole('button', { name: 'Decrease font size' }).click();
+      await expect.poll(footer).toMatch(new RegExp(`of ${count}$`));
+      await page.keyboard.press('Escape');
+      expect((await verticalInView(page)).ids).toContain(held);
+      // …and so does a shorter window (the pages are as high as the frame)
+      await page.setViewportSize({ width: viewport.width, height: viewport.height - 80 });
+      await expect.poll(async () => (await verticalInView(page)).aligned).toBe(true);
+      await expect.poll(async () => (await verticalInView(page)).ids).toContain(held);
+      await page.setViewportSize(viewport);
+      await expect.poll(async () => (await verticalInView(page)).aligned).toBe(true);
+      await expect.poll(async () => (await verticalInView(page)).ids).toContain(held);
+
+      // A highlight: the adder by the selection, inside the screen.
+      const selected = await inFrame(
+        page,
+        (doc, id: string) => {
+          const text = doc.getElementById(id)!.firstChild as Text;
+          const range = doc.createRange();
+          range.setStart(text, 0);
+          range.setEnd(text, 6);
+          doc.getSelection()!.removeAllRanges();
+          doc.getSelection()!.addRange(range);
+          const r = range.getBoundingClientRect();
+          return { text: range.toString(), left: r.left, right: r.right, top: r.top };
+        },
+        held,
+      );
+      expect(selected.left).toBeGreaterThanOrEqual(0);
+      expect(selected.right).toBeLessThanOrEqual(viewport.width);
+      const adder = page.getByRole('toolbar', { name: 'Annotate the selection' });
+      await adder.waitFor();
+      const adderBox = (await adder.boundingBox())!;
+      expect(adderBox.x).toBeGreaterThanOrEqual(0);
+      expect(adderBox.x + adderBox.width).toBeLessThanOrEqual(viewport.width);
+      await adder.getByRole('button', { name: 'Add Highlight' }).click();
+      await expect.poll(() => adder.count()).toBe(0);
+      const ours = async () =>
+        (
+          await inFrame(
+            page,
+            (doc) => {
+              const set = (doc.defaultView as unknown as { CSS: { highlights: Map<string, Set<Range>> } }).CSS.highlights.get('lectern-highlight');
+              return (set ? Array.from(set) : []).map((range) => ({ text: range.toString(), top: range.getBoundingClientRect().top, left: range.getBoundingClientRect().left }));
+            },
+            null,
+          )
+        ).find((d) => d.text === selected.text) ?? null;
+      await expect.poll(ours).not.toBeNull();
+      expect((await ours())!.left).toBeCloseTo(selected.left, 0);
+
+      // The search jump lands on the passage's page.
+      await page.getByRole('button', { name: 'Search this book' }).click();
+      const field = page.getByRole('searchbox', { name: 'Search this book' });
+      await field.fill(VERTICAL_WORD);
+      await field.press('Enter');
+      await page.locator('.reader-search__result').first().getByRole('link').click();
+      await expect.poll(async () => (await verticalInView(page)).ids, { timeout: 15_000 }).toContain(`v${VERTICAL_FOUND}`);
+      const found = await inFrame(page, (doc) => {
+        const r = doc.querySelector('mark.lectern-search-hit--current')?.getBoundingClientRect();
+        return r ? { left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: doc.documentElement.clientHeight } : null;
+      }, null);
+      expect(found!.left).toBeGreaterThanOrEqual(0);
+      expect(found!.right).toBeLessThanOrEqual(viewport.width);
+      expect(found!.top).toBeGreaterThanOrEqual(0);
+      expect(found!.bottom).toBeLessThanOrEqual(found!.height);
+      // the footer says the page the frame shows
+      const jumped = await inFrame(page, (doc) => Math.round(doc.scrollingElement!.scrollTop / doc.documentElement.clientHeight) + 1, null);
+      expect(jumped).toBeGreaterThan(2);
+      await expect.poll(footer).toBe(`Page ${jumped} of ${count}`);
+
+      // The page after the last is the next chapter, from its first page…
+      await page.keyboard.press('End');
+      await expect.poll(footer).toBe(`Page ${count} of ${count}`);
+      expect((await verticalInView(page)).ids).toContain(`v${VERTICAL_PARAGRAPHS}`);
+      await page.evaluate(() => performance.clearMarks('reader:chapter-painted'));
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForURL((u) => decodeURIComponent(u.pathname).endsWith(`/${fifth.full_path}`));
+      await page.waitForFunction((label) => document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.title === label, fifth.label);
+      await expect.poll(footer).toMatch(/^Page 1 of \d+$/);
+      // …and back from its first page is the vertical chapter at its last page, vertical again.
+      await page.keyboard.press('ArrowRight');
+      await page.waitForURL((u) => decodeURIComponent(u.pathname).endsWith(`/${fourth.full_path}`));
+      await page.waitForFunction((label) => document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.title === label, fourth.label);
+      await expect.poll(footer).toBe(`Page ${count} of ${count}`);
+      const last = await verticalInView(page);
+      expect(last.vertical).toBe(true);
+      expect(last.ids).toContain(`v${VERTICAL_PARAGRAPHS}`);
+
+      // Scroll mode: the chapter scrolls sideways, from its right end, lines as high as the frame.
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name: 'Scroll' }).click();
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Home');
+      await expect.poll(async () => (await verticalInView(page)).scrollLeft).toBe(0);
+      const scrolled = await inFrame(page, (doc) => {
+        const s = doc.scrollingElement!;
+        return { sw: s.scrollWidth, cw: s.clientWidth, sh: s.scrollHeight, ch: s.clientHeight };
+      }, null);
+      expect(scrolled.sw).toBeGreaterThan(scrolled.cw * 2);
+      expect(scrolled.sh).toBeLessThanOrEqual(scrolled.ch + 1);
+      expect((await verticalInView(page)).ids.slice(0, 2)).toEqual(['h1', 'v1']);
+      await page.keyboard.press('PageDown');
+      await expect.poll(async () => (await verticalInView(page)).scrollLeft).toBeLessThan(-scrolled.cw / 2);
+      expect((await verticalInView(page)).ids).not.toContain('v1');
+      // the footer's percentage is how far along the chapter is, from its right end
+      await expect.poll(footer).toMatch(/^[1-9]\d?%$/);
+      // a mouse wheel turned down moves it on, leftwards
+      const before = (await verticalInView(page)).scrollLeft;
+      const scrollBox = (await page.locator('iframe.chapter-view__frame').boundingBox())!;
+      await page.mouse.move(scrollBox.x + scrollBox.width / 2, scrollBox.y + scrollBox.height / 2);
+      await page.mouse.wheel(0, 300);
+      await expect.poll(async () => (await verticalInView(page)).scrollLeft).toBeLessThan(before - 100);
+      await page.screenshot({ path: path.join(os.tmpdir(), `lectern-fidelity-vertical-scroll-${viewport.width}.png`) });
     });
 
     it('ran nothing of the hostile variants', async () => {

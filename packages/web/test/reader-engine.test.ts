@@ -1,9 +1,10 @@
 import { DEFAULT_PREFERENCES, LIMITS, READER_LIMITS, type UsageEvent } from '@lectern/core';
 import { describe, expect, it, vi } from 'vitest';
 import type { UsageAck } from '../src/api/reader.ts';
-import { buildChapterDocument, CHAPTER_CSP, htmlClasses, ROOT_ID, SETTINGS_STYLE_ID } from '../src/features/reader/engine/chapterDocument.ts';
+import { buildChapterDocument, CHAPTER_CSP, htmlClasses, ROOT_ID, SETTINGS_STYLE_ID, settingsCss } from '../src/features/reader/engine/chapterDocument.ts';
 import {
   classifySwipe,
+  isVerticalRl,
   keyTurn,
   pageAt,
   pageCount,
@@ -11,8 +12,11 @@ import {
   pageIndex,
   pageOffset,
   pagedPercentage,
+  scrollLeftForPercentage,
   scrollPercentage,
+  sidewaysScrollPercentage,
   tapZone,
+  turnsRtl,
   turnTarget,
 } from '../src/features/reader/engine/paging.ts';
 import { PositionStore, resolveInitialPosition } from '../src/features/reader/engine/position.ts';
@@ -366,6 +370,55 @@ describe('paging math', () => {
     expect(htmlClasses(prefs, { pagination: 'scroll', pageWidth: 800, rtl: true }).split(' ')).not.toContain('lectern-rtl');
     expect(htmlClasses(prefs, { pagination: 'page', pageWidth: 800 }).split(' ')).not.toContain('lectern-rtl');
     expect(htmlClasses(prefs, { pagination: 'page', pageWidth: 800, rtl: false })).toBe(htmlClasses(prefs, { pagination: 'page', pageWidth: 800 }));
+  });
+  it('lays a chapter in vertical-rl writing out as vertical, never as a right-to-left strip', () => {
+    const prefs = DEFAULT_PREFERENCES;
+    for (const pagination of ['page', 'scroll'] as const) {
+      const classes = htmlClasses(prefs, { pagination, pageWidth: 800, rtl: true, vertical: true }).split(' ');
+      expect(classes).toContain('lectern-vertical');
+      expect(classes).not.toContain('lectern-rtl');
+    }
+    // a horizontal chapter's classes are what they were
+    expect(htmlClasses(prefs, { pagination: 'page', pageWidth: 800, rtl: true, vertical: false })).toBe(htmlClasses(prefs, { pagination: 'page', pageWidth: 800, rtl: true }));
+    expect(htmlClasses(prefs, { pagination: 'page', pageWidth: 800, vertical: false }).split(' ')).not.toContain('lectern-vertical');
+    // the page height of a vertical chapter's columns: the frame's, else the viewport's
+    expect(settingsCss(prefs, { pagination: 'page', pageWidth: 390, pageHeight: 700.6, vertical: true })).toContain('--lectern-page-height: 700px;');
+    expect(settingsCss(prefs, { pagination: 'page', pageWidth: 390 })).toContain('--lectern-page-height: 100vh;');
+  });
+  it('recognises vertical-rl writing from the computed writing-mode only', () => {
+    expect(isVerticalRl('vertical-rl')).toBe(true);
+    expect(isVerticalRl('sideways-rl')).toBe(true);
+    for (const mode of ['horizontal-tb', 'vertical-lr', 'sideways-lr', '', null, undefined]) expect(isVerticalRl(mode)).toBe(false);
+    // taps, swipes and arrows: right to left for an rtl book or a vertical chapter
+    expect(turnsRtl(false, false)).toBe(false);
+    expect(turnsRtl(true, false)).toBe(true);
+    expect(turnsRtl(false, true)).toBe(true);
+    expect(tapZone(10, 400, turnsRtl(false, true))).toBe('next');
+    expect(keyTurn('ArrowLeft', false, turnsRtl(false, true))).toBe('next');
+    expect(classifySwipe(80, 0, turnsRtl(false, true))).toBe('next');
+  });
+  it('pages a vertical chapter downwards: scrollTop by the frame height, a point found by its y', () => {
+    // pages stack downwards, one frame high: the same left-to-right arithmetic on the other axis
+    const h = 700;
+    const count = pageCount(3 * h + 1, h);
+    expect(count).toBe(3);
+    expect(pageOffset(2, h)).toBe(1400);
+    expect(pageIndex(1400, h, count)).toBe(2);
+    // the first line of page 2 (its top 32 px down the frame), the viewport at page 1 or page 3
+    expect(pageAt(0, h + 32 + 1, h, count)).toBe(1);
+    expect(pageAt(2 * h, -h + 32 + 1, h, count)).toBe(1);
+  });
+  it('scrolls a vertical chapter sideways from its right end', () => {
+    // scrollLeft 0 is the start (the right end); the left end is -(scrollWidth - clientWidth)
+    expect(sidewaysScrollPercentage(0, 4000, 1000)).toBe(0);
+    expect(sidewaysScrollPercentage(-3000, 4000, 1000)).toBe(100);
+    expect(sidewaysScrollPercentage(-1500, 4000, 1000)).toBeCloseTo(50);
+    expect(sidewaysScrollPercentage(0, 1000, 1000)).toBe(100);
+    expect(scrollLeftForPercentage(0, 4000, 1000)).toBe(0);
+    expect(Object.is(scrollLeftForPercentage(0, 4000, 1000), -0)).toBe(false);
+    expect(scrollLeftForPercentage(50, 4000, 1000)).toBe(-1500);
+    expect(scrollLeftForPercentage(100, 4000, 1000)).toBe(-3000);
+    for (const pct of [0, 12.5, 50, 99, 100]) expect(sidewaysScrollPercentage(scrollLeftForPercentage(pct, 4000, 1000), 4000, 1000)).toBeCloseTo(pct);
   });
 });
 

@@ -14,7 +14,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReaderPreferences } from '@lectern/core';
 import { Spinner } from '../../components/Spinner.tsx';
-import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirection, ROOT_ID } from './engine/chapterDocument.ts';
+import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirection, ROOT_ID, verticalWriting } from './engine/chapterDocument.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
 import { adaptBookStyles } from './engine/bookStyles.ts';
 import type { InitialPosition } from './engine/position.ts';
@@ -215,11 +215,14 @@ export function ChapterView(props: ChapterViewProps) {
           // Laid out now, once its stylesheets are in, not at the turn.
           void stylesheetsSettled(doc, win).then(() => {
             adaptBookStyles(doc, doc.getElementById(ROOT_ID));
-            if (next.rtl) {
-              // its columns right to left before its layout, as the controller will have them at the swap
-              keepTextDirection(doc);
+            const vertical = verticalWriting(doc);
+            if (next.rtl || vertical) {
+              // its columns right to left (or, in vertical writing, one screen high) before its layout, as the
+              // controller will have them at the swap
+              if (next.rtl) keepTextDirection(doc);
               const prefs = latest.current.prefs;
-              doc.documentElement.className = htmlClasses(prefs, { pagination: prefs.pagination, pageWidth: spare.clientWidth || window.innerWidth, rtl: true });
+              const pageHeight = vertical ? spare.clientHeight || window.innerHeight : undefined;
+              doc.documentElement.className = htmlClasses(prefs, { pagination: prefs.pagination, pageWidth: spare.clientWidth || window.innerWidth, rtl: next.rtl === true, vertical, pageHeight });
             }
             handle = idle(() => void doc.body?.offsetHeight, { timeout: 2000 });
           });

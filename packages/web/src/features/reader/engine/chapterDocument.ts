@@ -14,6 +14,7 @@
  * - the chapter inside one root element (`#lectern-root`) that carries the reading column in both modes.
  */
 import type { ReaderPreferences } from '@lectern/core';
+import { isVerticalRl } from './paging.ts';
 
 export const SETTINGS_STYLE_ID = 'lectern-settings';
 export const ROOT_ID = 'lectern-root';
@@ -53,6 +54,15 @@ export interface FrameLayout {
    * a document is first written (its text's own direction is read before the columns turn: keepTextDirection).
    */
   rtl?: boolean;
+  /**
+   * The chapter is in vertical writing (its body computes to writing-mode: vertical-rl): `lectern-vertical`, whose
+   * pages are one screen high and stack downwards (paged) or which scrolls sideways (scroll mode); never
+   * `lectern-rtl` (a right-to-left direction would turn its lines bottom to top). Read from the laid-out document
+   * (verticalWriting), so left out when a document is first written.
+   */
+  vertical?: boolean;
+  /** The frame's height in CSS px (a vertical chapter's page in paged mode); 100vh when left out. */
+  pageHeight?: number;
 }
 
 /**
@@ -72,6 +82,7 @@ export function settingsCss(prefs: ReaderPreferences, layout: FrameLayout): stri
   --lectern-muted: ${p.muted};
   --lectern-rule: ${p.rule};
   --lectern-page: ${Math.max(1, Math.floor(layout.pageWidth))}px;
+  --lectern-page-height: ${layout.pageHeight ? `${Math.max(1, Math.floor(layout.pageHeight))}px` : '100vh'};
   color-scheme: ${prefs.reading_mode === 'night-mode' ? 'dark' : 'light'};
 }`;
 }
@@ -179,6 +190,26 @@ html.lectern-paged h1, html.lectern-paged h2, html.lectern-paged h3 { break-afte
    its left); the body is the multi-column container and the viewport takes its direction. The words keep their own
    direction, pinned on the root before this applies (keepTextDirection). */
 html.lectern-paged.lectern-rtl, html.lectern-paged.lectern-rtl body { direction: rtl !important; }
+/* Vertical writing (the book's stylesheet puts the chapter's html or body in writing-mode: vertical-rl): lines run
+   top to bottom and follow each other right to left. The reading column's measure is the frame's height; its width
+   is not capped. Paged: the body is the multi-column container, one screen wide (its block size) and columns one
+   screen high, which a vertical-rl container stacks downwards — page 1 at the top of the strip, its first line at
+   the right edge; the page margins are the body's right and left padding and the root's top and bottom padding. */
+html.lectern-vertical #${ROOT_ID} { max-width: none !important; width: auto !important; height: auto !important; margin: 0 !important; padding: 2rem 1.5rem 2.25rem !important; }
+html.lectern-paged.lectern-vertical body {
+  width: 100vw !important;
+  height: 100vh !important;
+  padding: 0 1.5rem !important;
+  column-width: var(--lectern-page-height) !important;
+  columns: auto var(--lectern-page-height) !important;
+}
+html.lectern-paged.lectern-vertical #${ROOT_ID} { padding: 2rem 0 2.25rem !important; }
+html.lectern-paged.lectern-vertical img, html.lectern-paged.lectern-vertical svg, html.lectern-paged.lectern-vertical video { max-height: calc(100vh - 5rem) !important; max-width: calc(100vw - 3rem) !important; }
+/* Scroll mode: lines as high as the frame, the chapter scrolling sideways from its right end. */
+html.lectern-scroll.lectern-vertical { height: 100% !important; overflow-x: auto !important; overflow-y: hidden !important; }
+html.lectern-scroll.lectern-vertical body { box-sizing: border-box !important; height: 100vh !important; }
+/* A footnote's sheet is laid out across the foot of the frame whatever the chapter's writing. */
+html.lectern-vertical .lectern-note { writing-mode: horizontal-tb !important; }
 }
 `;
 
@@ -194,7 +225,11 @@ export interface ChapterDocumentInput {
 
 export function htmlClasses(prefs: ReaderPreferences, layout: FrameLayout): string {
   const paged = layout.pagination === 'page';
-  return [paged ? 'lectern-paged' : 'lectern-scroll', paged && layout.rtl ? 'lectern-rtl' : '', prefs.reading_mode !== 'day-mode' ? 'lectern-tinted' : '', prefs.reading_mode]
+  return [
+    paged ? 'lectern-paged' : 'lectern-scroll',
+    paged && layout.rtl && !layout.vertical ? 'lectern-rtl' : '',
+    layout.vertical ? 'lectern-vertical' : '',
+    prefs.reading_mode !== 'day-mode' ? 'lectern-tinted' : '', prefs.reading_mode]
     .filter(Boolean)
     .join(' ');
 }
@@ -211,6 +246,17 @@ export function keepTextDirection(doc: Document): void {
   if (!root || !win || root.style.direction) return;
   if (doc.documentElement.classList.contains('lectern-rtl')) return; // too late to read the book's own
   root.style.direction = win.getComputedStyle(root).direction || 'ltr';
+}
+
+/**
+ * Whether the chapter is in vertical writing: its body's computed writing-mode (which a book sets on html or body,
+ * and the body inherits), as laid out with the book's own stylesheets; the reader's never set it. Elements in
+ * vertical writing inside a horizontal chapter do not count: the chapter is paged as a horizontal one.
+ */
+export function verticalWriting(doc: Document): boolean {
+  const body = doc.body;
+  const win = doc.defaultView;
+  return !!body && !!win && isVerticalRl(win.getComputedStyle(body).writingMode);
 }
 
 export function buildChapterDocument(input: ChapterDocumentInput): string {

@@ -6,7 +6,7 @@
  * (font, width, mode, rotation, images arriving); it is replaced only when the reader moves.
  */
 import { MESSAGES, paths, READER_CONSTANTS, type ReaderPreferences, READING_MESSAGES } from '@lectern/core';
-import { htmlClasses, ROOT_ID, SETTINGS_STYLE_ID, settingsCss } from './chapterDocument.ts';
+import { htmlClasses, ROOT_ID, SETTINGS_STYLE_ID, settingsCss, verticalWriting } from './chapterDocument.ts';
 import {
   classifySwipe,
   keyTurn,
@@ -16,9 +16,12 @@ import {
   pageIndex,
   pageOffset,
   pagedPercentage,
+  scrollLeftForPercentage,
   scrollPercentage,
   scrollTopForPercentage,
+  sidewaysScrollPercentage,
   tapZone,
+  turnsRtl,
   turnTarget,
   type Turn,
 } from './paging.ts';
@@ -148,19 +151,57 @@ export class FrameController {
    * arithmetic always matches the columns on screen, whoever set the direction.
    */
   private get stripRtl(): boolean {
-    if (this.fixed || !this.paged || !this.doc.body) return false;
+    if (this.fixed || !this.paged || !this.doc.body || this.vertical) return false;
     return this.win.getComputedStyle(this.doc.body).direction === 'rtl';
+  }
+
+  /**
+   * The chapter is in vertical writing (its body computes to writing-mode: vertical-rl, from the book's own
+   * stylesheet; the reader never sets it): its pages stack downwards and are turned by `scrollTop` (paged), or it
+   * scrolls sideways (scroll mode). docs/decisions.md "Vertical writing".
+   */
+  get vertical(): boolean {
+    return !this.fixed && verticalWriting(this.doc);
+  }
+
+  /** Taps, swipes and arrows turn right to left: the book's pages do, or the chapter is in vertical-rl writing. */
+  private get inputRtl(): boolean {
+    return turnsRtl(this.rtl, !this.fixed && this.vertical);
   }
 
   private get pageWidth() {
     return this.doc.documentElement.clientWidth || this.frame.clientWidth || 1;
   }
 
+  private get pageHeight() {
+    return this.doc.documentElement.clientHeight || this.frame.clientHeight || 1;
+  }
+
+  /** One page along the strip: the frame's width, or its height for vertical writing (pages stacked downwards). */
+  private get pageSize() {
+    return this.vertical ? this.pageHeight : this.pageWidth;
+  }
+
+  /** The viewport's offset along the strip of pages (scrollLeft; scrollTop for vertical writing). */
+  private get along(): number {
+    return this.vertical ? this.scroller.scrollTop : this.scroller.scrollLeft;
+  }
+
+  private set along(offset: number) {
+    if (this.vertical) {
+      this.scroller.scrollTop = offset;
+      this.scroller.scrollLeft = 0;
+    } else {
+      this.scroller.scrollLeft = offset;
+      this.scroller.scrollTop = 0;
+    }
+  }
+
   pages(): { index: number; count: number } {
     if (this.fixed) return this.fixed.pages();
-    const w = this.pageWidth;
-    const count = pageCount(this.scroller.scrollWidth, w);
-    return { index: pageIndex(this.scroller.scrollLeft, w, count, this.stripRtl), count };
+    const size = this.pageSize;
+    const count = pageCount(this.vertical ? this.scroller.scrollHeight : this.scroller.scrollWidth, size);
+    return { index: pageIndex(this.along, size, count, this.stripRtl), count };
   }
 
   percentage(): number {
@@ -171,6 +212,7 @@ export class FrameController {
       return pagedPercentage(index, count);
     }
     const s = this.scroller;
+    if (this.vertical) return sidewaysScrollPercentage(s.scrollLeft, s.scrollWidth, s.clientWidth);
     return scrollPercentage(s.scrollTop, s.scrollHeight, s.clientHeight);
   }
 
@@ -187,11 +229,33 @@ export class FrameController {
 
   private writeSettings() {
     if (this.fixed) return; // the book lays its page out; the reader's settings are for reflowable text
-    const layout = { pagination: this.prefs.pagination, pageWidth: this.pageWidth, rtl: this.rtl };
+    const vertical = this.vertical;
+    const layout = { pagination: this.prefs.pagination, pageWidth: this.pageWidth, rtl: this.rtl, vertical, pageHeight: vertical ? this.pageHeight : undefined };
     const style = this.doc.getElementById(SETTINGS_STYLE_ID);
     if (style) style.textContent = settingsCss(this.prefs, layout);
     this.doc.documentElement.className = htmlClasses(this.prefs, layout);
-    if (!this.paged) this.scroller.scrollLeft = 0;
+    if (vertical) this.wireWheel();
+    if (!this.paged && vertical) this.scroller.scrollTop = 0;
+    else if (!this.paged) this.scroller.scrollLeft = 0;
+  }
+
+  private wheelWired = false;
+
+  /**
+   * A vertical chapter in scroll mode scrolls sideways: a mouse wheel's vertical turn moves it along (down: on).
+   * Listened to in vertical chapters only: a wheel listener that may cancel makes every other book's scrolling wait
+   * for the main thread.
+   */
+  private wireWheel() {
+    if (this.wheelWired) return;
+    this.wheelWired = true;
+    this.listen(this.doc, 'wheel', (e) => {
+      const we = e as WheelEvent;
+      if (this.paged || we.ctrlKey || Math.abs(we.deltaY) <= Math.abs(we.deltaX)) return;
+      const unit = we.deltaMode === 1 ? 16 : we.deltaMode === 2 ? this.scroller.clientWidth : 1;
+      this.scroller.scrollLeft -= we.deltaY * unit;
+      we.preventDefault();
+    }, { passive: false });
   }
 
   /** After a resize or rotation (debounced 300 ms): re-lay out and put the same words back in view. */
@@ -210,6 +274,7 @@ export class FrameController {
     if (!root) return null;
     const caret = (this.doc as Document & { caretRangeFromPoint?: (x: number, y: number) => Range | null }).caretRangeFromPoint;
     if (!caret) return null;
+    if (this.vertical) return this.captureVertical(root, caret);
     const rootRect = root.getBoundingClientRect();
     const pad = parseFloat(this.win.getComputedStyle(root).paddingLeft) || 0;
     const bodyPad = this.paged ? parseFloat(this.win.getComputedStyle(this.doc.body).paddingTop) || 0 : 0;
@@ -227,6 +292,32 @@ export class FrameController {
         const glyph = this.rectOf(r);
         if (glyph && glyph.height && glyph.top < bodyPad - 1) continue;
         return (this.paged && this.lineStart(r, left + Math.min(this.pageWidth, columnWidth) - 2 * pad, y)) || r;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The first character in view of a chapter in vertical-rl writing: the top of the rightmost line wholly in view
+   * (lines follow each other right to left). Its lines start at the root's top padding, on every page (the root's
+   * inline padding is not fragmented) and in scroll mode.
+   */
+  private captureVertical(root: Element, caret: (x: number, y: number) => Range | null): Range | null {
+    const width = this.doc.documentElement.clientWidth || this.win.innerWidth;
+    const height = this.doc.documentElement.clientHeight || this.win.innerHeight;
+    const rootStyle = this.win.getComputedStyle(root);
+    const top = (this.paged ? 0 : root.getBoundingClientRect().top) + (parseFloat(rootStyle.paddingTop) || 0);
+    // (a point in the body's margin would give the caret nearest to it anywhere in the chapter: from inside it)
+    const right = width - (this.paged ? parseFloat(this.win.getComputedStyle(this.doc.body).paddingRight) || 0 : 0);
+    for (let x = right - 2; x > Math.max(0, right - 240); x -= 6) {
+      for (const dy of [1, 20, 60]) {
+        const r = caret.call(this.doc, x, top + dy);
+        if (!r || r.startContainer.nodeType !== Node.TEXT_NODE || !root.contains(r.startContainer)) continue;
+        // Only a glyph on screen: a line cut by the right edge (half of it on the previous screen) is not the first
+        // line the reader sees, and a caret on another page is not in view at all.
+        const glyph = this.rectOf(r);
+        if (glyph && (glyph.width || glyph.height) && (glyph.right > width + 1 || glyph.left < -1 || glyph.top < -1 || glyph.bottom > height + 1)) continue;
+        return r;
       }
     }
     return null;
@@ -276,14 +367,19 @@ export class FrameController {
     this.slidingTo = null;
     this.restoring++;
     const rect = range && range.startContainer.isConnected ? this.rectOf(range) : null;
+    const vertical = this.vertical;
     if (this.paged) {
-      const w = this.pageWidth;
+      const size = this.pageSize;
       const rtl = this.stripRtl;
-      const count = pageCount(this.scroller.scrollWidth, w);
+      const { count } = this.pages();
       let page = pageForPercentage(pct, count);
-      if (rect && (rect.width || rect.height)) page = pageAt(this.scroller.scrollLeft, rect.left + 1, w, count, rtl);
-      this.scroller.scrollLeft = pageOffset(page, w, rtl);
-      this.scroller.scrollTop = 0;
+      if (rect && (rect.width || rect.height)) page = pageAt(this.along, (vertical ? rect.top : rect.left) + 1, size, count, rtl);
+      this.along = pageOffset(page, size, rtl);
+    } else if (vertical) {
+      // sideways: the range's line at the right edge of the view
+      const s = this.scroller;
+      if (rect && (rect.width || rect.height)) s.scrollLeft = Math.min(0, s.scrollLeft + rect.right + 8 - s.clientWidth);
+      else s.scrollLeft = scrollLeftForPercentage(pct, s.scrollWidth, s.clientWidth);
     } else if (rect && (rect.width || rect.height)) {
       this.scroller.scrollTop = Math.max(0, this.scroller.scrollTop + rect.top - 8);
     } else {
@@ -328,7 +424,7 @@ export class FrameController {
     const range = this.doc.createRange();
     range.selectNodeContents(target);
     range.collapse(true);
-    if (this.paged) {
+    if (this.paged || this.vertical) {
       this.restore(range, this.percentage());
       return true;
     }
@@ -425,6 +521,15 @@ export class FrameController {
   /** One page (paged) or one screen (scroll) forwards or back; past either end asks for the next chapter. */
   turn(direction: Turn) {
     if (this.fixed) return this.cb.onEdge(direction);
+    if (!this.paged && this.vertical) {
+      const s = this.scroller;
+      const atEnd = -s.scrollLeft + s.clientWidth >= s.scrollWidth - 2;
+      const atStart = s.scrollLeft >= 0;
+      if (direction === 'next' && atEnd) return this.cb.onEdge('next');
+      if (direction === 'prev' && atStart) return this.cb.onEdge('prev');
+      s.scrollBy({ left: (direction === 'next' ? -1 : 1) * (s.clientWidth - 48), behavior: this.reducedMotion() ? 'auto' : 'smooth' });
+      return;
+    }
     if (!this.paged) {
       const s = this.scroller;
       const atEnd = s.scrollTop + s.clientHeight >= s.scrollHeight - 2;
@@ -439,7 +544,7 @@ export class FrameController {
     const target = turnTarget(this.slidingTo ?? index, count, direction);
     if ('chapter' in target) return this.cb.onEdge(target.chapter);
     this.slidingTo = target.page;
-    this.slideTo(pageOffset(target.page, this.pageWidth, this.stripRtl));
+    this.slideTo(pageOffset(target.page, this.pageSize, this.stripRtl));
   }
 
   goToPercentage(pct: number) {
@@ -451,18 +556,22 @@ export class FrameController {
     return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   }
 
+  /**
+   * To a page's offset along the strip, with a short slide. A vertical chapter's pages stack downwards, and a slide
+   * up or down would move the page across the way its lines are read: it turns at once.
+   */
   private slideTo(left: number) {
     const s = this.scroller;
     this.win.cancelAnimationFrame(this.animation);
-    const from = s.scrollLeft;
+    const from = this.along;
     const done = () => {
       this.slidingTo = null;
-      s.scrollLeft = left;
+      this.along = left;
       this.anchor = this.captureRange();
       this.report();
       performance.mark('reader:page-turned');
     };
-    if (this.reducedMotion() || Math.abs(left - from) < 1) return done();
+    if (this.reducedMotion() || Math.abs(left - from) < 1 || this.vertical) return done();
     // The frame's animation frames carry the frame's clock (its own time origin, set when the frame was created),
     // not the app's: the start must be read from the same clock, or the slide starts from far in the past.
     const t0 = this.win.performance.now();
@@ -487,16 +596,17 @@ export class FrameController {
         event.preventDefault();
         const { count } = this.pages();
         this.slidingTo = event.key === 'Home' ? 0 : count - 1;
-        this.slideTo(pageOffset(this.slidingTo, this.pageWidth, this.stripRtl));
+        this.slideTo(pageOffset(this.slidingTo, this.pageSize, this.stripRtl));
         return true;
       }
-      const dir = keyTurn(event.key, event.shiftKey, this.rtl);
+      const dir = keyTurn(event.key, event.shiftKey, this.inputRtl);
       if (!dir) return false;
       event.preventDefault();
       this.turn(dir);
       return true;
     }
     const s = this.scroller;
+    if (this.vertical) return this.verticalScrollKey(event);
     switch (event.key) {
       case 'ArrowDown':
       case 'ArrowUp':
@@ -519,6 +629,39 @@ export class FrameController {
         return true;
       case 'End':
         s.scrollTop = s.scrollHeight;
+        event.preventDefault();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Scroll mode of a vertical chapter, which scrolls sideways: the arrows down and left go on (towards its left
+   * end), up and right back; space and Page Down / Up by a screen; Home and End to its ends.
+   */
+  private verticalScrollKey(event: KeyboardEvent): boolean {
+    const s = this.scroller;
+    switch (event.key) {
+      case 'ArrowDown':
+      case 'ArrowLeft':
+      case 'ArrowUp':
+      case 'ArrowRight':
+        s.scrollBy({ left: event.key === 'ArrowDown' || event.key === 'ArrowLeft' ? -48 : 48 });
+        event.preventDefault();
+        return true;
+      case ' ':
+      case 'PageDown':
+      case 'PageUp':
+        this.turn(event.key === 'PageUp' || (event.key === ' ' && event.shiftKey) ? 'prev' : 'next');
+        event.preventDefault();
+        return true;
+      case 'Home':
+        s.scrollLeft = 0;
+        event.preventDefault();
+        return true;
+      case 'End':
+        s.scrollLeft = -s.scrollWidth;
         event.preventDefault();
         return true;
       default:
@@ -561,7 +704,7 @@ export class FrameController {
       const start = this.touchStart;
       this.touchStart = null;
       if (!t || !start || !this.paged || this.fixed?.zoomed()) return;
-      const dir = classifySwipe(t.clientX - start.x, t.clientY - start.y, this.rtl);
+      const dir = classifySwipe(t.clientX - start.x, t.clientY - start.y, this.inputRtl);
       if (dir) {
         e.preventDefault();
         this.turn(dir);
@@ -603,7 +746,7 @@ export class FrameController {
       return;
     }
     if (this.doc.getSelection()?.toString()) return;
-    const dir = this.fixed ? (this.fixed.zoomed() ? null : this.fixed.tapTurn(event.clientX)) : tapZone(event.clientX, this.win.innerWidth, this.rtl);
+    const dir = this.fixed ? (this.fixed.zoomed() ? null : this.fixed.tapTurn(event.clientX)) : tapZone(event.clientX, this.win.innerWidth, this.inputRtl);
     if (dir) {
       if (this.paged) this.turn(dir);
     } else if (!el?.closest?.(INTERACTIVE)) {

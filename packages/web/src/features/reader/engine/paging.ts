@@ -7,6 +7,13 @@
  * `direction: rtl`, docs/decisions.md "Right-to-left page progression"): page 0 is the rightmost column, the
  * viewport's scroll offset runs from 0 on the first page to -(scrollWidth - clientWidth) on the last, and the page
  * after the one in view lies to its left. Every offset below takes `rtl` and counts pages from the strip's start.
+ *
+ * A chapter in vertical writing (its body computes to `writing-mode: vertical-rl`, docs/decisions.md "Vertical
+ * writing") is paged by the same functions along the other axis: its columns are one screen high and stack
+ * downwards (a multi-column container in vertical-rl lays its columns out in its inline direction), each showing
+ * vertical lines read right to left, so the offset is `scrollTop`, the page size the frame's height, `rtl` false,
+ * and a point's position along the strip is its `y`. In scroll mode such a chapter scrolls sideways: `scrollLeft`
+ * runs from 0 at its start (the right end) to -(scrollWidth - clientWidth) (sidewaysScrollPercentage).
  */
 import { clampPercentage, READER_CONSTANTS } from '@lectern/core';
 
@@ -59,6 +66,24 @@ export function scrollPercentage(scrollTop: number, scrollHeight: number, client
 
 export const scrollTopForPercentage = (percentage: number, scrollHeight: number, clientHeight: number) =>
   Math.max(0, ((scrollHeight - clientHeight) * clampPercentage(percentage)) / 100);
+
+/** Scroll mode of a vertical-rl chapter: 0 at its start (scrollLeft 0, the right end), 100 at its left end. */
+export const sidewaysScrollPercentage = (scrollLeft: number, scrollWidth: number, clientWidth: number) => scrollPercentage(-scrollLeft, scrollWidth, clientWidth);
+
+/** The scrollLeft (0 or negative) of a percentage of a vertical-rl chapter in scroll mode. */
+export const scrollLeftForPercentage = (percentage: number, scrollWidth: number, clientWidth: number) => -scrollTopForPercentage(percentage, scrollWidth, clientWidth) || 0;
+
+/**
+ * Whether a computed `writing-mode` is one the reader lays out as vertical writing read right to left (vertical-rl;
+ * sideways-rl lays its lines the same way). vertical-lr and sideways-lr are not (their lines go left to right).
+ */
+export const isVerticalRl = (writingMode: string | null | undefined) => writingMode === 'vertical-rl' || writingMode === 'sideways-rl';
+
+/**
+ * Whether taps, swipes and arrows turn the other way: a book whose pages turn right to left, or a chapter in
+ * vertical-rl writing, whose lines and pages are read right to left whatever the package says.
+ */
+export const turnsRtl = (bookRtl: boolean, vertical: boolean) => bookRtl || vertical;
 
 export type Turn = 'next' | 'prev';
 
