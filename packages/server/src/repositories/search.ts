@@ -19,9 +19,11 @@ export interface SearchDocument {
 
 /**
  * PostgreSQL: how many of the newest rows holding a phrase's words are checked for the phrase itself. Title rows
- * are fewer and a phrase's words meet in fewer of them, so reaching 500 meant reading 48,000 (158 ms).
+ * are fewer and a phrase's words meet in fewer of them (1 in 100 for two common words): 100 candidates meant walking
+ * 9,800 title rows at 100,000 titles, and the phrase's p99 was 152 ms and cost 4.3 times that at 1,000; 40 walk
+ * about 4,000 (p99 98 ms, cost ratio 2.4; docs/performance.md). A phrase in a title further back is not found.
  */
-const PHRASE_CANDIDATES = { passages: 500, titles: 100, names: 100 };
+const PHRASE_CANDIDATES = { passages: 500, titles: 40, names: 100 };
 
 /** The kinds of row search walks: a title's own title, a title's own row, chapters' text. */
 export type SearchKind = 'names' | 'titles' | 'passages';
