@@ -63,8 +63,13 @@ async function overflow(page: Page): Promise<string[]> {
     }
     const frame = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame');
     const doc = frame?.contentDocument;
-    if (frame && doc?.documentElement.classList.contains('lectern-scroll') && doc.documentElement.scrollWidth > frame.clientWidth + 1)
-      out.push(`chapter ${doc.documentElement.scrollWidth}px in a ${frame.clientWidth}px frame`);
+    // A chapter in vertical writing scrolls sideways in scroll mode (its reading direction): nothing of it may be
+    // taller than the frame instead.
+    const vertical = doc?.body && /^(vertical|sideways)-rl$/.test(getComputedStyle(doc.body).writingMode);
+    if (frame && doc?.documentElement.classList.contains('lectern-scroll')) {
+      if (!vertical && doc.documentElement.scrollWidth > frame.clientWidth + 1) out.push(`chapter ${doc.documentElement.scrollWidth}px in a ${frame.clientWidth}px frame`);
+      if (vertical && doc.documentElement.scrollHeight > frame.clientHeight + 1) out.push(`vertical chapter ${doc.documentElement.scrollHeight}px tall in a ${frame.clientHeight}px frame`);
+    }
     return out;
   });
 }
