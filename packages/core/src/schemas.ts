@@ -143,14 +143,16 @@ export type Paged<T> = { count: number; next: string | null; previous: string | 
  * ours (issue 12, fixed layout): how a spine item asks to be laid out (EPUB 3.3 §8): `layout` reflowable or
  * pre-paginated (fixed layout), `spread` (rendition:spread: when two pages may show side by side), `flow`
  * (rendition:flow), `page_spread` (the side of a spread it goes on; null: either), `viewport` (a fixed-layout page's
- * size in CSS pixels; null when unknown or reflowable). Items imported before this are reflowable.
+ * size in CSS pixels, a side being `'device'` when the page asks for the device's (its viewport meta says
+ * device-width / device-height: the reader sizes that side to its stage); null when unknown or reflowable). Items
+ * imported before this are reflowable.
  */
 export const renditionSchema = z.object({
   layout: z.enum(['reflowable', 'pre-paginated']),
   spread: z.enum(['none', 'landscape', 'both', 'auto']),
   flow: z.enum(['paginated', 'scrolled-continuous', 'scrolled-doc', 'auto']),
   page_spread: z.enum(['left', 'right', 'center']).nullable(),
-  viewport: z.object({ width: z.number().int(), height: z.number().int() }).nullable(),
+  viewport: z.object({ width: z.union([z.number().int(), z.literal('device')]), height: z.union([z.number().int(), z.literal('device')]) }).nullable(),
 });
 export type Rendition = z.infer<typeof renditionSchema>;
 
@@ -194,6 +196,17 @@ export const mediaOverlaySchema = z.object({
 });
 export type MediaOverlay = z.infer<typeof mediaOverlaySchema>;
 
+/**
+ * Ours (issue 12): the class, id and style of a content document's own `<html>` and `<body>`, which the importer
+ * checked (no reader class names, no markup; the style sanitised as the book's CSS). Only a chapter's body content is
+ * stored, so the reader sets these on its frame's html and body, where the book's selectors (`html.vrtl`,
+ * `body.p-text`) expect them. Null or absent: neither element had any (or the book was imported before).
+ */
+const rootElementSchema = z.object({ class: z.string().optional(), id: z.string().optional(), style: z.string().optional() });
+export const rootAttributesSchema = z.object({ html: rootElementSchema.optional(), body: rootElementSchema.optional() });
+export type RootAttributes = z.infer<typeof rootAttributesSchema>;
+export type RootElementAttributes = z.infer<typeof rootElementSchema>;
+
 export const chapterContentSchema = z.object({
   book_id: z.string(),
   chapter_href: z.string(),
@@ -223,6 +236,8 @@ export const chapterContentSchema = z.object({
   partial: z.boolean().optional(),
   /** ours (issue 12): the chapter's media overlay, when the book has one for it (not on a bounded sample) */
   media_overlay: mediaOverlaySchema.nullable().optional(),
+  /** ours (issue 12): the class, id and style of the content document's own html and body */
+  root_attributes: rootAttributesSchema.nullable().optional(),
 });
 export type ChapterContent = z.infer<typeof chapterContentSchema>;
 
@@ -368,6 +383,8 @@ export const archiveItemSchema = z.object({
   page_progression: z.enum(['ltr', 'rtl']).optional(),
   /** ours (issue 12, read aloud): the chapter's EPUB Media Overlay; null when it has none */
   media_overlay: mediaOverlaySchema.nullable().optional(),
+  /** ours (issue 12): the class, id and style of the content document's own html and body */
+  root_attributes: rootAttributesSchema.nullable().optional(),
   /** ours (issue 12, read aloud): the title's language (dc:language), for the browser voice; null when unknown */
   language: z.string().nullable().optional(),
   resources: z.array(chapterItemSchema),

@@ -8,7 +8,7 @@
  */
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import { READING_SYSTEM_NAME } from '@lectern/core';
+import { READING_SYSTEM_NAME, type RootAttributes, type RootElementAttributes } from '@lectern/core';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { bookFileType } from './plugins/book-files.ts';
 import type { ScriptedFrames } from './services/scripted-frames.ts';
@@ -99,16 +99,32 @@ function common(reply: FastifyReply, appOrigin: string): FastifyReply {
     .header('cache-control', 'private, no-store');
 }
 
+/** ` class="…" id="…" style="…"` of a content document's own html or body (checked at import), escaped. */
+function rootAttributesHtml(element: RootElementAttributes | undefined, rewrite: (text: string) => string): string {
+  if (!element) return '';
+  return (['class', 'id', 'style'] as const)
+    .map((name) => (element[name] ? ` ${name}="${escapeHtml(rewrite(element[name]))}"` : ''))
+    .join('');
+}
+
 /** The chapter as a page: our script first, the book's stylesheets, the chapter's markup (scripts kept at import). */
-export function chapterPage(input: { html: string; label: string; stylesheets: string[]; appOrigin: string }): string {
+export function chapterPage(input: {
+  html: string;
+  label: string;
+  stylesheets: string[];
+  appOrigin: string;
+  root?: RootAttributes | null;
+  rewrite?: (text: string) => string;
+}): string {
+  const rewrite = input.rewrite ?? ((text: string) => text);
   return `<!DOCTYPE html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html${rootAttributesHtml(input.root?.html, rewrite)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="lectern-app-origin" content="${escapeHtml(input.appOrigin)}">
 <title>${escapeHtml(input.label)}</title>
 <script src="${RUNTIME_PATH}"></script>
 <style>body { margin: 0 auto; max-width: 40em; padding: 1.25em 1.25em 3em; font-family: Georgia, serif; line-height: 1.6; overflow-wrap: break-word; } img, svg, video { max-width: 100%; height: auto; }</style>
 ${input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n')}
-</head><body>${input.html}</body></html>`;
+</head><body${rootAttributesHtml(input.root?.body, rewrite)}>${input.html}</body></html>`;
 }
 
 export function buildScriptedOrigin(frames: ScriptedFrames, appOrigin: string, logLevel: string): FastifyInstance {
@@ -132,6 +148,8 @@ export function buildScriptedOrigin(frames: ScriptedFrames, appOrigin: string, l
         label: c.label,
         stylesheets: c.stylesheets.map((s) => onScriptedOrigin(s, bookId, token)),
         appOrigin,
+        root: c.root_attributes,
+        rewrite: (text) => onScriptedOrigin(text, bookId, token),
       });
       return reply.type('text/html; charset=utf-8').send(page);
     }

@@ -1,7 +1,7 @@
 import { DEFAULT_PREFERENCES, LIMITS, READER_LIMITS, type UsageEvent } from '@lectern/core';
 import { describe, expect, it, vi } from 'vitest';
 import type { UsageAck } from '../src/api/reader.ts';
-import { buildChapterDocument, CHAPTER_CSP, htmlClasses, ROOT_ID, SETTINGS_STYLE_ID, settingsCss } from '../src/features/reader/engine/chapterDocument.ts';
+import { buildChapterDocument, CHAPTER_CSP, htmlClasses, ROOT_ID, setReaderClasses, SETTINGS_STYLE_ID, settingsCss } from '../src/features/reader/engine/chapterDocument.ts';
 import {
   classifySwipe,
   isVerticalRl,
@@ -452,6 +452,34 @@ describe('chapter document', () => {
     expect(order.indexOf('STYLE:@layer lectern, book;')).toBeGreaterThanOrEqual(0);
     expect(order.indexOf('STYLE:@layer lectern, book;')).toBeLessThan(order.indexOf('LINK'));
     expect(order.findIndex((tag) => tag.startsWith('STYLE:@layer lectern {'))).toBeGreaterThan(order.indexOf('LINK'));
+  });
+
+  it("puts the book's own html and body attributes on the frame's, and keeps them when the reader's classes change", () => {
+    const d = new DOMParser().parseFromString(
+      buildChapterDocument({
+        html: '<p>本文</p>',
+        label: '縦書き',
+        stylesheets: [],
+        baseHref: 'http://x.test/api/v1/book/b1/chapter/ch1.xhtml',
+        prefs: DEFAULT_PREFERENCES,
+        layout: { pagination: 'page', pageWidth: 375 },
+        root: { html: { class: 'vrtl', id: 'top', style: 'writing-mode: vertical-rl' }, body: { class: 'p-text "x"', id: 'b' } },
+      }),
+      'text/html',
+    );
+    const html = d.documentElement;
+    expect(html.classList.contains('vrtl')).toBe(true);
+    expect(html.classList.contains('lectern-paged')).toBe(true);
+    expect(html.id).toBe('top');
+    expect(html.getAttribute('style')).toBe('writing-mode: vertical-rl');
+    expect(d.body.className).toBe('p-text "x"'); // escaped into the attribute, read back whole
+    expect(d.body.id).toBe('b');
+    html.classList.add('-epub-media-overlay-playing'); // what read aloud sets there
+    setReaderClasses(html, htmlClasses({ ...DEFAULT_PREFERENCES, reading_mode: 'night-mode' }, { pagination: 'scroll', pageWidth: 375, vertical: true }));
+    const classes = html.className.split(' ');
+    expect(classes).toEqual(expect.arrayContaining(['lectern-scroll', 'lectern-vertical', 'night-mode', 'vrtl', '-epub-media-overlay-playing']));
+    expect(classes).not.toContain('lectern-paged');
+    expect(classes).not.toContain('day-mode');
   });
 });
 

@@ -175,6 +175,8 @@ export interface ChaptersTable {
   viewport_height: OptionalNumber;
   /** its EPUB Media Overlay as compact JSON (0023, ingest/media-overlays.ts storedOverlay); null when it has none */
   media_overlay: OptionalText;
+  /** the class, id and style of its content document's own html and body, as JSON (0026, ingest/render.ts rootAttributes) */
+  root_attributes: OptionalText;
 }
 
 export interface ResourcesTable {

@@ -11,6 +11,7 @@
  * before that, so that a hostile book cannot run script or reach outside the book even if the frame is
  * misconfigured.
  */
+import type { RootAttributes, RootElementAttributes } from '@lectern/core';
 import sanitizeHtml from 'sanitize-html';
 import { DomUtils } from 'htmlparser2';
 import { type DefaultTreeAdapterTypes as P5, parse, parseFragment, serialize } from 'parse5';
@@ -47,6 +48,12 @@ export interface RenderedChapter {
   /** The content document's dir and language (body's, else html's), kept on the chapter's wrapper element. */
   dir: string | null;
   lang: string | null;
+  /**
+   * The class, id and style of the content document's own `<html>` and `<body>` (null when neither has any): only
+   * their content is stored, so the reader sets these on its frame's html and body, where the book's selectors
+   * (`html.vrtl`, `body.p-text`, `body#cover`) expect them.
+   */
+  root: RootAttributes | null;
 }
 
 const ALLOWED_TAGS = [
@@ -248,6 +255,39 @@ function bookRewriter(opts: RenderOptions): UrlRewriter {
   };
 }
 
+/**
+ * A class or id token the reader may put on its own html or body: no quotes, markup or spaces (written into an
+ * attribute), and none of the reader's own names (`lectern-*`, the palettes), which a book could otherwise use to
+ * switch on the reader's rules.
+ */
+const ROOT_TOKEN = /^[^\s"'<>&`=\\]{1,100}$/;
+const READER_CLASS = /^(?:lectern|day-mode$|cloudy-mode$|night-mode$)/i;
+const MAX_ROOT_CLASSES = 32;
+const rootToken = (token: string) => ROOT_TOKEN.test(token) && !READER_CLASS.test(token);
+
+/** The class, id and style of a content document's html or body element, as the reader may set them on its own. */
+function rootElementAttributes(element: DomElement | null, css: StylePolicy): RootElementAttributes | undefined {
+  if (!element) return undefined;
+  const out: RootElementAttributes = {};
+  const classes = [...new Set((attr(element, 'class') ?? '').split(/\s+/).filter(rootToken))].slice(0, MAX_ROOT_CLASSES);
+  if (classes.length > 0) out.class = classes.join(' ');
+  const id = attr(element, 'id')?.trim();
+  if (id && rootToken(id)) out.id = id;
+  const style = attr(element, 'style');
+  const sanitized = style ? sanitizeStyleAttribute(style, css.rewrite, css.properties, { positioned: css.positioned }) : '';
+  if (sanitized) out.style = sanitized;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function rootAttributes(html: DomElement | null, body: DomElement | null, css: StylePolicy): RootAttributes | null {
+  const root: RootAttributes = {};
+  const h = rootElementAttributes(html, css);
+  const b = rootElementAttributes(body, css);
+  if (h) root.html = h;
+  if (b) root.body = b;
+  return h || b ? root : null;
+}
+
 const DIRS = new Set(['ltr', 'rtl', 'auto']);
 const LANGUAGE_TAG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
 
@@ -301,8 +341,10 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
     if (!stylesheets.includes(url)) stylesheets.push(url);
   }
 
-  const { dir, lang } = documentDirection(findFirst(document, 'html'), body);
+  const htmlElement = findFirst(document, 'html');
+  const { dir, lang } = documentDirection(htmlElement, body);
   const positioned = opts.fixedLayout === true;
+  const root = rootAttributes(htmlElement, body, { rewrite: css, positioned });
   // A title allowed to run scripts keeps the external scripts of the chapter's head too, first, in their order (they
   // run only on the scripted origin: docs/decisions.md "Scripted titles"); the sanitiser checks them like the body's.
   const head = findFirst(document, 'head');
@@ -323,6 +365,7 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
     textLength: visibleText(nodes).length,
     dir,
     lang,
+    root,
   };
 }
 

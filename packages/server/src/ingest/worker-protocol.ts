@@ -2,6 +2,7 @@
  * What the import service and its worker process say to each other, and the limits every import runs under.
  * The worker parses and renders an untrusted file; the service owns the database and the content folder.
  */
+import type { RootAttributes } from '@lectern/core';
 import type { ParsedChapter, ParsedTitle, ParsedTocEntry } from './types.ts';
 
 /** Bounds on one import (see docs/decisions.md, "Imports are bounded"); bytes and milliseconds. */
@@ -63,6 +64,8 @@ export interface RenderedChapter extends Omit<ParsedChapter, 'rawHtml'> {
   stylesheets: string[];
   /** Visible text of the rendered chapter (the parsed textLength stays for choosing the sample). */
   renderedTextLength: number;
+  /** The class, id and style of the content document's own html and body (render.ts rootAttributes), or null. */
+  root: RootAttributes | null;
   /** A one-chapter book's bounded sample: the opening part of its only chapter (ingest/sample.ts); else null. */
   sampleContent: string | null;
   /** A PDF's text, page by page (for search; empty when pdf.js could not read it in time). */

@@ -96,7 +96,7 @@ async function run(start: StartMessage): Promise<DoneMessage> {
     };
     const rendered =
       chapter.mediaType === 'application/pdf'
-        ? { html: '', stylesheets: [], inlineStyles: [], textLength: chapter.textLength }
+        ? { html: '', stylesheets: [], inlineStyles: [], textLength: chapter.textLength, root: null }
         : renderChapter(rawHtml, {
             chapterFullPath: chapter.fullPath,
             allowScripts: start.allowScripts,
@@ -123,6 +123,7 @@ async function run(start: StartMessage): Promise<DoneMessage> {
       stylesheets: rendered.stylesheets,
       renderedTextLength: rendered.textLength,
       sampleContent,
+      root: rendered.root,
       ...(chapter.mediaType === 'application/pdf' && pdfPages ? { pageTexts: pdfPages } : {}),
     });
   }

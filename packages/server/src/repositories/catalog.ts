@@ -77,7 +77,7 @@ export interface NewTitleBundle {
   authorDirections?: Record<string, { dir: string | null; lang: string | null }>;
   publishers: { slug: string; name: string }[];
   topics: { slug: string; name: string }[];
-  chapters: Optional<Omit<ChapterRow, 'id' | 'title_id'>, 'sample_content' | 'media_overlay'>[];
+  chapters: Optional<Omit<ChapterRow, 'id' | 'title_id'>, 'sample_content' | 'media_overlay' | 'root_attributes'>[];
   resources: Optional<Omit<ResourceRow, 'id' | 'title_id'>, 'sample_storage_path' | 'sample_size'>[];
   toc: { position: number; depth: number; label: string; full_path: string; fragment: string | null; kind?: 'toc' | 'page' | 'landmark'; landmark?: string | null }[];
 }
@@ -498,7 +498,7 @@ export class CatalogRepository {
       for (const c of bundle.chapters) {
         const id = oldByPath.get(c.full_path);
         if (id === undefined) fresh.push(c);
-        else await trx.updateTable('chapters').set({ ...c, sample_content: c.sample_content ?? null, media_overlay: c.media_overlay ?? null }).where('id', '=', id).execute();
+        else await trx.updateTable('chapters').set({ ...c, sample_content: c.sample_content ?? null, media_overlay: c.media_overlay ?? null, root_attributes: c.root_attributes ?? null }).where('id', '=', id).execute();
       }
       for (const batch of chunks(fresh, 50)) await trx.insertInto('chapters').values(batch.map((c) => ({ ...c, title_id: titleId }))).execute();
 

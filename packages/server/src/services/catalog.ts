@@ -12,6 +12,7 @@ import {
   CATALOG_OFFSET_MAX,
   minutesForText,
   type Paged,
+  type RootAttributes,
   paths,
   titleProgress,
 } from '@lectern/core';
@@ -332,6 +333,7 @@ export class CatalogService {
       previous_chapter_uri: row.previous_full_path,
       file_url: pdfFile ? paths.chapterApi(title.book_id, pdfFile.full_path) + '?download=1' : null,
       media_overlay: readerOverlay(row.media_overlay, (p) => paths.chapterApi(title.book_id, p)),
+      root_attributes: row.root_attributes ? (JSON.parse(row.root_attributes) as RootAttributes) : null,
     };
     // The title's only chapter (both neighbours missing) is bounded: an EPUB's keeps its opening part (made at
     // import; cut here for titles imported before that), a PDF's sample is the small PDF of its first pages.

@@ -15,7 +15,7 @@ import { authorSortKey, type ImportReport, slugify, titleSortKey, workKey } from
 import type { ChapterRow, Flag, TitleRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { storedOverlay } from '../ingest/media-overlays.ts';
-import type { ChapterRendition, TitleRendition } from '../ingest/rendition.ts';
+import { storedSide, type ChapterRendition, type TitleRendition } from '../ingest/rendition.ts';
 import { IngestError } from '../ingest/types.ts';
 import { runImportWorker, type WorkerRunStats } from '../ingest/worker-host.ts';
 import { DEFAULT_IMPORT_LIMITS, type DoneMessage, type ImportLimits, LIMIT_NAMES, type ParsedMessage } from '../ingest/worker-protocol.ts';
@@ -290,6 +290,7 @@ async function editionOf(
     is_public: 0 as Flag,
     sample_content: c.sampleContent,
     media_overlay: c.mediaOverlay ? storedOverlay(c.mediaOverlay) : null,
+    root_attributes: c.root ? JSON.stringify(c.root) : null,
   }));
 
   // The search documents: the chapters' text in passages, a chapter at a time so other requests get their turn.
@@ -375,8 +376,9 @@ function titleRenditionColumns(r: TitleRendition | undefined) {
     rendition_layout: r?.layout ?? null,
     rendition_spread: r?.spread ?? null,
     rendition_flow: r?.flow ?? null,
-    viewport_width: r?.viewport?.width ?? null,
-    viewport_height: r?.viewport?.height ?? null,
+    // a device-sized side (device-width / device-height) is stored as DEVICE_SIDE (0), never a real size
+    viewport_width: storedSide(r?.viewport?.width),
+    viewport_height: storedSide(r?.viewport?.height),
   };
 }
 
@@ -387,8 +389,9 @@ function chapterRenditionColumns(r: ChapterRendition | undefined) {
     rendition_spread: r?.spread ?? null,
     rendition_flow: r?.flow ?? null,
     page_spread: r?.pageSpread ?? null,
-    viewport_width: r?.viewport?.width ?? null,
-    viewport_height: r?.viewport?.height ?? null,
+    // a device-sized side (device-width / device-height) is stored as DEVICE_SIDE (0), never a real size
+    viewport_width: storedSide(r?.viewport?.width),
+    viewport_height: storedSide(r?.viewport?.height),
   };
 }
 

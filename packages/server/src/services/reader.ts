@@ -97,6 +97,7 @@ export class ReaderService {
         previous_chapter_uri: c.previous_chapter_uri,
         top_percentage: top,
         media_overlay: c.media_overlay ?? null,
+        root_attributes: c.root_attributes ?? null,
         resources: [chapterItem],
         error: null,
         url: c.file_url,

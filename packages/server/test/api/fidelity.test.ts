@@ -8,7 +8,7 @@ import * as parse5 from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookDetailSchema } from '@lectern/core';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
-import { TestClient } from '../helpers/client.ts';
+import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { bookFont, fidelityEpub, FIDELITY_TITLE, STYLED_COLOR } from '../fixtures/fidelity.ts';
 import { minimalEpub3 } from '../ingest/helpers.ts';
 import { unzipSync } from 'fflate';
@@ -87,6 +87,20 @@ describe.each(ENGINES)('reading fidelity on %s', (engine) => {
     const imported = await t.lectern.services.importer.importBytes(rtlBook, 'rtl.epub');
     const rtl = await client().post('/nest/epub/block/', { book_id: imported.book_id, hrefs: 'text/chapter 1.xhtml' });
     expect(rtl.json()[0].page_progression).toBe('rtl');
+  });
+
+  it("gives the reader the class, id and style of the chapter's own html and body, checked", async () => {
+    const expected = {
+      html: { class: 'book-root' }, // lectern-paged is the reader's own class: never the book's to set
+      body: { class: 'chapter-body', id: 'styles-body', style: 'word-spacing: 1px' },
+    };
+    const [reader] = await signedInSubscribers(t.lectern, ['root@example.com']);
+    const block = await reader!.post('/nest/epub/block/', { book_id: bookId, hrefs: 'text/styles.xhtml' });
+    expect(block.json()[0].root_attributes).toEqual(expected);
+    const answer = await reader!.get(`/api/v1/book/${bookId}/chapter/text/styles.xhtml`);
+    expect(answer.json().root_attributes).toEqual(expected);
+    const plain = await reader!.post('/nest/epub/block/', { book_id: bookId, hrefs: 'text/equations.xhtml' });
+    expect(plain.json()[0].root_attributes).toBeNull();
   });
 
   it('keeps the print pages and the landmarks of the navigation document, for "go to page" and the start', async () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { paths, READING_SYSTEM_NAME, scriptedFrameSchema } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { chapterPage } from '../../src/scripted-origin.ts';
 import { ScriptedFrames } from '../../src/services/scripted-frames.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
@@ -73,6 +74,19 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     // The app itself may frame the scripted origin, and only it.
     const shell = await reader.get('/library/');
     expect(String(shell.headers['content-security-policy'])).toMatch(new RegExp(`frame-src [^;]*${ORIGIN.replace(/[.:/]/g, '\\$&')}`));
+  });
+
+  it("puts the class, id and style of the book's own html and body on the page's, escaped, its addresses below the token", () => {
+    const page = chapterPage({
+      html: '<p>x</p>',
+      label: 'One',
+      stylesheets: [],
+      appOrigin: 'http://app.test',
+      root: { html: { class: 'vrtl' }, body: { class: 'p-text "quoted"', id: 'b1', style: 'background-image: url("/api/v1/book/42/chapter/img/paper.png")' } },
+      rewrite: (text) => text.split('/api/v1/book/42/chapter/').join('/b/TOKEN/'),
+    });
+    expect(page).toContain('<html class="vrtl"><head>');
+    expect(page).toContain('<body class="p-text &#34;quoted&#34;" id="b1" style="background-image: url(&#34;/b/TOKEN/img/paper.png&#34;)"><p>x</p>');
   });
 
   it('gives no frame for a title without scripts, an anonymous visitor, or a missing chapter; 400 names the path', async () => {

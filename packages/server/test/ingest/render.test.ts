@@ -117,6 +117,25 @@ describe('renderChapter', () => {
     expect(html).not.toContain('onerror');
   });
 
+  it("keeps the class, id and style of the document's own html and body for the reader's frame, checked", () => {
+    const rendered = renderChapter(
+      `<?xml version="1.0" encoding="UTF-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml" class="vrtl  lectern-paged night-mode x&quot;y" id="top" style="writing-mode: vertical-rl; background: url(javascript:alert(1))">
+<head><title>縦書き</title></head>
+<body class="p-text  p-text lectern-rtl" id="lectern-root" style="background-image: url(../images/paper.png); position: fixed"><p>本文</p></body></html>`,
+      options(),
+    );
+    // the reader's own class names (lectern-*, the palettes) and its root id are not the book's to set; a token
+    // with a quote is left out; the style is sanitised as the book's CSS (url() to the book's files only)
+    expect(rendered.root).toEqual({
+      html: { class: 'vrtl', id: 'top', style: 'writing-mode: vertical-rl' },
+      body: { class: 'p-text', style: 'background-image: url("/files/images/paper.png"); position: static' },
+    });
+    expect(rendered.html).not.toContain('p-text');
+    // a plain document has none
+    expect(renderChapter('<html><body><p>x</p></body></html>', options()).root).toBeNull();
+  });
+
   it('renders every chapter of the real books with links that lead somewhere in the book', () => {
     for (const sample of [samples.alice, samples.worlds, samples.moby]) {
       const book = parseEpub(readBook(sample), sample.file);

@@ -28,6 +28,7 @@ export function chapterSource(bookId: string, l: Extract<ChapterLoad, { kind: 'h
     baseHref: new URL(paths.chapterApi(bookId, l.item.chapter_href), window.location.href).href,
     href: l.item.chapter_href,
     rtl: l.item.page_progression === 'rtl',
+    root: l.item.root_attributes ?? null,
   };
 }
 

@@ -12,9 +12,9 @@
  * out there while the reader reads, and turning into it swaps the frames instead of parsing and laying out then.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { ReaderPreferences } from '@lectern/core';
+import type { ReaderPreferences, RootAttributes } from '@lectern/core';
 import { Spinner } from '../../components/Spinner.tsx';
-import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirection, ROOT_ID, verticalWriting } from './engine/chapterDocument.ts';
+import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirection, ROOT_ID, setReaderClasses, verticalWriting } from './engine/chapterDocument.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
 import { adaptBookStyles } from './engine/bookStyles.ts';
 import type { InitialPosition } from './engine/position.ts';
@@ -28,6 +28,8 @@ export interface ChapterSource {
   href: string;
   /** the book's pages turn right to left (page-progression-direction) */
   rtl?: boolean;
+  /** the class, id and style of the content document's own html and body (ours: root_attributes) */
+  root?: RootAttributes | null;
 }
 
 export interface ChapterViewProps extends ChapterSource {
@@ -70,7 +72,8 @@ const PREPARE_MAX_CHARS = 300_000;
 const PREPARE_AFTER_MS = 2000;
 
 const sameSource = (a: ChapterSource, b: ChapterSource) =>
-  a.html === b.html && a.href === b.href && a.baseHref === b.baseHref && a.label === b.label && a.stylesheets.join('\n') === b.stylesheets.join('\n');
+  a.html === b.html && a.href === b.href && a.baseHref === b.baseHref && a.label === b.label && a.stylesheets.join('\n') === b.stylesheets.join('\n') &&
+  JSON.stringify(a.root ?? null) === JSON.stringify(b.root ?? null);
 
 /** A stylesheet that never answers does not keep the chapter hidden longer than this. */
 const STYLESHEET_WAIT_MS = 3000;
@@ -113,11 +116,14 @@ export function ChapterView(props: ChapterViewProps) {
   const latest = useRef(props);
   latest.current = props;
 
+  // (by value: a new object with the same attributes is the same document)
+  const rootKey = JSON.stringify(props.root ?? null);
+
   // A new chapter: show it from the spare frame if it was prepared there, else write its document into the frame
   // now (in the commit that brought it); position it once its stylesheets are in, and only then show it.
   useLayoutEffect(() => {
     const p = latest.current;
-    const source: ChapterSource = { html: p.html, label: p.label, stylesheets: p.stylesheets, baseHref: p.baseHref, href: p.href };
+    const source: ChapterSource = { html: p.html, label: p.label, stylesheets: p.stylesheets, baseHref: p.baseHref, href: p.href, root: p.root };
     const swap = prepared.current !== null && sameSource(prepared.current, source);
     const index = swap ? ((1 - activeRef.current) as 0 | 1) : activeRef.current;
     const frame = frameRefs[index].current;
@@ -187,7 +193,7 @@ export function ChapterView(props: ChapterViewProps) {
     return () => {
       cancelled = true;
     };
-  }, [props.html, props.baseHref, props.stylesheets, props.label, props.href]);
+  }, [props.html, props.baseHref, props.stylesheets, props.label, props.href, rootKey]);
 
   // The next chapter, written and laid out in the spare frame while the reader reads this one (when the page is
   // idle): turning into it then costs a swap.
@@ -222,7 +228,7 @@ export function ChapterView(props: ChapterViewProps) {
               if (next.rtl) keepTextDirection(doc);
               const prefs = latest.current.prefs;
               const pageHeight = vertical ? spare.clientHeight || window.innerHeight : undefined;
-              doc.documentElement.className = htmlClasses(prefs, { pagination: prefs.pagination, pageWidth: spare.clientWidth || window.innerWidth, rtl: next.rtl === true, vertical, pageHeight });
+              setReaderClasses(doc.documentElement, htmlClasses(prefs, { pagination: prefs.pagination, pageWidth: spare.clientWidth || window.innerWidth, rtl: next.rtl === true, vertical, pageHeight }));
             }
             handle = idle(() => void doc.body?.offsetHeight, { timeout: 2000 });
           });

@@ -13,7 +13,7 @@
  *   layer win); the book's style="" attributes carry no `!important` (the importer drops it),
  * - the chapter inside one root element (`#lectern-root`) that carries the reading column in both modes.
  */
-import type { ReaderPreferences } from '@lectern/core';
+import type { ReaderPreferences, RootAttributes, RootElementAttributes } from '@lectern/core';
 import { isVerticalRl } from './paging.ts';
 
 export const SETTINGS_STYLE_ID = 'lectern-settings';
@@ -221,6 +221,8 @@ export interface ChapterDocumentInput {
   prefs: ReaderPreferences;
   layout: FrameLayout;
   lang?: string;
+  /** The class, id and style of the content document's own html and body (importer-checked), set on the frame's. */
+  root?: RootAttributes | null;
 }
 
 export function htmlClasses(prefs: ReaderPreferences, layout: FrameLayout): string {
@@ -232,6 +234,28 @@ export function htmlClasses(prefs: ReaderPreferences, layout: FrameLayout): stri
     prefs.reading_mode !== 'day-mode' ? 'lectern-tinted' : '', prefs.reading_mode]
     .filter(Boolean)
     .join(' ');
+}
+
+/** Whether a class on the frame's html is the reader's (set and replaced by setReaderClasses), not the book's. */
+const isReaderClass = (name: string) => name.startsWith('lectern-') || name in PALETTES;
+
+/**
+ * Puts the reader's classes (htmlClasses) on the frame's html in place of the reader's previous ones, keeping the
+ * book's own (its html element's class, kept at import) and those the read-aloud player sets there.
+ */
+export function setReaderClasses(html: HTMLElement, classes: string): void {
+  const kept = Array.from(html.classList).filter((name) => !isReaderClass(name));
+  html.className = [classes, ...kept].filter(Boolean).join(' ');
+}
+
+/** ` class="…" id="…" style="…"` of the book's html or body, escaped (the reader's classes first on html). */
+function rootAttributesHtml(element: RootElementAttributes | undefined, readerClasses?: string): string {
+  const classes = [readerClasses, element?.class].filter(Boolean).join(' ');
+  return [
+    classes ? ` class="${escapeHtml(classes)}"` : '',
+    element?.id ? ` id="${escapeHtml(element.id)}"` : '',
+    element?.style ? ` style="${escapeHtml(element.style)}"` : '',
+  ].join('');
 }
 
 /**
@@ -262,7 +286,7 @@ export function verticalWriting(doc: Document): boolean {
 export function buildChapterDocument(input: ChapterDocumentInput): string {
   const links = input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n');
   return `<!doctype html>
-<html lang="${escapeHtml(input.lang ?? 'en')}" class="${htmlClasses(input.prefs, input.layout)}">
+<html lang="${escapeHtml(input.lang ?? 'en')}"${rootAttributesHtml(input.root?.html, htmlClasses(input.prefs, input.layout))}>
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CHAPTER_CSP}">
@@ -274,7 +298,7 @@ ${links}
 <style>${READING_CSS}</style>
 <style id="${SETTINGS_STYLE_ID}">${settingsCss(input.prefs, input.layout)}</style>
 </head>
-<body>
+<body${rootAttributesHtml(input.root?.body)}>
 <div id="${ROOT_ID}">
 ${input.html}
 </div>

@@ -6,7 +6,7 @@
  * (font, width, mode, rotation, images arriving); it is replaced only when the reader moves.
  */
 import { MESSAGES, paths, READER_CONSTANTS, type ReaderPreferences, READING_MESSAGES } from '@lectern/core';
-import { htmlClasses, ROOT_ID, SETTINGS_STYLE_ID, settingsCss, verticalWriting } from './chapterDocument.ts';
+import { htmlClasses, ROOT_ID, setReaderClasses, SETTINGS_STYLE_ID, settingsCss, verticalWriting } from './chapterDocument.ts';
 import {
   classifySwipe,
   keyTurn,
@@ -233,7 +233,7 @@ export class FrameController {
     const layout = { pagination: this.prefs.pagination, pageWidth: this.pageWidth, rtl: this.rtl, vertical, pageHeight: vertical ? this.pageHeight : undefined };
     const style = this.doc.getElementById(SETTINGS_STYLE_ID);
     if (style) style.textContent = settingsCss(this.prefs, layout);
-    this.doc.documentElement.className = htmlClasses(this.prefs, layout);
+    setReaderClasses(this.doc.documentElement, htmlClasses(this.prefs, layout));
     if (vertical) this.wireWheel();
     if (!this.paged && vertical) this.scroller.scrollTop = 0;
     else if (!this.paged) this.scroller.scrollLeft = 0;
