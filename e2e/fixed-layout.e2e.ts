@@ -4,13 +4,17 @@
  * frame, scaled to fit inside the screen; on the desktop two pages side by side on their page-spread sides (the cover
  * alone on the right, the centre page alone), on the phone one; keys turn by spreads; the position survives a
  * reload and a return to the book; zoom enlarges the page on the phone. Its hostile variant runs nothing.
+ * The device-sized fixture (W3C lay-fxl-xhtml-icb_device_sizes): a page whose viewport is device-width x
+ * device-height is a frame the size of the stage, unscaled, at both sizes and after a resize; device-width beside a
+ * number and device-height alone take their half of a spread; a first page with no side is the cover, alone on the
+ * right. Screenshots of the device page go to E2E_SHOTS_DIR when it is set.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { fixedLayoutEpub, COVER_WORDS, OVERLAY_WORDS } from '../packages/server/test/fixtures/fixed-layout.ts';
+import { deviceSizedEpub, fixedLayoutEpub, COVER_WORDS, DEVICE_WORDS, OVERLAY_WORDS } from '../packages/server/test/fixtures/fixed-layout.ts';
 import { importBook } from '../scripts/fresh-server.ts';
 import { openPage, signInAsDemo } from './browser.ts';
 
@@ -22,6 +26,8 @@ interface ChapterInfo {
 
 let bookId = '';
 let hostileId = '';
+let deviceId = '';
+const SHOTS = process.env.E2E_SHOTS_DIR;
 
 beforeAll(() => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-fixed-'));
@@ -32,8 +38,11 @@ beforeAll(() => {
   const hostileFile = path.join(folder, 'fixed-hostile.epub');
   fs.writeFileSync(hostileFile, fixedLayoutEpub({ hostile: true }));
   hostileId = /imported\s+(\S+)\s+"Fixed Layout Hostile"/.exec(importBook(inject('dataDir'), hostileFile))?.[1] ?? '';
+  const deviceFile = path.join(folder, 'device.epub');
+  fs.writeFileSync(deviceFile, deviceSizedEpub());
+  deviceId = /imported\s+(\S+)\s+"Device Sized Fixture"/.exec(importBook(inject('dataDir'), deviceFile))?.[1] ?? '';
   fs.rmSync(folder, { recursive: true, force: true });
-  if (!bookId || !hostileId) throw new Error(`the fixtures were not imported: ${out}`);
+  if (!bookId || !hostileId || !deviceId) throw new Error(`the fixtures were not imported: ${out}`);
 });
 
 interface FrameInfo {
@@ -75,6 +84,18 @@ async function showing(page: Page, hrefs: string[]): Promise<FrameInfo[]> {
   );
   return frames(page);
 }
+
+/** A page frame's own layout: its viewport in its CSS pixels, and where an element of it is (frame coordinates). */
+const inside = (page: Page, href: string, id: string) =>
+  page.evaluate(
+    ([href, id]) => {
+      const frame = document.querySelector<HTMLIFrameElement>(`iframe.fixed-layout__page[data-href="${href}"]`)!;
+      const doc = frame.contentDocument!;
+      const r = doc.getElementById(id)!.getBoundingClientRect();
+      return { innerWidth: doc.defaultView!.innerWidth, innerHeight: doc.defaultView!.innerHeight, transform: frame.style.transform, el: { left: r.left, top: r.top, right: r.right, bottom: r.bottom } };
+    },
+    [href, id] as const,
+  );
 
 /** The stage the pages are drawn on, in the app's window. */
 const stageBox = (page: Page) =>
@@ -182,6 +203,73 @@ for (const viewport of [desktop, phone]) {
       await page.goto(bookUrl);
       await showing(page, ['pages/p4.xhtml']);
       expect(decodeURIComponent(new URL(page.url()).pathname)).toMatch(/pages\/p4\.xhtml$/);
+    });
+
+    // W3C lay-fxl-xhtml-icb_device_sizes: the page's initial containing block is the display
+    it('draws a device-width x device-height page as a frame the size of the stage, unscaled', async () => {
+      const device = (await (await page.request.get(`/api/v1/book/${deviceId}/`)).json()).chapters as ChapterInfo[];
+      await page.goto(device.find((c) => c.full_path === 'pages/d2.xhtml')!.web_url);
+      const [frame] = await showing(page, ['pages/d2.xhtml']);
+      const stage = await stageBox(page);
+      expect(frame!.side).toBe('center');
+      expect(frame!.text).toContain(DEVICE_WORDS);
+      for (const [a, b] of [[frame!.left, stage.left], [frame!.top, stage.top], [frame!.right, stage.right], [frame!.bottom, stage.bottom]] as const) expect(Math.abs(a - b)).toBeLessThanOrEqual(1);
+      // unscaled: the page's own viewport is the frame's size on screen, and its bottom-right corner is the stage's
+      const own = await inside(page, 'pages/d2.xhtml', 'bottom-right');
+      expect(own.transform).toBe('scale(1)');
+      expect(Math.abs(own.innerWidth - stage.width)).toBeLessThanOrEqual(1);
+      expect(Math.abs(own.innerHeight - stage.height)).toBeLessThanOrEqual(1);
+      expect(own.el).toEqual({ left: own.innerWidth - 40, top: own.innerHeight - 40, right: own.innerWidth, bottom: own.innerHeight });
+      // nothing to scroll: the canvas is the stage
+      expect(await page.evaluate(() => { const s = document.querySelector('.fixed-layout__stage')!; return [s.scrollWidth - s.clientWidth, s.scrollHeight - s.clientHeight]; })).toEqual([0, 0]);
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `fixed-layout-device-${viewport.width}.png`) });
+      // a resize lays the page out again at the new stage's size
+      await page.setViewportSize({ width: viewport.width - 100, height: viewport.height - 100 });
+      await page.waitForFunction(() => {
+        const s = document.querySelector('.fixed-layout__stage')!.getBoundingClientRect();
+        const f = document.querySelector<HTMLIFrameElement>('iframe.fixed-layout__page[data-href="pages/d2.xhtml"]')!;
+        return Math.abs(f.contentWindow!.innerWidth - s.width) <= 1 && Math.abs(f.contentWindow!.innerHeight - s.height) <= 1;
+      }, null, { timeout: 15_000 });
+      await page.setViewportSize(viewport);
+      await page.waitForFunction(() => {
+        const s = document.querySelector('.fixed-layout__stage')!.getBoundingClientRect();
+        const f = document.querySelector<HTMLIFrameElement>('iframe.fixed-layout__page[data-href="pages/d2.xhtml"]')!;
+        return Math.abs(f.contentWindow!.innerWidth - s.width) <= 1 && Math.abs(f.contentWindow!.innerHeight - s.height) <= 1;
+      }, null, { timeout: 15_000 });
+    });
+
+    it(wide ? 'puts device-sized pages in a spread at half the stage each, and a first page with no side alone on the right' : 'shows the device-sized pages one at a time across the stage', async () => {
+      const device = (await (await page.request.get(`/api/v1/book/${deviceId}/`)).json()).chapters as ChapterInfo[];
+      const url = (p: string) => device.find((c) => c.full_path === p)!.web_url;
+      await page.goto(url('pages/d1.xhtml'));
+      const [cover] = await showing(page, ['pages/d1.xhtml']);
+      const stage = await stageBox(page);
+      const middle = (stage.left + stage.right) / 2;
+      // the book's first page has no side: it is the cover, on the right of the first spread
+      if (wide) expect([cover!.side, cover!.left >= middle - 1]).toEqual(['right', true]);
+      else expect(cover!.side).toBe('center');
+      await page.goto(url('pages/d3.xhtml'));
+      const shown = await showing(page, wide ? ['pages/d3.xhtml', 'pages/d4.xhtml'] : ['pages/d3.xhtml']);
+      const slot = wide ? Math.floor(stage.width / 2) : stage.width;
+      // device-width, height=600: the slot's width, 600 high, unscaled (600 fits), centred on the height
+      const wideOwn = await inside(page, 'pages/d3.xhtml', 'wide-words');
+      expect(wideOwn.transform).toBe('scale(1)');
+      expect(Math.abs(wideOwn.innerWidth - slot)).toBeLessThanOrEqual(1);
+      expect(wideOwn.innerHeight).toBe(600);
+      expect(Math.abs(shown[0]!.left - stage.left)).toBeLessThanOrEqual(1);
+      expect(Math.abs((shown[0]!.top + shown[0]!.bottom) / 2 - (stage.top + stage.bottom) / 2)).toBeLessThanOrEqual(1);
+      if (!wide) {
+        await page.goto(url('pages/d4.xhtml'));
+        await showing(page, ['pages/d4.xhtml']);
+      }
+      // height=device-height alone: the width follows the device; the slot's whole box, its corner at the stage's
+      const highOwn = await inside(page, 'pages/d4.xhtml', 'd4-bottom-right');
+      expect(highOwn.transform).toBe('scale(1)');
+      expect(Math.abs(highOwn.innerWidth - slot)).toBeLessThanOrEqual(1);
+      expect(Math.abs(highOwn.innerHeight - stage.height)).toBeLessThanOrEqual(1);
+      const high = (await frames(page)).find((f) => f.href === 'pages/d4.xhtml')!;
+      expect(Math.abs(high.right - (wide ? middle + slot : stage.right))).toBeLessThanOrEqual(1);
+      expect(Math.abs(high.bottom - stage.bottom)).toBeLessThanOrEqual(1);
     });
 
     it('zooms in and back with the zoom buttons (the zoomed page pans by scrolling)', async () => {

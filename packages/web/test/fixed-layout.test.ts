@@ -6,7 +6,18 @@ import type { Rendition } from '@lectern/core';
 import { DEFAULT_PREFERENCES } from '@lectern/core';
 import { describe, expect, it } from 'vitest';
 import { prefsForBook } from '../src/features/reader/bookFlow.ts';
-import { layoutSpread, spreadAllowed, spreadHref, spreadIndexOf, spreadsOf, turnSpread, viewportOf, type SpineEntry } from '../src/features/reader/engine/fixedLayout.ts';
+import {
+  buildFixedPageDocument,
+  deviceFit,
+  layoutSpread,
+  spreadAllowed,
+  spreadHref,
+  spreadIndexOf,
+  spreadsOf,
+  turnSpread,
+  viewportOf,
+  type SpineEntry,
+} from '../src/features/reader/engine/fixedLayout.ts';
 
 const fixed = (page_spread: Rendition['page_spread'] = null, extra: Partial<Rendition> = {}): Rendition => ({
   layout: 'pre-paginated',
@@ -56,12 +67,27 @@ describe('fixed layout spreads', () => {
       { href: 'a', rendition: fixed() },
       { href: 'b', rendition: fixed() },
       { href: 'c', rendition: fixed() },
-      { href: 'd', rendition: fixed('left') },
+      { href: 'd', rendition: fixed() },
       { href: 'e', rendition: fixed('left') },
+      { href: 'g', rendition: fixed('left') },
       { href: 'text', rendition: { ...fixed(), layout: 'reflowable' } },
       { href: 'f', rendition: null },
     ];
-    expect(sides(spreadsOf(mixed, desktop, false))).toEqual(['a:left b:right', 'c:left', 'd:left', 'e:left', 'text:center', 'f:center']);
+    expect(sides(spreadsOf(mixed, desktop, false))).toEqual(['a:right', 'b:left c:right', 'd:left', 'e:left', 'g:left', 'text:center', 'f:center']);
+  });
+
+  // docs/conformance.md "Also noticed": page 1 without a side was alone on the left half when page 2 could not join it
+  it('shows a first page with no side as the cover: alone on the second side, the pages after it paired from page 2', () => {
+    const unmarked: SpineEntry[] = ['1', '2', '3', '4'].map((href) => ({ href, rendition: fixed() }));
+    expect(sides(spreadsOf(unmarked, desktop, false))).toEqual(['1:right', '2:left 3:right', '4:left']);
+    expect(sides(spreadsOf(unmarked, desktop, true))).toEqual(['1:left', '2:right 3:left', '4:right']);
+    // page 2 marked for the first side (lay-fxl-page-spread-left): the cover still on the right, not the left
+    const leftNext: SpineEntry[] = [{ href: '1', rendition: fixed() }, { href: '2', rendition: fixed('left') }, { href: '3', rendition: fixed() }];
+    expect(sides(spreadsOf(leftNext, desktop, false))).toEqual(['1:right', '2:left 3:right']);
+    // a side the book gives wins; no spreads (a phone, spread none): centred as before
+    expect(sides(spreadsOf([{ href: '1', rendition: fixed('left') }, { href: '2', rendition: fixed() }], desktop, false))).toEqual(['1:left 2:right']);
+    expect(sides(spreadsOf(unmarked, phone, false))).toEqual(['1:center', '2:center', '3:center', '4:center']);
+    expect(sides(spreadsOf([{ href: '1', rendition: fixed(null, { spread: 'none' }) }, { href: '2', rendition: fixed() }], desktop, false))).toEqual(['1:center', '2:left']);
   });
 
   it('moves by spreads and finds the spread of any page in it', () => {
@@ -92,9 +118,68 @@ describe('fixed layout spreads', () => {
   });
 
   it("takes a page's size from its neighbours when it gives none", () => {
+    const device: SpineEntry[] = [{ href: 'a', rendition: fixed(null, { viewport: { width: 'device', height: 'device' } }) }, { href: 'b', rendition: fixed(null, { viewport: null }) }];
+    expect(viewportOf(device, 'b')).toEqual({ width: 'device', height: 'device' });
     const spine: SpineEntry[] = [{ href: 'a', rendition: fixed() }, { href: 'b', rendition: fixed(null, { viewport: null }) }];
     expect(viewportOf(spine, 'b')).toEqual({ width: 600, height: 800 });
     expect(viewportOf([{ href: 'x', rendition: fixed(null, { viewport: null }) }], 'x')).toEqual({ width: 1000, height: 1400 });
+  });
+});
+
+// W3C epub-tests lay-fxl-xhtml-icb_device_sizes: a page whose viewport is device-width / device-height fills the display.
+describe('device-sized fixed-layout pages', () => {
+  const device = (extra: Partial<Rendition> = {}) => fixed(null, { viewport: { width: 'device', height: 'device' }, ...extra });
+  const sizes = (spine: SpineEntry[]) => (h: string) => viewportOf(spine, h);
+
+  it('fills the whole stage alone, unscaled, at any stage size (a resize lays it out again)', () => {
+    const spine: SpineEntry[] = [{ href: 'd', rendition: device({ spread: 'none' }) }];
+    for (const stage of [{ width: 1280, height: 737 }, { width: 390, height: 700 }, { width: 1000, height: 500 }]) {
+      const [spread] = spreadsOf(spine, stage, false);
+      const layout = layoutSpread(spread!, sizes(spine), stage);
+      expect(layout).toMatchObject({ width: stage.width, height: stage.height });
+      expect(layout.pages).toEqual([{ href: 'd', side: 'center', width: stage.width, height: stage.height, scale: 1, size: { width: 'device', height: 'device' }, left: 0, top: 0 }]);
+    }
+  });
+
+  it('takes half the stage in a spread, meeting its neighbour in the middle', () => {
+    const spine: SpineEntry[] = [{ href: 'cover', rendition: fixed() }, { href: 'd', rendition: device() }, { href: 'p', rendition: fixed() }];
+    const spreads = spreadsOf(spine, desktop, false);
+    expect(sides(spreads)).toEqual(['cover:right', 'd:left p:right']);
+    const [d, p] = layoutSpread(spreads[1]!, sizes(spine), desktop).pages;
+    expect(d).toMatchObject({ width: 640, height: 700, scale: 1, left: 0, top: 0 });
+    expect(p!.left).toBeCloseTo(640);
+    // two device pages: two halves, the whole stage between them
+    const both: SpineEntry[] = [{ href: 'c', rendition: fixed() }, { href: 'x', rendition: device() }, { href: 'y', rendition: device() }];
+    const [x, y] = layoutSpread(spreadsOf(both, desktop, false)[1]!, sizes(both), desktop).pages;
+    expect([x!.left, x!.width, y!.left, y!.width, y!.height, y!.scale]).toEqual([0, 640, 640, 640, 700, 1]);
+  });
+
+  it('fills the stage when alone even on a side: the book\'s first page or one marked for a side', () => {
+    const spine: SpineEntry[] = [{ href: 'd', rendition: device() }, { href: 'r', rendition: device({ page_spread: 'right' }) }, { href: 'n', rendition: fixed() }];
+    expect(sides(spreadsOf(spine, desktop, false))).toEqual(['d:center', 'r:center', 'n:left']);
+  });
+
+  it('keeps the number beside a device side, scaled down only when the number does not fit', () => {
+    // width=device-width, height=600 on a 1280x700 stage: the stage's width, 600 high, unscaled, centred
+    expect(deviceFit({ width: 'device', height: 600 }, { width: 1280, height: 700 })).toEqual({ width: 1280, height: 600, scale: 1 });
+    // height 1400 on a 700 high stage: half the scale, and twice the stage's width so that it still spans it
+    expect(deviceFit({ width: 'device', height: 1400 }, { width: 1280, height: 700 })).toEqual({ width: 2560, height: 1400, scale: 0.5 });
+    expect(deviceFit({ width: 780, height: 'device' }, { width: 390, height: 700 })).toEqual({ width: 780, height: 1400, scale: 0.5 });
+    const spine: SpineEntry[] = [{ href: 'm', rendition: fixed(null, { spread: 'none', viewport: { width: 'device', height: 600 } }) }];
+    const [m] = layoutSpread(spreadsOf(spine, desktop, false)[0]!, sizes(spine), desktop).pages;
+    expect(m).toMatchObject({ width: 1280, height: 600, scale: 1, left: 0, top: 50 });
+  });
+
+  it('zooms like any page: the canvas holds the enlarged page', () => {
+    const spine: SpineEntry[] = [{ href: 'd', rendition: device({ spread: 'none' }) }];
+    const layout = layoutSpread(spreadsOf(spine, phone, false)[0]!, sizes(spine), phone, 2);
+    expect(layout.pages[0]).toMatchObject({ width: 390, height: 700, scale: 2, left: 0, top: 0 });
+    expect(layout).toMatchObject({ width: 780, height: 1400 });
+  });
+
+  it("writes the page's own device viewport back into its document", () => {
+    const doc = buildFixedPageDocument({ html: '<p>x</p>', label: 'Page', stylesheets: [], baseHref: 'https://x/', width: 'device', height: 600 });
+    expect(doc).toContain('<meta name="viewport" content="width=device-width, height=600">');
   });
 });
 

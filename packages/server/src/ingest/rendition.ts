@@ -5,6 +5,9 @@
  * `rendition:spread-*`, `rendition:flow-*`, `page-spread-left/right`, `rendition:page-spread-*`), and the size of a
  * fixed-layout page: the content document's `<meta name="viewport" content="width=…, height=…">` (an SVG
  * document's viewBox), else the image's own size for an image in the spine, else the package's rendition:viewport.
+ * A side given as `device-width` / `device-height` is the device's (`'device'`): the page's initial containing block
+ * is the reader's display on that axis (W3C epub-tests lay-fxl-xhtml-icb_device_sizes), and the reader sizes it to
+ * the stage (docs/decisions.md "Fixed layout and flow").
  *
  * Pure functions over parsed markup and bytes; epub.ts calls them while it reads the spine, the worker asks which
  * stylesheets fixed-layout pages link (those keep absolute positioning, css.ts).
@@ -18,10 +21,22 @@ export type Spread = 'none' | 'landscape' | 'both' | 'auto';
 export type Flow = 'paginated' | 'scrolled-continuous' | 'scrolled-doc' | 'auto';
 export type PageSpread = 'left' | 'right' | 'center';
 
+/** One side of a page: CSS pixels, or `'device'` (device-width / device-height: the reader's display on that axis). */
+export type ViewportSide = number | 'device';
+
 export interface Viewport {
+  width: ViewportSide;
+  height: ViewportSide;
+}
+
+/** A size known in pixels on both sides (an image's, an SVG's). */
+export interface PixelSize {
   width: number;
   height: number;
 }
+
+/** The stored form of a side (migration 0022's integer columns): 0 is the device's, which no real size can be. */
+export const DEVICE_SIDE = 0;
 
 /** What the package says for the whole publication (the defaults every spine item inherits). */
 export interface TitleRendition {
@@ -106,6 +121,11 @@ export function itemRendition(title: TitleRendition, properties: readonly string
  * "width=1200, height=1600" (commas, semicolons or spaces between); null unless both are positive whole sizes. A
  * property given twice counts once, the first time ("width=900, height=600, width=1000, height=1000" is 900x600),
  * and what is not a property (", something, foo") is ignored.
+ *
+ * `width=device-width` and `height=device-height` make that side the device's (`'device'`). When one side is the
+ * device's and the other is missing or not a size ("width=device-width", "width=device-width, initial-scale=1"), the
+ * other follows the device too, as a browser's layout viewport would; a device side beside a number
+ * ("width=device-width, height=600") keeps the number. A lone number ("width=1200") is still no size.
  */
 export function parseViewport(content: string): Viewport | null {
   const fields = new Map<string, string>();
@@ -114,14 +134,25 @@ export function parseViewport(content: string): Viewport | null {
     const name = part.slice(0, eq).trim().toLowerCase();
     if (eq > 0 && !fields.has(name)) fields.set(name, part.slice(eq + 1).trim());
   }
-  return viewportOf(fields.get('width'), fields.get('height'));
+  const width = fields.get('width')?.trim().toLowerCase() === 'device-width' ? 'device' : parseSize(fields.get('width'));
+  const height = fields.get('height')?.trim().toLowerCase() === 'device-height' ? 'device' : parseSize(fields.get('height'));
+  if (width === 'device' || height === 'device') return { width: width ?? 'device', height: height ?? 'device' };
+  return width !== null && height !== null ? { width, height } : null;
 }
 
-function viewportOf(width: string | number | undefined, height: string | number | undefined): Viewport | null {
+function pixelSizeOf(width: string | number | undefined, height: string | number | undefined): PixelSize | null {
   const w = typeof width === 'number' ? width : parseSize(width);
   const h = typeof height === 'number' ? height : parseSize(height);
   if (w === null || h === null) return null;
   return { width: w, height: h };
+}
+
+/** Whether a page's size is the device's on either side (the reader sizes that side to its stage). */
+export const isDeviceSized = (v: Viewport | null | undefined): boolean => v?.width === 'device' || v?.height === 'device';
+
+/** A viewport as stored in migration 0022's integer columns (DEVICE_SIDE for the device's side). */
+export function storedSide(side: ViewportSide | undefined): number | null {
+  return side === undefined ? null : side === 'device' ? DEVICE_SIDE : side;
 }
 
 /**
@@ -147,19 +178,19 @@ export function documentViewport(document: DomDocument): Viewport | null {
 }
 
 /** An SVG document's size: its viewBox (EPUB 3.3 §8.2.2.2), else its width and height. */
-export function svgViewport(document: DomDocument): Viewport | null {
+export function svgViewport(document: DomDocument): PixelSize | null {
   const svg = findFirst(document, 'svg');
   if (!svg) return null;
   const box = (attr(svg, 'viewBox') ?? attr(svg, 'viewbox'))?.trim().split(/[\s,]+/).map(Number);
   if (box && box.length === 4 && box.every(Number.isFinite)) {
-    const v = viewportOf(Math.round(box[2]!), Math.round(box[3]!));
-    if (v && v.width <= MAX_SIDE && v.height <= MAX_SIDE) return v;
+    const v = pixelSizeOf(Math.round(box[2]!), Math.round(box[3]!));
+    if (v && v.width >= 1 && v.height >= 1 && v.width <= MAX_SIDE && v.height <= MAX_SIDE) return v;
   }
-  return viewportOf(attr(svg, 'width'), attr(svg, 'height'));
+  return pixelSizeOf(attr(svg, 'width'), attr(svg, 'height'));
 }
 
 /** The pixel size of a PNG, GIF, JPEG or WebP image (read from its header), or an SVG image's; null when unknown. */
-export function imageSize(bytes: Uint8Array, mediaType: string): Viewport | null {
+export function imageSize(bytes: Uint8Array, mediaType: string): PixelSize | null {
   if (mediaType === 'image/svg+xml') return svgViewport(parseHtml(new TextDecoder().decode(bytes.subarray(0, 64 * 1024))));
   const be16 = (i: number) => ((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0);
   const le16 = (i: number) => (bytes[i] ?? 0) | ((bytes[i + 1] ?? 0) << 8);

@@ -35,6 +35,20 @@ export function renditionOf(row: StoredRendition): Rendition | undefined {
     spread: oneOf(SPREADS, row.rendition_spread, 'auto'),
     flow: oneOf(FLOWS, row.rendition_flow, 'auto'),
     page_spread: SIDES.includes(row.page_spread as Side) ? (row.page_spread as Side) : null,
-    viewport: row.viewport_width && row.viewport_height ? { width: Number(row.viewport_width), height: Number(row.viewport_height) } : null,
+    viewport: viewportOf(row.viewport_width, row.viewport_height),
   };
+}
+
+/**
+ * A stored page size: pixels, or 0 for a side that is the device's (device-width / device-height, ingest/rendition.ts
+ * DEVICE_SIDE); null when either side is unknown. Readers older than the device sides took 0 as "no size" (the
+ * neighbour's), so the stored form stays readable both ways.
+ */
+function viewportOf(width: number | string | null, height: number | string | null): Rendition['viewport'] {
+  if (width === null || height === null) return null;
+  const side = (v: number) => (v === 0 ? ('device' as const) : v);
+  const w = Number(width);
+  const h = Number(height);
+  if (!Number.isInteger(w) || !Number.isInteger(h) || w < 0 || h < 0) return null;
+  return { width: side(w), height: side(h) };
 }

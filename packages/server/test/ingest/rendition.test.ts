@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseXml, parseHtml, findFirst } from '../../src/ingest/markup.ts';
-import { documentViewport, imageSize, itemRendition, parseViewport, readTitleRendition, REFLOWABLE, svgViewport } from '../../src/ingest/rendition.ts';
+import { documentViewport, imageSize, isDeviceSized, itemRendition, pageViewport, parseViewport, readTitleRendition, REFLOWABLE, storedSide, svgViewport } from '../../src/ingest/rendition.ts';
+import { renditionOf } from '../../src/services/rendition.ts';
 import { parseEpub } from '../../src/ingest/epub.ts';
 import { solidPng } from '../fixtures/fidelity.ts';
 import { epubBook } from './helpers.ts';
@@ -47,11 +48,10 @@ describe('rendition', () => {
     expect(parseViewport('width=1200, height=1600')).toEqual({ width: 1200, height: 1600 });
     expect(parseViewport('width=1200;height=1600px')).toEqual({ width: 1200, height: 1600 });
     expect(parseViewport('height = 800 , width = 600.4')).toEqual({ width: 600, height: 800 });
-    expect(parseViewport('width=device-width, initial-scale=1')).toBeNull();
     expect(parseViewport('width=1200')).toBeNull();
     expect(parseViewport('width=0, height=10')).toBeNull();
     expect(parseViewport('width=99999999, height=10')).toBeNull();
-    const doc = parseHtml('<html><head><meta name="viewport" content="width=device-width"/><meta name="Viewport" content="width=500, height=700"/></head><body/></html>');
+    const doc = parseHtml('<html><head><meta name="viewport" content="initial-scale=1"/><meta name="Viewport" content="width=500, height=700"/></head><body/></html>');
     expect(documentViewport(doc)).toEqual({ width: 500, height: 700 });
     expect(svgViewport(parseHtml('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1500"></svg>'))).toEqual({ width: 1000, height: 1500 });
     expect(svgViewport(parseHtml('<svg width="320" height="480"></svg>'))).toEqual({ width: 320, height: 480 });
@@ -73,7 +73,6 @@ describe('rendition', () => {
     expect(parseViewport('width=900, height=600, width=1000, height=1000')).toEqual({ width: 900, height: 600 });
     expect(parseViewport('width=900, height=600, something, foo')).toEqual({ width: 900, height: 600 });
     expect(parseViewport('width=1000px, height=600mm')).toEqual({ width: 1000, height: 600 });
-    expect(parseViewport('width=device-width, height=device-height')).toBeNull();
 
     const page = (href: string, viewport: string) => ({
       path: href,
@@ -107,6 +106,80 @@ describe('rendition', () => {
       ['pre-paginated', { width: 1000, height: 600 }],
       ['reflowable', null],
     ]);
+  });
+
+  // W3C epub-tests lay-fxl-xhtml-icb_device_sizes (docs/conformance.md): the page's initial containing block is the
+  // device's; the reader sizes it to its stage (docs/decisions.md "Fixed layout and flow").
+  it('reads device-width and device-height as the device\'s size, a number beside them as its own', () => {
+    expect(parseViewport('width=device-width, height=device-height')).toEqual({ width: 'device', height: 'device' });
+    expect(parseViewport('height=device-height; width=device-width')).toEqual({ width: 'device', height: 'device' });
+    expect(parseViewport(' width = Device-Width ')).toEqual({ width: 'device', height: 'device' });
+    // only one side given as the device's: the other follows the device (a browser's layout viewport would)
+    expect(parseViewport('width=device-width, initial-scale=1')).toEqual({ width: 'device', height: 'device' });
+    expect(parseViewport('height=device-height')).toEqual({ width: 'device', height: 'device' });
+    expect(parseViewport('width=device-width, height=auto')).toEqual({ width: 'device', height: 'device' });
+    // a device side beside a number keeps the number
+    expect(parseViewport('width=device-width, height=600')).toEqual({ width: 'device', height: 600 });
+    expect(parseViewport('width=1000px, height=device-height')).toEqual({ width: 1000, height: 'device' });
+    // the first of a repeated property counts, device or not
+    expect(parseViewport('width=900, height=600, width=device-width')).toEqual({ width: 900, height: 600 });
+    // crossed keywords are not sizes: width=device-height is read as no width
+    expect(parseViewport('width=device-height, height=600')).toBeNull();
+    expect(isDeviceSized({ width: 'device', height: 600 })).toBe(true);
+    expect(isDeviceSized({ width: 900, height: 600 })).toBe(false);
+    expect(isDeviceSized(null)).toBe(false);
+
+    // the first viewport meta counts, a device one too
+    const doc = parseHtml('<html><head><meta name="viewport" content="width=device-width, height=device-height"/><meta name="viewport" content="width=500, height=700"/></head><body/></html>');
+    expect(documentViewport(doc)).toEqual({ width: 'device', height: 'device' });
+    // a page's own device size wins over the package's rendition:viewport; the package's may be the device's too
+    const title = { ...REFLOWABLE, layout: 'pre-paginated' as const, viewport: { width: 600, height: 800 } };
+    expect(pageViewport({ kind: 'document', document: doc, svg: false }, title)).toEqual({ width: 'device', height: 'device' });
+    const bare = parseHtml('<html><head></head><body/></html>');
+    expect(pageViewport({ kind: 'document', document: bare, svg: false }, { ...title, viewport: parseViewport('width=device-width, height=device-height') })).toEqual({ width: 'device', height: 'device' });
+    // an SVG viewBox of nothing is no size (never the stored device marker)
+    expect(svgViewport(parseHtml('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 0 0"></svg>'))).toBeNull();
+  });
+
+  it('stores a device side as 0 (no real size can be) and gives it back as device; older rows read as before', () => {
+    expect([storedSide('device'), storedSide(600), storedSide(undefined)]).toEqual([0, 600, null]);
+    const row = (viewport_width: number | null, viewport_height: number | null) => ({ rendition_layout: 'pre-paginated', rendition_spread: 'auto', rendition_flow: 'auto', page_spread: null, viewport_width, viewport_height });
+    expect(renditionOf(row(0, 0))?.viewport).toEqual({ width: 'device', height: 'device' });
+    expect(renditionOf(row(0, 600))?.viewport).toEqual({ width: 'device', height: 600 });
+    expect(renditionOf(row(600, 800))?.viewport).toEqual({ width: 600, height: 800 });
+    expect(renditionOf(row(null, null))?.viewport).toBeNull();
+    expect(renditionOf(row(600, null))?.viewport).toBeNull();
+  });
+
+  it('imports device-sized pages without the "gives no viewport size" warning', () => {
+    const page = (href: string, viewport: string) => ({ path: href, label: href, body: '<p>A page.</p>', head: `<meta name="viewport" content="${viewport}"/>` });
+    const data = epubBook({
+      identifier: 'urn:uuid:fxl-device',
+      title: 'Device sizes',
+      chapters: [page('p1.xhtml', 'width=device-width, height=device-height'), page('p2.xhtml', 'width=device-width, height=600'), page('p3.xhtml', 'height=device-height')],
+      files: {
+        'content.opf': `<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <dc:identifier id="uid">urn:uuid:fxl-device</dc:identifier><dc:title>Device sizes</dc:title><dc:language>en</dc:language>
+    <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta><meta property="rendition:layout">pre-paginated</meta>
+  </metadata>
+  <manifest>
+    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+    <item id="c0" href="p1.xhtml" media-type="application/xhtml+xml"/><item id="c1" href="p2.xhtml" media-type="application/xhtml+xml"/>
+    <item id="c2" href="p3.xhtml" media-type="application/xhtml+xml"/>
+  </manifest>
+  <spine><itemref idref="c0"/><itemref idref="c1"/><itemref idref="c2"/></spine>
+</package>`,
+      },
+    });
+    const book = parseEpub(data, 'device.epub');
+    expect(book.chapters.map((c) => c.rendition?.viewport)).toEqual([
+      { width: 'device', height: 'device' },
+      { width: 'device', height: 600 },
+      { width: 'device', height: 'device' },
+    ]);
+    expect(book.warnings.filter((w) => w.includes('viewport'))).toEqual([]);
   });
 
   it('reads the size of PNG, GIF, JPEG and WebP images from their headers', () => {

@@ -1,10 +1,12 @@
 /**
  * The fixed-layout view (EPUB 3.3 rendition:layout pre-paginated; docs/decisions.md "Fixed layout"): one page per
  * spine item, each in its own sandboxed frame the size of the page's viewport, scaled from outside to fit the stage
- * ("contain") and centred; two pages side by side (a synthetic spread) when the stage is wide enough and the book's
- * rendition:spread allows it, each on its page-spread side, the first on the right in a right-to-left book
- * (engine/fixedLayout.ts decides). Keys, taps and swipes move by spreads; zoom (the buttons, or a pinch on a touch
- * screen) enlarges the spread and the stage scrolls to pan it.
+ * ("contain") and centred, or, for a page whose viewport is the device's (device-width / device-height), the size of
+ * the stage itself (its half in a spread), unscaled, re-laid out whenever the stage changes size; two pages side by
+ * side (a synthetic spread) when the stage is wide enough and the book's rendition:spread allows it, each on its
+ * page-spread side, the first on the right in a right-to-left book (engine/fixedLayout.ts decides). Keys, taps and
+ * swipes move by spreads; zoom (the buttons, or a pinch on a touch screen) enlarges the spread and the stage scrolls
+ * to pan it.
  *
  * The position is the spine item in the address (a Locator's href): the view shows the spread that holds it, and a
  * turn goes to the first page of the next or previous spread. Book pages are written into their frames exactly as
@@ -206,7 +208,7 @@ function FixedPage({ box, source, bookId, isCurrent, latestProps, options, go, o
     const { box: b } = setup.current;
     frame.style.visibility = 'hidden';
     doc.open();
-    doc.write(buildFixedPageDocument({ ...source, width: b.width, height: b.height }));
+    doc.write(buildFixedPageDocument({ ...source, width: b.size.width, height: b.size.height }));
     doc.close();
     let controller: FrameController | null = null;
     let cancelled = false;

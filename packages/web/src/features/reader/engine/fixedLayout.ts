@@ -7,9 +7,15 @@
  *   stage, `none` never. A page marked page-spread-center, or one whose partner does not fit, shows alone.
  * - Sides: in a left-to-right book a spread's first page goes on the left; in a right-to-left one (the spine's
  *   page-progression-direction) on the right. A page marked for the second side starts a spread of its own with the
- *   first side empty (a cover on the right); a page marked for the first side is never the second of a spread.
+ *   first side empty (a cover on the right); a page marked for the first side is never the second of a spread. The
+ *   book's first page, when it has no side, is its cover: alone on the second side (what Apple Books, Thorium and
+ *   Readium's web navigator do), the pages after it paired from page 2.
  * - Size: each page is scaled to fit its half of the stage (the whole stage when alone) within its viewport, keeping
- *   its proportions ("contain"), the two halves meeting in the middle; zoom multiplies that scale.
+ *   its proportions ("contain"), the two halves meeting in the middle; zoom multiplies that scale. A page whose
+ *   viewport is the device's (device-width / device-height) is the size of its slot instead (the whole stage when
+ *   alone, its half in a spread), unscaled, and follows the stage when it changes; a device side beside a number
+ *   takes the slot's side, the number its own, scaled down only if the number does not fit (the device side then
+ *   grows so the page still spans the slot).
  */
 import type { Rendition, TocResponse } from '@lectern/core';
 import { CHAPTER_CSP, escapeHtml, LAYER_ORDER, ROOT_ID } from './chapterDocument.ts';
@@ -22,6 +28,12 @@ export const DEFAULT_VIEWPORT = { width: 1000, height: 1400 } as const;
 export const ZOOM_LIMITS = { min: 1, max: 4, step: 0.5 } as const;
 /** The space kept around a fitted spread, in CSS pixels. */
 export const STAGE_MARGIN = 8;
+
+/** A page's size as the book gives it: CSS pixels, a side being `'device'` when it is the display's (its slot's). */
+export type PageSize = NonNullable<Rendition['viewport']>;
+
+/** Whether either side of a page is the device's: it is sized to its slot of the stage, not fitted into it. */
+export const isDeviceSized = (size: PageSize | null | undefined) => size?.width === 'device' || size?.height === 'device';
 
 export interface SpineEntry {
   href: string;
@@ -72,6 +84,8 @@ export function spreadsOf(spine: readonly SpineEntry[], stage: Stage, rtl: boole
   const first: Side = rtl ? 'right' : 'left';
   const second: Side = rtl ? 'left' : 'right';
   const spreads: Spread[] = [];
+  // A page alone whose size is the device's fills the stage: half of it would be a screen-sized page in half a screen.
+  const alone = (entry: SpineEntry, side: Side): Spread => ({ pages: [{ href: entry.href, side: isDeviceSized(entry.rendition?.viewport) ? 'center' : side }] });
   for (let i = 0; i < spine.length; i++) {
     const entry = spine[i]!;
     const r = entry.rendition;
@@ -79,9 +93,10 @@ export function spreadsOf(spine: readonly SpineEntry[], stage: Stage, rtl: boole
       spreads.push({ pages: [{ href: entry.href, side: 'center' }] });
       continue;
     }
-    if (r.page_spread === second) {
+    // The first page with no side is the cover (a closed book shows its front alone): on the second side.
+    if (r.page_spread === second || (i === 0 && r.page_spread === null)) {
       // alone on its side, the first side left empty (a cover on the right in a left-to-right book)
-      spreads.push({ pages: [{ href: entry.href, side: second }] });
+      spreads.push(alone(entry, second));
       continue;
     }
     const next = spine[i + 1];
@@ -91,7 +106,7 @@ export function spreadsOf(spine: readonly SpineEntry[], stage: Stage, rtl: boole
       i++;
       continue;
     }
-    spreads.push({ pages: [{ href: entry.href, side: first }] });
+    spreads.push(alone(entry, first));
   }
   return spreads;
 }
@@ -103,7 +118,7 @@ export function spreadIndexOf(spreads: readonly Spread[], href: string): number 
 }
 
 /** A page's size: its own viewport, else the nearest page's that has one, else a portrait default. */
-export function viewportOf(spine: readonly SpineEntry[], href: string): { width: number; height: number } {
+export function viewportOf(spine: readonly SpineEntry[], href: string): PageSize {
   const at = spine.findIndex((e) => e.href === href);
   if (at >= 0 && spine[at]!.rendition?.viewport) return spine[at]!.rendition!.viewport!;
   for (let d = 1; d < spine.length; d++) {
@@ -118,38 +133,62 @@ export function viewportOf(spine: readonly SpineEntry[], href: string): { width:
 export interface PageBox {
   href: string;
   side: Side;
-  /** The page's own size (its viewport) and the scale it is drawn at. */
+  /** The page's frame in CSS pixels (its viewport; a device side is its slot's) and the scale it is drawn at. */
   width: number;
   height: number;
   scale: number;
+  /** The size the book gives (a side may be 'device'): what the page's own viewport meta says. */
+  size: PageSize;
   /** Where its top-left corner goes on the canvas, in CSS pixels. */
   left: number;
   top: number;
 }
 
 /**
- * Where each page of a spread goes. Alone, a page fits the whole stage; in a spread each fits half of it, the two
- * meeting at the middle. With zoom above 1 the canvas grows past the stage and is panned by scrolling.
+ * A device-sized page in a slot of `slot` CSS pixels (the whole stage, or its half in a spread; no margin: the page
+ * is the display): a device side is the slot's, a number its own. Unscaled, unless a number is larger than the slot
+ * on its axis: then the page is scaled down to fit it and its device side grows by as much, so that it still spans
+ * the slot ("width=device-width, height=2000" on an 800 px high stage: 0.4, and 2.5 slot widths wide before scaling).
  */
-export function layoutSpread(spread: Spread, sizeOf: (href: string) => { width: number; height: number }, stage: Stage, zoom = 1): { pages: PageBox[]; width: number; height: number } {
+export function deviceFit(size: PageSize, slot: Stage): { width: number; height: number; scale: number } {
+  const fit = Math.min(1, size.width === 'device' ? 1 : slot.width / size.width, size.height === 'device' ? 1 : slot.height / size.height);
+  return {
+    width: size.width === 'device' ? slot.width / fit : size.width,
+    height: size.height === 'device' ? slot.height / fit : size.height,
+    scale: fit,
+  };
+}
+
+/**
+ * Where each page of a spread goes. Alone, a page fits the whole stage; in a spread each fits half of it, the two
+ * meeting at the middle. A device-sized page is its slot's size instead (deviceFit), unscaled. With zoom above 1 the
+ * canvas grows past the stage and is panned by scrolling.
+ */
+export function layoutSpread(spread: Spread, sizeOf: (href: string) => PageSize, stage: Stage, zoom = 1): { pages: PageBox[]; width: number; height: number } {
   const availW = Math.max(1, stage.width - 2 * STAGE_MARGIN);
   const availH = Math.max(1, stage.height - 2 * STAGE_MARGIN);
   const two = spread.pages.length > 1 || spread.pages.some((p) => p.side !== 'center');
   const slotW = two ? availW / 2 : availW;
+  // A device page's slot: whole CSS pixels, so that its layout viewport is what the frame shows.
+  const deviceSlot = { width: Math.max(1, Math.floor(two ? stage.width / 2 : stage.width)), height: Math.max(1, Math.floor(stage.height)) };
   const fits = spread.pages.map((p) => {
     const size = sizeOf(p.href);
-    return { ...p, ...size, scale: Math.min(slotW / size.width, availH / size.height) * zoom };
+    if (size.width === 'device' || size.height === 'device') {
+      const d = deviceFit(size, deviceSlot);
+      return { ...p, size, width: d.width, height: d.height, scale: d.scale * zoom };
+    }
+    return { ...p, size, width: size.width, height: size.height, scale: Math.min(slotW / size.width, availH / size.height) * zoom };
   });
   // Each page fits its own half: a page made at half the resolution of its neighbour (an image page) still fills it.
-  const canvasW = Math.max(stage.width, (two ? slotW * 2 : slotW) * zoom + 2 * STAGE_MARGIN);
-  const canvasH = Math.max(stage.height, availH * zoom + 2 * STAGE_MARGIN);
+  const canvasW = Math.max(stage.width, (two ? slotW * 2 : slotW) * zoom + 2 * STAGE_MARGIN, ...fits.map((f) => f.width * f.scale * (two ? 2 : 1)));
+  const canvasH = Math.max(stage.height, availH * zoom + 2 * STAGE_MARGIN, ...fits.map((f) => f.height * f.scale));
   const middle = canvasW / 2;
   const pages = fits.map((f) => {
     const scale = f.scale;
     const w = f.width * scale;
     const h = f.height * scale;
     const left = f.side === 'left' ? middle - w : f.side === 'right' ? middle : middle - w / 2;
-    return { href: f.href, side: f.side, width: f.width, height: f.height, scale, left, top: (canvasH - h) / 2 };
+    return { href: f.href, side: f.side, width: f.width, height: f.height, scale, size: f.size, left, top: (canvasH - h) / 2 };
   });
   return { pages, width: canvasW, height: canvasH };
 }
@@ -189,8 +228,9 @@ export interface FixedPageInput {
   label: string;
   stylesheets: readonly string[];
   baseHref: string;
-  width: number;
-  height: number;
+  /** The page's size as the book gives it: a side is written back as device-width / device-height. */
+  width: number | 'device';
+  height: number | 'device';
 }
 
 /** A fixed-layout page's document: the same CSP, base and cascade layers as a chapter's (chapterDocument.ts). */
@@ -202,7 +242,7 @@ export function buildFixedPageDocument(input: FixedPageInput): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CHAPTER_CSP}">
 <base href="${escapeHtml(input.baseHref)}" target="_top">
-<meta name="viewport" content="width=${Math.round(input.width)}, height=${Math.round(input.height)}">
+<meta name="viewport" content="width=${input.width === 'device' ? 'device-width' : Math.round(input.width)}, height=${input.height === 'device' ? 'device-height' : Math.round(input.height)}">
 <title>${escapeHtml(input.label)}</title>
 <style>${LAYER_ORDER}</style>
 ${links}
