@@ -23,7 +23,7 @@ import {
   type DomElement,
 } from './markup.ts';
 import { readMediaOverlays } from './media-overlays.ts';
-import { looksLikeFileName, normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
+import { isGenericHeading, looksLikeFileName, normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
 import { commonFolder, dirname, isAbsoluteUrl, normalisePath, relativeTo, resolveHref } from './paths.ts';
 import { itemRendition, pageViewport, readTitleRendition, type ChapterRendition, type TitleRendition } from './rendition.ts';
 import { IngestError, type TextDirection, type ParsedChapter, type ParsedResource, type ParsedTitle, type ParsedTocEntry } from './types.ts';
@@ -446,12 +446,13 @@ function readMetadata(pkg: DomElement, fileName: string, warn: Warn): Metadata {
 
 /**
  * A dc:title that is a file name ("developers-reference") gives way to the book's own heading: the first
- * contents entry, else the first chapter's <h1> or <title>.
+ * contents entry, else the first chapter's <h1> or <title> — but not a heading that names a place in any book
+ * ("Page 1", "Cover", "Contents"): the dc:title stays then.
  */
 function betterTitle(fields: Metadata['fields'], facts: ChapterFacts[], toc: ParsedTocEntry[], fileName: string, warn: Warn): void {
   if (!looksLikeFileName(fields.title, fileName)) return;
   const candidates = [toc[0]?.label, facts[0]?.heading, facts[0]?.documentTitle];
-  const better = candidates.find((text): text is string => !!text && text.length <= 200 && !looksLikeFileName(text, fileName));
+  const better = candidates.find((text): text is string => !!text && text.length <= 200 && !looksLikeFileName(text, fileName) && !isGenericHeading(text));
   if (!better) return;
   warn(`the dc:title "${fields.title}" looks like a file name; "${better}" is used as the title`);
   fields.title = better;

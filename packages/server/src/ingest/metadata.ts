@@ -45,6 +45,17 @@ export function titleFromFileName(fileName: string): string {
 }
 
 /**
+ * A heading that names a place in a book, not the book: "Page 1", "Chapter 3", "Part IV", "Cover", "Contents",
+ * "Title Page", "Copyright", "Introduction". A file-name title does not give way to one of these (the W3C EPUB
+ * tests, titled with their ids, would all have become "Page 1" and been grouped as one work).
+ */
+export function isGenericHeading(text: string): boolean {
+  const t = text.trim().replace(/[.:]$/, '');
+  if (/^(?:page|chapter|part|section|book|volume|vol|lesson|unit|appendix|plate|figure|fig|table)\s+(?:\d+|[ivxlcdm]+|[a-z]|one|two|three|four|five|six|seven|eight|nine|ten)$/i.test(t)) return true;
+  return /^(?:cover|front ?cover|back ?cover|title ?page|half ?title|contents|table of contents|toc|copyright|copyright page|colophon|dedication|epigraph|foreword|preface|prologue|introduction|acknowledg(?:e)?ments|index|glossary|bibliography|about the author|start|begin|page)$/i.test(t);
+}
+
+/**
  * A title that is really a file name: "developers-reference", "report_v2", "Quarterly Report.pdf",
  * "Microsoft Word - notes.docx", or the file's own name in lower case. The catalog shows titles, so such a title gives way to
  * a better one the book carries (a heading, the first page's text) when there is one.

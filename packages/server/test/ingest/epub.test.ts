@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { unzipSync } from 'fflate';
 import { parseEpub } from '../../src/ingest/epub.ts';
 import { IngestError, type ParsedTitle } from '../../src/ingest/types.ts';
 import {
@@ -130,6 +131,24 @@ describe('parseEpub on the real sample books', () => {
       fullPath: 'chapter_001.xhtml',
       label: 'Chapter 1. Loomings.',
     });
+  });
+
+  it("gives a file-name dc:title up for the book's own heading, but never for one like 'Page 1'", () => {
+    const opf = new TextDecoder().decode(unzipSync(minimalEpub3())['OEBPS/content.opf']!);
+    const nav = new TextDecoder().decode(unzipSync(minimalEpub3())['OEBPS/nav/toc.xhtml']!);
+    const book = (title: string, firstEntry: string, heading: string) =>
+      parseEpub(
+        minimalEpub3({
+          'OEBPS/content.opf': opf.replace('A Small Book', title),
+          'OEBPS/nav/toc.xhtml': nav.replace('>Part One<', `>${firstEntry}<`),
+          'OEBPS/text/chapter 1.xhtml': xhtml('Page 1', `<h1>${heading}</h1><section id="s1"><p>x</p></section><section id="s2"><p>y</p></section>`),
+        }),
+        'book.epub',
+      ).title;
+    expect(book('a-small-book', 'A Small Book, Really', 'One')).toBe('A Small Book, Really');
+    // a W3C test's id as its title; every heading it has names a place in any book
+    expect(book('lay-fxl-xhtml-icb_units', 'Page 1', 'Page 1')).toBe('lay-fxl-xhtml-icb_units');
+    expect(book('lay-fxl-xhtml-icb_units', 'Cover', 'The Heading')).toBe('The Heading');
   });
 
   it('refuses a truncated EPUB', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { looksLikeFileName } from '../../src/ingest/metadata.ts';
+import { isGenericHeading, looksLikeFileName } from '../../src/ingest/metadata.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePdf } from '../../src/ingest/pdf.ts';
 import { IngestError } from '../../src/ingest/types.ts';
@@ -83,6 +83,9 @@ describe('parsePdf', () => {
     }
     expect(looksLikeFileName('quarterly', 'quarterly.pdf')).toBe(true);
     expect(looksLikeFileName('Dracula', 'Dracula.epub')).toBe(false);
+    // a heading that names a place in any book is no better than the file name
+    for (const heading of ['Page 1', 'Chapter 3', 'PART IV', 'Cover', 'Table of Contents', 'Title Page', 'Copyright.']) expect(isGenericHeading(heading), heading).toBe(true);
+    for (const heading of ["Debian Developer's Reference", 'Chapter One: The Beginning', 'Pages from a Diary', 'The Cover Story']) expect(isGenericHeading(heading), heading).toBe(false);
     for (const title of ['Moby-Dick', 'Debian Policy Manual', 'Quarterly Report', 'R2-D2 Manual', 'X.509']) {
       expect(looksLikeFileName(title), title).toBe(false);
     }
