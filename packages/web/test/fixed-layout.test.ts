@@ -181,6 +181,19 @@ describe('device-sized fixed-layout pages', () => {
     const doc = buildFixedPageDocument({ html: '<p>x</p>', label: 'Page', stylesheets: [], baseHref: 'https://x/', width: 'device', height: 600 });
     expect(doc).toContain('<meta name="viewport" content="width=device-width, height=600">');
   });
+
+  it("puts the page's own html and body class, id and style on the frame's", () => {
+    const doc = new DOMParser().parseFromString(
+      buildFixedPageDocument({
+        html: '<p>x</p>', label: 'Page', stylesheets: [], baseHref: 'https://x/', width: 600, height: 800,
+        root: { html: { class: 'manga' }, body: { class: 'page right', style: 'background-color: black' } },
+      }),
+      'text/html',
+    );
+    expect(doc.documentElement.className).toBe('lectern-fixed manga');
+    expect(doc.body.className).toBe('page right');
+    expect(doc.body.getAttribute('style')).toBe('background-color: black');
+  });
 });
 
 describe("the book's flow as the scroll or page default", () => {

@@ -14,7 +14,7 @@
  * - the chapter inside one root element (`#lectern-root`) that carries the reading column in both modes.
  */
 import type { ReaderPreferences, RootAttributes, RootElementAttributes } from '@lectern/core';
-import { isVerticalRl } from './paging.ts';
+import { isVertical, verticalFlow, type VerticalFlow } from './paging.ts';
 
 export const SETTINGS_STYLE_ID = 'lectern-settings';
 export const ROOT_ID = 'lectern-root';
@@ -55,8 +55,9 @@ export interface FrameLayout {
    */
   rtl?: boolean;
   /**
-   * The chapter is in vertical writing (its body computes to writing-mode: vertical-rl): `lectern-vertical`, whose
-   * pages are one screen high and stack downwards (paged) or which scrolls sideways (scroll mode); never
+   * The chapter is in vertical writing (its body computes to writing-mode: vertical-rl, vertical-lr, sideways-rl or
+   * sideways-lr): `lectern-vertical`, whose pages are one screen high and stack downwards (upwards for sideways-lr)
+   * (paged) or which scrolls sideways (scroll mode); never
    * `lectern-rtl` (a right-to-left direction would turn its lines bottom to top). Read from the laid-out document
    * (verticalWriting), so left out when a document is first written.
    */
@@ -190,12 +191,16 @@ html.lectern-paged h1, html.lectern-paged h2, html.lectern-paged h3 { break-afte
    its left); the body is the multi-column container and the viewport takes its direction. The words keep their own
    direction, pinned on the root before this applies (keepTextDirection). */
 html.lectern-paged.lectern-rtl, html.lectern-paged.lectern-rtl body { direction: rtl !important; }
-/* Vertical writing (the book's stylesheet puts the chapter's html or body in writing-mode: vertical-rl): lines run
-   top to bottom and follow each other right to left. The reading column's measure is the frame's height; its width
-   is not capped. Paged: the body is the multi-column container, one screen wide (its block size) and columns one
-   screen high, which a vertical-rl container stacks downwards — page 1 at the top of the strip, its first line at
-   the right edge; the page margins are the body's right and left padding and the root's top and bottom padding. */
+/* Vertical writing (the book's stylesheet puts the chapter's html or body in writing-mode: vertical-rl, vertical-lr,
+   sideways-rl or sideways-lr): lines run top to bottom (bottom to top in sideways-lr) and follow each other right to
+   left (-rl) or left to right (-lr). The reading column's measure is the frame's height; its width is not capped.
+   Paged: the body is the multi-column container, one screen wide (its block size) and columns one screen high,
+   which a vertical container stacks along its inline direction — downwards, page 1 at the top of the strip (upwards
+   in sideways-lr, page 1 at its bottom), its first line at the right edge (-rl) or the left edge (-lr); the page
+   margins are the body's right and left padding and the root's top and bottom padding. The first block's margin
+   before it (its right in -rl, its left in -lr) goes as its top does in a horizontal chapter. */
 html.lectern-vertical #${ROOT_ID} { max-width: none !important; width: auto !important; height: auto !important; margin: 0 !important; padding: 2rem 1.5rem 2.25rem !important; }
+html.lectern-vertical #${ROOT_ID} > :first-child { margin-block-start: 0; }
 html.lectern-paged.lectern-vertical body {
   width: 100vw !important;
   height: 100vh !important;
@@ -205,7 +210,7 @@ html.lectern-paged.lectern-vertical body {
 }
 html.lectern-paged.lectern-vertical #${ROOT_ID} { padding: 2rem 0 2.25rem !important; }
 html.lectern-paged.lectern-vertical img, html.lectern-paged.lectern-vertical svg, html.lectern-paged.lectern-vertical video { max-height: calc(100vh - 5rem) !important; max-width: calc(100vw - 3rem) !important; }
-/* Scroll mode: lines as high as the frame, the chapter scrolling sideways from its right end. */
+/* Scroll mode: lines as high as the frame, the chapter scrolling sideways from its right end (-rl) or its left end (-lr). */
 html.lectern-scroll.lectern-vertical { height: 100% !important; overflow-x: auto !important; overflow-y: hidden !important; }
 html.lectern-scroll.lectern-vertical body { box-sizing: border-box !important; height: 100vh !important; }
 /* A footnote's sheet is laid out across the foot of the frame whatever the chapter's writing. */
@@ -249,7 +254,7 @@ export function setReaderClasses(html: HTMLElement, classes: string): void {
 }
 
 /** ` class="…" id="…" style="…"` of the book's html or body, escaped (the reader's classes first on html). */
-function rootAttributesHtml(element: RootElementAttributes | undefined, readerClasses?: string): string {
+export function rootAttributesHtml(element: RootElementAttributes | undefined, readerClasses?: string): string {
   const classes = [readerClasses, element?.class].filter(Boolean).join(' ');
   return [
     classes ? ` class="${escapeHtml(classes)}"` : '',
@@ -273,14 +278,24 @@ export function keepTextDirection(doc: Document): void {
 }
 
 /**
- * Whether the chapter is in vertical writing: its body's computed writing-mode (which a book sets on html or body,
- * and the body inherits), as laid out with the book's own stylesheets; the reader's never set it. Elements in
+ * How the chapter is laid out in vertical writing, or null when it is horizontal: from its body's computed
+ * writing-mode (which a book sets on html or body, and the body inherits; vertical-rl, vertical-lr, sideways-rl or
+ * sideways-lr) and direction, as laid out with the book's own stylesheets; the reader's never set them. Elements in
  * vertical writing inside a horizontal chapter do not count: the chapter is paged as a horizontal one.
  */
+export function verticalFlowOf(doc: Document): VerticalFlow | null {
+  const body = doc.body;
+  const win = doc.defaultView;
+  if (!body || !win) return null;
+  const style = win.getComputedStyle(body);
+  return verticalFlow(style.writingMode, style.direction);
+}
+
+/** Whether the chapter is in vertical writing of any kind (verticalFlowOf). */
 export function verticalWriting(doc: Document): boolean {
   const body = doc.body;
   const win = doc.defaultView;
-  return !!body && !!win && isVerticalRl(win.getComputedStyle(body).writingMode);
+  return !!body && !!win && isVertical(win.getComputedStyle(body).writingMode);
 }
 
 export function buildChapterDocument(input: ChapterDocumentInput): string {

@@ -17,8 +17,8 @@
  *   takes the slot's side, the number its own, scaled down only if the number does not fit (the device side then
  *   grows so the page still spans the slot).
  */
-import type { Rendition, TocResponse } from '@lectern/core';
-import { CHAPTER_CSP, escapeHtml, LAYER_ORDER, ROOT_ID } from './chapterDocument.ts';
+import type { Rendition, RootAttributes, TocResponse } from '@lectern/core';
+import { CHAPTER_CSP, escapeHtml, LAYER_ORDER, ROOT_ID, rootAttributesHtml } from './chapterDocument.ts';
 
 /** Below this stage width a spread's pages would be too small to read: one page at a time (a phone, a narrow window). */
 export const SPREAD_MIN_WIDTH = 800;
@@ -231,13 +231,15 @@ export interface FixedPageInput {
   /** The page's size as the book gives it: a side is written back as device-width / device-height. */
   width: number | 'device';
   height: number | 'device';
+  /** The class, id and style of the page's own html and body (ours: root_attributes), set on the frame's. */
+  root?: RootAttributes | null;
 }
 
 /** A fixed-layout page's document: the same CSP, base and cascade layers as a chapter's (chapterDocument.ts). */
 export function buildFixedPageDocument(input: FixedPageInput): string {
   const links = input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n');
   return `<!doctype html>
-<html lang="en" class="lectern-fixed">
+<html lang="en"${rootAttributesHtml(input.root?.html, 'lectern-fixed')}>
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CHAPTER_CSP}">
@@ -248,7 +250,7 @@ export function buildFixedPageDocument(input: FixedPageInput): string {
 ${links}
 <style>${FIXED_PAGE_CSS}</style>
 </head>
-<body>
+<body${rootAttributesHtml(input.root?.body)}>
 <div id="${ROOT_ID}">
 ${input.html}
 </div>
