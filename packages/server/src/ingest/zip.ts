@@ -8,7 +8,7 @@
  * - the bytes actually inflated are counted against the same budget;
  * - entry names are normalised so that "../" cannot reach outside the archive.
  */
-import { inflateRawSync } from 'node:zlib';
+import { crc32, inflateRawSync } from 'node:zlib';
 import { normalisePath } from './paths.ts';
 import { IngestError } from './types.ts';
 
@@ -217,20 +217,50 @@ function readCentralDirectory(data: Uint8Array, bookName: string): Entry[] {
     const extraLength = readUint16(data, offset + 30);
     const commentLength = readUint16(data, offset + 32);
     const nameBytes = data.subarray(offset + 46, offset + 46 + nameLength);
+    const extra = data.subarray(offset + 46 + nameLength, offset + 46 + nameLength + extraLength);
     const entry: Entry = {
-      // Bit 11: the name is UTF-8; otherwise read it as Latin-1 (as fflate did), never guessing.
-      rawName: new TextDecoder(flags & 0x800 ? 'utf-8' : 'latin1').decode(nameBytes),
+      rawName: entryName(nameBytes, flags, extra),
       method: readUint16(data, offset + 10),
       encrypted: (flags & 1) !== 0,
       compressedSize: readUint32(data, offset + 20),
       size: readUint32(data, offset + 24),
       localOffset: readUint32(data, offset + 42),
     };
-    readZip64Extra(data.subarray(offset + 46 + nameLength, offset + 46 + nameLength + extraLength), entry);
+    readZip64Extra(extra, entry);
     entries.push(entry);
     offset += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
+}
+
+const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * An entry's name. Bit 11 says UTF-8; without it, Info-ZIP's Unicode Path field (0x7075) when it is there and
+ * belongs to this name (its CRC-32 is the raw name's); else UTF-8 when the bytes are valid UTF-8 — OCF requires
+ * UTF-8 names, and Info-ZIP's `zip -X`, the usual EPUB recipe, writes them without the flag (a Japanese book's
+ * `xhtml/一.xhtml` matched no manifest href and the book had "no readable chapters") — and Latin-1 only for bytes
+ * that cannot be UTF-8 (an old DOS or Windows archiver's name).
+ */
+function entryName(nameBytes: Uint8Array, flags: number, extra: Uint8Array): string {
+  if (flags & 0x800) return new TextDecoder('utf-8').decode(nameBytes);
+  for (let at = 0; at + 4 <= extra.byteLength; ) {
+    const id = readUint16(extra, at);
+    const length = readUint16(extra, at + 2);
+    if (id === 0x7075 && length >= 5 && at + 4 + length <= extra.byteLength && extra[at + 4] === 1 && readUint32(extra, at + 5) === crc32(nameBytes)) {
+      try {
+        return UTF8_STRICT.decode(extra.subarray(at + 9, at + 4 + length));
+      } catch {
+        break;
+      }
+    }
+    at += 4 + length;
+  }
+  try {
+    return UTF8_STRICT.decode(nameBytes);
+  } catch {
+    return new TextDecoder('latin1').decode(nameBytes);
+  }
 }
 
 /** ZIP64 extended information (header 0x0001): the 64-bit values of the fields that read 0xFFFFFFFF, in this order. */

@@ -27,6 +27,24 @@ describe('ZipArchive', () => {
     expect(damaged).toEqual(['b.txt']);
   });
 
+  it('reads UTF-8 names written without the UTF-8 flag (Info-ZIP zip -X), and Latin-1 only where the bytes cannot be UTF-8', () => {
+    const zip = buildZip({ mimetype: 'application/epub+zip', 'xhtml/一.xhtml': '<p>一</p>', 'caf\u00e9.txt': 'x' }).slice();
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    for (let at = 0; at + 4 <= zip.byteLength; at++) {
+      const signature = view.getUint32(at, true);
+      // clear bit 11 (UTF-8 names) in every local and central header, as Info-ZIP's zip -X leaves it
+      if (signature === 0x04034b50) view.setUint16(at + 6, view.getUint16(at + 6, true) & ~0x800, true);
+      if (signature === 0x02014b50) view.setUint16(at + 8, view.getUint16(at + 8, true) & ~0x800, true);
+    }
+    // the second name's é (C3 A9) as an old archiver's Latin-1 bytes E9 E9 ("éé"): not UTF-8
+    const utf8Name = Buffer.from('café.txt');
+    for (let at = Buffer.from(zip).indexOf(utf8Name); at >= 0; at = Buffer.from(zip).indexOf(utf8Name, at + 1)) zip.set([0xe9, 0xe9], at + 3);
+    const archive = new ZipArchive(zip, ignore);
+    expect(archive.paths).toContain('xhtml/一.xhtml');
+    expect(archive.paths).toContain('caféé.txt');
+    expect(new TextDecoder().decode(archive.read(['xhtml/一.xhtml'], ignore).get('xhtml/一.xhtml'))).toBe('<p>一</p>');
+  });
+
   it('stops an entry at the size its directory declares: the lie costs nothing', () => {
     const archive = new ZipArchive(lyingZip(64), ignore);
     expect(() => archive.read(['OEBPS/data.bin'], ignore)).toThrow(
