@@ -4,6 +4,7 @@ import type { UsageAck } from '../src/api/reader.ts';
 import { buildChapterDocument, CHAPTER_CSP, htmlClasses, ROOT_ID, setReaderClasses, SETTINGS_STYLE_ID, settingsCss } from '../src/features/reader/engine/chapterDocument.ts';
 import {
   classifySwipe,
+  isVertical,
   isVerticalRl,
   keyTurn,
   pageAt,
@@ -18,6 +19,7 @@ import {
   tapZone,
   turnsRtl,
   turnTarget,
+  verticalFlow,
 } from '../src/features/reader/engine/paging.ts';
 import { PositionStore, resolveInitialPosition } from '../src/features/reader/engine/position.ts';
 import { loadPreferences, PREFERENCES_KEY, savePreferences, type PreferenceStores } from '../src/features/reader/engine/preferences.ts';
@@ -419,6 +421,95 @@ describe('paging math', () => {
     expect(scrollLeftForPercentage(50, 4000, 1000)).toBe(-1500);
     expect(scrollLeftForPercentage(100, 4000, 1000)).toBe(-3000);
     for (const pct of [0, 12.5, 50, 99, 100]) expect(sidewaysScrollPercentage(scrollLeftForPercentage(pct, 4000, 1000), 4000, 1000)).toBeCloseTo(pct);
+  });
+});
+
+describe('vertical-lr and sideways writing', () => {
+  it('tells the four vertical writing modes apart by how their lines and pages run', () => {
+    // lines right to left, pages downwards
+    expect(verticalFlow('vertical-rl', 'ltr')).toEqual({ lr: false, upward: false });
+    expect(verticalFlow('sideways-rl', 'ltr')).toEqual({ lr: false, upward: false });
+    // lines left to right (Mongolian), pages downwards
+    expect(verticalFlow('vertical-lr', 'ltr')).toEqual({ lr: true, upward: false });
+    expect(verticalFlow('vertical-lr')).toEqual({ lr: true, upward: false });
+    // lines left to right, read bottom to top: the strip of pages runs upwards
+    expect(verticalFlow('sideways-lr', 'ltr')).toEqual({ lr: true, upward: true });
+    // a right-to-left direction turns the inline direction, and with it the strip, round
+    expect(verticalFlow('vertical-rl', 'rtl')).toEqual({ lr: false, upward: true });
+    expect(verticalFlow('vertical-lr', 'rtl')).toEqual({ lr: true, upward: true });
+    expect(verticalFlow('sideways-lr', 'rtl')).toEqual({ lr: true, upward: false });
+    for (const mode of ['horizontal-tb', '', null, undefined, 'tb-rl']) expect(verticalFlow(mode, 'ltr')).toBeNull();
+    for (const mode of ['vertical-rl', 'vertical-lr', 'sideways-rl', 'sideways-lr']) expect(isVertical(mode)).toBe(true);
+    for (const mode of ['horizontal-tb', '', null, undefined]) expect(isVertical(mode)).toBe(false);
+    // isVerticalRl still means lines read right to left only
+    expect(isVerticalRl('vertical-lr')).toBe(false);
+  });
+  it('turns a left-to-right vertical chapter the way the book turns: the right arrow on, unless the book is rtl', () => {
+    const lr = verticalFlow('vertical-lr', 'ltr')!;
+    const inputRtl = (bookRtl: boolean) => turnsRtl(bookRtl, !lr.lr);
+    expect(inputRtl(false)).toBe(false);
+    expect(keyTurn('ArrowRight', false, inputRtl(false))).toBe('next');
+    expect(keyTurn('ArrowLeft', false, inputRtl(false))).toBe('prev');
+    expect(tapZone(390, 400, inputRtl(false))).toBe('next');
+    expect(classifySwipe(-80, 0, inputRtl(false))).toBe('next');
+    // in a book whose pages turn right to left the left arrow goes on, as in its other chapters
+    expect(keyTurn('ArrowLeft', false, inputRtl(true))).toBe('next');
+    expect(tapZone(10, 400, inputRtl(true))).toBe('next');
+    // a vertical-rl chapter turns right to left whatever the book says
+    expect(turnsRtl(false, !verticalFlow('vertical-rl')!.lr)).toBe(true);
+    expect(turnsRtl(false, !verticalFlow('sideways-rl')!.lr)).toBe(true);
+    expect(turnsRtl(false, !verticalFlow('sideways-lr')!.lr)).toBe(false);
+  });
+  it('pages a vertical-lr chapter downwards like a vertical-rl one', () => {
+    const h = 844;
+    const count = pageCount(4 * h, h);
+    expect(count).toBe(4);
+    expect(pageOffset(3, h, false)).toBe(3 * h);
+    expect(pageIndex(h, h, count, false)).toBe(1);
+    // page 3's first glyph (32 px down the frame), seen from page 1
+    expect(pageAt(0, 2 * h + 33, h, count, false)).toBe(2);
+    expect(pagedPercentage(pageIndex(pageOffset(2, h), h, count), count)).toBeCloseTo(200 / 3);
+  });
+  it('pages a sideways-lr chapter upwards: page 0 at the bottom, negative scrollTop, a point found by its y', () => {
+    const h = 600;
+    const upward = verticalFlow('sideways-lr', 'ltr')!.upward;
+    const count = pageCount(5 * h, h);
+    expect(count).toBe(5);
+    // the strip's start is the bottom of page 0; the next page is above it, scrolled to -600
+    expect(pageOffset(0, h, upward)).toBe(0);
+    expect(Object.is(pageOffset(0, h, upward), -0)).toBe(false);
+    expect(pageOffset(1, h, upward)).toBe(-600);
+    expect(pageOffset(4, h, upward)).toBe(-2400);
+    expect(pageIndex(-1200, h, count, upward)).toBe(2);
+    expect(pageIndex(-1190, h, count, upward)).toBe(2);
+    expect(pageIndex(0, h, count, upward)).toBe(0);
+    // a line's first glyph near the bottom of page 0 (y 560), then of page 1 seen from page 0 (y -40) and from page 2
+    expect(pageAt(0, 560, h, count, upward)).toBe(0);
+    expect(pageAt(0, -40, h, count, upward)).toBe(1);
+    expect(pageAt(-1200, 560 + h, h, count, upward)).toBe(1);
+    // the last page and its percentage, and back
+    expect(pageIndex(pageOffset(pageForPercentage(100, count), h, upward), h, count, upward)).toBe(4);
+    for (const page of [0, 1, 2, 3, 4]) expect(pageIndex(pageOffset(page, h, upward), h, count, upward)).toBe(page);
+  });
+  it('scrolls a left-to-right vertical chapter sideways from its left end', () => {
+    expect(sidewaysScrollPercentage(0, 4000, 1000, true)).toBe(0);
+    expect(sidewaysScrollPercentage(3000, 4000, 1000, true)).toBe(100);
+    expect(sidewaysScrollPercentage(1500, 4000, 1000, true)).toBeCloseTo(50);
+    expect(sidewaysScrollPercentage(0, 1000, 1000, true)).toBe(100);
+    expect(scrollLeftForPercentage(0, 4000, 1000, true)).toBe(0);
+    expect(scrollLeftForPercentage(25, 4000, 1000, true)).toBe(750);
+    expect(scrollLeftForPercentage(100, 4000, 1000, true)).toBe(3000);
+    for (const pct of [0, 12.5, 50, 99, 100]) expect(sidewaysScrollPercentage(scrollLeftForPercentage(pct, 4000, 1000, true), 4000, 1000, true)).toBeCloseTo(pct);
+    // the right-to-left one is unchanged
+    expect(scrollLeftForPercentage(25, 4000, 1000)).toBe(-750);
+    expect(sidewaysScrollPercentage(-750, 4000, 1000, false)).toBeCloseTo(25);
+  });
+  it('lays a vertical-lr chapter out as vertical, never as a right-to-left strip, in an rtl book too', () => {
+    for (const pagination of ['page', 'scroll'] as const) {
+      const classes = htmlClasses(DEFAULT_PREFERENCES, { pagination, pageWidth: 390, rtl: true, vertical: true, pageHeight: 700 }).split(' ');
+      expect(classes).toContain('lectern-vertical');
+      expect(classes).not.toContain('lectern-rtl');
+    }
   });
 });
 

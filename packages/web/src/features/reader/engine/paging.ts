@@ -8,12 +8,18 @@
  * viewport's scroll offset runs from 0 on the first page to -(scrollWidth - clientWidth) on the last, and the page
  * after the one in view lies to its left. Every offset below takes `rtl` and counts pages from the strip's start.
  *
- * A chapter in vertical writing (its body computes to `writing-mode: vertical-rl`, docs/decisions.md "Vertical
- * writing") is paged by the same functions along the other axis: its columns are one screen high and stack
- * downwards (a multi-column container in vertical-rl lays its columns out in its inline direction), each showing
- * vertical lines read right to left, so the offset is `scrollTop`, the page size the frame's height, `rtl` false,
- * and a point's position along the strip is its `y`. In scroll mode such a chapter scrolls sideways: `scrollLeft`
- * runs from 0 at its start (the right end) to -(scrollWidth - clientWidth) (sidewaysScrollPercentage).
+ * A chapter in vertical writing (its body computes to `writing-mode: vertical-rl`, `vertical-lr`, `sideways-rl` or
+ * `sideways-lr`, docs/decisions.md "Vertical writing"; verticalFlow) is paged by the same functions along the other
+ * axis: its columns are one screen high and stack along the body's inline direction (a multi-column container in
+ * vertical writing lays its columns out that way), each showing vertical lines read right to left (vertical-rl,
+ * sideways-rl) or left to right (vertical-lr, sideways-lr), so the offset is `scrollTop`, the page size the frame's
+ * height, and a point's position along the strip is its `y`. The strip runs downwards (`rtl` false: scrollTop from 0
+ * to scrollHeight - clientHeight), or upwards when the body's inline direction does — sideways-lr, whose lines read
+ * bottom to top, or a vertical body whose direction is rtl — (`rtl` true: scrollTop from 0 to -(scrollHeight -
+ * clientHeight), page 0 at the bottom, the same mirrored arithmetic as a right-to-left strip). In scroll mode such a
+ * chapter scrolls sideways: `scrollLeft` runs from 0 at its start (the right end of a right-to-left one) to
+ * -(scrollWidth - clientWidth), or from 0 (its left end, `lr`) to scrollWidth - clientWidth
+ * (sidewaysScrollPercentage).
  */
 import { clampPercentage, READER_CONSTANTS } from '@lectern/core';
 
@@ -67,11 +73,17 @@ export function scrollPercentage(scrollTop: number, scrollHeight: number, client
 export const scrollTopForPercentage = (percentage: number, scrollHeight: number, clientHeight: number) =>
   Math.max(0, ((scrollHeight - clientHeight) * clampPercentage(percentage)) / 100);
 
-/** Scroll mode of a vertical-rl chapter: 0 at its start (scrollLeft 0, the right end), 100 at its left end. */
-export const sidewaysScrollPercentage = (scrollLeft: number, scrollWidth: number, clientWidth: number) => scrollPercentage(-scrollLeft, scrollWidth, clientWidth);
+/**
+ * Scroll mode of a vertical chapter: 0 at its start, 100 at its end. A right-to-left one (vertical-rl) starts at
+ * scrollLeft 0, its right end, and ends at its left end (negative offsets); a left-to-right one (`lr`: vertical-lr,
+ * sideways-lr) starts at its left end, scrollLeft 0, and ends at scrollWidth - clientWidth.
+ */
+export const sidewaysScrollPercentage = (scrollLeft: number, scrollWidth: number, clientWidth: number, lr = false) =>
+  scrollPercentage(lr ? scrollLeft : -scrollLeft, scrollWidth, clientWidth);
 
-/** The scrollLeft (0 or negative) of a percentage of a vertical-rl chapter in scroll mode. */
-export const scrollLeftForPercentage = (percentage: number, scrollWidth: number, clientWidth: number) => -scrollTopForPercentage(percentage, scrollWidth, clientWidth) || 0;
+/** The scrollLeft of a percentage of a vertical chapter in scroll mode (0 or negative; 0 or positive when `lr`). */
+export const scrollLeftForPercentage = (percentage: number, scrollWidth: number, clientWidth: number, lr = false) =>
+  (lr ? 1 : -1) * scrollTopForPercentage(percentage, scrollWidth, clientWidth) || 0;
 
 /**
  * Whether a computed `writing-mode` is one the reader lays out as vertical writing read right to left (vertical-rl;
@@ -79,11 +91,47 @@ export const scrollLeftForPercentage = (percentage: number, scrollWidth: number,
  */
 export const isVerticalRl = (writingMode: string | null | undefined) => writingMode === 'vertical-rl' || writingMode === 'sideways-rl';
 
+/** How a chapter in vertical writing lays its lines and pages out (verticalFlow). */
+export interface VerticalFlow {
+  /** Its lines follow each other left to right (vertical-lr, sideways-lr), not right to left. */
+  lr: boolean;
+  /**
+   * Its inline direction, and with it the strip of pages, runs upwards: sideways-lr (lines read bottom to top), or
+   * vertical-rl / vertical-lr / sideways-rl with `direction: rtl`. Page 0 is at the bottom of the strip and the
+   * offsets are those of a right-to-left strip (pass it as `rtl`).
+   */
+  upward: boolean;
+}
+
+/**
+ * The vertical writing a body's computed `writing-mode` and `direction` give (Chromium computes the legacy
+ * `tb-rl` / `tb` / `-epub-` spellings to these four), or null for a horizontal body.
+ */
+export function verticalFlow(writingMode: string | null | undefined, direction?: string | null): VerticalFlow | null {
+  const rtl = direction === 'rtl';
+  switch (writingMode) {
+    case 'vertical-rl':
+    case 'sideways-rl':
+      return { lr: false, upward: rtl };
+    case 'vertical-lr':
+      return { lr: true, upward: rtl };
+    case 'sideways-lr':
+      return { lr: true, upward: !rtl };
+    default:
+      return null;
+  }
+}
+
+/** Whether a computed `writing-mode` is vertical writing of any kind. */
+export const isVertical = (writingMode: string | null | undefined) => verticalFlow(writingMode) !== null;
+
 /**
  * Whether taps, swipes and arrows turn the other way: a book whose pages turn right to left, or a chapter in
- * vertical-rl writing, whose lines and pages are read right to left whatever the package says.
+ * vertical-rl (or sideways-rl) writing, whose lines and pages are read right to left whatever the package says
+ * (`verticalRl`). A chapter in vertical-lr or sideways-lr writing, read left to right, turns the way the book does:
+ * the right arrow goes on, unless its page-progression-direction is rtl.
  */
-export const turnsRtl = (bookRtl: boolean, vertical: boolean) => bookRtl || vertical;
+export const turnsRtl = (bookRtl: boolean, verticalRl: boolean) => bookRtl || verticalRl;
 
 export type Turn = 'next' | 'prev';
 
