@@ -23,10 +23,24 @@
  *  4. writes everything to `<shots>/results.json` (SHOTS_DIR, else /tmp/epub-tests-shots): per test the import
  *     outcome, the book's chapters and contents as the API gives them, page progression, each chapter's rendition,
  *     the probes and the screenshots' names.
+ *  5. for a test whose id starts with `mol-` (media overlays), reads aloud as a person would: opens the first chapter
+ *     whose archive item has a `media_overlay` (else the second reading-order item, or the first), presses "Read
+ *     aloud", sets the speed (READ_ALOUD_SPEED, default 2, to halve the wait) and samples every 200 ms, for up to
+ *     READ_ALOUD_SECONDS (default 90), the audio element's source, clock and state, the highlighted element (the
+ *     Custom Highlight's range, the book's active class), the playback-active class on the document, the chapter
+ *     and the bar's status line, keeping each change (`read_aloud.timeline`), the utterances asked of the browser's
+ *     speech synthesis, and screenshots (`<test-id>-ra-*.png`). The media elements and utterances are found as
+ *     e2e/read-aloud.e2e.ts finds them (a wrapper of HTMLMediaElement.play and speechSynthesis.speak installed
+ *     before the app; the real calls go through). `mol-navigation` also opens the contents panel after 3 s and picks
+ *     "Chapter 2", as its page asks;
+ *  6. with SCRIPTED=1, starts the app with a scripted origin (SCRIPTED_ORIGIN on localhost, the app on 127.0.0.1, as
+ *     the e2e suite does) and imports every title allowed to run scripts (`lectern import --allow-scripts`); a
+ *     scripted chapter's frame is on that origin, so its text is read through the browser's frame, not the DOM.
  * Judging is done by a person (or an agent) looking at the screenshots and the probes against each test's own
  * criterion; docs/conformance.md holds the judged table.
  *
  *   npm run build --silent && npx tsx bench/conformance.ts [folder]      (ONLY=id1,id2 runs a subset)
+ *   SCRIPTED=1 SHOTS_DIR=/tmp/epub-tests-shots-scripted npx tsx bench/conformance.ts [folder]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,18 +49,22 @@ import { chromium, type Page } from 'playwright-core';
 import { buildServices } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { reasonOf } from '../packages/server/src/services/import.ts';
-import { CHROMIUM_LAUNCH, signIn, startFreshServer } from '../scripts/fresh-server.ts';
+import { CHROMIUM_LAUNCH, freePort, signIn, startFreshServer } from '../scripts/fresh-server.ts';
 
 const folder = path.resolve(process.argv[2] ?? process.env.EPUB_TESTS_DIR ?? '/tmp/epub-tests');
 const shots = path.resolve(process.env.SHOTS_DIR ?? '/tmp/epub-tests-shots');
 const only = process.env.ONLY ? new Set(process.env.ONLY.split(',')) : null;
 const MAX_CHAPTERS = 6;
+const scripted = process.env.SCRIPTED === '1';
+const READ_ALOUD_SECONDS = Number(process.env.READ_ALOUD_SECONDS ?? 90);
+const READ_ALOUD_SPEED = process.env.READ_ALOUD_SPEED ?? '2';
 
 interface ChapterProbe {
   href: string;
   painted: boolean;
   page_progression?: string;
   rendition?: unknown;
+  media_overlay?: unknown;
   frames: unknown[];
   shot: string;
 }
@@ -63,7 +81,81 @@ interface TestRecord {
   title_page?: { shot: string; heading: string | null; dir: string | null; computed_direction: string | null; authors: string | null };
   link?: { shot: string; url: string; text: string } | null;
   toc_activation?: { shot: string; url: string; text: string };
+  read_aloud?: ReadAloudRecord;
   error?: string;
+}
+interface ReadAloudRecord {
+  chapter: string;
+  mode: string | null;
+  timeline: Record<string, unknown>[];
+  utterances: { text: string; lang: string; rate: number }[];
+  shots: string[];
+  error?: string;
+}
+
+/** Before the app (as e2e/read-aloud.e2e.ts): keep every media element that plays and every utterance asked for. */
+const INSTRUMENT = () => {
+  const w = window as unknown as { __media: HTMLMediaElement[]; __spoken: SpeechSynthesisUtterance[] };
+  w.__media = [];
+  w.__spoken = [];
+  const play = HTMLMediaElement.prototype.play;
+  HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+    if (!w.__media.includes(this)) w.__media.push(this);
+    return play.call(this);
+  };
+  if (window.speechSynthesis) {
+    const speak = speechSynthesis.speak.bind(speechSynthesis);
+    speechSynthesis.speak = (u: SpeechSynthesisUtterance) => {
+      w.__spoken.push(u);
+      speak(u);
+    };
+  }
+};
+
+/** Runs in the reader page: the read-aloud state at this instant. */
+function readAloudSample() {
+  const w = window as unknown as { __media: HTMLMediaElement[] };
+  const a = w.__media[w.__media.length - 1];
+  const marks: string[] = [];
+  const active: string[] = [];
+  let playing = false;
+  for (const frame of Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe'))) {
+    let doc: Document | null = null;
+    try {
+      doc = frame.contentDocument;
+    } catch {
+      doc = null;
+    }
+    if (!doc) continue;
+    const win = doc.defaultView as (Window & { CSS: { highlights?: Map<string, Set<Range>> } }) | null;
+    const set = win?.CSS.highlights?.get('lectern-read-aloud');
+    for (const range of set ? [...set] : []) {
+      const node = range.commonAncestorContainer;
+      const el = (node.nodeType === 1 ? node : node.parentNode) as Element;
+      marks.push(`${el.closest('[id]')?.id ?? el.tagName}: ${range.toString().replace(/\s+/g, ' ').trim().slice(0, 40)}`);
+    }
+    const html = doc.documentElement;
+    for (const el of Array.from(doc.querySelectorAll('[class]'))) {
+      const cls = el.getAttribute('class') ?? '';
+      if (el === html) continue;
+      if (/active|read-aloud/.test(cls) && el.id) {
+        const cs = win!.getComputedStyle(el);
+        active.push(`${el.id}.${cls.split(/\s+/).join('.')} (bg ${cs.backgroundColor}, ${cs.color})`);
+      }
+    }
+    if (html.getAttribute('class')) playing = playing || /./.test(html.getAttribute('class')!);
+    if (html.getAttribute('class')) active.push(`<html class="${html.getAttribute('class')}"> (body colour ${win!.getComputedStyle(doc.body).color})`);
+  }
+  const status = document.querySelector('#reader-read-aloud [role="status"]')?.textContent ?? null;
+  return {
+    path: location.pathname.replace(/^.*\/read\//, ''),
+    audio: a ? `${decodeURIComponent(a.currentSrc.split('/').pop() ?? '')}${a.paused ? ' (paused)' : ''}${a.ended ? ' (ended)' : ''}` : null,
+    t: a ? Math.round(a.currentTime * 100) / 100 : null,
+    marks,
+    active,
+    status,
+    bar: !!document.querySelector('#reader-read-aloud'),
+  };
 }
 
 /** Runs in the reader page: what each chapter frame shows, for the mechanical criteria. */
@@ -154,6 +246,78 @@ async function openChapter(page: Page, url: string): Promise<boolean> {
   return painted;
 }
 
+/** Read aloud as a person would (step 5 above), and keep each change of what is read and highlighted. */
+async function readAloud(page: Page, rec: TestRecord, chapters: { web_url: string; full_path: string }[]): Promise<ReadAloudRecord> {
+  const withOverlay = rec.chapter_probes.findIndex((p) => p.media_overlay);
+  const index = withOverlay >= 0 ? withOverlay : Math.min(1, chapters.length - 1);
+  const ra: ReadAloudRecord = { chapter: chapters[index]!.full_path, mode: null, timeline: [], utterances: [], shots: [] };
+  try {
+    await openChapter(page, chapters[index]!.web_url);
+    await page.evaluate(() => {
+      const w = window as unknown as { __media: HTMLMediaElement[]; __spoken: SpeechSynthesisUtterance[] };
+      w.__media = [];
+      w.__spoken = [];
+    });
+    const button = page.getByRole('button', { name: 'Read aloud' });
+    if (!(await button.count())) {
+      ra.error = 'no Read aloud button';
+      return ra;
+    }
+    await button.first().click();
+    const bar = page.getByRole('region', { name: 'Read aloud' });
+    await bar.waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(300);
+    ra.mode = (await bar.getByText('Narration').count()) ? 'narration' : (await bar.getByText('Browser voice').count()) ? 'browser voice' : null;
+    await bar.getByRole('combobox').selectOption(READ_ALOUD_SPEED).catch(() => undefined);
+    const started = Date.now();
+    let last = '';
+    let still = 0;
+    let navigated = false;
+    const shotAt = new Set([2, 6, 15]);
+    for (let i = 0; Date.now() - started < READ_ALOUD_SECONDS * 1000; i++) {
+      const s = await page.evaluate(readAloudSample);
+      const key = JSON.stringify({ ...s, t: null });
+      const elapsed = Math.round((Date.now() - started) / 100) / 10;
+      if (key !== last) {
+        ra.timeline.push({ at: elapsed, ...s });
+        last = key;
+        still = 0;
+      } else still++;
+      const second = Math.floor(elapsed);
+      if (shotAt.has(second)) {
+        shotAt.delete(second);
+        const shot = `${rec.id}-ra-${second}s.png`;
+        await page.screenshot({ path: path.join(shots, shot) });
+        ra.shots.push(shot);
+      }
+      if (rec.id === 'mol-navigation' && !navigated && elapsed > 3) {
+        navigated = true;
+        await page.getByRole('button', { name: 'Table of contents' }).first().click();
+        await page.waitForTimeout(400);
+        await page.locator('aside.toc a[href]', { hasText: 'Chapter 2' }).first().click();
+        ra.timeline.push({ at: elapsed, action: 'contents panel: Chapter 2' });
+      }
+      // over: the bar says so, or nothing has changed for 8 s with the audio paused or gone
+      if (s.status && /Stopped|end of the book|no voice|could not be played|cannot read aloud/.test(s.status) && still > 10) break;
+      if (still > 40 && (!s.audio || /paused|ended/.test(s.audio))) break;
+      await page.waitForTimeout(200);
+    }
+    const shot = `${rec.id}-ra-end.png`;
+    await page.screenshot({ path: path.join(shots, shot) });
+    ra.shots.push(shot);
+    ra.utterances = await page.evaluate(() =>
+      (window as unknown as { __spoken: SpeechSynthesisUtterance[] }).__spoken.map((u) => ({ text: u.text.replace(/\s+/g, ' ').slice(0, 80), lang: u.lang, rate: u.rate })),
+    );
+    await bar
+      .getByRole('button', { name: 'Stop reading aloud' })
+      .click({ timeout: 2000 })
+      .catch(() => undefined);
+  } catch (e) {
+    ra.error = (e as Error).message.split('\n')[0];
+  }
+  return ra;
+}
+
 async function main() {
   const files = fs
     .readdirSync(folder)
@@ -162,17 +326,20 @@ async function main() {
     .sort();
   if (!files.length) throw new Error(`no .epub files in ${folder}`);
   fs.mkdirSync(shots, { recursive: true });
-  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-conformance-', timeoutMs: 170_000 });
+  const scriptedOrigin = scripted ? `http://localhost:${await freePort()}` : null;
+  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-conformance-', timeoutMs: 170_000, env: scriptedOrigin ? { SCRIPTED_ORIGIN: scriptedOrigin } : {} });
   const records: TestRecord[] = [];
   try {
     // the importer as `lectern import` runs it, on the server's DATA_DIR (SQLite)
-    const { db, services } = await buildServices(loadConfig({ ...process.env, DATA_DIR: fresh.dataDir, DATABASE_URL: '' }, { logLevel: 'silent' }));
+    const { db, services } = await buildServices(
+      loadConfig({ ...process.env, DATA_DIR: fresh.dataDir, DATABASE_URL: '', ...(scriptedOrigin ? { SCRIPTED_ORIGIN: scriptedOrigin } : {}) }, { logLevel: 'silent' }),
+    );
     try {
       for (const file of files) {
         const id = file.replace(/\.epub$/, '');
         const rec: TestRecord = { id, imported: false, import_output: '', chapter_probes: [] };
         try {
-          const report = await services.importer.importPaths([path.join(folder, file)], { topics: [] });
+          const report = await services.importer.importPaths([path.join(folder, file)], { topics: [], ...(scripted ? { allowScripts: true } : {}) });
           const done = report.imported[0];
           if (done) {
             rec.imported = true;
@@ -193,6 +360,7 @@ async function main() {
     try {
       const context = await browser.newContext({ baseURL: fresh.base, viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
+      await page.addInitScript(INSTRUMENT);
       page.setDefaultTimeout(30_000);
       page.on('dialog', (d) => void d.dismiss());
       // a loaded machine can be slow to serve the first page: try the sign-in a few times before giving up
@@ -218,7 +386,15 @@ async function main() {
             const painted = await openChapter(page, ch.web_url);
             const shot = `${rec.id}${i === 0 ? '' : `-${i + 1}`}.png`;
             await page.screenshot({ path: path.join(shots, shot) });
-            rec.chapter_probes.push({ href: ch.full_path, painted, page_progression: item.page_progression, rendition: item.rendition, frames: await page.evaluate(probeFrames), shot });
+            if (scripted) await page.waitForTimeout(1500); // a scripted frame's own scripts run on their origin
+            const frames = await page.evaluate(probeFrames);
+            // a scripted chapter's frame is on the scripted origin: read through the browser's frames
+            for (const f of page.frames()) {
+              if (f === page.mainFrame() || !scriptedOrigin || !f.url().startsWith(scriptedOrigin)) continue;
+              const text = await f.evaluate(() => (document.body?.innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 600)).catch((e: Error) => `unreadable: ${e.message}`);
+              frames.push({ frame: 'scripted', url: f.url().replace(/\/b\/[^/]+\//, '/b/{token}/'), text });
+            }
+            rec.chapter_probes.push({ href: ch.full_path, painted, page_progression: item.page_progression, rendition: item.rendition, media_overlay: item.media_overlay ? { audio: item.media_overlay.audio?.length, clips: item.media_overlay.clips?.length } : null, frames, shot } as ChapterProbe);
             if (i === 0) {
               // the first chapter's link with id "go" (spine tests): followed inside the frame
               const frame = page.frameLocator('iframe.chapter-view__frame');
@@ -254,6 +430,7 @@ async function main() {
               }
             }
           }
+          if (rec.id.startsWith('mol-')) rec.read_aloud = await readAloud(page, rec, chapters);
           // the title page: how the title and creator are shown
           await page.goto(`/library/book/${rec.book_id}`);
           await page.locator('h1').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
