@@ -225,6 +225,8 @@ for (const viewport of [
             // styled through the classes and id of the chapter's own html and body, put back on the frame's
             fromRoot: [cs('from-root').textDecorationLine, cs('from-root').letterSpacing],
             bodyWordSpacing: doc.defaultView!.getComputedStyle(doc.body).wordSpacing,
+            // the book's typeface on its html reaches the text (the reader has no typeface setting to win with)
+            textFont: cs('from-root').fontFamily,
             readerClasses: doc.documentElement.className,
           };
         },
@@ -244,6 +246,7 @@ for (const viewport of [
         bodyDisplay: 'block',
         fromRoot: ['underline', '2px'],
         bodyWordSpacing: '1px',
+        textFont: '"Lectern Adobe", serif',
       });
       expect(styles.readerClasses.split(' ')).toContain('book-root');
       // The reader's theme still wins over the book (day palette, white).

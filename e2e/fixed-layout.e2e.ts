@@ -199,6 +199,8 @@ for (const viewport of [desktop, phone]) {
       await page.waitForTimeout(700); // the position is stored after a 500 ms debounce
       await page.reload();
       await showing(page, ['pages/p4.xhtml']);
+      // the footer counts the whole book's spreads after a reload too (it said "Page 1 of 1" until the next turn)
+      await expect.poll(() => page.locator('.reader-footer__text').textContent()).toBe(wide ? 'Page 3 of 4' : 'Page 4 of 5');
       const bookUrl = at('pages/p4.xhtml').replace(/pages\/p4\.xhtml$/, '');
       await page.goto(bookUrl);
       await showing(page, ['pages/p4.xhtml']);

@@ -93,6 +93,13 @@ export function FixedLayoutView(props: FixedLayoutViewProps) {
   const latest = useRef({ spreads, index, layout, zoom, stage, rtl, props });
   latest.current = { spreads, index, layout, zoom, stage, rtl, props };
 
+  // The footer's count follows the spine: a page opened by its address (or a reload) is laid out before the contents
+  // answer arrives, as a spine of one — "Page 1 of 1" stayed until the next turn.
+  const spreadCount = Math.max(1, spreads.length);
+  useEffect(() => {
+    if (spreads.length > 0) latest.current.props.callbacks.onPages?.(index, spreadCount);
+  }, [index, spreadCount, spreads.length]);
+
   const go = useCallback((direction: Turn) => {
     const { spreads, index, props } = latest.current;
     const target = turnSpread(spreads, index, direction);

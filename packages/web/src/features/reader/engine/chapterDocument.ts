@@ -96,12 +96,13 @@ export const LAYER_ORDER = '@layer lectern, book;';
  * marked `!important` are what the reader's settings and the paging need, and no book can change them.
  */
 export const READING_CSS = `@layer lectern {
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; background: var(--lectern-bg) !important; }
+/* The reader's typeface is a default on html: the book's own (its html or body rule, its @font-face) wins, as the
+   reader has no typeface setting of their own; the size stays the reader's. */
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; background: var(--lectern-bg) !important; font-family: var(--lectern-font); }
 html, body { margin: 0 !important; padding: 0; }
 body {
   background: var(--lectern-bg) !important;
   color: var(--lectern-text) !important;
-  font-family: var(--lectern-font) !important;
   font-size: calc(1.125rem * var(--lectern-font-size)) !important;
   line-height: 1.65;
   overflow-wrap: break-word;
