@@ -46,6 +46,8 @@ describe('a title allowed to run scripts', () => {
     await page.goto(chapters[0]!.web_url);
 
     await expect.poll(() => frame(page).locator('#ran').textContent(), { timeout: 15_000 }).toBe('The script ran on Lectern with dom-manipulation.');
+    // the chapter's inline scripts run too, in order (stored as files of the book: the origin's policy has no inline code)
+    expect(await frame(page).locator('#inline').textContent()).toBe('The inline scripts ran: head and body.');
     const probe = JSON.parse((await frame(page).locator('#probe').textContent())!) as { origin: string; cookies: string; parent: string };
     expect(probe.origin).toBe(scriptedOrigin);
     expect(probe.cookies).toBe('');

@@ -35,6 +35,11 @@ export interface RenderOptions {
   inlineStyleUrl?: (index: number) => string;
   /** A fixed-layout (pre-paginated) page: its styles keep absolute positioning (ingest/rendition.ts). */
   fixedLayout?: boolean;
+  /**
+   * A title allowed to run scripts: the book path, in the chapter's own folder, where the n-th inline `<script>`'s
+   * code will be stored (the caller stores `inlineScripts[n]` there). Without it, inline scripts are dropped.
+   */
+  inlineScriptPath?: (index: number) => string;
 }
 
 export interface RenderedChapter {
@@ -43,6 +48,8 @@ export interface RenderedChapter {
   stylesheets: string[];
   /** The sanitised CSS of each inline <style>, to be stored at inlineStyleUrl(n). */
   inlineStyles: string[];
+  /** The code of each inline <script> of a title allowed to run scripts, to be stored at inlineScriptPath(n). */
+  inlineScripts: string[];
   title: string | null;
   textLength: number;
   /** The content document's dir and language (body's, else html's), kept on the chapter's wrapper element. */
@@ -349,6 +356,7 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
   // run only on the scripted origin: docs/decisions.md "Scripted titles"); the sanitiser checks them like the body's.
   const head = findFirst(document, 'head');
   const headScripts = opts.allowScripts && head ? DomUtils.findAll((element) => element.name.toLowerCase() === 'script', head.children) : [];
+  const inlineScripts = opts.allowScripts && opts.inlineScriptPath ? externalizeInlineScripts([...headScripts, ...nodes], opts.chapterFullPath, opts.inlineScriptPath) : [];
   let html = sanitize(
     DomUtils.getOuterHTML([...headScripts, ...nodes], { encodeEntities: 'utf8' }),
     sanitizerOptions(bookRewriter(opts), { rewrite: css, positioned }, opts.allowScripts),
@@ -361,12 +369,38 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
     html,
     stylesheets,
     inlineStyles,
+    inlineScripts,
     title: (titleElement && textOf(titleElement)) || null,
     textLength: visibleText(nodes).length,
     dir,
     lang,
     root,
   };
+}
+
+const SCRIPT_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'module', 'text/ecmascript', 'application/ecmascript', 'application/x-javascript']);
+
+/**
+ * A scripted title's inline scripts become files of their own beside the chapter (as inline styles do), each
+ * `<script>` pointing at its file: the scripted origin's policy then stays `script-src 'self'` (no inline code runs
+ * anywhere, on either origin), and an inline script can do nothing a book's external script could not. Event handler
+ * attributes (`onclick`) are still dropped. Returns the code, in document order; the elements are changed in place.
+ */
+function externalizeInlineScripts(nodes: DomElement['children'], chapterFullPath: string, pathOf: (index: number) => string): string[] {
+  const code: string[] = [];
+  const scripts = DomUtils.findAll((element) => element.name.toLowerCase() === 'script', nodes);
+  for (const script of scripts) {
+    const type = (attr(script, 'type') ?? '').trim().toLowerCase();
+    const text = DomUtils.textContent(script).replace(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/, '$1');
+    if (attr(script, 'src') !== undefined || !SCRIPT_TYPES.has(type) || !text.trim()) continue;
+    const path = pathOf(code.length);
+    const folder = chapterFullPath.slice(0, chapterFullPath.lastIndexOf('/') + 1);
+    if (!path.startsWith(folder) || path.slice(folder.length).includes('/')) continue; // always beside the chapter
+    code.push(text);
+    script.attribs.src = encodeURIComponent(path.slice(folder.length));
+    script.children = [];
+  }
+  return code;
 }
 
 const servedRewrite: UrlRewriter = (tag, attribute, value) => {

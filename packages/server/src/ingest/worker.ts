@@ -94,9 +94,17 @@ async function run(start: StartMessage): Promise<DoneMessage> {
       stylePaths[index] = candidate;
       return candidate;
     };
+    // A scripted title's inline scripts, likewise (render.ts externalizeInlineScripts).
+    const scriptPaths: string[] = [];
+    const inlineScriptPath = (index: number): string => {
+      let candidate = `${chapter.fullPath}.script-${index + 1}.js`;
+      while (resourcePaths.has(candidate) || chapterPaths.has(candidate)) candidate = `${candidate.slice(0, -3)}_.js`;
+      scriptPaths[index] = candidate;
+      return candidate;
+    };
     const rendered =
       chapter.mediaType === 'application/pdf'
-        ? { html: '', stylesheets: [], inlineStyles: [], textLength: chapter.textLength, root: null }
+        ? { html: '', stylesheets: [], inlineStyles: [], inlineScripts: [], textLength: chapter.textLength, root: null }
         : renderChapter(rawHtml, {
             chapterFullPath: chapter.fullPath,
             allowScripts: start.allowScripts,
@@ -105,6 +113,7 @@ async function run(start: StartMessage): Promise<DoneMessage> {
             isChapter: (p) => chapterPaths.has(p),
             isResource,
             inlineStyleUrl: (index) => resourceUrl(inlineStylePath(index)),
+            inlineScriptPath: start.allowScripts ? inlineScriptPath : undefined,
             fixedLayout: chapter.rendition?.layout === 'pre-paginated',
           });
     for (const [index, css] of rendered.inlineStyles.entries()) {
@@ -112,6 +121,12 @@ async function run(start: StartMessage): Promise<DoneMessage> {
       const data = Buffer.from(css);
       resourcePaths.add(fullPath);
       resources.push({ fullPath, mediaType: 'text/css', size: data.byteLength, name: await writer.write(data, '.css') });
+    }
+    for (const [index, code] of rendered.inlineScripts.entries()) {
+      const fullPath = scriptPaths[index]!;
+      const data = Buffer.from(code);
+      resourcePaths.add(fullPath);
+      resources.push({ fullPath, mediaType: 'text/javascript', size: data.byteLength, name: await writer.write(data, '.js') });
     }
     // Chapter HTML goes to the database: it counts against the same budget as the files.
     writer.count(Buffer.byteLength(rendered.html));

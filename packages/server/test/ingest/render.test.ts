@@ -109,9 +109,16 @@ describe('renderChapter', () => {
     expect(html).not.toMatch(/steal|ascript/);
   });
 
-  it('keeps only external book scripts when the title allows scripts', () => {
+  it('keeps only external book scripts when the title allows scripts, and inline ones only as files of their own', () => {
     const { html } = renderChapter(HOSTILE, options({ allowScripts: true }));
     expect(attributeValues(html, 'script', 'src')).toEqual(['/files/js/book.js']);
+    const withFiles = renderChapter(HOSTILE, options({ allowScripts: true, inlineScriptPath: (i) => `text/ch1.xhtml.script-${i + 1}.js` }));
+    // in document order: the head's inline script, the body's external one, the body's inline one
+    expect(attributeValues(withFiles.html, 'script', 'src')).toEqual(['/files/text/ch1.xhtml.script-1.js', '/files/js/book.js', '/files/text/ch1.xhtml.script-2.js']);
+    expect(withFiles.inlineScripts.map((code) => code.trim())).toEqual(['parent.document.cookie', 'steal()']);
+    expect(withFiles.html).not.toContain('steal()'); // the code is in the files, not the chapter
+    expect(withFiles.html).not.toContain('onerror');
+    expect(renderChapter(HOSTILE, options({ allowScripts: false, inlineScriptPath: () => 'text/x.js' })).inlineScripts).toEqual([]);
     expect(html).not.toContain('steal()');
     expect(html).not.toContain('parent.document');
     expect(html).not.toContain('onerror');
