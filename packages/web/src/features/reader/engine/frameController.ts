@@ -6,7 +6,7 @@
  * (font, width, mode, rotation, images arriving); it is replaced only when the reader moves.
  */
 import { MESSAGES, paths, READER_CONSTANTS, type ReaderPreferences, READING_MESSAGES } from '@lectern/core';
-import { htmlClasses, ROOT_ID, setReaderClasses, SETTINGS_STYLE_ID, settingsCss, verticalWriting } from './chapterDocument.ts';
+import { htmlClasses, ROOT_ID, setReaderClasses, SETTINGS_STYLE_ID, settingsCss, verticalFlowOf } from './chapterDocument.ts';
 import {
   classifySwipe,
   keyTurn,
@@ -24,6 +24,7 @@ import {
   turnsRtl,
   turnTarget,
   type Turn,
+  type VerticalFlow,
 } from './paging.ts';
 import type { InitialPosition, Locator } from './position.ts';
 import { clearMarks, markAndFind } from './textMarks.ts';
@@ -146,27 +147,40 @@ export class FrameController {
   }
 
   /**
-   * Whether the column strip runs right to left, as the browser laid it out (the body's direction: the multi-column
-   * container's, which the viewport takes too). Read from the layout rather than assumed from `rtl`, so the
-   * arithmetic always matches the columns on screen, whoever set the direction.
+   * Whether the strip of pages runs backwards, as the browser laid it out: a horizontal strip right to left (the
+   * body's direction: the multi-column container's, which the viewport takes too), a vertical one upwards
+   * (sideways-lr: VerticalFlow.upward). Read from the layout rather than assumed from `rtl`, so the arithmetic
+   * always matches the columns on screen, whoever set the direction. Paging functions take it as their `rtl`.
    */
   private get stripRtl(): boolean {
-    if (this.fixed || !this.paged || !this.doc.body || this.vertical) return false;
+    if (this.fixed || !this.paged || !this.doc.body) return false;
+    const flow = this.flow;
+    if (flow) return flow.upward;
     return this.win.getComputedStyle(this.doc.body).direction === 'rtl';
   }
 
   /**
-   * The chapter is in vertical writing (its body computes to writing-mode: vertical-rl, from the book's own
-   * stylesheet; the reader never sets it): its pages stack downwards and are turned by `scrollTop` (paged), or it
-   * scrolls sideways (scroll mode). docs/decisions.md "Vertical writing".
+   * How the chapter is laid out in vertical writing (its body computes to writing-mode: vertical-rl, vertical-lr,
+   * sideways-rl or sideways-lr, from the book's own stylesheet; the reader never sets it), or null: its pages stack
+   * along the strip and are turned by `scrollTop` (paged), or it scrolls sideways (scroll mode), its lines read
+   * right to left or left to right (`lr`). docs/decisions.md "Vertical writing".
    */
-  get vertical(): boolean {
-    return !this.fixed && verticalWriting(this.doc);
+  private get flow(): VerticalFlow | null {
+    return this.fixed ? null : verticalFlowOf(this.doc);
   }
 
-  /** Taps, swipes and arrows turn right to left: the book's pages do, or the chapter is in vertical-rl writing. */
+  /** The chapter is in vertical writing (flow). */
+  get vertical(): boolean {
+    return this.flow !== null;
+  }
+
+  /**
+   * Taps, swipes and arrows turn right to left: the book's pages do, or the chapter is in vertical-rl (sideways-rl)
+   * writing. A vertical-lr or sideways-lr chapter turns as the book does (the right arrow on in a left-to-right one).
+   */
   private get inputRtl(): boolean {
-    return turnsRtl(this.rtl, !this.fixed && this.vertical);
+    const flow = this.flow;
+    return turnsRtl(this.rtl, !!flow && !flow.lr);
   }
 
   private get pageWidth() {
@@ -212,7 +226,8 @@ export class FrameController {
       return pagedPercentage(index, count);
     }
     const s = this.scroller;
-    if (this.vertical) return sidewaysScrollPercentage(s.scrollLeft, s.scrollWidth, s.clientWidth);
+    const flow = this.flow;
+    if (flow) return sidewaysScrollPercentage(s.scrollLeft, s.scrollWidth, s.clientWidth, flow.lr);
     return scrollPercentage(s.scrollTop, s.scrollHeight, s.clientHeight);
   }
 
@@ -253,7 +268,8 @@ export class FrameController {
       const we = e as WheelEvent;
       if (this.paged || we.ctrlKey || Math.abs(we.deltaY) <= Math.abs(we.deltaX)) return;
       const unit = we.deltaMode === 1 ? 16 : we.deltaMode === 2 ? this.scroller.clientWidth : 1;
-      this.scroller.scrollLeft -= we.deltaY * unit;
+      // on is leftwards in a right-to-left chapter, rightwards in a left-to-right one (vertical-lr)
+      this.scroller.scrollLeft += (this.flow?.lr ? 1 : -1) * we.deltaY * unit;
       we.preventDefault();
     }, { passive: false });
   }
@@ -274,7 +290,8 @@ export class FrameController {
     if (!root) return null;
     const caret = (this.doc as Document & { caretRangeFromPoint?: (x: number, y: number) => Range | null }).caretRangeFromPoint;
     if (!caret) return null;
-    if (this.vertical) return this.captureVertical(root, caret);
+    const flow = this.flow;
+    if (flow) return this.captureVertical(root, caret, flow);
     const rootRect = root.getBoundingClientRect();
     const pad = parseFloat(this.win.getComputedStyle(root).paddingLeft) || 0;
     const bodyPad = this.paged ? parseFloat(this.win.getComputedStyle(this.doc.body).paddingTop) || 0 : 0;
@@ -298,22 +315,31 @@ export class FrameController {
   }
 
   /**
-   * The first character in view of a chapter in vertical-rl writing: the top of the rightmost line wholly in view
-   * (lines follow each other right to left). Its lines start at the root's top padding, on every page (the root's
-   * inline padding is not fragmented) and in scroll mode.
+   * The first character in view of a chapter in vertical writing: the start of the first line wholly in view — the
+   * rightmost one in vertical-rl and sideways-rl, the leftmost in vertical-lr and sideways-lr (`flow.lr`). Its lines
+   * start at the root's top padding (at its bottom padding when they run upwards: sideways-lr), on every page (the
+   * root's inline padding is not fragmented) and in scroll mode.
    */
-  private captureVertical(root: Element, caret: (x: number, y: number) => Range | null): Range | null {
+  private captureVertical(root: Element, caret: (x: number, y: number) => Range | null, flow: VerticalFlow): Range | null {
     const width = this.doc.documentElement.clientWidth || this.win.innerWidth;
     const height = this.doc.documentElement.clientHeight || this.win.innerHeight;
     const rootStyle = this.win.getComputedStyle(root);
-    const top = (this.paged ? 0 : root.getBoundingClientRect().top) + (parseFloat(rootStyle.paddingTop) || 0);
+    const rootRect = this.paged ? null : root.getBoundingClientRect();
+    const start = flow.upward
+      ? (rootRect ? rootRect.bottom : height) - (parseFloat(rootStyle.paddingBottom) || 0)
+      : (rootRect ? rootRect.top : 0) + (parseFloat(rootStyle.paddingTop) || 0);
+    const inward = flow.upward ? -1 : 1;
     // (a point in the body's margin would give the caret nearest to it anywhere in the chapter: from inside it)
-    const right = width - (this.paged ? parseFloat(this.win.getComputedStyle(this.doc.body).paddingRight) || 0 : 0);
-    for (let x = right - 2; x > Math.max(0, right - 240); x -= 6) {
+    const bodyStyle = this.paged ? this.win.getComputedStyle(this.doc.body) : null;
+    const edge = flow.lr ? parseFloat(bodyStyle?.paddingLeft ?? '0') || 0 : width - (parseFloat(bodyStyle?.paddingRight ?? '0') || 0);
+    const across = flow.lr ? 1 : -1;
+    for (let dx = 2; dx < Math.min(width, 240); dx += 6) {
+      const x = edge + across * dx;
+      if (x <= 0 || x >= width) break;
       for (const dy of [1, 20, 60]) {
-        const r = caret.call(this.doc, x, top + dy);
+        const r = caret.call(this.doc, x, start + inward * dy);
         if (!r || r.startContainer.nodeType !== Node.TEXT_NODE || !root.contains(r.startContainer)) continue;
-        // Only a glyph on screen: a line cut by the right edge (half of it on the previous screen) is not the first
+        // Only a glyph on screen: a line cut by the frame's edge (half of it on the previous screen) is not the first
         // line the reader sees, and a caret on another page is not in view at all.
         const glyph = this.rectOf(r);
         if (glyph && (glyph.width || glyph.height) && (glyph.right > width + 1 || glyph.left < -1 || glyph.top < -1 || glyph.bottom > height + 1)) continue;
@@ -376,10 +402,11 @@ export class FrameController {
       if (rect && (rect.width || rect.height)) page = pageAt(this.along, (vertical ? rect.top : rect.left) + 1, size, count, rtl);
       this.along = pageOffset(page, size, rtl);
     } else if (vertical) {
-      // sideways: the range's line at the right edge of the view
+      // sideways: the range's line at the right edge of the view (at its left edge when lines go left to right)
       const s = this.scroller;
-      if (rect && (rect.width || rect.height)) s.scrollLeft = Math.min(0, s.scrollLeft + rect.right + 8 - s.clientWidth);
-      else s.scrollLeft = scrollLeftForPercentage(pct, s.scrollWidth, s.clientWidth);
+      const lr = this.flow?.lr === true;
+      if (rect && (rect.width || rect.height)) s.scrollLeft = lr ? Math.max(0, s.scrollLeft + rect.left - 8) : Math.min(0, s.scrollLeft + rect.right + 8 - s.clientWidth);
+      else s.scrollLeft = scrollLeftForPercentage(pct, s.scrollWidth, s.clientWidth, lr);
     } else if (rect && (rect.width || rect.height)) {
       this.scroller.scrollTop = Math.max(0, this.scroller.scrollTop + rect.top - 8);
     } else {
@@ -521,13 +548,17 @@ export class FrameController {
   /** One page (paged) or one screen (scroll) forwards or back; past either end asks for the next chapter. */
   turn(direction: Turn) {
     if (this.fixed) return this.cb.onEdge(direction);
-    if (!this.paged && this.vertical) {
+    const flow = this.flow;
+    if (!this.paged && flow) {
+      // sideways: on is leftwards (-rl), rightwards (-lr)
       const s = this.scroller;
-      const atEnd = -s.scrollLeft + s.clientWidth >= s.scrollWidth - 2;
-      const atStart = s.scrollLeft >= 0;
+      const on = flow.lr ? 1 : -1;
+      const along = on * s.scrollLeft;
+      const atEnd = along + s.clientWidth >= s.scrollWidth - 2;
+      const atStart = along <= 0;
       if (direction === 'next' && atEnd) return this.cb.onEdge('next');
       if (direction === 'prev' && atStart) return this.cb.onEdge('prev');
-      s.scrollBy({ left: (direction === 'next' ? -1 : 1) * (s.clientWidth - 48), behavior: this.reducedMotion() ? 'auto' : 'smooth' });
+      s.scrollBy({ left: (direction === 'next' ? on : -on) * (s.clientWidth - 48), behavior: this.reducedMotion() ? 'auto' : 'smooth' });
       return;
     }
     if (!this.paged) {
@@ -637,19 +668,23 @@ export class FrameController {
   }
 
   /**
-   * Scroll mode of a vertical chapter, which scrolls sideways: the arrows down and left go on (towards its left
-   * end), up and right back; space and Page Down / Up by a screen; Home and End to its ends.
+   * Scroll mode of a vertical chapter, which scrolls sideways: the down arrow and the arrow pointing along its lines'
+   * order go on (left in vertical-rl, towards its left end; right in vertical-lr), up and the other back; space and
+   * Page Down / Up by a screen; Home and End to its ends.
    */
   private verticalScrollKey(event: KeyboardEvent): boolean {
     const s = this.scroller;
+    const on = this.flow?.lr ? 1 : -1;
     switch (event.key) {
       case 'ArrowDown':
       case 'ArrowLeft':
       case 'ArrowUp':
-      case 'ArrowRight':
-        s.scrollBy({ left: event.key === 'ArrowDown' || event.key === 'ArrowLeft' ? -48 : 48 });
+      case 'ArrowRight': {
+        const onward = event.key === 'ArrowDown' || event.key === (on > 0 ? 'ArrowRight' : 'ArrowLeft');
+        s.scrollBy({ left: (onward ? on : -on) * 48 });
         event.preventDefault();
         return true;
+      }
       case ' ':
       case 'PageDown':
       case 'PageUp':
@@ -661,7 +696,7 @@ export class FrameController {
         event.preventDefault();
         return true;
       case 'End':
-        s.scrollLeft = -s.scrollWidth;
+        s.scrollLeft = on * s.scrollWidth;
         event.preventDefault();
         return true;
       default:
