@@ -22,7 +22,7 @@ import {
   xmlProblem,
   type DomElement,
 } from './markup.ts';
-import { readMediaOverlays } from './media-overlays.ts';
+import { documentIds, readMediaOverlays } from './media-overlays.ts';
 import { isGenericHeading, looksLikeFileName, normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
 import { commonFolder, dirname, isAbsoluteUrl, normalisePath, relativeTo, resolveHref } from './paths.ts';
 import { itemRendition, pageViewport, readTitleRendition, type ChapterRendition, type TitleRendition } from './rendition.ts';
@@ -120,7 +120,11 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
   const { facts, chapterOf } = readChapters(spine, items, byId, files, warn, rendition);
   if (facts.length === 0) throw new IngestError('the package has no readable chapters');
   const chapterPaths = new Set(facts.map((fact) => fact.chapter.fullPath));
-  const overlays = readMediaOverlays({ pkg, opfPath, byId, byPath, files, chapters: facts.map((f) => ({ fullPath: f.chapter.fullPath, declaredPath: f.declaredPath })), warn });
+  const overlays = readMediaOverlays({
+    pkg, opfPath, byId, byPath, files, warn,
+    // the chapter's ids, parsed again only for a chapter with an overlay: a phrase must point at one of them
+    chapters: facts.map((f) => ({ fullPath: f.chapter.fullPath, declaredPath: f.declaredPath, ids: () => documentIds(f.chapter.rawHtml) })),
+  });
   for (const fact of facts) {
     const overlay = overlays.get(fact.chapter.fullPath);
     if (overlay) fact.chapter.mediaOverlay = overlay;

@@ -10,10 +10,13 @@
  * MAX_SMIL_BYTES long; nesting, phrases per chapter and per book are bounded; audio must be an audio item of the
  * book's own manifest (a path that climbs above the root is clamped to it, as every other href; `javascript:`,
  * `http:` and `data:` are not paths of the book and are dropped); a text reference must name the chapter the
- * overlay belongs to and a plain fragment id. What is dropped is said in the import's warnings.
+ * overlay belongs to and a plain fragment id that is an id of that chapter (a phrase whose element the chapter lacks
+ * could never be shown; when none is left the chapter has no overlay and the browser's voice reads it). What is
+ * dropped is said in the import's warnings.
  */
 import type { MediaOverlay } from '@lectern/core';
-import { attr, childElements, decodeText, findAll, findFirst, parseXml, type DomElement } from './markup.ts';
+import { DomUtils } from 'htmlparser2';
+import { attr, childElements, decodeText, findAll, findFirst, parseHtml, parseXml, type DomElement } from './markup.ts';
 import { isAbsoluteUrl, resolveHref } from './paths.ts';
 
 /** A SMIL document longer than this is not read (a whole novel's overlay is a few hundred kilobytes). */
@@ -79,8 +82,9 @@ export interface OverlayInput {
   byId: Map<string, OverlayManifestItem>;
   byPath: Map<string, OverlayManifestItem>;
   files: Map<string, Uint8Array>;
-  /** Each chapter's path and the declared path of the content document it shows. */
-  chapters: { fullPath: string; declaredPath: string }[];
+  /** Each chapter's path, the declared path of the content document it shows, and that document's ids (asked only
+   * of chapters with an overlay; null: not checked). */
+  chapters: { fullPath: string; declaredPath: string; ids?: () => ReadonlySet<string> | null }[];
   warn: (message: string) => void;
 }
 
@@ -127,7 +131,8 @@ export function readMediaOverlays(input: OverlayInput): Map<string, ChapterOverl
       break;
     }
     const chapterItem = byPath.get(chapter.declaredPath);
-    const clips = readSmil(decodeText(bytes).text, smil, chapterItem ?? null, byPath, Math.min(MAX_CLIPS_PER_CHAPTER, MAX_CLIPS_PER_BOOK - total), warn);
+    const ids = chapter.ids?.() ?? null;
+    const clips = readSmil(decodeText(bytes).text, smil, chapterItem ?? null, ids, byPath, Math.min(MAX_CLIPS_PER_CHAPTER, MAX_CLIPS_PER_BOOK - total), warn);
     if (clips.length === 0) continue;
     total += clips.length;
     out.set(chapter.fullPath, { clips, activeClass, playbackActiveClass });
@@ -147,6 +152,13 @@ function overlayClasses(pkg: DomElement, warn: (message: string) => void): { act
     return null;
   };
   return { activeClass: read('media:active-class'), playbackActiveClass: read('media:playback-active-class') };
+}
+
+/** The ids of an (X)HTML document's elements, as the reader's getElementById finds them. */
+export function documentIds(html: string): Set<string> {
+  const ids = new Set<string>();
+  for (const element of DomUtils.findAll((e) => e.attribs.id !== undefined, parseHtml(html).children)) ids.add(element.attribs.id!);
+  return ids;
 }
 
 /** The epub:type values of an element, lower-cased. */
@@ -171,6 +183,7 @@ function readSmil(
   text: string,
   smil: OverlayManifestItem,
   chapterItem: OverlayManifestItem | null,
+  ids: ReadonlySet<string> | null,
   byPath: Map<string, OverlayManifestItem>,
   limit: number,
   warn: (message: string) => void,
@@ -186,6 +199,8 @@ function readSmil(
   const clips: OverlayClip[] = [];
   const dropped = new Map<string, number>();
   const drop = (why: string) => dropped.set(why, (dropped.get(why) ?? 0) + 1);
+  /** Phrases whose text is a plain fragment id of the chapter, and those of them the chapter has no element for. */
+  const targets = { named: 0, missing: 0 };
   let truncated = false;
   let tooDeep = false;
   /** The escapable structures open around the phrase being read, outermost first (their escapable type). */
@@ -222,7 +237,7 @@ function readSmil(
           }
         }
       } else if (name === 'par') {
-        const clip = parClip(child, smil, chapterItem, byPath, drop);
+        const clip = parClip(child, smil, chapterItem, ids, byPath, drop, targets);
         if (!clip) continue;
         if (skip) clip.skippable = skip;
         clips.push(clip);
@@ -237,6 +252,11 @@ function readSmil(
   walk(body, 0, typesOf(body).find((t) => SKIPPABLE.has(t)));
   // An escape target past the last phrase means "the end of the chapter": the player goes on to the next one.
   for (const [why, count] of dropped) warn(`the media overlay ${smil.path}: ${count} phrase(s) ${why}; left out`);
+  if (targets.missing > 0) {
+    // e.g. IDPF's Moby-Dick sample as stored: the SMIL names c001s0000…, the chapter has c01w00001… (real-books bug 6)
+    const left = clips.length === 0 ? 'the chapter has no media overlay (the browser reads it aloud)' : 'those phrases are left out';
+    warn(`the media overlay ${smil.path}: ${targets.missing} of ${targets.named} text targets are not in ${chapterItem?.path ?? 'its chapter'}; ${left}`);
+  }
   if (tooDeep) warn(`the media overlay ${smil.path} nests <seq> more than ${MAX_SEQ_DEPTH} deep; the deeper parts are left out`);
   if (truncated) warn(`the media overlay ${smil.path} has more than ${limit} phrases; the rest are left out`);
   return clips;
@@ -246,8 +266,10 @@ function parClip(
   par: DomElement,
   smil: OverlayManifestItem,
   chapterItem: OverlayManifestItem | null,
+  ids: ReadonlySet<string> | null,
   byPath: Map<string, OverlayManifestItem>,
   drop: (why: string) => void,
+  targets: { named: number; missing: number },
 ): OverlayClip | null {
   const text = childElements(par, 'text')[0];
   const audio = childElements(par, 'audio')[0];
@@ -263,6 +285,11 @@ function parClip(
   }
   if (!target.fragment || !FRAGMENT.test(target.fragment)) {
     drop('point at no plain fragment id of the chapter');
+    return null;
+  }
+  targets.named++;
+  if (ids && !ids.has(target.fragment)) {
+    targets.missing++;
     return null;
   }
   const audioSrc = attr(audio, 'src')?.trim() ?? '';

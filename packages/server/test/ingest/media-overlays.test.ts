@@ -58,6 +58,9 @@ describe('media overlays at import', () => {
       seq('sidebar', par('l', 'pagebreak')),
     ].join('');
     files['OEBPS/smil/two.smil'] = new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?><smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0"><body>${body}</body></smil>`);
+    // the chapter has the elements the phrases point at
+    const ids = [...'abcdefghijkl'].map((id) => `<p id="${id}">${id}</p>`).join('');
+    files['OEBPS/text/two.xhtml'] = new TextEncoder().encode(new TextDecoder().decode(files['OEBPS/text/two.xhtml']!).replace('</body>', `${ids}</body>`));
     const clips = chapter(parseEpub(zipSync(files), 'nested.epub'), 'text/two.xhtml').mediaOverlay!.clips;
     const view = Object.fromEntries(clips.map((c) => [c.fragment, [c.escapeTo ?? null, c.escapeFrom ?? null, c.skippable ?? null]]));
     expect(view).toEqual({
@@ -156,6 +159,29 @@ describe('hostile media overlays', () => {
     expect(chapter(result, 'text/one.xhtml').mediaOverlay).toBeUndefined();
     expect(chapter(result, 'text/two.xhtml').mediaOverlay).toBeDefined();
     expect(result.warnings.join('\n')).toMatch(/smil\/one\.smil is \d+ KB, more than the 4 MB read; left out/);
+  });
+
+  // real-books bug 6: IDPF's Moby-Dick sample as stored, whose SMIL names ids its chapter does not have
+  it('leaves out phrases whose element the chapter lacks, and says so; no phrase left, no overlay', () => {
+    const files = unzipSync(readAloudEpub());
+    const two = new TextDecoder().decode(files['OEBPS/smil/two.smil']!);
+    // chapter two: two of its nine targets renamed away from the chapter's ids, one of them inside the table
+    files['OEBPS/smil/two.smil'] = new TextEncoder().encode(two.replace('#two-2"', '#c001s0002"').replace('#cell-3"', '#c001s0003"'));
+    // chapter one: every target renamed (the chapter has one-1 … one-4; "One-1" differs in case, an id is case-sensitive)
+    const one = new TextDecoder().decode(files['OEBPS/smil/one.smil']!);
+    files['OEBPS/smil/one.smil'] = new TextEncoder().encode(one.replace(/#one-(\d)"/g, '#One-$1"'));
+    const result = parseEpub(zipSync(files), 'missing-ids.epub');
+    expect(chapter(result, 'text/one.xhtml').mediaOverlay).toBeUndefined();
+    const clips = chapter(result, 'text/two.xhtml').mediaOverlay!.clips;
+    expect(clips.map((c) => c.fragment)).toEqual(['page-2', 'two-1', 'cell-1', 'cell-2', 'cell-4', 'note-1', 'two-3']);
+    // the escape targets count the phrases kept: the three cells left escape to the phrase after the table
+    for (const i of [2, 3, 4]) expect(clips[i], clips[i]!.fragment).toMatchObject({ skippable: 'table', escapeTo: 5, escapeFrom: 'table' });
+    expect(clips[5]).toMatchObject({ fragment: 'note-1', escapeTo: 6, escapeFrom: 'footnote' });
+    const overlayWarnings = result.warnings.filter((w) => /overlay/.test(w));
+    expect(overlayWarnings).toEqual([
+      'the media overlay smil/one.smil: 4 of 4 text targets are not in text/one.xhtml; the chapter has no media overlay (the browser reads it aloud)',
+      'the media overlay smil/two.smil: 2 of 9 text targets are not in text/two.xhtml; those phrases are left out',
+    ]);
   });
 
   it('refuses class names that are not class names', () => {
