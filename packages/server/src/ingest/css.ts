@@ -15,7 +15,12 @@
  *   stylesheets; every other at-rule (@namespace, @page, @keyframes, @charset, @document, …) goes;
  * - position: fixed and absolute become static (a book may not lay anything over the reading view), except in the
  *   sheets and styles of fixed-layout pages (`positioned`), where absolute stays and fixed becomes absolute;
- * - rules whose selector names the reader's own elements (#lectern-root, .lectern-*) go.
+ * - rules whose selector names the reader's own elements (#lectern-root, .lectern-*) go;
+ * - selectors for EPUB's epub:type, which the importer renames data-epub-type: `[epub|type~='x']`, where the sheet's
+ *   own @namespace binds `epub` (any prefix) to http://www.idpf.org/2007/ops, and `[epub\:type~='x']` become
+ *   `[data-epub-type~='x']`; `[*|type~='x']` (type in any namespace) becomes `:is([type~='x'],[data-epub-type~='x'])`.
+ *   A selector of a list that names any other namespace prefix goes (with @namespace gone it could match nothing, and
+ *   would make the browser drop its whole rule).
  * A value with a backslash escape outside a string, a brace or semicolon inside a value, an unknown function,
  * expression(), javascript:, -moz-binding or behavior drops the declaration.
  *
@@ -312,28 +317,201 @@ function cleanDeclaration(decl: Declaration, rewrite: CssUrlRewriter, fontFace: 
   return true;
 }
 
+const OPS_NAMESPACE = 'http://www.idpf.org/2007/ops';
+const NAMESPACE_PREFIX = /^-?(?:[A-Za-z_\u0080-\uffff]|--)[A-Za-z0-9_\-\u0080-\uffff]*$/;
+
+/**
+ * The prefixes a sheet's @namespace rules bind to the EPUB ops namespace. Only the rules a browser honours count: those
+ * before any style rule or block at-rule (after @charset, @import and @layer statements); a prefix declared twice
+ * means what its last declaration says. Prefixes are case-sensitive (CSS Namespaces 3).
+ */
+function opsPrefixes(root: Root): Set<string> {
+  const bound = new Map<string, string>();
+  for (const node of root.nodes) {
+    if (node.type === 'comment') continue;
+    if (node.type !== 'atrule') break;
+    const name = node.name.toLowerCase();
+    if (name === 'charset' || name === 'import' || (name === 'layer' && !node.nodes)) continue;
+    if (name !== 'namespace') break;
+    // `@namespace prefix? (url(…) | "…")`; a prelude with an escape (the tokenizer's null) binds nothing
+    const tokens = (tokenize(node.params) ?? []).filter((t) => t.kind !== 'text' || t.raw.trim() !== '');
+    const [first, second] = tokens;
+    if (tokens.length === 2 && first!.kind === 'text' && NAMESPACE_PREFIX.test(first!.raw.trim()) && (second!.kind === 'url' || second!.kind === 'string')) {
+      bound.set(first!.raw.trim(), second!.value);
+    }
+  }
+  return new Set([...bound].filter(([, uri]) => uri === OPS_NAMESPACE).map(([prefix]) => prefix));
+}
+
+const isIdentChar = (c: string | undefined) => c !== undefined && (/[A-Za-z0-9_-]/.test(c) || c.charCodeAt(0) >= 0x80);
+
+/**
+ * The end of the identifier that starts at `i` (its escapes included: `epub\|type` is one identifier); `i` itself
+ * when there is none.
+ */
+function identEnd(text: string, i: number): number {
+  let j = i;
+  while (j < text.length) {
+    if (text[j] === '\\' && j + 1 < text.length && text[j + 1] !== '\n') j = escapeEnd(text, j);
+    else if (isIdentChar(text[j])) j++;
+    else break;
+  }
+  return j;
+}
+
+/** The index just past the escape at `i` (CSS Syntax 4.3.7): `\\` and up to six hex digits and one white space
+ * after them, or any one character. */
+function escapeEnd(text: string, i: number): number {
+  let j = i + 1;
+  while (j < text.length && j < i + 7 && /[0-9a-fA-F]/.test(text[j]!)) j++;
+  if (j === i + 1) return i + 2;
+  return /[ \t\n]/.test(text[j] ?? '') ? j + 1 : j;
+}
+
+/** The index just past the string that opens at `i` (its quote), or -1 when it is not closed. */
+function stringEnd(text: string, i: number): number {
+  const quote = text[i];
+  for (let j = i + 1; j < text.length; j++) {
+    if (text[j] === '\\') j++;
+    else if (text[j] === quote) return j + 1;
+    else if (text[j] === '\n') return -1;
+  }
+  return -1;
+}
+
+/**
+ * An attribute selector's inside (between `[` and `]`) for this importer's HTML: `epub|type…` (`epub` an ops prefix
+ * of the sheet) and `epub\:type…` become `data-epub-type…`, `*|type…` both; the operator, value and flags are kept
+ * as written. 'foreign' for a namespace prefix the sheet's output cannot declare.
+ */
+function attributeSelector(inner: string, ops: ReadonlySet<string>): string | 'foreign' {
+  let j = 0;
+  while (/\s/.test(inner[j] ?? '')) j++;
+  let prefix: string | null = null;
+  let nameStart = j;
+  if (inner[j] === '*' && inner[j + 1] === '|' && inner[j + 2] !== '=') {
+    prefix = '*';
+    nameStart = j + 2;
+  } else if (inner[j] === '|' && inner[j + 1] !== '=') {
+    prefix = '';
+    nameStart = j + 1;
+  } else {
+    const end = identEnd(inner, j);
+    if (end > j && inner[end] === '|' && inner[end + 1] !== '=') {
+      prefix = unescapeCss(inner.slice(j, end));
+      nameStart = end + 1;
+    }
+  }
+  const nameEnd = identEnd(inner, nameStart);
+  const name = unescapeCss(inner.slice(nameStart, nameEnd));
+  const rest = inner.slice(nameEnd);
+  if (prefix === null) return name.toLowerCase() === 'epub:type' ? `[data-epub-type${rest}]` : `[${inner}]`;
+  if (prefix === '*') return name === 'type' ? `:is([${inner}],[data-epub-type${rest}])` : `[${inner}]`;
+  if (prefix === '') return `[${inner}]`;
+  return ops.has(prefix) && name === 'type' ? `[data-epub-type${rest}]` : 'foreign';
+}
+
+/**
+ * One complex selector (an item of a selector list) for this importer's HTML (attributeSelector); null when it names
+ * a namespace prefix other than an ops one on `type`, or cannot be read (an unclosed string or bracket: left as it is).
+ * Walked character by character: strings, escapes and brackets are read as what they are, never matched as text.
+ */
+function selectorItem(item: string, ops: ReadonlySet<string>): string | null {
+  let out = '';
+  let i = 0;
+  while (i < item.length) {
+    const c = item[i]!;
+    if (c === '"' || c === "'") {
+      const end = stringEnd(item, i);
+      if (end < 0) return item;
+      out += item.slice(i, end);
+      i = end;
+    } else if (c === '[') {
+      let end = i + 1;
+      while (end < item.length && item[end] !== ']') {
+        if (item[end] === '"' || item[end] === "'") {
+          end = stringEnd(item, end);
+          if (end < 0) return item;
+        } else if (item[end] === '\\') end += 2;
+        else end++;
+      }
+      if (end >= item.length) return item;
+      const attribute = attributeSelector(item.slice(i + 1, end), ops);
+      if (attribute === 'foreign') return null;
+      out += attribute;
+      i = end + 1;
+    } else if (c === '|' && item[i + 1] === '|') {
+      out += '||'; // the column combinator
+      i += 2;
+    } else if (c === '\\' || isIdentChar(c)) {
+      const end = identEnd(item, i);
+      // an identifier directly before a single `|` is a namespace prefix (`svg|rect`); `*|p` and `|p` need none
+      if (item[end] === '|' && item[end + 1] !== '|') return null;
+      out += item.slice(i, Math.max(end, i + 1));
+      i = Math.max(end, i + 1);
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/**
+ * A rule's selector list for this importer's HTML (selectorItem on each item); null when no item is left. Items are
+ * split at the commas outside brackets, parentheses and strings.
+ */
+export function bookSelector(selector: string, ops: ReadonlySet<string>): string | null {
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < selector.length; i++) {
+    const c = selector[i]!;
+    if (c === '\\') i++;
+    else if (c === '"' || c === "'") {
+      const end = stringEnd(selector, i);
+      if (end < 0) return selector;
+      i = end - 1;
+    } else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth = Math.max(0, depth - 1);
+    else if (c === ',' && depth === 0) {
+      items.push(selector.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(selector.slice(start));
+  const kept = items.flatMap((item) => {
+    const rewritten = selectorItem(item, ops);
+    return rewritten === null ? [] : [rewritten];
+  });
+  if (kept.length === 0) return null;
+  return kept.join(',');
+}
+
 /** A selector that reaches for the reader's own elements. */
 const touchesReader = (selector: string) => selector.toLowerCase().includes('lectern');
 
 const RECURSED_AT_RULES = new Set(['media', 'supports', 'container', 'layer']);
 
-function cleanContainer(container: Container, rewrite: CssUrlRewriter, imports: string[], topLevel: boolean, positioned: boolean): void {
+function cleanContainer(container: Container, rewrite: CssUrlRewriter, imports: string[], topLevel: boolean, positioned: boolean, ops: ReadonlySet<string>): void {
   for (const node of [...(container.nodes ?? [])] as ChildNode[]) {
     if (node.type === 'comment') node.remove();
     else if (node.type === 'decl') {
       // Declarations directly in a sheet or an at-rule block are not valid; inside a (nested) rule they are.
       if (container.type !== 'rule' || !cleanDeclaration(node, rewrite, false, true, positioned)) node.remove();
     } else if (node.type === 'rule') {
-      if (touchesReader(node.selector)) node.remove();
+      const selector = bookSelector(node.selector, ops);
+      if (selector === null || touchesReader(selector)) node.remove();
       else {
-        cleanContainer(node, rewrite, imports, false, positioned);
+        if (selector !== node.selector) node.selector = selector;
+        cleanContainer(node, rewrite, imports, false, positioned, ops);
         if ((node.nodes ?? []).length === 0) node.remove();
       }
-    } else if (node.type === 'atrule') cleanAtRule(node, rewrite, imports, topLevel, positioned);
+    } else if (node.type === 'atrule') cleanAtRule(node, rewrite, imports, topLevel, positioned, ops);
   }
 }
 
-function cleanAtRule(rule: AtRule, rewrite: CssUrlRewriter, imports: string[], topLevel: boolean, positioned: boolean): void {
+function cleanAtRule(rule: AtRule, rewrite: CssUrlRewriter, imports: string[], topLevel: boolean, positioned: boolean, ops: ReadonlySet<string>): void {
   const name = rule.name.toLowerCase().replace(VENDOR, '');
   if (name === 'import' && topLevel) {
     const tokens = tokenize(rule.params);
@@ -360,7 +538,7 @@ function cleanAtRule(rule: AtRule, rewrite: CssUrlRewriter, imports: string[], t
     rule.name = name;
     rule.params = prelude;
     if (rule.nodes) {
-      cleanContainer(rule, rewrite, imports, false, positioned);
+      cleanContainer(rule, rewrite, imports, false, positioned, ops);
       if (rule.nodes.length === 0) rule.remove();
     } else if (name !== 'layer') rule.remove();
   } else {
@@ -392,7 +570,7 @@ export function sanitizeStylesheet(css: string, rewrite: CssUrlRewriter, opts: C
   const root = parse(css);
   if (!root) return { css: '', unreadable: true };
   const imports: string[] = [];
-  cleanContainer(root, rewrite, imports, true, opts.positioned === true);
+  cleanContainer(root, rewrite, imports, true, opts.positioned === true, opsPrefixes(root));
   root.raws = {};
   const body = root.nodes.length > 0 ? `@layer ${BOOK_LAYER} {\n${root.toString()}\n}\n` : '';
   return { css: `${imports.join('\n')}${imports.length ? '\n' : ''}${body}`, unreadable: false };

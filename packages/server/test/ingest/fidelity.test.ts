@@ -4,8 +4,10 @@
  * split archives. The whole book goes through the real importer in test/api/fidelity.test.ts.
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { unzipSync, zipSync } from 'fflate';
 import * as parse5 from 'parse5';
+import postcss from 'postcss';
 import { describe, expect, it } from 'vitest';
 import { bookCssRewriter, sanitizeStyleAttribute, sanitizeStylesheet } from '../../src/ingest/css.ts';
 import { parseEpub } from '../../src/ingest/epub.ts';
@@ -14,6 +16,10 @@ import { deobfuscate } from '../../src/ingest/obfuscation.ts';
 import { recheckChapterHtml, renderChapter, sanitizeFragment } from '../../src/ingest/render.ts';
 import { IngestError } from '../../src/ingest/types.ts';
 import { epubBook, minimalEpub3, PNG, xhtml } from './helpers.ts';
+
+/** jsdom (the web tests' DOM, no type declarations installed): only its selector engine is used here. */
+type SelectorDom = { window: { document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> } } };
+const { JSDOM } = createRequire(import.meta.url)('jsdom') as { JSDOM: new (html: string) => SelectorDom };
 
 const RESOURCES = new Set(['images/a.png', 'fonts/f.woff2', 'css/other.css']);
 const rewrite = bookCssRewriter('text/ch.xhtml', (p) => RESOURCES.has(p), (p) => `/files/${p}`);
@@ -149,6 +155,75 @@ describe('the CSS sanitiser', () => {
     expect(sanitizeStyleAttribute('position:fixed;inset:0;z-index:99', rewrite)).toBe('position: static; inset: 0; z-index: 99');
     expect(sanitizeStyleAttribute('position: absolute; top: 0', rewrite)).toBe('position: static; top: 0');
     expect(sanitizeStyleAttribute('position: relative; top: -0.4em', rewrite)).toBe('position: relative; top: -0.4em');
+  });
+
+  // real-books bug 5: The Waste Land's dedication indent
+  describe('epub:type selectors (the importer renames epub:type to data-epub-type)', () => {
+    const OPS = '@namespace epub "http://www.idpf.org/2007/ops";';
+    it.each([
+      [`${OPS} *[epub|type~='dedication'] { padding-left: 2em }`, "*[data-epub-type~='dedication']"],
+      // any prefix the sheet binds to the ops namespace, url() or string, every operator, flags kept
+      ['@namespace ops url(http://www.idpf.org/2007/ops); p[ops|type|="note" i] { color: red }', 'p[data-epub-type|="note" i]'],
+      [`${OPS} [ epub|type ^= x ] { color: red }`, '[data-epub-type ^= x ]'],
+      [`${OPS} [epub|type] { color: red }`, '[data-epub-type]'],
+      // a value with quotes, escapes and brackets survives as written
+      [`${OPS} [epub|type='a\\'] b"]'] { color: red }`, `[data-epub-type='a\\'] b"]']`],
+      [`${OPS} [epub|type="\\64 edication"] { color: red }`, '[data-epub-type="\\64 edication"]'],
+      // an escaped prefix or name is the same identifier
+      [`${OPS} [e\\70 ub|t\\ype=x] { color: red }`, '[data-epub-type=x]'],
+      // inside :not() and in a list; the other items stay
+      [`${OPS} section:not([epub|type~=chapter]) > p, h1 { color: red }`, 'section:not([data-epub-type~=chapter]) > p, h1'],
+      // nested in @media
+      [`${OPS} @media (min-width: 30em) { [epub|type~=dedication] { color: red } }`, '[data-epub-type~=dedication]'],
+      // HTML-serialised books' form: the attribute's literal name, no namespace
+      ['[epub\\:type~="footnote"] { color: red }', '[data-epub-type~="footnote"]'],
+      // type in any namespace: HTML's own type attribute and EPUB's
+      ['[*|type~=dedication] { color: red }', ':is([*|type~=dedication],[data-epub-type~=dedication])'],
+    ])('%s', (css, selector) => {
+      const out = sheet(css);
+      expect(out).toContain(`${selector} {`);
+      expect(out).not.toMatch(/epub\||ops\||@namespace|epub\\:/);
+    });
+
+    it.each([
+      // no @namespace: the prefix means nothing
+      "[epub|type~='dedication'] { color: red }",
+      // a prefix bound to another namespace, or bound to ops and then rebound
+      '@namespace epub "http://www.idpf.org/2007/ops#"; [epub|type~=dedication] { color: red }',
+      '@namespace epub "http://example.com/evil"; [epub|type~=dedication] { color: red }',
+      `${OPS} @namespace epub "http://example.com/evil"; [epub|type~=dedication] { color: red }`,
+      // prefixes are case-sensitive; an ops attribute other than type
+      `${OPS} [EPUB|type~=dedication] { color: red }`,
+      `${OPS} [epub|prefix] { color: red }`,
+      // an @namespace after a style rule is ignored by browsers
+      `p { margin: 0 } ${OPS} [epub|type~=dedication] { color: red }`,
+      // a namespaced element
+      `${OPS} @namespace svg "http://www.w3.org/2000/svg"; svg|rect, epub|p { color: red }`,
+    ])('drops %s', (css) => {
+      const out = sheet(css);
+      expect(out).not.toContain('color: red');
+      expect(out).not.toMatch(/\|(?!\|)/);
+    });
+
+    it('keeps the other items of a list, and what only looks like a prefix', () => {
+      const out = sheet(`${OPS} svg|rect, [epub|type~=x], [title="svg|rect"], [type|="en"], [|lang], *|p, td || col, p.a\\|b { color: red }`);
+      expect(out).toContain('[data-epub-type~=x], [title="svg|rect"], [type|="en"], [|lang], *|p, td || col, p.a\\|b {');
+      expect(out).not.toContain('svg|rect,');
+    });
+
+    it("matches the chapter's epub:type in an inline <style>, as the reader's browser reads it", () => {
+      const rendered = renderChapter(
+        `<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><style type="text/css">${OPS}
+          *[epub|type~='dedication'] { padding-left: 2em } [*|type~=dedication] { color: green }</style></head>
+          <body><section epub:type="dedication frontmatter"><p>For Ezra Pound</p></section><p epub:type="bodymatter">Text</p></body></html>`,
+        { chapterFullPath: 'text/ch.xhtml', allowScripts: false, chapterUrl: (p) => `/read/${p}`, resourceUrl: (p) => `/files/${p}`, isChapter: (p) => p === 'text/ch.xhtml', inlineStyleUrl: (n) => `/files/s${n}.css` },
+      );
+      const document = new JSDOM(rendered.html).window.document;
+      const selectors: string[] = [];
+      postcss.parse(rendered.inlineStyles.join('\n')).walkRules((rule) => void selectors.push(rule.selector));
+      expect(selectors).toEqual(["*[data-epub-type~='dedication']", ':is([*|type~=dedication],[data-epub-type~=dedication])']);
+      for (const selector of selectors) expect(Array.from(document.querySelectorAll(selector), (e) => e.textContent)).toEqual(['For Ezra Pound']);
+    });
   });
 
   it('keeps only typography in HTML people write (annotations), shown in the app\'s own pages', () => {
