@@ -6,7 +6,8 @@
  * escapability (chapter two: a page number, a two-row table, a footnote): with "Skip extras" on (remembered across a
  * reload) no skippable phrase is ever highlighted, and the audio is sought past them; Escape (the E key and the button)
  * inside the table moves the highlight to the phrase after it, playing or paused. At 390 px the bar fits, with the
- * escape button and the setting shown (a screenshot in .tmp/screens/).
+ * escape button and the setting shown (a screenshot in .tmp/screens/). The book's media:playback-active-class greys the
+ * text while playing (its rule on <html> reaches the body) in day mode, not in night mode, and not once paused or stopped.
  * A book without overlays is read by the browser's speech synthesis: headless Chromium has no voice, so the test
  * checks what it can (the utterances asked for, with the book's language and the speed; the block highlighted; the
  * sentence and the next block following `boundary` and `end` events fired on those utterances; stop cancels).
@@ -243,6 +244,58 @@ describe('read aloud with media overlays, at 1280 px', () => {
       expect(await inView(), mode).toBe(true);
       await bar.getByRole('button', { name: READ_ALOUD_MESSAGES.stop }).click();
     }
+  });
+
+  it("greys the text in the book's colour for its playback-active class while playing, in day mode only", async () => {
+    // the fixture's book.css: `.-epub-media-overlay-playing { color: rgb(150, 150, 150) }` (W3C mol-css's
+    // `.rendered-with-mo { color: #999 }`), set on the chapter's <html> while playing
+    const colours = () =>
+      page.evaluate(() => {
+        const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
+        const win = doc.defaultView!;
+        const plain = doc.querySelectorAll('#lectern-root p')[1]!; // "Text the narration does not read"
+        const active = doc.querySelector('.-epub-media-overlay-active');
+        return {
+          title: doc.title,
+          playing: doc.documentElement.classList.contains('-epub-media-overlay-playing'),
+          body: win.getComputedStyle(doc.body).color,
+          plain: win.getComputedStyle(plain).color,
+          active: active ? win.getComputedStyle(active).color : null,
+        };
+      });
+    const mode = async (name: 'Day' | 'Night') => {
+      await page.getByRole('button', { name: 'Display settings' }).click();
+      await page.getByRole('button', { name, exact: true }).click();
+      await page.keyboard.press('Escape');
+    };
+    const bar = page.getByRole('region', { name: M.bar });
+    for (const [name, text] of [
+      ['Day', 'rgb(27, 27, 27)'],
+      ['Night', 'rgb(216, 220, 223)'],
+    ] as const) {
+      await mode(name);
+      await openChapter(page, bookId, 'text/one.xhtml', 'Chapter One');
+      await page.evaluate(() => {
+        const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
+        doc.scrollingElement!.scrollTop = 0;
+        doc.scrollingElement!.scrollLeft = 0;
+      });
+      await expect.poll(colours).toMatchObject({ playing: false, body: text, plain: text });
+      await page.getByRole('button', { name: M.button }).click();
+      await bar.getByRole('combobox').selectOption('0.5');
+      // Day: the text greyed, the phrase read in the book's active colour; night keeps the theme's colours.
+      const grey = name === 'Day' ? 'rgb(150, 150, 150)' : text;
+      await expect.poll(colours).toMatchObject({ title: 'Chapter One', playing: true, body: grey, plain: grey, active: name === 'Day' ? 'rgb(200, 0, 0)' : text });
+      // paused: the theme's colour again; playing again: grey
+      await bar.getByRole('button', { name: M.pause }).click();
+      await expect.poll(colours).toMatchObject({ playing: false, body: text, plain: text });
+      await bar.getByRole('button', { name: M.play }).click();
+      await expect.poll(colours).toMatchObject({ playing: true, plain: grey });
+      // stopped: the theme's colour
+      await bar.getByRole('button', { name: M.stop }).click();
+      await expect.poll(colours).toMatchObject({ playing: false, body: text, plain: text, active: null });
+    }
+    await mode('Day');
   });
 
   it('stops when the reader is left', async () => {

@@ -8,7 +8,7 @@
 import type { MediaOverlay } from '@lectern/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FrameController } from '../src/features/reader/engine/frameController.ts';
-import { escapeTarget, readableFrom, ReadAloudPlayer, stepClip, type PhraseMarks, type ReadAloudState } from '../src/features/reader/readAloud/player.ts';
+import { escapeTarget, PLAYING_ATTRIBUTE, readableFrom, ReadAloudPlayer, stepClip, stylesClass, type PhraseMarks, type ReadAloudState } from '../src/features/reader/readAloud/player.ts';
 
 /**
  * The fixture's chapter two (packages/server/test/fixtures/read-aloud.ts) as the importer marks it: a page number, a
@@ -259,5 +259,77 @@ describe('the player', () => {
     expect(player.escape()).toBe(true);
     expect(chapterEnds).toBe(1);
     expect(last()).toMatchObject({ status: 'waiting', notice: { kind: 'escaped', from: 'footnote' } });
+  });
+  /**
+   * The book's playback-active class (W3C mol-css: `.rendered-with-mo { color: #999 }` greys the text while playing):
+   * a chapter in a frame of its own (jsdom gives a frame's document its stylesheets), its html as the reader writes it.
+   */
+  function styledChapter(bookCss: string, htmlClass = 'lectern-scroll day-mode'): { frame: FrameController; doc: Document } {
+    const iframe = document.createElement('iframe');
+    document.body.appendChild(iframe);
+    const doc = iframe.contentDocument!;
+    doc.documentElement.className = htmlClass;
+    doc.head.innerHTML = `<style>@layer lectern, book;</style><style>@layer book { ${bookCss} }</style>`;
+    doc.body.innerHTML = `<div id="root">${IDS.map((id) => `<p id="${id}">${id}</p>`).join('')}</div>`;
+    const frame = { frameDocument: doc, readingRoot: doc.getElementById('root'), chapterHref: 'text/two.xhtml', reveal: () => {} } as unknown as FrameController;
+    return { frame, doc };
+  }
+  const playing = { ...overlay, playback_active_class: '-epub-media-overlay-playing' };
+
+  it('finds a class in the book\'s stylesheets, inside layers and media queries, by its whole name', () => {
+    const { doc } = styledChapter('@media screen { html.-epub-media-overlay-playing p { color: grey } } .x\\:y { color: red }');
+    expect(stylesClass(doc, '-epub-media-overlay-playing')).toBe(true);
+    expect(stylesClass(doc, '-epub-media-overlay')).toBe(false);
+    expect(stylesClass(doc, 'rendered-with-mo')).toBe(false);
+    expect(stylesClass(styledChapter('.rendered-with-mo-x { color: grey }').doc, 'rendered-with-mo')).toBe(false);
+  });
+
+  it('while playing, lets the body take html\'s colour when the book styles its playback class: only then, only in day mode, never in fixed layout', () => {
+    const player = new ReadAloudPlayer({ state: (s) => states.push(s), chapterEnd: () => (chapterEnds++, true) });
+    const { frame, doc } = styledChapter('.-epub-media-overlay-playing { color: rgb(150, 150, 150) }');
+    const html = doc.documentElement;
+    const on = () => [html.classList.contains('-epub-media-overlay-playing'), html.hasAttribute(PLAYING_ATTRIBUTE)];
+    player.attach(frame, playing, 'en');
+    expect(on()).toEqual([false, false]);
+    player.play();
+    expect(on()).toEqual([true, true]);
+    player.pause();
+    expect(on()).toEqual([false, false]);
+    player.play();
+    expect(on()).toEqual([true, true]);
+    player.stop();
+    expect(on()).toEqual([false, false]);
+
+    // The reader's rules for it (the player's style element, in the reader's layer): html's colour the theme's (the
+    // book's rule, a later layer, wins), the body's html's; they match reflowable chapters in day mode only.
+    const sheet = Array.from(doc.styleSheets).find((s) => (s.ownerNode as Element).id === 'lectern-read-aloud-style')!;
+    const layer = Array.from(sheet.cssRules).find((r) => r instanceof doc.defaultView!.CSSLayerBlockRule) as CSSLayerBlockRule;
+    expect(layer.name).toBe('lectern');
+    const [htmlRule, bodyRule] = Array.from(layer.cssRules) as CSSStyleRule[];
+    expect(htmlRule!.style.getPropertyValue('color')).toBe('var(--lectern-text)');
+    expect(bodyRule!.style.getPropertyValue('color')).toBe('inherit');
+    expect(bodyRule!.style.getPropertyPriority('color')).toBe('important');
+    player.play();
+    const matches = (className: string) => {
+      html.className = `${className} -epub-media-overlay-playing`;
+      return [html.matches(htmlRule!.selectorText), doc.body.matches(bodyRule!.selectorText)];
+    };
+    expect(matches('lectern-scroll day-mode')).toEqual([true, true]);
+    expect(matches('lectern-paged day-mode')).toEqual([true, true]);
+    expect(matches('lectern-paged lectern-tinted night-mode')).toEqual([false, false]);
+    expect(matches('lectern-scroll lectern-tinted cloudy-mode')).toEqual([false, false]);
+    expect(matches('lectern-fixed')).toEqual([false, false]);
+    player.stop();
+    expect(matches('lectern-scroll day-mode')).toEqual([false, false]);
+
+    // A book that does not style its playback class: the class is set, the body keeps the reader's colour.
+    const plain = styledChapter('.-epub-media-overlay-active { color: red }');
+    player.attach(plain.frame, playing, 'en');
+    player.play();
+    expect(plain.doc.documentElement.classList.contains('-epub-media-overlay-playing')).toBe(true);
+    expect(plain.doc.documentElement.hasAttribute(PLAYING_ATTRIBUTE)).toBe(false);
+    // the previous chapter's html was left clean
+    expect(html.hasAttribute(PLAYING_ATTRIBUTE)).toBe(false);
+    player.stop();
   });
 });

@@ -101,9 +101,23 @@ export const HIGHLIGHT_NAME = 'lectern-read-aloud';
 const STYLE_ID = 'lectern-read-aloud-style';
 /** Where the Highlight API is missing, the phrase's element wears this class. */
 export const FALLBACK_CLASS = 'lectern-read-aloud';
+/**
+ * Set on the frame's html with the book's `media:playback-active-class` while playing, when the book's stylesheets
+ * style that class: the reader's body colour (`body { color: var(--lectern-text) !important }`, READING_CSS) then
+ * yields to html's, so a book's `.playing { color: #999 }` on html greys the text (W3C `mol-css`). html's own colour
+ * defaults to the theme's (a later layer, the book's, still wins), so a book whose rule sets no colour changes nothing.
+ * Reflowable chapters in day mode only: the tinted modes (cloudy, night) keep every colour the reader's, and fixed
+ * layout pages (no `lectern-paged` or `lectern-scroll`) have no reader colour on their body to yield.
+ */
+export const PLAYING_ATTRIBUTE = 'data-lectern-reading-aloud';
+const PLAYING = `html[${PLAYING_ATTRIBUTE}]:is(.lectern-paged, .lectern-scroll):not(.lectern-tinted)`;
 const STYLES = `
 ::highlight(${HIGHLIGHT_NAME}) { background-color: rgb(255 214 10 / 55%); color: inherit; }
 .${FALLBACK_CLASS} { background-color: rgb(255 214 10 / 55%) !important; }
+@layer lectern {
+${PLAYING} { color: var(--lectern-text); }
+${PLAYING} body { color: inherit !important; }
+}
 `;
 const NO_MARKS: PhraseMarks = {};
 const BLOCKS = 'p, h1, h2, h3, h4, h5, h6, li, blockquote, dt, dd, figcaption, caption, td, th, pre, div';
@@ -129,6 +143,8 @@ export class ReadAloudPlayer {
   private activeElement: Element | null = null;
   /** A phrase was chosen while paused. */
   private moved = false;
+  /** The chapter's stylesheets style the book's playback-active class (stylesClass; read until true). */
+  private stylesPlaying = false;
 
   constructor(private readonly events: ReadAloudEvents) {}
 
@@ -148,6 +164,7 @@ export class ReadAloudPlayer {
     this.halt();
     this.clearHighlight();
     this.frame = frame;
+    this.stylesPlaying = false;
     this.overlay = overlay && overlay.clips.length > 0 ? overlay : null;
     this.lang = lang;
     this.segments = [];
@@ -574,8 +591,13 @@ export class ReadAloudPlayer {
 
   private setPlayingClass(on: boolean) {
     const name = this.overlay?.playback_active_class;
-    const html = this.frame?.frameDocument.documentElement;
-    if (name && html) html.classList.toggle(name, on);
+    const doc = this.frame?.frameDocument;
+    const html = doc?.documentElement;
+    if (!name || !doc || !html) return;
+    html.classList.toggle(name, on);
+    // read again until found (a stylesheet still loading is not in the list yet)
+    if (on && !this.stylesPlaying) this.stylesPlaying = stylesClass(doc, name);
+    html.toggleAttribute(PLAYING_ATTRIBUTE, on && this.stylesPlaying);
   }
 
   /** A phrase out of the page or screenful on show brings it into view (a page turn, or a scroll). */
@@ -598,6 +620,36 @@ export class ReadAloudPlayer {
     start.collapse(true);
     frame.reveal(start);
   }
+}
+
+/**
+ * Whether a style rule of the document's stylesheets (inside @layer, @media and the like, nested rules included)
+ * names `.className` in its selector. A sheet that cannot be read counts as not naming it.
+ */
+export function stylesClass(doc: Document, className: string): boolean {
+  // as the browser serialises a selector: the class CSS-escaped (a leading digit, a colon, …)
+  const css = (doc.defaultView as (Window & { CSS?: { escape?: (s: string) => string } }) | null)?.CSS;
+  const escaped = css?.escape ? css.escape(className) : className;
+  const token = new RegExp(`\\.${escaped.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`);
+  const names = (rules: CSSRuleList | undefined, depth: number): boolean => {
+    if (!rules || depth > 16) return false;
+    for (const rule of Array.from(rules)) {
+      const selector = (rule as CSSStyleRule).selectorText;
+      if (typeof selector === 'string' && token.test(selector)) return true;
+      if (names((rule as CSSGroupingRule).cssRules, depth + 1)) return true;
+    }
+    return false;
+  };
+  for (const sheet of Array.from(doc.styleSheets)) {
+    let rules: CSSRuleList | undefined;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue;
+    }
+    if (names(rules, 0)) return true;
+  }
+  return false;
 }
 
 /** Offsets (in the whitespace-normalised text) where each sentence starts. */
