@@ -140,6 +140,14 @@ for (const viewport of [
       await page.keyboard.press('ArrowLeft');
       await page.waitForURL((u) => u.pathname.endsWith(`/${long.full_path}`));
       await expect.poll(() => footerText(page)).toBe(`Page ${count} of ${count}`);
+      // Read back a page, then reload: the chapter opens at that page, not at its end again (the history entry
+      // forgot "coming back").
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(() => footerText(page)).toBe(`Page ${count - 1} of ${count}`);
+      await page.waitForTimeout(700); // the position is stored after a 500 ms debounce
+      await page.reload();
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      await expect.poll(() => footerText(page)).toBe(`Page ${count - 1} of ${count}`);
     });
 
     it('prepares the next chapter in the hidden frame while this one is read, and reading on swaps it in', async () => {

@@ -125,11 +125,19 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     if (opened) rememberViewed(bookId, 'reader');
   }, [bookId, opened]);
 
+  const comingBack = !nav.isAhead && (location.state as NavState | null)?.comingBack === true;
+  // "Coming back" opens the chapter at its end once: the history entry forgets it (the router's state is kept in
+  // memory for this visit), so a reload or a return to the entry opens the chapter where the reader was, not at its
+  // end again.
+  useEffect(() => {
+    const entry = window.history.state as { usr?: unknown } | null;
+    if (comingBack && entry && typeof entry === 'object' && entry.usr) window.history.replaceState({ ...entry, usr: null }, '');
+  }, [comingBack, href]);
   const session = useReadingSession({
     bookId,
     href,
     hash,
-    comingBack: !nav.isAhead && (location.state as NavState | null)?.comingBack === true,
+    comingBack,
     item,
     userId,
     prefs: shown,
