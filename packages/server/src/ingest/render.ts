@@ -356,9 +356,10 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
   // run only on the scripted origin: docs/decisions.md "Scripted titles"); the sanitiser checks them like the body's.
   const head = findFirst(document, 'head');
   const headScripts = opts.allowScripts && head ? DomUtils.findAll((element) => element.name.toLowerCase() === 'script', head.children) : [];
-  const inlineScripts = opts.allowScripts && opts.inlineScriptPath ? externalizeInlineScripts([...headScripts, ...nodes], opts.chapterFullPath, opts.inlineScriptPath) : [];
+  const scripts = opts.allowScripts && opts.inlineScriptPath ? externalizeInlineScripts([...headScripts, ...nodes], opts.chapterFullPath, opts.inlineScriptPath) : { code: [], moved: [] };
+  const inlineScripts = scripts.code;
   let html = sanitize(
-    DomUtils.getOuterHTML([...headScripts, ...nodes], { encodeEntities: 'utf8' }),
+    DomUtils.getOuterHTML([...headScripts, ...nodes, ...scripts.moved], { encodeEntities: 'utf8' }),
     sanitizerOptions(bookRewriter(opts), { rewrite: css, positioned }, opts.allowScripts),
     opts.allowScripts,
     positioned ? { ...BOOK_STYLES_SERVED, positioned } : BOOK_STYLES_SERVED,
@@ -384,14 +385,26 @@ const SCRIPT_TYPES = new Set(['', 'text/javascript', 'application/javascript', '
  * A scripted title's inline scripts become files of their own beside the chapter (as inline styles do), each
  * `<script>` pointing at its file: the scripted origin's policy then stays `script-src 'self'` (no inline code runs
  * anywhere, on either origin), and an inline script can do nothing a book's external script could not. Event handler
- * attributes (`onclick`) are still dropped. Returns the code, in document order; the elements are changed in place.
+ * attributes (`onclick`) are still dropped. A script inside SVG (an SVG spine item's, or inline SVG's; `href` or
+ * `xlink:href` for an external one) moves out, after the chapter, as an HTML script: the stored chapter keeps SVG to
+ * its allow-list, and the script still finds the drawing's elements by id once they are parsed. Returns the code, in
+ * document order, and the scripts moved out; the elements are changed in place.
  */
-function externalizeInlineScripts(nodes: DomElement['children'], chapterFullPath: string, pathOf: (index: number) => string): string[] {
+function externalizeInlineScripts(nodes: DomElement['children'], chapterFullPath: string, pathOf: (index: number) => string): { code: string[]; moved: DomElement[] } {
   const code: string[] = [];
+  const moved: DomElement[] = [];
   const scripts = DomUtils.findAll((element) => element.name.toLowerCase() === 'script', nodes);
   for (const script of scripts) {
     const type = (attr(script, 'type') ?? '').trim().toLowerCase();
-    const text = DomUtils.textContent(script).replace(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/, '$1');
+    const text = DomUtils.textContent(script).replace(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/, '$1').replace(/^\s*\/\/\s*<!\[CDATA\[|\/\/\s*\]\]>\s*$/g, '');
+    if (insideSvg(script)) {
+      const href = attr(script, 'href') ?? attr(script, 'xlink:href');
+      if (href !== undefined && attr(script, 'src') === undefined) script.attribs = { src: href, ...(type ? { type } : {}) };
+      if (attr(script, 'src') !== undefined || (SCRIPT_TYPES.has(type) && text.trim())) {
+        DomUtils.removeElement(script);
+        moved.push(script);
+      }
+    }
     if (attr(script, 'src') !== undefined || !SCRIPT_TYPES.has(type) || !text.trim()) continue;
     const path = pathOf(code.length);
     const folder = chapterFullPath.slice(0, chapterFullPath.lastIndexOf('/') + 1);
@@ -400,7 +413,12 @@ function externalizeInlineScripts(nodes: DomElement['children'], chapterFullPath
     script.attribs.src = encodeURIComponent(path.slice(folder.length));
     script.children = [];
   }
-  return code;
+  return { code, moved };
+}
+
+function insideSvg(element: DomElement): boolean {
+  for (let parent = element.parent; parent; parent = parent.parent) if ((parent as DomElement).name?.toLowerCase() === 'svg') return true;
+  return false;
 }
 
 const servedRewrite: UrlRewriter = (tag, attribute, value) => {

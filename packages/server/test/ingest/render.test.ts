@@ -119,6 +119,19 @@ describe('renderChapter', () => {
     expect(withFiles.html).not.toContain('steal()'); // the code is in the files, not the chapter
     expect(withFiles.html).not.toContain('onerror');
     expect(renderChapter(HOSTILE, options({ allowScripts: false, inlineScriptPath: () => 'text/x.js' })).inlineScripts).toEqual([]);
+    // an SVG document's scripts (inline and xlink:href) move out of the drawing, after it, as HTML scripts
+    const svg = renderChapter(
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10"><script>//<![CDATA[
+window.addEventListener('load', () => { document.getElementById('t').textContent = 'ran'; });
+//]]></script><script xlink:href="../js/draw.js"/><text id="t">not run</text></svg>`,
+      options({ allowScripts: true, chapterFullPath: 'text/pic.svg', inlineScriptPath: (i) => `text/pic.svg.script-${i + 1}.js` }),
+    );
+    expect(svg.inlineScripts).toHaveLength(1);
+    expect(svg.inlineScripts[0]).toContain("getElementById('t')");
+    const tree = parse5.parseFragment(svg.html);
+    const top = tree.childNodes.filter((n) => 'tagName' in n).map((n) => (n as { tagName: string }).tagName);
+    expect(top).toEqual(['svg', 'script', 'script']);
+    expect(attributeValues(svg.html, 'script', 'src')).toEqual(['/files/text/pic.svg.script-1.js', '/files/js/draw.js']);
     expect(html).not.toContain('steal()');
     expect(html).not.toContain('parent.document');
     expect(html).not.toContain('onerror');
