@@ -65,7 +65,7 @@ async function overflow(page: Page): Promise<string[]> {
     const doc = frame?.contentDocument;
     // A chapter in vertical writing scrolls sideways in scroll mode (its reading direction): nothing of it may be
     // taller than the frame instead.
-    const vertical = doc?.body && /^(vertical|sideways)-rl$/.test(getComputedStyle(doc.body).writingMode);
+    const vertical = doc?.body && /^(vertical|sideways)-(rl|lr)$/.test(getComputedStyle(doc.body).writingMode);
     if (frame && doc?.documentElement.classList.contains('lectern-scroll')) {
       if (!vertical && doc.documentElement.scrollWidth > frame.clientWidth + 1) out.push(`chapter ${doc.documentElement.scrollWidth}px in a ${frame.clientWidth}px frame`);
       if (vertical && doc.documentElement.scrollHeight > frame.clientHeight + 1) out.push(`vertical chapter ${doc.documentElement.scrollHeight}px tall in a ${frame.clientHeight}px frame`);
