@@ -16,7 +16,7 @@
  *   screen.
  */
 import { paths } from '@lectern/core';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -121,7 +121,8 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   const nextSource = useMemo(() => (nextLoad?.kind === 'html' ? chapterSource(bookId, nextLoad) : null), [bookId, nextLoad]);
   // The home's "Last viewed" row, once a chapter of the book has opened.
   const opened = item !== null;
-  useEffect(() => {
+  // As on the title page: written with the commit that shows the chapter, before anyone can leave it.
+  useLayoutEffect(() => {
     if (opened) rememberViewed(bookId, 'reader');
   }, [bookId, opened]);
 

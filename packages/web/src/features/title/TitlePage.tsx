@@ -2,7 +2,7 @@
  * Title page (/library/book/:bookId/): cover, title, byline, publishers, topics, the work's formats, the queue and
  * playlist controls, details with the reading time, description, contents.
  */
-import { useEffect, useId } from 'react';
+import { useId, useLayoutEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { type AccountProfile, byline, formatLabel, formatReadingTime, paths, publisherLine, type BookDetail } from '@lectern/core';
 import { ButtonLink } from '../../components/Button.tsx';
@@ -176,8 +176,9 @@ export function TitlePage() {
   const { profile } = useSession();
   const headingId = useId();
   const found = book.data?.book_id;
-  // The home's "Last viewed" row: titles whose page opened (not an address that named nothing).
-  useEffect(() => {
+  // The home's "Last viewed" row: titles whose page opened (not an address that named nothing). A layout effect: the
+  // cookie is written with the commit that shows the title, so leaving at once (Back, a link) still counts the visit.
+  useLayoutEffect(() => {
     if (found) rememberViewed(found, 'title');
   }, [found]);
 
