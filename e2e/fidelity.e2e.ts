@@ -34,11 +34,11 @@ const RTL_WORD = 'lodestar';
 /** The vertical chapter's paragraphs (Japanese, its stylesheet puts html in writing-mode: vertical-rl). */
 const VERTICAL_PARAGRAPHS = 70;
 /**
- * The search jump's paragraph: a passage of Latin words around its word (the in-book search's index and passages
- * count words between spaces, so a run of Japanese without spaces is one word: a passage of them spans paragraphs).
+ * The search jump's paragraph: a Japanese sentence with a word of its own, found inside its run of characters (the
+ * in-book search takes each Chinese or Japanese character as a word; core's CJK_CHARACTERS).
  */
-const VERTICAL_WORD = 'polaris';
-const VERTICAL_PASSAGE = `In the cold night of the long winter the old sailors of the northern harbour used to look up from the quay for the one steady star they called ${VERTICAL_WORD}, and the cat watched it too.`;
+const VERTICAL_WORD = '北極星';
+const VERTICAL_PASSAGE = `冬の長い夜、北の港の年老いた船乗りたちは岸壁から動かぬ一つの星を見上げ、それを${VERTICAL_WORD}と呼んだ。猫もそれを見ていた。`;
 const VERTICAL_FOUND = 41;
 
 /**
@@ -813,12 +813,18 @@ for (const viewport of [
       const field = page.getByRole('searchbox', { name: 'Search this book' });
       await field.fill(VERTICAL_WORD);
       await field.press('Enter');
+      await page.locator('.reader-search__result').first().waitFor();
+      await page.waitForFunction(() => document.querySelector('.reader-search')!.getAnimations().length === 0); // slid in
+      await page.screenshot({ path: path.join(os.tmpdir(), `lectern-fidelity-vertical-search-${viewport.width}.png`) });
       await page.locator('.reader-search__result').first().getByRole('link').click();
       await expect.poll(async () => (await verticalInView(page)).ids, { timeout: 15_000 }).toContain(`v${VERTICAL_FOUND}`);
       const found = await inFrame(page, (doc) => {
-        const r = doc.querySelector('mark.lectern-search-hit--current')?.getBoundingClientRect();
-        return r ? { left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: doc.documentElement.clientHeight } : null;
+        const mark = doc.querySelector('mark.lectern-search-hit--current');
+        const r = mark?.getBoundingClientRect();
+        return r ? { text: mark!.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: doc.documentElement.clientHeight } : null;
       }, null);
+      // the word marked where it stands inside its sentence, which has no spaces
+      expect(found!.text).toBe(VERTICAL_WORD);
       expect(found!.left).toBeGreaterThanOrEqual(0);
       expect(found!.right).toBeLessThanOrEqual(viewport.width);
       expect(found!.top).toBeGreaterThanOrEqual(0);

@@ -337,11 +337,22 @@ export function jumpPhrases(plainSnippet: string): string[] {
 }
 
 /**
+ * Han, hiragana and katakana: scripts written without spaces between words. Search takes each such character as a
+ * word of its own, in the index and in a query (a run of them is a phrase), so "猫" finds "吾輩は猫である" on both
+ * engines without a dictionary (docs/decisions.md, "Search in Chinese and Japanese"). The radicals' blocks
+ * (U+2E80-2FDF, dictionary notation) stay part of their words: every character spaced lies in U+3000-9FFF or
+ * U+F000 onwards, which migration 0027 relies on.
+ */
+export const CJK_CHARACTERS = /(?![\u2e80-\u2fdf])[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+export const hasCjk = (text: string) => text.search(CJK_CHARACTERS) >= 0;
+
+/**
  * The words of a search query to mark in the text: letters and digits only (quotes, `*`, operators and other
- * punctuation are query syntax), each once; single letters only when there is nothing else.
+ * punctuation are query syntax), each once; single letters only when there is nothing else (a single Chinese or
+ * Japanese character is a word).
  */
 export function queryWords(query: string): string[] {
   const words = [...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter(Boolean))];
-  const long = words.filter((w) => w.length > 1);
+  const long = words.filter((w) => w.length > 1 || hasCjk(w));
   return long.length ? long : words;
 }

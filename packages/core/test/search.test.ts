@@ -43,6 +43,8 @@ describe('the words of a query to mark', () => {
     expect(queryWords('"Sea  monster" NEAR( whale* -x : & !')).toEqual(['sea', 'monster', 'near', 'whale']);
     expect(queryWords('x')).toEqual(['x']);
     expect(queryWords('Café crème')).toEqual(['café', 'crème']);
+    // one Chinese or Japanese character is a word
+    expect(queryWords('猫 a 名前')).toEqual(['猫', '名前']);
   });
 });
 

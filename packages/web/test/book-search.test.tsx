@@ -52,6 +52,13 @@ describe('marks in the chapter', () => {
     expect(markWords(root, ['Martians']).map((m) => m.textContent)).toEqual(['Martian', 'martians']);
   });
 
+  it('marks a Chinese or Japanese word where its characters stand, inside a run with no spaces', () => {
+    const root = chapter('<p>吾輩は<ruby>猫<rt>ねこ</rt></ruby>である。名前はまだ無い。猫と名前。</p>');
+    expect(markWords(root, ['猫']).map((m) => m.textContent)).toEqual(['猫', '猫']);
+    expect(markWords(root, ['名前', 'である']).map((m) => m.textContent)).toEqual(['である', '名前', '名前']);
+    expect(markWords(root, ['前名'])).toHaveLength(0);
+  });
+
   it('finds a phrase whatever the whitespace between blocks and words', () => {
     // (Two paragraphs' text with no space between them, two spaces, a newline.)
     expect(findPhrase('end of it.Call me  Ishmael.\nSome years', 'it. Call me Ishmael. Some')).toEqual({ start: 7, end: 32 });

@@ -7,7 +7,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { fold, type ParsedQuery, toFts5, toTsquery } from '../services/search-text.ts';
+import { fold, type ParsedQuery, spaceCjk, toFts5, toTsquery } from '../services/search-text.ts';
 
 export interface SearchDocument {
   title: string;
@@ -38,6 +38,9 @@ export interface Candidate {
   description?: string;
 }
 
+/** PostgreSQL's text for a tsvector: folded and spaced as the query is (search-text.ts). */
+const indexed = (text: string) => spaceCjk(fold(text));
+
 const chunks = <T>(items: readonly T[], size: number): T[][] => {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -64,23 +67,24 @@ export class SearchRepository {
         const own = batch.flatMap((r, i) => (r.chapter_id === null ? [{ ...r, id: inserted[i]!.id }] : []));
         const text = batch.flatMap((r, i) => (r.chapter_id === null ? [] : [{ ...r, id: inserted[i]!.id }]));
         if (own.length) {
-          await sql`insert into search_name_fts(rowid, title) values ${sql.join(own.map((r) => sql`(${r.id}, ${r.title})`))}`.execute(trx);
+          await sql`insert into search_name_fts(rowid, title) values ${sql.join(own.map((r) => sql`(${r.id}, ${spaceCjk(r.title)})`))}`.execute(trx);
           await sql`insert into search_title_fts(rowid, title, people, subjects, description) values ${sql.join(
-            own.map((r) => sql`(${r.id}, ${r.title}, ${r.people}, ${r.subjects}, ${r.description})`),
+            own.map((r) => sql`(${r.id}, ${spaceCjk(r.title)}, ${spaceCjk(r.people)}, ${spaceCjk(r.subjects)}, ${spaceCjk(r.description)})`),
           )}`.execute(trx);
         }
-        if (text.length) await sql`insert into search_passage_fts(rowid, body) values ${sql.join(text.map((r) => sql`(${r.id}, ${r.body})`))}`.execute(trx);
+        if (text.length) await sql`insert into search_passage_fts(rowid, body) values ${sql.join(text.map((r) => sql`(${r.id}, ${spaceCjk(r.body)})`))}`.execute(trx);
       } else {
-        // The tsvector is made from folded text (accents removed in TypeScript, as the query is): one rule for both.
+        // The tsvector is made from folded text (accents removed in TypeScript, as the query is; Chinese and Japanese
+        // characters spaced apart): one rule for both engines.
         await trx
           .insertInto('search_docs')
           .values(
             batch.map((r) => ({
               ...r,
-              doc: sql`setweight(to_tsvector('lectern', ${fold(r.title)}), 'A') ||
-                setweight(to_tsvector('lectern', ${fold(r.people)}), 'B') ||
-                setweight(to_tsvector('lectern', ${fold(r.subjects)}), 'C') ||
-                setweight(to_tsvector('lectern', ${fold(`${r.description} ${r.body}`)}), 'D')`,
+              doc: sql`setweight(to_tsvector('lectern', ${indexed(r.title)}), 'A') ||
+                setweight(to_tsvector('lectern', ${indexed(r.people)}), 'B') ||
+                setweight(to_tsvector('lectern', ${indexed(r.subjects)}), 'C') ||
+                setweight(to_tsvector('lectern', ${indexed(`${r.description} ${r.body}`)}), 'D')`,
             })) as never,
           )
           .execute();
@@ -104,12 +108,12 @@ export class SearchRepository {
         const own = batch.filter((r) => r.chapter_id === null);
         const text = batch.filter((r) => r.chapter_id !== null);
         if (own.length) {
-          await sql`insert into search_name_fts(search_name_fts, rowid, title) values ${sql.join(own.map((r) => sql`('delete', ${r.id}, ${r.title})`))}`.execute(trx);
+          await sql`insert into search_name_fts(search_name_fts, rowid, title) values ${sql.join(own.map((r) => sql`('delete', ${r.id}, ${spaceCjk(r.title)})`))}`.execute(trx);
           await sql`insert into search_title_fts(search_title_fts, rowid, title, people, subjects, description) values ${sql.join(
-            own.map((r) => sql`('delete', ${r.id}, ${r.title}, ${r.people}, ${r.subjects}, ${r.description})`),
+            own.map((r) => sql`('delete', ${r.id}, ${spaceCjk(r.title)}, ${spaceCjk(r.people)}, ${spaceCjk(r.subjects)}, ${spaceCjk(r.description)})`),
           )}`.execute(trx);
         }
-        if (text.length) await sql`insert into search_passage_fts(search_passage_fts, rowid, body) values ${sql.join(text.map((r) => sql`('delete', ${r.id}, ${r.body})`))}`.execute(trx);
+        if (text.length) await sql`insert into search_passage_fts(search_passage_fts, rowid, body) values ${sql.join(text.map((r) => sql`('delete', ${r.id}, ${spaceCjk(r.body)})`))}`.execute(trx);
       }
     }
     await trx.deleteFrom('search_docs').where('title_id', '=', titleId).execute();

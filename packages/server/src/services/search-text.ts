@@ -4,7 +4,7 @@
  * that SQLite and PostgreSQL show the same words marked. Snippets are HTML-escaped text where only <mark> and
  * </mark> are markup (core's search.ts).
  */
-import { SNIPPET_MARK_CLOSE, SNIPPET_MARK_OPEN } from '@lectern/core';
+import { CJK_CHARACTERS, hasCjk, SNIPPET_MARK_CLOSE, SNIPPET_MARK_OPEN } from '@lectern/core';
 import { parseHtml, visibleText } from '../ingest/markup.ts';
 
 /** Words a passage holds: enough context for a hit to have a place, small enough to rank well. */
@@ -24,14 +24,73 @@ export function fold(text: string): string {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
+/** core's CJK_CHARACTERS as a split pattern: the characters kept as pieces of their own. */
+const CJK_CHARACTER = new RegExp(`(${CJK_CHARACTERS.source})`, 'u');
+/** Chinese and Japanese characters that count as one word when text is cut into passages and snippets. */
+const CJK_CHARACTERS_PER_WORD = 3;
+
+/**
+ * Text as both engines' tokenizers must see it: each Chinese or Japanese character a word of its own (spaces
+ * around it), as core's CJK_CHARACTERS says. What is stored and shown keeps its own spacing; only the index and
+ * the query are spaced.
+ */
+export function spaceCjk(text: string): string {
+  return ASCII.test(text) ? text : text.replace(CJK_CHARACTERS, ' $& ');
+}
+
+/**
+ * Text as the units a snippet or passage is made of: the words between spaces, and each Chinese or Japanese
+ * character alone (`glued`: no space before it when put back together, so the text reads as it was written).
+ */
+interface TextUnit {
+  text: string;
+  glued: boolean;
+  weight: number;
+}
+function unitsOf(text: string): TextUnit[] {
+  const units: TextUnit[] = [];
+  const cjk = hasCjk(text);
+  for (const word of text.split(/\s+/)) {
+    if (!word) continue;
+    if (!cjk || !hasCjk(word)) {
+      units.push({ text: word, glued: false, weight: 1 });
+      continue;
+    }
+    let first = true;
+    for (const piece of word.split(CJK_CHARACTER)) {
+      if (!piece) continue;
+      units.push({ text: piece, glued: !first, weight: hasCjk(piece) ? 1 / CJK_CHARACTERS_PER_WORD : 1 });
+      first = false;
+    }
+  }
+  return units;
+}
+const joinUnits = (units: readonly { text: string; glued: boolean }[]) => units.map((u, i) => (i > 0 && !u.glued ? ` ${u.text}` : u.text)).join('');
 
 /** A chapter's readable text in passages of about PASSAGE_WORDS words (markup, scripts and styles left out). */
 export function passagesOf(html: string): string[] {
   const text = visibleText(parseHtml(html).children);
   if (!text) return [];
-  const words = text.split(' ');
+  if (!hasCjk(text)) {
+    const words = text.split(' ');
+    const out: string[] = [];
+    for (let i = 0; i < words.length; i += PASSAGE_WORDS) out.push(words.slice(i, i + PASSAGE_WORDS).join(' '));
+    return out;
+  }
+  // Chinese and Japanese have no spaces to cut at: their characters are counted (three to a word).
   const out: string[] = [];
-  for (let i = 0; i < words.length; i += PASSAGE_WORDS) out.push(words.slice(i, i + PASSAGE_WORDS).join(' '));
+  let passage: TextUnit[] = [];
+  let weight = 0;
+  for (const unit of unitsOf(text)) {
+    if (weight + unit.weight > PASSAGE_WORDS && passage.length) {
+      out.push(joinUnits(passage));
+      passage = [];
+      weight = 0;
+    }
+    passage.push(passage.length ? unit : { ...unit, glued: false });
+    weight += unit.weight;
+  }
+  if (passage.length) out.push(joinUnits(passage));
   return out;
 }
 
@@ -65,7 +124,23 @@ export function parseQuery(raw: string, lastWordIsPrefix = false): ParsedQuery {
   rest += text.slice(last);
   const tokens = [...rest.matchAll(/([\p{L}\p{N}]+)(\*)?/gu)];
   tokens.forEach((t, i) => words.push({ text: t[1]!, prefix: !!t[2] || (lastWordIsPrefix && i === tokens.length - 1 && !/\s$/.test(raw)) }));
-  return { words: words.slice(0, MAX_TERMS), phrases: phrases.slice(0, 3) };
+  return splitCjk({ words: words.slice(0, MAX_TERMS), phrases: phrases.slice(0, 3) });
+}
+
+/** A word with Chinese or Japanese characters in it is the phrase of its characters, as the index holds them. */
+function splitCjk(q: ParsedQuery): ParsedQuery {
+  const tokens = (text: string) => spaceCjk(text).split(/\s+/).filter(Boolean);
+  const words: ParsedQuery['words'] = [];
+  const phrases = q.phrases.map((p) => p.flatMap(tokens).slice(0, MAX_TERMS));
+  for (const w of q.words) {
+    if (!hasCjk(w.text)) words.push(w);
+    else {
+      const parts = tokens(w.text);
+      if (parts.length === 1) words.push({ text: parts[0]!, prefix: false });
+      else phrases.push(parts.slice(0, MAX_TERMS));
+    }
+  }
+  return { words, phrases };
 }
 
 export const isEmptyQuery = (q: ParsedQuery) => q.words.length === 0 && q.phrases.length === 0;
@@ -86,21 +161,43 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 /** A crude stem for marking: "whales" and "whaling" mark for "whale"; what the engines match is what counts. */
 const stem = (w: string) => (w.length > 4 ? w.replace(/(ing|ed|es|s|e|ly)$/, '') : w);
 
-/** The words of `q` marked in `body` around the first hit, escaped. Null when no word of the query is in it. */
+/**
+ * The words of `q` marked in `body` around the first hit, escaped. Null when no word of the query is in it. A
+ * Chinese or Japanese word is marked where its characters stand together, as the engines matched them.
+ */
 export function snippetOf(body: string, q: ParsedQuery, context = SNIPPET_CONTEXT): string | null {
-  const wanted = [...q.words.map((w) => w.text), ...q.phrases.flat()].map(stem).filter((w) => w.length > 0);
-  if (wanted.length === 0) return null;
-  const words = body.split(/\s+/).filter(Boolean);
-  const hit = (word: string) => {
-    const f = fold(word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
-    return f.length > 0 && wanted.some((w) => f.startsWith(w));
-  };
-  const first = words.findIndex(hit);
-  const start = Math.max(0, (first < 0 ? 0 : first) - context);
-  const end = Math.min(words.length, (first < 0 ? 0 : first) + context * 2);
-  const out = words.slice(start, end).map((w) => (hit(w) ? `${SNIPPET_MARK_OPEN}${escapeHtml(w)}${SNIPPET_MARK_CLOSE}` : escapeHtml(w)));
+  const wanted = [...q.words.map((w) => w.text), ...q.phrases.flat()].filter((w) => !hasCjk(w)).map(stem).filter((w) => w.length > 0);
+  const runs = [...q.words.map((w) => [w.text]), ...q.phrases].filter((run) => run.some(hasCjk));
+  if (wanted.length === 0 && runs.length === 0) return null;
+  const units = unitsOf(body);
+  const folded = units.map((u) => fold(u.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
+  const isWanted = (f: string) => f.length > 0 && wanted.some((w) => f.startsWith(w));
+  const marked = folded.map(isWanted);
+  for (const run of runs) {
+    for (let i = 0; i + run.length <= units.length; i++) {
+      if (run.every((token, k) => (hasCjk(token) ? folded[i + k] === token : folded[i + k]!.startsWith(stem(token))))) {
+        for (let k = 0; k < run.length; k++) marked[i + k] = true;
+      }
+    }
+  }
+  const first = marked.indexOf(true);
   if (first < 0) return null;
-  return `${start > 0 ? '… ' : ''}${out.join(' ')}${end < words.length ? ' …' : ''}`;
+  // `context` words either side of the first hit (a Chinese or Japanese character is a part of a word)
+  let start = first;
+  for (let weight = 0; start > 0 && weight + units[start - 1]!.weight <= context; start--) weight += units[start - 1]!.weight;
+  let end = first;
+  for (let weight = 0; end < units.length && weight + units[end]!.weight <= context * 2; end++) weight += units[end]!.weight;
+  let out = '';
+  for (let i = start; i < end; i++) {
+    const unit = units[i]!;
+    const text = escapeHtml(unit.text);
+    const gap = i > start && !unit.glued ? ' ' : '';
+    // a mark goes on across characters that stand together, so "猫である" is one marked word
+    const open = marked[i] && !(i > start && marked[i - 1] && unit.glued);
+    const close = marked[i] && !(i + 1 < end && marked[i + 1] && units[i + 1]!.glued);
+    out += `${gap}${open ? SNIPPET_MARK_OPEN : ''}${text}${close ? SNIPPET_MARK_CLOSE : ''}`;
+  }
+  return `${start > 0 ? '… ' : ''}${out}${end < units.length ? ' …' : ''}`;
 }
 
 /** A title's own text marked where it matched (title, authors, description), or null. */
@@ -133,7 +230,7 @@ export function metadataScore(row: Record<(typeof FIELD_TIERS)[number]['field'],
     const text = fold(row[field]);
     // most fields hold none of the query: a substring test says so without splitting them into words
     if (!wanted.some((w) => text.includes(w))) continue;
-    const words = text.match(WORD) ?? [];
+    const words = spaceCjk(text).match(WORD) ?? [];
     const hits = words.filter((w) => wanted.some((s) => w.startsWith(s))).length;
     if (hits > 0) return tier + hits / (hits + 1 + words.length / typicalWords);
   }

@@ -8,6 +8,8 @@
  * HTML with block boundaries as spaces, where the DOM may have none between two paragraphs.
  */
 
+import { hasCjk } from '@lectern/core';
+
 export const SEARCH_MARK_CLASS = 'lectern-search-hit';
 export const SEARCH_MARK_CURRENT_CLASS = 'lectern-search-hit--current';
 /** A chapter with a very common word is not turned into thousands of elements. */
@@ -116,9 +118,11 @@ export function markStem(word: string): string {
  * as character offsets, in order; at most MAX_MARKS.
  */
 export function wordHits(text: string, words: readonly string[], folded = fold(text)): { start: number; end: number }[] {
-  const alternatives = [...new Set(words.map((w) => markStem(w.trim())).filter(Boolean))].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  if (!alternatives.length) return [];
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})[\\p{L}\\p{N}]*`, 'gu');
+  const stems = [...new Set(words.map((w) => markStem(w.trim())).filter(Boolean))].sort((a, b) => b.length - a.length);
+  if (!stems.length) return [];
+  // Chinese and Japanese have no spaces between words: such a word is marked where its characters stand, as they are.
+  const alternatives = stems.map((w) => (hasCjk(w) ? `(?:${escapeRegExp(w)})` : `(?<![\\p{L}\\p{N}])(?:${escapeRegExp(w)})[\\p{L}\\p{N}]*`));
+  const re = new RegExp(alternatives.join('|'), 'gu');
   const hits: { start: number; end: number }[] = [];
   for (const m of folded.matchAll(re)) {
     hits.push({ start: m.index, end: m.index + m[0].length });
