@@ -344,7 +344,9 @@ export function jumpPhrases(plainSnippet: string): string[] {
  * U+F000 onwards, which migration 0027 relies on.
  */
 export const CJK_CHARACTERS = /(?![\u2e80-\u2fdf])[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
-export const hasCjk = (text: string) => text.search(CJK_CHARACTERS) >= 0;
+/** Where such characters can be at all (a plain class, quick to rule most text out; surrogates for U+10000 on). */
+const MAYBE_CJK = /[\u3000-\u9fff\uf000-\uffff\ud800-\udbff]/;
+export const hasCjk = (text: string) => MAYBE_CJK.test(text) && text.search(CJK_CHARACTERS) >= 0;
 
 /**
  * The words of a search query to mark in the text: letters and digits only (quotes, `*`, operators and other

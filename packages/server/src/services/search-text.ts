@@ -170,17 +170,20 @@ export function snippetOf(body: string, q: ParsedQuery, context = SNIPPET_CONTEX
   const runs = [...q.words.map((w) => [w.text]), ...q.phrases].filter((run) => run.some(hasCjk));
   if (wanted.length === 0 && runs.length === 0) return null;
   const units = unitsOf(body);
-  const folded = units.map((u) => fold(u.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
-  const isWanted = (f: string) => f.length > 0 && wanted.some((w) => f.startsWith(w));
-  const marked = folded.map(isWanted);
+  // folded on demand: most passages hit early, and only the words around the first hit are looked at again
+  const folded: (string | undefined)[] = new Array<string | undefined>(units.length);
+  const foldedAt = (i: number) => (folded[i] ??= fold(units[i]!.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
+  const inRun = new Set<number>();
   for (const run of runs) {
     for (let i = 0; i + run.length <= units.length; i++) {
-      if (run.every((token, k) => (hasCjk(token) ? folded[i + k] === token : folded[i + k]!.startsWith(stem(token))))) {
-        for (let k = 0; k < run.length; k++) marked[i + k] = true;
+      if (run.every((token, k) => (hasCjk(token) ? foldedAt(i + k) === token : foldedAt(i + k).startsWith(stem(token))))) {
+        for (let k = 0; k < run.length; k++) inRun.add(i + k);
       }
     }
   }
-  const first = marked.indexOf(true);
+  const isMarked = (i: number) => inRun.has(i) || (wanted.length > 0 && foldedAt(i).length > 0 && wanted.some((w) => foldedAt(i).startsWith(w)));
+  let first = -1;
+  for (let i = 0; i < units.length && first < 0; i++) if (isMarked(i)) first = i;
   if (first < 0) return null;
   // `context` words either side of the first hit (a Chinese or Japanese character is a part of a word)
   let start = first;
@@ -193,8 +196,9 @@ export function snippetOf(body: string, q: ParsedQuery, context = SNIPPET_CONTEX
     const text = escapeHtml(unit.text);
     const gap = i > start && !unit.glued ? ' ' : '';
     // a mark goes on across characters that stand together, so "猫である" is one marked word
-    const open = marked[i] && !(i > start && marked[i - 1] && unit.glued);
-    const close = marked[i] && !(i + 1 < end && marked[i + 1] && units[i + 1]!.glued);
+    const marked = isMarked(i);
+    const open = marked && !(i > start && unit.glued && isMarked(i - 1));
+    const close = marked && !(i + 1 < end && units[i + 1]!.glued && isMarked(i + 1));
     out += `${gap}${open ? SNIPPET_MARK_OPEN : ''}${text}${close ? SNIPPET_MARK_CLOSE : ''}`;
   }
   return `${start > 0 ? '… ' : ''}${out}${end < units.length ? ' …' : ''}`;

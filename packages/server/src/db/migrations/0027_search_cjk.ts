@@ -16,14 +16,18 @@ const COLUMNS = ['title', 'people', 'subjects', 'description', 'body'];
 const LEAD_BYTES = ['E3', 'E4', 'E5', 'E6', 'E7', 'E8', 'E9', 'EF', 'F0'];
 const POSTGRES_CLASS = String.raw`[\u3000-\u9fff\uf000-\uffff\U00010000-\U0003ffff]`;
 
+/** The SQL condition "this search_docs row holds a character that is now spaced" (or a neighbour of one). */
+export function holdsCjk(engine: 'sqlite' | 'postgres'): string {
+  if (engine === 'postgres') return COLUMNS.map((c) => `${c} ~ '${POSTGRES_CLASS}'`).join(' or ');
+  return COLUMNS.flatMap((c) => LEAD_BYTES.map((b) => `instr(cast(${c} as blob), x'${b}') > 0`)).join(' or ');
+}
+
 export async function up(db: Kysely<unknown>, engine: 'sqlite' | 'postgres'): Promise<void> {
   if (engine === 'postgres') {
-    const holds = COLUMNS.map((c) => `${c} ~ '${POSTGRES_CLASS}'`).join(' or ');
-    await sql`delete from search_docs where title_id in (select distinct title_id from search_docs where ${sql.raw(holds)})`.execute(db);
+    await sql`delete from search_docs where title_id in (select distinct title_id from search_docs where ${sql.raw(holdsCjk(engine))})`.execute(db);
     return;
   }
-  const holds = COLUMNS.flatMap((c) => LEAD_BYTES.map((b) => `instr(cast(${c} as blob), x'${b}') > 0`)).join(' or ');
-  const { rows: titles } = await sql<{ title_id: number }>`select distinct title_id from search_docs where ${sql.raw(holds)}`.execute(db);
+  const { rows: titles } = await sql<{ title_id: number }>`select distinct title_id from search_docs where ${sql.raw(holdsCjk(engine))}`.execute(db);
   for (const { title_id } of titles) {
     const { rows } = await sql<{ id: number; chapter_id: number | null; title: string; people: string; subjects: string; description: string; body: string }>`
       select id, chapter_id, title, people, subjects, description, body from search_docs where title_id = ${title_id}`.execute(db);
