@@ -16,12 +16,7 @@ import { unzipSync } from 'fflate';
 import { minimalEpub3, xhtml } from '../packages/server/test/ingest/helpers.ts';
 import { importBook } from '../scripts/fresh-server.ts';
 import { openPage, signInAsDemo } from './browser.ts';
-
-interface ChapterInfo {
-  full_path: string;
-  web_url: string;
-  label: string;
-}
+import { type ChapterInfo, currentSearchHit, drawnHighlight, highlightSelection, inFrame, keepsPlace, openChapter, openNote, searchAndFollow, selectStart } from './reader-steps.ts';
 
 let bookId = '';
 let rtlBookId = '';
@@ -148,24 +143,6 @@ beforeAll(() => {
   fs.rmSync(folder, { recursive: true, force: true });
   if (!bookId) throw new Error(`the fixture was not imported: ${out}`);
 });
-
-/** Opens a chapter and waits until the reader says it is on screen. */
-async function openChapter(page: Page, chapter: ChapterInfo): Promise<void> {
-  await page.goto(chapter.web_url);
-  await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
-  await page.waitForFunction((label) => document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.title === label, chapter.label);
-}
-
-/** Runs in the app's window: the frame's document is same-origin (the reader writes it). */
-const inFrame = <T, A>(page: Page, fn: (doc: Document, arg: A) => T | Promise<T>, arg: A): Promise<T> =>
-  page.evaluate(
-    async ({ source, arg }) => {
-      const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
-      // eslint-disable-next-line no-new-func
-      return (new Function('doc', 'arg', `return (${source})(doc, arg);`) as (d: Document, a: unknown) => T)(doc, arg);
-    },
-    { source: fn.toString(), arg },
-  );
 
 function box(page: Page, selector: string) {
   return inFrame(
@@ -417,10 +394,7 @@ for (const viewport of [
       expect(await inFrame(page, (doc) => doc.defaultView!.getComputedStyle(doc.getElementById('opening')!).direction, null)).toBe('ltr');
 
       // A footnote opens over the page and the page stays.
-      const frame = page.frameLocator('iframe.chapter-view__frame');
-      await frame.locator('#rtl-ref').click();
-      const note = frame.locator('.lectern-note');
-      await expect.poll(() => note.count()).toBe(1);
+      const note = await openNote(page, 'rtl-ref');
       expect(await note.innerText()).toContain(RTL_NOTE);
       const sheet = (await note.boundingBox())!;
       expect(sheet.x).toBeGreaterThanOrEqual(0);
@@ -441,44 +415,12 @@ for (const viewport of [
 
       // A highlight on page 2: the adder by the selection, the highlight drawn there, and there again after a turn.
       const chosen = two.ids.filter((id) => numberOf(id) > 0)[1]!;
-      const selected = await inFrame(
-        page,
-        (doc, id: string) => {
-          const text = doc.getElementById(id)!.firstChild as Text;
-          const range = doc.createRange();
-          range.setStart(text, 0);
-          range.setEnd(text, 20);
-          doc.getSelection()!.removeAllRanges();
-          doc.getSelection()!.addRange(range);
-          const r = range.getBoundingClientRect();
-          return { text: range.toString(), left: r.left, right: r.right };
-        },
-        chosen,
-      );
+      const selected = await selectStart(page, chosen, 20);
       expect(selected.left).toBeGreaterThanOrEqual(0);
       expect(selected.right).toBeLessThanOrEqual(viewport.width);
-      const adder = page.getByRole('toolbar', { name: 'Annotate the selection' });
-      await adder.waitFor();
-      const adderBox = (await adder.boundingBox())!;
-      expect(adderBox.x).toBeGreaterThanOrEqual(0);
-      expect(adderBox.x + adderBox.width).toBeLessThanOrEqual(viewport.width);
-      await adder.getByRole('button', { name: 'Add Highlight' }).click();
-      await expect.poll(() => adder.count()).toBe(0);
-      const drawn = () =>
-        inFrame(
-          page,
-          (doc) => {
-            const set = (doc.defaultView as unknown as { CSS: { highlights: Map<string, Set<Range>> } }).CSS.highlights.get('lectern-highlight');
-            const ranges = set ? Array.from(set) : [];
-            return ranges.map((range) => {
-              const r = range.getBoundingClientRect();
-              return { text: range.toString(), left: r.left, right: r.right };
-            });
-          },
-          null,
-        );
+      await highlightSelection(page, viewport);
       // (the demo account's highlight made at the other width is drawn too, on its own words)
-      const ours = async () => (await drawn()).find((d) => d.text === selected.text) ?? null;
+      const ours = () => drawnHighlight(page, selected.text);
       await expect.poll(ours).not.toBeNull();
       expect((await ours())!.left).toBeCloseTo(selected.left, 0);
       await page.keyboard.press('ArrowLeft');
@@ -508,34 +450,12 @@ for (const viewport of [
 
       // A larger font, and back, and a narrower window keep the place: the paragraph read first stays on the page.
       const held = three.ids.find((id) => numberOf(id) > 0)!;
-      await page.getByRole('button', { name: 'Display settings' }).click();
-      await page.getByRole('button', { name: 'Increase font size' }).click();
-      await page.getByRole('button', { name: 'Increase font size' }).click();
-      await expect.poll(async () => Number(/of (\d+)$/.exec((await footer()) ?? '')?.[1])).toBeGreaterThan(count);
-      expect((await pageInView(page)).ids).toContain(held);
-      await page.getByRole('button', { name: 'Decrease font size' }).click();
-      await page.getByRole('button', { name: 'Decrease font size' }).click();
-      await expect.poll(footer).toMatch(new RegExp(`of ${count}$`));
-      await page.keyboard.press('Escape');
-      expect((await pageInView(page)).ids).toContain(held);
-      await page.setViewportSize({ width: viewport.width - 60, height: viewport.height });
-      await expect.poll(async () => (await pageInView(page)).aligned).toBe(true);
-      await expect.poll(async () => (await pageInView(page)).ids).toContain(held);
-      await page.setViewportSize(viewport);
-      await expect.poll(async () => (await pageInView(page)).aligned).toBe(true);
-      await expect.poll(async () => (await pageInView(page)).ids).toContain(held);
+      await keepsPlace(page, { held, count, viewport, smaller: { width: viewport.width - 60, height: viewport.height }, inView: () => pageInView(page) });
 
       // The search jump lands on the passage's page.
-      await page.getByRole('button', { name: 'Search this book' }).click();
-      const field = page.getByRole('searchbox', { name: 'Search this book' });
-      await field.fill(RTL_WORD);
-      await field.press('Enter');
-      await page.locator('.reader-search__result').first().getByRole('link').click();
+      await searchAndFollow(page, RTL_WORD);
       await expect.poll(async () => (await pageInView(page)).ids, { timeout: 15_000 }).toContain(`p${RTL_FOUND}`);
-      const found = await inFrame(page, (doc) => {
-        const r = doc.querySelector('mark.lectern-search-hit--current')?.getBoundingClientRect();
-        return r ? { left: r.left, right: r.right } : null;
-      }, null);
+      const found = await currentSearchHit(page);
       expect(found!.left).toBeGreaterThanOrEqual(0);
       expect(found!.right).toBeLessThanOrEqual(viewport.width);
       await expect.poll(async () => Number(/^Page (\d+)/.exec((await footer()) ?? '')?.[1])).toBeGreaterThan(3);
@@ -752,77 +672,21 @@ for (const viewport of [
 
       // A larger font, and back, keep the place: the first paragraph of the page stays in view.
       const held = two.ids.find((id) => numberOf(id) > 0)!;
-      await page.getByRole('button', { name: 'Display settings' }).click();
-      await page.getByRole('button', { name: 'Increase font size' }).click();
-      await page.getByRole('button', { name: 'Increase font size' }).click();
-      await expect.poll(async () => Number(/of (\d+)$/.exec((await footer()) ?? '')?.[1])).toBeGreaterThan(count);
-      expect((await verticalInView(page)).ids).toContain(held);
-      await page.getByRole('button', { name: 'Decrease font size' }).click();
-      await page.getByRole('button', { name: 'Decrease font size' }).click();
-      await expect.poll(footer).toMatch(new RegExp(`of ${count}$`));
-      await page.keyboard.press('Escape');
-      expect((await verticalInView(page)).ids).toContain(held);
-      // …and so does a shorter window (the pages are as high as the frame)
-      await page.setViewportSize({ width: viewport.width, height: viewport.height - 80 });
-      await expect.poll(async () => (await verticalInView(page)).aligned).toBe(true);
-      await expect.poll(async () => (await verticalInView(page)).ids).toContain(held);
-      await page.setViewportSize(viewport);
-      await expect.poll(async () => (await verticalInView(page)).aligned).toBe(true);
-      await expect.poll(async () => (await verticalInView(page)).ids).toContain(held);
+      await keepsPlace(page, { held, count, viewport, smaller: { width: viewport.width, height: viewport.height - 80 }, inView: () => verticalInView(page) });
 
       // A highlight: the adder by the selection, inside the screen.
-      const selected = await inFrame(
-        page,
-        (doc, id: string) => {
-          const text = doc.getElementById(id)!.firstChild as Text;
-          const range = doc.createRange();
-          range.setStart(text, 0);
-          range.setEnd(text, 6);
-          doc.getSelection()!.removeAllRanges();
-          doc.getSelection()!.addRange(range);
-          const r = range.getBoundingClientRect();
-          return { text: range.toString(), left: r.left, right: r.right, top: r.top };
-        },
-        held,
-      );
+      const selected = await selectStart(page, held, 6);
       expect(selected.left).toBeGreaterThanOrEqual(0);
       expect(selected.right).toBeLessThanOrEqual(viewport.width);
-      const adder = page.getByRole('toolbar', { name: 'Annotate the selection' });
-      await adder.waitFor();
-      const adderBox = (await adder.boundingBox())!;
-      expect(adderBox.x).toBeGreaterThanOrEqual(0);
-      expect(adderBox.x + adderBox.width).toBeLessThanOrEqual(viewport.width);
-      await adder.getByRole('button', { name: 'Add Highlight' }).click();
-      await expect.poll(() => adder.count()).toBe(0);
-      const ours = async () =>
-        (
-          await inFrame(
-            page,
-            (doc) => {
-              const set = (doc.defaultView as unknown as { CSS: { highlights: Map<string, Set<Range>> } }).CSS.highlights.get('lectern-highlight');
-              return (set ? Array.from(set) : []).map((range) => ({ text: range.toString(), top: range.getBoundingClientRect().top, left: range.getBoundingClientRect().left }));
-            },
-            null,
-          )
-        ).find((d) => d.text === selected.text) ?? null;
+      await highlightSelection(page, viewport);
+      const ours = () => drawnHighlight(page, selected.text);
       await expect.poll(ours).not.toBeNull();
       expect((await ours())!.left).toBeCloseTo(selected.left, 0);
 
       // The search jump lands on the passage's page.
-      await page.getByRole('button', { name: 'Search this book' }).click();
-      const field = page.getByRole('searchbox', { name: 'Search this book' });
-      await field.fill(VERTICAL_WORD);
-      await field.press('Enter');
-      await page.locator('.reader-search__result').first().waitFor();
-      await page.waitForFunction(() => document.querySelector('.reader-search')!.getAnimations().length === 0); // slid in
-      await page.screenshot({ path: path.join(os.tmpdir(), `lectern-fidelity-vertical-search-${viewport.width}.png`) });
-      await page.locator('.reader-search__result').first().getByRole('link').click();
+      await searchAndFollow(page, VERTICAL_WORD, path.join(os.tmpdir(), `lectern-fidelity-vertical-search-${viewport.width}.png`));
       await expect.poll(async () => (await verticalInView(page)).ids, { timeout: 15_000 }).toContain(`v${VERTICAL_FOUND}`);
-      const found = await inFrame(page, (doc) => {
-        const mark = doc.querySelector('mark.lectern-search-hit--current');
-        const r = mark?.getBoundingClientRect();
-        return r ? { text: mark!.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: doc.documentElement.clientHeight } : null;
-      }, null);
+      const found = await currentSearchHit(page);
       // the word marked where it stands inside its sentence, which has no spaces
       expect(found!.text).toBe(VERTICAL_WORD);
       expect(found!.left).toBeGreaterThanOrEqual(0);

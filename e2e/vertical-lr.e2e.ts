@@ -16,12 +16,7 @@ import { READING_MESSAGES } from '@lectern/core';
 import { epubBook } from '../packages/server/test/ingest/helpers.ts';
 import { importBook } from '../scripts/fresh-server.ts';
 import { openPage, signInAsDemo } from './browser.ts';
-
-interface ChapterInfo {
-  full_path: string;
-  web_url: string;
-  label: string;
-}
+import { type ChapterInfo, currentSearchHit, drawnHighlight, highlightSelection, inFrame, keepsPlace, openChapter, openNote, searchAndFollow, selectStart } from './reader-steps.ts';
 
 const TITLE = 'Vertical Left To Right Fixture';
 const PARAGRAPHS = 60;
@@ -77,24 +72,6 @@ beforeAll(() => {
   fs.rmSync(folder, { recursive: true, force: true });
   if (!bookId) throw new Error('the vertical-lr fixture was not imported');
 });
-
-/** Opens a chapter and waits until the reader says it is on screen. */
-async function openChapter(page: Page, chapter: ChapterInfo): Promise<void> {
-  await page.goto(chapter.web_url);
-  await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
-  await page.waitForFunction((label) => document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.title === label, chapter.label);
-}
-
-/** Runs in the app's window: the frame's document is same-origin (the reader writes it). */
-const inFrame = <T, A>(page: Page, fn: (doc: Document, arg: A) => T | Promise<T>, arg: A): Promise<T> =>
-  page.evaluate(
-    async ({ source, arg }) => {
-      const doc = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!;
-      // eslint-disable-next-line no-new-func
-      return (new Function('doc', 'arg', `return (${source})(doc, arg);`) as (d: Document, a: unknown) => T)(doc, arg);
-    },
-    { source: fn.toString(), arg },
-  );
 
 interface InView {
   /** the paragraphs (ids) with a line inside the frame, in the order their lines are read across the page */
@@ -294,29 +271,12 @@ for (const viewport of [
 
       // A larger font, and back, keep the place; so does a shorter window.
       const held = two.ids.find((id) => numberOf(id) > 0)!;
-      await page.getByRole('button', { name: 'Display settings' }).click();
-      await page.getByRole('button', { name: 'Increase font size' }).click();
-      await page.getByRole('button', { name: 'Increase font size' }).click();
-      await expect.poll(countOf).toBeGreaterThan(count);
-      expect((await inView(page)).ids).toContain(held);
-      await page.getByRole('button', { name: 'Decrease font size' }).click();
-      await page.getByRole('button', { name: 'Decrease font size' }).click();
-      await expect.poll(footer).toMatch(new RegExp(`of ${count}$`));
-      await page.keyboard.press('Escape');
-      expect((await inView(page)).ids).toContain(held);
-      await page.setViewportSize({ width: viewport.width, height: viewport.height - 80 });
-      await expect.poll(async () => (await inView(page)).aligned).toBe(true);
-      await expect.poll(async () => (await inView(page)).ids).toContain(held);
-      await page.setViewportSize(viewport);
-      await expect.poll(async () => (await inView(page)).aligned).toBe(true);
-      await expect.poll(async () => (await inView(page)).ids).toContain(held);
+      await keepsPlace(page, { held, count, viewport, smaller: { width: viewport.width, height: viewport.height - 80 }, inView: () => inView(page) });
 
       // A footnote opens over the page, across the foot of the frame, the page kept.
       await page.keyboard.press('Home');
       await expect.poll(footer).toBe(`Page 1 of ${count}`);
-      const note = page.frameLocator('iframe.chapter-view__frame').locator('.lectern-note');
-      await page.frameLocator('iframe.chapter-view__frame').locator('#lr-ref').click();
-      await expect.poll(() => note.count()).toBe(1);
+      const note = await openNote(page, 'lr-ref');
       expect(await note.innerText()).toContain(NOTE);
       expect(await note.evaluate((el) => getComputedStyle(el).writingMode)).toBe('horizontal-tb');
       const sheet = (await note.boundingBox())!;
@@ -328,53 +288,17 @@ for (const viewport of [
       expect((await inView(page)).scrollTop).toBe(0);
 
       // A highlight: the adder by the selection, inside the screen, the highlight where the words are.
-      const selected = await inFrame(
-        page,
-        (doc) => {
-          const text = doc.getElementById('m2')!.firstChild as Text;
-          const range = doc.createRange();
-          range.setStart(text, 0);
-          range.setEnd(text, 9);
-          doc.getSelection()!.removeAllRanges();
-          doc.getSelection()!.addRange(range);
-          const r = range.getBoundingClientRect();
-          return { text: range.toString(), left: r.left, right: r.right, top: r.top };
-        },
-        null,
-      );
-      const adder = page.getByRole('toolbar', { name: 'Annotate the selection' });
-      await adder.waitFor();
-      const adderBox = (await adder.boundingBox())!;
-      expect(adderBox.x).toBeGreaterThanOrEqual(0);
-      expect(adderBox.x + adderBox.width).toBeLessThanOrEqual(viewport.width);
-      await adder.getByRole('button', { name: 'Add Highlight' }).click();
-      await expect.poll(() => adder.count()).toBe(0);
-      const ours = async () =>
-        (
-          await inFrame(
-            page,
-            (doc) => {
-              const set = (doc.defaultView as unknown as { CSS: { highlights: Map<string, Set<Range>> } }).CSS.highlights.get('lectern-highlight');
-              return (set ? Array.from(set) : []).map((range) => ({ text: range.toString(), left: range.getBoundingClientRect().left, top: range.getBoundingClientRect().top }));
-            },
-            null,
-          )
-        ).find((d) => d.text === selected.text) ?? null;
+      const selected = await selectStart(page, 'm2', 9);
+      await highlightSelection(page, viewport);
+      const ours = () => drawnHighlight(page, selected.text);
       await expect.poll(ours).not.toBeNull();
       expect((await ours())!.left).toBeCloseTo(selected.left, 0);
       expect((await ours())!.top).toBeCloseTo(selected.top, 0);
 
       // The search jump lands on the passage's page, and the footer says that page.
-      await page.getByRole('button', { name: 'Search this book' }).click();
-      const field = page.getByRole('searchbox', { name: 'Search this book' });
-      await field.fill(WORD);
-      await field.press('Enter');
-      await page.locator('.reader-search__result').first().getByRole('link').click();
+      await searchAndFollow(page, WORD);
       await expect.poll(async () => (await inView(page)).ids, { timeout: 15_000 }).toContain(`m${FOUND}`);
-      const found = await inFrame(page, (doc) => {
-        const r = doc.querySelector('mark.lectern-search-hit--current')?.getBoundingClientRect();
-        return r ? { left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: doc.documentElement.clientHeight } : null;
-      }, null);
+      const found = await currentSearchHit(page);
       expect(found!.left).toBeGreaterThanOrEqual(0);
       expect(found!.right).toBeLessThanOrEqual(viewport.width);
       expect(found!.top).toBeGreaterThanOrEqual(0);
