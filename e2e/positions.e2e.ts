@@ -5,10 +5,13 @@
  * names the next chapter and offers to sign in.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { signIn } from '../scripts/fresh-server.ts';
+import { epubBook, PNG } from '../packages/server/test/ingest/helpers.ts';
+import { importBook, signIn } from '../scripts/fresh-server.ts';
 import { launchBrowser, seriousViolations } from './browser.ts';
 
 const baseURL = inject('baseURL');
@@ -251,6 +254,60 @@ describe('a PDF position follows the account (issue 13)', () => {
     await b.getByRole('img', { name: 'Page 3' }).waitFor({ state: 'attached' });
     await expect.poll(() => pdfPageInView(b), { timeout: 15_000 }).toBe(3);
     if (SHOTS) await b.screenshot({ path: `${SHOTS}/pdf-position-390.png` });
+    await second.close();
+  });
+
+  it('opens a chapter of pictures alone, seen whole on a desktop, at its start on a phone', async () => {
+    // Six plates side by side: one screen at 1280 px, a column of them (two pages and more) at 390 px. No words
+    // to find them by again: the position is its percentage alone.
+    const title = 'Plates Without Words';
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-plates-'));
+    const file = path.join(folder, 'plates.epub');
+    const plate = (n: number) => `<img src="plate.png" alt="" width="180" height="220" id="plate-${n}"/>`;
+    fs.writeFileSync(
+      file,
+      epubBook({
+        identifier: 'urn:uuid:5a1e0c3e-0000-4000-8000-0000000000d1',
+        title,
+        manifest: ['<item id="plate" href="plate.png" media-type="image/png"/>'],
+        files: { 'plate.png': PNG },
+        chapters: [
+          { path: 'plates.xhtml', label: 'Plates', body: `<div>${Array.from({ length: 6 }, (_, i) => plate(i + 1)).join(' ')}</div>` },
+          { path: 'text.xhtml', label: 'Text', body: '<h1>Text</h1><p>The words after the plates.</p>' },
+        ],
+      }),
+    );
+    const bookId = new RegExp(`imported\\s+(\\S+)\\s+"${title}"`).exec(importBook(inject('dataDir'), file))?.[1] ?? '';
+    fs.rmSync(folder, { recursive: true, force: true });
+    expect(bookId).not.toBe('');
+
+    const first = await browser.newContext({ baseURL, viewport });
+    const a = await first.newPage();
+    a.setDefaultTimeout(15_000);
+    await signIn(a, email, password);
+    const book = (await (await a.request.get(`/api/v1/book/${bookId}/`)).json()) as BookDetail;
+    const footer = (p: Page) => p.locator('.reader-footer__text').textContent();
+    const saved = a.waitForResponse((r) => r.url().endsWith(`/api/v1/book/${bookId}/position/`) && r.request().method() === 'PUT' && r.status() === 200);
+    await a.goto(book.chapters[0]!.web_url);
+    // seen whole (the footer says all of it is read); where the reader is, is its start
+    await expect.poll(() => footer(a)).toBe('100%');
+    expect((await (await saved).json()).position.locator.progression).toBe(0);
+    await first.close();
+
+    const second = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
+    const b = await second.newPage();
+    b.setDefaultTimeout(15_000);
+    await signIn(b, email, password);
+    await b.goto(book.url);
+    await b.getByRole('link', { name: /^Continue/ }).first().click();
+    await b.waitForURL((u) => decodeURIComponent(u.pathname).endsWith('/plates.xhtml'));
+    const scroller = () => b.evaluate(() => {
+      const s = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!.contentDocument!.scrollingElement!;
+      return { top: s.scrollTop, range: s.scrollHeight - s.clientHeight };
+    });
+    await expect.poll(async () => (await scroller()).range).toBeGreaterThan(200);
+    await expect.poll(() => footer(b)).toBe('0%');
+    expect((await scroller()).top).toBe(0);
     await second.close();
   });
 });

@@ -218,6 +218,13 @@ export class FrameController {
     return { index: pageIndex(this.along, size, count, this.stripRtl), count };
   }
 
+  /** The whole chapter is on the screen: one page, or nothing to scroll. */
+  private seenWhole(): boolean {
+    if (this.paged) return this.pages().count <= 1;
+    const s = this.scroller;
+    return this.flow ? s.scrollWidth - s.clientWidth <= 1 : s.scrollHeight - s.clientHeight <= 1;
+  }
+
   percentage(): number {
     // a fixed-layout page is seen whole: its position is the page itself
     if (this.fixed) return 100;
@@ -520,7 +527,10 @@ export class FrameController {
     const progression = this.percentage();
     const range = this.anchor ?? this.captureRange();
     const node = range?.startContainer;
-    if (!range || !node || node.nodeType !== Node.TEXT_NODE) return { href: this.href, progression };
+    // No words to find the place by (a chapter of pictures): the percentage alone is the place. A chapter seen whole
+    // counts as read (100 %), but the place is its start: on a smaller screen it is longer, and 100 would open it
+    // at its end.
+    if (!range || !node || node.nodeType !== Node.TEXT_NODE) return { href: this.href, progression: !this.fixed && this.seenWhole() ? 0 : progression };
     const data = (node as Text).data;
     const off = range.startOffset;
     return {
