@@ -33,7 +33,9 @@ const VERTICAL_PARAGRAPHS = 70;
  * in-book search takes each Chinese or Japanese character as a word; core's CJK_CHARACTERS).
  */
 const VERTICAL_WORD = '北極星';
-const VERTICAL_PASSAGE = `冬の長い夜、北の港の年老いた船乗りたちは岸壁から動かぬ一つの星を見上げ、それを${VERTICAL_WORD}と呼んだ。猫もそれを見ていた。`;
+/** (with its reading in ruby, as Japanese books give one: the search reads the base text, and goes on past it) */
+const VERTICAL_PASSAGE = `冬の長い夜、北の港の年老いた船乗りたちは岸壁から動かぬ一つの星を見上げ、それを<ruby>${VERTICAL_WORD}<rp>(</rp><rt>ほっきょくせい</rt><rp>)</rp></ruby>と呼んだ。猫もそれを見ていた。`;
+const VERTICAL_QUERY = `${VERTICAL_WORD}と呼んだ`;
 const VERTICAL_FOUND = 41;
 
 /**
@@ -684,11 +686,12 @@ for (const viewport of [
       expect((await ours())!.left).toBeCloseTo(selected.left, 0);
 
       // The search jump lands on the passage's page.
-      await searchAndFollow(page, VERTICAL_WORD, path.join(os.tmpdir(), `lectern-fidelity-vertical-search-${viewport.width}.png`));
+      await searchAndFollow(page, VERTICAL_QUERY, path.join(os.tmpdir(), `lectern-fidelity-vertical-search-${viewport.width}.png`));
       await expect.poll(async () => (await verticalInView(page)).ids, { timeout: 15_000 }).toContain(`v${VERTICAL_FOUND}`);
       const found = await currentSearchHit(page);
-      // the word marked where it stands inside its sentence, which has no spaces
+      // the words marked where they stand inside their sentence, which has no spaces: the ruby base, then on after it
       expect(found!.text).toBe(VERTICAL_WORD);
+      expect(await inFrame(page, (doc) => Array.from(doc.querySelectorAll('mark.lectern-search-hit--current')).map((m) => m.textContent).join(''), null)).toBe(VERTICAL_QUERY);
       expect(found!.left).toBeGreaterThanOrEqual(0);
       expect(found!.right).toBeLessThanOrEqual(viewport.width);
       expect(found!.top).toBeGreaterThanOrEqual(0);

@@ -57,6 +57,9 @@ describe('marks in the chapter', () => {
     expect(markWords(root, ['猫']).map((m) => m.textContent)).toEqual(['猫', '猫']);
     expect(markWords(root, ['名前', 'である']).map((m) => m.textContent)).toEqual(['である', '名前', '名前']);
     expect(markWords(root, ['前名'])).toHaveLength(0);
+    // ruby's reading is not part of the text: a word runs on across its base (one mark per piece)
+    expect(markWords(root, ['猫である']).map((m) => m.textContent)).toEqual(['猫', 'である']);
+    expect(root.querySelector('rt')!.textContent).toBe('ねこ');
   });
 
   it('finds a phrase whatever the whitespace between blocks and words', () => {

@@ -103,15 +103,18 @@ const INLINE = new Set([
   'var', 'wbr',
 ]);
 
-/** The text a reader sees, whitespace-normalised: script, style and head contents left out. */
-export function visibleText(nodes: readonly DomNode[]): string {
+/**
+ * The text a reader sees, whitespace-normalised: script, style and head contents left out, and the elements named
+ * in `leaveOut` too (search leaves out ruby's readings, `rt` and `rp`, so a word reads as its base text).
+ */
+export function visibleText(nodes: readonly DomNode[], leaveOut: ReadonlySet<string> = INVISIBLE): string {
   const parts: string[] = [];
   const walk = (list: readonly DomNode[]): void => {
     for (const node of list) {
       if (DomUtils.isText(node)) parts.push(node.data);
       else if (isElement(node)) {
         const name = localName(node);
-        if (!INVISIBLE.has(name)) walk(node.children);
+        if (!INVISIBLE.has(name) && !leaveOut.has(name)) walk(node.children);
         // Block boundaries (and <br>) separate words even when the markup has no whitespace between them.
         if (!INLINE.has(name)) parts.push(' ');
       } else if (DomUtils.isCDATA(node)) walk(node.children);

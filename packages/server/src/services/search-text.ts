@@ -16,12 +16,18 @@ const SNIPPET_CONTEXT = 14;
 
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** Lower-cased, accents removed (é -> e, ß stays), so "Café" and "cafe" are one word on both engines. */
+/**
+ * Lower-cased, accents removed (é -> e, ß stays), so "Café" and "cafe" are one word on both engines. Kana keep their
+ * voicing marks (だ is not た, and SQLite's tokenizer keeps them too): the marks come off only after other letters.
+ */
 export function fold(text: string): string {
   // most text is ASCII, which has nothing to decompose (normalising is the costly part)
   if (ASCII.test(text)) return text.toLowerCase();
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const decomposed = text.normalize('NFKD');
+  if (!KANA_VOICING.test(decomposed)) return decomposed.replace(/\p{M}+/gu, '').toLowerCase();
+  return decomposed.replace(/(?<![\u3040-\u30ff])\p{M}+/gu, '').normalize('NFC').toLowerCase();
 }
+const KANA_VOICING = /[\u3099\u309a]/;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 /** core's CJK_CHARACTERS as a split pattern: the characters kept as pieces of their own. */
@@ -67,9 +73,15 @@ function unitsOf(text: string): TextUnit[] {
 }
 const joinUnits = (units: readonly { text: string; glued: boolean }[]) => units.map((u, i) => (i > 0 && !u.glued ? ` ${u.text}` : u.text)).join('');
 
-/** A chapter's readable text in passages of about PASSAGE_WORDS words (markup, scripts and styles left out). */
+/** Ruby's readings (furigana): a word is searched and shown by its base text, as the reader's marks find it. */
+const RUBY_READINGS: ReadonlySet<string> = new Set(['rt', 'rp']);
+
+/**
+ * A chapter's readable text in passages of about PASSAGE_WORDS words (markup, scripts and styles left out, and
+ * ruby's readings).
+ */
 export function passagesOf(html: string): string[] {
-  const text = visibleText(parseHtml(html).children);
+  const text = visibleText(parseHtml(html).children, RUBY_READINGS);
   if (!text) return [];
   if (!hasCjk(text)) {
     const words = text.split(' ');

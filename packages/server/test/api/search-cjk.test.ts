@@ -26,7 +26,7 @@ const book = () =>
     language: 'ja',
     chapters: [
       { path: 'one.xhtml', label: '一', body: `<h1>一</h1><p>${CAT}</p>${`<p>${MORE}</p>`.repeat(12)}` },
-      { path: 'two.xhtml', label: '二', body: `<h1>二</h1><p>${ANALECTS}</p><p>Printed in Tokyo.</p>` },
+      { path: 'two.xhtml', label: '二', body: `<h1>二</h1><p>${ANALECTS}</p><p>Printed in Tokyo.</p><p>今日は<ruby>晴天<rp>(</rp><rt>せいてん</rt><rp>)</rp></ruby>なり。</p>` },
     ],
   });
 
@@ -77,6 +77,9 @@ describe.each(ENGINES)('search in Chinese and Japanese (%s)', (engine) => {
     expect(name.results[0]!.highlighted_content).toContain(`${SNIPPET_MARK_OPEN}名前${SNIPPET_MARK_CLOSE}はまだ無い`);
     // the characters in another order are not the word
     expect((await inBook('前名')).total).toBe(0);
+    // kana with a voicing mark are their own characters (だ is not た), in the query as in the index
+    expect((await inBook('じめじめ')).results[0]!.highlighted_content).toContain(`薄暗い${SNIPPET_MARK_OPEN}じめじめ${SNIPPET_MARK_CLOSE}した`);
+    expect((await inBook('しめしめ')).total).toBe(0);
     // a word on every page of the chapter: the chapter is cut into passages by its characters (three to a word)
     expect((await inBook('人間')).total).toBeGreaterThan(1);
   });
@@ -86,6 +89,13 @@ describe.each(ENGINES)('search in Chinese and Japanese (%s)', (engine) => {
     expect(friend.results.map((r) => r.full_path)).toEqual(['two.xhtml']);
     expect(friend.results[0]!.highlighted_content).toContain(`${SNIPPET_MARK_OPEN}有朋${SNIPPET_MARK_CLOSE}自远方来`);
     expect((await inBook('tokyo')).results[0]!.highlighted_content).toContain(`${SNIPPET_MARK_OPEN}Tokyo.${SNIPPET_MARK_CLOSE}`);
+  });
+
+  it('reads a word with ruby by its base text: the reading (furigana) is not searched', async () => {
+    const fine = await inBook('晴天なり');
+    expect(fine.total).toBe(1);
+    expect(fine.results[0]!.highlighted_content).toContain(`今日は${SNIPPET_MARK_OPEN}晴天なり${SNIPPET_MARK_CLOSE}`);
+    expect((await inBook('せいてん')).total).toBe(0);
   });
 
   it('finds the title by a part of its name, its author and its text in the catalog', async () => {
