@@ -50,15 +50,20 @@ export function titleDisplay(title: string, threshold = 60): { text: string; shr
   return { text, shrink: true };
 }
 
-/** URL-safe slug of a title, used as {title_safe} in reader paths. */
+/**
+ * URL slug of a title, a topic or a publisher ({title_safe} in reader paths; paths encode it). Latin letters fold to
+ * a-z (accents off; other Latin letters such as ß separate words, as they always have, so existing slugs stay);
+ * letters and digits of other scripts are kept as they are, so "吾輩は猫である" or "Война и мир" have slugs of their
+ * own instead of all being "untitled" (whose topics and publishers the importer drops).
+ */
 export function slugify(text: string): string {
-  const slug = text
+  const words = text
     .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/(?<=\p{Script=Latin})[\u0300-\u036f]+/gu, '')
+    .normalize('NFC')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/g, '');
+    .replace(/(?:[^\p{L}\p{N}]|(?![a-z])\p{Script=Latin})+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+  const slug = Array.from(words).slice(0, 80).join('').replace(/-+$/g, '');
   return slug || 'untitled';
 }

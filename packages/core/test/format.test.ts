@@ -48,6 +48,13 @@ describe('paths and slugs', () => {
     expect(slugify("Alice's Adventures in Wonderland")).toBe('alice-s-adventures-in-wonderland');
     expect(slugify('Ça va — Café')).toBe('ca-va-cafe');
     expect(slugify('!!!')).toBe('untitled');
+    // other Latin letters separate words as before (existing slugs stay); other scripts keep their letters
+    expect(slugify('Straße – Øresund')).toBe('stra-e-resund');
+    expect(slugify('吾輩は猫である')).toBe('吾輩は猫である');
+    expect(slugify('夏目 漱石 (1905)')).toBe('夏目-漱石-1905');
+    expect(slugify('Война и мир')).toBe('война-и-мир');
+    expect(slugify('が')).toBe('が');
+    expect(Array.from(slugify('𠀋'.repeat(100)))).toHaveLength(80);
   });
 
   it('builds reader and chapter paths with each segment encoded and the slashes kept', () => {

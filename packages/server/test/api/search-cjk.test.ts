@@ -1,5 +1,5 @@
 /**
- * Search in Chinese and Japanese, on both engines: text written without spaces between words is found by any run
+ * Chinese and Japanese titles, on both engines: addresses (title, topic, publisher) in their own script; and search: text written without spaces between words is found by any run
  * of its characters (each indexed as a word of its own), marked in the snippet where the characters stand, shown
  * as written (no spaces put in), and a library indexed before this is indexed again (migration 0027 + the
  * backfill) with SQLite's FTS tables left consistent.
@@ -24,6 +24,7 @@ const book = () =>
     title: '吾輩は猫である',
     creator: '夏目漱石',
     language: 'ja',
+    metadata: ['<dc:subject>小説</dc:subject>', '<dc:publisher>青空文庫</dc:publisher>'],
     chapters: [
       { path: 'one.xhtml', label: '一', body: `<h1>一</h1><p>${CAT}</p>${`<p>${MORE}</p>`.repeat(12)}` },
       { path: 'two.xhtml', label: '二', body: `<h1>二</h1><p>${ANALECTS}</p><p>Printed in Tokyo.</p><p>今日は<ruby>晴天<rp>(</rp><rt>せいてん</rt><rp>)</rp></ruby>なり。</p>` },
@@ -105,6 +106,17 @@ describe.each(ENGINES)('search in Chinese and Japanese (%s)', (engine) => {
     }
     const byText = (await catalog('見当')).results.find((r) => r.metadata.book_id === bookId)!;
     expect(byText.passages[0]!.highlighted_content).toContain(`${SNIPPET_MARK_OPEN}見当${SNIPPET_MARK_CLOSE}`);
+  });
+
+  it('gives the title, its topic and its publisher addresses in their own script (not "untitled", not dropped)', async () => {
+    const title = (await reader.get(`/api/v1/book/${bookId}/`)).json();
+    expect(title.chapters[0].web_url).toBe(`/library/view/${encodeURIComponent('吾輩は猫である')}/${bookId}/one.xhtml`);
+    const topic = await reader.get(`/api/v1/topics/${encodeURIComponent('小説')}/`);
+    expect(topic.statusCode, topic.body).toBe(200);
+    expect(topic.json().name).toBe('小説');
+    const publisher = await reader.get(`/api/v1/publishers/${encodeURIComponent('青空文庫')}/`);
+    expect(publisher.statusCode, publisher.body).toBe(200);
+    expect(publisher.json().name).toBe('青空文庫');
   });
 
   it('indexes again what was indexed before this (migration 0027, then the backfill), FTS tables consistent', async () => {

@@ -81,6 +81,8 @@ export function epubBook(book: {
   cover?: Uint8Array;
   manifest?: string[];
   files?: Record<string, string | Uint8Array>;
+  /** more metadata elements (dc:subject, dc:publisher…), as they are */
+  metadata?: string[];
 }): Uint8Array {
   const items = book.chapters.map((c, i) => `<item id="c${i}" href="${c.path}" media-type="application/xhtml+xml"/>`);
   const nav = book.chapters.map((c) => `<li><a href="${c.path}">${c.label}</a></li>`).join('');
@@ -92,7 +94,7 @@ export function epubBook(book: {
   <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
     <dc:identifier id="uid">${book.identifier}</dc:identifier>
     <dc:title>${book.title}</dc:title>${book.creator ? `<dc:creator>${book.creator}</dc:creator>` : ''}<dc:language>${book.language ?? 'en'}</dc:language>
-    <meta property="dcterms:modified">${book.modified ?? '2024-01-01T00:00:00Z'}</meta>
+    <meta property="dcterms:modified">${book.modified ?? '2024-01-01T00:00:00Z'}</meta>${(book.metadata ?? []).join('')}
   </metadata>
   <manifest>
     <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
