@@ -48,8 +48,6 @@ export const PLAYLIST_MESSAGES = {
   descriptionTooLong: 'Playlist descriptions are limited to 160 characters',
   defaultNotEditable: 'The default playlist cannot be edited.',
   notFound: 'We could not find the playlist that you requested.',
-  /** §3: the name of the error an unknown playlist id flashes (kept as the error state's responseText); notFound is its words. */
-  collectionNotFound: 'collection not found',
   fetchFailed: "Something has gone wrong and we can't display your playlists.",
   tryAgain: 'Please try again soon.',
   newPlaylistName: 'New playlist',

@@ -203,6 +203,6 @@ describe('edit page: save, delete', () => {
   it("an unknown playlist goes back to /c/ with 'We could not find the playlist that you requested. Please try again soon.'", async () => {
     renderEdit('nope');
     await screen.findByTestId('where');
-    expect(getErrorState()).toMatchObject({ errorLevel: 'WARN', message: 'We could not find the playlist that you requested. Please try again soon.', responseText: 'collection not found' });
+    expect(getErrorState()).toMatchObject({ errorLevel: 'WARN', message: 'We could not find the playlist that you requested. Please try again soon.' });
   });
 });

@@ -174,7 +174,7 @@ describe('playlist screens (spec §2, §4)', () => {
   it('an unknown playlist goes to /c/ with the WARN flash', async () => {
     renderArea('/c/collection/404/');
     await screen.findByRole('heading', { level: 1, name: 'Queue' });
-    expect(getErrorState()).toMatchObject({ didError: true, errorLevel: 'WARN', message: 'We could not find the playlist that you requested. Please try again soon.', responseText: 'collection not found' });
+    expect(getErrorState()).toMatchObject({ didError: true, errorLevel: 'WARN', message: 'We could not find the playlist that you requested. Please try again soon.' });
   });
 
   it('a failed list fetch shows the fatal screen with both toolbar buttons disabled', async () => {

@@ -48,7 +48,7 @@ export function PlaylistView() {
 
   useEffect(() => {
     if (!unknown) return;
-    reportError('WARN', withTryAgain(PLAYLIST_MESSAGES.notFound), new Error(PLAYLIST_MESSAGES.collectionNotFound));
+    reportError('WARN', withTryAgain(PLAYLIST_MESSAGES.notFound));
     navigate(appPaths.playlists, { replace: true });
   }, [unknown, navigate]);
 
