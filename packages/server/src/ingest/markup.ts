@@ -103,11 +103,13 @@ const INLINE = new Set([
   'var', 'wbr',
 ]);
 
+const NOTHING_MORE: ReadonlySet<string> = new Set();
+
 /**
  * The text a reader sees, whitespace-normalised: script, style and head contents left out, and the elements named
  * in `leaveOut` too (search leaves out ruby's readings, `rt` and `rp`, so a word reads as its base text).
  */
-export function visibleText(nodes: readonly DomNode[], leaveOut: ReadonlySet<string> = INVISIBLE): string {
+export function visibleText(nodes: readonly DomNode[], leaveOut: ReadonlySet<string> = NOTHING_MORE): string {
   const parts: string[] = [];
   const walk = (list: readonly DomNode[]): void => {
     for (const node of list) {

@@ -31,14 +31,18 @@ export async function up(db: Kysely<unknown>, engine: 'sqlite' | 'postgres'): Pr
   for (const { title_id } of titles) {
     const { rows } = await sql<{ id: number; chapter_id: number | null; title: string; people: string; subjects: string; description: string; body: string }>`
       select id, chapter_id, title, people, subjects, description, body from search_docs where title_id = ${title_id}`.execute(db);
-    for (const r of rows) {
-      if (r.chapter_id === null) {
-        await sql`insert into search_name_fts(search_name_fts, rowid, title) values ('delete', ${r.id}, ${r.title})`.execute(db);
-        await sql`insert into search_title_fts(search_title_fts, rowid, title, people, subjects, description)
-          values ('delete', ${r.id}, ${r.title}, ${r.people}, ${r.subjects}, ${r.description})`.execute(db);
-      } else {
-        await sql`insert into search_passage_fts(search_passage_fts, rowid, body) values ('delete', ${r.id}, ${r.body})`.execute(db);
+    // a hundred rows a statement, as SearchRepository.removeTitle takes them out
+    for (let i = 0; i < rows.length; i += 100) {
+      const batch = rows.slice(i, i + 100);
+      const own = batch.filter((r) => r.chapter_id === null);
+      const text = batch.filter((r) => r.chapter_id !== null);
+      if (own.length) {
+        await sql`insert into search_name_fts(search_name_fts, rowid, title) values ${sql.join(own.map((r) => sql`('delete', ${r.id}, ${r.title})`))}`.execute(db);
+        await sql`insert into search_title_fts(search_title_fts, rowid, title, people, subjects, description) values ${sql.join(
+          own.map((r) => sql`('delete', ${r.id}, ${r.title}, ${r.people}, ${r.subjects}, ${r.description})`),
+        )}`.execute(db);
       }
+      if (text.length) await sql`insert into search_passage_fts(search_passage_fts, rowid, body) values ${sql.join(text.map((r) => sql`('delete', ${r.id}, ${r.body})`))}`.execute(db);
     }
     await sql`delete from search_docs where title_id = ${title_id}`.execute(db);
   }
