@@ -85,6 +85,53 @@ describe("create modal (spec §2, §4 'Create flow')", () => {
   });
 });
 
+describe('create modal: the keyboard is never trapped, typing is never lost to Escape (issue 21)', () => {
+  const description = () => screen.getByRole('textbox', { name: /\(optional\)/ }) as HTMLTextAreaElement;
+
+  it('Tab in the description moves on (the default is not prevented), with no hint about Escape', () => {
+    stubFetch(() => json(500));
+    renderSignedIn(<CreatePlaylistModal open onClose={vi.fn()} content={content} />, [queue()]);
+    const area = description();
+    fireEvent.change(area, { target: { value: 'Notes' } });
+    area.focus();
+    expect(fireEvent.keyDown(area, { key: 'Tab' })).toBe(true);
+    expect(area.value).toBe('Notes');
+    expect(screen.queryByText(/Escape, then Tab/)).toBeNull();
+  });
+
+  it('Escape with nothing typed closes at once', () => {
+    stubFetch(() => json(500));
+    const onClose = vi.fn();
+    renderSignedIn(<CreatePlaylistModal open onClose={onClose} content={content} />, [queue()]);
+    fireEvent.keyDown(nameField(), { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('Escape with unsaved text asks first: Keep editing keeps it, Discard closes', () => {
+    stubFetch(() => json(500));
+    const onClose = vi.fn();
+    renderSignedIn(<CreatePlaylistModal open onClose={onClose} content={content} />, [queue()]);
+    fireEvent.change(description(), { target: { value: 'For the train' } });
+    fireEvent.keyDown(description(), { key: 'Escape' });
+    expect(onClose).not.toHaveBeenCalled();
+    const ask = screen.getByRole('alertdialog', { name: 'Discard what you typed?' });
+    expect(ask.textContent).toContain('has not been saved');
+    // Escape in the question goes back to editing
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Keep editing' }), { key: 'Escape' });
+    expect(onClose).not.toHaveBeenCalled();
+    expect(description().value).toBe('For the train');
+    // the close button asks too; Keep editing keeps the text
+    fireEvent.click(screen.getAllByRole('button', { name: 'Close' })[0]!);
+    fireEvent.click(screen.getByRole('button', { name: 'Keep editing' }));
+    expect(onClose).not.toHaveBeenCalled();
+    expect(description().value).toBe('For the train');
+    fireEvent.keyDown(description(), { key: 'Escape' });
+    fireEvent.click(screen.getByRole('button', { name: 'Discard' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('create page /c/new-collection/ (spec §2)', () => {
   it('adds the contentUri from the navigation state and opens the new playlist', async () => {
     function Where() {

@@ -3,9 +3,12 @@
  * closing removes it; the dialog fades and rises in over 300 ms (and back out before it unmounts); Tab and
  * Shift+Tab cycle through the dialog's controls; Escape closes; focus goes back to what opened it. The rest of
  * the page is made inert while it is open, so neither pointer nor screen reader can reach behind it.
+ * A dialog holding unsaved input (`unsaved`) asks before Escape, the backdrop or the close button throw it away:
+ * a confirmation in the same modal pattern, whose Escape goes back to editing (docs/decisions.md).
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
+import { Button } from './Button.tsx';
 import './Modal.css';
 
 /** §9 "Modal transition": 300 ms. */
@@ -43,10 +46,28 @@ export interface ModalProps {
   role?: 'dialog' | 'alertdialog';
   /** Called once the closing transition has finished and the dialog is gone. */
   onExited?: () => void;
+  /** What was typed would be lost on close: Escape, the backdrop and the close button ask first. */
+  unsaved?: boolean;
 }
 
-export function Modal({ open, onClose, title, children, footer, initialFocus, returnFocus, describedBy, size = 'md', role = 'dialog', onExited }: ModalProps) {
+/** The words of the discard confirmation (ours: the spec has none, docs/decisions.md). */
+export const DISCARD_PROMPT = {
+  title: 'Discard what you typed?',
+  message: 'What you typed in this dialog has not been saved and will be lost.',
+  keep: 'Keep editing',
+  discard: 'Discard',
+} as const;
+
+export function Modal({ open, onClose, title, children, footer, initialFocus, returnFocus, describedBy, size = 'md', role = 'dialog', onExited, unsaved = false }: ModalProps) {
   const [mounted, setMounted] = useState(open);
+  const [asking, setAsking] = useState(false);
+  const messageId = useId();
+  const requestClose = () => {
+    if (!open) return;
+    if (unsaved) setAsking(true);
+    else onClose();
+  };
+  if (asking && (!open || !unsaved)) setAsking(false);
   const [active, setActive] = useState(false);
   const dialogRef = useRef<HTMLDivElement>(null);
   const openerRef = useRef<HTMLElement | null>(null);
@@ -114,7 +135,7 @@ export function Modal({ open, onClose, title, children, footer, initialFocus, re
     if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();
-      if (open) onClose();
+      requestClose();
       return;
     }
     if (e.key !== 'Tab') return;
@@ -139,9 +160,9 @@ export function Modal({ open, onClose, title, children, footer, initialFocus, re
     }
   };
 
-  return createPortal(
+  const dialog = createPortal(
     <div className={`modal${active && open ? ' modal--active' : ''}`} onKeyDown={onKeyDown}>
-      <div className="modal__backdrop" aria-hidden="true" onMouseDown={() => open && onClose()} />
+      <div className="modal__backdrop" aria-hidden="true" onMouseDown={requestClose} />
       <div
         ref={dialogRef}
         className={`modal__dialog modal__dialog--${size}`}
@@ -155,7 +176,7 @@ export function Modal({ open, onClose, title, children, footer, initialFocus, re
           <h2 className="modal__title" id={titleId}>
             {title}
           </h2>
-          <button type="button" className="modal__close" aria-label="Close" onClick={onClose}>
+          <button type="button" className="modal__close" aria-label="Close" onClick={requestClose}>
             <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
               <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
             </svg>
@@ -166,5 +187,38 @@ export function Modal({ open, onClose, title, children, footer, initialFocus, re
       </div>
     </div>,
     document.body,
+  );
+  if (!unsaved && !asking) return dialog;
+  // The confirmation is a sibling, not a child: a child's keys would bubble (through React) to this dialog's Tab cycle.
+  return (
+    <>
+      {dialog}
+      <Modal
+        open={asking}
+        onClose={() => setAsking(false)}
+        title={DISCARD_PROMPT.title}
+        role="alertdialog"
+        size="sm"
+        describedBy={messageId}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setAsking(false)}>
+              {DISCARD_PROMPT.keep}
+            </Button>
+            <Button
+              variant="danger"
+              onClick={() => {
+                setAsking(false);
+                onClose();
+              }}
+            >
+              {DISCARD_PROMPT.discard}
+            </Button>
+          </>
+        }
+      >
+        <p id={messageId}>{DISCARD_PROMPT.message}</p>
+      </Modal>
+    </>
   );
 }

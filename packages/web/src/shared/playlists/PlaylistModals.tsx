@@ -22,10 +22,13 @@ export function CreatePlaylistModal({ open, onClose, onExited, returnFocus, cont
   const form = useCreatePlaylistForm(content);
   const formId = useId();
   const success = form.state === 'success';
+  // Typed but not created yet: Escape, the backdrop and the close button ask before throwing it away.
+  const unsaved = !success && (form.name !== PLAYLIST_MESSAGES.newPlaylistName || form.description !== '');
   return (
     <Modal
       open={open}
       onClose={onClose}
+      unsaved={unsaved}
       onExited={onExited}
       returnFocus={returnFocus}
       title={PLAYLIST_MESSAGES.createModalTitle}
