@@ -12,7 +12,7 @@ const SEEN_MAX = 5000;
 export interface ReaderFacts {
   /** titles holding the reader's position, read last first (at most a row) */
   positions: number[];
-  /** the first titles of their queue, in its order */
+  /** the first titles of their queue, in its order (as the playlists page shows it) */
   queue: number[];
   chosenTopics: number[];
   /** topics of what they read lately, latest first */
@@ -42,7 +42,7 @@ export class HomeRepository {
         where user_id = ${u} order by updated_at desc, title_id desc limit ${rowSize}) p
       union all
       select * from (select 'queue', ci.title_id, '', ci.position from collections c join collection_items ci on ci.collection_id = c.id
-        where c.user_id = ${u} and c.is_default = 1 order by ci.position limit ${rowSize}) q
+        where c.user_id = ${u} and c.is_default = 1 order by ci.position desc limit ${rowSize}) q
       union all
       select 'chosen', topic_id, '', 0 from user_topics where user_id = ${u}
       union all
@@ -61,8 +61,9 @@ export class HomeRepository {
       positions: of('position')
         .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? '') || b.id - a.id)
         .map((r) => r.id),
+      // the queue's order is the playlist's: highest position first (CollectionsRepository.itemsOf)
       queue: of('queue')
-        .sort((a, b) => Number(a.n) - Number(b.n))
+        .sort((a, b) => Number(b.n) - Number(a.n))
         .map((r) => r.id),
       chosenTopics: of('chosen').map((r) => r.id),
       readTopics: of('read')

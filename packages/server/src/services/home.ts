@@ -42,6 +42,56 @@ const ANNOUNCEMENTS_SHOWN = 3;
 /** Announcements on now and to come, kept for choosing by time (far more than an operator schedules at once). */
 const ANNOUNCEMENTS_KEPT = 100;
 const DAY_MS = 86_400_000;
+/** The order of the rows on the page (library-playlists-account.md §2's list, continue reading first). */
+const SECTION_ORDER: readonly HomeSectionKey[] = [
+  'continue_reading',
+  'queue',
+  'last_viewed',
+  'new',
+  'recommended',
+  'editors_picks',
+  'popular',
+  'trending_in_your_topics',
+  'popular_videos',
+  'audio_books',
+  'case_studies',
+];
+/**
+ * Which row keeps a title that several rows would show (docs/decisions.md, "One title, one row of the home"): the
+ * reader's own rows first, then the curated one, then the rows of one kind, and last the rows any title fits.
+ */
+export const SECTION_PRECEDENCE: readonly HomeSectionKey[] = [
+  'continue_reading',
+  'queue',
+  'last_viewed',
+  'recommended',
+  'trending_in_your_topics',
+  'editors_picks',
+  'popular_videos',
+  'audio_books',
+  'case_studies',
+  'popular',
+  'new',
+];
+/** Candidates read per row: enough that a row still fills when every row before it took other titles of its list. */
+const CANDIDATES = HOME_ROW_SIZE * SECTION_ORDER.length;
+
+/** Each row's first HOME_ROW_SIZE candidates that no row of higher precedence took. */
+function distinctRows(candidates: ReadonlyMap<HomeSectionKey, readonly TitleRow[]>): Map<HomeSectionKey, TitleRow[]> {
+  const taken = new Set<number>();
+  const out = new Map<HomeSectionKey, TitleRow[]>();
+  for (const key of SECTION_PRECEDENCE) {
+    const row: TitleRow[] = [];
+    for (const t of candidates.get(key) ?? []) {
+      if (row.length === HOME_ROW_SIZE) break;
+      if (taken.has(t.id)) continue;
+      taken.add(t.id);
+      row.push(t);
+    }
+    out.set(key, row);
+  }
+  return out;
+}
 
 interface Activity {
   /** standing title ids, most read first */
@@ -79,33 +129,36 @@ export class HomeService {
   ) {}
 
   async dashboard(viewer: Viewer, recentlyViewed: string | undefined): Promise<HomeResponse> {
-    const row = HOME_ROW_SIZE;
+    // Each row is drawn from a deeper list of candidates: a title another row took is skipped (one title, one row).
+    const depth = CANDIDATES;
     const all = listingKeys.all();
     const [announcements, lastViewed, fresh, picks, popular, videos, audio, caseStudies, topics, own] = await Promise.all([
       this.activeAnnouncements(),
-      this.recentlyViewed(recentlyViewed, row),
-      this.newest(all, row),
-      this.picksCache.getOrLoad(`picks ${this.edits} ${this.catalog.titlesAdded}`, () => this.home.editorsPicks(row)),
-      this.popular(null, row),
-      this.popularOrNewest('video', row),
-      this.popularOrNewest('audio', row),
-      this.topicNewest('case-studies', row),
+      this.recentlyViewed(recentlyViewed, depth),
+      this.newest(all, depth),
+      this.picksCache.getOrLoad(`picks ${this.edits} ${this.catalog.titlesAdded}`, () => this.home.editorsPicks(depth)),
+      this.popular(null, depth),
+      this.popularOrNewest('video', depth),
+      this.popularOrNewest('audio', depth),
+      this.topicNewest('case-studies', depth),
       this.topicsCache.getOrLoad(`topics ${this.catalog.titlesAdded}`, () => this.cards.topics()),
       viewer ? this.readerRows(viewer.id) : null,
     ]);
-    const sections: [HomeSectionKey, TitleRow[], string?][] = [
+    const candidates = new Map<HomeSectionKey, TitleRow[]>([
       ['continue_reading', own?.continueReading ?? []],
       ['queue', own?.queue ?? []],
       ['last_viewed', lastViewed],
       ['new', fresh],
-      ['recommended', own?.recommended.rows ?? [], own?.recommended.system],
+      ['recommended', own?.recommended.rows ?? []],
       ['editors_picks', picks],
       ['popular', popular],
       ['trending_in_your_topics', own?.trending ?? []],
       ['popular_videos', videos],
       ['audio_books', audio],
       ['case_studies', caseStudies],
-    ];
+    ]);
+    const rows = distinctRows(candidates);
+    const sections: [HomeSectionKey, TitleRow[], string?][] = SECTION_ORDER.map((key) => [key, rows.get(key) ?? [], key === 'recommended' ? own?.recommended.system : undefined]);
     // One pass for every card on the page: continue_url and progress come with a fixed number of queries.
     const shown = sections.filter(([, rows]) => rows.length > 0);
     const unique = [...new Map(shown.flatMap(([, rows]) => rows).map((r) => [r.id, r])).values()];
@@ -184,7 +237,7 @@ export class HomeService {
   // ---- sections ----
 
   private async readerRows(userId: number) {
-    const facts = await this.home.readerFacts(userId, HOME_ROW_SIZE, RECOMMEND_TOPICS);
+    const facts = await this.home.readerFacts(userId, CANDIDATES, RECOMMEND_TOPICS);
     // Topics the reader chose after registering; failing those, the topics of what they read lately.
     const topics = facts.chosenTopics.length ? facts.chosenTopics : facts.readTopics;
     const [continueReading, queue, recommended, trending] = await Promise.all([
@@ -211,7 +264,7 @@ export class HomeService {
     const byId = new Map<number, TitleRow>(newest.flat().map((t) => [t.id, t]));
     const candidates = [...new Set([...popularIds.slice(0, 50), ...newest.flat().map((t) => t.id)])];
     const excluded = seen ?? (await this.home.seenOrRejected(userId, candidates));
-    const chosen = candidates.filter((id) => !excluded.has(id)).slice(0, HOME_ROW_SIZE);
+    const chosen = candidates.filter((id) => !excluded.has(id)).slice(0, CANDIDATES);
     const missing = chosen.filter((id) => !byId.has(id));
     for (const t of await this.catalog.findTitlesByIds(missing)) byId.set(t.id, t);
     return { rows: chosen.map((id) => byId.get(id)).filter((t): t is TitleRow => t !== undefined), system };
@@ -221,7 +274,7 @@ export class HomeService {
     if (topicIds.length === 0) return [];
     const activity = await this.activityOf(TRENDING_DAYS);
     const wanted = new Set(topicIds);
-    return this.titlesInOrder(activity.ids.filter((id) => activity.topics.get(id)?.some((t) => wanted.has(t))).slice(0, HOME_ROW_SIZE));
+    return this.titlesInOrder(activity.ids.filter((id) => activity.topics.get(id)?.some((t) => wanted.has(t))).slice(0, CANDIDATES));
   }
 
   /** The most read titles of the last POPULAR_DAYS, within a format when one is given. */
