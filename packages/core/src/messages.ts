@@ -225,7 +225,8 @@ export const SUBSCRIPTION_MESSAGES = {
   codeApplied: (code: string) => `${code} has been applied.`,
   codeExpired: 'This code has expired.',
   codeUsedUp: 'This code has been used as many times as it may be.',
-  codeOtherPlan: (plan: string) => `This code is not for the ${plan} plan.`,
+  /** the chosen plan first: the code's own plan is what the reader may switch to */
+  codeOtherPlan: (chosen: string, codePlan: string) => `This code is not for the ${chosen} plan: it is for the ${codePlan} plan.`,
   notSubscribed: 'There is no subscription to cancel.',
   nothingToReactivate: 'There is no cancelled or ended subscription to reactivate.',
   noSuchInvoice: 'No such invoice.',
@@ -234,6 +235,8 @@ export const SUBSCRIPTION_MESSAGES = {
   countryUnknown: 'Choose your country from the list.',
   agreementRequired: 'Please confirm that your subscription starts at once.',
   /** the EU agreement's checkbox: reading starts at once, so the 14-day right of withdrawal ends */
+  /** the account page's thanks after a subscribe, upgrade or reactivation */
+  subscribed: (plan: string) => `You're subscribed to ${plan}. Thank you!`,
   euAgreement: 'I want my subscription to start at once, and I understand that I then lose my 14-day right of withdrawal.',
 } as const;
 

@@ -32,6 +32,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { AppError } from '../errors.ts';
 import { importSampleLibrary, type SampleImportReport } from '../first-start.ts';
+import { rolesOf } from '../services/accounts.ts';
 import { reasonOf } from '../services/import.ts';
 import { describeStartupError } from '../startup-errors.ts';
 import { promptHidden, readStdin } from './input.ts';
@@ -128,7 +129,9 @@ async function run(argv: string[]): Promise<number> {
         const password = await passwordFrom(values, 'users:create', false);
         const { 'password-stdin': _stdin, ...fields } = values;
         const user = await services.accounts.createUser({ ...(fields as { email: string }), password });
-        console.log(`created user ${user.email} (${user.status}${user.is_admin ? ', admin' : ''}) uuid ${user.uuid}`);
+        // every role it set, and the team, said back: the operator sees what the account may do
+        const said = [user.status, ...rolesOf(user), ...(values.team ? [`team ${values.team.trim()}`] : [])].join(', ');
+        console.log(`created user ${user.email} (${said}) uuid ${user.uuid}`);
         return 0;
       }
       case 'users:reset-password': {

@@ -95,7 +95,7 @@ export class SubscriptionsService {
     if (!code) return SUBSCRIPTION_MESSAGES.codeNotValid;
     if (code.expires_at && Date.parse(code.expires_at) <= this.now().getTime()) return SUBSCRIPTION_MESSAGES.codeExpired;
     if (code.usage_limit !== null && code.used_count >= code.usage_limit) return SUBSCRIPTION_MESSAGES.codeUsedUp;
-    if (code.plan && code.plan !== plan) return SUBSCRIPTION_MESSAGES.codeOtherPlan(code.plan);
+    if (code.plan && code.plan !== plan) return SUBSCRIPTION_MESSAGES.codeOtherPlan(plan, code.plan);
     return null;
   }
 

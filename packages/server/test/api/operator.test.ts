@@ -146,6 +146,15 @@ describe.each(ENGINES)('the operators command line on %s', (engine) => {
     });
   });
 
+  it('users:create says back every role it set, and the team (issue 21)', async () => {
+    const creator = await cli(['users:create', '--email', 'creator@example.com', '--password', 'a shelf of good books', '--role', 'content-creator', '--status', 'subscriber']);
+    expect(creator.code).toBe(0);
+    expect(creator.stdout).toMatch(/created user creator@example.com \(subscriber, content-creator\) uuid /);
+    const preview = await cli(['users:create', '--email', 'preview@example.com', '--password', 'a shelf of good books', '--role', 'preview-creator', '--team', ' Night Readers ']);
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toMatch(/created user preview@example.com \([a-z]+, preview-creator, team Night Readers\) uuid /);
+  });
+
   it('users:reset-password sets a new password from stdin and signs the old sessions out', async () => {
     await cli(['users:create', '--email', 'reset@example.com', '--password', 'the first passphrase']);
     const oldToken = await withServices(dataDir, databaseUrl, async ({ services }) => (await services.auth.signIn('reset@example.com', 'the first passphrase', null)).token);

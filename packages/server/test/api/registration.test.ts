@@ -82,6 +82,8 @@ describe.each(ENGINES)('joining on %s', (engine) => {
     expect(days).toBeLessThanOrEqual(10);
     const user = await t.lectern.db.kysely.selectFrom('users').selectAll().where('email', '=', 'trial.reader@example.com').executeTakeFirstOrThrow();
     expect(user.plan).toBe('pro');
+    // The subscribe page reads the plan chosen here from the subscription (issue 21: it preselects it).
+    expect((await reader.get(accountEntryPaths.subscription())).json()).toMatchObject({ status: 'trial', plan: 'pro' });
     expect(await t.lectern.services.registration.history(user)).toEqual([
       expect.objectContaining({ event: 'registered', from_status: null, to_status: 'trial', detail: 'plan pro' }),
     ]);

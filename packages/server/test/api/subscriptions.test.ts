@@ -76,7 +76,12 @@ describe.each(ENGINES)('subscriptions on %s', (engine) => {
       period: 'month',
       is_sale: true,
     });
-    expect(await redeem('spring20', 'basic')).toMatchObject({ success: false, message: SUBSCRIPTION_MESSAGES.codeOtherPlan('pro') });
+    // A pro-only code on the basic plan: the message names the plan chosen, then the code's (issue 21).
+    expect(await redeem('spring20', 'basic')).toMatchObject({ success: false, message: 'This code is not for the basic plan: it is for the pro plan.' });
+    const { client: trial } = await reader('expired');
+    const refused = await trial.post(accountEntryPaths.subscription(), { plan: 'basic', promotion_code: 'spring20' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual({ promotion_code: [SUBSCRIPTION_MESSAGES.codeOtherPlan('basic', 'pro')] });
     await admin.post('/api/v2/admin/promotion-codes/', { code: 'winter', kind: 'fixed', amount: 500, expires_at: new Date(Date.now() - DAY).toISOString() });
     expect(await redeem('winter')).toMatchObject({ success: false, message: SUBSCRIPTION_MESSAGES.codeExpired });
     // §5: the basic plan's own code
