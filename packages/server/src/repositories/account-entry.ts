@@ -1,6 +1,7 @@
 /** Joining: a registered account and its first history entry, the account history, the topics a reader chose. */
 import type { Kysely } from 'kysely';
 import type { Database, NewUser, UserRow } from '../db/schema.ts';
+import { onPostgres } from './conflicts.ts';
 
 export interface HistoryEntry {
   event: string;
@@ -61,6 +62,9 @@ export class AccountEntryRepository {
   /** Replaces the reader's chosen topics in one transaction. */
   async chooseTopics(userId: number, topicIds: readonly number[], now: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      // Two replacements at once run one after the other on PostgreSQL (the account's row is the lock): each would
+      // otherwise delete what it sees and insert into the other's rows (SQLite writes one transaction at a time).
+      if (onPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
       await trx.deleteFrom('user_topics').where('user_id', '=', userId).execute();
       if (topicIds.length) {
         await trx

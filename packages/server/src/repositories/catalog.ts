@@ -558,30 +558,44 @@ export class CatalogRepository {
     for (const topicId of topicIds) await trx.insertInto('title_topics').values({ title_id: titleId, topic_id: topicId }).execute();
   }
 
-  /** The title that stands for the new title's work (the first of it imported), or null when the work is new. */
+  /**
+   * The title that stands for the new title's work, or null when the work is new. Two files are one work when they
+   * share an ISBN (the new one's ISBN is a title's book id), or the same package identifier and work key (a revision
+   * of one publication), or when they are the one book in two formats: the same work key (title and first author)
+   * and exactly one work of that key has no file in the new one's format yet. Two EPUBs (or two PDFs) are never one
+   * work because their titles match (docs/decisions.md "What makes two files one work").
+   */
   private async workTitleId(trx: Transaction<Database>, bundle: NewTitleBundle): Promise<number | null> {
-    const byIsbn = bundle.work.isbn
-      ? await trx.selectFrom('titles').select(['id', 'work_title_id']).where('book_id', '=', bundle.work.isbn).executeTakeFirst()
-      : undefined;
-    const found =
-      byIsbn ??
-      (bundle.title.work_key
-        ? await trx
-            .selectFrom('titles')
-            .select(['id', 'work_title_id'])
-            .where('work_key', '=', bundle.title.work_key)
-            .orderBy('id')
-            .limit(1)
-            .executeTakeFirst()
-        : undefined);
-    return found ? (found.work_title_id ?? found.id) : null;
+    const workOf = (t: { id: number; work_title_id: number | null }) => t.work_title_id ?? t.id;
+    if (bundle.work.isbn) {
+      const byIsbn = await trx.selectFrom('titles').select(['id', 'work_title_id']).where('book_id', '=', bundle.work.isbn).executeTakeFirst();
+      if (byIsbn) return workOf(byIsbn);
+    }
+    const key = bundle.title.work_key;
+    if (!key) return null;
+    const sameKey = await trx.selectFrom('titles').select(['id', 'work_title_id', 'identifier']).where('work_key', '=', key).orderBy('id').execute();
+    const identifier = bundle.title.identifier;
+    const sameIdentifier = identifier ? sameKey.find((t) => t.identifier === identifier) : undefined;
+    if (sameIdentifier) return workOf(sameIdentifier);
+    const works = [...new Set(sameKey.map(workOf))];
+    if (works.length === 0) return null;
+    // the formats each of these works has (a work's titles need not all share its key: an ISBN joins a retitled edition)
+    const members = await trx
+      .selectFrom('titles')
+      .select(['id', 'work_title_id', 'content_format'])
+      .where((eb) => eb.or([eb('id', 'in', works), eb('work_title_id', 'in', works)]))
+      .execute();
+    const lacking = works.filter((work) => !members.some((m) => workOf(m) === work && m.content_format === bundle.title.content_format));
+    return lacking.length === 1 ? lacking[0]! : null;
   }
 
   private async ensureNamed(trx: Transaction<Database>, table: 'topics' | 'publishers', entry: { slug: string; name: string }): Promise<number> {
     const found = await trx.selectFrom(table).select('id').where('slug', '=', entry.slug).executeTakeFirst();
     if (found) return found.id;
-    const row = await trx.insertInto(table).values({ ...entry, name_key: nameKey(entry.name) }).returning('id').executeTakeFirstOrThrow();
-    return row.id;
+    // Another process's import may add the same name between the look and the insert (imports queue only within one
+    // process): the unique slug settles it, and its row is the one (on PostgreSQL the insert waits for it to commit).
+    const row = await trx.insertInto(table).values({ ...entry, name_key: nameKey(entry.name) }).onConflict((oc) => oc.column('slug').doNothing()).returning('id').executeTakeFirst();
+    return row?.id ?? (await trx.selectFrom(table).select('id').where('slug', '=', entry.slug).executeTakeFirstOrThrow()).id;
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { AnnouncementRow, Database, RecommendationActionsTable, TitleRow } from '../db/schema.ts';
+import { lockForReplace } from './conflicts.ts';
 
 /** How many titles a reader may have read, listed or rejected before the home asks about its candidates alone. */
 const SEEN_MAX = 5000;
@@ -150,6 +151,7 @@ export class HomeRepository {
   /** Replaces the picks with these titles, in this order (one transaction: the home never shows half a change). */
   async setEditorsPicks(titleIds: number[], at: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await lockForReplace(trx, 'editors_picks');
       await trx.deleteFrom('editors_picks').execute();
       if (titleIds.length) await trx.insertInto('editors_picks').values(titleIds.map((title_id, position) => ({ title_id, position, picked_at: at }))).execute();
     });

@@ -47,10 +47,6 @@ export class LiveTrainingRepository {
     return this.db.selectFrom('live_courses').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async slugTaken(slug: string): Promise<boolean> {
-    return !!(await this.db.selectFrom('live_courses').select('id').where('slug', '=', slug).executeTakeFirst());
-  }
-
   /** These courses' topics, by name. */
   topicsOf(courseIds: number[]): Promise<{ course_id: number; slug: string; name: string }[]> {
     if (!courseIds.length) return Promise.resolve([]);
@@ -86,13 +82,14 @@ export class LiveTrainingRepository {
       .execute();
   }
 
-  /** A course with its topics, in one transaction. */
+  /** A course with its topics, in one transaction; null when the slug is taken (the unique slug settles two at once). */
   addCourse(
     course: { slug: string; title: string; description: string; marketing_image_url: string | null; created_at: string },
     topics: { slug: string; name: string }[],
-  ): Promise<LiveCourseRow> {
+  ): Promise<LiveCourseRow | null> {
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx.insertInto('live_courses').values(course).returningAll().executeTakeFirstOrThrow();
+      const row = await trx.insertInto('live_courses').values(course).onConflict((oc) => oc.column('slug').doNothing()).returningAll().executeTakeFirst();
+      if (!row) return null;
       if (topics.length) await trx.insertInto('live_course_topics').values(topics.map((t) => ({ course_id: row.id, ...t }))).execute();
       return row;
     });

@@ -44,8 +44,10 @@ export class SubscriptionsRepository {
     return this.db.selectFrom('promotion_codes').selectAll().where('code', '=', code.toLowerCase()).executeTakeFirst();
   }
 
-  async addPromotionCode(row: Omit<PromotionCodeRow, 'used_count'>): Promise<void> {
-    await this.db.insertInto('promotion_codes').values(row).execute();
+  /** Adds the code unless it exists (the primary key settles two at once): false when it existed. */
+  async addPromotionCode(row: Omit<PromotionCodeRow, 'used_count'>): Promise<boolean> {
+    const added = await this.db.insertInto('promotion_codes').values(row).onConflict((oc) => oc.column('code').doNothing()).returning('code').executeTakeFirst();
+    return added !== undefined;
   }
 
   listPromotionCodes(): Promise<PromotionCodeRow[]> {

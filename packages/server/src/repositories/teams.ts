@@ -8,6 +8,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, InvoiceRow, NewUser, TeamInvitationRow, TeamRow, UserRow } from '../db/schema.ts';
 import type { HistoryEntry } from './account-entry.ts';
+import { isUniqueViolation } from './conflicts.ts';
 
 type TeamStatus = 'active' | 'cancelled' | 'expired';
 type Trx = Transaction<Database>;
@@ -25,11 +26,6 @@ export class TeamConflict extends Error {
   constructor(readonly reason: 'owner-in-team' | 'no-seats' | 'already-invited' | 'already-in-team' | 'email-taken' | 'moved-on') {
     super(reason);
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /**

@@ -13,8 +13,9 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async insert(user: NewUser): Promise<UserRow> {
-    return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  /** The new account; undefined when the email is taken (the unique email settles two at once). */
+  insert(user: NewUser): Promise<UserRow | undefined> {
+    return this.db.insertInto('users').values(user).onConflict((oc) => oc.column('email').doNothing()).returningAll().executeTakeFirst();
   }
 
   async update(id: number, changes: UserUpdate): Promise<void> {

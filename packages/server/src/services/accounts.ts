@@ -36,7 +36,10 @@ export class AccountsService {
   ) {}
 
   async createUser(input: NewUserInput): Promise<UserRow> {
-    return this.users.insert(await this.prepareUser(input));
+    const user = await this.users.insert(await this.prepareUser(input));
+    // prepareUser looked first; another creation of the address may have come between
+    if (!user) throw badRequest(ADMIN_MESSAGES.emailTaken, { email: [ADMIN_MESSAGES.emailTaken] });
+    return user;
   }
 
   /**

@@ -76,13 +76,14 @@ export class LiveTrainingService {
 
   async addCourse(request: LiveCourseRequest): Promise<LiveCourseStatus> {
     const slug = request.slug ?? slugify(request.title);
-    if (await this.repo.slugTaken(slug)) throw fieldError('slug', LIVE_TRAINING_MESSAGES.slugTaken(slug));
     const topics = new Map<string, string>();
     for (const name of request.topics ?? []) topics.set(slugify(name), name);
     const row = await this.repo.addCourse(
       { slug, title: request.title, description: request.description ?? '', marketing_image_url: request.marketing_image_url ?? null, created_at: this.clock().toISOString() },
       [...topics].map(([s, name]) => ({ slug: s, name })),
     );
+    // no look first: the insert itself tells whether the slug was taken (two identical requests at once: one adds it)
+    if (!row) throw fieldError('slug', LIVE_TRAINING_MESSAGES.slugTaken(slug));
     const [status] = await this.statuses([row], [], true);
     return status!;
   }

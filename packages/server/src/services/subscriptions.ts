@@ -309,9 +309,9 @@ export class SubscriptionsService {
   /** The operator adds a promotion code (admin API, `promo:add`); stored and matched lower-cased. */
   async addPromotionCode(input: unknown): Promise<PromotionCodeRow> {
     const v = promotionInputSchema.parse(input);
-    if (await this.repo.promotionCode(v.code)) throw badRequest(`The code ${v.code} exists already.`, { code: [`The code ${v.code} exists already.`] });
     const row = { ...v, is_sale: v.is_sale ? 1 : 0, created_at: this.now().toISOString() } as const;
-    await this.repo.addPromotionCode(row);
+    // no look first: the insert itself tells whether the code existed (two identical requests at once: one adds it)
+    if (!(await this.repo.addPromotionCode(row))) throw badRequest(`The code ${v.code} exists already.`, { code: [`The code ${v.code} exists already.`] });
     return (await this.repo.promotionCode(v.code))!;
   }
 

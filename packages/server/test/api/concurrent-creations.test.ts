@@ -1,0 +1,124 @@
+/**
+ * Identical creations at once (issue 21's attack run: 200 creations of one promotion code answered 500, 58 on
+ * SQLite, 1 on PostgreSQL): each route answers what its one-at-a-time path answers — one is created, the others are
+ * told it exists — and never a 5xx. Replacements of a whole set at once (editors' picks, a reader's topics) end as
+ * one of the sets asked for, never a 500 nor a mix of two. On both engines.
+ */
+import { liveTrainingPaths, LIVE_TRAINING_MESSAGES } from '@lectern/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/errors.ts';
+import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
+import { TestClient, signedInSubscribers } from '../helpers/client.ts';
+import { epubBook } from '../ingest/helpers.ts';
+
+const PASSWORD = 'a long enough password';
+
+/**
+ * The same request sent over real sockets (the attack run's way: on SQLite app.inject alone interleaves the
+ * requests too little to show the race), with the client's cookies and CSRF token.
+ */
+async function overHttp(base: string, client: TestClient, method: string, path: string, body: unknown): Promise<{ statusCode: number; json(): any }> {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      'x-csrftoken': client.cookies.get('csrftoken') ?? '',
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { statusCode: res.status, json: () => JSON.parse(text) };
+}
+
+/** How many of each status code, e.g. { 201: 1, 400: 199 }. */
+function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+  return counts;
+}
+
+describe.each(ENGINES)('identical creations at once on %s', (engine) => {
+  let t: TestApp;
+  let admin: TestClient;
+  let reader: TestClient;
+  let base: string;
+  const bookIds: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    base = await t.lectern.app.listen({ host: '127.0.0.1', port: 0 });
+    await t.lectern.services.accounts.createUser({ email: 'root@example.com', password: PASSWORD, status: 'subscriber', role: 'admin' });
+    admin = new TestClient(t.lectern.app);
+    await admin.login('root@example.com', PASSWORD);
+    [reader] = await signedInSubscribers(t.lectern, ['reader@example.com']);
+    for (const n of [1, 2, 3, 4]) {
+      const book = epubBook({
+        identifier: `urn:uuid:00000000-0000-4000-8000-00000000021${n}`,
+        title: `Race Book ${n}`,
+        chapters: [{ path: 'one.xhtml', label: 'One', body: `<h1>One</h1><p>${'Words of a page. '.repeat(20)}</p>` }],
+      });
+      const imported = await t.lectern.services.importer.importBytes(book, `race-${n}.epub`, { topics: [`Topic ${n}`] });
+      bookIds.push(imported.book_id);
+    }
+  });
+  afterAll(() => t.close());
+
+  it('200 identical promotion codes at once: one is created, the others are told it exists (was a 500)', async () => {
+    // four codes, over sockets and through inject: how the requests interleave differs, the answer must not
+    for (const [i, send] of (['http', 'inject', 'http', 'inject'] as const).entries()) {
+      const body = { code: `Race200-${i}`, kind: 'percent', amount: 10, plan: 'pro' };
+      const results = await Promise.all(
+        Array.from({ length: 200 }, () => (send === 'http' ? overHttp(base, admin, 'POST', '/api/v2/admin/promotion-codes/', body) : admin.post('/api/v2/admin/promotion-codes/', body))),
+      );
+      expect(tally(results.map((r) => r.statusCode))).toEqual({ 201: 1, 400: 199 });
+      expect(results.find((r) => r.statusCode === 400)!.json().errors.code).toEqual([`The code race200-${i} exists already.`]);
+    }
+    const codes = (await admin.get('/api/v2/admin/promotion-codes/')).json();
+    for (const i of [0, 1, 2, 3]) expect(JSON.stringify(codes).match(new RegExp(`"race200-${i}"`, 'g'))).toHaveLength(1);
+  });
+
+  it('100 identical live courses at once: one is created, the others are told the slug is taken (was a 500)', async () => {
+    const results = await Promise.all(Array.from({ length: 100 }, () => overHttp(base, admin, 'POST', liveTrainingPaths.adminCourses(), { title: 'Racing Course', topics: ['Speed'] })));
+    expect(tally(results.map((r) => r.statusCode))).toEqual({ 201: 1, 400: 99 });
+    expect(results.find((r) => r.statusCode === 400)!.json().errors.slug).toEqual([LIVE_TRAINING_MESSAGES.slugTaken('racing-course')]);
+    const all = (await admin.get(liveTrainingPaths.adminCourses())).json();
+    expect(JSON.stringify(all).match(/"racing-course"/g)).toHaveLength(1);
+  });
+
+  it('50 identical playlists at once: one is created, the others are told the name is taken', async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, () => overHttp(base, reader, 'POST', '/api/v2/collections/', { name: 'Same Name', description: '' })));
+    expect(tally(results.map((r) => r.statusCode))).toEqual({ 201: 1, 400: 49 });
+    const list = (await reader.get('/api/v2/collections/')).json();
+    expect(JSON.stringify(list).match(/"Same Name"/g)).toHaveLength(1);
+  });
+
+  it('20 identical accounts at once from the operator (users:create): one is made, the others refused on the email', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => t.lectern.services.accounts.createUser({ email: 'twin@example.com', password: PASSWORD, status: 'subscriber' })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
+      expect(r.reason).toBeInstanceOf(AppError);
+      expect((r.reason as AppError).status).toBe(400);
+      expect(Object.keys((r.reason as AppError).errors ?? {})).toEqual(['email']);
+    }
+  });
+
+  it('50 different sets of editors’ picks at once: every request succeeds and one set stands whole (was a 500 on PostgreSQL)', async () => {
+    const sets = Array.from({ length: 50 }, (_, i) => [bookIds[i % 4]!, bookIds[(i + 1) % 4]!, bookIds[(i + 2) % 4]!]);
+    const results = await Promise.all(sets.map((book_ids) => overHttp(base, admin, 'PUT', '/api/v2/admin/editors-picks/', { book_ids })));
+    expect(tally(results.map((r) => r.statusCode))).toEqual({ 200: 50 });
+    const now = (await admin.get('/api/v2/admin/editors-picks/')).json().book_ids;
+    expect(sets.map((s) => JSON.stringify(s))).toContain(JSON.stringify(now));
+  });
+
+  it('50 different choices of topics at once: every request succeeds and one choice stands whole (was a 500 on PostgreSQL)', async () => {
+    const slugs = ['topic-1', 'topic-2', 'topic-3', 'topic-4'];
+    const sets = Array.from({ length: 50 }, (_, i) => [slugs[i % 4]!, slugs[(i + 1) % 4]!]);
+    const results = await Promise.all(sets.map((topics) => overHttp(base, reader, 'PUT', '/api/v2/account/topics/', { topics })));
+    expect(tally(results.map((r) => r.statusCode))).toEqual({ 200: 50 });
+    const now = (await reader.get('/api/v2/account/topics/')).json().topics.map((t: { slug: string }) => t.slug).sort();
+    expect(sets.map((s) => JSON.stringify([...s].sort()))).toContain(JSON.stringify(now));
+  });
+});
