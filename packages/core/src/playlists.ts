@@ -179,8 +179,13 @@ export const isMetadataExpired = (storedAt: number, now: number) => now - stored
  * Up to 3 playlists, those holding the title first; 'add to another' at index 4 when there are more than 3;
  * 'add to new' at index 5 when there are 3 or more, else at count + 1.
  */
-export function dropdownLayout<T extends PlaylistLike>(playlists: readonly T[], apiUrl: string) {
-  const holds = (p: T) => p.content.some((i) => i.api_url === apiUrl);
+export function dropdownLayout<T extends Pick<PlaylistLike, 'id'>>(
+  playlists: readonly T[],
+  apiUrl: string,
+  /** whether a playlist holds the title; by default read from its items (a light list has none: docs/decisions.md) */
+  contains: (p: T) => boolean = (p) => ((p as Partial<PlaylistLike>).content ?? []).some((i) => i.api_url === apiUrl),
+) {
+  const holds = contains;
   const ordered = [...playlists.filter(holds), ...playlists.filter((p) => !holds(p))];
   const count = playlists.length;
   return {

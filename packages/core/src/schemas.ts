@@ -285,6 +285,16 @@ export const collectionSchema = z.object({
 });
 export type Collection = z.infer<typeof collectionSchema>;
 export const collectionListSchema = z.array(collectionSchema);
+/**
+ * Ours (docs/decisions.md, "The light playlist list"): GET /collections/?content=none answers each playlist
+ * without its items, with their count; what every page needs (names and counts), not the whole library of items.
+ */
+export const collectionSummarySchema = collectionSchema.omit({ content: true }).extend({ content_count: z.number().int().min(0) });
+export type CollectionSummary = z.infer<typeof collectionSummarySchema>;
+export const collectionSummaryListSchema = z.array(collectionSummarySchema);
+/** Ours: POST /collections/holding/ {content}: for each address asked about, the ids of the playlists holding it. */
+export const collectionHoldingSchema = z.object({ results: z.record(z.string(), z.array(z.string())) });
+export type CollectionHolding = z.infer<typeof collectionHoldingSchema>;
 
 
 export const createCollectionSchema = z.object({

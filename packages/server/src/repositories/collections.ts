@@ -35,6 +35,30 @@ export class CollectionsRepository {
       .execute();
   }
 
+  /** How many items each of a user's playlists holds, by playlist id (playlists without items are absent). */
+  async itemCounts(userId: number): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('collection_items as ci')
+      .innerJoin('collections as c', 'c.id', 'ci.collection_id')
+      .select(['ci.collection_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('c.user_id', '=', userId)
+      .groupBy('ci.collection_id')
+      .execute();
+    return new Map(rows.map((r) => [r.collection_id, Number(r.n)]));
+  }
+
+  /** Of these addresses, which of a user's playlists hold each (those held by none are absent). */
+  async holding(userId: number, apiUrls: string[]): Promise<{ api_url: string; collection_id: string }[]> {
+    if (apiUrls.length === 0) return [];
+    return this.db
+      .selectFrom('collection_items as ci')
+      .innerJoin('collections as c', 'c.id', 'ci.collection_id')
+      .select(['ci.api_url', 'ci.collection_id'])
+      .where('c.user_id', '=', userId)
+      .where('ci.api_url', 'in', apiUrls)
+      .execute();
+  }
+
   /** Creates the user's default playlist unless one exists (a unique index settles races between requests). */
   async ensureDefault(row: CollectionRow): Promise<void> {
     await this.db.insertInto('collections').values(row).onConflict((oc) => oc.doNothing()).execute();

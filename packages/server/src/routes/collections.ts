@@ -19,6 +19,8 @@ import type { MetadataService } from '../services/metadata.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const fieldsQuery = z.object({ fields: z.string().max(1000).optional() });
+/** Ours (docs/decisions.md, "The light playlist list"): `?content=none` leaves the items out, with their count. */
+const listQuery = z.object({ content: z.literal('none').optional() });
 export const COLLECTIONS_PREFIXES = ['/api/v2', '/nest/api/api/v2'];
 
 export function collectionRoutes(app: FastifyInstance, deps: { collections: CollectionsService; metadata: MetadataService }): void {
@@ -28,6 +30,13 @@ export function collectionRoutes(app: FastifyInstance, deps: { collections: Coll
   for (const prefix of COLLECTIONS_PREFIXES) {
     app.get(`${prefix}/collections/`, async (request, reply) => {
       const user = await signedIn(request);
+      if (listQuery.parse(request.query).content === 'none') {
+        const etag = await collections.summaryEtag(user);
+        reply.header('etag', etag).header('cache-control', 'private, no-cache');
+        if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+        const light = await collections.summaryJson(user);
+        return reply.header('etag', light.etag).type('application/json; charset=utf-8').send(light.body);
+      }
       const etag = await collections.etag(user);
       reply.header('etag', etag).header('cache-control', 'private, no-cache');
       if (request.headers['if-none-match'] === etag) return reply.status(304).send();
@@ -39,6 +48,12 @@ export function collectionRoutes(app: FastifyInstance, deps: { collections: Coll
       const user = await signedIn(request);
       const body = createCollectionSchema.parse(request.body ?? {});
       return reply.status(201).send(await collections.create(user, body));
+    });
+
+    // Ours: which of the reader's playlists hold each of these addresses (what the title cards on screen show).
+    app.post(`${prefix}/collections/holding/`, async (request) => {
+      const user = await signedIn(request);
+      return collections.holding(user, contentChangeSchema.parse(request.body ?? {}).content);
     });
 
     app.get(`${prefix}/collections/:id/`, async (request) => collections.get(await signedIn(request), idParams.parse(request.params).id));

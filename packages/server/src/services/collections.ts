@@ -6,6 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Collection,
+  type CollectionHolding,
+  type CollectionSummary,
+  normalizeContentUri,
   PLAYLIST_MESSAGES,
   type QueueEntry,
   sortPlaylists,
@@ -63,6 +66,45 @@ export class CollectionsService {
       async () => ({ etag, body: Buffer.from(JSON.stringify(await this.list(user))) }),
       (fresh) => this.lists.set(user.id, fresh),
     );
+  }
+
+  /**
+   * The light list (`?content=none`): each playlist's fields without its items, with their count. Its own ETag (a
+   * client holding one form must never be answered 304 for the other), from the same version counter.
+   */
+  async summaryEtag(user: User): Promise<string> {
+    const version = await this.versions.getOrLoad(user.id, () => this.collections.version(user.id));
+    return `W/"collections-summary-${user.id}-${version}"`;
+  }
+
+  async summaryJson(user: User): Promise<{ etag: string; body: Buffer }> {
+    await this.ensureQueue(user);
+    const etag = await this.summaryEtag(user);
+    return this.builds.loadOnce(etag, async () => ({ etag, body: Buffer.from(JSON.stringify(await this.summaries(user))) }));
+  }
+
+  async summaries(user: User): Promise<CollectionSummary[]> {
+    await this.ensureQueue(user);
+    const [rows, counts] = await Promise.all([this.collections.listForUser(user.id), this.collections.itemCounts(user.id)]);
+    return sortPlaylists(
+      rows.map((r) => {
+        const { content: _content, ...fields } = fieldsOf(r, []);
+        return { ...fields, content_count: counts.get(r.id) ?? 0 };
+      }),
+    );
+  }
+
+  /**
+   * Which playlists hold each address asked about (a title card's "Added to Playlist" and its menu's checks): only
+   * what the screen shows. Addresses are normalised as add-content normalises them; one that is not a content
+   * address holds nowhere.
+   */
+  async holding(user: User, uris: string[]): Promise<CollectionHolding> {
+    const asked = new Map(uris.map((u) => [u, normalizeContentUri(u)?.apiUrl ?? null]));
+    const wanted = [...new Set([...asked.values()].filter((u): u is string => u !== null))];
+    const byUrl = new Map<string, string[]>();
+    for (const row of await this.collections.holding(user.id, wanted)) byUrl.set(row.api_url, [...(byUrl.get(row.api_url) ?? []), row.collection_id]);
+    return { results: Object.fromEntries([...asked].map(([u, apiUrl]) => [u, apiUrl ? (byUrl.get(apiUrl) ?? []) : []])) };
   }
 
   async list(user: User): Promise<Collection[]> {
@@ -205,18 +247,22 @@ export class CollectionsService {
       list.push({ api_url: item.api_url, metadata: { topics: topics.get(item.title_id) ?? [] } });
       byCollection.set(item.collection_id, list);
     }
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      description: r.description,
-      is_default: r.is_default === 1,
-      is_owned: true,
-      content: byCollection.get(r.id) ?? [],
-      url: r.is_default ? '/c/' : `/c/collection/${r.id}/`,
-      created: r.created_at,
-      modified: r.updated_at,
-    }));
+    return rows.map((r) => fieldsOf(r, byCollection.get(r.id) ?? []));
   }
+}
+
+function fieldsOf(r: CollectionRow, content: Collection['content']): Collection {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    is_default: r.is_default === 1,
+    is_owned: true,
+    content,
+    url: r.is_default ? '/c/' : `/c/collection/${r.id}/`,
+    created: r.created_at,
+    modified: r.updated_at,
+  };
 }
 
 function uniqueBy<T>(items: T[], key: (item: T) => string): T[] {
