@@ -109,6 +109,14 @@ export const catalogSearchQuerySchema = z.object({
   sort: z.enum(SEARCH_SORTS).default('relevance'),
   page: z.coerce.number().int().min(1).max(500).default(1),
   page_size: z.coerce.number().int().min(1).max(50).default(SEARCH_PAGE_SIZE),
+  /**
+   * Where the page starts in a match set larger than one walk sees (the server's `next` carries it; its four
+   * numbers mean nothing to a client). Without it a page is found from the start.
+   */
+  after: z
+    .string()
+    .regex(/^\d{1,15}\.\d{1,6}\.\d{1,3}\.\d$/, 'after is not a page of this search')
+    .optional(),
 });
 export type CatalogSearchQuery = z.infer<typeof catalogSearchQuerySchema>;
 

@@ -138,46 +138,70 @@ export class SearchRepository {
 
   /**
    * The newest rows of each kind matching `q` (names: a title's own title; titles: a title's own row; passages:
-   * chapters' text), at most `limits[kind]` each, and whether that is all of them. Taking the newest and stopping is
-   * what keeps a common word as cheap at 100,000 titles as at 1,000: the engine walks its index from the end and the
-   * LIMIT ends the walk, where ranking would have visited every match. On PostgreSQL the three are one statement
-   * (a round trip cost more than a bounded walk); SQLite runs in this process and asks for each.
+   * chapters' text), at most `limits[kind]` each, below the doc id `before` when given (a later part of the same
+   * search: services/search.ts). Taking the newest and stopping is what keeps a common word as cheap at 100,000
+   * titles as at 1,000: the engine walks its index from the end and the LIMIT ends the walk, where ranking would
+   * have visited every match. Each kind says how far down it saw everything: `floor` is the lowest doc id above
+   * which every matching row is in `rows` (null: `complete`, every match is there). On PostgreSQL the kinds are one
+   * statement (a round trip cost more than a bounded walk); SQLite runs in this process and asks for each.
    */
-  async newestOfEach(q: ParsedQuery, limits: Record<SearchKind, number>): Promise<Record<SearchKind, { rows: Candidate[]; complete: boolean }>> {
-    const kinds: SearchKind[] = ['names', 'titles', 'passages'];
+  async newestOfEach(
+    q: ParsedQuery,
+    limits: Record<SearchKind, number>,
+    opts: { before?: number | null; kinds?: readonly SearchKind[] } = {},
+  ): Promise<Record<SearchKind, { rows: Candidate[]; complete: boolean; floor: number | null }>> {
+    const kinds: readonly SearchKind[] = opts.kinds ?? ['names', 'titles', 'passages'];
+    const before = opts.before ?? null;
+    const found = new Map<SearchKind, { rows: Candidate[]; complete: boolean; floor: number | null }>(
+      (['names', 'titles', 'passages'] as const).map((k) => [k, { rows: [], complete: true, floor: null }]),
+    );
+    if (kinds.length === 0) return Object.fromEntries(found) as Record<SearchKind, { rows: Candidate[]; complete: boolean; floor: number | null }>;
+    // the bound is cast: FTS5 seeks on its rowid only for integer values (passagesOfTitle)
+    const below = (column: ReturnType<typeof sql>) => (before === null ? sql`` : sql` and ${column} < cast(${before} as integer)`);
     const byKind = new Map<SearchKind, Candidate[]>(kinds.map((k) => [k, []]));
+    /** PostgreSQL, phrases: how many candidates a kind checked, and the lowest of them. */
+    const checked = new Map<SearchKind, { n: number; low: number | null }>();
     if (this.engine === 'sqlite') {
       for (const kind of kinds) {
         const table = sql.table(`search_${kind === 'names' ? 'name' : kind === 'titles' ? 'title' : 'passage'}_fts`);
         const fields = kind === 'passages' ? sql`` : sql`, d.title, d.people, d.subjects, d.description`;
         const { rows } = await sql<Candidate>`
           select f.rowid as id, d.title_id ${fields} from ${table} f join search_docs d on d.id = f.rowid
-          where ${table} match ${toFts5(q)} order by f.rowid desc limit ${limits[kind] + 1}`.execute(this.db);
+          where ${table} match ${toFts5(q)}${below(sql`f.rowid`)} order by f.rowid desc limit ${limits[kind] + 1}`.execute(this.db);
         byKind.set(kind, rows);
       }
     } else {
-      const { rows } = await sql<Candidate & { kind: SearchKind }>`${sql.join(
-        kinds.map((kind) => sql`(${this.postgresNewest(kind, q, limits[kind])})`),
+      const { rows } = await sql<Candidate & { kind: SearchKind; checked_n: number | null; checked_low: number | null }>`${sql.join(
+        kinds.map((kind) => sql`(${this.postgresNewest(kind, q, limits[kind], before)})`),
         sql` union all `,
       )}`.execute(this.db);
-      for (const r of rows) byKind.get(r.kind)!.push(r);
+      for (const r of rows) {
+        if (r.checked_n !== null && r.checked_n !== undefined) checked.set(r.kind, { n: Number(r.checked_n), low: r.checked_low === null ? null : Number(r.checked_low) });
+        if (r.id !== null) byKind.get(r.kind)!.push(r);
+      }
       for (const list of byKind.values()) list.sort((a, b) => b.id - a.id);
     }
-    // A phrase on PostgreSQL is checked on a bounded set of candidates: what lies beyond them is unknown, so never
-    // "all of them" (nor ranked over all of them).
-    const bounded = this.engine === 'postgres' && q.phrases.length > 0;
-    return Object.fromEntries(
-      kinds.map((kind) => {
-        const rows = byKind.get(kind)!;
-        return [kind, { rows: rows.slice(0, limits[kind]), complete: !bounded && rows.length <= limits[kind] }];
-      }),
-    ) as Record<SearchKind, { rows: Candidate[]; complete: boolean }>;
+    for (const kind of kinds) {
+      const rows = byKind.get(kind)!;
+      const kept = rows.slice(0, limits[kind]);
+      // more matches than the window: everything above the last one kept was seen
+      let floor = rows.length > limits[kind] ? kept[kept.length - 1]!.id : null;
+      // A phrase on PostgreSQL is checked on a bounded set of candidates: below the lowest of them nothing is known.
+      const c = checked.get(kind);
+      if (c && c.n >= PHRASE_CANDIDATES[kind] && c.low !== null) floor = Math.max(floor ?? c.low, c.low);
+      found.set(kind, { rows: kept, complete: floor === null, floor });
+    }
+    return Object.fromEntries(found) as Record<SearchKind, { rows: Candidate[]; complete: boolean; floor: number | null }>;
   }
 
-  /** PostgreSQL: the newest `limit` + 1 rows of one kind matching `q`, as (kind, id, title_id, and a title row's fields). */
-  private postgresNewest(kind: SearchKind, q: ParsedQuery, limit: number) {
+  /**
+   * PostgreSQL: the newest `limit` + 1 rows of one kind matching `q` below `before`, as (kind, id, title_id, and a
+   * title row's fields); for a phrase also how many candidates were checked and the lowest of them.
+   */
+  private postgresNewest(kind: SearchKind, q: ParsedQuery, limit: number, before: number | null) {
     const doc = kind === 'names' ? sql`ts_filter(d.doc, '{a}')` : sql`d.doc`;
     const rowsOfKind = kind === 'passages' ? sql`d.chapter_id is not null` : sql`d.chapter_id is null`;
+    const below = before === null ? sql`` : sql` and d.id < ${before}`;
     // ts_filter builds a new tsvector for every row it sees (26 µs): the whole document is matched first, so only
     // rows holding the words anywhere pay it, and the planner, seeing both, reads the title index instead of walking
     // title rows newest first (134 ms -> 30 ms for a word in 1 title in 100 at 100,000 titles, loaded machine).
@@ -185,37 +209,58 @@ export class SearchRepository {
     // a passage carries no title fields (null, typed for the union)
     const fields = kind === 'passages' ? sql`null::text as title, null::text as people, null::text as subjects, null::text as description` : sql`d.title, d.people, d.subjects, d.description`;
     if (q.phrases.length === 0) {
-      return sql`select ${kind}::text as kind, d.id, d.title_id, ${fields} from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
-        where ${rowsOfKind} and ${matches(sql`q`)} order by d.id desc limit ${limit + 1}`;
+      return sql`select ${kind}::text as kind, d.id, d.title_id, ${fields}, null::int as checked_n, null::bigint as checked_low
+        from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
+        where ${rowsOfKind} and ${matches(sql`q`)}${below} order by d.id desc limit ${limit + 1}`;
     }
     // A phrase of common words is rare among the rows holding both words: walking newest first until enough
     // phrases turn up would read most of the library (1.8 s at 100,000 titles). The newest rows holding every word
-    // are taken first, a bounded number, and the phrase is checked on those alone.
+    // are taken first, a bounded number, and the phrase is checked on those alone; the row of counts (never empty)
+    // says how far down that looked.
     const allWords = toTsquery({ words: [...q.words, ...q.phrases.flat().map((text) => ({ text, prefix: false }))], phrases: [] });
-    return sql`select ${kind}::text as kind, c.id, c.title_id, c.title, c.people, c.subjects, c.description
-      from (
+    return sql`with c as materialized (
         select d.id, d.title_id, ${doc} as doc, ${fields} from search_docs d, to_tsquery('lectern', ${allWords}) w
-        where ${rowsOfKind} and ${matches(sql`w`)} order by d.id desc limit ${PHRASE_CANDIDATES[kind]}
-      ) c, to_tsquery('lectern', ${toTsquery(q)}) q
-      where c.doc @@ q order by c.id desc limit ${limit + 1}`;
+        where ${rowsOfKind} and ${matches(sql`w`)}${below} order by d.id desc limit ${PHRASE_CANDIDATES[kind]}
+      ), seen as (select count(*)::int as n, min(id) as low from c)
+      select ${kind}::text as kind, m.id, m.title_id, m.title, m.people, m.subjects, m.description, seen.n as checked_n, seen.low as checked_low
+      from seen left join lateral (
+        select c.id, c.title_id, c.title, c.people, c.subjects, c.description from c, to_tsquery('lectern', ${toTsquery(q)}) q
+        where c.doc @@ q order by c.id desc limit ${limit + 1}
+      ) m on true`;
   }
 
-  /** Passages matching `q` best first (bm25 / ts_rank): for a set known to be small (`newest` was complete). */
-  async rankedPassages(q: ParsedQuery, limit: number): Promise<Candidate[]> {
+  /** The first (lowest) doc id of a title's rows: a title's rows are written together, one range of ids. */
+  async firstRowOf(titleId: number): Promise<number | null> {
+    const row = await this.db.selectFrom('search_docs').select((eb) => eb.fn.min('id').as('lo')).where('title_id', '=', titleId).executeTakeFirst();
+    return row?.lo ?? null;
+  }
+
+  /**
+   * Passages matching `q` best first (bm25 / ts_rank), with doc ids in [`from`, `before`) when given: for a set known
+   * to be small (`newestOfEach` saw all of it).
+   */
+  async rankedPassages(q: ParsedQuery, limit: number, range: { before?: number | null; from?: number | null } = {}): Promise<Candidate[]> {
+    const before = range.before ?? null;
+    const from = range.from ?? null;
     if (this.engine === 'sqlite') {
+      const within = sql`${before === null ? sql`` : sql` and f.rowid < cast(${before} as integer)`}${from === null ? sql`` : sql` and f.rowid >= cast(${from} as integer)`}`;
       const { rows } = await sql<Candidate>`
         select f.rowid as id, d.title_id from search_passage_fts f join search_docs d on d.id = f.rowid
-        where search_passage_fts match ${toFts5(q)} order by bm25(search_passage_fts), f.rowid limit ${limit}`.execute(this.db);
+        where search_passage_fts match ${toFts5(q)}${within} order by bm25(search_passage_fts), f.rowid limit ${limit}`.execute(this.db);
       return rows;
     }
+    const within = sql`${before === null ? sql`` : sql` and d.id < ${before}`}${from === null ? sql`` : sql` and d.id >= ${from}`}`;
     const { rows } = await sql<Candidate>`
       select d.id, d.title_id from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
-      where d.chapter_id is not null and d.doc @@ q order by ts_rank(d.doc, q) desc, d.id limit ${limit}`.execute(this.db);
+      where d.chapter_id is not null and d.doc @@ q${within} order by ts_rank(d.doc, q) desc, d.id limit ${limit}`.execute(this.db);
     return rows;
   }
 
-  /** One title's passages matching `q` (at most `limit`), for search inside a book. */
-  async passagesOfTitle(q: ParsedQuery, titleId: number, limit: number): Promise<number[]> {
+  /**
+   * One title's passages matching `q` in reading order (at most `limit`), for search inside a book; `openOnly`: only
+   * in chapters everyone may read (samples, public chapters), for a caller who may read no more.
+   */
+  async passagesOfTitle(q: ParsedQuery, titleId: number, limit: number, openOnly = false): Promise<number[]> {
     if (this.engine === 'sqlite') {
       // The title's rows are one range of ids (written in one transaction): the FTS walk seeks to it. The bounds
       // are cast: FTS5 seeks only on integer values, and a bound JS number arrives as a real (22 ms against 0.4 ms
@@ -226,15 +271,35 @@ export class SearchRepository {
         .where('title_id', '=', titleId)
         .executeTakeFirst();
       if (!span || span.lo === null) return [];
+      const open = openOnly ? sql` and exists (select 1 from chapters c where c.id = d.chapter_id and (c.as_sample = 1 or c.is_public = 1))` : sql``;
       const { rows } = await sql<{ id: number }>`
         select f.rowid as id from search_passage_fts f join search_docs d on d.id = f.rowid
-        where search_passage_fts match ${toFts5(q)} and f.rowid between cast(${span.lo} as integer) and cast(${span.hi} as integer) and d.title_id = ${titleId}
+        where search_passage_fts match ${toFts5(q)} and f.rowid between cast(${span.lo} as integer) and cast(${span.hi} as integer) and d.title_id = ${titleId}${open}
         order by f.rowid limit ${limit}`.execute(this.db);
       return rows.map((r) => r.id);
     }
+    const open = openOnly ? sql` and exists (select 1 from chapters c where c.id = d.chapter_id and (c.as_sample = 1 or c.is_public = 1))` : sql``;
     const { rows } = await sql<{ id: number }>`
-      select id from search_docs, to_tsquery('lectern', ${toTsquery(q)}) q
-      where title_id = ${titleId} and chapter_id is not null and doc @@ q order by id limit ${limit}`.execute(this.db);
+      select d.id from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
+      where d.title_id = ${titleId} and d.chapter_id is not null and d.doc @@ q${open} order by d.id limit ${limit}`.execute(this.db);
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The first `perTitle` passages matching `q` of each title (reading order), `openOnly` as passagesOfTitle: the
+   * passages a page of results shows for titles whose walk brought too few. One statement on PostgreSQL.
+   */
+  async passagesOfTitles(q: ParsedQuery, titleIds: readonly number[], perTitle: number, openOnly: boolean): Promise<number[]> {
+    if (titleIds.length === 0) return [];
+    if (this.engine === 'sqlite') {
+      const ids: number[] = [];
+      for (const id of titleIds) ids.push(...(await this.passagesOfTitle(q, id, perTitle, openOnly)));
+      return ids;
+    }
+    const open = openOnly ? sql` and exists (select 1 from chapters c where c.id = d.chapter_id and (c.as_sample = 1 or c.is_public = 1))` : sql``;
+    const { rows } = await sql<{ id: number }>`
+      select p.id from unnest(${[...titleIds]}::int[]) as t(title_id), to_tsquery('lectern', ${toTsquery(q)}) q,
+      lateral (select d.id from search_docs d where d.title_id = t.title_id and d.chapter_id is not null and d.doc @@ q${open} order by d.id limit ${perTitle}) p`.execute(this.db);
     return rows.map((r) => r.id);
   }
 

@@ -11,6 +11,11 @@ import { parseHtml, visibleText } from '../ingest/markup.ts';
 export const PASSAGE_WORDS = 120;
 /** At most this many terms of a query are used (a pasted paragraph still finds its book). */
 const MAX_TERMS = 12;
+/**
+ * The shortest last word taken as the beginning of a word (a search box's "mart" finds "Martians"): one or two
+ * letters would make every word starting with them a term (`t*`, `t:*`), which costs both engines the whole index.
+ */
+export const TYPED_PREFIX_MIN = 3;
 /** Words either side of the first hit in a snippet. */
 const SNIPPET_CONTEXT = 14;
 
@@ -135,7 +140,9 @@ export function parseQuery(raw: string, lastWordIsPrefix = false): ParsedQuery {
   }
   rest += text.slice(last);
   const tokens = [...rest.matchAll(/([\p{L}\p{N}]+)(\*)?/gu)];
-  tokens.forEach((t, i) => words.push({ text: t[1]!, prefix: !!t[2] || (lastWordIsPrefix && i === tokens.length - 1 && !/\s$/.test(raw)) }));
+  const typing = (t: RegExpMatchArray, i: number) =>
+    lastWordIsPrefix && i === tokens.length - 1 && t.index! + t[0].length === rest.length && [...t[1]!].length >= TYPED_PREFIX_MIN && !hasCjk(t[1]!);
+  tokens.forEach((t, i) => words.push({ text: t[1]!, prefix: !!t[2] || typing(t, i) }));
   return splitCjk({ words: words.slice(0, MAX_TERMS), phrases: phrases.slice(0, 3) });
 }
 

@@ -13,6 +13,7 @@ import {
   type PassageHit,
   type SearchSelection,
   type Suggestion,
+  SEARCH_PAGE_SIZE,
   SUGGEST_LIMIT,
   searchPaths,
   APP_MESSAGES,
@@ -22,9 +23,9 @@ import {
 } from '@lectern/core';
 import type { TitleRow, UserRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { chapterAccess } from '../policies/reading.ts';
+import { chapterAccess, hasLiveSubscription } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras, TitleSortRow } from '../repositories/catalog.ts';
-import type { SearchRepository } from '../repositories/search.ts';
+import type { Candidate, SearchKind, SearchRepository } from '../repositories/search.ts';
 import type { CatalogService } from './catalog.ts';
 import { fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
 
@@ -43,6 +44,40 @@ const NARROW_PASSAGE_WINDOW = 50;
 /** How many passages of one book an in-book search can page through. */
 const IN_BOOK_WINDOW = 1000;
 const PASSAGES_PER_RESULT = 3;
+/**
+ * Paging a large match set: each later part walks up to MAX_SCALE times the first part's windows (four times more
+ * after a part that held less than a page), and one request walks at most PARTS_PER_REQUEST parts.
+ */
+const MAX_SCALE = 16;
+const PARTS_PER_REQUEST = 8;
+const KINDS: readonly SearchKind[] = ['names', 'titles', 'passages'];
+
+/** A work found: its lead title, rank (smaller is better), best passages, and the titles of it that matched. */
+interface SearchWork {
+  row: TitleSortRow;
+  rank: number;
+  passageIds: number[];
+  members: TitleSortRow[];
+  /** every passage of its titles that matches was seen by the walk (no need to look for more) */
+  textWhole: boolean;
+}
+
+/**
+ * Where a page of a large match set starts: the part (`before`: the doc id its walk starts below, null for the
+ * first part), how many of the part's works come before the page, the part's window scale, and which kinds the
+ * first part saw whole (a bit each, in KINDS order). Written in the `after` parameter as four numbers.
+ */
+interface Cursor {
+  before: number | null;
+  skip: number;
+  scale: number;
+  whole: number;
+}
+const formatCursor = (c: Cursor) => `${c.before ?? 0}.${c.skip}.${c.scale}.${c.whole}`;
+function parseCursor(text: string): Cursor {
+  const [before, skip, scale, whole] = text.split('.').map(Number) as [number, number, number, number];
+  return { before: before > 0 ? before : null, skip, scale: Math.min(Math.max(scale, 1), MAX_SCALE), whole: whole & 7 };
+}
 
 type Viewer = UserRow | null;
 
@@ -69,7 +104,8 @@ export class SearchService {
   }
 
   async catalogSearch(query: CatalogSearchQuery, viewer: Viewer): Promise<CatalogSearchResponse> {
-    const q = parseQuery(query.q);
+    // the last word is the one being typed: "mart" finds "Martians" (a search box's habit)
+    const q = parseQuery(query.q, true);
     const base = { query: query.q, page: query.page };
     if (isEmptyQuery(q)) {
       // The spec's default search '*' (or nothing): everything, newest first, through the catalog's own listing.
@@ -88,13 +124,145 @@ export class SearchService {
         facets: { format: [], topic: [], publisher: [], language: [] },
       };
     }
-    const { byTitle, exact } = await this.candidates(q);
+
+    // The page's works, walking the parts of the match set from the cursor (or from the start, skipping the pages
+    // before this one) until the page is full, the match set ends, or the request has walked its share.
+    const cursor = query.after ? parseCursor(query.after) : null;
+    let at: Cursor = cursor ?? { before: null, skip: (query.page - 1) * query.page_size, scale: 1, whole: 0 };
+    const taken: SearchWork[] = [];
+    let facets: CatalogSearchResponse['facets'] | null = null;
+    let next: Cursor | null = null;
+    let after = 0;
+    for (let walked = 0; ; walked++) {
+      const part = await this.part(q, at, query);
+      facets ??= part.facets;
+      const fromHere = part.list.slice(at.skip);
+      const take = fromHere.slice(0, query.page_size - taken.length);
+      taken.push(...take);
+      const left = fromHere.length - take.length;
+      const following: Cursor | null =
+        part.next === null ? null : { before: part.next, skip: Math.max(0, at.skip - part.list.length), scale: part.nextScale, whole: part.whole };
+      if (taken.length >= query.page_size || following === null || walked + 1 >= PARTS_PER_REQUEST) {
+        next = left > 0 ? { ...at, skip: at.skip + take.length, whole: part.whole } : following;
+        after = left;
+        break;
+      }
+      at = following;
+    }
+
+    const page = taken;
+    const passages = await this.index.passages(page.flatMap((w) => w.passageIds));
+    const full = await this.catalog.findTitlesByIds([...new Set([...page.map((w) => w.row.id), ...page.flatMap((w) => w.members.map((m) => m.id)), ...passages.map((p) => p.title_id)])]);
+    const titleById = new Map(full.map((t) => [t.id, t]));
+    const pageRows = page.map((w) => titleById.get(w.row.id)!);
+    const [metadata, extras, chapterCounts, more] = await Promise.all([
+      this.cards.cards(pageRows, viewer),
+      this.catalog.extrasFor(pageRows.map((r) => r.id)),
+      this.catalog.chapterCounts([...new Set([...passages.map((p) => p.title_id), ...page.flatMap((w) => w.members.map((m) => m.id))])]),
+      this.morePassages(q, page, passages, viewer),
+    ]);
+    const all = [...passages, ...more];
+    const results = page.map((w, i) => {
+      const row = pageRows[i]!;
+      const hits: PassageHit[] = [];
+      const seen = new Set<number>();
+      for (const id of [...w.passageIds, ...more.filter((p) => w.members.some((m) => m.id === p.title_id)).map((p) => p.id)]) {
+        const p = all.find((x) => x.id === id);
+        const title = p && titleById.get(p.title_id);
+        if (!p || !title || seen.has(p.id) || hits.length >= PASSAGES_PER_RESULT) continue;
+        seen.add(p.id);
+        if (!this.readable(viewer, p, (chapterCounts.get(p.title_id) ?? 0) <= 1)) continue;
+        const highlighted = snippetOf(p.body, q);
+        if (!highlighted) continue;
+        hits.push({ chapter_title: p.label, full_path: p.full_path, web_url: this.webUrl(title, p.full_path, query.q, pageOf(p)), highlighted_content: highlighted });
+      }
+      const authors = extras.authors.get(row.id) ?? [];
+      return { metadata: metadata[i]!, snippet: fieldSnippet([row.title, authors.join(', '), row.description ?? ''], q), passages: hits, language: row.language };
+    });
+    const pageUrl = (n: number, from: Cursor | null) => {
+      const params = new URLSearchParams({ q: query.q, page: String(n), page_size: String(query.page_size) });
+      if (query.sort !== 'relevance') params.set('sort', query.sort);
+      for (const key of ['format', 'topic', 'publisher', 'language'] as const) if (query[key]) params.set(key, query[key]!);
+      if (from) params.set('after', formatCursor(from));
+      return `${searchPaths.catalog()}?${params}`;
+    };
+    const start = (query.page - 1) * query.page_size;
+    return {
+      ...base,
+      // the works before this page, on it, and known to follow it; "at least" while the match set goes on
+      count: start + page.length + after,
+      count_exact: next === null,
+      next: next ? pageUrl(query.page + 1, next) : null,
+      // a page before is found again from the start (a cursor leads only forward)
+      previous: query.page > 1 ? pageUrl(query.page - 1, null) : null,
+      results,
+      facets: facets ?? { format: [], topic: [], publisher: [], language: [] },
+    };
+  }
+
+  /**
+   * One part of the match set (docs/decisions.md "Search pages to its end"): the works whose search rows lie below
+   * the cursor's doc id and above the part's floor, grouped, filtered and sorted. The first part is what one
+   * bounded walk of each kind sees (the newest matches; a kind it saw whole is wholly in it, so a title named by the
+   * word is always on the first pages, however old); each later part walks on below the one before, without the
+   * kinds the first part saw whole and without their works. A part ends at a title's first row (a title's rows are
+   * one range of ids), so every title is in exactly one part.
+   */
+  private async part(
+    q: ParsedQuery,
+    at: Cursor,
+    query: CatalogSearchQuery,
+  ): Promise<{ list: SearchWork[]; facets: CatalogSearchResponse['facets']; next: number | null; nextScale: number; whole: number }> {
+    const narrow = q.phrases.length > 0 || q.words.length > 1;
+    const windows = (scale: number) => ({ names: WINDOWS.names * scale, titles: WINDOWS.titles * scale, passages: (narrow ? NARROW_PASSAGE_WINDOW : WINDOWS.passages) * scale });
+    const first = at.before === null;
+    const kinds = KINDS.filter((k, i) => first || !(at.whole & (1 << i)));
+    const found = await this.index.newestOfEach(q, windows(at.scale), { before: at.before, kinds });
+    // the lowest doc id seen whole by every kind still walking; null: the match set ends here
+    const floors = kinds.filter((k) => !found[k].complete).map((k) => ({ kind: k, floor: found[k].floor! }));
+    const lowest = floors.length ? floors.reduce((a, b) => (b.floor > a.floor ? b : a)) : null;
+    let next: number | null = null;
+    if (lowest) {
+      const owner = found[lowest.kind].rows.find((r) => r.id === lowest.floor)!.title_id;
+      next = (await this.index.firstRowOf(owner)) ?? lowest.floor;
+    }
+    const whole = first ? KINDS.reduce((bits, k, i) => (found[k].complete ? bits | (1 << i) : bits), 0) : at.whole;
+    // In the first part a kind seen whole keeps all its rows; everything else stops at the part's end.
+    const keep = (kind: SearchKind) => (r: Candidate) => next === null || r.id >= next || (first && found[kind].complete);
+    const names = found.names.rows.filter(keep('names'));
+    const own = found.titles.rows.filter(keep('titles'));
+    let text = found.passages.rows.filter(keep('passages'));
+    // A word found in fewer passages than the window has them ranked by the engine instead.
+    if (first && found.passages.complete && kinds.includes('passages')) text = await this.index.rankedPassages(q, windows(1).passages);
+
+    // A later part leaves out the works of the kinds the first part saw whole (they were listed there).
+    const excluded = new Set<number>();
+    if (!first && at.whole) {
+      const again = await this.index.newestOfEach(q, windows(1), { kinds: KINDS.filter((k, i) => at.whole & (1 << i)) });
+      const ids = [...new Set(KINDS.flatMap((k) => again[k].rows.map((r) => r.title_id)))];
+      for (const t of await this.catalog.titleSortRows(ids)) excluded.add(t.work_title_id ?? t.id);
+    }
+
+    const byTitle = new Map<number, { rank: number; passageIds: number[] }>();
+    const entry = (titleId: number) => byTitle.get(titleId) ?? byTitle.set(titleId, { rank: 0, passageIds: [] }).get(titleId)!;
+    for (const doc of [...names, ...own]) {
+      const e = entry(doc.title_id);
+      e.rank = Math.min(e.rank, -metadataScore(doc as Required<typeof doc>, q));
+    }
+    // A hit in the text alone scores below 1, the best passage (engine-ranked, or the newest) nearest it.
+    text.forEach((p, i) => {
+      const e = entry(p.title_id);
+      e.rank = Math.min(e.rank, -(1 - (i + 1) / (text.length + 1)));
+      if (e.passageIds.length < PASSAGES_PER_RESULT * 3) e.passageIds.push(p.id);
+    });
+
     // The match set is grouped, filtered and sorted on a few columns per title; whole rows only for the page.
     const titles = await this.catalog.titleSortRows([...byTitle.keys()]);
     // One result per work: a title stands for its work; its other formats lend it their hits.
     const works = new Map<number, { row: TitleSortRow | null; rank: number; passageIds: number[]; members: TitleSortRow[] }>();
     for (const t of titles) {
       const workId = t.work_title_id ?? t.id;
+      if (excluded.has(workId)) continue;
       const hit = byTitle.get(t.id)!;
       const w = works.get(workId) ?? { row: null, rank: hit.rank, passageIds: [], members: [] };
       if (t.work_title_id === null) w.row = t;
@@ -105,18 +273,21 @@ export class SearchService {
     }
     const missingLeads = [...works].filter(([, w]) => !w.row).map(([id]) => id);
     for (const lead of await this.catalog.titleSortRows(missingLeads)) works.get(lead.id)!.row = lead;
-    let list = [...works.values()].filter((w): w is typeof w & { row: TitleSortRow } => w.row !== null);
+    // Every matching passage of the part's titles was seen when the walk of passages was whole (here, or in the first
+    // part, whose works a later part leaves out).
+    const textWhole = found.passages.complete && (kinds.includes('passages') || !first);
+    let list = [...works.values()].filter((w) => w.row !== null).map((w) => ({ ...w, row: w.row!, textWhole }));
+    // How large the next part's windows are: a part that held less than a page walks four times as far next.
+    const nextScale = list.length < SEARCH_PAGE_SIZE ? Math.min(at.scale * 4, MAX_SCALE) : at.scale;
 
-    // The names of every work in the match set (kept by id in the catalog: no statement once warm) give the facets
-    // and the filters. Filters apply after the facets are counted over the whole match set (so each facet shows what
-    // choosing it gives).
-    const names = await this.catalog.extrasFor(list.map((w) => w.row.id));
+    // The names of every work in the part (kept by id in the catalog: no statement once warm) give the facets and
+    // the filters. Filters apply after the facets are counted (so each facet shows what choosing it gives).
+    const extras = await this.catalog.extrasFor(list.map((w) => w.row.id));
     const facets = facetsOf(
       list.map((w) => w.row),
-      names,
+      extras,
     );
     if (query.format || query.topic || query.publisher || query.language) {
-      const extras = names;
       list = list.filter(
         (w) =>
           (!query.format || w.members.some((m) => m.content_format === query.format) || w.row.content_format === query.format) &&
@@ -128,70 +299,24 @@ export class SearchService {
     if (query.sort === 'newest') list.sort((a, b) => b.row.created_at.localeCompare(a.row.created_at) || a.row.id - b.row.id);
     else if (query.sort === 'title') list.sort((a, b) => a.row.sort_title.localeCompare(b.row.sort_title) || a.row.id - b.row.id);
     else list.sort((a, b) => a.rank - b.rank || a.row.id - b.row.id);
-
-    const start = (query.page - 1) * query.page_size;
-    const page = list.slice(start, start + query.page_size);
-    const passages = await this.index.passages(page.flatMap((w) => w.passageIds));
-    const full = await this.catalog.findTitlesByIds([...new Set([...page.map((w) => w.row.id), ...passages.map((p) => p.title_id)])]);
-    const titleById = new Map(full.map((t) => [t.id, t]));
-    const pageRows = page.map((w) => titleById.get(w.row.id)!);
-    const [metadata, extras, chapterCounts] = await Promise.all([
-      this.cards.cards(pageRows, viewer),
-      this.catalog.extrasFor(pageRows.map((r) => r.id)),
-      this.catalog.chapterCounts(passages.map((p) => p.title_id)),
-    ]);
-    const results = page.map((w, i) => {
-      const row = pageRows[i]!;
-      const hits: PassageHit[] = [];
-      for (const id of w.passageIds) {
-        const p = passages.find((x) => x.id === id);
-        const title = p && titleById.get(p.title_id);
-        if (!p || !title || hits.length >= PASSAGES_PER_RESULT) continue;
-        if (!this.readable(viewer, p, (chapterCounts.get(p.title_id) ?? 0) <= 1)) continue;
-        const highlighted = snippetOf(p.body, q);
-        if (!highlighted) continue;
-        hits.push({ chapter_title: p.label, full_path: p.full_path, web_url: this.webUrl(title, p.full_path, query.q, pageOf(p)), highlighted_content: highlighted });
-      }
-      const authors = extras.authors.get(row.id) ?? [];
-      return { metadata: metadata[i]!, snippet: fieldSnippet([row.title, authors.join(', '), row.description ?? ''], q), passages: hits, language: row.language };
-    });
-    const pageUrl = (n: number) => {
-      const params = new URLSearchParams({ q: query.q, page: String(n), page_size: String(query.page_size) });
-      if (query.sort !== 'relevance') params.set('sort', query.sort);
-      for (const key of ['format', 'topic', 'publisher', 'language'] as const) if (query[key]) params.set(key, query[key]!);
-      return `${searchPaths.catalog()}?${params}`;
-    };
-    return {
-      ...base,
-      count: list.length,
-      count_exact: exact,
-      next: start + page.length < list.length ? pageUrl(query.page + 1) : null,
-      previous: query.page > 1 ? pageUrl(query.page - 1) : null,
-      results,
-      facets,
-    };
+    return { list, facets, next, nextScale, whole };
   }
 
-  /** The works' candidates for `q`: each title's rank (smaller is better) and its best passages. */
-  private async candidates(q: ParsedQuery): Promise<{ byTitle: Map<number, { rank: number; passageIds: number[] }>; exact: boolean }> {
-    const passageWindow = q.phrases.length > 0 || q.words.length > 1 ? NARROW_PASSAGE_WINDOW : WINDOWS.passages;
-    const { names, titles: own, passages: text } = await this.index.newestOfEach(q, { ...WINDOWS, passages: passageWindow });
-    const passages = text.complete ? await this.index.rankedPassages(q, passageWindow) : text.rows;
-    const byTitle = new Map<number, { rank: number; passageIds: number[] }>();
-    const entry = (titleId: number) => byTitle.get(titleId) ?? byTitle.set(titleId, { rank: 0, passageIds: [] }).get(titleId)!;
-    for (const doc of [...names.rows, ...own.rows]) {
-      const e = entry(doc.title_id);
-      e.rank = Math.min(e.rank, -metadataScore(doc as Required<typeof doc>, q));
+  /**
+   * Passages for the page's works beyond those the walk brought: the first ones in reading order of each title
+   * whose walk gave fewer than a result shows, and for a reader without a live subscription (a visitor) only from
+   * chapters everyone may read, so a visitor has passages to jump into a sample from and never sees locked text.
+   */
+  private async morePassages(q: ParsedQuery, page: readonly SearchWork[], walked: readonly { id: number; title_id: number; as_sample: number; is_public: number }[], viewer: Viewer) {
+    const openOnly = !(viewer && hasLiveSubscription(viewer));
+    const wanted: number[] = [];
+    for (const w of page) {
+      if (w.textWhole && !openOnly) continue;
+      const usable = walked.filter((p) => w.passageIds.includes(p.id) && (!openOnly || p.as_sample || p.is_public)).length;
+      if (usable < PASSAGES_PER_RESULT) wanted.push(...w.members.map((m) => m.id));
     }
-    // A hit in the text alone scores below 1, the best passage (engine-ranked, or the newest) nearest it.
-    passages.forEach((p, i) => {
-      const e = entry(p.title_id);
-      e.rank = Math.min(e.rank, -(1 - (i + 1) / (passages.length + 1)));
-      if (e.passageIds.length < PASSAGES_PER_RESULT * 3) e.passageIds.push(p.id);
-    });
-    return { byTitle, exact: names.complete && own.complete && text.complete };
+    return this.index.passages(await this.index.passagesOfTitles(q, wanted, PASSAGES_PER_RESULT, openOnly));
   }
-
 
   private webUrl(title: Pick<TitleRow, 'title_safe' | 'book_id'>, fullPath: string, q: string, page?: number): string {
     const params = new URLSearchParams({ q });
@@ -205,7 +330,8 @@ export class SearchService {
     if (!title) throw notFound(APP_MESSAGES.bookNotFound);
     const q = parseQuery(input.query);
     if (isEmptyQuery(q)) return { results: [], total: 0, page: input.page };
-    const ids = await this.index.passagesOfTitle(q, title.id, IN_BOOK_WINDOW);
+    // a caller without a live subscription pages through the chapters open to everyone, not the book's first 1000 hits
+    const ids = await this.index.passagesOfTitle(q, title.id, IN_BOOK_WINDOW, !(viewer && hasLiveSubscription(viewer)));
     const passages = await this.index.passages(ids);
     const bounded = ((await this.catalog.chapterCounts([title.id])).get(title.id) ?? 0) <= 1;
     const byId = new Map(passages.map((p) => [p.id, p]));

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
+import { epubBook } from '../ingest/helpers.ts';
 
 const apps: Record<'sqlite' | 'postgres', TestApp> = {} as never;
 const readers: Record<'sqlite' | 'postgres', TestClient> = {} as never;
@@ -132,5 +133,121 @@ describe('search on both engines', () => {
       expect(post.statusCode).toBe(204);
       expect((await readers[engine].post(searchPaths.selection(), { rank: 'first' })).statusCode).toBe(400);
     }
+  });
+});
+
+/**
+ * Issue 21, on both engines: a common word's results page to their end (an old book found only by words in its
+ * text, behind more passages than one walk sees, is on a later page, each work once); the last word is a prefix
+ * ("mart" finds "Martians"); a visitor's passages come from the chapters open to everyone (a sample to jump into)
+ * and never from a locked chapter, whose words a subscriber's search does show.
+ */
+describe.each(['sqlite', 'postgres'] as const)('issue 21: paging to the end, prefixes, a visitor\'s passages (%s)', (engine) => {
+  let t: TestApp;
+  let subscriber: TestClient;
+  let visitor: TestClient;
+  let meadowId: string;
+  // words of their own: one only in the sample chapter, one only in a locked chapter
+  const OPEN_WORD = 'zephyrine';
+  const LOCKED_WORD = 'quincunxial';
+  const prose = (n: number, word: string) =>
+    Array.from({ length: n }, (_, i) => `<p>Paragraph ${i + 1} of the walk: the grass and the hedges, the lane ${i === 3 ? word : 'onward'} and the pond.</p>`).join('');
+  const ask = async (who: TestClient, q: string, extra = '') => {
+    const res = await who.get(`${searchPaths.catalog()}?q=${encodeURIComponent(q)}${extra}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return catalogSearchResponseSchema.parse(res.json());
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    // imported first, so every sample book's passages of "the" are newer than its own
+    meadowId = (
+      await t.lectern.services.importer.importBytes(
+        epubBook({
+          identifier: 'urn:uuid:21212121-0000-4000-8000-000000000021',
+          title: 'Quiet Meadow',
+          creator: 'Ann Example',
+          chapters: [
+            { path: 'one.xhtml', label: 'One', body: `<h1>One</h1>${prose(12, OPEN_WORD)}` },
+            { path: 'two.xhtml', label: 'Two', body: `<h1>Two</h1>${prose(12, 'onward')}` },
+            { path: 'three.xhtml', label: 'Three', body: `<h1>Three</h1>${prose(12, LOCKED_WORD)}` },
+          ],
+        }),
+        'meadow.epub',
+      )
+    ).book_id;
+    expect((await importSamples(t.lectern)).failed).toEqual([]);
+    [subscriber] = await signedInSubscribers(t.lectern, [`paging-${engine}@example.com`]);
+    visitor = new TestClient(t.lectern.app);
+  });
+  afterAll(() => t?.close());
+
+  it('pages a common word to its end, each work once, the old book found only by its text among them', async () => {
+    const titles: string[] = [];
+    let page = await ask(subscriber, 'the', '&page_size=1');
+    titles.push(...page.results.map((r) => r.metadata.title));
+    for (let n = 2; page.next; n++) {
+      expect(n, 'pages never end').toBeLessThan(50);
+      expect(page.count_exact).toBe(false);
+      const res = await subscriber.get(page.next);
+      expect(res.statusCode, res.body).toBe(200);
+      page = catalogSearchResponseSchema.parse(res.json());
+      expect(page.page).toBe(n);
+      titles.push(...page.results.map((r) => r.metadata.title));
+    }
+    expect(titles).toContain('Quiet Meadow');
+    expect(new Set(titles).size).toBe(titles.length);
+    // the last page knows the whole count; a page found from the start without its cursor is the same page
+    expect(page.count_exact).toBe(true);
+    expect(page.count).toBe(titles.length);
+    const again = await ask(subscriber, 'the', `&page_size=1&page=${titles.indexOf('Quiet Meadow') + 1}`);
+    expect(again.results.map((r) => r.metadata.title)).toEqual(['Quiet Meadow']);
+    // the whole set at once agrees
+    const all = await ask(subscriber, 'the', '&page_size=50');
+    expect(all.results.map((r) => r.metadata.title).sort()).toEqual([...titles].sort());
+    expect((await subscriber.get(`${searchPaths.catalog()}?q=the&after=nonsense`)).statusCode).toBe(400);
+  });
+
+  it('takes the last word as the beginning of a word: "mart" finds the Martians, and a visitor gets the sample\'s passage', async () => {
+    for (const who of [subscriber, visitor]) {
+      const found = await ask(who, 'mart');
+      const worlds = found.results.find((r) => r.metadata.title === 'The War of the Worlds');
+      expect(worlds, JSON.stringify(found.results.map((r) => r.metadata.title))).toBeDefined();
+      expect(worlds!.passages.length).toBeGreaterThan(0);
+      expect(worlds!.passages[0]!.highlighted_content).toMatch(new RegExp(`${SNIPPET_MARK_OPEN}Mart`, 'i'));
+      const chapters = (await who.get(worlds!.metadata.api_url)).json().chapters as { full_path: string; as_sample: boolean; is_public: boolean }[];
+      if (who === visitor) for (const p of worlds!.passages) expect(chapters.find((c) => c.full_path === p.full_path)?.as_sample).toBe(true);
+    }
+    // the beginning of a word only the sample holds finds it; two letters are no prefix
+    expect((await ask(subscriber, 'zephyri')).results.map((r) => r.metadata.title)).toEqual(['Quiet Meadow']);
+    expect((await ask(subscriber, 'ze')).results).toEqual([]);
+  });
+
+  it('never shows a visitor a locked chapter\'s text, in the library search or inside the book; a subscriber sees it', async () => {
+    const chapters = (await visitor.get(`/api/v1/book/${meadowId}/`)).json().chapters as { full_path: string; as_sample: boolean }[];
+    const sample = chapters.find((c) => c.as_sample)!.full_path;
+    expect(sample).toMatch(/one\.xhtml$/);
+    const locked = chapters.find((c) => /three\.xhtml$/.test(c.full_path))!;
+    expect(locked.as_sample).toBe(false);
+
+    const theirs = (await ask(visitor, LOCKED_WORD)).results.find((r) => r.metadata.title === 'Quiet Meadow');
+    expect(theirs?.passages).toEqual([]);
+    expect(JSON.stringify(theirs)).not.toContain(LOCKED_WORD);
+    const mine = (await ask(subscriber, LOCKED_WORD)).results.find((r) => r.metadata.title === 'Quiet Meadow')!;
+    expect(mine.passages.map((p) => p.full_path)).toEqual([locked.full_path]);
+    expect(mine.passages[0]!.highlighted_content).toContain(`${SNIPPET_MARK_OPEN}${LOCKED_WORD}`);
+
+    const open = (await ask(visitor, OPEN_WORD)).results.find((r) => r.metadata.title === 'Quiet Meadow')!;
+    expect(open.passages.map((p) => p.full_path)).toEqual([sample]);
+
+    const inBook = async (who: TestClient, q: string) =>
+      inBookSearchResponseSchema.parse((await who.get(`${searchPaths.inBook()}?query=${q}&identifier=${meadowId}`)).json());
+    expect(await inBook(visitor, LOCKED_WORD)).toEqual({ results: [], total: 0, page: 1 });
+    expect((await inBook(subscriber, LOCKED_WORD)).total).toBe(1);
+    // "the" is in every chapter: a visitor pages through the sample's hits alone
+    const visitorThe = await inBook(visitor, 'the');
+    expect(visitorThe.total).toBeGreaterThan(0);
+    expect(visitorThe.total).toBeLessThan((await inBook(subscriber, 'the')).total);
+    expect(visitorThe.results.every((r) => r.full_path === sample)).toBe(true);
   });
 });
