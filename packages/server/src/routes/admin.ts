@@ -19,6 +19,13 @@ const chapterParams = z.object({ bookId: z.string().min(1).max(200), '*': z.stri
 
 const fileError = (message: string) => badRequest(message, { file: [message] });
 
+/** What an unreadable multipart body is told (issue 21: these were 500s). */
+export const UPLOAD_BODY_MESSAGES = {
+  noBoundary: 'The upload\'s Content-Type names no boundary: send multipart/form-data; boundary=… as a browser does.',
+  boundaryTooLong: 'The upload\'s multipart boundary is longer than 70 characters.',
+  malformed: 'The upload is not a complete multipart/form-data body: it ends before its closing boundary, or a part is malformed.',
+} as const;
+
 export function adminRoutes(app: FastifyInstance, deps: { importer: ImportService; flags: ChapterFlagsService }): void {
   /**
    * multipart: one or more `file` parts, optional `topics` fields (slugs); answers the import report once every
@@ -31,6 +38,8 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
     const replace = replaceOf(request.query);
     if (replace !== null) await deps.importer.replaceable(replace);
     if (!request.isMultipart()) throw fileError(ADMIN_MESSAGES.notMultipart);
+    const boundary = boundaryProblem(request.headers['content-type']);
+    if (boundary) throw fileError(boundary);
     const upload = await deps.importer.beginUpload();
     let report: ImportReport;
     try {
@@ -75,6 +84,23 @@ function replaceOf(query: unknown): string | null {
 class UploadTooLarge extends Error {}
 
 /**
+ * RFC 2046's boundary is 1 to 70 characters. The parser throws a plain error on none (or on one longer than its
+ * search allows), which would be a 500: the request is what is wrong.
+ */
+function boundaryProblem(contentType: string | undefined): string | null {
+  const m = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
+  const boundary = m ? (m[1] ?? m[2] ?? '') : '';
+  if (boundary === '') return UPLOAD_BODY_MESSAGES.noBoundary;
+  if (boundary.length > 70) return UPLOAD_BODY_MESSAGES.boundaryTooLong;
+  return null;
+}
+
+/** The parser's own complaints about the body (they carry no code; ours and the file system's do). */
+function isMalformedMultipart(err: unknown): boolean {
+  return err instanceof Error && (err as { code?: unknown }).code === undefined && /multipart|boundary|malformed|part header/i.test(err.message);
+}
+
+/**
  * Streams every file part of the request to its own file in `dir`, under busboy's per-file cap and a count of
  * the whole request's bytes; fields are read as they come.
  */
@@ -112,6 +138,7 @@ async function receiveFiles(
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     if (code === 'FST_FILES_LIMIT') throw fileError(ADMIN_MESSAGES.tooManyFiles(MAX_FILES));
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest(ADMIN_MESSAGES.tooManyFields, { topics: [ADMIN_MESSAGES.tooManyFields] });
+    if (isMalformedMultipart(err)) throw fileError(UPLOAD_BODY_MESSAGES.malformed);
     throw err;
   }
   if (files.length === 0) throw fileError(ADMIN_MESSAGES.noFiles);
