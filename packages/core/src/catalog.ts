@@ -33,9 +33,10 @@ export function authorSortKey(authors: readonly string[]): string {
 }
 
 /**
- * What makes two files the same work (an EPUB and a PDF of one book): the same title, ignoring case, accents,
- * punctuation and a leading article, by the same first author. (Files with one ISBN are matched by the ISBN
- * before this key is consulted.)
+ * The key an EPUB and a PDF of one book share: the same title, ignoring case, accents, punctuation and a leading
+ * article, by the same first author. A shared key alone never makes two files one work (two EPUBs with one title
+ * are two publications): it joins a file to the one work of that key that lacks the file's format, or to a file
+ * with the same package identifier (repositories/catalog.ts workTitleId; files with one ISBN are matched before).
  */
 export function workKey(title: string, authors: readonly string[]): string {
   return `${titleSortKey(title)}|${authorSortKey(authors)}`;

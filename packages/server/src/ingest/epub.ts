@@ -23,7 +23,7 @@ import {
   type DomElement,
 } from './markup.ts';
 import { documentIds, readMediaOverlays } from './media-overlays.ts';
-import { isGenericHeading, looksLikeFileName, normaliseDate, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
+import { isFileNameItself, normaliseDate, prettyFileTitle, uniqueNonEmpty } from './metadata.ts';
 import { commonFolder, dirname, isAbsoluteUrl, normalisePath, relativeTo, resolveHref } from './paths.ts';
 import { itemRendition, pageViewport, readTitleRendition, type ChapterRendition, type TitleRendition } from './rendition.ts';
 import { IngestError, type TextDirection, type ParsedChapter, type ParsedResource, type ParsedTitle, type ParsedTocEntry } from './types.ts';
@@ -133,7 +133,6 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
   const tocContext: TocContext = { items, byId, byPath, files, chapterOf, warn };
   const toc = readNavToc(tocContext) ?? readNcxToc(tocContext, spine ? attr(spine, 'toc') : undefined) ?? [];
   labelChapters(facts, toc);
-  betterTitle(metadata.fields, facts, toc, fileName, warn);
   const chapters = facts.map((fact) => fact.chapter);
   if (toc.length === 0) toc.push(...tocFromSpine(chapters));
 
@@ -393,12 +392,23 @@ function readMetadata(pkg: DomElement, fileName: string, warn: Warn): Metadata {
     return (id && refinements.get(id)?.get(property)) || [];
   };
 
+  // The first dc:title is the title (EPUB 3.3 RS §4.2.3, "title order"), whatever it says: a test id such as
+  // "cnt-css-fonts_woff" is a title too. Only an empty one, or one that is literally this file's name with its
+  // extension ("book.epub"), gives way: to a later dc:title, else to the file name; never to a link's or a
+  // heading's text, which names a place in the book, not the book (docs/decisions.md "What a title is").
   const titles = all('title');
-  const mainTitle = titles.find((element) => refined(element, 'title-type').includes('main')) ?? titles[0];
-  let title = mainTitle ? textOf(mainTitle) : '';
+  const fileTitle = (element: DomElement) => {
+    const text = textOf(element);
+    return text && !isFileNameItself(text, fileName) ? text : '';
+  };
+  const mainTitle = titles.find((element) => fileTitle(element) !== '');
+  let title = mainTitle ? fileTitle(mainTitle) : '';
   if (!title) {
-    warn('the package has no dc:title; the file name is used as the title');
-    title = titleFromFileName(fileName);
+    const said = titles.map(textOf).find(Boolean);
+    title = prettyFileTitle(fileName);
+    warn(said ? `the dc:title "${said}" is the file's name; "${title}" is used as the title` : `the package has no dc:title; "${title}", from the file name, is used as the title`);
+  } else if (mainTitle !== titles[0]) {
+    warn(`the first dc:title is empty or the file's name; the later "${title}" is used as the title`);
   }
 
   const uniqueId = attr(pkg, 'unique-identifier')?.trim();
@@ -446,20 +456,6 @@ function readMetadata(pkg: DomElement, fileName: string, warn: Warn): Metadata {
     },
     coverRef: coverMeta ? attr(coverMeta, 'content')?.trim() || null : null,
   };
-}
-
-/**
- * A dc:title that is a file name ("developers-reference") gives way to the book's own heading: the first
- * contents entry, else the first chapter's <h1> or <title> — but not a heading that names a place in any book
- * ("Page 1", "Cover", "Contents"): the dc:title stays then.
- */
-function betterTitle(fields: Metadata['fields'], facts: ChapterFacts[], toc: ParsedTocEntry[], fileName: string, warn: Warn): void {
-  if (!looksLikeFileName(fields.title, fileName)) return;
-  const candidates = [toc[0]?.label, facts[0]?.heading, facts[0]?.documentTitle];
-  const better = candidates.find((text): text is string => !!text && text.length <= 200 && !looksLikeFileName(text, fileName) && !isGenericHeading(text));
-  if (!better) return;
-  warn(`the dc:title "${fields.title}" looks like a file name; "${better}" is used as the title`);
-  fields.title = better;
 }
 
 /**

@@ -44,10 +44,34 @@ export function titleFromFileName(fileName: string): string {
   return (dot > 0 ? base.slice(0, dot) : base).trim() || 'Untitled';
 }
 
+/** The file's own name with its extension, case aside: "Book.epub" for book.epub. Such a title says nothing. */
+export function isFileNameItself(title: string, fileName: string): boolean {
+  const base = (fileName.split(/[\\/]/).pop() ?? fileName).trim();
+  return !!base && title.trim().toLowerCase() === base.toLowerCase();
+}
+
+/**
+ * The title a book gets from its file name when it has none of its own: the name without its extension, with
+ * underscores and %20 as spaces, and a capital first letter when it has none ("moby_dick.epub" is "Moby dick";
+ * "iPhone Guide.epub" stays "iPhone Guide"; hyphens stay, they may be the title's: "Moby-Dick").
+ */
+export function prettyFileTitle(fileName: string): string {
+  const stem = titleFromFileName(fileName);
+  let text = stem;
+  try {
+    text = decodeURIComponent(text);
+  } catch {
+    // a lone % is part of the name
+  }
+  text = text.replace(/_+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!text) return stem;
+  return /\p{Lu}/u.test(text) ? text : text.charAt(0).toLocaleUpperCase() + text.slice(1);
+}
+
 /**
  * A heading that names a place in a book, not the book: "Page 1", "Chapter 3", "Part IV", "Cover", "Contents",
- * "Title Page", "Copyright", "Introduction". A file-name title does not give way to one of these (the W3C EPUB
- * tests, titled with their ids, would all have become "Page 1" and been grouped as one work).
+ * "Title Page", "Copyright", "Introduction". A PDF's file-name title does not give way to one of these printed on
+ * its first page.
  */
 export function isGenericHeading(text: string): boolean {
   const t = text.trim().replace(/[.:]$/, '');
@@ -56,9 +80,10 @@ export function isGenericHeading(text: string): boolean {
 }
 
 /**
- * A title that is really a file name: "developers-reference", "report_v2", "Quarterly Report.pdf",
- * "Microsoft Word - notes.docx", or the file's own name in lower case. The catalog shows titles, so such a title gives way to
- * a better one the book carries (a heading, the first page's text) when there is one.
+ * A PDF Title entry that is really a file name: "developers-reference", "report_v2", "Quarterly Report.pdf",
+ * "Microsoft Word - notes.docx", or the file's own name in lower case. Word processors and PDF printers fill the
+ * entry with such names, so for a PDF it gives way to the title printed on the first page when there is one.
+ * Not for EPUBs: a package's dc:title is written by its author, and stands (ingest/epub.ts readMetadata).
  */
 export function looksLikeFileName(title: string, fileName?: string): boolean {
   const text = title.trim();

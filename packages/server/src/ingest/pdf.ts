@@ -10,7 +10,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import { PDFDocument, PDFName, PDFString, PDFHexString } from 'pdf-lib';
-import { isoDay, looksLikeFileName, titleFromFileName, uniqueNonEmpty } from './metadata.ts';
+import { isFileNameItself, isGenericHeading, isoDay, looksLikeFileName, prettyFileTitle, uniqueNonEmpty } from './metadata.ts';
 import { titleFromFirstPage } from './pdf-text.ts';
 import { IngestError, type ParsedTitle } from './types.ts';
 
@@ -89,17 +89,22 @@ export async function parsePdf(data: Uint8Array, fileName: string, options: { ma
   };
 }
 
-/** The Title entry, unless it is a file name; else the first page's largest type; else the file name. */
+/**
+ * The Title entry, unless it is a file name (word processors and PDF printers put one there); else the first page's
+ * largest type, unless that names a place rather than the document ("Contents", "Page 1"); else the Title entry
+ * after all; else the file name. A PDF's links and outline are never read for a title.
+ */
 async function pdfTitle(infoTitle: string, data: Uint8Array, fileName: string, warnings: string[]): Promise<string> {
   if (infoTitle && !looksLikeFileName(infoTitle, fileName)) return infoTitle;
   const printed = await titleFromFirstPage(data);
-  if (printed && !looksLikeFileName(printed, fileName)) {
+  if (printed && !looksLikeFileName(printed, fileName) && !isGenericHeading(printed)) {
     warnings.push(`the PDF has no usable title; "${printed}" is taken from its first page`);
     return printed;
   }
-  if (infoTitle) return infoTitle;
+  // a slug says more than nothing; the file's very name ("report.pdf") does not
+  if (infoTitle && !isFileNameItself(infoTitle, fileName)) return infoTitle;
   warnings.push('the PDF has no title; the file name is used as the title');
-  return titleFromFileName(fileName);
+  return prettyFileTitle(fileName);
 }
 
 function splitList(text: string, separator: RegExp): string[] {

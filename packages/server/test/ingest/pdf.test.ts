@@ -77,6 +77,21 @@ describe('parsePdf', () => {
     expect((await printed('The Real Title')).title).toBe('The Real Title');
   });
 
+  it('takes no heading that names a place for a title, and not the file name itself', async () => {
+    const made = async (infoTitle: string | null, largest: string) => {
+      const document = await PDFDocument.create();
+      if (infoTitle) document.setTitle(infoTitle);
+      const font = await document.embedFont(StandardFonts.Helvetica);
+      const page = document.addPage([600, 800]);
+      page.drawText(largest, { x: 50, y: 700, size: 28, font });
+      page.drawText('Some words of the text.', { x: 50, y: 500, size: 11, font });
+      return (await parsePdf(await document.save(), 'uploads/field_notes.pdf')).title;
+    };
+    expect(await made('field-notes-v2', 'Contents')).toBe('field-notes-v2');
+    expect(await made('field_notes.pdf', 'Table of Contents')).toBe('Field notes');
+    expect(await made(null, 'Page 1')).toBe('Field notes');
+  });
+
   it('tells file names from titles', () => {
     for (const name of ['developers-reference', 'fhs-3.0', 'report_v2', 'notes.docx', 'Untitled', 'Microsoft Word - a b.doc']) {
       expect(looksLikeFileName(name), name).toBe(true);
