@@ -123,6 +123,9 @@ export const USAGE_MESSAGES = {
 
 export const READING_MESSAGES = {
   subscriptionEnded: 'Your subscription has ended. Subscribe or reactivate your account to read this book.',
+  /** to someone removed from a team (or who left it) with no subscription of their own since (issue 21) */
+  noLongerOnTeam: (team: string) =>
+    `You are no longer a member of the team ${team}, so its subscription no longer covers your reading. Subscribe yourself on your account page to read this book.`,
   /** a book's footnote shown over the page (EPUB noteref) */
   goToPage: 'Go to page',
   startOfText: 'Start of the text',
@@ -286,6 +289,8 @@ export const HOME_MESSAGES = {
   seeAll: 'See all',
   notInterested: 'Not interested',
   rejected: (title: string) => `We will not recommend "${title}" again.`,
+  /** a reader's first home page (issue 21), then every later one */
+  welcome: (name: string) => (name ? `Welcome, ${name}` : 'Welcome to Lectern'),
   welcomeBack: (name: string) => (name ? `Welcome back, ${name}` : 'Welcome back'),
   dismiss: 'Dismiss',
   emptyLibrary: 'The library is empty for now. An operator adds books with the import command.',

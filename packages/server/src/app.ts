@@ -144,7 +144,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const resolver = new ContentResolver(catalogRepo, catalogCache);
   const progressRepo = new ProgressRepository(db.kysely);
   const positionsRepo = new PositionsRepository(db.kysely);
-  const catalog = new CatalogService(catalogRepo, store, catalogCache, { positions: positionsRepo, progress: progressRepo });
+  const accountEntry = new AccountEntryRepository(db.kysely);
+  const catalog = new CatalogService(catalogRepo, store, catalogCache, { positions: positionsRepo, progress: progressRepo, history: accountEntry });
   const sessions = new SessionsRepository(db.kysely);
   const accounts = new AccountsService(users, sessions);
   const auth = new AuthService(users, sessions);
@@ -162,7 +163,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     reader: new ReaderService(secret, catalogRepo, catalog, progressRepo, resolver),
     signInThrottle: new SignInThrottle(new SignInAttemptsRepository(db.kysely), config.loginRateLimit),
     positions: new PositionsService(catalog, catalogRepo, positionsRepo),
-    registration: new RegistrationService(accounts, new AccountEntryRepository(db.kysely), config.trialDays),
+    registration: new RegistrationService(accounts, accountEntry, config.trialDays),
     requestLimits,
     analytics: new AnalyticsService(new AnalyticsRepository(db.kysely), requestLimits, secret, config.analyticsRetentionDays),
     annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions),

@@ -3,6 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Database, NewUser, UserRow } from '../db/schema.ts';
 import { onPostgres } from './conflicts.ts';
 
+/** History events of an account leaving a team (services/teams.ts): their detail is the team's name. */
+const TEAM_DEPARTURES = ['team_removed', 'team_left'] as const;
+
 export interface HistoryEntry {
   event: string;
   from_status: string | null;
@@ -41,6 +44,22 @@ export class AccountEntryRepository {
       .where('user_id', '=', userId)
       .orderBy('id')
       .execute();
+  }
+
+  /**
+   * The team the account last left or was removed from, when nothing has given it reading since (its own
+   * subscription, another team); else null. Asked only when a chapter is refused, to say why in the right words.
+   */
+  async teamLeftSince(userId: number): Promise<string | null> {
+    const last = await this.db
+      .selectFrom('account_history')
+      .select(['event', 'detail'])
+      .where('user_id', '=', userId)
+      .where('event', 'in', [...TEAM_DEPARTURES, 'subscribed', 'plan_changed', 'reactivated', 'renewed', 'team_joined', 'team_restored'])
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return last && (TEAM_DEPARTURES as readonly string[]).includes(last.event) ? last.detail : null;
   }
 
   /** The topics with these slugs (unknown slugs are simply absent). */

@@ -14,14 +14,16 @@ import {
   type Paged,
   type RootAttributes,
   paths,
+  READING_MESSAGES,
   titleProgress,
 } from '@lectern/core';
 import type { Flag, TitleRow, UserRow } from '../db/schema.ts';
-import { fieldError, notFound } from '../errors.ts';
+import { AppError, fieldError, notFound } from '../errors.ts';
 import { readerOverlay } from '../ingest/media-overlays.ts';
 import { SAMPLE_END_HTML, openingPart } from '../ingest/sample.ts';
 import { renditionOf } from './rendition.ts';
 import { chapterAccess, refuseChapter } from '../policies/reading.ts';
+import type { AccountEntryRepository } from '../repositories/account-entry.ts';
 import { type CatalogRepository, orderKey, type TitleExtras } from '../repositories/catalog.ts';
 import { decodeCursor, encodeCursor } from './listing-cursor.ts';
 import type { EntryChapters, PositionsRepository } from '../repositories/positions.ts';
@@ -120,7 +122,8 @@ export class CatalogService {
     private readonly catalog: CatalogRepository,
     private readonly store: ContentStore,
     private readonly cache: CatalogCache,
-    private readonly reading: { positions: PositionsRepository; progress: ProgressRepository },
+    /** `history` says why a chapter is refused to someone who has left a team (tests may leave it out) */
+    private readonly reading: { positions: PositionsRepository; progress: ProgressRepository; history?: Pick<AccountEntryRepository, 'teamLeftSince'> },
   ) {}
 
   /** How many titles the library holds (the first start fills an empty one with the sample library). */
@@ -278,6 +281,24 @@ export class CatalogService {
    * document's one chapter and its file share a path: `asFile` (the `?download=1` of `file_url`) asks for the file.
    */
   async chapterOrResource(bookId: string, fullPath: string, user: UserRow | null, asFile = false): Promise<ChapterOrResource> {
+    try {
+      return await this.findChapterOrResource(bookId, fullPath, user, asFile);
+    } catch (err) {
+      throw await this.refusalFor(user, err);
+    }
+  }
+
+  /**
+   * The reading policy's refusal, in words that fit the reader: one removed from (or who left) a team is told so and
+   * how to subscribe themselves, not that "your subscription has ended" (issue 21: they never had one).
+   */
+  private async refusalFor(user: UserRow | null, err: unknown): Promise<unknown> {
+    if (!user || !this.reading.history || !(err instanceof AppError) || err.status !== 403 || err.detail !== READING_MESSAGES.subscriptionEnded) return err;
+    const team = await this.reading.history.teamLeftSince(user.id);
+    return team === null ? err : new AppError(403, READING_MESSAGES.noLongerOnTeam(team));
+  }
+
+  private async findChapterOrResource(bookId: string, fullPath: string, user: UserRow | null, asFile: boolean): Promise<ChapterOrResource> {
     const key = CatalogCache.chapterKey(bookId, fullPath);
     const cached = asFile ? null : (this.cache.chapters.get(key) ?? (await this.loadChapter(bookId, fullPath, key)));
     if (cached) {

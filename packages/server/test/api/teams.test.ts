@@ -213,7 +213,15 @@ describe.each(ENGINES)('teams on %s', (engine) => {
     expect(removed.json().team).toMatchObject({ seats_used: 1, members: [{ email: owner.email }] });
     const refused = await member.client.get(lockedChapterUrl);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().detail).toBe(READING_MESSAGES.subscriptionEnded);
+    // told they are off the team and how to subscribe themselves, not that "your subscription has ended" (issue 21)
+    const offTeam = `You are no longer a member of the team ${team.name}, so its subscription no longer covers your reading. Subscribe yourself on your account page to read this book.`;
+    expect(refused.json().detail).toBe(offTeam);
+    expect(READING_MESSAGES.noLongerOnTeam(team.name)).toBe(offTeam);
+    // the same words in the reader's own request for chapters
+    const [, bookId, href] = /\/api\/v1\/book\/([^/]+)\/chapter\/(.+)$/.exec(lockedChapterUrl)!;
+    const block = await member.client.post('/nest/epub/block/', { book_id: bookId, hrefs: decodeURIComponent(href!) });
+    expect(block.statusCode).toBe(200);
+    expect(block.json()[0]).toMatchObject({ error: offTeam, resources: [] });
     const lists = await member.client.request('GET', '/api/v2/collections/', { headers: { accept: 'application/json; version=v2' } });
     expect(JSON.stringify(lists.json())).toContain('Team reading');
     expect(await history(member.email)).toEqual(['team_joined', 'team_removed']);

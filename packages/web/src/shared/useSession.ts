@@ -3,10 +3,16 @@
  * asked for (anonymous visitors cost no request). A 401 means the session has gone: treat as anonymous.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 import type { AccountProfile, LoginRequest } from '@lectern/core';
 import { api, isApiError } from '../api/client.ts';
 import { hasLoginCookie } from '../api/cookies.ts';
 import { queryKeys } from '../api/queryKeys.ts';
+import { appPaths } from './links.ts';
+
+/** The page the reader signed out on (forgotten at the next sign-in, which drops every query but the profile). */
+const SIGNED_OUT_ON = ['signed-out-on'] as const;
 
 export interface Session {
   profile: AccountProfile | null;
@@ -56,6 +62,7 @@ export function useLogin() {
 
 export function useLogout() {
   const queryClient = useQueryClient();
+  const { pathname } = useLocation();
   return useMutation({
     mutationFn: () => api.logout(),
     onSuccess: () => {
@@ -67,6 +74,23 @@ export function useLogout() {
       const notProfile = (q: { queryKey: readonly unknown[] }) => q.queryKey[0] !== 'profile';
       queryClient.removeQueries({ predicate: notProfile, type: 'inactive' });
       void queryClient.invalidateQueries({ predicate: notProfile, refetchType: 'none' });
+      queryClient.setQueryData(SIGNED_OUT_ON, pathname);
     },
   });
+}
+
+/**
+ * Where a private page (the account page, subscribe) sends someone without a session: to sign in and come back to
+ * it — unless the reader has just signed out on this very page. Then it is the library, where the account menu
+ * takes them too: the sign-in form, with this page as `next`, would otherwise win the race and keep them there.
+ * `redirecting`: the page is sending them away now (the note of the sign-out is then used up).
+ */
+export function useSignInPath(redirecting: boolean): string {
+  const queryClient = useQueryClient();
+  const location = useLocation();
+  const signedOutHere = redirecting && queryClient.getQueryData<string>(SIGNED_OUT_ON) === location.pathname;
+  useEffect(() => {
+    if (signedOutHere) queryClient.removeQueries({ queryKey: SIGNED_OUT_ON, exact: true });
+  }, [signedOutHere, queryClient]);
+  return signedOutHere ? appPaths.library : appPaths.login(location.pathname + location.search);
 }

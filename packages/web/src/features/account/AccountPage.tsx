@@ -15,7 +15,7 @@ import { PageLoading } from '../../components/PageLoading.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
-import { useSession } from '../../shared/useSession.ts';
+import { useSession, useSignInPath } from '../../shared/useSession.ts';
 import { formatDate, formatPrice } from './money.ts';
 import { TeamSection } from './TeamSection.tsx';
 import { useLiveCheck } from './useLiveCheck.ts';
@@ -237,7 +237,9 @@ function EmailForm({ email }: { email: string }) {
   const [busy, setBusy] = useState(false);
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const data = new FormData(e.currentTarget);
+    // React empties currentTarget once the handler returns: keep the form for after the await
+    const form = e.currentTarget;
+    const data = new FormData(form);
     setBusy(true);
     setDone(null);
     try {
@@ -245,7 +247,7 @@ function EmailForm({ email }: { email: string }) {
       queryClient.setQueryData(queryKeys.profile, profile);
       setDone(`Your email is now ${profile.account.email}.`);
       setErrors({});
-      e.currentTarget.reset();
+      form.reset();
     } catch (err) {
       setErrors(isApiError(err) ? err.errors : { email: [String(err)] });
     } finally {
@@ -297,11 +299,12 @@ function Sessions() {
 
 export function AccountPage() {
   const { profile, isLoading } = useSession();
+  const signIn = useSignInPath(!isLoading && !profile);
   const location = useLocation();
   const queryClient = useQueryClient();
   const subscription = useQuery({ queryKey: ['subscription'], queryFn: ({ signal }) => api.getSubscription(signal), enabled: !!profile });
   if (isLoading) return <PageLoading />;
-  if (!profile) return <Navigate to={appPaths.login(location.pathname)} replace />;
+  if (!profile) return <Navigate to={signIn} replace />;
   const notice = (location.state as { notice?: unknown } | null)?.notice;
   return (
     <div className="page account">

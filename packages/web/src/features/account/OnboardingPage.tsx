@@ -14,7 +14,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
-import { useSession } from '../../shared/useSession.ts';
+import { useSession, useSignInPath } from '../../shared/useSession.ts';
 import './LoginPage.css';
 import './OnboardingPage.css';
 
@@ -22,6 +22,7 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: '
 
 export function OnboardingPage() {
   const { profile, isLoading } = useSession();
+  const signIn = useSignInPath(!isLoading && !profile);
   const location = useLocation();
   const navigate = useNavigate();
   const topics = useQuery({ queryKey: queryKeys.topics, queryFn: ({ signal }) => api.listTopics(signal) });
@@ -35,7 +36,7 @@ export function OnboardingPage() {
   }, [chosen.data]);
 
   if (isLoading) return <PageLoading />;
-  if (!profile) return <Navigate to={appPaths.login(location.pathname)} replace />;
+  if (!profile) return <Navigate to={signIn} replace />;
 
   const trialEnd = (location.state as { trialEndsAt?: string | null } | null)?.trialEndsAt ?? profile.account.trial_ends_at;
   const toggle = (slug: string) =>

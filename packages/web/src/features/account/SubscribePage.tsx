@@ -24,7 +24,7 @@ import { PageLoading } from '../../components/PageLoading.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
-import { useSession } from '../../shared/useSession.ts';
+import { useSession, useSignInPath } from '../../shared/useSession.ts';
 import { formatPrice } from './money.ts';
 import './LoginPage.css';
 import './RegisterPage.css';
@@ -32,12 +32,15 @@ import './AccountPage.css';
 
 export function SubscribePage() {
   const { profile, isLoading } = useSession();
+  const signIn = useSignInPath(!isLoading && !profile);
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
-  const [plan, setPlan] = useState<Plan>(params.get('plan') === 'pro' ? 'pro' : 'basic');
-  const [code, setCode] = useState(plan === 'basic' ? BASIC_PLAN_PROMOTION_CODE : '');
+  const asked = params.get('plan');
+  // The plan picked here, else the one the address names, else the one chosen at sign-up (the account keeps it).
+  const [chosen, setChosen] = useState<Plan | null>(asked === 'pro' || asked === 'basic' ? asked : null);
+  const [typedCode, setCode] = useState<string | null>(null);
   const [applied, setApplied] = useState<PromotionResponse | null>(null);
   const [codeMessage, setCodeMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [posting, setPosting] = useState(false);
@@ -49,10 +52,15 @@ export function SubscribePage() {
   const subscription = useQuery({ queryKey: ['subscription'], queryFn: ({ signal }) => api.getSubscription(signal), enabled: !!profile });
 
   if (isLoading) return <PageLoading />;
-  if (!profile) return <Navigate to={appPaths.login(location.pathname + location.search)} replace />;
+  if (!profile) return <Navigate to={signIn} replace />;
+  // Until the account answers, the plan it chose is unknown: showing Basic meanwhile would mislead.
+  if (!chosen && subscription.isPending) return <PageLoading />;
+  const plan: Plan = chosen ?? (subscription.data?.plan === 'pro' ? 'pro' : 'basic');
+  // §4: the basic plan carries price24 until the reader types another code; pro starts with none.
+  const code = typedCode ?? (plan === 'basic' ? BASIC_PLAN_PROMOTION_CODE : '');
 
   const choose = (next: Plan) => {
-    setPlan(next);
+    setChosen(next);
     track('plan', 'choose', next);
     // §4: the basic plan choice sets promotion code price24; pro clears it.
     setCode(next === 'basic' ? BASIC_PLAN_PROMOTION_CODE : '');
@@ -81,17 +89,19 @@ export function SubscribePage() {
     setFieldErrors({});
     // §4: the EU agreement is asked of subscribers in the EU only
     const terms = { country, ...(isEuCountry(country) ? { eu_agreement: agreed } : {}) };
-    track('subscription', subscription.data?.status === 'subscriber' ? 'upgrade' : subscription.data?.status === 'cancelled' || (subscription.data?.status === 'expired' && subscription.data.subscription_ends_at) ? 'reactivate' : 'subscribe', plan);
+    const status = subscription.data?.status;
+    const reactivating = status === 'cancelled' || (status === 'expired' && !!subscription.data?.subscription_ends_at);
+    const action = status === 'subscriber' ? 'upgrade' : reactivating ? 'reactivate' : 'subscribe';
     try {
-      const status = subscription.data?.status;
-      const result = status === 'cancelled' || (status === 'expired' && subscription.data?.subscription_ends_at)
-        ? await api.reactivateSubscription(plan, terms)
-        : await api.subscribe(plan, applied?.promotion_code ?? (code.trim() || undefined), terms);
+      const result = reactivating ? await api.reactivateSubscription(plan, terms) : await api.subscribe(plan, applied?.promotion_code ?? (code.trim() || undefined), terms);
+      // Counted once the server took it: a refused subscribe is not a subscribe in the report.
+      track('subscription', action, plan);
       if (subscription.data?.status === 'expired' && !subscription.data.subscription_ends_at) track('account', 'trial-expired-then-upgrade', plan);
       queryClient.setQueryData(['subscription'], result);
       await queryClient.invalidateQueries({ queryKey: queryKeys.profile });
-      navigate(appPaths.account, { state: { notice: `You subscribe to ${plan === 'pro' ? 'Pro' : 'Basic'}. Thank you!` } });
+      navigate(appPaths.account, { state: { notice: SUBSCRIPTION_MESSAGES.subscribed(plan === 'pro' ? 'Pro' : 'Basic') } });
     } catch (e) {
+      track('subscription', `${action}-refused`, plan);
       setError(e instanceof Error ? e.message : String(e));
       if (e instanceof ApiError) setFieldErrors({ country: e.errors.country, eu_agreement: e.errors.eu_agreement });
       setPosting(false);

@@ -15,7 +15,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
-import { useSession } from '../../shared/useSession.ts';
+import { useSession, useSignInPath } from '../../shared/useSession.ts';
 import { formatPrice } from './money.ts';
 import './LoginPage.css';
 import './RegisterPage.css';
@@ -29,6 +29,7 @@ const shownByField = (key: string) => key === 'name' || key === 'seats' || key =
 
 export function TeamSignUpPage() {
   const { profile, isLoading } = useSession();
+  const signIn = useSignInPath(!isLoading && !profile);
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -46,7 +47,7 @@ export function TeamSignUpPage() {
   const focusFirstInvalid = () => requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 
   if (isLoading) return <PageLoading />;
-  if (!profile) return <Navigate to={appPaths.login(location.pathname)} replace />;
+  if (!profile) return <Navigate to={signIn} replace />;
 
   const seatCount = Number(seats);
   const emails = members.map((m) => m.email.trim()).filter(Boolean);

@@ -24,6 +24,7 @@ import { normalizeUri } from '../../shared/playlists/actions.ts';
 import { PlaylistTitleCard } from '../../shared/playlists/PlaylistTitleCard.tsx';
 import { usePlaylists } from '../../shared/playlists/store.ts';
 import { useSession } from '../../shared/useSession.ts';
+import { useFirstVisit } from './useFirstVisit.ts';
 import './HomePage.css';
 
 type Section = HomeResponse['sections'][number];
@@ -40,6 +41,7 @@ const SEE_ALL: Partial<Record<Section['key'], string>> = {
 export function HomePage() {
   const { profile, isLoading: sessionLoading } = useSession();
   const userKey = profile?.user_uuid ?? '';
+  const firstVisit = useFirstVisit(profile?.user_uuid ?? null);
   const home = useQuery({
     queryKey: queryKeys.home(userKey),
     queryFn: ({ signal }) => api.home(signal),
@@ -91,7 +93,7 @@ export function HomePage() {
 
   return (
     <div className="page home" ref={pageRef}>
-      <h1 className={visitor ? 'visually-hidden' : 'page-heading home__heading'}>{visitor ? 'Lectern' : HOME_MESSAGES.welcomeBack(profile?.username ?? '')}</h1>
+      <h1 className={visitor ? 'visually-hidden' : 'page-heading home__heading'}>{visitor ? 'Lectern' : (firstVisit ? HOME_MESSAGES.welcome : HOME_MESSAGES.welcomeBack)(profile?.username ?? '')}</h1>
       {data.announcements.length ? (
         <section className="home__announcements" aria-label={HOME_MESSAGES.headings.announcements}>
           <ul>

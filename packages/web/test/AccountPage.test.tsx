@@ -1,0 +1,228 @@
+/// <reference types="node" />
+/**
+ * The paying reader's path through the account pages (issue 21), against a real HTTP server (node:http on a free
+ * port; the pages' relative calls are sent there): changing the email says so and clears the form (it showed
+ * "TypeError: Cannot read properties of null (reading 'reset')" under the field), the subscribe page preselects the
+ * plan chosen at sign-up and applies a pro-only code to it, the thanks after subscribing are English, and signing
+ * out from the account page lands on the library, not on a sign-in form that leads back to /u.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type AccountProfile, accountEntryPaths, SUBSCRIPTION_MESSAGES, type Subscription, teamPaths } from '@lectern/core';
+import { AccountMenu } from '../src/features/account/AccountMenu.tsx';
+import { AccountPage } from '../src/features/account/AccountPage.tsx';
+import { SubscribePage } from '../src/features/account/SubscribePage.tsx';
+import { useLogout, useSession } from '../src/shared/useSession.ts';
+import { profile } from './fixtures.ts';
+
+let server: Server;
+let base: string;
+const received: { method: string; url: string; body: unknown }[] = [];
+
+const trial: Subscription = {
+  status: 'trial',
+  plan: 'pro',
+  trial_ends_at: '2030-01-01T00:00:00.000Z',
+  subscription_ends_at: null,
+  can: { subscribe: true, upgrade: false, cancel: false, reactivate: false },
+  invoices: [],
+};
+let subscription: Subscription = trial;
+const PRO_ONLY = 'halfpro';
+
+/** What the server answers: the few calls these pages make, as Lectern answers them. */
+function answer(method: string, url: URL, body: unknown): [number, unknown] {
+  const path = url.pathname;
+  if (path === accountEntryPaths.subscription() && method === 'GET') return [200, subscription];
+  if (path === accountEntryPaths.subscription() && method === 'POST') {
+    subscription = { ...subscription, status: 'subscriber', plan: (body as { plan: string }).plan, can: { subscribe: false, upgrade: false, cancel: true, reactivate: false } };
+    return [200, subscription];
+  }
+  if (path === teamPaths.mine()) return [200, { team: null }];
+  if (path === '/u/information_for_javascript') return [200, profile];
+  if (path === accountEntryPaths.email() && method === 'POST') {
+    const { email } = body as { email: string };
+    return [200, { ...profile, account: { ...profile.account, email } }];
+  }
+  if (path === accountEntryPaths.plans())
+    return [
+      200,
+      {
+        results: [
+          { slug: 'basic', name: 'Basic', price_cents: 3000, currency: 'USD', period: 'month' },
+          { slug: 'pro', name: 'Pro', price_cents: 4000, currency: 'USD', period: 'month' },
+        ],
+      },
+    ];
+  if (path === accountEntryPaths.promotionRedeem()) {
+    const code = url.searchParams.get('code') ?? '';
+    const plan = url.searchParams.get('plan') ?? 'basic';
+    const ok = code === PRO_ONLY && plan === 'pro';
+    return [
+      200,
+      {
+        success: ok,
+        promotion_code: code,
+        message: ok ? SUBSCRIPTION_MESSAGES.codeApplied(code) : SUBSCRIPTION_MESSAGES.codeOtherPlan(plan, 'pro'),
+        currency_costs: { USD: ok ? '20.00' : '40.00' },
+        period: 'month',
+        is_sale: false,
+      },
+    ];
+  }
+  if (path === '/logout/' && method === 'POST') return [200, {}];
+  return [404, { detail: 'Not found.' }];
+}
+
+// A loaded machine (the suite runs beside others) can take seconds for a page's few round trips.
+vi.setConfig({ testTimeout: 30_000 });
+
+beforeAll(async () => {
+  await import('../src/api/schemas.ts');
+  server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString('utf8')));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const body = text ? (JSON.parse(text) as unknown) : undefined;
+      received.push({ method: req.method ?? 'GET', url: url.pathname + url.search, body });
+      const [status, json] = answer(req.method ?? 'GET', url, body);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  received.length = 0;
+  subscription = trial;
+  localStorage.clear();
+  document.cookie = 'logged_in=1; path=/';
+  document.cookie = 'csrftoken=tok; path=/';
+  const realFetch = globalThis.fetch;
+  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => realFetch(new URL(url, base), init));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  document.cookie = 'logged_in=; path=/; max-age=0';
+});
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{location.pathname + location.search}</p>;
+}
+
+/** The shell's part that matters here: the account menu while signed in. */
+function Top() {
+  const { profile: signedIn } = useSession();
+  return signedIn ? <AccountMenu profile={signedIn} /> : null;
+}
+
+/** Signs out with nothing but the session hook: no menu navigating afterwards. */
+function SignOutHere() {
+  const logout = useLogout();
+  return (
+    <button type="button" onClick={() => logout.mutate()}>
+      Sign out here
+    </button>
+  );
+}
+
+function show(path: string, who: AccountProfile | null = profile, top = <Top />) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  if (who) client.setQueryData(['profile'], who);
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[path]}>
+        {top}
+        <Routes>
+          <Route path="/u" element={<AccountPage />} />
+          <Route path="/subscribe/" element={<SubscribePage />} />
+          <Route path="/library/" element={<p>The library</p>} />
+          <Route path="/login/" element={<p>Sign in</p>} />
+        </Routes>
+        <Where />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return client;
+}
+
+describe('the account page', () => {
+  it('changes the email, says so, and clears the form', async () => {
+    show('/u');
+    const email = (await screen.findByLabelText('New email')) as HTMLInputElement;
+    const form = email.closest('form')!;
+    const password = form.querySelector<HTMLInputElement>('input[name="current_password"]')!;
+    fireEvent.change(email, { target: { value: 'new@example.com' } });
+    fireEvent.change(password, { target: { value: 'a reading lamp by the window' } });
+    fireEvent.submit(form);
+    await screen.findByText('Your email is now new@example.com.', {}, { timeout: 10_000 });
+    expect(received.find((r) => r.url === accountEntryPaths.email())?.body).toEqual({ current_password: 'a reading lamp by the window', email: 'new@example.com' });
+    expect(document.body.textContent).not.toMatch(/TypeError/);
+    expect(email.value).toBe('');
+    expect(password.value).toBe('');
+    expect(email.getAttribute('aria-invalid')).not.toBe('true');
+  });
+
+  it('signing out lands on the library, not on a sign-in form that leads back here', async () => {
+    show('/u');
+    await screen.findByRole('heading', { name: 'Your account' });
+    fireEvent.click(screen.getByRole('button', { name: /Account: ada/ }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    await screen.findByText('The library', {}, { timeout: 10_000 });
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Account: ada/ })).toBeNull());
+    expect(screen.getByTestId('where').textContent).toBe('/library/');
+  });
+
+  it('does not send a reader who signed out on it to sign in again, whoever navigates', async () => {
+    // In Chromium the menu's own navigation can lose the race to the page's reaction to the session's end (issue 21:
+    // /login/?next=%2Fu); here nothing else navigates, so the page's own answer is what is seen.
+    show('/u', profile, <SignOutHere />);
+    await screen.findByRole('heading', { name: 'Your account' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out here' }));
+    await screen.findByText('The library', {}, { timeout: 10_000 });
+    expect(screen.getByTestId('where').textContent).toBe('/library/');
+    expect(received.some((r) => r.method === 'POST' && r.url === '/logout/')).toBe(true);
+  });
+
+  it('still sends a visitor without a session to sign in and come back', async () => {
+    document.cookie = 'logged_in=; path=/; max-age=0';
+    show('/u', null);
+    await screen.findByText('Sign in', {}, { timeout: 10_000 });
+    expect(screen.getByTestId('where').textContent).toBe('/login/?next=%2Fu');
+  });
+});
+
+describe('the subscribe page', () => {
+  it('preselects the plan chosen at sign-up, applies a pro-only code to it, and thanks in English', async () => {
+    show('/subscribe/');
+    const pro = (await screen.findByRole('radio', { name: /^Pro/ })) as HTMLInputElement;
+    expect(pro.checked).toBe(true);
+    expect((screen.getByRole('radio', { name: /^Basic/ }) as HTMLInputElement).checked).toBe(false);
+    // §4: pro carries no code (basic would carry price24)
+    const code = screen.getByLabelText('Promotion code') as HTMLInputElement;
+    expect(code.value).toBe('');
+    fireEvent.change(code, { target: { value: PRO_ONLY } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await screen.findByText(SUBSCRIPTION_MESSAGES.codeApplied(PRO_ONLY));
+    expect(received.find((r) => r.url.startsWith(accountEntryPaths.promotionRedeem()))?.url).toContain('plan=pro');
+    fireEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
+    await screen.findByText(SUBSCRIPTION_MESSAGES.subscribed('Pro'), {}, { timeout: 10_000 });
+    expect(SUBSCRIPTION_MESSAGES.subscribed('Pro')).toBe("You're subscribed to Pro. Thank you!");
+    expect(screen.getByTestId('where').textContent).toBe('/u');
+    expect(received.find((r) => r.method === 'POST' && r.url === accountEntryPaths.subscription())?.body).toMatchObject({ plan: 'pro', promotion_code: PRO_ONLY });
+  });
+
+  it('still takes the plan the address names', async () => {
+    show('/subscribe/?plan=basic');
+    const basic = (await screen.findByRole('radio', { name: /^Basic/ })) as HTMLInputElement;
+    expect(basic.checked).toBe(true);
+    expect((screen.getByLabelText('Promotion code') as HTMLInputElement).value).toBe('price24');
+  });
+});
