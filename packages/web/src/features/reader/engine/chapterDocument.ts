@@ -119,7 +119,11 @@ html body, #${ROOT_ID} { display: block !important; visibility: visible !importa
   width: auto !important;
 }
 #${ROOT_ID} > :first-child { margin-top: 0; }
-img, svg, video, audio, canvas, object { max-width: 100% !important; height: auto; }
+img, svg, video, canvas, object { max-width: 100% !important; height: auto; }
+/* A player keeps the height the browser gives it: an <audio> has no intrinsic height (Chromium's 54 px is a UA
+   style), so height: auto laid it out 0 px high, its controls gone. A book's own height still applies. */
+audio { max-width: 100% !important; }
+html.lectern-paged audio, html.lectern-paged video { break-inside: avoid; }
 img { image-rendering: auto; }
 img.lectern-zoomable { cursor: zoom-in; }
 img.lectern-image-failed { display: none; }
