@@ -3,7 +3,7 @@ import { createRef } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { sortPlaylists, type Collection } from '@lectern/core';
 import { PlaylistMenu } from '../src/shared/playlists/PlaylistTitleCard.tsx';
-import type { PlaylistsView } from '../src/shared/playlists/store.ts';
+import type { PlaylistEntry, PlaylistsView } from '../src/shared/playlists/store.ts';
 import { item, playlist, queue } from './fixtures.ts';
 
 const URL = '/api/v1/book/b1/';
@@ -23,7 +23,7 @@ function viewOf(playlists: Collection[], status: PlaylistsView['status'] = 'read
   };
 }
 
-function renderMenu(view: PlaylistsView, handlers: Partial<{ onToggle: (p: Collection) => void; onAddToAnother: () => void; onAddToNew: () => void }> = {}) {
+function renderMenu(view: PlaylistsView, handlers: Partial<{ onToggle: (p: PlaylistEntry) => void; onAddToAnother: () => void; onAddToNew: () => void }> = {}) {
   const props = {
     playlists: view,
     apiUrl: URL,

@@ -28,6 +28,7 @@ import {
   type BookDetail,
   type ChapterContent,
   type Collection,
+  type CollectionSummary,
   type ContentMetadata,
   type LoginRequest,
   type Locator,
@@ -185,6 +186,8 @@ const QUEUE_PATH = '/api/v1/queue-simple/';
 
 /** Browser storage keys of spec §3 for the cached playlist list and the ETag it came with. */
 export const COLLECTIONS_STORAGE = { etag: 'collections_etag_v2', data: 'collections_collections_data' } as const;
+/** Ours, beside them: the light list (names and counts, docs/decisions.md) and its ETag. */
+export const COLLECTION_SUMMARIES_STORAGE = { etag: 'collections_summary_etag_v2', data: 'collections_summary_data' } as const;
 
 function defaultStorage(): ApiClientOptions['storage'] {
   try {
@@ -339,20 +342,34 @@ export function createApiClient(options: ApiClientOptions = {}) {
    * GET /collections/ with the stored ETag: a 304 answers with the stored list; a 200 replaces both. The stored
    * list is parsed with the same schema as a fresh one (it may come from an older version of the app).
    */
-  async function listCollections(signal?: AbortSignal): Promise<Collection[]> {
+  function listCollections(signal?: AbortSignal): Promise<Collection[]> {
+    return conditionalList(COLLECTIONS_PATH, COLLECTIONS_STORAGE, (s) => s.collectionListSchema, signal);
+  }
+
+  /** The light list (`?content=none`): names and counts, what every page needs; ETag-aware like the whole list. */
+  function listCollectionSummaries(signal?: AbortSignal): Promise<CollectionSummary[]> {
+    return conditionalList(`${COLLECTIONS_PATH}?content=none`, COLLECTION_SUMMARIES_STORAGE, (s) => s.collectionSummaryListSchema, signal);
+  }
+
+  async function conditionalList<T>(
+    path: string,
+    keys: { etag: string; data: string },
+    pick: (s: Schemas) => Parser<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const schemas = await loadSchemas().catch(() => null);
-    const etag = store.get(COLLECTIONS_STORAGE.etag);
-    const raw = store.get(COLLECTIONS_STORAGE.data);
-    let cached: Collection[] | null = null;
+    const etag = store.get(keys.etag);
+    const raw = store.get(keys.data);
+    let cached: T | null = null;
     if (schemas && etag && raw) {
       try {
-        const parsed = schemas.collectionListSchema.safeParse(JSON.parse(raw));
+        const parsed = pick(schemas).safeParse(JSON.parse(raw));
         if (parsed.success) cached = parsed.data;
       } catch {
         cached = null;
       }
     }
-    const ex = await exchange(COLLECTIONS_PATH, {
+    const ex = await exchange(path, {
       signal,
       accept: V2_ACCEPT,
       headers: cached && etag ? { 'If-None-Match': etag } : {},
@@ -360,14 +377,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
       notModifiedOk: cached !== null,
     });
     if (ex.response.status === 304 && cached) return cached;
-    const list = parse(ex, (s) => s.collectionListSchema);
+    const list = parse(ex, pick);
     const newTag = ex.response.headers.get('ETag');
     if (newTag) {
-      store.set(COLLECTIONS_STORAGE.etag, newTag);
-      store.set(COLLECTIONS_STORAGE.data, ex.text);
+      store.set(keys.etag, newTag);
+      store.set(keys.data, ex.text);
     } else {
-      store.remove(COLLECTIONS_STORAGE.etag);
-      store.remove(COLLECTIONS_STORAGE.data);
+      store.remove(keys.etag);
+      store.remove(keys.data);
     }
     return list;
   }
@@ -524,10 +541,24 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** The user's playlists; ETag-aware (see above). A 401 for anonymous visitors. */
     listCollections,
 
-    /** Forgets the stored list and its ETag (at sign-out: the next user must not be answered 304 with it). */
+    listCollectionSummaries,
+
+    /** Ours: for each address, the ids of the reader's playlists holding it (what the title cards on screen show). */
+    collectionsHolding: async (urls: readonly string[], signal?: AbortSignal): Promise<Record<string, string[]>> => {
+      const parts = await Promise.all(
+        chunks(urls, MAX_URLS_PER_CALL).map((part) =>
+          request(`${COLLECTIONS_PATH}holding/`, (s) => s.collectionHoldingSchema, { ...v2('POST', { content: part }), signal }),
+        ),
+      );
+      return Object.assign({}, ...parts.map((p) => p.results)) as Record<string, string[]>;
+    },
+
+    /** Forgets the stored lists and their ETags (at sign-out: the next user must not be answered 304 with them). */
     clearCollectionsCache: () => {
-      store.remove(COLLECTIONS_STORAGE.etag);
-      store.remove(COLLECTIONS_STORAGE.data);
+      for (const keys of [COLLECTIONS_STORAGE, COLLECTION_SUMMARIES_STORAGE]) {
+        store.remove(keys.etag);
+        store.remove(keys.data);
+      }
     },
 
     createCollection: (input: { name: string; description: string }): Promise<Collection> =>

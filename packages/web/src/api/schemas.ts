@@ -23,6 +23,8 @@ export {
   chapterContentSchema,
   collectionListSchema,
   collectionSchema,
+  collectionSummaryListSchema,
+  collectionHoldingSchema,
   errorBodySchema,
   inBookSearchResponseSchema,
   catalogSearchResponseSchema,

@@ -29,14 +29,14 @@ import { isApiError, type FieldErrors } from '../../api/client.ts';
 import { appPaths } from '../../shared/links.ts';
 import { reportError } from '../../shared/errorState.ts';
 import { usePlaylistActions } from '../../shared/playlists/actions.ts';
-import { usePlaylists } from '../../shared/playlists/store.ts';
+import { usePlaylistsWithItems } from '../../shared/playlists/store.ts';
 import '../../shared/playlists/PlaylistForms.css';
 
 /** §4 "Edit actions are DELETE, DUPLICATE, UPDATE". */
 export type EditAction = 'DELETE' | 'DUPLICATE' | 'UPDATE';
 
 export function EditPlaylistPage() {
-  const view = usePlaylists();
+  const view = usePlaylistsWithItems();
   const { collectionId = '' } = useParams();
   const navigate = useNavigate();
   const leaving = useRef(false);

@@ -31,7 +31,7 @@ import { TitleGridSkeleton } from '../../shared/TitleGrid.tsx';
 import { retryContent, useContent } from './contentStore.ts';
 import { initialLibraryUi, libraryUiReducer } from './libraryState.ts';
 import { PlaylistTitleCard } from '../../shared/playlists/PlaylistTitleCard.tsx';
-import { usePlaylists } from '../../shared/playlists/store.ts';
+import { usePlaylistsWithItems } from '../../shared/playlists/store.ts';
 import { useLingering } from './useLingering.ts';
 import { useReorder } from './useReorder.ts';
 
@@ -40,7 +40,7 @@ const LEAVING_MS = PLAYLIST_TIMINGS.queueOverlayMs + PLAYLIST_TIMINGS.queueFeedb
 import '../../shared/TitleGrid.css';
 
 export function PlaylistView() {
-  const view = usePlaylists();
+  const view = usePlaylistsWithItems();
   const { collectionId, topicSlug } = useParams();
   const navigate = useNavigate();
   const playlist = collectionId ? view.playlists.find((p) => p.id === collectionId) : view.defaultPlaylist;

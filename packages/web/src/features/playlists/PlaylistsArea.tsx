@@ -20,7 +20,7 @@ import { useSession } from '../../shared/useSession.ts';
 import { EditPlaylistPage } from './EditPlaylistPage.tsx';
 import { NewPlaylistPage } from './NewPlaylistPage.tsx';
 import { PlaylistView } from './PlaylistView.tsx';
-import { usePlaylists, type PlaylistsView } from '../../shared/playlists/store.ts';
+import { usePlaylistsWithItems, type PlaylistsView } from '../../shared/playlists/store.ts';
 import './PlaylistsArea.css';
 
 /** Where a signed-out visitor goes: the sign-in page, which returns here, with the spec's message. */
@@ -63,7 +63,7 @@ function RequireSignIn({ children }: { children: ReactNode }) {
 }
 
 /** The playlist the current address is about: its id, or the default one at /c/ and /c/topic/... */
-export function useSelectedId(view: PlaylistsView): string | null {
+export function useSelectedId(view: PlaylistsView<Collection>): string | null {
   const { collectionId } = useParams();
   const location = useLocation();
   if (collectionId) return collectionId;
@@ -71,7 +71,7 @@ export function useSelectedId(view: PlaylistsView): string | null {
   return view.defaultPlaylist?.id ?? null;
 }
 
-function LibraryNav({ view, selectedId }: { view: PlaylistsView; selectedId: string | null }) {
+function LibraryNav({ view, selectedId }: { view: PlaylistsView<Collection>; selectedId: string | null }) {
   const navigate = useNavigate();
   if (view.status === 'loading') {
     return (
@@ -149,7 +149,7 @@ function LibraryNav({ view, selectedId }: { view: PlaylistsView; selectedId: str
 }
 
 function LibraryLayout() {
-  const view = usePlaylists();
+  const view = usePlaylistsWithItems();
   const navigate = useNavigate();
   const selectedId = useSelectedId(view);
   useSendToSignIn(view.signedOut);

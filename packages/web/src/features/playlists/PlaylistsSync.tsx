@@ -6,11 +6,9 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { PLAYLIST_TIMINGS, type Collection } from '@lectern/core';
-import { api } from '../../api/client.ts';
+import { PLAYLIST_TIMINGS, type Collection, type CollectionSummary } from '@lectern/core';
 import { hasLoginCookie } from '../../api/cookies.ts';
-import { normalizeUri } from '../../shared/playlists/actions.ts';
-import { playlistKeys } from '../../shared/playlists/store.ts';
+import { fetchQueueUrls, playlistKeys } from '../../shared/playlists/store.ts';
 
 const sameSet = (a: readonly string[], b: readonly string[]) => {
   const sa = new Set(a);
@@ -25,24 +23,30 @@ export function PlaylistsSync() {
     let refetchedForQueue = false;
     const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
       if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual) return;
-      if (event.query.queryKey[0] !== playlistKeys.collections[0]) return;
+      // the whole list or the light one (every page but the playlists area reads the light one)
+      const key = event.query.queryKey[0];
+      if (key !== playlistKeys.collections[0] && key !== playlistKeys.summaries[0]) return;
       clearTimeout(timer);
       timer = setTimeout(async () => {
         if (!hasLoginCookie()) return;
         try {
           const urls = await queryClient.fetchQuery({
             queryKey: playlistKeys.queue,
-            queryFn: async ({ signal }) => (await api.getQueue(signal)).map((e) => normalizeUri(e.url)),
+            queryFn: ({ signal }) => fetchQueueUrls(signal),
             staleTime: 0,
             retry: false,
           });
-          const def = queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.is_default);
-          if (!def) return;
-          if (sameSet(urls, def.content.map((i) => i.api_url))) {
+          // the queue's addresses are what the toggles read; the lists must agree with them (items, or the count)
+          const whole = queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.is_default);
+          const light = queryClient.getQueryData<CollectionSummary[]>(playlistKeys.summaries)?.find((p) => p.is_default);
+          if (!whole && !light) return;
+          const agrees = (!whole || sameSet(urls, whole.content.map((i) => i.api_url))) && (!light || light.content_count === new Set(urls).size);
+          if (agrees) {
             refetchedForQueue = false;
           } else if (!refetchedForQueue) {
             refetchedForQueue = true;
             void queryClient.invalidateQueries({ queryKey: playlistKeys.collections });
+            void queryClient.invalidateQueries({ queryKey: playlistKeys.summaries });
           }
         } catch {
           // a failed refresh changes nothing; the next fetch of the list schedules another

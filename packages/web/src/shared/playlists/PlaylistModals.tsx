@@ -3,12 +3,13 @@
  * the title as its content, and 'Add to another playlist' with a search box. Loaded on first use.
  */
 import { useId, useRef, useState, type RefObject } from 'react';
-import { PLAYLIST_MESSAGES, searchPlaylists, type Collection } from '@lectern/core';
+import { PLAYLIST_MESSAGES, searchPlaylists } from '@lectern/core';
 import { Button } from '../../components/Button.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { CreatePlaylistFields, useCreatePlaylistForm, type CreateContent } from './CreatePlaylistForm.tsx';
+import { itemCount, type PlaylistEntry } from './store.ts';
 import './PlaylistForms.css';
 
 interface BaseProps {
@@ -67,11 +68,11 @@ export function CreatePlaylistModal({ open, onClose, onExited, returnFocus, cont
 }
 
 export interface AddToAnotherProps extends BaseProps {
-  playlists: readonly Collection[];
+  playlists: readonly PlaylistEntry[];
   title: string;
-  contains: (p: Collection) => boolean;
-  stateOf: (p: Collection) => 'busy' | 'error' | null;
-  onToggle: (p: Collection) => void;
+  contains: (p: PlaylistEntry) => boolean;
+  stateOf: (p: PlaylistEntry) => 'busy' | 'error' | null;
+  onToggle: (p: PlaylistEntry) => void;
 }
 
 /** Every playlist, filtered by a case-insensitive substring of its name; one click adds or removes the title. */
@@ -136,8 +137,8 @@ export function AddToAnotherModal({ open, onClose, onExited, returnFocus, playli
                   </span>
                   <span className="playlist-choice__name">{p.name}</span>
                   <span className="playlist-choice__count">
-                    {p.content.length}
-                    <span className="visually-hidden">{p.content.length === 1 ? ' item' : ' items'}</span>
+                    {itemCount(p)}
+                    <span className="visually-hidden">{itemCount(p) === 1 ? ' item' : ' items'}</span>
                   </span>
                   {state === 'busy' ? <Spinner size="sm" /> : null}
                   {state === 'error' ? <span className="visually-hidden">, the last change failed</span> : null}

@@ -4,7 +4,7 @@
  * the plain card. The dialogs the dropdown opens are loaded on first use.
  */
 import { lazy, Suspense, useRef, useState, type RefObject } from 'react';
-import { dropdownLayout, PLAYLIST_MESSAGES, type Collection } from '@lectern/core';
+import { dropdownLayout, PLAYLIST_MESSAGES } from '@lectern/core';
 import { Icon } from '../../components/Icon.tsx';
 import { Menu, type MenuItem } from '../../components/Menu.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -12,7 +12,7 @@ import { Tooltip } from '../../components/Tooltip.tsx';
 import { TitleCard, type TitleCardProps } from '../TitleCard.tsx';
 import { holds, normalizeUri, usePlaylistActions } from './actions.ts';
 import { queuePhaseText, useQueueFeedback, type QueuePhase } from './queueFeedback.ts';
-import { usePlaylists, type PlaylistsView } from './store.ts';
+import { useHolding, usePlaylists, type PlaylistEntry, type PlaylistsView } from './store.ts';
 import './PlaylistTitleCard.css';
 
 const loadModals = () => import('./PlaylistModals.tsx');
@@ -50,6 +50,8 @@ function usePlaylistControls(content: PlaylistContent, playlists: PlaylistsView)
   const menuRootRef = useRef<HTMLDivElement>(null);
 
   const inQueue = playlists.queueUrls.has(apiUrl);
+  // which playlists hold it: asked for with the other cards on screen, once the list is known
+  const holding = useHolding(apiUrl, playlists.status === 'ready');
   const setItem = (id: string, state: ItemState | null) =>
     setItemStates((s) => {
       const next = { ...s };
@@ -68,12 +70,12 @@ function usePlaylistControls(content: PlaylistContent, playlists: PlaylistsView)
   };
 
   /** One click adds or removes; the default playlist uses the queue calls. */
-  const toggle = async (playlist: Collection) => {
+  const toggle = async (playlist: PlaylistEntry) => {
     if (playlist.is_default) return toggleQueue();
     if (itemStates[playlist.id] === 'busy') return;
     setItem(playlist.id, 'busy');
     try {
-      if (holds(playlist, apiUrl)) await actions.removeContent(playlist.id, [apiUrl]);
+      if (holds(playlist, apiUrl, holding)) await actions.removeContent(playlist.id, [apiUrl]);
       else await actions.addContent(playlist.id, [apiUrl], content.topics);
       setItem(playlist.id, null);
     } catch {
@@ -81,12 +83,13 @@ function usePlaylistControls(content: PlaylistContent, playlists: PlaylistsView)
     }
   };
 
-  const stateOf = (p: Collection): ItemState | null => (p.is_default && queue.busy ? 'busy' : (itemStates[p.id] ?? null));
+  const stateOf = (p: PlaylistEntry): ItemState | null => (p.is_default && queue.busy ? 'busy' : (itemStates[p.id] ?? null));
 
   const menu = (describedBy: string) => (
     <PlaylistMenu
       playlists={playlists}
       apiUrl={apiUrl}
+      holding={holding}
       describedBy={describedBy}
       stateOf={stateOf}
       onToggle={(p) => void toggle(p)}
@@ -114,7 +117,7 @@ function usePlaylistControls(content: PlaylistContent, playlists: PlaylistsView)
           onExited={() => setModal(null)}
           playlists={playlists.sorted}
           title={content.title}
-          contains={(p) => holds(p, apiUrl)}
+          contains={(p) => holds(p, apiUrl, holding)}
           stateOf={stateOf}
           onToggle={(p) => void toggle(p)}
           returnFocus={menuButtonRef}
@@ -278,9 +281,11 @@ function QueueToggle({ inQueue, busy, disabled, unavailable, describedBy, onTogg
 interface PlaylistMenuProps {
   playlists: PlaylistsView;
   apiUrl: string;
+  /** the ids of the playlists holding it (useHolding); null while unknown, or to read it from whole playlists' items */
+  holding?: ReadonlySet<string> | null;
   describedBy: string;
-  stateOf: (p: Collection) => ItemState | null;
-  onToggle: (p: Collection) => void;
+  stateOf: (p: PlaylistEntry) => ItemState | null;
+  onToggle: (p: PlaylistEntry) => void;
   onAddToAnother: () => void;
   onAddToNew: () => void;
   buttonRef: RefObject<HTMLButtonElement | null>;
@@ -292,15 +297,18 @@ interface PlaylistMenuProps {
  * playlist' when there are more than 3; always 'Add to a new playlist'. The order is taken when the menu opens and
  * kept while it is open, so an item does not jump away from the pointer after a click.
  */
-export function PlaylistMenu({ playlists, apiUrl, describedBy, stateOf, onToggle, onAddToAnother, onAddToNew, buttonRef, rootRef }: PlaylistMenuProps) {
+export function PlaylistMenu({ playlists, apiUrl, holding = null, describedBy, stateOf, onToggle, onAddToAnother, onAddToNew, buttonRef, rootRef }: PlaylistMenuProps) {
   const [frozen, setFrozen] = useState<string[] | null>(null);
-  const added = playlists.playlists.some((p) => holds(p, apiUrl));
+  const contains = (p: PlaylistEntry) => holds(p, apiUrl, holding);
+  // light playlists (no items) and no answer yet about this title: the menu waits for it
+  const holdingUnknown = holding === null && playlists.playlists.some((p) => !('content' in p));
+  const added = playlists.playlists.some(contains);
   const fatal = playlists.status === 'fatal';
   const tooltip = fatal ? PLAYLIST_MESSAGES.unavailableTooltip : added ? PLAYLIST_MESSAGES.addedTooltip : PLAYLIST_MESSAGES.addTooltip;
 
-  const layout = dropdownLayout(playlists.playlists, apiUrl);
+  const layout = dropdownLayout(playlists.playlists, apiUrl, contains);
   const byId = new Map(playlists.playlists.map((p) => [p.id, p]));
-  const shown = frozen ? frozen.map((id) => byId.get(id)).filter((p): p is Collection => !!p) : layout.shown.map((s) => s.playlist);
+  const shown = holdingUnknown ? [] : frozen ? frozen.map((id) => byId.get(id)).filter((p): p is PlaylistEntry => !!p) : layout.shown.map((s) => s.playlist);
 
   const entries: { index: number; item: MenuItem }[] = shown.map((p, i) => {
     const state = stateOf(p);
@@ -309,7 +317,7 @@ export function PlaylistMenu({ playlists, apiUrl, describedBy, stateOf, onToggle
       item: {
         key: p.id,
         label: p.name,
-        checked: holds(p, apiUrl),
+        checked: contains(p),
         status: state,
         srNote: state === 'error' ? 'the last change failed' : undefined,
         onSelect: () => onToggle(p),
@@ -345,7 +353,7 @@ export function PlaylistMenu({ playlists, apiUrl, describedBy, stateOf, onToggle
       disabled={fatal}
       header={<p className="playlist-menu__heading">Save to playlist</p>}
       placeholder={
-        playlists.status === 'loading' ? (
+        playlists.status === 'loading' || holdingUnknown ? (
           <p className="menu__placeholder">
             <Spinner size="sm" /> Loading your playlists…
           </p>

@@ -12,13 +12,14 @@ import {
   withTryAgain,
   type Collection,
   type CollectionItem,
+  type CollectionSummary,
   type PlaylistAction,
   type PlaylistListAction,
   type Topic,
 } from '@lectern/core';
 import { api } from '../../api/client.ts';
 import { reportError } from '../errorState.ts';
-import { playlistKeys } from './store.ts';
+import { playlistKeys, summaryOf, type PlaylistEntry } from './store.ts';
 
 export const normalizeUri = (uri: string) => normalizeContentUri(uri)?.apiUrl ?? uri;
 
@@ -43,13 +44,29 @@ export function createPlaylistActions(queryClient: QueryClient) {
   const itemsFor = (urls: readonly string[], from: readonly CollectionItem[] | null, topics: readonly Topic[]): CollectionItem[] =>
     urls.map((u) => from?.find((i) => i.api_url === u) ?? { api_url: u, metadata: { topics: [...topics] } });
 
-  const findDefault = () => queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.is_default);
+  const findDefault = (): PlaylistEntry | undefined =>
+    queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.is_default) ??
+    queryClient.getQueryData<CollectionSummary[]>(playlistKeys.summaries)?.find((p) => p.is_default);
+
+  // The light forms every page reads (store.ts) follow each change too: the light list (names, counts, the changed
+  // playlist to the front as §4 says), the queue's addresses, and which playlists hold each address.
+  const setSummaries = (change: (old: CollectionSummary[]) => CollectionSummary[]) =>
+    queryClient.setQueryData<CollectionSummary[]>(playlistKeys.summaries, (old) => (old ? change(old) : old));
+  const toFront = (playlist: PlaylistEntry) => setSummaries((old) => [summaryOf(playlist), ...old.filter((p) => p.id !== playlist.id)]);
+  const setHolding = (urls: readonly string[], id: string, held: boolean) => {
+    for (const url of urls)
+      queryClient.setQueryData<string[]>(playlistKeys.holding(url), (old) => (old ? (held ? [...new Set([...old, id])] : old.filter((x) => x !== id)) : old));
+  };
+  const setQueue = (change: (old: string[]) => string[]) => queryClient.setQueryData<string[]>(playlistKeys.queue, (old) => (old ? change(old) : old));
+  const queueAdded = (urls: readonly string[]) => setQueue((old) => [...urls.filter((u) => !old.includes(u)), ...old]);
+  const queueRemoved = (urls: readonly string[]) => setQueue((old) => old.filter((u) => !urls.includes(u)));
 
   return {
     create: (input: { name: string; description: string }) =>
       run('create', async () => {
         const playlist = await api.createCollection({ name: input.name.trim(), description: input.description ?? '' });
         dispatch({ type: 'created', playlist });
+        toFront(playlist);
         return playlist;
       }),
 
@@ -57,6 +74,7 @@ export function createPlaylistActions(queryClient: QueryClient) {
       run('update', async () => {
         const playlist = await api.updateCollection({ id: input.id, name: input.name.trim(), description: input.description });
         dispatch({ type: 'updated', playlist });
+        toFront(playlist);
         return playlist;
       }),
 
@@ -66,6 +84,8 @@ export function createPlaylistActions(queryClient: QueryClient) {
         await api.deleteCollection(id);
         beforeRemove?.();
         dispatch({ type: 'deleted', id });
+        setSummaries((old) => old.filter((p) => p.id !== id));
+        queryClient.setQueriesData<string[]>({ queryKey: playlistKeys.holding('').slice(0, 1) }, (old) => old?.filter((x) => x !== id));
       }),
 
     addContent: (id: string, uris: readonly string[], topics: readonly Topic[] = [], options?: ActionOptions) =>
@@ -75,6 +95,9 @@ export function createPlaylistActions(queryClient: QueryClient) {
           const urls = uris.map(normalizeUri);
           const playlist = await api.addContent(id, urls);
           dispatch({ type: 'contentAdded', id, items: itemsFor(urls, playlist.content, topics) });
+          toFront(playlist);
+          setHolding(urls, id, true);
+          if (playlist.is_default) queueAdded(urls);
           return playlist;
         },
         options,
@@ -85,6 +108,9 @@ export function createPlaylistActions(queryClient: QueryClient) {
         const urls = uris.map(normalizeUri);
         const playlist = await api.removeContent(id, urls);
         dispatch({ type: 'contentRemoved', id, apiUrls: urls });
+        toFront(playlist);
+        setHolding(urls, id, false);
+        if (playlist.is_default) queueRemoved(urls);
         return playlist;
       }),
 
@@ -97,7 +123,9 @@ export function createPlaylistActions(queryClient: QueryClient) {
         const before = queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.id === id);
         dispatch({ type: 'reordered', id, apiUrls });
         try {
-          return await api.reorderCollection(id, apiUrls);
+          const playlist = await api.reorderCollection(id, apiUrls);
+          if (playlist.is_default) setQueue(() => [...apiUrls]);
+          return playlist;
         } catch (error) {
           if (before) dispatch({ type: 'reordered', id, apiUrls: before.content.map((i) => i.api_url) });
           throw error;
@@ -111,6 +139,10 @@ export function createPlaylistActions(queryClient: QueryClient) {
         await api.addToQueue(urls);
         const def = findDefault();
         if (def) dispatch({ type: 'contentAdded', id: def.id, items: itemsFor(urls, null, topics) });
+        queueAdded(urls);
+        if (def) setHolding(urls, def.id, true);
+        // the queue call does not say the new count: the light list is asked again
+        void queryClient.invalidateQueries({ queryKey: playlistKeys.summaries });
       }),
 
     removeFromQueue: (uris: readonly string[]) =>
@@ -119,6 +151,9 @@ export function createPlaylistActions(queryClient: QueryClient) {
         await api.removeFromQueue(urls);
         const def = findDefault();
         if (def) dispatch({ type: 'contentRemoved', id: def.id, apiUrls: urls });
+        queueRemoved(urls);
+        if (def) setHolding(urls, def.id, false);
+        void queryClient.invalidateQueries({ queryKey: playlistKeys.summaries });
       }),
   };
 }
@@ -130,5 +165,6 @@ export function usePlaylistActions(): PlaylistActions {
   return useMemo(() => createPlaylistActions(queryClient), [queryClient]);
 }
 
-/** Whether a playlist holds a title. */
-export const holds = (playlist: Pick<Collection, 'content'>, apiUrl: string) => playlist.content.some((i) => i.api_url === apiUrl);
+/** Whether a playlist holds a title: from `holding` (the ids holding it) when given, else from its items. */
+export const holds = (playlist: PlaylistEntry, apiUrl: string, holding?: ReadonlySet<string> | null) =>
+  holding ? holding.has(playlist.id) : 'content' in playlist && playlist.content.some((i) => i.api_url === apiUrl);
