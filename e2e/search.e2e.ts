@@ -98,3 +98,65 @@ describe('searching on a phone', () => {
     await shot(page, 'search-results-390');
   });
 });
+
+/**
+ * Issue 21 at both widths: a visitor's "mart" (the beginning of "Martians") finds The War of the Worlds with a
+ * passage from its sample, and the passage opens the sample in the reader; a signed-in reader pages "the" from
+ * its first page, by the page links, to the page where Alice's Adventures in Wonderland is.
+ */
+describe.each([
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+])('search pages to its end and shows a visitor the samples ($width px)', (viewport) => {
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    ({ browser, page } = await openPage(viewport));
+  });
+  afterAll(() => browser?.close());
+
+  it('a visitor searches "mart", sees a passage of the sample and jumps into it', async () => {
+    const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
+    const book = list.results.find((b: { title: string }) => b.title === 'The War of the Worlds');
+    const detail = await (await page.request.get(book.api_url)).json();
+    const sample = detail.chapters.find((c: { as_sample: boolean }) => c.as_sample);
+
+    await page.goto('/search/');
+    await page.getByRole('searchbox', { name: 'Search the library' }).fill('mart');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL(/\/search\/\?q=mart/);
+    const result = page.locator('.search-result').filter({ has: page.getByRole('link', { name: 'The War of the Worlds', exact: true }) });
+    const passage = result.locator('.search-result__passages a').first();
+    await passage.waitFor();
+    expect(await passage.locator('mark').first().innerText()).toMatch(/^mart/i);
+    expect(await passage.getAttribute('href')).toContain(`/${sample.full_path}?`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot(page, `search-visitor-mart-${viewport.width}`);
+    await passage.click();
+    await page.waitForURL((u) => u.pathname.endsWith(`/${sample.full_path}`));
+    const frame = page.frameLocator('iframe.chapter-view__frame:not(.chapter-view__spare)');
+    await expect.poll(async () => (await frame.locator('body').innerText().catch(() => '')).includes('Martian'), { timeout: 15_000 }).toBe(true);
+    expect(await page.getByText('You must be signed in to read this book.').count()).toBe(0);
+  });
+
+  it('a reader pages a common word\'s results to the page where Alice is', async () => {
+    await signInAsDemo(page);
+    await page.goto('/search/?q=the');
+    const alice = page.getByRole('link', { name: "Alice's Adventures in Wonderland", exact: true });
+    const seen = new Set<string>();
+    for (let n = 1; ; n++) {
+      await page.locator('.search-result').first().waitFor();
+      for (const title of await page.locator('.search-result__title').allInnerTexts()) {
+        expect(seen.has(title), `${title} listed twice`).toBe(false);
+        seen.add(title);
+      }
+      if ((await alice.count()) > 0) break;
+      const next = page.getByRole('navigation', { name: 'Pages of results' }).getByRole('link', { name: 'Next page' });
+      expect(await next.count(), `page ${n} of "the" has no next page and no Alice: ${[...seen].join(', ')}`).toBe(1);
+      await next.click();
+      await page.waitForURL(new RegExp(`[?&]page=${n + 1}(&|$)`));
+    }
+    await alice.first().scrollIntoViewIfNeeded();
+    await shot(page, `search-paged-alice-${viewport.width}`);
+  });
+});

@@ -30,6 +30,9 @@ const languageName = (code: string) => {
   }
 };
 
+/** The `after` of the server's next page (null when the page is found by its number alone). */
+const cursorOf = (url: string) => new URL(url, 'http://x').searchParams.get('after');
+
 function NoResults({ q }: { q: string }) {
   return (
     <div className="search-empty">
@@ -133,10 +136,15 @@ export function SearchPage() {
   const [field, setField] = useState(q === '*' ? '' : q);
   useEffect(() => setField(q === '*' ? '' : q), [q]);
 
+  // where a page of a large match set starts (the server's `next` gives it; without it the page is found from the start)
+  const after = params.get('after') ?? undefined;
   const results = useQuery<CatalogSearchResponse>({
-    queryKey: ['search', q, page, sort, filters.format, filters.topic, filters.publisher, filters.language],
+    queryKey: ['search', q, page, after, sort, filters.format, filters.topic, filters.publisher, filters.language],
     queryFn: ({ signal }) =>
-      api.searchCatalog({ q, page, sort, format, topic: filters.topic ?? undefined, publisher: filters.publisher ?? undefined, language: filters.language ?? undefined }, signal),
+      api.searchCatalog(
+        { q, page, after, sort, format, topic: filters.topic ?? undefined, publisher: filters.publisher ?? undefined, language: filters.language ?? undefined },
+        signal,
+      ),
     enabled: !noResultsPage,
   });
 
@@ -153,7 +161,10 @@ export function SearchPage() {
       if (v === null) next.delete(k);
       else next.set(k, v);
     }
-    if (!('page' in change)) next.delete('page');
+    if (!('page' in change)) {
+      next.delete('page');
+      next.delete('after');
+    }
     return `/search/?${next}`;
   };
   const onChoose = (url: string, type: 'title' | 'passage', rank: number) =>
@@ -235,8 +246,8 @@ export function SearchPage() {
               <p>No title matches with these filters. Remove one to see more.</p>
             )}
             <nav className="search-page__pages" aria-label="Pages of results">
-              {data.previous ? <Link to={address({ page: String(page - 1) })}>Previous page</Link> : <span />}
-              {data.next ? <Link to={address({ page: String(page + 1) })}>Next page</Link> : null}
+              {data.previous ? <Link to={address({ page: String(page - 1), after: null })}>Previous page</Link> : <span />}
+              {data.next ? <Link to={address({ page: String(page + 1), after: cursorOf(data.next) })}>Next page</Link> : null}
             </nav>
           </section>
         </div>
