@@ -289,18 +289,18 @@ export class SearchRepository {
    * The first `perTitle` passages matching `q` of each title (reading order), `openOnly` as passagesOfTitle: the
    * passages a page of results shows for titles whose walk brought too few. One statement on PostgreSQL.
    */
-  async passagesOfTitles(q: ParsedQuery, titleIds: readonly number[], perTitle: number, openOnly: boolean): Promise<number[]> {
+  async passagesOfTitles(q: ParsedQuery, titleIds: readonly number[], perTitle: number, openOnly: boolean): Promise<{ id: number; title_id: number }[]> {
     if (titleIds.length === 0) return [];
     if (this.engine === 'sqlite') {
-      const ids: number[] = [];
-      for (const id of titleIds) ids.push(...(await this.passagesOfTitle(q, id, perTitle, openOnly)));
-      return ids;
+      const found: { id: number; title_id: number }[] = [];
+      for (const title_id of titleIds) for (const id of await this.passagesOfTitle(q, title_id, perTitle, openOnly)) found.push({ id, title_id });
+      return found;
     }
     const open = openOnly ? sql` and exists (select 1 from chapters c where c.id = d.chapter_id and (c.as_sample = 1 or c.is_public = 1))` : sql``;
-    const { rows } = await sql<{ id: number }>`
-      select p.id from unnest(${[...titleIds]}::int[]) as t(title_id), to_tsquery('lectern', ${toTsquery(q)}) q,
+    const { rows } = await sql<{ id: number; title_id: number }>`
+      select p.id, t.title_id from unnest(${[...titleIds]}::int[]) as t(title_id), to_tsquery('lectern', ${toTsquery(q)}) q,
       lateral (select d.id from search_docs d where d.title_id = t.title_id and d.chapter_id is not null and d.doc @@ q${open} order by d.id limit ${perTitle}) p`.execute(this.db);
-    return rows.map((r) => r.id);
+    return rows;
   }
 
   /** The passages' text and where they are. */

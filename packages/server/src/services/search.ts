@@ -151,26 +151,25 @@ export class SearchService {
     }
 
     const page = taken;
-    const passages = await this.index.passages(page.flatMap((w) => w.passageIds));
-    const full = await this.catalog.findTitlesByIds([...new Set([...page.map((w) => w.row.id), ...page.flatMap((w) => w.members.map((m) => m.id)), ...passages.map((p) => p.title_id)])]);
+    // The passages shown: the walk's, and for titles it brought too few (all titles, for a visitor) their first ones.
+    const hitIds = await this.passageIds(q, page, viewer);
+    const passages = await this.index.passages([...new Set([...hitIds.values()].flat())]);
+    const full = await this.catalog.findTitlesByIds([...new Set([...page.map((w) => w.row.id), ...passages.map((p) => p.title_id)])]);
     const titleById = new Map(full.map((t) => [t.id, t]));
+    const passageById = new Map(passages.map((p) => [p.id, p]));
     const pageRows = page.map((w) => titleById.get(w.row.id)!);
-    const [metadata, extras, chapterCounts, more] = await Promise.all([
+    const [metadata, extras, chapterCounts] = await Promise.all([
       this.cards.cards(pageRows, viewer),
       this.catalog.extrasFor(pageRows.map((r) => r.id)),
-      this.catalog.chapterCounts([...new Set([...passages.map((p) => p.title_id), ...page.flatMap((w) => w.members.map((m) => m.id))])]),
-      this.morePassages(q, page, passages, viewer),
+      this.catalog.chapterCounts([...new Set(passages.map((p) => p.title_id))]),
     ]);
-    const all = [...passages, ...more];
     const results = page.map((w, i) => {
       const row = pageRows[i]!;
       const hits: PassageHit[] = [];
-      const seen = new Set<number>();
-      for (const id of [...w.passageIds, ...more.filter((p) => w.members.some((m) => m.id === p.title_id)).map((p) => p.id)]) {
-        const p = all.find((x) => x.id === id);
+      for (const id of new Set(hitIds.get(w) ?? [])) {
+        const p = passageById.get(id);
         const title = p && titleById.get(p.title_id);
-        if (!p || !title || seen.has(p.id) || hits.length >= PASSAGES_PER_RESULT) continue;
-        seen.add(p.id);
+        if (!p || !title || hits.length >= PASSAGES_PER_RESULT) continue;
         if (!this.readable(viewer, p, (chapterCounts.get(p.title_id) ?? 0) <= 1)) continue;
         const highlighted = snippetOf(p.body, q);
         if (!highlighted) continue;
@@ -303,19 +302,22 @@ export class SearchService {
   }
 
   /**
-   * Passages for the page's works beyond those the walk brought: the first ones in reading order of each title
-   * whose walk gave fewer than a result shows, and for a reader without a live subscription (a visitor) only from
-   * chapters everyone may read, so a visitor has passages to jump into a sample from and never sees locked text.
+   * The passages each work of the page shows (ids, best first): the walk's, then for titles whose walk brought
+   * fewer than a result shows their first ones in reading order. A reader without a live subscription (a visitor)
+   * gets only passages of chapters everyone may read, asked of the index title by title, so a visitor has passages
+   * to jump into a sample from and never sees locked text.
    */
-  private async morePassages(q: ParsedQuery, page: readonly SearchWork[], walked: readonly { id: number; title_id: number; as_sample: number; is_public: number }[], viewer: Viewer) {
+  private async passageIds(q: ParsedQuery, page: readonly SearchWork[], viewer: Viewer): Promise<Map<SearchWork, number[]>> {
     const openOnly = !(viewer && hasLiveSubscription(viewer));
-    const wanted: number[] = [];
+    const out = new Map<SearchWork, number[]>(page.map((w) => [w, openOnly ? [] : [...w.passageIds]]));
+    const wanted = page.filter((w) => openOnly || (!w.textWhole && w.passageIds.length < PASSAGES_PER_RESULT)).flatMap((w) => w.members.map((m) => m.id));
+    if (wanted.length === 0) return out;
+    const more = await this.index.passagesOfTitles(q, wanted, PASSAGES_PER_RESULT, openOnly);
     for (const w of page) {
-      if (w.textWhole && !openOnly) continue;
-      const usable = walked.filter((p) => w.passageIds.includes(p.id) && (!openOnly || p.as_sample || p.is_public)).length;
-      if (usable < PASSAGES_PER_RESULT) wanted.push(...w.members.map((m) => m.id));
+      const mine = new Set(w.members.map((m) => m.id));
+      out.get(w)!.push(...more.filter((p) => mine.has(p.title_id)).map((p) => p.id));
     }
-    return this.index.passages(await this.index.passagesOfTitles(q, wanted, PASSAGES_PER_RESULT, openOnly));
+    return out;
   }
 
   private webUrl(title: Pick<TitleRow, 'title_safe' | 'book_id'>, fullPath: string, q: string, page?: number): string {
