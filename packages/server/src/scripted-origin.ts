@@ -2,17 +2,18 @@
  * The scripted origin's HTTP server (SCRIPTED_ORIGIN; docs/decisions.md "Scripted titles"): the second origin where a
  * title an operator allowed to run scripts is read. It serves nothing but that: `GET /b/{token}/{path}` — a chapter
  * as a page of its own, with the book's scripts and our small reading-system script (navigator.epubReadingSystem and
- * the messages to the reader), and the book's other files — and the reading-system script itself. It reads no
- * cookie and sets none; every answer says who may frame it (the app's origin only) and what the page may load (its
- * own origin's files). What it cannot find, or may not give, is a plain 404.
+ * the messages to the reader), and the book's other files — and the reading-system script itself. Its one cookie
+ * binds a token to the browser that opened it first (services/scripted-frames.ts: the handshake); every answer says
+ * who may frame it (the app's origin only) and what the page may load (its own origin's files). What it cannot
+ * find, or may not give, is a plain 404.
  */
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { READING_SYSTEM_NAME, type RootAttributes, type RootElementAttributes } from '@lectern/core';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { bookFileType } from './plugins/book-files.ts';
-import type { ScriptedFrames } from './services/scripted-frames.ts';
-import { onScriptedOrigin } from './services/scripted-frames.ts';
+import type { FrameBinding, ScriptedFrames } from './services/scripted-frames.ts';
+import { BINDING_COOKIE, onScriptedOrigin } from './services/scripted-frames.ts';
 
 const RUNTIME_PATH = '/lectern-reading-system.js';
 
@@ -127,6 +128,29 @@ ${input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(hre
 </head><body${rootAttributesHtml(input.root?.body, rewrite)}>${input.html}</body></html>`;
 }
 
+/** The values of the binding cookie the request carries (one per token whose path matches: normally one). */
+function bindingsOf(cookieHeader: string | undefined): string[] {
+  const values: string[] = [];
+  for (const pair of (cookieHeader ?? '').split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === BINDING_COOKIE) values.push(pair.slice(eq + 1).trim());
+  }
+  return values;
+}
+
+/**
+ * The binding cookie. The frame is a third party to the app's page (another site, unless both share a registrable
+ * domain): SameSite=None, Secure and Partitioned (kept per top-level site, so browsers that block third-party
+ * cookies keep it) where the origin can hold a Secure cookie — https, or localhost —, else Lax (a plain-http
+ * scripted origin then works only on the app's site, e.g. books.example.org beside example.org).
+ */
+export function bindingCookie(bind: FrameBinding, scriptedOrigin: string): string {
+  const { protocol, hostname } = new URL(scriptedOrigin);
+  const secureCapable = protocol === 'https:' || hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '127.0.0.1' || hostname === '[::1]';
+  const site = secureCapable ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax';
+  return `${BINDING_COOKIE}=${bind.value}; Path=${bind.path}; Max-Age=${bind.maxAgeSeconds}; HttpOnly; ${site}`;
+}
+
 export function buildScriptedOrigin(frames: ScriptedFrames, appOrigin: string, logLevel: string): FastifyInstance {
   // No request lines: every address here carries a capability token (errors are still logged).
   const app = Fastify({ logger: logLevel === 'silent' ? false : { level: logLevel }, disableRequestLogging: true, routerOptions: { ignoreTrailingSlash: false, maxParamLength: 600 } });
@@ -137,10 +161,11 @@ export function buildScriptedOrigin(frames: ScriptedFrames, appOrigin: string, l
 
   app.get<{ Params: { token: string; '*': string } }>('/b/:token/*', async (request, reply) => {
     const { token, '*': fullPath } = request.params;
-    const opened = fullPath && fullPath.length <= 1000 ? await frames.open(token, fullPath) : null;
+    const opened = fullPath && fullPath.length <= 1000 ? await frames.open(token, fullPath, bindingsOf(request.headers.cookie)) : null;
     if (!opened) return common(reply, appOrigin).code(404).type('text/plain; charset=utf-8').send('Not found');
-    const { found, bookId } = opened;
+    const { found, bookId, bind } = opened;
     common(reply, appOrigin);
+    if (bind) reply.header('set-cookie', bindingCookie(bind, frames.origin!));
     if (found.kind === 'chapter') {
       const c = found.chapter;
       const page = chapterPage({

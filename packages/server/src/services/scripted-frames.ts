@@ -3,10 +3,15 @@
  * to run scripts is read in a frame whose page comes from SCRIPTED_ORIGIN, a second host name with none of the app's
  * cookies. The reader asks the app for the frame's address (the signed-in reader, a chapter they may read); the
  * address carries a capability token — the reader's session (its public id, never the secret), the book, an
- * expiry, an HMAC — and the scripted origin checks it, and the session and the reader's rights, on every file.
+ * expiry, a nonce, an HMAC — and the scripted origin checks it, and the session and the reader's rights, on every file.
  * Signing out or losing the subscription ends the frame's access as it ends the app's.
+ *
+ * The address alone is not enough (issue 21: a leaked one worked for anyone, without cookies, for four hours): the
+ * first request under a token, within HANDSHAKE_MS of its issue and once only, binds it to that browser with a cookie
+ * of the scripted origin (HttpOnly, scoped to the token's path); every later request under the token must carry it.
+ * A leaked address is then dead in another browser: already bound, or too old to bind.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { paths, SCRIPTED_FRAME_TTL_MS, type ScriptedFrame } from '@lectern/core';
 import { notFound } from '../errors.ts';
 import type { SessionsRepository, SessionUser } from '../repositories/sessions.ts';
@@ -18,6 +23,20 @@ export interface FrameGrant {
   sessionPublicId: string;
   bookId: string;
   expiresMs: number;
+  /** makes each address its own, so that it binds once */
+  nonce: string;
+}
+
+/** How long after its issue an address may still be bound to a browser: the reader's frame loads it at once. */
+export const HANDSHAKE_MS = 60_000;
+/** The scripted origin's cookie binding a token to the browser that opened it first (path: the token's folder). */
+export const BINDING_COOKIE = 'lectern_frame';
+
+/** What the scripted origin sets on the handshake: the cookie binding the token to this browser. */
+export interface FrameBinding {
+  value: string;
+  path: string;
+  maxAgeSeconds: number;
 }
 
 export class ScriptedFrames {
@@ -35,7 +54,7 @@ export class ScriptedFrames {
   }
 
   issueToken(grant: FrameGrant): string {
-    const payload = Buffer.from(JSON.stringify([grant.sessionPublicId, grant.bookId, grant.expiresMs])).toString('base64url');
+    const payload = Buffer.from(JSON.stringify([grant.sessionPublicId, grant.bookId, grant.expiresMs, grant.nonce])).toString('base64url');
     return `${payload}.${this.mac(payload)}`;
   }
 
@@ -47,10 +66,10 @@ export class ScriptedFrames {
     const given = Buffer.from(mac);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     try {
-      const [sessionPublicId, bookId, expiresMs] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
-      if (typeof sessionPublicId !== 'string' || typeof bookId !== 'string' || typeof expiresMs !== 'number') return null;
+      const [sessionPublicId, bookId, expiresMs, nonce] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
+      if (typeof sessionPublicId !== 'string' || typeof bookId !== 'string' || typeof expiresMs !== 'number' || typeof nonce !== 'string') return null;
       if (expiresMs <= this.now().getTime()) return null;
-      return { sessionPublicId, bookId, expiresMs };
+      return { sessionPublicId, bookId, expiresMs, nonce };
     } catch {
       return null;
     }
@@ -67,15 +86,48 @@ export class ScriptedFrames {
     if (title.allow_scripts !== 1) throw notFound('This book does not run scripts.');
     const found = await this.catalog.chapterOrResource(bookId, fullPath, signedIn.user);
     if (found.kind !== 'chapter') throw notFound('We could not find that chapter.');
-    const token = this.issueToken({ sessionPublicId: signedIn.session.public_id, bookId: title.book_id, expiresMs: this.now().getTime() + SCRIPTED_FRAME_TTL_MS });
+    const token = this.issueToken({
+      sessionPublicId: signedIn.session.public_id,
+      bookId: title.book_id,
+      expiresMs: this.now().getTime() + SCRIPTED_FRAME_TTL_MS,
+      nonce: randomBytes(12).toString('base64url'),
+    });
     return { url: `${this.origin}${framePath(token, found.chapter.full_path)}`, origin: this.origin };
   }
 
+  /** The cookie value that binds this token to a browser: only the scripted origin's handshake hands it out. */
+  private bindingFor(token: string): string {
+    return this.mac(`binding|${token}`);
+  }
+
+  /** Tokens bound already (nonce -> expiry): each binds once. Per process, pruned as they expire. */
+  private readonly bound = new Map<string, number>();
+
   /**
-   * A file of the book behind a frame's token, as the reader may have it now: null when the token, the session,
-   * the title's permission to run scripts or the file is not (or no longer) there.
+   * Whether this request may use the token: it carries the token's binding, or it is the token's first request
+   * while the address is fresh (the handshake: the binding to set is answered). Null: refused.
    */
-  async open(token: string, fullPath: string): Promise<{ found: ChapterOrResource; user: SessionUser; bookId: string } | null> {
+  private admit(token: string, grant: FrameGrant, bindings: readonly string[]): { bind: FrameBinding | null } | null {
+    const expected = Buffer.from(this.bindingFor(token));
+    if (bindings.some((b) => b.length === expected.length && timingSafeEqual(Buffer.from(b), expected))) return { bind: null };
+    const now = this.now().getTime();
+    const issuedMs = grant.expiresMs - SCRIPTED_FRAME_TTL_MS;
+    if (now > issuedMs + HANDSHAKE_MS || this.bound.has(grant.nonce)) return null;
+    for (const [nonce, expires] of this.bound) if (expires <= now) this.bound.delete(nonce);
+    this.bound.set(grant.nonce, grant.expiresMs);
+    return { bind: { value: expected.toString(), path: `/b/${token}/`, maxAgeSeconds: Math.max(1, Math.floor((grant.expiresMs - now) / 1000)) } };
+  }
+
+  /**
+   * A file of the book behind a frame's token, as the reader may have it now: null when the token, its binding to
+   * this browser (a `bindings` cookie value, or the handshake), the session, the title's permission to run scripts or
+   * the file is not (or no longer) there. `bind`: the cookie to set, on the handshake.
+   */
+  async open(
+    token: string,
+    fullPath: string,
+    bindings: readonly string[] = [],
+  ): Promise<{ found: ChapterOrResource; user: SessionUser; bookId: string; bind: FrameBinding | null } | null> {
     const grant = this.verifyToken(token);
     if (!grant) return null;
     const live = await this.sessions.findLiveByPublicId(grant.sessionPublicId, this.now().toISOString());
@@ -83,7 +135,11 @@ export class ScriptedFrames {
     try {
       const title = await this.catalog.requireTitle(grant.bookId);
       if (title.allow_scripts !== 1) return null;
-      return { found: await this.catalog.chapterOrResource(grant.bookId, fullPath, live.user), user: live.user, bookId: title.book_id };
+      const found = await this.catalog.chapterOrResource(grant.bookId, fullPath, live.user);
+      // bound last: a request for a file that is not there does not spend the handshake
+      const admitted = this.admit(token, grant, bindings);
+      if (!admitted) return null;
+      return { found, user: live.user, bookId: title.book_id, bind: admitted.bind };
     } catch {
       // no such file, or a chapter this reader may not read: the frame's origin says only "not found"
       return null;

@@ -1,16 +1,18 @@
 /**
  * Scripted titles on their own origin (issue 12): the frame's address is given only to a reader who may read the
  * chapter, of a title allowed to run scripts, when a scripted origin is configured; the scripted origin serves the
- * chapter as a page with the book's scripts and ours, the book's files below the token, never a cookie, and nothing
- * once the token is forged or expired or the session has ended.
+ * chapter as a page with the book's scripts and ours, the book's files below the token, and nothing once the token
+ * is forged or expired or the session has ended. Its one cookie binds the token to the browser that opened it first
+ * (issue 21: a leaked address worked for anyone, without cookies, for four hours).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { paths, READING_SYSTEM_NAME, scriptedFrameSchema } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { chapterPage } from '../../src/scripted-origin.ts';
-import { ScriptedFrames } from '../../src/services/scripted-frames.ts';
+import { bindingCookie, chapterPage } from '../../src/scripted-origin.ts';
+import { BINDING_COOKIE, HANDSHAKE_MS, ScriptedFrames } from '../../src/services/scripted-frames.ts';
+import { SCRIPTED_FRAME_TTL_MS } from '@lectern/core';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { scriptedEpub, SCRIPTED_TITLE } from '../fixtures/scripted.ts';
@@ -25,6 +27,13 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
   let plainId: string;
   const frameOf = (client: TestClient, bookId: string, p: string) => client.get(`${paths.scriptedFrame(bookId)}?path=${encodeURIComponent(p)}`);
   const onOrigin = (url: string, headers: Record<string, string> = {}) => t.lectern.scripted!.inject({ method: 'GET', url: url.replace(ORIGIN, ''), headers });
+  /** The binding cookie a handshake answer sets, as a Cookie header (throws when it set none). */
+  const bindingOf = (res: { headers: Record<string, unknown> }) => {
+    const set = String(res.headers['set-cookie'] ?? '');
+    const m = new RegExp(`^${BINDING_COOKIE}=([^;]+)`).exec(set);
+    if (!m) throw new Error(`no binding cookie in ${set}`);
+    return { cookie: `${BINDING_COOKIE}=${m[1]}` };
+  };
 
   beforeAll(async () => {
     t = await startTestApp(engine, { scriptedOrigin: ORIGIN, scriptedPort: 0 });
@@ -38,7 +47,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
   });
   afterAll(() => t.close());
 
-  it("serves the chapter as a page of the scripted origin: the book's scripts after ours, its files below the token, no cookie", async () => {
+  it("serves the chapter as a page of the scripted origin: the book's scripts after ours, its files below the token", async () => {
     const res = await frameOf(reader, scriptedId, 'text/one.xhtml');
     expect(res.statusCode, res.body).toBe(200);
     const frame = scriptedFrameSchema.parse(res.json());
@@ -46,11 +55,13 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect(frame.url.startsWith(`${ORIGIN}/b/`)).toBe(true);
     expect(res.headers['cache-control']).toBe('private, no-store');
 
-    // The app's session cookie means nothing there: the token is the only key.
+    // The app's session cookie means nothing there: the token, bound to this browser by the first answer, is the key.
     const page = await onOrigin(frame.url, { cookie: `lectern_session=${reader.cookies.get('lectern_session')}` });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.headers['set-cookie']).toBeUndefined();
+    const token = frame.url.split('/')[4]!;
+    expect(String(page.headers['set-cookie'])).toMatch(new RegExp(`^${BINDING_COOKIE}=[^;]+; Path=/b/${token.replace('.', '\\.')}/; Max-Age=14\\d{3}; HttpOnly; SameSite=None; Secure; Partitioned$`));
+    const bound = bindingOf(page);
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors http://127.0.0.1:");
@@ -58,13 +69,13 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     const html = page.body;
     expect(html.indexOf('/lectern-reading-system.js')).toBeGreaterThan(0);
     expect(html.indexOf('/lectern-reading-system.js')).toBeLessThan(html.indexOf('interactive.js'));
-    const token = frame.url.split('/')[4]!;
     expect(html).toContain(`src="/b/${token}/js/interactive.js"`);
     expect(html).not.toContain('/api/v1/book/');
     expect(html).toContain(SCRIPTED_TITLE === 'Scripted Fixture' ? 'Interactive' : '');
 
-    const script = await onOrigin(`/b/${token}/js/interactive.js`);
+    const script = await onOrigin(`/b/${token}/js/interactive.js`, bound);
     expect(script.statusCode).toBe(200);
+    expect(script.headers['set-cookie']).toBeUndefined();
     expect(script.headers['content-type']).toMatch(/^text\/javascript/);
     expect(script.body).toContain('epubReadingSystem');
     const runtime = await onOrigin('/lectern-reading-system.js');
@@ -116,9 +127,48 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect((await onOrigin(`/b/${plain}/a.xhtml`)).statusCode).toBe(404);
 
     // Signing out ends the frame's access too.
-    expect((await onOrigin(frame.url)).statusCode).toBe(200);
+    const opened = await onOrigin(frame.url);
+    expect(opened.statusCode).toBe(200);
+    expect((await onOrigin(frame.url, bindingOf(opened))).statusCode).toBe(200);
     await reader.post('/logout/');
-    expect((await onOrigin(frame.url)).statusCode).toBe(404);
+    expect((await onOrigin(frame.url, bindingOf(opened))).statusCode).toBe(404);
+    await reader.login('scripted-reader@example.com', 'a long enough password');
+  });
+
+  it('binds a frame address to the browser that opened it: leaked, it shows nothing to another browser or without the cookie (issue 21)', async () => {
+    const frame = scriptedFrameSchema.parse((await frameOf(reader, scriptedId, 'text/one.xhtml')).json());
+    const token = frame.url.split('/')[4]!;
+    const script = `/b/${token}/js/interactive.js`;
+    // The reader's frame opens it at once: the handshake binds it to the reader's browser.
+    const opened = await onOrigin(frame.url);
+    expect(opened.statusCode).toBe(200);
+    const bound = bindingOf(opened);
+    expect((await onOrigin(script, bound)).statusCode).toBe(200);
+    expect((await onOrigin(frame.url, bound)).statusCode).toBe(200);
+
+    // The same address in another browser (no cookie, another frame's cookie, a made-up one): nothing, page or file.
+    const other = scriptedFrameSchema.parse((await frameOf(reader, scriptedId, 'text/one.xhtml')).json());
+    const otherBound = bindingOf(await onOrigin(other.url));
+    for (const headers of [{}, otherBound, { cookie: `${BINDING_COOKIE}=${bound.cookie.split('=')[1]!.slice(1)}x` }]) {
+      expect((await onOrigin(frame.url, headers)).statusCode).toBe(404);
+      expect((await onOrigin(script, headers)).statusCode).toBe(404);
+    }
+    // The reader's browser still reads it.
+    expect((await onOrigin(script, bound)).statusCode).toBe(200);
+
+    // An address no browser opened in its first minute binds to none: a leak found later is dead.
+    const frames = new ScriptedFrames('test-secret-'.padEnd(40, 'x'), ORIGIN, t.lectern.services.catalog, { findLiveByPublicId: async () => undefined });
+    const grant = frames.verifyToken(token)!;
+    const issuedAt = (ms: number) => frames.issueToken({ ...grant, nonce: `n${ms}`, expiresMs: ms + SCRIPTED_FRAME_TTL_MS });
+    expect((await onOrigin(`/b/${issuedAt(Date.now() - HANDSHAKE_MS - 1000)}/text/one.xhtml`)).statusCode).toBe(404);
+    expect((await onOrigin(`/b/${issuedAt(Date.now() - HANDSHAKE_MS + 10_000)}/text/one.xhtml`)).statusCode).toBe(200);
+  });
+
+  it('sets the binding cookie for a third-party frame where the origin can hold a Secure cookie, else Lax', () => {
+    const bind = { value: 'v', path: '/b/t/', maxAgeSeconds: 60 };
+    expect(bindingCookie(bind, 'https://books.example.org')).toBe(`${BINDING_COOKIE}=v; Path=/b/t/; Max-Age=60; HttpOnly; SameSite=None; Secure; Partitioned`);
+    expect(bindingCookie(bind, 'http://localhost:8081')).toContain('SameSite=None; Secure; Partitioned');
+    expect(bindingCookie(bind, 'http://books.example.org:8081')).toBe(`${BINDING_COOKIE}=v; Path=/b/t/; Max-Age=60; HttpOnly; SameSite=Lax`);
   });
 
   it('refuses a scripted origin on the app\'s own host name (cookies do not keep to a port)', () => {
