@@ -2,7 +2,7 @@
  * A chapter holding 1,000 annotations (issue 9's bench), both halves:
  *
  * (a) the store: `GET {prefix}/search?limit=1000` (what the reader asks when a chapter opens) against the bare-Fastify
- *     anchor (`GET /bare`) served from the same process, alternating anchor and route for `--rounds` rounds; each
+ *     anchor (`GET /bare`) served from a process of its own, alternating anchor and route for `--rounds` rounds; each
  *     round gives one requests/s ratio, printed as median and range (bench/http.ts's method and servers; servers.ts
  *     makes the 1,000 annotations through the store as a client does). Beside it, one call at a time: its latency.
  *
@@ -28,13 +28,13 @@
  *   trace of the first opening with the highlights; WEB_DIST=dir: the reader half against another build of the web
  *   app (e.g. an older commit's, built with `npx vite build --outDir dir`), to compare.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { annotationPaths } from '@lectern/core';
 import autocannon from 'autocannon';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_LAUNCH, signIn, startFreshServer } from '../scripts/fresh-server.ts';
+import { startJsonProcess } from './replay.ts';
 import type { BenchInfo } from './servers.ts';
 import { median, summary } from './stats.ts';
 
@@ -67,18 +67,11 @@ function check(condition: unknown, message: string): asserts condition {
 // ---- (a) the store's search against the anchor ----
 
 async function storeBench() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Lectern and the anchor, each in a process of its own (an anchor in Lectern's process reads high).
+  const { child, info } = await startJsonProcess<BenchInfo>('bench/servers.ts');
+  const anchorProcess = await startJsonProcess<{ anchorPort: number }>('bench/anchor.ts');
   try {
-    const info = await new Promise<BenchInfo>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const line = out.split('\n').find((l) => l.startsWith('{'));
-        if (line) resolve(JSON.parse(line));
-      });
-      child.on('exit', (code) => reject(new Error(`bench servers exited with ${code}`)));
-    });
-    const anchor = { url: `http://127.0.0.1:${info.anchorPort}/bare`, headers: {} };
+    const anchor = { url: `http://127.0.0.1:${anchorProcess.info.anchorPort}/bare`, headers: {} };
     const search = { url: `http://127.0.0.1:${info.appPort}${info.annotationSearchUrl}`, headers: { 'x-annotator-auth-token': info.annotationToken } };
     const answer = await fetch(search.url, { headers: search.headers });
     const body = (await answer.json()) as { total: number; rows: unknown[] };
@@ -124,6 +117,7 @@ async function storeBench() {
     console.log(`   one call at a time (five per round, their median): ${summary(single, 0)} ms`);
   } finally {
     child.kill('SIGTERM');
+    anchorProcess.child.kill('SIGTERM');
   }
 }
 

@@ -1,6 +1,10 @@
 /**
- * HTTP benchmark: requests/s and p99 latency of Lectern's routes against a bare Fastify route (the anchor:
- * `GET /bare` answering {"hello":"world"}) served from the same process, on the same machine, in the same run.
+ * HTTP benchmark: requests/s and p99 latency of Lectern's routes against a bare Fastify server (the anchor), each in
+ * a process of its own (bench/servers.ts and bench/anchor.ts), on the same machine, in the same run. A route's
+ * anchor is `GET /bare` answering {"hello":"world"}, or, for the reader's block request, the bare server sending
+ * Lectern's exact answer to that same request (same bytes, same headers) with no work. The block requests are the
+ * reader's own, as Chromium sent them (bench/reader-requests.json, checked against the reader by
+ * e2e/reader-requests.e2e.ts); the cold row sends each request as another reader for another chapter.
  * For each route, anchor and route runs alternate (anchor then route, route then anchor, ...) for `--rounds`
  * rounds; each round gives one ratio (route requests/s / anchor requests/s of the same round) and the bench prints
  * the median ratio and its range (min-max). Load elsewhere on the machine hits both sides of a pair alike.
@@ -8,16 +12,17 @@
  * which other work on the machine moves much less than it moves throughput.
  *
  * Usage: npm run bench [-- --duration 2 --connections 10 --rounds 7 --only chapter,304 --cpu-prof dir]
- *   --only       run the routes whose key contains one of these words (keys: catalog, floor, pipeline, chapter, chapter-identity, block, list, 304, metadata, annotations)
- *   --cpu-prof   profile mode: start the servers with `node --cpu-prof --cpu-prof-dir=dir` and load only the chosen
+ *   --only       run the routes whose key contains one of these words (keys: catalog, floor, pipeline, chapter,
+ *                chapter-identity, block, block-cold, list, 304, metadata, annotations)
+ *   --cpu-prof   profile mode: start Lectern with `node --cpu-prof --cpu-prof-dir=dir` and load only the chosen
  *                routes, no anchor and no ratios (then read the profile with bench/cpu-top.ts)
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLIENT_METADATA_FIELDS } from '@lectern/core';
 import autocannon from 'autocannon';
+import { startJsonProcess } from './replay.ts';
 import type { BenchInfo } from './servers.ts';
 import { median, summary } from './stats.ts';
 
@@ -35,18 +40,10 @@ const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 if (rounds < 5) console.warn('fewer than 5 rounds: the figures are not for docs/performance.md');
 
-const root = path.resolve(import.meta.dirname, '..');
 const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [];
-const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'bench/servers.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-const info = await new Promise<BenchInfo>((resolve, reject) => {
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-    const line = out.split('\n').find((l) => l.startsWith('{'));
-    if (line) resolve(JSON.parse(line));
-  });
-  child.on('exit', (code) => reject(new Error(`bench servers exited with ${code}`)));
-});
+const lectern = await startJsonProcess<BenchInfo>('bench/servers.ts', [], profile);
+const info = lectern.info;
+const anchorProcess = await startJsonProcess<{ anchorPort: number }>('bench/anchor.ts', ['--answers', info.anchorAnswersFile]);
 
 interface Target {
   key: string;
@@ -55,29 +52,50 @@ interface Target {
   headers?: Record<string, string>;
   method?: 'GET' | 'POST';
   body?: string;
+  /** one request after another from this list, round and round (the cold case) */
+  sequence?: { headers: Record<string, string>; body: string }[];
   expect?: number;
   budget?: number;
+  /** what the route is measured against; the hello anchor unless said */
+  anchor?: Target;
 }
 
-/** CPU seconds the servers' process has used so far (user + system, from /proc; Linux clock ticks of 10 ms). */
-function serverCpu(): number {
-  const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/** CPU seconds a process has used so far (user + system, from /proc; Linux clock ticks of 10 ms). */
+function cpuOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function run(t: Target, seconds: number) {
-  const cpuBefore = serverCpu();
-  const r = await autocannon({ url: t.url, connections, headers: t.headers ?? {}, method: t.method ?? 'GET', body: t.body, duration: seconds });
+  const pid = t.url.startsWith(anchorBase) ? anchorProcess.child.pid! : lectern.child.pid!;
+  const cpuBefore = cpuOf(pid);
+  let next = 0;
+  const sequence = t.sequence;
+  const requests = sequence
+    ? [{ method: t.method ?? 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, ...sequence[next++ % sequence.length]! }) }]
+    : undefined;
+  const r = await autocannon({ url: t.url, connections, headers: t.headers ?? {}, method: t.method ?? 'GET', body: t.body, duration: seconds, requests });
   const expected = t.expect ?? 200;
   const ok = r.statusCodeStats?.[String(expected) as '200']?.count ?? 0;
   if (r.errors || ok !== r.requests.total) throw new Error(`${t.url}: ${r.requests.total - ok} answers other than ${expected}, ${r.errors} errors`);
-  return { rps: r.requests.average, p99: r.latency.p99, cpuPerRequest: (serverCpu() - cpuBefore) / r.requests.total };
+  return { rps: r.requests.average, p99: r.latency.p99, cpuPerRequest: (cpuOf(pid) - cpuBefore) / r.requests.total };
 }
 
 const app = `http://127.0.0.1:${info.appPort}`;
-/** What Chromium sends on every fetch. */
+const anchorBase = `http://127.0.0.1:${anchorProcess.info.anchorPort}`;
+/** What Chromium sends on every fetch over HTTPS (the chapter rows; the block rows send what the reader sent). */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
-const anchor: Target = { key: 'anchor', name: 'anchor', url: `http://127.0.0.1:${info.anchorPort}/bare` };
+const helloAnchor: Target = { key: 'anchor', name: 'anchor', url: `${anchorBase}/bare` };
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const coldBytes = info.cold.map((c) => c.bytes).sort((a, b) => a - b);
+/** The block request as the reader sends it, to Lectern or to the anchor (which sends Lectern's answer back). */
+const blockTo = (base: string): Pick<Target, 'url' | 'method' | 'headers' | 'body'> => ({
+  url: `${base}${info.block.path}`,
+  method: info.block.method as 'POST',
+  headers: info.block.headers,
+  body: info.block.body,
+});
+const coldTo = (base: string): Pick<Target, 'url' | 'method' | 'sequence'> => ({ url: `${base}${info.block.path}`, method: 'POST', sequence: info.cold });
 const signedIn = { cookie: info.cookie };
 const posting = { cookie: info.cookie, 'x-csrftoken': info.csrfToken, 'content-type': 'application/json' };
 const targets: Target[] = [
@@ -86,7 +104,7 @@ const targets: Target[] = [
   {
     key: 'floor',
     name: 'floor: the bare server sending the chapter answer (same bytes, same headers), no work',
-    url: `http://127.0.0.1:${info.anchorPort}/floor`,
+    url: `${anchorBase}/floor`,
   },
   {
     key: 'pipeline',
@@ -110,11 +128,17 @@ const targets: Target[] = [
   },
   {
     key: 'block',
-    name: `chapter block POST /nest/epub/block/, signed in (encrypted, ${info.blockBytes} bytes JSON)`,
-    url: `${app}/nest/epub/block/`,
-    headers: posting,
-    method: 'POST',
-    body: JSON.stringify({ book_id: info.blockBookId, hrefs: [info.blockHref] }),
+    name: `the reader's chapter request POST /nest/epub/block/ as Chromium sends it (crypt64, ${kb(info.block.bytes)} sent ${info.block.encoding}); anchor: the bare server sending the same answer`,
+    ...blockTo(app),
+    anchor: { key: 'block-anchor', name: 'anchor', ...blockTo(anchorBase) },
+    budget: 0.5,
+  },
+  {
+    key: 'block-cold',
+    name: `the same, cold: each request another of ${info.coldReaders} readers and another of ${info.coldChapters} chapters (${kb(median(coldBytes))} median, ${kb(coldBytes.at(-1)!)} largest, as sent); anchor: the bare server sending each same answer`,
+    ...coldTo(app),
+    anchor: { key: 'block-cold-anchor', name: 'anchor', ...coldTo(anchorBase) },
+    budget: 0.5,
   },
   { key: 'list', name: 'GET /api/v2/collections/ (50 playlists x 100 items)', url: `${app}/api/v2/collections/`, headers: signedIn },
   {
@@ -142,19 +166,21 @@ const targets: Target[] = [
   },
 ];
 const only = values.only?.split(',');
-const chosen = only ? [anchor, ...targets].filter((t) => only.some((o) => t.key.includes(o))) : targets;
+const chosen = only ? targets.filter((t) => only.some((o) => t.key.includes(o))) : targets;
 
 try {
   if (profile.length) {
     for (const t of chosen) console.log(`${t.key}: ${Math.round((await run(t, duration)).rps)} requests/s (profiled)`);
   } else await compare();
 } finally {
-  child.kill('SIGTERM');
+  lectern.child.kill('SIGTERM');
+  anchorProcess.child.kill('SIGTERM');
 }
 
 async function compare() {
   const rows: string[] = [];
   for (const t of chosen) {
+    const anchor = t.anchor ?? helloAnchor;
     // A warm-up of each side, so JIT and caches are in the same state for every round.
     await run(anchor, 1);
     await run(t, 1);
@@ -183,7 +209,7 @@ async function compare() {
   }
   console.log(
     `\nLectern HTTP benchmark — ${new Date().toISOString()} — ${rounds} rounds of ${duration} s, ${connections} connections, ` +
-      `anchor and route alternating; node ${process.version}`,
+      `anchor and route alternating, each server in a process of its own; node ${process.version}`,
   );
   console.log(
     '| route | requests/s (median) | p99 ms (median) | anchor requests/s (median) | ratio to anchor: median (min-max) | server CPU per request, anchor/route: median (min-max) | budget (on the ratio) |',

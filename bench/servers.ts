@@ -1,23 +1,22 @@
 /**
- * The benchmark's servers, in their own process so that the load generator does not share their event loop:
- * a bare Fastify route (the anchor) and Lectern on SQLite with the sample library, both silent. Prints one JSON
- * line (BenchInfo) with the ports, a signed-in cookie and the chapter to fetch, then serves until killed.
+ * The benchmark's Lectern, in its own process so that the load generator does not share its event loop: Lectern on
+ * SQLite with the sample library, silent. The anchor is another process (bench/anchor.ts); this one writes the
+ * answers it is to send (Lectern's exact bytes and headers) to a file. Prints one JSON line (BenchInfo) with the
+ * port, a signed-in cookie, the chapter to fetch and the cold readers' requests, then serves until killed.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Fastify from 'fastify';
+import type { InjectOptions } from 'fastify';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { importSampleLibrary } from '../packages/server/src/first-start.ts';
 import { annotationPaths } from '@lectern/core';
+import { type AnchorAnswer, type AnchorAnswers, blockKey, fillIn, recordedBlockRequest } from './replay.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-'));
 process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
 process.on('SIGTERM', () => process.exit(0));
-
-const anchor = Fastify({ logger: false });
-anchor.get('/bare', async () => ({ hello: 'world' }));
 
 const config = loadConfig({}, { dataDir, databaseUrl: null, logLevel: 'silent', webDist: null, sampleCacheDir: path.join(os.tmpdir(), 'lectern-sample-cache') });
 const lectern = await buildApp(config);
@@ -29,18 +28,22 @@ lectern.app.get('/bench-floor', async (_request, reply) => reply.headers(pipelin
 const report = await importSampleLibrary(lectern.services, config, { cacheDir: config.sampleCacheDir });
 if (report.failed.length) throw new Error(`sample import failed: ${JSON.stringify(report.failed)}`);
 
-// Sign in like the web app: take the anonymous CSRF token from a GET, send it back with the credentials.
-await lectern.services.accounts.createUser({ email: 'bench@example.com', password: 'benchmark password', status: 'subscriber' });
-const first = await lectern.app.inject({ method: 'GET', url: '/healthz' });
-const csrf = first.cookies.find((c) => c.name === 'csrftoken')!.value;
-const login = await lectern.app.inject({
-  method: 'POST',
-  url: '/login/',
-  payload: { email: 'bench@example.com', password: 'benchmark password' },
-  headers: { cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
-});
-if (login.statusCode !== 200) throw new Error(`bench sign-in failed: ${login.body}`);
-const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+/** A subscriber signed in like the web app: the anonymous CSRF token from a GET, sent back with the credentials. */
+async function signedInReader(email: string) {
+  await lectern.services.accounts.createUser({ email, password: 'benchmark password', status: 'subscriber' });
+  const first = await lectern.app.inject({ method: 'GET', url: '/healthz' });
+  const csrf = first.cookies.find((c) => c.name === 'csrftoken')!.value;
+  const login = await lectern.app.inject({
+    method: 'POST',
+    url: '/login/',
+    payload: { email, password: 'benchmark password' },
+    headers: { cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
+  });
+  if (login.statusCode !== 200) throw new Error(`bench sign-in failed: ${login.body}`);
+  return { cookie: login.cookies.map((c) => `${c.name}=${c.value}`).join('; '), csrfToken: login.cookies.find((c) => c.name === 'csrftoken')!.value };
+}
+const benchReader = await signedInReader('bench@example.com');
+const { cookie } = benchReader;
 
 // The chapter: the median-sized chapter of Moby-Dick, a typical read.
 const list = (await lectern.app.inject({ method: 'GET', url: '/api/v1/book/?page_size=100' })).json() as { results: { title: string; api_url: string }[] };
@@ -60,17 +63,50 @@ for (let i = 0; i < 50; i++) {
   await lectern.services.collections.addContent(user, playlist.id, chapterUrls.slice(i % 40, (i % 40) + 100));
 }
 const etag = await lectern.services.collections.etag(user);
-const csrfToken = login.cookies.find((c) => c.name === 'csrftoken')!.value;
+const { csrfToken } = benchReader;
+
+/** Lectern's answer to a request, as the anchor is to send it: the same bytes and headers, less the per-connection ones. */
+async function answerOf(request: InjectOptions): Promise<AnchorAnswer & { status: number }> {
+  const answer = await lectern.app.inject(request);
+  const headers = Object.fromEntries(
+    Object.entries(answer.headers).filter(([k]) => !['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)),
+  ) as Record<string, string>;
+  return { status: answer.statusCode, headers, body: answer.rawPayload.toString('base64') };
+}
+const recorded = recordedBlockRequest();
+const blockAnswers: Record<string, AnchorAnswer> = {};
+/** The reader's block request (as Chromium sent it) for this reader and chapter; its answer goes to the anchor too. */
+async function blockRequest(reader: { cookie: string; csrfToken: string }, bookId: string, href: string) {
+  const request = fillIn(recorded, reader, bookId, href);
+  const answer = await answerOf({ method: request.method as 'POST', url: request.path, headers: request.headers, payload: request.body });
+  if (answer.status !== 200) throw new Error(`bench block request failed: ${Buffer.from(answer.body, 'base64').toString()}`);
+  blockAnswers[blockKey(request.headers.cookie, JSON.parse(request.body))] = { headers: answer.headers, body: answer.body };
+  return { ...request, bytes: Buffer.from(answer.body, 'base64').length, encoding: answer.headers['content-encoding'] ?? 'identity' };
+}
 
 // The reader's block request for the same chapter (encrypted for the signed-in reader).
 const [, blockBookId, blockHref] = /^\/api\/v1\/book\/([^/]+)\/chapter\/(.+)$/.exec(chapter.url)!;
-const block = await lectern.app.inject({
-  method: 'POST',
-  url: '/nest/epub/block/',
-  payload: { book_id: blockBookId, hrefs: [decodeURIComponent(blockHref!)] },
-  headers: { cookie, 'x-csrftoken': csrfToken },
-});
-if (block.statusCode !== 200) throw new Error(`bench block request failed: ${block.body}`);
+const block = await blockRequest(benchReader, blockBookId!, decodeURIComponent(blockHref!));
+
+// The cold case: a library's readers, each request another reader and another chapter (so nothing made for one
+// reader's chapter can serve the next request). Readers keep their sessions, as readers in the middle of a book do.
+const COLD_READERS = 40;
+const COLD_REQUESTS = 1200;
+const coldReaders = [];
+for (let i = 0; i < COLD_READERS; i++) coldReaders.push(await signedInReader(`cold-${i}@example.com`));
+const textChapters: { bookId: string; href: string }[] = [];
+for (const book of list.results) {
+  const d = (await lectern.app.inject({ method: 'GET', url: book.api_url })).json() as { book_id: string; chapters: { full_path: string; media_type?: string }[] };
+  for (const c of d.chapters ?? []) if (!/\.pdf$/i.test(c.full_path)) textChapters.push({ bookId: d.book_id, href: c.full_path });
+}
+const cold = [];
+for (let i = 0; i < COLD_REQUESTS; i++) {
+  // Reader i mod R, chapter (i * 7) mod C: consecutive requests differ in both; pairs repeat only past R x C.
+  const reader = coldReaders[i % COLD_READERS]!;
+  const c = textChapters[(i * 7) % textChapters.length]!;
+  const r = await blockRequest(reader, c.bookId, c.href);
+  cold.push({ headers: r.headers, body: r.body, bytes: r.bytes });
+}
 
 // A chapter holding 1,000 annotations (issue 9's bench): the bench user's highlights and notes on the median
 // chapter, made through the store as a client makes them; the search loads them all in one call.
@@ -99,26 +135,27 @@ for (let i = 0; i < 1000; i++) {
 }
 
 // The floor for the chapter route: the anchor's server sending the same bytes with the same headers, no work.
-const chapterAnswer = await lectern.app.inject({ method: 'GET', url: chapter.url, headers: { cookie } });
-const chapterBody = chapterAnswer.rawPayload;
-const chapterHeaders = Object.fromEntries(
-  Object.entries(chapterAnswer.headers).filter(([k]) => !['content-length', 'date', 'connection', 'keep-alive'].includes(k)),
-) as Record<string, string>;
-Object.assign(pipelineFloor, { headers: chapterHeaders, body: chapterBody });
-anchor.get('/floor', async (_request, reply) => reply.headers(chapterHeaders).send(chapterBody));
+const chapterAnswer = await answerOf({ method: 'GET', url: chapter.url, headers: { cookie } });
+Object.assign(pipelineFloor, { headers: chapterAnswer.headers, body: Buffer.from(chapterAnswer.body, 'base64') });
+const anchorAnswers: AnchorAnswers = { chapter: { headers: chapterAnswer.headers, body: chapterAnswer.body }, block: blockAnswers };
+const anchorAnswersFile = path.join(dataDir, 'anchor-answers.json');
+fs.writeFileSync(anchorAnswersFile, JSON.stringify(anchorAnswers));
 
-await anchor.listen({ port: 0, host: '127.0.0.1' });
 await lectern.app.listen({ port: 0, host: '127.0.0.1' });
-const portOf = (a: ReturnType<typeof anchor.server.address>) => (typeof a === 'object' && a ? a.port : 0);
+const portOf = (a: ReturnType<typeof lectern.app.server.address>) => (typeof a === 'object' && a ? a.port : 0);
 export interface BenchInfo {
-  anchorPort: number;
   appPort: number;
+  /** what bench/anchor.ts is to send (--answers): Lectern's answers, byte for byte */
+  anchorAnswersFile: string;
   cookie: string;
   chapterUrl: string;
   chapterBytes: number;
-  blockBookId: string;
-  blockHref: string;
-  blockBytes: number;
+  /** the reader's block request (bench/reader-requests.json) for the bench reader and the median chapter */
+  block: { method: string; path: string; headers: Record<string, string>; body: string; bytes: number; encoding: string };
+  /** the cold case: each request another reader and another chapter */
+  cold: { headers: Record<string, string>; body: string; bytes: number }[];
+  coldReaders: number;
+  coldChapters: number;
   etag: string;
   csrfToken: string;
   metadataUrls: string[];
@@ -126,17 +163,18 @@ export interface BenchInfo {
   annotationSearchUrl: string;
 }
 const info: BenchInfo = {
-  anchorPort: portOf(anchor.server.address()),
   appPort: portOf(lectern.app.server.address()),
+  anchorAnswersFile,
   cookie,
   chapterUrl: chapter.url,
   etag,
   csrfToken,
   metadataUrls: chapterUrls.slice(0, 50),
   chapterBytes: chapter.size,
-  blockBookId: blockBookId!,
-  blockHref: decodeURIComponent(blockHref!),
-  blockBytes: block.body.length,
+  block,
+  cold,
+  coldReaders: COLD_READERS,
+  coldChapters: textChapters.length,
   annotationToken,
   annotationSearchUrl: `${annotationPaths.search(annotationPrefix)}?limit=1000`,
 };

@@ -61,6 +61,14 @@ const CODING_MEMO_MAX = 256;
 const codingMemo = new Map<string, ContentCoding>();
 
 function parseCoding(acceptEncoding: string): ContentCoding {
+  const accepts = acceptance(acceptEncoding);
+  if (accepts('br')) return 'br';
+  if (accepts('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** Whether a client takes `coding` by its Accept-Encoding: a non-zero weight, given directly or through `*`. */
+function acceptance(acceptEncoding: string): (coding: string) => boolean {
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
@@ -69,8 +77,18 @@ function parseCoding(acceptEncoding: string): ContentCoding {
     const weight = q ? Number(q.slice(2)) : 1;
     weights.set(name.trim(), Number.isFinite(weight) ? weight : 0);
   }
-  const accepts = (coding: string) => (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
-  if (accepts('br')) return 'br';
-  if (accepts('gzip')) return 'gzip';
-  return 'identity';
+  return (coding: string) => (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
+}
+
+const gzipMemo = new Map<string, boolean>();
+
+/** Whether the client takes gzip, even where it would prefer brotli (memoised like {@link chooseCoding}). */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  const known = gzipMemo.get(acceptEncoding);
+  if (known !== undefined) return known;
+  const yes = acceptance(acceptEncoding)('gzip');
+  if (gzipMemo.size >= CODING_MEMO_MAX) gzipMemo.clear();
+  gzipMemo.set(acceptEncoding, yes);
+  return yes;
 }
