@@ -134,3 +134,58 @@ describe('the home dashboard', () => {
     await third.close();
   });
 });
+
+describe('the home dashboard, issue 21', () => {
+  let browser: Browser;
+  const email = `home21-${Date.now()}@example.com`;
+  const password = 'a long enough password';
+
+  beforeAll(async () => {
+    lecternCli(inject('dataDir'), ['users:create', '--email', email, '--password', password, '--status', 'subscriber']);
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  it('runs "Your queue" in the order set on the playlists page, and shows each title in one row only (1280 and 390 px)', async () => {
+    const setup = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+    const s = await setup.newPage();
+    s.setDefaultTimeout(15_000);
+    await signIn(s, email, password, '/home/');
+    const headers = async () => ({
+      'x-csrftoken': (await setup.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '',
+      origin: baseURL,
+      accept: 'application/json; version=v2',
+    });
+    const books: { api_url: string; title: string }[] = (await (await s.request.get('/api/v1/book/?page_size=50')).json()).results;
+    const [a, b, c] = books.slice(0, 3) as [(typeof books)[0], (typeof books)[0], (typeof books)[0]];
+    for (const x of [a, b, c]) expect((await s.request.post('/api/v1/queue-simple/', { headers: await headers(), data: [x.api_url] })).status()).toBe(200);
+    const queue = ((await (await s.request.get('/nest/api/api/v2/collections/', { headers: { accept: 'application/json; version=v2' } })).json()) as { id: string; is_default: boolean }[]).find((p) => p.is_default)!;
+    // the reader's order, as the playlists page's move buttons set it
+    const order = [b, c, a];
+    const put = await s.request.put(`/nest/api/api/v2/collections/${queue.id}/order/`, { headers: await headers(), data: { content: order.map((x) => x.api_url) } });
+    expect(put.status()).toBe(200);
+    const cookies = (await setup.storageState()).cookies;
+    await setup.close();
+
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      const context = await browser.newContext({ baseURL, viewport, storageState: { cookies, origins: [] } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto('/c/');
+      const onShelf = () => page.locator('[data-reorder-item]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.reorderItem));
+      await expect.poll(onShelf).toEqual(order.map((x) => x.api_url));
+      await page.goto('/home/');
+      await section(page, HOME_MESSAGES.headings.queue).waitFor();
+      expect(await cardTitles(page, HOME_MESSAGES.headings.queue)).toEqual(order.map((x) => x.title));
+      // one title, one row: every card on the home names a different title
+      const all = await page.locator('.title-card__title').allTextContents();
+      expect(all.length).toBeGreaterThan(0);
+      expect(new Set(all).size, all.join(' | ')).toBe(all.length);
+      await shot(page, `home-queue-order-${viewport.width}`);
+      await context.close();
+    }
+  });
+});

@@ -6,6 +6,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { lecternCli, signIn } from '../scripts/fresh-server.ts';
 import { launchBrowser, seriousViolations } from './browser.ts';
 
 const baseURL = inject('baseURL');
@@ -479,5 +480,125 @@ describe('playlists', () => {
     await p.getByRole('heading', { level: 1, name }).waitFor();
     expect(await seriousViolations(p)).toEqual([]);
     await phone.close();
+  });
+});
+
+describe('playlists, issue 21', () => {
+  let browser: Browser;
+  const password = 'a long enough password';
+  const newReader = (label: string) => {
+    const email = `${label}-${run}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+    lecternCli(inject('dataDir'), ['users:create', '--email', email, '--password', password, '--status', 'subscriber']);
+    return email;
+  };
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    it(`the create dialog traps no key: Tab leaves the description, Escape with typed text asks first (${viewport.width} px)`, async () => {
+      const context = await browser.newContext({ baseURL, viewport });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await signIn(page, newReader('dialog'), password);
+      const card = page.getByRole('article').first();
+      await openMenu(card);
+      await card.getByRole('menuitem', { name: 'Add to a new playlist' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create new playlist' });
+      await dialog.waitFor();
+      expect(await page.getByText(/Escape, then Tab/).count()).toBe(0);
+      const description = dialog.getByLabel(/\(optional\)/);
+      await description.fill('Books for the train');
+      await description.press('Tab');
+      // focus moved on to the next control of the dialog; no tab character was typed
+      expect(await description.inputValue()).toBe('Books for the train');
+      expect(await description.evaluate((el) => el === document.activeElement)).toBe(false);
+      expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+      await page.keyboard.press('Shift+Tab');
+      expect(await description.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      // Escape with unsaved text asks; Escape in the question goes back to what was typed
+      await page.keyboard.press('Escape');
+      const ask = page.getByRole('alertdialog', { name: 'Discard what you typed?' });
+      await ask.waitFor();
+      expect(await dialog.isVisible()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: `/tmp/shelves-discard-${viewport.width}.png` });
+      await page.keyboard.press('Escape');
+      await ask.waitFor({ state: 'detached' });
+      expect(await description.inputValue()).toBe('Books for the train');
+      // asked again, Discard closes the dialog
+      await description.press('Escape');
+      await ask.getByRole('button', { name: 'Discard' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => document.body.classList.contains('modal-active'))).toBe(false);
+      await context.close();
+    });
+  }
+
+  it('a reader with 51 playlists of 100 items: a signed-in page loads names and counts, not every item (1280 and 390 px)', async () => {
+    const email = newReader('many');
+    const setup = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+    const s = await setup.newPage();
+    s.setDefaultTimeout(15_000);
+    await signIn(s, email, password);
+    const headers = async () => ({
+      'x-csrftoken': (await setup.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '',
+      origin: baseURL,
+      accept: 'application/json; version=v2',
+    });
+    // 100 chapter addresses from the sample books (items of a playlist are titles or chapters)
+    const list: Book[] = (await (await s.request.get('/api/v1/book/?page_size=50')).json()).results;
+    const chapters: string[] = [];
+    for (const b of list) chapters.push(...((await (await s.request.get(b.api_url)).json()).chapters as { url: string }[]).map((c) => c.url));
+    expect(chapters.length).toBeGreaterThanOrEqual(100);
+    for (let i = 0; i < 50; i++) {
+      const made = await s.request.post('/nest/api/api/v2/collections/', { headers: await headers(), data: { name: `Shelf ${String(i).padStart(2, '0')}`, description: '' } });
+      expect(made.status()).toBe(201);
+      const id = (await made.json()).id as string;
+      expect((await s.request.post(`/nest/api/api/v2/collections/${id}/add-content/`, { headers: await headers(), data: { content: chapters.slice(0, 100) } })).status()).toBe(200);
+    }
+    // the 51st: the queue
+    expect((await s.request.post('/api/v1/queue-simple/', { headers: await headers(), data: chapters.slice(0, 100) })).status()).toBe(200);
+    const whole = await s.request.get('/nest/api/api/v2/collections/', { headers: { accept: 'application/json; version=v2' } });
+    const wholeBytes = (await whole.body()).length;
+    expect(wholeBytes).toBeGreaterThan(200_000);
+    const cookies = (await setup.storageState()).cookies;
+    await setup.close();
+
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      for (const path of ['/library/', '/home/']) {
+        // a fresh browser: nothing stored, every answer comes over the wire
+        const context = await browser.newContext({ baseURL, viewport, storageState: { cookies, origins: [] } });
+        const page = await context.newPage();
+        page.setDefaultTimeout(15_000);
+        const asked: { url: string; bytes: Promise<number> }[] = [];
+        page.on('response', (r) => {
+          if (/\/collections\/|queue-simple/.test(r.url())) asked.push({ url: r.url(), bytes: r.body().then((b) => b.length, () => 0) });
+        });
+        await page.goto(path);
+        // the cards' controls are ready once the playlists are known
+        await page.getByRole('button', { name: /^Add(ed)? to Playlist$/ }).first().waitFor();
+        await expect.poll(() => page.getByRole('button', { name: /to Queue$/ }).first().isEnabled()).toBe(true);
+        const sizes = await Promise.all(asked.map((a) => a.bytes));
+        const total = sizes.reduce((a, b) => a + b, 0);
+        const paths = asked.map((a) => new URL(a.url).pathname + new URL(a.url).search);
+        // never the whole list of every playlist's items
+        expect(paths.filter((p) => /\/collections\/$/.test(p)), paths.join(' ')).toEqual([]);
+        expect(paths.filter((p) => p.endsWith('?content=none'))).toHaveLength(1);
+        expect(paths.filter((p) => p.endsWith('/holding/')).length).toBeLessThanOrEqual(2);
+        expect(total, `${paths.join(' ')}: ${sizes.join(' + ')} bytes`).toBeLessThan(wholeBytes / 10);
+        expect(total).toBeLessThan(50_000);
+        await context.close();
+      }
+    }
   });
 });
