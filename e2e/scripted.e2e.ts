@@ -62,6 +62,19 @@ describe('a title allowed to run scripts', () => {
     expect(dialogs).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
 
+    // The frame's address, leaked, shows nothing in another browser (issue 21: it worked for anyone for four hours);
+    // the reader's frame, bound to its address by the scripted origin's cookie, still loads the book's files.
+    const leaked = (await page.locator('iframe.scripted-chapter__frame').getAttribute('src'))!;
+    const elsewhere = await browser.newContext();
+    try {
+      const other = await elsewhere.newPage();
+      expect((await other.goto(leaked))!.status()).toBe(404);
+      expect((await other.goto(leaked.replace(/\/text\/one\.xhtml$/, '/js/interactive.js')))!.status()).toBe(404);
+    } finally {
+      await elsewhere.close();
+    }
+    expect(await frame(page).locator('#ran').textContent()).toBe('The script ran on Lectern with dom-manipulation.');
+
     // Scrolling in the frame saves the place, as in any chapter.
     const saved = page.waitForResponse(
       (r) => r.url().includes('/position/') && r.request().method() === 'PUT' && r.status() === 200 && (r.request().postDataJSON() as { locator: { progression: number } }).locator.progression > 0.2,
