@@ -5,7 +5,8 @@
  * one of the sets asked for, never a 500 nor a mix of two. On both engines.
  */
 import { liveTrainingPaths, LIVE_TRAINING_MESSAGES } from '@lectern/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/errors.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient, signedInSubscribers } from '../helpers/client.ts';
@@ -120,5 +121,40 @@ describe.each(ENGINES)('identical creations at once on %s', (engine) => {
     expect(tally(results.map((r) => r.statusCode))).toEqual({ 200: 50 });
     const now = (await reader.get('/api/v2/account/topics/')).json().topics.map((t: { slug: string }) => t.slug).sort();
     expect(sets.map((s) => JSON.stringify([...s].sort()))).toContain(JSON.stringify(now));
+  });
+
+  // Another process (a second server, the command line) adding the same publisher while this one imports: on
+  // PostgreSQL the import's insert waits for the other transaction and then met its row (a unique violation: the
+  // import failed). SQLite writes one transaction at a time, so there the two never overlap like this.
+  it.runIf(engine === 'postgres')('imports a book whose new publisher another process adds at the same moment: the one row is shared', async () => {
+    const other = new pg.Client({ connectionString: t.lectern.config.databaseUrl! });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`insert into publishers (slug, name, name_key) values ('race-press', 'Race Press', 'race press')`);
+      const book = epubBook({
+        identifier: 'urn:uuid:00000000-0000-4000-8000-000000000299',
+        title: 'Race Press Book',
+        metadata: ['<dc:publisher>Race Press</dc:publisher>'],
+        chapters: [{ path: 'one.xhtml', label: 'One', body: `<h1>One</h1><p>${'Words of a page. '.repeat(20)}</p>` }],
+      });
+      const importing = t.lectern.services.importer.importBytes(book, 'race-press.epub');
+      // the import's insert of the publisher waits on the other transaction's row
+      await vi.waitFor(
+        async () => {
+          const waiting = await other.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+          expect(waiting.rows[0].n).toBeGreaterThan(0);
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      await other.query('commit');
+      const imported = await importing;
+      const detail = (await reader.get(`/api/v1/book/${imported.book_id}/`)).json();
+      expect(JSON.stringify(detail.publishers ?? detail)).toContain('Race Press');
+      const rows = await other.query(`select count(*)::int as n from publishers where slug = 'race-press'`);
+      expect(rows.rows[0].n).toBe(1);
+    } finally {
+      await other.end();
+    }
   });
 });
