@@ -109,7 +109,12 @@ export class ScriptedFrames {
    */
   private admit(token: string, grant: FrameGrant, bindings: readonly string[]): { bind: FrameBinding | null } | null {
     const expected = Buffer.from(this.bindingFor(token));
-    if (bindings.some((b) => b.length === expected.length && timingSafeEqual(Buffer.from(b), expected))) return { bind: null };
+    // compared as bytes: a cookie of as many characters may be more bytes (timingSafeEqual throws on unequal lengths)
+    const matches = (b: string) => {
+      const given = Buffer.from(b);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    };
+    if (bindings.some(matches)) return { bind: null };
     const now = this.now().getTime();
     const issuedMs = grant.expiresMs - SCRIPTED_FRAME_TTL_MS;
     if (now > issuedMs + HANDSHAKE_MS || this.bound.has(grant.nonce)) return null;

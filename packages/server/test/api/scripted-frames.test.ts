@@ -149,7 +149,8 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     // The same address in another browser (no cookie, another frame's cookie, a made-up one): nothing, page or file.
     const other = scriptedFrameSchema.parse((await frameOf(reader, scriptedId, 'text/one.xhtml')).json());
     const otherBound = bindingOf(await onOrigin(other.url));
-    for (const headers of [{}, otherBound, { cookie: `${BINDING_COOKIE}=${bound.cookie.split('=')[1]!.slice(1)}x` }]) {
+    const madeUp = bound.cookie.split('=')[1]!.slice(1);
+    for (const headers of [{}, otherBound, { cookie: `${BINDING_COOKIE}=${madeUp}x` }, { cookie: `${BINDING_COOKIE}=${madeUp}é` }, { cookie: `${BINDING_COOKIE}=; ${BINDING_COOKIE}` }]) {
       expect((await onOrigin(frame.url, headers)).statusCode).toBe(404);
       expect((await onOrigin(script, headers)).statusCode).toBe(404);
     }
