@@ -1,6 +1,7 @@
 /**
- * Scripted titles (issue 12): a title an operator allowed to run scripts is read in a frame on a second,
- * cookieless origin (SCRIPTED_ORIGIN), never on the app's. The app asks for the frame's address; the frame's page
+ * Scripted titles (issue 12): a title an operator allowed to run scripts is read in a frame on a second origin
+ * (SCRIPTED_ORIGIN) that has none of the app's cookies, never on the app's (its one cookie binds a frame's address to
+ * the browser that opened it first: issue 21). The app asks for the frame's address; the frame's page
  * and the reader speak only through postMessage, in the messages below, each side checking the other's origin. The address call is paths.scriptedFrame.
  */
 import { z } from 'zod';
@@ -13,7 +14,7 @@ export const scriptedFrameSchema = z.object({
 });
 export type ScriptedFrame = z.infer<typeof scriptedFrameSchema>;
 
-/** How long a frame's address (and the book files it loads) stays good. */
+/** How long a frame's address (and the book files it loads) stays good, in the browser it was bound to. */
 export const SCRIPTED_FRAME_TTL_MS = 4 * 60 * 60 * 1000;
 
 /** The name navigator.epubReadingSystem gives (EPUB Reading Systems 3.3 §4). */
