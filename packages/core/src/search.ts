@@ -115,7 +115,7 @@ export const catalogSearchQuerySchema = z.object({
    */
   after: z
     .string()
-    .regex(/^\d{1,15}\.\d{1,6}\.\d{1,3}\.\d$/, 'after is not a page of this search')
+    .regex(/^\d{1,15}\.\d{1,6}\.\d{1,3}\.\d{1,2}$/, 'after is not a page of this search')
     .optional(),
 });
 export type CatalogSearchQuery = z.infer<typeof catalogSearchQuerySchema>;

@@ -27,7 +27,7 @@ import { chapterAccess, hasLiveSubscription } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras, TitleSortRow } from '../repositories/catalog.ts';
 import type { Candidate, SearchKind, SearchRepository } from '../repositories/search.ts';
 import type { CatalogService } from './catalog.ts';
-import { fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
+import { fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf, toFts5 } from './search-text.ts';
 
 /**
  * How many rows of each kind a catalog search considers: the newest matches of the title itself, of a title's own
@@ -58,8 +58,6 @@ interface SearchWork {
   rank: number;
   passageIds: number[];
   members: TitleSortRow[];
-  /** every passage of its titles that matches was seen by the walk (no need to look for more) */
-  textWhole: boolean;
 }
 
 /**
@@ -72,11 +70,14 @@ interface Cursor {
   skip: number;
   scale: number;
   whole: number;
+  /** the search is of the last word's beginning (the words as written found less than a page) */
+  typed: boolean;
 }
-const formatCursor = (c: Cursor) => `${c.before ?? 0}.${c.skip}.${c.scale}.${c.whole}`;
+const TYPED_BIT = 8;
+const formatCursor = (c: Cursor) => `${c.before ?? 0}.${c.skip}.${c.scale}.${c.whole | (c.typed ? TYPED_BIT : 0)}`;
 function parseCursor(text: string): Cursor {
-  const [before, skip, scale, whole] = text.split('.').map(Number) as [number, number, number, number];
-  return { before: before > 0 ? before : null, skip, scale: Math.min(Math.max(scale, 1), MAX_SCALE), whole: whole & 7 };
+  const [before, skip, scale, bits] = text.split('.').map(Number) as [number, number, number, number];
+  return { before: before > 0 ? before : null, skip, scale: Math.min(Math.max(scale, 1), MAX_SCALE), whole: bits & 7, typed: (bits & TYPED_BIT) !== 0 };
 }
 
 type Viewer = UserRow | null;
@@ -104,10 +105,9 @@ export class SearchService {
   }
 
   async catalogSearch(query: CatalogSearchQuery, viewer: Viewer): Promise<CatalogSearchResponse> {
-    // the last word is the one being typed: "mart" finds "Martians" (a search box's habit)
-    const q = parseQuery(query.q, true);
+    const exact = parseQuery(query.q);
     const base = { query: query.q, page: query.page };
-    if (isEmptyQuery(q)) {
+    if (isEmptyQuery(exact)) {
       // The spec's default search '*' (or nothing): everything, newest first, through the catalog's own listing.
       const list = await this.cards.list(
         { page: query.page, page_size: query.page_size, sort: 'recent', format: query.format, topic: query.topic, publisher: query.publisher },
@@ -128,20 +128,35 @@ export class SearchService {
     // The page's works, walking the parts of the match set from the cursor (or from the start, skipping the pages
     // before this one) until the page is full, the match set ends, or the request has walked its share.
     const cursor = query.after ? parseCursor(query.after) : null;
-    let at: Cursor = cursor ?? { before: null, skip: (query.page - 1) * query.page_size, scale: 1, whole: 0 };
+    let at: Cursor = cursor ?? { before: null, skip: (query.page - 1) * query.page_size, scale: 1, whole: 0, typed: false };
+    // The last word is the one being typed ("mart" for "Martians", a search box's habit) when the words as written
+    // find less than a page: SQLite's FTS5 has no prefix index, and a prefix query reads every match of every word
+    // it begins (3x a common word's cost at 1,000 titles, growing with the library), so it is not asked first.
+    const typed = parseQuery(query.q, true);
+    let q = exact;
+    let probe: Awaited<ReturnType<SearchService['part']>> | null = null;
+    if (cursor) q = cursor.typed ? typed : exact;
+    else if (toFts5(typed) !== toFts5(exact)) {
+      probe = await this.part(exact, { ...at, skip: 0 }, query);
+      if (probe.next === null && probe.list.length < query.page_size) {
+        q = typed;
+        probe = null;
+        at = { ...at, typed: true };
+      }
+    }
     const taken: SearchWork[] = [];
     let facets: CatalogSearchResponse['facets'] | null = null;
     let next: Cursor | null = null;
     let after = 0;
     for (let walked = 0; ; walked++) {
-      const part = await this.part(q, at, query);
+      const part = walked === 0 && probe ? probe : await this.part(q, at, query);
       facets ??= part.facets;
       const fromHere = part.list.slice(at.skip);
       const take = fromHere.slice(0, query.page_size - taken.length);
       taken.push(...take);
       const left = fromHere.length - take.length;
       const following: Cursor | null =
-        part.next === null ? null : { before: part.next, skip: Math.max(0, at.skip - part.list.length), scale: part.nextScale, whole: part.whole };
+        part.next === null ? null : { before: part.next, skip: Math.max(0, at.skip - part.list.length), scale: part.nextScale, whole: part.whole, typed: at.typed };
       if (taken.length >= query.page_size || following === null || walked + 1 >= PARTS_PER_REQUEST) {
         next = left > 0 ? { ...at, skip: at.skip + take.length, whole: part.whole } : following;
         after = left;
@@ -272,10 +287,7 @@ export class SearchService {
     }
     const missingLeads = [...works].filter(([, w]) => !w.row).map(([id]) => id);
     for (const lead of await this.catalog.titleSortRows(missingLeads)) works.get(lead.id)!.row = lead;
-    // Every matching passage of the part's titles was seen when the walk of passages was whole (here, or in the first
-    // part, whose works a later part leaves out).
-    const textWhole = found.passages.complete && (kinds.includes('passages') || !first);
-    let list = [...works.values()].filter((w) => w.row !== null).map((w) => ({ ...w, row: w.row!, textWhole }));
+    let list = [...works.values()].filter((w): w is SearchWork => w.row !== null);
     // How large the next part's windows are: a part that held less than a page walks four times as far next.
     const nextScale = list.length < SEARCH_PAGE_SIZE ? Math.min(at.scale * 4, MAX_SCALE) : at.scale;
 
@@ -302,15 +314,16 @@ export class SearchService {
   }
 
   /**
-   * The passages each work of the page shows (ids, best first): the walk's, then for titles whose walk brought
-   * fewer than a result shows their first ones in reading order. A reader without a live subscription (a visitor)
-   * gets only passages of chapters everyone may read, asked of the index title by title, so a visitor has passages
-   * to jump into a sample from and never sees locked text.
+   * The passages each work of the page shows (ids, best first): a subscriber's are the walk's; a reader without a
+   * live subscription (a visitor) gets the first ones in reading order among the chapters everyone may read, asked of
+   * the index title by title (the walk's newest hits are mostly in locked chapters), so a visitor has passages to
+   * jump into a sample from and never sees locked text.
    */
   private async passageIds(q: ParsedQuery, page: readonly SearchWork[], viewer: Viewer): Promise<Map<SearchWork, number[]>> {
     const openOnly = !(viewer && hasLiveSubscription(viewer));
     const out = new Map<SearchWork, number[]>(page.map((w) => [w, openOnly ? [] : [...w.passageIds]]));
-    const wanted = page.filter((w) => openOnly || (!w.textWhole && w.passageIds.length < PASSAGES_PER_RESULT)).flatMap((w) => w.members.map((m) => m.id));
+    // A subscriber's page shows the walk's passages (asking each title for more doubled a common word's cost).
+    const wanted = openOnly ? page.flatMap((w) => w.members.map((m) => m.id)) : [];
     if (wanted.length === 0) return out;
     const more = await this.index.passagesOfTitles(q, wanted, PASSAGES_PER_RESULT, openOnly);
     for (const w of page) {
