@@ -241,6 +241,12 @@ async function FINDING_TARGETS(app: string): Promise<Target[]> {
   // a book the reader may read whole, found as a reader finds it
   const found = (await (await fetch(`${app}/api/v2/search/?q=protocol`, { headers: { cookie } })).json()) as { results: { metadata: { identifier: string } }[] };
   const book = found.results[0]!.metadata.identifier;
+  // issue 21: the next page of a common word as the web app follows it (the server's `next`, its cursor), a
+  // reader's and a visitor's (whose passages come from the chapters open to everyone)
+  const nextOf = async (headers: Record<string, string>) =>
+    ((await (await fetch(`${app}/api/v2/search/?q=protocol`, { headers })).json()) as { next: string | null }).next ?? '/api/v2/search/?q=protocol';
+  const readerNext = await nextOf({ cookie });
+  const visitorNext = await nextOf({});
   return [
     { key: 'home-visitor', name: 'home GET /api/v2/home/, a visitor', url: `${app}/api/v2/home/` },
     { key: 'home-reader', name: 'home GET /api/v2/home/, a reader (queue, positions, history)', url: `${app}/api/v2/home/`, headers: { cookie } },
@@ -248,6 +254,9 @@ async function FINDING_TARGETS(app: string): Promise<Target[]> {
     { key: 'search-word', name: 'full-text search, one word (?q=protocol)', url: `${app}/api/v2/search/?q=protocol` },
     { key: 'search-in-book', name: 'search inside one book, a common word (?query=protocol)', url: `${app}/api/v2/search/book/?query=protocol&identifier=${book}&page=1`, headers: { cookie } },
     { key: 'search-phrase', name: 'full-text search, a phrase (?q="hash algorithm")', url: `${app}/api/v2/search/?q=${encodeURIComponent('"hash algorithm"')}` },
+    { key: 'search-word-reader', name: 'full-text search, one word, a reader (?q=protocol)', url: `${app}/api/v2/search/?q=protocol`, headers: { cookie } },
+    { key: 'search-next-reader', name: `its next page, a reader (${readerNext.replace(/^.*\?/, '?')})`, url: `${app}${readerNext}`, headers: { cookie } },
+    { key: 'search-next-visitor', name: `its next page, a visitor (${visitorNext.replace(/^.*\?/, '?')})`, url: `${app}${visitorNext}` },
   ];
 }
 
