@@ -22,7 +22,12 @@ const shot = async (page: Page, name: string) => {
 };
 
 const OPERATOR = { email: `analytics-operator-${Date.now()}@example.com`, password: 'an operator password of some length' };
-beforeAll(() => void lecternCli(inject('dataDir'), ['users:create', '--email', OPERATOR.email, '--password', OPERATOR.password, '--role', 'admin']));
+/** A promotion code for the pro plan only (issue 21: it was refused to readers who had chosen pro at sign-up). */
+const PRO_CODE = `prohalf${Date.now()}`;
+beforeAll(() => {
+  lecternCli(inject('dataDir'), ['users:create', '--email', OPERATOR.email, '--password', OPERATOR.password, '--role', 'admin']);
+  lecternCli(inject('dataDir'), ['promo:add', PRO_CODE, '--percent', '50', '--plan', 'pro']);
+});
 
 /** The events the server stored in one category, as "action label" -> count (the operators' report). */
 let operator: APIRequestContext;
@@ -153,5 +158,58 @@ describe.each([
     await other.getByLabel('Email').fill(email.toUpperCase());
     await other.getByText(ACCOUNT_ENTRY_MESSAGES.emailTaken).waitFor();
     await other.close();
+  });
+
+  it('greets the first home without "back", and takes the plan chosen at sign-up to the subscribe page', async () => {
+    // The registration above chose Pro and ended on the home: the reader's first.
+    const heading = page.locator('h1.home__heading');
+    expect(await heading.innerText()).toMatch(/^Welcome, \S/);
+    await page.reload();
+    await expect.poll(() => heading.innerText()).toMatch(/^Welcome back, \S/);
+
+    const subscriptions = await stored('subscription');
+    await page.goto('/u');
+    await page.getByRole('link', { name: 'Subscribe', exact: true }).click();
+    await page.getByRole('heading', { name: 'Subscribe' }).waitFor();
+    // Pro, as chosen at sign-up, and so no price24 (§4: only basic carries it)
+    expect(await page.getByRole('radio', { name: /^Pro/ }).isChecked()).toBe(true);
+    expect(await page.getByLabel('Promotion code').inputValue()).toBe('');
+    // A refused subscribe (a code that does not exist) is counted as refused, never as a subscribe.
+    await page.getByLabel('Promotion code').fill('nosuchcode');
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await page.locator('.login__notice').getByText('The code entered is not valid.').waitFor();
+    await expect.poll(async () => (await stored('subscription')).get('subscribe-refused pro') ?? 0, POLL).toBe((subscriptions.get('subscribe-refused pro') ?? 0) + 1);
+    expect((await stored('subscription')).get('subscribe pro') ?? 0).toBe(subscriptions.get('subscribe pro') ?? 0);
+    // The pro-only code applies to the plan chosen.
+    await page.getByLabel('Promotion code').fill(PRO_CODE);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText(`${PRO_CODE} has been applied.`).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot(page, `subscribe-pro-${name}`);
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await page.waitForURL('**/u');
+    await page.getByText("You're subscribed to Pro. Thank you!").waitFor();
+    await expect.poll(async () => (await stored('subscription')).get('subscribe pro') ?? 0, POLL).toBe((subscriptions.get('subscribe pro') ?? 0) + 1);
+  });
+
+  it('changes the email on the account page and clears the form', async () => {
+    await page.goto('/u');
+    const email = page.getByLabel('New email');
+    const changed = `moved-${name}-${Date.now()}@example.com`;
+    await email.fill(changed);
+    await page.locator('form').filter({ has: email }).getByLabel('Current password').fill('a reading lamp by the window');
+    await page.getByRole('button', { name: 'Change email' }).click();
+    await page.getByText(`Your email is now ${changed}.`).waitFor();
+    expect(await email.inputValue()).toBe('');
+    expect(await page.getByText('TypeError').count()).toBe(0);
+  });
+
+  it('signs out from the account page to the library, not to a sign-in form that leads back', async () => {
+    await page.goto('/u');
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    await page.getByRole('button', { name: /Account/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Start free trial' }).first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/library/');
   });
 });

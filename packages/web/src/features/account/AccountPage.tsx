@@ -43,13 +43,15 @@ function Membership({ subscription, onChange }: { subscription: Subscription; on
   const [error, setError] = useState<string | null>(null);
   const act = async (which: 'cancel' | 'reactivate') => {
     setBusy(which);
-    track('subscription', which, subscription.plan ?? '');
     setError(null);
     try {
       onChange(which === 'cancel' ? await api.cancelSubscription() : await api.reactivateSubscription());
+      // counted once the server took it, as subscribes are (SubscribePage)
+      track('subscription', which, subscription.plan ?? '');
       setConfirming(false);
       if (which === 'cancel') track('account', 'subscription-cancelled', subscription.plan ?? '');
     } catch (e) {
+      track('subscription', `${which}-refused`, subscription.plan ?? '');
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(null);
