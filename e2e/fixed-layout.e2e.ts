@@ -253,10 +253,12 @@ for (const viewport of [desktop, phone]) {
       await page.goto(url('pages/d3.xhtml'));
       const shown = await showing(page, wide ? ['pages/d3.xhtml', 'pages/d4.xhtml'] : ['pages/d3.xhtml']);
       const slot = wide ? Math.floor(stage.width / 2) : stage.width;
-      // device-width, height=600: the slot's width, 600 high, unscaled (600 fits), centred on the height
+      // device-width, height=600: the slot's width, 600 high, unscaled where 600 fits, centred on the height (on the
+      // desktop the zoom buttons' strip leaves this book's stage under 600 px: fitted to its height there, issue 21)
+      const fit = Math.min(1, Math.floor(stage.height) / 600);
       const wideOwn = await inside(page, 'pages/d3.xhtml', 'wide-words');
-      expect(wideOwn.transform).toBe('scale(1)');
-      expect(Math.abs(wideOwn.innerWidth - slot)).toBeLessThanOrEqual(1);
+      expect(Number(/^scale\(([\d.]+)\)$/.exec(wideOwn.transform)?.[1])).toBeCloseTo(fit, 2);
+      expect(Math.abs(wideOwn.innerWidth * fit - slot)).toBeLessThanOrEqual(1);
       expect(wideOwn.innerHeight).toBe(600);
       expect(Math.abs(shown[0]!.left - stage.left)).toBeLessThanOrEqual(1);
       expect(Math.abs((shown[0]!.top + shown[0]!.bottom) / 2 - (stage.top + stage.bottom) / 2)).toBeLessThanOrEqual(1);

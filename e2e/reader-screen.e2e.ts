@@ -4,8 +4,14 @@
  * view, brightness over everything, the F and G keys inside the chapter, an offline chapter that says so and comes
  * back by itself, and one queue for the contents and the chapter's playlist menu.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ANNOTATION_MESSAGES, LIVE_TRAINING_MESSAGES } from '@lectern/core';
+import { DEVICE_TITLE, deviceSizedEpub, FIXED_TITLE, fixedLayoutEpub } from '../packages/server/test/fixtures/fixed-layout.ts';
+import { importBook, lecternCli } from '../scripts/fresh-server.ts';
 import { launchBrowser, signInAsDemo } from './browser.ts';
 
 const baseURL = inject('baseURL');
@@ -106,7 +112,8 @@ describe('at 390 px', () => {
 
   it('ellipsises a long chapter title and keeps the chapter bar and the settings on screen', async () => {
     const moby = (await books(page)).find((b) => /^Moby-Dick/.test(b.title))!;
-    const chapter = (await chaptersOf(page, moby)).find((c) => /EXTRACTS/.test(c.label))!;
+    // (the longest label: the titles have a line of their own on a phone, where EXTRACTS' now fits)
+    const chapter = (await chaptersOf(page, moby)).reduce((a, b) => (b.label.length > a.label.length ? b : a));
     await openChapter(page, chapter);
     const title = page.locator('.reader-toolbar__chapter');
     expect(await title.evaluate((h) => getComputedStyle(h).textOverflow)).toBe('ellipsis');
@@ -398,5 +405,172 @@ describe('the queue in the reader', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Table of contents' }).click();
     await toc.getByRole('button', { name: `Add ${chapter.label} to your queue` }).waitFor({ timeout: 2000 });
+  });
+});
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const SHOTS = process.env.E2E_SHOTS_DIR;
+
+/**
+ * Issue 21: on a phone the reader gives the screen to the text. The book's title is readable in full, the
+ * live-training banner is one slim line, a notice sits over the chapter and not over the chapter bar or the
+ * toolbar, the fixed-layout zoom buttons cover no page, and the notes panel keeps its export buttons together; the
+ * same on the desktop.
+ */
+describe.each([
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+])('the reader gives the screen to the text at $width px', (viewport) => {
+  let browser: Browser;
+  let page: Page;
+  let courseId = '';
+  const dataDir = inject('dataDir');
+
+  /** A book of the suite's library by its title, imported from `make` when it is not there yet. */
+  async function bookByTitle(title: string, make: () => Uint8Array): Promise<BookInfo & { book_id: string }> {
+    const find = async () => ((await (await page.request.get('/api/v1/book/?page_size=100')).json()).results as (BookInfo & { book_id: string })[]).find((b) => b.title === title);
+    const there = await find();
+    if (there) return there;
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-screen-'));
+    const file = path.join(folder, 'book.epub');
+    fs.writeFileSync(file, make());
+    importBook(dataDir, file);
+    fs.rmSync(folder, { recursive: true, force: true });
+    return (await find())!;
+  }
+
+  beforeAll(async () => {
+    // A live session about to start: every signed-in reader's reader shows the banner.
+    const added = lecternCli(dataDir, ['live:course-add', '--title', 'Observing Mars Together', '--description', 'Three evenings at the telescope.', '--topic', 'Astronomy']);
+    courseId = /course (\d+)/.exec(added)![1]!;
+    const start = new Date(Date.now() + 10 * 60_000).toISOString();
+    lecternCli(dataDir, ['live:event-add', courseId, '--start', start, '--minutes', '90', '--join', 'https://meet.example.com/mars', '--presenter', 'Percival Lowell']);
+    browser = await launchBrowser();
+    const phone = viewport.width < 600;
+    page = await (await browser.newContext({ baseURL, viewport, ...(phone ? { isMobile: true, hasTouch: true } : {}) })).newPage();
+    page.setDefaultTimeout(15_000);
+    await signInAsDemo(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    // the other specs share this server: leave no banner behind
+    if (courseId) lecternCli(dataDir, ['live:remove', courseId]);
+  });
+
+  it("shows the book's title in full, the live-training banner as one slim line, and the chapter the rest", async () => {
+    const chapter = (await worlds(page)).find((c) => /Chapter 1\b/.test(c.label))!;
+    await openChapter(page, chapter);
+    const banner = page.getByRole('region', { name: LIVE_TRAINING_MESSAGES.startingSoon });
+    await banner.waitFor();
+    // (its entrance animation over)
+    await page.waitForFunction(() => document.querySelector('.live-banner')!.getAnimations().length === 0);
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `reader-room-${viewport.width}.png`) });
+    const title = page.locator('.reader-toolbar__book');
+    expect(await title.textContent()).toBe('The War of the Worlds');
+    // in full: not cut to "The War …"
+    expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    expect(await title.isVisible()).toBe(true);
+    const bannerBox = (await banner.boundingBox())!;
+    expect(bannerBox.height).toBeLessThanOrEqual(48);
+    // and still says what it is and leads to the course, and can be dismissed
+    expect(await banner.getByRole('link', { name: LIVE_TRAINING_MESSAGES.goToCourse }).isVisible()).toBe(true);
+    expect(await banner.getByRole('button', { name: LIVE_TRAINING_MESSAGES.dismiss }).isVisible()).toBe(true);
+    const stage = (await page.locator('.reader-stage').boundingBox())!;
+    // the text's share of the screen: everything but the site's bar, the reader's bars and that line
+    expect(stage.height / viewport.height).toBeGreaterThan(viewport.width < 600 ? 0.68 : 0.7);
+  });
+
+  it('keeps a notice over the chapter, clear of the chapter bar and the toolbar', async () => {
+    // A highlight the server refuses: the reader says so in a notice for a few seconds.
+    await page.route('**/nest/api/a/**/annotations/', (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 500, body: '{}' }) : route.fallback()));
+    await page.evaluate(() => {
+      const frame = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')!;
+      const doc = frame.contentDocument!;
+      const walker = doc.createTreeWalker(doc.getElementById('lectern-root')!, NodeFilter.SHOW_TEXT);
+      let t = walker.nextNode() as Text | null;
+      while (t && t.length < 120) t = walker.nextNode() as Text | null;
+      const range = doc.createRange();
+      range.setStart(t!, 0);
+      range.setEnd(t!, 20);
+      doc.getSelection()!.removeAllRanges();
+      doc.getSelection()!.addRange(range);
+    });
+    await page.getByRole('toolbar', { name: 'Annotate the selection' }).getByRole('button', { name: 'Add Highlight' }).click();
+    const notice = page.locator('.annotation-notice p');
+    await notice.waitFor();
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `reader-notice-${viewport.width}.png`) });
+    const box = (await notice.boundingBox())!;
+    const footer = (await page.locator('.reader-footer').boundingBox())!;
+    const toolbar = (await page.getByRole('toolbar', { name: 'Reader' }).boundingBox())!;
+    const stage = (await page.locator('.reader-stage').boundingBox())!;
+    expect(overlaps(box, footer), 'the notice covers the chapter bar').toBe(false);
+    expect(overlaps(box, toolbar), 'the notice covers the toolbar').toBe(false);
+    expect(box.y).toBeGreaterThanOrEqual(stage.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(stage.y + stage.height);
+    await page.unroute('**/nest/api/a/**/annotations/');
+
+    // A playlist change the server refuses: the error bar, under the toolbar rather than over it.
+    // (adding to the queue, by its own address or as a playlist's content; what the menu reads still answers)
+    const collections = (url: URL) => url.pathname === '/api/v1/queue-simple/' || url.pathname.endsWith('/add-content/');
+    await page.route(collections, (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 500, body: '{}' }) : route.fallback()));
+    await page.keyboard.press('Escape');
+    await page.getByRole('toolbar', { name: 'Reader' }).locator('.card-controls button[aria-haspopup]').click();
+    await page.getByRole('menuitemcheckbox', { name: /Queue/ }).click();
+    const bar = page.locator('.error-bar');
+    await bar.waitFor();
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `reader-error-bar-${viewport.width}.png`) });
+    const barBox = (await bar.boundingBox())!;
+    expect(overlaps(barBox, (await page.getByRole('toolbar', { name: 'Reader' }).boundingBox())!), 'the error bar covers the toolbar').toBe(false);
+    expect(overlaps(barBox, (await page.locator('.reader-footer').boundingBox())!), 'the error bar covers the chapter bar').toBe(false);
+    await page.unroute(collections);
+    await page.keyboard.press('Escape');
+  });
+
+  it('keeps the notes export buttons together on one row', async () => {
+    await page.getByRole('button', { name: ANNOTATION_MESSAGES.notesHeading }).click();
+    const panel = page.getByRole('complementary', { name: ANNOTATION_MESSAGES.notesHeading });
+    const markdown = panel.getByRole('link', { name: /Markdown/ });
+    const json = panel.getByRole('link', { name: /JSON/ });
+    await json.waitFor();
+    await page.waitForFunction(() => document.querySelector('.reader-notes')!.getAnimations().every((a) => a.playState !== 'running'));
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `reader-notes-${viewport.width}.png`) });
+    const [m, j, p] = [(await markdown.boundingBox())!, (await json.boundingBox())!, (await panel.boundingBox())!];
+    // JSON beside Markdown, not on a row of its own
+    expect(Math.abs(m.y - j.y)).toBeLessThanOrEqual(1);
+    expect(j.x).toBeGreaterThan(m.x + m.width - 1);
+    expect(j.x + j.width).toBeLessThanOrEqual(p.x + p.width);
+    await page.keyboard.press('Escape');
+  });
+
+  it('puts the fixed-layout zoom buttons where they cover no page', async () => {
+    const problems: string[] = [];
+    for (const [title, make] of [[FIXED_TITLE, () => fixedLayoutEpub()], [DEVICE_TITLE, deviceSizedEpub]] as const) {
+      const book = await bookByTitle(title, make);
+      const first = (await chaptersOf(page, book))[0]!;
+      await page.goto(first.web_url);
+      await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.fixed-layout__page')).some((f) => f.style.visibility === 'visible'));
+      const zoom = (await page.getByRole('group', { name: 'Zoom' }).boundingBox())!;
+      const pages = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.fixed-layout__page'))
+          .filter((f) => f.style.visibility !== 'hidden')
+          .map((f) => {
+            const r = f.getBoundingClientRect();
+            return { x: r.left, y: r.top, width: r.width, height: r.height };
+          }),
+      );
+      expect(pages.length).toBeGreaterThan(0);
+      for (const p of pages) if (overlaps(zoom, p)) problems.push(`${title}: the zoom buttons (${JSON.stringify(zoom)}) cover a page (${JSON.stringify(p)})`);
+      // and they stay on screen, above the chapter bar
+      const footer = (await page.locator('.reader-footer').boundingBox())!;
+      if (overlaps(zoom, footer)) problems.push(`${title}: the zoom buttons cover the chapter bar`);
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `reader-fxl-${title.split(' ')[0]}-${viewport.width}.png`) });
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -16,6 +16,8 @@ import {
   spreadsOf,
   turnSpread,
   viewportOf,
+  ZOOM_BAR,
+  zoomBarCovers,
   type SpineEntry,
 } from '../src/features/reader/engine/fixedLayout.ts';
 
@@ -209,5 +211,28 @@ describe("the book's flow as the scroll or page default", () => {
   });
   it('shows fixed-layout pages as pages whatever the mode', () => {
     expect(prefsForBook(DEFAULT_PREFERENCES, { ...flow('scrolled-doc'), layout: 'pre-paginated' }, true).pagination).toBe('page');
+  });
+});
+
+describe('where the zoom buttons go (issue 21)', () => {
+  const cover: SpineEntry[] = [{ href: 'p1', rendition: fixed('right', { spread: 'none' }) }];
+  it('gives them a strip of their own where they would cover a page, and leaves a free corner to them', () => {
+    // a phone, a portrait page as wide as the screen: the buttons' corner is on it when the stage is short
+    expect(zoomBarCovers(cover, { width: 390, height: 560 }, false)).toBe(true);
+    // a tall phone screen leaves room under the page
+    expect(zoomBarCovers(cover, { width: 390, height: 900 }, false)).toBe(false);
+    // every spread of the book on a desktop's stage (1280x800 less the bars) leaves the corner free
+    expect(zoomBarCovers(book, { width: 1280, height: 590 }, false)).toBe(false);
+    // a page the size of the device covers the whole stage, the corner too
+    const device: SpineEntry[] = [{ href: 'd', rendition: fixed(null, { spread: 'none', viewport: { width: 'device', height: 'device' } }) }];
+    expect(zoomBarCovers(device, desktop, false)).toBe(true);
+    expect(zoomBarCovers(device, phone, false)).toBe(true);
+    // one covered spread is enough: the pages keep their size from one turn to the next
+    expect(zoomBarCovers([...book, ...device], { width: 1280, height: 590 }, false)).toBe(true);
+    // with the strip taken off the stage, the page laid out in the rest ends above it
+    const stage = { width: 390, height: 560 - ZOOM_BAR.strip };
+    const [spread] = spreadsOf(cover, stage, false);
+    const [page] = layoutSpread(spread!, (h) => viewportOf(cover, h), stage).pages;
+    expect(page!.top + page!.height * page!.scale).toBeLessThanOrEqual(stage.height);
   });
 });

@@ -28,6 +28,7 @@ import {
   turnSpread,
   viewportOf,
   ZOOM_LIMITS,
+  zoomBarCovers,
   type PageBox,
   type SpineEntry,
   type Stage,
@@ -76,6 +77,20 @@ export function FixedLayoutView(props: FixedLayoutViewProps) {
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
+  // The whole view (the stage and, when the zoom buttons would cover a page of the book there, their strip under
+  // it): whether they get the strip is decided on the whole view, so the stage shrinking for it never decides it again.
+  const viewRef = useRef<HTMLDivElement>(null);
+  const [area, setArea] = useState<Stage | null>(null);
+  useLayoutEffect(() => {
+    const el = viewRef.current;
+    if (!el) return;
+    const measure = () => setArea((s) => (s && s.width === el.clientWidth && s.height === el.clientHeight ? s : { width: el.clientWidth, height: el.clientHeight }));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const zoomStrip = useMemo(() => (area ? zoomBarCovers(spine, area, rtl) : false), [area, spine, rtl]);
 
   const spreads = useMemo(() => (stage ? spreadsOf(spine, stage, rtl) : []), [spine, stage, rtl]);
   const index = spreadIndexOf(spreads, href);
@@ -141,7 +156,7 @@ export function FixedLayoutView(props: FixedLayoutViewProps) {
     pageHref === href ? props.toSource(load) : pageHref === partnerHref && partnerLoad ? props.toSource(partnerLoad) : null;
 
   return (
-    <div className="fixed-layout" data-spread-index={index} data-spread-count={spreads.length}>
+    <div ref={viewRef} className={`fixed-layout${zoomStrip ? ' fixed-layout--zoom-strip' : ''}`} data-spread-index={index} data-spread-count={spreads.length}>
       <div ref={stageRef} className="fixed-layout__stage">
         {layout ? (
           <div className="fixed-layout__canvas" style={{ width: layout.width, height: layout.height }}>

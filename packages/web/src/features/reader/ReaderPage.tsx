@@ -51,6 +51,7 @@ import { usePageTheme } from './usePageTheme.ts';
 import { usePdfZoom } from './usePdfZoom.ts';
 import { useLoadedReaderChapter, usePrefetchReaderChapter, useReaderChapter, useRetryWhenOnline, useStartChapterLoad } from './useReaderChapter.ts';
 import { useReaderKeys } from './useReaderKeys.ts';
+import { useNoticeArea } from './useNoticeArea.ts';
 import { useReaderPanels } from './useReaderPanels.ts';
 import { useReaderSettings } from './useReaderSettings.ts';
 import { useReadingSession } from './useReadingSession.ts';
@@ -226,6 +227,10 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     },
   });
 
+  // The notices (an annotation store failure, the error bar) over the chapter, clear of the bars.
+  const stageRef = useRef<HTMLDivElement>(null);
+  useNoticeArea(stageRef);
+
   const onKey = useReaderKeys({ controllerRef: session.controllerRef, panels, stepFont: settings.stepFont, immersive, toggleImmersive, readAloudEscape: readAloud.escape });
 
   const { onProgress, onPages } = session;
@@ -266,7 +271,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
         readAloud={load?.kind === 'html' && !offline ? { open: readAloud.open, button: readAloud.button, onToggle: readAloud.toggleOpen } : undefined}
       />
 
-      <div className="reader-stage" aria-labelledby="chapter-heading" role="region">
+      <div ref={stageRef} className="reader-stage" aria-labelledby="chapter-heading" role="region">
         <ChapterBody
           bookId={bookId}
           userId={userId}

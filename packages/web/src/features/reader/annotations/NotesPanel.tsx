@@ -96,12 +96,15 @@ export const NotesPanel = memo(function NotesPanel({ open, bookId, titleSafe, us
             </option>
           ))}
         </select>
-        <a className="reader-chip" href={annotationPaths.export(bookId, 'markdown')} download>
-          Export Markdown
-        </a>
-        <a className="reader-chip" href={annotationPaths.export(bookId, 'json')} download>
-          JSON
-        </a>
+        {/* The two exports stay together (JSON alone on a row looked like something else). */}
+        <div className="reader-notes__export">
+          <a className="reader-chip" href={annotationPaths.export(bookId, 'markdown')} download>
+            Export Markdown
+          </a>
+          <a className="reader-chip" href={annotationPaths.export(bookId, 'json')} download>
+            JSON
+          </a>
+        </div>
       </div>
       <div className="reader-search__body">
         <div className="reader-search__status" role="status">

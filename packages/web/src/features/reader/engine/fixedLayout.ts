@@ -193,6 +193,28 @@ export function layoutSpread(spread: Spread, sizeOf: (href: string) => PageSize,
   return { pages, width: canvasW, height: canvasH };
 }
 
+/**
+ * The zoom buttons' box (FixedLayoutView.css .fixed-layout__zoom: three 40 px buttons in a pill) and its distance
+ * from the stage's bottom-right corner, in CSS pixels; the strip of its own it gets when it would cover a page.
+ */
+export const ZOOM_BAR = { width: 148, height: 48, inset: 12, strip: 56 } as const;
+
+/**
+ * Whether the zoom buttons, floating in the bottom-right corner of `area`, would cover a page of any spread of the
+ * book laid out (unzoomed) in all of it. Then they get a strip of their own under the pages (ZOOM_BAR.strip) and the
+ * pages the rest: on a phone a portrait page is as wide as the screen and the strip costs it nothing; on a desktop a
+ * spread leaves the corner free and keeps the whole height. Decided for the whole book, not spread by spread: the
+ * pages keep their size from one turn to the next.
+ */
+export function zoomBarCovers(spine: readonly SpineEntry[], area: Stage, rtl: boolean): boolean {
+  const bar = { left: area.width - ZOOM_BAR.inset - ZOOM_BAR.width, top: area.height - ZOOM_BAR.inset - ZOOM_BAR.height, right: area.width - ZOOM_BAR.inset, bottom: area.height - ZOOM_BAR.inset };
+  return spreadsOf(spine, area, rtl).some((spread) =>
+    layoutSpread(spread, (h) => viewportOf(spine, h), area, 1).pages.some(
+      (p) => p.left < bar.right && p.left + p.width * p.scale > bar.left && p.top < bar.bottom && p.top + p.height * p.scale > bar.top,
+    ),
+  );
+}
+
 /** The spread to go to from `index` for a turn; null past either end of the book. */
 export function turnSpread(spreads: readonly Spread[], index: number, direction: 'next' | 'prev'): Spread | null {
   return spreads[direction === 'next' ? index + 1 : index - 1] ?? null;
