@@ -153,6 +153,13 @@ export const ADMIN_MESSAGES = {
   noUserWithEmail: (email: string) => `No user has the email ${email}.`,
 } as const;
 
+/** What an unreadable multipart upload body is told (issue 21: these were 500s). */
+export const UPLOAD_BODY_MESSAGES = {
+  noBoundary: 'The upload\'s Content-Type names no boundary: send multipart/form-data; boundary=… as a browser does.',
+  boundaryTooLong: 'The upload\'s multipart boundary is longer than 70 characters.',
+  malformed: 'The upload is not a complete multipart/form-data body: it ends before its closing boundary, or a part is malformed.',
+} as const;
+
 // ---- content addresses given to the playlist, queue, metadata and progress calls (a 400 naming the field) ----
 
 export const CONTENT_MESSAGES = {
@@ -230,6 +237,8 @@ export const SUBSCRIPTION_MESSAGES = {
   codeUsedUp: 'This code has been used as many times as it may be.',
   /** the chosen plan first: the code's own plan is what the reader may switch to */
   codeOtherPlan: (chosen: string, codePlan: string) => `This code is not for the ${chosen} plan: it is for the ${codePlan} plan.`,
+  /** the operator's `promo:add` of a code that is already stored */
+  codeExists: (code: string) => `The code ${code} exists already.`,
   notSubscribed: 'There is no subscription to cancel.',
   nothingToReactivate: 'There is no cancelled or ended subscription to reactivate.',
   noSuchInvoice: 'No such invoice.',

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ADMIN_MESSAGES, APP_MESSAGES, chapterFlagsSchema, type ImportReport } from '@lectern/core';
+import { ADMIN_MESSAGES, APP_MESSAGES, chapterFlagsSchema, type ImportReport, UPLOAD_BODY_MESSAGES } from '@lectern/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
@@ -18,13 +18,6 @@ const MAX_FILES = 20;
 const chapterParams = z.object({ bookId: z.string().min(1).max(200), '*': z.string().min(1).max(1000) });
 
 const fileError = (message: string) => badRequest(message, { file: [message] });
-
-/** What an unreadable multipart body is told (issue 21: these were 500s). */
-export const UPLOAD_BODY_MESSAGES = {
-  noBoundary: 'The upload\'s Content-Type names no boundary: send multipart/form-data; boundary=… as a browser does.',
-  boundaryTooLong: 'The upload\'s multipart boundary is longer than 70 characters.',
-  malformed: 'The upload is not a complete multipart/form-data body: it ends before its closing boundary, or a part is malformed.',
-} as const;
 
 export function adminRoutes(app: FastifyInstance, deps: { importer: ImportService; flags: ChapterFlagsService }): void {
   /**

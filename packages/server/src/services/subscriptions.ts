@@ -311,7 +311,7 @@ export class SubscriptionsService {
     const v = promotionInputSchema.parse(input);
     const row = { ...v, is_sale: v.is_sale ? 1 : 0, created_at: this.now().toISOString() } as const;
     // no look first: the insert itself tells whether the code existed (two identical requests at once: one adds it)
-    if (!(await this.repo.addPromotionCode(row))) throw badRequest(`The code ${v.code} exists already.`, { code: [`The code ${v.code} exists already.`] });
+    if (!(await this.repo.addPromotionCode(row))) throw badRequest(SUBSCRIPTION_MESSAGES.codeExists(v.code), { code: [SUBSCRIPTION_MESSAGES.codeExists(v.code)] });
     return (await this.repo.promotionCode(v.code))!;
   }
 

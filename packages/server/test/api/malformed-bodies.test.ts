@@ -3,8 +3,8 @@
  * boundary answered 500). The upload names the problem in a 400 on `file`; and every route that takes a body
  * answers a malformed or mislabelled one with a 4xx, never a 5xx. On both engines.
  */
+import { UPLOAD_BODY_MESSAGES } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UPLOAD_BODY_MESSAGES } from '../../src/routes/admin.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 
