@@ -33,4 +33,18 @@ describe('server layering', () => {
   it('the first start goes through the services, not the repositories', () => {
     expect(offenders('first-start.ts', /\/repositories\/|\/db\//)).toEqual([]);
   });
+
+  it('services hold no SQL: no kysely', () => {
+    expect(offenders('services', /^kysely$/)).toEqual([]);
+  });
+
+  it('only repositories/conflicts.ts reads an engine\'s errors (its error codes, or a message saying "unique")', () => {
+    const all = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? all(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+    const readers = all(src)
+      .filter((f) => !f.includes(`${path.sep}migrations${path.sep}`) && path.relative(src, f) !== path.join('repositories', 'conflicts.ts'))
+      .filter((f) => /23505|SQLITE_CONSTRAINT|unique\|duplicate/i.test(fs.readFileSync(f, 'utf8')))
+      .map((f) => path.relative(src, f));
+    expect(readers).toEqual([]);
+  });
 });

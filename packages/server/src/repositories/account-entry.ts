@@ -1,7 +1,7 @@
 /** Joining: a registered account and its first history entry, the account history, the topics a reader chose. */
 import type { Kysely } from 'kysely';
 import type { Database, NewUser, UserRow } from '../db/schema.ts';
-import { onPostgres } from './conflicts.ts';
+import { onPostgres, unlessTaken } from './conflicts.ts';
 
 /** History events of an account leaving a team (services/teams.ts): their detail is the team's name. */
 const TEAM_DEPARTURES = ['team_removed', 'team_left'] as const;
@@ -16,9 +16,12 @@ export interface HistoryEntry {
 export class AccountEntryRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** The account and its 'registered' entry, together or not at all (a unique email makes a second one fail whole). */
-  insertUser(user: NewUser, entry: HistoryEntry): Promise<UserRow> {
-    return this.db.transaction().execute(async (trx) => {
+  /**
+   * The account and its 'registered' entry, together or not at all; undefined when the email is taken (the unique
+   * email makes a second registration, even one racing the first, fail whole).
+   */
+  insertUser(user: NewUser, entry: HistoryEntry): Promise<UserRow | undefined> {
+    const write = this.db.transaction().execute(async (trx) => {
       const row = await trx.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
       await trx
         .insertInto('account_history')
@@ -26,6 +29,7 @@ export class AccountEntryRepository {
         .execute();
       return row;
     });
+    return unlessTaken(write);
   }
 
   emailExists(email: string): Promise<boolean> {

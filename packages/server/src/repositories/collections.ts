@@ -1,6 +1,7 @@
 /** Playlists, their items and the per-user change counter behind the list's ETag. */
 import { type Kysely, sql } from 'kysely';
 import type { CollectionRow, Database } from '../db/schema.ts';
+import { unlessTaken } from './conflicts.ts';
 
 export interface CollectionItemRow {
   collection_id: string;
@@ -64,12 +65,14 @@ export class CollectionsRepository {
     await this.db.insertInto('collections').values(row).onConflict((oc) => oc.doNothing()).execute();
   }
 
-  async insert(row: CollectionRow): Promise<void> {
-    await this.db.insertInto('collections').values(row).execute();
+  /** False when the user has a playlist of that name already (the unique index settles two requests at once). */
+  async insert(row: CollectionRow): Promise<boolean> {
+    return (await unlessTaken(this.db.insertInto('collections').values(row).execute())) !== undefined;
   }
 
-  async update(id: string, changes: { name?: string; description?: string; updated_at: string }): Promise<void> {
-    await this.db.updateTable('collections').set(changes).where('id', '=', id).execute();
+  /** False when the new name is another of the user's playlists' (as insert). */
+  async update(id: string, changes: { name?: string; description?: string; updated_at: string }): Promise<boolean> {
+    return (await unlessTaken(this.db.updateTable('collections').set(changes).where('id', '=', id).execute())) !== undefined;
   }
 
   async delete(id: string): Promise<void> {

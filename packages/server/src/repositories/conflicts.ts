@@ -12,6 +12,19 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * The write's result, or undefined when a unique index refused it: the repository's caller answers as its own check
+ * would have ("that name is taken"), and knows nothing of either engine's error codes.
+ */
+export async function unlessTaken<T extends object>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write;
+  } catch (err) {
+    if (isUniqueViolation(err)) return undefined;
+    throw err;
+  }
+}
+
 export function onPostgres(db: Kysely<Database> | Transaction<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }

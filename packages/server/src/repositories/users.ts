@@ -1,6 +1,7 @@
 /** Users and teams: the only place that reads or writes their rows. */
 import type { Kysely } from 'kysely';
 import type { Database, NewUser, UserRow, UserUpdate } from '../db/schema.ts';
+import { unlessTaken } from './conflicts.ts';
 
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -20,6 +21,11 @@ export class UsersRepository {
 
   async update(id: number, changes: UserUpdate): Promise<void> {
     await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
+  /** False when another account has the address (the unique email settles two changes at once). */
+  async setEmail(id: number, email: string): Promise<boolean> {
+    return (await unlessTaken(this.db.updateTable('users').set({ email }).where('id', '=', id).execute())) !== undefined;
   }
 
   async count(): Promise<number> {

@@ -110,13 +110,7 @@ export class AccountsService {
     if (!z.string().email().safeParse(email).success) throw badRequest(ACCOUNT_ENTRY_MESSAGES.emailShape, { email: [ACCOUNT_ENTRY_MESSAGES.emailShape] });
     const other = await this.users.findByEmail(email);
     if (other && other.id !== user.id) throw badRequest(ACCOUNT_ENTRY_MESSAGES.emailTaken, { email: [ACCOUNT_ENTRY_MESSAGES.emailTaken] });
-    try {
-      await this.users.update(user.id, { email });
-    } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw badRequest(ACCOUNT_ENTRY_MESSAGES.emailTaken, { email: [ACCOUNT_ENTRY_MESSAGES.emailTaken] });
-      throw err;
-    }
+    if (!(await this.users.setEmail(user.id, email))) throw badRequest(ACCOUNT_ENTRY_MESSAGES.emailTaken, { email: [ACCOUNT_ENTRY_MESSAGES.emailTaken] });
     return (await this.users.findById(user.id))!;
   }
 

@@ -125,7 +125,7 @@ export class CollectionsService {
     this.assertValid({ name, description }, await this.collections.listForUser(user.id));
     const now = this.now().toISOString();
     const row: CollectionRow = { id: randomUUID(), user_id: user.id, name, description, is_default: 0, created_at: now, updated_at: now };
-    await this.collections.insert(row).catch(rethrowNameTaken);
+    if (!(await this.collections.insert(row))) throw nameTaken();
     await this.changed(user);
     return this.get(user, row.id);
   }
@@ -136,7 +136,7 @@ export class CollectionsService {
     const name = input.name === undefined ? current.name : input.name.trim();
     const description = input.description === undefined ? current.description : (input.description ?? '');
     this.assertValid({ name, description }, await this.collections.listForUser(user.id), id);
-    await this.collections.update(id, { name, description, updated_at: this.now().toISOString() }).catch(rethrowNameTaken);
+    if (!(await this.collections.update(id, { name, description, updated_at: this.now().toISOString() }))) throw nameTaken();
     await this.changed(user);
     return this.get(user, id);
   }
@@ -278,10 +278,7 @@ function queueEntry(apiUrl: string): QueueEntry {
   return { url: apiUrl, is_whole_book: chapter === null, natural_key: chapter === null ? [bookId] : [bookId, chapter] };
 }
 
-/** Two requests racing to the same name: the unique index answers with the spec's message. */
-function rethrowNameTaken(err: unknown): never {
-  if (err instanceof AppError) throw err;
-  const message = err instanceof Error ? err.message : String(err);
-  if (/unique|duplicate/i.test(message)) throw badRequest(PLAYLIST_MESSAGES.nameTaken, { name: [PLAYLIST_MESSAGES.nameTaken] });
-  throw err;
+/** Two requests racing to the same name: the unique index refused the second; it gets the spec's message. */
+function nameTaken(): AppError {
+  return badRequest(PLAYLIST_MESSAGES.nameTaken, { name: [PLAYLIST_MESSAGES.nameTaken] });
 }

@@ -19,12 +19,6 @@ import { isCommonPassword } from './common-passwords.ts';
 
 const emailShape = z.string().email();
 
-/** A unique-constraint violation on either engine (two registrations of one email at once). */
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 export class RegistrationService {
   constructor(
     private readonly accounts: AccountsService,
@@ -67,13 +61,9 @@ export class RegistrationService {
     if (!parsed.success || Object.keys(errors).length) throw badRequest(Object.values(errors).flat().join(' '), errors);
     const { password, plan } = parsed.data;
     const row = await this.accounts.prepareUser({ email: parsed.data.email, password, status: 'trial', trialDays: this.trialDays, plan });
-    let user: UserRow;
-    try {
-      user = await this.entry.insertUser(row, { event: 'registered', from_status: null, to_status: 'trial', detail: `plan ${plan}` });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw badRequest(ACCOUNT_ENTRY_MESSAGES.emailTaken, { email: [ACCOUNT_ENTRY_MESSAGES.emailTaken] });
-      throw err;
-    }
+    // the check above can lose to a registration of the same email at once: the unique email refuses the second
+    const user = await this.entry.insertUser(row, { event: 'registered', from_status: null, to_status: 'trial', detail: `plan ${plan}` });
+    if (!user) throw badRequest(ACCOUNT_ENTRY_MESSAGES.emailTaken, { email: [ACCOUNT_ENTRY_MESSAGES.emailTaken] });
     return { user, response: { userId: user.uuid, onboardingLocation: ONBOARDING_LOCATION, trial_ends_at: user.trial_ends_at } };
   }
 
