@@ -5,7 +5,6 @@
  * The rule is in docs/decisions.md ("Bounded samples").
  */
 import { DomUtils } from 'htmlparser2';
-import { PDFDocument } from 'pdf-lib';
 import { parseHtml, visibleText, type DomNode } from './markup.ts';
 
 /** A PDF's sample: the first 10% of its pages, at most 20, at least 1. */
@@ -21,6 +20,8 @@ export function pdfSamplePages(pageCount: number): number {
 
 /** The opening pages of a PDF as a new, small PDF (pdf-lib copies the pages; nothing is rendered); null when too short. */
 export async function makePdfSample(data: Uint8Array): Promise<{ data: Uint8Array; pageCount: number } | null> {
+  // pdf-lib is loaded for PDFs only: it is most of an EPUB import worker's start-up otherwise.
+  const { PDFDocument } = await import('pdf-lib');
   const source = await PDFDocument.load(data, { ignoreEncryption: true, updateMetadata: false });
   const pages = pdfSamplePages(source.getPageCount());
   if (pages === 0) return null;

@@ -3,12 +3,17 @@
  * worker thread: it can be killed even inside a native call, its V8 heap has its own limit, and its resident
  * memory (which counts the buffers a heap limit does not) can be read from /proc and capped.
  * The server's event loop only passes messages meanwhile.
+ *
+ * Each worker reads one file and exits: no state of one (hostile) file can reach the next import. What used to
+ * come with that, a process start and a module load per book, is taken off the import's path: the worker is
+ * compiled JavaScript (./worker-build.ts), and when an import's worker is done a spare one is started and loads
+ * while the server writes that book, so the next import begins at once. The spare holds nothing open (the server
+ * and the command line exit past it) and goes after a while without imports.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { IngestError } from './types.ts';
+import { workerEntry, type WorkerEntry } from './worker-build.ts';
 import {
   type DoneMessage,
   type ImportLimits,
@@ -19,16 +24,17 @@ import {
 } from './worker-protocol.ts';
 
 const MB = 1024 * 1024;
-const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
-/** The worker is TypeScript like the rest of the server; tsx (a dependency) loads it. */
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const MEMORY_POLL_MS = 20;
+/** A spare worker nobody took for this long is stopped (a server without imports keeps no process for them). */
+const SPARE_IDLE_MS = 60_000;
 
 export interface WorkerRunStats {
   /** The worker's peak resident memory, as far as it was seen. */
   peakRssBytes: number;
   /** Why the worker was stopped, if it was. */
   stopped: 'memory' | 'time' | null;
+  /** The worker's process id (each import has a process of its own). */
+  pid: number | null;
 }
 
 export interface WorkerJob {
@@ -52,18 +58,19 @@ export function runImportWorker(
   // where /proc is missing): set at the cap itself, V8 would collect garbage ever harder as it neared it and the
   // worker would crawl to the time limit instead of being stopped at the memory one.
   const heapMb = Math.max(64, Math.floor((limits.maxMemoryBytes * 1.5) / MB));
-  const child = fork(WORKER, [], {
-    execArgv: ['--import', TSX_LOADER, `--max-old-space-size=${heapMb}`],
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    serialization: 'advanced',
-    // The worker handles hostile bytes: it gets no secrets (LECTERN_SECRET, DATABASE_URL), only what node needs.
-    env: pick(process.env, ['PATH', 'TMPDIR', 'TMP', 'TEMP', 'HOME', 'NODE_ENV', 'LANG', 'TZ']),
-  });
-  const stats: WorkerRunStats = { peakRssBytes: 0, stopped: null };
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-  });
+  return takeWorker(heapMb).then((worker) => runIn(worker, job, limits, decide, observe));
+}
+
+function runIn(
+  worker: Worker,
+  job: WorkerJob,
+  limits: ImportLimits,
+  decide: (parsed: ParsedMessage) => Promise<string>,
+  observe: (stats: WorkerRunStats) => void,
+): Promise<DoneMessage> {
+  const { child } = worker;
+  const stats: WorkerRunStats = { peakRssBytes: 0, stopped: null, pid: child.pid ?? null };
+  const stderr = () => worker.stderr;
 
   return new Promise<DoneMessage>((resolve, reject) => {
     let settled = false;
@@ -73,6 +80,7 @@ export function runImportWorker(
       clearInterval(poll);
       clearTimeout(timer);
       const settle = (): void => {
+        startSpare(worker.heapMb);
         observe(stats);
         if (error) reject(error);
         else resolve(done!);
@@ -123,15 +131,90 @@ export function runImportWorker(
     child.on('close', (code, signal) => {
       if (settled) return;
       // V8 aborts the process at its heap limit, which lies above the memory bound: the bound was passed too.
-      if (/heap out of memory|Reached heap limit/i.test(stderr)) {
+      if (/heap out of memory|Reached heap limit/i.test(stderr())) {
         stop('memory', memoryMessage);
       } else {
-        finish(new Error(`the import worker stopped unexpectedly (${signal ?? `exit code ${code}`})${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`));
+        finish(new Error(`the import worker stopped unexpectedly (${signal ?? `exit code ${code}`})${stderr() ? `: ${stderr().trim().split('\n').slice(-3).join(' ')}` : ''}`));
       }
     });
     const start: StartMessage = { type: 'start', ...job, limits };
     child.send(start);
   });
+}
+
+/** A started worker process, and the end of what it wrote to stderr (read from its start on). */
+interface Worker {
+  child: ChildProcess;
+  heapMb: number;
+  stderr: string;
+}
+
+let spare: Worker | null = null;
+let spareTimer: NodeJS.Timeout | null = null;
+/** The worker script the last import used: the spare is started from it. */
+let lastEntry: WorkerEntry | null = null;
+
+/** A worker for one import: the spare when it is alive and made for the same heap, else a new one. */
+async function takeWorker(heapMb: number): Promise<Worker> {
+  const entry = await workerEntry();
+  lastEntry = entry;
+  let worker = spare && spare.heapMb === heapMb && isUsable(spare.child) ? spare : null;
+  if (spare && !worker) spare.child.kill('SIGKILL');
+  spare = null;
+  worker ??= startWorker(entry, heapMb);
+  // this one runs now: it keeps the process alive until it is done, as any import does
+  worker.child.ref();
+  worker.child.channel?.ref();
+  (worker.child.stderr as { ref?: () => void } | null)?.ref?.();
+  return worker;
+}
+
+/**
+ * Starts the next import's worker once this one is done: while the server writes the finished book (the rows, the
+ * search index), not while the worker parses against its time bound on the same cores.
+ */
+function startSpare(heapMb: number): void {
+  if (!lastEntry || (spare && isUsable(spare.child))) return;
+  spare = startWorker(lastEntry, heapMb);
+  if (spareTimer) clearTimeout(spareTimer);
+  spareTimer = setTimeout(stopSpare, SPARE_IDLE_MS).unref();
+}
+
+/** Stops the waiting spare worker, if any (idle; and benches that time an import without one). */
+export function stopSpare(): void {
+  spare?.child.kill('SIGKILL');
+  spare = null;
+}
+
+/** The process id of the spare worker waiting for the next import, if one is. */
+export function sparePid(): number | null {
+  return spare && isUsable(spare.child) ? (spare.child.pid ?? null) : null;
+}
+
+function isUsable(child: ChildProcess): boolean {
+  return !child.killed && child.exitCode === null && child.signalCode === null && child.connected;
+}
+
+function startWorker(entry: WorkerEntry, heapMb: number): Worker {
+  const child = fork(entry.file, [], {
+    execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'advanced',
+    // The worker handles hostile bytes: it gets no secrets (LECTERN_SECRET, DATABASE_URL), only what node needs.
+    env: pick(process.env, ['PATH', 'TMPDIR', 'TMP', 'TEMP', 'HOME', 'NODE_ENV', 'LANG', 'TZ']),
+  });
+  const worker: Worker = { child, heapMb, stderr: '' };
+  child.stderr?.on('data', (chunk: Buffer) => {
+    worker.stderr = (worker.stderr + chunk.toString('utf8')).slice(-4000);
+  });
+  // Until taken it holds nothing open: a server or a command that is done exits past a waiting spare (which exits
+  // in turn when its channel closes).
+  child.unref();
+  child.channel?.unref();
+  (child.stderr as { unref?: () => void } | null)?.unref?.();
+  // a spare that cannot start is found unusable when taken; its error is not an unhandled one meanwhile
+  child.on('error', () => {});
+  return worker;
 }
 
 /** Current and peak resident memory from /proc (Linux); null where there is none. */

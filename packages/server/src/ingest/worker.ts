@@ -9,7 +9,6 @@ import path from 'node:path';
 import { paths, slugify } from '@lectern/core';
 import { StagedFileWriter, WriteBudgetError } from '../storage/content-store.ts';
 import { parseEpub } from './epub.ts';
-import { MAX_PDF_DECODED_BYTES, parsePdf } from './pdf.ts';
 import { pageTexts } from './pdf-text.ts';
 import { bookCssRewriter, sanitizeStylesheet } from './css.ts';
 import { decodeText } from './markup.ts';
@@ -35,8 +34,12 @@ export async function parseFile(data: Uint8Array, fileName: string, limits: Pick
   const head = Buffer.from(data.subarray(0, 5)).toString('latin1');
   const ext = path.extname(fileName).toLowerCase();
   if (head.startsWith('PK') || (head !== '%PDF-' && ext === '.epub')) return parseEpub(data, fileName, zipLimits);
-  // pdf-lib's decoded streams double their buffers as they grow: an eighth of the memory bound leaves room.
-  if (head === '%PDF-' || ext === '.pdf') return parsePdf(data, fileName, { maxDecodedBytes: Math.min(MAX_PDF_DECODED_BYTES, Math.floor(limits.maxMemoryBytes / 8)) });
+  if (head === '%PDF-' || ext === '.pdf') {
+    // Loaded for PDFs only (pdf-lib is the largest part of a worker's start-up).
+    const { MAX_PDF_DECODED_BYTES, parsePdf } = await import('./pdf.ts');
+    // pdf-lib's decoded streams double their buffers as they grow: an eighth of the memory bound leaves room.
+    return parsePdf(data, fileName, { maxDecodedBytes: Math.min(MAX_PDF_DECODED_BYTES, Math.floor(limits.maxMemoryBytes / 8)) });
+  }
   throw new IngestError('unsupported file type: expected an EPUB or a PDF');
 }
 
