@@ -6,8 +6,8 @@
  * 1. Sample library import (what a fresh install does, DESIGN.md's budget < 10 s): Alice's Adventures in
  *    Wonderland, The War of the Worlds and Moby-Dick into a fresh SQLite library each round (the books already
  *    fetched; building the app and its migrations are not timed). Each round starts with no import worker waiting
- *    (ingest/worker-host.ts): the first book waits for one to start, the next find the spare started meanwhile. Anchor: inflating every entry of the same three
- *    EPUB files with fflate, the least any import must do.
+ *    (ingest/worker-host.ts): the first book waits for one to start, the next find the spare started meanwhile.
+ *    Anchor: inflating every entry of the same three EPUB files with fflate, the least any import must do.
  * 2. Parsing and rendering every chapter of the same books (no database). Same anchor.
  * 3. base64 of 1 MiB (the reader's chapter encoding, core's own codec, as browsers without
  *    Uint8Array.fromBase64 run it): encode + decode. Anchor: Node's Buffer base64, both ways.
