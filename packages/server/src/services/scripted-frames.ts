@@ -9,7 +9,8 @@
  * The address alone is not enough (issue 21: a leaked one worked for anyone, without cookies, for four hours): the
  * first request under a token, within HANDSHAKE_MS of its issue and once only, binds it to that browser with a cookie
  * of the scripted origin (HttpOnly, scoped to the token's path); every later request under the token must carry it.
- * A leaked address is then dead in another browser: already bound, or too old to bind.
+ * A leaked address is then dead in another browser: already bound, or too old to bind. An answer the browser drops
+ * spends the handshake too (nothing here tells a retry from a copy): the reader then asks the app for a new address.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { paths, SCRIPTED_FRAME_TTL_MS, type ScriptedFrame } from '@lectern/core';
