@@ -5,12 +5,13 @@
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CollectionSummary } from '@lectern/core';
+import PlaylistsArea from '../src/features/playlists/PlaylistsArea.tsx';
 import { PlaylistTitleCard } from '../src/shared/playlists/PlaylistTitleCard.tsx';
 import { playlistKeys } from '../src/shared/playlists/store.ts';
-import { profile, title } from './fixtures.ts';
+import { item, playlist, profile, title } from './fixtures.ts';
 import { flush, json, stubFetch } from './helpers.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -81,5 +82,47 @@ describe('title cards on a signed-in page read the light playlist list (issue 21
     const menu = screen.getByRole('menu');
     const names = Array.from(menu.querySelectorAll('[role^="menuitem"]')).map((el) => `${el.textContent}${el.getAttribute('aria-checked') === 'true' ? ' [x]' : ''}`);
     expect(names.slice(0, 3)).toEqual(['Zig [x]', 'Queue', 'Rust']);
+  });
+});
+
+describe('the playlists area loads the items of the playlist it opens, and only those (issue 21)', () => {
+  it('names and counts for the navigation, GET /collections/{id}/ for the one shown; never the whole list', async () => {
+    const lists = [summary('q', 'Queue', 100, { is_default: true, url: '/c/' }), summary('7', 'Rust', 2), summary('8', 'Zig', 100)];
+    const rust = playlist('7', 'Rust', [item('r1', [['python', 'Python']]), item('r2')], { description: 'Ownership' });
+    const calls = stubFetch((call) => {
+      const urls = (call.body as { urls?: string[] } | undefined)?.urls ?? [];
+      if (call.url.endsWith('/collections/?content=none')) return json(200, lists);
+      if (call.url.endsWith('/collections/7/')) return json(200, rust);
+      if (call.url === '/api/v1/queue-simple/') return json(200, { results: [] });
+      if (call.url.endsWith('/collections/holding/')) return json(200, { results: {} });
+      if (call.url.startsWith('/api/v1/metadata/')) return json(200, urls.map((u) => ({ api_url: u, title: `Title ${u.split('/')[4]}`, url: '/library/book/x/', continue_url: '/library/view/x/y/', topics: [] })));
+      if (call.url.startsWith('/api/v1/user_progress/')) return json(200, urls.map((u) => ({ api_url: u, progress: 0 })));
+      return json(500);
+    });
+    document.cookie = 'logged_in=1; path=/';
+    document.cookie = 'csrftoken=tok; path=/';
+    localStorage.clear();
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    client.setQueryData(['profile'], profile);
+    render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={['/c/collection/7/']}>
+          <Routes>
+            <Route path="/c/*" element={<PlaylistsArea />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Rust' });
+    await screen.findByText('2 items in Rust');
+    // the navigation's counts come from the light list
+    const nav = screen.getByRole('navigation', { name: 'Your playlists' });
+    expect(within(nav).getByRole('link', { name: /Zig/ }).textContent).toContain('100');
+    await flush();
+    const asked = calls.filter((c) => c.url.startsWith('/nest/api/api/v2/collections/')).map((c) => `${c.method} ${c.url}`);
+    expect(asked).not.toContain('GET /nest/api/api/v2/collections/');
+    expect(asked).toContain('GET /nest/api/api/v2/collections/7/');
+    expect(asked).toContain('GET /nest/api/api/v2/collections/?content=none');
+    expect(client.getQueryData(playlistKeys.collections)).toBeUndefined();
   });
 });

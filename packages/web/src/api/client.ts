@@ -561,6 +561,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
     },
 
+    /** One playlist with its items (§7's GET /collections/{id}/): the playlist a screen opens. */
+    getCollection: (id: string, signal?: AbortSignal): Promise<Collection> => request(collectionPath(id), (s) => s.collectionSchema, { ...v2('GET'), signal }),
+
     createCollection: (input: { name: string; description: string }): Promise<Collection> =>
       request(COLLECTIONS_PATH, (s) => s.collectionSchema, v2('POST', { name: input.name, description: input.description })),
 

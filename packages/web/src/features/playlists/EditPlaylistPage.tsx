@@ -29,19 +29,23 @@ import { isApiError, type FieldErrors } from '../../api/client.ts';
 import { appPaths } from '../../shared/links.ts';
 import { reportError } from '../../shared/errorState.ts';
 import { usePlaylistActions } from '../../shared/playlists/actions.ts';
-import { usePlaylistsWithItems } from '../../shared/playlists/store.ts';
+import { usePlaylistItems, usePlaylists, type PlaylistEntry } from '../../shared/playlists/store.ts';
 import '../../shared/playlists/PlaylistForms.css';
 
 /** §4 "Edit actions are DELETE, DUPLICATE, UPDATE". */
 export type EditAction = 'DELETE' | 'DUPLICATE' | 'UPDATE';
 
 export function EditPlaylistPage() {
-  const view = usePlaylistsWithItems();
+  const view = usePlaylists();
   const { collectionId = '' } = useParams();
   const navigate = useNavigate();
   const leaving = useRef(false);
-  const playlist = view.playlists.find((p) => p.id === collectionId);
-  const problem = view.status !== 'ready' || leaving.current ? null : !playlist ? 'unknown' : playlist.is_default ? 'default' : null;
+  const entry = view.playlists.find((p) => p.id === collectionId);
+  // its items (Duplicate copies them, the count shows them), and only its
+  const items = usePlaylistItems(view.status === 'ready' && entry && !entry.is_default ? entry.id : null);
+  const playlist = items.playlist;
+  const problem =
+    view.status !== 'ready' || leaving.current ? null : !entry || items.status === 'missing' ? 'unknown' : entry.is_default ? 'default' : null;
 
   useEffect(() => {
     if (!problem) return;
@@ -59,7 +63,7 @@ export function EditPlaylistPage() {
   return <EditForm key={playlist.id} playlist={playlist} others={view.playlists} leaving={leaving} />;
 }
 
-function EditForm({ playlist, others, leaving }: { playlist: Collection; others: readonly Collection[]; leaving: { current: boolean } }) {
+function EditForm({ playlist, others, leaving }: { playlist: Collection; others: readonly PlaylistEntry[]; leaving: { current: boolean } }) {
   const navigate = useNavigate();
   const actions = usePlaylistActions();
   const [name, setName] = useState(playlist.name);

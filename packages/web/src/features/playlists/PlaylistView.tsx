@@ -31,7 +31,7 @@ import { TitleGridSkeleton } from '../../shared/TitleGrid.tsx';
 import { retryContent, useContent } from './contentStore.ts';
 import { initialLibraryUi, libraryUiReducer } from './libraryState.ts';
 import { PlaylistTitleCard } from '../../shared/playlists/PlaylistTitleCard.tsx';
-import { usePlaylistsWithItems } from '../../shared/playlists/store.ts';
+import { usePlaylistItems, usePlaylists } from '../../shared/playlists/store.ts';
 import { useLingering } from './useLingering.ts';
 import { useReorder } from './useReorder.ts';
 
@@ -40,11 +40,14 @@ const LEAVING_MS = PLAYLIST_TIMINGS.queueOverlayMs + PLAYLIST_TIMINGS.queueFeedb
 import '../../shared/TitleGrid.css';
 
 export function PlaylistView() {
-  const view = usePlaylistsWithItems();
+  const view = usePlaylists();
   const { collectionId, topicSlug } = useParams();
   const navigate = useNavigate();
-  const playlist = collectionId ? view.playlists.find((p) => p.id === collectionId) : view.defaultPlaylist;
-  const unknown = view.status === 'ready' && !!collectionId && !playlist;
+  const entry = collectionId ? view.playlists.find((p) => p.id === collectionId) : view.defaultPlaylist;
+  // the items of the playlist shown, and only of it (issue 21)
+  const items = usePlaylistItems(view.status === 'ready' ? entry?.id : null);
+  const playlist = items.playlist;
+  const unknown = view.status === 'ready' && ((!!collectionId && !entry) || items.status === 'missing');
 
   useEffect(() => {
     if (!unknown) return;
@@ -52,9 +55,10 @@ export function PlaylistView() {
     navigate(appPaths.playlists, { replace: true });
   }, [unknown, navigate]);
 
-  if (view.status === 'loading' || unknown) return <PlaylistSkeleton />;
+  if (view.status === 'loading' || unknown || (entry && items.status === 'loading')) return <PlaylistSkeleton />;
   if (view.status !== 'ready') return null;
-  if (!playlist) {
+  if (entry && items.status === 'failed') return <ErrorState message={withTryAgain(PLAYLIST_MESSAGES.fetchFailed)} onRetry={view.refetch} />;
+  if (!entry || !playlist) {
     return (
       <div className="playlist">
         <title>Playlists · Lectern</title>

@@ -20,7 +20,7 @@ import { useSession } from '../../shared/useSession.ts';
 import { EditPlaylistPage } from './EditPlaylistPage.tsx';
 import { NewPlaylistPage } from './NewPlaylistPage.tsx';
 import { PlaylistView } from './PlaylistView.tsx';
-import { usePlaylistsWithItems, type PlaylistsView } from '../../shared/playlists/store.ts';
+import { itemCount, usePlaylists, type PlaylistEntry, type PlaylistsView } from '../../shared/playlists/store.ts';
 import './PlaylistsArea.css';
 
 /** Where a signed-out visitor goes: the sign-in page, which returns here, with the spec's message. */
@@ -63,7 +63,7 @@ function RequireSignIn({ children }: { children: ReactNode }) {
 }
 
 /** The playlist the current address is about: its id, or the default one at /c/ and /c/topic/... */
-export function useSelectedId(view: PlaylistsView<Collection>): string | null {
+export function useSelectedId(view: PlaylistsView): string | null {
   const { collectionId } = useParams();
   const location = useLocation();
   if (collectionId) return collectionId;
@@ -71,7 +71,7 @@ export function useSelectedId(view: PlaylistsView<Collection>): string | null {
   return view.defaultPlaylist?.id ?? null;
 }
 
-function LibraryNav({ view, selectedId }: { view: PlaylistsView<Collection>; selectedId: string | null }) {
+function LibraryNav({ view, selectedId }: { view: PlaylistsView; selectedId: string | null }) {
   const navigate = useNavigate();
   if (view.status === 'loading') {
     return (
@@ -97,7 +97,7 @@ function LibraryNav({ view, selectedId }: { view: PlaylistsView<Collection>; sel
     );
   }
   if (view.status !== 'ready' || !view.sorted.length) return null;
-  const pathOf = (p: Collection) => appPaths.playlist(p.id, p.is_default);
+  const pathOf = (p: PlaylistEntry) => appPaths.playlist(p.id, p.is_default);
   return (
     <>
       <nav className="library-nav" aria-label="Your playlists">
@@ -112,8 +112,8 @@ function LibraryNav({ view, selectedId }: { view: PlaylistsView<Collection>; sel
                   <span className="library-nav__name">{p.name}</span>
                   <span className="library-nav__count">
                     <span className="visually-hidden">, </span>
-                    {p.content.length}
-                    <span className="visually-hidden">{p.content.length === 1 ? ' item' : ' items'}</span>
+                    {itemCount(p)}
+                    <span className="visually-hidden">{itemCount(p) === 1 ? ' item' : ' items'}</span>
                   </span>
                 </Link>
               </li>
@@ -137,7 +137,7 @@ function LibraryNav({ view, selectedId }: { view: PlaylistsView<Collection>; sel
             {selectedId === null ? <option value="">Choose a playlist</option> : null}
             {view.sorted.map((p) => (
               <option key={p.id} value={p.id}>
-                {`${p.name} (${p.content.length})`}
+                {`${p.name} (${itemCount(p)})`}
               </option>
             ))}
           </select>
@@ -149,7 +149,8 @@ function LibraryNav({ view, selectedId }: { view: PlaylistsView<Collection>; sel
 }
 
 function LibraryLayout() {
-  const view = usePlaylistsWithItems();
+  // names and counts for the navigation; the opened playlist's items come with it (PlaylistView)
+  const view = usePlaylists();
   const navigate = useNavigate();
   const selectedId = useSelectedId(view);
   useSendToSignIn(view.signedOut);

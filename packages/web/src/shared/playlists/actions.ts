@@ -57,6 +57,10 @@ export function createPlaylistActions(queryClient: QueryClient) {
     for (const url of urls)
       queryClient.setQueryData<string[]>(playlistKeys.holding(url), (old) => (old ? (held ? [...new Set([...old, id])] : old.filter((x) => x !== id)) : old));
   };
+  // The opened playlist's own cache (usePlaylistItems) takes the server's answer, or the same reducer.
+  const setPlaylist = (playlist: Collection) => queryClient.setQueryData<Collection>(playlistKeys.playlist(playlist.id), (old) => (old ? playlist : old));
+  const dispatchOne = (action: PlaylistListAction<Collection> & { id: string }) =>
+    queryClient.setQueryData<Collection>(playlistKeys.playlist(action.id), (old) => (old ? (reducePlaylists([old], action)[0] ?? old) : old));
   const setQueue = (change: (old: string[]) => string[]) => queryClient.setQueryData<string[]>(playlistKeys.queue, (old) => (old ? change(old) : old));
   const queueAdded = (urls: readonly string[]) => setQueue((old) => [...urls.filter((u) => !old.includes(u)), ...old]);
   const queueRemoved = (urls: readonly string[]) => setQueue((old) => old.filter((u) => !urls.includes(u)));
@@ -75,6 +79,7 @@ export function createPlaylistActions(queryClient: QueryClient) {
         const playlist = await api.updateCollection({ id: input.id, name: input.name.trim(), description: input.description });
         dispatch({ type: 'updated', playlist });
         toFront(playlist);
+        setPlaylist(playlist);
         return playlist;
       }),
 
@@ -85,6 +90,7 @@ export function createPlaylistActions(queryClient: QueryClient) {
         beforeRemove?.();
         dispatch({ type: 'deleted', id });
         setSummaries((old) => old.filter((p) => p.id !== id));
+        queryClient.removeQueries({ queryKey: playlistKeys.playlist(id), exact: true });
         queryClient.setQueriesData<string[]>({ queryKey: playlistKeys.holding('').slice(0, 1) }, (old) => old?.filter((x) => x !== id));
       }),
 
@@ -96,6 +102,7 @@ export function createPlaylistActions(queryClient: QueryClient) {
           const playlist = await api.addContent(id, urls);
           dispatch({ type: 'contentAdded', id, items: itemsFor(urls, playlist.content, topics) });
           toFront(playlist);
+          setPlaylist(playlist);
           setHolding(urls, id, true);
           if (playlist.is_default) queueAdded(urls);
           return playlist;
@@ -109,6 +116,7 @@ export function createPlaylistActions(queryClient: QueryClient) {
         const playlist = await api.removeContent(id, urls);
         dispatch({ type: 'contentRemoved', id, apiUrls: urls });
         toFront(playlist);
+        setPlaylist(playlist);
         setHolding(urls, id, false);
         if (playlist.is_default) queueRemoved(urls);
         return playlist;
@@ -120,14 +128,19 @@ export function createPlaylistActions(queryClient: QueryClient) {
      */
     reorder: (id: string, apiUrls: readonly string[]) =>
       run('update', async () => {
-        const before = queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.id === id);
+        const before =
+          queryClient.getQueryData<Collection>(playlistKeys.playlist(id)) ?? queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.id === id);
         dispatch({ type: 'reordered', id, apiUrls });
+        dispatchOne({ type: 'reordered', id, apiUrls });
         try {
           const playlist = await api.reorderCollection(id, apiUrls);
           if (playlist.is_default) setQueue(() => [...apiUrls]);
           return playlist;
         } catch (error) {
-          if (before) dispatch({ type: 'reordered', id, apiUrls: before.content.map((i) => i.api_url) });
+          if (before) {
+            dispatch({ type: 'reordered', id, apiUrls: before.content.map((i) => i.api_url) });
+            dispatchOne({ type: 'reordered', id, apiUrls: before.content.map((i) => i.api_url) });
+          }
           throw error;
         }
       }),
@@ -139,6 +152,7 @@ export function createPlaylistActions(queryClient: QueryClient) {
         await api.addToQueue(urls);
         const def = findDefault();
         if (def) dispatch({ type: 'contentAdded', id: def.id, items: itemsFor(urls, null, topics) });
+        if (def) dispatchOne({ type: 'contentAdded', id: def.id, items: itemsFor(urls, null, topics) });
         queueAdded(urls);
         if (def) setHolding(urls, def.id, true);
         // the queue call does not say the new count: the light list is asked again
@@ -151,6 +165,7 @@ export function createPlaylistActions(queryClient: QueryClient) {
         await api.removeFromQueue(urls);
         const def = findDefault();
         if (def) dispatch({ type: 'contentRemoved', id: def.id, apiUrls: urls });
+        if (def) dispatchOne({ type: 'contentRemoved', id: def.id, apiUrls: urls });
         queueRemoved(urls);
         if (def) setHolding(urls, def.id, false);
         void queryClient.invalidateQueries({ queryKey: playlistKeys.summaries });

@@ -11,12 +11,14 @@ import { api, isApiError } from '../../api/client.ts';
 import { useSession } from '../useSession.ts';
 
 export const playlistKeys = {
-  /** the whole list, items and all: the playlists area (/c/) */
+  /** the whole list, items and all (§7): no screen asks for it any more; read where a cache holds it */
   collections: ['collections'] as const,
   /** the light list (names and counts): every other page (docs/decisions.md, "The light playlist list") */
   summaries: ['collection-summaries'] as const,
   /** the queue's api_urls (normalised), first shown first */
   queue: ['queue'] as const,
+  /** one playlist with its items: the playlist the playlists area opens */
+  playlist: (id: string) => ['collection', id] as const,
   /** the ids of the playlists holding one address (a title card's "Added to Playlist" and its menu's checks) */
   holding: (apiUrl: string) => ['collection-holding', apiUrl] as const,
 };
@@ -84,7 +86,7 @@ function useSignedInEnabled(): { enabled: boolean; isLoading: boolean } {
  * The playlists as every page needs them: names and counts (the light list, `?content=none`) and the queue's
  * addresses (the queue call), never the whole library of items (issue 21: 51 playlists of 100 items were a
  * megabyte on every page). Which playlists hold a title is asked for by the cards on screen (`useHolding`).
- * On a page that has the whole list (the playlists area), both come from it.
+ * Where the whole list is cached, both come from it. A playlist's items load when it opens (`usePlaylistItems`).
  */
 export function usePlaylists(): PlaylistsView<PlaylistEntry> {
   const client = useQueryClient();
@@ -118,22 +120,6 @@ export function usePlaylists(): PlaylistsView<PlaylistEntry> {
   return useView(playlists, queueUrls, query, enabled, isLoading, !!queue.data || queue.isError);
 }
 
-/** The whole list, items and all (the playlists area: a playlist's items and topics are on screen there). */
-export function usePlaylistsWithItems(): PlaylistsView<Collection> {
-  const { enabled, isLoading } = useSignedInEnabled();
-  const query = useQuery({
-    queryKey: playlistKeys.collections,
-    queryFn: ({ signal }) => api.listCollections(signal),
-    enabled,
-    staleTime: 60_000,
-    meta: COLLECTIONS_META,
-  });
-  const playlists: Collection[] = query.data ?? EMPTY;
-  const def = useMemo(() => playlists.find((p) => p.is_default && p.is_owned !== false), [playlists]);
-  const queueUrls = useMemo(() => new Set((def?.content ?? []).map((i) => i.api_url)), [def]);
-  return useView(playlists, queueUrls, query, enabled, isLoading, true);
-}
-
 function useView<T extends PlaylistEntry>(
   playlists: T[],
   queueUrls: ReadonlySet<string>,
@@ -163,6 +149,27 @@ function useView<T extends PlaylistEntry>(
     refetch: () => void query.refetch(),
     isRefetching: query.isFetching,
   };
+}
+
+/**
+ * One playlist with its items and their topics: what the playlists area shows when a playlist opens (from the whole
+ * list when this page has it). `missing` when the server says there is no such playlist of this reader.
+ */
+export function usePlaylistItems(id: string | null | undefined): { playlist: Collection | undefined; status: 'loading' | 'ready' | 'missing' | 'failed' } {
+  const client = useQueryClient();
+  const fromWhole = () => (id ? wholeList(client)?.find((p) => p.id === id) : undefined);
+  const query = useQuery({
+    queryKey: playlistKeys.playlist(id ?? ''),
+    queryFn: ({ signal }) => fromWhole() ?? api.getCollection(id!, signal),
+    initialData: fromWhole,
+    initialDataUpdatedAt: () => client.getQueryState(playlistKeys.collections)?.dataUpdatedAt,
+    enabled: !!id,
+    staleTime: 60_000,
+    retry: false,
+  });
+  if (query.data) return { playlist: query.data, status: 'ready' };
+  if (query.isError) return { playlist: undefined, status: isApiError(query.error) && query.error.status === 404 ? 'missing' : 'failed' };
+  return { playlist: undefined, status: 'loading' };
 }
 
 // ---- which playlists hold a title: asked for by the cards on screen, in one call per screen ----
