@@ -232,6 +232,38 @@ export class SearchRepository {
       ) m on true`;
   }
 
+  /**
+   * Of these works (lead title ids), the ones with a title whose rows lie at or above the doc id `from` and match `q`
+   * (its own row or a passage): a later part's works listed by an earlier part through another of their formats
+   * (services/search.ts). A title's rows are one range of ids and a part ends at a title's first row, so a title is
+   * above the bound when its first row is. One statement: the works' titles by their index, each title's range by
+   * search_docs' title index, the match sought within that range.
+   */
+  async worksMatchingFrom(q: ParsedQuery, workIds: readonly number[], from: number): Promise<Set<number>> {
+    if (workIds.length === 0) return new Set();
+    const ids = sql.join([...workIds]);
+    const found =
+      this.engine === 'sqlite'
+        ? sql<{ work_id: number }>`
+          with spans as (
+            select coalesce(t.work_title_id, t.id) as work_id,
+              (select min(s.id) from search_docs s where s.title_id = t.id) as lo,
+              (select max(s.id) from search_docs s where s.title_id = t.id) as hi
+            from titles t where t.id in (${ids}) or t.work_title_id in (${ids}))
+          select distinct work_id from spans where lo >= cast(${from} as integer) and (
+            exists (select 1 from search_title_fts f where search_title_fts match ${toFts5(q)}
+              and f.rowid between cast(lo as integer) and cast(hi as integer))
+            or exists (select 1 from search_passage_fts f where search_passage_fts match ${toFts5(q)}
+              and f.rowid between cast(lo as integer) and cast(hi as integer)))`
+        : sql<{ work_id: number }>`
+          select distinct coalesce(t.work_title_id, t.id) as work_id from titles t, to_tsquery('lectern', ${toTsquery(q)}) q
+          where (t.id in (${ids}) or t.work_title_id in (${ids}))
+            and (select min(s.id) from search_docs s where s.title_id = t.id) >= ${from}
+            and exists (select 1 from search_docs d where d.title_id = t.id and d.doc @@ q)`;
+    const { rows } = await found.execute(this.db);
+    return new Set(rows.map((r) => Number(r.work_id)));
+  }
+
   /** The first (lowest) doc id of a title's rows: a title's rows are written together, one range of ids. */
   async firstRowOf(titleId: number): Promise<number | null> {
     const row = await this.db.selectFrom('search_docs').select((eb) => eb.fn.min('id').as('lo')).where('title_id', '=', titleId).executeTakeFirst();
@@ -305,21 +337,20 @@ export class SearchRepository {
       ).rows.slice(0, SPANS_PER_STATEMENT);
       if (spans.length === 0) return [];
       const match = toFts5(q);
-      const { rows } = await sql<{ id: number; span: number }>`${sql.join(
-        spans.map(
-          (span, i) =>
-            sql`select * from (select f.rowid as id, ${i} as span from search_passage_fts f where search_passage_fts match ${match}
-              and f.rowid between cast(${span.lo} as integer) and cast(${span.hi} as integer) order by f.rowid limit ${perTitle})`,
-        ),
-        sql` union all `,
-      )}`.execute(this.db);
-      const found = rows.map((r) => ({ id: r.id, title_id: spans[r.span]!.title_id })).sort((x, y) => x.id - y.id);
-      const count = new Map<number, number>();
-      return found.filter((r) => {
-        const n = (count.get(r.title_id) ?? 0) + 1;
-        count.set(r.title_id, n);
-        return n <= perTitle;
-      });
+      // Each chapter's walk stops at `perTitle` rows, and the title's first `perTitle` of them (reading order) are
+      // kept by row_number (SQLite 3.25+), as PostgreSQL's lateral limits each title.
+      const { rows } = await sql<{ id: number; title_id: number }>`
+        select id, title_id from (
+          select id, title_id, row_number() over (partition by title_id order by id) as n from (${sql.join(
+            spans.map(
+              (span) =>
+                sql`select * from (select f.rowid as id, ${span.title_id} as title_id from search_passage_fts f where search_passage_fts match ${match}
+                  and f.rowid between cast(${span.lo} as integer) and cast(${span.hi} as integer) order by f.rowid limit ${perTitle})`,
+            ),
+            sql` union all `,
+          )}))
+        where n <= ${perTitle} order by id`.execute(this.db);
+      return rows;
     }
     const open = openOnly ? sql` and exists (select 1 from chapters c where c.id = d.chapter_id and (c.as_sample = 1 or c.is_public = 1))` : sql``;
     const { rows } = await sql<{ id: number; title_id: number }>`

@@ -27,7 +27,7 @@ import { chapterAccess, hasLiveSubscription } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras, TitleSortRow } from '../repositories/catalog.ts';
 import type { Candidate, SearchKind, SearchRepository } from '../repositories/search.ts';
 import type { CatalogService } from './catalog.ts';
-import { fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf, toFts5 } from './search-text.ts';
+import { fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
 
 /**
  * How many rows of each kind a catalog search considers: the newest matches of the title itself, of a title's own
@@ -136,7 +136,8 @@ export class SearchService {
     let q = exact;
     let probe: Awaited<ReturnType<SearchService['part']>> | null = null;
     if (cursor) q = cursor.typed ? typed : exact;
-    else if (toFts5(typed) !== toFts5(exact)) {
+    // (the two parse alike word for word; typed differs only where the last word became a prefix)
+    else if (typed.words.some((w, i) => w.prefix && !exact.words[i]?.prefix)) {
       probe = await this.part(exact, { ...at, skip: 0 }, query);
       if (probe.next === null && probe.list.length < query.page_size) {
         q = typed;
@@ -285,6 +286,9 @@ export class SearchService {
       w.members.push(t);
       works.set(workId, w);
     }
+    // A later part leaves out a work another of whose titles (its other format, imported earlier or later) matched
+    // at or above the part's start: an earlier part listed it. One result per work across the pages.
+    if (!first && works.size) for (const id of await this.index.worksMatchingFrom(q, [...works.keys()], at.before!)) works.delete(id);
     const missingLeads = [...works].filter(([, w]) => !w.row).map(([id]) => id);
     for (const lead of await this.catalog.titleSortRows(missingLeads)) works.get(lead.id)!.row = lead;
     let list = [...works.values()].filter((w): w is SearchWork => w.row !== null);

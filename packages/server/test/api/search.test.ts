@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
 import { epubBook } from '../ingest/helpers.ts';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 const apps: Record<'sqlite' | 'postgres', TestApp> = {} as never;
 const readers: Record<'sqlite' | 'postgres', TestClient> = {} as never;
@@ -147,6 +148,7 @@ describe.each(['sqlite', 'postgres'] as const)('issue 21: paging to the end, pre
   let subscriber: TestClient;
   let visitor: TestClient;
   let meadowId: string;
+  let twiceId: string;
   // words of their own: one only in the sample chapter, one only in a locked chapter
   const OPEN_WORD = 'zephyrine';
   const LOCKED_WORD = 'quincunxial';
@@ -176,13 +178,36 @@ describe.each(['sqlite', 'postgres'] as const)('issue 21: paging to the end, pre
         'meadow.epub',
       )
     ).book_id;
+    // One work in two formats (title and author alike) imported far apart, every sample between them: its EPUB falls
+    // in a later part of a common word's match set than its PDF, and the work is still listed once.
+    twiceId = (
+      await t.lectern.services.importer.importBytes(
+        epubBook({
+          identifier: 'urn:uuid:21212121-0000-4000-8000-000000000022',
+          title: 'Twice Bound',
+          creator: 'Bea Example',
+          chapters: [{ path: 'one.xhtml', label: 'One', body: `<h1>One</h1>${prose(6, 'onward')}` }],
+        }),
+        'twice.epub',
+      )
+    ).book_id;
     expect((await importSamples(t.lectern)).failed).toEqual([]);
+    const pdf = await PDFDocument.create();
+    pdf.setTitle('Twice Bound');
+    pdf.setAuthor('Bea Example');
+    const font = await pdf.embedFont(StandardFonts.TimesRoman);
+    pdf.addPage([595, 842]).drawText('Paragraph one of the walk: the grass and the hedges.', { x: 60, y: 760, size: 14, font });
+    await t.lectern.services.importer.importBytes(await pdf.save(), 'twice-bound.pdf');
     [subscriber] = await signedInSubscribers(t.lectern, [`paging-${engine}@example.com`]);
     visitor = new TestClient(t.lectern.app);
   });
   afterAll(() => t?.close());
 
   it('pages a common word to its end, each work once, the old book found only by its text among them', async () => {
+    // one work in two formats imported far apart: its EPUB is in a later part of "the" than its PDF
+    const formats = (await subscriber.get(`/api/v1/book/${twiceId}/`)).json().formats.map((f: { book_id: string }) => f.book_id);
+    expect(formats).toHaveLength(2);
+
     const titles: string[] = [];
     let page = await ask(subscriber, 'the', '&page_size=1');
     titles.push(...page.results.map((r) => r.metadata.title));
@@ -196,6 +221,7 @@ describe.each(['sqlite', 'postgres'] as const)('issue 21: paging to the end, pre
       titles.push(...page.results.map((r) => r.metadata.title));
     }
     expect(titles).toContain('Quiet Meadow');
+    expect(titles).toContain('Twice Bound');
     expect(new Set(titles).size).toBe(titles.length);
     // the last page knows the whole count; a page found from the start without its cursor is the same page
     expect(page.count_exact).toBe(true);
