@@ -44,9 +44,10 @@ export class AccountsService {
 
   /**
    * A new account's row, checked and its password hashed, not yet written: createUser writes it alone; registration
-   * writes it with its history entry (services/registration.ts). 400 with the fields named; an email in use is one.
+   * writes it with its history entry (services/registration.ts). 400 with the fields named; an email in use is one,
+   * in the caller's words for it (the operator's unless given).
    */
-  async prepareUser(input: NewUserInput & { trialDays?: number; plan?: string | null }): Promise<NewUser> {
+  async prepareUser(input: NewUserInput & { trialDays?: number; plan?: string | null }, emailTaken: string = ADMIN_MESSAGES.emailTaken): Promise<NewUser> {
     const parsed = newUserSchema.safeParse(input);
     if (!parsed.success) {
       const errors: Record<string, string[]> = {};
@@ -54,7 +55,7 @@ export class AccountsService {
       throw badRequest(Object.values(errors).flat().join(' '), errors);
     }
     const v = parsed.data;
-    if (await this.users.findByEmail(v.email)) throw badRequest(ADMIN_MESSAGES.emailTaken, { email: [ADMIN_MESSAGES.emailTaken] });
+    if (await this.users.findByEmail(v.email)) throw badRequest(emailTaken, { email: [emailTaken] });
     const now = this.now();
     const status: AccountStatus = v.status ?? 'trial';
     const teamId = v.team ? await this.users.ensureTeam(v.team, now.toISOString()) : null;

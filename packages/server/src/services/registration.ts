@@ -60,10 +60,12 @@ export class RegistrationService {
     }
     if (!parsed.success || Object.keys(errors).length) throw badRequest(Object.values(errors).flat().join(' '), errors);
     const { password, plan } = parsed.data;
-    const row = await this.accounts.prepareUser({ email: parsed.data.email, password, status: 'trial', trialDays: this.trialDays, plan });
-    // the check above can lose to a registration of the same email at once: the unique email refuses the second
+    // the check above can lose to a registration of the same email at once: prepareUser's look, or else the unique
+    // email, refuses the second, in the words of the check
+    const taken = ACCOUNT_ENTRY_MESSAGES.emailTaken;
+    const row = await this.accounts.prepareUser({ email: parsed.data.email, password, status: 'trial', trialDays: this.trialDays, plan }, taken);
     const user = await this.entry.insertUser(row, { event: 'registered', from_status: null, to_status: 'trial', detail: `plan ${plan}` });
-    if (!user) throw badRequest(ACCOUNT_ENTRY_MESSAGES.emailTaken, { email: [ACCOUNT_ENTRY_MESSAGES.emailTaken] });
+    if (!user) throw badRequest(taken, { email: [taken] });
     return { user, response: { userId: user.uuid, onboardingLocation: ONBOARDING_LOCATION, trial_ends_at: user.trial_ends_at } };
   }
 

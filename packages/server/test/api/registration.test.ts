@@ -4,6 +4,8 @@
  */
 import { ACCOUNT_ENTRY_MESSAGES, accountEntryPaths, accountProfileSchema, ONBOARDING_LOCATION, PASSWORD_MESSAGES } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountEntryRepository } from '../../src/repositories/account-entry.ts';
+import { RegistrationService } from '../../src/services/registration.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { minimalEpub3 } from '../ingest/helpers.ts';
@@ -115,6 +117,19 @@ describe.each(ENGINES)('joining on %s', (engine) => {
     expect(refused.json().errors).toEqual({ email: [ACCOUNT_ENTRY_MESSAGES.emailTaken] });
     const later = await call('POST', accountEntryPaths.register(), { ...payload, email: 'TWICE@example.com' }, fromNewAddress());
     expect(later.statusCode).toBe(400);
+  });
+
+  it('answers in the check\'s words when the other registration lands between the check and the account (was the operator\'s)', async () => {
+    const payload = { email: 'between@example.com', password: GOOD_PASSWORD };
+    expect((await call('POST', accountEntryPaths.register(), payload, fromNewAddress())).statusCode).toBe(201);
+    // the check ran before that registration landed: it saw the address free
+    class CheckedBefore extends AccountEntryRepository {
+      override async emailExists(): Promise<boolean> {
+        return false;
+      }
+    }
+    const late = new RegistrationService(t.lectern.services.accounts, new CheckedBefore(t.lectern.db.kysely), 14);
+    await expect(late.register(payload)).rejects.toMatchObject({ status: 400, errors: { email: [ACCOUNT_ENTRY_MESSAGES.emailTaken] } });
   });
 
   it('keeps the topics a new reader picks; an unknown one changes nothing', async () => {
