@@ -233,35 +233,35 @@ export class SearchRepository {
   }
 
   /**
-   * Of these works (lead title ids), the ones with a title whose rows lie at or above the doc id `from` and match `q`
-   * (its own row or a passage): a later part's works listed by an earlier part through another of their formats
+   * The titles of these works (lead title ids) whose rows lie at or above the doc id `from` and match `q` (their own
+   * row or a passage): a later part's works found by an earlier part through another of their formats
    * (services/search.ts). A title's rows are one range of ids and a part ends at a title's first row, so a title is
    * above the bound when its first row is. One statement: the works' titles by their index, each title's range by
    * search_docs' title index, the match sought within that range.
    */
-  async worksMatchingFrom(q: ParsedQuery, workIds: readonly number[], from: number): Promise<Set<number>> {
-    if (workIds.length === 0) return new Set();
+  async titlesMatchingFrom(q: ParsedQuery, workIds: readonly number[], from: number): Promise<number[]> {
+    if (workIds.length === 0) return [];
     const ids = sql.join([...workIds]);
     const found =
       this.engine === 'sqlite'
-        ? sql<{ work_id: number }>`
+        ? sql<{ id: number }>`
           with spans as (
-            select coalesce(t.work_title_id, t.id) as work_id,
+            select t.id,
               (select min(s.id) from search_docs s where s.title_id = t.id) as lo,
               (select max(s.id) from search_docs s where s.title_id = t.id) as hi
             from titles t where t.id in (${ids}) or t.work_title_id in (${ids}))
-          select distinct work_id from spans where lo >= cast(${from} as integer) and (
+          select id from spans where lo >= cast(${from} as integer) and (
             exists (select 1 from search_title_fts f where search_title_fts match ${toFts5(q)}
               and f.rowid between cast(lo as integer) and cast(hi as integer))
             or exists (select 1 from search_passage_fts f where search_passage_fts match ${toFts5(q)}
               and f.rowid between cast(lo as integer) and cast(hi as integer)))`
-        : sql<{ work_id: number }>`
-          select distinct coalesce(t.work_title_id, t.id) as work_id from titles t, to_tsquery('lectern', ${toTsquery(q)}) q
+        : sql<{ id: number }>`
+          select t.id from titles t, to_tsquery('lectern', ${toTsquery(q)}) q
           where (t.id in (${ids}) or t.work_title_id in (${ids}))
             and (select min(s.id) from search_docs s where s.title_id = t.id) >= ${from}
             and exists (select 1 from search_docs d where d.title_id = t.id and d.doc @@ q)`;
     const { rows } = await found.execute(this.db);
-    return new Set(rows.map((r) => Number(r.work_id)));
+    return rows.map((r) => Number(r.id));
   }
 
   /** The first (lowest) doc id of a title's rows: a title's rows are written together, one range of ids. */

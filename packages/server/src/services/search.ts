@@ -287,8 +287,17 @@ export class SearchService {
       works.set(workId, w);
     }
     // A later part leaves out a work another of whose titles (its other format, imported earlier or later) matched
-    // at or above the part's start: an earlier part listed it. One result per work across the pages.
-    if (!first && works.size) for (const id of await this.index.worksMatchingFrom(q, [...works.keys()], at.before!)) works.delete(id);
+    // at or above the part's start: an earlier part listed it (one result per work across the pages), unless a
+    // format filter left it out there (it judged the work by its lead and the formats it found).
+    if (!first && works.size) {
+      const earlier = await this.catalog.titleSortRows(await this.index.titlesMatchingFrom(q, [...works.keys()], at.before!));
+      const workOf = (t: TitleSortRow) => t.work_title_id ?? t.id;
+      const leads = query.format ? await this.catalog.titleSortRows([...new Set(earlier.map(workOf))]) : [];
+      for (const t of earlier) {
+        const listed = !query.format || [...earlier.filter((e) => workOf(e) === workOf(t)), ...leads.filter((l) => l.id === workOf(t))].some((e) => e.content_format === query.format);
+        if (listed) works.delete(workOf(t));
+      }
+    }
     const missingLeads = [...works].filter(([, w]) => !w.row).map(([id]) => id);
     for (const lead of await this.catalog.titleSortRows(missingLeads)) works.get(lead.id)!.row = lead;
     let list = [...works.values()].filter((w): w is SearchWork => w.row !== null);

@@ -232,6 +232,17 @@ describe.each(['sqlite', 'postgres'] as const)('issue 21: paging to the end, pre
     const all = await ask(subscriber, 'the', '&page_size=50');
     expect(all.results.map((r) => r.metadata.title).sort()).toEqual([...titles].sort());
     expect((await subscriber.get(`${searchPaths.catalog()}?q=the&after=nonsense`)).statusCode).toBe(400);
+    // filtered to books (the work's EPUB, its lead), the two-format work is still listed once
+    const books: string[] = [];
+    for (let next: string | null = `${searchPaths.catalog()}?q=the&page_size=1&format=book`; next; ) {
+      expect(books.length, 'pages never end').toBeLessThan(50);
+      const res = await subscriber.get(next);
+      expect(res.statusCode, res.body).toBe(200);
+      const p = catalogSearchResponseSchema.parse(res.json());
+      books.push(...p.results.map((r) => r.metadata.title));
+      next = p.next;
+    }
+    expect(books.filter((title) => title === 'Twice Bound')).toHaveLength(1);
   });
 
   it('takes the last word as the beginning of a word: "mart" finds the Martians, and a visitor gets the sample\'s passage', async () => {
