@@ -236,8 +236,10 @@ export class SearchRepository {
    * The titles of these works (lead title ids) whose rows lie at or above the doc id `from` and match `q` (their own
    * row or a passage): a later part's works found by an earlier part through another of their formats
    * (services/search.ts). A title's rows are one range of ids and a part ends at a title's first row, so a title is
-   * above the bound when its first row is. One statement: the works' titles by their index, each title's range by
-   * search_docs' title index, the match sought within that range.
+   * above the bound when its first row is: its own row, written first (`write`), found by the title index without
+   * reading the title's passages; the last row is asked only of the few titles above the bound. One statement: the works' titles by their index, each title's range by
+   * search_docs' title index, the match sought within that range (on PostgreSQL a subquery with a limit, run per
+   * title along the title index: an EXISTS may become a semi-join that reads every row holding a common word).
    */
   async titlesMatchingFrom(q: ParsedQuery, workIds: readonly number[], from: number): Promise<number[]> {
     if (workIds.length === 0) return [];
@@ -247,7 +249,7 @@ export class SearchRepository {
         ? sql<{ id: number }>`
           with spans as (
             select t.id,
-              (select min(s.id) from search_docs s where s.title_id = t.id) as lo,
+              (select min(s.id) from search_docs s where s.title_id = t.id and s.chapter_id is null) as lo,
               (select max(s.id) from search_docs s where s.title_id = t.id) as hi
             from titles t where t.id in (${ids}) or t.work_title_id in (${ids}))
           select id from spans where lo >= cast(${from} as integer) and (
@@ -258,8 +260,8 @@ export class SearchRepository {
         : sql<{ id: number }>`
           select t.id from titles t, to_tsquery('lectern', ${toTsquery(q)}) q
           where (t.id in (${ids}) or t.work_title_id in (${ids}))
-            and (select min(s.id) from search_docs s where s.title_id = t.id) >= ${from}
-            and exists (select 1 from search_docs d where d.title_id = t.id and d.doc @@ q)`;
+            and (select min(s.id) from search_docs s where s.title_id = t.id and s.chapter_id is null) >= ${from}
+            and (select 1 from search_docs d where d.title_id = t.id and d.doc @@ q limit 1) is not null`;
     const { rows } = await found.execute(this.db);
     return rows.map((r) => Number(r.id));
   }
