@@ -148,7 +148,8 @@ describe.each([
     await team.getByText(`${memberEmail} is no longer a member.`).waitFor();
     await team.getByText('1 of 2 used').waitFor();
     await member.goto(lockedUrl);
-    await member.getByText(READING_MESSAGES.subscriptionEnded).waitFor();
+    // told why: the team's subscription no longer covers them, not that a subscription of theirs ended (issue 21)
+    await member.getByText(READING_MESSAGES.noLongerOnTeam(teamName)).waitFor();
     expect(await member.locator('iframe.chapter-view__frame').count()).toBe(0);
     expect(await seriousViolations(member)).toEqual([]);
     await shot(member, 'locked');
