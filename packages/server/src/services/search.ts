@@ -146,12 +146,16 @@ export class SearchService {
       }
     }
     const taken: SearchWork[] = [];
-    let facets: CatalogSearchResponse['facets'] | null = null;
+    // The facets count every work of the parts this request walked (the parts hold disjoint works): a page that
+    // walks the match set to its end counts it whole; one that stops sooner counts what it walked.
+    const facetRows: TitleSortRow[] = [];
+    const facetNames: TitleExtras = { authors: new Map(), publishers: new Map(), topics: new Map() };
     let next: Cursor | null = null;
     let after = 0;
     for (let walked = 0; ; walked++) {
       const part = walked === 0 && probe ? probe : await this.part(q, at, query);
-      facets ??= part.facets;
+      facetRows.push(...part.facetRows);
+      for (const key of ['authors', 'publishers', 'topics'] as const) for (const [id, v] of part.names[key]) facetNames[key].set(id, v as never);
       const fromHere = part.list.slice(at.skip);
       const take = fromHere.slice(0, query.page_size - taken.length);
       taken.push(...take);
@@ -211,7 +215,7 @@ export class SearchService {
       // a page before is found again from the start (a cursor leads only forward)
       previous: query.page > 1 ? pageUrl(query.page - 1, null) : null,
       results,
-      facets: facets ?? { format: [], topic: [], publisher: [], language: [] },
+      facets: facetsOf(facetRows, facetNames),
     };
   }
 
@@ -227,7 +231,7 @@ export class SearchService {
     q: ParsedQuery,
     at: Cursor,
     query: CatalogSearchQuery,
-  ): Promise<{ list: SearchWork[]; facets: CatalogSearchResponse['facets']; next: number | null; nextScale: number; whole: number }> {
+  ): Promise<{ list: SearchWork[]; facetRows: TitleSortRow[]; names: TitleExtras; next: number | null; nextScale: number; whole: number }> {
     const narrow = q.phrases.length > 0 || q.words.length > 1;
     const windows = (scale: number) => ({ names: WINDOWS.names * scale, titles: WINDOWS.titles * scale, passages: (narrow ? NARROW_PASSAGE_WINDOW : WINDOWS.passages) * scale });
     const first = at.before === null;
@@ -307,10 +311,7 @@ export class SearchService {
     // The names of every work in the part (kept by id in the catalog: no statement once warm) give the facets and
     // the filters. Filters apply after the facets are counted (so each facet shows what choosing it gives).
     const extras = await this.catalog.extrasFor(list.map((w) => w.row.id));
-    const facets = facetsOf(
-      list.map((w) => w.row),
-      extras,
-    );
+    const facetRows = list.map((w) => w.row);
     if (query.format || query.topic || query.publisher || query.language) {
       list = list.filter(
         (w) =>
@@ -323,7 +324,7 @@ export class SearchService {
     if (query.sort === 'newest') list.sort((a, b) => b.row.created_at.localeCompare(a.row.created_at) || a.row.id - b.row.id);
     else if (query.sort === 'title') list.sort((a, b) => a.row.sort_title.localeCompare(b.row.sort_title) || a.row.id - b.row.id);
     else list.sort((a, b) => a.rank - b.rank || a.row.id - b.row.id);
-    return { list, facets, next, nextScale, whole };
+    return { list, facetRows, names: extras, next, nextScale, whole };
   }
 
   /**

@@ -231,6 +231,9 @@ describe.each(['sqlite', 'postgres'] as const)('issue 21: paging to the end, pre
     // the whole set at once agrees
     const all = await ask(subscriber, 'the', '&page_size=50');
     expect(all.results.map((r) => r.metadata.title).sort()).toEqual([...titles].sort());
+    // ...and its facets count every work of it, not only those of the part the page starts in
+    expect(all.count_exact).toBe(true);
+    expect(all.facets.format.reduce((n, f) => n + f.count, 0)).toBe(all.results.length);
     expect((await subscriber.get(`${searchPaths.catalog()}?q=the&after=nonsense`)).statusCode).toBe(400);
     // filtered to books (the work's EPUB, its lead), the two-format work is still listed once
     const books: string[] = [];
