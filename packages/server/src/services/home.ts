@@ -18,6 +18,7 @@ import {
   POPULAR_DAYS,
   type RecommendationAction,
   TRENDING_DAYS,
+  HOME_SECTIONS,
 } from '@lectern/core';
 import type { AnnouncementRow, TitleRow, UserRow } from '../db/schema.ts';
 import { AppError, fieldError } from '../errors.ts';
@@ -42,20 +43,8 @@ const ANNOUNCEMENTS_SHOWN = 3;
 /** Announcements on now and to come, kept for choosing by time (far more than an operator schedules at once). */
 const ANNOUNCEMENTS_KEPT = 100;
 const DAY_MS = 86_400_000;
-/** The order of the rows on the page (library-playlists-account.md §2's list, continue reading first). */
-const SECTION_ORDER: readonly HomeSectionKey[] = [
-  'continue_reading',
-  'queue',
-  'last_viewed',
-  'new',
-  'recommended',
-  'editors_picks',
-  'popular',
-  'trending_in_your_topics',
-  'popular_videos',
-  'audio_books',
-  'case_studies',
-];
+/** The order of the rows on the page: core's list of the home's sections (§2), the announcements aside. */
+const SECTION_ORDER: readonly HomeSectionKey[] = HOME_SECTIONS.filter((key) => key !== 'announcements');
 /**
  * Which row keeps a title that several rows would show (docs/decisions.md, "One title, one row of the home"): the
  * reader's own rows first, then the curated one, then the rows of one kind, and last the rows any title fits.
