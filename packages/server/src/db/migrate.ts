@@ -29,6 +29,7 @@ import * as m0023 from './migrations/0023_media_overlays.ts';
 import * as m0026 from './migrations/0026_chapter_root.ts';
 import * as m0027 from './migrations/0027_search_cjk.ts';
 import * as m0028 from './migrations/0028_titles_and_works.ts';
+import * as m0029 from './migrations/0029_media.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0026_chapter_root': m0026,
   '0027_search_cjk': m0027,
   '0028_titles_and_works': m0028,
+  '0029_media': m0029,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

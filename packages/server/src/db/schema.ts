@@ -127,6 +127,31 @@ export interface TitlesTable {
   rendition_flow: OptionalText;
   viewport_width: OptionalNumber;
   viewport_height: OptionalNumber;
+  /** a video course's or audiobook's total length (0029); null for books */
+  duration_ms: OptionalNumber;
+  /** a media title's preview clip in the content store and its type (0029); null when it has none */
+  preview_path: OptionalText;
+  preview_mime: OptionalText;
+}
+
+/** One part of a video course or audiobook: its playable file (0029_media.ts). */
+export interface MediaFilesTable {
+  chapter_id: number;
+  title_id: number;
+  /** below the content store's root, like resources.storage_path */
+  storage_path: string;
+  /** what browsers are sent: video/mp4, audio/mp4, audio/mpeg */
+  mime: string;
+  size: number;
+  duration_ms: number;
+  width: number | null;
+  height: number | null;
+  video_codec: string | null;
+  audio_codec: string | null;
+  /** sanitised HTML, shown in the video screen's Description tab */
+  description: string | null;
+  /** WebVTT captions (SRT is converted at import); null when the part has no transcript */
+  captions_vtt: string | null;
 }
 
 export interface TitleAuthorsTable {
@@ -538,6 +563,7 @@ export interface Database {
   chapters: ChaptersTable;
   resources: ResourcesTable;
   toc_entries: TocEntriesTable;
+  media_files: MediaFilesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
