@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test: type-check, unit, API (SQLite and PostgreSQL), import, web and the browser end-to-end suite.
-# Sets up what it needs first: dependencies, Debian's chromium, a PostgreSQL server.
+# Sets up what it needs first: dependencies, Debian's chromium, ffmpeg and espeak-ng, a PostgreSQL server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] || npm ci
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-media-tools.sh
 TEST_DATABASE_URL=$(bash scripts/ensure-postgres.sh)
 export TEST_DATABASE_URL
 echo "[test] PostgreSQL: $TEST_DATABASE_URL"
