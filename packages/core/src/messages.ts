@@ -461,3 +461,57 @@ const STRUCTURE_NAMES: Record<string, string> = {
 function structureName(structure: string | null | undefined): string {
   return (structure && STRUCTURE_NAMES[structure]) || 'this part';
 }
+
+/**
+ * The video and audiobook players (reader.md §2 "Video chapter screen", §6, §8 "Video"; issue 22). The quoted
+ * sentences are the spec's, word for word; the rest (labels, the failure page's wording) are ours.
+ */
+export const MEDIA_MESSAGES = {
+  /** reader.md §2: the video screen's header */
+  videoHeader: (x: number, y: number, title: string) => `Video ${x} of ${y} from ${title}`,
+  /** reader.md §6 / §8: a 403 on the video session; a preview then plays */
+  forbidden: 'Forbidden',
+  forbiddenClip: 'You may not have permission to view this clip in full.',
+  /** reader.md §8: a session timeout, then the reload hint; the variant that falls back adds the preview line */
+  sessionTimeout: 'Very sorry, the video provider timed out generating a session.',
+  reloadToTryAgain: 'Reload the page to try again.',
+  previewWillPlay: 'A preview of the clip will now play.',
+  /** reader.md §8: the preview's end */
+  previewEnded: 'The preview has ended.',
+  /** reader.md §8: "a missing player library gives an error notice with the video-unavailable text" (ours: the words) */
+  videoUnavailable: 'This video is unavailable right now.',
+  /** reader.md §2: the video-failure page blames blockers and network problems and points to support (ours: the words) */
+  failureHeading: 'The video could not be played',
+  failureBlockers:
+    'An ad blocker, a privacy extension or a firewall may be stopping the video from loading. Allow this site in them, or try another browser.',
+  failureNetwork: 'A slow or interrupted network connection can stop it too: check your connection and reload the page.',
+  failureSupport: 'If it still does not play, contact support and tell us which title and chapter you were watching.',
+  audioUnavailable: 'This chapter could not be played.',
+  // the players' controls
+  tabsLabel: 'Video panel',
+  tabContents: 'Table of contents',
+  tabDescription: 'Description',
+  tabTranscript: 'Transcript',
+  noDescription: 'This video has no description.',
+  noTranscript: 'This video has no transcript.',
+  speed: 'Playback speed',
+  captions: 'Captions',
+  play: 'Play',
+  pause: 'Pause',
+  back10: 'Back 10 seconds',
+  forward30: 'Forward 30 seconds',
+  previousChapter: 'Previous chapter',
+  nextChapter: 'Next chapter',
+  chapters: 'Chapters',
+  sleepTimer: 'Sleep timer',
+  sleepOff: 'Off',
+  sleepMinutes: (m: number) => `${m} minutes`,
+  sleepEndOfChapter: 'End of chapter',
+  sleepSet: (what: string) => `Sleep timer: ${what}`,
+  sleepDone: 'The sleep timer paused playback.',
+  chapterOf: (x: number, y: number) => `Chapter ${x} of ${y}`,
+  previewBadge: 'Preview',
+  signInForFull: 'Sign in or subscribe to play it all.',
+  resumedAt: (time: string) => `Resumed at ${time}`,
+  upNext: (label: string) => `Up next: ${label}`,
+} as const;

@@ -21,6 +21,11 @@ export const READER_CONSTANTS = {
   fontSliderWidth: 152,
   preferencesCookieDays: 365,
   videoSpanLimit: 50,
+  /** reader.md §9 "Video resume threshold": 15 s, after 500 ms (the players resume at a saved position this far in) */
+  videoResumeThresholdS: 15,
+  videoResumeDelayMs: 500,
+  /** reader.md §9 "Media-error session refresh throttle": a media error re-fetches the session at most this often */
+  mediaSessionRefreshMs: 90_000,
 } as const;
 
 /** reader.md §9 "Playback speeds": the read-aloud speeds (issue 12), as playback-rate multiples. */
