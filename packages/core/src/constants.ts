@@ -88,3 +88,9 @@ export const liveTrainingPaths = {
   adminEvents: (courseId: string) => `/api/v1/admin/live-training/courses/${encodeURIComponent(courseId)}/events/`,
   adminEvent: (eventId: string) => `/api/v1/admin/live-training/events/${encodeURIComponent(eventId)}/`,
 } as const;
+
+/**
+ * A media title's preview clip: the opening seconds of its first part, made at import and streamed to anyone
+ * (visitors and readers without rights; reader.md §4 "The preview has ended.").
+ */
+export const MEDIA_PREVIEW_SECONDS = 30;
