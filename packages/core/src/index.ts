@@ -19,3 +19,4 @@ export * from './analytics-events.ts';
 export * from './analytics.ts';
 export * from './teams.ts';
 export * from './scripted-frames.ts';
+export * from './media.ts';

@@ -22,6 +22,14 @@ export const paths = {
   /** GET /api/v1/book/{book_id}/scripted-frame/?path=: a scripted title's chapter frame (docs/decisions.md "Scripted titles") */
   scriptedFrame: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/scripted-frame/`,
   cover: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/cover`,
+  /** GET /api/v1/player/kaltura_session/?reference_id=: the video session of a media title (reader.md §7) */
+  mediaSession: (bookId: string) => `/api/v1/player/kaltura_session/?reference_id=${encodeURIComponent(bookId)}`,
+  /** GET|HEAD /api/v1/media/{book_id}/{href}: a media part's stream, without its `?ks=` (media.ts ChapterMedia) */
+  mediaStream: (bookId: string, fullPath: string) => `/api/v1/media/${encodeURIComponent(bookId)}/${encodePath(fullPath)}`,
+  /** the part's captions (WebVTT) */
+  mediaCaptions: (bookId: string, fullPath: string) => `${paths.mediaStream(bookId, fullPath)}/captions.vtt`,
+  /** the title's preview clip, for anyone */
+  mediaPreview: (bookId: string) => `/api/v1/media/${encodeURIComponent(bookId)}/preview`,
   /** reader.md §2: /library/view/{title_safe}/{book_id}/{chapter_full_path} */
   reader: (titleSafe: string, bookId: string, fullPath?: string) =>
     `/library/view/${encodeURIComponent(titleSafe)}/${encodeURIComponent(bookId)}/${fullPath ? encodePath(fullPath) : ''}`,

@@ -132,7 +132,10 @@ const ALLOWED = new Set<string>([...REQUIRED, 'is_offline', 'usage_is_complete',
 
 export type UsageValidation = { ok: true; event: UsageEvent } | { ok: false; reason: string };
 
-/** The spec's rules, in its order; `isVideo` defaults to product === 'video'. */
+/**
+ * The spec's rules, in its order; `isVideo` defaults to a media product ('video', or 'audio' for an audiobook's
+ * parts, which are played as a video's are: docs/decisions.md "Media usage").
+ */
 export function validateUsageEvent(input: unknown, opts: { isVideo?: boolean } = {}): UsageValidation {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, reason: 'An event must be an object.' };
   const e = input as Record<string, unknown>;
@@ -148,7 +151,7 @@ export function validateUsageEvent(input: unknown, opts: { isVideo?: boolean } =
   }
   const start = e.start_percentage as number;
   const end = e.end_percentage as number;
-  const isVideo = opts.isVideo ?? e.product === 'video';
+  const isVideo = opts.isVideo ?? (e.product === 'video' || e.product === 'audio');
   if (isVideo) {
     if (!(start < end)) return { ok: false, reason: 'For video, start_percentage must be less than end_percentage.' };
     if (end - start > READER_CONSTANTS.videoSpanLimit) return { ok: false, reason: `For video, the span must be at most ${READER_CONSTANTS.videoSpanLimit}.` };

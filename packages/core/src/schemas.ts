@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { CATALOG_SORTS } from './catalog.ts';
 import { ACCOUNT_STATUSES, CONTENT_FORMATS, MAX_PLAYLIST_ITEMS_ORDERED, MAX_URLS_PER_CALL, ROLES } from './constants.ts';
+import { chapterMediaSchema } from './media.ts';
 
 /** JSON error shape of every failing call: a sentence, plus per-field reasons for validation errors. */
 export const errorBodySchema = z.object({
@@ -81,8 +82,10 @@ export const chapterSummarySchema = z.object({
   web_url: z.string(),
   as_sample: z.boolean(),
   is_public: z.boolean(),
-  /** reading time of the chapter in minutes (0 for a PDF, whose text is not extracted) */
+  /** reading time of the chapter in minutes (0 for a PDF, whose text is not extracted); a media part's length */
   minutes_required: z.number(),
+  /** ours (issue 22): a video or audiobook part's length */
+  duration_ms: z.number().int().optional(),
 });
 export type ChapterSummary = z.infer<typeof chapterSummarySchema>;
 
@@ -238,6 +241,8 @@ export const chapterContentSchema = z.object({
   media_overlay: mediaOverlaySchema.nullable().optional(),
   /** ours (issue 12): the class, id and style of the content document's own html and body */
   root_attributes: rootAttributesSchema.nullable().optional(),
+  /** ours (issue 22): a video or audiobook part's playable file; absent or null for a book's chapters */
+  media: chapterMediaSchema.nullable().optional(),
 });
 export type ChapterContent = z.infer<typeof chapterContentSchema>;
 
@@ -397,6 +402,8 @@ export const archiveItemSchema = z.object({
   root_attributes: rootAttributesSchema.nullable().optional(),
   /** ours (issue 12, read aloud): the title's language (dc:language), for the browser voice; null when unknown */
   language: z.string().nullable().optional(),
+  /** ours (issue 22): a video or audiobook part's playable file; absent or null for a book's chapters */
+  media: chapterMediaSchema.nullable().optional(),
   resources: z.array(chapterItemSchema),
   /** set when this chapter cannot be delivered: the message, and where to go (sign-in) */
   error: z.string().nullable(),
@@ -453,6 +460,8 @@ export const tocResponseSchema = z.object({
       url: z.string(),
       /** ours (issue 12): each spine item's layout, given when the book has fixed-layout pages (for its spreads) */
       rendition: renditionSchema.optional(),
+      /** ours (issue 22): a video or audiobook part's length (its minutes_required is this in minutes) */
+      duration_ms: z.number().int().optional(),
     }),
   ),
   /** the nested table of contents */

@@ -1,0 +1,45 @@
+/**
+ * Video courses and audiobooks (issue 22; reader.md §2 "Video chapter screen", §3 "Video session", §7): what a media
+ * chapter carries for the players, the video session, and how long a session lasts. The addresses are in paths.ts.
+ */
+import { z } from 'zod';
+
+/**
+ * A media chapter's playable part (ours, beside the spec's archive item): `src_path` streams it (add `?ks=` from the
+ * video session unless the part is a sample or public one); `captions_url` is its WebVTT, `poster_url` the title's
+ * poster frame or cover; `duration_ms` is what a Locator's progression is a fraction of (docs/decisions.md
+ * "Media positions").
+ */
+export const chapterMediaSchema = z.object({
+  mime: z.string(),
+  duration_ms: z.number().int(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  /** sanitised HTML for the Description tab; null when the part has none */
+  description: z.string().nullable(),
+  captions_url: z.string().nullable(),
+  poster_url: z.string().nullable(),
+  src_path: z.string(),
+  /** the title's preview clip (anyone may play it), or null when the title has none */
+  preview_url: z.string().nullable(),
+});
+export type ChapterMedia = z.infer<typeof chapterMediaSchema>;
+
+/** GET /api/v1/player/kaltura_session/?reference_id={book_id}: reader.md §3 "Video session" (`ks`), and its end. */
+export const mediaSessionSchema = z.object({ ks: z.string(), expires_at: z.string() });
+export type MediaSession = z.infer<typeof mediaSessionSchema>;
+
+export const mediaSessionQuerySchema = z.object({ reference_id: z.string().min(1, 'reference_id is required').max(200) });
+
+/**
+ * How long a video session stays good (docs/decisions.md "Media sessions"): the players re-fetch it on a media error
+ * (reader.md §9, at most every 90 s), so an hour only costs a long video one quiet re-fetch.
+ */
+export const MEDIA_SESSION_TTL_MS = 60 * 60 * 1000;
+
+/** The formats whose chapters are media parts (CONTENT_FORMATS). */
+export const MEDIA_FORMATS = ['video', 'audiobook'] as const;
+export const isMediaFormat = (format: string): boolean => (MEDIA_FORMATS as readonly string[]).includes(format);
+
+/** Usage products (reader.md §5) that follow the video rules: start < end, span at most 50. */
+export const MEDIA_USAGE_PRODUCTS = ['video', 'audio'] as const;
