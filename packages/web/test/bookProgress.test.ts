@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookProgress } from '../src/features/reader/bookProgress.ts';
+import { bookProgress } from '../src/shared/reading/bookProgress.ts';
 
 describe('bookProgress (the table of contents’ "n% complete")', () => {
   it('weighs chapters by their text, as the server’s title progress does', () => {

@@ -21,10 +21,10 @@ import {
   turnTarget,
   verticalFlow,
 } from '../src/features/reader/engine/paging.ts';
-import { PositionStore, resolveInitialPosition } from '../src/features/reader/engine/position.ts';
+import { PositionStore, resolveInitialPosition } from '../src/shared/reading/position.ts';
 import { loadPreferences, PREFERENCES_KEY, savePreferences, type PreferenceStores } from '../src/features/reader/engine/preferences.ts';
-import { UsageQueue, type StorageLike } from '../src/features/reader/engine/usageQueue.ts';
-import { UsageTracker } from '../src/features/reader/engine/usageTracker.ts';
+import { UsageQueue, type StorageLike } from '../src/shared/reading/usageQueue.ts';
+import { UsageTracker } from '../src/shared/reading/usageTracker.ts';
 
 /** A Storage that survives "reloads": new queue instances over the same map. */
 function memoryStorage(): StorageLike & { map: Map<string, string> } {

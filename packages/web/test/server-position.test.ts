@@ -1,6 +1,6 @@
 import { locatorSchema } from '@lectern/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { lastSeen, markSeen, toEngineLocator, toWireLocator } from '../src/features/reader/useServerPosition.ts';
+import { lastSeen, markSeen, toEngineLocator, toWireLocator } from '../src/shared/reading/useServerPosition.ts';
 
 describe('the reader position on the wire', () => {
   it('turns the engine locator (percent, any snippet) into a valid core Locator (0-1, bounded snippets) and back', () => {

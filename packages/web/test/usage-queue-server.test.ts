@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { usageEventsResponseSchema, type UsageEvent } from '@lectern/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../src/api/client.ts';
-import { UsageQueue, type StorageLike } from '../src/features/reader/engine/usageQueue.ts';
+import { UsageQueue, type StorageLike } from '../src/shared/reading/usageQueue.ts';
 
 let server: Server;
 let client: ReturnType<typeof createApiClient>;

@@ -12,7 +12,7 @@ import { ChapterView, type ChapterSource } from './ChapterView.tsx';
 import { FixedLayoutView } from './FixedLayoutView.tsx';
 import { ScriptedChapterView } from './ScriptedChapterView.tsx';
 import type { FrameCallbacks, FrameController } from './engine/frameController.ts';
-import type { InitialPosition } from './engine/position.ts';
+import type { InitialPosition } from '../../shared/reading/position.ts';
 import { Centered, ReaderMessage, RetryMessage } from './ReaderMessage.tsx';
 import type { ChapterLoad } from './useReaderChapter.ts';
 import type { SearchTarget } from './useSearchJump.ts';

@@ -17,7 +17,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirection, ROOT_ID, setReaderClasses, verticalWriting } from './engine/chapterDocument.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
 import { adaptBookStyles } from './engine/bookStyles.ts';
-import type { InitialPosition } from './engine/position.ts';
+import type { InitialPosition } from '../../shared/reading/position.ts';
 
 /** A chapter's document, as ChapterView writes it. */
 export interface ChapterSource {

@@ -35,9 +35,10 @@ import {
 } from './engine/fixedLayout.ts';
 import { FrameController, type FixedPageOptions, type FrameCallbacks } from './engine/frameController.ts';
 import { tapZone, type Turn } from './engine/paging.ts';
-import type { InitialPosition } from './engine/position.ts';
-import { readerKeys, useReaderChapter, type ChapterLoad } from './useReaderChapter.ts';
-import { ReaderIcon } from './ReaderIcon.tsx';
+import type { InitialPosition } from '../../shared/reading/position.ts';
+import { useReaderChapter, type ChapterLoad } from './useReaderChapter.ts';
+import { readerKeys } from '../../shared/reading/readerKeys.ts';
+import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
 import './FixedLayoutView.css';
 
 export interface FixedLayoutViewProps {

@@ -2,7 +2,7 @@
 import { READER_CONSTANTS } from '@lectern/core';
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { ReaderIcon } from './ReaderIcon.tsx';
+import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
 
 export function Lightbox({ src, alt, onClose }: { src: string; alt: string; onClose: () => void }) {
   const [closing, setClosing] = useState(false);

@@ -2,7 +2,7 @@
 import type { ArchiveItem } from '@lectern/core';
 import { Link } from 'react-router';
 import { track } from '../../shared/analytics.ts';
-import { ReaderIcon } from './ReaderIcon.tsx';
+import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
 
 export interface ReaderFooterProps {
   item: ArchiveItem | null;

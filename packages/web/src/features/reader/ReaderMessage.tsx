@@ -1,6 +1,6 @@
 /** The reader's centred states: a spinner or a message (information or error) in the middle of the stage. */
 import type { ReactNode } from 'react';
-import { ReaderIcon, type ReaderIconName } from './ReaderIcon.tsx';
+import { ReaderIcon, type ReaderIconName } from '../../shared/reading/ReaderIcon.tsx';
 
 export function Centered({ children }: { children: ReactNode }) {
   return <div className="reader-center">{children}</div>;

@@ -3,7 +3,7 @@ import { ANNOTATION_MESSAGES, paths, READ_ALOUD_MESSAGES, type ArchiveItem } fro
 import type { RefObject } from 'react';
 import { Link } from 'react-router';
 import { PlaylistDropdown } from '../../shared/playlists/PlaylistTitleCard.tsx';
-import { ReaderIcon } from './ReaderIcon.tsx';
+import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
 
 export interface ReaderToolbarProps {
   bookId: string;

@@ -12,9 +12,9 @@ import { queryKeys } from '../../api/queryKeys.ts';
 import { toAppPath } from '../../shared/links.ts';
 import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { PositionStore } from './engine/position.ts';
-import { ReaderIcon } from './ReaderIcon.tsx';
-import { useServerPositionDown } from './useServerPosition.ts';
+import { PositionStore } from '../../shared/reading/position.ts';
+import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
+import { useServerPositionDown } from '../../shared/reading/useServerPosition.ts';
 
 function browserStorage(): Storage | null {
   try {

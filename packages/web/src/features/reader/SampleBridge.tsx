@@ -10,8 +10,9 @@ import { useState } from 'react';
 import { readerApi } from '../../api/reader.ts';
 import { appPaths } from '../../shared/links.ts';
 import { ButtonLink } from '../../components/Button.tsx';
-import { ReaderIcon } from './ReaderIcon.tsx';
-import { readerKeys, useLoadedReaderChapter } from './useReaderChapter.ts';
+import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
+import { useLoadedReaderChapter } from './useReaderChapter.ts';
+import { readerKeys } from '../../shared/reading/readerKeys.ts';
 import './SampleBridge.css';
 
 export const BRIDGE_TEXT = {

@@ -10,9 +10,9 @@ import { memo, useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../components/Spinner.tsx';
 import { toAppPath } from '../../shared/links.ts';
-import { ReaderIcon } from './ReaderIcon.tsx';
+import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
 import type { InBookSearch } from './useInBookSearch.ts';
-import { usePanelInert } from './usePanelInert.ts';
+import { usePanelInert } from '../../shared/reading/usePanelInert.ts';
 
 export interface SearchPanelProps {
   open: boolean;

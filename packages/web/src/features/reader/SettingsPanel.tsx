@@ -17,8 +17,8 @@ import {
 import { memo, useEffect, useId, useRef } from 'react';
 import { track } from '../../shared/analytics.ts';
 import { isAndroid, type ReaderChrome } from './engine/preferences.ts';
-import { ReaderIcon, type ReaderIconName } from './ReaderIcon.tsx';
-import { usePanelInert } from './usePanelInert.ts';
+import { ReaderIcon, type ReaderIconName } from '../../shared/reading/ReaderIcon.tsx';
+import { usePanelInert } from '../../shared/reading/usePanelInert.ts';
 
 export interface SettingsPanelProps {
   open: boolean;

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { isApiError } from '../../api/client.ts';
 import { decryptAsync, loadBlock, warmChapterWorker } from './engine/chapterWorker.ts';
 import { storedKey, userKey } from './engine/keyStore.ts';
+import { readerKeys } from '../../shared/reading/readerKeys.ts';
 
 export type ChapterLoad =
   | { kind: 'html'; item: ArchiveItem; chapter: ChapterItem; html: string; encrypted: boolean }
@@ -16,11 +17,6 @@ export type ChapterLoad =
   | { kind: 'still-loading' }
   | { kind: 'failed'; item: ArchiveItem | null; message: string };
 
-export const readerKeys = {
-  chapter: (bookId: string, href: string, userId: string | null) => ['reader-chapter', bookId, href, userId ?? 'anonymous'] as const,
-  toc: (bookId: string, href: string) => ['reader-toc', bookId, href] as const,
-  progress: (bookId: string) => ['reader-progress', bookId] as const,
-};
 
 async function loadChapter(bookId: string, href: string, userId: string | null, prefetch: boolean, signal?: AbortSignal): Promise<ChapterLoad> {
   if (userId) warmChapterWorker();

@@ -8,9 +8,9 @@ import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } fro
 import { browserStorage } from '../../shared/storage.ts';
 import { warmChapterWorkerJit } from './engine/chapterWorker.ts';
 import type { FrameController } from './engine/frameController.ts';
-import { PositionStore, resolveInitialPosition, type Locator } from './engine/position.ts';
-import { useServerPositionUp } from './useServerPosition.ts';
-import { useUsage } from './useUsage.ts';
+import { PositionStore, resolveInitialPosition, type Locator } from '../../shared/reading/position.ts';
+import { useServerPositionUp } from '../../shared/reading/useServerPosition.ts';
+import { useUsage } from '../../shared/reading/useUsage.ts';
 
 /** reader.md §9: the scroll-save debounce. */
 const POSITION_SAVE_DEBOUNCE_MS = 500;

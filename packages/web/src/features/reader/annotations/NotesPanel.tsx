@@ -9,9 +9,9 @@ import { memo, useId, useMemo, useRef, useState } from 'react';
 import { api } from '../../../api/client.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { readerApi } from '../../../api/reader.ts';
-import { ReaderIcon } from '../ReaderIcon.tsx';
-import { usePanelInert } from '../usePanelInert.ts';
-import { readerKeys } from '../useReaderChapter.ts';
+import { ReaderIcon } from '../../../shared/reading/ReaderIcon.tsx';
+import { usePanelInert } from '../../../shared/reading/usePanelInert.ts';
+import { readerKeys } from '../../../shared/reading/readerKeys.ts';
 import { NoteMarkdown } from './NoteMarkdown.tsx';
 import { annotationToken } from './useChapterAnnotations.ts';
 

@@ -26,7 +26,7 @@ import {
   type Turn,
   type VerticalFlow,
 } from './paging.ts';
-import type { InitialPosition, Locator } from './position.ts';
+import type { InitialPosition, Locator } from '../../../shared/reading/position.ts';
 import { clearMarks, markAndFind } from './textMarks.ts';
 
 export interface FrameCallbacks {

@@ -7,7 +7,7 @@
  */
 import { PLAYBACK_SPEEDS, READ_ALOUD_MESSAGES as M } from '@lectern/core';
 import { useEffect, useId, useRef } from 'react';
-import { ReaderIcon } from '../ReaderIcon.tsx';
+import { ReaderIcon } from '../../../shared/reading/ReaderIcon.tsx';
 import type { ReadAloud } from './useReadAloud.ts';
 import './ReadAloudBar.css';
 

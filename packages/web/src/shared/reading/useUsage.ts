@@ -6,9 +6,9 @@
 import { READER_CONSTANTS } from '@lectern/core';
 import { useEffect, useMemo } from 'react';
 import { readerApi } from '../../api/reader.ts';
-import { UsageQueue } from './engine/usageQueue.ts';
-import { UsageTracker } from './engine/usageTracker.ts';
-import { browserStorage } from '../../shared/storage.ts';
+import { UsageQueue } from './usageQueue.ts';
+import { UsageTracker } from './usageTracker.ts';
+import { browserStorage } from '../storage.ts';
 
 const storage = browserStorage;
 

@@ -10,7 +10,7 @@
  * an event. The key carries the user's uuid: events are never sent under somebody else's session.
  */
 import { LIMITS, validateUsageEvent, type UsageEvent } from '@lectern/core';
-import type { UsageAck } from '../../../api/reader.ts';
+import type { UsageAck } from '../../api/reader.ts';
 
 export const USAGE_STORE_PREFIX = 'reader_usage_events';
 /** A guard against unbounded growth (a user signed out for months): the oldest go first beyond this many. */

@@ -11,13 +11,14 @@ import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from '
 import { Link } from 'react-router';
 import { readerApi } from '../../api/reader.ts';
 import { Spinner } from '../../components/Spinner.tsx';
-import { track } from '../../shared/analytics.ts';
-import { usePlaylistActions } from '../../shared/playlists/actions.ts';
-import { usePlaylists } from '../../shared/playlists/store.ts';
+import { track } from '../analytics.ts';
+import { usePlaylistActions } from '../playlists/actions.ts';
+import { usePlaylists } from '../playlists/store.ts';
 import { ReaderIcon } from './ReaderIcon.tsx';
-import { readerKeys } from './useReaderChapter.ts';
+import { readerKeys } from './readerKeys.ts';
 import { bookProgress } from './bookProgress.ts';
 import { usePanelInert } from './usePanelInert.ts';
+import './reading.css';
 
 export interface TocPanelProps {
   open: boolean;

@@ -17,7 +17,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { api } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
-import { PositionStore, type Locator as EngineLocator } from './engine/position.ts';
+import { PositionStore, type Locator as EngineLocator } from './position.ts';
 
 /** Quiet time after the last move before the position is sent. */
 export const POSITION_SYNC_DELAY_MS = 2000;
