@@ -13,7 +13,7 @@ import { isApiError } from '../../api/client.ts';
 import { readerApi } from '../../api/reader.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import type { FrameCallbacks, FrameController } from './engine/frameController.ts';
-import type { InitialPosition } from './engine/position.ts';
+import type { InitialPosition } from '../../shared/reading/position.ts';
 import { Centered, RetryMessage } from './ReaderMessage.tsx';
 
 export interface ScriptedChapterViewProps {
