@@ -515,3 +515,13 @@ export const MEDIA_MESSAGES = {
   resumedAt: (time: string) => `Resumed at ${time}`,
   upNext: (label: string) => `Up next: ${label}`,
 } as const;
+
+/** The media session and streams (server: services/media.ts; reader.md §7 "kaltura_session"; issue 22). */
+export const MEDIA_SESSION_MESSAGES = {
+  notMedia: 'This title has no video or audio.',
+  partNotFound: 'We could not find that part of this title.',
+  noPreview: 'This title has no preview.',
+  noCaptions: 'This part has no captions.',
+  /** a stream asked without a session, with one that expired, or with another account's or title's */
+  sessionInvalid: 'This video session has expired or is not yours. Reload the page to try again.',
+} as const;
