@@ -36,6 +36,8 @@ export const APP_MESSAGES = {
   signInFieldsMissing: 'Enter your email address and password.',
   /** POST /login/ with a `next` that holds a control character (a 400 naming the field). */
   nextNotAPath: 'next must be a path on this site, without control characters.',
+  /** A heavy request (a search) found the queue of those waiting for their turn full: a 503 with Retry-After. */
+  busy: 'The server is busy. Please try again in a moment.',
 } as const;
 
 // ---- playlists and queue (library-playlists-account.md §4, §5, §8) ----

@@ -82,6 +82,15 @@ import { ReaderService } from './services/reader.ts';
 import { SignInThrottle } from './services/sign-in-throttle.ts';
 import { CsrfTokens } from './services/tokens.ts';
 import { ContentStore } from './storage/content-store.ts';
+import { Gate } from './util/gate.ts';
+
+/**
+ * Heavy requests (the searches) that run at once by default (docs/decisions.md "Heavy requests take turns"): two on
+ * SQLite, whose statements run on the event loop (a third only adds its working memory and splits the loop's turns
+ * further); on PostgreSQL a few, well under the pool's 10 connections, which keeps connections free for the cheap
+ * requests and does not crowd the database server's cores with searches.
+ */
+export const HEAVY_CONCURRENCY = { sqlite: 2, postgres: 4 } as const;
 
 export interface Services {
   accounts: AccountsService;
@@ -106,6 +115,8 @@ export interface Services {
   catalogChanges: CatalogChanges;
   analytics: AnalyticsService;
   scriptedFrames: ScriptedFrames;
+  /** the turns of heavy requests (util/gate.ts) */
+  heavyRequests: Gate;
 }
 
 export interface Lectern {
@@ -172,6 +183,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     home: new HomeService(new HomeRepository(db.kysely), catalogRepo, catalog),
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
     catalogChanges,
+    heavyRequests: new Gate(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting),
     passwordReset: new PasswordResetService(
       users,
       new PasswordResetsRepository(db.kysely),
@@ -246,7 +258,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registrationRoutes(app, { registration: services.registration, auth: services.auth, limits: services.requestLimits, csrf, passwordReset: services.passwordReset });
   subscriptionRoutes(app, { subscriptions: services.subscriptions, limits: services.requestLimits });
   teamRoutes(app, { teams: services.teams, auth: services.auth, limits: services.requestLimits, csrf });
-  searchRoutes(app, { search: services.search });
+  searchRoutes(app, { search: services.search, heavy: services.heavyRequests });
   homeRoutes(app, { home: services.home });
   liveTrainingRoutes(app, { live: services.live });
   analyticsRoutes(app, { analytics: services.analytics });

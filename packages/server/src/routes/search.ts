@@ -1,15 +1,28 @@
 /** Finding (issue 11; paths in core's search.ts and docs/decisions.md): catalog search, suggest, in-book search, selection. */
 import { catalogSearchQuerySchema, inBookSearchQuerySchema, searchPaths, searchSelectionSchema, suggestQuerySchema } from '@lectern/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { currentUser } from '../plugins/auth-context.ts';
 import type { SearchService } from '../services/search.ts';
+import { Busy, type Gate } from '../util/gate.ts';
 
-export function searchRoutes(app: FastifyInstance, deps: { search: SearchService }): void {
+export function searchRoutes(app: FastifyInstance, deps: { search: SearchService; heavy: Gate }): void {
+  // The searches are the heavy requests: they take turns (docs/decisions.md "Heavy requests take turns"); a full
+  // queue is a 503 with Retry-After.
+  const heavy = async <T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await deps.heavy.run(work);
+    } catch (err) {
+      if (err instanceof Busy) reply.header('retry-after', String(err.retryAfterSeconds));
+      throw err;
+    }
+  };
+
   // Answers depend on who asks (passages of what they may read, continue_url): no shared cache keeps them.
   app.get(searchPaths.catalog(), async (request, reply) => {
     const query = catalogSearchQuerySchema.parse(request.query);
     reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
-    return deps.search.catalogSearch(query, await currentUser(request));
+    const viewer = await currentUser(request);
+    return heavy(reply, () => deps.search.catalogSearch(query, viewer));
   });
 
   app.get(searchPaths.suggest(), async (request, reply) => {
@@ -21,7 +34,8 @@ export function searchRoutes(app: FastifyInstance, deps: { search: SearchService
   app.get(searchPaths.inBook(), async (request, reply) => {
     const query = inBookSearchQuerySchema.parse(request.query);
     reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
-    return deps.search.inBook(query, await currentUser(request));
+    const viewer = await currentUser(request);
+    return heavy(reply, () => deps.search.inBook(query, viewer));
   });
 
   app.post(searchPaths.selection(), async (request, reply) => {
