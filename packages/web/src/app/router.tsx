@@ -5,7 +5,11 @@
  * which loads its data through react-query, does not need.
  */
 import { Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { isMediaFormat } from '@lectern/core';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, Route, Routes, useParams } from 'react-router';
+import { api } from '../api/client.ts';
+import { queryKeys } from '../api/queryKeys.ts';
 import { LibraryPage, PublisherPage, TopicPage } from '../features/catalog/CatalogPage.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { NotFoundPage } from '../shared/NotFoundPage.tsx';
@@ -58,6 +62,19 @@ function onDemand(load: () => Promise<{ default: ComponentType }>): ComponentTyp
 
 const TitlePage = onDemand(() => import('../features/title/TitlePage.tsx'));
 const ReaderPage = onDemand(() => import('../features/reader/ReaderPage.tsx'));
+const MediaPage = onDemand(() => import('../features/media/MediaPage.tsx'));
+
+/**
+ * The reader's address opens the reader for a book or a document and the media players for a video course or an
+ * audiobook (issue 22): the title's format decides, from the book detail (usually already in the cache, from the
+ * title page or a card). A title that cannot be had goes to the reader, which says why.
+ */
+function ViewPage() {
+  const bookId = useParams().bookId ?? '';
+  const book = useQuery({ queryKey: queryKeys.book(bookId), queryFn: ({ signal }) => api.getBook(bookId, signal), staleTime: 60_000, retry: false });
+  if (book.isPending) return <PageLoading />;
+  return book.data && isMediaFormat(book.data.content_format) ? <MediaPage /> : <ReaderPage />;
+}
 const LoginPage = onDemand(() => import('../features/account/LoginPage.tsx'));
 const RegisterPage = onDemand(() => import('../features/account/RegisterPage.tsx'));
 const OnboardingPage = onDemand(() => import('../features/account/OnboardingPage.tsx'));
@@ -95,7 +112,7 @@ export function AppRoutes() {
         <Route path="topics/:slug" element={<TopicPage />} />
         <Route path="library/publisher/:slug" element={<PublisherPage />} />
         <Route path="library/book/:bookId" element={deferred(<TitlePage />)} />
-        <Route path="library/view/:titleSafe/:bookId/*" element={deferred(<ReaderPage />)} />
+        <Route path="library/view/:titleSafe/:bookId/*" element={deferred(<ViewPage />)} />
         <Route path="login" element={deferred(<LoginPage />)} />
         <Route path="register" element={deferred(<RegisterPage />)} />
         <Route path="welcome/topics" element={deferred(<OnboardingPage />)} />

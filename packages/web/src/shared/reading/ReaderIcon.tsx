@@ -32,7 +32,12 @@ export type ReaderIconName =
   | 'stop'
   | 'skip-back'
   | 'skip-forward'
-  | 'escape';
+  | 'escape'
+  | 'rewind'
+  | 'fast-forward'
+  | 'captions'
+  | 'fullscreen'
+  | 'timer';
 
 const PATHS: Record<ReaderIconName, string> = {
   toc: 'M4 6h16 M4 12h16 M4 18h10',
@@ -66,6 +71,11 @@ const PATHS: Record<ReaderIconName, string> = {
   'skip-back': 'M6 5v14 M18 5l-9 7 9 7z',
   'skip-forward': 'M18 5v14 M6 5l9 7-9 7z',
   escape: 'M10 4H5v16h5 M14 8l4 4-4 4 M18 12H9',
+  rewind: 'M4 12a8 8 0 1 0 2.4-5.7 M4 4v4h4',
+  'fast-forward': 'M20 12a8 8 0 1 1-2.4-5.7 M20 4v4h-4',
+  captions: 'M3 6h18v12H3z M10 10.5a2 2 0 1 0 0 3 M17 10.5a2 2 0 1 0 0 3',
+  fullscreen: 'M4 9V4h5 M20 9V4h-5 M4 15v5h5 M20 15v5h-5',
+  timer: 'M12 7v5l3 2 M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18z',
   search: 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14z M20 20l-4-4',
   offline: 'M3 3l18 18 M8.5 16.5a5 5 0 0 1 7 0 M5 12.9a10 10 0 0 1 4.2-2.5 M14.8 10.4A10 10 0 0 1 19 12.9 M2 9.3a15 15 0 0 1 4.4-2.9 M11 5.1A15 15 0 0 1 22 9.3 M12 20h.01',
 };

@@ -28,6 +28,11 @@ export interface TocPanelProps {
   onClose: () => void;
   /** a chapter entry was chosen: its full_path, and the reader path (with any anchor) to navigate to */
   onChapterClick: (fullPath: string, url: string) => void;
+  /**
+   * 'slide' (the reader's slide-in panel, the default) or 'inline': the video variant (reader.md §2), a tab of the
+   * video screen's side panel, always shown, without its own heading and close button.
+   */
+  variant?: 'slide' | 'inline';
 }
 
 function yearOf(date: string | null): string | null {
@@ -35,7 +40,8 @@ function yearOf(date: string | null): string | null {
   return m ? m[1]! : null;
 }
 
-export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, signedIn, onClose, onChapterClick }: TocPanelProps) {
+export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, signedIn, onClose, onChapterClick, variant = 'slide' }: TocPanelProps) {
+  const inline = variant === 'inline';
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   usePanelInert(panelRef, open);
@@ -56,15 +62,19 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
   const [pendingUrl, setPendingUrl] = useState<string | null>(null);
 
   useEffect(() => {
-    if (open) closeRef.current?.focus();
-  }, [open]);
+    if (open && !inline) closeRef.current?.focus();
+  }, [open, inline]);
 
   // The current entry comes into view when the panel opens.
   const listRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open || !toc.data) return;
-    listRef.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'center' });
-  }, [open, toc.data]);
+    const current = listRef.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!current) return;
+    // Inline, only the list scrolls (never the page around it).
+    if (inline) listRef.current!.scrollTop = Math.max(0, current.offsetTop - listRef.current!.clientHeight / 2);
+    else current.scrollIntoView({ block: 'center' });
+  }, [open, toc.data, inline]);
 
   const progressOf = useMemo(() => {
     const m = new Map<string, number>();
@@ -96,10 +106,10 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
   const year = data ? yearOf(data.pub_date) : null;
   return (
     <aside
-      className={`toc${open ? ' toc--open' : ''}`}
+      className={inline ? 'toc toc--inline' : `toc${open ? ' toc--open' : ''}`}
       aria-label="Table of contents"
       ref={panelRef}
-      aria-hidden={!open}
+      aria-hidden={inline ? undefined : !open}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.stopPropagation();
@@ -107,12 +117,14 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
         }
       }}
     >
-      <div className="toc__head">
-        <h2 className="toc__heading">Contents</h2>
-        <button ref={closeRef} type="button" className="reader-iconbtn" aria-label="Close table of contents" onClick={onClose}>
-          <ReaderIcon name="close" />
-        </button>
-      </div>
+      {inline ? null : (
+        <div className="toc__head">
+          <h2 className="toc__heading">Contents</h2>
+          <button ref={closeRef} type="button" className="reader-iconbtn" aria-label="Close table of contents" onClick={onClose}>
+            <ReaderIcon name="close" />
+          </button>
+        </div>
+      )}
       <div className="toc__body" ref={listRef}>
         {toc.isPending ? (
           <div className="toc__loading">

@@ -12,7 +12,13 @@ import { browserStorage } from '../storage.ts';
 
 const storage = browserStorage;
 
+/** The reader's tracker (books) on the user's queue. */
 export function useUsage(userId: string | null): UsageTracker | null {
+  return useUsageQueue(userId)?.tracker ?? null;
+}
+
+/** The user's usage queue (and the book tracker on it); the media players log their own intervals into it. */
+export function useUsageQueue(userId: string | null): { queue: UsageQueue; tracker: UsageTracker } | null {
   const pair = useMemo(() => {
     if (!userId) return null;
     const queue = new UsageQueue({
@@ -37,5 +43,5 @@ export function useUsage(userId: string | null): UsageTracker | null {
     };
   }, [pair]);
 
-  return pair?.tracker ?? null;
+  return pair;
 }

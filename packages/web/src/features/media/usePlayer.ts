@@ -1,0 +1,198 @@
+/**
+ * One HTML media element (the video or the audiobook's audio) and what reader.md §4 "Video" asks of it:
+ * - ready (loadedmetadata): the start of the address's range, then after 500 ms the saved position when it is at
+ *   least 15 s in (§9); usage starts here;
+ * - pause, seek start, playback complete: the usage interval is logged; seek end resets its start;
+ * - the playhead kept inside the address's start and stop;
+ * - the position reported as it plays (the caller keeps it locally and on the account);
+ * - a source change that keeps the place (a new session after a media error) and playback that carries on into the
+ *   next part when asked (autoplay).
+ */
+import { PLAYBACK_SPEEDS, READER_CONSTANTS } from '@lectern/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { MediaUsage } from './mediaUsage.ts';
+import { constrain, percentOf, resumeAt, type PlayRange } from './mediaTime.ts';
+
+export interface PlayerOptions {
+  src: string | null;
+  /** what this source is: a new part (or the preview) starts over; the same part with a new session keeps its place */
+  partKey: string;
+  range: PlayRange;
+  /** the saved position of this part in seconds, read when the player is ready */
+  savedSeconds: () => number | null;
+  /** start playing as soon as the source is ready (going on from the previous part) */
+  autoplay: boolean;
+  usage: MediaUsage | null;
+  /** as it plays (a few times a second) and on pause, seek end and end */
+  onPosition?: (seconds: number, duration: number, settled: boolean) => void;
+  onEnded?: () => void;
+  onError?: () => void;
+}
+
+export interface Player {
+  ref: (el: HTMLMediaElement | null) => void;
+  element: HTMLMediaElement | null;
+  time: number;
+  duration: number;
+  paused: boolean;
+  rate: number;
+  setRate: (rate: number) => void;
+  toggle: () => void;
+  play: () => void;
+  pause: () => void;
+  seekTo: (seconds: number) => void;
+  skip: (delta: number) => void;
+}
+
+export function usePlayer(opts: PlayerOptions): Player {
+  const [element, setElement] = useState<HTMLMediaElement | null>(null);
+  const [time, setTime] = useState(0);
+  const [duration, setDuration] = useState(0);
+  const [paused, setPaused] = useState(true);
+  const [rate, setRateState] = useState(1);
+  const latest = useRef(opts);
+  latest.current = opts;
+  /** the playhead before a seek began (timeupdate's last), so a seek logs the interval played up to it */
+  const lastTime = useRef(0);
+  /** a source change within the same part: where to put the playhead back, and whether it was playing */
+  const carry = useRef<{ partKey: string; time: number; playing: boolean } | null>(null);
+  const shownPart = useRef<string | null>(null);
+  const rateRef = useRef(rate);
+  rateRef.current = rate;
+
+  // The source: a new part starts at its beginning (ready decides the place); the same part keeps its place.
+  useEffect(() => {
+    const el = element;
+    if (!el) return;
+    const { src, partKey } = latest.current;
+    if (!src) {
+      el.removeAttribute('src');
+      return;
+    }
+    if (el.getAttribute('src') === src) return;
+    carry.current = shownPart.current === partKey && el.currentSrc ? { partKey, time: el.currentTime, playing: !el.paused } : null;
+    shownPart.current = partKey;
+    el.src = src;
+    el.load();
+    // (the chosen speed is put back when the new source is ready: load() resets it to the default)
+  }, [element, opts.src, opts.partKey]);
+
+  useEffect(() => {
+    const el = element;
+    if (!el) return;
+    let resumeTimer = 0;
+    const pct = (t: number) => percentOf(t, el.duration);
+    const onReady = () => {
+      setDuration(Number.isFinite(el.duration) ? el.duration : 0);
+      el.playbackRate = rateRef.current;
+      const o = latest.current;
+      const kept = carry.current;
+      carry.current = null;
+      if (kept) {
+        el.currentTime = kept.time;
+        if (kept.playing) void el.play().catch(() => undefined);
+      } else {
+        if (o.range.start > 0) el.currentTime = o.range.start;
+        // reader.md §4, §9: the saved position, when at least 15 s in, after 500 ms.
+        resumeTimer = window.setTimeout(() => {
+          const at = resumeAt(latest.current.savedSeconds(), el.duration, latest.current.range);
+          if (at !== null && Math.abs(el.currentTime - at) > 1) el.currentTime = at;
+        }, READER_CONSTANTS.videoResumeDelayMs);
+        if (o.autoplay) void el.play().catch(() => undefined);
+      }
+      lastTime.current = el.currentTime;
+      o.usage?.startAt(pct(el.currentTime));
+    };
+    const onTime = () => {
+      const t = el.currentTime;
+      setTime(t);
+      if (el.seeking) return;
+      const o = latest.current;
+      const wanted = constrain(t, o.range);
+      if (wanted === 'seek-start') {
+        el.currentTime = o.range.start;
+        return;
+      }
+      if (wanted === 'stop') {
+        if (!el.paused) el.pause();
+        return;
+      }
+      lastTime.current = t;
+      o.onPosition?.(t, el.duration, false);
+    };
+    const onPause = () => {
+      setPaused(true);
+      if (el.seeking) return;
+      latest.current.usage?.logTo(pct(el.currentTime));
+      latest.current.onPosition?.(el.currentTime, el.duration, true);
+    };
+    const onPlay = () => setPaused(false);
+    const onSeeking = () => {
+      setTime(el.currentTime);
+      latest.current.usage?.logTo(pct(lastTime.current));
+    };
+    const onSeeked = () => {
+      lastTime.current = el.currentTime;
+      setTime(el.currentTime);
+      latest.current.usage?.startAt(pct(el.currentTime));
+      latest.current.onPosition?.(el.currentTime, el.duration, true);
+    };
+    const onEnded = () => {
+      setPaused(true);
+      latest.current.usage?.logTo(100);
+      latest.current.onPosition?.(el.duration, el.duration, true);
+      latest.current.onEnded?.();
+    };
+    const onError = () => {
+      // A source removed on purpose is no error.
+      if (!el.getAttribute('src')) return;
+      latest.current.onError?.();
+    };
+    const onRate = () => setRateState(el.playbackRate);
+    const onDuration = () => setDuration(Number.isFinite(el.duration) ? el.duration : 0);
+    const events: [string, () => void][] = [
+      ['loadedmetadata', onReady],
+      ['timeupdate', onTime],
+      ['pause', onPause],
+      ['play', onPlay],
+      ['seeking', onSeeking],
+      ['seeked', onSeeked],
+      ['ended', onEnded],
+      ['error', onError],
+      ['ratechange', onRate],
+      ['durationchange', onDuration],
+    ];
+    for (const [name, fn] of events) el.addEventListener(name, fn);
+    return () => {
+      window.clearTimeout(resumeTimer);
+      for (const [name, fn] of events) el.removeEventListener(name, fn);
+    };
+  }, [element]);
+
+  const setRate = useCallback(
+    (r: number) => {
+      if (!(PLAYBACK_SPEEDS as readonly number[]).includes(r)) return;
+      setRateState(r);
+      if (element) element.playbackRate = r;
+    },
+    [element],
+  );
+  const play = useCallback(() => void element?.play().catch(() => undefined), [element]);
+  const pause = useCallback(() => element?.pause(), [element]);
+  const toggle = useCallback(() => {
+    if (!element) return;
+    if (element.paused) void element.play().catch(() => undefined);
+    else element.pause();
+  }, [element]);
+  const seekTo = useCallback(
+    (s: number) => {
+      if (!element) return;
+      const end = Number.isFinite(element.duration) ? element.duration : Infinity;
+      element.currentTime = Math.min(Math.max(0, s), end);
+    },
+    [element],
+  );
+  const skip = useCallback((d: number) => element && seekTo(element.currentTime + d), [element, seekTo]);
+
+  return { ref: setElement, element, time, duration, paused, rate, setRate, toggle, play, pause, seekTo, skip };
+}
