@@ -18,6 +18,8 @@ import {
   type DoneMessage,
   type ImportLimits,
   LIMIT_NAMES,
+  type MediaDoneMessage,
+  type MediaJob,
   type ParsedMessage,
   type StartMessage,
   type WorkerMessage,
@@ -42,6 +44,8 @@ export interface WorkerJob {
   fileName: string;
   stagingDir: string;
   allowScripts: boolean;
+  /** a video course or audiobook: the worker probes and converts its parts with ffprobe/ffmpeg (ingest/media.ts) */
+  media?: MediaJob;
 }
 
 /**
@@ -58,7 +62,28 @@ export function runImportWorker(
   // where /proc is missing): set at the cap itself, V8 would collect garbage ever harder as it neared it and the
   // worker would crawl to the time limit instead of being stopped at the memory one.
   const heapMb = Math.max(64, Math.floor((limits.maxMemoryBytes * 1.5) / MB));
-  return takeWorker(heapMb).then((worker) => runIn(worker, job, limits, decide, observe));
+  return takeWorker(heapMb)
+    .then((worker) => runIn(worker, job, limits, decide, observe))
+    .then((done) => {
+      if (done.type !== 'done') throw new Error('the import worker answered a media title for a book');
+      return done;
+    });
+}
+
+/** As runImportWorker, for a video course or audiobook (`job.media`): the same worker, bounds and protocol. */
+export function runMediaWorker(
+  job: WorkerJob & { media: MediaJob },
+  limits: ImportLimits,
+  decide: (parsed: ParsedMessage) => Promise<string>,
+  observe: (stats: WorkerRunStats) => void = () => {},
+): Promise<MediaDoneMessage> {
+  const heapMb = Math.max(64, Math.floor((limits.maxMemoryBytes * 1.5) / MB));
+  return takeWorker(heapMb)
+    .then((worker) => runIn(worker, job, limits, decide, observe))
+    .then((done) => {
+      if (done.type !== 'media-done') throw new Error('the import worker answered a book for a media title');
+      return done;
+    });
 }
 
 function runIn(
@@ -67,14 +92,14 @@ function runIn(
   limits: ImportLimits,
   decide: (parsed: ParsedMessage) => Promise<string>,
   observe: (stats: WorkerRunStats) => void,
-): Promise<DoneMessage> {
+): Promise<DoneMessage | MediaDoneMessage> {
   const { child } = worker;
   const stats: WorkerRunStats = { peakRssBytes: 0, stopped: null, pid: child.pid ?? null };
   const stderr = () => worker.stderr;
 
-  return new Promise<DoneMessage>((resolve, reject) => {
+  return new Promise<DoneMessage | MediaDoneMessage>((resolve, reject) => {
     let settled = false;
-    const finish = (error: Error | null, done?: DoneMessage): void => {
+    const finish = (error: Error | null, done?: DoneMessage | MediaDoneMessage): void => {
       if (settled) return;
       settled = true;
       clearInterval(poll);
@@ -86,10 +111,12 @@ function runIn(
         else resolve(done!);
       };
       // Settle only once the worker is gone: a worker still writing would race the removal of its staging folder.
+      // ffprobe/ffmpeg children of a media import share the worker's process group and go with it.
       if (child.exitCode === null && child.signalCode === null) {
         child.once('exit', settle);
-        child.kill('SIGKILL');
+        killGroup(child);
       } else {
+        killGroup(child);
         settle();
       }
     };
@@ -120,7 +147,7 @@ function runIn(
           },
           (error: Error) => finish(error),
         );
-      } else if (message.type === 'done') {
+      } else if (message.type === 'done' || message.type === 'media-done') {
         stats.peakRssBytes = Math.max(stats.peakRssBytes, message.peakRssBytes);
         finish(null, message);
       } else {
@@ -159,7 +186,7 @@ async function takeWorker(heapMb: number): Promise<Worker> {
   const entry = await workerEntry();
   lastEntry = entry;
   let worker = spare && spare.heapMb === heapMb && isUsable(spare.child) ? spare : null;
-  if (spare && !worker) spare.child.kill('SIGKILL');
+  if (spare && !worker) killGroup(spare.child);
   spare = null;
   worker ??= startWorker(entry, heapMb);
   // this one runs now: it keeps the process alive until it is done, as any import does
@@ -182,7 +209,7 @@ function startSpare(heapMb: number): void {
 
 /** Stops the waiting spare worker, if any (idle; and benches that time an import without one). */
 export function stopSpare(): void {
-  spare?.child.kill('SIGKILL');
+  if (spare) killGroup(spare.child);
   spare = null;
 }
 
@@ -200,6 +227,8 @@ function startWorker(entry: WorkerEntry, heapMb: number): Worker {
     execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'advanced',
+    // a process group of its own: the ffprobe/ffmpeg it starts for a media import are killed with it (killGroup)
+    detached: true,
     // The worker handles hostile bytes: it gets no secrets (LECTERN_SECRET, DATABASE_URL), only what node needs.
     env: pick(process.env, ['PATH', 'TMPDIR', 'TMP', 'TEMP', 'HOME', 'NODE_ENV', 'LANG', 'TZ']),
   });
@@ -217,16 +246,70 @@ function startWorker(entry: WorkerEntry, heapMb: number): Worker {
   return worker;
 }
 
-/** Current and peak resident memory from /proc (Linux); null where there is none. */
+/** Kills the worker and whatever it started (its process group: fork's `detached`), or the worker alone. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+      return;
+    } catch {
+      // no such group (already gone, or not a group leader): the worker alone
+    }
+  }
+  child.kill('SIGKILL');
+}
+
+/**
+ * Current and peak resident memory from /proc (Linux); null where there is none. The worker's children (ffprobe and
+ * ffmpeg for a media import) count too: the memory bound is one import's, whatever process holds it.
+ */
 function readRss(child: ChildProcess): { current: number; peak: number } | null {
   if (!child.pid) return null;
   try {
-    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-    return { current: kb('VmRSS'), peak: kb('VmHWM') };
+    const own = processRss(child.pid);
+    let children = 0;
+    let childPeak = 0;
+    for (const pid of descendants(child.pid)) {
+      const rss = processRss(pid, true);
+      children += rss.current;
+      childPeak = Math.max(childPeak, rss.peak);
+    }
+    return { current: own.current + children, peak: Math.max(own.peak, own.current + children, own.current + childPeak) };
   } catch {
     return null;
   }
+}
+
+/** `mayBeGone`: a process that may have exited meanwhile counts as none. */
+function processRss(pid: number, mayBeGone = false): { current: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    return { current: kb('VmRSS'), peak: kb('VmHWM') };
+  } catch (error) {
+    if (!mayBeGone) throw error;
+    return { current: 0, peak: 0 };
+  }
+}
+
+/** The processes below `pid` (from /proc's children lists; none where the kernel does not keep them). */
+function descendants(pid: number): number[] {
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length && found.length < 64) {
+    const parent = queue.shift()!;
+    let listed = '';
+    try {
+      listed = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const id of listed.split(' ').filter(Boolean).map(Number)) {
+      found.push(id);
+      queue.push(id);
+    }
+  }
+  return found;
 }
 
 function pick(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {

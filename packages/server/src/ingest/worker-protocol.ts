@@ -44,6 +44,39 @@ export interface StartMessage {
   stagingDir: string;
   allowScripts: boolean;
   limits: ImportLimits;
+  /** A video course or audiobook (ingest/media.ts): its staged parts; `file` is then the first part. */
+  media?: MediaJob;
+}
+
+/** A media title to import: the staged copies of its parts in order, and what a manifest says of them. */
+export interface MediaJob {
+  /** what the operator named: the folder's or the file's name (for titles and messages) */
+  name: string;
+  /** true when `name` is a folder (a course or a folder of tracks), false for a single file */
+  folder: boolean;
+  parts: MediaJobPart[];
+  /** from lectern-media.json when there is one; empty otherwise */
+  meta: MediaMeta;
+}
+
+export interface MediaJobPart {
+  /** the staged copy to read (never the operator's own path) */
+  file: string;
+  /** the file's name as the operator gave it */
+  name: string;
+  title: string | null;
+  /** plain text */
+  description: string | null;
+  transcript: { file: string; name: string } | null;
+}
+
+export interface MediaMeta {
+  title: string | null;
+  authors: string[];
+  description: string | null;
+  publishers: string[];
+  topics: string[];
+  language: string | null;
 }
 
 /** Worker -> service: the file is parsed; the service answers with the book id (or stops the worker). */
@@ -91,4 +124,48 @@ export interface FailedMessage {
   refused: boolean;
 }
 
-export type WorkerMessage = ParsedMessage | DoneMessage | FailedMessage;
+/** Worker -> service: a media title's parts, converted and written to the staging folder (ingest/media.ts). */
+export interface MediaDoneMessage {
+  type: 'media-done';
+  title: {
+    title: string;
+    authors: string[];
+    publishers: string[];
+    description: string | null;
+    subjects: string[];
+    language: string | null;
+    issued: string | null;
+    contentFormat: 'video' | 'audiobook';
+    durationMs: number;
+    warnings: string[];
+  };
+  parts: MediaPartDone[];
+  /** poster frame or embedded art, as JPEG */
+  cover: { name: string; mediaType: 'image/jpeg' } | null;
+  /** the opening MEDIA_PREVIEW_SECONDS of the first part */
+  preview: { name: string; mime: string } | null;
+  peakRssBytes: number;
+}
+
+export interface MediaPartDone {
+  /** the chapter's full_path: a file-like name, unique in the title, without slashes */
+  fullPath: string;
+  label: string;
+  /** the playable file in the staging folder */
+  name: string;
+  mime: string;
+  size: number;
+  durationMs: number;
+  width: number | null;
+  height: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  /** sanitised HTML or null */
+  description: string | null;
+  captionsVtt: string | null;
+  /** the transcript as the chapter's content ('' when none) and its text length */
+  html: string;
+  textLength: number;
+}
+
+export type WorkerMessage = ParsedMessage | DoneMessage | MediaDoneMessage | FailedMessage;

@@ -16,12 +16,12 @@ import { renderChapter } from './render.ts';
 import { fixedLayoutStylesheets } from './rendition.ts';
 import { makePdfSample, openingPart } from './sample.ts';
 import { IngestError, type ParsedTitle } from './types.ts';
-import type { ContinueMessage, DoneMessage, FailedMessage, ImportLimits, ParsedMessage, StartMessage } from './worker-protocol.ts';
+import type { ContinueMessage, DoneMessage, ImportLimits, MediaDoneMessage, StartMessage, WorkerMessage } from './worker-protocol.ts';
 import { LIMIT_NAMES } from './worker-protocol.ts';
 
 const MB = 1024 * 1024;
 
-function send(message: ParsedMessage | DoneMessage | FailedMessage): Promise<void> {
+function send(message: WorkerMessage): Promise<void> {
   return new Promise((resolve, reject) => process.send!(message, undefined, undefined, (error) => (error ? reject(error) : resolve())));
 }
 
@@ -159,8 +159,21 @@ function bookStylesheet(data: Uint8Array, fullPath: string, isResource: (p: stri
 // The server went away (or killed the channel): nothing left to do this for.
 process.on('disconnect', () => process.exit(1));
 
+/** A video course or audiobook (ingest/media.ts): probed, named, then converted into the staging folder. */
+async function runMedia(start: StartMessage & { media: NonNullable<StartMessage['media']> }): Promise<MediaDoneMessage> {
+  const startedAt = Date.now();
+  const { probeMedia, writeMedia } = await import('./media.ts');
+  const probed = await probeMedia(start.media, start.limits, startedAt);
+  const answer = nextMessage<ContinueMessage>();
+  await send({ type: 'parsed', identifier: null, title: probed.title });
+  await answer;
+  const writer = new StagedFileWriter(start.stagingDir, start.limits.maxWrittenBytes, LIMIT_NAMES.maxWrittenBytes);
+  const done = await writeMedia(start.media, probed, writer, start.limits, startedAt);
+  return { ...done, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
+}
+
 process.once('message', (start: StartMessage) => {
-  run(start).then(
+  (start.media ? runMedia({ ...start, media: start.media }) : run(start)).then(
     (done) => send(done),
     (error: unknown) => {
       const refused = error instanceof IngestError || error instanceof WriteBudgetError;

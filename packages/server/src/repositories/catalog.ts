@@ -2,9 +2,9 @@
  * The catalog: titles with their authors, publishers, topics, chapters, resources and table of contents.
  * Reads for the API and the one transactional write that an import makes.
  */
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import { nameKey } from '@lectern/core';
-import type { ChapterRow, Database, Flag, ResourceRow, TitleRow } from '../db/schema.ts';
+import type { ChapterRow, Database, Flag, MediaFilesTable, ResourceRow, TitleRow } from '../db/schema.ts';
 import type { SearchDocument, SearchRepository } from './search.ts';
 import { listingKeys, refreshListings } from './listings.ts';
 import { IdCache } from './id-cache.ts';
@@ -80,6 +80,8 @@ export interface NewTitleBundle {
   chapters: Optional<Omit<ChapterRow, 'id' | 'title_id'>, 'sample_content' | 'media_overlay' | 'root_attributes'>[];
   resources: Optional<Omit<ResourceRow, 'id' | 'title_id'>, 'sample_storage_path' | 'sample_size'>[];
   toc: { position: number; depth: number; label: string; full_path: string; fragment: string | null; kind?: 'toc' | 'page' | 'landmark'; landmark?: string | null }[];
+  /** a video course's or audiobook's playable files, one per chapter named by its full_path (0029_media.ts) */
+  media?: (Omit<Insertable<MediaFilesTable>, 'chapter_id' | 'title_id'> & { full_path: string })[];
 }
 
 /** What a book had before a new edition replaces it: the operator's chapter flags and topics. */
@@ -536,6 +538,15 @@ export class CatalogRepository {
       if (bundle.search && this.search) {
         const ids = await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', title.id).execute();
         await this.search.write(trx, title.id, bundle.search, new Map(ids.map((c) => [c.full_path, c.id])));
+      }
+      if (bundle.media?.length) {
+        const ids = new Map((await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', title.id).execute()).map((c) => [c.full_path, c.id]));
+        for (const batch of chunks(bundle.media, 50)) {
+          await trx
+            .insertInto('media_files')
+            .values(batch.map(({ full_path, ...m }) => ({ ...m, chapter_id: ids.get(full_path)!, title_id: title.id })))
+            .execute();
+        }
       }
       // The work's listing rows and counts change with it (a new format, or a new title standing for a work).
       await refreshListings(trx, [workTitleId ?? title.id]);

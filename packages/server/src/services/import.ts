@@ -17,8 +17,18 @@ import { notFound } from '../errors.ts';
 import { storedOverlay } from '../ingest/media-overlays.ts';
 import { storedSide, type ChapterRendition, type TitleRendition } from '../ingest/rendition.ts';
 import { IngestError } from '../ingest/types.ts';
-import { runImportWorker, type WorkerRunStats } from '../ingest/worker-host.ts';
-import { DEFAULT_IMPORT_LIMITS, type DoneMessage, type ImportLimits, LIMIT_NAMES, type ParsedMessage } from '../ingest/worker-protocol.ts';
+import { findJobs, type FoundJob } from '../ingest/media-job.ts';
+import { mediaToolsAvailable, NO_MEDIA_TOOLS } from '../ingest/media-tools.ts';
+import { runImportWorker, runMediaWorker, type WorkerRunStats } from '../ingest/worker-host.ts';
+import {
+  DEFAULT_IMPORT_LIMITS,
+  type DoneMessage,
+  type ImportLimits,
+  LIMIT_NAMES,
+  type MediaDoneMessage,
+  type MediaJob,
+  type ParsedMessage,
+} from '../ingest/worker-protocol.ts';
 import type { CatalogRepository, NewTitleBundle } from '../repositories/catalog.ts';
 import type { ContentStore, UploadFolder } from '../storage/content-store.ts';
 import { randomToken } from '../util/random.ts';
@@ -53,17 +63,111 @@ export class ImportService {
     private readonly changes: Pick<CatalogChanges, 'record'> | null = null,
   ) {}
 
-  /** Imports every .epub and .pdf among the given files and folders (folders searched recursively). */
+  /**
+   * Imports every .epub and .pdf among the given files and folders (folders searched recursively), and the media
+   * titles they hold (ingest/media-job.ts): a media file, a folder of numbered media files, a folder with a
+   * lectern-media.json manifest — each one title.
+   */
   async importPaths(inputs: string[], options: ImportOptions = {}): Promise<ImportReport> {
     const report: ImportReport = { imported: [], failed: [] };
-    for (const file of await expandInputs(inputs, report)) {
+    const jobs = await findJobs(inputs, (input) => report.failed.push({ file: input, reason: 'no such file or folder' }));
+    for (const job of jobs) {
+      const file = job.kind === 'book' ? job.file : job.source;
       try {
-        report.imported.push(await this.importFile(file, path.basename(file), options));
+        if (job.kind === 'refused') throw new IngestError(job.reason);
+        report.imported.push(job.kind === 'book' ? await this.importFile(job.file, path.basename(job.file), options) : await this.importMedia(job, options));
       } catch (err) {
         report.failed.push({ file, reason: reasonOf(err) });
       }
     }
     return report;
+  }
+
+  /**
+   * Imports one video course or audiobook: its files are copied into an upload folder first (the worker reads only
+   * those copies), then probed, converted and written by the import worker under the same bounds as a book; the
+   * title lands whole or not at all.
+   */
+  importMedia(job: Extract<FoundJob, { kind: 'media' }>, options: ImportOptions = {}): Promise<ImportReport['imported'][number]> {
+    const run = this.queue.then(() => this.importMediaOne(job, options));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async importMediaOne(job: Extract<FoundJob, { kind: 'media' }>, options: ImportOptions): Promise<ImportReport['imported'][number]> {
+    if (!mediaToolsAvailable()) throw new IngestError(NO_MEDIA_TOOLS);
+    const upload = await this.store.beginUpload();
+    try {
+      // The staged copies, hashed as they are made: the title's hash covers its parts, transcripts and manifest.
+      const hash = createHash('sha256');
+      hash.update(job.manifest ?? '');
+      const stage = async (from: string, name: string, index: number, kind: string): Promise<string> => {
+        const size = (await fs.stat(from)).size;
+        if (size > this.limits.maxFileBytes) {
+          throw new IngestError(`${name} is ${Math.ceil(size / MB)} MB, more than the ${Math.round(this.limits.maxFileBytes / MB)} MB limit for one file (${LIMIT_NAMES.maxFileBytes})`);
+        }
+        const to = path.join(upload.dir, `${kind}-${String(index).padStart(4, '0')}${path.extname(name).toLowerCase().replace(/[^.a-z0-9]/g, '')}`);
+        await fs.copyFile(from, to);
+        hash.update(`${kind}:${index}:${await hashFile(to)}\n`);
+        return to;
+      };
+      const parts: MediaJob['parts'] = [];
+      for (const [i, part] of job.parts.entries()) {
+        parts.push({
+          file: await stage(part.path, part.name, i, 'part'),
+          name: part.name,
+          title: part.title,
+          description: part.description,
+          transcript: part.transcript ? { file: await stage(part.transcript.path, part.transcript.name, i, 'transcript'), name: part.transcript.name } : null,
+        });
+      }
+      return await this.importStagedMedia({ name: job.name, folder: job.folder, parts, meta: job.meta }, hash.digest('hex'), job.name, options);
+    } finally {
+      await upload.remove();
+    }
+  }
+
+  /** A media title whose files are staged already (an upload's folder, or the copies importMedia made). */
+  private async importStagedMedia(media: MediaJob, fileHash: string, origin: string, options: ImportOptions): Promise<ImportReport['imported'][number]> {
+    const existing = await this.catalog.findTitleByFileHash(fileHash);
+    if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
+    const staging = await this.store.beginStaging();
+    let committedFolder: string | null = null;
+    try {
+      let bookId = '';
+      const worked = await runMediaWorker(
+        { file: media.parts[0]!.file, fileName: media.parts[0]!.name, stagingDir: staging.dir, allowScripts: false, media },
+        this.limits,
+        async () => {
+          bookId = await this.uniqueBookId(null, fileHash);
+          return bookId;
+        },
+        (stats) => {
+          this.lastRun = stats;
+        },
+      );
+      const edition = await mediaEditionOf(worked, bookId, options);
+      await staging.commit(bookId);
+      committedFolder = bookId;
+      const title = await this.catalog.insertTitle({
+        ...edition,
+        title: {
+          ...edition.title,
+          book_id: bookId,
+          allow_scripts: 0,
+          is_system_book: 0,
+          file_sha256: fileHash,
+          origin: options.origin ?? origin,
+          created_at: this.now().toISOString(),
+        },
+        work: { isbn: null },
+      });
+      return { book_id: title.book_id, title: title.title, chapters: edition.chapters.length, warnings: worked.title.warnings };
+    } catch (err) {
+      if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });
+      else await staging.abort();
+      throw err;
+    }
   }
 
   /** A folder for the files of one upload (DATA_DIR/tmp); the caller removes it when the request ends. */
@@ -354,6 +458,93 @@ async function editionOf(
 }
 
 /**
+ * What a media worker's output becomes in the catalog (the media contract): the title's columns (its length, the
+ * poster or art as cover, the preview clip), one chapter per part with its transcript as content, one media_files
+ * row per part, a contents entry per part and the search document (titles, description, transcripts). No part is
+ * a sample: the preview clip is what visitors get (docs/decisions.md "Media import").
+ */
+async function mediaEditionOf(
+  worked: MediaDoneMessage,
+  folder: string,
+  options: ImportOptions,
+): Promise<Omit<NewTitleBundle, 'title' | 'work'> & { title: TitleColumns & Pick<NewTitleBundle['title'], 'duration_ms' | 'preview_path' | 'preview_mime'> }> {
+  const t = worked.title;
+  const chapters: NewTitleBundle['chapters'] = worked.parts.map((p, index) => ({
+    full_path: p.fullPath,
+    label: p.label,
+    ...chapterRenditionColumns(undefined),
+    item_order: index,
+    media_type: p.mime,
+    content: p.html,
+    stylesheets: '[]',
+    text_length: p.textLength,
+    as_sample: 0 as Flag,
+    is_public: 0 as Flag,
+    sample_content: null,
+    media_overlay: null,
+    root_attributes: null,
+  }));
+  const passages: SearchDocument['passages'] = [];
+  for (const c of chapters) {
+    if (c.content) passagesOf(c.content).forEach((body, passage_no) => passages.push({ full_path: c.full_path, passage_no, body }));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const topics = dedupeBySlug([...(options.topics ?? []).map(topicFromOption), ...t.subjects.slice(0, MAX_SUBJECT_TOPICS).map((name) => ({ name: name.slice(0, 60), slug: slugify(name) }))]);
+  const authors = dedupe(t.authors);
+  return {
+    title: {
+      title: t.title,
+      title_safe: slugify(t.title),
+      description: t.description,
+      content_format: t.contentFormat,
+      source: worked.parts[0]!.mime,
+      language: t.language,
+      issued: t.issued,
+      identifier: null,
+      cover_path: worked.cover ? `${folder}/${worked.cover.name}` : null,
+      cover_media_type: worked.cover?.mediaType ?? null,
+      page_count: null,
+      sort_title: titleSortKey(t.title),
+      sort_author: authorSortKey(authors),
+      work_key: workKey(t.title, authors),
+      title_dir: null,
+      title_lang: null,
+      page_progression: null,
+      ...titleRenditionColumns(undefined),
+      duration_ms: t.durationMs,
+      preview_path: worked.preview ? `${folder}/${worked.preview.name}` : null,
+      preview_mime: worked.preview?.mime ?? null,
+    },
+    search: {
+      title: t.title,
+      people: authors.join(' '),
+      subjects: [...topics.map((x) => x.name), ...t.publishers].join(' '),
+      description: [t.description ?? '', ...worked.parts.map((p) => p.label)].join(' '),
+      passages,
+    },
+    authors,
+    publishers: dedupeBySlug(t.publishers.map((name) => ({ name, slug: slugify(name) }))),
+    topics,
+    chapters,
+    resources: [],
+    toc: worked.parts.map((p, position) => ({ kind: 'toc' as const, landmark: null, depth: 1, label: p.label, full_path: p.fullPath, fragment: null, position })),
+    media: worked.parts.map((p) => ({
+      full_path: p.fullPath,
+      storage_path: `${folder}/${p.name}`,
+      mime: p.mime,
+      size: p.size,
+      duration_ms: p.durationMs,
+      width: p.width,
+      height: p.height,
+      video_codec: p.videoCodec,
+      audio_codec: p.audioCodec,
+      description: p.description,
+      captions_vtt: p.captionsVtt,
+    })),
+  };
+}
+
+/**
  * A new edition's chapter flags: a chapter still in the book keeps the operator's `is_public` and `as_sample`; new
  * chapters are not public. When no kept chapter is a sample, the new edition's own choice stands (the sample
  * chapter was removed). A PDF's sample is its first pages, which exist only when the new file has more than one:
@@ -422,24 +613,6 @@ async function hashFile(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
-}
-
-async function expandInputs(inputs: string[], report: ImportReport): Promise<string[]> {
-  const files: string[] = [];
-  for (const input of inputs) {
-    const stat = await fs.stat(input).catch(() => null);
-    if (!stat) {
-      report.failed.push({ file: input, reason: 'no such file or folder' });
-    } else if (stat.isDirectory()) {
-      const entries = await fs.readdir(input, { recursive: true, withFileTypes: true });
-      for (const e of entries) {
-        if (e.isFile() && /\.(epub|pdf)$/i.test(e.name)) files.push(path.join(e.parentPath, e.name));
-      }
-    } else {
-      files.push(input);
-    }
-  }
-  return files.sort();
 }
 
 function topicFromOption(value: string): { name: string; slug: string } {

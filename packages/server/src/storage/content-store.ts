@@ -71,6 +71,21 @@ export class StagedFileWriter {
     }
   }
 
+  /**
+   * A name for a file another process writes (ffmpeg, for a media import): counted with `count` once written, and
+   * kept within the budget meanwhile by the writer's own cap (`remaining`).
+   */
+  reserve(extension: string): { name: string; path: string } {
+    const safeExt = /^\.[a-z0-9]{1,8}$/i.test(extension) ? extension.toLowerCase() : '';
+    const name = `${String(this.index++).padStart(5, '0')}${safeExt}`;
+    return { name, path: path.join(this.dir, name) };
+  }
+
+  /** Bytes still within the budget. */
+  get remaining(): number {
+    return Math.max(0, this.maxBytes - this.written);
+  }
+
   /** Writes one file and returns the name it gets inside the title's folder (numbered: book paths can be anything). */
   async write(data: Uint8Array, extension: string): Promise<string> {
     this.count(data.byteLength);
