@@ -31,10 +31,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?: number; env?: Record<string, string> }): Promise<FreshServer> {
+export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?: number; env?: Record<string, string>; port?: number }): Promise<FreshServer> {
   if (!fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) throw new Error('build the web app first: npm run build');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), opts.dataDirPrefix));
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: root,
     env: {
