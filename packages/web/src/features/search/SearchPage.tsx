@@ -12,7 +12,7 @@ import { api } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { Cover } from '../../components/Cover.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
-import { appPaths, toAppPath } from '../../shared/links.ts';
+import { appPaths, cardCoverUrl, toAppPath } from '../../shared/links.ts';
 import { Snippet } from '../../shared/Snippet.tsx';
 import { rememberChoice, trackSelection } from '../../shared/searchChoice.ts';
 import { useSession } from '../../shared/useSession.ts';
@@ -54,7 +54,8 @@ function Result({ result, rank, q, onChoose }: { result: SearchResult; rank: num
   return (
     <li className="search-result">
       <Link to={toAppPath(m.url)} className="search-result__cover" tabIndex={-1} aria-hidden="true" onClick={() => onChoose(m.url, 'title', rank)}>
-        <Cover src={m.cover_image_url} title={m.title} authors={m.authors} />
+        {/* the 360h variant, as the title cards show (the book's own cover can weigh 800 KB) */}
+        <Cover src={m.cover_image_url && cardCoverUrl(m.cover_image_url)} title={m.title} authors={m.authors} />
       </Link>
       <div className="search-result__body">
         <p className="search-result__format">{FORMAT_LABEL[m.content_format]?.replace(/s$/, '') ?? m.content_format}</p>
