@@ -14,6 +14,12 @@ const TITLE_CACHE_MS = 60_000;
 /** Names and sort columns are small; a whole row holds its description too, so fewer of those are kept. */
 const TITLE_CACHE_ENTRIES = 20_000;
 const TITLE_ROW_CACHE_ENTRIES = 5_000;
+/**
+ * And what they may weigh (id-cache.ts valueBytes): about the entry counts above for the generated library's rows,
+ * fewer where rows are heavy (a title of 300 chapters holds 300 chapter lengths: by this estimate 20,000 of those
+ * would weigh ~500 MB under the entry bound alone).
+ */
+const TITLE_CACHE_BYTES = { rows: 16 * 1024 * 1024, names: 8 * 1024 * 1024, sortRows: 8 * 1024 * 1024, chapterLengths: 8 * 1024 * 1024 };
 
 interface NamesOfTitle {
   authors: string[];
@@ -106,10 +112,10 @@ export class CatalogRepository {
     private readonly search: SearchRepository | null = null,
   ) {}
 
-  private readonly titleRows = new IdCache<TitleRow | null>(TITLE_ROW_CACHE_ENTRIES, TITLE_CACHE_MS);
-  private readonly titleNames = new IdCache<NamesOfTitle>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
-  private readonly sortRows = new IdCache<TitleSortRow | null>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
-  private readonly chapterLength = new IdCache<ChapterLength[]>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS);
+  private readonly titleRows = new IdCache<TitleRow | null>(TITLE_ROW_CACHE_ENTRIES, TITLE_CACHE_MS, { maxBytes: TITLE_CACHE_BYTES.rows });
+  private readonly titleNames = new IdCache<NamesOfTitle>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS, { maxBytes: TITLE_CACHE_BYTES.names });
+  private readonly sortRows = new IdCache<TitleSortRow | null>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS, { maxBytes: TITLE_CACHE_BYTES.sortRows });
+  private readonly chapterLength = new IdCache<ChapterLength[]>(TITLE_CACHE_ENTRIES, TITLE_CACHE_MS, { maxBytes: TITLE_CACHE_BYTES.chapterLengths });
 
   /**
    * The listing rows a filter reads (repositories/listings.ts): the topic's or publisher's listing, within a format
