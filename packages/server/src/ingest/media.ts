@@ -345,14 +345,13 @@ async function readTranscript(transcript: { file: string; name: string }) {
   return parseTranscript(text, transcript.name);
 }
 
-/** "03 - The Rabbit Hole.mp3" -> "The Rabbit Hole"; "" when the name is only a number. */
+/** "03 - The Rabbit Hole.mp3" -> "The Rabbit Hole", "2-the-slides.mp4" -> "The slides"; "" when only a number. */
 export function labelFromName(name: string): string {
-  return path
-    .basename(name, path.extname(name))
-    .replace(/[_]+/g, ' ')
-    .replace(/^\s*\d+\s*[-.)_:]*\s*/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let label = path.basename(name, path.extname(name)).replace(/_+/g, ' ');
+  // a name without spaces uses hyphens for them
+  if (!/\s/.test(label.trim())) label = label.replace(/-+/g, ' ');
+  label = label.replace(/^\s*\d+\s*[-.)_:]*\s*/, '').replace(/\s+/g, ' ').trim();
+  return label.charAt(0).toUpperCase() + label.slice(1);
 }
 
 function splitNames(value: string): string[] {

@@ -9,10 +9,30 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEDIA_PREVIEW_SECONDS } from '@lectern/core';
+import { catalogSearchResponseSchema, MEDIA_PREVIEW_SECONDS, searchPaths } from '@lectern/core';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
+import { signedInSubscribers } from '../helpers/client.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/media');
+
+const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args]);
+
+/** An M4B of three embedded chapters with cover art, made here by ffmpeg (about 6 s of tone). */
+function makeM4b(dir: string): string {
+  const meta = path.join(dir, 'chapters.txt');
+  fs.writeFileSync(
+    meta,
+    [';FFMETADATA1', 'title=Three Tones', 'artist=Ada Tone', 'album=Three Tones', 'genre=Acoustics',
+      ...[['0', '2000', 'Low'], ['2000', '4000', 'Middle'], ['4000', '6000', 'High']].flatMap(([start, end, title]) => ['[CHAPTER]', 'TIMEBASE=1/1000', `START=${start}`, `END=${end}`, `title=${title}`]),
+    ].join('\n'),
+  );
+  const cover = path.join(dir, 'cover.jpg');
+  ffmpeg('-f', 'lavfi', '-i', 'color=c=red:s=64x64', '-frames:v', '1', cover);
+  const out = path.join(dir, 'three-tones.m4b');
+  ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=300:duration=6', '-i', meta, '-i', cover, '-map', '0:a', '-map', '2:v', '-map_metadata', '1', '-map_chapters', '1',
+    '-c:a', 'aac', '-b:a', '32k', '-c:v', 'mjpeg', '-disposition:v', 'attached_pic', '-f', 'mp4', out);
+  return out;
+}
 
 function probeSeconds(file: string): number {
   return Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]).toString().trim());
@@ -42,7 +62,7 @@ describe.each(ENGINES)('media import on %s', (engine) => {
     const title = await k().selectFrom('titles').selectAll().where('book_id', '=', book_id).executeTakeFirstOrThrow();
     expect(title.content_format).toBe('video');
     expect(title.source).toBe('video/mp4');
-    expect(title.title).toBe('clip');
+    expect(title.title).toBe('Clip');
     expect(Number(title.duration_ms)).toBeGreaterThan(1900);
     expect(Number(title.duration_ms)).toBeLessThan(2200);
     expect(title.cover_media_type).toBe('image/jpeg');
@@ -53,7 +73,7 @@ describe.each(ENGINES)('media import on %s', (engine) => {
     expect(probeSeconds(stored(title.preview_path!))).toBeGreaterThan(1.5);
 
     const chapters = await k().selectFrom('chapters').selectAll().where('title_id', '=', title.id).orderBy('item_order').execute();
-    expect(chapters.map((c) => [c.full_path, c.label, c.media_type, c.content, c.stylesheets])).toEqual([['01-clip.mp4', 'clip', 'video/mp4', '', '[]']]);
+    expect(chapters.map((c) => [c.full_path, c.label, c.media_type, c.content, c.stylesheets])).toEqual([['01-clip.mp4', 'Clip', 'video/mp4', '', '[]']]);
     const media = await k().selectFrom('media_files').selectAll().where('title_id', '=', title.id).execute();
     expect(media).toHaveLength(1);
     const m = media[0]!;
@@ -94,6 +114,111 @@ describe.each(ENGINES)('media import on %s', (engine) => {
     expect(Number(title.duration_ms)).toBe(media.reduce((n, m) => n + Number(m.duration_ms), 0));
     const authors = await k().selectFrom('title_authors').select('name').where('title_id', '=', title.id).execute();
     expect(authors.map((a) => a.name)).toEqual(['Lewis Carroll']);
+  });
+
+  it('a folder of numbered videos becomes one course; a transcript beside a part (WebVTT, or SRT converted) is its captions and its content, and search finds its words', async () => {
+    const report = await t.lectern.services.importer.importPaths([path.join(FIXTURES, 'course')]);
+    expect(report.failed).toEqual([]);
+    expect(report.imported.map((i) => [i.title, i.chapters])).toEqual([['Course', 2]]);
+    const title = await k().selectFrom('titles').selectAll().where('book_id', '=', report.imported[0]!.book_id).executeTakeFirstOrThrow();
+    expect(title.content_format).toBe('video');
+    const chapters = await k()
+      .selectFrom('chapters')
+      .innerJoin('media_files', 'media_files.chapter_id', 'chapters.id')
+      .select(['full_path', 'label', 'content', 'text_length', 'captions_vtt'])
+      .where('chapters.title_id', '=', title.id)
+      .orderBy('item_order')
+      .execute();
+    expect(chapters.map((c) => [c.full_path, c.label])).toEqual([
+      // the first file's own title tag, the second's name
+      ['01-welcome.mp4', 'Welcome'],
+      ['02-the-slides.mp4', 'The slides'],
+    ]);
+    // the cue's markup is gone, its text escaped; one paragraph per cue with its start in seconds
+    expect(chapters[0]!.content).toBe('<p data-start="0.000">Welcome to the course.</p>\n<p data-start="1.800">Today we learn about lighthouses.</p>');
+    expect(chapters[0]!.captions_vtt).toBe('WEBVTT\n\n1\n00:00:00.000 --> 00:00:01.800\nWelcome to the course.\n\n2\n00:00:01.800 --> 00:00:03.900\nToday we learn about lighthouses.\n');
+    expect(chapters[0]!.text_length).toBe('Welcome to the course.Today we learn about lighthouses.'.length);
+    // SRT becomes WebVTT
+    expect(chapters[1]!.captions_vtt).toBe('WEBVTT\n\n1\n00:00:00.000 --> 00:00:02.000\nThe first slide shows a lamp.\n\n2\n00:00:02.000 --> 00:00:04.000\nThe second shows the sea &amp; the rocks.\n');
+    expect(chapters[1]!.content).toContain('<p data-start="2.000">The second shows the sea &amp; the rocks.</p>');
+
+    const [reader] = await signedInSubscribers(t.lectern, [`course-${engine}@example.com`]);
+    const res = await reader!.get(`${searchPaths.catalog()}?q=lighthouses`);
+    expect(res.statusCode, res.body).toBe(200);
+    const found = catalogSearchResponseSchema.parse(res.json());
+    expect(found.results.map((r) => r.metadata.title)).toContain('Course');
+  });
+
+  it('an M4B with embedded chapters becomes one audiobook of one part per chapter, with its art as cover', async () => {
+    const m4b = makeM4b(dir);
+    const report = await t.lectern.services.importer.importPaths([m4b]);
+    expect(report.failed).toEqual([]);
+    expect(report.imported.map((i) => [i.title, i.chapters])).toEqual([['Three Tones', 3]]);
+    const title = await k().selectFrom('titles').selectAll().where('book_id', '=', report.imported[0]!.book_id).executeTakeFirstOrThrow();
+    expect([title.content_format, title.source, title.cover_media_type, title.preview_mime]).toEqual(['audiobook', 'audio/mp4', 'image/jpeg', 'audio/mp4']);
+    const parts = await k()
+      .selectFrom('chapters')
+      .innerJoin('media_files', 'media_files.chapter_id', 'chapters.id')
+      .select(['full_path', 'label', 'mime', 'duration_ms', 'storage_path'])
+      .where('chapters.title_id', '=', title.id)
+      .orderBy('item_order')
+      .execute();
+    expect(parts.map((p) => [p.full_path, p.label, p.mime])).toEqual([
+      ['01-low.m4a', 'Low', 'audio/mp4'],
+      ['02-middle.m4a', 'Middle', 'audio/mp4'],
+      ['03-high.m4a', 'High', 'audio/mp4'],
+    ]);
+    for (const p of parts) {
+      expect(Math.abs(Number(p.duration_ms) - 2000)).toBeLessThan(150);
+      expect(Math.abs(probeSeconds(stored(p.storage_path)) * 1000 - Number(p.duration_ms))).toBeLessThan(50);
+    }
+    const authors = await k().selectFrom('title_authors').select('name').where('title_id', '=', title.id).execute();
+    expect(authors.map((a) => a.name)).toEqual(['Ada Tone']);
+  });
+
+  it('a manifest names the parts, their titles, descriptions and transcripts, and the title\'s names', async () => {
+    const folder = path.join(dir, 'lighthouse-course');
+    fs.mkdirSync(path.join(folder, 'captions'), { recursive: true });
+    fs.copyFileSync(path.join(FIXTURES, 'course', '2-the-slides.mp4'), path.join(folder, 'lamp.mp4'));
+    fs.copyFileSync(path.join(FIXTURES, 'course', '1-welcome.mp4'), path.join(folder, 'intro.mp4'));
+    fs.copyFileSync(path.join(FIXTURES, 'course', '2-the-slides.srt'), path.join(folder, 'captions', 'lamp.srt'));
+    fs.writeFileSync(
+      path.join(folder, 'lectern-media.json'),
+      JSON.stringify({
+        title: 'Keeping a Lighthouse',
+        authors: ['Grace Darling'],
+        description: 'Two short lessons on the lamp.',
+        publisher: 'Harbour Press',
+        topics: ['Maritime History'],
+        language: 'en',
+        parts: [
+          { file: 'intro.mp4', title: 'Before the Lamp', description: 'Why a light <b>matters</b>.\n\nAnd who keeps it.' },
+          { file: 'lamp.mp4', title: 'The Lamp Itself', transcript: 'captions/lamp.srt' },
+        ],
+      }),
+    );
+    const report = await t.lectern.services.importer.importPaths([folder]);
+    expect(report.failed).toEqual([]);
+    expect(report.imported.map((i) => [i.title, i.chapters])).toEqual([['Keeping a Lighthouse', 2]]);
+    const title = await k().selectFrom('titles').selectAll().where('book_id', '=', report.imported[0]!.book_id).executeTakeFirstOrThrow();
+    expect([title.description, title.language]).toEqual(['Two short lessons on the lamp.', 'en']);
+    const parts = await k()
+      .selectFrom('chapters')
+      .innerJoin('media_files', 'media_files.chapter_id', 'chapters.id')
+      .select(['full_path', 'label', 'description', 'captions_vtt'])
+      .where('chapters.title_id', '=', title.id)
+      .orderBy('item_order')
+      .execute();
+    expect(parts.map((p) => [p.full_path, p.label, p.description, p.captions_vtt?.slice(0, 6) ?? null])).toEqual([
+      ['01-before-the-lamp.mp4', 'Before the Lamp', '<p>Why a light &lt;b&gt;matters&lt;/b&gt;.</p>\n<p>And who keeps it.</p>', null],
+      ['02-the-lamp-itself.mp4', 'The Lamp Itself', null, 'WEBVTT'],
+    ]);
+    const names = async (table: 'publishers' | 'topics') =>
+      (await k().selectFrom(`title_${table}` as 'title_topics').innerJoin(table as 'topics', `${table}.id` as 'topics.id', `title_${table}.${table.slice(0, -1)}_id` as 'title_topics.topic_id').select(`${table}.name` as 'topics.name').where('title_id', '=', title.id).execute()).map((r) => r.name);
+    expect(await names('publishers')).toEqual(['Harbour Press']);
+    expect(await names('topics')).toEqual(['Maritime History']);
+    const authors = await k().selectFrom('title_authors').select('name').where('title_id', '=', title.id).execute();
+    expect(authors.map((a) => a.name)).toEqual(['Grace Darling']);
   });
 
   it('refuses a text file named .mp4 whole, with the reason', async () => {
