@@ -46,12 +46,14 @@ export function VideoView(props: MediaViewProps & { captions: string | null }) {
   useEffect(() => {
     const el = videoRef.current;
     if (!el) return;
+    const tracks = el.textTracks as TextTrackList | undefined;
     const apply = () => {
-      for (const t of Array.from(el.textTracks)) t.mode = captionsOn ? 'showing' : 'hidden';
+      for (const t of Array.from(tracks ?? [])) t.mode = captionsOn ? 'showing' : 'hidden';
     };
     apply();
-    el.textTracks.addEventListener('addtrack', apply);
-    return () => el.textTracks.removeEventListener('addtrack', apply);
+    // (optional: jsdom's track list is no event target)
+    tracks?.addEventListener?.('addtrack', apply);
+    return () => tracks?.removeEventListener?.('addtrack', apply);
   }, [captionsOn, captions]);
   const toggleCaptions = useCallback(() => {
     if (!captions) return;
