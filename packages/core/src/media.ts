@@ -43,3 +43,26 @@ export const isMediaFormat = (format: string): boolean => (MEDIA_FORMATS as read
 
 /** Usage products (reader.md §5) that follow the video rules: start < end, span at most 50. */
 export const MEDIA_USAGE_PRODUCTS = ['video', 'audio'] as const;
+
+/**
+ * How much of a part has been played, 0-100: the union of the played spans (usage events' start and end
+ * percentages), so a stretch replayed any number of times counts once (docs/decisions.md "Media usage").
+ */
+export function playedPercentage(spans: readonly { start: number; end: number }[]): number {
+  const clean = spans
+    .map((s) => ({ start: Math.max(0, Math.min(s.start, s.end)), end: Math.min(100, Math.max(s.start, s.end)) }))
+    .filter((s) => Number.isFinite(s.start) && Number.isFinite(s.end) && s.end > s.start)
+    .sort((a, b) => a.start - b.start);
+  let total = 0;
+  let from = -1;
+  let to = -1;
+  for (const s of clean) {
+    if (s.start > to) {
+      total += to - from;
+      from = s.start;
+      to = s.end;
+    } else if (s.end > to) to = s.end;
+  }
+  total += to - from;
+  return Math.min(100, Math.round(total * 10_000) / 10_000);
+}

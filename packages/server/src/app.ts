@@ -61,6 +61,9 @@ import { webRoutes } from './routes/web.ts';
 import { scriptedFrameRoutes } from './routes/scripted-frames.ts';
 import { buildScriptedOrigin } from './scripted-origin.ts';
 import { ScriptedFrames } from './services/scripted-frames.ts';
+import { mediaRoutes } from './routes/media.ts';
+import { MediaRepository } from './repositories/media.ts';
+import { MediaService } from './services/media.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { AnalyticsRepository } from './repositories/analytics.ts';
 import { AnalyticsService } from './services/analytics.ts';
@@ -115,6 +118,7 @@ export interface Services {
   catalogChanges: CatalogChanges;
   analytics: AnalyticsService;
   scriptedFrames: ScriptedFrames;
+  media: MediaService;
   /** the turns of heavy requests (util/gate.ts) */
   heavyRequests: Gate;
 }
@@ -156,7 +160,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const progressRepo = new ProgressRepository(db.kysely);
   const positionsRepo = new PositionsRepository(db.kysely);
   const accountEntry = new AccountEntryRepository(db.kysely);
-  const catalog = new CatalogService(catalogRepo, store, catalogCache, { positions: positionsRepo, progress: progressRepo, history: accountEntry });
+  const mediaRepo = new MediaRepository(db.kysely);
+  const catalog = new CatalogService(catalogRepo, store, catalogCache, { positions: positionsRepo, progress: progressRepo, history: accountEntry }, mediaRepo);
   const sessions = new SessionsRepository(db.kysely);
   const accounts = new AccountsService(users, sessions);
   const auth = new AuthService(users, sessions);
@@ -179,6 +184,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     analytics: new AnalyticsService(new AnalyticsRepository(db.kysely), requestLimits, secret, config.analyticsRetentionDays),
     annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions),
     scriptedFrames: new ScriptedFrames(secret, config.scriptedOrigin, catalog, sessions),
+    media: new MediaService(secret, catalog, mediaRepo, store),
     search: new SearchService(searchRepo, catalogRepo, catalog),
     home: new HomeService(new HomeRepository(db.kysely), catalogRepo, catalog),
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
@@ -274,6 +280,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   positionRoutes(app, { positions: services.positions });
   annotationRoutes(app, { annotations: services.annotations });
   scriptedFrameRoutes(app, services.scriptedFrames);
+  mediaRoutes(app, { media: services.media, contentRoot: store.root });
   await webRoutes(app, config.webDist);
 
   const scripted = config.scriptedOrigin ? buildScriptedOrigin(services.scriptedFrames, new URL(config.publicUrl).origin, config.logLevel) : null;

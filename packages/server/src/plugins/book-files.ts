@@ -9,6 +9,7 @@
  *   HTML, XHTML, XML, scripts and anything unknown become `text/plain`.
  */
 import fs from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { ReadCache } from '../services/read-cache.ts';
@@ -100,4 +101,98 @@ export async function sendBookFile(reply: FastifyReply, root: string, file: stri
   reply.type(await bookFileType(declared, file, opts));
   // contentType: false — the plugin would otherwise type the file by its stored name's extension, over ours.
   return reply.sendFile(file.slice(root.length + 1), root, { contentType: false });
+}
+
+/**
+ * A stored media file (a video course's or audiobook's part, a preview clip), sent as book files are (the same
+ * sandbox, nosniff and type rules, @fastify/send's ranges, HEAD and streaming from disk) with what a player's
+ * range requests need beyond them (RFC 9110 §13, §14):
+ * - a strong ETag: the file is written once by its import and never changes in place (a new edition gets a new
+ *   folder), so `"size-mtime"` is an honest strong validator; @fastify/send only makes weak ones, and If-Range
+ *   must compare strongly, so a weak tag could never make a Range fresh;
+ * - If-Range by entity-tag compared strongly here (a date is left to @fastify/send, against Last-Modified);
+ *   If-None-Match (weakly, 304) and If-Match (strongly, 412) likewise, since @fastify/send no longer sees a tag;
+ * - a suffix range longer than the file (`bytes=-N`, N > size) is the whole file (§14.1.3), not a 416.
+ * Several ranges are answered with the whole file, 200 (a server may ignore Range, §14.2; players ask for one):
+ * docs/decisions.md "Media streaming".
+ */
+export async function sendMediaFile(reply: FastifyReply, root: string, file: string, declared: string): Promise<FastifyReply> {
+  const stat = await fs.stat(file).catch(() => null);
+  if (!stat?.isFile()) {
+    reply.callNotFound();
+    return reply;
+  }
+  const etag = `"${stat.size.toString(16)}-${stat.mtime.getTime().toString(16)}"`;
+  const headers = reply.request.raw.headers;
+  reply.header('etag', etag);
+  const verdict = preconditions(headers, etag);
+  if (verdict !== null) {
+    reply.header('content-security-policy', BOOK_FILE_CSP).header('x-content-type-options', 'nosniff');
+    return reply.code(verdict).send();
+  }
+  normaliseRange(headers, stat.size);
+  reply.header('content-security-policy', BOOK_FILE_CSP);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('cross-origin-resource-policy', 'same-origin');
+  reply.type(await bookFileType(declared, file, { allowScripts: false }));
+  return reply.sendFile(file.slice(root.length + 1), root, { contentType: false, etag: false });
+}
+
+/** The entity-tags of an If-Match / If-None-Match list ('*' stands alone). */
+function tagList(value: string): string[] {
+  return value.split(',').map((t) => t.trim()).filter(Boolean);
+}
+const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
+
+/**
+ * Evaluates the entity-tag preconditions against our strong tag and takes them off the request (what is left for
+ * @fastify/send: Range, and the date forms of If-Range and If-Modified-Since): 304, 412, or null to go on.
+ */
+export function preconditions(headers: IncomingHttpHeaders, etag: string): 304 | 412 | null {
+  const ifMatch = headers['if-match'];
+  if (ifMatch !== undefined) {
+    delete headers['if-match'];
+    const tags = tagList(ifMatch);
+    if (!tags.includes('*') && !tags.includes(etag)) return 412;
+  }
+  const ifNoneMatch = headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    delete headers['if-none-match'];
+    // If-Modified-Since is ignored when If-None-Match is given (RFC 9110 §13.1.3).
+    delete headers['if-modified-since'];
+    const tags = tagList(ifNoneMatch);
+    if (tags.includes('*') || tags.some((t) => opaque(t) === etag)) return 304;
+  }
+  const ifRange = String(headers['if-range'] ?? '').trim();
+  if (ifRange.startsWith('"') || ifRange.startsWith('W/')) {
+    delete headers['if-range'];
+    // Strong comparison: a weak tag never matches; not fresh means the whole file, 200.
+    if (ifRange !== etag) delete headers.range;
+  }
+  return null;
+}
+
+/**
+ * The Range @fastify/send should see (RFC 9110 §14.1.1-§14.1.3): an invalid byte-range set (`bytes=abc`,
+ * `bytes=20-10`) is ignored — the whole file, 200 — where @fastify/send answered 416, which is for a valid range that
+ * misses the file; a suffix range longer than the file asks for all of it, where @fastify/send answered 416.
+ */
+export function normaliseRange(headers: IncomingHttpHeaders, size: number): void {
+  const range = headers.range;
+  if (range === undefined) return;
+  const set = /^\s*bytes\s*=(.*)$/i.exec(range);
+  // another unit: @fastify/send ignores it already
+  if (!set) return;
+  const specs = set[1]!.split(',').map((spec) => spec.trim());
+  const valid = specs.every((spec) => {
+    const m = /^(\d+)-(\d*)$/.exec(spec);
+    if (m) return m[2] === '' || Number(m[1]) <= Number(m[2]);
+    return /^-\d+$/.test(spec);
+  });
+  if (!valid) {
+    delete headers.range;
+    return;
+  }
+  const suffix = specs.length === 1 ? /^-(\d+)$/.exec(specs[0]!) : null;
+  if (suffix && Number(suffix[1]) > size && size > 0) headers.range = 'bytes=0-';
 }

@@ -30,6 +30,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.error({ err }, 'request failed');
       return reply.status(500).send({ detail: 'Internal server error.' });
     }
+    // An HTTP error's own headers go with it: a 416 from @fastify/send carries `Content-Range: bytes */size`, which
+    // tells a player the file's length (RFC 9110 §15.5.17).
+    const headers = (err as { headers?: unknown }).headers;
+    if (headers && typeof headers === 'object') reply.headers(headers as Record<string, string>);
     return reply.status(status).send({ detail: err.message });
   });
 }

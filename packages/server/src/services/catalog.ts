@@ -7,6 +7,8 @@ import {
   type BookListQuery,
   type ChapterContent,
   type ContentMetadata,
+  type ChapterMedia,
+  isMediaFormat,
   APP_MESSAGES,
   CATALOG_MESSAGES,
   CATALOG_OFFSET_MAX,
@@ -28,6 +30,7 @@ import { type CatalogRepository, orderKey, type TitleExtras } from '../repositor
 import { decodeCursor, encodeCursor } from './listing-cursor.ts';
 import type { EntryChapters, PositionsRepository } from '../repositories/positions.ts';
 import type { ProgressRepository } from '../repositories/progress.ts';
+import type { MediaPart, MediaRepository } from '../repositories/media.ts';
 import type { ContentStore } from '../storage/content-store.ts';
 import { coverVariant, type CoverVariantHeight } from '../storage/cover-variants.ts';
 import { continueTarget } from './positions.ts';
@@ -124,6 +127,8 @@ export class CatalogService {
     private readonly cache: CatalogCache,
     /** `history` says why a chapter is refused to someone who has left a team (tests may leave it out) */
     private readonly reading: { positions: PositionsRepository; progress: ProgressRepository; history?: Pick<AccountEntryRepository, 'teamLeftSince'> },
+    /** a video course's or audiobook's parts (null: media titles' chapters are served without their `media`) */
+    private readonly media: Pick<MediaRepository, 'partOf' | 'durationsOf'> | null = null,
   ) {}
 
   /** How many titles the library holds (the first start fills an empty one with the sample library). */
@@ -231,14 +236,20 @@ export class CatalogService {
 
   async detail(bookId: string, viewer: Viewer = null): Promise<BookDetail> {
     const title = await this.requireTitle(bookId);
-    const [extras, chapters, toc, formats, perViewer, authorDirections] = await Promise.all([
+    const [extras, chapters, toc, formats, perViewer, authorDirections, durations] = await Promise.all([
       this.catalog.extrasFor([title.id]),
       this.catalog.chaptersOf(title.id),
       this.catalog.tocOf(title.id),
       this.catalog.formatsOf(title),
       this.viewerFields(viewer, [title]),
       this.catalog.authorDirectionsOf(title.id),
+      this.durationsOf(title),
     ]);
+    // a media part's minutes are its length, not its transcript's reading time
+    const minutesOf = (c: { full_path: string; text_length: number }) => {
+      const ms = durations.get(c.full_path);
+      return ms === undefined ? minutesForText(c.text_length) : minutesForDuration(ms);
+    };
     return {
       ...toMetadata(title, extras),
       ...perViewer.get(title.id),
@@ -256,9 +267,12 @@ export class CatalogService {
         web_url: paths.reader(title.title_safe, title.book_id, c.full_path),
         as_sample: c.as_sample === 1,
         is_public: c.is_public === 1,
-        minutes_required: minutesForText(c.text_length),
+        minutes_required: minutesOf(c),
+        ...(durations.has(c.full_path) ? { duration_ms: durations.get(c.full_path)! } : {}),
       })),
-      minutes_required: minutesForText(chapters.reduce((sum, c) => sum + c.text_length, 0)),
+      minutes_required: durations.size
+        ? minutesForDuration([...durations.values()].reduce((sum, ms) => sum + ms, 0))
+        : minutesForText(chapters.reduce((sum, c) => sum + c.text_length, 0)),
       formats: formats.map((f) => ({
         book_id: f.book_id,
         content_format: f.content_format,
@@ -292,7 +306,7 @@ export class CatalogService {
    * The reading policy's refusal, in words that fit the reader: one removed from (or who left) a team is told so and
    * how to subscribe themselves, not that "your subscription has ended" (issue 21: they never had one).
    */
-  private async refusalFor(user: UserRow | null, err: unknown): Promise<unknown> {
+  async refusalFor(user: UserRow | null, err: unknown): Promise<unknown> {
     if (!user || !this.reading.history || !(err instanceof AppError) || err.status !== 403 || err.detail !== READING_MESSAGES.subscriptionEnded) return err;
     const team = await this.reading.history.teamLeftSince(user.id);
     return team === null ? err : new AppError(403, READING_MESSAGES.noLongerOnTeam(team));
@@ -356,6 +370,10 @@ export class CatalogService {
       media_overlay: readerOverlay(row.media_overlay, (p) => paths.chapterApi(title.book_id, p)),
       root_attributes: row.root_attributes ? (JSON.parse(row.root_attributes) as RootAttributes) : null,
     };
+    if (this.media && isMediaFormat(title.content_format)) {
+      const part = await this.media.partOf(title.id, row.full_path);
+      chapter.media = part ? chapterMedia(title, part) : null;
+    }
     // The title's only chapter (both neighbours missing) is bounded: an EPUB's keeps its opening part (made at
     // import; cut here for titles imported before that), a PDF's sample is the small PDF of its first pages.
     const bounded = row.previous_full_path === null && row.next_full_path === null;
@@ -375,6 +393,12 @@ export class CatalogService {
     };
     if (this.cache.generation === generation) this.cache.chapters.set(key, entry);
     return entry;
+  }
+
+  /** Each media part's length by path (empty for a book). */
+  durationsOf(title: TitleRow): Promise<Map<string, number>> {
+    if (!this.media || !isMediaFormat(title.content_format)) return Promise.resolve(new Map());
+    return this.media.durationsOf(title.id);
   }
 
   /** The cover, or its variant `height` pixels high when asked for one (the original when it cannot be scaled). */
@@ -400,6 +424,24 @@ export class CatalogService {
     if (this.cache.generation === generation) this.cache.titles.set(bookId, title);
     return title;
   }
+}
+
+/** A media part's minutes (a chapter's minutes_required). */
+export const minutesForDuration = (ms: number) => Math.round((ms / 60_000) * 100) / 100;
+
+/** What the players need of a part (core's ChapterMedia): addresses without a session; the player adds `?ks=`. */
+export function chapterMedia(title: Pick<TitleRow, 'book_id' | 'cover_path' | 'preview_path'>, part: MediaPart): ChapterMedia {
+  return {
+    mime: part.mime,
+    duration_ms: part.duration_ms,
+    width: part.width,
+    height: part.height,
+    description: part.description,
+    captions_url: part.has_captions ? paths.mediaCaptions(title.book_id, part.full_path) : null,
+    poster_url: title.cover_path ? paths.cover(title.book_id) : null,
+    src_path: paths.mediaStream(title.book_id, part.full_path),
+    preview_url: title.preview_path ? paths.mediaPreview(title.book_id) : null,
+  };
 }
 
 function cut(rows: TitleRow[], size: number): { rows: TitleRow[]; hasNext: boolean } {

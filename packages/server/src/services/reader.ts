@@ -10,12 +10,15 @@ import {
   type ChapterItem,
   chapterChecksum,
   type ChapterContent,
+  chapterPlaintext,
   encryptChapter,
+  isMediaFormat,
   LIMITS,
   MESSAGES,
   minutesForText,
   type Paged,
   paths,
+  playedPercentage,
   type TocItem,
   type TocResponse,
   validateUsageEvent,
@@ -25,7 +28,7 @@ import { AppError, badRequest } from '../errors.ts';
 import { assertCanReadChapter } from '../policies/reading.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
 import type { NewUsageEvent, ProgressRepository } from '../repositories/progress.ts';
-import type { CatalogService } from './catalog.ts';
+import { type CatalogService, minutesForDuration } from './catalog.ts';
 import type { ContentResolver } from './content-resolver.ts';
 import { renditionOf } from './rendition.ts';
 
@@ -43,6 +46,31 @@ function checksumOf(chapter: ChapterContent): string {
   let sum = checksums.get(chapter);
   if (sum === undefined) checksums.set(chapter, (sum = chapterChecksum(chapter.content)));
   return sum;
+}
+
+/**
+ * The same for the chapter's plaintext as the cipher takes it (its UTF-8 bytes as words): made once per cached
+ * chapter and encrypted for each reader (a copy into `cipherWords`), instead of UTF-8-encoding the chapter for
+ * every request. It weighs about the chapter's UTF-8 size, which the catalog cache's estimate (two bytes a
+ * character) already covers for the text of most books.
+ */
+const plaintexts = new WeakMap<ChapterContent, Uint32Array>();
+function plaintextOf(chapter: ChapterContent): Uint32Array {
+  let words = plaintexts.get(chapter);
+  if (words === undefined) plaintexts.set(chapter, (words = chapterPlaintext(chapter.content)));
+  return words;
+}
+
+/**
+ * Where each request's ciphertext is made: encryption and the base64 text that carries it run in one synchronous
+ * step, so one buffer serves every request. Grown to the largest chapter asked for, kept up to 1 MB.
+ */
+let cipherWords = new Uint32Array(4096);
+const CIPHER_WORDS_KEPT = 262_144;
+function cipherScratch(plain: Uint32Array): Uint32Array | undefined {
+  if (plain.length > CIPHER_WORDS_KEPT) return undefined;
+  if (cipherWords.length < plain.length) cipherWords = new Uint32Array(Math.min(CIPHER_WORDS_KEPT, plain.length * 2));
+  return cipherWords;
 }
 
 /** User keys by uuid: the key never changes, and an HMAC per chapter request showed in its profile. */
@@ -109,9 +137,12 @@ export class ReaderService {
       };
       if (user && c.content_type !== 'application/pdf') {
         // Anonymous readers of samples have no key: they get the chapter as it is.
+        const plaintext = plaintextOf(c);
         const { content, checksum } = encryptChapter(c.content, this.userKey(user).key, title.book_id, c.full_path, {
           checksum: checksumOf(c),
           toBase64: nodeBase64,
+          plaintext,
+          scratch: cipherScratch(plaintext),
         });
         chapterItem.content = content;
         chapterItem.checksum = checksum;
@@ -128,6 +159,7 @@ export class ReaderService {
         top_percentage: top,
         media_overlay: c.media_overlay ?? null,
         root_attributes: c.root_attributes ?? null,
+        ...(c.media ? { media: c.media } : {}),
         resources: [chapterItem],
         error: null,
         url: c.file_url,
@@ -159,17 +191,24 @@ export class ReaderService {
   /** reader.md §3 "Table of contents data", with `chapterHref` marked selected. */
   async toc(bookId: string, chapterHref: string | null): Promise<TocResponse> {
     const title = await this.catalogService.requireTitle(bookId);
-    const [chapters, toc, extras, navigation] = await Promise.all([
+    const [chapters, toc, extras, navigation, durations] = await Promise.all([
       this.catalog.chaptersOf(title.id),
       this.catalog.tocOf(title.id),
       this.catalog.extrasFor([title.id]),
       this.catalog.navigationOf(title.id),
+      this.catalogService.durationsOf(title),
     ]);
     const place = (t: { full_path: string; fragment: string | null }) => ({
       href: t.fragment ? `${t.full_path}#${t.fragment}` : t.full_path,
       url: paths.reader(title.title_safe, title.book_id, t.full_path) + (t.fragment ? `#${t.fragment}` : ''),
     });
-    const minutesOf = new Map(chapters.map((c) => [c.full_path, minutesForText(c.text_length)]));
+    // a media part's minutes are its length (the contents panel shows it), not its transcript's reading time
+    const minutesOf = new Map(
+      chapters.map((c) => {
+        const ms = durations.get(c.full_path);
+        return [c.full_path, ms === undefined ? minutesForText(c.text_length) : minutesForDuration(ms)];
+      }),
+    );
     const firstDepth = new Map<string, number>();
     for (const t of toc) if (!firstDepth.has(t.full_path)) firstDepth.set(t.full_path, t.depth);
     const selected = chapterHref ?? chapters[0]?.full_path ?? null;
@@ -219,6 +258,7 @@ export class ReaderService {
         minutes_required: minutesOf.get(c.full_path) ?? 0,
         url: paths.reader(title.title_safe, title.book_id, c.full_path),
         ...(fixed && renditions[i] ? { rendition: renditions[i] } : {}),
+        ...(durations.has(c.full_path) ? { duration_ms: durations.get(c.full_path)! } : {}),
       })),
       items: roots,
       page_list: navigation.filter((n) => n.kind === 'page').map((n) => ({ label: n.label, ...place(n) })),
@@ -244,6 +284,7 @@ export class ReaderService {
       else rejected.push({ index, usage_uuid: uuidOf(raw), reason: v.reason });
     });
     const rows: NewUsageEvent[] = [];
+    const playedChapters = new Set<number>();
     const received = this.now().toISOString();
     for (const { index, event } of valid) {
       // Only a real validation failure (the resolver's 400) rejects an event: a database error must fail the
@@ -255,6 +296,17 @@ export class ReaderService {
       if (!resolved?.chapter) {
         rejected.push({ index, usage_uuid: event.usage_uuid, reason: 'chapter is not a chapter of this library.' });
         continue;
+      }
+      // A video's or audiobook's part is played, whatever product the event names: the video rules apply
+      // (reader.md §5: start < end, span at most 50), and its progress is the share played (below).
+      const media = isMediaFormat(resolved.title.content_format);
+      if (media) {
+        const v = validateUsageEvent(event, { isVideo: true });
+        if (!v.ok) {
+          rejected.push({ index, usage_uuid: event.usage_uuid, reason: v.reason });
+          continue;
+        }
+        playedChapters.add(resolved.chapter.id);
       }
       // Progress is only recorded on what the account may read (an expired or cancelled account, or a trial past
       // its end, keeps the samples): the reading policy's own refusal is the reason.
@@ -279,7 +331,9 @@ export class ReaderService {
         received_at: received,
       });
     }
-    await this.progress.recordEvents(rows);
+    // A media part's progress is the union of the spans played, so a stretch replayed counts once (core's
+    // playedPercentage); a book chapter's is the furthest position reached.
+    await this.progress.recordEvents(rows, { playedChapters, played: playedPercentage });
     return { accepted: rows.map((r) => r.usage_uuid), rejected: rejected.sort((a, b) => a.index - b.index) };
   }
 
