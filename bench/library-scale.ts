@@ -9,8 +9,20 @@
  * p99 < 50 ms at 10 connections, cost ratio < 3, no event-loop delay above 20 ms.
  *
  * Usage: npx tsx bench/library-scale.ts [--sizes 1000,100000] [--engines sqlite,postgres] [--rounds 5]
- *          [--duration 2] [--connections 10] [--only catalog,topic] [--reuse]
+ *          [--duration 2] [--connections 10] [--only catalog,topic] [--reuse] [--mix [--against NAME=value]]
+ *   Under load (issue 21): npx tsx bench/library-scale.ts --sizes 100000 --engines sqlite --mix --connections 200
+ *          --duration 10 --rounds 5 --reuse [--against HEAVY_REQUESTS=1000]
  *   CPU_PROF=dir (env) writes a V8 CPU profile of each server run there (bench/cpu-top.ts reads it).
+ *   HEAP_SNAPSHOT=dir (env, with --mix) writes a heap snapshot of the server halfway through the last round
+ *             (bench/heap-top.ts reads it; writing it stops the server for seconds: not a run for figures).
+ *   --mix     instead of one route at a time: every route at once, --connections shared among them (200: the
+ *             weights in MIX below), for --duration seconds, --rounds times; per request kind p50 and p99, the
+ *             server's RSS peak (from /proc, sampled every 100 ms, and VmHWM, the kernel's peak) with Node's own
+ *             heap figures, and the latency of a cheap request sent one at a time while the load runs (GET /healthz)
+ *             against the same request to a bare-Fastify anchor in its own process (bench/anchor.ts), alternating
+ *             which is asked first; also /healthz on the idle server between rounds.
+ *   --against 'NAME=value,...'  (with --mix) a second server with that environment on the same library (e.g.
+ *             HEAVY_REQUESTS=1000: searches without the gate), rounds alternating between the two, and the ratios.
  *   --reuse   keep the generated databases in /tmp/lectern-scale (SQLite files; PostgreSQL databases
  *             lectern_scale_<size>) and use them again when present: generating 100,000 titles takes minutes.
  *
@@ -18,6 +30,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -36,6 +49,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     only: { type: 'string' },
     reuse: { type: 'boolean', default: false },
+    mix: { type: 'boolean', default: false },
+    against: { type: 'string' },
   },
 });
 const sizes = values.sizes.split(',').map(Number);
@@ -85,6 +100,8 @@ async function prepare(engine: 'sqlite' | 'postgres', size: number): Promise<{ e
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; app: string; anchor: string }> {
   // CPU_PROF=dir profiles the server (read it with bench/cpu-top.ts); SIGTERM exits, which writes the profile.
   const profile = process.env.CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.CPU_PROF] : [];
+  // HEAP_SNAPSHOT=dir: SIGUSR2 writes a heap snapshot there (--mix sends it halfway through the last round)
+  if (process.env.HEAP_SNAPSHOT) profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.HEAP_SNAPSHOT}`);
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'bench/scale-server.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const ports = await new Promise<{ anchorPort: number; appPort: number }>((resolve, reject) => {
     let out = '';
@@ -155,26 +172,31 @@ export interface RouteResult {
   loopMax: number[];
 }
 
+/** Every route the bench knows, on this server and library. */
+async function targetsOf(engine: string, size: number, app: string, library: Library): Promise<Target[]> {
+  const firstCatalog = `${app}/api/v1/book/?page_size=24`;
+  const bigTopic = `${app}/api/v1/book/?topic=${library.bigTopic.slug}&page_size=24`;
+  const walked = performance.now();
+  const [catalogLast, topicLast] = [await lastPage(firstCatalog), await lastPage(bigTopic)];
+  console.log(`${engine} ${size}: walked ${catalogLast.pages} + ${topicLast.pages} pages by next links in ${((performance.now() - walked) / 1000).toFixed(1)} s`);
+  return [
+    { key: 'catalog-first', name: 'catalog, first page (24)', url: firstCatalog },
+    { key: 'catalog-last', name: `catalog, last page (page ${catalogLast.pages}, by next links)`, url: catalogLast.url },
+    { key: 'catalog-recent', name: 'catalog, newest first', url: `${app}/api/v1/book/?page_size=24&sort=recent` },
+    { key: 'topics', name: 'topic list GET /api/v1/topics/', url: `${app}/api/v1/topics/` },
+    { key: 'topic-big', name: `biggest topic's page (${library.bigTopic.titles} titles)`, url: bigTopic },
+    { key: 'topic-big-last', name: `biggest topic's last page (page ${topicLast.pages})`, url: topicLast.url },
+    { key: 'publisher-big', name: `biggest publisher's page (${library.bigPublisher.titles} titles)`, url: `${app}/api/v1/book/?publisher=${library.bigPublisher.slug}&page_size=24` },
+    ...(await FINDING_TARGETS(app)),
+  ];
+}
+
 async function measure(engine: string, size: number): Promise<RouteResult[]> {
   const { env, library } = await prepare(engine as 'sqlite' | 'postgres', size);
   const server = await startServer(env);
   try {
     const app = server.app;
-    const firstCatalog = `${app}/api/v1/book/?page_size=24`;
-    const bigTopic = `${app}/api/v1/book/?topic=${library.bigTopic.slug}&page_size=24`;
-    const walked = performance.now();
-    const [catalogLast, topicLast] = [await lastPage(firstCatalog), await lastPage(bigTopic)];
-    console.log(`${engine} ${size}: walked ${catalogLast.pages} + ${topicLast.pages} pages by next links in ${((performance.now() - walked) / 1000).toFixed(1)} s`);
-    const targets: Target[] = [
-      { key: 'catalog-first', name: 'catalog, first page (24)', url: firstCatalog },
-      { key: 'catalog-last', name: `catalog, last page (page ${catalogLast.pages}, by next links)`, url: catalogLast.url },
-      { key: 'catalog-recent', name: 'catalog, newest first', url: `${app}/api/v1/book/?page_size=24&sort=recent` },
-      { key: 'topics', name: 'topic list GET /api/v1/topics/', url: `${app}/api/v1/topics/` },
-      { key: 'topic-big', name: `biggest topic's page (${library.bigTopic.titles} titles)`, url: bigTopic },
-      { key: 'topic-big-last', name: `biggest topic's last page (page ${topicLast.pages})`, url: topicLast.url },
-      { key: 'publisher-big', name: `biggest publisher's page (${library.bigPublisher.titles} titles)`, url: `${app}/api/v1/book/?publisher=${library.bigPublisher.slug}&page_size=24` },
-      ...(await FINDING_TARGETS(app)),
-    ];
+    const targets = await targetsOf(engine, size, app, library);
     const only = values.only?.split(',');
     const chosen = only ? targets.filter((t) => only.some((o) => t.key.includes(o))) : targets;
     const anchorUrl = `${server.anchor}/bare`;
@@ -258,6 +280,219 @@ async function FINDING_TARGETS(app: string): Promise<Target[]> {
     { key: 'search-next-reader', name: `its next page, a reader (${readerNext.replace(/^.*\?/, '?')})`, url: `${app}${readerNext}`, headers: { cookie } },
     { key: 'search-next-visitor', name: `its next page, a visitor (${visitorNext.replace(/^.*\?/, '?')})`, url: `${app}${visitorNext}` },
   ];
+}
+
+/**
+ * --mix: connections per request kind out of 200 (scaled to --connections): a library's readers browsing, opening
+ * their home and searching at once, heavy on search (the costliest requests) as a load test should be.
+ */
+const MIX: Record<string, number> = {
+  'catalog-first': 20,
+  'catalog-recent': 10,
+  'topic-big': 15,
+  'publisher-big': 10,
+  topics: 10,
+  'home-visitor': 15,
+  'home-reader': 20,
+  suggest: 20,
+  'search-word': 25,
+  'search-word-reader': 15,
+  'search-phrase': 15,
+  'search-in-book': 10,
+  'search-next-reader': 8,
+  'search-next-visitor': 7,
+};
+
+/** VmRSS and VmHWM (the kernel's peak of RSS over the process's life) of a process, in MB. */
+function rssOf(pid: number): { rss: number; hwm: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+}
+
+/** One request at a time on one kept-alive connection: its latency in ms (to the end of the body). */
+function prober(url: string): () => Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return () =>
+    new Promise((resolve, reject) => {
+      const start = performance.now();
+      http
+        .get(url, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - start) : reject(new Error(`${url}: ${res.statusCode}`))));
+        })
+        .on('error', reject);
+    });
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+
+interface MixRound {
+  kinds: Record<string, { p50: number; p99: number; requests: number; other: number; errors: number; timeouts: number }>;
+  rssPeak: number;
+  hwm: number;
+  heapUsedPeak: number;
+  probe: { p50: number; p99: number; max: number; n: number };
+  anchorProbe: { p50: number; p99: number; max: number; n: number };
+  idleProbe: { p50: number; p99: number };
+  loopP99: number;
+  loopMax: number;
+  cpuPct: number;
+}
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+
+/** One round of the mix against one server: every kind at once for --duration s, the probes, RSS and heap sampled. */
+async function mixRound(server: Server, chosen: (Target & { connections: number })[], anchorPort: number, snapshotNow: boolean): Promise<MixRound> {
+  const pid = server.child.pid!;
+  const probeApp = prober(`${server.app}/healthz`);
+  const probeAnchor = prober(`http://127.0.0.1:${anchorPort}/bare`);
+  const loop = async () => (await (await fetch(`${server.anchor}/event-loop`)).json()) as { p99: number; max: number };
+  const memory = async () => (await (await fetch(`${server.anchor}/memory`)).json()) as { heapUsed: number };
+  // the cheap request on the idle server
+  const idle: number[] = [];
+  for (let i = 0; i < 100; i++) idle.push(await probeApp());
+  await loop();
+  const cpuBefore = cpuOf(pid);
+  const started = performance.now();
+  let running = true;
+  let rssPeak = 0;
+  let heapUsedPeak = 0;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssOf(pid).rss)), 100);
+  const heapSampler = (async () => {
+    while (running) {
+      heapUsedPeak = Math.max(heapUsedPeak, (await memory()).heapUsed);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  })();
+  const probes = { app: [] as number[], anchor: [] as number[] };
+  const probing = (async () => {
+    // after the connections have opened, until the load ends; which is asked first alternates
+    await new Promise((r) => setTimeout(r, 500));
+    for (let i = 0; running; i++) {
+      if (i % 2 === 0) {
+        probes.app.push(await probeApp());
+        probes.anchor.push(await probeAnchor());
+      } else {
+        probes.anchor.push(await probeAnchor());
+        probes.app.push(await probeApp());
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const snapshot = snapshotNow ? setTimeout(() => server.child.kill('SIGUSR2'), (duration * 1000) / 2) : undefined;
+  const results = await Promise.all(chosen.map((t) => autocannon({ url: t.url, connections: t.connections, duration, timeout: 30, ...(t.headers ? { headers: t.headers } : {}) })));
+  running = false;
+  clearInterval(sampler);
+  clearTimeout(snapshot);
+  await Promise.all([probing, heapSampler]);
+  const seconds = (performance.now() - started) / 1000;
+  const cpuPct = (100 * (cpuOf(pid) - cpuBefore)) / seconds;
+  const l = await loop();
+  const stat = (v: number[]) => ({ p50: percentile(v, 50), p99: percentile(v, 99), max: Math.max(...v), n: v.length });
+  return {
+    kinds: Object.fromEntries(
+      chosen.map((t, i) => {
+        const res = results[i]!;
+        const ok = res.statusCodeStats?.['200']?.count ?? 0;
+        return [t.key, { p50: res.latency.p50, p99: res.latency.p99, requests: res.requests.total, other: res.requests.total - ok, errors: res.errors, timeouts: res.timeouts }];
+      }),
+    ),
+    rssPeak,
+    hwm: rssOf(pid).hwm,
+    heapUsedPeak,
+    probe: stat(probes.app),
+    anchorProbe: stat(probes.anchor),
+    idleProbe: { p50: percentile(idle, 50), p99: percentile(idle, 99) },
+    loopP99: l.p99,
+    loopMax: l.max,
+    cpuPct,
+  };
+}
+
+function printMix(label: string, engine: string, size: number, chosen: (Target & { connections: number })[], rounds_: MixRound[]) {
+  const med = (f: (r: MixRound) => number, digits = 1) => summary(rounds_.map(f), digits);
+  console.log(`\n${label}: ${engine} ${size}, ${connections} connections at once (${chosen.map((t) => `${t.key} ${t.connections}`).join(', ')}), ${duration} s, ${rounds} rounds; medians (range)`);
+  console.log(`RSS peak ${med((r) => r.rssPeak, 0)} MB; VmHWM ${med((r) => r.hwm, 0)} MB; JS heap used peak ${med((r) => r.heapUsedPeak, 0)} MB; server CPU ${med((r) => r.cpuPct, 0)}%; event loop p99 ${med((r) => r.loopP99)} ms, max ${med((r) => r.loopMax)} ms`);
+  console.log(
+    `cheap request GET /healthz under load: p50 ${med((r) => r.probe.p50)} ms, p99 ${med((r) => r.probe.p99)} ms, max ${med((r) => r.probe.max)} ms; anchor (own process) p50 ${med((r) => r.anchorProbe.p50)}, p99 ${med((r) => r.anchorProbe.p99)}; ratio p99 Lectern / anchor ${med((r) => r.probe.p99 / r.anchorProbe.p99, 2)}; idle /healthz p99 ${med((r) => r.idleProbe.p99)} ms`,
+  );
+  console.log('| kind | connections | p50 ms | p99 ms | requests/round | not 200 |');
+  console.log('|---|---|---|---|---|---|');
+  for (const t of chosen) {
+    const k = (r: MixRound) => r.kinds[t.key]!;
+    const notOk = rounds_.reduce((n, r) => n + k(r).other + k(r).errors + k(r).timeouts, 0);
+    console.log(`| ${t.key} | ${t.connections} | ${med((r) => k(r).p50, 0)} | ${med((r) => k(r).p99, 0)} | ${med((r) => k(r).requests, 0)} | ${notOk} |`);
+  }
+}
+
+/**
+ * --mix on one engine and size; with --against 'NAME=value,...' a second server with that environment (e.g.
+ * HEAVY_REQUESTS=1000: no gate) on the same library, the two alternating round by round (A B, B A, ...), and
+ * the ratios B / A per round.
+ */
+async function mixed(engine: string, size: number): Promise<void> {
+  const { env, library } = await prepare(engine as 'sqlite' | 'postgres', size);
+  const against = values.against ? Object.fromEntries(values.against.split(',').map((kv) => kv.split('=') as [string, string])) : null;
+  const servers: { label: string; server: Server }[] = [{ label: 'A (as configured)', server: await startServer(env) }];
+  if (against) servers.push({ label: `B (${values.against})`, server: await startServer({ ...env, ...against }) });
+  // the anchor for the cheap request: a bare Fastify in a process of its own (bench/anchor.ts)
+  const anchorChild = spawn(process.execPath, ['--import', 'tsx', 'bench/anchor.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const anchorPort = await new Promise<number>((resolve) => {
+    let out = '';
+    anchorChild.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve((JSON.parse(line) as { anchorPort: number }).anchorPort);
+    });
+  });
+  try {
+    const scale = connections / 200;
+    const plans = [];
+    for (const { label, server } of servers) {
+      const targets = await targetsOf(engine, size, server.app, library);
+      const chosen = targets.filter((t) => MIX[t.key]).map((t) => ({ ...t, connections: Math.max(1, Math.round(MIX[t.key]! * scale)) }));
+      // warm-up: each kind alone for a second, as a running server has its caches and page cache
+      for (const t of chosen) await autocannon({ url: t.url, connections: 5, duration: 1, ...(t.headers ? { headers: t.headers } : {}) });
+      plans.push({ label, server, chosen, rounds: [] as MixRound[] });
+    }
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? plans : [...plans].reverse();
+      for (const plan of order) {
+        const r = await mixRound(plan.server, plan.chosen, anchorPort, Boolean(process.env.HEAP_SNAPSHOT) && round === rounds - 1 && plan === plans[0]);
+        plan.rounds.push(r);
+        const bad = Object.entries(r.kinds).filter(([, k]) => k.other || k.errors || k.timeouts);
+        console.log(
+          `${engine} ${size} ${plan.label} round ${round + 1}: RSS peak ${r.rssPeak.toFixed(0)} MB (VmHWM ${r.hwm.toFixed(0)}), heap used peak ${r.heapUsedPeak.toFixed(0)} MB; /healthz under load p50 ${r.probe.p50.toFixed(1)} p99 ${r.probe.p99.toFixed(1)} max ${r.probe.max.toFixed(1)} ms (${r.probe.n}), anchor p50 ${r.anchorProbe.p50.toFixed(1)} p99 ${r.anchorProbe.p99.toFixed(1)}, idle p99 ${r.idleProbe.p99.toFixed(1)}; loop p99 ${r.loopP99} max ${r.loopMax}; server CPU ${r.cpuPct.toFixed(0)}%` +
+            (bad.length ? `; NOT 200: ${bad.map(([k, v]) => `${k} ${v.other} other, ${v.errors} errors, ${v.timeouts} timeouts`).join('; ')}` : ''),
+        );
+      }
+    }
+    fs.writeFileSync(path.join(keep, `mix-${engine}-${size}.json`), JSON.stringify({ engine, size, connections, duration, against: values.against ?? null, plans: plans.map((p) => ({ label: p.label, rounds: p.rounds })) }, null, 1));
+    for (const plan of plans) printMix(plan.label, engine, size, plan.chosen, plan.rounds);
+    if (plans.length === 2) {
+      const [a, b] = plans as [(typeof plans)[0], (typeof plans)[0]];
+      const ratio = (f: (r: MixRound) => number) => summary(a.rounds.map((r, i) => f(b.rounds[i]!) / f(r)), 2);
+      console.log(`\nB / A per round, median (range): RSS peak ${ratio((r) => r.rssPeak)}; /healthz p99 under load ${ratio((r) => r.probe.p99)}; event loop max ${ratio((r) => r.loopMax)}`);
+      console.log('| kind | p50 B / A | p99 B / A | requests B / A |');
+      console.log('|---|---|---|---|');
+      for (const t of a.chosen) console.log(`| ${t.key} | ${ratio((r) => r.kinds[t.key]!.p50)} | ${ratio((r) => r.kinds[t.key]!.p99)} | ${ratio((r) => r.kinds[t.key]!.requests)} |`);
+    }
+  } finally {
+    anchorChild.kill('SIGTERM');
+    for (const { server } of servers) {
+      server.child.kill('SIGTERM');
+      await new Promise((resolve) => server.child.once('exit', resolve));
+    }
+  }
+}
+
+if (values.mix) {
+  for (const engine of engines) for (const size of sizes) await mixed(engine, size);
+  process.exit(0);
 }
 
 const all = new Map<string, RouteResult[]>();

@@ -2,7 +2,9 @@
  * The scale bench's servers (bench/library-scale.ts): Lectern (buildApp, as main.ts builds it) on an already
  * generated database, and in the same process the bare-Fastify anchor with a bench-only `/event-loop` answer: the
  * event-loop delay of this process (perf_hooks.monitorEventLoopDelay, 1 ms resolution) since the last ask, then
- * reset. Nothing of this ships: it exists only in this bench process. Prints one JSON line with the ports.
+ * reset; and `/memory`: this process's memory as Node counts it (rss, heap used and total, external, array buffers, in
+ * MB), to tell the JavaScript heap from native memory (SQLite's page cache, pg's buffers) in the RSS the load bench
+ * reads from /proc. Nothing of this ships: it exists only in this bench process. Prints one JSON line with the ports.
  *
  * Env: DATA_DIR (SQLite) or DATABASE_URL (PostgreSQL).
  */
@@ -22,6 +24,12 @@ anchor.get('/event-loop', async () => {
   const answer = { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max), samples: delay.count };
   delay.reset();
   return answer;
+});
+
+anchor.get('/memory', async () => {
+  const mb = (n: number) => Math.round(n / 1e4) / 100;
+  const m = process.memoryUsage();
+  return { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
 });
 
 const config = loadConfig({}, { dataDir: process.env.DATA_DIR!, databaseUrl: process.env.DATABASE_URL || null, logLevel: 'silent', webDist: null });
