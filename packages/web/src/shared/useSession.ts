@@ -2,7 +2,7 @@
  * Who is signed in. The readable `logged_in` cookie says whether a session may exist; only then is the profile
  * asked for (anonymous visitors cost no request). A 401 means the session has gone: treat as anonymous.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import type { AccountProfile, LoginRequest } from '@lectern/core';
@@ -23,22 +23,33 @@ export interface Session {
   retry: () => void;
 }
 
+/** The profile query, as useSession reads it and startSession starts it. */
+const profileQuery = {
+  queryKey: queryKeys.profile,
+  queryFn: async ({ signal }: { signal?: AbortSignal }): Promise<AccountProfile | null> => {
+    try {
+      return await api.getProfile(signal);
+    } catch (e) {
+      if (isApiError(e) && e.status === 401) return null;
+      throw e;
+    }
+  },
+  staleTime: 5 * 60_000,
+  retry: 1,
+};
+
+/**
+ * Asks for the profile as the app starts, when the `logged_in` cookie says a session may exist: before the first
+ * render, not in the effects after it, so what waits for the profile (the home's greeting and rows, the playlist
+ * menus) starts one render sooner. useSession then finds it under way; a failure is retried when it mounts.
+ */
+export function startSession(client: QueryClient): void {
+  if (hasLoginCookie()) void client.prefetchQuery(profileQuery);
+}
+
 export function useSession(): Session {
   const mayBeSignedIn = hasLoginCookie();
-  const query = useQuery({
-    queryKey: queryKeys.profile,
-    queryFn: async ({ signal }) => {
-      try {
-        return await api.getProfile(signal);
-      } catch (e) {
-        if (isApiError(e) && e.status === 401) return null;
-        throw e;
-      }
-    },
-    enabled: mayBeSignedIn,
-    staleTime: 5 * 60_000,
-    retry: 1,
-  });
+  const query = useQuery({ ...profileQuery, enabled: mayBeSignedIn });
   return {
     profile: mayBeSignedIn ? (query.data ?? null) : null,
     isLoading: mayBeSignedIn && query.isPending,
