@@ -43,6 +43,8 @@ export interface ToolResult {
   stdout: string;
   /** the end of what it wrote to stderr */
   stderr: string;
+  /** whether `stderrPattern` was seen in anything it wrote to stderr */
+  stderrMatched: boolean;
 }
 
 export interface ToolOptions {
@@ -54,6 +56,10 @@ export interface ToolOptions {
   maxStdoutBytes?: number;
   /** each chunk of stdout as it comes (ffmpeg's -progress); may throw to stop the child */
   onStdout?: (chunk: string) => void;
+  /** ffprobe/ffmpeg's log level (default: error) */
+  logLevel?: 'error' | 'warning';
+  /** looked for in each line it writes to stderr (ToolResult.stderrMatched) */
+  stderrPattern?: RegExp;
 }
 
 /** Thrown when a tool exits with an error: the file could not be read or converted. */
@@ -71,7 +77,8 @@ const DEFAULT_MAX_STDOUT = 8 * 1024 * 1024;
 const STDERR_KEPT = 4000;
 
 export function runTool(tool: 'ffmpeg' | 'ffprobe', args: string[], options: ToolOptions): Promise<ToolResult> {
-  const full = tool === 'ffmpeg' ? ['-nostdin', '-hide_banner', '-loglevel', 'error', ...args] : ['-hide_banner', '-loglevel', 'error', ...args];
+  const level = options.logLevel ?? 'error';
+  const full = tool === 'ffmpeg' ? ['-nostdin', '-hide_banner', '-loglevel', level, ...args] : ['-hide_banner', '-loglevel', level, ...args];
   const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_STDOUT;
   return new Promise<ToolResult>((resolve, reject) => {
     const remaining = options.deadline - Date.now();
@@ -80,6 +87,7 @@ export function runTool(tool: 'ffmpeg' | 'ffprobe', args: string[], options: Too
     const out: Buffer[] = [];
     let outBytes = 0;
     let stderr = '';
+    let stderrMatched = false;
     let failure: Error | null = null;
     const stop = (error: Error): void => {
       failure ??= error;
@@ -101,14 +109,16 @@ export function runTool(tool: 'ffmpeg' | 'ffprobe', args: string[], options: Too
       }
     });
     child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
+      const joined = stderr + chunk.toString('utf8');
+      if (options.stderrPattern && !stderrMatched) stderrMatched = options.stderrPattern.test(joined.slice(-(chunk.byteLength + 200)));
+      stderr = joined.slice(-STDERR_KEPT);
     });
     child.on('error', (error) => stop(new IngestError(`${tool} could not run (${error.message}): media import needs Debian's ffmpeg package`)));
     child.on('close', (code) => {
       clearTimeout(timer);
       if (failure) return reject(failure);
       if (code !== 0) return reject(new ToolFailed(tool, stderr));
-      resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr });
+      resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr, stderrMatched });
     });
   });
 }

@@ -18,9 +18,12 @@ import { MAX_TRANSCRIPT_BYTES, parseTranscript, textToHtml, toTranscriptHtml, to
 import { IngestError } from './types.ts';
 import { LIMIT_NAMES, type ImportLimits, type MediaDoneMessage, type MediaJob, type MediaPartDone } from './worker-protocol.ts';
 
-/** A part whose packets fall short of its declared length by more than this (and by the share below) lies about it. */
-const LENGTH_SLACK_SECONDS = 2;
-const LENGTH_SLACK_SHARE = 0.1;
+/**
+ * A part whose packets fall short of the length its container declares by more than this and the share below is
+ * refused. Containers that declare no length (the length then estimated from the bit rate) are not judged.
+ */
+const LENGTH_SLACK_SECONDS = 0.5;
+const LENGTH_SLACK_SHARE = 0.02;
 /** A conversion is judged against the deadline once it has run this long (its pace is known by then). */
 const PACE_AFTER_MS = 3_000;
 const MB = 1024 * 1024;
@@ -29,6 +32,8 @@ interface Probe {
   formatName: string;
   /** seconds, as the container declares it (NaN when it says nothing) */
   declared: number;
+  /** the length was estimated from the bit rate: the container does not declare one */
+  estimated: boolean;
   tags: Record<string, string>;
   video: { codec: string; width: number; height: number; pixFmt: string } | null;
   /** the embedded cover art, when there is one */
@@ -147,26 +152,31 @@ export async function writeMedia(
 
 async function probe(file: string, name: string, ctx: { deadline: number; limits: ImportLimits }): Promise<Probe> {
   let json: string;
+  let estimated: boolean;
   try {
-    json = (
-      await runTool('ffprobe', [...inputArgs(file), '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters'], {
-        deadline: ctx.deadline,
-        timeoutMessage: timeoutMessage(ctx.limits),
-        maxStdoutBytes: 4 * MB,
-      })
-    ).stdout;
+    const result = await runTool('ffprobe', [...inputArgs(file), '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters'], {
+      deadline: ctx.deadline,
+      timeoutMessage: timeoutMessage(ctx.limits),
+      maxStdoutBytes: 4 * MB,
+      logLevel: 'warning',
+      stderrPattern: /Estimating duration from bitrate/,
+    });
+    json = result.stdout;
+    estimated = result.stderrMatched;
   } catch (error) {
-    if (error instanceof ToolFailed) throw new IngestError(`${name} is not a media file that can be read (${reasonOf(error)})`);
+    if (error instanceof ToolFailed) throw new IngestError(`${name} is not a media file that can be read, or is damaged or cut short (${reasonOf(error)})`);
     throw error;
   }
   const data = JSON.parse(json) as {
     format?: { format_name?: string; duration?: string; tags?: Record<string, string> };
-    streams?: { index: number; codec_type?: string; codec_name?: string; width?: number; height?: number; pix_fmt?: string; disposition?: { attached_pic?: number }; tags?: Record<string, string> }[];
+    streams?: { index: number; codec_type?: string; codec_name?: string; width?: number; height?: number; pix_fmt?: string; disposition?: { attached_pic?: number; still_image?: number }; tags?: Record<string, string> }[];
     chapters?: { start_time?: string; end_time?: string; tags?: Record<string, string> }[];
   };
   const streams = data.streams ?? [];
-  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic && s.codec_name !== 'mjpeg' && s.codec_name !== 'png');
-  const art = streams.find((s) => s.codec_type === 'video' && (s.disposition?.attached_pic || s.codec_name === 'mjpeg' || s.codec_name === 'png'));
+  // cover art is a picture stream marked as attached (ID3 APIC, MP4 covr, FLAC PICTURE) or a still image
+  const isArt = (s: (typeof streams)[number]) => s.codec_type === 'video' && (!!s.disposition?.attached_pic || !!s.disposition?.still_image);
+  const video = streams.find((s) => s.codec_type === 'video' && !isArt(s));
+  const art = streams.find(isArt);
   const audio = streams.find((s) => s.codec_type === 'audio');
   if (!video && !audio) throw new IngestError(`${name} holds no sound or pictures that can be played`);
   const tags = Object.fromEntries(Object.entries(data.format?.tags ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
@@ -176,6 +186,7 @@ async function probe(file: string, name: string, ctx: { deadline: number; limits
   return {
     formatName: data.format?.format_name ?? '',
     declared: Number(data.format?.duration ?? NaN),
+    estimated,
     tags,
     video: video ? { codec: video.codec_name ?? '', width: video.width ?? 0, height: video.height ?? 0, pixFmt: video.pix_fmt ?? '' } : null,
     artIndex: art && !video ? art.index : null,
@@ -241,13 +252,21 @@ async function convert(segment: Segment, isVideo: boolean, ctx: Context): Promis
   const rangeArgs = segment.range ? ['-ss', segment.range.start.toFixed(3), '-to', segment.range.end.toFixed(3)] : [];
   // ffmpeg stops writing one byte past the budget: the count below then refuses the import in the budget's words
   const cap = ctx.writer.remaining + 1;
-  const expected = segment.range ? segment.range.end - segment.range.start : p.declared;
+  const expected = segment.range ? Math.min(segment.range.end, p.declared || Infinity) - segment.range.start : p.declared;
+  const judged = segment.range !== null || !p.estimated;
   const started = Date.now();
+  // The pace is measured from ffmpeg's first progress report on, not from its start (slow to start on a busy machine).
+  let first: { at: number; done: number } | null = null;
   const pace = (chunk: string) => {
     const done = Number(/out_time_us=(\d+)\s*$/m.exec(chunk)?.[1] ?? NaN) / 1e6;
-    const elapsed = Date.now() - started;
-    if (!(done > 0) || !(expected > 0) || elapsed < PACE_AFTER_MS) return;
-    const projected = started + (elapsed * expected) / done;
+    if (!(done > 0) || !(expected > 0)) return;
+    const now = Date.now();
+    if (!first) {
+      first = { at: now, done };
+      return;
+    }
+    if (now - first.at < PACE_AFTER_MS || done <= first.done) return;
+    const projected = now + ((expected - done) * (now - first.at)) / (done - first.done);
     if (projected > ctx.deadline) {
       throw new IngestError(
         `converting ${name} would take about ${Math.round((projected - started) / 1000)} s at its pace so far, more than the ${Math.round(ctx.limits.timeoutMs / 1000)} s limit for one import (${LIMIT_NAMES.timeoutMs})`,
@@ -271,7 +290,7 @@ async function convert(segment: Segment, isVideo: boolean, ctx: Context): Promis
   });
   const actual = written.declared;
   if (!(actual > 0.05)) throw new IngestError(`${name} holds no sound or pictures that can be played: it is damaged or cut short`);
-  if (Number.isFinite(expected) && expected - actual > Math.max(LENGTH_SLACK_SECONDS, expected * LENGTH_SLACK_SHARE)) {
+  if (judged && Number.isFinite(expected) && expected - actual > Math.max(LENGTH_SLACK_SECONDS, expected * LENGTH_SLACK_SHARE)) {
     throw new IngestError(`${name} says it lasts ${clock(expected)} but holds only ${clock(actual)} of sound and pictures: it is damaged, cut short or lies about its length`);
   }
   if (how) ctx.warnings.push(`${name} was converted to ${how}, which browsers play`);
@@ -375,6 +394,7 @@ function timeoutMessage(limits: ImportLimits): string {
 }
 
 function reasonOf(error: ToolFailed): string {
-  const line = error.stderr.trim().split('\n').map((l) => l.replace(/^\[[^\]]*\]\s*/, '').replace(/^file:\S+:\s*/, '').trim()).filter(Boolean).at(-1);
-  return (line || `${error.tool} could not read it`).slice(0, 200);
+  // the last two things it said: the specific one ("moov atom not found") comes before the general one
+  const lines = [...new Set(error.stderr.trim().split('\n').map((l) => l.replace(/^\[[^\]]*\]\s*/, '').replace(/^file:\S+:\s*/, '').trim()).filter(Boolean))].slice(-2);
+  return (lines.join('; ') || `${error.tool} could not read it`).slice(0, 300);
 }

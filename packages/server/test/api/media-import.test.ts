@@ -231,3 +231,151 @@ describe.each(ENGINES)('media import on %s', (engine) => {
     expect(await k().selectFrom('titles').select('id').execute()).toEqual(before);
   });
 });
+
+describe.each(ENGINES)('media conversion and hostile media on %s', (engine) => {
+  let t: TestApp;
+  let dir: string;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-media-hostile-'));
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const k = () => t.lectern.db.kysely;
+  const titleCount = async () => (await k().selectFrom('titles').select('id').execute()).length;
+  /** Nothing of a refused import is left: no rows, no staged or stored files, no ffmpeg still at work on it. */
+  const nothingLeft = async (titlesBefore: number) => {
+    expect(await titleCount()).toBe(titlesBefore);
+    expect(await k().selectFrom('media_files').select('chapter_id').where('title_id', 'not in', k().selectFrom('titles').select('id')).execute()).toEqual([]);
+    const content = path.join(t.dataDir, 'content');
+    const stored = new Set((await k().selectFrom('titles').select('book_id').execute()).map((r) => r.book_id));
+    expect(fs.existsSync(content) ? fs.readdirSync(content).filter((f) => !stored.has(f)) : []).toEqual([]);
+    await expect.poll(() => processesWorkingIn(t.dataDir)).toEqual([]);
+  };
+
+  it('converts what browsers cannot play: MKV, AVI and WebM to H.264/AAC MP4, FLAC and WMA to AAC M4A', async () => {
+    const src = (name: string) => path.join(dir, name);
+    ffmpeg('-f', 'lavfi', '-i', 'testsrc=s=160x90:r=10:d=2', '-f', 'lavfi', '-i', 'sine=d=2', '-c:v', 'mpeg4', '-c:a', 'libmp3lame', src('talk.mkv'));
+    ffmpeg('-f', 'lavfi', '-i', 'testsrc=s=160x90:r=10:d=2', '-f', 'lavfi', '-i', 'sine=d=2', '-c:v', 'mjpeg', '-c:a', 'pcm_s16le', src('lab.avi'));
+    fs.copyFileSync(path.join(FIXTURES, 'clip.webm'), src('demo.webm'));
+    ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=500:d=2', '-c:a', 'flac', src('tone.flac'));
+    ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=700:d=2', '-c:a', 'wmav2', '-f', 'asf', src('voice.wma'));
+    const files = ['talk.mkv', 'lab.avi', 'demo.webm', 'tone.flac', 'voice.wma'].map(src);
+    const report = await t.lectern.services.importer.importPaths(files);
+    expect(report.failed).toEqual([]);
+    expect(report.imported.map((i) => i.warnings)).toEqual([
+      ['talk.mkv was converted to MP4 (H.264/AAC), which browsers play'],
+      ['lab.avi was converted to MP4 (H.264/AAC), which browsers play'],
+      ['demo.webm was converted to MP4 (H.264/AAC), which browsers play'],
+      ['tone.flac was converted to M4A (AAC), which browsers play'],
+      ['voice.wma was converted to M4A (AAC), which browsers play'],
+    ]);
+    const rows = await k()
+      .selectFrom('titles')
+      .innerJoin('media_files', 'media_files.title_id', 'titles.id')
+      .select(['titles.title', 'content_format', 'mime', 'video_codec', 'audio_codec', 'media_files.duration_ms', 'storage_path'])
+      .where('book_id', 'in', report.imported.map((i) => i.book_id))
+      .orderBy('titles.id')
+      .execute();
+    expect(rows.map((r) => [r.title, r.content_format, r.mime, r.video_codec, r.audio_codec])).toEqual([
+      ['Talk', 'video', 'video/mp4', 'h264', 'aac'],
+      ['Lab', 'video', 'video/mp4', 'h264', 'aac'],
+      ['Demo', 'video', 'video/mp4', 'h264', 'aac'],
+      ['Tone', 'audiobook', 'audio/mp4', null, 'aac'],
+      ['Voice', 'audiobook', 'audio/mp4', null, 'aac'],
+    ]);
+    for (const r of rows) {
+      expect(Math.abs(Number(r.duration_ms) - 2000)).toBeLessThan(200);
+      expect(r.storage_path).toMatch(/\.(mp4|m4a)$/);
+    }
+  });
+
+  it('refuses a file cut short (its moov box at the end, or its packets shorter than it says), whole and with the reason', async () => {
+    const before = await titleCount();
+    // moov at the end (no faststart), cut in half: nothing says what the file holds
+    const tail = path.join(dir, 'moov-at-end.mp4');
+    ffmpeg('-f', 'lavfi', '-i', 'testsrc=s=160x90:r=10:d=4', '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mp4', tail);
+    fs.writeFileSync(path.join(dir, 'cut-end.mp4'), fs.readFileSync(tail).subarray(0, Math.floor(fs.statSync(tail).size / 2)));
+    // a part of a course that says it is 2.5 s long but holds half of that: the whole course is refused
+    const course = path.join(dir, 'cut-course');
+    fs.mkdirSync(course);
+    fs.copyFileSync(path.join(FIXTURES, 'audiobook', '9 Down the Rabbit Hole.mp3'), path.join(course, '1 good.mp3'));
+    const mp3 = fs.readFileSync(path.join(FIXTURES, 'audiobook', '10 The Pool of Tears.mp3'));
+    fs.writeFileSync(path.join(course, '2 cut.mp3'), mp3.subarray(0, Math.floor(mp3.length / 2)));
+    const report = await t.lectern.services.importer.importPaths([path.join(dir, 'cut-end.mp4'), course]);
+    expect(report.imported).toEqual([]);
+    expect(report.failed).toEqual([
+      { file: path.join(dir, 'cut-end.mp4'), reason: expect.stringMatching(/^cut-end\.mp4 is not a media file that can be read, or is damaged or cut short \(.*moov atom not found/) },
+      { file: course, reason: expect.stringMatching(/^2 cut\.mp3 says it lasts 0:02 but holds only 0:01 of sound and pictures: it is damaged, cut short or lies about its length$/) },
+    ]);
+    await nothingLeft(before);
+  });
+
+  it('refuses a file that declares a huge length its packets do not have', async () => {
+    const before = await titleCount();
+    const data = Buffer.from(fs.readFileSync(path.join(FIXTURES, 'clip.mp4')));
+    const mvhd = data.indexOf('mvhd');
+    expect(data[mvhd + 4]).toBe(0); // version 0: timescale at +16, duration at +20
+    data.writeUInt32BE(0x7fffffff, mvhd + 20); // about 596 hours at 1/1000 s
+    const huge = path.join(dir, 'forever.mp4');
+    fs.writeFileSync(huge, data);
+    const report = await t.lectern.services.importer.importPaths([huge]);
+    expect(report.imported).toEqual([]);
+    expect(report.failed).toEqual([{ file: huge, reason: 'forever.mp4 says it lasts 596:31:24 but holds only 0:02 of sound and pictures: it is damaged, cut short or lies about its length' }]);
+    await nothingLeft(before);
+  });
+
+  it('refuses a manifest naming a path outside its folder, whole, with the reason (its good parts are not imported)', async () => {
+    const before = await titleCount();
+    const folder = path.join(dir, 'escaping');
+    fs.mkdirSync(folder);
+    fs.copyFileSync(path.join(FIXTURES, 'clip.mp4'), path.join(folder, 'one.mp4'));
+    fs.copyFileSync(path.join(FIXTURES, 'clip.mp4'), path.join(dir, 'outside.mp4'));
+    fs.writeFileSync(path.join(folder, 'lectern-media.json'), JSON.stringify({ title: 'Escape', parts: [{ file: 'one.mp4' }, { file: '../outside.mp4' }] }));
+    const linked = path.join(dir, 'linking');
+    fs.mkdirSync(linked);
+    fs.symlinkSync(path.join(dir, 'outside.mp4'), path.join(linked, 'link.mp4'));
+    fs.writeFileSync(path.join(linked, 'lectern-media.json'), JSON.stringify({ parts: [{ file: 'link.mp4', transcript: '/etc/passwd.vtt' }] }));
+    const report = await t.lectern.services.importer.importPaths([folder, linked]);
+    expect(report.imported).toEqual([]);
+    expect(report.failed).toEqual([
+      { file: folder, reason: 'lectern-media.json: parts[1].file "../outside.mp4" is outside the folder: a manifest may name only files inside its own folder' },
+      { file: linked, reason: 'lectern-media.json: parts[0].file "link.mp4" is outside the folder: a manifest may name only files inside its own folder' },
+    ]);
+    await nothingLeft(before);
+  });
+
+  it('refuses a conversion that would take longer than the import time limit, and stops ffmpeg', async () => {
+    const slow = await startTestApp(engine, { imports: { ...t.lectern.services.importer.limits, timeoutMs: 2_000 } });
+    try {
+      const long = path.join(dir, 'long.avi');
+      ffmpeg('-f', 'lavfi', '-i', 'testsrc2=s=640x360:r=30:d=120', '-c:v', 'mpeg4', '-q:v', '20', long);
+      const report = await slow.lectern.services.importer.importPaths([long]);
+      expect(report.imported).toEqual([]);
+      expect(report.failed).toEqual([{ file: long, reason: expect.stringMatching(/limit for one import \(IMPORT_TIMEOUT_SECONDS\)$/) }]);
+      expect((await slow.lectern.db.kysely.selectFrom('titles').select('id').execute()).length).toBe(0);
+      await expect.poll(() => processesWorkingIn(slow.dataDir)).toEqual([]);
+      expect(fs.readdirSync(path.join(slow.dataDir, 'content'))).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+/** Processes (ffmpeg, ffprobe) whose command line names a file below `dir`. */
+function processesWorkingIn(dir: string): string[] {
+  const found: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmd.includes(dir) && /ff(mpeg|probe)/.test(cmd)) found.push(cmd.slice(0, 120));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
