@@ -336,6 +336,30 @@ export function xxteaEncrypt(data: Uint8Array, key: Uint8Array): Uint8Array {
 }
 
 /**
+ * The plaintext as {@link xxteaEncrypt} lays it out (little-endian words, the last zero-padded, and the trailing
+ * length word), ready to be encrypted under any key by {@link xxteaEncryptWords}. It depends on no key, so a server
+ * makes it once per chapter and encrypts a copy for each reader, instead of UTF-8-encoding the chapter every time.
+ */
+export function xxteaPlaintext(data: Uint8Array): Uint32Array {
+  return toWords(data, true);
+}
+
+/**
+ * {@link xxteaEncrypt} of the bytes that {@link xxteaPlaintext} laid out (the same output bytes): `plain` is
+ * left as it was; the ciphertext goes into `into` when it is given and long enough (a buffer the caller reuses),
+ * else into a new array. Empty input gives empty output.
+ */
+export function xxteaEncryptWords(plain: Uint32Array, key: Uint8Array, into?: Uint32Array): Uint8Array {
+  const n = plain.length;
+  // An empty plaintext is its length word alone (zero): xxteaEncrypt's empty output.
+  if (n <= 1) return new Uint8Array(0);
+  const v = into && into.length >= n ? into.subarray(0, n) : new Uint32Array(n);
+  v.set(plain);
+  encryptWords(v, keyWords(key));
+  return fromWords(v, n << 2);
+}
+
+/**
  * Inverse of {@link xxteaEncrypt}, exactly as xxtea-node's `decrypt(data, key)`: a length that is not a multiple of
  * 4 is zero-padded, and the result is `null` when the decrypted trailing length word does not fit the data (which
  * is what a wrong key or damaged ciphertext almost always produces). Empty input gives empty output.
@@ -498,6 +522,15 @@ export interface EncryptChapterOptions {
   checksum?: string;
   /** A native base64 encoder of the same standard padded form (the server's Buffer), in place of {@link base64Encode}. */
   toBase64?: (bytes: Uint8Array) => string;
+  /** {@link chapterPlaintext} of the html, when the caller keeps it with the chapter (it depends on no key). */
+  plaintext?: Uint32Array;
+  /** Words the ciphertext may be written into (reused by the caller; the base64 text is made before it returns). */
+  scratch?: Uint32Array;
+}
+
+/** A chapter's plaintext laid out for the cipher: {@link xxteaPlaintext} of the html's UTF-8 bytes. */
+export function chapterPlaintext(html: string): Uint32Array {
+  return xxteaPlaintext(utf8Encode(html));
 }
 
 /**
@@ -505,7 +538,7 @@ export interface EncryptChapterOptions {
  */
 export function encryptChapter(html: string, userKey: string, bookId: string, chapterUri: string, options: EncryptChapterOptions = {}): EncryptedChapter {
   const key = chapterKeyBytes(deriveChapterKey(userKey, bookId, chapterUri));
-  const cipher = xxteaEncrypt(utf8Encode(html), key);
+  const cipher = xxteaEncryptWords(options.plaintext ?? chapterPlaintext(html), key, options.scratch);
   return { content: (options.toBase64 ?? base64Encode)(cipher), checksum: options.checksum ?? chapterChecksum(html) };
 }
 

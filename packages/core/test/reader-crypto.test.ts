@@ -10,6 +10,7 @@ import {
   base64Encode,
   CHAPTER_KEY_LENGTH,
   chapterChecksum,
+  chapterPlaintext,
   chapterKeyBytes,
   decryptChapter,
   deriveChapterKey,
@@ -19,6 +20,8 @@ import {
   utf8Encode,
   xxteaDecrypt,
   xxteaEncrypt,
+  xxteaEncryptWords,
+  xxteaPlaintext,
 } from '../src/reader-crypto.ts';
 
 /*
@@ -285,6 +288,28 @@ describe('xxteaEncrypt / xxteaDecrypt (xxtea-node byte-string form)', () => {
     );
   });
 
+  it('encrypts a plaintext laid out once under many keys as xxtea-node does, into a reused buffer, the plaintext untouched (property)', () => {
+    const scratch = new Uint32Array(64);
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 400 }),
+        fc.array(fc.uint8Array({ minLength: 1, maxLength: 32 }), { minLength: 1, maxLength: 4 }),
+        (data, keys) => {
+          const plain = xxteaPlaintext(data);
+          const before = hex(new Uint8Array(plain.buffer.slice(0)));
+          for (const key of keys) {
+            const theirs = data.length === 0 ? new Uint8Array(0) : xxtea.encrypt(data, key);
+            // Copied out at once: the next call reuses the scratch words.
+            expect(hex(xxteaEncryptWords(plain, key, scratch).slice())).toBe(hex(theirs));
+            expect(hex(xxteaEncryptWords(plain, key))).toBe(hex(theirs));
+          }
+          expect(hex(new Uint8Array(plain.buffer))).toBe(before);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('returns null for a wrong key (trailing length out of range)', () => {
     const cipher = xxteaEncrypt(utf8Encode('x'.repeat(100)), utf8Encode('right key'));
     expect(xxteaDecrypt(cipher, utf8Encode('wrong key'))).toBeNull();
@@ -428,6 +453,17 @@ describe('encryptChapter / decryptChapter', () => {
     const key = deriveChapterKey(userKey, bookId, chapterUri);
     expect(enc.content).toBe(Buffer.from(xxtea.encrypt(Buffer.from(html, 'utf8'), Buffer.from(key, 'utf8'))).toString('base64'));
     expect(xxtea.decryptToString(enc.content, key)).toBe(html);
+  });
+
+  it('gives the same content from a plaintext kept with the chapter and a reused scratch buffer', () => {
+    const scratch = new Uint32Array(16);
+    for (const html of ['', '<p>x</p>', bigChapter(20_000), '<p>😀</p>'.repeat(200)]) {
+      const plaintext = chapterPlaintext(html);
+      for (const uri of [chapterUri, 'ch02.html']) {
+        const kept = encryptChapter(html, userKey, bookId, uri, { plaintext, scratch });
+        expect(kept).toEqual(encryptChapter(html, userKey, bookId, uri));
+      }
+    }
   });
 
   it('round-trips small, empty and BOM-prefixed chapters', () => {

@@ -31,17 +31,28 @@ function blockBody(items: ArchiveItem[]): Buffer {
   }
   const json = JSON.stringify(items);
   if (contents.length === 0) return Buffer.from(json);
-  const parts: Buffer[] = [];
+  // The JSON around the contents, in pieces; the answer is written once into a buffer of its exact size.
+  const pieces: string[] = [];
   let from = 0;
+  let size = 0;
   contents.forEach((content, i) => {
     const quoted = JSON.stringify(marker(i));
     const at = json.indexOf(quoted, from);
     // The marker's quotes stay: the content goes between them.
-    parts.push(Buffer.from(json.slice(from, at + 1)), Buffer.from(content, 'latin1'));
+    pieces.push(json.slice(from, at + 1));
     from = at + quoted.length - 1;
+    size += content.length;
   });
-  parts.push(Buffer.from(json.slice(from)));
-  return Buffer.concat(parts);
+  pieces.push(json.slice(from));
+  for (const piece of pieces) size += Buffer.byteLength(piece);
+  const body = Buffer.allocUnsafe(size);
+  let o = 0;
+  contents.forEach((content, i) => {
+    o += body.write(pieces[i]!, o);
+    o += body.write(content, o, 'latin1');
+  });
+  body.write(pieces[pieces.length - 1]!, o);
+  return body;
 }
 
 export function readerRoutes(app: FastifyInstance, deps: { reader: ReaderService }): void {

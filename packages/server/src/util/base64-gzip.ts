@@ -103,6 +103,22 @@ const HEADER: { bytes: Buffer; tailBits: number; tailLength: number } = (() => {
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
+/**
+ * Two bytes at a time where both are base64 characters (the ciphertext's run, nearly all of an answer): the pair's
+ * codes joined in one word, indexed by the two bytes as one little-endian 16-bit read. Zero where either byte
+ * is not in the alphabet (a pair of codes longer than 14 bits): those pairs are coded a byte at a time.
+ */
+const PAIR = new Int32Array(65536);
+for (let a = 0; a < 64; a++) {
+  for (let b = 0; b < 64; b++) {
+    const first = B64.charCodeAt(a);
+    const second = B64.charCodeAt(b);
+    const length = LENGTHS[first]! + LENGTHS[second]!;
+    PAIR[first | (second << 8)] = (CODES[first]! | (CODES[second]! << LENGTHS[first]!)) | (length << 16);
+  }
+}
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** gzip (RFC 1952) of the bytes, Huffman-coded for base64 as described above. */
 export function gzipBase64(data: Uint8Array): Buffer {
   const n = data.length;
@@ -113,14 +129,61 @@ export function gzipBase64(data: Uint8Array): Buffer {
   let o = GZIP_HEADER.length + HEADER.bytes.length;
   let acc = HEADER.tailBits;
   let nbits = HEADER.tailLength;
-  for (let i = 0; i < n; i++) {
+  // The accumulator holds fewer than 16 bits between steps and takes at most 14 (a pair) or 13 (a byte) more;
+  // two bytes go out whenever 16 bits are in.
+  let i = 0;
+  if (LITTLE_ENDIAN && n >= 2) {
+    // A 16-bit view needs an even offset: an odd first byte goes alone.
+    if (data.byteOffset & 1) {
+      const entry = TABLE[data[0]!]!;
+      acc |= (entry & 0xffff) << nbits;
+      nbits += entry >>> 16;
+      i = 1;
+    }
+    const pairs = new Uint16Array(data.buffer, data.byteOffset + i, (n - i) >>> 1);
+    const count = pairs.length;
+    for (let j = 0; j < count; j++) {
+      const pair = pairs[j]!;
+      const both = PAIR[pair]!;
+      if (both !== 0) {
+        acc |= (both & 0xffff) << nbits;
+        nbits += both >>> 16;
+        if (nbits >= 16) {
+          out[o++] = acc;
+          out[o++] = acc >>> 8;
+          acc >>>= 16;
+          nbits -= 16;
+        }
+      } else {
+        const first = TABLE[pair & 0xff]!;
+        acc |= (first & 0xffff) << nbits;
+        nbits += first >>> 16;
+        if (nbits >= 16) {
+          out[o++] = acc;
+          out[o++] = acc >>> 8;
+          acc >>>= 16;
+          nbits -= 16;
+        }
+        const second = TABLE[pair >>> 8]!;
+        acc |= (second & 0xffff) << nbits;
+        nbits += second >>> 16;
+        if (nbits >= 16) {
+          out[o++] = acc;
+          out[o++] = acc >>> 8;
+          acc >>>= 16;
+          nbits -= 16;
+        }
+      }
+    }
+    i += count << 1;
+  }
+  for (; i < n; i++) {
     const entry = TABLE[data[i]!]!;
     acc |= (entry & 0xffff) << nbits;
     nbits += entry >>> 16;
-    // Two bytes out whenever 16 bits are in: the accumulator never holds more than 15 + 13 bits.
     if (nbits >= 16) {
-      out[o++] = acc & 0xff;
-      out[o++] = (acc >>> 8) & 0xff;
+      out[o++] = acc;
+      out[o++] = acc >>> 8;
       acc >>>= 16;
       nbits -= 16;
     }

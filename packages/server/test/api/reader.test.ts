@@ -163,4 +163,15 @@ describe.each(ENGINES)('reader calls on %s', (engine) => {
     expect(bobs.results.every((r) => r.top_percentage === 0)).toBe(true);
     expect((await anon.get(`/api/v1/book/${book.book_id}/chapter-progress/`)).statusCode).toBe(401);
   });
+
+  it("gives each block item the reader's own furthest position in that chapter, and 0 where they have none", async () => {
+    const topOf = async (client: TestClient, href: string) =>
+      blockResponseSchema.parse((await client.post('/nest/epub/block/', { book_id: book.book_id, hrefs: href, package_resources: 1 })).json())[0]!.top_percentage;
+    const read = book.chapters[3]!.full_path;
+    // The usage test above took ada to 75 % of this chapter; asked twice, the second from the compiled statement.
+    expect(await topOf(ada, read)).toBe(75);
+    expect(await topOf(ada, read)).toBe(75);
+    expect(await topOf(ada, book.chapters[4]!.full_path)).toBe(0);
+    expect(await topOf(bob, read)).toBe(0);
+  });
 });

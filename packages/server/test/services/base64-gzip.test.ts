@@ -17,6 +17,19 @@ describe('gzipBase64', () => {
     for (const data of cases) expect(gunzipSync(gzipBase64(data)).equals(data)).toBe(true);
   });
 
+  it('codes views at odd and even offsets, base64 pairs and other bytes side by side, as the bytes they are', () => {
+    // Pairs of base64 characters are coded together from a 16-bit view, which needs an even offset.
+    const text = Buffer.from(`{"a":"${randomBytes(301).toString('base64')}","b":"é\u0000x"}${randomBytes(3).toString('base64')}`);
+    const backing = Buffer.alloc(text.length + 4);
+    for (const offset of [0, 1, 2, 3]) {
+      text.copy(backing, offset);
+      for (const end of [text.length, text.length - 1]) {
+        const view = backing.subarray(offset, offset + end);
+        expect(gunzipSync(gzipBase64(view)).equals(view)).toBe(true);
+      }
+    }
+  });
+
   it('codes base64 in about 6 bits a character', () => {
     const json = Buffer.from(JSON.stringify([{ book_id: 'b', resources: [{ content: randomBytes(30_000).toString('base64') }] }]));
     const packed = gzipBase64(json);
