@@ -17,6 +17,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirection, ROOT_ID, setReaderClasses, verticalWriting } from './engine/chapterDocument.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
 import { adaptBookStyles } from './engine/bookStyles.ts';
+import { chapterShell, firstSlice, SLICE_MIN_CHARS, SliceFiller, sliceChapter } from './engine/chapterSlices.ts';
 import type { InitialPosition } from '../../shared/reading/position.ts';
 
 /** A chapter's document, as ChapterView writes it. */
@@ -64,9 +65,12 @@ function useDelayedFlag(flag: boolean, delayMs: number): boolean {
 
 /**
  * A longer next chapter is not prepared ahead: its layout would be one long task in the middle of reading (page
- * turns waiting behind it); it is laid out when the reader gets there, as any chapter opened from the contents.
+ * turns waiting behind it); it is shown in slices when the reader gets there (engine/chapterSlices.ts).
  */
-const PREPARE_MAX_CHARS = 300_000;
+const PREPARE_MAX_CHARS = SLICE_MIN_CHARS;
+
+/** The rest of a chapter shown in slices goes in when the page is idle, and within this long even when it is not. */
+const SLICE_IDLE_TIMEOUT_MS = 250;
 
 /** How long a chapter has been on screen before the next one is prepared behind it. */
 const PREPARE_AFTER_MS = 2000;
@@ -111,6 +115,9 @@ export function ChapterView(props: ChapterViewProps) {
   const prepared = useRef<ChapterSource | null>(null);
   const controllerRef = useRef<FrameController | null>(null);
   const [ready, setReady] = useState(false);
+  // The whole chapter is in the document (a long one goes in slices after its first screen): the reading session,
+  // the search jump, highlights and read aloud get the controller only then (onReady), as does the spare frame.
+  const [complete, setComplete] = useState(false);
   const spinner = useDelayedFlag(!ready || props.switching, SPINNER_DELAY_MS);
   // The latest props for the asynchronous steps, without rewriting the document when they change.
   const latest = useRef(props);
@@ -134,6 +141,11 @@ export function ChapterView(props: ChapterViewProps) {
     controllerRef.current?.destroy();
     controllerRef.current = null;
     setReady(false);
+    setComplete(false);
+    // A long chapter: the slice holding the reader's place first, the rest once it is on screen.
+    const sliced = swap ? null : sliceChapter(source.html);
+    const start = sliced ? firstSlice(source.html, sliced, p.initial()) : null;
+    let filling = false;
     if (swap) {
       performance.mark('reader:document-swapped');
       prepared.current = null;
@@ -141,7 +153,7 @@ export function ChapterView(props: ChapterViewProps) {
       setActive(index);
     } else {
       performance.mark('reader:document-built');
-      const html = documentOf(source, frame, p.prefs);
+      const html = documentOf(sliced && start ? { ...source, html: chapterShell(source.html, sliced, start.index) } : source, frame, p.prefs);
       frame.style.visibility = 'hidden';
       doc.open();
       doc.write(html);
@@ -149,6 +161,9 @@ export function ChapterView(props: ChapterViewProps) {
       performance.mark('reader:document-written');
     }
     let cancelled = false;
+    let idleHandle: number | undefined;
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 16));
+    const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
     void stylesheetsSettled(doc, win).then(() => {
       if (cancelled || !doc.body) return;
       performance.mark('reader:frame-loaded');
@@ -160,19 +175,24 @@ export function ChapterView(props: ChapterViewProps) {
       performance.mark('reader:book-styles');
       // Callbacks go through `latest` so the controller always calls the current handlers.
       const callbacks: FrameCallbacks = {
-        onProgress: (pct, loc) => latest.current.callbacks.onProgress(pct, loc),
-        onEdge: (dir) => latest.current.callbacks.onEdge(dir),
+        // While the rest of a long chapter is going in, its percentages and pages are not yet the chapter's, and its
+        // edge is not the chapter's end: nothing is reported, no turn leaves the chapter.
+        onProgress: (pct, loc) => void (!filling && latest.current.callbacks.onProgress(pct, loc)),
+        onEdge: (dir) => void (!filling && latest.current.callbacks.onEdge(dir)),
         onNavigate: (path) => latest.current.callbacks.onNavigate(path),
         onImage: (src, alt) => latest.current.callbacks.onImage(src, alt),
         onKey: (e) => latest.current.callbacks.onKey?.(e),
-        onPages: (i, c) => latest.current.callbacks.onPages?.(i, c),
+        onPages: (i, c) => void (!filling && latest.current.callbacks.onPages?.(i, c)),
         onMiddleTap: () => latest.current.callbacks.onMiddleTap?.(),
         onExternalLink: (url) => latest.current.callbacks.onExternalLink?.(url),
       };
       const controller = new FrameController(frame, now.prefs, now.href, now.bookId, now.readerPath, callbacks);
       controller.rtl = now.rtl === true;
       controllerRef.current = controller;
-      controller.goToInitial(now.initial());
+      const container = sliced && start ? SliceFiller.container(doc, ROOT_ID) : null;
+      const filler = sliced && start && container ? new SliceFiller(doc, container, source.html, sliced, start.index) : null;
+      filling = !!filler;
+      controller.goToInitial(filler && start ? (start.position as InitialPosition) : now.initial());
       performance.mark('reader:positioned');
       // Shown once positioned, so the reader never sees the chapter jump from its top to where they were:
       // goToInitial positions synchronously, so the next frame already paints the right place. Shown here rather
@@ -185,13 +205,40 @@ export function ChapterView(props: ChapterViewProps) {
         old.style.visibility = 'hidden';
         if (focused) controller.focus();
       }
-      now.onReady(controller);
+      const whole = () => {
+        filling = false;
+        performance.mark('reader:chapter-complete');
+        latest.current.onReady(controller);
+        setComplete(true);
+      };
+      if (!filler) whole();
       win.requestAnimationFrame(() => {
-        if (!cancelled) setReady(true);
+        if (cancelled) return;
+        setReady(true);
+        // (read by the bench: the first screen of a chapter shown in slices is on screen)
+        win.requestAnimationFrame(() => void (!cancelled && filler && performance.mark('reader:first-screen')));
       });
+      if (!filler) return;
+      // The rest, a slice per idle period: after the reader's place first, then before it. A slice going in before
+      // the place in view would push it down (or onto a later page): the reader's place is kept in view.
+      // Paged, the columns are laid out again from the start at every insertion (the browser has no partial
+      // fragmentation): what goes after the place goes in at once, then what goes before, two layouts in all.
+      const fill = () => {
+        idleHandle = undefined;
+        if (cancelled) return;
+        const before = filler.nextIsBefore;
+        const range = before ? controller.place() : null;
+        do filler.insertNext();
+        while (controller.paged && !filler.done && filler.nextIsBefore === before);
+        if (range) controller.reveal(range);
+        if (filler.done) whole();
+        else idleHandle = idle(fill, { timeout: SLICE_IDLE_TIMEOUT_MS });
+      };
+      idleHandle = idle(fill, { timeout: SLICE_IDLE_TIMEOUT_MS });
     });
     return () => {
       cancelled = true;
+      if (idleHandle !== undefined) cancelIdle(idleHandle);
     };
   }, [props.html, props.baseHref, props.stylesheets, props.label, props.href, rootKey]);
 
@@ -199,7 +246,7 @@ export function ChapterView(props: ChapterViewProps) {
   // idle): turning into it then costs a swap.
   const next = props.next ?? null;
   useEffect(() => {
-    if (!ready || !next || next.html.length > PREPARE_MAX_CHARS) return;
+    if (!complete || !next || next.html.length > PREPARE_MAX_CHARS) return;
     if (prepared.current && sameSource(prepared.current, next)) return;
     const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 300));
     const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
@@ -240,7 +287,7 @@ export function ChapterView(props: ChapterViewProps) {
       window.clearTimeout(timer);
       if (handle !== undefined) cancelIdle(handle);
     };
-  }, [ready, next]);
+  }, [complete, next]);
 
   // Settings change in place.
   useEffect(() => {

@@ -127,6 +127,11 @@ export class FrameController {
     return this.frame;
   }
 
+  /** The reader's place: the range kept across re-layouts, else the first character in view. */
+  place(): Range | null {
+    return this.anchor ?? this.captureRange();
+  }
+
   /** Brings a range into view (a note chosen in the notes panel), as the reader's position. */
   reveal(range: Range) {
     this.restore(range, this.percentage());
