@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import type { IncomingMessage } from 'node:http';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
+import { ROUTE_MODULES } from './src/app/routeModules.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const target = process.env.LECTERN_API ?? 'http://127.0.0.1:8080';
@@ -77,9 +78,46 @@ function preloadSchemas(): Plugin {
   };
 }
 
+/**
+ * route-preloads.json beside index.html: for each address pattern of src/app/routeModules.ts, the chunks and
+ * stylesheets its page module needs beyond what the entry already loads. The server names them in that address's
+ * index.html (packages/server/src/routes/web.ts), so a deep link fetches its page's code with the entry.
+ */
+function routePreloads(): Plugin {
+  return {
+    name: 'lectern-route-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      // What the entry loads anyway (its static imports, the stylesheets they bring): never named again.
+      const entry = chunks.find((c) => c.isEntry);
+      const initial = new Set<string>();
+      const walk = (file: string, into: Set<string>, skip: Set<string>) => {
+        if (into.has(file) || skip.has(file)) return;
+        into.add(file);
+        for (const f of byFile.get(file)?.imports ?? []) walk(f, into, skip);
+      };
+      if (entry) walk(entry.fileName, initial, new Set());
+      const cssOf = (files: Iterable<string>) =>
+        [...files].flatMap((f) => [...((byFile.get(f) as { viteMetadata?: { importedCss: Set<string> } } | undefined)?.viteMetadata?.importedCss ?? [])]);
+      const initialCss = new Set(cssOf(initial));
+      const out: Record<string, { js: string[]; css: string[] }> = {};
+      for (const { path: pattern, module } of ROUTE_MODULES) {
+        const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`/web/${module}`));
+        if (!chunk) this.error(`routeModules.ts names ${module}, which is no chunk of its own: router.tsx must load it on demand`);
+        const files = new Set<string>();
+        walk(chunk.fileName, files, initial);
+        out[pattern] = { js: [...files].map((f) => `/${f}`), css: [...new Set(cssOf(files))].filter((f) => !initialCss.has(f)).map((f) => `/${f}`) };
+      }
+      this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: JSON.stringify(out, null, 1) });
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [react(), precompress(), preloadSchemas()],
+  plugins: [react(), precompress(), preloadSchemas(), routePreloads()],
   // The chapter worker is a module worker that loads the client's schemas on demand, as the app does.
   worker: { format: 'es' },
   build: {
@@ -89,6 +127,17 @@ export default defineConfig({
     sourcemap: 'hidden',
     target: 'es2022',
     rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // What the entry imports statically, in two chunks (the libraries, the app): split by which lazy pages
+          // share what, it was ten, and a browser asks one host for six files at a time (HTTP/1.1), so the
+          // first screen waited for a second and a third round of requests.
+          groups: [
+            { name: 'vendor', tags: ['$initial'], test: /[\\/]node_modules[\\/]/, priority: 2 },
+            { name: 'index', tags: ['$initial'], priority: 1 },
+          ],
+        },
+      },
       treeshake: {
         // The core package is pure (DESIGN.md: no Node or DOM imports, no side effects): a chunk that uses only
         // its formatting rules and paths must not pull in its zod schemas, which the client loads on demand.

@@ -23,6 +23,30 @@ export function cacheControlOf(filePath: string): string {
   return 'no-cache';
 }
 
+/**
+ * index.html per address: where the build's route-preloads.json (packages/web/vite.config.ts) names the code an
+ * address's page opens with, the page's head names it too (modulepreload for its chunks, preload for its
+ * stylesheets), so the browser fetches it with the entry rather than once the entry has run and routed. Each
+ * variant is made once. Without the file (an older build), every page gets index.html as it is.
+ */
+export function routePagesOf(indexHtml: string | null, webDist: string | null): (pathname: string) => string {
+  if (!indexHtml) return () => '';
+  const file = webDist ? path.join(webDist, 'route-preloads.json') : null;
+  let routes: { pattern: RegExp; html: string }[] = [];
+  if (file && fs.existsSync(file) && indexHtml.includes('</head>')) {
+    const table = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, { js: string[]; css: string[] }>;
+    const attr = (url: string) => url.replace(/[^\w/.@-]/g, '');
+    routes = Object.entries(table).map(([pattern, { js, css }]) => {
+      const links = [
+        ...js.map((u) => `<link rel="modulepreload" crossorigin href="${attr(u)}">`),
+        ...css.map((u) => `<link rel="preload" as="style" crossorigin href="${attr(u)}">`),
+      ].join('\n    ');
+      return { pattern: new RegExp(pattern), html: indexHtml.replace('</head>', `  ${links}\n  </head>`) };
+    });
+  }
+  return (pathname) => routes.find((r) => r.pattern.test(pathname))?.html ?? indexHtml;
+}
+
 export async function webRoutes(app: FastifyInstance, webDist: string | null): Promise<void> {
   const indexFile = webDist ? path.join(webDist, 'index.html') : null;
   const hasWeb = indexFile !== null && fs.existsSync(indexFile);
@@ -39,12 +63,13 @@ export async function webRoutes(app: FastifyInstance, webDist: string | null): P
       // with no compression work per request. Uncompressed, the entry chunk alone is over 300 KB on the wire.
       preCompressed: true,
       // Source maps are not served (the build writes them for whoever reads a stack trace on the machine).
-      globIgnore: ['**/*.br', '**/*.gz', '**/*.map'],
+      globIgnore: ['**/*.br', '**/*.gz', '**/*.map', '**/route-preloads.json'],
       setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlOf(filePath)),
     });
   }
   const indexHtml = hasWeb ? fs.readFileSync(indexFile!, 'utf8') : null;
   const personalised = indexHtml?.includes(NOSCRIPT_MARKER) ?? false;
+  const pageHtml = routePagesOf(indexHtml, webDist);
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
@@ -53,9 +78,10 @@ export async function webRoutes(app: FastifyInstance, webDist: string | null): P
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`, then restart.');
     }
-    if (!personalised) return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    const html = pageHtml(pathname);
+    if (!personalised) return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
     // The no-JavaScript forms carry this caller's CSRF token: the page is theirs alone.
-    const page = indexHtml.replace(NOSCRIPT_MARKER, await noscriptForms(request));
+    const page = html.replace(NOSCRIPT_MARKER, await noscriptForms(request));
     return reply.header('cache-control', 'private, no-cache').type('text/html; charset=utf-8').send(page);
   });
 }

@@ -16,13 +16,21 @@ describe('web app files', () => {
   beforeAll(async () => {
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-web-dist-'));
     fs.mkdirSync(path.join(dist, 'assets'));
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Lectern</title><div id="root"></div>');
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>Lectern</title></head><body><div id="root"></div></body></html>');
     fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
     // The build's compressed copies (vite.config.ts): marked so the test sees which file was sent.
     fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), 'brotli copy');
     fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.gz'), 'gzip copy');
     fs.writeFileSync(path.join(dist, 'favicon-32.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
     fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["../src/secret.ts"]}');
+    // What the build writes (packages/web/vite.config.ts, routePreloads): the code each address's page opens with.
+    fs.writeFileSync(
+      path.join(dist, 'route-preloads.json'),
+      JSON.stringify({
+        '^/home/': { js: ['/assets/HomePage-h1.js'], css: ['/assets/HomePage-h2.css'] },
+        '^/library/view/': { js: ['/assets/ReaderPage-r1.js', '/assets/locator-r2.js'], css: [] },
+      }),
+    );
     t = await startTestApp('sqlite', { webDist: dist });
     client = new TestClient(t.lectern.app);
   });
@@ -67,6 +75,23 @@ describe('web app files', () => {
     const api = await client.get('/api/v1/no-such-thing/');
     expect(api.statusCode).toBe(404);
     expect(api.json()).toHaveProperty('detail');
+  });
+
+  it("names the code an address's page opens with in that page's head, and nothing on other pages", async () => {
+    const home = await client.get('/home/');
+    expect(home.statusCode).toBe(200);
+    const head = home.body.slice(0, home.body.indexOf('</head>'));
+    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/HomePage-h1.js">');
+    expect(head).toContain('<link rel="preload" as="style" crossorigin href="/assets/HomePage-h2.css">');
+    const reader = await client.get('/library/view/moby-dick/abc/chapter_001.xhtml');
+    expect(reader.body).toContain('href="/assets/ReaderPage-r1.js"');
+    expect(reader.body).toContain('href="/assets/locator-r2.js"');
+    expect(reader.body).not.toContain('HomePage');
+    const catalog = await client.get('/library/');
+    expect(catalog.body).not.toContain('modulepreload');
+    expect(catalog.body).toContain('<div id="root">');
+    // the table itself is the server's, not a file of the site
+    expect((await client.get('/route-preloads.json')).headers['content-type']).toMatch(/^text\/html/);
   });
 
   it('never serves source maps, whatever the build left in dist', async () => {
