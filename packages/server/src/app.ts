@@ -184,7 +184,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     analytics: new AnalyticsService(new AnalyticsRepository(db.kysely), requestLimits, secret, config.analyticsRetentionDays),
     annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions),
     scriptedFrames: new ScriptedFrames(secret, config.scriptedOrigin, catalog, sessions),
-    media: new MediaService(secret, catalog, mediaRepo, store),
+    media: new MediaService(secret, catalog, mediaRepo, store, catalogCache),
     search: new SearchService(searchRepo, catalogRepo, catalog),
     home: new HomeService(new HomeRepository(db.kysely), catalogRepo, catalog),
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),

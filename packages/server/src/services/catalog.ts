@@ -67,6 +67,7 @@ export const CACHE_BYTES = {
   metadataJson: 16 * 1024 * 1024,
   metadata: 8 * 1024 * 1024,
   entryChapters: 4 * 1024 * 1024,
+  mediaParts: 4 * 1024 * 1024,
 };
 /** a row's strings and some room for the object itself */
 const rowBytes = (row: object) => 200 + Object.values(row).reduce<number>((n, v) => n + (typeof v === 'string' ? stringBytes(v) : 8), 0);
@@ -90,6 +91,11 @@ export class CatalogCache {
     maxBytes: CACHE_BYTES.metadata,
     sizeOf: (m) => 200 + stringBytes(JSON.stringify(m)),
   });
+  /**
+   * media parts by book id + path (services/media.ts): every range request of a player asks for its part, so its row
+   * is kept like a chapter's; chapter flags and new editions forget it with the chapter
+   */
+  readonly mediaParts = new ReadCache<string, MediaPart>(10_000, 60_000, { maxBytes: CACHE_BYTES.mediaParts, sizeOf: rowBytes });
   /** where reading starts in each title (first, sample, public chapter) by title id; chapter flags invalidate it */
   readonly entryChapters = new ReadCache<number, EntryChapters>(10_000, 60_000, { maxBytes: CACHE_BYTES.entryChapters, sizeOf: (e) => 200 + stringBytes(JSON.stringify(e)) });
 
@@ -113,6 +119,7 @@ export class CatalogCache {
     this.titles.delete(bookId);
     this.chapters.deleteWhere((key) => key.startsWith(prefix));
     this.chapterRefs.deleteWhere((key) => key.startsWith(prefix));
+    this.mediaParts.deleteWhere((key) => key.startsWith(prefix));
     // keyed by the addresses as sent (any form of them): cheap to build again, so all of it goes
     this.metadataJson.clear();
     this.metadata.delete(titleId);

@@ -19,6 +19,7 @@ export class ChapterFlagsService {
     const is_public = flags.is_public ?? chapter.is_public === 1;
     await this.catalog.setChapterFlags(chapter.id, { as_sample: as_sample ? 1 : 0, is_public: is_public ? 1 : 0 });
     this.cache.chapters.delete(CatalogCache.chapterKey(bookId, fullPath));
+    this.cache.mediaParts.delete(CatalogCache.chapterKey(bookId, fullPath));
     this.cache.entryChapters.delete(title.id); // a new sample moves where Start leads
     return { as_sample, is_public };
   }

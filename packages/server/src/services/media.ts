@@ -22,7 +22,7 @@ import { AppError, forbidden, notFound } from '../errors.ts';
 import { assertCanReadChapter, hasLiveSubscription } from '../policies/reading.ts';
 import type { MediaPart, MediaRepository } from '../repositories/media.ts';
 import type { ContentStore } from '../storage/content-store.ts';
-import type { CatalogService } from './catalog.ts';
+import { CatalogCache, type CatalogService } from './catalog.ts';
 import { SignedTokens } from './signed-tokens.ts';
 
 /** What a stream sends: the stored file and its type. */
@@ -39,6 +39,8 @@ export class MediaService {
     private readonly catalog: Pick<CatalogService, 'requireTitle' | 'refusalFor'>,
     private readonly media: Pick<MediaRepository, 'partOf' | 'captionsOf'>,
     private readonly store: Pick<ContentStore, 'resolve'>,
+    /** the catalog's cache (its mediaParts), forgotten with the title's chapters; null: every request reads the row */
+    private readonly cache: Pick<CatalogCache, 'mediaParts' | 'generation'> | null = null,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.tokens = new SignedTokens(secret, 'media-session');
@@ -91,7 +93,7 @@ export class MediaService {
 
   private async admit(bookId: string, fullPath: string, user: UserRow | null, ks: string | undefined): Promise<{ title: TitleRow; part: MediaPart }> {
     const title = await this.mediaTitle(bookId);
-    const part = await this.media.partOf(title.id, fullPath);
+    const part = await this.partOf(title, fullPath);
     if (!part) throw notFound(MEDIA_SESSION_MESSAGES.partNotFound);
     // A sample or public part plays as its chapter reads, without a session; but the only part of a title is never
     // free in full (policies/reading.ts "bounded"): those who may only sample it get the preview clip.
@@ -102,6 +104,18 @@ export class MediaService {
       throw forbidden(MEDIA_SESSION_MESSAGES.sessionInvalid);
     }
     return { title, part };
+  }
+
+  private async partOf(title: TitleRow, fullPath: string): Promise<MediaPart | undefined> {
+    if (!this.cache) return this.media.partOf(title.id, fullPath);
+    const key = CatalogCache.chapterKey(title.book_id, fullPath);
+    const cached = this.cache.mediaParts.get(key);
+    if (cached) return cached;
+    const generation = this.cache.generation;
+    const part = await this.media.partOf(title.id, fullPath);
+    // a new edition made meanwhile must not be answered with this edition's part
+    if (part && this.cache.generation === generation) this.cache.mediaParts.set(key, part);
+    return part;
   }
 
   private async mediaTitle(bookId: string): Promise<TitleRow> {
