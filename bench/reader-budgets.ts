@@ -1,7 +1,9 @@
 /**
  * Reader budgets (DESIGN.md "Reader engine", "Budgets, measured in the browser"), in the real built app in Chromium:
  *  1. first paint of a chapter of 800,000 characters: navigation start of a fresh page.goto to the chapter's reader
- *     URL until the `reader:chapter-painted` mark (budget under 1 s), with the long tasks before that paint;
+ *     URL until its first screen is painted (`reader:first-screen`: a long chapter goes in slices, the first screen
+ *     first; `reader:chapter-painted` for a chapter written whole, and the old builds) (budget under 1 s), with the
+ *     long tasks until the whole chapter is in (`reader:chapter-painted`);
  *  2. page turns in paged mode in that chapter: key press (the keydown event's time stamp) until the page moves on
  *     screen (budget: p95 under 100 ms; the slide then runs its 150 ms of reader.md §9 to the `reader:page-turned`
  *     mark, reported beside it), with the long tasks while turning (budget: none over 50 ms).
@@ -20,7 +22,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { buildZip, CONTAINER_XML, xhtml } from '../packages/server/test/ingest/helpers.ts';
+import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
 import { CHROMIUM_LAUNCH, importBook, startFreshServer, signIn } from '../scripts/fresh-server.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -43,109 +45,6 @@ const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
 class SetupError extends Error {}
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new SetupError(`setup is wrong: ${message}`);
-}
-
-// ---- the generated book ----
-
-/** A small deterministic PRNG (mulberry32), so every run reads the same book. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = (
-  'the of and to a in that it was he his with as for on had at by her which but not be this from they she all ' +
-  'were there been one so would have their an or we when what if no more could into them said my some than then ' +
-  'only our time who will like over upon little very any other before after again through great long first now ' +
-  'down old way well should these such made must never while house water light morning evening river road street ' +
-  'window door garden field hill village town country world people man woman child father mother brother sister ' +
-  'friend stranger letter book voice face hand eyes heart mind thought silence moment hour day night year summer ' +
-  'winter autumn spring rain wind snow fire stone tree leaves grass shadow sun moon stars sky sea shore ship ' +
-  'walked looked turned waited listened remembered wondered answered smiled laughed whispered believed understood ' +
-  'carried opened closed followed crossed reached noticed considered returned seemed appeared continued began ' +
-  'quiet grey golden pale dark bright cold warm narrow distant gentle strange familiar careful sudden patient ' +
-  'slowly quickly softly perhaps almost already certainly scarcely nearly together beneath beyond toward across'
-).split(/\s+/);
-const NAMES = ['Margaret', 'Thomas', 'Eleanor', 'the doctor', 'Mr. Hale', 'the old woman', 'Anna', 'the captain', 'Edward', 'her aunt'];
-
-/** Prose in <p> paragraphs until the text reaches `chars` characters; returns the XHTML body and its text length. */
-function prose(chars: number, seed: number, heading: string): { body: string; textLength: number } {
-  const rnd = prng(seed);
-  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
-  const parts: string[] = [`<h1>${heading}</h1>`];
-  let textLength = heading.length;
-  while (textLength < chars) {
-    const sentences: string[] = [];
-    const count = 3 + Math.floor(rnd() * 7);
-    for (let s = 0; s < count; s++) {
-      const n = 8 + Math.floor(rnd() * 20);
-      const words: string[] = [];
-      for (let w = 0; w < n; w++) {
-        let word = rnd() < 0.06 ? pick(NAMES) : pick(WORDS);
-        if (w > 2 && w < n - 2 && rnd() < 0.07) word += ',';
-        words.push(word);
-      }
-      let sentence = words.join(' ');
-      sentence = sentence[0]!.toUpperCase() + sentence.slice(1) + pick(['.', '.', '.', '.', '?', '!', ';']).replace(';', '.');
-      sentences.push(sentence);
-    }
-    let text = sentences.join(' ');
-    textLength += text.length;
-    // Now and then a word in italics, as novels have (markup around text that is already counted).
-    if (rnd() < 0.2) text = text.replace(/ (\w{6,}) /, ' <em>$1</em> ');
-    parts.push(`<p>${text}</p>`);
-  }
-  return { body: parts.join('\n'), textLength };
-}
-
-function generateEpub(): { bytes: Uint8Array; title: string; longPath: string; longChars: number } {
-  const title = 'Lectern Budget Bench: The Long Chapter';
-  const short = prose(3000, 1, 'Chapter One: A Short Beginning');
-  const long = prose(TARGET_CHARS, 2, 'Chapter Two: The Long Afternoon');
-  const opf = `<?xml version="1.0" encoding="UTF-8"?>
-<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">
-  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
-    <dc:identifier id="uid">urn:uuid:8f0c6a52-6d7e-4b7a-9d1e-800000000800</dc:identifier>
-    <dc:title>${title}</dc:title>
-    <dc:creator>The Lectern Bench</dc:creator>
-    <dc:language>en</dc:language>
-    <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta>
-  </metadata>
-  <manifest>
-    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
-    <item id="ch1" href="text/ch1.xhtml" media-type="application/xhtml+xml"/>
-    <item id="ch2" href="text/ch2.xhtml" media-type="application/xhtml+xml"/>
-    <item id="css" href="styles/book.css" media-type="text/css"/>
-  </manifest>
-  <spine>
-    <itemref idref="ch1"/>
-    <itemref idref="ch2"/>
-  </spine>
-</package>`;
-  const nav = xhtml(
-    'Contents',
-    `<nav epub:type="toc" id="toc"><h1>Contents</h1><ol>
-      <li><a href="text/ch1.xhtml">Chapter One: A Short Beginning</a></li>
-      <li><a href="text/ch2.xhtml">Chapter Two: The Long Afternoon</a></li>
-    </ol></nav>`,
-  );
-  const css = '<link rel="stylesheet" type="text/css" href="../styles/book.css"/>';
-  const bytes = buildZip({
-    mimetype: 'application/epub+zip',
-    'META-INF/container.xml': CONTAINER_XML,
-    'OEBPS/content.opf': opf,
-    'OEBPS/nav.xhtml': nav,
-    'OEBPS/text/ch1.xhtml': xhtml('Chapter One: A Short Beginning', short.body, css),
-    'OEBPS/text/ch2.xhtml': xhtml('Chapter Two: The Long Afternoon', long.body, css),
-    'OEBPS/styles/book.css': 'p { text-indent: 1.2em; margin: 0 0 0.4em; }\nh1 { text-align: center; }\n',
-  });
-  return { bytes, title, longPath: 'text/ch2.xhtml', longChars: long.textLength };
 }
 
 /** Imports a file the way an operator does (and as e2e/global-setup.ts does); returns the new book's id. */
@@ -231,6 +130,7 @@ async function firstPaintRun(page: Page, url: string, minChars: number): Promise
   await waitForPainted(page, `first paint of ${url}`);
   const run = await page.evaluate(() => {
     const painted = performance.getEntriesByName('reader:chapter-painted')[0]!.startTime;
+    const first = performance.getEntriesByName('reader:first-screen')[0]?.startTime ?? painted;
     const steps: Record<string, number> = {};
     for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('reader:') && m.startTime <= painted) steps[m.name.slice(7)] ??= m.startTime;
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
@@ -239,7 +139,7 @@ async function firstPaintRun(page: Page, url: string, minChars: number): Promise
     const block = performance.getEntriesByType('resource').find((r) => r.name.includes('/nest/epub/block/')) as PerformanceResourceTiming | undefined;
     if (block) Object.assign(steps, { 'block-sent': block.startTime, 'block-first-byte': block.responseStart, 'block-done': block.responseEnd });
     const tasks = ((window as unknown as BenchWindow).__benchLongTasks ?? []).filter((t) => t.start <= painted);
-    return { ms: painted, steps, longTasks: tasks };
+    return { ms: first, steps, longTasks: tasks };
   });
   const state = await frameState(page);
   check(state.hasFrame && state.visible, `the chapter frame is missing or hidden after the paint (${url})`);
@@ -248,7 +148,7 @@ async function firstPaintRun(page: Page, url: string, minChars: number): Promise
 }
 
 async function main() {
-  const book = generateEpub();
+  const book = longChapterEpub({ chars: TARGET_CHARS });
   console.log(`generated EPUB 3: "${book.title}", long chapter ${book.longPath} with ${book.longChars.toLocaleString('en')} characters of text, ${(book.bytes.length / 1024).toFixed(0)} KB zipped`);
 
   const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-budgets-', timeoutMs: 170_000 });
@@ -399,11 +299,11 @@ async function main() {
     const turnP95 = p95(turnMs);
     const SLIDE_MS = 150; // frameController.ts (reader.md §9 "Scroll animation 150 ms")
     console.log('');
-    console.log(`1. first paint, ${apiText.toLocaleString('en')}-character chapter (scroll mode), navigation start -> reader:chapter-painted:`);
+    console.log(`1. first paint, ${apiText.toLocaleString('en')}-character chapter (scroll mode), navigation start -> the first screen painted (reader:first-screen, else reader:chapter-painted):`);
     console.log(`   median ${ms(fpMedian)}, p95 ${ms(fpP95)}  [${paintMs.map((x) => x.toFixed(0)).join(', ')}]   budget < ${BUDGET.firstPaintMs} ms: ${verdict(fpP95 < BUDGET.firstPaintMs)}`);
     console.log(`   steps (median ms from navigation start): ${stepMedians.map(([n, v]) => `${n} ${v.toFixed(0)}`).join(' | ')}`);
     console.log(
-      `   long tasks up to the paint (informational): longest per run [${paintTasks.map((t) => t.longest.toFixed(0)).join(', ')}] ms, ` +
+      `   long tasks up to the whole chapter painted (informational): longest per run [${paintTasks.map((t) => t.longest.toFixed(0)).join(', ')}] ms, ` +
         `over ${BUDGET.longTaskMs} ms per run [${paintTasks.map((t) => t.over).join(', ')}], total per run [${paintTasks.map((t) => t.total.toFixed(0)).join(', ')}] ms`,
     );
     const lastTasks = paint.at(-1)!.longTasks;

@@ -1,0 +1,239 @@
+/**
+ * A long chapter (issue 21, "Long chapters"; docs/decisions.md "Long chapters in slices"): a chapter of 400,000
+ * characters wrapped in a <section>, read at 1280x800 and 390x844, each width its own copy of the book (the
+ * account's progress in one copy does not move where the other opens). The first screen shows while the rest of
+ * the chapter is still going in, then the whole chapter is there, word for word; a reader resuming deep in it lands
+ * on the same words (the slice holding them goes first, and they stay in view while the slices before them go in);
+ * a search hit and a highlight in its last part work once the whole chapter is in.
+ * What the first screen held is read when the reader marks it (`reader:first-screen`), in the same task: an init
+ * script wraps performance.mark. No timings are asserted.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
+import { importBook } from '../scripts/fresh-server.ts';
+import { openPage, signInAsDemo } from './browser.ts';
+import { currentSearchHit, drawnHighlight, highlightSelection, inFrame, searchAndFollow } from './reader-steps.ts';
+
+const desktop = { width: 1280, height: 800 };
+const phone = { width: 390, height: 844 };
+
+const DEEP = 'Here the resumed reader lands, on a paragraph about quintessential lanterns kept deep in the afternoon.';
+const LATE_SEARCH = 'The word xylophonic appears only here, near the end of the long afternoon.';
+const LATE_HIGHLIGHT = 'Near the end, this paragraph is the one highlighted in the last part of the long chapter.';
+
+const books: Record<number, string> = {};
+
+beforeAll(() => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-long-'));
+  for (const [i, viewport] of [desktop, phone].entries()) {
+    const title = `Long Chapter Fixture ${viewport.width}`;
+    const file = path.join(folder, `long-${viewport.width}.epub`);
+    const book = longChapterEpub({
+      chars: 400_000,
+      title,
+      uuid: `5a1ce5a1-0000-4000-8000-00000000040${i}`,
+      wrap: true,
+      markers: [
+        { at: 0.6, html: `<p id="deep-place">${DEEP}</p>` },
+        { at: 0.96, html: `<p id="late-search">${LATE_SEARCH}</p>` },
+        { at: 0.97, html: `<p id="late-highlight">${LATE_HIGHLIGHT}</p>` },
+      ],
+    });
+    fs.writeFileSync(file, book.bytes);
+    const out = importBook(inject('dataDir'), file);
+    books[viewport.width] = new RegExp(`imported\\s+(\\S+)\\s+"${title}"`).exec(out)?.[1] ?? '';
+    if (!books[viewport.width]) throw new Error(`the long chapter was not imported: ${out}`);
+  }
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+interface FirstScreen {
+  visible: boolean;
+  /** characters of text in the frame when the first screen was marked */
+  text: number;
+  /** where each element asked for was, against the frame's viewport (null: not in the document yet) */
+  boxes: Record<string, { top: number; bottom: number } | null>;
+  height: number;
+}
+
+/**
+ * Before any script of the app: when the reader marks its first screen, the chapter frame's state then (which of
+ * `ids` are where, how much text is in). Read back with `firstScreen`.
+ */
+async function recordFirstScreen(page: Page, ids: string[]) {
+  await page.addInitScript((watch) => {
+    if (window.top !== window) return;
+    const w = window as unknown as { __firstScreen?: FirstScreen };
+    const mark = performance.mark.bind(performance);
+    performance.mark = ((name: string, options?: PerformanceMarkOptions) => {
+      if (name === 'reader:first-screen') {
+        const frame = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame');
+        const doc = frame?.contentDocument;
+        const boxes: FirstScreen['boxes'] = {};
+        for (const id of watch) {
+          const r = doc?.getElementById(id)?.getBoundingClientRect();
+          boxes[id] = r ? { top: r.top, bottom: r.bottom } : null;
+        }
+        w.__firstScreen = {
+          visible: !!frame && getComputedStyle(frame).visibility === 'visible',
+          text: doc?.body?.textContent?.length ?? 0,
+          boxes,
+          height: doc?.documentElement.clientHeight ?? 0,
+        };
+      }
+      return mark(name, options);
+    }) as typeof performance.mark;
+  }, ids);
+}
+
+const firstScreen = async (page: Page): Promise<FirstScreen> => {
+  await page.waitForFunction(() => !!(window as unknown as { __firstScreen?: unknown }).__firstScreen);
+  return page.evaluate(() => (window as unknown as { __firstScreen: FirstScreen }).__firstScreen);
+};
+
+const whole = (page: Page) => page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0, null, { timeout: 30_000 });
+
+/** Where the element `id` is against the chapter frame's viewport. */
+const boxOf = (page: Page, id: string) =>
+  inFrame(
+    page,
+    (doc, arg: string) => {
+      const r = doc.getElementById(arg)!.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: doc.documentElement.clientHeight, width: doc.documentElement.clientWidth };
+    },
+    id,
+  );
+
+for (const viewport of [desktop, phone]) {
+  describe(`a long chapter at ${viewport.width}x${viewport.height}`, () => {
+    let browser: Browser;
+    let page: Page;
+    let chapters: { full_path: string; web_url: string; url: string }[];
+    let chapterText = '';
+    const long = () => chapters.find((c) => c.full_path.endsWith('text/ch2.xhtml'))!;
+    const short = () => chapters.find((c) => c.full_path.endsWith('text/ch1.xhtml'))!;
+
+    beforeAll(async () => {
+      ({ browser, page } = await openPage(viewport));
+      page.setDefaultTimeout(30_000);
+      await signInAsDemo(page);
+      chapters = (await (await page.request.get(`/api/v1/book/${books[viewport.width]}/`)).json()).chapters;
+      // The chapter's text as the chapter route gives it: what the frame must hold once it is whole.
+      const content = ((await (await page.request.get(long().url, { headers: { Accept: 'application/json' } })).json()) as { content: string }).content;
+      chapterText = await page.evaluate((html) => new DOMParser().parseFromString(html, 'text/html').querySelector('section.chapter')!.textContent ?? '', content);
+    });
+    afterAll(() => browser?.close());
+
+    it('shows its first screen while the rest goes in, then the whole chapter, word for word', async () => {
+      await recordFirstScreen(page, ['deep-place']);
+      await page.goto(long().web_url);
+      const first = await firstScreen(page);
+      expect(first.visible).toBe(true);
+      // Not all of it yet: the rest goes in after the first screen.
+      expect(first.text).toBeGreaterThan(1000);
+      expect(first.text).toBeLessThan(chapterText.length / 2);
+      expect(first.boxes['deep-place']).toBeNull();
+      // The chapter's opening is what shows.
+      const heading = await inFrame(page, (doc) => doc.querySelector('h1')!.getBoundingClientRect().top, null);
+      expect(heading).toBeGreaterThanOrEqual(0);
+      await whole(page);
+      const inFrameText = await inFrame(page, (doc) => doc.querySelector('section.chapter')!.textContent ?? '', null);
+      expect(inFrameText.length).toBe(chapterText.length);
+      expect(inFrameText === chapterText).toBe(true);
+      expect(await inFrame(page, (doc) => doc.querySelectorAll('section.chapter').length, null)).toBe(1);
+      // Still at its start, and the footer's figure is the whole chapter's.
+      expect(await page.locator('.reader-footer__text').textContent()).toBe('0%');
+    });
+
+    it('resumes at a place deep in the chapter: the slice holding it first, and it stays in view', async () => {
+      // Read to the deep paragraph; the place is stored once the reader stops there.
+      await inFrame(page, (doc) => doc.getElementById('deep-place')!.scrollIntoView(), null);
+      await expect.poll(() => page.evaluate(() => localStorage.getItem('reader_positions') ?? ''), { timeout: 10_000 }).toContain('Here the resumed reader lands');
+      const footer = Number.parseInt((await page.locator('.reader-footer__text').textContent()) ?? '', 10);
+      expect(footer).toBeGreaterThan(50);
+      await recordFirstScreen(page, ['deep-place']);
+      await page.goto(long().web_url);
+      const first = await firstScreen(page);
+      expect(first.visible).toBe(true);
+      expect(first.text).toBeLessThan(chapterText.length / 2);
+      const box = first.boxes['deep-place'];
+      expect(box).not.toBeNull();
+      expect(box!.top).toBeGreaterThanOrEqual(-1);
+      expect(box!.top).toBeLessThan(first.height);
+      await whole(page);
+      const after = await boxOf(page, 'deep-place');
+      expect(after.top).toBeGreaterThanOrEqual(-1);
+      expect(after.top).toBeLessThan(after.height);
+      // The footer's figure is the whole chapter's again (within the few pixels the place is put back at).
+      await expect.poll(async () => Math.abs(Number.parseInt((await page.locator('.reader-footer__text').textContent()) ?? '', 10) - footer)).toBeLessThanOrEqual(1);
+    });
+
+    it('resumes there in paged mode too, on the page holding the place', async () => {
+      await page.evaluate(() => {
+        const prefs = JSON.parse(localStorage.getItem('reader_preferences') ?? '{}') as Record<string, unknown>;
+        localStorage.setItem('reader_preferences', JSON.stringify({ ...prefs, pagination: 'page' }));
+      });
+      try {
+        await recordFirstScreen(page, ['deep-place']);
+        await page.goto(long().web_url);
+        const first = await firstScreen(page);
+        expect(first.text).toBeLessThan(chapterText.length / 2);
+        await whole(page);
+        await expect.poll(() => page.locator('.reader-footer__text').textContent()).toMatch(/^Page \d+ of \d+$/);
+        const [, index, count] = /^Page (\d+) of (\d+)$/.exec((await page.locator('.reader-footer__text').textContent())!)!.map(Number);
+        expect(index! / count!).toBeGreaterThan(0.5);
+        // The deep paragraph is on the page on show (its box starts within the frame's width).
+        const box = await boxOf(page, 'deep-place');
+        expect(box.right).toBeGreaterThan(0);
+        expect(box.left).toBeLessThan(box.width);
+      } finally {
+        await page.evaluate(() => {
+          const prefs = JSON.parse(localStorage.getItem('reader_preferences') ?? '{}') as Record<string, unknown>;
+          localStorage.setItem('reader_preferences', JSON.stringify({ ...prefs, pagination: 'scroll' }));
+        });
+      }
+    });
+
+    it('jumps to a search hit in the last part of the chapter', async () => {
+      await page.goto(short().web_url);
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      await searchAndFollow(page, 'xylophonic');
+      await expect.poll(() => currentSearchHit(page), { timeout: 30_000 }).not.toBeNull();
+      const hit = (await currentSearchHit(page))!;
+      expect(hit.text?.toLowerCase()).toBe('xylophonic');
+      expect(hit.top).toBeGreaterThanOrEqual(0);
+      expect(hit.bottom).toBeLessThanOrEqual(hit.height);
+    });
+
+    it('highlights in the last part, and draws the highlight there again when the chapter is opened anew', async () => {
+      await page.goto(long().web_url);
+      await whole(page);
+      const quote = await inFrame(
+        page,
+        (doc) => {
+          const p = doc.getElementById('late-highlight')!;
+          p.scrollIntoView();
+          const text = p.firstChild as Text;
+          const range = doc.createRange();
+          range.setStart(text, 0);
+          range.setEnd(text, 30);
+          doc.getSelection()!.removeAllRanges();
+          doc.getSelection()!.addRange(range);
+          return range.toString();
+        },
+        null,
+      );
+      await highlightSelection(page, viewport);
+      await expect.poll(() => drawnHighlight(page, quote)).not.toBeNull();
+      // A new visit: the highlight is anchored in the whole chapter (it is drawn only once the last part is in).
+      await page.goto(long().web_url);
+      await whole(page);
+      await inFrame(page, (doc) => doc.getElementById('late-highlight')!.scrollIntoView(), null);
+      await expect.poll(() => drawnHighlight(page, quote), { timeout: 15_000 }).not.toBeNull();
+    });
+  });
+}
