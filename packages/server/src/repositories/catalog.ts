@@ -315,7 +315,8 @@ export class CatalogRepository {
 
   /**
    * Each title's chapters with their text length, in no particular order (kept by id like the rows: an edition's
-   * chapters change only with the edition). What a reader's progress in a title is measured against.
+   * chapters change only with the edition). What a reader's progress in a title is measured against; a media part's
+   * "length" is its duration.
    */
   async chapterLengths(titleIds: number[]): Promise<Map<number, ChapterLength[]>> {
     return this.chapterLength.getMany(
@@ -324,7 +325,13 @@ export class CatalogRepository {
       async (missing) => {
         const lengths = new Map<number, ChapterLength[]>();
         for (const batch of chunks(missing, 500)) {
-          const rows = await this.db.selectFrom('chapters').select(['id', 'title_id', 'text_length']).where('title_id', 'in', batch).execute();
+          // a video's or audiobook's part weighs its length (0029), not its transcript's: what a listener spends on it
+          const rows = await this.db
+            .selectFrom('chapters as c')
+            .leftJoin('media_files as m', 'm.chapter_id', 'c.id')
+            .select(['c.id', 'c.title_id', sql<number | string>`coalesce(m.duration_ms, c.text_length)`.as('text_length')])
+            .where('c.title_id', 'in', batch)
+            .execute();
           for (const r of rows) (lengths.get(r.title_id) ?? lengths.set(r.title_id, []).get(r.title_id)!).push({ id: r.id, text_length: Number(r.text_length) });
         }
         return lengths;

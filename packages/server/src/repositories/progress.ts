@@ -22,7 +22,13 @@ export class ProgressRepository {
       .leftJoin('chapter_progress', (join) =>
         join.onRef('chapter_progress.chapter_id', '=', 'chapters.id').on('chapter_progress.user_id', '=', userId),
       )
-      .select(['chapters.title_id', 'chapters.text_length', sql<number | string | null>`chapter_progress.top_percentage`.as('furthest')])
+      // a media part weighs its length (as CatalogRepository.chapterLengths)
+      .leftJoin('media_files', 'media_files.chapter_id', 'chapters.id')
+      .select([
+        'chapters.title_id',
+        sql<number | string>`coalesce(media_files.duration_ms, chapters.text_length)`.as('text_length'),
+        sql<number | string | null>`chapter_progress.top_percentage`.as('furthest'),
+      ])
       .where('chapters.title_id', 'in', titleIds)
       .execute();
     for (const r of rows) {

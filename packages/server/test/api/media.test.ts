@@ -371,6 +371,27 @@ describe.each(ENGINES)('media serving on %s', (engine) => {
     expect(await play([85, 95], [10, 20])).toBe(65);
   });
 
+  it('weighs each part of a title by its length in the title’s progress (cards, user_progress)', async () => {
+    const { client } = await account('subscriber');
+    const parts = bookDetailSchema.parse((await client.get(paths.bookApi(course))).json()).chapters;
+    const second = parts[1]!;
+    const res = await client.post('/api/v1/usage-event/', [0, 50].map((start, i) => ({
+      chapter: paths.chapterApi(course, second.full_path),
+      start_percentage: start,
+      end_percentage: start + 50,
+      client_timestamp: Date.now(),
+      usage_uuid: `weigh-${engine}-${i}`,
+      product: 'video',
+    })));
+    expect(res.json().rejected).toEqual([]);
+    const total = parts.reduce((sum, p) => sum + p.duration_ms!, 0);
+    const expected = Math.round((100 * second.duration_ms!) / total);
+    expect(bookDetailSchema.parse((await client.get(paths.bookApi(course))).json()).progress).toBe(expected);
+    const listed = await client.post('/api/v1/user_progress/', { urls: [paths.bookApi(course)] });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(JSON.stringify(listed.json())).toContain(`"progress":${expected}`);
+  });
+
   it('keeps a media position as a Locator whose progression is the share of the part’s length', async () => {
     const [, second] = await partsOf(course);
     const put = await ada.request('PUT', `/api/v1/book/${course}/position/`, { json: { locator: { href: second, progression: 0.25 } } });
