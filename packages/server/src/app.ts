@@ -88,12 +88,12 @@ import { ContentStore } from './storage/content-store.ts';
 import { Gate } from './util/gate.ts';
 
 /**
- * Heavy requests (the searches) that run at once by default (docs/decisions.md "Heavy requests take turns"): two on
- * SQLite, whose statements run on the event loop (a third only adds its working memory and splits the loop's turns
- * further); on PostgreSQL a few, well under the pool's 10 connections, which keeps connections free for the cheap
- * requests and does not crowd the database server's cores with searches.
+ * Requests that read much run a few at a time by default (docs/decisions.md "Heavy requests take turns"): searches
+ * two on SQLite, whose statements run on the event loop, and a few on PostgreSQL, well under the pool's 10
+ * connections; listings, the home and suggestions four. Everything else goes past them.
  */
 export const HEAVY_CONCURRENCY = { sqlite: 2, postgres: 4 } as const;
+export const LISTING_CONCURRENCY = 4;
 
 export interface Services {
   accounts: AccountsService;
@@ -119,8 +119,10 @@ export interface Services {
   analytics: AnalyticsService;
   scriptedFrames: ScriptedFrames;
   media: MediaService;
-  /** the turns of heavy requests (util/gate.ts) */
+  /** the turns of heavy requests, the searches (util/gate.ts) */
   heavyRequests: Gate;
+  /** the turns of listings, the home and suggestions */
+  listingRequests: Gate;
 }
 
 export interface Lectern {
@@ -190,6 +192,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
     catalogChanges,
     heavyRequests: new Gate(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting),
+    listingRequests: new Gate(config.heavyRequests.listingConcurrency ?? LISTING_CONCURRENCY, config.heavyRequests.maxWaiting),
     passwordReset: new PasswordResetService(
       users,
       new PasswordResetsRepository(db.kysely),
@@ -264,11 +267,11 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registrationRoutes(app, { registration: services.registration, auth: services.auth, limits: services.requestLimits, csrf, passwordReset: services.passwordReset });
   subscriptionRoutes(app, { subscriptions: services.subscriptions, limits: services.requestLimits });
   teamRoutes(app, { teams: services.teams, auth: services.auth, limits: services.requestLimits, csrf });
-  searchRoutes(app, { search: services.search, heavy: services.heavyRequests });
-  homeRoutes(app, { home: services.home });
+  searchRoutes(app, { search: services.search, heavy: services.heavyRequests, listing: services.listingRequests });
+  homeRoutes(app, { home: services.home, listing: services.listingRequests });
   liveTrainingRoutes(app, { live: services.live });
   analyticsRoutes(app, { analytics: services.analytics });
-  bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root });
+  bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root, listing: services.listingRequests });
   // Multipart only where uploads are taken: registered on the whole app, its two hooks ran on every request
   // (a 'close' listener and an async onResponse per request; bench/http.ts).
   await app.register(async (uploads) => {

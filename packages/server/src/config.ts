@@ -49,10 +49,11 @@ export interface Config {
   /** the port the scripted origin listens on (default: its address's port) */
   scriptedPort: number | null;
   /**
-   * Heavy requests (searches) that run at once, and how many may wait for their turn before more are answered 503
-   * (util/gate.ts); concurrency null: the engine's default (app.ts HEAVY_CONCURRENCY).
+   * Heavy requests (searches) and listings (catalog pages, the home, suggestions) that run at once, and how many of
+   * each may wait for their turn before more are answered 503 (util/gate.ts); null: the default (app.ts
+   * HEAVY_CONCURRENCY for the engine, LISTING_CONCURRENCY).
    */
-  heavyRequests: { concurrency: number | null; maxWaiting: number };
+  heavyRequests: { concurrency: number | null; listingConcurrency: number | null; maxWaiting: number };
 }
 
 /** A positive whole number of some unit (MB, seconds) from the environment, or the default. */
@@ -127,6 +128,7 @@ const envSchema = z.object({
   IMPORT_TIMEOUT_SECONDS: positive('IMPORT_TIMEOUT_SECONDS', DEFAULT_IMPORT_LIMITS.timeoutMs / 1000),
   HEAVY_REQUESTS: positive('HEAVY_REQUESTS', 0),
   HEAVY_REQUESTS_QUEUE: positive('HEAVY_REQUESTS_QUEUE', 1000),
+  LISTING_REQUESTS: positive('LISTING_REQUESTS', 0),
   SCRIPTED_ORIGIN: z
     .url({ protocol: /^https?$/, message: 'SCRIPTED_ORIGIN must be an http(s) origin such as http://books.localhost:8081' })
     .refine((v) => new URL(v).pathname === '/' && !new URL(v).search && !new URL(v).hash, {
@@ -232,7 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     scriptedOrigin: scripted?.origin ?? null,
     scriptedPort: scripted ? (e.SCRIPTED_PORT ?? Number(scripted.port || (scripted.protocol === 'https:' ? 443 : 80))) : null,
-    heavyRequests: { concurrency: e.HEAVY_REQUESTS || null, maxWaiting: e.HEAVY_REQUESTS_QUEUE },
+    heavyRequests: { concurrency: e.HEAVY_REQUESTS || null, listingConcurrency: e.LISTING_REQUESTS || null, maxWaiting: e.HEAVY_REQUESTS_QUEUE },
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { currentUser } from '../plugins/auth-context.ts';
 import { sendBookFile } from '../plugins/book-files.ts';
 import { chooseCoding } from '../util/compressed-bytes.ts';
+import { type Gate, inTurn } from '../util/gate.ts';
 import type { CatalogService, TaxonomyLookups } from '../services/catalog.ts';
 
 const bookParams = z.object({ bookId: z.string().min(1).max(200) });
@@ -14,12 +15,14 @@ const downloadQuery = z.object({ download: z.enum(['0', '1']).optional() });
 /** `h=360`: the variant title cards show, 360 pixels high. */
 const coverQuery = z.object({ h: z.literal('360').transform(() => 360 as const).optional() });
 
-export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; taxonomy: TaxonomyLookups; contentRoot: string }): void {
+export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; taxonomy: TaxonomyLookups; contentRoot: string; listing: Gate }): void {
   // continue_url and progress depend on who asks: no shared cache may keep these answers.
   app.get('/api/v1/book/', async (request, reply) => {
     const query = bookListQuerySchema.parse(request.query);
     reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
-    return deps.catalog.list(query, paths.bookList(), await currentUser(request));
+    const viewer = await currentUser(request);
+    // listings take turns (docs/decisions.md "Heavy requests take turns")
+    return inTurn(deps.listing, reply, () => deps.catalog.list(query, paths.bookList(), viewer));
   });
 
   app.get('/api/v1/book/:bookId/', async (request, reply) => {
@@ -60,7 +63,7 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
     return sendBookFile(reply, deps.contentRoot, found.file, found.mediaType, { allowScripts: found.allowScripts });
   });
 
-  app.get('/api/v1/topics/', async () => deps.catalog.topics());
+  app.get('/api/v1/topics/', async (_request, reply) => inTurn(deps.listing, reply, () => deps.catalog.topics()));
 
   app.get('/api/v1/topics/:slug/', async (request) => deps.taxonomy.topic(slugParams.parse(request.params).slug));
 

@@ -17,14 +17,17 @@ import { z } from 'zod';
 import { assertAdmin } from '../policies/reading.ts';
 import { currentUser, requireSignedIn } from '../plugins/auth-context.ts';
 import type { HomeService } from '../services/home.ts';
+import { type Gate, inTurn } from '../util/gate.ts';
 
 const announcementParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1) });
 
-export function homeRoutes(app: FastifyInstance, deps: { home: HomeService }): void {
+export function homeRoutes(app: FastifyInstance, deps: { home: HomeService; listing: Gate }): void {
   app.get(searchPaths.home(), async (request, reply) => {
     // Per reader and per cookie: never shared, never reused without asking.
     reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
-    return deps.home.dashboard(await currentUser(request), request.cookies[RECENTLY_VIEWED_COOKIE]);
+    const viewer = await currentUser(request);
+    // the home reads many listings: it takes turns with them (docs/decisions.md "Heavy requests take turns")
+    return inTurn(deps.listing, reply, () => deps.home.dashboard(viewer, request.cookies[RECENTLY_VIEWED_COOKIE]));
   });
 
   app.post(searchPaths.recommendationAction(), async (request, reply) => {

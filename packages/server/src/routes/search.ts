@@ -3,19 +3,12 @@ import { catalogSearchQuerySchema, inBookSearchQuerySchema, searchPaths, searchS
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { currentUser } from '../plugins/auth-context.ts';
 import type { SearchService } from '../services/search.ts';
-import { Busy, type Gate } from '../util/gate.ts';
+import { type Gate, inTurn } from '../util/gate.ts';
 
-export function searchRoutes(app: FastifyInstance, deps: { search: SearchService; heavy: Gate }): void {
-  // The searches are the heavy requests: they take turns (docs/decisions.md "Heavy requests take turns"); a full
-  // queue is a 503 with Retry-After.
-  const heavy = async <T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> => {
-    try {
-      return await deps.heavy.run(work);
-    } catch (err) {
-      if (err instanceof Busy) reply.header('retry-after', String(err.retryAfterSeconds));
-      throw err;
-    }
-  };
+export function searchRoutes(app: FastifyInstance, deps: { search: SearchService; heavy: Gate; listing: Gate }): void {
+  // The searches are the heavy requests and the suggestions read the catalog: they take turns (docs/decisions.md
+  // "Heavy requests take turns"); a full queue is a 503 with Retry-After.
+  const heavy = <T>(reply: FastifyReply, work: () => Promise<T>) => inTurn(deps.heavy, reply, work);
 
   // Answers depend on who asks (passages of what they may read, continue_url): no shared cache keeps them.
   app.get(searchPaths.catalog(), async (request, reply) => {
@@ -28,7 +21,7 @@ export function searchRoutes(app: FastifyInstance, deps: { search: SearchService
   app.get(searchPaths.suggest(), async (request, reply) => {
     const { q } = suggestQuerySchema.parse(request.query);
     reply.header('cache-control', 'private, max-age=60');
-    return deps.search.suggest(q);
+    return inTurn(deps.listing, reply, () => deps.search.suggest(q));
   });
 
   app.get(searchPaths.inBook(), async (request, reply) => {

@@ -1,5 +1,5 @@
 /**
- * Bounded concurrency with a queue, for heavy requests (docs/decisions.md "Heavy requests take turns"): at most
+ * Bounded concurrency with a queue, for the requests that read much (docs/decisions.md "Heavy requests take turns"): at most
  * `concurrency` run at once, the rest wait in order of arrival, and past `maxWaiting` waiting a new one is refused
  * at once (Busy) instead of piling up. What a heavy request holds while it works (its candidate rows, a database
  * connection on PostgreSQL, turns of the event loop on SQLite) is then held by a few at a time, whatever the number
@@ -55,5 +55,18 @@ export class Gate {
     const next = this.waiting.shift();
     if (next) next();
     else this.active--;
+  }
+}
+
+/**
+ * A route's work in its turn of `gate`; a full queue is a 503 with Retry-After (the error handler writes the body).
+ * `reply` is the route's reply (only its header is set here).
+ */
+export async function inTurn<T>(gate: Gate, reply: { header(name: string, value: string): unknown }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await gate.run(work);
+  } catch (err) {
+    if (err instanceof Busy) reply.header('retry-after', String(err.retryAfterSeconds));
+    throw err;
   }
 }

@@ -16,7 +16,7 @@ describe.each(ENGINES)('heavy requests under load on %s', (engine) => {
   let reader: TestClient;
 
   beforeAll(async () => {
-    t = await startTestApp(engine, { heavyRequests: { concurrency: 1, maxWaiting: 1 } });
+    t = await startTestApp(engine, { heavyRequests: { concurrency: 1, listingConcurrency: 1, maxWaiting: 1 } });
     const report = await importSamples(t.lectern);
     expect(report.failed).toEqual([]);
     [reader] = await signedInSubscribers(t.lectern, ['heavy@example.com']);
@@ -55,5 +55,31 @@ describe.each(ENGINES)('heavy requests under load on %s', (engine) => {
     // and the next one is served at once
     expect((await reader.get(`${searchPaths.catalog()}?q=whales`)).statusCode).toBe(200);
     expect(gate.load).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('listings, the home and suggestions take turns of their own: they wait while /healthz and a search answer', async () => {
+    const listing = t.lectern.services.listingRequests;
+    await listing.enter(); // a listing at work holds the only turn
+    const answers: string[] = [];
+    const waiting = reader.get('/api/v1/book/?page_size=24').then((res) => (answers.push('catalog'), res));
+    await vi.waitFor(() => expect(listing.load).toEqual({ active: 1, waiting: 1 }));
+
+    expect((await reader.get('/healthz')).statusCode).toBe(200);
+    expect((await reader.get(`${searchPaths.catalog()}?q=alice`)).statusCode).toBe(200);
+    expect(answers).toEqual([]);
+    // the queue holds one: the home, the topic list and suggestions are refused while it is full
+    for (const url of ['/api/v2/home/', '/api/v1/topics/', `${searchPaths.suggest()}?q=ali`]) {
+      const refused = await reader.get(url);
+      expect(refused.statusCode, url).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.json()).toEqual({ detail: APP_MESSAGES.busy });
+    }
+
+    listing.leave();
+    const res = await waiting;
+    expect(res.statusCode).toBe(200);
+    expect(res.json().results.length).toBeGreaterThan(0);
+    expect(listing.load).toEqual({ active: 0, waiting: 0 });
+    for (const url of ['/api/v2/home/', '/api/v1/topics/', `${searchPaths.suggest()}?q=ali`]) expect((await reader.get(url)).statusCode, url).toBe(200);
   });
 });
