@@ -2,6 +2,7 @@
  * A little fuzzing of every public route's inputs (path parameters, query, JSON body) with fast-check, signed in
  * as a subscriber: whatever arrives, the answer is never a 5xx, and a 400 says which field is wrong.
  */
+import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -23,6 +24,10 @@ const ROUTES: { method: Method; path: string; query?: string[]; body?: string[];
   { method: 'GET', path: '/nest/key/' },
   { method: 'POST', path: '/api/v1/usage-event/', body: ['events'] },
   { method: 'GET', path: '/api/v1/book/{bookId}/chapter-progress/', query: ['page', 'page_size'] },
+  { method: 'GET', path: '/api/v1/player/kaltura_session/', query: ['reference_id'] },
+  { method: 'GET', path: '/api/v1/media/{mediaId}/{part}', query: ['ks'] },
+  { method: 'GET', path: '/api/v1/media/{mediaId}/{part}/captions.vtt', query: ['ks'] },
+  { method: 'GET', path: '/api/v1/media/{mediaId}/preview' },
   { method: 'GET', path: '/api/v2/collections/', query: ['content'] },
   { method: 'POST', path: '/api/v2/collections/', body: ['name', 'description'] },
   { method: 'GET', path: '/api/v2/collections/{id}/' },
@@ -99,6 +104,10 @@ describe.each(ENGINES)('fuzzed inputs on %s', (engine) => {
     const book = await t.lectern.services.importer.importBytes(hostileFilesEpub(), 'book.epub');
     [ada] = await signedInSubscribers(t.lectern, ['ada@example.com'], PASSWORD);
     real.bookId = book.book_id;
+    // a video (issue 22), for the media routes
+    const video = await t.lectern.services.importer.importPaths([path.join(import.meta.dirname, '..', 'fixtures', 'media', 'clip.mp4')]);
+    real.mediaId = video.imported[0]!.book_id;
+    real.part = '01-clip.mp4';
     real.path = 'text/chapter.xhtml';
     real.chapter = `/api/v1/book/${book.book_id}/chapter/text/chapter.xhtml`;
     real.slug = 'fiction';
