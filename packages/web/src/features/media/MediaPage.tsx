@@ -90,7 +90,9 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
   const range = useMemo(() => playRange(location.search), [location.search]);
   const autoplay = (location.state as NavState | null)?.autoplay === true;
 
-  useEffect(() => rememberViewed(bookId, 'reader'), [bookId]);
+  useEffect(() => {
+    rememberViewed(bookId, 'reader');
+  }, [bookId]);
 
   const chapter = useQuery({
     queryKey: queryKeys.chapter(bookId, href),
@@ -118,7 +120,10 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
             : 'failed';
   const [failed, setFailed] = useState(false);
   const [previewEnded, setPreviewEnded] = useState(false);
-  useEffect(() => setPreviewEnded(false), [href]);
+  useEffect(() => {
+    setPreviewEnded(false);
+    setFailed(false);
+  }, [href]);
 
   const ks = session.kind === 'ok' ? session.session.ks : null;
   const src = mode === 'full' && media ? mediaUrls.stream(media, ks) : mode === 'preview' ? mediaUrls.preview(bookId, media) : null;
@@ -215,7 +220,12 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
     previous,
     goPart,
   };
-  if (failed) return <MediaFailure book={book} />;
+  if (failed)
+    return (
+      <div className="media-app">
+        <MediaFailure book={book} />
+      </div>
+    );
   if (mode === 'failed')
     return (
       <div className="media-app">
