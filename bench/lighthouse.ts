@@ -9,6 +9,8 @@
  *   npm run build && npx tsx bench/lighthouse.ts
  *   RUNS=5 (default)  READERS=one,many  SCREENS=home,catalog,playlist,search,reader,first-visit  PRESETS=mobile,desktop
  *   PORT=4300 (the server; Chrome gets the next ports)  REPORTS=dir (keeps every report as JSON)
+ *   BEFORE=dir: another build (say, of an older commit) served by a second fresh server with the same readers; each
+ *   row then has that build's row beside it and their runs alternate (the anchor on a machine others share)
  *
  * Readers (issue 21): "one" is the demo account with one playlist of the library's titles; "many" is a subscriber
  * with 51 playlists of 100 items (50 playlists and the queue), the reader whose pages used to download every
@@ -48,7 +50,18 @@ const BUDGET = { desktop: 100, mobile: 95 } as const;
 const ENTRY_BUDGET_KB = 120;
 type Preset = keyof typeof BUDGET;
 
+/** One built app served by its own fresh server, with the readers made on it. */
+interface Site {
+  /** 'this' (packages/web/dist), or 'before' (BEFORE=dir: another build, the anchor the rows alternate with). */
+  label: string;
+  base: string;
+  readers: Map<string, Reader>;
+  readerPath: string;
+  stop(): Promise<void>;
+}
+
 interface Screen {
+  site: Site;
   /** Which reader's session the screen is audited in; null for a signed-out visit. */
   reader: string | null;
   name: string;
@@ -143,20 +156,24 @@ async function main() {
     process.exit(1);
   }
   process.env.CHROME_PATH = CHROME_PATH;
-  // The build as it is now, served from a copy: a build by someone else mid-run empties packages/web/dist.
-  const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-lighthouse-web-'));
-  fs.cpSync(dist, snapshot, { recursive: true, filter: (f) => !f.endsWith('.map') });
-  process.on('exit', () => fs.rmSync(snapshot, { recursive: true, force: true }));
   const wantedReaders = process.env.READERS?.split(',') ?? ['one', 'many'];
   const only = process.env.SCREENS?.split(',') ?? ['home', 'catalog', 'playlist', 'search', 'reader', 'first-visit'];
   const presets = (process.env.PRESETS?.split(',') ?? ['mobile']) as Preset[];
   const reports = process.env.REPORTS;
   if (reports) fs.mkdirSync(reports, { recursive: true });
 
-  console.log(`load average before set-up: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
-  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-lighthouse-', timeoutMs: 170_000, port: PORT || undefined, env: { WEB_DIST: snapshot } });
-  const { base } = fresh;
-  try {
+  /** A build as it is now, served from a copy: a build by someone else mid-run empties packages/web/dist. */
+  const snapshotOf = (dir: string) => {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-lighthouse-web-'));
+    fs.cpSync(dir, copy, { recursive: true, filter: (f) => !f.endsWith('.map') });
+    process.on('exit', () => fs.rmSync(copy, { recursive: true, force: true }));
+    return copy;
+  };
+
+  /** A fresh server for one build, with the readers made on it through its API. */
+  const prepare = async (label: string, web: string, port: number | undefined): Promise<Site> => {
+    const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-lighthouse-', timeoutMs: 170_000, port, env: { WEB_DIST: web } });
+    const { base } = fresh;
     const readers = new Map<string, Reader>();
     let readerPath: string;
     const setup = await chromium.launch(CHROMIUM_LAUNCH);
@@ -218,18 +235,31 @@ async function main() {
     } finally {
       await setup.close();
     }
+    return { label, base, readers, readerPath, stop: () => fresh.stop() };
+  };
 
+  console.log(`load average before set-up: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
+  const sites: Site[] = [];
+  // The anchor first, then this build: each row's runs alternate between them, round after round.
+  if (process.env.BEFORE) sites.push(await prepare('before', snapshotOf(process.env.BEFORE), PORT ? PORT + 50 : undefined));
+  sites.push(await prepare('this', snapshotOf(dist), PORT || undefined));
+  const thisBuild = sites[sites.length - 1]!;
+  try {
+    // Per reader and screen, the anchor's row (if any) right before this build's, so their runs alternate.
     const screens: Screen[] = [];
-    for (const [name, r] of readers) {
-      const add = (screen: string, p: string) => only.includes(screen) && screens.push({ reader: name, name: screen, path: p, finalPath: p.split('?')[0]! });
-      add('home', '/home/');
-      add('catalog', '/library/');
-      add('playlist', r.playlistPath);
-      add('search', '/search/?q=whale');
-      add('reader', readerPath);
+    for (const name of thisBuild.readers.keys()) {
+      for (const screen of ['home', 'catalog', 'playlist', 'search', 'reader']) {
+        if (!only.includes(screen)) continue;
+        for (const site of sites) {
+          const r = site.readers.get(name)!;
+          const p = { home: '/home/', catalog: '/library/', playlist: r.playlistPath, search: '/search/?q=whale', reader: site.readerPath }[screen]!;
+          screens.push({ site, reader: name, name: screen, path: p, finalPath: p.split('?')[0]! });
+        }
+      }
     }
     // A first visit: `/` signed out, which the client sends to the home.
-    if (only.includes('first-visit')) screens.push({ reader: null, name: 'first-visit', path: '/', finalPath: '/home/' });
+    if (only.includes('first-visit')) for (const site of sites) screens.push({ site, reader: null, name: 'first-visit', path: '/', finalPath: '/home/' });
+    const labelOf = (screen: Screen) => `${sites.length > 1 ? `${screen.site.label} ` : ''}${screen.reader ?? 'visitor'}`;
 
     let chromePort = PORT ? PORT + 1 : 0;
     const auditOnce = async (screen: Screen, preset: Preset): Promise<Run> => {
@@ -244,7 +274,7 @@ async function main() {
       // A port a killed Chrome may still hold is not reused at once.
       if (chromePort) chromePort = chromePort >= PORT + 20 ? PORT + 1 : chromePort + 1;
       try {
-        const reader = screen.reader ? readers.get(screen.reader)! : null;
+        const reader = screen.reader ? screen.site.readers.get(screen.reader)! : null;
         if (reader) {
           // Real cookies in the profile, not an extraHeaders Cookie: the client reads `logged_in` from document.cookie.
           const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
@@ -252,10 +282,11 @@ async function main() {
           await cdp.close();
         }
         const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] };
+        const base = screen.site.base;
         const result = await lighthouse(base + screen.path, flags, preset === 'desktop' ? desktopConfig : undefined);
         if (!result) throw new Error('Lighthouse returned nothing');
         const lhr = result.lhr;
-        const label = `${screen.reader ?? 'visitor'}/${screen.name}/${preset}`;
+        const label = `${labelOf(screen)}/${screen.name}/${preset}`;
         if (lhr.runtimeError) throw new LighthouseRunError(`${label}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
         const finalUrl = lhr.finalDisplayedUrl;
         if (new URL(finalUrl).pathname !== screen.finalPath) throw new Error(`${label}: ended on ${finalUrl}, not ${screen.finalPath}`);
@@ -269,7 +300,7 @@ async function main() {
         if (screen.name === 'search' && !network.some((r) => r.url.includes('/search') && r.url.includes('whale') && r.statusCode === 200)) {
           throw new Error(`${label}: no search was answered`);
         }
-        if (reports) fs.writeFileSync(path.join(reports, `${screen.reader ?? 'visitor'}-${screen.name}-${preset}-${Date.now()}.json`), JSON.stringify(lhr));
+        if (reports) fs.writeFileSync(path.join(reports, `${labelOf(screen).replace(' ', '-')}-${screen.name}-${preset}-${Date.now()}.json`), JSON.stringify(lhr));
         return {
           score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
           lcp: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
@@ -298,7 +329,7 @@ async function main() {
             const run = await auditOnce(row.screen, row.preset);
             row.runs.push(run);
             console.log(
-              `round ${round + 1}  ${(row.screen.reader ?? 'visitor').padEnd(7)} ${row.screen.name.padEnd(11)} ${row.preset.padEnd(7)} score ${String(run.score).padStart(3)}  ` +
+              `round ${round + 1}  ${labelOf(row.screen).padEnd(sites.length > 1 ? 14 : 7)} ${row.screen.name.padEnd(11)} ${row.preset.padEnd(7)} score ${String(run.score).padStart(3)}  ` +
                 `FCP ${run.fcp.toFixed(0)} LCP ${run.lcp.toFixed(0)} TBT ${run.tbt.toFixed(0)} CLS ${run.cls.toFixed(3)}  load ${run.load[0].toFixed(2)}->${run.load[1].toFixed(2)}  index ${run.benchmarkIndex.toFixed(0)}`,
             );
             break;
@@ -320,7 +351,7 @@ async function main() {
     const table = rows.map(({ screen, preset, runs }) => {
       const score = median(runs.map((r) => r.score));
       return [
-        screen.reader ?? 'visitor',
+        labelOf(screen),
         screen.name,
         preset,
         String(score),
@@ -346,21 +377,21 @@ async function main() {
       const counts = new Map<string, number>();
       for (const r of runs) counts.set(r.lcpElement, (counts.get(r.lcpElement) ?? 0) + 1);
       const [el, n] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
-      console.log(`  ${screen.reader ?? 'visitor'} ${screen.name} ${preset}: ${el} (${n}/${runs.length})`);
+      console.log(`  ${labelOf(screen)} ${screen.name} ${preset}: ${el} (${n}/${runs.length})`);
     }
 
     // Why a row misses: the weak audits of its lowest-scoring run.
     for (const { screen, preset, runs } of rows) {
       if (median(runs.map((r) => r.score)) >= BUDGET[preset]) continue;
       const worst = [...runs].sort((a, b) => a.score - b.score)[0]!;
-      console.log(`\n${screen.reader ?? 'visitor'} ${screen.name} ${preset} (run scoring ${worst.score}):`);
+      console.log(`\n${labelOf(screen)} ${screen.name} ${preset} (run scoring ${worst.score}):`);
       for (const line of weakAudits(worst.lhr)) console.log(`  ${line}`);
     }
   } finally {
-    await fresh.stop();
+    for (const site of sites) await site.stop();
   }
 
-  const { rows, entry, preloads } = chunkSizes(snapshot);
+  const { rows, entry, preloads } = chunkSizes(dist);
   console.log('\nJS chunks of the build (gzip -9):');
   for (const c of rows) console.log(`  ${c.file.padEnd(36)} ${kb(c.raw).padStart(8)} KB  gzip ${kb(c.gzip).padStart(7)} KB  ${c.role}`);
   const entryRow = rows.find((c) => c.file === entry);
