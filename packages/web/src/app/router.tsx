@@ -61,7 +61,8 @@ function onDemand(load: () => Promise<{ default: ComponentType }>): ComponentTyp
 }
 
 const TitlePage = onDemand(() => import('../features/title/TitlePage.tsx'));
-const ReaderPage = onDemand(() => import('../features/reader/ReaderPage.tsx'));
+const loadReader = () => import('../features/reader/ReaderPage.tsx');
+const ReaderPage = onDemand(loadReader);
 const MediaPage = onDemand(() => import('../features/media/MediaPage.tsx'));
 
 /**
@@ -72,7 +73,12 @@ const MediaPage = onDemand(() => import('../features/media/MediaPage.tsx'));
 function ViewPage() {
   const bookId = useParams().bookId ?? '';
   const book = useQuery({ queryKey: queryKeys.book(bookId), queryFn: ({ signal }) => api.getBook(bookId, signal), staleTime: 60_000, retry: false });
-  if (book.isPending) return <PageLoading />;
+  // Offline (the request waits for the connection), the reader opens and says so itself.
+  if (book.isPending && !book.isPaused) {
+    // Most titles are books: their reader's code loads while the format is asked for.
+    void loadReader().catch(() => undefined);
+    return <PageLoading />;
+  }
   return book.data && isMediaFormat(book.data.content_format) ? <MediaPage /> : <ReaderPage />;
 }
 const LoginPage = onDemand(() => import('../features/account/LoginPage.tsx'));
