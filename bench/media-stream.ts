@@ -7,14 +7,15 @@
  * (what a player's range requests look like), the readers sharing the queue of ranges over keep-alive sockets.
  * Anchor and Lectern alternate (anchor first in odd rounds, Lectern first in even ones) for `--rounds` rounds; each
  * round gives a throughput ratio (Lectern MB/s / anchor MB/s); printed: median and range per side, the ratio's
- * median and range, and each server's peak RSS while it served (sampled from /proc every 20 ms) - flat as the
- * readers grow when nothing buffers whole files.
+ * median and range, each server's CPU time per 100 MB sent (from /proc: what serving costs the server, which other
+ * work on a loaded machine moves much less than throughput) with its ratio, and each server's peak RSS while it
+ * served (sampled from /proc every 20 ms) - flat as the readers grow when nothing buffers whole files.
  *
  * The 100 MB file is made once under /tmp (a real MP4 from the fixtures, padded with random bytes with dd: the
  * server does not parse what it streams). Lectern's title is imported from the real fixture and its stored part is
  * then replaced by the big file on disk.
  *
- * Usage: npx tsx bench/media-stream.ts [--rounds 5] [--port 4610]
+ * Usage: npx tsx bench/media-stream.ts [--rounds 5] [--chunk 2] [--port 4610]
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,12 +31,14 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     port: { type: 'string', default: '4610' },
     serve: { type: 'string' },
+    chunk: { type: 'string', default: '2' },
     file: { type: 'string' },
   },
 });
 
 const SIZE = 100 * 1024 * 1024;
-const CHUNK = 2 * 1024 * 1024;
+/** the size of each range asked for, MB (--chunk): a player's range requests run from a few MB to the whole file */
+const CHUNK = Number(values.chunk) * 1024 * 1024;
 const TOTAL = 400 * 1024 * 1024;
 const CONCURRENCY = [1, 10, 100];
 const FIXTURE = path.resolve(import.meta.dirname, '../packages/server/test/fixtures/media/clip.mp4');
@@ -45,6 +48,8 @@ interface Served {
   port: number;
   path: string;
   headers: Record<string, string>;
+  /** the file on disk the server sends (the anchor sends Lectern's stored copy: the same file, the same page cache) */
+  file: string;
 }
 
 /** The 100 MB file: the fixture's MP4, then random bytes to 100 MB (made once). */
@@ -75,7 +80,7 @@ async function serveAnchor(file: string, port: number): Promise<void> {
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  console.log(JSON.stringify({ port, path: '/clip.mp4', headers: {} } satisfies Served));
+  console.log(JSON.stringify({ port, path: '/clip.mp4', headers: {}, file } satisfies Served));
 }
 
 /** Lectern with one imported video whose stored part is the big file; a subscriber's cookie and session. */
@@ -95,7 +100,8 @@ async function serveLectern(file: string, port: number): Promise<void> {
     .select(['m.storage_path', 'c.full_path'])
     .where('m.title_id', '=', (await lectern.services.catalog.requireTitle(bookId)).id)
     .executeTakeFirstOrThrow();
-  fs.copyFileSync(file, path.join(dataDir, 'content', part.storage_path));
+  const stored = path.join(dataDir, 'content', part.storage_path);
+  fs.copyFileSync(file, stored);
   await lectern.services.accounts.createUser({ email: 'bench@example.com', password: 'a long enough password', status: 'subscriber' });
   // as the web app signs in: the csrftoken cookie first, sent back as X-CSRFToken
   const csrf = (await lectern.app.inject({ method: 'GET', url: '/healthz' })).cookies.find((c) => c.name === 'csrftoken')!.value;
@@ -111,7 +117,7 @@ async function serveLectern(file: string, port: number): Promise<void> {
   if (session.statusCode !== 200) throw new Error(`no session: ${session.statusCode} ${session.body}`);
   const { ks } = session.json() as { ks: string };
   await lectern.app.listen({ port, host: '127.0.0.1' });
-  console.log(JSON.stringify({ port, path: `${paths.mediaStream(bookId, part.full_path)}?ks=${encodeURIComponent(ks)}`, headers: { cookie } } satisfies Served));
+  console.log(JSON.stringify({ port, path: `${paths.mediaStream(bookId, part.full_path)}?ks=${encodeURIComponent(ks)}`, headers: { cookie }, file: stored } satisfies Served));
 }
 
 /** Reads TOTAL bytes as CHUNK ranges with `readers` at once; MB/s. */
@@ -143,6 +149,12 @@ async function measure(served: Served, readers: number): Promise<number> {
   return TOTAL / (1024 * 1024) / seconds;
 }
 
+/** CPU time (user + system, ms) a process has used: what serving cost it, which the machine's load moves less. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 /** Peak resident memory (MB) of a process while `work` runs. */
 async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
   let peak = 0;
@@ -168,31 +180,43 @@ async function main(): Promise<void> {
   const file = bigFile();
   const me = path.relative(process.cwd(), import.meta.filename);
   const lectern = await startJsonProcess<Served>(me, ['--serve', 'lectern', '--file', file, '--port', String(port)]);
-  const anchor = await startJsonProcess<Served>(me, ['--serve', 'anchor', '--file', file, '--port', String(port + 1)]);
+  const anchor = await startJsonProcess<Served>(me, ['--serve', 'anchor', '--file', lectern.info.file, '--port', String(port + 1)]);
   const sides = { anchor, lectern };
   try {
     // warm: the file in the page cache, both servers' code paths compiled
     for (const side of Object.values(sides)) await measure(side.info, 10);
     console.log(`load before: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${rounds} rounds of ${TOTAL / 2 ** 20} MB in ${CHUNK / 2 ** 20} MB ranges of a ${SIZE / 2 ** 20} MB file`);
-    const results = new Map<number, { anchor: number[]; lectern: number[]; ratio: number[]; anchorRss: number[]; lecternRss: number[] }>();
-    for (const c of CONCURRENCY) results.set(c, { anchor: [], lectern: [], ratio: [], anchorRss: [], lecternRss: [] });
+    type Row = { anchor: number[]; lectern: number[]; ratio: number[]; anchorRss: number[]; lecternRss: number[]; anchorCpu: number[]; lecternCpu: number[]; cpuRatio: number[] };
+    const results = new Map<number, Row>();
+    for (const c of CONCURRENCY) results.set(c, { anchor: [], lectern: [], ratio: [], anchorRss: [], lecternRss: [], anchorCpu: [], lecternCpu: [], cpuRatio: [] });
     for (let round = 0; round < rounds; round++) {
       for (const c of CONCURRENCY) {
         const order = round % 2 === 0 ? (['anchor', 'lectern'] as const) : (['lectern', 'anchor'] as const);
         const got: Record<string, number> = {};
         const r = results.get(c)!;
         for (const side of order) {
-          const { result, peakMb } = await withPeakRss(sides[side].child.pid!, () => measure(sides[side].info, c));
+          const pid = sides[side].child.pid!;
+          const cpuBefore = cpuMs(pid);
+          const { result, peakMb } = await withPeakRss(pid, () => measure(sides[side].info, c));
           got[side] = result;
           r[side].push(result);
           r[`${side}Rss`].push(peakMb);
+          // the server's CPU milliseconds per 100 MB sent
+          const cpu = ((cpuMs(pid) - cpuBefore) * 100) / (TOTAL / 2 ** 20);
+          got[`${side}Cpu`] = cpu;
+          r[`${side}Cpu`].push(cpu);
         }
         r.ratio.push(got.lectern! / got.anchor!);
+        r.cpuRatio.push(got.anchorCpu! / got.lecternCpu!);
       }
     }
-    console.log('readers | anchor MB/s       | Lectern MB/s      | ratio (Lectern/anchor) | peak RSS MB anchor / Lectern');
+    console.log('readers | anchor MB/s       | Lectern MB/s      | ratio (Lectern/anchor) | CPU ms/100 MB anchor | Lectern     | ratio (anchor/Lectern) | peak RSS MB anchor / Lectern');
     for (const [c, r] of results) {
-      console.log(`${String(c).padStart(7)} | ${summary(r.anchor, 0).padEnd(17)} | ${summary(r.lectern, 0).padEnd(17)} | ${summary(r.ratio).padEnd(22)} | ${median(r.anchorRss).toFixed(0)} / ${median(r.lecternRss).toFixed(0)} (max ${Math.max(...r.lecternRss).toFixed(0)})`);
+      console.log(
+        `${String(c).padStart(7)} | ${summary(r.anchor, 0).padEnd(17)} | ${summary(r.lectern, 0).padEnd(17)} | ${summary(r.ratio).padEnd(22)} | ` +
+          `${summary(r.anchorCpu, 0).padEnd(20)} | ${summary(r.lecternCpu, 0).padEnd(11)} | ${summary(r.cpuRatio).padEnd(22)} | ` +
+          `${median(r.anchorRss).toFixed(0)} / ${median(r.lecternRss).toFixed(0)} (max ${Math.max(...r.lecternRss).toFixed(0)})`,
+      );
     }
     console.log(`load after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {

@@ -135,17 +135,8 @@ export async function sendMediaFile(reply: FastifyReply, root: string, file: str
   reply.header('x-content-type-options', 'nosniff');
   reply.header('cross-origin-resource-policy', 'same-origin');
   reply.type(await bookFileType(declared, file, { allowScripts: false }));
-  // highWaterMark: @fastify/send passes it to fs.createReadStream; its type declarations do not name it
-  const options = { contentType: false, etag: false, highWaterMark: MEDIA_READ_BYTES } as Parameters<typeof reply.sendFile>[2];
-  return reply.sendFile(file.slice(root.length + 1), root, options);
+  return reply.sendFile(file.slice(root.length + 1), root, { contentType: false, etag: false });
 }
-
-/**
- * How much of a media file is read from disk at a time: @fastify/send reads 64 KiB by default, and a 100 MB part
- * then costs 1,600 reads and writes of small chunks (bench/media-stream.ts); a quarter MiB keeps a hundred readers
- * within 25 MB of buffers.
- */
-const MEDIA_READ_BYTES = 256 * 1024;
 
 /** The entity-tags of an If-Match / If-None-Match list ('*' stands alone). */
 function tagList(value: string): string[] {
