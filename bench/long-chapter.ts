@@ -18,7 +18,9 @@
  * app's own start (scripts, the first render), which no chapter length changes.
  *
  *   npm run build && npx tsx bench/long-chapter.ts
- *   ROUNDS=7, ANCHOR_PORT=4201, WEB_DIST=dir (another build of the web app), DEEP=1, STEPS=1 (each reader run's marks)
+ *   ROUNDS=7, ANCHOR_PORT=4201, WEB_DIST=dir (another build of the web app), DEEP=1, STEPS=1 (each reader run's marks),
+ *   BEFORE_DIST=dir: a second fresh server (its own process) serving that build of the web app, whose reader runs
+ *   join each round, so the two builds are compared under the same load (first paint ratio per round).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -129,17 +131,24 @@ async function anchorRun(browser: Browser, url: string): Promise<Run> {
   }
 }
 
+/** The generated book imported into a fresh server; the reader address of its long chapter and a signed-in state. */
+async function readerSide(browser: Browser, book: ReturnType<typeof longChapterEpub>, env?: Record<string, string>) {
+  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-long-', timeoutMs: 170_000, env });
+  const file = path.join(fresh.dataDir, 'long-chapter-800k.epub');
+  fs.writeFileSync(file, book.bytes);
+  const out = importBook(fresh.dataDir, file);
+  const bookId = /^imported\s+(\S+)/m.exec(out)?.[1];
+  if (!bookId) throw new Error(`the import printed no book:\n${out}`);
+  return { fresh, bookId };
+}
+
 async function main() {
   const book = longChapterEpub({ chars: 800_000 });
-  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-long-', timeoutMs: 170_000 });
   const browser = await chromium.launch(CHROMIUM_LAUNCH);
+  const { fresh, bookId } = await readerSide(browser, book);
+  const before = process.env.BEFORE_DIST ? await readerSide(browser, book, { WEB_DIST: process.env.BEFORE_DIST }) : null;
   let staticServer: ChildProcess | null = null;
   try {
-    const file = path.join(fresh.dataDir, 'long-chapter-800k.epub');
-    fs.writeFileSync(file, book.bytes);
-    const out = importBook(fresh.dataDir, file);
-    const bookId = /^imported\s+(\S+)/m.exec(out)?.[1];
-    if (!bookId) throw new Error(`the import printed no book:\n${out}`);
 
     const signedIn = await browser.newContext({ baseURL: fresh.base, viewport: VIEWPORT });
     const page = await signedIn.newPage();
@@ -156,6 +165,14 @@ async function main() {
     const textLength = await page.evaluate((html) => new DOMParser().parseFromString(html, 'text/html').body.textContent?.length ?? 0, chapter.content);
     const storageState = await signedIn.storageState();
     await signedIn.close();
+    let beforeSide: { state: typeof storageState; url: string } | null = null;
+    if (before) {
+      const ctx = await browser.newContext({ baseURL: before.fresh.base, viewport: VIEWPORT });
+      const p = await ctx.newPage();
+      await signIn(p, before.fresh.email, before.fresh.password);
+      beforeSide = { state: await ctx.storageState(), url: new URL(long.web_url.replace(bookId, before.bookId), before.fresh.base).href };
+      await ctx.close();
+    }
 
     // The same chapter as a static page: its own stylesheets (inlined: the anchor's server holds no book) and the
     // reader's type and measure.
@@ -191,6 +208,7 @@ async function main() {
     const anchor: Run[] = [];
     const deepRuns: Run[] = [];
     const shortRuns: Run[] = [];
+    const beforeRuns: Run[] = [];
     for (let i = 0; i <= ROUNDS; i++) {
       const pair: Run[] = [];
       if (i % 2 === 1) pair.push(await anchorRun(browser, staticUrl), await readerRun(browser, storageState, readerUrl, minChars));
@@ -198,12 +216,14 @@ async function main() {
       const [r, a] = i % 2 === 1 ? [pair[1]!, pair[0]!] : [pair[0]!, pair[1]!];
       const d = deep ? await readerRun(browser, storageState, readerUrl, minChars, deep) : null;
       const s = await readerRun(browser, storageState, new URL(short.web_url, fresh.base).href, 1000);
+      const b = beforeSide ? await readerRun(browser, beforeSide.state, beforeSide.url, minChars) : null;
       if (process.env.STEPS) console.log(`  round ${i}: ${Object.entries(r.steps).sort((x, y) => x[1] - y[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | ')}`);
       if (i === 0) continue;
       reader.push(r);
       anchor.push(a);
       if (d) deepRuns.push(d);
       shortRuns.push(s);
+      if (b) beforeRuns.push(b);
     }
 
     const row = (name: string, runs: Run[]) => {
@@ -221,10 +241,16 @@ async function main() {
     if (deepRuns.length) row('reader, resuming at 80 %', deepRuns);
     row('anchor: the static page', anchor);
     row('reader, the short chapter (control)', shortRuns);
+    if (beforeRuns.length) row(`reader, BEFORE_DIST build`, beforeRuns);
     const ratios = reader.map((r, i) => r.first / anchor[i]!.first);
     console.log(
       `\nfirst paint, reader / static page: ${(median(reader.map((r) => r.first)) / median(anchor.map((a) => a.first))).toFixed(2)} (ratio of the medians; per round ${range(ratios.map((x) => x * 100)).replace(/(\d+)/g, (d) => (Number(d) / 100).toFixed(2))})  target < 1.5`,
     );
+    if (beforeRuns.length) {
+      const paired = reader.map((r, i) => r.first / beforeRuns[i]!.first);
+      console.log(`first paint, this build / BEFORE_DIST build: ${(median(reader.map((r) => r.first)) / median(beforeRuns.map((r) => r.first))).toFixed(2)} (per round ${Math.min(...paired).toFixed(2)}-${Math.max(...paired).toFixed(2)})`);
+      console.log(`first paint, BEFORE_DIST build / static page: ${(median(beforeRuns.map((r) => r.first)) / median(anchor.map((a) => a.first))).toFixed(2)}`);
+    }
     console.log(`whole chapter painted, reader / static page: ${(median(reader.map((r) => r.whole)) / median(anchor.map((a) => a.whole))).toFixed(2)}`);
     const worst = Math.max(...reader.map((r) => r.longest), ...deepRuns.map((r) => r.longest));
     console.log(`longest task in any reader run: ${worst.toFixed(0)} ms  target: none over 50 ms`);
@@ -232,6 +258,7 @@ async function main() {
     staticServer?.kill('SIGTERM');
     await browser.close();
     await fresh.stop();
+    await before?.fresh.stop();
   }
 }
 
