@@ -12,6 +12,7 @@ import type { ImportReport } from '@lectern/core';
 import type { Services } from './app.ts';
 import type { Config } from './config.ts';
 import { fetchSampleBooks, type UnavailableBook } from './sample/fetch.ts';
+import { sampleMedia } from './sample/media.ts';
 import { generatePassword } from './services/auth.ts';
 
 export const DEMO_EMAIL = 'reader@lectern.local';
@@ -24,6 +25,8 @@ export interface SampleImportReport extends ImportReport {
   already: ImportReport['failed'];
   /** Books that could not be fetched (no registry, offline). */
   unavailable: UnavailableBook[];
+  /** The sample audiobook or video course, when it could not be made (no ffmpeg or espeak-ng, no Alice to read). */
+  mediaUnavailable: UnavailableBook[];
 }
 
 export type SampleBookOutcome =
@@ -33,12 +36,22 @@ export type SampleBookOutcome =
 export async function importSampleLibrary(
   services: Services,
   config: Config,
-  opts: { withDebian?: boolean; log?: (msg: string) => void; cacheDir?: string; onBook?: (outcome: SampleBookOutcome) => void } = {},
+  opts: {
+    withDebian?: boolean;
+    /** also the sample audiobook and video course (sample/media.ts), when ffmpeg and espeak-ng are here */
+    withMedia?: boolean;
+    log?: (msg: string) => void;
+    cacheDir?: string;
+    onBook?: (outcome: SampleBookOutcome) => void;
+  } = {},
 ): Promise<SampleImportReport> {
-  const { books, unavailable } = await fetchSampleBooks(opts.cacheDir ?? config.sampleCacheDir, opts);
-  const report: SampleImportReport = { imported: [], failed: [], already: [], unavailable };
-  for (const book of books) {
-    const one = await services.importer.importPaths([book.file], { topics: book.topics, origin: book.origin });
+  const cacheDir = opts.cacheDir ?? config.sampleCacheDir;
+  const { books, unavailable } = await fetchSampleBooks(cacheDir, opts);
+  const media = opts.withMedia ? await sampleMedia(cacheDir, books, opts.log) : { media: [], unavailable: [] };
+  const report: SampleImportReport = { imported: [], failed: [], already: [], unavailable, mediaUnavailable: media.unavailable };
+  const sources = [...books.map((b) => ({ path: b.file, topics: b.topics, origin: b.origin })), ...media.media.map((m) => ({ path: m.folder, topics: m.topics, origin: m.origin }))];
+  for (const book of sources) {
+    const one = await services.importer.importPaths([book.path], { topics: book.topics, origin: book.origin });
     for (const b of one.imported) {
       report.imported.push(b);
       opts.onBook?.({ kind: 'imported', book: b });
@@ -70,7 +83,8 @@ export async function prepareSampleLibrary(
   opts.log(pending ? 'The sample library import was interrupted: finishing it…' : 'The library is empty: importing the sample library…');
   await fs.mkdir(config.dataDir, { recursive: true });
   await fs.writeFile(marker, `sample library import started ${new Date().toISOString()}\n`);
-  const report = await importSampleLibrary(services, config, opts);
+  // a fresh start shows every kind of title: the sample audiobook and video course too, where ffmpeg is
+  const report = await importSampleLibrary(services, config, { withMedia: true, ...opts });
   // Books that could not be fetched are reported to the operator (library:sample adds them later); only an import
   // that did not run to its end is pending.
   await fs.rm(marker, { force: true });

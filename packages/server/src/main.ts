@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     for (const u of sample.unavailable) say(`  ${u.origin}: ${u.reason}`);
     say('Add them later, once the npm registry is reachable: npm run lectern -- library:sample');
   }
+  for (const u of sample?.mediaUnavailable ?? []) say(`The ${u.origin.split(':')[0]} was not made: ${u.reason}`);
 
   let closing = false;
   const shutdown = async (signal: string) => {

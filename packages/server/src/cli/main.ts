@@ -2,7 +2,7 @@
  * The operators' command line: `npm run lectern -- <command>`.
  *   users:create --email E (--password P | --password-stdin) [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
  *   users:reset-password --email E [--password-stdin]      (asks for it in a terminal)
- *   import <file-or-folder>... [--topic slug]... [--allow-scripts]
+ *   import <file-or-folder>... [--topic slug]... [--allow-scripts]   (books, media files, media folders, lectern-media.json)
  *   import <file> --replace <book_id> [--topic slug]...      (a new edition of that book, keeping its book id)
  *   library:sample [--with-debian]
  *   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
@@ -41,8 +41,13 @@ const USAGE = `usage: npm run lectern -- <command>
   users:create --email E (--password P | --password-stdin) [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
   users:reset-password --email E [--password-stdin]
   import <file-or-folder>... [--topic slug]... [--allow-scripts]   (--allow-scripts: the book's scripts run, on SCRIPTED_ORIGIN only)
+      books: .epub and .pdf files, each a title. Video courses and audiobooks (needs Debian's ffmpeg): a media file
+      (.mp4 .mkv .webm .avi .mov .mp3 .m4a .m4b .flac .wma …; an M4B's chapters become its parts), a folder of numbered
+      media files (one title, parts in natural order, a .vtt/.srt of the same name is a part's transcript), or a folder
+      with a lectern-media.json manifest: {"title", "authors", "description", "publisher", "topics", "language",
+      "parts": [{"file", "title", "description", "transcript"}]} (paths inside the folder only)
   import <file> --replace <book_id> [--topic slug]...   (a new edition of that book: same book id, EPUB for EPUB, PDF for PDF)
-  library:sample [--with-debian]
+  library:sample [--with-debian]   (the sample books; with ffmpeg and espeak-ng also a narrated audiobook and a video course)
   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
   plans:set <basic|pro> --name N --price CENTS --currency USD --period month|year
   promo:add <code> (--percent N | --fixed CENTS) [--plan basic|pro] [--expires ISO-DATE] [--limit N] [--sale]
@@ -67,8 +72,11 @@ function printReport(report: ImportReport | SampleImportReport): void {
   }
   const already = 'already' in report ? report.already : [];
   const unavailable = 'unavailable' in report ? report.unavailable : [];
+  const mediaUnavailable = 'mediaUnavailable' in report ? report.mediaUnavailable : [];
   for (const a of already) console.log(`present   ${a.file}: ${a.reason}`);
   for (const u of unavailable) console.log(`UNAVAILABLE ${u.origin}: ${u.reason}`);
+  // the sample audiobook and video course need ffmpeg and espeak-ng: said, not a failure (the books are there)
+  for (const u of mediaUnavailable) console.log(`not made  ${u.origin}: ${u.reason}`);
   for (const f of report.failed) console.log(`FAILED    ${f.file}: ${f.reason}`);
   const counts = [`${report.imported.length} imported`];
   if (already.length) counts.push(`${already.length} already in the library`);
@@ -171,7 +179,7 @@ async function run(argv: string[]): Promise<number> {
       }
       case 'library:sample': {
         const { values } = parseArgs({ args: rest, options: { 'with-debian': { type: 'boolean' } } });
-        const report = await importSampleLibrary(services, config, { withDebian: values['with-debian'] ?? false, log: (m) => console.log(m) });
+        const report = await importSampleLibrary(services, config, { withDebian: values['with-debian'] ?? false, withMedia: true, log: (m) => console.log(m) });
         printReport(report);
         // Books already in the library are not a failure: running it again is how missing books are added.
         return report.failed.length || report.unavailable.length ? 1 : 0;

@@ -38,14 +38,18 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
     try {
       const { files, topics } = await receiveFiles(request, upload.dir, deps.importer.limits);
       if (replace !== null && files.length !== 1) throw replaceError(`A replacement takes exactly one file; ${files.length} were sent.`);
-      report = { imported: [], failed: [] };
-      for (const f of files) {
-        try {
-          const options = { topics, origin: `upload ${f.name}` };
-          report.imported.push(replace !== null ? await deps.importer.replaceFile(f.path, f.name, replace, options) : await deps.importer.importFile(f.path, f.name, options));
-        } catch (err) {
-          report.failed.push({ file: f.name, reason: reasonOf(err) });
+      if (replace !== null) {
+        report = { imported: [], failed: [] };
+        for (const f of files) {
+          try {
+            report.imported.push(await deps.importer.replaceFile(f.path, f.name, replace, { topics, origin: `upload ${f.name}` }));
+          } catch (err) {
+            report.failed.push({ file: f.name, reason: reasonOf(err) });
+          }
         }
+      } else {
+        // books a title each; media files alone, by folder, or by manifest (services/import.ts importUpload)
+        report = await deps.importer.importUpload(files, upload.dir, { topics, origin: 'upload' });
       }
     } finally {
       // Before answering: once the client has its answer, nothing of the upload is left.
@@ -108,7 +112,8 @@ async function receiveFiles(
   let current = '';
   const tooLarge = () => fileError(ADMIN_MESSAGES.fileTooLarge(current, Math.round(limits.maxFileBytes / MB)));
   try {
-    for await (const part of request.parts({ limits: { fileSize: limits.maxFileBytes, files: MAX_FILES, fields: 50, fieldSize: 64 * 1024 } })) {
+    // preservePath: a folder upload names its files "course/01-intro.mp4", and the folder makes them one title
+    for await (const part of request.parts({ preservePath: true, limits: { fileSize: limits.maxFileBytes, files: MAX_FILES, fields: 50, fieldSize: 64 * 1024 } })) {
       if (part.type === 'file') {
         current = part.filename || `file ${files.length + 1}`;
         const target = path.join(dir, String(files.length));

@@ -17,7 +17,7 @@ import { notFound } from '../errors.ts';
 import { storedOverlay } from '../ingest/media-overlays.ts';
 import { storedSide, type ChapterRendition, type TitleRendition } from '../ingest/rendition.ts';
 import { IngestError } from '../ingest/types.ts';
-import { findJobs, type FoundJob } from '../ingest/media-job.ts';
+import { findJobs, type FoundJob, isMediaName, MANIFEST_NAME } from '../ingest/media-job.ts';
 import { mediaToolsAvailable, NO_MEDIA_TOOLS } from '../ingest/media-tools.ts';
 import { runImportWorker, runMediaWorker, type WorkerRunStats } from '../ingest/worker-host.ts';
 import {
@@ -168,6 +168,61 @@ export class ImportService {
       else await staging.abort();
       throw err;
     }
+  }
+
+  /**
+   * Imports the files of one admin upload (each saved by the route to a file of its own in the upload's folder):
+   * books one title each, as before; media files a title each, except that those whose names carry a folder
+   * ("course/01-intro.mp4", as a browser sends a folder) are one title per folder, with the transcripts beside them;
+   * and an upload holding a lectern-media.json is that manifest's one title (its paths confined to the upload).
+   */
+  async importUpload(files: { name: string; path: string }[], dir: string, options: ImportOptions = {}): Promise<ImportReport> {
+    const report: ImportReport = { imported: [], failed: [] };
+    const tree = path.join(dir, 'media');
+    const isMediaUpload = (name: string) => isMediaName(name) || /\.(vtt|srt)$/i.test(name) || path.posix.basename(name.replace(/\\/g, '/')) === MANIFEST_NAME;
+    const mediaFiles: { name: string; at: string }[] = [];
+    for (const f of files) {
+      if (!isMediaUpload(f.name)) {
+        try {
+          const name = path.posix.basename(f.name.replace(/\\/g, '/'));
+          report.imported.push(await this.importFile(f.path, name, { ...options, origin: `${options.origin ?? 'upload'} ${name}` }));
+        } catch (err) {
+          report.failed.push({ file: f.name, reason: reasonOf(err) });
+        }
+        continue;
+      }
+      // the name as a path inside the upload: no absolute paths, no "..", nothing but plain segments
+      const segments = f.name.replace(/\\/g, '/').split('/').filter((s) => s && s !== '.');
+      if (segments.length === 0 || segments.length > 8 || segments.some((s) => s === '..' || s.length > 255)) {
+        report.failed.push({ file: f.name, reason: 'the file name must be a plain name or a folder and a name, without ".." (a folder upload sends "course/01-intro.mp4")' });
+        continue;
+      }
+      const at = path.join(tree, ...segments);
+      if (mediaFiles.some((m) => m.at === at)) {
+        report.failed.push({ file: f.name, reason: 'two files of the upload have this name' });
+        continue;
+      }
+      await fs.mkdir(path.dirname(at), { recursive: true });
+      await fs.rename(f.path, at);
+      mediaFiles.push({ name: segments.join('/'), at });
+    }
+    if (mediaFiles.length === 0) return report;
+    // Loose files (no folder) are a title each; a manifest makes its folder one title; other folders one title each.
+    const loose = mediaFiles.filter((m) => path.dirname(m.at) === tree);
+    const manifestAtRoot = loose.some((m) => path.basename(m.at) === MANIFEST_NAME);
+    const roots = manifestAtRoot ? [tree] : [...loose.filter((m) => isMediaName(m.name)).map((m) => m.at), ...(await fs.readdir(tree, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => path.join(tree, e.name))];
+    const jobs = await findJobs(roots, () => {});
+    for (const job of jobs) {
+      const shown = job.kind === 'book' ? path.relative(tree, job.file) : path.relative(tree, job.source) || 'the upload';
+      try {
+        if (job.kind === 'refused') throw new IngestError(job.reason);
+        if (job.kind === 'book') throw new IngestError('a book inside a media folder is not imported');
+        report.imported.push(await this.importMedia({ ...job, name: job.source === tree ? job.meta.title ?? 'Upload' : job.name }, { ...options, origin: `${options.origin ?? 'upload'} ${shown}` }));
+      } catch (err) {
+        report.failed.push({ file: shown, reason: reasonOf(err) });
+      }
+    }
+    return report;
   }
 
   /** A folder for the files of one upload (DATA_DIR/tmp); the caller removes it when the request ends. */

@@ -11,7 +11,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogSearchResponseSchema, MEDIA_PREVIEW_SECONDS, searchPaths } from '@lectern/core';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
-import { signedInSubscribers } from '../helpers/client.ts';
+import { signedInSubscribers, TestClient } from '../helpers/client.ts';
+import { minimalEpub3 } from '../ingest/helpers.ts';
+import { forgetMediaTools, NO_MEDIA_TOOLS } from '../../src/ingest/media-tools.ts';
+import { stopSpare } from '../../src/ingest/worker-host.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/media');
 
@@ -32,6 +35,17 @@ function makeM4b(dir: string): string {
   ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=300:duration=6', '-i', meta, '-i', cover, '-map', '0:a', '-map', '2:v', '-map_metadata', '1', '-map_chapters', '1',
     '-c:a', 'aac', '-b:a', '32k', '-c:v', 'mjpeg', '-disposition:v', 'attached_pic', '-f', 'mp4', out);
   return out;
+}
+
+function multipart(files: { name: string; data: Uint8Array }[]) {
+  const boundary = `----lectern${Date.now()}`;
+  const parts: Buffer[] = [];
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(Buffer.from(f.data), Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 function probeSeconds(file: string): number {
@@ -219,6 +233,81 @@ describe.each(ENGINES)('media import on %s', (engine) => {
     expect(await names('topics')).toEqual(['Maritime History']);
     const authors = await k().selectFrom('title_authors').select('name').where('title_id', '=', title.id).execute();
     expect(authors.map((a) => a.name)).toEqual(['Grace Darling']);
+  });
+
+  it('the admin upload takes media: a folder sent as "folder/name" is one title with its transcripts, a loose file another, a book beside them a book', async () => {
+    await t.lectern.services.accounts.createUser({ email: `media-admin-${engine}@example.com`, password: 'a long enough password', status: 'subscriber', role: 'admin' });
+    const admin = new TestClient(t.lectern.app);
+    await admin.login(`media-admin-${engine}@example.com`, 'a long enough password');
+    const course = (name: string) => fs.readFileSync(path.join(FIXTURES, 'course', name));
+    // the same course as the folder test above would be refused as already in the library: the WebVTT is changed
+    const res = await admin.request(
+      'POST',
+      '/api/v1/admin/import/',
+      multipart([
+        { name: 'Uploaded Course/1-welcome.mp4', data: course('1-welcome.mp4') },
+        { name: 'Uploaded Course/1-welcome.vtt', data: Buffer.from(course('1-welcome.vtt').toString().replace('Welcome', 'Hello')) },
+        { name: 'Uploaded Course/2-the-slides.mp4', data: course('2-the-slides.mp4') },
+        { name: 'speech.m4a', data: fs.readFileSync(path.join(FIXTURES, 'speech.m4a')) },
+        { name: 'small.epub', data: minimalEpub3() },
+      ]),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const report = res.json() as { imported: { book_id: string; title: string; chapters: number }[]; failed: unknown[] };
+    expect(report.failed).toEqual([]);
+    expect(report.imported.map((i) => [i.title, i.chapters]).sort()).toEqual([
+      ['A Small Book', 3],
+      ['Speech', 1],
+      ['Uploaded Course', 2],
+    ]);
+    const rows = await k().selectFrom('titles').select(['title', 'content_format', 'origin']).where('book_id', 'in', report.imported.map((i) => i.book_id)).orderBy('title').execute();
+    expect(rows.filter((r) => r.content_format !== 'book')).toEqual([
+      { title: 'Speech', content_format: 'audiobook', origin: 'upload speech.m4a' },
+      { title: 'Uploaded Course', content_format: 'video', origin: 'upload Uploaded Course' },
+    ]);
+    const captions = await k()
+      .selectFrom('media_files')
+      .innerJoin('titles', 'titles.id', 'media_files.title_id')
+      .select('captions_vtt')
+      .where('titles.title', '=', 'Uploaded Course')
+      .execute();
+    expect(captions.map((c) => c.captions_vtt?.includes('Hello to the course.') ?? null).sort()).toEqual([null, true]);
+    // nothing of the upload is left in DATA_DIR/tmp
+    expect(fs.readdirSync(path.join(t.dataDir, 'tmp'))).toEqual([]);
+
+    // an upload whose manifest names a file outside it is refused whole, with the reason
+    const escaping = await admin.request(
+      'POST',
+      '/api/v1/admin/import/',
+      multipart([
+        { name: 'lectern-media.json', data: Buffer.from(JSON.stringify({ title: 'Out', parts: [{ file: 'a.mp4' }, { file: '../../etc/passwd' }] })) },
+        { name: 'a.mp4', data: fs.readFileSync(path.join(FIXTURES, 'clip.mp4')) },
+      ]),
+    );
+    expect(escaping.statusCode).toBe(400);
+    expect(escaping.json()).toMatchObject({
+      failed: [{ file: 'the upload', reason: 'lectern-media.json: parts[1].file "../../etc/passwd" is outside the folder: a manifest may name only files inside its own folder' }],
+    });
+  });
+
+  it('without ffmpeg, media import says so and books import as before', async () => {
+    const book = path.join(dir, 'plain.epub');
+    fs.writeFileSync(book, minimalEpub3());
+    const clip = path.join(FIXTURES, 'clip.webm');
+    const savedPath = process.env.PATH;
+    process.env.PATH = path.join(dir, 'no-tools-here');
+    forgetMediaTools();
+    try {
+      const report = await t.lectern.services.importer.importPaths([clip, book]);
+      expect(report.failed).toEqual([{ file: clip, reason: NO_MEDIA_TOOLS }]);
+      expect(report.imported).toHaveLength(1);
+    } finally {
+      process.env.PATH = savedPath;
+      forgetMediaTools();
+      // the spare worker started meanwhile has the PATH without the tools
+      stopSpare();
+    }
+    expect(NO_MEDIA_TOOLS).toBe("media import needs ffmpeg and ffprobe (Debian's ffmpeg package), which are not installed on this server");
   });
 
   it('refuses a text file named .mp4 whole, with the reason', async () => {
