@@ -1,5 +1,6 @@
 /** The gate of heavy requests (util/gate.ts): bounded concurrency, turns in order of arrival, a bounded queue. */
 import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { Busy, Gate } from '../../src/util/gate.ts';
 
 /** A piece of work the test ends when it chooses. */
@@ -61,5 +62,15 @@ describe('Gate', () => {
     await running;
     expect(await queued).toBe('queued');
     expect(await gate.run(async () => 'later')).toBe('later');
+  });
+});
+
+describe('the gates from the environment', () => {
+  it('reads HEAVY_REQUESTS, LISTING_REQUESTS and HEAVY_REQUESTS_QUEUE, defaults per engine when unset, and names a bad one', () => {
+    expect(loadConfig({}).heavyRequests).toEqual({ concurrency: null, listingConcurrency: null, maxWaiting: 1000 });
+    expect(loadConfig({ HEAVY_REQUESTS: '3', LISTING_REQUESTS: '6', HEAVY_REQUESTS_QUEUE: '50' }).heavyRequests).toEqual({ concurrency: 3, listingConcurrency: 6, maxWaiting: 50 });
+    expect(() => loadConfig({ HEAVY_REQUESTS: '0', LISTING_REQUESTS: 'many' })).toThrow(
+      new ConfigError(['HEAVY_REQUESTS must be a positive whole number, got "0"', 'LISTING_REQUESTS must be a positive whole number, got "many"']),
+    );
   });
 });
