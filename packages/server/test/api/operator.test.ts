@@ -182,8 +182,8 @@ describe.each(ENGINES)('the operators command line on %s', (engine) => {
     expect(first.code).toBe(0);
     // the three sample books, the narrated audiobook and the video course (sample/media.ts; ffmpeg and espeak-ng are
     // installed by scripts/ensure-media-tools.sh)
-    expect(first.stdout).toMatch(/imported {2}\S+ {2}"Alice's Adventures in Wonderland, Read Aloud: The Opening" {2}2 chapters/);
-    expect(first.stdout).toMatch(/imported {2}\S+ {2}"Lighthouses: A Two-Part Course" {2}2 chapters/);
+    expect(first.stdout).toMatch(/imported {2}\S+ {2}"Down the Rabbit-Hole, Read Aloud" {2}2 chapters/);
+    expect(first.stdout).toMatch(/imported {2}\S+ {2}"Beacons of the Coast: A Two-Part Course" {2}2 chapters/);
     expect(first.stdout).toMatch(/5 imported, 0 failed/);
     const again = await cli(['library:sample']);
     expect(again.code).toBe(0);
