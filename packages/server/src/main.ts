@@ -7,6 +7,7 @@ import net from 'node:net';
 import { buildApp, type Lectern } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createDemoAccount, DEMO_EMAIL, prepareSampleLibrary } from './first-start.ts';
+import { mediaToolsAvailable, NO_MEDIA_TOOLS } from './ingest/media-tools.ts';
 import { describeStartupError, type StartupPhase } from './startup-errors.ts';
 
 const say = (msg: string) => console.log(`[lectern] ${msg}`);
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
     say('Add them later, once the npm registry is reachable: npm run lectern -- library:sample');
   }
   for (const u of sample?.mediaUnavailable ?? []) say(`The ${u.origin.split(':')[0]} was not made: ${u.reason}`);
+  // checked once at start: without ffmpeg, media imports are refused with this reason and books import as before
+  if (!mediaToolsAvailable()) say(`Video courses and audiobooks cannot be imported: ${NO_MEDIA_TOOLS} (bash scripts/ensure-media-tools.sh).`);
 
   let closing = false;
   const shutdown = async (signal: string) => {

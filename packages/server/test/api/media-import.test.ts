@@ -455,6 +455,28 @@ describe.each(ENGINES)('media conversion and hostile media on %s', (engine) => {
   });
 });
 
+describe.each(ENGINES)('media import memory bound on %s', (engine) => {
+  it("counts ffmpeg's memory against the import's bound: a conversion past it is stopped and refused whole", async () => {
+    const MB = 1024 * 1024;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-media-memory-'));
+    // x264 holds a few hundred MB for full-HD frames: far above a 200 MB bound, which the worker alone stays under
+    const t = await startTestApp(engine, { imports: { maxFileBytes: 200 * MB, maxUploadBytes: 200 * MB, maxWrittenBytes: 400 * MB, maxMemoryBytes: 200 * MB, timeoutMs: 120_000 } });
+    try {
+      const big = path.join(dir, 'full-hd.avi');
+      ffmpeg('-f', 'lavfi', '-i', 'testsrc2=s=1920x1080:r=25:d=4', '-c:v', 'mpeg4', '-q:v', '10', big);
+      const report = await t.lectern.services.importer.importPaths([big]);
+      expect(report.imported).toEqual([]);
+      expect(report.failed).toEqual([{ file: big, reason: 'the import needed more than 200 MB of memory, the limit for one import (IMPORT_MAX_MEMORY_MB)' }]);
+      expect(t.lectern.services.importer.lastRun?.stopped).toBe('memory');
+      await expect.poll(() => processesWorkingIn(t.dataDir)).toEqual([]);
+      expect(fs.readdirSync(path.join(t.dataDir, 'content'))).toEqual([]);
+    } finally {
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 /** Processes (ffmpeg, ffprobe) whose command line names a file below `dir`. */
 function processesWorkingIn(dir: string): string[] {
   const found: string[] = [];
