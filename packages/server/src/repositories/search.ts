@@ -32,6 +32,15 @@ const SPANS_PER_STATEMENT = 400;
 export type SearchKind = 'names' | 'titles' | 'passages';
 
 /** A row search found: its id and title, and for a title's own row the fields it is ranked by. */
+/** What newestOfEach found of one kind: the rows, whether they are all, and the doc id (and its title) above which they are. */
+export interface KindFound {
+  rows: Candidate[];
+  complete: boolean;
+  floor: number | null;
+  /** the title of the floor's row (which a phrase's bounded check may not hold among the rows) */
+  floorTitle: number | null;
+}
+
 export interface Candidate {
   id: number;
   title_id: number;
@@ -152,18 +161,16 @@ export class SearchRepository {
     q: ParsedQuery,
     limits: Record<SearchKind, number>,
     opts: { before?: number | null; kinds?: readonly SearchKind[] } = {},
-  ): Promise<Record<SearchKind, { rows: Candidate[]; complete: boolean; floor: number | null }>> {
+  ): Promise<Record<SearchKind, KindFound>> {
     const kinds: readonly SearchKind[] = opts.kinds ?? ['names', 'titles', 'passages'];
     const before = opts.before ?? null;
-    const found = new Map<SearchKind, { rows: Candidate[]; complete: boolean; floor: number | null }>(
-      (['names', 'titles', 'passages'] as const).map((k) => [k, { rows: [], complete: true, floor: null }]),
-    );
-    if (kinds.length === 0) return Object.fromEntries(found) as Record<SearchKind, { rows: Candidate[]; complete: boolean; floor: number | null }>;
+    const found = new Map<SearchKind, KindFound>((['names', 'titles', 'passages'] as const).map((k) => [k, { rows: [], complete: true, floor: null, floorTitle: null }]));
+    if (kinds.length === 0) return Object.fromEntries(found) as Record<SearchKind, KindFound>;
     // the bound is cast: FTS5 seeks on its rowid only for integer values (passagesOfTitle)
     const below = (column: ReturnType<typeof sql>) => (before === null ? sql`` : sql` and ${column} < cast(${before} as integer)`);
     const byKind = new Map<SearchKind, Candidate[]>(kinds.map((k) => [k, []]));
     /** PostgreSQL, phrases: how many candidates a kind checked, and the lowest of them. */
-    const checked = new Map<SearchKind, { n: number; low: number | null }>();
+    const checked = new Map<SearchKind, { n: number; low: number | null; lowTitle: number | null }>();
     if (this.engine === 'sqlite') {
       for (const kind of kinds) {
         const table = sql.table(`search_${kind === 'names' ? 'name' : kind === 'titles' ? 'title' : 'passage'}_fts`);
@@ -174,12 +181,13 @@ export class SearchRepository {
         byKind.set(kind, rows);
       }
     } else {
-      const { rows } = await sql<Candidate & { kind: SearchKind; checked_n: number | null; checked_low: number | null }>`${sql.join(
+      const { rows } = await sql<Candidate & { kind: SearchKind; checked_n: number | null; checked_low: number | null; checked_low_title: number | null }>`${sql.join(
         kinds.map((kind) => sql`(${this.postgresNewest(kind, q, limits[kind], before)})`),
         sql` union all `,
       )}`.execute(this.db);
       for (const r of rows) {
-        if (r.checked_n !== null && r.checked_n !== undefined) checked.set(r.kind, { n: Number(r.checked_n), low: r.checked_low === null ? null : Number(r.checked_low) });
+        if (r.checked_n !== null && r.checked_n !== undefined)
+          checked.set(r.kind, { n: Number(r.checked_n), low: r.checked_low === null ? null : Number(r.checked_low), lowTitle: r.checked_low_title === null ? null : Number(r.checked_low_title) });
         if (r.id !== null) byKind.get(r.kind)!.push(r);
       }
       for (const list of byKind.values()) list.sort((a, b) => b.id - a.id);
@@ -189,12 +197,17 @@ export class SearchRepository {
       const kept = rows.slice(0, limits[kind]);
       // more matches than the window: everything above the last one kept was seen
       let floor = rows.length > limits[kind] ? kept[kept.length - 1]!.id : null;
+      let floorTitle = floor === null ? null : kept[kept.length - 1]!.title_id;
       // A phrase on PostgreSQL is checked on a bounded set of candidates: below the lowest of them nothing is known.
+      // That lowest candidate need not hold the phrase, so its title comes with it (it is not among the rows).
       const c = checked.get(kind);
-      if (c && c.n >= PHRASE_CANDIDATES[kind] && c.low !== null) floor = Math.max(floor ?? c.low, c.low);
-      found.set(kind, { rows: kept, complete: floor === null, floor });
+      if (c && c.n >= PHRASE_CANDIDATES[kind] && c.low !== null && (floor === null || c.low > floor)) {
+        floor = c.low;
+        floorTitle = c.lowTitle;
+      }
+      found.set(kind, { rows: kept, complete: floor === null, floor, floorTitle });
     }
-    return Object.fromEntries(found) as Record<SearchKind, { rows: Candidate[]; complete: boolean; floor: number | null }>;
+    return Object.fromEntries(found) as Record<SearchKind, KindFound>;
   }
 
   /**
@@ -212,7 +225,7 @@ export class SearchRepository {
     // a passage carries no title fields (null, typed for the union)
     const fields = kind === 'passages' ? sql`null::text as title, null::text as people, null::text as subjects, null::text as description` : sql`d.title, d.people, d.subjects, d.description`;
     if (q.phrases.length === 0) {
-      return sql`select ${kind}::text as kind, d.id, d.title_id, ${fields}, null::int as checked_n, null::bigint as checked_low
+      return sql`select ${kind}::text as kind, d.id, d.title_id, ${fields}, null::int as checked_n, null::bigint as checked_low, null::bigint as checked_low_title
         from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
         where ${rowsOfKind} and ${matches(sql`q`)}${below} order by d.id desc limit ${limit + 1}`;
     }
@@ -224,8 +237,8 @@ export class SearchRepository {
     return sql`with c as materialized (
         select d.id, d.title_id, ${doc} as doc, ${fields} from search_docs d, to_tsquery('lectern', ${allWords}) w
         where ${rowsOfKind} and ${matches(sql`w`)}${below} order by d.id desc limit ${PHRASE_CANDIDATES[kind]}
-      ), seen as (select count(*)::int as n, min(id) as low from c)
-      select ${kind}::text as kind, m.id, m.title_id, m.title, m.people, m.subjects, m.description, seen.n as checked_n, seen.low as checked_low
+      ), seen as (select count(*)::int as n, min(id) as low, (select c2.title_id from c c2 order by c2.id limit 1)::bigint as low_title from c)
+      select ${kind}::text as kind, m.id, m.title_id, m.title, m.people, m.subjects, m.description, seen.n as checked_n, seen.low as checked_low, seen.low_title as checked_low_title
       from seen left join lateral (
         select c.id, c.title_id, c.title, c.people, c.subjects, c.description from c, to_tsquery('lectern', ${toTsquery(q)}) q
         where c.doc @@ q order by c.id desc limit ${limit + 1}

@@ -242,7 +242,7 @@ export class SearchService {
     const lowest = floors.length ? floors.reduce((a, b) => (b.floor > a.floor ? b : a)) : null;
     let next: number | null = null;
     if (lowest) {
-      const owner = found[lowest.kind].rows.find((r) => r.id === lowest.floor)!.title_id;
+      const owner = found[lowest.kind].floorTitle!;
       next = (await this.index.firstRowOf(owner)) ?? lowest.floor;
     }
     const whole = first ? KINDS.reduce((bits, k, i) => (found[k].complete ? bits | (1 << i) : bits), 0) : at.whole;
