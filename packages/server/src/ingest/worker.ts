@@ -157,7 +157,15 @@ function bookStylesheet(data: Uint8Array, fullPath: string, isResource: (p: stri
 }
 
 // The server went away (or killed the channel): nothing left to do this for.
-process.on('disconnect', () => process.exit(1));
+process.on('disconnect', () => {
+  // and so are the ffprobe/ffmpeg it started: the worker leads their process group (worker-host.ts startWorker)
+  try {
+    process.kill(-process.pid, 'SIGKILL');
+  } catch {
+    // not a group of its own: nothing else to stop
+  }
+  process.exit(1);
+});
 
 /** A video course or audiobook (ingest/media.ts): probed, named, then converted into the staging folder. */
 async function runMedia(start: StartMessage & { media: NonNullable<StartMessage['media']> }): Promise<MediaDoneMessage> {

@@ -4,7 +4,7 @@
  * part with its playable file in the content store, lengths measured by ffprobe, a JPEG poster or cover, a preview
  * clip of MEDIA_PREVIEW_SECONDS; and hostile media, each refused whole with its reason.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -477,13 +477,39 @@ describe.each(ENGINES)('media import memory bound on %s', (engine) => {
   });
 });
 
+describe('media import from the command line', () => {
+  it('stops ffmpeg when the command is killed in the middle of a conversion', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-media-cli-'));
+    const src = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-media-cli-src-'));
+    try {
+      const long = path.join(src, 'long.avi');
+      ffmpeg('-f', 'lavfi', '-i', 'testsrc2=s=1280x720:r=25:d=40', '-c:v', 'mpeg4', '-q:v', '20', long);
+      const root = path.resolve(import.meta.dirname, '../../../..');
+      const cli = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'import', long], {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+        stdio: 'ignore',
+      });
+      const exited = new Promise((resolve) => cli.once('exit', resolve));
+      // the conversion has begun: ffmpeg writes into the data folder
+      await expect.poll(() => processesWorkingIn(dataDir).some((p) => p.includes('libx264')), { timeout: 60_000, interval: 100 }).toBe(true);
+      cli.kill('SIGKILL');
+      await exited;
+      await expect.poll(() => processesWorkingIn(dataDir), { timeout: 5_000 }).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(src, { recursive: true, force: true });
+    }
+  });
+});
+
 /** Processes (ffmpeg, ffprobe) whose command line names a file below `dir`. */
 function processesWorkingIn(dir: string): string[] {
   const found: string[] = [];
   for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-      if (cmd.includes(dir) && /ff(mpeg|probe)/.test(cmd)) found.push(cmd.slice(0, 120));
+      if (cmd.includes(dir) && /ff(mpeg|probe)/.test(cmd)) found.push(cmd.slice(0, 400));
     } catch {
       // gone meanwhile
     }
