@@ -69,6 +69,7 @@ function cpuOf(pid: number): number {
 async function run(t: Target, seconds: number) {
   const pid = t.url.startsWith(anchorBase) ? anchorProcess.child.pid! : lectern.child.pid!;
   const cpuBefore = cpuOf(pid);
+  const from = process.hrtime.bigint() / 1000n;
   let next = 0;
   const sequence = t.sequence;
   const requests = sequence
@@ -78,7 +79,8 @@ async function run(t: Target, seconds: number) {
   const expected = t.expect ?? 200;
   const ok = r.statusCodeStats?.[String(expected) as '200']?.count ?? 0;
   if (r.errors || ok !== r.requests.total) throw new Error(`${t.url}: ${r.requests.total - ok} answers other than ${expected}, ${r.errors} errors`);
-  return { rps: r.requests.average, p99: r.latency.p99, cpuPerRequest: (cpuOf(pid) - cpuBefore) / r.requests.total };
+  const window = `${from}-${process.hrtime.bigint() / 1000n}`;
+  return { rps: r.requests.average, p99: r.latency.p99, cpuPerRequest: (cpuOf(pid) - cpuBefore) / r.requests.total, window };
 }
 
 const app = `http://127.0.0.1:${info.appPort}`;
@@ -170,7 +172,11 @@ const chosen = only ? targets.filter((t) => only.some((o) => t.key.includes(o)))
 
 try {
   if (profile.length) {
-    for (const t of chosen) console.log(`${t.key}: ${Math.round((await run(t, duration)).rps)} requests/s (profiled)`);
+    for (const t of chosen) {
+      const r = await run(t, duration);
+      // The window (the profile's clock: µs of the monotonic clock) is for bench/cpu-top.ts --window.
+      console.log(`${t.key}: ${Math.round(r.rps)} requests/s (profiled), ${(r.cpuPerRequest * 1e6).toFixed(0)} µs CPU per request, window ${r.window}`);
+    }
   } else await compare();
 } finally {
   lectern.child.kill('SIGTERM');

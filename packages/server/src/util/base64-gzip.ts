@@ -119,11 +119,20 @@ for (let a = 0; a < 64; a++) {
 }
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
+/**
+ * Where the coding is written: one buffer reused by every call (the coding is synchronous), then copied out at its
+ * size. The server wrote each answer's gzip into new memory twice its size, which missed the cache on every store.
+ */
+let scratch = Buffer.allocUnsafeSlow(32 * 1024);
+const SCRATCH_KEPT = 1024 * 1024;
+
 /** gzip (RFC 1952) of the bytes, Huffman-coded for base64 as described above. */
 export function gzipBase64(data: Uint8Array): Buffer {
   const n = data.length;
   // At most 13 bits a byte, plus the headers and the trailer.
-  const out = Buffer.allocUnsafe(GZIP_HEADER.length + HEADER.bytes.length + 1 + Math.ceil(((n + 1) * 13) / 8) + 8);
+  const bound = GZIP_HEADER.length + HEADER.bytes.length + 1 + Math.ceil(((n + 1) * 13) / 8) + 8;
+  if (bound > scratch.length && bound <= SCRATCH_KEPT) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_KEPT, bound * 2));
+  const out = bound <= scratch.length ? scratch : Buffer.allocUnsafe(bound);
   GZIP_HEADER.copy(out, 0);
   HEADER.bytes.copy(out, GZIP_HEADER.length);
   let o = GZIP_HEADER.length + HEADER.bytes.length;
@@ -197,5 +206,5 @@ export function gzipBase64(data: Uint8Array): Buffer {
   }
   out.writeUInt32LE(crc32(data), o);
   out.writeUInt32LE(n >>> 0, o + 4);
-  return out.subarray(0, o + 8);
+  return out === scratch ? Buffer.from(out.subarray(0, o + 8)) : out.subarray(0, o + 8);
 }

@@ -30,6 +30,17 @@ describe('gzipBase64', () => {
     }
   });
 
+  it('gives each call bytes of its own: a later call leaves an earlier answer as it was', () => {
+    // The coding is written in one buffer that every call reuses; what a call returns must not be that buffer.
+    const first = Buffer.from(randomBytes(3000).toString('base64'));
+    const packed = gzipBase64(first);
+    const copy = Buffer.from(packed);
+    gzipBase64(Buffer.from(randomBytes(3000).toString('base64')));
+    gzipBase64(Buffer.alloc(200_000, 'A'));
+    expect(packed.equals(copy)).toBe(true);
+    expect(gunzipSync(packed).equals(first)).toBe(true);
+  });
+
   it('codes base64 in about 6 bits a character', () => {
     const json = Buffer.from(JSON.stringify([{ book_id: 'b', resources: [{ content: randomBytes(30_000).toString('base64') }] }]));
     const packed = gzipBase64(json);
