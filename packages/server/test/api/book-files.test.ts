@@ -57,6 +57,15 @@ describe.each(ENGINES)('book files on %s', (engine) => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it('answers a range past a file’s end 416 with its size (Content-Range: bytes */size)', async () => {
+    const url = `/api/v1/book/${bookId}/chapter/styles/book.css`;
+    const size = (await client().get(url)).rawPayload.byteLength;
+    const res = await client().get(url, { range: `bytes=${size + 10}-` });
+    expect(res.statusCode).toBe(416);
+    expect(res.headers['content-range']).toBe(`bytes */${size}`);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('keeps what the reader frame needs: images, stylesheets', async () => {
     const css = await client().get(`/api/v1/book/${bookId}/chapter/styles/book.css`);
     expect(css.body).toContain('rgb(1, 2, 3)');
