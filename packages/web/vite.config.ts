@@ -127,17 +127,6 @@ export default defineConfig({
     sourcemap: 'hidden',
     target: 'es2022',
     rolldownOptions: {
-      output: {
-        codeSplitting: {
-          // What the entry imports statically, in two chunks (the libraries, the app): split by which lazy pages
-          // share what, it was ten, and a browser asks one host for six files at a time (HTTP/1.1), so the
-          // first screen waited for a second and a third round of requests.
-          groups: [
-            { name: 'vendor', tags: ['$initial'], test: /[\\/]node_modules[\\/]/, priority: 2 },
-            { name: 'index', tags: ['$initial'], priority: 1 },
-          ],
-        },
-      },
       treeshake: {
         // The core package is pure (DESIGN.md: no Node or DOM imports, no side effects): a chunk that uses only
         // its formatting rules and paths must not pull in its zod schemas, which the client loads on demand.
