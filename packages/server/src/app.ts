@@ -90,10 +90,12 @@ import { Gate } from './util/gate.ts';
 /**
  * Requests that read much run a few at a time by default (docs/decisions.md "Heavy requests take turns"): searches
  * two on SQLite, whose statements run on the event loop, and a few on PostgreSQL, well under the pool's 10
- * connections; listings, the home and suggestions four. Everything else goes past them.
+ * connections; listings, the home and suggestions four on SQLite, and eight on PostgreSQL, where a listing mostly
+ * waits for its round trips (at four the listings' throughput under load fell to 0.7 of no gate: docs/performance.md
+ * "Under 200 connections"). Everything else goes past them.
  */
 export const HEAVY_CONCURRENCY = { sqlite: 2, postgres: 4 } as const;
-export const LISTING_CONCURRENCY = 4;
+export const LISTING_CONCURRENCY = { sqlite: 4, postgres: 8 } as const;
 
 export interface Services {
   accounts: AccountsService;
@@ -192,7 +194,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
     catalogChanges,
     heavyRequests: new Gate(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting),
-    listingRequests: new Gate(config.heavyRequests.listingConcurrency ?? LISTING_CONCURRENCY, config.heavyRequests.maxWaiting),
+    listingRequests: new Gate(config.heavyRequests.listingConcurrency ?? LISTING_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting),
     passwordReset: new PasswordResetService(
       users,
       new PasswordResetsRepository(db.kysely),

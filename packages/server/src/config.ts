@@ -51,7 +51,7 @@ export interface Config {
   /**
    * Heavy requests (searches) and listings (catalog pages, the home, suggestions) that run at once, and how many of
    * each may wait for their turn before more are answered 503 (util/gate.ts); null: the default (app.ts
-   * HEAVY_CONCURRENCY for the engine, LISTING_CONCURRENCY).
+   * HEAVY_CONCURRENCY and LISTING_CONCURRENCY for the engine).
    */
   heavyRequests: { concurrency: number | null; listingConcurrency: number | null; maxWaiting: number };
 }
