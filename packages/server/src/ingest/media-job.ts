@@ -48,7 +48,9 @@ export async function findJobs(inputs: string[], missing: (input: string) => voi
     const stat = await fs.stat(input).catch(() => null);
     if (!stat) missing(input);
     else if (stat.isDirectory()) await walk(input, jobs);
-    else if (isMediaName(input)) jobs.push({ kind: 'media', source: input, name: path.basename(input), folder: false, parts: [{ path: input, name: path.basename(input), title: null, description: null, transcript: null }], meta: EMPTY_META, manifest: null });
+    else if (isMediaName(input)) {
+      jobs.push({ kind: 'media', source: input, name: path.basename(input), folder: false, parts: [{ path: input, name: path.basename(input), title: null, description: null, transcript: await besideTranscript(input) }], meta: EMPTY_META, manifest: null });
+    }
     else jobs.push({ kind: 'book', file: input });
   }
   return jobs;
@@ -83,6 +85,15 @@ async function walk(dir: string, jobs: FoundJob[]): Promise<void> {
 }
 
 const stem = (name: string) => name.slice(0, name.length - path.extname(name).length);
+
+/** A single file's transcript: a .vtt (else .srt) beside it with its name. */
+async function besideTranscript(file: string): Promise<FoundPart['transcript']> {
+  for (const ext of ['.vtt', '.srt', '.VTT', '.SRT']) {
+    const candidate = `${stem(file)}${ext}`;
+    if ((await fs.stat(candidate).catch(() => null))?.isFile()) return { path: candidate, name: path.basename(candidate) };
+  }
+  return null;
+}
 
 /** A folder's manifest, read and checked whole: any fault refuses the folder with its reason. */
 export async function manifestJob(dir: string): Promise<FoundJob> {

@@ -249,6 +249,8 @@ describe.each(ENGINES)('media import on %s', (engine) => {
         { name: 'Uploaded Course/1-welcome.vtt', data: Buffer.from(course('1-welcome.vtt').toString().replace('Welcome', 'Hello')) },
         { name: 'Uploaded Course/2-the-slides.mp4', data: course('2-the-slides.mp4') },
         { name: 'speech.m4a', data: fs.readFileSync(path.join(FIXTURES, 'speech.m4a')) },
+        // a loose file's transcript goes by its name too
+        { name: 'speech.srt', data: Buffer.from('1\n00:00:00,000 --> 00:00:02,000\nA few spoken words.\n') },
         { name: 'small.epub', data: minimalEpub3() },
       ]),
     );
@@ -272,6 +274,8 @@ describe.each(ENGINES)('media import on %s', (engine) => {
       .where('titles.title', '=', 'Uploaded Course')
       .execute();
     expect(captions.map((c) => c.captions_vtt?.includes('Hello to the course.') ?? null).sort()).toEqual([null, true]);
+    const speech = await k().selectFrom('chapters').innerJoin('titles', 'titles.id', 'chapters.title_id').select('content').where('titles.title', '=', 'Speech').executeTakeFirstOrThrow();
+    expect(speech.content).toBe('<p data-start="0.000">A few spoken words.</p>');
     // nothing of the upload is left in DATA_DIR/tmp
     expect(fs.readdirSync(path.join(t.dataDir, 'tmp'))).toEqual([]);
 
