@@ -185,6 +185,8 @@ export function preconditions(headers: IncomingHttpHeaders, etag: string): 304 |
  * The Range @fastify/send should see (RFC 9110 §14.1.1-§14.1.3): an invalid byte-range set (`bytes=abc`,
  * `bytes=20-10`) is ignored — the whole file, 200 — where @fastify/send answered 416, which is for a valid range that
  * misses the file; a suffix range longer than the file asks for all of it, where @fastify/send answered 416.
+ * Several ranges are the whole file, 200 (docs/decisions.md "Media serving"): send dropped the ranges it could not
+ * satisfy (`bytes=0-1,-5000` on 1000 bytes) or merged overlapping ones and answered the one left 206.
  */
 export function normaliseRange(headers: IncomingHttpHeaders, size: number): void {
   const range = headers.range;
@@ -198,10 +200,10 @@ export function normaliseRange(headers: IncomingHttpHeaders, size: number): void
     if (m) return m[2] === '' || Number(m[1]) <= Number(m[2]);
     return /^-\d+$/.test(spec);
   });
-  if (!valid) {
+  if (!valid || specs.length > 1) {
     delete headers.range;
     return;
   }
-  const suffix = specs.length === 1 ? /^-(\d+)$/.exec(specs[0]!) : null;
+  const suffix = /^-(\d+)$/.exec(specs[0]!);
   if (suffix && Number(suffix[1]) > size && size > 0) headers.range = 'bytes=0-';
 }
