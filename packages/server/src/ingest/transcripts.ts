@@ -95,12 +95,15 @@ function plainText(text: string): string {
       }
       return ENTITIES[name.toLowerCase()] ?? whole;
     })
-    .split('\n')
+    // a decoded &#13; is a line end to a WebVTT parser (CR, LF or CRLF): two would end the cue there
+    .split(/\r\n?|\n/)
     .map((l) => l.trim())
     .filter(Boolean)
     .join('\n');
 }
 
+/** `<`, `&` and `>` as entities: the markup stays text, and a cue's `-->` is written `--&gt;`, which no WebVTT parser
+ * takes for a new cue's timing. */
 function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
