@@ -51,9 +51,10 @@ export interface Config {
   /**
    * Heavy requests (searches) and listings (catalog pages, the home, suggestions) that run at once, and how many of
    * each may wait for their turn before more are answered 503 (util/gate.ts); null: the default (app.ts
-   * HEAVY_CONCURRENCY and LISTING_CONCURRENCY for the engine).
+   * HEAVY_CONCURRENCY and LISTING_CONCURRENCY for the engine). maxWaitMs: the longest one waits, then 503 too
+   * (unset: the gate's default, 30 s).
    */
-  heavyRequests: { concurrency: number | null; listingConcurrency: number | null; maxWaiting: number };
+  heavyRequests: { concurrency: number | null; listingConcurrency: number | null; maxWaiting: number; maxWaitMs?: number };
 }
 
 /** A positive whole number of some unit (MB, seconds) from the environment, or the default. */
@@ -128,6 +129,7 @@ const envSchema = z.object({
   IMPORT_TIMEOUT_SECONDS: positive('IMPORT_TIMEOUT_SECONDS', DEFAULT_IMPORT_LIMITS.timeoutMs / 1000),
   HEAVY_REQUESTS: positive('HEAVY_REQUESTS', 0),
   HEAVY_REQUESTS_QUEUE: positive('HEAVY_REQUESTS_QUEUE', 1000),
+  HEAVY_REQUESTS_WAIT_SECONDS: positive('HEAVY_REQUESTS_WAIT_SECONDS', 30),
   LISTING_REQUESTS: positive('LISTING_REQUESTS', 0),
   SCRIPTED_ORIGIN: z
     .url({ protocol: /^https?$/, message: 'SCRIPTED_ORIGIN must be an http(s) origin such as http://books.localhost:8081' })
@@ -234,7 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     scriptedOrigin: scripted?.origin ?? null,
     scriptedPort: scripted ? (e.SCRIPTED_PORT ?? Number(scripted.port || (scripted.protocol === 'https:' ? 443 : 80))) : null,
-    heavyRequests: { concurrency: e.HEAVY_REQUESTS || null, listingConcurrency: e.LISTING_REQUESTS || null, maxWaiting: e.HEAVY_REQUESTS_QUEUE },
+    heavyRequests: { concurrency: e.HEAVY_REQUESTS || null, listingConcurrency: e.LISTING_REQUESTS || null, maxWaiting: e.HEAVY_REQUESTS_QUEUE, maxWaitMs: e.HEAVY_REQUESTS_WAIT_SECONDS * 1000 },
     ...overrides,
   };
 }
