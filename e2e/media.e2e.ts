@@ -231,8 +231,10 @@ describe('media players', () => {
     // "End of chapter" was not chosen: it goes on into the next chapter and keeps playing.
     await page.waitForURL((u) => u.pathname.endsWith(`/${encodeURIComponent(audiobook.chapters[1]!.full_path)}`) || u.pathname.endsWith(`/${audiobook.chapters[1]!.full_path}`));
     await expect.poll(() => page.locator('[aria-current="page"]').textContent()).toContain(audiobook.chapters[1]!.label);
+    // (until the next chapter's stream is in, the element still holds the first one, ended)
+    await expect.poll(() => audio.getAttribute('src')).toContain(encodeURIComponent(audiobook.chapters[1]!.full_path));
     await waitTime(page, 0.2, undefined, 'audio');
-    expect(await audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(false);
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(false);
 
     // Sleep timer: 5 minutes on the page's clock.
     await page.getByRole('combobox', { name: 'Sleep timer' }).selectOption('5');
