@@ -96,18 +96,31 @@ export class ImportService {
 
   private async importMediaOne(job: Extract<FoundJob, { kind: 'media' }>, options: ImportOptions): Promise<ImportReport['imported'][number]> {
     if (!mediaToolsAvailable()) throw new IngestError(NO_MEDIA_TOOLS);
+    // Every file is measured before any is copied: one past the limit for a file, or all together past what one
+    // import may write (a manifest may name up to 1,000 parts), refuses the title whole with nothing staged.
+    let total = 0;
+    for (const file of job.parts.flatMap((part) => (part.transcript ? [part, part.transcript] : [part]))) {
+      const size = (await fs.stat(file.path)).size;
+      if (size > this.limits.maxFileBytes) {
+        throw new IngestError(`${file.name} is ${Math.ceil(size / MB)} MB, more than the ${Math.round(this.limits.maxFileBytes / MB)} MB limit for one file (${LIMIT_NAMES.maxFileBytes})`);
+      }
+      total += size;
+    }
+    const tooMuch = (bytes: number) =>
+      new IngestError(`the title's files come to ${Math.ceil(bytes / MB)} MB, more than the ${Math.round(this.limits.maxWrittenBytes / MB)} MB one import may write (${LIMIT_NAMES.maxWrittenBytes})`);
+    if (total > this.limits.maxWrittenBytes) throw tooMuch(total);
+    let copied = 0;
     const upload = await this.store.beginUpload();
     try {
       // The staged copies, hashed as they are made: the title's hash covers its parts, transcripts and manifest.
       const hash = createHash('sha256');
       hash.update(job.manifest ?? '');
       const stage = async (from: string, name: string, index: number, kind: string): Promise<string> => {
-        const size = (await fs.stat(from)).size;
-        if (size > this.limits.maxFileBytes) {
-          throw new IngestError(`${name} is ${Math.ceil(size / MB)} MB, more than the ${Math.round(this.limits.maxFileBytes / MB)} MB limit for one file (${LIMIT_NAMES.maxFileBytes})`);
-        }
         const to = path.join(upload.dir, `${kind}-${String(index).padStart(4, '0')}${path.extname(name).toLowerCase().replace(/[^.a-z0-9]/g, '')}`);
         await fs.copyFile(from, to);
+        // a file that grew since it was measured still counts
+        copied += (await fs.stat(to)).size;
+        if (copied > this.limits.maxWrittenBytes) throw tooMuch(copied);
         hash.update(`${kind}:${index}:${await hashFile(to)}\n`);
         return to;
       };

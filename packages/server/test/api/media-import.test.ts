@@ -442,6 +442,41 @@ describe.each(ENGINES)('media conversion and hostile media on %s', (engine) => {
     await nothingLeft(before);
   });
 
+  it("refuses a title whose files together pass what one import may write, whole and before copying any of them", async () => {
+    const clip = path.join(FIXTURES, 'clip.mp4');
+    const size = fs.statSync(clip).size;
+    // each part is far under the limit for one file; six of them pass the written-bytes budget (two, with what the
+    // worker writes of them: their copies, a preview clip, a poster, fit in it)
+    const small = await startTestApp(engine, { imports: { ...t.lectern.services.importer.limits, maxWrittenBytes: 5 * size } });
+    try {
+      const folder = path.join(dir, 'too-much');
+      fs.mkdirSync(folder);
+      const names = ['a.mp4', 'b.mp4', 'c.mp4', 'd.mp4', 'e.mp4', 'f.mp4'];
+      for (const name of names) fs.copyFileSync(clip, path.join(folder, name));
+      fs.writeFileSync(path.join(folder, 'lectern-media.json'), JSON.stringify({ title: 'Too Much', parts: names.map((file) => ({ file })) }));
+      // the copies would be made in DATA_DIR/tmp: its folder is not touched at all (no copy made and removed)
+      const tmp = path.join(small.dataDir, 'tmp');
+      fs.mkdirSync(tmp, { recursive: true });
+      const tmpBefore = fs.statSync(tmp).mtimeMs;
+      const report = await small.lectern.services.importer.importPaths([folder]);
+      expect(report.imported).toEqual([]);
+      expect(report.failed).toEqual([
+        { file: folder, reason: expect.stringMatching(/^the title's files come to \d+ MB, more than the \d+ MB one import may write \(IMPORT_MAX_WRITTEN_MB\)$/) },
+      ]);
+      expect(fs.statSync(tmp).mtimeMs).toBe(tmpBefore);
+      expect(fs.readdirSync(tmp)).toEqual([]);
+      expect((await small.lectern.db.kysely.selectFrom('titles').select('id').execute()).length).toBe(0);
+      expect(fs.existsSync(path.join(small.dataDir, 'content')) ? fs.readdirSync(path.join(small.dataDir, 'content')) : []).toEqual([]);
+      // two of them fit: the same parts import
+      fs.writeFileSync(path.join(folder, 'lectern-media.json'), JSON.stringify({ title: 'Enough', parts: [{ file: 'a.mp4' }, { file: 'b.mp4' }] }));
+      const fits = await small.lectern.services.importer.importPaths([folder]);
+      expect(fits.failed).toEqual([]);
+      expect(fits.imported.map((i) => [i.title, i.chapters])).toEqual([['Enough', 2]]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('refuses a conversion that would take longer than the import time limit, and stops ffmpeg', async () => {
     const slow = await startTestApp(engine, { imports: { ...t.lectern.services.importer.limits, timeoutMs: 2_000 } });
     try {
