@@ -42,13 +42,22 @@ async function arm(page: Page) {
     const w = window as unknown as { __press?: number; __frame?: number };
     w.__press = undefined;
     w.__frame = undefined;
+    // (no named functions in here: tsx would wrap them in a helper the page does not have)
+    window.addEventListener('keydown', (e) => void (w.__press ??= e.timeStamp), { capture: true, once: true });
+    window.addEventListener('click', (e) => void (w.__press ??= e.timeStamp), { capture: true, once: true });
+    // only a frame presented after the press counts (one presented before it, from loading, asks for the next)
     const video = document.querySelector('video')!;
-    const mark = (e: Event) => (w.__press ??= e.timeStamp);
-    window.addEventListener('keydown', mark, { capture: true, once: true });
-    window.addEventListener('click', mark, { capture: true, once: true });
-    video.requestVideoFrameCallback((now) => (w.__frame = now));
+    const ww = w as typeof w & { __onFrame?: (now: number) => void };
+    ww.__onFrame = (now: number) => {
+      if (w.__press === undefined || now < w.__press) video.requestVideoFrameCallback(ww.__onFrame!);
+      else w.__frame = now;
+    };
+    video.requestVideoFrameCallback(ww.__onFrame);
   });
 }
+
+/** readyState of the video at each press, per side: what the browser had buffered when play was pressed. */
+const readyStates: Record<'app' | 'plain', number[]> = { app: [], plain: [] };
 
 async function measured(page: Page): Promise<number> {
   await page.waitForFunction(() => (window as unknown as { __frame?: number }).__frame !== undefined, null, { timeout: 30_000 });
@@ -79,6 +88,8 @@ async function main() {
 
     // The anchor: the same stream, session included, in a page of nothing but a video and a play button.
     let streamUrl = '';
+    /** where the app's video stood when play was pressed (it resumes at the last run's position): the anchor's too */
+    let startAt = 0;
     const anchorPath = '/__bench/plain-video.html';
     await page.route(`**${anchorPath}`, (route) =>
       route.fulfill({
@@ -93,19 +104,32 @@ async function main() {
     const runApp = async (): Promise<number> => {
       await page.goto(appUrl);
       await page.waitForFunction(() => /\?ks=/.test(document.querySelector('video')?.getAttribute('src') ?? '') && (document.querySelector('video')?.readyState ?? 0) >= 1);
-      streamUrl = (await page.locator('video').getAttribute('src'))!;
       // past the resume check (500 ms after ready), so that it does not overlap the press
       await page.waitForTimeout(800);
+      streamUrl = (await page.locator('video').getAttribute('src'))!;
+      startAt = await page.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime);
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await arm(page);
+      readyStates.app.push(await page.locator('video').evaluate((v: HTMLVideoElement) => v.readyState));
       await page.keyboard.press(' ');
       return measured(page);
     };
     const runAnchor = async (): Promise<number> => {
       await page.goto(anchorPath);
       await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1);
+      await page.evaluate(
+        (t) =>
+          new Promise<void>((resolve) => {
+            const v = document.querySelector('video')!;
+            if (t <= 0) return resolve();
+            v.addEventListener('seeked', () => resolve(), { once: true });
+            v.currentTime = t;
+          }),
+        startAt,
+      );
       await page.waitForTimeout(800);
       await arm(page);
+      readyStates.plain.push(await page.locator('video').evaluate((v: HTMLVideoElement) => v.readyState));
       await page.click('#play');
       return measured(page);
     };
@@ -123,6 +147,7 @@ async function main() {
     console.log(`rounds: ${ROUNDS} (plus one warm-up), alternating; cache off; 60 s 640x360 H.264/AAC part`);
     console.log(`app video screen   play -> first frame: ${summary(app, 1)} ms  [${app.map((x) => x.toFixed(0)).join(', ')}]`);
     console.log(`plain <video src>  play -> first frame: ${summary(plain, 1)} ms  [${plain.map((x) => x.toFixed(0)).join(', ')}]`);
+    console.log(`readyState at the press (app / plain): ${readyStates.app.join(',')} / ${readyStates.plain.join(',')}`);
     console.log(`ratio app/plain (per round): ${summary(ratios)}; of the medians ${(median(app) / median(plain)).toFixed(2)}`);
   } finally {
     await browser.close();
