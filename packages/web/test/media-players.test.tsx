@@ -467,6 +467,29 @@ describe('the audiobook player', () => {
     expect(screen.getByText(MEDIA_MESSAGES.sleepDone)).toBeTruthy();
   });
 
+  it('changing chapter mid-play logs the interval played so far and saves the old chapter’s position', async () => {
+    const calls = server('audiobook', () => json(200, { ks: 'a', expires_at: '2030-01-01T00:00:00Z' }));
+    const { container } = renderPage('/library/view/course/v1/01-welcome.mp4', true);
+    const audio = await element(container, 'audio');
+    await waitFor(() => expect(audio.getAttribute('src')).toBe('/api/v1/media/v1/01-welcome.mp4?ks=a'));
+    // (only the date is frozen: the local position is written at most once a second as it plays)
+    vi.useFakeTimers({ toFake: ['Date'] });
+    ready(audio, 60);
+    fireEvent.click(screen.getByRole('button', { name: MEDIA_MESSAGES.play }));
+    audio.currentTime = 6;
+    fireEvent(audio, new Event('timeupdate'));
+    audio.currentTime = 30;
+    fireEvent(audio, new Event('timeupdate'));
+    // the same element takes the next chapter's source: no pause is fired
+    fireEvent.click(screen.getByRole('button', { name: MEDIA_MESSAGES.nextChapter }));
+    await waitFor(() => expect(audio.getAttribute('src')).toBe('/api/v1/media/v1/02-second.mp4?ks=a'));
+    const saved = JSON.parse(localStorage.getItem('reader_positions') ?? '{}') as Record<string, { progression: number }>;
+    expect(saved['v1/01-welcome.mp4']?.progression).toBe(50);
+    await waitFor(() => expect(calls.some((c) => c.url.includes('usage-event'))).toBe(true));
+    const sent = calls.filter((c) => c.url.includes('usage-event')).flatMap((c) => c.body as { start_percentage: number; end_percentage: number; chapter: string }[]);
+    expect(sent.map((e) => [e.chapter, e.start_percentage, e.end_percentage])).toEqual([['/api/v1/book/v1/chapter/01-welcome.mp4', 0, 50]]);
+  });
+
   it('with the sleep timer at the end of the chapter, stops there instead of going on', async () => {
     server('audiobook', () => json(200, { ks: 'a', expires_at: '2030-01-01T00:00:00Z' }));
     const { container } = renderPage('/library/view/course/v1/01-welcome.mp4', true);

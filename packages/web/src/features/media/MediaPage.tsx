@@ -169,8 +169,14 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
   const next = part?.next_chapter_uri ?? book.chapters[index + 1]?.full_path ?? null;
   const previous = part?.previous_chapter_uri ?? (index > 0 ? book.chapters[index - 1]!.full_path : null);
   const [sleepAtEnd, setSleepAtEnd] = useState(false);
+  // Every change of part (buttons, chapter list, Media Session, the end's going on) first settles the old part
+  // with the player (set below: the player needs onEnded, which needs this).
+  const leavePart = useRef<() => void>(() => undefined);
   const goPart = useCallback(
-    (fullPath: string, play: boolean) => void navigate(paths.reader(book.title_safe, bookId, fullPath), { state: play ? ({ autoplay: true } satisfies NavState) : undefined }),
+    (fullPath: string, play: boolean) => {
+      leavePart.current();
+      void navigate(paths.reader(book.title_safe, bookId, fullPath), { state: play ? ({ autoplay: true } satisfies NavState) : undefined });
+    },
     [navigate, book.title_safe, bookId],
   );
   const onEnded = useCallback(() => {
@@ -203,6 +209,7 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
     onEnded,
     onError,
   });
+  leavePart.current = player.leave;
 
   const notices = sessionNotices(session.kind, mode, chapterForbidden);
   const common = {

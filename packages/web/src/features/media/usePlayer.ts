@@ -42,6 +42,11 @@ export interface Player {
   pause: () => void;
   seekTo: (seconds: number) => void;
   skip: (delta: number) => void;
+  /**
+   * Before the page puts another part on this element: logs the interval played so far and saves the position of
+   * the part still on show (a new src and load() fire no pause, and the part's change resets the interval's start).
+   */
+  leave: () => void;
 }
 
 export function usePlayer(opts: PlayerOptions): Player {
@@ -194,5 +199,14 @@ export function usePlayer(opts: PlayerOptions): Player {
   );
   const skip = useCallback((d: number) => element && seekTo(element.currentTime + d), [element, seekTo]);
 
-  return { ref: setElement, element, time, duration, paused, rate, setRate, toggle, play, pause, seekTo, skip };
+  const leave = useCallback(() => {
+    const el = element;
+    if (!el || !el.getAttribute('src') || !Number.isFinite(el.duration) || el.duration <= 0) return;
+    const o = latest.current;
+    // (mid-seek the interval up to the seek's start is already logged)
+    if (!el.seeking) o.usage?.logTo(percentOf(el.currentTime, el.duration));
+    o.onPosition?.(el.currentTime, el.duration, true);
+  }, [element]);
+
+  return { ref: setElement, element, time, duration, paused, rate, setRate, toggle, play, pause, seekTo, skip, leave };
 }
