@@ -23,6 +23,23 @@ export function mediaIcon(contentFormat: string | null | undefined): 'book' | 'a
   }
 }
 
+/** What a reader does with a title, for buttons and locks: books are read, videos watched, audiobooks listened to. */
+export function consumeVerb(contentFormat: string | null | undefined): { verb: 'read' | 'watch' | 'listen'; ing: string } {
+  const icon = mediaIcon(contentFormat);
+  if (icon === 'video') return { verb: 'watch', ing: 'watching' };
+  if (icon === 'audiobook') return { verb: 'listen', ing: 'listening' };
+  return { verb: 'read', ing: 'reading' };
+}
+
+/** A media length as a player shows it: 75 -> "1:15", 3725 -> "1:02:05". */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** Publisher line of a title card: month and year of issued, then the publishers ("May 2012 · Penguin"). */

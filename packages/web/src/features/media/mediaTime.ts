@@ -4,14 +4,8 @@
  */
 import { clampPercentage, READER_CONSTANTS } from '@lectern/core';
 
-/** 75 -> "1:15", 3725 -> "1:02:05". */
-export function formatClock(seconds: number): string {
-  const s = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
+/** The clock text is core's, shared with the title page. */
+export { formatClock } from '@lectern/core';
 
 /** The spoken form for screen readers: "1 minute 15 seconds". */
 export function spokenClock(seconds: number): string {

@@ -6,7 +6,7 @@
  */
 import { useState, type CSSProperties } from 'react';
 import { Link } from 'react-router';
-import { formatReadingTime, paths, type BookDetail, type TocEntry } from '@lectern/core';
+import { consumeVerb, formatClock, formatReadingTime, paths, type BookDetail, type TocEntry } from '@lectern/core';
 import { Icon } from '../../components/Icon.tsx';
 import { appPaths } from '../../shared/links.ts';
 import './TableOfContents.css';
@@ -32,7 +32,9 @@ export function TableOfContents({ book, signedIn, showSamples = true }: { book: 
   const timeOf = entries.map((entry) => {
     if (timed.has(entry.full_path)) return null;
     timed.add(entry.full_path);
-    const minutes = chapters.get(entry.full_path)?.minutes_required ?? 0;
+    const chapter = chapters.get(entry.full_path);
+    if (chapter?.duration_ms) return formatClock(chapter.duration_ms / 1000);
+    const minutes = chapter?.minutes_required ?? 0;
     return minutes > 0 ? formatReadingTime(minutes) : null;
   });
   const collapsible = entries.length > TOC_COLLAPSED_ENTRIES + 2;
@@ -57,7 +59,7 @@ export function TableOfContents({ book, signedIn, showSamples = true }: { book: 
                   {time}
                   <span className="toc__lock">
                     <Icon name="lock" size={14} />
-                    Sign in to read
+                    {`Sign in to ${consumeVerb(book.content_format).verb}`}
                   </span>
                 </Link>
               ) : (

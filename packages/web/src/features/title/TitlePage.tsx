@@ -4,7 +4,7 @@
  */
 import { useId, useLayoutEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { type AccountProfile, byline, formatLabel, formatReadingTime, paths, publisherLine, type BookDetail } from '@lectern/core';
+import { type AccountProfile, byline, consumeVerb, formatClock, formatLabel, formatReadingTime, paths, publisherLine, type BookDetail } from '@lectern/core';
 import { ButtonLink } from '../../components/Button.tsx';
 import { Cover } from '../../components/Cover.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
@@ -104,6 +104,8 @@ function PublisherLine({ book }: { book: BookDetail }) {
  */
 function StartActions({ book, signedIn }: { book: BookDetail; signedIn: boolean }) {
   const progress = book.progress ?? 0;
+  const { verb, ing } = consumeVerb(book.content_format);
+  const media = verb !== 'read';
   if (signedIn && (book.resumes || progress > 0)) {
     return (
       <div className="title-page__actions title-page__actions--continue">
@@ -117,11 +119,12 @@ function StartActions({ book, signedIn }: { book: BookDetail; signedIn: boolean 
     );
   }
   const sample = book.chapters.find((c) => c.as_sample || c.is_public);
-  if (signedIn || !sample) {
+  // A visitor's way into a video or audiobook is its preview clip, which the player plays without a session.
+  if (signedIn || (!sample && !media)) {
     return (
       <div className="title-page__actions">
         <ButtonLink to={toAppPath(book.continue_url)} size="lg">
-          Start reading
+          {`Start ${ing}`}
         </ButtonLink>
       </div>
     );
@@ -129,13 +132,22 @@ function StartActions({ book, signedIn }: { book: BookDetail; signedIn: boolean 
   return (
     <div className="title-page__actions">
       <ButtonLink to={toAppPath(book.continue_url)} size="lg">
-        Read the sample
+        {verb === 'read' ? 'Read the sample' : verb === 'watch' ? 'Watch the preview' : 'Listen to the preview'}
       </ButtonLink>
       <ButtonLink to={appPaths.login(paths.titlePage(book.book_id))} size="lg" variant="secondary">
-        Sign in to read
+        {`Sign in to ${verb}`}
       </ButtonLink>
     </div>
   );
+}
+
+/** A book's reading time; a video course's or audiobook's length, the sum of its parts. */
+function lengthDetail(b: BookDetail): [string, string][] {
+  if (consumeVerb(b.content_format).verb !== 'read') {
+    const ms = b.chapters.reduce((sum, c) => sum + (c.duration_ms ?? 0), 0);
+    return ms > 0 ? [['Length', formatClock(ms / 1000)]] : [];
+  }
+  return b.minutes_required > 0 ? [['Reading time', formatReadingTime(b.minutes_required)]] : [];
 }
 
 /** Signed in with a live subscription (or a role that reads everything): samples are nothing special to them. */
@@ -199,7 +211,7 @@ export function TitlePage() {
     ...(b.page_count ? [['Pages', String(b.page_count)] as [string, string]] : []),
     ...(b.language ? [['Language', b.language] as [string, string]] : []),
     ['Chapters', String(b.chapters.length)],
-    ...(b.minutes_required > 0 ? [['Reading time', formatReadingTime(b.minutes_required)] as [string, string]] : []),
+    ...lengthDetail(b),
   ];
 
   return (
