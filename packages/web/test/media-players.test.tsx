@@ -490,6 +490,47 @@ describe('the audiobook player', () => {
     expect(sent.map((e) => [e.chapter, e.start_percentage, e.end_percentage])).toEqual([['/api/v1/book/v1/chapter/01-welcome.mp4', 0, 50]]);
   });
 
+  it('a seek within the 500 ms before resuming is not overridden by the saved position', async () => {
+    localStorage.setItem('reader_positions', JSON.stringify({ 'v1/01-welcome.mp4': { href: '01-welcome.mp4', progression: 75, at: Date.now() } }));
+    server('audiobook', () => json(200, { ks: 'a', expires_at: '2030-01-01T00:00:00Z' }));
+    const { container } = renderPage('/library/view/course/v1/01-welcome.mp4', true);
+    const audio = await element(container, 'audio');
+    await waitFor(() => expect(audio.getAttribute('src')).toContain('?ks=a'));
+    vi.useFakeTimers();
+    ready(audio, 60);
+    act(() => void vi.advanceTimersByTime(100));
+    fireEvent.click(screen.getByRole('button', { name: MEDIA_MESSAGES.forward30 }));
+    expect(audio.currentTime).toBe(30);
+    act(() => void vi.advanceTimersByTime(READER_CONSTANTS.videoResumeDelayMs));
+    expect(audio.currentTime).toBe(30);
+  });
+
+  it('a part changed within 500 ms of ready: the old part’s resume does not seek the new one', async () => {
+    localStorage.setItem(
+      'reader_positions',
+      JSON.stringify({
+        'v1/01-welcome.mp4': { href: '01-welcome.mp4', progression: 50, at: Date.now() },
+        'v1/02-second.mp4': { href: '02-second.mp4', progression: 50, at: Date.now() },
+      }),
+    );
+    server('audiobook', () => json(200, { ks: 'a', expires_at: '2030-01-01T00:00:00Z' }));
+    const { container } = renderPage('/library/view/course/v1/01-welcome.mp4', true);
+    const audio = await element(container, 'audio');
+    await waitFor(() => expect(audio.getAttribute('src')).toContain('01-welcome.mp4?ks=a'));
+    // (the fake clock runs by itself too, so the next chapter's answer arrives; the 500 ms are advanced by hand)
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    ready(audio, 60);
+    audio.currentTime = 3;
+    fireEvent.click(screen.getByRole('button', { name: MEDIA_MESSAGES.nextChapter }));
+    await waitFor(() => expect(audio.getAttribute('src')).toContain('02-second.mp4?ks=a'));
+    act(() => void vi.advanceTimersByTime(READER_CONSTANTS.videoResumeDelayMs));
+    // the new part's place is decided when it is ready (its own 500 ms), not by the old part's timer
+    expect(audio.currentTime).toBe(3);
+    ready(audio, 40);
+    act(() => void vi.advanceTimersByTime(READER_CONSTANTS.videoResumeDelayMs));
+    expect(audio.currentTime).toBe(20);
+  });
+
   it('with the sleep timer at the end of the chapter, stops there instead of going on', async () => {
     server('audiobook', () => json(200, { ks: 'a', expires_at: '2030-01-01T00:00:00Z' }));
     const { container } = renderPage('/library/view/course/v1/01-welcome.mp4', true);

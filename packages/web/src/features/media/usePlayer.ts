@@ -64,6 +64,12 @@ export function usePlayer(opts: PlayerOptions): Player {
   const shownPart = useRef<string | null>(null);
   const rateRef = useRef(rate);
   rateRef.current = rate;
+  /** reader.md §4, §9: the saved position's 500 ms timer, one at a time, spent on a new source or a seek */
+  const resumeTimer = useRef(0);
+  /** the reader sought since the part was ready: the saved position no longer applies */
+  const sought = useRef(false);
+  /** where the player itself last moved the playhead (its seeking event is not the reader's) */
+  const ownSeek = useRef<number | null>(null);
 
   // The source: a new part starts at its beginning (ready decides the place); the same part keeps its place.
   useEffect(() => {
@@ -71,10 +77,13 @@ export function usePlayer(opts: PlayerOptions): Player {
     if (!el) return;
     const { src, partKey } = latest.current;
     if (!src) {
+      window.clearTimeout(resumeTimer.current);
       el.removeAttribute('src');
       return;
     }
     if (el.getAttribute('src') === src) return;
+    // the old source's resume must not move the new one
+    window.clearTimeout(resumeTimer.current);
     carry.current = shownPart.current === partKey && el.currentSrc ? { partKey, time: el.currentTime, playing: !el.paused } : null;
     shownPart.current = partKey;
     el.src = src;
@@ -85,23 +94,30 @@ export function usePlayer(opts: PlayerOptions): Player {
   useEffect(() => {
     const el = element;
     if (!el) return;
-    let resumeTimer = 0;
     const pct = (t: number) => percentOf(t, el.duration);
+    const ownSeekTo = (t: number) => {
+      ownSeek.current = t;
+      el.currentTime = t;
+    };
     const onReady = () => {
+      window.clearTimeout(resumeTimer.current);
+      sought.current = false;
+      ownSeek.current = null;
       setDuration(Number.isFinite(el.duration) ? el.duration : 0);
       el.playbackRate = rateRef.current;
       const o = latest.current;
       const kept = carry.current;
       carry.current = null;
       if (kept) {
-        el.currentTime = kept.time;
+        ownSeekTo(kept.time);
         if (kept.playing) void el.play().catch(() => undefined);
       } else {
-        if (o.range.start > 0) el.currentTime = o.range.start;
+        if (o.range.start > 0) ownSeekTo(o.range.start);
         // reader.md §4, §9: the saved position, when at least 15 s in, after 500 ms.
-        resumeTimer = window.setTimeout(() => {
+        resumeTimer.current = window.setTimeout(() => {
+          if (sought.current) return;
           const at = resumeAt(latest.current.savedSeconds(), el.duration, latest.current.range);
-          if (at !== null && Math.abs(el.currentTime - at) > 1) el.currentTime = at;
+          if (at !== null && Math.abs(el.currentTime - at) > 1) ownSeekTo(at);
         }, READER_CONSTANTS.videoResumeDelayMs);
         if (o.autoplay) void el.play().catch(() => undefined);
       }
@@ -115,7 +131,7 @@ export function usePlayer(opts: PlayerOptions): Player {
       const o = latest.current;
       const wanted = constrain(t, o.range);
       if (wanted === 'seek-start') {
-        el.currentTime = o.range.start;
+        ownSeekTo(o.range.start);
         return;
       }
       if (wanted === 'stop') {
@@ -133,6 +149,8 @@ export function usePlayer(opts: PlayerOptions): Player {
     };
     const onPlay = () => setPaused(false);
     const onSeeking = () => {
+      if (ownSeek.current !== null && Math.abs(el.currentTime - ownSeek.current) < 0.5) ownSeek.current = null;
+      else sought.current = true;
       setTime(el.currentTime);
       latest.current.usage?.logTo(pct(lastTime.current));
     };
@@ -169,7 +187,7 @@ export function usePlayer(opts: PlayerOptions): Player {
     ];
     for (const [name, fn] of events) el.addEventListener(name, fn);
     return () => {
-      window.clearTimeout(resumeTimer);
+      window.clearTimeout(resumeTimer.current);
       for (const [name, fn] of events) el.removeEventListener(name, fn);
     };
   }, [element]);
@@ -193,6 +211,7 @@ export function usePlayer(opts: PlayerOptions): Player {
     (s: number) => {
       if (!element) return;
       const end = Number.isFinite(element.duration) ? element.duration : Infinity;
+      sought.current = true;
       element.currentTime = Math.min(Math.max(0, s), end);
     },
     [element],
