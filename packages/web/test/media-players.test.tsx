@@ -531,6 +531,44 @@ describe('the audiobook player', () => {
     expect(audio.currentTime).toBe(20);
   });
 
+  it('sets the Media Session once per chapter, not on every timeupdate, and its next track goes on', async () => {
+    const made: { title: string }[] = [];
+    vi.stubGlobal(
+      'MediaMetadata',
+      class {
+        constructor(init: { title: string }) {
+          made.push(init);
+        }
+      },
+    );
+    const handlers = new Map<string, ((d: object) => void) | null>();
+    const setActionHandler = vi.fn((action: string, handler: ((d: object) => void) | null) => void handlers.set(action, handler));
+    Object.defineProperty(navigator, 'mediaSession', { configurable: true, value: { metadata: null, playbackState: 'none', setActionHandler, setPositionState: () => undefined } });
+    try {
+      server('audiobook', () => json(200, { ks: 'a', expires_at: '2030-01-01T00:00:00Z' }));
+      const { container } = renderPage('/library/view/course/v1/01-welcome.mp4', true);
+      const audio = await element(container, 'audio');
+      await waitFor(() => expect(audio.getAttribute('src')).toContain('01-welcome.mp4?ks=a'));
+      ready(audio, 60);
+      fireEvent.click(screen.getByRole('button', { name: MEDIA_MESSAGES.play }));
+      await waitFor(() => expect(handlers.get('nexttrack')).toBeTypeOf('function'));
+      const metadataBefore = made.length;
+      const handlersBefore = setActionHandler.mock.calls.length;
+      for (let t = 1; t <= 5; t++) {
+        audio.currentTime = t;
+        fireEvent(audio, new Event('timeupdate'));
+      }
+      await waitFor(() => expect(screen.getAllByText('0:05').length).toBeGreaterThan(0));
+      expect(made.length).toBe(metadataBefore);
+      expect(setActionHandler.mock.calls.length).toBe(handlersBefore);
+      act(() => handlers.get('nexttrack')!({ action: 'nexttrack' }));
+      await waitFor(() => expect(audio.getAttribute('src')).toContain('02-second.mp4?ks=a'));
+      await waitFor(() => expect(made.at(-1)?.title).toBe('Second steps'));
+    } finally {
+      delete (navigator as { mediaSession?: unknown }).mediaSession;
+    }
+  });
+
   it('with the sleep timer at the end of the chapter, stops there instead of going on', async () => {
     server('audiobook', () => json(200, { ks: 'a', expires_at: '2030-01-01T00:00:00Z' }));
     const { container } = renderPage('/library/view/course/v1/01-welcome.mp4', true);

@@ -55,8 +55,9 @@ export function AudioView(props: MediaViewProps & { sleepAtEnd: boolean; setSlee
     }
   }, [sleepAtEnd, sleep]);
 
-  // Media Session: the lock screen and headset controls, with the cover.
-  const { element } = player;
+  // Media Session: the lock screen and headset controls, with the cover. It depends on the player's stable
+  // functions, not on the player (a new object at every timeupdate), so it is set once per chapter.
+  const { play, pause, skip, seekTo } = player;
   useEffect(() => {
     const ms = typeof navigator !== 'undefined' ? navigator.mediaSession : undefined;
     if (!ms || typeof MediaMetadata === 'undefined') return;
@@ -68,11 +69,11 @@ export function AudioView(props: MediaViewProps & { sleepAtEnd: boolean; setSlee
       artwork: absolute ? [{ src: absolute, sizes: '512x512', type: 'image/jpeg' }] : [],
     });
     const handlers: [MediaSessionAction, MediaSessionActionHandler | null][] = [
-      ['play', () => player.play()],
-      ['pause', () => player.pause()],
-      ['seekbackward', (d) => player.skip(-(d.seekOffset ?? BACK_S))],
-      ['seekforward', (d) => player.skip(d.seekOffset ?? ON_S)],
-      ['seekto', (d) => d.seekTime !== undefined && player.seekTo(d.seekTime)],
+      ['play', () => play()],
+      ['pause', () => pause()],
+      ['seekbackward', (d) => skip(-(d.seekOffset ?? BACK_S))],
+      ['seekforward', (d) => skip(d.seekOffset ?? ON_S)],
+      ['seekto', (d) => d.seekTime !== undefined && seekTo(d.seekTime)],
       ['previoustrack', previous ? () => goPart(previous, true) : null],
       ['nexttrack', next && mode === 'full' ? () => goPart(next, true) : null],
     ];
@@ -92,7 +93,7 @@ export function AudioView(props: MediaViewProps & { sleepAtEnd: boolean; setSlee
         }
       }
     };
-  }, [player, chapterLabel, book.authors, book.title, cover, previous, next, mode, goPart]);
+  }, [play, pause, skip, seekTo, chapterLabel, book.authors, book.title, cover, previous, next, mode, goPart]);
   useEffect(() => {
     const ms = typeof navigator !== 'undefined' ? navigator.mediaSession : undefined;
     if (!ms) return;
