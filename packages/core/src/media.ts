@@ -37,6 +37,12 @@ export const mediaSessionQuerySchema = z.object({ reference_id: z.string().min(1
  */
 export const MEDIA_SESSION_TTL_MS = 60 * 60 * 1000;
 
+/**
+ * The player's query parameter for the second to open a part at (a search hit in a transcript: where the words are
+ * said). Not reader.md §4's `start`, which constrains the playhead; this only seeks once, when the part is ready.
+ */
+export const MEDIA_TIME_PARAM = 't';
+
 /** The formats whose chapters are media parts (CONTENT_FORMATS). */
 export const MEDIA_FORMATS = ['video', 'audiobook'] as const;
 export const isMediaFormat = (format: string): boolean => (MEDIA_FORMATS as readonly string[]).includes(format);

@@ -389,6 +389,13 @@ export class SearchRepository {
       .execute();
   }
 
+  /** The content of these chapters by id (a media part's transcript, to find the second a passage is said at). */
+  async chapterContents(chapterIds: readonly number[]): Promise<Map<number, string>> {
+    if (chapterIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('chapters').select(['id', 'content']).where('id', 'in', [...chapterIds]).execute();
+    return new Map(rows.map((r) => [r.id, r.content]));
+  }
+
   /**
    * Names whose key (core's nameKey) starts with `prefix`, for the header's suggestions: each an index range, so the
    * library's size does not matter. A title is looked up by its sort key too, so "the hob" finds "The Hobbit".

@@ -5,7 +5,7 @@
  * </mark> are markup (core's search.ts).
  */
 import { CJK_CHARACTERS, hasCjk, SNIPPET_MARK_CLOSE, SNIPPET_MARK_OPEN } from '@lectern/core';
-import { parseHtml, visibleText } from '../ingest/markup.ts';
+import { attr, findAll, parseHtml, visibleText } from '../ingest/markup.ts';
 
 /** Words a passage holds: enough context for a hit to have a place, small enough to rank well. */
 export const PASSAGE_WORDS = 120;
@@ -111,6 +111,52 @@ export function passagesOf(html: string): string[] {
   return out;
 }
 
+/** Where passage `passageNo` of a text's units begins, cut as passagesOf cuts them. */
+function passageStart(units: readonly TextUnit[], cjk: boolean, passageNo: number): number {
+  if (!cjk || passageNo === 0) return passageNo * PASSAGE_WORDS;
+  let passage = 0;
+  let count = 0;
+  let weight = 0;
+  for (let i = 0; i < units.length; i++) {
+    if (weight + units[i]!.weight > PASSAGE_WORDS && count) {
+      if (++passage === passageNo) return i;
+      count = 0;
+      weight = 0;
+    }
+    count++;
+    weight += units[i]!.weight;
+  }
+  return units.length;
+}
+
+/**
+ * The second a media part's passage has the words of `q` said: the start of the transcript cue holding the
+ * passage's first marked word (a part's content is one `<p data-start="s.sss">` per cue, the media contract), or of
+ * its first word when these crude stems see no hit where the engine matched one. Derived from the chapter's content
+ * at query time, so passages need no column of their own (decisions.md "Search hits in a transcript open at their
+ * second"). Null when the content has no cues.
+ */
+export function cueSecondOf(content: string, passageNo: number, body: string, q: ParsedQuery): number | null {
+  const cues = findAll(parseHtml(content), 'p').flatMap((p) => {
+    const start = Number(attr(p, 'data-start') ?? Number.NaN);
+    return Number.isFinite(start) && start >= 0 ? [{ start, units: unitsOf(visibleText(p.children, RUBY_READINGS)) }] : [];
+  });
+  if (cues.length === 0) return null;
+  const bodyUnits = unitsOf(body);
+  const isMarked = markerOf(bodyUnits, q);
+  let hit = 0;
+  if (isMarked) for (let i = 0; i < bodyUnits.length; i++) if (isMarked(i)) { hit = i; break; }
+  // cues are blocks, so the chapter's units are the cues' units one after another
+  const all = cues.flatMap((c) => c.units);
+  const at = passageStart(all, hasCjk(joinUnits(all)), passageNo) + hit;
+  let seen = 0;
+  for (const cue of cues) {
+    seen += cue.units.length;
+    if (at < seen) return cue.start;
+  }
+  return cues[cues.length - 1]!.start;
+}
+
 export interface ParsedQuery {
   /** single words; `prefix` when the person is still typing it (the last word) or wrote `word*` */
   words: { text: string; prefix: boolean }[];
@@ -180,15 +226,11 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 /** A crude stem for marking: "whales" and "whaling" mark for "whale"; what the engines match is what counts. */
 const stem = (w: string) => (w.length > 4 ? w.replace(/(ing|ed|es|s|e|ly)$/, '') : w);
 
-/**
- * The words of `q` marked in `body` around the first hit, escaped. Null when no word of the query is in it. A
- * Chinese or Japanese word is marked where its characters stand together, as the engines matched them.
- */
-export function snippetOf(body: string, q: ParsedQuery, context = SNIPPET_CONTEXT): string | null {
+/** Which of `units` a snippet marks for `q` (by index), or null when `q` has no word to mark. */
+function markerOf(units: readonly TextUnit[], q: ParsedQuery): ((i: number) => boolean) | null {
   const wanted = [...q.words.map((w) => w.text), ...q.phrases.flat()].filter((w) => !hasCjk(w)).map(stem).filter((w) => w.length > 0);
   const runs = [...q.words.map((w) => [w.text]), ...q.phrases].filter((run) => run.some(hasCjk));
   if (wanted.length === 0 && runs.length === 0) return null;
-  const units = unitsOf(body);
   // folded on demand: most passages hit early, and only the words around the first hit are looked at again
   const folded: (string | undefined)[] = new Array<string | undefined>(units.length);
   const foldedAt = (i: number) => (folded[i] ??= fold(units[i]!.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
@@ -200,7 +242,17 @@ export function snippetOf(body: string, q: ParsedQuery, context = SNIPPET_CONTEX
       }
     }
   }
-  const isMarked = (i: number) => inRun.has(i) || (wanted.length > 0 && foldedAt(i).length > 0 && wanted.some((w) => foldedAt(i).startsWith(w)));
+  return (i: number) => inRun.has(i) || (wanted.length > 0 && foldedAt(i).length > 0 && wanted.some((w) => foldedAt(i).startsWith(w)));
+}
+
+/**
+ * The words of `q` marked in `body` around the first hit, escaped. Null when no word of the query is in it. A
+ * Chinese or Japanese word is marked where its characters stand together, as the engines matched them.
+ */
+export function snippetOf(body: string, q: ParsedQuery, context = SNIPPET_CONTEXT): string | null {
+  const units = unitsOf(body);
+  const isMarked = markerOf(units, q);
+  if (!isMarked) return null;
   let first = -1;
   for (let i = 0; i < units.length && first < 0; i++) if (isMarked(i)) first = i;
   if (first < 0) return null;

@@ -17,6 +17,7 @@ import {
   SUGGEST_LIMIT,
   searchPaths,
   APP_MESSAGES,
+  MEDIA_TIME_PARAM,
   minutesForText,
   nameKey,
   titleSortKey,
@@ -27,7 +28,7 @@ import { chapterAccess, hasLiveSubscription } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras, TitleSortRow } from '../repositories/catalog.ts';
 import type { Candidate, SearchKind, SearchRepository } from '../repositories/search.ts';
 import type { CatalogService } from './catalog.ts';
-import { fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
+import { cueSecondOf, fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
 
 /**
  * How many rows of each kind a catalog search considers: the newest matches of the title itself, of a title's own
@@ -84,6 +85,8 @@ type Viewer = UserRow | null;
 
 /** A PDF's passages are its pages (passage_no is the page's index): its hits open on their page. */
 const pageOf = (p: { media_type: string; passage_no: number }) => (p.media_type === 'application/pdf' ? p.passage_no + 1 : undefined);
+/** A video or audio part's passages are its transcript's: its hits open at the second the words are said. */
+const isMediaPart = (p: { media_type: string }) => p.media_type.startsWith('video/') || p.media_type.startsWith('audio/');
 
 /** How many topics and publishers a facet lists (the most frequent first). */
 const FACET_VALUES_SHOWN = 20;
@@ -177,6 +180,7 @@ export class SearchService {
     const full = await this.catalog.findTitlesByIds([...new Set([...page.map((w) => w.row.id), ...passages.map((p) => p.title_id)])]);
     const titleById = new Map(full.map((t) => [t.id, t]));
     const passageById = new Map(passages.map((p) => [p.id, p]));
+    const secondOf = await this.secondsOf(passages, q);
     const pageRows = page.map((w) => titleById.get(w.row.id)!);
     const [metadata, extras, chapterCounts] = await Promise.all([
       this.cards.cards(pageRows, viewer),
@@ -193,7 +197,7 @@ export class SearchService {
         if (!this.readable(viewer, p, (chapterCounts.get(p.title_id) ?? 0) <= 1)) continue;
         const highlighted = snippetOf(p.body, q);
         if (!highlighted) continue;
-        hits.push({ chapter_title: p.label, full_path: p.full_path, web_url: this.webUrl(title, p.full_path, query.q, pageOf(p)), highlighted_content: highlighted });
+        hits.push({ chapter_title: p.label, full_path: p.full_path, web_url: this.webUrl(title, p.full_path, query.q, pageOf(p), secondOf.get(p.id)), highlighted_content: highlighted });
       }
       const authors = extras.authors.get(row.id) ?? [];
       return { metadata: metadata[i]!, snippet: fieldSnippet([row.title, authors.join(', '), row.description ?? ''], q), passages: hits, language: row.language };
@@ -347,9 +351,26 @@ export class SearchService {
     return out;
   }
 
-  private webUrl(title: Pick<TitleRow, 'title_safe' | 'book_id'>, fullPath: string, q: string, page?: number): string {
+  /**
+   * The second each media passage's words are said (by passage id), found in its part's transcript; other passages
+   * have none. Only the transcripts of the passages shown are read.
+   */
+  private async secondsOf(passages: readonly { id: number; chapter_id: number; media_type: string; passage_no: number; body: string }[], q: ParsedQuery): Promise<Map<number, number>> {
+    const media = passages.filter(isMediaPart);
+    const out = new Map<number, number>();
+    if (media.length === 0) return out;
+    const contents = await this.index.chapterContents([...new Set(media.map((p) => p.chapter_id))]);
+    for (const p of media) {
+      const second = cueSecondOf(contents.get(p.chapter_id) ?? '', p.passage_no, p.body, q);
+      if (second !== null) out.set(p.id, second);
+    }
+    return out;
+  }
+
+  private webUrl(title: Pick<TitleRow, 'title_safe' | 'book_id'>, fullPath: string, q: string, page?: number, second?: number): string {
     const params = new URLSearchParams({ q });
     if (page !== undefined) params.set('page', String(page));
+    if (second !== undefined) params.set(MEDIA_TIME_PARAM, String(second));
     return `${paths.reader(title.title_safe, title.book_id, fullPath)}?${params}`;
   }
 
@@ -364,6 +385,7 @@ export class SearchService {
     const passages = await this.index.passages(ids);
     const bounded = ((await this.catalog.chapterCounts([title.id])).get(title.id) ?? 0) <= 1;
     const byId = new Map(passages.map((p) => [p.id, p]));
+    const secondOf = await this.secondsOf(passages, q);
     // In reading order (chapter, then passage), as a reader pages through a book's hits.
     const readable = ids
       .map((id) => byId.get(id)!)
@@ -373,7 +395,7 @@ export class SearchService {
     const results = readable.slice(start, start + IN_BOOK_SEARCH_PAGE_SIZE).map((p) => ({
       archive_id: title.book_id,
       full_path: p.full_path,
-      web_url: this.webUrl(title, p.full_path, input.query, pageOf(p)),
+      web_url: this.webUrl(title, p.full_path, input.query, pageOf(p), secondOf.get(p.id)),
       highlighted_content: snippetOf(p.body, q) ?? '',
       chapter_title: p.label,
       minutes_required: minutesForText(p.text_length),

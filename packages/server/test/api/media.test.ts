@@ -10,6 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   blockResponseSchema,
+  catalogSearchResponseSchema,
+  inBookSearchResponseSchema,
+  MEDIA_TIME_PARAM,
   bookDetailSchema,
   chapterContentSchema,
   MEDIA_SESSION_MESSAGES,
@@ -18,6 +21,7 @@ import {
   MESSAGES,
   paths,
   READING_MESSAGES,
+  searchPaths,
   tocResponseSchema,
   USAGE_MESSAGES,
 } from '@lectern/core';
@@ -390,6 +394,26 @@ describe.each(ENGINES)('media serving on %s', (engine) => {
     const listed = await client.post('/api/v1/user_progress/', { urls: [paths.bookApi(course)] });
     expect(listed.statusCode, listed.body).toBe(200);
     expect(JSON.stringify(listed.json())).toContain(`"progress":${expected}`);
+  });
+
+  it("opens a search hit in a transcript at the second its words are said (the cue's start), in the catalog and in the title", async () => {
+    const [first, second] = await partsOf(course);
+    const timeOf = (webUrl: string) => new URL(webUrl, 'http://x').searchParams.get(MEDIA_TIME_PARAM);
+    // 'lighthouses' is said in the first part's second cue (00:00:01.800), 'rocks' in the second part's (00:00:02,000)
+    for (const [word, part, second_] of [['lighthouses', first, '1.8'], ['rocks', second, '2']] as const) {
+      const found = catalogSearchResponseSchema.parse((await ada.get(`${searchPaths.catalog()}?q=${word}`)).json());
+      const result = found.results.find((r) => r.metadata.identifier === course);
+      expect(result, word).toBeDefined();
+      const hit = result!.passages.find((p) => p.full_path === part);
+      expect(hit, word).toBeDefined();
+      expect(timeOf(hit!.web_url)).toBe(second_);
+      const inBook = inBookSearchResponseSchema.parse((await ada.get(`${searchPaths.inBook()}?query=${word}&identifier=${course}&page=1`)).json());
+      expect(inBook.results.map((r) => [r.full_path, timeOf(r.web_url)])).toEqual([[part, second_]]);
+    }
+    // a book's passage has no second
+    const inBook = inBookSearchResponseSchema.parse((await ada.get(`${searchPaths.inBook()}?query=subscribers&identifier=${book}&page=1`)).json());
+    expect(inBook.results.length).toBeGreaterThan(0);
+    expect(inBook.results.every((r) => timeOf(r.web_url) === null)).toBe(true);
   });
 
   it('keeps a media position as a Locator whose progression is the share of the part’s length', async () => {

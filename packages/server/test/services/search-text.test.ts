@@ -3,7 +3,7 @@
  * letters on, on both engines' syntax, and never lets engine syntax through.
  */
 import { describe, expect, it } from 'vitest';
-import { parseQuery, toFts5, toTsquery } from '../../src/services/search-text.ts';
+import { cueSecondOf, parseQuery, passagesOf, toFts5, toTsquery } from '../../src/services/search-text.ts';
 
 describe('parseQuery with the last word typed', () => {
   it.each([
@@ -25,5 +25,24 @@ describe('parseQuery with the last word typed', () => {
   it('keeps whole words when the query is not being typed (search inside a book)', () => {
     expect(toFts5(parseQuery('mart'))).toBe('"mart"');
     expect(toTsquery(parseQuery('mart'))).toBe('mart');
+  });
+});
+
+describe('cueSecondOf: the second a transcript passage has its words said', () => {
+  // 100 cues of 7 words, each starting at 3 × its index seconds: the chapter's passages are 120-word windows across them
+  const cues = Array.from({ length: 100 }, (_, i) => `<p data-start="${(i * 3).toFixed(3)}">cue ${i} says ${i === 57 ? 'lighthouse' : 'nothing'} much here now</p>`);
+  const content = cues.join('\n');
+  const passages = passagesOf(content);
+
+  it('finds the cue of the matched word in a passage after the first', () => {
+    const no = passages.findIndex((p) => p.includes('lighthouse'));
+    expect(no).toBeGreaterThan(0);
+    expect(cueSecondOf(content, no, passages[no]!, parseQuery('lighthouse'))).toBe(171);
+  });
+
+  it("falls back to the passage's first cue when no word is marked, and is null without cues", () => {
+    // passage 2 starts at word 240: cue 34 (7 words a cue)
+    expect(cueSecondOf(content, 2, passages[2]!, parseQuery('zzqxj'))).toBe(102);
+    expect(cueSecondOf('<p>no cues</p>', 0, 'no cues', parseQuery('cues'))).toBeNull();
   });
 });
