@@ -15,7 +15,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getMediaSession, SESSION_ATTEMPTS } from '../src/api/media.ts';
 import { MediaPage } from '../src/features/media/MediaPage.tsx';
-import { activeCue, constrain, parseTranscript, playRange, resumeAt, textParagraphs, usageSpans } from '../src/features/media/mediaTime.ts';
+import { activeCue, constrain, openAtOf, parseTranscript, playRange, resumeAt, textParagraphs, usageSpans } from '../src/features/media/mediaTime.ts';
 import { MediaUsage } from '../src/features/media/mediaUsage.ts';
 import { useMediaSession } from '../src/features/media/useMediaSession.ts';
 import { UsageQueue, type StorageLike } from '../src/shared/reading/usageQueue.ts';
@@ -37,6 +37,14 @@ describe('the players’ rules', () => {
     expect(constrain(10, r)).toBe('seek-start');
     expect(constrain(45, r)).toBeNull();
     expect(constrain(90, r)).toBe('stop');
+  });
+
+  it('reads a search hit’s second from ?t= (seconds or h:mm:ss), null without one', () => {
+    expect(openAtOf('?q=rocks&t=2')).toBe(2);
+    expect(openAtOf('?t=12.5')).toBe(12.5);
+    expect(openAtOf('?t=1:02:05')).toBe(3725);
+    expect(openAtOf('?q=rocks')).toBeNull();
+    expect(openAtOf('?t=abc')).toBeNull();
   });
 
   it('resumes only at a saved position of at least 15 s, not at the end, and inside the range', () => {
@@ -420,6 +428,31 @@ describe('the video screen', () => {
     await waitFor(() => expect(video.getAttribute('src')).toBe('/api/v1/media/v1/02-second.mp4?ks=k'));
     // the same element goes on playing: the new part starts at once
     expect(container.querySelectorAll('video')).toHaveLength(1);
+  });
+
+  it('opens a search hit at its second (?t=) once ready, before and instead of the saved position, and leaves later seeks free', async () => {
+    localStorage.setItem('reader_positions', JSON.stringify({ 'v1/01-welcome.mp4': { href: '01-welcome.mp4', progression: 50, at: Date.now() } }));
+    server('video', () => json(200, { ks: 'k', expires_at: '2030-01-01T00:00:00Z' }));
+    const { container } = renderPage('/library/view/course/v1/01-welcome.mp4?q=point&t=20', true);
+    const video = await element(container, 'video');
+    await waitFor(() => expect(video.getAttribute('src')).toContain('?ks=k'));
+    vi.useFakeTimers();
+    expect(video.currentTime).toBe(0);
+    ready(video, 60);
+    expect(video.currentTime).toBe(20);
+    // the saved position (30 s) does not follow 500 ms later
+    act(() => void vi.advanceTimersByTime(READER_CONSTANTS.videoResumeDelayMs * 2));
+    expect(video.currentTime).toBe(20);
+    // a seek before the hit's second stays where the reader put it (`t` is no `start`)
+    video.currentTime = 5;
+    fireEvent(video, new Event('seeking'));
+    fireEvent(video, new Event('seeked'));
+    fireEvent(video, new Event('timeupdate'));
+    expect(video.currentTime).toBe(5);
+    // the part ready again (the browser reloading it) is not sent back to the hit
+    ready(video, 60);
+    expect(video.currentTime).toBe(5);
+    vi.useRealTimers();
   });
 });
 

@@ -30,7 +30,7 @@ import { useSession } from '../../shared/useSession.ts';
 import { AudioView } from './AudioView.tsx';
 import { MediaFailure } from './MediaFailure.tsx';
 import { MediaUsage } from './mediaUsage.ts';
-import { playRange } from './mediaTime.ts';
+import { openAtOf, playRange } from './mediaTime.ts';
 import { useMediaSession } from './useMediaSession.ts';
 import { usePlayer } from './usePlayer.ts';
 import { VideoView } from './VideoView.tsx';
@@ -88,6 +88,8 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
   const signedIn = !!userId;
   const isVideo = book.content_format === 'video';
   const range = useMemo(() => playRange(location.search), [location.search]);
+  // a search hit's `?t=`: the second its words are said (decisions.md "Search hits in a transcript open at their second")
+  const openAt = useMemo(() => openAtOf(location.search), [location.search]);
   const autoplay = (location.state as NavState | null)?.autoplay === true;
 
   useEffect(() => {
@@ -203,6 +205,7 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
     partKey: `${mode === 'preview' ? 'preview' : href}`,
     range,
     savedSeconds,
+    openAt: mode === 'full' ? openAt : null,
     autoplay,
     usage: mode === 'full' ? usage : null,
     onPosition,

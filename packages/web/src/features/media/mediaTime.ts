@@ -2,7 +2,7 @@
  * The players' pure rules (reader.md §4 "Video", §5, §9): clock text, the transcript's cues, the address's start and
  * stop times, when to resume, and the usage spans of a played interval.
  */
-import { clampPercentage, READER_CONSTANTS } from '@lectern/core';
+import { clampPercentage, MEDIA_TIME_PARAM, READER_CONSTANTS } from '@lectern/core';
 
 /** The clock text is core's, shared with the title page. */
 export { formatClock } from '@lectern/core';
@@ -89,6 +89,15 @@ export function playRange(search: string): PlayRange {
   const start = seconds(q.get('start')) ?? 0;
   const stop = seconds(q.get('stop'));
   return { start, stop: stop !== null && stop > start ? stop : null };
+}
+
+/**
+ * The second a search hit opens the part at (core MEDIA_TIME_PARAM, `?t=`: where the words are said), in seconds or
+ * h:mm:ss; null when the address gives none. Unlike `start` it does not constrain the playhead (decisions.md "Search
+ * hits in a transcript open at their second").
+ */
+export function openAtOf(search: string): number | null {
+  return seconds(new URLSearchParams(search).get(MEDIA_TIME_PARAM));
 }
 
 /** What the range asks of the playhead at `time`: seek to its start, stop at its stop, or nothing. */

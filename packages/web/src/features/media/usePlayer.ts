@@ -1,7 +1,8 @@
 /**
  * One HTML media element (the video or the audiobook's audio) and what reader.md §4 "Video" asks of it:
  * - ready (loadedmetadata): the start of the address's range, then after 500 ms the saved position when it is at
- *   least 15 s in (§9); usage starts here;
+ *   least 15 s in (§9), unless a search hit's second (`openAt`) is given: the part opens there at once instead;
+ *   usage starts here;
  * - pause, seek start, playback complete: the usage interval is logged; seek end resets its start;
  * - the playhead kept inside the address's start and stop;
  * - the position reported as it plays (the caller keeps it locally and on the account);
@@ -20,6 +21,11 @@ export interface PlayerOptions {
   range: PlayRange;
   /** the saved position of this part in seconds, read when the player is ready */
   savedSeconds: () => number | null;
+  /**
+   * A second to open this part at (a search hit's `?t=`): sought once when the part is ready, in place of the saved
+   * position; later seeks are the reader's own.
+   */
+  openAt?: number | null;
   /** start playing as soon as the source is ready (going on from the previous part) */
   autoplay: boolean;
   usage: MediaUsage | null;
@@ -70,6 +76,8 @@ export function usePlayer(opts: PlayerOptions): Player {
   const sought = useRef(false);
   /** where the player itself last moved the playhead (its seeking event is not the reader's) */
   const ownSeek = useRef<number | null>(null);
+  /** the part and second last opened at, so an address's `openAt` is sought once, not at every ready of it */
+  const openedAt = useRef<string | null>(null);
 
   // The source: a new part starts at its beginning (ready decides the place); the same part keeps its place.
   useEffect(() => {
@@ -113,12 +121,21 @@ export function usePlayer(opts: PlayerOptions): Player {
         if (kept.playing) void el.play().catch(() => undefined);
       } else {
         if (o.range.start > 0) ownSeekTo(o.range.start);
-        // reader.md §4, §9: the saved position, when at least 15 s in, after 500 ms.
-        resumeTimer.current = window.setTimeout(() => {
-          if (sought.current) return;
-          const at = resumeAt(latest.current.savedSeconds(), el.duration, latest.current.range);
-          if (at !== null && Math.abs(el.currentTime - at) > 1) ownSeekTo(at);
-        }, READER_CONSTANTS.videoResumeDelayMs);
+        const open = o.openAt ?? null;
+        const openKey = `${o.partKey}@${open}`;
+        const end = Number.isFinite(el.duration) ? el.duration : Infinity;
+        // a search hit's second wins over the saved position (inside the address's range, before the end)
+        if (open !== null && openedAt.current !== openKey && open >= o.range.start && open < end && (o.range.stop === null || open < o.range.stop)) {
+          openedAt.current = openKey;
+          ownSeekTo(open);
+        } else {
+          // reader.md §4, §9: the saved position, when at least 15 s in, after 500 ms.
+          resumeTimer.current = window.setTimeout(() => {
+            if (sought.current) return;
+            const at = resumeAt(latest.current.savedSeconds(), el.duration, latest.current.range);
+            if (at !== null && Math.abs(el.currentTime - at) > 1) ownSeekTo(at);
+          }, READER_CONSTANTS.videoResumeDelayMs);
+        }
         if (o.autoplay) void el.play().catch(() => undefined);
       }
       lastTime.current = el.currentTime;
