@@ -45,7 +45,9 @@ export const SearchPanel = memo(function SearchPanel({ open, search, onClose }: 
       ref={panelRef}
       aria-hidden={!open}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') {
+        // Only while open: a panel sliding out is still focusable until it is inert (usePanelInert), and an Escape
+        // there is the reader's (leaving the immersive view), not swallowed by a panel already closed.
+        if (e.key === 'Escape' && open) {
           e.stopPropagation();
           onClose();
         }

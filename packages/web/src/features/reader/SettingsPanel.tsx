@@ -68,7 +68,9 @@ export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, z
       ref={panelRef}
       aria-hidden={!open}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') {
+        // Only while open: a panel sliding out is still focusable until it is inert (usePanelInert), and an Escape
+        // there is the reader's (leaving the immersive view), not swallowed by a panel already closed.
+        if (e.key === 'Escape' && open) {
           e.stopPropagation();
           onClose();
         }
