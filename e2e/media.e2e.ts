@@ -203,6 +203,20 @@ describe('media players', () => {
     await waitTime(second, 0.2);
   }, 120_000);
 
+  it('a search hit in the transcript opens the part at the second its words are said (?t=)', async () => {
+    const page = await open(DESKTOP, email);
+    const res = await page.request.get(`/api/v2/search/book/?query=fog&identifier=${encodeURIComponent(course.book_id)}&page=1`);
+    expect(res.ok()).toBe(true);
+    const hits = (await res.json()).results as { full_path: string; web_url: string }[];
+    expect(hits.map((h) => h.full_path)).toEqual([course.chapters[0]!.full_path]);
+    // 'Fog signals sound every thirty seconds.' is the cue at 00:00:10.000
+    expect(new URL(hits[0]!.web_url, baseURL).searchParams.get('t')).toBe('10');
+    await page.goto(hits[0]!.web_url);
+    await waitTime(page, 9.9, 11);
+    await page.getByRole('tab', { name: 'Transcript' }).click();
+    await expect.poll(() => page.getByRole('button', { name: /Fog signals sound every thirty seconds\./ }).getAttribute('aria-current')).toBe('true');
+  }, 60_000);
+
   it('the video screen at 390 px: the side panel is a dropdown, nothing wider than the phone, axe clean', async () => {
     const page = await open(PHONE, email);
     await page.goto(readerPath(course, 0));
