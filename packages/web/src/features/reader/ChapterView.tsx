@@ -192,6 +192,7 @@ export function ChapterView(props: ChapterViewProps) {
       const container = sliced && start ? SliceFiller.container(doc, ROOT_ID) : null;
       const filler = sliced && start && container ? new SliceFiller(doc, container, source.html, sliced, start.index) : null;
       filling = !!filler;
+      controller.filling = filling;
       controller.goToInitial(filler && start ? (start.position as InitialPosition) : now.initial());
       performance.mark('reader:positioned');
       // Shown once positioned, so the reader never sees the chapter jump from its top to where they were:
@@ -207,6 +208,7 @@ export function ChapterView(props: ChapterViewProps) {
       }
       const whole = () => {
         filling = false;
+        controller.complete();
         performance.mark('reader:chapter-complete');
         latest.current.onReady(controller);
         setComplete(true);

@@ -127,6 +127,21 @@ export class FrameController {
     return this.frame;
   }
 
+  /**
+   * True while the rest of a long chapter is going in (ChapterView, engine/chapterSlices.ts): a link to a place not
+   * yet in the document is followed once it is (complete()), not dropped.
+   */
+  filling = false;
+  private pendingAnchor: string | null = null;
+
+  /** The whole chapter is in: a link clicked to a part that was not yet in goes there now. */
+  complete() {
+    this.filling = false;
+    const id = this.pendingAnchor;
+    this.pendingAnchor = null;
+    if (id !== null) this.goToAnchor(id);
+  }
+
   /** The reader's place: the range kept across re-layouts, else the first character in view. */
   place(): Range | null {
     return this.anchor ?? this.captureRange();
@@ -841,7 +856,11 @@ export class FrameController {
     const hash = url.hash.replace(/^#/, '');
     const samePlace = url.pathname === new URL(this.doc.baseURI).pathname || url.pathname === window.location.pathname;
     if (raw.startsWith('#') || (samePlace && hash)) {
-      if (hash) this.goToAnchor(decodeURIComponent(hash));
+      if (hash) {
+        const id = decodeURIComponent(hash);
+        // (the latest link wins; one to a part still going in is followed when it is in)
+        this.pendingAnchor = !this.goToAnchor(id) && this.filling ? id : null;
+      }
       return;
     }
     if (url.pathname.startsWith(this.chapterApiPrefix)) {
