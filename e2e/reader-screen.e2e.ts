@@ -564,20 +564,28 @@ describe.each([
       const first = (await chaptersOf(page, book))[0]!;
       await page.goto(first.web_url);
       await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.fixed-layout__page')).some((f) => f.style.visibility === 'visible'));
-      const zoom = (await page.getByRole('group', { name: 'Zoom' }).boundingBox())!;
-      const pages = await page.evaluate(() =>
-        Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.fixed-layout__page'))
-          .filter((f) => f.style.visibility !== 'hidden')
-          .map((f) => {
-            const r = f.getBoundingClientRect();
-            return { x: r.left, y: r.top, width: r.width, height: r.height };
-          }),
-      );
-      expect(pages.length).toBeGreaterThan(0);
-      for (const p of pages) if (overlaps(zoom, p)) problems.push(`${title}: the zoom buttons (${JSON.stringify(zoom)}) cover a page (${JSON.stringify(p)})`);
-      // and they stay on screen, above the chapter bar
-      const footer = (await page.locator('.reader-footer').boundingBox())!;
-      if (overlaps(zoom, footer)) problems.push(`${title}: the zoom buttons cover the chapter bar`);
+      // The zoom strip is placed once the whole spine is known, which may come after the first page shows (the
+      // page then shrinks to make room): measure until the layout has settled, failing if it never stops covering.
+      const measure = async (): Promise<string[]> => {
+        const found: string[] = [];
+        const zoom = (await page.getByRole('group', { name: 'Zoom' }).boundingBox())!;
+        const pages = await page.evaluate(() =>
+          Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.fixed-layout__page'))
+            .filter((f) => f.style.visibility !== 'hidden')
+            .map((f) => {
+              const r = f.getBoundingClientRect();
+              return { x: r.left, y: r.top, width: r.width, height: r.height };
+            }),
+        );
+        if (!pages.length) found.push(`${title}: no page shows`);
+        for (const p of pages) if (overlaps(zoom, p)) found.push(`${title}: the zoom buttons (${JSON.stringify(zoom)}) cover a page (${JSON.stringify(p)})`);
+        // and they stay on screen, above the chapter bar
+        const footer = (await page.locator('.reader-footer').boundingBox())!;
+        if (overlaps(zoom, footer)) found.push(`${title}: the zoom buttons cover the chapter bar`);
+        return found;
+      };
+      await expect.poll(measure, { timeout: 10_000 }).toEqual([]).catch(() => undefined);
+      problems.push(...(await measure()));
       if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `reader-fxl-${title.split(' ')[0]}-${viewport.width}.png`) });
     }
     expect(problems).toEqual([]);

@@ -4,13 +4,13 @@
  * and the Media Session API so a phone's lock screen and a headset drive it (title, cover, play/pause, seek, next
  * and previous chapter). At a chapter's end it goes on into the next (MediaPage), unless the sleep timer says stop.
  */
-import { MEDIA_MESSAGES, PLAYBACK_SPEEDS, formatLabel, paths } from '@lectern/core';
+import { MEDIA_MESSAGES, formatLabel, paths } from '@lectern/core';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../components/Spinner.tsx';
 import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
 import type { MediaViewProps } from './MediaPage.tsx';
-import { MediaNotices, PreviewEnded, speedLabel } from './MediaParts.tsx';
+import { MediaNotices, PreviewEnded, SpeedSelect } from './MediaParts.tsx';
 import { formatClock, spokenClock } from './mediaTime.ts';
 import { useMediaKeys } from './useMediaKeys.ts';
 
@@ -176,16 +176,7 @@ export function AudioView(props: MediaViewProps & { sleepAtEnd: boolean; setSlee
             </button>
           </div>
           <div className="media-audio__options">
-            <label className="media-speed">
-              <span>{MEDIA_MESSAGES.speed}</span>
-              <select value={String(player.rate)} onChange={(e) => player.setRate(Number(e.currentTarget.value))}>
-                {PLAYBACK_SPEEDS.map((s) => (
-                  <option key={s} value={String(s)}>
-                    {speedLabel(s)}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SpeedSelect rate={player.rate} onChange={player.setRate} />
             <label className="media-speed">
               <span>{MEDIA_MESSAGES.sleepTimer}</span>
               <select value={sleep} onChange={(e) => chooseSleep(e.currentTarget.value)}>

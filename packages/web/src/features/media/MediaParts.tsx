@@ -1,5 +1,5 @@
 /** Small parts both players show: the session's notices, the preview's end, the speed labels. */
-import { MEDIA_MESSAGES, paths, type BookDetail } from '@lectern/core';
+import { MEDIA_MESSAGES, PLAYBACK_SPEEDS, paths, type BookDetail } from '@lectern/core';
 import { Link } from 'react-router';
 import { appPaths } from '../../shared/links.ts';
 import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
@@ -7,6 +7,22 @@ import type { Notices } from './MediaPage.tsx';
 
 /** reader.md §9's speeds as the menu shows them: ".5×", "1×", "1.25×". */
 export const speedLabel = (s: number) => `${String(s).replace(/^0\./, '.')}×`;
+
+/** The playback speed select both players show (reader.md §9's speeds). */
+export function SpeedSelect({ rate, onChange }: { rate: number; onChange: (rate: number) => void }) {
+  return (
+    <label className="media-speed">
+      <span>{MEDIA_MESSAGES.speed}</span>
+      <select value={String(rate)} onChange={(e) => onChange(Number(e.currentTarget.value))}>
+        {PLAYBACK_SPEEDS.map((s) => (
+          <option key={s} value={String(s)}>
+            {speedLabel(s)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
 
 /** "Forbidden" (reader.md §6) or the session timeout's sentences (§8), above the player, announced once. */
 export function MediaNotices({ notices }: { notices: Notices }) {

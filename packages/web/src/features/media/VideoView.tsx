@@ -5,14 +5,14 @@
  * the spec's playback speeds (§9), captions, full screen, the neighbouring parts, and keys — space, arrows, F, C.
  * The transcript follows playback and a line seeks there when chosen.
  */
-import { MEDIA_MESSAGES, PLAYBACK_SPEEDS, paths } from '@lectern/core';
+import { MEDIA_MESSAGES, paths } from '@lectern/core';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../components/Spinner.tsx';
 import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
 import { TocPanel } from '../../shared/reading/TocPanel.tsx';
 import type { MediaViewProps } from './MediaPage.tsx';
-import { MediaNotices, PreviewEnded, speedLabel } from './MediaParts.tsx';
+import { MediaNotices, PreviewEnded, SpeedSelect } from './MediaParts.tsx';
 import { activeCue, formatClock, parseTranscript, textParagraphs } from './mediaTime.ts';
 import { useMediaKeys } from './useMediaKeys.ts';
 
@@ -130,16 +130,7 @@ export function VideoView(props: MediaViewProps & { captions: string | null }) {
               <ReaderIcon name="skip-back" size={18} />
               <span>{MEDIA_MESSAGES.previousChapter}</span>
             </button>
-            <label className="media-speed">
-              <span>{MEDIA_MESSAGES.speed}</span>
-              <select value={String(player.rate)} onChange={(e) => player.setRate(Number(e.currentTarget.value))}>
-                {PLAYBACK_SPEEDS.map((s) => (
-                  <option key={s} value={String(s)}>
-                    {speedLabel(s)}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SpeedSelect rate={player.rate} onChange={player.setRate} />
             <button type="button" className="media-btn" aria-label={MEDIA_MESSAGES.captions} aria-pressed={captionsOn} disabled={!captions} onClick={toggleCaptions} aria-keyshortcuts="c">
               <ReaderIcon name="captions" size={18} />
               <span>{MEDIA_MESSAGES.captions}</span>
