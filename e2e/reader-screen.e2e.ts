@@ -443,7 +443,16 @@ describe.each([
 
   /** A book of the suite's library by its title, imported from `make` when it is not there yet. */
   async function bookByTitle(title: string, make: () => Uint8Array): Promise<BookInfo & { book_id: string }> {
-    const find = async () => ((await (await page.request.get('/api/v1/book/?page_size=100')).json()).results as (BookInfo & { book_id: string })[]).find((b) => b.title === title);
+    // every page of the catalog: the suite's shared library may hold more than a page by the time this runs
+    const find = async () => {
+      for (let url: string | null = '/api/v1/book/?page_size=100'; url; ) {
+        const answer = (await (await page.request.get(url)).json()) as { results: (BookInfo & { book_id: string })[]; next: string | null };
+        const hit = answer.results.find((b) => b.title === title);
+        if (hit) return hit;
+        url = answer.next;
+      }
+      return undefined;
+    };
     const there = await find();
     if (there) return there;
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-screen-'));
