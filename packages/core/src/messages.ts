@@ -44,12 +44,16 @@ export const APP_MESSAGES = {
 
 export const PLAYLIST_MESSAGES = {
   nameEmpty: "Oops. You didn't name your playlist.",
-  // Both wordings appear in the spec; we use the one that names what is limited (docs/decisions.md).
+  // Both wordings appear in the spec: a new playlist's name gets the first, a playlist's edit the second
+  // (docs/decisions.md "Playlists and queue").
+  createNameTooLong: 'Playlists are limited to 65 characters',
   nameTooLong: 'Playlist names are limited to 65 characters',
   nameTaken: "Oops! You've already used this name.",
   descriptionTooLong: 'Playlist descriptions are limited to 160 characters',
   defaultNotEditable: 'The default playlist cannot be edited.',
   notFound: 'We could not find the playlist that you requested.',
+  /** The name of the error flashed for an unknown playlist id (§4), kept as the error state's responseText. */
+  collectionNotFound: 'collection not found',
   fetchFailed: "Something has gone wrong and we can't display your playlists.",
   tryAgain: 'Please try again soon.',
   newPlaylistName: 'New playlist',
@@ -74,6 +78,9 @@ export const PLAYLIST_MESSAGES = {
   descriptionLabel: '(optional)',
   createAnother: 'Create another playlist',
   addToAnother: 'Add to another playlist',
+  /** The card menu's entries as §2 words them; the menu shows a label's first letter capitalised (Menu.css). */
+  addToAnotherEntry: 'add to another playlist',
+  addToNewEntry: 'add to a new playlist',
   findPlaylist: 'Find a playlist',
   noResults: 'No results',
   choosePlaylist: 'Choose a playlist',
@@ -526,4 +533,31 @@ export const MEDIA_SESSION_MESSAGES = {
   noCaptions: 'This part has no captions.',
   /** a stream asked without a session, with one that expired, or with another account's or title's */
   sessionInvalid: 'This video session has expired or is not yours. Reload the page to try again.',
+} as const;
+
+/** The operators' console (core/admin.ts; server: routes/admin-*.ts, services/admin-*.ts; issue 23). */
+export const ADMIN_CONSOLE_MESSAGES = {
+  dateShape: 'Give a day (2026-05-01) or an ISO date and time.',
+  limitShape: `limit must be a whole number from 1 to 200.`,
+  cursorShape: 'This cursor is not one the server gave: start again from the first page.',
+  unknownTargetKind: 'Unknown target kind.',
+  unknownTitleState: 'state must be active, retired or all.',
+  unknownRole: 'A role is admin, content-creator or preview-creator.',
+  unknownStatus: 'A status is trial, subscriber, expired or cancelled.',
+  titleEmpty: 'A title cannot be empty.',
+  authorEmpty: "An author's name cannot be empty.",
+  topicEmpty: 'A topic cannot be empty.',
+  languageShape: 'Give a language tag such as en or pt-BR.',
+  emailShape: 'Give an email address.',
+  nothingToChange: 'Send roles or status to change.',
+  versionMissing: 'Send the version you edited (the version field or an If-Match header), so that nobody else\'s change is lost.',
+  versionConflict: (by: string) => `Someone else (${by}) saved this title after you opened it. Their change is shown; make yours again on top of it.`,
+  titleNotFound: 'No title has that book id.',
+  userNotFound: 'No account has that id.',
+  rangeBackwards: 'from must be before to.',
+  rangeTooLong: (days: number) => `Choose at most ${days} days.`,
+  contentOnly: 'Only operators and content creators can do this.',
+  ownAdminRole: 'You cannot take away your own admin role: ask another operator.',
+  alreadyRetired: 'This title is already retired.',
+  notRetired: 'This title is not retired.',
 } as const;

@@ -47,7 +47,7 @@ export function validatePlaylist(
   const errors: PlaylistFieldErrors = {};
   const name = input.name.trim();
   if (!name) errors.name = PLAYLIST_MESSAGES.nameEmpty;
-  else if (name.length > LIMITS.playlistNameMax) errors.name = PLAYLIST_MESSAGES.nameTooLong;
+  else if (name.length > LIMITS.playlistNameMax) errors.name = selfId === undefined ? PLAYLIST_MESSAGES.createNameTooLong : PLAYLIST_MESSAGES.nameTooLong;
   else if (others.some((o) => o.id !== selfId && o.name.trim().toLowerCase() === name.toLowerCase())) errors.name = PLAYLIST_MESSAGES.nameTaken;
   if ((input.description ?? '').length > LIMITS.playlistDescriptionMax) errors.description = PLAYLIST_MESSAGES.descriptionTooLong;
   return errors;

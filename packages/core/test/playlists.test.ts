@@ -26,7 +26,9 @@ describe('playlist validation (spec §5)', () => {
   const others = [pl('1', 'Reading'), pl('2', 'Later')];
   it('names the empty, long and duplicate cases with the spec wording', () => {
     expect(validatePlaylist({ name: '  ' }, others)).toEqual({ name: PLAYLIST_MESSAGES.nameEmpty });
-    expect(validatePlaylist({ name: 'x'.repeat(66) }, others)).toEqual({ name: 'Playlist names are limited to 65 characters' });
+    expect(validatePlaylist({ name: 'x'.repeat(66) }, others)).toEqual({ name: 'Playlists are limited to 65 characters' });
+    // the edit form's wording, when a playlist is being edited
+    expect(validatePlaylist({ name: 'x'.repeat(66) }, others, 'p1')).toEqual({ name: 'Playlist names are limited to 65 characters' });
     expect(validatePlaylist({ name: 'x'.repeat(65) }, others)).toEqual({});
     expect(validatePlaylist({ name: 'reading' }, others)).toEqual({ name: "Oops! You've already used this name." });
     expect(validatePlaylist({ name: 'READING' }, others, '1')).toEqual({});

@@ -197,9 +197,13 @@ describe('edit page: save, delete', () => {
     expect(getErrorState()).toMatchObject({ errorLevel: 'WARN', message: PLAYLIST_MESSAGES.defaultNotEditable });
   });
 
-  it("an unknown playlist goes back to /c/ with 'We could not find the playlist that you requested. Please try again soon.'", async () => {
+  it("an unknown playlist goes back to /c/ with 'We could not find the playlist that you requested. Please try again soon.' (the 'collection not found' error)", async () => {
     renderEdit('nope');
     await screen.findByTestId('where');
-    expect(getErrorState()).toMatchObject({ errorLevel: 'WARN', message: 'We could not find the playlist that you requested. Please try again soon.' });
+    expect(getErrorState()).toMatchObject({
+      errorLevel: 'WARN',
+      message: 'We could not find the playlist that you requested. Please try again soon.',
+      responseText: 'collection not found',
+    });
   });
 });

@@ -44,23 +44,23 @@ const itemNames = () =>
     .map((el) => `${el.textContent}${el.getAttribute('aria-checked') === 'true' ? ' [x]' : ''}`);
 
 describe('title card playlist dropdown (spec §2, §9 dropdownLayout)', () => {
-  it("lists up to 3 playlists, holders first, then 'Add to another playlist' and 'Add to a new playlist'", () => {
+  it("lists up to 3 playlists, holders first, then 'add to another playlist' and 'add to a new playlist' (as §2 words them)", () => {
     // store order: most recently changed first; 'Rust' holds the title
     const lists = [queue(), playlist('1', 'Go'), playlist('2', 'Python'), playlist('3', 'Rust', [item('b1')]), playlist('4', 'Zig')];
     renderMenu(viewOf(lists));
     const button = screen.getByRole('button', { name: 'Added to Playlist' });
     expect(button.getAttribute('aria-describedby')).toBe('title-id');
     fireEvent.click(button);
-    expect(itemNames()).toEqual(['Rust [x]', 'Queue', 'Go', 'Add to another playlist', 'Add to a new playlist']);
+    expect(itemNames()).toEqual(['Rust [x]', 'Queue', 'Go', 'add to another playlist', 'add to a new playlist']);
     const rust = screen.getByRole('menuitemcheckbox', { name: 'Rust' });
     expect(rust.getAttribute('aria-checked')).toBe('true');
     expect(screen.getByRole('menuitemcheckbox', { name: 'Queue' }).getAttribute('aria-checked')).toBe('false');
   });
 
-  it("has no 'Add to another playlist' with 3 playlists or fewer, and always 'Add to a new playlist'", () => {
+  it("has no 'add to another playlist' with 3 playlists or fewer, and always 'add to a new playlist'", () => {
     renderMenu(viewOf([queue(), playlist('1', 'Go')]));
     fireEvent.click(screen.getByRole('button', { name: 'Add to Playlist' }));
-    expect(itemNames()).toEqual(['Queue', 'Go', 'Add to a new playlist']);
+    expect(itemNames()).toEqual(['Queue', 'Go', 'add to a new playlist']);
   });
 
   it('one click toggles a playlist; the dialog entries close the menu', () => {
@@ -75,12 +75,12 @@ describe('title card playlist dropdown (spec §2, §9 dropdownLayout)', () => {
     expect(onToggle).toHaveBeenCalledWith(lists[1]);
     // the menu stays open after a toggle
     expect(screen.getByRole('menu')).toBeTruthy();
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Add to another playlist' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'add to another playlist' }));
     expect(onAddToAnother).toHaveBeenCalled();
     expect(screen.queryByRole('menu')).toBeNull();
     expect(document.activeElement).toBe(button);
     fireEvent.click(button);
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Add to a new playlist' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'add to a new playlist' }));
     expect(onAddToNew).toHaveBeenCalled();
   });
 
@@ -88,15 +88,15 @@ describe('title card playlist dropdown (spec §2, §9 dropdownLayout)', () => {
     const lists = [queue(), playlist('1', 'Go'), playlist('2', 'Python'), playlist('3', 'Rust')];
     const { rerenderWith } = renderMenu(viewOf(lists));
     fireEvent.click(screen.getByRole('button', { name: 'Add to Playlist' }));
-    expect(itemNames()).toEqual(['Queue', 'Go', 'Python', 'Add to another playlist', 'Add to a new playlist']);
+    expect(itemNames()).toEqual(['Queue', 'Go', 'Python', 'add to another playlist', 'add to a new playlist']);
     // Python now holds the title (and, changed last, moved to the front of the store order)
     const after = [playlist('2', 'Python', [item('b1')]), queue(), playlist('1', 'Go'), playlist('3', 'Rust')];
     rerenderWith(viewOf(after));
-    expect(itemNames()).toEqual(['Queue', 'Go', 'Python [x]', 'Add to another playlist', 'Add to a new playlist']);
+    expect(itemNames()).toEqual(['Queue', 'Go', 'Python [x]', 'add to another playlist', 'add to a new playlist']);
     expect(screen.getByRole('button', { name: 'Added to Playlist' })).toBeTruthy();
     fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' });
     fireEvent.click(screen.getByRole('button', { name: 'Added to Playlist' }));
-    expect(itemNames()).toEqual(['Python [x]', 'Queue', 'Go', 'Add to another playlist', 'Add to a new playlist']);
+    expect(itemNames()).toEqual(['Python [x]', 'Queue', 'Go', 'add to another playlist', 'add to a new playlist']);
   });
 
   it("shows busy and failed items: the failure is marked for screen readers too", () => {

@@ -38,7 +38,7 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
   it('creates playlists with the spec messages for every invalid name and description', async () => {
     const bad = async (body: object) => (await ada.post(api(ada), body)).json();
     expect(await bad({ name: '   ' })).toEqual({ detail: PLAYLIST_MESSAGES.nameEmpty, errors: { name: [PLAYLIST_MESSAGES.nameEmpty] } });
-    expect((await bad({ name: 'x'.repeat(66) })).errors.name).toEqual([PLAYLIST_MESSAGES.nameTooLong]);
+    expect((await bad({ name: 'x'.repeat(66) })).errors.name).toEqual([PLAYLIST_MESSAGES.createNameTooLong]);
     expect((await bad({ name: 'ok', description: 'y'.repeat(161) })).errors.description).toEqual([PLAYLIST_MESSAGES.descriptionTooLong]);
     const created = await ada.post(api(ada), { name: 'x'.repeat(65), description: 'y'.repeat(160) });
     expect(created.statusCode).toBe(201);
@@ -159,6 +159,10 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
     const banana = list.find((c) => c.name === 'banana')!;
     const renamed = await ada.request('PATCH', api(ada, `${banana.id}/`), { json: { id: banana.id, name: 'Bananas', description: 'Yellow' } });
     expect(renamed.json()).toMatchObject({ name: 'Bananas', description: 'Yellow' });
+    // an edit names what is too long with the edit form's wording (a new playlist's is 'Playlists are limited…')
+    const long = await ada.request('PATCH', api(ada, `${banana.id}/`), { json: { name: 'x'.repeat(66) } });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors.name).toEqual([PLAYLIST_MESSAGES.nameTooLong]);
     const clash = await ada.request('PATCH', api(ada, `${banana.id}/`), { json: { name: 'apple' } });
     expect(clash.json().errors.name).toEqual([PLAYLIST_MESSAGES.nameTaken]);
     // Renaming to its own name in another case is not a clash with itself.

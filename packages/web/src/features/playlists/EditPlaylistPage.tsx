@@ -49,7 +49,8 @@ export function EditPlaylistPage() {
 
   useEffect(() => {
     if (!problem) return;
-    reportError('WARN', problem === 'unknown' ? withTryAgain(PLAYLIST_MESSAGES.notFound) : PLAYLIST_MESSAGES.defaultNotEditable);
+    if (problem === 'unknown') reportError('WARN', withTryAgain(PLAYLIST_MESSAGES.notFound), new Error(PLAYLIST_MESSAGES.collectionNotFound));
+    else reportError('WARN', PLAYLIST_MESSAGES.defaultNotEditable);
     navigate(appPaths.playlists, { replace: true });
   }, [problem, navigate]);
 

@@ -51,7 +51,7 @@ export function PlaylistView() {
 
   useEffect(() => {
     if (!unknown) return;
-    reportError('WARN', withTryAgain(PLAYLIST_MESSAGES.notFound));
+    reportError('WARN', withTryAgain(PLAYLIST_MESSAGES.notFound), new Error(PLAYLIST_MESSAGES.collectionNotFound));
     navigate(appPaths.playlists, { replace: true });
   }, [unknown, navigate]);
 

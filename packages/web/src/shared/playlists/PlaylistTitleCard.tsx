@@ -327,12 +327,12 @@ export function PlaylistMenu({ playlists, apiUrl, holding = null, describedBy, s
   if (layout.addToAnotherIndex !== null) {
     entries.push({
       index: layout.addToAnotherIndex,
-      item: { key: 'another', label: PLAYLIST_MESSAGES.addToAnother, icon: <Icon name="list" size={16} />, closeOnSelect: true, onSelect: onAddToAnother },
+      item: { key: 'another', label: PLAYLIST_MESSAGES.addToAnotherEntry, icon: <Icon name="list" size={16} />, closeOnSelect: true, onSelect: onAddToAnother },
     });
   }
   entries.push({
     index: layout.addToNewIndex,
-    item: { key: 'new', label: 'Add to a new playlist', icon: <Icon name="plus" size={16} />, closeOnSelect: true, onSelect: onAddToNew },
+    item: { key: 'new', label: PLAYLIST_MESSAGES.addToNewEntry, icon: <Icon name="plus" size={16} />, closeOnSelect: true, onSelect: onAddToNew },
   });
   entries.sort((a, b) => a.index - b.index);
   const items = entries.map((e, i) => ({ ...e.item, separated: i > 0 && e.item.checked === undefined && entries[i - 1]!.item.checked !== undefined }));
