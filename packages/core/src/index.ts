@@ -20,3 +20,4 @@ export * from './analytics.ts';
 export * from './teams.ts';
 export * from './scripted-frames.ts';
 export * from './media.ts';
+export * from './admin.ts';
