@@ -11,12 +11,8 @@ export const PLANS = ['basic', 'pro'] as const;
 export type Plan = (typeof PLANS)[number];
 /** §5: choosing the basic plan sets this promotion code; pro clears it. */
 export const BASIC_PLAN_PROMOTION_CODE = 'price24';
-/** Where a new reader goes after registering: the topic form that feeds the home's recommendations. */
-export const ONBOARDING_LOCATION = '/welcome/topics/';
 /** §5: the password check is asked of the server 300 ms after the last key. */
 export const PASSWORD_CHECK_DEBOUNCE_MS = 300;
-/** §4/§9: the subscribe nag starts collapsed and slides up after 0.5 s. */
-export const NAG_SLIDE_UP_MS = 500;
 /** §4: notices close on click; success and info ones fade after 15 s (error and alert stay until closed). */
 export const NOTICE_FADE_MS = 15_000;
 /** §4: the welcome message slides away after 25 s. */
@@ -30,45 +26,6 @@ export const ONBOARDING_TOPICS_MAX = 20;
  * that 2 to 4 would refuse). The server's own check (zod's email) is the one that decides.
  */
 export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
-
-export const accountEntryPaths = {
-  /** POST: the registration form's action (JSON or a form post) */
-  register: () => '/register/',
-  /** GET ?email=: is this address free to register? */
-  emailCheck: () => '/api/v2/account/email-check/',
-  /** POST {password, email?, field_name?}: the server's password rule, said in words */
-  passwordValidation: () => '/api/v2/account/password-validation/',
-  /** GET the topics a reader chose; PUT {topics: [slug]} to choose them (the onboarding form) */
-  topics: () => '/api/v2/account/topics/',
-  /** GET ?code=&plan=: §3 "Promotion response" (the code is matched lower-cased) */
-  promotionRedeem: () => '/api/v2/account/promotion/',
-  /** GET: the plans and their prices */
-  plans: () => '/api/v2/plans/',
-  /** GET the reader's subscription and invoices; POST {plan, promotion_code?} subscribes or changes plan */
-  subscription: () => '/api/v2/account/subscription/',
-  /** POST: cancel at the end of the paid period */
-  cancel: () => '/api/v2/account/subscription/cancel/',
-  /** POST: undo a cancellation within the paid period, or subscribe again after it {plan, promotion_code?} */
-  reactivate: () => '/api/v2/account/subscription/reactivate/',
-  /** POST {current_password, new_password}: the other sessions are signed out */
-  password: () => '/api/v2/account/password/',
-  /** POST {current_password, email} */
-  email: () => '/api/v2/account/email/',
-  /** DELETE: sign out every other session of the account */
-  otherSessions: () => '/api/v2/account/sessions/others/',
-  /** POST {email}: sends a one-time link if an account uses the address (the answer is the same either way) */
-  passwordReset: () => '/api/v2/account/password-reset/',
-  /** GET ?token= (is the link still good?); POST {token, new_password} */
-  passwordResetConfirm: () => '/api/v2/account/password-reset/confirm/',
-  /** web pages */
-  forgotPasswordPage: () => '/forgot-password/',
-  resetPasswordPage: (token: string) => `/reset-password/?token=${encodeURIComponent(token)}`,
-  subscribePage: () => '/subscribe/',
-  accountPage: () => '/u',
-  registerPage: () => '/register/',
-  onboardingPage: () => ONBOARDING_LOCATION,
-} as const;
-
 
 const emailField = z
   .string({ message: ACCOUNT_ENTRY_MESSAGES.required })

@@ -63,8 +63,6 @@ export const ANNOTATION_TIMING = {
   noticeMs: 5_000,
 } as const;
 
-/** The token travels only in this header (never a cookie or the query). */
-export const AUTH_TOKEN_HEADER = 'x-annotator-auth-token';
 /** Seconds a token lives; the client refreshes it 2 s before the end (§4). */
 export const AUTH_TOKEN_TTL_SECONDS = 3_600;
 /** This installation's consumer key: every token it issues and every annotation made with one carries it. */
@@ -88,28 +86,7 @@ export type AnnotationType = typeof ANNOTATION_TYPE_NOTE | typeof ANNOTATION_TYP
 export const EXPORT_FORMATS = ['markdown', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-// ---- paths ----
-
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
-
-export const annotationPaths = {
-  /**
-   * reader.md §7: the store prefix of one chapter. Without `chapterHref` it is the book's prefix: search and
-   * read/update/delete by id work there across the book's chapters (the notes panel), creating does not.
-   */
-  prefix: (titleSafe: string, bookId: string, chapterHref?: string) =>
-    `/nest/api/a/${encodeURIComponent(titleSafe)}/${encodeURIComponent(bookId)}${chapterHref ? `/${encodePath(chapterHref)}` : ''}`,
-  /** POST (create) and GET (index); Annotator clients append `/annotations`, the spec writes `annotations/`: both */
-  annotations: (prefix: string) => `${prefix}/annotations/`,
-  annotation: (prefix: string, id: string) => `${prefix}/annotations/${encodeURIComponent(id)}`,
-  search: (prefix: string) => `${prefix}/search`,
-  /** GET: the token text (§7) */
-  token: () => '/auth/token',
-  /** POST {fragment}: the fragment sanitised (§7) */
-  sanitizeFragment: () => '/a/sanitize-fragment/',
-  /** GET: the caller's own annotations of a book, as Markdown or JSON (ours; docs/decisions.md) */
-  export: (bookId: string, format: ExportFormat) => `/api/v2/annotations/${encodeURIComponent(bookId)}/export/?format=${format}`,
-} as const;
+// ---- paths: annotationPaths and AUTH_TOKEN_HEADER are in paths.ts and constants.ts (zod-free, for the web app's entry) ----
 
 // ---- messages (reader.md §8, and the server's own details) ----
 

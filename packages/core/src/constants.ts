@@ -94,3 +94,37 @@ export const liveTrainingPaths = {
  * (visitors and readers without rights; reader.md §4 "The preview has ended.").
  */
 export const MEDIA_PREVIEW_SECONDS = 30;
+
+// ---- Moved here from search.ts, account-entry.ts, annotations.ts and media.ts: the web app's entry uses them, and
+// those modules define zod schemas, which would then load (and run) before the first paint (docs/decisions.md).
+
+/** library-playlists-account.md §9: search debounce 1200 ms, 240 ms when signed in; default search '*'. */
+export const SEARCH_DEBOUNCE_MS = 1200;
+export const SEARCH_DEBOUNCE_SIGNED_IN_MS = 240;
+
+/** §9: the search-selection POST gives up after 1500 ms (a failure is only logged). */
+export const SEARCH_SELECT_TIMEOUT_MS = 1500;
+/** reader.md §9: the in-book search's query cookie lasts 1 day. */
+export const SEARCH_QUERY_COOKIE_DAYS = 1;
+
+/**
+ * reader.md §4 "Search panel": the chosen result's snippet (plain text, with the chapter it belongs to) and the
+ * query are kept in cookies for a day; the reader finds the passage by the snippet's words after it navigates.
+ */
+export const SEARCH_SNIPPET_COOKIE = 'search_snippet';
+export const SEARCH_QUERY_COOKIE = 'search_query';
+
+/** A snippet kept in the cookie is cut to this many characters (the jump needs its first 8 words). */
+export const SEARCH_SNIPPET_COOKIE_MAX = 300;
+
+/** Where a new reader goes after registering: the topic form that feeds the home's recommendations. */
+export const ONBOARDING_LOCATION = '/welcome/topics/';
+/** §4/§9: the subscribe nag starts collapsed and slides up after 0.5 s. */
+export const NAG_SLIDE_UP_MS = 500;
+
+/** The token travels only in this header (never a cookie or the query). */
+export const AUTH_TOKEN_HEADER = 'x-annotator-auth-token';
+
+/** The formats whose chapters are media parts (CONTENT_FORMATS). */
+export const MEDIA_FORMATS = ['video', 'audiobook'] as const;
+export const isMediaFormat = (format: string): boolean => (MEDIA_FORMATS as readonly string[]).includes(format);

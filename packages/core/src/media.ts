@@ -43,10 +43,6 @@ export const MEDIA_SESSION_TTL_MS = 60 * 60 * 1000;
  */
 export const MEDIA_TIME_PARAM = 't';
 
-/** The formats whose chapters are media parts (CONTENT_FORMATS). */
-export const MEDIA_FORMATS = ['video', 'audiobook'] as const;
-export const isMediaFormat = (format: string): boolean => (MEDIA_FORMATS as readonly string[]).includes(format);
-
 /** Usage products (reader.md §5) that follow the video rules: start < end, span at most 50. */
 export const MEDIA_USAGE_PRODUCTS = ['video', 'audio'] as const;
 

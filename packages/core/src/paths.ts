@@ -3,6 +3,9 @@
  * and chapter urls; the web app uses them to link. Segments are percent-encoded per path segment so chapter
  * paths with folders keep their slashes.
  */
+import type { ExportFormat } from './annotations.ts';
+import { ONBOARDING_LOCATION } from './constants.ts';
+
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 export const paths = {
@@ -24,6 +27,8 @@ export const paths = {
   cover: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/cover`,
   /** GET /api/v1/player/kaltura_session/?reference_id=: the video session of a media title (reader.md §7) */
   mediaSession: (bookId: string) => `/api/v1/player/kaltura_session/?reference_id=${encodeURIComponent(bookId)}`,
+  /** GET /api/v1/player/support/: the support address the video-failure page names */
+  mediaSupport: () => '/api/v1/player/support/',
   /** GET|HEAD /api/v1/media/{book_id}/{href}: a media part's stream, without its `?ks=` (media.ts ChapterMedia) */
   mediaStream: (bookId: string, fullPath: string) => `/api/v1/media/${encodeURIComponent(bookId)}/${encodePath(fullPath)}`,
   /** the part's captions (WebVTT) */
@@ -36,4 +41,109 @@ export const paths = {
   titlePage: (bookId: string) => `/library/book/${encodeURIComponent(bookId)}/`,
   topic: (slug: string) => `/topics/${encodeURIComponent(slug)}`,
   publisher: (slug: string) => `/library/publisher/${encodeURIComponent(slug)}/`,
+} as const;
+
+// ---- Moved here from search.ts, account-entry.ts, annotations.ts and teams.ts: the web app's entry builds these
+// addresses, and those modules define zod schemas (docs/decisions.md).
+
+export const searchPaths = {
+  /** GET: catalog search with facets (`catalogSearchQuerySchema` -> `catalogSearchResponseSchema`) */
+  catalog: () => '/api/v2/search/',
+  /** GET ?q=: header suggestions */
+  suggest: () => '/api/v2/search/suggest/',
+  /** GET ?query=&identifier=&page=: reader.md §7 in-book search, `{results, total, page}` */
+  inBook: () => '/api/v2/search/book/',
+  /** POST: reader.md §3 search-selection tracking */
+  selection: () => '/api/v2/search/selection/',
+  /** GET: the home dashboard's sections for whoever asks */
+  home: () => '/api/v2/home/',
+  /** POST: library-playlists-account.md §7 recommendation action */
+  recommendationAction: () => '/r/api/',
+  /** web pages */
+  searchPage: (q: string) => `/search/?q=${encodeURIComponent(q)}`,
+  noResultsPage: (q: string) => `/noresults/?q=${encodeURIComponent(q)}`,
+  homePage: () => '/home/',
+} as const;
+
+export const accountEntryPaths = {
+  /** POST: the registration form's action (JSON or a form post) */
+  register: () => '/register/',
+  /** GET ?email=: is this address free to register? */
+  emailCheck: () => '/api/v2/account/email-check/',
+  /** POST {password, email?, field_name?}: the server's password rule, said in words */
+  passwordValidation: () => '/api/v2/account/password-validation/',
+  /** GET the topics a reader chose; PUT {topics: [slug]} to choose them (the onboarding form) */
+  topics: () => '/api/v2/account/topics/',
+  /** GET ?code=&plan=: §3 "Promotion response" (the code is matched lower-cased) */
+  promotionRedeem: () => '/api/v2/account/promotion/',
+  /** GET: the plans and their prices */
+  plans: () => '/api/v2/plans/',
+  /** GET the reader's subscription and invoices; POST {plan, promotion_code?} subscribes or changes plan */
+  subscription: () => '/api/v2/account/subscription/',
+  /** POST: cancel at the end of the paid period */
+  cancel: () => '/api/v2/account/subscription/cancel/',
+  /** POST: undo a cancellation within the paid period, or subscribe again after it {plan, promotion_code?} */
+  reactivate: () => '/api/v2/account/subscription/reactivate/',
+  /** POST {current_password, new_password}: the other sessions are signed out */
+  password: () => '/api/v2/account/password/',
+  /** POST {current_password, email} */
+  email: () => '/api/v2/account/email/',
+  /** DELETE: sign out every other session of the account */
+  otherSessions: () => '/api/v2/account/sessions/others/',
+  /** POST {email}: sends a one-time link if an account uses the address (the answer is the same either way) */
+  passwordReset: () => '/api/v2/account/password-reset/',
+  /** GET ?token= (is the link still good?); POST {token, new_password} */
+  passwordResetConfirm: () => '/api/v2/account/password-reset/confirm/',
+  /** web pages */
+  forgotPasswordPage: () => '/forgot-password/',
+  resetPasswordPage: (token: string) => `/reset-password/?token=${encodeURIComponent(token)}`,
+  subscribePage: () => '/subscribe/',
+  accountPage: () => '/u',
+  registerPage: () => '/register/',
+  onboardingPage: () => ONBOARDING_LOCATION,
+} as const;
+
+export const annotationPaths = {
+  /**
+   * reader.md §7: the store prefix of one chapter. Without `chapterHref` it is the book's prefix: search and
+   * read/update/delete by id work there across the book's chapters (the notes panel), creating does not.
+   */
+  prefix: (titleSafe: string, bookId: string, chapterHref?: string) =>
+    `/nest/api/a/${encodeURIComponent(titleSafe)}/${encodeURIComponent(bookId)}${chapterHref ? `/${encodePath(chapterHref)}` : ''}`,
+  /** POST (create) and GET (index); Annotator clients append `/annotations`, the spec writes `annotations/`: both */
+  annotations: (prefix: string) => `${prefix}/annotations/`,
+  annotation: (prefix: string, id: string) => `${prefix}/annotations/${encodeURIComponent(id)}`,
+  search: (prefix: string) => `${prefix}/search`,
+  /** GET: the token text (§7) */
+  token: () => '/auth/token',
+  /** POST {fragment}: the fragment sanitised (§7) */
+  sanitizeFragment: () => '/a/sanitize-fragment/',
+  /** GET: the caller's own annotations of a book, as Markdown or JSON (ours; docs/decisions.md) */
+  export: (bookId: string, format: ExportFormat) => `/api/v2/annotations/${encodeURIComponent(bookId)}/export/?format=${format}`,
+} as const;
+
+export const teamPaths = {
+  /** GET: the caller's team (`{team: null}` when they are in none) */
+  mine: () => '/api/v1/team/',
+  /** POST {name, plan, seats, emails}: buy seats (the caller becomes the owner) */
+  create: () => '/api/v1/teams/',
+  /** GET: one team (its owner, an admin, or a member; 404 for anyone else) */
+  team: (id: number | string) => `/api/v1/teams/${id}/`,
+  /** PUT {seats}: change the seat count (more seats raise an invoice) */
+  seats: (id: number | string) => `/api/v1/teams/${id}/seats/`,
+  /** POST {emails}: invite by email */
+  invitations: (id: number | string) => `/api/v1/teams/${id}/invitations/`,
+  /** DELETE: revoke a pending invitation */
+  invitation: (id: number | string, invitationId: number | string) => `/api/v1/teams/${id}/invitations/${invitationId}/`,
+  /** DELETE: remove a member (the owner, an admin), or leave (the member themself) */
+  member: (id: number | string, userUuid: string) => `/api/v1/teams/${id}/members/${encodeURIComponent(userUuid)}/`,
+  /** POST: the team's subscription ends at the end of its paid period */
+  cancel: (id: number | string) => `/api/v1/teams/${id}/cancel/`,
+  /** POST: undo a cancellation within the paid period, or buy the seats again after it */
+  reactivate: (id: number | string) => `/api/v1/teams/${id}/reactivate/`,
+  /** GET ?token=: what an invitation link offers; POST {token, password?}: accept it */
+  invitationByToken: () => '/api/v1/team-invitations/',
+  /** web pages */
+  signUpPage: () => '/teams/new/',
+  acceptPage: (token: string) => `/teams/join/?token=${encodeURIComponent(token)}`,
 } as const;

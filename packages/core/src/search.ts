@@ -9,15 +9,11 @@ import { z } from 'zod';
 import { CONTENT_FORMATS } from './constants.ts';
 import { contentMetadataSchema, topicSchema } from './schemas.ts';
 
-/** library-playlists-account.md §9: search debounce 1200 ms, 240 ms when signed in; default search '*'. */
-export const SEARCH_DEBOUNCE_MS = 1200;
-export const SEARCH_DEBOUNCE_SIGNED_IN_MS = 240;
+export { SNIPPET_MARK_CLOSE, SNIPPET_MARK_OPEN, snippetMarkedWords, snippetParts, snippetText, unescapeSnippet, type SnippetPart } from './snippets.ts';
+
 export const DEFAULT_SEARCH_QUERY = '*';
-/** §9: the search-selection POST gives up after 1500 ms (a failure is only logged). */
-export const SEARCH_SELECT_TIMEOUT_MS = 1500;
-/** reader.md §9: in-book search page size 5; the query cookie lasts 1 day. */
+/** reader.md §9: in-book search page size 5 (the query cookie's 1 day: constants.ts). */
 export const IN_BOOK_SEARCH_PAGE_SIZE = 5;
-export const SEARCH_QUERY_COOKIE_DAYS = 1;
 /** reader.md §4: the jump to a chosen result matches the snippet's first 8 words, then 4. */
 export const SEARCH_JUMP_WORDS = [8, 4] as const;
 /** §9: recently viewed titles, a cookie of 31 days holding at most 10. */
@@ -69,31 +65,8 @@ export const SEARCH_QUERY_MAX = 200;
 export const SEARCH_PAGE_SIZE = 20;
 export const SUGGEST_LIMIT = 8;
 
-/** The markers a snippet may contain; everything else in it is escaped text. */
-export const SNIPPET_MARK_OPEN = '<mark>';
-export const SNIPPET_MARK_CLOSE = '</mark>';
-
 export const SEARCH_SORTS = ['relevance', 'newest', 'title'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
-
-export const searchPaths = {
-  /** GET: catalog search with facets (`catalogSearchQuerySchema` -> `catalogSearchResponseSchema`) */
-  catalog: () => '/api/v2/search/',
-  /** GET ?q=: header suggestions */
-  suggest: () => '/api/v2/search/suggest/',
-  /** GET ?query=&identifier=&page=: reader.md §7 in-book search, `{results, total, page}` */
-  inBook: () => '/api/v2/search/book/',
-  /** POST: reader.md §3 search-selection tracking */
-  selection: () => '/api/v2/search/selection/',
-  /** GET: the home dashboard's sections for whoever asks */
-  home: () => '/api/v2/home/',
-  /** POST: library-playlists-account.md §7 recommendation action */
-  recommendationAction: () => '/r/api/',
-  /** web pages */
-  searchPage: (q: string) => `/search/?q=${encodeURIComponent(q)}`,
-  noResultsPage: (q: string) => `/noresults/?q=${encodeURIComponent(q)}`,
-  homePage: () => '/home/',
-} as const;
 
 const queryText = z
   .string()
@@ -267,65 +240,6 @@ export const homeResponseSchema = z.object({
   topics: z.array(topicSchema.extend({ count: z.number().int() })),
 });
 export type HomeResponse = z.infer<typeof homeResponseSchema>;
-
-
-/**
- * reader.md §4 "Search panel": the chosen result's snippet (plain text, with the chapter it belongs to) and the
- * query are kept in cookies for a day; the reader finds the passage by the snippet's words after it navigates.
- */
-export const SEARCH_SNIPPET_COOKIE = 'search_snippet';
-export const SEARCH_QUERY_COOKIE = 'search_query';
-/** A snippet kept in the cookie is cut to this many characters (the jump needs its first 8 words). */
-export const SEARCH_SNIPPET_COOKIE_MAX = 300;
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
-
-/** The text of escaped snippet text: the entities an HTML escaper writes, decoded (never parsed as HTML). */
-export function unescapeSnippet(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, body: string) => {
-    if (body[0] === '#') {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[body.toLowerCase()] ?? whole;
-  });
-}
-
-export interface SnippetPart {
-  text: string;
-  mark: boolean;
-}
-
-/**
- * A snippet split on its only markup, `<mark>` and `</mark>`, into plain-text parts (entities decoded). Anything
- * else that looks like a tag stays text. An unclosed mark runs to the end; a stray `</mark>` is dropped.
- */
-export function snippetParts(snippet: string): SnippetPart[] {
-  const parts: SnippetPart[] = [];
-  let mark = false;
-  for (const token of snippet.split(/(<mark>|<\/mark>)/)) {
-    if (token === SNIPPET_MARK_OPEN) mark = true;
-    else if (token === SNIPPET_MARK_CLOSE) mark = false;
-    else if (token) {
-      const text = unescapeSnippet(token);
-      const last = parts[parts.length - 1];
-      if (last && last.mark === mark) last.text += text;
-      else parts.push({ text, mark });
-    }
-  }
-  return parts;
-}
-
-/** The snippet as plain text. */
-export const snippetText = (snippet: string) =>
-  snippetParts(snippet)
-    .map((p) => p.text)
-    .join('');
-
-/** The words that were marked in a snippet (what the engine matched: stemmed forms included). */
-export const snippetMarkedWords = (snippet: string) => [
-  ...new Set(snippetParts(snippet).filter((p) => p.mark).flatMap((p) => p.text.split(/\s+/).filter(Boolean))),
-];
 
 /**
  * reader.md §4: the phrases that find a chosen passage in its chapter, the snippet's first 8 words, then its

@@ -22,32 +22,6 @@ export const TEAM_INVITE_BATCH_MAX = 50;
 export const TEAM_EXTRA_INVITES_PER_DAY = 50;
 export const TEAM_NAME_MAX = 100;
 
-export const teamPaths = {
-  /** GET: the caller's team (`{team: null}` when they are in none) */
-  mine: () => '/api/v1/team/',
-  /** POST {name, plan, seats, emails}: buy seats (the caller becomes the owner) */
-  create: () => '/api/v1/teams/',
-  /** GET: one team (its owner, an admin, or a member; 404 for anyone else) */
-  team: (id: number | string) => `/api/v1/teams/${id}/`,
-  /** PUT {seats}: change the seat count (more seats raise an invoice) */
-  seats: (id: number | string) => `/api/v1/teams/${id}/seats/`,
-  /** POST {emails}: invite by email */
-  invitations: (id: number | string) => `/api/v1/teams/${id}/invitations/`,
-  /** DELETE: revoke a pending invitation */
-  invitation: (id: number | string, invitationId: number | string) => `/api/v1/teams/${id}/invitations/${invitationId}/`,
-  /** DELETE: remove a member (the owner, an admin), or leave (the member themself) */
-  member: (id: number | string, userUuid: string) => `/api/v1/teams/${id}/members/${encodeURIComponent(userUuid)}/`,
-  /** POST: the team's subscription ends at the end of its paid period */
-  cancel: (id: number | string) => `/api/v1/teams/${id}/cancel/`,
-  /** POST: undo a cancellation within the paid period, or buy the seats again after it */
-  reactivate: (id: number | string) => `/api/v1/teams/${id}/reactivate/`,
-  /** GET ?token=: what an invitation link offers; POST {token, password?}: accept it */
-  invitationByToken: () => '/api/v1/team-invitations/',
-  /** web pages */
-  signUpPage: () => '/teams/new/',
-  acceptPage: (token: string) => `/teams/join/?token=${encodeURIComponent(token)}`,
-} as const;
-
 const email = z
   .string({ message: ACCOUNT_ENTRY_MESSAGES.required })
   .trim()
