@@ -141,6 +141,9 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const secret = loadOrCreateSecret(config.dataDir, config.secret);
   const db = openDatabase({
     ...config,
+    // SQLite's searches read on threads of their own, as many as run at once (docs/decisions.md "Searches read SQLite
+    // on threads of their own"); an unbounded gate (HEAVY_REQUESTS=1000) still gets a few: more do not help on few cores.
+    sqliteReaders: config.searchThreads ?? Math.min(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY.sqlite, 4),
     onIdleError: (err) => console.error(`[lectern] database connection dropped: ${err.message}`),
   });
   try {
@@ -152,7 +155,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const store = new ContentStore(config.dataDir);
   fs.mkdirSync(store.root, { recursive: true });
   const users = new UsersRepository(db.kysely);
-  const searchRepo = new SearchRepository(db.kysely, db.engine);
+  const searchRepo = new SearchRepository(db.kysely, db.engine, db.reads);
   const catalogRepo = new CatalogRepository(db.kysely, searchRepo);
   const catalogCache = new CatalogCache();
   const catalogChanges = new CatalogChanges(new CatalogChangesRepository(db.kysely), (bookId, titleId) => {

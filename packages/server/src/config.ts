@@ -55,6 +55,11 @@ export interface Config {
    * (unset: the gate's default, 30 s).
    */
   heavyRequests: { concurrency: number | null; listingConcurrency: number | null; maxWaiting: number; maxWaitMs?: number };
+  /**
+   * SQLite: how many threads run the searches' reads (db/sqlite-readers.ts); 0: none, they run on the event loop.
+   * null: the default, as many as searches run at once (app.ts), at most 4.
+   */
+  searchThreads?: number | null;
 }
 
 /** A positive whole number of some unit (MB, seconds) from the environment, or the default. */
@@ -131,6 +136,18 @@ const envSchema = z.object({
   HEAVY_REQUESTS_QUEUE: positive('HEAVY_REQUESTS_QUEUE', 1000),
   HEAVY_REQUESTS_WAIT_SECONDS: positive('HEAVY_REQUESTS_WAIT_SECONDS', 30),
   LISTING_REQUESTS: positive('LISTING_REQUESTS', 0),
+  SEARCH_THREADS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 64) {
+        ctx.addIssue({ code: 'custom', message: `SEARCH_THREADS must be a whole number from 0 to 64, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
   SCRIPTED_ORIGIN: z
     .url({ protocol: /^https?$/, message: 'SCRIPTED_ORIGIN must be an http(s) origin such as http://books.localhost:8081' })
     .refine((v) => new URL(v).pathname === '/' && !new URL(v).search && !new URL(v).hash, {
@@ -237,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     scriptedOrigin: scripted?.origin ?? null,
     scriptedPort: scripted ? (e.SCRIPTED_PORT ?? Number(scripted.port || (scripted.protocol === 'https:' ? 443 : 80))) : null,
     heavyRequests: { concurrency: e.HEAVY_REQUESTS || null, listingConcurrency: e.LISTING_REQUESTS || null, maxWaiting: e.HEAVY_REQUESTS_QUEUE, maxWaitMs: e.HEAVY_REQUESTS_WAIT_SECONDS * 1000 },
+    searchThreads: e.SEARCH_THREADS,
     ...overrides,
   };
 }

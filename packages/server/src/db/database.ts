@@ -8,6 +8,7 @@ import type SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { ReaderPool, readerKysely } from './sqlite-readers.ts';
 import { YieldPlugin } from './yield-plugin.ts';
 
 /**
@@ -26,6 +27,13 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
+  /**
+   * Where long reads (the searches) run: on SQLite with reader threads, a kysely on them (db/sqlite-readers.ts); else
+   * `kysely` itself (PostgreSQL is asynchronous already).
+   */
+  reads: Kysely<Database>;
+  /** SQLite's reader threads under `reads`, when there are any (their load, for tests and benches) */
+  readers: ReaderPool | null;
   close(): Promise<void>;
 }
 
@@ -35,6 +43,8 @@ export function openDatabase(opts: {
   /** a server that accepts the connection and never answers (a firewall, a hung host) must not hang the start */
   databaseConnectTimeoutMs?: number;
   onIdleError?: (err: Error) => void;
+  /** SQLite: how many reader threads `reads` runs on (0 or unset: none, reads run on this thread) */
+  sqliteReaders?: number;
 }): Db {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, connectionTimeoutMillis: opts.databaseConnectTimeoutMs ?? 10_000 });
@@ -42,16 +52,29 @@ export function openDatabase(opts: {
     // replaces it on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, engine: 'postgres', close: () => kysely.destroy() };
+    return { kysely, engine: 'postgres', reads: kysely, readers: null, close: () => kysely.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const file = new (sqliteDriver())(path.join(opts.dataDir, 'lectern.sqlite'));
+  const fileName = path.join(opts.dataDir, 'lectern.sqlite');
+  const file = new (sqliteDriver())(fileName);
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }), plugins: [new YieldPlugin()] });
-  return { kysely, engine: 'sqlite', close: () => kysely.destroy() };
+  // the threads start at their first query, after this connection has made the file WAL and migrated it
+  const readers = opts.sqliteReaders ? new ReaderPool(fileName, opts.sqliteReaders) : null;
+  const reads = readers ? readerKysely(readers) : kysely;
+  return {
+    kysely,
+    engine: 'sqlite',
+    reads,
+    readers,
+    close: async () => {
+      if (reads !== kysely) await reads.destroy();
+      await kysely.destroy();
+    },
+  };
 }
 
 /**

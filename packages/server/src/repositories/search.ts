@@ -63,6 +63,11 @@ export class SearchRepository {
   constructor(
     private readonly db: Kysely<Database>,
     readonly engine: Engine,
+    /**
+     * Where the searches' reads run (Db.reads: SQLite's reader threads, db/sqlite-readers.ts); writes, and the
+     * backfill's reads at start, stay on `db`.
+     */
+    private readonly reads: Kysely<Database> = db,
   ) {}
 
   /** Indexes one title: its own row and every passage. Called inside the import's transaction (`trx`). */
@@ -177,14 +182,14 @@ export class SearchRepository {
         const fields = kind === 'passages' ? sql`` : sql`, d.title, d.people, d.subjects, d.description`;
         const { rows } = await sql<Candidate>`
           select f.rowid as id, d.title_id ${fields} from ${table} f join search_docs d on d.id = f.rowid
-          where ${table} match ${toFts5(q)}${below(sql`f.rowid`)} order by f.rowid desc limit ${limits[kind] + 1}`.execute(this.db);
+          where ${table} match ${toFts5(q)}${below(sql`f.rowid`)} order by f.rowid desc limit ${limits[kind] + 1}`.execute(this.reads);
         byKind.set(kind, rows);
       }
     } else {
       const { rows } = await sql<Candidate & { kind: SearchKind; checked_n: number | null; checked_low: number | null; checked_low_title: number | null }>`${sql.join(
         kinds.map((kind) => sql`(${this.postgresNewest(kind, q, limits[kind], before)})`),
         sql` union all `,
-      )}`.execute(this.db);
+      )}`.execute(this.reads);
       for (const r of rows) {
         if (r.checked_n !== null && r.checked_n !== undefined)
           checked.set(r.kind, { n: Number(r.checked_n), low: r.checked_low === null ? null : Number(r.checked_low), lowTitle: r.checked_low_title === null ? null : Number(r.checked_low_title) });
@@ -275,13 +280,13 @@ export class SearchRepository {
           where (t.id in (${ids}) or t.work_title_id in (${ids}))
             and (select min(s.id) from search_docs s where s.title_id = t.id and s.chapter_id is null) >= ${from}
             and (select 1 from search_docs d where d.title_id = t.id and d.doc @@ q limit 1) is not null`;
-    const { rows } = await found.execute(this.db);
+    const { rows } = await found.execute(this.reads);
     return rows.map((r) => Number(r.id));
   }
 
   /** The first (lowest) doc id of a title's rows: a title's rows are written together, one range of ids. */
   async firstRowOf(titleId: number): Promise<number | null> {
-    const row = await this.db.selectFrom('search_docs').select((eb) => eb.fn.min('id').as('lo')).where('title_id', '=', titleId).executeTakeFirst();
+    const row = await this.reads.selectFrom('search_docs').select((eb) => eb.fn.min('id').as('lo')).where('title_id', '=', titleId).executeTakeFirst();
     return row?.lo ?? null;
   }
 
@@ -296,13 +301,13 @@ export class SearchRepository {
       const within = sql`${before === null ? sql`` : sql` and f.rowid < cast(${before} as integer)`}${from === null ? sql`` : sql` and f.rowid >= cast(${from} as integer)`}`;
       const { rows } = await sql<Candidate>`
         select f.rowid as id, d.title_id from search_passage_fts f join search_docs d on d.id = f.rowid
-        where search_passage_fts match ${toFts5(q)}${within} order by bm25(search_passage_fts), f.rowid limit ${limit}`.execute(this.db);
+        where search_passage_fts match ${toFts5(q)}${within} order by bm25(search_passage_fts), f.rowid limit ${limit}`.execute(this.reads);
       return rows;
     }
     const within = sql`${before === null ? sql`` : sql` and d.id < ${before}`}${from === null ? sql`` : sql` and d.id >= ${from}`}`;
     const { rows } = await sql<Candidate>`
       select d.id, d.title_id from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
-      where d.chapter_id is not null and d.doc @@ q${within} order by ts_rank(d.doc, q) desc, d.id limit ${limit}`.execute(this.db);
+      where d.chapter_id is not null and d.doc @@ q${within} order by ts_rank(d.doc, q) desc, d.id limit ${limit}`.execute(this.reads);
     return rows;
   }
 
@@ -315,7 +320,7 @@ export class SearchRepository {
       // The title's rows are one range of ids (written in one transaction): the FTS walk seeks to it. The bounds
       // are cast: FTS5 seeks only on integer values, and a bound JS number arrives as a real (22 ms against 0.4 ms
       // for a common word in the last book of 100,000).
-      const span = await this.db
+      const span = await this.reads
         .selectFrom('search_docs')
         .select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')])
         .where('title_id', '=', titleId)
@@ -325,13 +330,13 @@ export class SearchRepository {
       const { rows } = await sql<{ id: number }>`
         select f.rowid as id from search_passage_fts f join search_docs d on d.id = f.rowid
         where search_passage_fts match ${toFts5(q)} and f.rowid between cast(${span.lo} as integer) and cast(${span.hi} as integer) and d.title_id = ${titleId}${open}
-        order by f.rowid limit ${limit}`.execute(this.db);
+        order by f.rowid limit ${limit}`.execute(this.reads);
       return rows.map((r) => r.id);
     }
     const open = openOnly ? sql` and exists (select 1 from chapters c where c.id = d.chapter_id and (c.as_sample = 1 or c.is_public = 1))` : sql``;
     const { rows } = await sql<{ id: number }>`
       select d.id from search_docs d, to_tsquery('lectern', ${toTsquery(q)}) q
-      where d.title_id = ${titleId} and d.chapter_id is not null and d.doc @@ q${open} order by d.id limit ${limit}`.execute(this.db);
+      where d.title_id = ${titleId} and d.chapter_id is not null and d.doc @@ q${open} order by d.id limit ${limit}`.execute(this.reads);
     return rows.map((r) => r.id);
   }
 
@@ -348,7 +353,7 @@ export class SearchRepository {
       const spans = (
         await sql<{ title_id: number; lo: number; hi: number }>`
           select s.title_id, min(s.id) as lo, max(s.id) as hi from search_docs s${open}
-          where s.title_id in (${sql.join([...titleIds])}) and s.chapter_id is not null group by s.title_id, s.chapter_id order by lo`.execute(this.db)
+          where s.title_id in (${sql.join([...titleIds])}) and s.chapter_id is not null group by s.title_id, s.chapter_id order by lo`.execute(this.reads)
       ).rows.slice(0, SPANS_PER_STATEMENT);
       if (spans.length === 0) return [];
       const match = toFts5(q);
@@ -364,13 +369,13 @@ export class SearchRepository {
             ),
             sql` union all `,
           )}))
-        where n <= ${perTitle} order by id`.execute(this.db);
+        where n <= ${perTitle} order by id`.execute(this.reads);
       return rows;
     }
     const open = openOnly ? sql` and exists (select 1 from chapters c where c.id = d.chapter_id and (c.as_sample = 1 or c.is_public = 1))` : sql``;
     const { rows } = await sql<{ id: number; title_id: number }>`
       select p.id, t.title_id from unnest(${[...titleIds]}::int[]) as t(title_id), to_tsquery('lectern', ${toTsquery(q)}) q,
-      lateral (select d.id from search_docs d where d.title_id = t.title_id and d.chapter_id is not null and d.doc @@ q${open} order by d.id limit ${perTitle}) p`.execute(this.db);
+      lateral (select d.id from search_docs d where d.title_id = t.title_id and d.chapter_id is not null and d.doc @@ q${open} order by d.id limit ${perTitle}) p`.execute(this.reads);
     return rows;
   }
 
@@ -381,7 +386,7 @@ export class SearchRepository {
     { id: number; title_id: number; chapter_id: number; passage_no: number; item_order: number; media_type: string; body: string; full_path: string; label: string; text_length: number; as_sample: number; is_public: number }[]
   > {
     if (ids.length === 0) return [];
-    return this.db
+    return this.reads
       .selectFrom('search_docs as d')
       .innerJoin('chapters as c', 'c.id', 'd.chapter_id')
       .select(['d.id', 'd.title_id', 'c.id as chapter_id', 'd.passage_no', 'c.item_order', 'c.media_type', 'd.body', 'c.full_path', 'c.label', 'c.text_length', 'c.as_sample', 'c.is_public'])
@@ -392,7 +397,7 @@ export class SearchRepository {
   /** The content of these chapters by id (a media part's transcript, to find the second a passage is said at). */
   async chapterContents(chapterIds: readonly number[]): Promise<Map<number, string>> {
     if (chapterIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('chapters').select(['id', 'content']).where('id', 'in', [...chapterIds]).execute();
+    const rows = await this.reads.selectFrom('chapters').select(['id', 'content']).where('id', 'in', [...chapterIds]).execute();
     return new Map(rows.map((r) => [r.id, r.content]));
   }
 
