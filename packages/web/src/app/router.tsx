@@ -5,8 +5,8 @@
  * which loads its data through react-query, does not need.
  */
 import { Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { isMediaFormat } from '@lectern/core';
-import { useQuery } from '@tanstack/react-query';
+import { isMediaFormat, paths, type BookDetail } from '@lectern/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { api } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
@@ -67,19 +67,29 @@ const MediaPage = onDemand(() => import('../features/media/MediaPage.tsx'));
 
 /**
  * The reader's address opens the reader for a book or a document and the media players for a video course or an
- * audiobook (issue 22): the title's format decides, from the book detail (usually already in the cache, from the
- * title page or a card). A title that cannot be had goes to the reader, which says why.
+ * audiobook (issue 22): the title's format decides. A book detail already in the cache (the title page) answers
+ * at once; otherwise the format alone is asked of the metadata call (a few hundred bytes), not the whole book
+ * detail: that was 54 KB for Moby-Dick, downloaded and checked before the reader could even ask for its chapter
+ * (Lighthouse mobile, issue 21). The media players fetch the detail themselves. A title that cannot be had goes
+ * to the reader, which says why.
  */
 function ViewPage() {
   const bookId = useParams().bookId ?? '';
-  const book = useQuery({ queryKey: queryKeys.book(bookId), queryFn: ({ signal }) => api.getBook(bookId, signal), staleTime: 60_000, retry: false });
+  const queryClient = useQueryClient();
+  const format = useQuery({
+    queryKey: ['title-format', bookId],
+    queryFn: async ({ signal }) => (await api.getMetadata([paths.bookApi(bookId)], signal))[0]?.content_format ?? null,
+    initialData: () => queryClient.getQueryData<BookDetail>(queryKeys.book(bookId))?.content_format,
+    staleTime: 60_000,
+    retry: false,
+  });
   // Offline (the request waits for the connection), the reader opens and says so itself.
-  if (book.isPending && !book.isPaused) {
+  if (format.isPending && !format.isPaused) {
     // Most titles are books: their reader's code loads while the format is asked for.
     void loadReader().catch(() => undefined);
     return <PageLoading />;
   }
-  return book.data && isMediaFormat(book.data.content_format) ? <MediaPage /> : <ReaderPage />;
+  return format.data && isMediaFormat(format.data) ? <MediaPage /> : <ReaderPage />;
 }
 const LoginPage = onDemand(() => import('../features/account/LoginPage.tsx'));
 const RegisterPage = onDemand(() => import('../features/account/RegisterPage.tsx'));
@@ -95,6 +105,8 @@ const TeamJoinPage = onDemand(() => import('../features/account/TeamJoinPage.tsx
 const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
 const LiveTrainingPage = onDemand(() => import('../features/live-training/LiveTrainingPage.tsx'));
 const LiveCoursePage = onDemand(() => import('../features/live-training/CoursePage.tsx'));
+/** The operators' console (issue 23): its own chunk, never loaded for readers. */
+const AdminArea = onDemand(() => import('../features/admin/AdminArea.tsx'));
 
 /** A boundary for what a page itself may suspend on (its own lazy parts have their own). */
 const deferred = (node: ReactNode) => <Suspense fallback={<PageLoading />}>{node}</Suspense>;
@@ -133,6 +145,7 @@ export function AppRoutes() {
         <Route path="c/*" element={deferred(<PlaylistsArea />)} />
         <Route path="live-training" element={deferred(<LiveTrainingPage />)} />
         <Route path="live-training/courses/:slug/:courseId" element={deferred(<LiveCoursePage />)} />
+        <Route path="admin/*" element={deferred(<AdminArea />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
