@@ -21,3 +21,5 @@ export * from './teams.ts';
 export * from './scripted-frames.ts';
 export * from './media.ts';
 export * from './admin.ts';
+export * from './admin-console.ts';
+export * from './console-messages.ts';

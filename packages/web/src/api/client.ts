@@ -120,6 +120,16 @@ export interface RequestOptions {
   keepalive?: boolean;
 }
 
+export interface UploadOptions {
+  query?: RequestOptions['query'];
+  signal?: AbortSignal;
+  /** bytes sent so far and the body's size (0 when unknown) */
+  onProgress?: (sent: number, total: number) => void;
+  /** the whole body is sent; the server is at work */
+  onSent?: () => void;
+  answerOn?: readonly number[];
+}
+
 export interface ApiClientOptions {
   /** Origin (and optional path prefix) the API lives at; '' means the page's own origin. */
   baseUrl?: string;
@@ -313,6 +323,52 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return parse(ex, parser);
   }
 
+  /**
+   * A multipart upload with its progress: XMLHttpRequest, because fetch reports no upload progress. The same
+   * rules as `request` (cookies, CSRF, ApiError, the answer parsed). `answerOn`: error statuses whose body is an
+   * answer when it parses (the import's 400 carries the report of what was refused, file by file).
+   */
+  async function upload<T>(path: string, form: FormData, parser: ParserRef<T>, opts: UploadOptions = {}): Promise<T> {
+    const schemasLoading = loadSchemas();
+    schemasLoading.catch(() => undefined);
+    const url = urlOf(path, opts.query);
+    const token = await ensureCsrfToken();
+    const { status, statusText, text } = await new Promise<{ status: number; statusText: string; text: string }>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', url);
+      xhr.withCredentials = true;
+      xhr.setRequestHeader('Accept', 'application/json');
+      if (token) xhr.setRequestHeader(CSRF_HEADER, token);
+      xhr.upload.onprogress = (e) => opts.onProgress?.(e.loaded, e.lengthComputable ? e.total : 0);
+      // every byte is sent: what remains is the server's work (parsing, indexing) until it answers
+      xhr.upload.onload = () => opts.onSent?.();
+      xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, text: xhr.responseText });
+      xhr.onerror = () => reject(new ApiError(0, MESSAGES.contentRequestFailed, {}, url));
+      xhr.onabort = () => reject(new DOMException('The upload was stopped.', 'AbortError'));
+      opts.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+      xhr.send(form);
+    });
+    let json: unknown = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const schemas = await schemasLoading.catch(() => {
+      throw new ApiError(0, MESSAGES.contentRequestFailed, {}, url);
+    });
+    const p = typeof parser === 'function' ? parser(schemas) : parser;
+    const ok = status >= 200 && status < 300;
+    if (ok || opts.answerOn?.includes(status)) {
+      const parsed = p.safeParse(json);
+      if (parsed.success) return parsed.data;
+      if (ok) throw new ApiError(status, MESSAGES.contentRequestFailed, {}, url, statusText);
+    }
+    const body = schemas.errorBodySchema.safeParse(json);
+    if (body.success) throw new ApiError(status, body.data.detail, body.data.errors ?? {}, url, statusText);
+    throw new ApiError(status, MESSAGES.contentRequestFailed, {}, url, statusText);
+  }
+
   const storage = options.storage === undefined ? defaultStorage() : options.storage;
   const store = {
     get: (key: string) => {
@@ -393,6 +449,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   return {
     request,
+    upload,
 
     /** The signed-in user's profile; an ApiError 401 for anonymous visitors. */
     getProfile: (signal?: AbortSignal): Promise<AccountProfile> =>

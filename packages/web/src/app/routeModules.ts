@@ -19,4 +19,5 @@ export const ROUTE_MODULES: readonly { readonly path: string; readonly module: s
   { path: '^/u$', module: 'src/features/account/AccountPage.tsx' },
   { path: '^/subscribe/', module: 'src/features/account/SubscribePage.tsx' },
   { path: '^/live-training/?$', module: 'src/features/live-training/LiveTrainingPage.tsx' },
+  { path: '^/admin(/|$)', module: 'src/features/admin/AdminArea.tsx' },
 ];

@@ -1,0 +1,331 @@
+/**
+ * Engaging (issue 23): the home's announcements and editors' picks, live-training courses and their events with
+ * presenters; each with the preview a reader will see, each action through the admin API (and the audit log).
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CONSOLE_MESSAGES as M, type LiveCourseStatus } from '@lectern/core';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { adminApi, adminKeys } from '../../api/admin.ts';
+import { Button } from '../../components/Button.tsx';
+import { ErrorState } from '../../components/ErrorState.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
+import { TextArea } from '../../components/TextArea.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { formatDateTime, isoOfLocal } from './format.ts';
+import { ActionStatus, useAction } from './useAction.tsx';
+import './EngagingPage.css';
+
+export function EngagingPage() {
+  return (
+    <div>
+      <div className="admin-head">
+        <h1 className="page-heading">Engaging</h1>
+      </div>
+      <Announcements />
+      <EditorsPicks />
+      <LiveTraining />
+    </div>
+  );
+}
+
+function Loading({ query }: { query: { isPending: boolean; isError: boolean; refetch: () => unknown } }) {
+  if (query.isPending) return <Spinner label="Loading…" />;
+  if (query.isError) return <ErrorState message={M.loadFailed} onRetry={() => void query.refetch()} />;
+  return null;
+}
+
+/** The announcement as the home shows it (an alert icon, the message, a link when it has one). */
+function AnnouncementPreview({ message, url }: { message: string; url: string | null }) {
+  return (
+    <div className="admin-preview" aria-label={M.previewHeading} role="group">
+      <p className="admin-preview__label">{M.previewHeading}</p>
+      <p className="admin-announcement">
+        <Icon name="alert" size={16} />
+        {url ? <span className="admin-announcement__link">{message}</span> : <span>{message}</span>}
+      </p>
+    </div>
+  );
+}
+
+function Announcements() {
+  const client = useQueryClient();
+  const list = useQuery({ queryKey: adminKeys.announcements, queryFn: ({ signal }) => adminApi.announcements(signal) });
+  const action = useAction();
+  const remove = useAction();
+  const [message, setMessage] = useState('');
+  const [url, setUrl] = useState('');
+  const [ends, setEnds] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const made = await action.run(() => adminApi.addAnnouncement({ message, url: url.trim() || null, ends_at: isoOfLocal(ends) }), () => M.announcementAdded);
+    if (made) {
+      setMessage('');
+      setUrl('');
+      setEnds('');
+      void client.invalidateQueries({ queryKey: adminKeys.announcements });
+      void client.invalidateQueries({ queryKey: ['home'] });
+    }
+  };
+  return (
+    <section className="admin-panel" aria-labelledby="admin-announcements">
+      <h2 id="admin-announcements">Announcements</h2>
+      <p className="admin-hint">Shown at the top of every reader’s home until they end.</p>
+      <form className="admin-form" onSubmit={(e) => void submit(e)} aria-label="New announcement" noValidate>
+        <TextArea className="admin-form__wide" label="Message" name="message" rows={2} value={message} onChange={(e) => setMessage(e.target.value)} errors={action.errors.message} />
+        <TextField label="Link (optional)" name="url" value={url} placeholder="/live-training/" onChange={(e) => setUrl(e.target.value)} errors={action.errors.url} />
+        <TextField label="Ends (optional)" name="ends_at" type="datetime-local" value={ends} onChange={(e) => setEnds(e.target.value)} errors={action.errors.ends_at} />
+        {message.trim() ? (
+          <div className="admin-form__wide">
+            <AnnouncementPreview message={message.trim()} url={url.trim() || null} />
+          </div>
+        ) : null}
+        <div className="admin-form__actions">
+          <Button type="submit" busy={action.busy}>
+            Publish
+          </Button>
+          <ActionStatus action={action} />
+        </div>
+      </form>
+      <Loading query={list} />
+      {list.data?.length ? (
+        <ul className="admin-list admin-space" aria-label="Announcements list">
+          {list.data.map((a) => (
+            <li key={a.id}>
+              <div>
+                <p className="admin-strong">{a.message}</p>
+                <p className="admin-muted admin-small">
+                  {a.url ? `${a.url} · ` : ''}from {formatDateTime(a.starts_at)} {a.ends_at ? `until ${formatDateTime(a.ends_at)}` : 'with no end'}
+                </p>
+              </div>
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={`Remove the announcement ${a.message}`}
+                onClick={() =>
+                  void remove.run(() => adminApi.removeAnnouncement(a.id)).then(() => client.invalidateQueries({ queryKey: adminKeys.announcements }))
+                }
+              >
+                <Icon name="trash" size={14} /> Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ActionStatus action={remove} />
+    </section>
+  );
+}
+
+function EditorsPicks() {
+  const client = useQueryClient();
+  const picks = useQuery({ queryKey: adminKeys.picks, queryFn: ({ signal }) => adminApi.editorsPicks(signal) });
+  const action = useAction();
+  const [adding, setAdding] = useState('');
+  const save = (ids: string[]) =>
+    action.run(() => adminApi.setEditorsPicks(ids), () => M.saved).then((saved) => {
+      if (saved) void client.invalidateQueries({ queryKey: adminKeys.picks });
+      return saved;
+    });
+  const ids = picks.data ?? [];
+  return (
+    <section className="admin-panel" aria-labelledby="admin-picks">
+      <h2 id="admin-picks">Editors’ picks</h2>
+      <p className="admin-hint">The home’s “Editors’ picks” row, in this order. Titles can also be picked from their page under Titles.</p>
+      <Loading query={picks} />
+      {ids.length ? (
+        <ol className="admin-list">
+          {ids.map((id, i) => (
+            <li key={id}>
+              <code>{id}</code>
+              <span className="admin-row-actions">
+                <Button variant="ghost" size="sm" disabled={i === 0} aria-label={`Move ${id} up`} onClick={() => void save(swap(ids, i, i - 1))}>
+                  Up
+                </Button>
+                <Button variant="ghost" size="sm" aria-label={`Remove ${id} from the picks`} onClick={() => void save(ids.filter((x) => x !== id))}>
+                  Remove
+                </Button>
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : picks.data ? (
+        <p className="admin-muted">No picks yet.</p>
+      ) : null}
+      <form
+        className="admin-form admin-space"
+        aria-label="Add an editors' pick"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (adding.trim()) void save([...ids, adding.trim()]).then((ok) => ok && setAdding(''));
+        }}
+      >
+        <TextField label="Book id" name="book_id" value={adding} onChange={(e) => setAdding(e.target.value)} errors={action.errors.book_ids} autoComplete="off" />
+        <div className="admin-form__actions">
+          <Button type="submit" variant="secondary" busy={action.busy}>
+            Add to the picks
+          </Button>
+          <ActionStatus action={action} />
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function swap<T>(list: readonly T[], a: number, b: number): T[] {
+  const out = [...list];
+  [out[a], out[b]] = [out[b]!, out[a]!];
+  return out;
+}
+
+function LiveTraining() {
+  const client = useQueryClient();
+  const courses = useQuery({ queryKey: adminKeys.liveCourses, queryFn: ({ signal }) => adminApi.liveCourses(signal) });
+  const action = useAction();
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [image, setImage] = useState('');
+  const [topics, setTopics] = useState('');
+  const refresh = () => client.invalidateQueries({ queryKey: adminKeys.liveCourses });
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const topicList = topics
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const made = await action.run(
+      () => adminApi.addCourse({ title, description: description || undefined, marketing_image_url: image.trim() || null, topics: topicList }),
+      () => M.saved,
+    );
+    if (made) {
+      setTitle('');
+      setDescription('');
+      setImage('');
+      setTopics('');
+      void refresh();
+    }
+  };
+  return (
+    <section className="admin-panel" aria-labelledby="admin-live">
+      <h2 id="admin-live">Live training</h2>
+      <form className="admin-form" onSubmit={(e) => void submit(e)} aria-label="New course" noValidate>
+        <TextField label="Course title" name="title" value={title} onChange={(e) => setTitle(e.target.value)} errors={action.errors.title} />
+        <TextField label="Topics (comma-separated)" name="topics" value={topics} onChange={(e) => setTopics(e.target.value)} errors={action.errors.topics} />
+        <TextField label="Image (optional)" name="marketing_image_url" value={image} onChange={(e) => setImage(e.target.value)} errors={action.errors.marketing_image_url} />
+        <TextArea className="admin-form__wide" label="Description" name="description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} errors={action.errors.description} />
+        {title.trim() ? (
+          <div className="admin-form__wide">
+            <CoursePreview title={title.trim()} topics={topics} description={description} />
+          </div>
+        ) : null}
+        <div className="admin-form__actions">
+          <Button type="submit" busy={action.busy}>
+            Add course
+          </Button>
+          <ActionStatus action={action} />
+        </div>
+      </form>
+      <Loading query={courses} />
+      {courses.data?.map((c) => <Course key={c.course_id} course={c} onChange={() => void refresh()} />)}
+    </section>
+  );
+}
+
+function CoursePreview({ title, topics, description }: { title: string; topics: string; description: string }) {
+  return (
+    <div className="admin-preview" role="group" aria-label={M.previewHeading}>
+      <p className="admin-preview__label">{M.previewHeading}</p>
+      <div className="admin-course-card">
+        <div className="admin-course-card__image" aria-hidden="true">
+          {title.slice(0, 1)}
+        </div>
+        <div>
+          {topics.trim() ? <p className="admin-course-card__topics">{topics.split(',').map((t) => t.trim()).filter(Boolean).join(' · ')}</p> : null}
+          <p className="admin-strong">{title}</p>
+          {description ? <p className="admin-muted admin-small">{description}</p> : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Course({ course, onChange }: { course: LiveCourseStatus; onChange: () => void }) {
+  const action = useAction();
+  const remove = useAction();
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
+  const [join, setJoin] = useState('');
+  const [presenter, setPresenter] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const made = await action.run(
+      () =>
+        adminApi.addEvent(course.course_id, {
+          start_datetime: isoOfLocal(start) ?? '',
+          end_datetime: isoOfLocal(end) ?? '',
+          join_url: join,
+          presenters: presenter.trim() ? presenter.split(',').map((name) => ({ name: name.trim() })) : [],
+        }),
+      () => M.saved,
+    );
+    if (made) {
+      setStart('');
+      setEnd('');
+      onChange();
+    }
+  };
+  return (
+    <article className="admin-course" aria-labelledby={`admin-course-${course.course_id}`}>
+      <div className="admin-course__head">
+        <h3 id={`admin-course-${course.course_id}`}>{course.title}</h3>
+        <Button variant="ghost" size="sm" onClick={() => void remove.run(() => adminApi.removeCourse(course.course_id)).then(onChange)} aria-label={`Remove the course ${course.title}`}>
+          <Icon name="trash" size={14} /> Remove
+        </Button>
+      </div>
+      <ActionStatus action={remove} />
+      {course.events.length ? (
+        <ul className="admin-list">
+          {course.events.map((ev) => (
+            <li key={ev.event_id}>
+              <div>
+                <p className="admin-strong">
+                  {formatDateTime(ev.start_datetime)} – {formatDateTime(ev.end_datetime)}
+                </p>
+                <p className="admin-muted admin-small">{ev.presenters.map((p) => p.name).join(', ') || 'No presenter named'}</p>
+              </div>
+              <Button variant="ghost" size="sm" onClick={() => void remove.run(() => adminApi.removeEvent(ev.event_id)).then(onChange)} aria-label={`Remove the session of ${formatDateTime(ev.start_datetime)}`}>
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="admin-muted">No sessions yet.</p>
+      )}
+      <Details summary="Add a session">
+        <form className="admin-form" onSubmit={(e) => void submit(e)} aria-label={`New session of ${course.title}`} noValidate>
+          <TextField label="Starts" name="start_datetime" type="datetime-local" value={start} onChange={(e) => setStart(e.target.value)} errors={action.errors.start_datetime} />
+          <TextField label="Ends" name="end_datetime" type="datetime-local" value={end} onChange={(e) => setEnd(e.target.value)} errors={action.errors.end_datetime} />
+          <TextField label="Join address" name="join_url" value={join} placeholder="https://" onChange={(e) => setJoin(e.target.value)} errors={action.errors.join_url} />
+          <TextField label="Presenters (comma-separated)" name="presenters" value={presenter} onChange={(e) => setPresenter(e.target.value)} errors={action.errors.presenters} />
+          <div className="admin-form__actions">
+            <Button type="submit" variant="secondary" busy={action.busy}>
+              Add session
+            </Button>
+            <ActionStatus action={action} />
+          </div>
+        </form>
+      </Details>
+    </article>
+  );
+}
+
+function Details({ summary, children }: { summary: string; children: ReactNode }) {
+  return (
+    <details className="admin-details">
+      <summary>{summary}</summary>
+      {children}
+    </details>
+  );
+}

@@ -1,0 +1,316 @@
+/**
+ * Titles (issue 23): search and page the library (keyset paging, fast at 100,000 titles), and one title's page:
+ * edit its fields with the version it was opened at (a 409 says someone else saved first, and shows theirs),
+ * editors' pick, chapters as sample or public, retire and bring back, its readers with minutes and completion.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ADMIN_TITLE_STATES, CONSOLE_MESSAGES as M, type AdminTitleDetail } from '@lectern/core';
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { adminApi, adminKeys } from '../../api/admin.ts';
+import { api, isApiError } from '../../api/client.ts';
+import { Button } from '../../components/Button.tsx';
+import { ErrorState } from '../../components/ErrorState.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
+import { TextArea } from '../../components/TextArea.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { appPaths } from '../../shared/links.ts';
+import { consolePaths } from './access.ts';
+import { formatDate, formatDateTime } from './format.ts';
+import { Pager } from './Pager.tsx';
+import { ActionStatus, useAction } from './useAction.tsx';
+import { usePaged } from './usePaged.ts';
+
+export function TitlesPage() {
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  const [state, setState] = useState<(typeof ADMIN_TITLE_STATES)[number]>('active');
+  const { query, page, next, previous } = usePaged(adminKeys.titles, { q: q || undefined, state }, (query, signal) => adminApi.titles(query, signal));
+  return (
+    <div>
+      <div className="admin-head">
+        <h1 className="page-heading">Titles</h1>
+      </div>
+      <form
+        className="admin-filters"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQ(typed.trim());
+        }}
+      >
+        <TextField label="Search titles, authors or a book id" name="q" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
+        <label className="admin-select">
+          <span>Show</span>
+          <select value={state} onChange={(e) => setState(e.target.value as typeof state)}>
+            <option value="active">In the catalog</option>
+            <option value="retired">Retired</option>
+            <option value="all">All</option>
+          </select>
+        </label>
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </form>
+      {query.isPending ? <Spinner label="Loading…" /> : query.isError ? <ErrorState message={isApiError(query.error) ? query.error.detail : M.loadFailed} onRetry={() => void query.refetch()} /> : null}
+      {query.data ? (
+        query.data.results.length ? (
+          <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="Titles list">
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th>Title</th>
+                  <th>Authors</th>
+                  <th>Format</th>
+                  <th>Added</th>
+                  <th>State</th>
+                </tr>
+              </thead>
+              <tbody>
+                {query.data.results.map((t) => (
+                  <tr key={t.book_id}>
+                    <td>
+                      <Link to={consolePaths.title(t.book_id)}>{t.title}</Link>
+                      {t.editors_pick ? <span className="admin-badge admin-badge--ok"> pick</span> : null}
+                    </td>
+                    <td>{t.authors.join(', ')}</td>
+                    <td>{t.content_format}</td>
+                    <td>{formatDate(t.created_at)}</td>
+                    <td>{t.retired_at ? <span className="admin-badge admin-badge--warn">retired</span> : <span className="admin-badge admin-badge--ok">in catalog</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className="admin-muted">{M.noResults}</p>
+        )
+      ) : null}
+      <Pager page={page} next={next} previous={previous} label="Titles pages" />
+    </div>
+  );
+}
+
+export function TitlePage() {
+  const bookId = useParams().bookId ?? '';
+  const title = useQuery({ queryKey: adminKeys.title(bookId), queryFn: ({ signal }) => adminApi.title(bookId, signal) });
+  if (title.isPending) return <Spinner label="Loading…" />;
+  if (title.isError) return <ErrorState message={isApiError(title.error) ? title.error.detail : M.loadFailed} onRetry={() => void title.refetch()} />;
+  // a new version from the server (saved here or elsewhere) starts the form again from it
+  return <TitleEditor key={title.data.version} title={title.data} />;
+}
+
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+function TitleEditor({ title }: { title: AdminTitleDetail }) {
+  const client = useQueryClient();
+  const action = useAction();
+  const life = useAction();
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [form, setForm] = useState({
+    title: title.title,
+    authors: title.authors.join(', '),
+    description: title.description ?? '',
+    language: title.language ?? '',
+    publisher: title.publisher ?? '',
+    topics: title.topics.map((t) => t.name).join(', '),
+    editors_pick: title.editors_pick,
+  });
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
+  const put = (fresh: AdminTitleDetail) => {
+    client.setQueryData(adminKeys.title(title.book_id), fresh);
+    void client.invalidateQueries({ queryKey: ['admin', 'titles'] });
+    // the catalog's copies of the title are stale now
+    void client.invalidateQueries({ queryKey: ['book', title.book_id] });
+    void client.invalidateQueries({ queryKey: ['books'] });
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setConflict(null);
+    await action.run(async () => {
+      try {
+        put(
+          await adminApi.editTitle(title.book_id, title.version, {
+            title: form.title,
+            authors: list(form.authors),
+            description: form.description || null,
+            language: form.language.trim() || null,
+            publisher: form.publisher.trim() || null,
+            topics: list(form.topics),
+            editors_pick: form.editors_pick,
+          }),
+        );
+      } catch (err) {
+        if (isApiError(err) && err.status === 409) {
+          // theirs is shown (the title is read again); the form starts from it
+          setConflict(err.detail || M.versionConflict);
+          void client.invalidateQueries({ queryKey: adminKeys.title(title.book_id) });
+        }
+        throw err;
+      }
+    }, () => M.saved);
+  };
+  return (
+    <div>
+      <div className="admin-head">
+        <h1 className="page-heading">{title.title}</h1>
+        <p>
+          <Link to={`${appPaths.library}book/${encodeURIComponent(title.book_id)}/`}>Title page</Link> · <code>{title.book_id}</code>
+        </p>
+      </div>
+      {conflict ? (
+        <Notice tone="alert" title={M.versionConflict}>
+          {conflict}
+        </Notice>
+      ) : null}
+      {title.retired_at ? (
+        <Notice tone="info" dismissible={false}>
+          {M.retired}
+        </Notice>
+      ) : null}
+      <dl className="admin-facts">
+        <div>
+          <dt>Readers</dt>
+          <dd>{title.stats.readers}</dd>
+        </div>
+        <div>
+          <dt>Minutes read</dt>
+          <dd>{Math.round(title.stats.minutes_read)}</dd>
+        </div>
+        <div>
+          <dt>Finished</dt>
+          <dd>{title.stats.completed_readers}</dd>
+        </div>
+        <div>
+          <dt>Completion</dt>
+          <dd>{Math.round(title.stats.completion * 100)}%</dd>
+        </div>
+        <div>
+          <dt>Chapters</dt>
+          <dd>{title.chapters}</dd>
+        </div>
+      </dl>
+      <section className="admin-panel" aria-labelledby="admin-title-edit">
+        <h2 id="admin-title-edit">Details</h2>
+        <form className="admin-form" onSubmit={(e) => void submit(e)} noValidate>
+          <TextField className="admin-form__wide" label="Title" name="title" value={form.title} onChange={set('title')} errors={action.errors.title} />
+          <TextField label="Authors (comma-separated)" name="authors" value={form.authors} onChange={set('authors')} errors={action.errors.authors} />
+          <TextField label="Language" name="language" value={form.language} onChange={set('language')} errors={action.errors.language} />
+          <TextField label="Publisher" name="publisher" value={form.publisher} onChange={set('publisher')} errors={action.errors.publisher} />
+          <TextField label="Topics (comma-separated)" name="topics" value={form.topics} onChange={set('topics')} errors={action.errors.topics} />
+          <TextArea className="admin-form__wide" label="Description" name="description" rows={4} value={form.description} onChange={set('description')} errors={action.errors.description} />
+          <label className="admin-check">
+            <input type="checkbox" checked={form.editors_pick} onChange={(e) => setForm({ ...form, editors_pick: e.target.checked })} /> Editors’ pick
+          </label>
+          <div className="admin-form__actions">
+            <Button type="submit" busy={action.busy}>
+              Save
+            </Button>
+            <ActionStatus action={action} />
+          </div>
+        </form>
+      </section>
+      <Chapters bookId={title.book_id} />
+      <section className="admin-panel" aria-labelledby="admin-title-life">
+        <h2 id="admin-title-life">{title.retired_at ? 'Bring back' : 'Retire'}</h2>
+        <p className="admin-hint">Retiring hides the title from the catalog; readers’ notes, positions and playlists are kept.</p>
+        <Button
+          variant={title.retired_at ? 'secondary' : 'danger'}
+          busy={life.busy}
+          onClick={() => void life.run(async () => put(await (title.retired_at ? adminApi.restoreTitle(title.book_id) : adminApi.retireTitle(title.book_id))))}
+        >
+          {title.retired_at ? 'Bring back to the catalog' : 'Retire this title'}
+        </Button>
+        <ActionStatus action={life} />
+      </section>
+      <Readers bookId={title.book_id} />
+    </div>
+  );
+}
+
+function Chapters({ bookId }: { bookId: string }) {
+  const client = useQueryClient();
+  const book = useQuery({ queryKey: ['book', bookId], queryFn: ({ signal }) => api.getBook(bookId, signal), retry: false });
+  const action = useAction();
+  if (!book.data) return null;
+  const flag = (fullPath: string, flags: { as_sample?: boolean; is_public?: boolean }) =>
+    void action.run(() => adminApi.setChapterFlags(bookId, fullPath, flags)).then(() => client.invalidateQueries({ queryKey: ['book', bookId] }));
+  return (
+    <section className="admin-panel" aria-labelledby="admin-title-chapters">
+      <h2 id="admin-title-chapters">Chapters</h2>
+      <p className="admin-hint">A sample chapter is open to every signed-in reader; a public one to visitors too.</p>
+      <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="Chapters list">
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th>Chapter</th>
+              <th>Sample</th>
+              <th>Public</th>
+            </tr>
+          </thead>
+          <tbody>
+            {book.data.chapters.map((c) => (
+              <tr key={c.full_path}>
+                <td>{c.label || c.full_path}</td>
+                <td>
+                  <input type="checkbox" aria-label={`${c.label || c.full_path}: sample`} checked={c.as_sample} onChange={(e) => flag(c.full_path, { as_sample: e.target.checked })} />
+                </td>
+                <td>
+                  <input type="checkbox" aria-label={`${c.label || c.full_path}: public`} checked={c.is_public} onChange={(e) => flag(c.full_path, { is_public: e.target.checked })} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ActionStatus action={action} />
+    </section>
+  );
+}
+
+function Readers({ bookId }: { bookId: string }) {
+  const { query, page, next, previous } = usePaged(
+    (q) => [...adminKeys.titleReaders(bookId), q],
+    {},
+    (q, signal) => adminApi.titleReaders(bookId, q.cursor, signal),
+  );
+  return (
+    <section className="admin-panel" aria-labelledby="admin-title-readers">
+      <h2 id="admin-title-readers">Readers</h2>
+      {query.isPending ? <Spinner label="Loading…" /> : query.isError ? <ErrorState message={M.loadFailed} onRetry={() => void query.refetch()} /> : null}
+      {query.data && !query.data.results.length ? <p className="admin-muted">Nobody has read it yet.</p> : null}
+      {query.data?.results.length ? (
+        <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="Readers list">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th>Reader</th>
+                <th className="num">Minutes</th>
+                <th className="num">Completion</th>
+                <th>Last read</th>
+              </tr>
+            </thead>
+            <tbody>
+              {query.data.results.map((r) => (
+                <tr key={r.user_id}>
+                  <td>
+                    <Link to={consolePaths.user(r.user_id)}>{r.email}</Link>
+                  </td>
+                  <td className="num">{Math.round(r.minutes_read)}</td>
+                  <td className="num">{Math.round(r.completion * 100)}%</td>
+                  <td>{formatDateTime(r.last_read_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager page={page} next={next} previous={previous} label="Readers pages" />
+    </section>
+  );
+}

@@ -1,0 +1,298 @@
+/**
+ * The operators' console (issue 23) in jsdom: who gets in, the import list's bars through a (fake) XMLHttpRequest's
+ * upload events up to the server's report, the charts' drawn values, and a title saved over someone else's edit.
+ * The server side is tested for real in packages/server/test and e2e/admin-console.e2e.ts.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import type { AccountProfile, AdminTitleDetail } from '@lectern/core';
+import { CONSOLE_MESSAGES } from '@lectern/core';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApiClient } from '../src/api/client.ts';
+import AdminArea from '../src/features/admin/AdminArea.tsx';
+import { DayBars, niceMax } from '../src/features/admin/Chart.tsx';
+import { IMPORT_KINDS, kindOf } from '../src/features/admin/importKinds.ts';
+import { ImportPage } from '../src/features/admin/ImportPage.tsx';
+import { TitlePage } from '../src/features/admin/TitlesPage.tsx';
+import { flush, json, stubFetch } from './helpers.tsx';
+import { profile } from './fixtures.ts';
+
+const withRoles = (roles: AccountProfile['account']['roles']): AccountProfile => ({ ...profile, account: { ...profile.account, roles } });
+
+function renderConsole(who: AccountProfile, path = '/admin/') {
+  document.cookie = 'logged_in=1; path=/';
+  document.cookie = 'csrftoken=tok; path=/';
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  client.setQueryData(['profile'], who);
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path="admin/*" element={<AdminArea />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+/** An XMLHttpRequest that sends nothing: the test moves its upload along and answers it. */
+class FakeXhr {
+  static last: FakeXhr[] = [];
+  upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null; onload: (() => void) | null } = { onprogress: null, onload: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  withCredentials = false;
+  status = 0;
+  statusText = '';
+  responseText = '';
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: FormData | null = null;
+  constructor() {
+    FakeXhr.last.push(this);
+  }
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(k: string, v: string) {
+    this.headers[k] = v;
+  }
+  send(body: FormData) {
+    this.body = body;
+  }
+  abort() {
+    this.onabort?.();
+  }
+  progress(loaded: number, total: number) {
+    act(() => this.upload.onprogress?.({ loaded, total, lengthComputable: true }));
+  }
+  async answer(status: number, body: unknown) {
+    act(() => this.upload.onload?.());
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.onload?.();
+    await flush();
+  }
+}
+
+beforeEach(() => {
+  FakeXhr.last = [];
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('who gets into the console', () => {
+  it('a reader is told why not, with no console navigation', () => {
+    stubFetch(() => json(200, {}));
+    renderConsole(withRoles([]));
+    expect(screen.getByRole('heading', { name: CONSOLE_MESSAGES.refusedTitle })).toBeTruthy();
+    expect(screen.getByText(CONSOLE_MESSAGES.refused)).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: CONSOLE_MESSAGES.navLabel })).toBeNull();
+  });
+
+  it('a content creator sees the content parts only, and lands on Import', async () => {
+    stubFetch(() => json(200, {}));
+    renderConsole(withRoles(['content-creator']));
+    const nav = screen.getByRole('navigation', { name: CONSOLE_MESSAGES.navLabel });
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Import', 'Titles']);
+    await flush();
+    expect(screen.getByRole('heading', { name: 'Import' })).toBeTruthy();
+  });
+
+  it('an admin sees every section, the current one marked', async () => {
+    stubFetch(() => json(200, { results: [] }));
+    renderConsole(withRoles(['admin']), '/admin/selling/');
+    const nav = screen.getByRole('navigation', { name: CONSOLE_MESSAGES.navLabel });
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Import', 'Titles', 'People', 'Selling', 'Engaging', 'Health', 'Audit log']);
+    expect(within(nav).getByRole('link', { name: 'Selling' }).getAttribute('aria-current')).toBe('page');
+    await flush();
+  });
+});
+
+describe('import kinds', () => {
+  it('one list: a kind is found by its extension, case aside; what is not listed is not taken', () => {
+    expect(kindOf('Moby.EPUB')?.kind).toBe('epub');
+    expect(kindOf('course/01-intro.mp4')?.kind).toBe('video');
+    expect(kindOf('notes.docx')).toBeNull();
+    expect(new Set(IMPORT_KINDS.flatMap((k) => k.extensions)).size).toBe(IMPORT_KINDS.flatMap((k) => k.extensions).length);
+  });
+});
+
+function renderImport() {
+  document.cookie = 'csrftoken=tok; path=/';
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <ImportPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const file = (name: string, size: number) => new File([new Uint8Array(size)], name);
+const rowOf = (name: string) => screen.getByRole('listitem', { name });
+
+describe('the import list', () => {
+  it('shows each file through upload, parsing and its answer: one at a time, refusals with their reason', async () => {
+    stubFetch(() => json(200, {})); // the schemas module loads alongside
+    renderImport();
+    const input = screen.getByTestId('import-files');
+    fireEvent.change(input, { target: { files: [file('one.epub', 1000), file('two.pdf', 2000), file('notes.docx', 10)] } });
+    await flush();
+    // not a kind the library takes: refused at once, never sent
+    expect(within(rowOf('notes.docx')).getByText(CONSOLE_MESSAGES.unknownKind('notes.docx'))).toBeTruthy();
+    expect(FakeXhr.last).toHaveLength(1);
+    const [first] = FakeXhr.last;
+    expect(first!.method).toBe('POST');
+    expect(first!.url).toBe('/api/v1/admin/import/');
+    expect(first!.headers['x-csrftoken']).toBe('tok');
+    expect((first!.body!.get('file') as File).name).toBe('one.epub');
+    expect(rowOf('two.pdf').getAttribute('data-phase')).toBe('waiting');
+
+    first!.progress(400, 1200);
+    const bar = within(rowOf('one.epub')).getByRole('progressbar');
+    expect(bar.getAttribute('value')).toBe('40');
+    expect(rowOf('one.epub').getAttribute('data-phase')).toBe('uploading');
+    act(() => first!.upload.onload?.());
+    expect(rowOf('one.epub').getAttribute('data-phase')).toBe('processing');
+    expect(within(rowOf('one.epub')).getByText(CONSOLE_MESSAGES.phase.processing)).toBeTruthy();
+
+    await first!.answer(201, { imported: [{ book_id: 'b1', title: 'One', chapters: 3, warnings: ['Skipped a broken image.'] }], failed: [] });
+    expect(within(rowOf('one.epub')).getByText(CONSOLE_MESSAGES.importedAs('One', 3))).toBeTruthy();
+    expect(within(rowOf('one.epub')).getByText('Skipped a broken image.')).toBeTruthy();
+
+    // the next file goes once the first is answered
+    expect(FakeXhr.last).toHaveLength(2);
+    const second = FakeXhr.last[1]!;
+    second.progress(2100, 2100);
+    await second.answer(400, { detail: 'two.pdf: Not a PDF.', errors: { file: ['two.pdf: Not a PDF.'] }, imported: [], failed: [{ file: 'two.pdf', reason: 'Not a PDF.' }] });
+    expect(rowOf('two.pdf').getAttribute('data-phase')).toBe('refused');
+    expect(within(rowOf('two.pdf')).getByText('Not a PDF.')).toBeTruthy();
+  });
+
+  it('a folder goes in one request, its files named with the folder, their bars filled in order', async () => {
+    stubFetch(() => json(200, {}));
+    renderImport();
+    const a = file('01-intro.mp4', 100);
+    const b = file('02-next.mp4', 300);
+    Object.defineProperty(a, 'webkitRelativePath', { value: 'course/01-intro.mp4' });
+    Object.defineProperty(b, 'webkitRelativePath', { value: 'course/02-next.mp4' });
+    fireEvent.change(screen.getByTestId('import-files'), { target: { files: [a, b] } });
+    await flush();
+    expect(FakeXhr.last).toHaveLength(1);
+    expect((FakeXhr.last[0]!.body!.getAll('file') as File[]).map((f) => f.name)).toEqual(['course/01-intro.mp4', 'course/02-next.mp4']);
+    FakeXhr.last[0]!.progress(250, 400);
+    expect(within(rowOf('course/01-intro.mp4')).getByRole('progressbar').getAttribute('value')).toBe('100');
+    expect(within(rowOf('course/02-next.mp4')).getByRole('progressbar').getAttribute('value')).toBe('50');
+    await FakeXhr.last[0]!.answer(201, { imported: [{ book_id: 'c1', title: 'Course', chapters: 2, warnings: [] }], failed: [] });
+    expect(within(rowOf('course/02-next.mp4')).getByText(CONSOLE_MESSAGES.importedAs('Course', 2))).toBeTruthy();
+  });
+
+  it('a new edition is sent with ?replace=<book id>', async () => {
+    stubFetch(() => json(200, {}));
+    renderImport();
+    fireEvent.change(screen.getByLabelText('Book id'), { target: { value: 'moby' } });
+    fireEvent.change(screen.getByLabelText('File'), { target: { files: [file('moby-2.epub', 50)] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Import the new edition' }));
+    await flush();
+    expect(FakeXhr.last[0]!.url).toBe('/api/v1/admin/import/?replace=moby');
+  });
+});
+
+describe('the client upload', () => {
+  it('turns an error answer that is not a report into an ApiError naming the field', async () => {
+    stubFetch(() => json(200, {}));
+    const client = createApiClient({ csrfToken: () => 'tok' });
+    const { importReportSchema } = await import('@lectern/core');
+    const sent = client.upload('/api/v1/admin/import/', new FormData(), importReportSchema, { answerOn: [400] });
+    await flush();
+    const refused = expect(sent).rejects.toMatchObject({ status: 400, errors: { file: ['Attach at least one EPUB or PDF file.'] } });
+    await FakeXhr.last[0]!.answer(400, { detail: 'Attach at least one EPUB or PDF file.', errors: { file: ['Attach at least one EPUB or PDF file.'] } });
+    await refused;
+  });
+});
+
+describe('charts', () => {
+  it('bars are drawn to scale against a round top, each with its value', () => {
+    expect(niceMax(0)).toBe(1);
+    expect(niceMax(7)).toBe(10);
+    expect(niceMax(130)).toBe(200);
+    const { container } = render(
+      <DayBars
+        title="Minutes read per day"
+        unit="minutes"
+        points={[
+          { key: '2026-11-01', label: 'Nov 1', value: 50 },
+          { key: '2026-11-02', label: 'Nov 2', value: 100 },
+          { key: '2026-11-03', label: 'Nov 3', value: 0 },
+        ]}
+      />,
+    );
+    const bars = [...container.querySelectorAll('rect')];
+    expect(bars.map((b) => b.getAttribute('data-value'))).toEqual(['50', '100', '0']);
+    const heights = bars.map((b) => Number(b.getAttribute('height')));
+    expect(heights[1]).toBeCloseTo(heights[0]! * 2);
+    expect(heights[2]).toBe(0);
+    expect(screen.getByRole('img').getAttribute('aria-label')).toContain('150 minutes in all');
+  });
+});
+
+describe('a title edited by two operators', () => {
+  const detail = (over: Partial<AdminTitleDetail> = {}): AdminTitleDetail => ({
+    book_id: 'b1',
+    title: 'Moby-Dick',
+    authors: ['Herman Melville'],
+    content_format: 'book',
+    language: 'en',
+    publisher: null,
+    created_at: '2026-11-01T00:00:00Z',
+    retired_at: null,
+    editors_pick: false,
+    version: 3,
+    cover_url: null,
+    description: null,
+    topics: [],
+    chapters: 2,
+    url: '/library/book/b1/',
+    stats: { readers: 0, minutes_read: 0, completed_readers: 0, completion: 0 },
+    ...over,
+  });
+
+  it('sends the version it opened; a 409 says so and shows theirs', async () => {
+    let served = detail();
+    const calls = stubFetch((call) => {
+      if (call.method === 'PATCH') return json(409, { detail: 'Someone else (bo@example.com) saved this title after you opened it.', current: detail({ version: 4, title: 'Moby Dick; or, The Whale' }) });
+      if (call.url.startsWith('/api/v1/admin/titles/b1/readers/')) return json(200, { results: [], next_cursor: null });
+      if (call.url.startsWith('/api/v1/admin/titles/b1/')) return json(200, served);
+      return json(404, { detail: 'Not found' });
+    });
+    document.cookie = 'csrftoken=tok; path=/';
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={['/admin/titles/b1/']}>
+          <Routes>
+            <Route path="admin/titles/:bookId" element={<TitlePage />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await flush();
+    const field = await screen.findByLabelText('Title');
+    fireEvent.change(field, { target: { value: 'Moby-Dick (annotated)' } });
+    served = detail({ version: 4, title: 'Moby Dick; or, The Whale' });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await flush();
+    const patch = calls.find((c) => c.method === 'PATCH');
+    expect(patch?.body).toMatchObject({ version: 3, title: 'Moby-Dick (annotated)' });
+    expect(await screen.findByText(CONSOLE_MESSAGES.versionConflict)).toBeTruthy();
+    // theirs is read again and the form starts from it
+    await flush();
+    expect(((await screen.findByLabelText('Title')) as HTMLInputElement).value).toBe('Moby Dick; or, The Whale');
+  });
+});
