@@ -11,11 +11,10 @@
  * Paging: lists answer `{ results, next_cursor }`; pass `cursor=<next_cursor>` for the next page (keyset, stable
  * under inserts); null means the last page.
  *
- * LIVE (server implemented and tested), updated as routes land:
- *   - (none yet; this header is updated in the same commit as each route)
- * PLANNED (shapes fixed here, build against them):
+ * LIVE (server implemented, API tests on both engines: packages/server/test/api/admin-console.test.ts):
  *   audit, titles (list, detail, edit, retire, restore, readers), users (list, detail, create, edit, password
- *   reset, end sessions), dashboard, health.
+ *   reset, end sessions), dashboard, health; the older routes listed below write audit entries; content creators
+ *   may import and flag chapters.
  */
 import { z } from 'zod';
 import { ACCOUNT_STATUSES, CONTENT_FORMATS, ROLES } from './constants.ts';

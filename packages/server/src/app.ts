@@ -64,6 +64,16 @@ import { ScriptedFrames } from './services/scripted-frames.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { MediaRepository } from './repositories/media.ts';
 import { MediaService } from './services/media.ts';
+import { registerAdminAudit, registerRecentErrors } from './plugins/admin-audit.ts';
+import { AdminDashboardRepository } from './repositories/admin-dashboard.ts';
+import { AdminTitlesRepository } from './repositories/admin-titles.ts';
+import { AdminUsersRepository } from './repositories/admin-users.ts';
+import { AuditRepository } from './repositories/audit.ts';
+import { adminConsoleRoutes } from './routes/admin-console.ts';
+import { AuditLog } from './services/admin-audit.ts';
+import { AdminDashboardService, JobRuns, lecternVersion, RecentErrors } from './services/admin-dashboard.ts';
+import { AdminTitlesService } from './services/admin-titles.ts';
+import { AdminUsersService } from './services/admin-users.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { AnalyticsRepository } from './repositories/analytics.ts';
 import { AnalyticsService } from './services/analytics.ts';
@@ -121,6 +131,8 @@ export interface Services {
   analytics: AnalyticsService;
   scriptedFrames: ScriptedFrames;
   media: MediaService;
+  /** the operators' console (issue 23): audit log, titles, people, dashboard and health */
+  admin: { audit: AuditLog; titles: AdminTitlesService; users: AdminUsersService; dashboard: AdminDashboardService; jobs: JobRuns; errors: RecentErrors };
   /** the turns of heavy requests, the searches (util/gate.ts) */
   heavyRequests: Gate;
   /** the turns of listings, the home and suggestions */
@@ -175,7 +187,37 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer((line) => console.log(line));
   const subscriptionsRepo = new SubscriptionsRepository(db.kysely);
   const requestLimits = new RequestLimits(new SignInAttemptsRepository(db.kysely));
+  // The operators' console (issue 23): the same services for the console's routes and the command line (what
+  // they use of the other services is looked up when called: `services` is made just below).
+  const adminUsersRepo = new AdminUsersRepository(db.kysely);
+  const audit = new AuditLog(new AuditRepository(db.kysely), (ids) => adminUsersRepo.uuidsOf(ids));
+  const jobs = new JobRuns();
+  const errors = new RecentErrors();
+  const admin: Services['admin'] = {
+    audit,
+    jobs,
+    errors,
+    titles: new AdminTitlesService(new AdminTitlesRepository(db.kysely), async (bookId, titleId) => {
+      catalogCache.forgetTitle(bookId, titleId);
+      catalogRepo.forgetTitles();
+      await catalogChanges.record(bookId, titleId).catch(() => {});
+    }),
+    users: new AdminUsersService(adminUsersRepo, accounts, {
+      sendReset: (email) => services.passwordReset.request(email),
+      forgetUser: (userId) => auth.forgetUser(userId),
+      trialDays: config.trialDays,
+    }),
+    dashboard: new AdminDashboardService(new AdminDashboardRepository(db.kysely, db.engine), audit, {
+      version: lecternVersion(),
+      engine: db.engine,
+      contentRoot: store.root,
+      importQueue: () => services.importer.queueLoad,
+      errors,
+      jobs,
+    }),
+  };
   const services: Services = {
+    admin,
     accounts,
     auth,
     catalog,
@@ -223,10 +265,12 @@ export async function buildApp(config: Config): Promise<Lectern> {
     routerOptions: { ignoreTrailingSlash: false },
   });
   app.addHook('onClose', async () => db.close());
+  // each scheduled job's last run, for the console's health page
+  const jobRun = <T>(name: string, everyMs: number, run: () => Promise<T>) => services.admin.jobs.track(name, everyMs, run)();
   // Expired sessions, ended sign-in counters and analytics events past their retention are deleted at start and
   // then hourly (expired sessions also at each sign-in, services/auth.ts).
   const purge = () =>
-    Promise.all([services.auth.purgeExpiredSessions(), services.signInThrottle.purge(), services.analytics.purge()]).catch((err: Error) =>
+    jobRun('retention purge (sessions, sign-in counters, analytics)', SESSION_PURGE_INTERVAL_MS, () => Promise.all([services.auth.purgeExpiredSessions(), services.signInThrottle.purge(), services.analytics.purge()])).catch((err: Error) =>
       app.log.error({ err }, 'deleting expired sessions, sign-in counters and old analytics events failed'),
     );
   const purgeTimer = setInterval(purge, SESSION_PURGE_INTERVAL_MS).unref();
@@ -236,8 +280,8 @@ export async function buildApp(config: Config): Promise<Lectern> {
   // missed is still due: the job works from the stored dates).
   const runDue = () =>
     Promise.all([
-      services.subscriptions.runDue().catch((err: Error) => app.log.error({ err }, 'ending trials and paid periods failed')),
-      services.teams.runDue().catch((err: Error) => app.log.error({ err }, "renewing and ending teams' subscriptions failed")),
+      jobRun('trial and subscription expiry', SUBSCRIPTION_CHECK_INTERVAL_MS, () => services.subscriptions.runDue()).catch((err: Error) => app.log.error({ err }, 'ending trials and paid periods failed')),
+      jobRun('team renewals and expiry', SUBSCRIPTION_CHECK_INTERVAL_MS, () => services.teams.runDue()).catch((err: Error) => app.log.error({ err }, "renewing and ending teams' subscriptions failed")),
     ]);
   const dueTimer = setInterval(runDue, SUBSCRIPTION_CHECK_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void (await runDue()));
@@ -247,7 +291,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   });
   app.addHook('onClose', async () => clearInterval(dueTimer));
   // New editions made by the command line (or another server) are forgotten here within a second, not a minute.
-  const pollChanges = () => services.catalogChanges.poll().catch((err: Error) => app.log.error({ err }, 'reading new editions made elsewhere failed'));
+  const pollChanges = () => jobRun('new editions made elsewhere', CATALOG_CHANGES_POLL_MS, () => services.catalogChanges.poll()).catch((err: Error) => app.log.error({ err }, 'reading new editions made elsewhere failed'));
   const changesTimer = setInterval(pollChanges, CATALOG_CHANGES_POLL_MS).unref();
   app.addHook('onReady', async () => void (await pollChanges()));
   app.addHook('onClose', async () => clearInterval(changesTimer));
@@ -266,13 +310,16 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registerInputGuard(app);
   registerAuthContext(app, services.auth);
   registerCsrf(app, csrf);
+  registerAdminAudit(app, services.admin.audit);
+  registerRecentErrors(app, services.admin.errors);
 
   healthRoutes(app, new HealthService(new HealthRepository(db.kysely), db.engine));
   accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, throttle: services.signInThrottle });
   registrationRoutes(app, { registration: services.registration, auth: services.auth, limits: services.requestLimits, csrf, passwordReset: services.passwordReset });
   subscriptionRoutes(app, { subscriptions: services.subscriptions, limits: services.requestLimits });
   teamRoutes(app, { teams: services.teams, auth: services.auth, limits: services.requestLimits, csrf });
-  searchRoutes(app, { search: services.search, heavy: services.heavyRequests, listing: services.listingRequests });
+  searchRoutes(app, { search: services.search, heavy: services.heavyRequests, listing: services.listingRequests, misses: (q) => services.admin.dashboard.recordSearchMiss(q) });
+  adminConsoleRoutes(app, services.admin);
   homeRoutes(app, { home: services.home, listing: services.listingRequests });
   liveTrainingRoutes(app, { live: services.live });
   analyticsRoutes(app, { analytics: services.analytics });

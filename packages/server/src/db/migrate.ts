@@ -30,6 +30,8 @@ import * as m0026 from './migrations/0026_chapter_root.ts';
 import * as m0027 from './migrations/0027_search_cjk.ts';
 import * as m0028 from './migrations/0028_titles_and_works.ts';
 import * as m0029 from './migrations/0029_media.ts';
+import * as m0030 from './migrations/0030_audit_log.ts';
+import * as m0031 from './migrations/0031_admin_console.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -60,6 +62,8 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0027_search_cjk': m0027,
   '0028_titles_and_works': m0028,
   '0029_media': m0029,
+  '0030_audit_log': m0030,
+  '0031_admin_console': m0031,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -132,6 +132,10 @@ export interface TitlesTable {
   /** a media title's preview clip in the content store and its type (0029); null when it has none */
   preview_path: OptionalText;
   preview_mime: OptionalText;
+  /** the operators' edit version, one more at each console edit (0031) */
+  version: Generated<number>;
+  /** when an operator retired it: out of the catalog's listings, its readers' data kept (0031); null when listed */
+  retired_at: OptionalText;
 }
 
 /** One part of a video course or audiobook: its playable file (0029_media.ts). */
@@ -523,7 +527,31 @@ export interface AnalyticsEventsTable {
   created_at: string;
 }
 
+/** One operator action (0030; repositories/audit.ts). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  actor_id: number | null;
+  /** the actor's email then, or 'cli' */
+  actor_label: string;
+  action: string;
+  target_kind: string;
+  target_id: string | null;
+  /** JSON object */
+  detail: string;
+  ip: string | null;
+}
+
+/** Searches that found nothing, per UTC day and folded query (0031). */
+export interface SearchMissesTable {
+  day: string;
+  query: string;
+  count: number;
+}
+
 export interface Database {
+  audit_log: AuditLogTable;
+  search_misses: SearchMissesTable;
   analytics_events: AnalyticsEventsTable;
   catalog_changes: CatalogChangesTable;
   live_courses: LiveCoursesTable;
@@ -567,6 +595,7 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
 export type PlanRow = Selectable<PlansTable>;
 export type PromotionCodeRow = Selectable<PromotionCodesTable>;
 export type InvoiceRow = Selectable<InvoicesTable>;

@@ -75,7 +75,7 @@ export interface NewTitleBundle {
   /** what search indexes of it, written in the same transaction (absent: not indexed) */
   search?: SearchDocument;
   /** work_title_id is found here, in the insert's transaction: see `work` */
-  title: Optional<Omit<TitleRow, 'id' | 'work_title_id'>, 'duration_ms' | 'preview_path' | 'preview_mime'>;
+  title: Optional<Omit<TitleRow, 'id' | 'work_title_id'>, 'duration_ms' | 'preview_path' | 'preview_mime' | 'version' | 'retired_at'>;
   /** How the title finds the work it belongs to: a title with the same ISBN as book id, else one with the same work key. */
   work: { isbn: string | null };
   authors: string[];

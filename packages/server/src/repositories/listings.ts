@@ -6,7 +6,8 @@
  *
  * Listing keys: `all`, `t:{topic id}`, `p:{publisher id}`, `f:{format}`, `t:{topic id}|f:{format}`,
  * `p:{publisher id}|f:{format}`. Only titles that stand for their work are listed (work_title_id is null); a
- * format listing holds the works that have a title in that format.
+ * format listing holds the works that have a title in that format. Retired titles (an operator's, issue 23) are
+ * in none.
  *
  * The derivation is SQL, once, here: migration 0009 fills every title with it, an import refreshes its work's rows.
  */
@@ -22,14 +23,16 @@ export const listingKeys = {
 } as const;
 
 /** The INSERT … SELECT that derives the rows of the standing titles `ids` (all of them when null). */
-function insertRows(ids: number[] | null): RawBuilder<unknown> {
+function insertRows(ids: number[] | null, retirement = true): RawBuilder<unknown> {
+  // before migration 0031 no title has retired_at (migration 0009 derives the first rows)
+  const listed = (alias: string) => (retirement ? sql` and ${sql.ref(`${alias}.retired_at`)} is null` : sql``);
   const only = (column: string) => (ids ? sql` and ${sql.ref(column)} in (${sql.join(ids)})` : sql``);
   // The formats of each work: the standing title's own and those of the titles that point at it.
   return sql`
     insert into title_listings (listing, title_id, sort_title, author_last, sort_author, created_at)
     with wf as (
       select distinct coalesce(f.work_title_id, f.id) as work, f.content_format as fmt from titles f
-      where 1 = 1 ${ids ? sql` and coalesce(f.work_title_id, f.id) in (${sql.join(ids)})` : sql``}
+      where 1 = 1 ${listed('f')} ${ids ? sql` and coalesce(f.work_title_id, f.id) in (${sql.join(ids)})` : sql``}
     ),
     x as (
       select s.id as title_id, 'all' as listing from titles s where s.work_title_id is null ${only('s.id')}
@@ -41,14 +44,14 @@ function insertRows(ids: number[] | null): RawBuilder<unknown> {
     )
     select x.listing, t.id, t.sort_title, case when t.sort_author = '' then 1 else 0 end, t.sort_author, t.created_at
     from x join titles t on t.id = x.title_id
-    where t.work_title_id is null ${only('t.id')}`;
+    where t.work_title_id is null ${listed('t')} ${only('t.id')}`;
 }
 
 /** Every listing row and count from scratch (migration 0009, the bench after its bulk insert). */
-export async function rebuildAllListings(db: Kysely<any>): Promise<void> {
+export async function rebuildAllListings(db: Kysely<any>, opts: { beforeRetirement?: boolean } = {}): Promise<void> {
   await sql`delete from title_listings`.execute(db);
   await sql`delete from listing_counts`.execute(db);
-  await insertRows(null).execute(db);
+  await insertRows(null, !opts.beforeRetirement).execute(db);
   await sql`insert into listing_counts (listing, n) select listing, count(*) from title_listings group by listing`.execute(db);
 }
 

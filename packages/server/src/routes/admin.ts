@@ -1,14 +1,14 @@
-/** Operators' endpoints (admins only): upload files to import, set chapter flags. */
+/** Operators' endpoints (admins and content creators: policies/admin.ts): upload files to import, set chapter flags. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ADMIN_MESSAGES, APP_MESSAGES, chapterFlagsSchema, type ImportReport, UPLOAD_BODY_MESSAGES } from '@lectern/core';
+import { ADMIN_MESSAGES, chapterFlagsSchema, type ImportReport, UPLOAD_BODY_MESSAGES } from '@lectern/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
 import type { ImportLimits } from '../ingest/worker-protocol.ts';
-import { assertAdmin } from '../policies/reading.ts';
+import { assertContentRole } from '../policies/admin.ts';
 import { currentUser } from '../plugins/auth-context.ts';
 import type { ChapterFlagsService } from '../services/chapter-flags.ts';
 import { type ImportService, reasonOf } from '../services/import.ts';
@@ -26,7 +26,7 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
    * byte cap (never a buffer of the whole upload); the folder goes when the request ends, whatever happened.
    */
   app.post('/api/v1/admin/import/', async (request, reply) => {
-    assertAdmin(await currentUser(request), APP_MESSAGES.adminOnly);
+    assertContentRole(await currentUser(request));
     // ?replace=<book_id>: the one file is a new edition of that book (services/import.ts replaceFile).
     const replace = replaceOf(request.query);
     if (replace !== null) await deps.importer.replaceable(replace);
@@ -62,7 +62,7 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
   });
 
   app.patch('/api/v1/admin/book/:bookId/chapter/*', async (request) => {
-    assertAdmin(await currentUser(request), APP_MESSAGES.adminOnly);
+    assertContentRole(await currentUser(request));
     const { bookId, '*': fullPath } = chapterParams.parse(request.params);
     return deps.flags.set(bookId, fullPath, chapterFlagsSchema.parse(request.body ?? {}));
   });

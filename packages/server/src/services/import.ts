@@ -51,6 +51,21 @@ export class ImportService {
   /** The last worker run's figures (peak memory, why it was stopped), for operators and tests. */
   lastRun: WorkerRunStats | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** jobs in the queue, the one running included (the console's health page) */
+  private queued = 0;
+
+  /** One job runs at a time: the rest wait. */
+  get queueLoad(): { running: number; waiting: number } {
+    return { running: Math.min(1, this.queued), waiting: Math.max(0, this.queued - 1) };
+  }
+
+  /** Runs `job` after those already queued. */
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    this.queued++;
+    const run = this.queue.then(job).finally(() => this.queued--);
+    this.queue = run.catch(() => {});
+    return run;
+  }
 
   constructor(
     private readonly catalog: CatalogRepository,
@@ -89,9 +104,7 @@ export class ImportService {
    * title lands whole or not at all.
    */
   importMedia(job: Extract<FoundJob, { kind: 'media' }>, options: ImportOptions = {}): Promise<ImportReport['imported'][number]> {
-    const run = this.queue.then(() => this.importMediaOne(job, options));
-    this.queue = run.catch(() => {});
-    return run;
+    return this.enqueue(() => this.importMediaOne(job, options));
   }
 
   private async importMediaOne(job: Extract<FoundJob, { kind: 'media' }>, options: ImportOptions): Promise<ImportReport['imported'][number]> {
@@ -257,9 +270,7 @@ export class ImportService {
 
   /** Imports one file; imports queue up and run one at a time, so that their bounds hold for the server too. */
   importFile(file: string, fileName: string, options: ImportOptions = {}): Promise<ImportReport['imported'][number]> {
-    const run = this.queue.then(() => this.importOne(file, fileName, options));
-    this.queue = run.catch(() => {});
-    return run;
+    return this.enqueue(() => this.importOne(file, fileName, options));
   }
 
   private async importOne(file: string, fileName: string, options: ImportOptions): Promise<ImportReport['imported'][number]> {
@@ -317,9 +328,7 @@ export class ImportService {
    * failure at any point leaves the old edition whole. EPUB replaces EPUB, PDF replaces PDF.
    */
   replaceFile(file: string, fileName: string, bookId: string, options: ImportOptions = {}): Promise<ReplaceReport> {
-    const run = this.queue.then(() => this.replaceOne(file, fileName, bookId, options));
-    this.queue = run.catch(() => {});
-    return run;
+    return this.enqueue(() => this.replaceOne(file, fileName, bookId, options));
   }
 
   private async replaceOne(file: string, fileName: string, bookId: string, options: ImportOptions): Promise<ReplaceReport> {

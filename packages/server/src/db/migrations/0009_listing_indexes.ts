@@ -37,5 +37,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('titles_created_idx').on('titles').columns(['created_at', 'id']).execute();
   await db.schema.createIndex('titles_format_idx').on('titles').columns(['content_format', 'work_title_id']).execute();
 
-  await rebuildAllListings(db);
+  await rebuildAllListings(db, { beforeRetirement: true });
 }

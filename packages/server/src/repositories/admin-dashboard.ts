@@ -1,0 +1,139 @@
+/**
+ * The console's dashboard and health figures (issue 23), from first-party data only: reading (usage events, their
+ * minutes as the share read of each chapter's length), accounts and their history, titles, searches that found
+ * nothing (search_misses), the database's own size. Days are the UTC dates of the stored ISO times.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+const MINUTES = sql<number>`(case when ue.end_percentage > ue.start_percentage then ue.end_percentage - ue.start_percentage else 0 end) / 100.0 *
+  coalesce(mf.duration_ms / 60000.0, c.text_length / 1500.0)`;
+
+export interface DayCount {
+  day: string;
+  n: number;
+}
+
+export class AdminDashboardRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
+
+  private usage(start: string, end: string) {
+    return this.db
+      .selectFrom('usage_events as ue')
+      .innerJoin('chapters as c', 'c.id', 'ue.chapter_id')
+      .leftJoin('media_files as mf', 'mf.chapter_id', 'ue.chapter_id')
+      .where('ue.received_at', '>=', start)
+      .where('ue.received_at', '<', end);
+  }
+
+  async readingByDay(start: string, end: string): Promise<{ day: string; readers: number; minutes: number }[]> {
+    const rows = await this.usage(start, end)
+      .select([sql<string>`substr(ue.received_at, 1, 10)`.as('day'), sql<number>`count(distinct ue.user_id)`.as('readers'), sql<number>`sum(${MINUTES})`.as('minutes')])
+      .groupBy(sql`substr(ue.received_at, 1, 10)`)
+      .execute();
+    return rows.map((r) => ({ day: r.day, readers: Number(r.readers), minutes: Number(r.minutes) || 0 }));
+  }
+
+  async newAccountsByDay(start: string, end: string): Promise<DayCount[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select([sql<string>`substr(created_at, 1, 10)`.as('day'), sql<number>`count(*)`.as('n')])
+      .where('created_at', '>=', start)
+      .where('created_at', '<', end)
+      .groupBy(sql`substr(created_at, 1, 10)`)
+      .execute();
+    return rows.map((r) => ({ day: r.day, n: Number(r.n) }));
+  }
+
+  /** A trial that became a subscription (account_history's transitions). */
+  async conversionsByDay(start: string, end: string): Promise<DayCount[]> {
+    const rows = await this.db
+      .selectFrom('account_history')
+      .select([sql<string>`substr(at, 1, 10)`.as('day'), sql<number>`count(*)`.as('n')])
+      .where('at', '>=', start)
+      .where('at', '<', end)
+      .where('from_status', '=', 'trial')
+      .where('to_status', '=', 'subscriber')
+      .groupBy(sql`substr(at, 1, 10)`)
+      .execute();
+    return rows.map((r) => ({ day: r.day, n: Number(r.n) }));
+  }
+
+  /** Titles that came in (from the console, the API or the command line). */
+  async importsByDay(start: string, end: string): Promise<DayCount[]> {
+    const rows = await this.db
+      .selectFrom('titles')
+      .select([sql<string>`substr(created_at, 1, 10)`.as('day'), sql<number>`count(*)`.as('n')])
+      .where('created_at', '>=', start)
+      .where('created_at', '<', end)
+      .groupBy(sql`substr(created_at, 1, 10)`)
+      .execute();
+    return rows.map((r) => ({ day: r.day, n: Number(r.n) }));
+  }
+
+  async topTitles(start: string, end: string, limit: number): Promise<{ book_id: string; title: string; minutes: number; readers: number }[]> {
+    const rows = await this.usage(start, end)
+      .innerJoin('titles as t', 't.id', 'ue.title_id')
+      .select(['t.book_id', 't.title', sql<number>`sum(${MINUTES})`.as('minutes'), sql<number>`count(distinct ue.user_id)`.as('readers')])
+      .groupBy(['t.id', 't.book_id', 't.title'])
+      .orderBy(sql`sum(${MINUTES})`, 'desc')
+      .orderBy('t.book_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ book_id: r.book_id, title: r.title, minutes: Number(r.minutes) || 0, readers: Number(r.readers) }));
+  }
+
+  async topTopics(start: string, end: string, limit: number): Promise<{ slug: string; name: string; minutes: number }[]> {
+    const rows = await this.usage(start, end)
+      .innerJoin('title_topics as tt', 'tt.title_id', 'ue.title_id')
+      .innerJoin('topics as tp', 'tp.id', 'tt.topic_id')
+      .select(['tp.slug', 'tp.name', sql<number>`sum(${MINUTES})`.as('minutes')])
+      .groupBy(['tp.id', 'tp.slug', 'tp.name'])
+      .orderBy(sql`sum(${MINUTES})`, 'desc')
+      .orderBy('tp.slug')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ slug: r.slug, name: r.name, minutes: Number(r.minutes) || 0 }));
+  }
+
+  async searchMisses(startDay: string, endDay: string, limit: number): Promise<{ query: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('search_misses')
+      .select(['query', sql<number>`sum(count)`.as('n')])
+      .where('day', '>=', startDay)
+      .where('day', '<=', endDay)
+      .groupBy('query')
+      .orderBy(sql`sum(count)`, 'desc')
+      .orderBy('query')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ query: r.query, count: Number(r.n) }));
+  }
+
+  /** Counts one search that found nothing. */
+  async recordMiss(day: string, query: string): Promise<void> {
+    await this.db
+      .insertInto('search_misses')
+      .values({ day, query, count: 1 })
+      .onConflict((oc) => oc.columns(['day', 'query']).doUpdateSet({ count: sql`search_misses.count + 1` }))
+      .execute();
+  }
+
+  async titleCount(): Promise<number> {
+    const row = await this.db.selectFrom('titles').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The database's size in bytes as the engine counts it. */
+  async databaseBytes(): Promise<number | null> {
+    if (this.engine === 'postgres') {
+      const { rows } = await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(this.db);
+      return rows[0] ? Number(rows[0].n) : null;
+    }
+    const { rows } = await sql<{ n: number }>`select page_count * page_size as n from pragma_page_count(), pragma_page_size()`.execute(this.db);
+    return rows[0] ? Number(rows[0].n) : null;
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The console's dashboard (issue 23: charts over a chosen range, from first-party data only) and health page
+ * (version, engine, sizes, import queue, the last server errors, the scheduled jobs with their last run).
+ */
+import { readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { AdminDashboard, AdminDashboardQuery, AdminHealth } from '@lectern/core';
+import type { AdminDashboardRepository } from '../repositories/admin-dashboard.ts';
+import { type AuditLog, parseDetail } from './admin-audit.ts';
+import { dayRange } from './admin-range.ts';
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** Scheduled jobs' last runs, kept by the process that runs them (app.ts runs each job through `track`). */
+export class JobRuns {
+  private readonly jobs = new Map<string, { every_seconds: number; last_run_at: string | null; last_ok: boolean | null; last_error: string | null }>();
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  /** `run` wrapped so that each run is noted (the first call names the job); the caller still handles its errors. */
+  track<T>(name: string, everyMs: number, run: () => Promise<T>): () => Promise<T> {
+    if (!this.jobs.has(name)) this.jobs.set(name, { every_seconds: everyMs / 1000, last_run_at: null, last_ok: null, last_error: null });
+    return async () => {
+      const entry = this.jobs.get(name)!;
+      entry.last_run_at = this.now().toISOString();
+      try {
+        const result = await run();
+        entry.last_ok = true;
+        entry.last_error = null;
+        return result;
+      } catch (err) {
+        entry.last_ok = false;
+        entry.last_error = err instanceof Error ? err.message : String(err);
+        throw err;
+      }
+    };
+  }
+
+  /** A job whose failures are caught inside it says so here. */
+  failed(name: string, err: unknown): void {
+    const entry = this.jobs.get(name);
+    if (!entry) return;
+    entry.last_ok = false;
+    entry.last_error = err instanceof Error ? err.message : String(err);
+  }
+
+  list(): AdminHealth['jobs'] {
+    return [...this.jobs].map(([name, j]) => ({ name, ...j }));
+  }
+}
+
+/** The last server errors (5xx) since start, newest first. */
+export class RecentErrors {
+  private readonly entries: AdminHealth['last_errors'] = [];
+  constructor(
+    private readonly max = 20,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  note(e: { method: string; url: string; status: number; message: string }): void {
+    // the query may hold search words or tokens: the path alone
+    this.entries.unshift({ at: this.now().toISOString(), ...e, url: e.url.split('?')[0]! });
+    if (this.entries.length > this.max) this.entries.length = this.max;
+  }
+
+  list(): AdminHealth['last_errors'] {
+    return [...this.entries];
+  }
+}
+
+export class AdminDashboardService {
+  private storeSize: { at: number; bytes: number } | null = null;
+
+  constructor(
+    private readonly repo: AdminDashboardRepository,
+    private readonly audit: AuditLog,
+    private readonly health: {
+      version: string;
+      engine: 'sqlite' | 'postgres';
+      contentRoot: string;
+      importQueue: () => { running: number; waiting: number };
+      errors: RecentErrors;
+      jobs: JobRuns;
+    },
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async dashboard(q: AdminDashboardQuery): Promise<AdminDashboard> {
+    const { days, start, end } = dayRange(q.from, q.to, this.now());
+    const [reading, accounts, conversions, imports, topTitles, topTopics, misses, importEntries] = await Promise.all([
+      this.repo.readingByDay(start, end),
+      this.repo.newAccountsByDay(start, end),
+      this.repo.conversionsByDay(start, end),
+      this.repo.importsByDay(start, end),
+      this.repo.topTitles(start, end, 10),
+      this.repo.topTopics(start, end, 10),
+      this.repo.searchMisses(days[0]!, days[days.length - 1]!, 20),
+      this.audit.importEntries(start, end, 500),
+    ]);
+    const byDay = <T>(rows: T[], key: (r: T) => string) => new Map(rows.map((r) => [key(r), r]));
+    const r = byDay(reading, (x) => x.day);
+    const a = byDay(accounts, (x) => x.day);
+    const c = byDay(conversions, (x) => x.day);
+    const i = byDay(imports, (x) => x.day);
+    const failuresByDay = new Map<string, number>();
+    const failures: AdminDashboard['import_failures'] = [];
+    for (const e of importEntries) {
+      const failed = parseDetail(e.detail).failed;
+      if (!Array.isArray(failed)) continue;
+      failuresByDay.set(e.at.slice(0, 10), (failuresByDay.get(e.at.slice(0, 10)) ?? 0) + failed.length);
+      for (const f of failed as { file?: unknown; reason?: unknown }[]) {
+        if (failures.length < 20) failures.push({ at: e.at, file: String(f.file ?? ''), reason: String(f.reason ?? '') });
+      }
+    }
+    return {
+      from: days[0]!,
+      to: days[days.length - 1]!,
+      days: days.map((day) => ({
+        day,
+        active_readers: r.get(day)?.readers ?? 0,
+        minutes_read: round(r.get(day)?.minutes ?? 0),
+        new_accounts: a.get(day)?.n ?? 0,
+        trial_conversions: c.get(day)?.n ?? 0,
+        imports: i.get(day)?.n ?? 0,
+        import_failures: failuresByDay.get(day) ?? 0,
+      })),
+      top_titles: topTitles.map((t) => ({ book_id: t.book_id, title: t.title, minutes_read: round(t.minutes), readers: t.readers })),
+      top_topics: topTopics.map((t) => ({ slug: t.slug, name: t.name, minutes_read: round(t.minutes) })),
+      empty_searches: misses,
+      import_failures: failures,
+    };
+  }
+
+  async healthReport(): Promise<AdminHealth> {
+    const [dbBytes, titles, storeBytes] = await Promise.all([this.repo.databaseBytes().catch(() => null), this.repo.titleCount(), this.contentStoreBytes()]);
+    return {
+      version: this.health.version,
+      engine: this.health.engine,
+      db_bytes: dbBytes,
+      content_store_bytes: storeBytes,
+      titles,
+      import_queue: this.health.importQueue(),
+      last_errors: this.health.errors.list(),
+      jobs: this.health.jobs.list(),
+    };
+  }
+
+  /** A search that found nothing (the dashboard lists what readers look for and the library lacks). */
+  recordSearchMiss(query: string): Promise<void> {
+    const folded = query.trim().toLowerCase().replace(/\s+/g, ' ').slice(0, 200);
+    if (!folded) return Promise.resolve();
+    return this.repo.recordMiss(this.now().toISOString().slice(0, 10), folded);
+  }
+
+  /** The content store's size, walked at most once a minute (a large library has many files). */
+  private async contentStoreBytes(): Promise<number> {
+    const t = this.now().getTime();
+    if (this.storeSize && t - this.storeSize.at < 60_000) return this.storeSize.bytes;
+    const bytes = await sizeOf(this.health.contentRoot);
+    this.storeSize = { at: t, bytes };
+    return bytes;
+  }
+}
+
+async function sizeOf(dir: string): Promise<number> {
+  let total = 0;
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) total += await sizeOf(p);
+    else if (e.isFile()) total += (await fs.stat(p).catch(() => ({ size: 0 }))).size;
+  }
+  return total;
+}
+
+/** The running Lectern's version (the root package.json's). */
+export function lecternVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * The operators' titles (issue 23): search and page every title, read one with its readers' figures, edit its
+ * descriptive fields under a version check, retire and restore it. Used by the console's routes and the command
+ * line; the caller writes the audit entry from what `edit` answers (the fields before and after).
+ */
+import {
+  ADMIN_CONSOLE_MESSAGES as M,
+  ADMIN_PAGE_SIZE,
+  type AdminTitleDetail,
+  type AdminTitlePage,
+  type AdminTitlePatch,
+  type AdminTitleReadersPage,
+  type AdminTitleRow,
+  type AdminTitlesQuery,
+  type AdminPageQuery,
+  type ContentFormat,
+  authorSortKey,
+  nameKey,
+  paths,
+  slugify,
+  titleSortKey,
+  titleProgress,
+} from '@lectern/core';
+import type { TitleRow } from '../db/schema.ts';
+import { AppError, fieldError, notFound } from '../errors.ts';
+import type { AdminTitlesRepository, ReaderFigures, TitleEdit, TitleNames } from '../repositories/admin-titles.ts';
+
+/** A 409: someone saved the title since the caller's version; `current` is the title as it is now. */
+export class TitleConflict extends AppError {
+  constructor(
+    detail: string,
+    readonly current: AdminTitleDetail,
+  ) {
+    super(409, detail);
+  }
+}
+
+export interface TitleChange {
+  title: AdminTitleDetail;
+  /** field: [before, after], only what changed */
+  changed: Record<string, [unknown, unknown]>;
+}
+
+const encodeCursor = (sortTitle: string, id: number) => Buffer.from(JSON.stringify([sortTitle, id])).toString('base64url');
+
+function decodeCursor(cursor: string): { sortTitle: string; id: number } {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && Number.isSafeInteger(v[1])) return { sortTitle: v[0], id: v[1] as number };
+  } catch {
+    // falls through to the 400
+  }
+  throw fieldError('cursor', M.cursorShape);
+}
+
+export class AdminTitlesService {
+  constructor(
+    private readonly repo: AdminTitlesRepository,
+    /** forgets what this and other processes keep of the title (caches, listings' generation) */
+    private readonly forget: (bookId: string, titleId: number) => Promise<void>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async list(q: AdminTitlesQuery): Promise<AdminTitlePage> {
+    const limit = q.limit ?? ADMIN_PAGE_SIZE.default;
+    const words = q.q?.trim() ?? '';
+    const rows = await this.repo.page({
+      ...(words ? { titlePrefix: titleSortKey(words) || undefined, authorPrefix: nameKey(words) || undefined, bookId: words } : {}),
+      state: q.state ?? 'active',
+      format: q.content_format,
+      after: q.cursor !== undefined ? decodeCursor(q.cursor) : undefined,
+      limit,
+    });
+    const page = rows.slice(0, limit);
+    const ids = page.map((r) => r.id);
+    const [names, picked] = await Promise.all([this.repo.namesOf(ids), this.repo.pickedIds(ids)]);
+    const last = page[page.length - 1];
+    return {
+      results: page.map((r) => rowOf(r, names.get(r.id)!, picked.has(r.id))),
+      next_cursor: rows.length > limit && last ? encodeCursor(last.sort_title, last.id) : null,
+    };
+  }
+
+  async detail(bookId: string): Promise<AdminTitleDetail> {
+    return this.detailOf(await this.find(bookId));
+  }
+
+  /**
+   * Edits the fields sent when the title is still at `version`; a 409 naming who saved last (the caller's audit
+   * log knows) when not. Answers the title after, and what changed.
+   */
+  async edit(bookId: string, patch: AdminTitlePatch, version: number | undefined, lastEditor: (bookId: string) => Promise<string | null>): Promise<TitleChange> {
+    const title = await this.find(bookId);
+    if (version === undefined) throw fieldError('version', M.versionMissing);
+    const before = await this.detailOf(title);
+    if (version !== title.version) throw new TitleConflict(M.versionConflict((await lastEditor(bookId)) ?? 'another operator'), before);
+    const e: TitleEdit = {};
+    if (patch.title !== undefined) Object.assign(e, { title: patch.title, sort_title: titleSortKey(patch.title) });
+    if (patch.authors !== undefined) {
+      const authors = [...new Set(patch.authors)];
+      e.authors = authors.map((name) => ({ name, name_key: nameKey(name) }));
+      e.sort_author = authorSortKey(authors);
+    }
+    if (patch.description !== undefined) e.description = patch.description;
+    if (patch.language !== undefined) e.language = patch.language;
+    if (patch.publisher !== undefined) e.publisher = patch.publisher === null ? null : { name: patch.publisher, slug: slugify(patch.publisher), name_key: nameKey(patch.publisher) };
+    if (patch.topics !== undefined) {
+      const bySlug = new Map(patch.topics.map((name) => [slugify(name), name] as const));
+      e.topics = [...bySlug].map(([slug, name]) => ({ slug, name, name_key: nameKey(name) }));
+    }
+    if (patch.editors_pick !== undefined) e.editors_pick = patch.editors_pick;
+    if (!(await this.repo.edit(title, version, e))) {
+      // saved by someone between our read and our write
+      throw new TitleConflict(M.versionConflict((await lastEditor(bookId)) ?? 'another operator'), await this.detail(bookId));
+    }
+    await this.forget(title.book_id, title.id);
+    const after = await this.detail(bookId);
+    const changed: Record<string, [unknown, unknown]> = {};
+    const compare = (k: string, a: unknown, b: unknown) => {
+      if (JSON.stringify(a) !== JSON.stringify(b)) changed[k] = [a, b];
+    };
+    compare('title', before.title, after.title);
+    compare('authors', before.authors, after.authors);
+    compare('description', before.description, after.description);
+    compare('language', before.language, after.language);
+    compare('publisher', before.publisher, after.publisher);
+    compare('topics', before.topics.map((t) => t.name), after.topics.map((t) => t.name));
+    compare('editors_pick', before.editors_pick, after.editors_pick);
+    return { title: after, changed };
+  }
+
+  async retire(bookId: string): Promise<AdminTitleDetail> {
+    const title = await this.find(bookId);
+    if (title.retired_at) throw new AppError(409, M.alreadyRetired);
+    await this.repo.setRetired(title, this.now().toISOString());
+    await this.forget(title.book_id, title.id);
+    return this.detail(bookId);
+  }
+
+  async restore(bookId: string): Promise<AdminTitleDetail> {
+    const title = await this.find(bookId);
+    if (!title.retired_at) throw new AppError(409, M.notRetired);
+    await this.repo.setRetired(title, null);
+    await this.forget(title.book_id, title.id);
+    return this.detail(bookId);
+  }
+
+  /** The title's readers, most minutes first (a title's readers are few enough to sort here; offset cursor). */
+  async readers(bookId: string, q: AdminPageQuery): Promise<AdminTitleReadersPage> {
+    const title = await this.find(bookId);
+    const limit = q.limit ?? ADMIN_PAGE_SIZE.default;
+    let offset = 0;
+    if (q.cursor !== undefined) {
+      if (!/^[1-9][0-9]{0,8}$/.test(q.cursor)) throw fieldError('cursor', M.cursorShape);
+      offset = Number(q.cursor);
+    }
+    const [figures, length] = await Promise.all([this.repo.readers(title.id), this.repo.lengthOf(title.id)]);
+    figures.sort((a, b) => b.minutes - a.minutes || a.user_id - b.user_id);
+    const page = figures.slice(offset, offset + limit);
+    const people = await this.repo.emailsOf(page.map((f) => f.user_id));
+    return {
+      results: page.flatMap((f) => {
+        const who = people.get(f.user_id);
+        return who ? [{ user_id: who.uuid, email: who.email, minutes_read: round(f.minutes), completion: completionOf(f, length), last_read_at: f.last_read_at }] : [];
+      }),
+      next_cursor: figures.length > offset + limit ? String(offset + limit) : null,
+    };
+  }
+
+  private async find(bookId: string): Promise<TitleRow> {
+    const title = await this.repo.findByBookId(bookId);
+    if (!title) throw notFound(M.titleNotFound);
+    return title;
+  }
+
+  private async detailOf(title: TitleRow): Promise<AdminTitleDetail> {
+    const [names, picked, figures, length] = await Promise.all([
+      this.repo.namesOf([title.id]),
+      this.repo.pickedIds([title.id]),
+      this.repo.readers(title.id),
+      this.repo.lengthOf(title.id),
+    ]);
+    const n = names.get(title.id)!;
+    const completions = figures.map((f) => completionOf(f, length));
+    return {
+      ...rowOf(title, n, picked.has(title.id)),
+      description: title.description,
+      topics: n.topics,
+      chapters: length.chapters,
+      url: paths.titlePage(title.book_id),
+      stats: {
+        readers: figures.length,
+        minutes_read: round(figures.reduce((s, f) => s + f.minutes, 0)),
+        completed_readers: completions.filter((c) => c >= 1).length,
+        completion: completions.length ? round(completions.reduce((s, c) => s + c, 0) / completions.length) : 0,
+      },
+    };
+  }
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** The reader's share of the title read, 0..1, as core's titleProgress weighs it (text length; equal for no text). */
+function completionOf(f: ReaderFigures, length: { text: number; chapters: number }): number {
+  if (length.chapters === 0) return 0;
+  const share = length.text > 0 ? f.weighted / length.text : f.plain / length.chapters;
+  return titleProgress([{ textLength: 1, furthest: share }]) / 100;
+}
+
+function rowOf(r: TitleRow, n: TitleNames, picked: boolean): AdminTitleRow {
+  return {
+    book_id: r.book_id,
+    title: r.title,
+    authors: n.authors,
+    content_format: r.content_format as ContentFormat,
+    language: r.language,
+    publisher: n.publisher,
+    created_at: r.created_at,
+    retired_at: r.retired_at ?? null,
+    editors_pick: picked,
+    version: r.version,
+    cover_url: r.cover_path ? paths.cover(r.book_id) : null,
+  };
+}
