@@ -153,8 +153,9 @@ for (const viewport of [
     it('prepares the next chapter in the hidden frame while this one is read, and reading on swaps it in', async () => {
       await page.goto(long.web_url);
       await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
-      // Once this chapter has been on screen a while (the next one prefetched after ~1 s, prepared after ~2 s), the
-      // spare frame holds it.
+      // The reader moves in the chapter (a page turned): the next one is prefetched about 1 s later and prepared
+      // after ~2 s (useNextChapterGate.ts; unmoved, only after 5 s of quiet), and the spare frame holds it.
+      await page.keyboard.press('ArrowRight');
       const spare = page.locator('iframe.chapter-view__spare');
       await expect
         .poll(() => spare.evaluate((f: HTMLIFrameElement) => f.contentDocument?.title ?? ''), { timeout: 15_000 })

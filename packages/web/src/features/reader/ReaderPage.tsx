@@ -50,6 +50,7 @@ import { useSearchJump } from './useSearchJump.ts';
 import { usePageTheme } from './usePageTheme.ts';
 import { usePdfZoom } from './usePdfZoom.ts';
 import { useLoadedReaderChapter, usePrefetchReaderChapter, useReaderChapter, useRetryWhenOnline, useStartChapterLoad } from './useReaderChapter.ts';
+import { useNextChapterGate } from './useNextChapterGate.ts';
 import { useReaderKeys } from './useReaderKeys.ts';
 import { useNoticeArea } from './useNoticeArea.ts';
 import { useReaderPanels } from './useReaderPanels.ts';
@@ -117,7 +118,6 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   // The settings as the book asks to be read: its rendition:flow until the reader picks a mode; fixed layout in pages.
   const shown = prefsForBook(prefs, item?.rendition, settings.paginationChosen);
   const fixedLayout = item?.rendition?.layout === 'pre-paginated';
-  usePrefetchReaderChapter(bookId, item?.next_chapter_uri, userId);
   const nextLoad = useLoadedReaderChapter(bookId, item?.next_chapter_uri, userId);
   const nextSource = useMemo(() => (nextLoad?.kind === 'html' ? chapterSource(bookId, nextLoad) : null), [bookId, nextLoad]);
   // The home's "Last viewed" row, once a chapter of the book has opened.
@@ -146,6 +146,9 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     layoutKey: `${chrome.masthead}/${chrome.menu}/${immersive}`,
     focusChapterOnReady,
   });
+  // The next chapter is prepared once the reader moves in this one, or its first screen has been quiet a while.
+  const nextReady = useNextChapterGate(href, session.percent);
+  usePrefetchReaderChapter(bookId, nextReady ? item?.next_chapter_uri : null, userId);
 
   const readerPath = useCallback((fullPath: string) => paths.reader(titleSafe, bookId, fullPath), [bookId, titleSafe]);
   const goChapter = useCallback(
