@@ -32,6 +32,13 @@ export type MediaSession = z.infer<typeof mediaSessionSchema>;
 export const mediaSessionQuerySchema = z.object({ reference_id: z.string().min(1, 'reference_id is required').max(200) });
 
 /**
+ * GET /api/v1/player/support/: where the video-failure page points a reader (reader.md §2 "points to support"; the
+ * spec names no address: the operator's SUPPORT_EMAIL, null when unset).
+ */
+export const mediaSupportSchema = z.object({ support_email: z.string().nullable() });
+export type MediaSupport = z.infer<typeof mediaSupportSchema>;
+
+/**
  * How long a video session stays good (docs/decisions.md "Media sessions"): the players re-fetch it on a media error
  * (reader.md §9, at most every 90 s), so an hour only costs a long video one quiet re-fetch.
  */

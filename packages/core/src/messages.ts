@@ -495,6 +495,11 @@ export const MEDIA_MESSAGES = {
     'An ad blocker, a privacy extension or a firewall may be stopping the video from loading. Allow this site in them, or try another browser.',
   failureNetwork: 'A slow or interrupted network connection can stop it too: check your connection and reload the page.',
   failureSupport: 'If it still does not play, contact support and tell us which title and chapter you were watching.',
+  /** the same, when the operator set SUPPORT_EMAIL: the address is a mailto link in the sentence */
+  failureSupportAt: 'If it still does not play, write to support at',
+  failureSupportAtEnd: 'and tell us which title and chapter you were watching.',
+  /** the mailto link's subject */
+  failureSupportSubject: (title: string, chapter: string) => `Video could not be played: ${title}${chapter ? ` / ${chapter}` : ''}`,
   audioUnavailable: 'This chapter could not be played.',
   // the players' controls
   tabsLabel: 'Video panel',

@@ -335,7 +335,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   positionRoutes(app, { positions: services.positions });
   annotationRoutes(app, { annotations: services.annotations });
   scriptedFrameRoutes(app, services.scriptedFrames);
-  mediaRoutes(app, { media: services.media, contentRoot: store.root });
+  mediaRoutes(app, { media: services.media, contentRoot: store.root, supportEmail: config.supportEmail });
   await webRoutes(app, config.webDist);
 
   const scripted = config.scriptedOrigin ? buildScriptedOrigin(services.scriptedFrames, new URL(config.publicUrl).origin, config.logLevel) : null;

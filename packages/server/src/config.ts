@@ -21,6 +21,8 @@ export interface Config {
   smtpUrl: string | null;
   /** the From of the emails */
   mailFrom: string;
+  /** SUPPORT_EMAIL: the address the video-failure page points readers to (reader.md §2); null: no address shown */
+  supportEmail: string | null;
   /** how long a free trial lasts (days) */
   trialDays: number;
   /** how long analytics events are kept (days) before the hourly purge deletes them */
@@ -126,6 +128,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'PUBLIC_URL must be an http(s) address such as https://library.example.com' }).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).max(200).optional(),
+  SUPPORT_EMAIL: z.union([z.literal(''), z.email({ message: 'SUPPORT_EMAIL must be an email address such as support@library.example.com' })]).optional(),
   DATABASE_CONNECT_TIMEOUT_SECONDS: positive('DATABASE_CONNECT_TIMEOUT_SECONDS', 10),
   IMPORT_MAX_FILE_MB: positive('IMPORT_MAX_FILE_MB', DEFAULT_IMPORT_LIMITS.maxFileBytes / MB),
   IMPORT_MAX_UPLOAD_MB: positive('IMPORT_MAX_UPLOAD_MB', DEFAULT_IMPORT_LIMITS.maxUploadBytes / MB),
@@ -238,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl,
     smtpUrl: e.SMTP_URL || null,
     mailFrom: e.MAIL_FROM ?? 'Lectern <no-reply@lectern.local>',
+    supportEmail: e.SUPPORT_EMAIL || null,
     secret: e.LECTERN_SECRET || null,
     logLevel: e.LOG_LEVEL ?? 'info',
     trustProxy: e.TRUST_PROXY ?? false,

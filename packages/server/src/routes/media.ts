@@ -3,7 +3,7 @@
  * a part's stream and captions, and a title's preview clip. The streams go out as book files do
  * (plugins/book-files.ts sendMediaFile: sandbox CSP, nosniff, ranges, HEAD, from disk).
  */
-import { mediaSessionQuerySchema } from '@lectern/core';
+import { mediaSessionQuerySchema, type MediaSupport, paths } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../plugins/auth-context.ts';
@@ -22,8 +22,15 @@ const streamQuery = z.object({ ks: z.string().max(1000).optional() });
 const PART_CACHE = 'private, max-age=3600';
 const PREVIEW_CACHE = 'public, max-age=86400';
 
-export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; contentRoot: string }): void {
+export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; contentRoot: string; supportEmail?: string | null }): void {
   const { media, contentRoot } = deps;
+
+  // Where the video-failure page points (reader.md §2): the operator's SUPPORT_EMAIL, for anyone (a visitor's
+  // preview can fail too). Only configuration: no service to ask.
+  app.get(paths.mediaSupport(), async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=300');
+    return { support_email: deps.supportEmail ?? null } satisfies MediaSupport;
+  });
 
   app.get('/api/v1/player/kaltura_session/', async (request, reply) => {
     const { reference_id } = mediaSessionQuerySchema.parse(request.query);

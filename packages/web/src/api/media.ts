@@ -2,7 +2,7 @@
  * The media players' calls (issue 22; reader.md §3 "Video session", §7): the video session and the addresses of a
  * part's stream, captions and the title's preview. Components never build these addresses themselves.
  */
-import { mediaSessionSchema, paths, type ChapterMedia, type MediaSession } from '@lectern/core';
+import { mediaSessionSchema, mediaSupportSchema, paths, type ChapterMedia, type MediaSession, type MediaSupport } from '@lectern/core';
 import { api, isApiError, type ApiClient } from './client.ts';
 
 /** How often a failed session request is tried in all (reader.md §7: "Retries on failure"), and the waits between. */
@@ -61,6 +61,11 @@ export async function getMediaSession(bookId: string, signal?: AbortSignal, clie
     }
   }
   return { kind: 'timeout' };
+}
+
+/** GET /api/v1/player/support/: the operator's support address for the video-failure page (null when none is set). */
+export function getMediaSupport(signal?: AbortSignal, client: Pick<ApiClient, 'request'> = api): Promise<MediaSupport> {
+  return client.request(paths.mediaSupport(), mediaSupportSchema, { signal });
 }
 
 const withKs = (url: string, ks: string | null) => (ks ? `${url}${url.includes('?') ? '&' : '?'}ks=${encodeURIComponent(ks)}` : url);

@@ -9,6 +9,8 @@ export const queryKeys = {
   allBooks: ['books'] as const,
   book: (bookId: string) => ['book', bookId] as const,
   chapter: (bookId: string, fullPath: string) => ['chapter', bookId, fullPath] as const,
+  /** where the video-failure page points (GET /api/v1/player/support/) */
+  mediaSupport: ['media-support'] as const,
   topics: ['topics'] as const,
   /** the home dashboard, per signed-in reader ('' for a visitor) */
   home: (userId: string) => ['home', userId] as const,

@@ -144,10 +144,11 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
   const lastReport = useRef(0);
   const hrefRef = useRef(href);
   hrefRef.current = href;
+  // (this part's own href, not the latest: usePlayer settles a part left with the callback it was played with)
   const onPosition = useCallback(
     (seconds: number, duration: number, settled: boolean) => {
       if (mode !== 'full' || !Number.isFinite(duration) || duration <= 0) return;
-      const locator = { href: hrefRef.current, progression: (seconds / duration) * 100 };
+      const locator = { href, progression: (seconds / duration) * 100 };
       const now = Date.now();
       if (settled || now - lastLocal.current >= LOCAL_WRITE_MS) {
         lastLocal.current = now;
@@ -158,7 +159,7 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
         serverUp.report(locator);
       }
     },
-    [mode, store, bookId, serverUp],
+    [mode, store, bookId, serverUp, href],
   );
   const savedSeconds = useCallback(() => {
     if (mode !== 'full' || !positionReady) return null;
@@ -171,12 +172,10 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
   const next = part?.next_chapter_uri ?? book.chapters[index + 1]?.full_path ?? null;
   const previous = part?.previous_chapter_uri ?? (index > 0 ? book.chapters[index - 1]!.full_path : null);
   const [sleepAtEnd, setSleepAtEnd] = useState(false);
-  // Every change of part (buttons, chapter list, Media Session, the end's going on) first settles the old part
-  // with the player (set below: the player needs onEnded, which needs this).
-  const leavePart = useRef<() => void>(() => undefined);
+  // A change of part (buttons, chapter list, Media Session, the end's going on, back and forward) settles the old
+  // part in usePlayer, with the options it was played with.
   const goPart = useCallback(
     (fullPath: string, play: boolean) => {
-      leavePart.current();
       void navigate(paths.reader(book.title_safe, bookId, fullPath), { state: play ? ({ autoplay: true } satisfies NavState) : undefined });
     },
     [navigate, book.title_safe, bookId],
@@ -206,13 +205,13 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
     range,
     savedSeconds,
     openAt: mode === 'full' ? openAt : null,
+    openKey: location.key,
     autoplay,
     usage: mode === 'full' ? usage : null,
     onPosition,
     onEnded,
     onError,
   });
-  leavePart.current = player.leave;
 
   const notices = sessionNotices(session.kind, mode, chapterForbidden);
   const common = {
@@ -233,13 +232,13 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
   if (failed)
     return (
       <div className="media-app">
-        <MediaFailure book={book} />
+        <MediaFailure book={book} chapter={book.chapters[index]?.label} />
       </div>
     );
   if (mode === 'failed')
     return (
       <div className="media-app">
-        <MediaFailure book={book} message={chapter.error?.message ?? MEDIA_MESSAGES.videoUnavailable} />
+        <MediaFailure book={book} chapter={book.chapters[index]?.label} message={chapter.error?.message ?? MEDIA_MESSAGES.videoUnavailable} />
       </div>
     );
   return isVideo ? (

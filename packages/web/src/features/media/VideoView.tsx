@@ -34,12 +34,15 @@ export function VideoView(props: MediaViewProps & { captions: string | null }) {
   const [announce, setAnnounce] = useState('');
   const baseId = useId();
 
+  // On the player's ref alone (stable), not the player (a new object at every timeupdate): React re-attaches a ref
+  // callback whose identity changes, calling it with null and then the element again on every render.
+  const attach = player.ref;
   const setVideo = useCallback(
     (el: HTMLVideoElement | null) => {
       videoRef.current = el;
-      player.ref(el);
+      attach(el);
     },
-    [player],
+    [attach],
   );
 
   // Captions: the part's one track, shown or hidden (C, or the button); kept as chosen when the part changes.

@@ -7,10 +7,12 @@
  * - the playhead kept inside the address's start and stop;
  * - the position reported as it plays (the caller keeps it locally and on the account);
  * - a source change that keeps the place (a new session after a media error) and playback that carries on into the
- *   next part when asked (autoplay).
+ *   next part when asked (autoplay);
+ * - a change of part, by any way (back and forward too), settles the part left: its interval logged, position saved;
+ * - a `?t=` navigated to while the part is already playing seeks there (once per navigation).
  */
 import { PLAYBACK_SPEEDS, READER_CONSTANTS } from '@lectern/core';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MediaUsage } from './mediaUsage.ts';
 import { constrain, percentOf, resumeAt, type PlayRange } from './mediaTime.ts';
 
@@ -26,6 +28,11 @@ export interface PlayerOptions {
    * position; later seeks are the reader's own.
    */
   openAt?: number | null;
+  /**
+   * Which navigation asked for `openAt` (the router location's key): each navigation to an address with `?t=`
+   * seeks once, also when the part is already playing (a search hit followed in the app, back and forward).
+   */
+  openKey?: string;
   /** start playing as soon as the source is ready (going on from the previous part) */
   autoplay: boolean;
   usage: MediaUsage | null;
@@ -48,12 +55,10 @@ export interface Player {
   pause: () => void;
   seekTo: (seconds: number) => void;
   skip: (delta: number) => void;
-  /**
-   * Before the page puts another part on this element: logs the interval played so far and saves the position of
-   * the part still on show (a new src and load() fire no pause, and the part's change resets the interval's start).
-   */
-  leave: () => void;
 }
+
+/** What makes an `openAt` sought once: the navigation, the part and the second. */
+const openKeyOf = (o: PlayerOptions) => `${o.openKey ?? ''}|${o.partKey}@${o.openAt ?? null}`;
 
 export function usePlayer(opts: PlayerOptions): Player {
   const [element, setElement] = useState<HTMLMediaElement | null>(null);
@@ -76,8 +81,28 @@ export function usePlayer(opts: PlayerOptions): Player {
   const sought = useRef(false);
   /** where the player itself last moved the playhead (its seeking event is not the reader's) */
   const ownSeek = useRef<number | null>(null);
-  /** the part and second last opened at, so an address's `openAt` is sought once, not at every ready of it */
+  /** the navigation, part and second last opened at, so an address's `openAt` is sought once, not at every ready */
   const openedAt = useRef<string | null>(null);
+  /** the source whose metadata is loaded (ready), null while a new one loads */
+  const readySrc = useRef<string | null>(null);
+  /** the options of the last committed render: what the part on show was played with */
+  const committed = useRef(opts);
+
+  // A change of part, however it comes (the buttons, the chapter list, the end going on, the browser's back and
+  // forward, a link), first settles the part still on the element with the options it was played with: the
+  // interval played so far is logged and its position saved. Before any passive effect: the element still holds
+  // the old part, and the usage has not moved to the new chapter.
+  useLayoutEffect(() => {
+    const was = committed.current;
+    const el = element;
+    if (was.partKey === opts.partKey || !el || !el.getAttribute('src') || !Number.isFinite(el.duration) || el.duration <= 0) return;
+    // (mid-seek the interval up to the seek's start is already logged)
+    if (!el.seeking) was.usage?.logTo(percentOf(el.currentTime, el.duration));
+    was.onPosition?.(el.currentTime, el.duration, true);
+  }, [element, opts.partKey]);
+  useLayoutEffect(() => {
+    committed.current = opts;
+  });
 
   // The source: a new part starts at its beginning (ready decides the place); the same part keeps its place.
   useEffect(() => {
@@ -86,12 +111,14 @@ export function usePlayer(opts: PlayerOptions): Player {
     const { src, partKey } = latest.current;
     if (!src) {
       window.clearTimeout(resumeTimer.current);
+      readySrc.current = null;
       el.removeAttribute('src');
       return;
     }
     if (el.getAttribute('src') === src) return;
     // the old source's resume must not move the new one
     window.clearTimeout(resumeTimer.current);
+    readySrc.current = null;
     carry.current = shownPart.current === partKey && el.currentSrc ? { partKey, time: el.currentTime, playing: !el.paused } : null;
     shownPart.current = partKey;
     el.src = src;
@@ -122,7 +149,7 @@ export function usePlayer(opts: PlayerOptions): Player {
       } else {
         if (o.range.start > 0) ownSeekTo(o.range.start);
         const open = o.openAt ?? null;
-        const openKey = `${o.partKey}@${open}`;
+        const openKey = openKeyOf(o);
         const end = Number.isFinite(el.duration) ? el.duration : Infinity;
         // a search hit's second wins over the saved position (inside the address's range, before the end)
         if (open !== null && openedAt.current !== openKey && open >= o.range.start && open < end && (o.range.stop === null || open < o.range.stop)) {
@@ -139,6 +166,7 @@ export function usePlayer(opts: PlayerOptions): Player {
         if (o.autoplay) void el.play().catch(() => undefined);
       }
       lastTime.current = el.currentTime;
+      readySrc.current = el.getAttribute('src');
       o.usage?.startAt(pct(el.currentTime));
     };
     const onTime = () => {
@@ -209,6 +237,22 @@ export function usePlayer(opts: PlayerOptions): Player {
     };
   }, [element]);
 
+  // A `?t=` reached by navigating in the app while this part is ready already (ready will not come again): seek
+  // there now, once for this navigation, in place of the saved position still to come.
+  useEffect(() => {
+    const el = element;
+    const o = latest.current;
+    const open = o.openAt ?? null;
+    if (!el || open === null || !o.src || readySrc.current !== o.src || el.getAttribute('src') !== o.src) return;
+    const key = openKeyOf(o);
+    const end = Number.isFinite(el.duration) ? el.duration : Infinity;
+    if (openedAt.current === key || open < o.range.start || open >= end || (o.range.stop !== null && open >= o.range.stop)) return;
+    openedAt.current = key;
+    window.clearTimeout(resumeTimer.current);
+    ownSeek.current = open;
+    el.currentTime = open;
+  }, [element, opts.openAt, opts.openKey, opts.src]);
+
   const setRate = useCallback(
     (r: number) => {
       if (!(PLAYBACK_SPEEDS as readonly number[]).includes(r)) return;
@@ -235,14 +279,5 @@ export function usePlayer(opts: PlayerOptions): Player {
   );
   const skip = useCallback((d: number) => element && seekTo(element.currentTime + d), [element, seekTo]);
 
-  const leave = useCallback(() => {
-    const el = element;
-    if (!el || !el.getAttribute('src') || !Number.isFinite(el.duration) || el.duration <= 0) return;
-    const o = latest.current;
-    // (mid-seek the interval up to the seek's start is already logged)
-    if (!el.seeking) o.usage?.logTo(percentOf(el.currentTime, el.duration));
-    o.onPosition?.(el.currentTime, el.duration, true);
-  }, [element]);
-
-  return { ref: setElement, element, time, duration, paused, rate, setRate, toggle, play, pause, seekTo, skip, leave };
+  return { ref: setElement, element, time, duration, paused, rate, setRate, toggle, play, pause, seekTo, skip };
 }
