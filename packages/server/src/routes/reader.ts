@@ -3,7 +3,7 @@ import { type ArchiveItem, blockRequestSchema, LIMITS, MESSAGES, paths, usageEve
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser, requireSignedIn } from '../plugins/auth-context.ts';
-import type { ReaderService } from '../services/reader.ts';
+import type { BlockPart, ReaderService } from '../services/reader.ts';
 import { gzipBase64 } from '../util/base64-gzip.ts';
 import { acceptsGzip, chooseCoding, CompressedBytes } from '../util/compressed-bytes.ts';
 
@@ -14,44 +14,90 @@ const progressQuery = z.object({
 });
 const bookParams = z.object({ bookId: z.string().min(1).max(200) });
 
-/** Stands for a crypt64 content while the rest is serialised (NUL cannot occur in a book's text or labels). */
-const marker = (i: number) => `\u0000crypt64-${i}\u0000`;
+/** Stand for the reader's own parts while a shared item is serialised (NUL cannot occur in a book's text or labels). */
+const MARKS = { top: '\u0000top\u0000', content: '\u0000content\u0000', checksum: '\u0000checksum\u0000' } as const;
+type Slot = keyof typeof MARKS;
 
 /**
- * The block answer's JSON bytes. A crypt64 content is base64, which JSON needs no escape for: it is left out of
- * JSON.stringify (which scanned every character of it for escapes) and copied in as bytes where its marker is.
+ * A shared item's JSON in byte pieces around the slots where each reader's own parts go, in the order they occur:
+ * `pieces[i]`, then slot i's value, ..., then the last piece. Made once per shared item (one per cached chapter),
+ * so a request serialises only its position, ciphertext and checksum: JSON.stringify of the whole item, with its
+ * labels, paths and stylesheet list, was made again for every request.
  */
-function blockBody(items: ArchiveItem[]): Buffer {
-  const contents: string[] = [];
-  for (const item of items) {
-    const chapter = item.resources[0];
-    if (chapter?.encoding !== 'crypt64') continue;
-    contents.push(chapter.content);
-    chapter.content = marker(contents.length - 1);
+interface Template {
+  pieces: Buffer[];
+  slots: Slot[];
+}
+const templates = new WeakMap<ArchiveItem, Template>();
+
+function templateOf(shared: ArchiveItem): Template {
+  let template = templates.get(shared);
+  if (template) return template;
+  const [resource] = shared.resources;
+  let json: string;
+  const marked: Slot[] = [];
+  if (!resource) json = JSON.stringify(shared);
+  else {
+    // A crypt64 item's content and checksum are the reader's; a plain item's are the chapter's, shared.
+    const own = resource.encoding === 'crypt64';
+    const item = {
+      ...shared,
+      top_percentage: MARKS.top as unknown as number,
+      resources: [{ ...resource, ...(own ? { content: MARKS.content, checksum: MARKS.checksum } : {}) }],
+    };
+    json = JSON.stringify(item);
+    marked.push('top', ...(own ? (['content', 'checksum'] as const) : []));
   }
-  const json = JSON.stringify(items);
-  if (contents.length === 0) return Buffer.from(json);
-  // The JSON around the contents, in pieces; the answer is written once into a buffer of its exact size.
-  const pieces: string[] = [];
+  const at = marked.map((slot) => ({ slot, at: json.indexOf(JSON.stringify(MARKS[slot])) })).sort((a, b) => a.at - b.at);
+  const pieces: Buffer[] = [];
   let from = 0;
-  let size = 0;
-  contents.forEach((content, i) => {
-    const quoted = JSON.stringify(marker(i));
-    const at = json.indexOf(quoted, from);
-    // The marker's quotes stay: the content goes between them.
-    pieces.push(json.slice(from, at + 1));
-    from = at + quoted.length - 1;
-    size += content.length;
-  });
-  pieces.push(json.slice(from));
-  for (const piece of pieces) size += Buffer.byteLength(piece);
+  for (const { slot, at: i } of at) {
+    pieces.push(Buffer.from(json.slice(from, i)));
+    from = i + JSON.stringify(MARKS[slot]).length;
+  }
+  pieces.push(Buffer.from(json.slice(from)));
+  template = { pieces, slots: at.map((a) => a.slot) };
+  templates.set(shared, template);
+  return template;
+}
+
+/** A slot's value as JSON text. A crypt64 content is base64, which JSON needs no escape for: quoted as it is. */
+function slotJson(part: BlockPart, slot: Slot): string {
+  if (slot === 'top') return JSON.stringify(part.top);
+  if (slot === 'checksum') return JSON.stringify(part.checksum);
+  return `"${part.content!}"`;
+}
+
+/**
+ * The block answer's JSON bytes (the same bytes as JSON.stringify of the whole items, `archiveItemOf`), written
+ * once into a buffer of their exact size: the shared pieces copied, the reader's parts written in their slots
+ * (all ASCII: a number, base64, a hex checksum).
+ */
+export function blockBody(parts: BlockPart[]): Buffer {
+  let size = 2 + Math.max(0, parts.length - 1); // the brackets and the commas between items
+  const values: string[][] = [];
+  const shapes: Template[] = [];
+  for (const part of parts) {
+    const template = templateOf(part.shared);
+    shapes.push(template);
+    const own = template.slots.map((slot) => slotJson(part, slot));
+    values.push(own);
+    for (const piece of template.pieces) size += piece.length;
+    for (const v of own) size += v.length;
+  }
   const body = Buffer.allocUnsafe(size);
   let o = 0;
-  contents.forEach((content, i) => {
-    o += body.write(pieces[i]!, o);
-    o += body.write(content, o, 'latin1');
+  body[o++] = 0x5b; // [
+  shapes.forEach((template, i) => {
+    if (i > 0) body[o++] = 0x2c; // ,
+    const own = values[i]!;
+    for (let s = 0; s < own.length; s++) {
+      o += template.pieces[s]!.copy(body, o);
+      o += body.write(own[s]!, o, 'latin1');
+    }
+    o += template.pieces[own.length]!.copy(body, o);
   });
-  body.write(pieces[pieces.length - 1]!, o);
+  body[o++] = 0x5d; // ]
   return body;
 }
 
@@ -59,8 +105,8 @@ export function readerRoutes(app: FastifyInstance, deps: { reader: ReaderService
   const { reader } = deps;
 
   app.post('/nest/epub/block/', async (request, reply) => {
-    const items = await reader.block(await currentUser(request), blockRequestSchema.parse(request.body ?? {}));
-    const body = new CompressedBytes(blockBody(items));
+    const parts = await reader.blockParts(await currentUser(request), blockRequestSchema.parse(request.body ?? {}));
+    const body = new CompressedBytes(blockBody(parts));
     reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8');
     if (!body.compressible) return reply.send(body.raw);
     reply.header('vary', 'Accept-Encoding');
@@ -68,7 +114,7 @@ export function readerRoutes(app: FastifyInstance, deps: { reader: ReaderService
     // A crypt64 chapter is random base64, where zlib finds nothing to match and only its Huffman coding saves
     // (a quarter): gzipBase64 does just that, at half zlib's cost. A plain chapter (a visitor's sample) is HTML,
     // which brotli or gzip shrinks three to five times.
-    if (items.some((item) => item.resources[0]?.encoding === 'crypt64')) {
+    if (parts.some((part) => part.shared.resources[0]?.encoding === 'crypt64')) {
       if (!acceptsGzip(acceptEncoding)) return reply.send(body.raw);
       return reply.header('content-encoding', 'gzip').send(gzipBase64(body.raw));
     }

@@ -310,6 +310,28 @@ export class CatalogService {
   }
 
   /**
+   * The cached chapter the caller may read (or its sample), without a promise; undefined when it is not cached or
+   * is refused: the caller then goes the way of chapterOrResource, which loads it and words the refusal. For the
+   * reader's block request, where each await is a turn of the microtask queue.
+   */
+  cachedChapter(bookId: string, fullPath: string, user: UserRow | null): ChapterContent | undefined {
+    const cached = this.cache.chapters.get(CatalogCache.chapterKey(bookId, fullPath));
+    if (!cached) return undefined;
+    let access: 'full' | 'sample';
+    try {
+      access = chapterAccess(user, cached.flags, cached.bounded);
+    } catch {
+      return undefined;
+    }
+    return access === 'full' ? cached.chapter : cached.sample?.chapter;
+  }
+
+  /** The cached title, without a promise; undefined when it is not cached (then requireTitle). */
+  cachedTitle(bookId: string): TitleRow | undefined {
+    return this.cache.titles.get(bookId);
+  }
+
+  /**
    * The reading policy's refusal, in words that fit the reader: one removed from (or who left) a team is told so and
    * how to subscribe themselves, not that "your subscription has ended" (issue 21: they never had one).
    */

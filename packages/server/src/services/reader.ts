@@ -105,67 +105,55 @@ export class ReaderService {
    * (where to sign in) instead of content, so the reader can say why and redirect.
    */
   async block(user: Reader | null, request: BlockRequest): Promise<ArchiveItem[]> {
-    const title = await this.catalogService.requireTitle(request.book_id);
+    return (await this.blockParts(user, request)).map(archiveItemOf);
+  }
+
+  /**
+   * The block answer's items as parts: what every reader of the chapter gets alike (one object per cached
+   * chapter, shared by every request: never changed) and the reader's own parts (position, content, checksum).
+   * The route serialises the shared part once per chapter (routes/reader.ts); `block` assembles whole items.
+   */
+  async blockParts(user: Reader | null, request: BlockRequest): Promise<BlockPart[]> {
+    // The cached title and chapter are taken without a promise where they are there (the usual case): each
+    // await is a turn of the microtask queue on the reader's hottest request.
+    const title = this.catalogService.cachedTitle(request.book_id) ?? (await this.catalogService.requireTitle(request.book_id));
     const hrefs = Array.isArray(request.hrefs) ? request.hrefs : [request.hrefs];
-    const items: ArchiveItem[] = [];
+    const parts: BlockPart[] = [];
     for (const raw of hrefs) {
       // The query part of a chapter uri is dropped (reader.md §2).
       const href = raw.split(/[?#]/)[0]!;
-      let found: Awaited<ReturnType<CatalogService['chapterOrResource']>>;
-      try {
-        found = await this.catalogService.chapterOrResource(title.book_id, href, user);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.status === 404) throw err;
-        items.push(this.refusal(title, href, err));
+      let c = this.catalogService.cachedChapter(title.book_id, href, user);
+      if (c === undefined) {
+        let found: Awaited<ReturnType<CatalogService['chapterOrResource']>>;
+        try {
+          found = await this.catalogService.chapterOrResource(title.book_id, href, user);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.status === 404) throw err;
+          parts.push({ shared: this.refusal(title, href, err), top: 0, content: null, checksum: null });
+          continue;
+        }
+        if (found.kind !== 'chapter') throw badRequest(`${href} is not a chapter of this book.`, { hrefs: [`${href} is not a chapter of this book.`] });
+        c = found.chapter;
+      }
+      const top = user ? await this.progress.chapterTop(user.id, title.id, c.full_path) : 0;
+      // Anonymous readers of samples have no key: they get the chapter as it is.
+      const encrypted = user !== null && c.content_type !== 'application/pdf';
+      const shared = sharedItemOf(title, c, href, encrypted);
+      if (!encrypted) {
+        // the chapter as it is, in the shared item
+        parts.push({ shared, top, content: null, checksum: null });
         continue;
       }
-      if (found.kind !== 'chapter') throw badRequest(`${href} is not a chapter of this book.`, { hrefs: [`${href} is not a chapter of this book.`] });
-      const c = found.chapter;
-      const top = user ? await this.topPercentage(user.id, title.id, c.full_path) : 0;
-      const chapterItem: ChapterItem = {
-        uri: c.full_path,
-        content: c.content,
-        content_type: c.content_type,
-        label: c.label,
-        encoding: null,
-        checksum: null,
-        item_order: 0,
-        as_sample: c.as_sample,
-        is_public: c.is_public,
-        stylesheets: c.stylesheets,
-        allow_scripts: c.allow_scripts,
-      };
-      if (user && c.content_type !== 'application/pdf') {
-        // Anonymous readers of samples have no key: they get the chapter as it is.
-        const plaintext = plaintextOf(c);
-        const { content, checksum } = encryptChapter(c.content, this.userKey(user).key, title.book_id, c.full_path, {
-          checksum: checksumOf(c),
-          toBase64: nodeBase64,
-          plaintext,
-          scratch: cipherScratch(plaintext),
-        });
-        chapterItem.content = content;
-        chapterItem.checksum = checksum;
-        chapterItem.encoding = 'crypt64';
-      }
-      items.push({
-        ...archiveBase(title, href),
-        chapter_label: c.label,
-        rendition: c.rendition,
-        as_sample: c.as_sample,
-        is_public: c.is_public,
-        next_chapter_uri: c.next_chapter_uri,
-        previous_chapter_uri: c.previous_chapter_uri,
-        top_percentage: top,
-        media_overlay: c.media_overlay ?? null,
-        root_attributes: c.root_attributes ?? null,
-        ...(c.media ? { media: c.media } : {}),
-        resources: [chapterItem],
-        error: null,
-        url: c.file_url,
+      const plaintext = plaintextOf(c);
+      const { content, checksum } = encryptChapter(c.content, this.userKey(user).key, title.book_id, c.full_path, {
+        checksum: checksumOf(c),
+        toBase64: nodeBase64,
+        plaintext,
+        scratch: cipherScratch(plaintext),
       });
+      parts.push({ shared, top, content, checksum });
     }
-    return items;
+    return parts;
   }
 
   /** A chapter the caller may not read: the reason, and where to go (sign in, or the title page). */
@@ -182,10 +170,6 @@ export class ReaderService {
       error: err.detail,
       url: err.status === 401 ? `/login/?next=${encodeURIComponent(paths.reader(title.title_safe, title.book_id, href))}` : paths.titlePage(title.book_id),
     };
-  }
-
-  private topPercentage(userId: number, titleId: number, fullPath: string): Promise<number> {
-    return this.progress.chapterTop(userId, titleId, fullPath);
   }
 
   /** reader.md §3 "Table of contents data", with `chapterHref` marked selected. */
@@ -370,6 +354,71 @@ function archiveBase(title: TitleRow, href: string) {
     page_progression: title.page_progression === 'rtl' ? ('rtl' as const) : ('ltr' as const),
     language: title.language,
   };
+}
+
+/**
+ * A block item as the service hands it to the route: `shared` is the whole item as every reader of the chapter
+ * gets it, with `top_percentage` 0 and, in its one resource, the chapter's own content and a null checksum; `top`,
+ * `content` and `checksum` are this reader's, in their places (`archiveItemOf`). A refusal's item is all shared.
+ */
+export interface BlockPart {
+  shared: ArchiveItem;
+  top: number;
+  /** this reader's crypt64 content and its checksum; null where the shared item's stand (a plain chapter, a refusal) */
+  content: string | null;
+  checksum: string | null;
+}
+
+/** The whole item of a part, as the reader gets it. */
+export function archiveItemOf(part: BlockPart): ArchiveItem {
+  const [resource] = part.shared.resources;
+  if (!resource) return part.shared;
+  return { ...part.shared, top_percentage: part.top, resources: [{ ...resource, content: part.content ?? resource.content, checksum: part.checksum ?? resource.checksum }] };
+}
+
+/**
+ * The shared part of a chapter's item, made once per cached chapter object (for the title and href it was asked
+ * with, encrypted or not) and kept weakly beside it: it goes when the catalog's cache drops the chapter, and a
+ * changed title (a new cached object) makes it again.
+ */
+const sharedItems = new WeakMap<ChapterContent, { title: TitleRow; href: string; encrypted: boolean; item: ArchiveItem }[]>();
+const SHARED_ITEMS_KEPT = 4;
+function sharedItemOf(title: TitleRow, c: ChapterContent, href: string, encrypted: boolean): ArchiveItem {
+  let kept = sharedItems.get(c);
+  if (kept === undefined) sharedItems.set(c, (kept = []));
+  for (const k of kept) if (k.title === title && k.href === href && k.encrypted === encrypted) return k.item;
+  const chapterItem: ChapterItem = {
+    uri: c.full_path,
+    content: c.content,
+    content_type: c.content_type,
+    label: c.label,
+    encoding: encrypted ? 'crypt64' : null,
+    checksum: null,
+    item_order: 0,
+    as_sample: c.as_sample,
+    is_public: c.is_public,
+    stylesheets: c.stylesheets,
+    allow_scripts: c.allow_scripts,
+  };
+  const item: ArchiveItem = {
+    ...archiveBase(title, href),
+    chapter_label: c.label,
+    rendition: c.rendition,
+    as_sample: c.as_sample,
+    is_public: c.is_public,
+    next_chapter_uri: c.next_chapter_uri,
+    previous_chapter_uri: c.previous_chapter_uri,
+    top_percentage: 0,
+    media_overlay: c.media_overlay ?? null,
+    root_attributes: c.root_attributes ?? null,
+    ...(c.media ? { media: c.media } : {}),
+    resources: [chapterItem],
+    error: null,
+    url: c.file_url,
+  };
+  if (kept.length >= SHARED_ITEMS_KEPT) kept.shift();
+  kept.push({ title, href, encrypted, item });
+  return item;
 }
 
 /**

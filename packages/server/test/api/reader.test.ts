@@ -4,6 +4,7 @@ import {
   chapterProgressPageSchema,
   decryptChapter,
   MESSAGES,
+  READING_MESSAGES,
   tocResponseSchema,
   USAGE_MESSAGES,
 } from '@lectern/core';
@@ -162,6 +163,36 @@ describe.each(ENGINES)('reader calls on %s', (engine) => {
     const bobs = chapterProgressPageSchema.parse((await bob.get(`/api/v1/book/${book.book_id}/chapter-progress/?page_size=50`)).json());
     expect(bobs.results.every((r) => r.top_percentage === 0)).toBe(true);
     expect((await anon.get(`/api/v1/book/${book.book_id}/chapter-progress/`)).statusCode).toBe(401);
+  });
+
+  it("answers each reader of one cached chapter with their own parts, and a lapsed reader or a visitor with the refusal, not the cached chapter", async () => {
+    const locked = book.chapters.filter((c) => !c.as_sample)[2]!;
+    const ask = { book_id: book.book_id, hrefs: locked.full_path, package_resources: 1 };
+    const plain = chapterContentSchema.parse((await ada.get(locked.url)).json()).content;
+    // ada, bob, ada again: the chapter cached and its answer's JSON made once, each reader's own parts in it
+    const answers = [];
+    for (const client of [ada, bob, ada]) {
+      const res = await client.post('/nest/epub/block/', ask);
+      expect(res.statusCode).toBe(200);
+      const [item] = blockResponseSchema.parse(res.json());
+      const key = (await client.get('/nest/key/')).json().key;
+      const [resource] = item!.resources;
+      expect(decryptChapter(resource!.content, resource!.checksum!, key, book.book_id, locked.full_path)).toEqual({ ok: true, html: plain });
+      answers.push(item!);
+    }
+    expect(answers[1]!.resources[0]!.content).not.toBe(answers[0]!.resources[0]!.content);
+    expect(answers[2]).toEqual(answers[0]);
+    const { resources: _r, ...shared } = answers[0]!;
+    expect(answers[1]).toMatchObject(shared);
+    // the chapter is in the cache now: an account whose subscription ended and a visitor still get the refusal
+    const email = 'lapsed-block@example.com';
+    await t.lectern.services.accounts.createUser({ email, password: 'a long enough password', status: 'expired' });
+    const lapsed = new TestClient(t.lectern.app);
+    await lapsed.login(email, 'a long enough password');
+    const [refused] = blockResponseSchema.parse((await lapsed.post('/nest/epub/block/', ask)).json());
+    expect(refused).toMatchObject({ resources: [], error: READING_MESSAGES.subscriptionEnded });
+    const [visitor] = blockResponseSchema.parse((await anon.post('/nest/epub/block/', ask)).json());
+    expect(visitor).toMatchObject({ resources: [], error: MESSAGES.signInToRead });
   });
 
   it("gives each block item the reader's own furthest position in that chapter, and 0 where they have none", async () => {
