@@ -10,6 +10,7 @@ import { TextField } from '../../components/TextField.tsx';
 import { formatDateTime } from './format.ts';
 import { Pager } from './Pager.tsx';
 import { usePaged } from './usePaged.ts';
+import { SelectField } from './SelectField.tsx';
 
 type Kind = (typeof AUDIT_TARGET_KINDS)[number];
 
@@ -39,17 +40,14 @@ export function AuditPage() {
         }}
       >
         <TextField label="Operator’s email" name="actor" type="search" value={actor} onChange={(e) => setActor(e.target.value)} />
-        <label className="admin-select">
-          <span>About</span>
-          <select value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
-            <option value="">Anything</option>
-            {AUDIT_TARGET_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="About" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
+          <option value="">Anything</option>
+          {AUDIT_TARGET_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
+        </SelectField>
         <Button type="submit" variant="secondary">
           Filter
         </Button>

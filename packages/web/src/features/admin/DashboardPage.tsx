@@ -12,6 +12,7 @@ import { ErrorState } from '../../components/ErrorState.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { DayBars, RankBars } from './Chart.tsx';
 import { formatDateTime } from './format.ts';
+import { SelectField } from './SelectField.tsx';
 import './Dashboard.css';
 
 export const RANGES = [
@@ -42,16 +43,13 @@ export function DashboardPage() {
     <div className="admin-dashboard">
       <div className="admin-head">
         <h1 className="page-heading">Dashboard</h1>
-        <label className="admin-select">
-          <span>{M.rangeLabel}</span>
-          <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
-            {RANGES.map((r) => (
-              <option key={r.days} value={r.days}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label={M.rangeLabel} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          {RANGES.map((r) => (
+            <option key={r.days} value={r.days}>
+              {r.label}
+            </option>
+          ))}
+        </SelectField>
       </div>
       {q.isPending ? <Spinner label="Loading…" /> : q.isError ? <ErrorState message={isApiError(q.error) ? q.error.detail : M.loadFailed} onRetry={() => void q.refetch()} /> : null}
       {d ? (

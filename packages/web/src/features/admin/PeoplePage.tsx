@@ -17,6 +17,7 @@ import { formatDate, formatDateTime } from './format.ts';
 import { Pager } from './Pager.tsx';
 import { ActionStatus, useAction } from './useAction.tsx';
 import { usePaged } from './usePaged.ts';
+import { SelectField } from './SelectField.tsx';
 
 type Status = (typeof ACCOUNT_STATUSES)[number];
 type Role = (typeof ROLES)[number];
@@ -40,17 +41,14 @@ export function PeoplePage() {
         }}
       >
         <TextField label="Search by email or name" name="q" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
-        <label className="admin-select">
-          <span>Status</span>
-          <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-            <option value="">Any</option>
-            {ACCOUNT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+          <option value="">Any</option>
+          {ACCOUNT_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </SelectField>
         <Button type="submit" variant="secondary">
           Search
         </Button>
@@ -115,27 +113,21 @@ function CreateAccount() {
       <form className="admin-form" onSubmit={(e) => void submit(e)} noValidate>
         <TextField label="Email" name="email" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} errors={action.errors.email} />
         <TextField label="Password" name="password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} errors={action.errors.password} />
-        <label className="admin-select">
-          <span>Status</span>
-          <select value={status} onChange={(e) => setStatus(e.target.value as Status)}>
-            {ACCOUNT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="admin-select">
-          <span>Role</span>
-          <select value={role} onChange={(e) => setRole(e.target.value as typeof role)}>
-            <option value="">Reader</option>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as Status)}>
+          {ACCOUNT_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value as typeof role)}>
+          <option value="">Reader</option>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </SelectField>
         <div className="admin-form__actions">
           <Button type="submit" busy={action.busy}>
             Create account
@@ -207,16 +199,13 @@ function Person({ user }: { user: AdminUserDetail }) {
               </label>
             ))}
           </fieldset>
-          <label className="admin-select">
-            <span>Status</span>
-            <select value={status} onChange={(e) => setStatus(e.target.value as Status)}>
-              {ACCOUNT_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as Status)}>
+            {ACCOUNT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </SelectField>
           <div className="admin-form__actions">
             <Button type="submit" busy={edit.busy}>
               Save

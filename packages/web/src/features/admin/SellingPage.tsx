@@ -13,6 +13,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { formatDate, formatPrice, isoOfLocal } from './format.ts';
 import { ActionStatus, useAction } from './useAction.tsx';
+import { SelectField } from './SelectField.tsx';
 
 export function SellingPage() {
   return (
@@ -56,16 +57,13 @@ function PlanForm({ plan }: { plan: PlanInfo }) {
       <TextField label={`${plan.slug === 'pro' ? 'Pro' : 'Basic'} plan name`} name="name" value={name} onChange={(e) => setName(e.target.value)} errors={action.errors.name} />
       <TextField label="Price" name="price" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} errors={action.errors.price_cents} />
       <TextField label="Currency" name="currency" value={currency} maxLength={3} onChange={(e) => setCurrency(e.target.value)} errors={action.errors.currency} />
-      <label className="admin-select">
-        <span>Period</span>
-        <select value={period} onChange={(e) => setPeriod(e.target.value as PlanInfo['period'])}>
-          {PLAN_PERIODS.map((p) => (
-            <option key={p} value={p}>
-              a {p}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField label="Period" value={period} onChange={(e) => setPeriod(e.target.value as PlanInfo['period'])}>
+        {PLAN_PERIODS.map((p) => (
+          <option key={p} value={p}>
+            a {p}
+          </option>
+        ))}
+      </SelectField>
       <div className="admin-form__actions">
         <Button type="submit" variant="secondary" busy={action.busy}>
           Save {plan.slug}
@@ -120,25 +118,19 @@ function PromotionCodes() {
       <h2 id="admin-codes">Promotion codes</h2>
       <form className="admin-form" onSubmit={(e) => void submit(e)} aria-label="New promotion code" noValidate>
         <TextField label="Code" name="code" value={code} onChange={(e) => setCode(e.target.value)} errors={action.errors.code} autoComplete="off" />
-        <label className="admin-select">
-          <span>Discount</span>
-          <select value={kind} onChange={(e) => setKind(e.target.value as 'percent' | 'fixed')}>
-            <option value="percent">Percent off</option>
-            <option value="fixed">Amount off</option>
-          </select>
-        </label>
+        <SelectField label="Discount" value={kind} onChange={(e) => setKind(e.target.value as 'percent' | 'fixed')}>
+          <option value="percent">Percent off</option>
+          <option value="fixed">Amount off</option>
+        </SelectField>
         <TextField label={kind === 'percent' ? 'Percent' : 'Amount'} name="amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} errors={action.errors.amount} />
-        <label className="admin-select">
-          <span>Plan</span>
-          <select value={plan} onChange={(e) => setPlan(e.target.value as typeof plan)}>
-            <option value="">Any plan</option>
-            {PLANS.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Plan" value={plan} onChange={(e) => setPlan(e.target.value as typeof plan)}>
+          <option value="">Any plan</option>
+          {PLANS.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </SelectField>
         <TextField label="Ends (optional)" name="expires_at" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} errors={action.errors.expires_at} />
         <TextField label="Redemption limit (optional)" name="usage_limit" inputMode="numeric" value={limit} onChange={(e) => setLimit(e.target.value)} errors={action.errors.usage_limit} />
         <label className="admin-check">

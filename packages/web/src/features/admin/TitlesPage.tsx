@@ -21,6 +21,7 @@ import { formatDate, formatDateTime } from './format.ts';
 import { Pager } from './Pager.tsx';
 import { ActionStatus, useAction } from './useAction.tsx';
 import { usePaged } from './usePaged.ts';
+import { SelectField } from './SelectField.tsx';
 
 export function TitlesPage() {
   const [typed, setTyped] = useState('');
@@ -41,14 +42,11 @@ export function TitlesPage() {
         }}
       >
         <TextField label="Search titles, authors or a book id" name="q" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
-        <label className="admin-select">
-          <span>Show</span>
-          <select value={state} onChange={(e) => setState(e.target.value as typeof state)}>
-            <option value="active">In the catalog</option>
-            <option value="retired">Retired</option>
-            <option value="all">All</option>
-          </select>
-        </label>
+        <SelectField label="Show" value={state} onChange={(e) => setState(e.target.value as typeof state)}>
+          <option value="active">In the catalog</option>
+          <option value="retired">Retired</option>
+          <option value="all">All</option>
+        </SelectField>
         <Button type="submit" variant="secondary">
           Search
         </Button>

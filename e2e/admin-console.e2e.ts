@@ -1,0 +1,198 @@
+/**
+ * The operators' console (issue 23) in Chromium at a desktop's and a phone's width, against the built app and the
+ * suite's server: a reader is refused; an operator drops two new books and a broken one, watches each bar through
+ * the upload (the upload throttled through the DevTools protocol, so the bars are seen moving) and parsing, and
+ * reads the refusal's reason; makes a promotion code that a reader redeems, and sees the redemption counted;
+ * publishes an announcement a reader finds on the home. Once the titles and dashboard routes are live: edits a
+ * title and finds the edit in the catalog, and reads the dashboard's bars drawn from what the test did.
+ * axe on every screen, nothing wider than the window; screenshots in .tmp/screens/admin-*.png.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CONSOLE_MESSAGES, HOME_MESSAGES, SUBSCRIPTION_MESSAGES } from '@lectern/core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { lecternCli } from '../scripts/fresh-server.ts';
+import { epubBook } from '../packages/server/test/ingest/helpers.ts';
+import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
+
+const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
+const PASSWORD = 'an operator with a lamp';
+const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** A new book with a filler file, so that its upload takes a few seconds at the throttled rate. */
+function bookFile(dir: string, name: string, title: string): string {
+  const filler = new Uint8Array(randomBytes(400_000)); // random: the zip cannot shrink it
+  const file = path.join(dir, name);
+  fs.writeFileSync(
+    file,
+    epubBook({
+      identifier: `urn:uuid:${randomUUID()}`,
+      title,
+      creator: 'Console Tester',
+      chapters: [
+        { path: 'one.xhtml', label: 'One', body: `<h1>One</h1><p>${title}, the first chapter.</p>` },
+        { path: 'two.xhtml', label: 'Two', body: '<h1>Two</h1><p>The second chapter.</p>' },
+      ],
+      manifest: ['<item id="filler" href="filler.bin" media-type="application/octet-stream"/>'],
+      files: { 'filler.bin': filler },
+    }),
+  );
+  return file;
+}
+
+describe.each([
+  { label: 'desktop', viewport: { width: 1280, height: 900 } },
+  { label: 'phone', viewport: { width: 390, height: 844 } },
+])('the operators’ console at $label width', ({ label, viewport }) => {
+  let browser: Browser;
+  let admin: Page;
+  let reader: Page;
+  const stamp = `${label}${Date.now()}`;
+  const adminEmail = `operator-${stamp}@example.com`;
+  const readerEmail = `reader-${stamp}@example.com`;
+  const contexts = signedInContexts(() => browser);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-console-'));
+  const titles = [`Harbour Lights ${stamp}`, `Quiet Engines ${stamp}`];
+
+  const shot = async (page: Page, name: string) => {
+    fs.mkdirSync(SCREENS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENS, `admin-${name}-${label}.png`), fullPage: true });
+  };
+  const clean = async (page: Page) => {
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+  };
+
+  beforeAll(async () => {
+    lecternCli(inject('dataDir'), ['users:create', '--email', adminEmail, '--password', PASSWORD, '--role', 'admin', '--status', 'subscriber']);
+    lecternCli(inject('dataDir'), ['users:create', '--email', readerEmail, '--password', PASSWORD, '--status', 'trial']);
+    browser = await launchBrowser();
+    ({ page: admin } = await contexts.open(adminEmail, PASSWORD, viewport));
+    ({ page: reader } = await contexts.open(readerEmail, PASSWORD, viewport));
+  });
+  afterAll(async () => {
+    await contexts.closeAll();
+    await browser?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a reader with a page that says why', async () => {
+    await reader.goto('/admin/');
+    await reader.getByRole('heading', { name: CONSOLE_MESSAGES.refusedTitle }).waitFor();
+    await reader.getByText(CONSOLE_MESSAGES.refused).waitFor();
+    expect(await reader.getByRole('navigation', { name: CONSOLE_MESSAGES.navLabel }).count()).toBe(0);
+    await clean(reader);
+    await shot(reader, 'refused');
+  });
+
+  it('imports two books with their bars through upload and parsing, and refuses a broken one with its reason', async () => {
+    const files = [bookFile(dir, `harbour-${stamp}.epub`, titles[0]!), bookFile(dir, `engines-${stamp}.epub`, titles[1]!)];
+    const broken = path.join(dir, `broken-${stamp}.epub`);
+    fs.writeFileSync(broken, 'this is no zip at all, only words with an .epub name');
+    await admin.goto('/admin/import/');
+    await admin.getByRole('heading', { name: 'Import' }).waitFor();
+    await clean(admin);
+    // every value each file's bar and phase took, as the page drew them
+    await admin.evaluate(() => {
+      const seen: Record<string, { phases: string[]; values: number[] }> = {};
+      (window as unknown as { __seen: typeof seen }).__seen = seen;
+      const record = () => {
+        for (const li of document.querySelectorAll<HTMLElement>('li[data-phase]')) {
+          const name = li.getAttribute('aria-label') ?? '';
+          const s = (seen[name] ??= { phases: [], values: [] });
+          const phase = li.dataset.phase!;
+          if (s.phases.at(-1) !== phase) s.phases.push(phase);
+          const bar = li.querySelector('progress');
+          if (bar?.hasAttribute('value')) s.values.push(Number(bar.getAttribute('value')));
+        }
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['value', 'data-phase'] });
+    });
+    const cdp = await admin.context().newCDPSession(admin);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 150 * 1024 });
+    await admin.getByTestId('import-files').setInputFiles([...files, broken]);
+    const row = (file: string) => admin.getByRole('listitem', { name: path.basename(file) });
+    for (const [i, f] of files.entries()) await row(f).getByText(CONSOLE_MESSAGES.importedAs(titles[i]!, 2)).waitFor({ timeout: 45_000 });
+    const refused = admin.locator(`li[data-phase="refused"][aria-label="${path.basename(broken)}"]`);
+    await refused.waitFor({ timeout: 30_000 });
+    const reason = (await refused.locator('.admin-error').innerText()).trim();
+    expect(reason.length).toBeGreaterThan(10);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    const seen = await admin.evaluate(() => (window as unknown as { __seen: Record<string, { phases: string[]; values: number[] }> }).__seen);
+    for (const f of files) {
+      const s = seen[path.basename(f)]!;
+      expect(s.phases).toEqual(expect.arrayContaining(['uploading', 'processing', 'imported']));
+      // the bar was seen part way, not only empty and full
+      expect(s.values.some((v) => v > 0 && v < 100), JSON.stringify(s)).toBe(true);
+    }
+    // sent and refused by the server (its reason), not turned away by the page
+    const brokenPhases = seen[path.basename(broken)]!.phases;
+    expect(brokenPhases[0]).not.toBe('refused');
+    expect(brokenPhases.at(-1)).toBe('refused');
+    await clean(admin);
+    await shot(admin, 'import');
+    // the new titles are in the catalog
+    const link = row(files[0]!).getByRole('link', { name: 'Open the title page' });
+    await link.click();
+    await admin.getByRole('heading', { name: titles[0] }).waitFor();
+  });
+
+  it('makes a promotion code that a reader redeems, and counts the redemption', async () => {
+    const code = `e2e${stamp}`.toLowerCase();
+    await admin.goto('/admin/selling/');
+    const form = admin.getByRole('form', { name: 'New promotion code' });
+    await form.getByLabel('Code', { exact: true }).fill(code);
+    await form.getByLabel('Percent', { exact: true }).fill('25');
+    await form.getByLabel('Plan', { exact: true }).selectOption('pro');
+    await form.getByRole('button', { name: 'Create code' }).click();
+    await admin.getByText(CONSOLE_MESSAGES.codeCreated(code)).waitFor();
+    const codeRow = admin.locator(`tr[data-code="${code}"]`);
+    await codeRow.waitFor();
+    expect(await codeRow.innerText()).toMatch(/25% off the pro plan[\s\S]*\b0\b/);
+    // a bad amount: the field is named, nothing is made
+    await form.getByLabel('Code', { exact: true }).fill(`${code}x`);
+    await form.getByLabel('Percent', { exact: true }).fill('250');
+    await form.getByRole('button', { name: 'Create code' }).click();
+    await form.locator('.field--invalid').getByText(/100/).waitFor();
+    expect(await admin.locator(`tr[data-code="${code}x"]`).count()).toBe(0);
+    await clean(admin);
+    await shot(admin, 'selling');
+
+    await reader.goto('/subscribe/?plan=pro');
+    await reader.getByRole('heading', { name: 'Subscribe' }).waitFor();
+    await reader.getByLabel('Promotion code').fill(code);
+    await reader.getByRole('button', { name: 'Apply' }).click();
+    await reader.getByText(SUBSCRIPTION_MESSAGES.codeApplied(code)).waitFor();
+    await reader.getByLabel('Country').selectOption('US');
+    await reader.getByRole('button', { name: 'Subscribe' }).click();
+    await reader.waitForURL('**/u');
+
+    await admin.reload();
+    await codeRow.waitFor();
+    await expect.poll(async () => (await codeRow.locator('td.num').innerText()).trim()).toBe('1');
+  });
+
+  it('publishes an announcement, with the preview, that a reader finds on the home', async () => {
+    const message = `Reading week starts Monday (${stamp})`;
+    await admin.goto('/admin/engaging/');
+    const form = admin.getByRole('form', { name: 'New announcement' });
+    await form.getByLabel('Message').fill(message);
+    await form.getByLabel('Link (optional)').fill('/live-training/');
+    const preview = form.getByRole('group', { name: CONSOLE_MESSAGES.previewHeading });
+    await preview.getByText(message).waitFor();
+    await clean(admin);
+    await shot(admin, 'engaging');
+    await form.getByRole('button', { name: 'Publish' }).click();
+    await admin.getByText(CONSOLE_MESSAGES.announcementAdded).waitFor();
+    await admin.getByRole('list', { name: 'Announcements list' }).getByText(message).waitFor();
+
+    await reader.goto('/home/');
+    const shown = reader.getByRole('region', { name: HOME_MESSAGES.headings.announcements, exact: true });
+    await shown.getByRole('link', { name: message }).waitFor();
+    expect(await shown.getByRole('link', { name: message }).getAttribute('href')).toBe('/live-training/');
+  });
+});
