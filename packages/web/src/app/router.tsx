@@ -105,6 +105,8 @@ const TeamJoinPage = onDemand(() => import('../features/account/TeamJoinPage.tsx
 const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
 const LiveTrainingPage = onDemand(() => import('../features/live-training/LiveTrainingPage.tsx'));
 const LiveCoursePage = onDemand(() => import('../features/live-training/CoursePage.tsx'));
+/** The operators' console (issue 23): its own chunk, never loaded for readers. */
+const AdminArea = onDemand(() => import('../features/admin/AdminArea.tsx'));
 
 /** A boundary for what a page itself may suspend on (its own lazy parts have their own). */
 const deferred = (node: ReactNode) => <Suspense fallback={<PageLoading />}>{node}</Suspense>;
@@ -143,6 +145,7 @@ export function AppRoutes() {
         <Route path="c/*" element={deferred(<PlaylistsArea />)} />
         <Route path="live-training" element={deferred(<LiveTrainingPage />)} />
         <Route path="live-training/courses/:slug/:courseId" element={deferred(<LiveCoursePage />)} />
+        <Route path="admin/*" element={deferred(<AdminArea />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
