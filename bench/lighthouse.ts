@@ -11,6 +11,8 @@
  *   PORT=4300 (the server; Chrome gets the next ports)  REPORTS=dir (keeps every report as JSON)
  *   BEFORE=dir: another build (say, of an older commit) served by a second fresh server with the same readers; each
  *   row then has that build's row beside it and their runs alternate (the anchor on a machine others share)
+ *   DIST=dir: the build to measure instead of packages/web/dist  BEFORE_PORT=n: the anchor's server (default PORT+50)
+ *   CHROME_PORTS=n: Chrome takes the ports PORT+1 to PORT+n in turn (default 20)
  *
  * Readers (issue 21): "one" is the demo account with one playlist of the library's titles; "many" is a subscriber
  * with 51 playlists of 100 items (50 playlists and the queue), the reader whose pages used to download every
@@ -34,7 +36,8 @@ import { chromium, type Cookie } from 'playwright-core';
 import { startFreshServer, CHROMIUM_LAUNCH, lecternCli, signIn } from '../scripts/fresh-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dist = path.join(root, 'packages/web/dist');
+/** The build measured as 'this': packages/web/dist, or DIST=dir (a build of one's own, made with `vite build --outDir`). */
+const dist = process.env.DIST ? path.resolve(process.env.DIST) : path.join(root, 'packages/web/dist');
 const RUNS = Number(process.env.RUNS ?? 5);
 const PORT = Number(process.env.PORT ?? 0);
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
@@ -241,7 +244,7 @@ async function main() {
   console.log(`load average before set-up: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
   const sites: Site[] = [];
   // The anchor first, then this build: each row's runs alternate between them, round after round.
-  if (process.env.BEFORE) sites.push(await prepare('before', snapshotOf(process.env.BEFORE), PORT ? PORT + 50 : undefined));
+  if (process.env.BEFORE) sites.push(await prepare('before', snapshotOf(process.env.BEFORE), process.env.BEFORE_PORT ? Number(process.env.BEFORE_PORT) : PORT ? PORT + 50 : undefined));
   sites.push(await prepare('this', snapshotOf(dist), PORT || undefined));
   const thisBuild = sites[sites.length - 1]!;
   try {
@@ -272,7 +275,7 @@ async function main() {
         ...(chromePort ? { port: chromePort } : {}),
       });
       // A port a killed Chrome may still hold is not reused at once.
-      if (chromePort) chromePort = chromePort >= PORT + 20 ? PORT + 1 : chromePort + 1;
+      if (chromePort) chromePort = chromePort >= PORT + Number(process.env.CHROME_PORTS ?? 20) ? PORT + 1 : chromePort + 1;
       try {
         const reader = screen.reader ? screen.site.readers.get(screen.reader)! : null;
         if (reader) {
