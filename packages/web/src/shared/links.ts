@@ -33,6 +33,8 @@ export const appPaths = {
   /** The team sign-up page (§2 "team sign-up page with add-another-member"; core's teamPaths.signUpPage). */
   teamSignUp: '/teams/new/',
   editPlaylist: (id: string) => `/c/edit-collection/${seg(id)}/`,
+  /** The operators' console (issue 23), its own chunk (features/admin). */
+  console: '/admin/',
 } as const;
 
 /**

@@ -16,7 +16,8 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { TextArea } from '../../components/TextArea.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
-import { consolePaths } from './access.ts';
+import { accessOf, consolePaths } from './access.ts';
+import { useSession } from '../../shared/useSession.ts';
 import { formatDate, formatDateTime } from './format.ts';
 import { Pager } from './Pager.tsx';
 import { ActionStatus, useAction } from './useAction.tsx';
@@ -93,10 +94,12 @@ export function TitlesPage() {
 export function TitlePage() {
   const bookId = useParams().bookId ?? '';
   const title = useQuery({ queryKey: adminKeys.title(bookId), queryFn: ({ signal }) => adminApi.title(bookId, signal) });
+  // kept above the form, which starts again (a new key) from the version the server has now
+  const [conflict, setConflict] = useState<string | null>(null);
   if (title.isPending) return <Spinner label="Loading…" />;
   if (title.isError) return <ErrorState message={isApiError(title.error) ? title.error.detail : M.loadFailed} onRetry={() => void title.refetch()} />;
   // a new version from the server (saved here or elsewhere) starts the form again from it
-  return <TitleEditor key={title.data.version} title={title.data} />;
+  return <TitleEditor key={title.data.version} title={title.data} conflict={conflict} onConflict={setConflict} />;
 }
 
 const list = (s: string) =>
@@ -105,11 +108,11 @@ const list = (s: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-function TitleEditor({ title }: { title: AdminTitleDetail }) {
+function TitleEditor({ title, conflict, onConflict: setConflict }: { title: AdminTitleDetail; conflict: string | null; onConflict: (message: string | null) => void }) {
   const client = useQueryClient();
   const action = useAction();
   const life = useAction();
-  const [conflict, setConflict] = useState<string | null>(null);
+  const admin = accessOf(useSession().profile) === 'admin';
   const [form, setForm] = useState({
     title: title.title,
     authors: title.authors.join(', '),
@@ -226,7 +229,8 @@ function TitleEditor({ title }: { title: AdminTitleDetail }) {
         </Button>
         <ActionStatus action={life} />
       </section>
-      <Readers bookId={title.book_id} />
+      {/* who read it is the people part: operators only (core/admin.ts CONTENT_ROUTES) */}
+      {admin ? <Readers bookId={title.book_id} /> : null}
     </div>
   );
 }
