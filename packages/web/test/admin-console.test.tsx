@@ -7,6 +7,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import type { AccountProfile, AdminTitleDetail } from '@lectern/core';
 import { CONSOLE_MESSAGES } from '@lectern/core';
+import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../src/api/client.ts';
@@ -15,6 +16,8 @@ import { DayBars, niceMax } from '../src/features/admin/Chart.tsx';
 import { IMPORT_KINDS, kindOf } from '../src/features/admin/importKinds.ts';
 import { ImportPage } from '../src/features/admin/ImportPage.tsx';
 import { TitlePage } from '../src/features/admin/TitlesPage.tsx';
+import { SellingPage } from '../src/features/admin/SellingPage.tsx';
+import { DashboardPage } from '../src/features/admin/DashboardPage.tsx';
 import { flush, json, stubFetch } from './helpers.tsx';
 import { profile } from './fixtures.ts';
 
@@ -294,5 +297,65 @@ describe('a title edited by two operators', () => {
     // theirs is read again and the form starts from it
     await flush();
     expect(((await screen.findByLabelText('Title')) as HTMLInputElement).value).toBe('Moby Dick; or, The Whale');
+  });
+});
+
+function renderPage(ui: ReactNode) {
+  document.cookie = 'csrftoken=tok; path=/';
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>{ui}</MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('selling', () => {
+  it('sends an amount off in cents, and shows the server’s reason under its field', async () => {
+    const calls = stubFetch((call) => {
+      if (call.url.startsWith('/api/v2/plans/')) return json(200, { results: [] });
+      if (call.method === 'POST') return json(400, { detail: 'Invalid request.', errors: { code: ['a code is letters, digits, - and _'] } });
+      return json(200, { results: [] });
+    });
+    renderPage(<SellingPage />);
+    await flush();
+    const form = screen.getByRole('form', { name: 'New promotion code' });
+    fireEvent.change(within(form).getByLabelText('Code'), { target: { value: 'spring sale' } });
+    fireEvent.change(within(form).getByLabelText('Discount'), { target: { value: 'fixed' } });
+    fireEvent.change(within(form).getByLabelText('Amount'), { target: { value: '5.50' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Create code' }));
+    await flush();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ code: 'spring sale', kind: 'fixed', amount: 550, plan: null, expires_at: null, usage_limit: null, is_sale: false });
+    expect(within(form).getByLabelText('Code').getAttribute('aria-invalid')).toBe('true');
+    expect(within(form).getByText('a code is letters, digits, - and _')).toBeTruthy();
+  });
+});
+
+describe('the dashboard', () => {
+  it('draws each day of the answer, and the searches that found nothing', async () => {
+    const day = (d: string, imports: number) => ({ day: d, active_readers: 1, minutes_read: 12.4, new_accounts: 0, trial_conversions: 0, imports, import_failures: 0 });
+    stubFetch((call) =>
+      call.url.startsWith('/api/v1/admin/dashboard/')
+        ? json(200, {
+            from: '2026-11-27',
+            to: '2026-11-28',
+            days: [day('2026-11-27', 3), day('2026-11-28', 6)],
+            top_titles: [],
+            top_topics: [],
+            empty_searches: [{ query: 'kubernetes', count: 4 }],
+            import_failures: [],
+          })
+        : json(404, { detail: 'Not found' }),
+    );
+    const { container } = renderPage(<DashboardPage />);
+    await flush();
+    await screen.findByText('Files imported per day', { exact: false });
+    const bars = [...container.querySelectorAll('figure[data-chart="Files imported per day"] rect')];
+    expect(bars.map((b) => [b.getAttribute('data-key'), b.getAttribute('data-value')])).toEqual([
+      ['2026-11-27', '3'],
+      ['2026-11-28', '6'],
+    ]);
+    expect(Number(bars[1]!.getAttribute('height'))).toBeCloseTo(2 * Number(bars[0]!.getAttribute('height')));
+    expect(container.querySelector('figure[data-chart="Searches that found nothing"] li[data-key="kubernetes"]')?.getAttribute('data-value')).toBe('4');
   });
 });
