@@ -100,6 +100,14 @@ async function readerRun(browser: Browser, storageState: Awaited<ReturnType<Brow
       const first = performance.getEntriesByName('reader:first-screen')[0]?.startTime ?? whole;
       const steps: Record<string, number> = {};
       for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('reader:')) steps[m.name.slice(7)] ??= m.startTime;
+      // The page's requests on the way to the chapter (STEPS=1 prints them): when each started and ended.
+      for (const r of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+        const name = new URL(r.name).pathname.replace(/^\/assets\//, '').replace(/-[\w-]{8}\.js$/, '.js');
+        if (/block|information_for_javascript|nest\/key|\.js$/.test(name)) {
+          steps[`>${name}`] ??= r.startTime;
+          steps[`<${name}`] ??= r.responseEnd;
+        }
+      }
       const tasks = (window as unknown as { __lt: { start: number; duration: number }[] }).__lt ?? [];
       const text = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.body?.textContent?.length ?? 0;
       return { first, whole, steps, tasks, text };

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
 import { importBook } from '../scripts/fresh-server.ts';
@@ -151,6 +151,29 @@ for (const viewport of [desktop, phone]) {
       expect(await inFrame(page, (doc) => doc.querySelectorAll('section.chapter').length, null)).toBe(1);
       // Still at its start, and the footer's figure is the whole chapter's.
       expect(await page.locator('.reader-footer__text').textContent()).toBe('0%');
+    });
+
+    it('is asked for as the page starts, once: before the app asks who is signed in (engine/earlyChapter.ts)', async () => {
+      const asked: string[] = [];
+      const onRequest = (r: Request) => {
+        const u = new URL(r.url());
+        if (u.pathname === '/nest/epub/block/' && r.method() === 'POST' && (r.postData() ?? '').includes(long().full_path.split('/').pop()!)) asked.push('chapter');
+        else if (u.pathname === '/u/information_for_javascript') asked.push('profile');
+      };
+      page.context().on('request', onRequest);
+      try {
+        await page.goto('about:blank');
+        await page.goto(long().web_url);
+        await whole(page);
+      } finally {
+        page.context().off('request', onRequest);
+      }
+      // One request: the reader took the answer of the one sent as the page started instead of asking again.
+      expect(asked.filter((a) => a === 'chapter')).toHaveLength(1);
+      expect(asked.indexOf('chapter')).toBeLessThan(asked.indexOf('profile'));
+      // And it is the chapter, whole.
+      const text = await inFrame(page, (doc) => doc.querySelector('section.chapter')!.textContent ?? '', null);
+      expect(text === chapterText).toBe(true);
     });
 
     it('resumes at a place deep in the chapter: the slice holding it first, and it stays in view', async () => {

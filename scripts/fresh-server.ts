@@ -32,7 +32,9 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?: number; env?: Record<string, string>; port?: number }): Promise<FreshServer> {
-  if (!fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) throw new Error('build the web app first: npm run build');
+  // (a build elsewhere, WEB_DIST, serves as well: the benches compare builds without touching packages/web/dist)
+  const dist = opts.env?.WEB_DIST ?? process.env.WEB_DIST ?? path.join(root, 'packages/web/dist');
+  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error(`build the web app first: npm run build (no ${dist}/index.html)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), opts.dataDirPrefix));
   const port = opts.port ?? (await freePort());
   const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {

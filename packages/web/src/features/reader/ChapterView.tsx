@@ -17,7 +17,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirection, ROOT_ID, setReaderClasses, verticalWriting } from './engine/chapterDocument.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
 import { adaptBookStyles } from './engine/bookStyles.ts';
-import { chapterShell, firstSlice, SLICE_MIN_CHARS, SliceFiller, sliceChapter } from './engine/chapterSlices.ts';
+import { chapterShell, firstSlice, SLICE_MIN_CHARS, SliceFiller, slicesOf } from './engine/chapterSlices.ts';
 import type { InitialPosition } from '../../shared/reading/position.ts';
 
 /** A chapter's document, as ChapterView writes it. */
@@ -143,7 +143,7 @@ export function ChapterView(props: ChapterViewProps) {
     setReady(false);
     setComplete(false);
     // A long chapter: the slice holding the reader's place first, the rest once it is on screen.
-    const sliced = swap ? null : sliceChapter(source.html);
+    const sliced = swap ? null : slicesOf(source.html);
     const start = sliced ? firstSlice(source.html, sliced, p.initial()) : null;
     let filling = false;
     if (swap) {

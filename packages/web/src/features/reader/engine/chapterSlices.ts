@@ -178,6 +178,20 @@ export function sliceChapter(html: string, sliceChars = SLICE_CHARS, minChars = 
   return { slices, innerStart, innerEnd, containerTagEnd };
 }
 
+/** How the last chapter the worker decrypted was cut (primeSlices), so the page need not scan it again. */
+let primed: { html: string; sliced: SlicedChapter | null } | null = null;
+
+/** Keeps the slicing of `html` worked out elsewhere (the chapter worker), for {@link slicesOf}. */
+export function primeSlices(html: string, sliced: SlicedChapter | null): void {
+  primed = { html, sliced };
+}
+
+/** {@link sliceChapter} of `html` with the defaults, taken from {@link primeSlices} when it was given this chapter. */
+export function slicesOf(html: string): SlicedChapter | null {
+  if (primed && primed.html === html) return primed.sliced;
+  return sliceChapter(html);
+}
+
 /** The chapter's HTML with only slice `index` in its container, the container marked (SLICE_CONTAINER_ATTR). */
 export function chapterShell(html: string, sliced: SlicedChapter, index: number): string {
   const s = sliced.slices[index]!;
