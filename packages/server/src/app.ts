@@ -235,7 +235,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     scriptedFrames: new ScriptedFrames(secret, config.scriptedOrigin, catalog, sessions),
     media: new MediaService(secret, catalog, mediaRepo, store, catalogCache),
     search: new SearchService(searchRepo, catalogRepo, catalog),
-    home: new HomeService(new HomeRepository(db.kysely), catalogRepo, catalog),
+    home: new HomeService(new HomeRepository(db.kysely, undefined, db.reads), catalogRepo, catalog),
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
     catalogChanges,
     heavyRequests: new Gate(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),

@@ -1,8 +1,8 @@
 /**
  * SQLite's searches read on threads of their own (db/sqlite-readers.ts; docs/decisions.md "Searches read SQLite on
  * threads of their own"), on both engines: a title imported is found at once by the library search and inside the
- * book, also by threads that had already read before it came; on SQLite the statements ran on the reader threads,
- * and closing the app ends them.
+ * book, also by threads that had already read before it came; on SQLite the statements ran on the reader threads
+ * (and the home's most-read aggregate), and closing the app ends them.
  */
 import { catalogSearchResponseSchema, inBookSearchResponseSchema, searchPaths } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,13 @@ describe.each(['sqlite', 'postgres'] as const)('searches on reader threads (%s)'
     for (const found of await Promise.all([titlesFor('pondweed'), titlesFor('pondweed'), titlesFor('pondweed'), titlesFor('pondweed')])) {
       expect(found).toEqual(['Reader Thread Book 2']);
     }
+  });
+
+  it("reads the home's most-read count (a library-wide aggregate) on the reader threads too", async () => {
+    const before = answered();
+    const res = await reader.get(searchPaths.home());
+    expect(res.statusCode, res.body).toBe(200);
+    if (engine === 'sqlite') expect(answered()).toBeGreaterThan(before);
   });
 
   it('closing the app ends the reader threads', async () => {
