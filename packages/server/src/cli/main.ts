@@ -3,7 +3,8 @@
  *   users:create --email E (--password P | --password-stdin) [--role admin|content-creator|preview-creator] [--status trial|subscriber|expired|cancelled] [--team NAME]
  *   users:reset-password --email E [--password-stdin]      (asks for it in a terminal)
  *   import <file-or-folder>... [--topic slug]... [--allow-scripts]   (books, media files, media folders, lectern-media.json)
- *   import <file> --replace <book_id> [--topic slug]...      (a new edition of that book, keeping its book id)
+ *   import <file> --replace <book_id> [--topic slug]...      (a new edition of that title, keeping its book id; a
+ *                                                            media title's file or folder)
  *   library:sample [--with-debian]
  *   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
  *   plans:set <basic|pro> --name N --price CENTS --currency USD --period month|year
@@ -46,7 +47,8 @@ const USAGE = `usage: npm run lectern -- <command>
       media files (one title, parts in natural order, a .vtt/.srt of the same name is a part's transcript), or a folder
       with a lectern-media.json manifest: {"title", "authors", "description", "publisher", "topics", "language",
       "parts": [{"file", "title", "description", "transcript"}]} (paths inside the folder only)
-  import <file> --replace <book_id> [--topic slug]...   (a new edition of that book: same book id, EPUB for EPUB, PDF for PDF)
+  import <file> --replace <book_id> [--topic slug]...   (a new edition of that book: same book id, EPUB for EPUB, PDF for PDF;
+                                                         a video course or audiobook takes its new file or folder)
   library:sample [--with-debian]   (the sample books; with ffmpeg and espeak-ng also a narrated audiobook and a video course)
   chapters:flag <book_id> <chapter_path> [--sample true|false] [--public true|false]
   plans:set <basic|pro> --name N --price CENTS --currency USD --period month|year
@@ -158,10 +160,10 @@ async function run(argv: string[]): Promise<number> {
           const bookId = values.replace.trim();
           if (!bookId) throw new AppError(400, 'import --replace needs the book id of the book to replace');
           const file = positionals[0]!;
-          const stat = await fs.stat(file).catch(() => null);
-          if (!stat?.isFile()) throw new AppError(400, `import --replace: ${file} is not a file`);
+          if (!(await fs.stat(file).catch(() => null))) throw new AppError(400, `import --replace: ${file} is not a file or folder`);
           try {
-            const done = await services.importer.replaceFile(file, path.basename(file), bookId, { topics: values.topic ?? [], allowScripts });
+            // a book's one file, or a video course's or audiobook's file or folder (services/import.ts replacePath)
+            const done = await services.importer.replacePath(file, bookId, { topics: values.topic ?? [], allowScripts });
             console.log(`replaced  ${done.book_id}  "${done.title}"  ${done.chapters} chapters (${done.replaced.kept} kept, ${done.replaced.added} new, ${done.replaced.removed.length} removed)`);
             for (const r of done.replaced.removed) console.log(`  removed: ${r}`);
             for (const w of done.warnings) console.log(`  warning: ${w}`);

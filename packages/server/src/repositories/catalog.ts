@@ -470,7 +470,7 @@ export class CatalogRepository {
     editionFor: (had: EditionBefore) => NewTitleBundle,
   ): Promise<{ title: TitleRow; kept: number; added: number; removed: string[]; oldFiles: string[]; bundle: NewTitleBundle }> {
     const done = await this.db.transaction().execute(async (trx) => {
-      const before = await trx.selectFrom('titles').select(['id', 'work_title_id', 'cover_path']).where('id', '=', titleId).executeTakeFirstOrThrow();
+      const before = await trx.selectFrom('titles').select(['id', 'work_title_id', 'cover_path', 'preview_path']).where('id', '=', titleId).executeTakeFirstOrThrow();
       // What the operator set on the old edition (chapter flags, topics), read here rather than before: a change made
       // while the worker ran is kept, and on PostgreSQL the chapter rows stay locked until the swap commits.
       const flagsQuery = trx.selectFrom('chapters').select(['full_path', 'as_sample', 'is_public']).where('title_id', '=', titleId);
@@ -486,7 +486,11 @@ export class CatalogRepository {
       ]);
       const bundle = editionFor({ chapters: hadChapters, topics: hadTopics });
       const oldResources = await trx.selectFrom('resources').select(['storage_path', 'sample_storage_path']).where('title_id', '=', titleId).execute();
-      const oldFiles = [before.cover_path, ...oldResources.flatMap((r) => [r.storage_path, r.sample_storage_path])].filter((f): f is string => !!f);
+      // (a media title's parts and preview clip too)
+      const oldMedia = await trx.selectFrom('media_files').select('storage_path').where('title_id', '=', titleId).execute();
+      const oldFiles = [before.cover_path, before.preview_path, ...oldResources.flatMap((r) => [r.storage_path, r.sample_storage_path]), ...oldMedia.map((m) => m.storage_path)].filter(
+        (f): f is string => !!f,
+      );
       const { book_id: _bookId, ...columns } = bundle.title;
       const title = await trx.updateTable('titles').set(columns).where('id', '=', titleId).returningAll().executeTakeFirstOrThrow();
 
@@ -515,6 +519,8 @@ export class CatalogRepository {
         if (id === undefined) fresh.push(c);
         else await trx.updateTable('chapters').set({ ...c, sample_content: c.sample_content ?? null, media_overlay: c.media_overlay ?? null, root_attributes: c.root_attributes ?? null }).where('id', '=', id).execute();
       }
+      // A media title's parts are written again below, each on its chapter (kept, or new).
+      await trx.deleteFrom('media_files').where('title_id', '=', titleId).execute();
       for (const batch of chunks(fresh, 50)) await trx.insertInto('chapters').values(batch.map((c) => ({ ...c, title_id: titleId }))).execute();
 
       await trx.deleteFrom('resources').where('title_id', '=', titleId).execute();
@@ -523,6 +529,7 @@ export class CatalogRepository {
       for (const batch of chunks(bundle.toc, 100)) await trx.insertInto('toc_entries').values(batch.map((t) => ({ ...t, title_id: titleId }))).execute();
       if (bundle.search && this.search) {
         const ids = await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', titleId).execute();
+      await this.insertMedia(trx, titleId, bundle.media);
         await this.search.write(trx, titleId, bundle.search, new Map(ids.map((c) => [c.full_path, c.id])));
       }
       // Sort keys, topics and publishers may have changed: the work's listing rows and counts follow.
@@ -552,15 +559,7 @@ export class CatalogRepository {
         const ids = await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', title.id).execute();
         await this.search.write(trx, title.id, bundle.search, new Map(ids.map((c) => [c.full_path, c.id])));
       }
-      if (bundle.media?.length) {
-        const ids = new Map((await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', title.id).execute()).map((c) => [c.full_path, c.id]));
-        for (const batch of chunks(bundle.media, 50)) {
-          await trx
-            .insertInto('media_files')
-            .values(batch.map(({ full_path, ...m }) => ({ ...m, chapter_id: ids.get(full_path)!, title_id: title.id })))
-            .execute();
-        }
-      }
+      await this.insertMedia(trx, title.id, bundle.media);
       // The work's listing rows and counts change with it (a new format, or a new title standing for a work).
       await refreshListings(trx, [workTitleId ?? title.id]);
       return title;
@@ -573,6 +572,18 @@ export class CatalogRepository {
       await trx.insertInto('title_authors').values(bundle.authors.map((name, position) => ({ title_id: titleId, position, name, name_key: nameKey(name), dir: bundle.authorDirections?.[name]?.dir ?? null, lang: bundle.authorDirections?.[name]?.lang ?? null }))).execute();
     }
     let position = 0;
+  /** A media title's parts (media_files), each on its chapter by path; the chapters are written already. */
+  private async insertMedia(trx: Transaction<Database>, titleId: number, media: NewTitleBundle['media']): Promise<void> {
+    if (!media?.length) return;
+    const ids = new Map((await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', titleId).execute()).map((c) => [c.full_path, c.id]));
+    for (const batch of chunks(media, 50)) {
+      await trx
+        .insertInto('media_files')
+        .values(batch.map(({ full_path, ...m }) => ({ ...m, chapter_id: ids.get(full_path)!, title_id: titleId })))
+        .execute();
+    }
+  }
+
     for (const p of bundle.publishers) {
       const publisherId = await this.ensureNamed(trx, 'publishers', p);
       await trx.insertInto('title_publishers').values({ title_id: titleId, publisher_id: publisherId, position: position++ }).execute();

@@ -11,7 +11,7 @@ import type { ImportLimits } from '../ingest/worker-protocol.ts';
 import { assertContentRole } from '../policies/admin.ts';
 import { currentUser } from '../plugins/auth-context.ts';
 import type { ChapterFlagsService } from '../services/chapter-flags.ts';
-import { type ImportService, reasonOf } from '../services/import.ts';
+import { type ImportService, reasonOf, replacedByOneFile } from '../services/import.ts';
 
 const MB = 1024 * 1024;
 const MAX_FILES = 20;
@@ -29,7 +29,8 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
     assertContentRole(await currentUser(request));
     // ?replace=<book_id>: the one file is a new edition of that book (services/import.ts replaceFile).
     const replace = replaceOf(request.query);
-    if (replace !== null) await deps.importer.replaceable(replace);
+    // (a video course's or audiobook's new edition is its media files: a folder of parts, up to MAX_FILES)
+    const target = replace !== null ? await deps.importer.replaceable(replace) : null;
     if (!request.isMultipart()) throw fileError(ADMIN_MESSAGES.notMultipart);
     const boundary = boundaryProblem(request.headers['content-type']);
     if (boundary) throw fileError(boundary);
@@ -37,15 +38,16 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
     let report: ImportReport;
     try {
       const { files, topics } = await receiveFiles(request, upload.dir, deps.importer.limits);
-      if (replace !== null && files.length !== 1) throw replaceError(`A replacement takes exactly one file; ${files.length} were sent.`);
+      if (target && replacedByOneFile(target) && files.length !== 1) {
+        throw replaceError(`A replacement takes exactly one file; ${files.length} were sent.`);
+      }
       if (replace !== null) {
         report = { imported: [], failed: [] };
-        for (const f of files) {
-          try {
-            report.imported.push(await deps.importer.replaceFile(f.path, f.name, replace, { topics, origin: `upload ${f.name}` }));
-          } catch (err) {
-            report.failed.push({ file: f.name, reason: reasonOf(err) });
-          }
+        const shown = files.length === 1 ? files[0]!.name : `${files.length} files`;
+        try {
+          report.imported.push(await deps.importer.replaceUpload(files, upload.dir, replace, { topics, origin: `upload ${shown}` }));
+        } catch (err) {
+          report.failed.push({ file: shown, reason: reasonOf(err) });
         }
       } else {
         // books a title each; media files alone, by folder, or by manifest (services/import.ts importUpload)

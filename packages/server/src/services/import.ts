@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { authorSortKey, type ImportReport, slugify, titleSortKey, workKey } from '@lectern/core';
+import { authorSortKey, type ImportReport, isMediaFormat, slugify, titleSortKey, workKey } from '@lectern/core';
 import type { ChapterRow, Flag, TitleRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { storedOverlay } from '../ingest/media-overlays.ts';
@@ -45,6 +45,13 @@ export interface ImportOptions {
 }
 
 const MAX_SUBJECT_TOPICS = 3;
+
+/** An upload's file that belongs to a media title: a part, a transcript or a manifest. */
+const namedTitle = (t: Pick<TitleRow, 'title' | 'book_id'>) => `"${t.title}" (book id ${t.book_id})`;
+const formatName = (format: string) => (format === 'video' ? 'a video course' : format === 'audiobook' ? 'an audiobook' : format === 'document' ? 'a PDF' : 'a book');
+/** A book's new edition is one file; a video course's or audiobook's is its media files. */
+export const replacedByOneFile = (title: Pick<TitleRow, 'content_format'>): boolean => !isMediaFormat(title.content_format);
+const isMediaUpload = (name: string) => isMediaName(name) || /\.(vtt|srt)$/i.test(name) || path.posix.basename(name.replace(/\\/g, '/')) === MANIFEST_NAME;
 const MB = 1024 * 1024;
 
 export class ImportService {
@@ -108,9 +115,23 @@ export class ImportService {
   }
 
   private async importMediaOne(job: Extract<FoundJob, { kind: 'media' }>, options: ImportOptions): Promise<ImportReport['imported'][number]> {
+    await this.measureMedia(job);
+    const upload = await this.store.beginUpload();
+    try {
+      const staged = await this.stageMedia(job, upload.dir);
+      return await this.importStagedMedia(staged.media, staged.hash, job.name, options);
+    } finally {
+      await upload.remove();
+    }
+  }
+
+  /**
+   * Every file of a media title is measured before any is copied (or an upload folder made): one past the limit for
+   * a file, or all together past what one import may write (a manifest may name up to 1,000 parts), refuses the
+   * title whole with nothing staged.
+   */
+  private async measureMedia(job: Extract<FoundJob, { kind: 'media' }>): Promise<void> {
     if (!mediaToolsAvailable()) throw new IngestError(NO_MEDIA_TOOLS);
-    // Every file is measured before any is copied: one past the limit for a file, or all together past what one
-    // import may write (a manifest may name up to 1,000 parts), refuses the title whole with nothing staged.
     let total = 0;
     for (const file of job.parts.flatMap((part) => (part.transcript ? [part, part.transcript] : [part]))) {
       const size = (await fs.stat(file.path)).size;
@@ -119,38 +140,41 @@ export class ImportService {
       }
       total += size;
     }
-    const tooMuch = (bytes: number) =>
-      new IngestError(`the title's files come to ${Math.ceil(bytes / MB)} MB, more than the ${Math.round(this.limits.maxWrittenBytes / MB)} MB one import may write (${LIMIT_NAMES.maxWrittenBytes})`);
-    if (total > this.limits.maxWrittenBytes) throw tooMuch(total);
+    if (total > this.limits.maxWrittenBytes) throw this.tooMuch(total);
+  }
+
+  private tooMuch(bytes: number): IngestError {
+    return new IngestError(`the title's files come to ${Math.ceil(bytes / MB)} MB, more than the ${Math.round(this.limits.maxWrittenBytes / MB)} MB one import may write (${LIMIT_NAMES.maxWrittenBytes})`);
+  }
+
+  /**
+   * Copies a media title's files into `dir` for the worker (it reads only those copies), hashing them as they are
+   * made: the title's hash covers its parts, transcripts and manifest.
+   */
+  private async stageMedia(job: Extract<FoundJob, { kind: 'media' }>, dir: string): Promise<{ media: MediaJob; hash: string }> {
     let copied = 0;
-    const upload = await this.store.beginUpload();
-    try {
-      // The staged copies, hashed as they are made: the title's hash covers its parts, transcripts and manifest.
-      const hash = createHash('sha256');
-      hash.update(job.manifest ?? '');
-      const stage = async (from: string, name: string, index: number, kind: string): Promise<string> => {
-        const to = path.join(upload.dir, `${kind}-${String(index).padStart(4, '0')}${path.extname(name).toLowerCase().replace(/[^.a-z0-9]/g, '')}`);
-        await fs.copyFile(from, to);
-        // a file that grew since it was measured still counts
-        copied += (await fs.stat(to)).size;
-        if (copied > this.limits.maxWrittenBytes) throw tooMuch(copied);
-        hash.update(`${kind}:${index}:${await hashFile(to)}\n`);
-        return to;
-      };
-      const parts: MediaJob['parts'] = [];
-      for (const [i, part] of job.parts.entries()) {
-        parts.push({
-          file: await stage(part.path, part.name, i, 'part'),
-          name: part.name,
-          title: part.title,
-          description: part.description,
-          transcript: part.transcript ? { file: await stage(part.transcript.path, part.transcript.name, i, 'transcript'), name: part.transcript.name } : null,
-        });
-      }
-      return await this.importStagedMedia({ name: job.name, folder: job.folder, parts, meta: job.meta }, hash.digest('hex'), job.name, options);
-    } finally {
-      await upload.remove();
+    const hash = createHash('sha256');
+    hash.update(job.manifest ?? '');
+    const stage = async (from: string, name: string, index: number, kind: string): Promise<string> => {
+      const to = path.join(dir, `${kind}-${String(index).padStart(4, '0')}${path.extname(name).toLowerCase().replace(/[^.a-z0-9]/g, '')}`);
+      await fs.copyFile(from, to);
+      // a file that grew since it was measured still counts
+      copied += (await fs.stat(to)).size;
+      if (copied > this.limits.maxWrittenBytes) throw this.tooMuch(copied);
+      hash.update(`${kind}:${index}:${await hashFile(to)}\n`);
+      return to;
+    };
+    const parts: MediaJob['parts'] = [];
+    for (const [i, part] of job.parts.entries()) {
+      parts.push({
+        file: await stage(part.path, part.name, i, 'part'),
+        name: part.name,
+        title: part.title,
+        description: part.description,
+        transcript: part.transcript ? { file: await stage(part.transcript.path, part.transcript.name, i, 'transcript'), name: part.transcript.name } : null,
+      });
     }
+    return { media: { name: job.name, folder: job.folder, parts, meta: job.meta }, hash: hash.digest('hex') };
   }
 
   /** A media title whose files are staged already (an upload's folder, or the copies importMedia made). */
@@ -204,51 +228,64 @@ export class ImportService {
    */
   async importUpload(files: { name: string; path: string }[], dir: string, options: ImportOptions = {}): Promise<ImportReport> {
     const report: ImportReport = { imported: [], failed: [] };
-    const tree = path.join(dir, 'media');
-    const isMediaUpload = (name: string) => isMediaName(name) || /\.(vtt|srt)$/i.test(name) || path.posix.basename(name.replace(/\\/g, '/')) === MANIFEST_NAME;
-    const mediaFiles: { name: string; at: string }[] = [];
+    const failed = (file: string, reason: string) => report.failed.push({ file, reason });
+    const media: typeof files = [];
     for (const f of files) {
-      if (!isMediaUpload(f.name)) {
-        try {
-          const name = path.posix.basename(f.name.replace(/\\/g, '/'));
-          report.imported.push(await this.importFile(f.path, name, { ...options, origin: `${options.origin ?? 'upload'} ${name}` }));
-        } catch (err) {
-          report.failed.push({ file: f.name, reason: reasonOf(err) });
-        }
+      if (isMediaUpload(f.name)) {
+        media.push(f);
         continue;
       }
+      try {
+        const name = path.posix.basename(f.name.replace(/\\/g, '/'));
+        report.imported.push(await this.importFile(f.path, name, { ...options, origin: `${options.origin ?? 'upload'} ${name}` }));
+      } catch (err) {
+        failed(f.name, reasonOf(err));
+      }
+    }
+    for (const { job, shown } of await this.mediaUploadJobs(media, dir, failed)) {
+      try {
+        if (job.kind === 'refused') throw new IngestError(job.reason);
+        if (job.kind === 'book') throw new IngestError('a book inside a media folder is not imported');
+        report.imported.push(await this.importMedia(job, { ...options, origin: `${options.origin ?? 'upload'} ${shown}` }));
+      } catch (err) {
+        failed(shown, reasonOf(err));
+      }
+    }
+    return report;
+  }
+
+  /**
+   * The media titles of an upload's media files (parts, transcripts, a manifest), laid out as a folder tree under
+   * `dir` by their names: loose files (no folder) are a title each; a manifest makes its folder one title; other
+   * folders one title each. A name that is not a plain relative path, or taken twice, is refused through `failed`.
+   */
+  private async mediaUploadJobs(files: { name: string; path: string }[], dir: string, failed: (file: string, reason: string) => void): Promise<{ job: FoundJob; shown: string }[]> {
+    const tree = path.join(dir, 'media');
+    const mediaFiles: { name: string; at: string }[] = [];
+    for (const f of files) {
       // the name as a path inside the upload: no absolute paths, no "..", nothing but plain segments
       const segments = f.name.replace(/\\/g, '/').split('/').filter((s) => s && s !== '.');
       if (segments.length === 0 || segments.length > 8 || segments.some((s) => s === '..' || s.length > 255)) {
-        report.failed.push({ file: f.name, reason: 'the file name must be a plain name or a folder and a name, without ".." (a folder upload sends "course/01-intro.mp4")' });
+        failed(f.name, 'the file name must be a plain name or a folder and a name, without ".." (a folder upload sends "course/01-intro.mp4")');
         continue;
       }
       const at = path.join(tree, ...segments);
       if (mediaFiles.some((m) => m.at === at)) {
-        report.failed.push({ file: f.name, reason: 'two files of the upload have this name' });
+        failed(f.name, 'two files of the upload have this name');
         continue;
       }
       await fs.mkdir(path.dirname(at), { recursive: true });
       await fs.rename(f.path, at);
       mediaFiles.push({ name: segments.join('/'), at });
     }
-    if (mediaFiles.length === 0) return report;
-    // Loose files (no folder) are a title each; a manifest makes its folder one title; other folders one title each.
+    if (mediaFiles.length === 0) return [];
     const loose = mediaFiles.filter((m) => path.dirname(m.at) === tree);
     const manifestAtRoot = loose.some((m) => path.basename(m.at) === MANIFEST_NAME);
     const roots = manifestAtRoot ? [tree] : [...loose.filter((m) => isMediaName(m.name)).map((m) => m.at), ...(await fs.readdir(tree, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => path.join(tree, e.name))];
-    const jobs = await findJobs(roots, () => {});
-    for (const job of jobs) {
+    return (await findJobs(roots, () => {})).map((job) => {
       const shown = job.kind === 'book' ? path.relative(tree, job.file) : path.relative(tree, job.source) || 'the upload';
-      try {
-        if (job.kind === 'refused') throw new IngestError(job.reason);
-        if (job.kind === 'book') throw new IngestError('a book inside a media folder is not imported');
-        report.imported.push(await this.importMedia({ ...job, name: job.source === tree ? job.meta.title ?? 'Upload' : job.name }, { ...options, origin: `${options.origin ?? 'upload'} ${shown}` }));
-      } catch (err) {
-        report.failed.push({ file: shown, reason: reasonOf(err) });
-      }
-    }
-    return report;
+      return { job: job.kind === 'media' && job.source === tree ? { ...job, name: job.meta.title ?? 'Upload' } : job, shown };
+    });
   }
 
   /** A folder for the files of one upload (DATA_DIR/tmp); the caller removes it when the request ends. */
@@ -335,6 +372,7 @@ export class ImportService {
     const old = await this.catalog.findTitleByBookId(bookId);
     if (!old) throw new IngestError(`there is no book with id "${bookId}" to replace`);
     const named = `"${old.title}" (book id ${old.book_id})`;
+    if (isMediaFormat(old.content_format)) throw new IngestError(`${named} is ${formatName(old.content_format)}: its new edition is its media files (a file or a folder), not one EPUB or PDF`);
     if (old.source !== 'application/epub+zip' && old.source !== 'application/pdf') throw new IngestError(`${named} is not an EPUB or a PDF: only those can be replaced`);
     const oldKind = kindOf(old.source);
     const fileKind = await sniffKind(file, fileName);
@@ -399,6 +437,122 @@ export class ImportService {
       if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });
       else await staging.abort();
       throw err;
+    }
+  }
+
+  /**
+   * A new edition from an admin upload (`?replace=`): a book's one file (replaceFile), or a media title's files — its
+   * parts, transcripts and manifest, a folder sent as "course/01-intro.mp4" — which must make exactly that one title.
+   */
+  async replaceUpload(files: { name: string; path: string }[], dir: string, bookId: string, options: ImportOptions = {}): Promise<ReplaceReport> {
+    const old = await this.replaceable(bookId);
+    if (replacedByOneFile(old)) {
+      if (files.length !== 1) throw new IngestError(`A replacement takes exactly one file; ${files.length} were sent.`);
+      const f = files[0]!;
+      return this.replaceFile(f.path, path.posix.basename(f.name.replace(/\\/g, '/')), bookId, options);
+    }
+    const other = files.find((f) => !isMediaUpload(f.name));
+    if (other) throw new IngestError(`${namedTitle(old)} is ${formatName(old.content_format)}: ${other.name} is not one of its media files, transcripts or manifest`);
+    const refused: string[] = [];
+    const jobs = await this.mediaUploadJobs(files, dir, (file, reason) => refused.push(`${file}: ${reason}`));
+    if (refused.length) throw new IngestError(refused.join('; '));
+    return this.replaceMediaJobs(old, jobs.map((j) => j.job), options);
+  }
+
+  /**
+   * `import <path> --replace <book_id>`: a book's new file (replaceFile), or a media title's new file or folder
+   * (a folder of numbered parts, or one with a manifest), which must make exactly one title.
+   */
+  async replacePath(input: string, bookId: string, options: ImportOptions = {}): Promise<ReplaceReport> {
+    const old = await this.catalog.findTitleByBookId(bookId);
+    if (!old) throw new IngestError(`there is no book with id "${bookId}" to replace`);
+    const stat = await fs.stat(input).catch(() => null);
+    if (!stat) throw new IngestError(`${input}: no such file or folder`);
+    if (!isMediaFormat(old.content_format)) {
+      if (!stat.isFile()) throw new IngestError(`${input} is not a file: ${namedTitle(old)} is replaced by one EPUB or PDF file`);
+      return this.replaceFile(input, path.basename(input), bookId, options);
+    }
+    return this.replaceMediaJobs(old, await findJobs([input], () => {}), options);
+  }
+
+  private replaceMediaJobs(old: TitleRow, jobs: FoundJob[], options: ImportOptions): Promise<ReplaceReport> {
+    const named = namedTitle(old);
+    if (jobs.length !== 1) return Promise.reject(new IngestError(`a new edition of ${named} is one media title; these files make ${jobs.length}`));
+    const job = jobs[0]!;
+    if (job.kind === 'refused') return Promise.reject(new IngestError(job.reason));
+    if (job.kind === 'book') return Promise.reject(new IngestError(`${named} is ${formatName(old.content_format)}; a book cannot replace it`));
+    return this.enqueue(() => this.replaceMediaOne(job, old.book_id, options));
+  }
+
+  /**
+   * A media title's new edition: staged and worked as a new media import, into a folder of its own, then swapped in
+   * by CatalogRepository.replaceTitle like a book's (parts matched by path keep their rows, and with them usage,
+   * positions and playlist items); the old edition's files go once the new one is in. Whole or not at all.
+   */
+  private async replaceMediaOne(job: Extract<FoundJob, { kind: 'media' }>, bookId: string, options: ImportOptions): Promise<ReplaceReport> {
+    const old = await this.catalog.findTitleByBookId(bookId);
+    if (!old) throw new IngestError(`there is no book with id "${bookId}" to replace`);
+    const named = namedTitle(old);
+    await this.measureMedia(job);
+    const upload = await this.store.beginUpload();
+    try {
+      const staged = await this.stageMedia(job, upload.dir);
+      const existing = await this.catalog.findTitleByFileHash(staged.hash);
+      if (existing?.id === old.id) throw new IngestError(`these files are already the edition of ${named}`);
+      if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
+      const folder = `${old.book_id}.${randomToken(6)}`;
+      const staging = await this.store.beginStaging();
+      let committedFolder: string | null = null;
+      try {
+        const first = staged.media.parts[0]!;
+        const worked = await runMediaWorker({ file: first.file, fileName: first.name, stagingDir: staging.dir, allowScripts: false, media: staged.media }, this.limits, async () => old.book_id, (stats) => {
+          this.lastRun = stats;
+        });
+        const format = worked.title.contentFormat;
+        if (format !== old.content_format) throw new IngestError(`${named} is ${formatName(old.content_format)}; ${formatName(format)} cannot replace it`);
+        const edition = await mediaEditionOf(worked, folder, options);
+        await staging.commit(folder);
+        committedFolder = folder;
+        const done = await this.catalog.replaceTitle(old.id, (had) => {
+          const chapters = keepFlags(edition.chapters, had.chapters, false);
+          // The operator's topics stay; the new edition's are added (as for a book).
+          const topics = dedupeBySlug([...had.topics, ...edition.topics]);
+          return {
+            ...edition,
+            chapters,
+            topics,
+            search: edition.search ? { ...edition.search, subjects: [...topics.map((t) => t.name), ...worked.title.publishers].join(' ') } : undefined,
+            title: {
+              ...edition.title,
+              book_id: old.book_id,
+              allow_scripts: 0,
+              is_system_book: old.is_system_book,
+              file_sha256: staged.hash,
+              origin: options.origin ?? job.name,
+              // a corrected edition is not a new title
+              created_at: old.created_at,
+            },
+            work: { isbn: null },
+          };
+        });
+        this.cache?.forgetTitle(old.book_id, old.id);
+        await this.changes?.record(old.book_id, old.id).catch(() => {});
+        const oldFolders = new Set(done.oldFiles.map((f) => f.split('/')[0]!).filter((f) => f && f !== folder));
+        for (const f of oldFolders) await fs.rm(this.store.resolve(f), { recursive: true, force: true }).catch(() => {});
+        return {
+          book_id: done.title.book_id,
+          title: done.title.title,
+          chapters: done.bundle.chapters.length,
+          warnings: worked.title.warnings,
+          replaced: { kept: done.kept, added: done.added, removed: done.removed },
+        };
+      } catch (err) {
+        if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });
+        else await staging.abort();
+        throw err;
+      }
+    } finally {
+      await upload.remove();
     }
   }
 
