@@ -22,6 +22,8 @@
  *   live:remove <course_id> | live:remove --event <event_id>
  *   analytics:report [--from DAY|ISO] [--to DAY|ISO] [--category C]   (counts by category, action and label; default the last 30 days)
  *   migrate
+ * and the operators' console's commands (users:list, users:role, users:status, users:end-sessions, titles:list,
+ * titles:edit, titles:retire, titles:restore, audit:list): cli/admin-commands.ts
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -36,6 +38,7 @@ import { importSampleLibrary, type SampleImportReport } from '../first-start.ts'
 import { rolesOf } from '../services/accounts.ts';
 import { reasonOf } from '../services/import.ts';
 import { describeStartupError } from '../startup-errors.ts';
+import { ADMIN_USAGE, runAdminCommand } from './admin-commands.ts';
 import { promptHidden, readStdin } from './input.ts';
 
 const USAGE = `usage: npm run lectern -- <command>
@@ -65,6 +68,7 @@ const USAGE = `usage: npm run lectern -- <command>
   live:list
   live:remove <course_id> | live:remove --event <event_id>
   analytics:report [--from DAY|ISO] [--to DAY|ISO] [--category C]
+${ADMIN_USAGE}
   migrate`;
 
 function printReport(report: ImportReport | SampleImportReport): void {
@@ -116,6 +120,8 @@ async function run(argv: string[]): Promise<number> {
   const config = loadConfig(process.env, { logLevel: 'silent' });
   const { db, services } = await buildServices(config);
   try {
+    const consoleCommand = await runAdminCommand(command, rest, services);
+    if (consoleCommand !== null) return consoleCommand;
     switch (command) {
       case 'migrate': {
         const applied = await migrateToLatest(db);

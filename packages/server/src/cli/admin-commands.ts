@@ -1,0 +1,140 @@
+/**
+ * The operators' console's actions on the command line (issue 23: everything the console does is also in the CLI),
+ * through the same services; each change is written to the audit log as done by 'cli'.
+ *   users:list [--q TEXT] [--role admin|content-creator|preview-creator|reader] [--status S]
+ *   users:role --email E [--role R]...          (the whole set of roles; none makes a plain reader)
+ *   users:status --email E --status trial|subscriber|expired|cancelled
+ *   users:end-sessions --email E
+ *   titles:list [--q TEXT] [--state active|retired|all]
+ *   titles:edit <book_id> [--title T] [--author NAME]... [--description D] [--language TAG] [--publisher P]
+ *               [--topic NAME]... [--pick true|false]
+ *   titles:retire <book_id> | titles:restore <book_id>
+ *   audit:list [--action A] [--actor EMAIL|cli] [--target-kind K] [--target-id ID] [--limit N]
+ */
+import { parseArgs } from 'node:util';
+import { adminAuditQuerySchema, adminTitlePatchSchema, adminTitlesQuerySchema, adminUserPatchSchema, adminUsersQuerySchema } from '@lectern/core';
+import type { Services } from '../app.ts';
+import { AppError } from '../errors.ts';
+
+export const ADMIN_USAGE = `  users:list [--q TEXT] [--role admin|content-creator|preview-creator|reader] [--status S]
+  users:role --email E [--role admin|content-creator|preview-creator]...   (the whole set; none: a plain reader)
+  users:status --email E --status trial|subscriber|expired|cancelled
+  users:end-sessions --email E
+  titles:list [--q TEXT] [--state active|retired|all]
+  titles:edit <book_id> [--title T] [--author NAME]... [--description D] [--language TAG] [--publisher P] [--topic NAME]... [--pick true|false]
+  titles:retire <book_id> | titles:restore <book_id>   (out of the catalog and back; readers' notes and positions kept)
+  audit:list [--action A] [--actor EMAIL|cli] [--target-kind K] [--target-id ID] [--limit N]`;
+
+const needEmail = (command: string, email: string | undefined) => {
+  if (!email) throw new AppError(400, `${command} needs --email`);
+  return email;
+};
+
+/** Runs one of the console's commands; null when `command` is not one of them. */
+export async function runAdminCommand(command: string, rest: string[], services: Services): Promise<number | null> {
+  const { audit, titles, users } = services.admin;
+  switch (command) {
+    case 'users:list': {
+      const { values } = parseArgs({ args: rest, options: { q: { type: 'string' }, role: { type: 'string' }, status: { type: 'string' } } });
+      let cursor: string | undefined;
+      do {
+        const page = await users.list(adminUsersQuerySchema.parse({ ...values, cursor, limit: '200' }));
+        for (const u of page.results) console.log(`${u.user_id}  ${u.email}  ${u.effective_status}${u.roles.length ? `  ${u.roles.join(',')}` : ''}`);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return 0;
+    }
+    case 'users:role': {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, role: { type: 'string', multiple: true } } });
+      const user = await users.find(needEmail(command, values.email));
+      const patch = adminUserPatchSchema.parse({ roles: values.role ?? [] });
+      const { changed } = await users.edit(user.uuid, patch, null);
+      await audit.record('cli', { action: 'user.edit', target_kind: 'user', target_id: user.uuid, detail: { email: user.email, changed } }, null);
+      console.log(`${user.email}: roles ${patch.roles!.length ? patch.roles!.join(', ') : 'none (a reader)'}`);
+      return 0;
+    }
+    case 'users:status': {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, status: { type: 'string' } } });
+      const user = await users.find(needEmail(command, values.email));
+      const { user: after, changed } = await users.edit(user.uuid, adminUserPatchSchema.parse({ status: values.status }), null);
+      await audit.record('cli', { action: 'user.edit', target_kind: 'user', target_id: user.uuid, detail: { email: user.email, changed } }, null);
+      console.log(`${user.email}: ${after.status}${after.status === 'trial' ? ` until ${after.trial_ends_at}` : ''}`);
+      return 0;
+    }
+    case 'users:end-sessions': {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } } });
+      const { user, ended } = await users.endSessions(needEmail(command, values.email));
+      await audit.record('cli', { action: 'user.end-sessions', target_kind: 'user', target_id: user.uuid, detail: { email: user.email, ended } }, null);
+      console.log(`${user.email}: ${ended} session${ended === 1 ? '' : 's'} ended`);
+      return 0;
+    }
+    case 'titles:list': {
+      const { values } = parseArgs({ args: rest, options: { q: { type: 'string' }, state: { type: 'string' } } });
+      let cursor: string | undefined;
+      do {
+        const page = await titles.list(adminTitlesQuerySchema.parse({ ...values, cursor, limit: '200' }));
+        for (const t of page.results) console.log(`${t.book_id}  "${t.title}"  ${t.authors.join(', ')}${t.retired_at ? '  (retired)' : ''}`);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return 0;
+    }
+    case 'titles:edit': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          title: { type: 'string' },
+          author: { type: 'string', multiple: true },
+          description: { type: 'string' },
+          language: { type: 'string' },
+          publisher: { type: 'string' },
+          topic: { type: 'string', multiple: true },
+          pick: { type: 'string' },
+        },
+      });
+      const [bookId] = positionals;
+      if (!bookId) throw new AppError(400, 'titles:edit needs <book_id>');
+      if (values.pick !== undefined && values.pick !== 'true' && values.pick !== 'false') throw new AppError(400, '--pick must be true or false');
+      const patch = adminTitlePatchSchema.parse({
+        title: values.title,
+        authors: values.author,
+        description: values.description,
+        language: values.language,
+        publisher: values.publisher,
+        topics: values.topic,
+        editors_pick: values.pick === undefined ? undefined : values.pick === 'true',
+      });
+      // the command line edits what is there now: its version is the current one
+      const current = await titles.detail(bookId);
+      const lastEditor = async () => null;
+      const { title, changed } = await titles.edit(bookId, patch, current.version, lastEditor);
+      await audit.record('cli', { action: 'title.edit', target_kind: 'title', target_id: bookId, detail: { title: title.title, changed } }, null);
+      console.log(`${bookId}: ${Object.keys(changed).length ? `changed ${Object.keys(changed).join(', ')}` : 'nothing changed'} (version ${title.version})`);
+      return 0;
+    }
+    case 'titles:retire':
+    case 'titles:restore': {
+      const [bookId] = rest;
+      if (!bookId) throw new AppError(400, `${command} needs <book_id>`);
+      const title = command === 'titles:retire' ? await titles.retire(bookId) : await titles.restore(bookId);
+      await audit.record('cli', { action: command === 'titles:retire' ? 'title.retire' : 'title.restore', target_kind: 'title', target_id: bookId, detail: { title: title.title } }, null);
+      console.log(`${bookId} "${title.title}": ${title.retired_at ? 'retired (out of the catalog)' : 'back in the catalog'}`);
+      return 0;
+    }
+    case 'audit:list': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { action: { type: 'string' }, actor: { type: 'string' }, 'target-kind': { type: 'string' }, 'target-id': { type: 'string' }, limit: { type: 'string' } },
+      });
+      const page = await audit.list(
+        adminAuditQuerySchema.parse({ action: values.action, actor: values.actor, target_kind: values['target-kind'], target_id: values['target-id'], limit: values.limit ?? '50' }),
+      );
+      for (const e of page.results) {
+        console.log(`${e.at}  ${e.actor_label}  ${e.action}  ${e.target_kind}${e.target_id ? ` ${e.target_id}` : ''}${e.ip ? `  from ${e.ip}` : ''}  ${JSON.stringify(e.detail)}`);
+      }
+      return 0;
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The operators' console's commands on the command line (cli/admin-commands.ts; issue 23), through the real
+ * process on both engines: roles, status, sessions, a title's edit, retirement and restoring, each written to the
+ * audit log as done by 'cli' and listed by audit:list; a bad value is named and changes nothing.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, ENGINES } from '../helpers/app.ts';
+import { epubBook } from '../ingest/helpers.ts';
+
+const root = path.resolve(import.meta.dirname, '../../../..');
+const CLI = 'packages/server/src/cli/main.ts';
+
+function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: root, env, timeout: 90_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe.each(ENGINES)('the console commands on %s', (engine) => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let drop = async () => {};
+  let bookId: string;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-admin-cli-'));
+    let databaseUrl = '';
+    if (engine === 'postgres') {
+      const created = await createTestDatabase();
+      databaseUrl = created.url;
+      drop = created.drop;
+    }
+    env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' };
+    const file = path.join(dataDir, 'tide.epub');
+    fs.writeFileSync(
+      file,
+      epubBook({ identifier: 'urn:uuid:7e1d0000-0000-4000-8000-00000000cafe', title: 'Tide Tables', creator: 'June Moss', chapters: [{ path: 'a.xhtml', label: 'A', body: '<p>Low water.</p>' }] }),
+    );
+    const made = await cli(['users:create', '--email', 'ivy@example.com', '--password', 'a long enough password', '--status', 'subscriber'], env);
+    expect(made.code, made.stderr).toBe(0);
+    const imported = await cli(['import', file], env);
+    expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+    bookId = /imported\s+(\S+)/.exec(imported.stdout)![1]!;
+  }, 240_000);
+  afterAll(async () => {
+    await drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('changes roles and status, names a bad status, and audits each as cli', async () => {
+    const bad = await cli(['users:status', '--email', 'ivy@example.com', '--status', 'banned'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^status: /);
+    const role = await cli(['users:role', '--email', 'ivy@example.com', '--role', 'content-creator'], env);
+    expect(role.stdout.trim()).toBe('ivy@example.com: roles content-creator');
+    const status = await cli(['users:status', '--email', 'ivy@example.com', '--status', 'expired'], env);
+    expect(status.stdout.trim()).toBe('ivy@example.com: expired');
+    const listed = await cli(['users:list', '--role', 'content-creator'], env);
+    expect(listed.stdout).toMatch(/ivy@example\.com {2}expired {2}content-creator/);
+    const ended = await cli(['users:end-sessions', '--email', 'ivy@example.com'], env);
+    expect(ended.stdout.trim()).toBe('ivy@example.com: 0 sessions ended');
+  }, 240_000);
+
+  it('edits, retires and restores a title, listed in the audit log', async () => {
+    const edit = await cli(['titles:edit', bookId, '--title', 'Tide Tables, Revised', '--topic', 'Coasts', '--pick', 'true'], env);
+    expect(edit.code, edit.stderr).toBe(0);
+    expect(edit.stdout.trim()).toBe(`${bookId}: changed title, topics, editors_pick (version 2)`);
+    expect((await cli(['titles:retire', bookId], env)).stdout.trim()).toBe(`${bookId} "Tide Tables, Revised": retired (out of the catalog)`);
+    expect((await cli(['titles:list', '--state', 'retired'], env)).stdout).toContain(`${bookId}  "Tide Tables, Revised"  June Moss  (retired)`);
+    expect((await cli(['titles:restore', bookId], env)).stdout.trim()).toBe(`${bookId} "Tide Tables, Revised": back in the catalog`);
+    const log = await cli(['audit:list', '--actor', 'cli'], env);
+    const actions = log.stdout.trim().split('\n').map((line) => line.split('  ')[2]);
+    expect(actions).toEqual(['title.restore', 'title.retire', 'title.edit', 'user.end-sessions', 'user.edit', 'user.edit']);
+  }, 240_000);
+});
