@@ -18,6 +18,7 @@ import { ImportPage } from '../src/features/admin/ImportPage.tsx';
 import { TitlePage } from '../src/features/admin/TitlesPage.tsx';
 import { SellingPage } from '../src/features/admin/SellingPage.tsx';
 import { DashboardPage } from '../src/features/admin/DashboardPage.tsx';
+import { detailLine } from '../src/features/admin/AuditPage.tsx';
 import { flush, json, stubFetch } from './helpers.tsx';
 import { profile } from './fixtures.ts';
 
@@ -357,5 +358,14 @@ describe('the dashboard', () => {
     ]);
     expect(Number(bars[1]!.getAttribute('height'))).toBeCloseTo(2 * Number(bars[0]!.getAttribute('height')));
     expect(container.querySelector('figure[data-chart="Searches that found nothing"] li[data-key="kubernetes"]')?.getAttribute('data-value')).toBe('4');
+  });
+});
+
+describe('the audit log', () => {
+  it('writes an edit as before → after, also inside `changed`', () => {
+    expect(detailLine({ title: 'Moby', changed: { title: ['Moby', 'Moby-Dick'], description: [null, 'A whale.'] } })).toBe(
+      'title: Moby; title: “Moby” → “Moby-Dick”; description: null → “A whale.”',
+    );
+    expect(detailLine({ roles: [[], ['admin']] })).toBe('roles: [] → ["admin"]');
   });
 });

@@ -14,11 +14,15 @@ import { SelectField } from './SelectField.tsx';
 
 type Kind = (typeof AUDIT_TARGET_KINDS)[number];
 
-/** An entry's detail as a short line: field: before → after for edits, else key: value. */
+/** An entry's detail as a short line: `field: before → after` for edits (also inside `changed`), else `key: value`. */
 export function detailLine(detail: Record<string, unknown>): string {
-  return Object.entries(detail)
-    .map(([k, v]) => (Array.isArray(v) && v.length === 2 ? `${k}: ${JSON.stringify(v[0])} → ${JSON.stringify(v[1])}` : `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`))
-    .join('; ');
+  const show = (v: unknown) => (typeof v === 'string' ? `“${v}”` : JSON.stringify(v));
+  const part = ([k, v]: [string, unknown]): string[] => {
+    if (Array.isArray(v) && v.length === 2) return [`${k}: ${show(v[0])} → ${show(v[1])}`];
+    if (k === 'changed' && v && typeof v === 'object' && !Array.isArray(v)) return Object.entries(v).flatMap(part);
+    return [`${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`];
+  };
+  return Object.entries(detail).flatMap(part).join('; ');
 }
 
 export function AuditPage() {
@@ -69,7 +73,7 @@ export function AuditPage() {
               <tbody>
                 {query.data.results.map((e) => (
                   <tr key={e.id}>
-                    <td>{formatDateTime(e.at)}</td>
+                    <td className="admin-nowrap">{formatDateTime(e.at)}</td>
                     <td>{e.actor_label}</td>
                     <td>
                       <code>{e.action}</code>
@@ -79,7 +83,7 @@ export function AuditPage() {
                       {e.target_kind}
                       {e.target_id ? ` ${e.target_id}` : ''}
                     </td>
-                    <td>{e.ip ?? 'command line'}</td>
+                    <td className="admin-nowrap">{e.ip ?? 'command line'}</td>
                   </tr>
                 ))}
               </tbody>

@@ -11,9 +11,10 @@ export interface Point {
   value: number;
 }
 
-const W = 640;
-const H = 180;
-const PAD = { top: 10, right: 8, bottom: 22, left: 36 };
+// about the width a chart is drawn at (a card of the two-column grid, or a phone), so its 11-unit text reads as ~10 px
+const W = 400;
+const H = 170;
+const PAD = { top: 10, right: 6, bottom: 22, left: 30 };
 
 /** A round top for the axis: 1, 2, 5 × 10^n at or above the largest value. */
 export function niceMax(max: number): number {
@@ -33,7 +34,7 @@ export function DayBars({ title, points, unit }: { title: string; points: readon
   const step = innerW / Math.max(1, points.length);
   const bar = Math.max(1, step * 0.7);
   const total = points.reduce((s, p) => s + p.value, 0);
-  const labelEvery = Math.ceil(points.length / 6);
+  const labelEvery = Math.ceil(points.length / 5);
   return (
     <figure className="admin-chart" aria-labelledby={`${id}-t`} data-chart={title}>
       <figcaption id={`${id}-t`} className="admin-chart__title">

@@ -95,11 +95,11 @@ export function TitlePage() {
   const bookId = useParams().bookId ?? '';
   const title = useQuery({ queryKey: adminKeys.title(bookId), queryFn: ({ signal }) => adminApi.title(bookId, signal) });
   // kept above the form, which starts again (a new key) from the version the server has now
-  const [conflict, setConflict] = useState<string | null>(null);
+  const [notice, setNotice] = useState<TitleNotice | null>(null);
   if (title.isPending) return <Spinner label="Loading…" />;
   if (title.isError) return <ErrorState message={isApiError(title.error) ? title.error.detail : M.loadFailed} onRetry={() => void title.refetch()} />;
   // a new version from the server (saved here or elsewhere) starts the form again from it
-  return <TitleEditor key={title.data.version} title={title.data} conflict={conflict} onConflict={setConflict} />;
+  return <TitleEditor key={title.data.version} title={title.data} notice={notice} onNotice={setNotice} />;
 }
 
 const list = (s: string) =>
@@ -108,7 +108,10 @@ const list = (s: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-function TitleEditor({ title, conflict, onConflict: setConflict }: { title: AdminTitleDetail; conflict: string | null; onConflict: (message: string | null) => void }) {
+/** What the last save ended with: it outlives the form, which starts again from each new version. */
+type TitleNotice = { tone: 'success' | 'alert'; text: string };
+
+function TitleEditor({ title, notice, onNotice }: { title: AdminTitleDetail; notice: TitleNotice | null; onNotice: (notice: TitleNotice | null) => void }) {
   const client = useQueryClient();
   const action = useAction();
   const life = useAction();
@@ -132,29 +135,29 @@ function TitleEditor({ title, conflict, onConflict: setConflict }: { title: Admi
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setConflict(null);
+    onNotice(null);
     await action.run(async () => {
       try {
-        put(
-          await adminApi.editTitle(title.book_id, title.version, {
-            title: form.title,
-            authors: list(form.authors),
-            description: form.description || null,
-            language: form.language.trim() || null,
-            publisher: form.publisher.trim() || null,
-            topics: list(form.topics),
-            editors_pick: form.editors_pick,
-          }),
-        );
+        const saved = await adminApi.editTitle(title.book_id, title.version, {
+          title: form.title,
+          authors: list(form.authors),
+          description: form.description || null,
+          language: form.language.trim() || null,
+          publisher: form.publisher.trim() || null,
+          topics: list(form.topics),
+          editors_pick: form.editors_pick,
+        });
+        onNotice({ tone: 'success', text: M.saved });
+        put(saved);
       } catch (err) {
         if (isApiError(err) && err.status === 409) {
           // theirs is shown (the title is read again); the form starts from it
-          setConflict(err.detail || M.versionConflict);
+          onNotice({ tone: 'alert', text: err.detail || M.versionConflict });
           void client.invalidateQueries({ queryKey: adminKeys.title(title.book_id) });
         }
         throw err;
       }
-    }, () => M.saved);
+    });
   };
   return (
     <div>
@@ -164,10 +167,12 @@ function TitleEditor({ title, conflict, onConflict: setConflict }: { title: Admi
           <Link to={`${appPaths.library}book/${encodeURIComponent(title.book_id)}/`}>Title page</Link> · <code>{title.book_id}</code>
         </p>
       </div>
-      {conflict ? (
+      {notice?.tone === 'alert' ? (
         <Notice tone="alert" title={M.versionConflict}>
-          {conflict}
+          {notice.text}
         </Notice>
+      ) : notice ? (
+        <Notice tone="success">{notice.text}</Notice>
       ) : null}
       {title.retired_at ? (
         <Notice tone="info" dismissible={false}>
