@@ -572,6 +572,15 @@ export class CatalogRepository {
       await trx.insertInto('title_authors').values(bundle.authors.map((name, position) => ({ title_id: titleId, position, name, name_key: nameKey(name), dir: bundle.authorDirections?.[name]?.dir ?? null, lang: bundle.authorDirections?.[name]?.lang ?? null }))).execute();
     }
     let position = 0;
+    for (const p of bundle.publishers) {
+      const publisherId = await this.ensureNamed(trx, 'publishers', p);
+      await trx.insertInto('title_publishers').values({ title_id: titleId, publisher_id: publisherId, position: position++ }).execute();
+    }
+    const topicIds = new Set<number>();
+    for (const t of bundle.topics) topicIds.add(await this.ensureNamed(trx, 'topics', t));
+    for (const topicId of topicIds) await trx.insertInto('title_topics').values({ title_id: titleId, topic_id: topicId }).execute();
+  }
+
   /** A media title's parts (media_files), each on its chapter by path; the chapters are written already. */
   private async insertMedia(trx: Transaction<Database>, titleId: number, media: NewTitleBundle['media']): Promise<void> {
     if (!media?.length) return;
@@ -582,15 +591,6 @@ export class CatalogRepository {
         .values(batch.map(({ full_path, ...m }) => ({ ...m, chapter_id: ids.get(full_path)!, title_id: titleId })))
         .execute();
     }
-  }
-
-    for (const p of bundle.publishers) {
-      const publisherId = await this.ensureNamed(trx, 'publishers', p);
-      await trx.insertInto('title_publishers').values({ title_id: titleId, publisher_id: publisherId, position: position++ }).execute();
-    }
-    const topicIds = new Set<number>();
-    for (const t of bundle.topics) topicIds.add(await this.ensureNamed(trx, 'topics', t));
-    for (const topicId of topicIds) await trx.insertInto('title_topics').values({ title_id: titleId, topic_id: topicId }).execute();
   }
 
   /**
