@@ -34,8 +34,9 @@ anchor.get('/memory', async () => {
   return { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
 });
 
-// STATEMENT_TIMES=file: the time each SQL text took on this process's own SQLite connection (the event loop's; the
-// reader threads' are not counted), written there at SIGTERM, the most first: which statements still hold the loop.
+// STATEMENT_TIMES=prefix: the time each SQL text took on this process's own SQLite connection (the event loop's; the
+// reader threads' are not counted), written to prefix.<pid>.txt at SIGTERM, the most first, with how many statements
+// held the loop 10, 50 and 100 ms or more: which statements still hold the loop.
 if (process.env.STATEMENT_TIMES) {
   const Driver = sqliteDriver();
   const proto = Object.getPrototypeOf(new Driver(':memory:').prepare('select 1')) as Record<string, (...args: unknown[]) => unknown>;
@@ -54,16 +55,43 @@ if (process.env.STATEMENT_TIMES) {
     };
   }
   process.removeAllListeners('SIGTERM');
+  // how many statements held the loop for at least this long (ms): the stalls a cheap request can wait behind
+  const over = [10, 50, 100];
+  const stalls = over.map(() => 0);
+  for (const name of ['all', 'get', 'run', 'iterate']) {
+    const timed = proto[name]!;
+    proto[name] = function (this: unknown, ...args: unknown[]) {
+      const start = performance.now();
+      try {
+        return timed.apply(this, args);
+      } finally {
+        const ms = performance.now() - start;
+        over.forEach((limit, i) => ms >= limit && stalls[i]!++);
+      }
+    };
+  }
+  process.removeAllListeners('SIGTERM');
   process.on('SIGTERM', () => {
     const top = [...times].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
-    fs.writeFileSync(process.env.STATEMENT_TIMES!, top.map(([sql, t]) => `${t.ms.toFixed(0)} ms, ${t.n} runs, max ${t.max.toFixed(1)} ms: ${sql.replace(/\s+/g, ' ').slice(0, 300)}`).join('\n') + '\n');
+    const all = [...times.values()].reduce((a, t) => ({ ms: a.ms + t.ms, n: a.n + t.n }), { ms: 0, n: 0 });
+    // one file per server (a bench with --against runs two): named by pid, headed by the settings that differ
+    const settings = ['SEARCH_THREADS', 'HEAVY_REQUESTS', 'LISTING_REQUESTS'].map((k) => `${k}=${process.env[k] ?? ''}`).join(' ');
+    const head = `${settings}: ${all.n} statements on the main connection, ${all.ms.toFixed(0)} ms; ${over.map((limit, i) => `${stalls[i]} of ${limit} ms or more`).join(', ')}`;
+    const lines = top.map(([sql, t]) => `${t.ms.toFixed(0)} ms, ${t.n} runs, max ${t.max.toFixed(1)} ms: ${sql.replace(/\s+/g, ' ').slice(0, 300)}`);
+    fs.writeFileSync(`${process.env.STATEMENT_TIMES}.${process.pid}.txt`, [head, ...lines].join('\n') + '\n');
     process.exit(0);
   });
 }
 
-const config = loadConfig({}, { dataDir: process.env.DATA_DIR!, databaseUrl: process.env.DATABASE_URL || null, logLevel: 'silent', webDist: null });
+// The settings a bench compares (--against NAME=value) come from this process's environment; loadConfig({}) alone
+// dropped them, so until 2026-11-28 both servers of an --against run had the same settings.
+const SETTINGS = /^(HEAVY_REQUESTS|HEAVY_REQUESTS_QUEUE|HEAVY_REQUESTS_WAIT_SECONDS|LISTING_REQUESTS|SEARCH_THREADS)$/;
+const settings = Object.fromEntries(Object.entries(process.env).filter(([k]) => SETTINGS.test(k)));
+const config = loadConfig(settings, { dataDir: process.env.DATA_DIR!, databaseUrl: process.env.DATABASE_URL || null, logLevel: 'silent', webDist: null });
 const lectern = await buildApp(config);
 await anchor.listen({ port: 0, host: '127.0.0.1' });
 await lectern.app.listen({ port: 0, host: '127.0.0.1' });
 const portOf = (a: ReturnType<typeof anchor.server.address>) => (typeof a === 'object' && a ? a.port : 0);
 console.log(JSON.stringify({ anchorPort: portOf(anchor.server.address()), appPort: portOf(lectern.app.server.address()) }));
+// what this server runs with, so a run's log shows that its two servers differ as asked
+console.error(`[scale-server] heavy ${lectern.services.heavyRequests.concurrency}, listing ${lectern.services.listingRequests.concurrency}, reader threads ${lectern.db.readers?.size ?? 0}`);
