@@ -138,3 +138,65 @@ export async function runAdminCommand(command: string, rest: string[], services:
       return null;
   }
 }
+
+type AnyMethod = (...args: never[]) => Promise<unknown>;
+const idOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
+const field = (v: unknown, k: string) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined);
+const reportDetail = (r: unknown) => ({
+  imported: ((field(r, 'imported') as Record<string, unknown>[] | undefined) ?? []).map((b) => ({ book_id: b.book_id, title: b.title })),
+  failed: ((field(r, 'failed') as Record<string, unknown>[] | undefined) ?? []).map((f) => ({ file: f.file, reason: f.reason })),
+});
+
+/**
+ * The older commands' changes go to the audit log too, as done by 'cli': the methods they call on this process's
+ * services are wrapped so that each success writes its entry (the console's HTTP routes are audited by
+ * plugins/admin-audit.ts instead; these services serve no HTTP here). A failed new edition is written with its
+ * reason, as the console's refused uploads are.
+ */
+export function auditCommandLine(services: Services): void {
+  const { audit } = services.admin;
+  const wrap = <S extends object, K extends keyof S & string>(
+    target: S,
+    method: K,
+    note: (args: unknown[], result: unknown) => { action: string; target_kind: string; target_id: string | null; detail?: Record<string, unknown> },
+    onError?: (args: unknown[], err: unknown) => { action: string; target_kind: string; target_id: string | null; detail?: Record<string, unknown> },
+  ) => {
+    const original = (target[method] as unknown as AnyMethod).bind(target);
+    (target as Record<string, unknown>)[method] = async (...args: never[]) => {
+      let result: unknown;
+      try {
+        result = await original(...args);
+      } catch (err) {
+        if (onError) await audit.record('cli', onError(args, err), null);
+        throw err;
+      }
+      await audit.record('cli', note(args, result), null);
+      return result;
+    };
+  };
+  wrap(services.importer, 'importPaths', (_a, r) => ({ action: 'import', target_kind: 'import', target_id: null, detail: reportDetail(r) }));
+  wrap(
+    services.importer,
+    'replacePath',
+    ([file, bookId], r) => ({ action: 'import.replace', target_kind: 'import', target_id: idOf(bookId), detail: { file, imported: [{ book_id: field(r, 'book_id'), title: field(r, 'title') }], failed: [] } }),
+    ([file, bookId], err) => ({ action: 'import.replace', target_kind: 'import', target_id: idOf(bookId), detail: { imported: [], failed: [{ file, reason: err instanceof Error ? err.message : String(err) }] } }),
+  );
+  wrap(services.flags, 'set', ([bookId, path, flags]) => ({ action: 'chapter.flags', target_kind: 'chapter', target_id: `${bookId}/${path}`, detail: flags as Record<string, unknown> }));
+  wrap(services.subscriptions, 'setPlan', ([input]) => ({ action: 'plan.set', target_kind: 'plan', target_id: idOf(field(input, 'slug')), detail: input as Record<string, unknown> }));
+  wrap(services.subscriptions, 'addPromotionCode', ([input]) => ({ action: 'promotion-code.create', target_kind: 'promotion-code', target_id: idOf(field(input, 'code')), detail: input as Record<string, unknown> }));
+  wrap(services.subscriptions, 'markInvoicePaid', ([id]) => ({ action: 'invoice.paid', target_kind: 'invoice', target_id: idOf(id), detail: {} }));
+  wrap(services.home, 'setEditorsPicks', ([bookIds]) => ({ action: 'editors-picks.set', target_kind: 'editors-picks', target_id: null, detail: { book_ids: bookIds } }));
+  wrap(services.home, 'addAnnouncement', ([input], r) => ({ action: 'announcement.create', target_kind: 'announcement', target_id: idOf(field(r, 'id')), detail: input as Record<string, unknown> }));
+  wrap(services.home, 'removeAnnouncement', ([id]) => ({ action: 'announcement.remove', target_kind: 'announcement', target_id: idOf(id), detail: {} }));
+  wrap(services.live, 'addCourse', ([input], r) => ({ action: 'live-course.create', target_kind: 'live-course', target_id: idOf(field(r, 'course_id')), detail: input as Record<string, unknown> }));
+  wrap(services.live, 'addEvent', ([courseId, input]) => ({ action: 'live-event.create', target_kind: 'live-event', target_id: null, detail: { course_id: courseId, ...(input as object) } }));
+  wrap(services.live, 'removeCourse', ([id]) => ({ action: 'live-course.remove', target_kind: 'live-course', target_id: idOf(id), detail: {} }));
+  wrap(services.live, 'removeEvent', ([id]) => ({ action: 'live-event.remove', target_kind: 'live-event', target_id: idOf(id), detail: {} }));
+  wrap(services.accounts, 'createUser', ([input], r) => ({
+    action: 'user.create',
+    target_kind: 'user',
+    target_id: idOf(field(r, 'uuid')),
+    detail: { email: field(r, 'email'), role: field(input, 'role') ?? null, status: field(r, 'status'), team: field(input, 'team') ?? null },
+  }));
+  wrap(services.accounts, 'resetPassword', ([email], r) => ({ action: 'user.password-set', target_kind: 'user', target_id: idOf(field(r, 'uuid')), detail: { email: field(r, 'email') ?? email } }));
+}

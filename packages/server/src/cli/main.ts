@@ -38,7 +38,7 @@ import { importSampleLibrary, type SampleImportReport } from '../first-start.ts'
 import { rolesOf } from '../services/accounts.ts';
 import { reasonOf } from '../services/import.ts';
 import { describeStartupError } from '../startup-errors.ts';
-import { ADMIN_USAGE, runAdminCommand } from './admin-commands.ts';
+import { ADMIN_USAGE, auditCommandLine, runAdminCommand } from './admin-commands.ts';
 import { promptHidden, readStdin } from './input.ts';
 
 const USAGE = `usage: npm run lectern -- <command>
@@ -120,6 +120,8 @@ async function run(argv: string[]): Promise<number> {
   const config = loadConfig(process.env, { logLevel: 'silent' });
   const { db, services } = await buildServices(config);
   try {
+    // what the commands change is written to the audit log as done by 'cli' (cli/admin-commands.ts)
+    auditCommandLine(services);
     const consoleCommand = await runAdminCommand(command, rest, services);
     if (consoleCommand !== null) return consoleCommand;
     switch (command) {

@@ -76,6 +76,20 @@ describe.each(ENGINES)('the console commands on %s', (engine) => {
     expect((await cli(['titles:restore', bookId], env)).stdout.trim()).toBe(`${bookId} "Tide Tables, Revised": back in the catalog`);
     const log = await cli(['audit:list', '--actor', 'cli'], env);
     const actions = log.stdout.trim().split('\n').map((line) => line.split('  ')[2]);
-    expect(actions).toEqual(['title.restore', 'title.retire', 'title.edit', 'user.end-sessions', 'user.edit', 'user.edit']);
+    // the older commands of beforeAll too (users:create, import), oldest last
+    expect(actions).toEqual(['title.restore', 'title.retire', 'title.edit', 'user.end-sessions', 'user.edit', 'user.edit', 'import', 'user.create']);
+  }, 240_000);
+
+  it("writes the older commands' changes as cli, and nothing for a refused one", async () => {
+    const refused = await cli(['announce:add', '--message', 'Closed on Monday', '--url', 'javascript:alert(1)'], env);
+    expect(refused.code).not.toBe(0);
+    const added = await cli(['announce:add', '--message', 'Closed on Monday'], env);
+    expect(added.code, added.stderr).toBe(0);
+    const log = await cli(['audit:list', '--target-kind', 'announcement'], env);
+    const lines = log.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/ {2}cli {2}announcement\.create {2}announcement \d+ {2}\{.*"message":"Closed on Monday"/);
+    const imported = await cli(['audit:list', '--action', 'import'], env);
+    expect(imported.stdout).toContain(`"imported":[{"book_id":"${bookId}","title":"Tide Tables"}],"failed":[]`);
   }, 240_000);
 });
