@@ -41,6 +41,27 @@ describe('SQLite reader threads', () => {
     expect(db.readers!.load).toMatchObject({ threads: 1, busy: 0, waiting: 0, answered: 1 });
   });
 
+  it('leaves the event loop free while a long statement runs on a thread; on the main connection it is held', async () => {
+    // how many turns the loop makes until `work` is answered (a callback that puts itself back at each turn)
+    const turnsUntil = async (work: Promise<unknown>) => {
+      let turns = 0;
+      let done = false;
+      const tick = () => {
+        if (done) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      await work;
+      done = true;
+      return turns;
+    };
+    const long = sql<{ n: number }>`with recursive c(i) as (select 1 union all select i + 1 from c where i < ${1_000_000}) select count(*) as n from c`;
+    expect(await turnsUntil(long.execute(db.reads))).toBeGreaterThan(20);
+    // the same statement on the main connection: no turn while it runs (the yield plugin's one after it, at most)
+    expect(await turnsUntil(long.execute(db.kysely))).toBeLessThanOrEqual(2);
+  });
+
   it("fails a bad statement with SQLite's message and code, and the thread answers the next", async () => {
     const err = await sql`select body from nowhere`.execute(db.reads).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ReaderError);
