@@ -11,7 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CONSOLE_MESSAGES, HOME_MESSAGES, SUBSCRIPTION_MESSAGES } from '@lectern/core';
+import { adminPaths, CONSOLE_MESSAGES, HOME_MESSAGES, SUBSCRIPTION_MESSAGES, type AdminDashboard } from '@lectern/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lecternCli } from '../scripts/fresh-server.ts';
@@ -56,6 +56,9 @@ describe.each([
   const contexts = signedInContexts(() => browser);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-console-'));
   const titles = [`Harbour Lights ${stamp}`, `Quiet Engines ${stamp}`];
+  const bookIds: string[] = [];
+  /** the dashboard before this describe's reader, imports, conversion and search */
+  let baseline: AdminDashboard;
 
   const shot = async (page: Page, name: string) => {
     fs.mkdirSync(SCREENS, { recursive: true });
@@ -68,9 +71,10 @@ describe.each([
 
   beforeAll(async () => {
     lecternCli(inject('dataDir'), ['users:create', '--email', adminEmail, '--password', PASSWORD, '--role', 'admin', '--status', 'subscriber']);
-    lecternCli(inject('dataDir'), ['users:create', '--email', readerEmail, '--password', PASSWORD, '--status', 'trial']);
     browser = await launchBrowser();
     ({ page: admin } = await contexts.open(adminEmail, PASSWORD, viewport));
+    baseline = await (await admin.request.get(adminPaths.dashboard())).json();
+    lecternCli(inject('dataDir'), ['users:create', '--email', readerEmail, '--password', PASSWORD, '--status', 'trial']);
     ({ page: reader } = await contexts.open(readerEmail, PASSWORD, viewport));
   });
   afterAll(async () => {
@@ -84,6 +88,11 @@ describe.each([
     await reader.getByRole('heading', { name: CONSOLE_MESSAGES.refusedTitle }).waitFor();
     await reader.getByText(CONSOLE_MESSAGES.refused).waitFor();
     expect(await reader.getByRole('navigation', { name: CONSOLE_MESSAGES.navLabel }).count()).toBe(0);
+    // nor is the console offered in a reader's account menu
+    await reader.getByRole('button', { name: /^Account:/ }).click();
+    await reader.getByRole('menuitem', { name: 'Your account' }).waitFor();
+    expect(await reader.getByRole('menuitem', { name: "Operators' console" }).count()).toBe(0);
+    await reader.keyboard.press('Escape');
     await clean(reader);
     await shot(reader, 'refused');
   });
@@ -92,7 +101,12 @@ describe.each([
     const files = [bookFile(dir, `harbour-${stamp}.epub`, titles[0]!), bookFile(dir, `engines-${stamp}.epub`, titles[1]!)];
     const broken = path.join(dir, `broken-${stamp}.epub`);
     fs.writeFileSync(broken, 'this is no zip at all, only words with an .epub name');
-    await admin.goto('/admin/import/');
+    // an operator finds the console in the account menu
+    await admin.goto('/home/');
+    await admin.getByRole('button', { name: /^Account:/ }).click();
+    await admin.getByRole('menuitem', { name: "Operators' console" }).click();
+    await admin.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await admin.getByRole('navigation', { name: CONSOLE_MESSAGES.navLabel }).getByRole('link', { name: 'Import' }).click();
     await admin.getByRole('heading', { name: 'Import' }).waitFor();
     await clean(admin);
     // every value each file's bar and phase took, as the page drew them
@@ -100,7 +114,7 @@ describe.each([
       const seen: Record<string, { phases: string[]; values: number[] }> = {};
       (window as unknown as { __seen: typeof seen }).__seen = seen;
       const record = () => {
-        for (const li of document.querySelectorAll<HTMLElement>('li[data-phase]')) {
+        for (const li of Array.from(document.querySelectorAll<HTMLElement>('li[data-phase]'))) {
           const name = li.getAttribute('aria-label') ?? '';
           const s = (seen[name] ??= { phases: [], values: [] });
           const phase = li.dataset.phase!;
@@ -135,6 +149,7 @@ describe.each([
     expect(brokenPhases.at(-1)).toBe('refused');
     await clean(admin);
     await shot(admin, 'import');
+    for (const f of files) bookIds.push(decodeURIComponent(/\/library\/book\/([^/]+)\//.exec((await row(f).getByRole('link', { name: 'Open the title page' }).getAttribute('href'))!)![1]!));
     // the new titles are in the catalog
     const link = row(files[0]!).getByRole('link', { name: 'Open the title page' });
     await link.click();
@@ -194,5 +209,91 @@ describe.each([
     const shown = reader.getByRole('region', { name: HOME_MESSAGES.headings.announcements, exact: true });
     await shown.getByRole('link', { name: message }).waitFor();
     expect(await shown.getByRole('link', { name: message }).getAttribute('href')).toBe('/live-training/');
+  });
+  it('edits a title, sees the edit in the catalog, and a second operator’s stale save is refused with the reason', async () => {
+    const revised = `${titles[0]} (revised)`;
+    await admin.goto('/admin/titles/');
+    await admin.getByLabel('Search titles, authors or a book id').fill(titles[0]!);
+    await admin.getByRole('button', { name: 'Search' }).click();
+    await admin.getByRole('link', { name: titles[0] }).click();
+    await admin.getByRole('heading', { name: titles[0] }).waitFor();
+    // a second operator opens the same title before the first saves
+    const other = await admin.context().newPage();
+    await other.goto(admin.url());
+    await other.getByRole('heading', { name: titles[0] }).waitFor();
+    await admin.getByLabel('Title', { exact: true }).fill(revised);
+    await admin.getByLabel('Description').fill('A book the console edited.');
+    await admin.getByRole('button', { name: 'Save', exact: true }).click();
+    await admin.getByRole('heading', { name: revised }).waitFor();
+    await admin.getByText(CONSOLE_MESSAGES.saved, { exact: true }).waitFor();
+    await clean(admin);
+    await shot(admin, 'title');
+    await other.getByLabel('Publisher').fill('Stale Press');
+    await other.getByRole('button', { name: 'Save', exact: true }).click();
+    await other.getByText(CONSOLE_MESSAGES.versionConflict).waitFor();
+    // theirs is shown: the form starts again from the first operator's title
+    await expect.poll(() => other.getByLabel('Title', { exact: true }).inputValue()).toBe(revised);
+    await other.close();
+    // the catalog shows the edit to a reader
+    await reader.goto(`/library/book/${encodeURIComponent(bookIds[0]!)}/`);
+    await reader.getByRole('heading', { name: revised }).waitFor();
+    await reader.getByText('A book the console edited.').waitFor();
+  });
+
+  it('draws the dashboard from what this test did: accounts, imports, a refusal, a conversion, a search that found nothing', async () => {
+    const missing = `zyxqueen${stamp}`.toLowerCase();
+    await reader.goto(`/search/?q=${missing}`);
+    await reader.getByText(missing).first().waitFor();
+    await admin.goto('/admin/');
+    await admin.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const today = new Date().toISOString().slice(0, 10);
+    const bar = (chart: string) => admin.locator(`figure[data-chart="${chart}"] rect[data-key="${today}"]`);
+    const drawn = async (chart: string) => Number(await bar(chart).getAttribute('data-value'));
+    await bar('New accounts per day').waitFor({ state: 'attached' });
+    const day = baseline.days.find((d) => d.day === today)!;
+    expect(await drawn('New accounts per day')).toBe(day.new_accounts + 1);
+    expect(await drawn('Files imported per day')).toBe(day.imports + 2);
+    expect(await drawn('Imports refused per day')).toBe(day.import_failures + 1);
+    expect(await drawn('Trial conversions per day')).toBe(day.trial_conversions + 1);
+    // drawn, not only labelled: a bar of a day with something has height
+    expect(Number(await bar('Files imported per day').getAttribute('height'))).toBeGreaterThan(0);
+    const misses = admin.locator('figure[data-chart="Searches that found nothing"] li').filter({ hasText: missing });
+    expect(await misses.getAttribute('data-value')).toBe('1');
+    await admin.getByRole('listitem').filter({ hasText: `broken-${stamp}.epub` }).first().waitFor();
+    await clean(admin);
+    await shot(admin, 'dashboard');
+  });
+
+  it('shows the audit log of what this operator did, and the health of the server', async () => {
+    await admin.goto('/admin/audit/');
+    await admin.getByLabel('Operator’s email').fill(adminEmail);
+    await admin.getByRole('button', { name: 'Filter' }).click();
+    const entries = admin.getByRole('region', { name: 'Audit entries' });
+    await entries.getByText('title.edit').first().waitFor();
+    await entries.getByText('promotion-code.create').first().waitFor();
+    await entries.getByText('announcement.create').first().waitFor();
+    await clean(admin);
+    await shot(admin, 'audit');
+    await admin.goto('/admin/health/');
+    await admin.getByRole('heading', { name: 'Scheduled jobs' }).waitFor();
+    await clean(admin);
+    await shot(admin, 'health');
+  });
+  it('finds the reader under People, sees the conversion, and ends their sessions', async () => {
+    await admin.goto('/admin/people/');
+    await admin.getByLabel('Search by email or name').fill(readerEmail);
+    await admin.getByRole('button', { name: 'Search' }).click();
+    await admin.getByRole('link', { name: readerEmail }).click();
+    await admin.getByRole('heading', { name: readerEmail }).waitFor();
+    const facts = admin.locator('.admin-facts');
+    await facts.getByText('subscriber', { exact: true }).waitFor();
+    await facts.getByText('pro', { exact: true }).waitFor();
+    await clean(admin);
+    await shot(admin, 'person');
+    await admin.getByRole('button', { name: 'End all sessions' }).click();
+    await admin.getByText(/\d+ sessions? ended\./).waitFor();
+    // the reader's browser is signed out: the account page sends it to sign in
+    await reader.goto('/u');
+    await reader.waitForURL(/\/login\//);
   });
 });
