@@ -143,14 +143,34 @@ export class ReaderPool {
   }
 
   /**
-   * Stops the pool: queries not yet started are refused, those running are let finish (they only read), then the
-   * threads end. Queries asked after this are refused.
+   * Stops the pool: queries not yet started are refused, those running are let finish (they only read) for at most
+   * `graceMs` — a statement that runs on past it must not hold the server's shutdown —, then the threads end (a
+   * running one's query fails). Queries asked after this are refused.
    */
-  async close(): Promise<void> {
+  async close(graceMs = 5_000): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new ReaderError('the database readers are closed', null));
-    if (this.threads.some((t) => t.job)) await new Promise<void>((resolve) => this.waitingForIdle.push(resolve));
-    await Promise.all(this.threads.splice(0).map((t) => t.worker.terminate()));
+    if (this.threads.some((t) => t.job)) {
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => this.waitingForIdle.push(resolve)),
+        new Promise<void>((resolve) => {
+          grace = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(grace);
+    }
+    // A thread inside a statement ends only when SQLite returns (termination cannot interrupt native code), so the
+    // wait for the threads is bounded too; the process's exit takes any still running.
+    const ended = Promise.all(this.threads.splice(0).map((t) => t.worker.terminate()));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      ended,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 }
 

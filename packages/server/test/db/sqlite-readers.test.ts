@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database.ts';
 import { ReaderError, ReaderPool } from '../../src/db/sqlite-readers.ts';
 
@@ -121,6 +121,30 @@ describe('SQLite reader threads', () => {
     await closing;
     expect(p.load).toMatchObject({ threads: 0, busy: 0, waiting: 0 });
     await expect(p.query('select 1', [])).rejects.toThrow(/closed/);
+  });
+
+  it('closes without waiting on past its grace for a statement that runs on: the statement fails', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const p = pool(1);
+      // seconds of SQLite on the thread (a close cannot interrupt it; only its wait is bounded)
+      const running = p.query(`with recursive c(i) as (select 1 union all select i + 1 from c where i < ?) select count(*) as n from c`, [10_000_000]);
+      const settled = running.then(() => 'answered', () => 'failed');
+      let closed = false;
+      const closing = p.close(1_000).then(() => {
+        closed = true;
+      });
+      await vi.advanceTimersByTimeAsync(1_000); // the grace for running statements
+      await vi.advanceTimersByTimeAsync(1_000); // the wait for the threads to end
+      await closing;
+      expect(closed).toBe(true);
+      expect(p.load).toMatchObject({ threads: 0, waiting: 0 });
+      vi.useRealTimers();
+      // once SQLite returns, the terminated thread exits and its statement fails rather than answering late
+      expect(await settled).toBe('failed');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a thread that cannot open the file fails its statement, not the server', async () => {
