@@ -10,6 +10,7 @@
  *               [--topic NAME]... [--pick true|false]
  *   titles:retire <book_id> | titles:restore <book_id>
  *   audit:list [--action A] [--actor EMAIL|cli] [--target-kind K] [--target-id ID] [--limit N]
+ *   users:show --email E | users:send-reset --email E | titles:show <book_id> | health
  */
 import { parseArgs } from 'node:util';
 import { adminAuditQuerySchema, adminTitlePatchSchema, adminTitlesQuerySchema, adminUserPatchSchema, adminUsersQuerySchema } from '@lectern/core';
@@ -23,7 +24,11 @@ export const ADMIN_USAGE = `  users:list [--q TEXT] [--role admin|content-creato
   titles:list [--q TEXT] [--state active|retired|all]
   titles:edit <book_id> [--title T] [--author NAME]... [--description D] [--language TAG] [--publisher P] [--topic NAME]... [--pick true|false]
   titles:retire <book_id> | titles:restore <book_id>   (out of the catalog and back; readers' notes and positions kept)
-  audit:list [--action A] [--actor EMAIL|cli] [--target-kind K] [--target-id ID] [--limit N]`;
+  audit:list [--action A] [--actor EMAIL|cli] [--target-kind K] [--target-id ID] [--limit N]
+  users:show --email E          (status, roles, trial end, team, sessions)
+  users:send-reset --email E    (emails the account a link to choose a new password)
+  titles:show <book_id>         (the title with its readers, minutes read and completion)
+  health                        (version, database engine and size, content-store size, titles)`;
 
 const needEmail = (command: string, email: string | undefined) => {
   if (!email) throw new AppError(400, `${command} needs --email`);
@@ -132,6 +137,39 @@ export async function runAdminCommand(command: string, rest: string[], services:
       for (const e of page.results) {
         console.log(`${e.at}  ${e.actor_label}  ${e.action}  ${e.target_kind}${e.target_id ? ` ${e.target_id}` : ''}${e.ip ? `  from ${e.ip}` : ''}  ${JSON.stringify(e.detail)}`);
       }
+      return 0;
+    }
+    case 'users:show': {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } } });
+      const u = await users.detail((await users.find(needEmail(command, values.email))).uuid);
+      console.log(`${u.email} (${u.username}) uuid ${u.user_id}`);
+      console.log(`status ${u.effective_status}${u.effective_status !== u.status ? ` (stored ${u.status})` : ''}${u.trial_ends_at ? `, trial ends ${u.trial_ends_at}` : ''}`);
+      console.log(`roles ${u.roles.length ? u.roles.join(', ') : 'none (a reader)'}${u.plan ? `, plan ${u.plan}` : ''}${u.team ? `, team ${u.team.name} (${u.team.role})` : ''}`);
+      console.log(`${u.sessions.length} session${u.sessions.length === 1 ? '' : 's'}`);
+      for (const x of u.sessions) console.log(`  ${x.session_id}  since ${x.created_at}  ${x.user_agent ?? ''}`);
+      return 0;
+    }
+    case 'users:send-reset': {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } } });
+      const user = await users.sendPasswordReset((await users.find(needEmail(command, values.email))).uuid);
+      await audit.record('cli', { action: 'user.password-reset', target_kind: 'user', target_id: user.uuid, detail: { email: user.email } }, null);
+      console.log(`a link to choose a new password was sent to ${user.email}`);
+      return 0;
+    }
+    case 'titles:show': {
+      const [bookId] = rest;
+      if (!bookId) throw new AppError(400, 'titles:show needs <book_id>');
+      const t = await titles.detail(bookId);
+      console.log(`${t.book_id}  "${t.title}"  ${t.authors.join(', ')}  (${t.content_format}, version ${t.version}${t.retired_at ? `, retired ${t.retired_at}` : ''})`);
+      console.log(`${t.chapters} chapters; topics ${t.topics.map((x) => x.name).join(', ') || 'none'}; publisher ${t.publisher ?? 'none'}; editors' pick ${t.editors_pick ? 'yes' : 'no'}`);
+      console.log(`${t.stats.readers} readers, ${t.stats.minutes_read} minutes read, ${t.stats.completed_readers} finished, completion ${Math.round(t.stats.completion * 100)}%`);
+      return 0;
+    }
+    case 'health': {
+      const h = await services.admin.dashboard.healthReport();
+      const mb = (n: number | null) => (n === null ? 'unknown' : `${(n / 1024 / 1024).toFixed(1)} MB`);
+      console.log(`Lectern ${h.version} on ${h.engine}: database ${mb(h.db_bytes)}, content store ${mb(h.content_store_bytes)}, ${h.titles} titles`);
+      // the import queue, recent errors and scheduled jobs live in the server's process: its console's health page
       return 0;
     }
     default:

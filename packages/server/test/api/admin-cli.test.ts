@@ -65,6 +65,15 @@ describe.each(ENGINES)('the console commands on %s', (engine) => {
     expect(listed.stdout).toMatch(/ivy@example\.com {2}expired {2}content-creator/);
     const ended = await cli(['users:end-sessions', '--email', 'ivy@example.com'], env);
     expect(ended.stdout.trim()).toBe('ivy@example.com: 0 sessions ended');
+    const shown = await cli(['users:show', '--email', 'ivy@example.com'], env);
+    expect(shown.stdout).toMatch(/^status expired$/m);
+    expect(shown.stdout).toMatch(/^roles content-creator$/m);
+    expect(shown.stdout).toMatch(/^0 sessions$/m);
+    // without SMTP_URL the mail goes to the log, the link in it
+    const reset = await cli(['users:send-reset', '--email', 'ivy@example.com'], env);
+    expect(reset.stdout).toContain('/reset-password/?token=');
+    expect(reset.stdout).toContain('a link to choose a new password was sent to ivy@example.com');
+    expect((await cli(['users:send-reset', '--email', 'nobody@example.com'], env)).code).not.toBe(0);
   }, 240_000);
 
   it('edits, retires and restores a title, listed in the audit log', async () => {
@@ -74,10 +83,15 @@ describe.each(ENGINES)('the console commands on %s', (engine) => {
     expect((await cli(['titles:retire', bookId], env)).stdout.trim()).toBe(`${bookId} "Tide Tables, Revised": retired (out of the catalog)`);
     expect((await cli(['titles:list', '--state', 'retired'], env)).stdout).toContain(`${bookId}  "Tide Tables, Revised"  June Moss  (retired)`);
     expect((await cli(['titles:restore', bookId], env)).stdout.trim()).toBe(`${bookId} "Tide Tables, Revised": back in the catalog`);
+    const shown = await cli(['titles:show', bookId], env);
+    expect(shown.stdout).toContain(`${bookId}  "Tide Tables, Revised"  June Moss  (book, version `);
+    expect(shown.stdout).toContain("1 chapters; topics Coasts; publisher none; editors' pick yes");
+    expect(shown.stdout).toContain('0 readers, 0 minutes read, 0 finished, completion 0%');
+    expect((await cli(['health'], env)).stdout).toMatch(new RegExp(`^Lectern \\S+ on ${engine}: database [0-9.]+ MB, content store [0-9.]+ MB, 1 titles$`, 'm'));
     const log = await cli(['audit:list', '--actor', 'cli'], env);
     const actions = log.stdout.trim().split('\n').map((line) => line.split('  ')[2]);
     // the older commands of beforeAll too (users:create, import), oldest last
-    expect(actions).toEqual(['title.restore', 'title.retire', 'title.edit', 'user.end-sessions', 'user.edit', 'user.edit', 'import', 'user.create']);
+    expect(actions).toEqual(['title.restore', 'title.retire', 'title.edit', 'user.password-reset', 'user.end-sessions', 'user.edit', 'user.edit', 'import', 'user.create']);
   }, 240_000);
 
   it("writes the older commands' changes as cli, and nothing for a refused one", async () => {
