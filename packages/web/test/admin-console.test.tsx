@@ -19,6 +19,7 @@ import { TitlePage } from '../src/features/admin/TitlesPage.tsx';
 import { SellingPage } from '../src/features/admin/SellingPage.tsx';
 import { DashboardPage } from '../src/features/admin/DashboardPage.tsx';
 import { detailLine } from '../src/features/admin/AuditPage.tsx';
+import { EngagingPage } from '../src/features/admin/EngagingPage.tsx';
 import { flush, json, stubFetch } from './helpers.tsx';
 import { profile } from './fixtures.ts';
 
@@ -367,5 +368,35 @@ describe('the audit log', () => {
       'title: Moby; title: “Moby” → “Moby-Dick”; description: null → “A whale.”',
     );
     expect(detailLine({ roles: [[], ['admin']] })).toBe('roles: [] → ["admin"]');
+  });
+});
+
+describe("editors' picks", () => {
+  it('finds a title by its words, picks it after the others, and lists the picks by title', async () => {
+    let picks = ['b1'];
+    const calls = stubFetch((call) => {
+      if (call.url.startsWith('/api/v2/admin/editors-picks/')) {
+        if (call.method === 'PUT') picks = (call.body as { book_ids: string[] }).book_ids;
+        return json(200, { book_ids: picks });
+      }
+      if (call.url.startsWith('/api/v1/admin/titles/?')) {
+        return json(200, { results: [{ book_id: 'b2', title: 'Quiet Engines', authors: ['Ada'], content_format: 'book', language: 'en', publisher: null, created_at: '2026-11-01T00:00:00Z', retired_at: null, editors_pick: false, version: 1, cover_url: null }], next_cursor: null });
+      }
+      const m = /\/api\/v1\/admin\/titles\/(b\d)\/$/.exec(call.url);
+      if (m) return json(200, { book_id: m[1], title: m[1] === 'b1' ? 'Harbour Lights' : 'Quiet Engines', authors: [], content_format: 'book', language: null, publisher: null, created_at: '2026-11-01T00:00:00Z', retired_at: null, editors_pick: true, version: 1, cover_url: null, description: null, topics: [], chapters: 1, url: '/library/book/x/', stats: { readers: 0, minutes_read: 0, completed_readers: 0, completion: 0 } });
+      return json(200, { results: [] });
+    });
+    renderPage(<EngagingPage />);
+    await flush();
+    const list = await screen.findByRole('list', { name: 'Picks' });
+    await within(list).findByText('Harbour Lights');
+    fireEvent.change(screen.getByLabelText('Find a title to pick'), { target: { value: 'quiet' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Find' }));
+    await flush();
+    expect(calls.some((c) => c.url.startsWith('/api/v1/admin/titles/?') && c.url.includes('q=quiet'))).toBe(true);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pick Quiet Engines' }));
+    await flush();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ book_ids: ['b1', 'b2'] });
+    await within(screen.getByRole('list', { name: 'Picks' })).findByText('Quiet Engines');
   });
 });

@@ -2,7 +2,7 @@
  * Engaging (issue 23): the home's announcements and editors' picks, live-training courses and their events with
  * presenters; each with the preview a reader will see, each action through the admin API (and the audit log).
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CONSOLE_MESSAGES as M, type LiveCourseStatus } from '@lectern/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { adminApi, adminKeys } from '../../api/admin.ts';
@@ -121,28 +121,35 @@ function EditorsPicks() {
   const client = useQueryClient();
   const picks = useQuery({ queryKey: adminKeys.picks, queryFn: ({ signal }) => adminApi.editorsPicks(signal) });
   const action = useAction();
-  const [adding, setAdding] = useState('');
-  const save = (ids: string[]) =>
-    action.run(() => adminApi.setEditorsPicks(ids), () => M.saved).then((saved) => {
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  // operators know titles, not book ids: a pick is found by its title or author
+  const found = useQuery({ queryKey: adminKeys.titles({ q, limit: 5 }), queryFn: ({ signal }) => adminApi.titles({ q, limit: 5 }, signal), enabled: q !== '' });
+  const ids = picks.data ?? [];
+  const names = useQueries({
+    queries: ids.map((id) => ({ queryKey: adminKeys.title(id), queryFn: ({ signal }: { signal: AbortSignal }) => adminApi.title(id, signal), staleTime: 60_000 })),
+  });
+  const nameOf = (i: number) => names[i]?.data?.title ?? ids[i]!;
+  const save = (next: string[]) =>
+    action.run(() => adminApi.setEditorsPicks(next), () => M.saved).then((saved) => {
       if (saved) void client.invalidateQueries({ queryKey: adminKeys.picks });
       return saved;
     });
-  const ids = picks.data ?? [];
   return (
     <section className="admin-panel" aria-labelledby="admin-picks">
       <h2 id="admin-picks">Editors’ picks</h2>
-      <p className="admin-hint">The home’s “Editors’ picks” row, in this order. Titles can also be picked from their page under Titles.</p>
+      <p className="admin-hint">The home’s “Editors’ picks” row, in this order. A title’s page under Titles can pick it too.</p>
       <Loading query={picks} />
       {ids.length ? (
-        <ol className="admin-list">
+        <ol className="admin-list" aria-label="Picks">
           {ids.map((id, i) => (
             <li key={id}>
-              <code>{id}</code>
+              <span>{nameOf(i)}</span>
               <span className="admin-row-actions">
-                <Button variant="ghost" size="sm" disabled={i === 0} aria-label={`Move ${id} up`} onClick={() => void save(swap(ids, i, i - 1))}>
+                <Button variant="ghost" size="sm" disabled={i === 0} aria-label={`Move ${nameOf(i)} up`} onClick={() => void save(swap(ids, i, i - 1))}>
                   Up
                 </Button>
-                <Button variant="ghost" size="sm" aria-label={`Remove ${id} from the picks`} onClick={() => void save(ids.filter((x) => x !== id))}>
+                <Button variant="ghost" size="sm" aria-label={`Remove ${nameOf(i)} from the picks`} onClick={() => void save(ids.filter((x) => x !== id))}>
                   Remove
                 </Button>
               </span>
@@ -154,21 +161,41 @@ function EditorsPicks() {
       ) : null}
       <form
         className="admin-form admin-space"
-        aria-label="Add an editors' pick"
+        role="search"
+        aria-label="Pick a title"
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          if (adding.trim()) void save([...ids, adding.trim()]).then((ok) => ok && setAdding(''));
+          setQ(typed.trim());
         }}
       >
-        <TextField label="Book id" name="book_id" value={adding} onChange={(e) => setAdding(e.target.value)} errors={action.errors.book_ids} autoComplete="off" />
+        <TextField label="Find a title to pick" name="q" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} errors={action.errors.book_ids} autoComplete="off" />
         <div className="admin-form__actions">
-          <Button type="submit" variant="secondary" busy={action.busy}>
-            Add to the picks
+          <Button type="submit" variant="secondary">
+            Find
           </Button>
           <ActionStatus action={action} />
         </div>
       </form>
+      {found.data ? (
+        found.data.results.length ? (
+          <ul className="admin-list admin-space" aria-label="Titles found">
+            {found.data.results.map((t) => (
+              <li key={t.book_id}>
+                <div>
+                  <p className="admin-strong">{t.title}</p>
+                  <p className="admin-muted admin-small">{t.authors.join(', ')}</p>
+                </div>
+                <Button variant="secondary" size="sm" disabled={ids.includes(t.book_id) || action.busy} aria-label={`Pick ${t.title}`} onClick={() => void save([...ids, t.book_id])}>
+                  {ids.includes(t.book_id) ? 'Picked' : 'Pick'}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="admin-muted admin-space">{M.noResults}</p>
+        )
+      ) : null}
     </section>
   );
 }
