@@ -563,6 +563,7 @@ export const ADMIN_CONSOLE_MESSAGES = {
   rangeTooLong: (days: number) => `Choose at most ${days} days.`,
   contentOnly: 'Only operators and content creators can do this.',
   ownAdminRole: 'You cannot take away your own admin role: ask another operator.',
+  lastAdmin: 'This is the last admin: give another account the admin role first.',
   alreadyRetired: 'This title is already retired.',
   notRetired: 'This title is not retired.',
 } as const;

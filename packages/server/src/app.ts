@@ -197,7 +197,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     audit,
     jobs,
     errors,
-    titles: new AdminTitlesService(new AdminTitlesRepository(db.kysely), async (bookId, titleId) => {
+    titles: new AdminTitlesService(new AdminTitlesRepository(db.kysely, searchRepo), async (bookId, titleId) => {
       catalogCache.forgetTitle(bookId, titleId);
       catalogRepo.forgetTitles();
       await catalogChanges.record(bookId, titleId).catch(() => {});
@@ -270,7 +270,15 @@ export async function buildApp(config: Config): Promise<Lectern> {
   // Expired sessions, ended sign-in counters and analytics events past their retention are deleted at start and
   // then hourly (expired sessions also at each sign-in, services/auth.ts).
   const purge = () =>
-    jobRun('retention purge (sessions, sign-in counters, analytics)', SESSION_PURGE_INTERVAL_MS, () => Promise.all([services.auth.purgeExpiredSessions(), services.signInThrottle.purge(), services.analytics.purge()])).catch((err: Error) =>
+    jobRun('retention purge (sessions, sign-in counters, analytics)', SESSION_PURGE_INTERVAL_MS, () =>
+      Promise.all([
+        services.auth.purgeExpiredSessions(),
+        services.signInThrottle.purge(),
+        services.analytics.purge(),
+        // the dashboard's empty searches, kept as long as analytics events
+        services.admin.dashboard.purgeSearchMisses(config.analyticsRetentionDays),
+      ]),
+    ).catch((err: Error) =>
       app.log.error({ err }, 'deleting expired sessions, sign-in counters and old analytics events failed'),
     );
   const purgeTimer = setInterval(purge, SESSION_PURGE_INTERVAL_MS).unref();
@@ -310,7 +318,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registerInputGuard(app);
   registerAuthContext(app, services.auth);
   registerCsrf(app, csrf);
-  registerAdminAudit(app, services.admin.audit);
+  registerAdminAudit(app, services.admin.audit, services.admin.errors);
   registerRecentErrors(app, services.admin.errors);
 
   healthRoutes(app, new HealthService(new HealthRepository(db.kysely), db.engine));

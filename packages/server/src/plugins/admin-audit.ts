@@ -1,9 +1,12 @@
 /**
  * Every admin action that changed something is written to the audit log (issue 23), in one place rather than in
- * each route: an onSend hook on the unsafe admin routes (`/api/v1/admin/`, `/api/v2/admin/`), before the answer
- * leaves. A route that knows better (before/after of an edit) sets `request.audit`; the older routes are described
- * here from their address, parameters, body and answer. Refused calls (4xx) change nothing and are not written,
- * except an import whose every file was refused: the refusals are what the dashboard's import failures show.
+ * each route: an onSend hook on the unsafe admin routes (`/api/v1/admin/`, `/api/v2/admin/`). It runs after the
+ * action's transaction has committed and before the answer leaves (a client that has its answer can read the entry).
+ * The console's routes set `request.audit` as soon as their change commits: that is written whatever the status
+ * (a 5xx from work after the commit still leaves its entry). The older routes are described here from their
+ * address, parameters, body and answer, for a 2xx only: they cannot tell a failure after their commit from one
+ * before. Other refusals change nothing and are not written, except an import whose every file was refused: the
+ * refusals are what the dashboard's import failures show.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
@@ -22,7 +25,7 @@ declare module 'fastify' {
 const ADMIN_ROUTE = /^\/api\/v[12]\/admin\//;
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function registerAdminAudit(app: FastifyInstance, audit: AuditLog): void {
+export function registerAdminAudit(app: FastifyInstance, audit: AuditLog, errors?: RecentErrors): void {
   app.decorateRequest('audit', null);
   app.addHook('onSend', async (request, reply, payload) => {
     if (SAFE.has(request.method)) return payload;
@@ -30,15 +33,18 @@ export function registerAdminAudit(app: FastifyInstance, audit: AuditLog): void 
     if (!url || !ADMIN_ROUTE.test(url)) return payload;
     const answer = jsonOf(payload);
     const refusedImport = reply.statusCode === 400 && url === '/api/v1/admin/import/' && Array.isArray((answer as { failed?: unknown })?.failed);
-    if (reply.statusCode >= 300 && !refusedImport) return payload;
+    if (!request.audit && reply.statusCode >= 300 && !refusedImport) return payload;
     const user = await currentUser(request);
     if (!user) return payload;
+    const note = request.audit ?? describe(request, reply, url, answer);
+    const write = () => audit.record({ id: user.id, uuid: user.uuid, email: user.email }, note, request.ip);
     try {
-      const note = request.audit ?? describe(request, reply, url, answer);
-      await audit.record({ id: user.id, uuid: user.uuid, email: user.email }, note, request.ip);
+      // once more on failure (a busy database); the action has committed, so answering a failure would mislead
+      await write().catch(write);
     } catch (err) {
-      // the action is done; a lost entry is logged loudly rather than turned into a failure of the action
-      request.log.error({ err }, 'writing the audit entry failed');
+      // a lost entry is logged and shown on the console's health page (its last errors), not hidden in the log
+      request.log.error({ err, audit: note }, 'writing the audit entry failed');
+      errors?.note({ method: request.method, url: request.url, status: 500, message: `audit entry lost (${note.action} ${note.target_id ?? ''}): ${(err as Error).message}`.slice(0, 500) });
     }
     return payload;
   });

@@ -5,9 +5,8 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { MINUTES } from './reading-minutes.ts';
 
-const MINUTES = sql<number>`(case when ue.end_percentage > ue.start_percentage then ue.end_percentage - ue.start_percentage else 0 end) / 100.0 *
-  coalesce(mf.duration_ms / 60000.0, c.text_length / 1500.0)`;
 
 export interface DayCount {
   day: string;
@@ -113,13 +112,23 @@ export class AdminDashboardRepository {
     return rows.map((r) => ({ query: r.query, count: Number(r.n) }));
   }
 
-  /** Counts one search that found nothing. */
-  async recordMiss(day: string, query: string): Promise<void> {
-    await this.db
-      .insertInto('search_misses')
-      .values({ day, query, count: 1 })
-      .onConflict((oc) => oc.columns(['day', 'query']).doUpdateSet({ count: sql`search_misses.count + 1` }))
-      .execute();
+  /**
+   * Counts one search that found nothing: a query already counted that day goes up by one; a new one is a row only
+   * while the day has fewer than `cap` (anyone can search: the table must not grow with what they type).
+   */
+  async recordMiss(day: string, query: string, cap: number): Promise<void> {
+    const res = await this.db.updateTable('search_misses').set({ count: sql`count + 1` }).where('day', '=', day).where('query', '=', query).executeTakeFirst();
+    if (Number(res.numUpdatedRows) > 0) return;
+    // the same query from two visitors at once: the second meets the first's row
+    await sql`insert into search_misses (day, query, count)
+      select ${day}, ${query}, 1 where (select count(*) from search_misses where day = ${day}) < ${cap}
+      on conflict (day, query) do update set count = search_misses.count + 1`.execute(this.db);
+  }
+
+  /** Deletes the empty searches of the days before `day` (YYYY-MM-DD); answers how many rows went. */
+  async deleteMissesBefore(day: string): Promise<number> {
+    const res = await this.db.deleteFrom('search_misses').where('day', '<', day).executeTakeFirst();
+    return Number(res.numDeletedRows);
   }
 
   async titleCount(): Promise<number> {

@@ -5,7 +5,11 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, TitleRow } from '../db/schema.ts';
+import { onPostgres } from './conflicts.ts';
+import { likePrefix } from './like.ts';
 import { refreshListings } from './listings.ts';
+import { MINUTES } from './reading-minutes.ts';
+import type { SearchRepository } from './search.ts';
 
 export interface AdminTitleFilter {
   /** folded title prefix (titleSortKey of the words) */
@@ -40,6 +44,9 @@ export interface TitleEdit {
 
 export interface ReaderFigures {
   user_id: number;
+  /** the account's public id and email (the readers' list: operators only) */
+  uuid: string;
+  email: string;
   minutes: number;
   /** sum over the reader's chapters of text length × furthest percentage (0-100) */
   weighted: number;
@@ -48,15 +55,25 @@ export interface ReaderFigures {
   last_read_at: string | null;
 }
 
-/** Escapes LIKE's wildcards (the pattern's escape character is \). */
-const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** A title's readers' figures together (the detail's stats), read by one aggregate query. */
+export interface ReaderTotals {
+  readers: number;
+  minutes: number;
+  /** readers whose completion rounds to 100 % */
+  completed: number;
+  /** mean of the readers' completion percentages (0-100, each rounded as core's titleProgress does) */
+  meanPercent: number;
+}
 
-/** One usage event's minutes: the share read of its chapter's length (a media part's duration, else its reading time at 250 words of 6 characters). */
-const MINUTES = sql<number>`(case when ue.end_percentage > ue.start_percentage then ue.end_percentage - ue.start_percentage else 0 end) / 100.0 *
-  coalesce(mf.duration_ms / 60000.0, c.text_length / 1500.0)`;
+/** Percentages are capped at 100 (a client may send more). */
+const CAPPED = sql`(case when cp.top_percentage > 100 then 100 else cp.top_percentage end)`;
 
 export class AdminTitlesRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** the search index: an edit of the title's metadata is indexed in the edit's transaction */
+    private readonly search: SearchRepository,
+  ) {}
 
   /** `limit + 1` rows in (sort_title, id) order after `after`. */
   page(f: AdminTitleFilter): Promise<TitleRow[]> {
@@ -84,31 +101,8 @@ export class AdminTitlesRepository {
   }
 
   /** Authors (in order), the first publisher and the topics of these titles. */
-  async namesOf(ids: number[]): Promise<Map<number, TitleNames>> {
-    const out = new Map<number, TitleNames>(ids.map((id) => [id, { authors: [], publisher: null, topics: [] }]));
-    if (ids.length === 0) return out;
-    const [authors, publishers, topics] = await Promise.all([
-      this.db.selectFrom('title_authors').select(['title_id', 'name']).where('title_id', 'in', ids).orderBy('title_id').orderBy('position').execute(),
-      this.db
-        .selectFrom('title_publishers as tp')
-        .innerJoin('publishers as p', 'p.id', 'tp.publisher_id')
-        .select(['tp.title_id', 'p.name'])
-        .where('tp.title_id', 'in', ids)
-        .orderBy('tp.title_id')
-        .orderBy('tp.position')
-        .execute(),
-      this.db
-        .selectFrom('title_topics as tt')
-        .innerJoin('topics as tp', 'tp.id', 'tt.topic_id')
-        .select(['tt.title_id', 'tp.name', 'tp.slug'])
-        .where('tt.title_id', 'in', ids)
-        .orderBy('tp.name')
-        .execute(),
-    ]);
-    for (const a of authors) out.get(a.title_id)!.authors.push(a.name);
-    for (const p of publishers) out.get(p.title_id)!.publisher ??= p.name;
-    for (const t of topics) out.get(t.title_id)!.topics.push({ name: t.name, slug: t.slug });
-    return out;
+  namesOf(ids: number[]): Promise<Map<number, TitleNames>> {
+    return namesIn(this.db, ids);
   }
 
   async pickedIds(ids: number[]): Promise<Set<number>> {
@@ -167,52 +161,92 @@ export class AdminTitlesRepository {
       }
       // sort keys, topics and the publisher are what the catalog's listings are made of
       await refreshListings(trx, [title.work_title_id ?? title.id]);
+      // the search index's row for the title, with the fields as the import makes them (services/import.ts)
+      const topicsOrPublisher = e.topics !== undefined || e.publisher !== undefined;
+      if (e.title !== undefined || e.authors !== undefined || e.description !== undefined || topicsOrPublisher) {
+        const n = (await namesIn(trx, [title.id])).get(title.id)!;
+        const publishers = topicsOrPublisher
+          ? await trx.selectFrom('title_publishers as tp').innerJoin('publishers as p', 'p.id', 'tp.publisher_id').select('p.name').where('tp.title_id', '=', title.id).orderBy('tp.position').execute()
+          : [];
+        await this.search.rewriteTitleRow(trx, title.id, {
+          ...(e.title !== undefined ? { title: e.title } : {}),
+          ...(e.authors !== undefined ? { people: n.authors.join(' ') } : {}),
+          ...(topicsOrPublisher ? { subjects: [...n.topics.map((t) => t.name), ...publishers.map((p) => p.name)].join(' ') } : {}),
+          ...(e.description !== undefined ? { description: e.description ?? '' } : {}),
+        });
+      }
       return true;
     });
   }
 
-  /** Sets or clears retired_at (and moves the version); the work's listing rows are derived again without it. */
-  async setRetired(title: TitleRow, at: string | null): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('titles').set({ retired_at: at, version: sql`version + 1` }).where('id', '=', title.id).execute();
+  /**
+   * Sets retired_at (`at`) on a title not retired, or clears it on a retired one (and moves the version); the work's
+   * listing rows are derived again. One conditional UPDATE: false, nothing changed, when the title was already so
+   * (two retires at once: one passes).
+   */
+  async setRetired(title: TitleRow, at: string | null): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('titles')
+        .set({ retired_at: at, version: sql`version + 1` })
+        .where('id', '=', title.id)
+        .where('retired_at', at === null ? 'is not' : 'is', null)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
       await refreshListings(trx, [title.work_title_id ?? title.id]);
+      return true;
     });
   }
 
-  /** Each reader's figures for one title: minutes from usage events, completion from chapter progress. */
-  async readers(titleId: number): Promise<ReaderFigures[]> {
-    const [usage, progress] = await Promise.all([
-      this.db
-        .selectFrom('usage_events as ue')
-        .innerJoin('chapters as c', 'c.id', 'ue.chapter_id')
-        .leftJoin('media_files as mf', 'mf.chapter_id', 'ue.chapter_id')
-        .select(['ue.user_id', sql<number>`sum(${MINUTES})`.as('minutes'), sql<string>`max(ue.received_at)`.as('last')])
-        .where('ue.title_id', '=', titleId)
-        .groupBy('ue.user_id')
-        .execute(),
-      this.db
-        .selectFrom('chapter_progress as cp')
-        .innerJoin('chapters as c', 'c.id', 'cp.chapter_id')
-        .select([
-          'cp.user_id',
-          sql<number>`sum(c.text_length * (case when cp.top_percentage > 100 then 100 else cp.top_percentage end))`.as('weighted'),
-          sql<number>`sum(case when cp.top_percentage > 100 then 100 else cp.top_percentage end)`.as('plain'),
-          sql<string>`max(cp.updated_at)`.as('last'),
-        ])
-        .where('cp.title_id', '=', titleId)
-        .groupBy('cp.user_id')
-        .execute(),
-    ]);
-    const out = new Map<number, ReaderFigures>();
-    for (const u of usage) out.set(u.user_id, { user_id: u.user_id, minutes: Number(u.minutes) || 0, weighted: 0, plain: 0, last_read_at: u.last });
-    for (const p of progress) {
-      const r = out.get(p.user_id) ?? { user_id: p.user_id, minutes: 0, weighted: 0, plain: 0, last_read_at: null };
-      r.weighted = Number(p.weighted) || 0;
-      r.plain = Number(p.plain) || 0;
-      if (!r.last_read_at || (p.last && p.last > r.last_read_at)) r.last_read_at = p.last;
-      out.set(p.user_id, r);
-    }
-    return [...out.values()];
+  /**
+   * Each reader's figures for one title, one row per reader: minutes from usage events, progress from chapter
+   * progress (a reader may have either), their latest time.
+   */
+  private perReader(titleId: number) {
+    return sql`select x.user_id, sum(x.minutes) as minutes, sum(x.weighted) as weighted, sum(x.plain) as plain, max(x.last) as last from (
+        select ue.user_id, ${MINUTES} as minutes, 0 as weighted, 0 as plain, ue.received_at as last
+        from usage_events ue join chapters c on c.id = ue.chapter_id left join media_files mf on mf.chapter_id = ue.chapter_id
+        where ue.title_id = ${titleId}
+        union all
+        select cp.user_id, 0, c.text_length * ${CAPPED}, ${CAPPED}, cp.updated_at
+        from chapter_progress cp join chapters c on c.id = cp.chapter_id
+        where cp.title_id = ${titleId}
+      ) x group by x.user_id`;
+  }
+
+  /** One page of the title's readers, most minutes first (then account id), paged in SQL; readers whose account is gone are not listed. */
+  async readersPage(titleId: number, offset: number, limit: number): Promise<ReaderFigures[]> {
+    const { rows } = await sql<{ user_id: number; uuid: string; email: string; minutes: number | string | null; weighted: number | string | null; plain: number | string | null; last: string | null }>`
+      select r.user_id, u.uuid, u.email, r.minutes, r.weighted, r.plain, r.last
+      from (${this.perReader(titleId)}) r join users u on u.id = r.user_id
+      order by r.minutes desc, r.user_id
+      limit ${limit} offset ${offset}`.execute(this.db);
+    return rows.map((r) => ({
+      user_id: Number(r.user_id),
+      uuid: r.uuid,
+      email: r.email,
+      minutes: Number(r.minutes) || 0,
+      weighted: Number(r.weighted) || 0,
+      plain: Number(r.plain) || 0,
+      last_read_at: r.last,
+    }));
+  }
+
+  /**
+   * The readers' totals in one aggregate query. A reader's completion is their share of the title's length
+   * (`length`, from lengthOf), capped at 100 and rounded as core's titleProgress does (half up).
+   */
+  async readerTotals(titleId: number, length: { text: number; chapters: number }): Promise<ReaderTotals> {
+    const share =
+      length.chapters === 0 ? sql`0` : length.text > 0 ? sql`r.weighted * 1.0 / ${sql.lit(Math.trunc(length.text))}` : sql`r.plain * 1.0 / ${sql.lit(length.chapters)}`;
+    const capped = sql`(case when ${share} > 100 then 100 when ${share} < 0 then 0 else ${share} end)`;
+    // half up: PostgreSQL's round of a double goes to even, SQLite has no floor (cast truncates, the value is >= 0)
+    const percent = onPostgres(this.db) ? sql`floor(${capped} + 0.5)` : sql`cast(${capped} + 0.5 as integer)`;
+    const { rows } = await sql<{ readers: number | string; minutes: number | string | null; completed: number | string | null; mean: number | string | null }>`
+      select count(*) as readers, sum(s.minutes) as minutes, sum(case when s.percent >= 100 then 1 else 0 end) as completed, avg(s.percent) as mean
+      from (select r.minutes, ${percent} as percent from (${this.perReader(titleId)}) r) s`.execute(this.db);
+    const row = rows[0];
+    return { readers: Number(row?.readers ?? 0), minutes: Number(row?.minutes) || 0, completed: Number(row?.completed) || 0, meanPercent: Number(row?.mean) || 0 };
   }
 
   /** The title's total text length (the weights of completion) and its chapter count. */
@@ -224,12 +258,34 @@ export class AdminTitlesRepository {
       .executeTakeFirstOrThrow();
     return { text: Number(row.text), chapters: Number(row.n) };
   }
+}
 
-  async emailsOf(userIds: number[]): Promise<Map<number, { uuid: string; email: string }>> {
-    if (userIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('users').select(['id', 'uuid', 'email']).where('id', 'in', userIds).execute();
-    return new Map(rows.map((r) => [r.id, { uuid: r.uuid, email: r.email }]));
-  }
+/** Authors (in order), the first publisher and the topics of these titles (`db`: the pool or an edit's transaction). */
+async function namesIn(db: Kysely<Database>, ids: number[]): Promise<Map<number, TitleNames>> {
+  const out = new Map<number, TitleNames>(ids.map((id) => [id, { authors: [], publisher: null, topics: [] }]));
+  if (ids.length === 0) return out;
+  const [authors, publishers, topics] = await Promise.all([
+    db.selectFrom('title_authors').select(['title_id', 'name']).where('title_id', 'in', ids).orderBy('title_id').orderBy('position').execute(),
+    db
+      .selectFrom('title_publishers as tp')
+      .innerJoin('publishers as p', 'p.id', 'tp.publisher_id')
+      .select(['tp.title_id', 'p.name'])
+      .where('tp.title_id', 'in', ids)
+      .orderBy('tp.title_id')
+      .orderBy('tp.position')
+      .execute(),
+    db
+      .selectFrom('title_topics as tt')
+      .innerJoin('topics as tp', 'tp.id', 'tt.topic_id')
+      .select(['tt.title_id', 'tp.name', 'tp.slug'])
+      .where('tt.title_id', 'in', ids)
+      .orderBy('tp.name')
+      .execute(),
+  ]);
+  for (const a of authors) out.get(a.title_id)!.authors.push(a.name);
+  for (const p of publishers) out.get(p.title_id)!.publisher ??= p.name;
+  for (const t of topics) out.get(t.title_id)!.topics.push({ name: t.name, slug: t.slug });
+  return out;
 }
 
 async function ensureNamed(trx: Transaction<Database>, table: 'topics' | 'publishers', entry: { slug: string; name: string; name_key: string }): Promise<number> {

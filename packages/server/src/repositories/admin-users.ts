@@ -1,6 +1,8 @@
 /** The operators' view of accounts (issue 23): search, one account with its team and sessions, role and status. */
 import { type Kysely, sql } from 'kysely';
-import type { Database, SessionRow, TeamRow, UserRow, UserUpdate } from '../db/schema.ts';
+import type { Database, NewUser, SessionRow, TeamRow, UserRow, UserUpdate } from '../db/schema.ts';
+import { onPostgres, unlessTaken } from './conflicts.ts';
+import { likeContains } from './like.ts';
 
 export interface AdminUserFilter {
   /** part of the email or username, folded to lower case */
@@ -11,8 +13,6 @@ export interface AdminUserFilter {
   after?: { email: string; id: number };
   limit: number;
 }
-
-const likeContains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export class AdminUsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -49,13 +49,29 @@ export class AdminUsersRepository {
     return this.db.selectFrom('sessions').selectAll().where('user_id', '=', userId).where('expires_at', '>', now).orderBy('created_at', 'desc').execute();
   }
 
-  /** Changes the account; a change of status is written to its history in the same transaction. */
-  async update(user: UserRow, changes: UserUpdate, at: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /** The new account, in one insert; undefined when its email is taken (the unique index settles two at once). */
+  insert(user: NewUser): Promise<UserRow | undefined> {
+    return unlessTaken(this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow());
+  }
+
+  /**
+   * Changes the account; a change of status is written to its history in the same transaction. With `keepAnAdmin`
+   * (the change takes the account's admin role away) it changes nothing and answers false when no other admin
+   * would be left: on PostgreSQL the admins' rows are locked first, so two operators demoting each other at once
+   * are taken in turn and the second is refused (SQLite runs one write transaction at a time already).
+   */
+  async update(user: UserRow, changes: UserUpdate, at: string, keepAnAdmin = false): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      if (keepAnAdmin) {
+        let admins = trx.selectFrom('users').select('id').where('is_admin', '=', 1);
+        if (onPostgres(trx)) admins = admins.forUpdate();
+        if (!(await admins.execute()).some((a) => a.id !== user.id)) return false;
+      }
       await trx.updateTable('users').set(changes).where('id', '=', user.id).execute();
       if (changes.status !== undefined && changes.status !== user.status) {
         await trx.insertInto('account_history').values({ user_id: user.id, event: 'operator_status', from_status: user.status, to_status: changes.status, detail: 'changed by an operator', at }).execute();
       }
+      return true;
     });
   }
 

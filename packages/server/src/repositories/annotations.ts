@@ -5,6 +5,7 @@
  */
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { AnnotationRow, AnnotationsTable, Database } from '../db/schema.ts';
+import { likeContains } from './like.ts';
 
 export type NewAnnotation = AnnotationsTable;
 export type AnnotationChanges = Partial<Omit<AnnotationsTable, 'id' | 'title_id' | 'chapter_href' | 'user_id' | 'user_uuid' | 'consumer' | 'created_at'>>;
@@ -33,7 +34,6 @@ export interface AnnotationFilter {
 }
 
 /** LIKE's wildcards taken literally (escape character: backslash, named in each LIKE). */
-const likeContains = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** A uuid in a JSON list of principals: uuids hold no LIKE wildcard and no quote, so this is exact. */
 const UUID = /^[0-9a-f-]{36}$/i;
 

@@ -247,7 +247,13 @@ export class CatalogRepository {
       async (missing) => {
         const rows = new Map<number, TitleSortRow | null>();
         for (const batch of chunks(missing, 500)) {
-          const got = await this.db.selectFrom('titles').select(['id', 'work_title_id', 'created_at', 'sort_title', 'content_format', 'language']).where('id', 'in', batch).execute();
+          // a retired title has no sort row: search leaves it out, and a work whose standing title it is (as listings.ts)
+          const got = await this.db
+            .selectFrom('titles')
+            .select(['id', 'work_title_id', 'created_at', 'sort_title', 'content_format', 'language'])
+            .where('id', 'in', batch)
+            .where('retired_at', 'is', null)
+            .execute();
           for (const row of got) rows.set(row.id, row);
         }
         return rows;
@@ -492,7 +498,13 @@ export class CatalogRepository {
         (f): f is string => !!f,
       );
       const { book_id: _bookId, ...columns } = bundle.title;
-      const title = await trx.updateTable('titles').set(columns).where('id', '=', titleId).returningAll().executeTakeFirstOrThrow();
+      // a new edition moves the version: a console save made against the old edition's fields is refused (409)
+      const title = await trx
+        .updateTable('titles')
+        .set({ ...columns, version: sql`version + 1` })
+        .where('id', '=', titleId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
 
       await trx.deleteFrom('title_authors').where('title_id', '=', titleId).execute();
       await trx.deleteFrom('title_publishers').where('title_id', '=', titleId).execute();

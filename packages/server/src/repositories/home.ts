@@ -89,6 +89,9 @@ export class HomeRepository {
       .innerJoin('titles as t', 't.id', 'cp.title_id')
       .select([sql<number>`coalesce(t.work_title_id, t.id)`.as('title_id'), sql<string | number>`count(distinct cp.user_id)`.as('readers')])
       .where('cp.updated_at', '>=', since)
+      // retired titles, and works whose standing title is retired, are in no listing (repositories/listings.ts)
+      .where('t.retired_at', 'is', null)
+      .where(sql<boolean>`(select w.retired_at from titles w where w.id = coalesce(t.work_title_id, t.id)) is null`)
       .groupBy(sql`coalesce(t.work_title_id, t.id)`)
       .orderBy(sql`count(distinct cp.user_id)`, 'desc')
       .orderBy(sql`coalesce(t.work_title_id, t.id)`, 'desc')
@@ -148,6 +151,7 @@ export class HomeRepository {
       .selectFrom('editors_picks as ep')
       .innerJoin('titles', 'titles.id', 'ep.title_id')
       .selectAll('titles')
+      .where('titles.retired_at', 'is', null)
       .orderBy('ep.position')
       .limit(limit)
       .execute();

@@ -136,6 +136,44 @@ export class SearchRepository {
     await trx.deleteFrom('search_docs').where('title_id', '=', titleId).execute();
   }
 
+  /**
+   * Rewrites a title's own row (title, people, subjects, description) in place after an operator's edit
+   * (repositories/admin-titles.ts, in the edit's transaction). In place: the own row's id is the lowest of the title's
+   * rows and bounds its range. A title not indexed yet is left to the backfill, which reads what it holds then.
+   */
+  async rewriteTitleRow(trx: Kysely<Database>, titleId: number, fields: Partial<Pick<SearchDocument, 'title' | 'people' | 'subjects' | 'description'>>): Promise<void> {
+    const row = await trx
+      .selectFrom('search_docs')
+      .select(['id', 'title', 'people', 'subjects', 'description'])
+      .where('title_id', '=', titleId)
+      .where('chapter_id', 'is', null)
+      .executeTakeFirst();
+    if (!row) return;
+    const r = { title: fields.title ?? row.title, people: fields.people ?? row.people, subjects: fields.subjects ?? row.subjects, description: fields.description ?? row.description };
+    if (this.engine === 'sqlite') {
+      // external content: out of the FTS tables with the values indexed, in again with the new ones, same rowid
+      await sql`insert into search_name_fts(search_name_fts, rowid, title) values ('delete', ${row.id}, ${spaceCjk(row.title)})`.execute(trx);
+      await sql`insert into search_title_fts(search_title_fts, rowid, title, people, subjects, description)
+        values ('delete', ${row.id}, ${spaceCjk(row.title)}, ${spaceCjk(row.people)}, ${spaceCjk(row.subjects)}, ${spaceCjk(row.description)})`.execute(trx);
+      await trx.updateTable('search_docs').set(r).where('id', '=', row.id).execute();
+      await sql`insert into search_name_fts(rowid, title) values (${row.id}, ${spaceCjk(r.title)})`.execute(trx);
+      await sql`insert into search_title_fts(rowid, title, people, subjects, description)
+        values (${row.id}, ${spaceCjk(r.title)}, ${spaceCjk(r.people)}, ${spaceCjk(r.subjects)}, ${spaceCjk(r.description)})`.execute(trx);
+    } else {
+      await trx
+        .updateTable('search_docs')
+        .set({
+          ...r,
+          doc: sql`setweight(to_tsvector('lectern', ${indexed(r.title)}), 'A') ||
+            setweight(to_tsvector('lectern', ${indexed(r.people)}), 'B') ||
+            setweight(to_tsvector('lectern', ${indexed(r.subjects)}), 'C') ||
+            setweight(to_tsvector('lectern', ${indexed(`${r.description} `)}), 'D')`,
+        } as never)
+        .where('id', '=', row.id)
+        .execute();
+    }
+  }
+
   /** Indexes one title in a transaction of its own (the backfill of titles imported before search existed). */
   async writeAlone(titleId: number, doc: SearchDocument, chapterIds: ReadonlyMap<string, number>): Promise<void> {
     await this.db.transaction().execute((trx) => this.write(trx, titleId, doc, chapterIds));
@@ -418,6 +456,7 @@ export class SearchRepository {
           // unary plus keeps that term out of index choice, so the walk goes along sort_title's range instead
           .where(this.engine === 'sqlite' ? sql<boolean>`+"work_title_id" is null` : sql<boolean>`"work_title_id" is null`)
           .where(starts('sort_title', prefix))
+          .where('retired_at', 'is', null)
           .orderBy(sql`sort_title${c}`)
           .limit(limit)
           .execute()),
@@ -427,6 +466,8 @@ export class SearchRepository {
       .selectFrom('title_authors')
       .select('name')
       .where(starts('name_key', prefixes.name))
+      // an author of retired titles alone is not suggested
+      .where(sql<boolean>`exists (select 1 from titles t where t.id = title_authors.title_id and t.retired_at is null)`)
       // grouped along the (name_key, name) index, so the walk stops at the limit
       .groupBy(['name_key', 'name'])
       .orderBy(sql`name_key${c}`)

@@ -1,7 +1,8 @@
 /**
  * The operators' console API (issue 23; contract in core/admin.ts): audit log, titles, people, dashboard, health.
- * Admins only, but for the titles, which content creators may use too. Every unsafe call here sets
- * `request.audit` with what it changed; plugins/admin-audit.ts writes it before the answer leaves.
+ * Admins only, but for the titles, which content creators may use too (not their readers' list: emails and ids
+ * are for admins). Every unsafe call here sets `request.audit` with what it changed, as soon as the change is
+ * committed; plugins/admin-audit.ts writes it whatever the answer then turns out to be.
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,
@@ -53,8 +54,8 @@ export function adminConsoleRoutes(
     assertContentRole(user);
     return user!;
   };
-  /** who saved a title last (the 409 names them) */
-  const lastEditor = async (bookId: string) => (await deps.audit.list({ target_kind: 'title', target_id: bookId, action: 'title.edit', limit: 1 })).results[0]?.actor_label ?? null;
+  /** who changed the title last, by whatever action (the 409 names them) */
+  const lastEditor = (bookId: string) => deps.audit.lastActorOn('title', bookId);
 
   // ---- audit log
   app.get(adminPaths.audit(), async (request) => {
@@ -81,7 +82,10 @@ export function adminConsoleRoutes(
     const patch = adminTitlePatchSchema.parse(request.body ?? {});
     const version = patch.version ?? ifMatchVersion(request);
     try {
-      const { title, changed } = await deps.titles.edit(bookId, patch, version, lastEditor);
+      const { title, changed } = await deps.titles.edit(bookId, patch, version, lastEditor, (t) => {
+        // committed: the entry stands even if what follows fails (the fields' changes are added below)
+        request.audit = { action: 'title.edit', target_kind: 'title', target_id: bookId, detail: { title: patch.title ?? t.title } };
+      });
       request.audit = { action: 'title.edit', target_kind: 'title', target_id: bookId, detail: { title: title.title, changed } };
       reply.header('etag', `"${title.version}"`);
       return title;
@@ -94,7 +98,9 @@ export function adminConsoleRoutes(
   app.post('/api/v1/admin/titles/:bookId/retire/', async (request) => {
     await content(request);
     const { bookId } = bookParams.parse(request.params);
-    const title = await deps.titles.retire(bookId);
+    const title = await deps.titles.retire(bookId, (t) => {
+      request.audit = { action: 'title.retire', target_kind: 'title', target_id: bookId, detail: { title: t.title } };
+    });
     request.audit = { action: 'title.retire', target_kind: 'title', target_id: bookId, detail: { title: title.title } };
     return title;
   });
@@ -102,13 +108,16 @@ export function adminConsoleRoutes(
   app.post('/api/v1/admin/titles/:bookId/restore/', async (request) => {
     await content(request);
     const { bookId } = bookParams.parse(request.params);
-    const title = await deps.titles.restore(bookId);
+    const title = await deps.titles.restore(bookId, (t) => {
+      request.audit = { action: 'title.restore', target_kind: 'title', target_id: bookId, detail: { title: t.title } };
+    });
     request.audit = { action: 'title.restore', target_kind: 'title', target_id: bookId, detail: { title: title.title } };
     return title;
   });
 
+  // Readers' emails and account ids: admins only (a content creator sees the detail's totals)
   app.get('/api/v1/admin/titles/:bookId/readers/', async (request) => {
-    await content(request);
+    await admin(request);
     return deps.titles.readers(bookParams.parse(request.params).bookId, adminPageQuerySchema.parse(request.query ?? {}));
   });
 
@@ -134,7 +143,9 @@ export function adminConsoleRoutes(
   app.patch('/api/v1/admin/users/:userId/', async (request) => {
     const actor = await admin(request);
     const { userId } = userParams.parse(request.params);
-    const { user, changed } = await deps.users.edit(userId, adminUserPatchSchema.parse(request.body ?? {}), actor.id);
+    const { user, changed } = await deps.users.edit(userId, adminUserPatchSchema.parse(request.body ?? {}), actor.id, (u) => {
+      request.audit = { action: 'user.edit', target_kind: 'user', target_id: u.uuid, detail: { email: u.email } };
+    });
     request.audit = { action: 'user.edit', target_kind: 'user', target_id: user.user_id, detail: { email: user.email, changed } };
     return user;
   });

@@ -84,6 +84,12 @@ export class AuditLog {
     };
   }
 
+  /** Who last changed this target, by any action (an edit, a retire, a new edition's import): the 409's name. */
+  async lastActorOn(targetKind: string, targetId: string): Promise<string | null> {
+    const [row] = await this.repo.list({ targetKind, targetId, limit: 1 });
+    return row?.actor_label ?? null;
+  }
+
   /** The dashboard's refused files: import entries of [from, to), newest first. */
   importEntries(from: string, to: string, limit: number): Promise<AuditLogRow[]> {
     return this.repo.ofActions(['import', 'import.replace'], from, to, limit);

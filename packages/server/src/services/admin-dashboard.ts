@@ -13,6 +13,9 @@ import { dayRange } from './admin-range.ts';
 const round = (n: number) => Math.round(n * 100) / 100;
 
 /** Scheduled jobs' last runs, kept by the process that runs them (app.ts runs each job through `track`). */
+/** Distinct empty searches kept per day (the dashboard shows the top few; the rest only stop a flood). */
+export const SEARCH_MISSES_PER_DAY = 1000;
+
 export class JobRuns {
   private readonly jobs = new Map<string, { every_seconds: number; last_run_at: string | null; last_ok: boolean | null; last_error: string | null }>();
 
@@ -150,7 +153,12 @@ export class AdminDashboardService {
   recordSearchMiss(query: string): Promise<void> {
     const folded = query.trim().toLowerCase().replace(/\s+/g, ' ').slice(0, 200);
     if (!folded) return Promise.resolve();
-    return this.repo.recordMiss(this.now().toISOString().slice(0, 10), folded);
+    return this.repo.recordMiss(this.now().toISOString().slice(0, 10), folded, SEARCH_MISSES_PER_DAY);
+  }
+
+  /** Deletes the empty searches older than `retentionDays` (the hourly retention purge, app.ts; as analytics events). */
+  purgeSearchMisses(retentionDays: number): Promise<number> {
+    return this.repo.deleteMissesBefore(new Date(this.now().getTime() - retentionDays * 86_400_000).toISOString().slice(0, 10));
   }
 
   /** The content store's size, walked at most once a minute (a large library has many files). */

@@ -24,6 +24,7 @@ import {
 import type { TitleRow } from '../db/schema.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
 import type { AdminTitlesRepository, ReaderFigures, TitleEdit, TitleNames } from '../repositories/admin-titles.ts';
+import { decodeKeyCursor, encodeKeyCursor } from './admin-cursor.ts';
 
 /** A 409: someone saved the title since the caller's version; `current` is the title as it is now. */
 export class TitleConflict extends AppError {
@@ -41,17 +42,16 @@ export interface TitleChange {
   changed: Record<string, [unknown, unknown]>;
 }
 
-const encodeCursor = (sortTitle: string, id: number) => Buffer.from(JSON.stringify([sortTitle, id])).toString('base64url');
+/**
+ * Called once the change is committed, before anything that may still fail (forgetting caches, reading the title
+ * back): the route notes its audit entry there, so a 5xx after the commit still leaves one (plugins/admin-audit.ts).
+ */
+export type Committed = (title: TitleRow) => void;
 
-function decodeCursor(cursor: string): { sortTitle: string; id: number } {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && Number.isSafeInteger(v[1])) return { sortTitle: v[0], id: v[1] as number };
-  } catch {
-    // falls through to the 400
-  }
-  throw fieldError('cursor', M.cursorShape);
-}
+const afterCursor = (cursor: string) => {
+  const { key, id } = decodeKeyCursor(cursor);
+  return { sortTitle: key, id };
+};
 
 export class AdminTitlesService {
   constructor(
@@ -68,7 +68,7 @@ export class AdminTitlesService {
       ...(words ? { titlePrefix: titleSortKey(words) || undefined, authorPrefix: nameKey(words) || undefined, bookId: words } : {}),
       state: q.state ?? 'active',
       format: q.content_format,
-      after: q.cursor !== undefined ? decodeCursor(q.cursor) : undefined,
+      after: q.cursor !== undefined ? afterCursor(q.cursor) : undefined,
       limit,
     });
     const page = rows.slice(0, limit);
@@ -77,7 +77,7 @@ export class AdminTitlesService {
     const last = page[page.length - 1];
     return {
       results: page.map((r) => rowOf(r, names.get(r.id)!, picked.has(r.id))),
-      next_cursor: rows.length > limit && last ? encodeCursor(last.sort_title, last.id) : null,
+      next_cursor: rows.length > limit && last ? encodeKeyCursor(last.sort_title, last.id) : null,
     };
   }
 
@@ -89,11 +89,18 @@ export class AdminTitlesService {
    * Edits the fields sent when the title is still at `version`; a 409 naming who saved last (the caller's audit
    * log knows) when not. Answers the title after, and what changed.
    */
-  async edit(bookId: string, patch: AdminTitlePatch, version: number | undefined, lastEditor: (bookId: string) => Promise<string | null>): Promise<TitleChange> {
+  async edit(
+    bookId: string,
+    patch: AdminTitlePatch,
+    version: number | undefined,
+    lastEditor: (bookId: string) => Promise<string | null>,
+    committed?: Committed,
+  ): Promise<TitleChange> {
     const title = await this.find(bookId);
     if (version === undefined) throw fieldError('version', M.versionMissing);
-    const before = await this.detailOf(title);
-    if (version !== title.version) throw new TitleConflict(M.versionConflict((await lastEditor(bookId)) ?? 'another operator'), before);
+    if (version !== title.version) throw new TitleConflict(M.versionConflict((await lastEditor(bookId)) ?? 'another operator'), await this.detailOf(title));
+    // the fields compared with after the edit (no readers' figures: those are read once, for the answer)
+    const before = this.fieldsOf(title, (await this.repo.namesOf([title.id])).get(title.id)!, (await this.repo.pickedIds([title.id])).has(title.id));
     const e: TitleEdit = {};
     if (patch.title !== undefined) Object.assign(e, { title: patch.title, sort_title: titleSortKey(patch.title) });
     if (patch.authors !== undefined) {
@@ -113,6 +120,7 @@ export class AdminTitlesService {
       // saved by someone between our read and our write
       throw new TitleConflict(M.versionConflict((await lastEditor(bookId)) ?? 'another operator'), await this.detail(bookId));
     }
+    committed?.(title);
     await this.forget(title.book_id, title.id);
     const after = await this.detail(bookId);
     const changed: Record<string, [unknown, unknown]> = {};
@@ -129,23 +137,24 @@ export class AdminTitlesService {
     return { title: after, changed };
   }
 
-  async retire(bookId: string): Promise<AdminTitleDetail> {
+  /** 409 when already retired (the update's own condition decides: two at once, one passes). */
+  async retire(bookId: string, committed?: Committed): Promise<AdminTitleDetail> {
     const title = await this.find(bookId);
-    if (title.retired_at) throw new AppError(409, M.alreadyRetired);
-    await this.repo.setRetired(title, this.now().toISOString());
+    if (!(await this.repo.setRetired(title, this.now().toISOString()))) throw new AppError(409, M.alreadyRetired);
+    committed?.(title);
     await this.forget(title.book_id, title.id);
     return this.detail(bookId);
   }
 
-  async restore(bookId: string): Promise<AdminTitleDetail> {
+  async restore(bookId: string, committed?: Committed): Promise<AdminTitleDetail> {
     const title = await this.find(bookId);
-    if (!title.retired_at) throw new AppError(409, M.notRetired);
-    await this.repo.setRetired(title, null);
+    if (!(await this.repo.setRetired(title, null))) throw new AppError(409, M.notRetired);
+    committed?.(title);
     await this.forget(title.book_id, title.id);
     return this.detail(bookId);
   }
 
-  /** The title's readers, most minutes first (a title's readers are few enough to sort here; offset cursor). */
+  /** The title's readers, most minutes first, then by account (paged in SQL; offset cursor). */
   async readers(bookId: string, q: AdminPageQuery): Promise<AdminTitleReadersPage> {
     const title = await this.find(bookId);
     const limit = q.limit ?? ADMIN_PAGE_SIZE.default;
@@ -154,16 +163,11 @@ export class AdminTitlesService {
       if (!/^[1-9][0-9]{0,8}$/.test(q.cursor)) throw fieldError('cursor', M.cursorShape);
       offset = Number(q.cursor);
     }
-    const [figures, length] = await Promise.all([this.repo.readers(title.id), this.repo.lengthOf(title.id)]);
-    figures.sort((a, b) => b.minutes - a.minutes || a.user_id - b.user_id);
-    const page = figures.slice(offset, offset + limit);
-    const people = await this.repo.emailsOf(page.map((f) => f.user_id));
+    // one more than the page tells whether another follows
+    const [rows, length] = await Promise.all([this.repo.readersPage(title.id, offset, limit + 1), this.repo.lengthOf(title.id)]);
     return {
-      results: page.flatMap((f) => {
-        const who = people.get(f.user_id);
-        return who ? [{ user_id: who.uuid, email: who.email, minutes_read: round(f.minutes), completion: completionOf(f, length), last_read_at: f.last_read_at }] : [];
-      }),
-      next_cursor: figures.length > offset + limit ? String(offset + limit) : null,
+      results: rows.slice(0, limit).map((f) => ({ user_id: f.uuid, email: f.email, minutes_read: round(f.minutes), completion: completionOf(f, length), last_read_at: f.last_read_at })),
+      next_cursor: rows.length > limit ? String(offset + limit) : null,
     };
   }
 
@@ -173,26 +177,22 @@ export class AdminTitlesService {
     return title;
   }
 
+  private fieldsOf(title: TitleRow, n: TitleNames, picked: boolean) {
+    return { ...rowOf(title, n, picked), description: title.description, topics: n.topics };
+  }
+
   private async detailOf(title: TitleRow): Promise<AdminTitleDetail> {
-    const [names, picked, figures, length] = await Promise.all([
-      this.repo.namesOf([title.id]),
-      this.repo.pickedIds([title.id]),
-      this.repo.readers(title.id),
-      this.repo.lengthOf(title.id),
-    ]);
-    const n = names.get(title.id)!;
-    const completions = figures.map((f) => completionOf(f, length));
+    const [names, picked, length] = await Promise.all([this.repo.namesOf([title.id]), this.repo.pickedIds([title.id]), this.repo.lengthOf(title.id)]);
+    const totals = await this.repo.readerTotals(title.id, length);
     return {
-      ...rowOf(title, n, picked.has(title.id)),
-      description: title.description,
-      topics: n.topics,
+      ...this.fieldsOf(title, names.get(title.id)!, picked.has(title.id)),
       chapters: length.chapters,
       url: paths.titlePage(title.book_id),
       stats: {
-        readers: figures.length,
-        minutes_read: round(figures.reduce((s, f) => s + f.minutes, 0)),
-        completed_readers: completions.filter((c) => c >= 1).length,
-        completion: completions.length ? round(completions.reduce((s, c) => s + c, 0) / completions.length) : 0,
+        readers: totals.readers,
+        minutes_read: round(totals.minutes),
+        completed_readers: totals.completed,
+        completion: round(totals.meanPercent / 100),
       },
     };
   }

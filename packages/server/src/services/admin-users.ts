@@ -5,6 +5,7 @@
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,
+  ADMIN_MESSAGES,
   ADMIN_PAGE_SIZE,
   type AdminUserCreate,
   type AdminUserDetail,
@@ -15,23 +16,17 @@ import {
   type Role,
 } from '@lectern/core';
 import type { UserRow, UserUpdate } from '../db/schema.ts';
-import { fieldError, notFound } from '../errors.ts';
+import { badRequest, fieldError, notFound } from '../errors.ts';
 import { effectiveStatus } from '../policies/reading.ts';
 import type { AdminUsersRepository } from '../repositories/admin-users.ts';
+import { decodeKeyCursor, encodeKeyCursor } from './admin-cursor.ts';
 import { type AccountsService, rolesOf, TRIAL_DAYS } from './accounts.ts';
 
 const DAY_MS = 86_400_000;
-const encodeCursor = (email: string, id: number) => Buffer.from(JSON.stringify([email, id])).toString('base64url');
-
-function decodeCursor(cursor: string): { email: string; id: number } {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && Number.isSafeInteger(v[1])) return { email: v[0], id: v[1] as number };
-  } catch {
-    // the 400 below
-  }
-  throw fieldError('cursor', M.cursorShape);
-}
+const afterCursor = (cursor: string) => {
+  const { key, id } = decodeKeyCursor(cursor);
+  return { email: key, id };
+};
 
 export interface UserChange {
   user: AdminUserDetail;
@@ -58,44 +53,52 @@ export class AdminUsersService {
       contains: q.q?.trim().toLowerCase() || undefined,
       role: q.role,
       status: q.status,
-      after: q.cursor !== undefined ? decodeCursor(q.cursor) : undefined,
+      after: q.cursor !== undefined ? afterCursor(q.cursor) : undefined,
       limit,
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { results: page.map((u) => this.rowOf(u)), next_cursor: rows.length > limit && last ? encodeCursor(last.email, last.id) : null };
+    return { results: page.map((u) => this.rowOf(u)), next_cursor: rows.length > limit && last ? encodeKeyCursor(last.email, last.id) : null };
   }
 
   async detail(userId: string): Promise<AdminUserDetail> {
     return this.detailOf(await this.find(userId));
   }
 
+  /**
+   * One insert with every role and the configured trial length. The address is looked up first (prepareUser) for
+   * the plain case; two creations at once are settled by the unique email, the loser a 400 naming email too.
+   */
   async create(input: AdminUserCreate): Promise<AdminUserDetail> {
     const roles = [...new Set(input.roles ?? [])];
-    const user = await this.accounts.createUser({ email: input.email, password: input.password, status: input.status, role: roles[0] });
-    // createUser takes one role; the rest are set here
-    if (roles.length > 1) await this.repo.update(user, flagsOf(roles), this.now().toISOString());
-    return this.detail(user.uuid);
+    const row = await this.accounts.prepareUser({ email: input.email, password: input.password, status: input.status, trialDays: this.trialDays });
+    const user = await this.repo.insert({ ...row, ...flagsOf(roles) });
+    if (!user) throw badRequest(ADMIN_MESSAGES.emailTaken, { email: [ADMIN_MESSAGES.emailTaken] });
+    return this.detailOf(user);
   }
 
-  /** Roles (the whole set) and status; an operator cannot take their own admin role away. */
-  async edit(userId: string, patch: AdminUserPatch, actorId: number | null): Promise<UserChange> {
+  /** Roles (the whole set) and status; an operator cannot take their own admin role away, nor anyone the last one's. */
+  /** `committed`: called once the change is in, before what may still fail (see services/admin-titles.ts Committed). */
+  async edit(userId: string, patch: AdminUserPatch, actorId: number | null, committed?: (user: UserRow) => void): Promise<UserChange> {
     const user = await this.find(userId);
     const before = this.rowOf(user);
     const changes: UserUpdate = {};
+    let demotes = false;
     if (patch.roles !== undefined) {
       const roles = [...new Set(patch.roles)];
-      if (actorId === user.id && user.is_admin && !roles.includes('admin')) throw fieldError('roles', M.ownAdminRole);
+      demotes = !!user.is_admin && !roles.includes('admin');
+      if (actorId === user.id && demotes) throw fieldError('roles', M.ownAdminRole);
       Object.assign(changes, flagsOf(roles));
     }
     if (patch.status !== undefined) {
       changes.status = patch.status;
       // a trial needs an end: a fresh trial's length from now when the account has none in the future
       if (patch.status === 'trial' && !(user.trial_ends_at && Date.parse(user.trial_ends_at) > this.now().getTime())) {
-        changes.trial_ends_at = new Date(this.now().getTime() + (this.deps.trialDays ?? TRIAL_DAYS) * DAY_MS).toISOString();
+        changes.trial_ends_at = new Date(this.now().getTime() + this.trialDays * DAY_MS).toISOString();
       }
     }
-    await this.repo.update(user, changes, this.now().toISOString());
+    if (!(await this.repo.update(user, changes, this.now().toISOString(), demotes))) throw fieldError('roles', M.lastAdmin);
+    committed?.(user);
     this.deps.forgetUser(user.id);
     const after = await this.detail(userId);
     const changed: Record<string, [unknown, unknown]> = {};
@@ -127,6 +130,10 @@ export class AdminUsersService {
 
   uuidsOf(ids: number[]): Promise<Map<number, string>> {
     return this.repo.uuidsOf(ids);
+  }
+
+  private get trialDays(): number {
+    return this.deps.trialDays ?? TRIAL_DAYS;
   }
 
   private rowOf(u: UserRow): AdminUserRow {
