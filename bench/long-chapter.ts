@@ -259,6 +259,11 @@ async function main() {
       console.log(`first paint, this build / BEFORE_DIST build: ${(median(reader.map((r) => r.first)) / median(beforeRuns.map((r) => r.first))).toFixed(2)} (per round ${Math.min(...paired).toFixed(2)}-${Math.max(...paired).toFixed(2)})`);
       console.log(`first paint, BEFORE_DIST build / static page: ${(median(beforeRuns.map((r) => r.first)) / median(anchor.map((a) => a.first))).toFixed(2)}`);
     }
+    // What the chapter's length adds beyond the app's own start: the long chapter against the short one, same round.
+    const perControl = reader.map((r, i) => r.first / shortRuns[i]!.first);
+    console.log(
+      `first paint, long chapter / short chapter (control): ${(median(reader.map((r) => r.first)) / median(shortRuns.map((r) => r.first))).toFixed(2)} (per round ${Math.min(...perControl).toFixed(2)}-${Math.max(...perControl).toFixed(2)})`,
+    );
     console.log(`whole chapter painted, reader / static page: ${(median(reader.map((r) => r.whole)) / median(anchor.map((a) => a.whole))).toFixed(2)}`);
     const worst = Math.max(...reader.map((r) => r.longest), ...deepRuns.map((r) => r.longest));
     console.log(`longest task in any reader run: ${worst.toFixed(0)} ms  target: none over 50 ms`);

@@ -47,6 +47,15 @@ export function getBlockWith(client: Pick<ApiClient, 'request'>, p: BlockParams,
   return client.request(BLOCK_PATH, blockResponseSchema, { method: 'POST', signal, body: blockBody(p) });
 }
 
+/**
+ * Asks for a chapter's stylesheets ahead of its document, so the frame's `<link>`s find them in the HTTP cache (the
+ * server lets a book's files be kept a day) instead of the first layout waiting for them. Failures are left to the
+ * frame, which asks again.
+ */
+export function prefetchBookFiles(urls: readonly string[]): void {
+  for (const url of urls) void fetch(url, { credentials: 'same-origin' }).then((r) => r.arrayBuffer()).catch(() => undefined);
+}
+
 export const readerApi = {
   /** GET /nest/key/: the signed-in user's decryption key (401 'You must be signed in to read this book.'). */
   getKey: (signal?: AbortSignal): Promise<string> => api.request(KEY_PATH, keyResponseSchema, { signal }).then((r) => r.key),

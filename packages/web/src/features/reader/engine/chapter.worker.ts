@@ -6,9 +6,9 @@
  * the crypt64 decryption with its checksum. So the answer is not left waiting while the page is busy with the click
  * that asked for it, and a long chapter never blocks scrolling.
  */
-import { blockResponseSchema, decryptChapter, encryptChapter, keyResponseSchema, type ArchiveItem, type DecryptChapterResult } from '@lectern/core';
+import { blockResponseSchema, decryptChapter, encryptChapter, keyResponseSchema, paths, type ArchiveItem, type DecryptChapterResult } from '@lectern/core';
 import { ApiError, createApiClient } from '../../../api/client.ts';
-import { getBlockWith } from '../../../api/reader.ts';
+import { getBlockWith, prefetchBookFiles } from '../../../api/reader.ts';
 import { sliceChapter, type SlicedChapter } from './chapterSlices.ts';
 import type { WorkerRequest, WorkerResponse } from './chapterWorker.ts';
 
@@ -39,6 +39,12 @@ function finish(id: number, items: ArchiveItem[], key: string | null, fetchedKey
     }
   }
   post({ kind: 'block', id, items, decrypted, fetchedKey, sliced });
+  // Its stylesheets now, while the page renders the reader: the document's first layout waits for them
+  // (ChapterView's stylesheetsSettled), and asked for only once it is written they came tens to hundreds of ms late.
+  if (items[0] && chapter && chapter.stylesheets.length > 0) {
+    const base = new URL(paths.chapterApi(items[0].book_id, items[0].chapter_href), self.location.origin);
+    prefetchBookFiles(chapter.stylesheets.map((href) => new URL(href, base).href));
+  }
 }
 
 /**
