@@ -208,6 +208,26 @@ describe('a search hit’s ?t= inside the app', () => {
   });
 });
 
+describe('a search hit’s ?t= and the browser’s back button', () => {
+  it('opens the part at its t again when back comes to its address from another part', async () => {
+    server();
+    const { container, nav } = renderPage('/library/view/course/v1/01-welcome.mp4?q=point&t=20');
+    const video = await videoOf(container, '/api/v1/media/v1/01-welcome.mp4?ks=k1');
+    ready(video, 60);
+    expect(video.currentTime).toBe(20);
+    fireEvent.click(screen.getByRole('button', { name: MEDIA_MESSAGES.nextChapter }));
+    await videoOf(container, '/api/v1/media/v1/02-second.mp4?ks=k1');
+    video.currentTime = 0;
+    ready(video, 40);
+    // back: the same history entry (its location key) as the first visit
+    act(() => void nav.current(-1));
+    await videoOf(container, '/api/v1/media/v1/01-welcome.mp4?ks=k1');
+    video.currentTime = 0;
+    ready(video, 60);
+    expect(video.currentTime).toBe(20);
+  });
+});
+
 describe('back and forward between parts', () => {
   it('logs the interval played in the part left and saves its position', async () => {
     const calls = server();

@@ -94,8 +94,11 @@ export function usePlayer(opts: PlayerOptions): Player {
   // the old part, and the usage has not moved to the new chapter.
   useLayoutEffect(() => {
     const was = committed.current;
+    if (was.partKey === opts.partKey) return;
+    // arriving at a part again (back and forward keep a history entry's key) opens it at its address's `t` again
+    openedAt.current = null;
     const el = element;
-    if (was.partKey === opts.partKey || !el || !el.getAttribute('src') || !Number.isFinite(el.duration) || el.duration <= 0) return;
+    if (!el || !el.getAttribute('src') || !Number.isFinite(el.duration) || el.duration <= 0) return;
     // (mid-seek the interval up to the seek's start is already logged)
     if (!el.seeking) was.usage?.logTo(percentOf(el.currentTime, el.duration));
     was.onPosition?.(el.currentTime, el.duration, true);
