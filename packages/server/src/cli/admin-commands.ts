@@ -11,9 +11,10 @@
  *   titles:retire <book_id> | titles:restore <book_id>
  *   audit:list [--action A] [--actor EMAIL|cli] [--target-kind K] [--target-id ID] [--limit N]
  *   users:show --email E | users:send-reset --email E | titles:show <book_id> | health
+ *   dashboard [--from DAY] [--to DAY]
  */
 import { parseArgs } from 'node:util';
-import { adminAuditQuerySchema, adminTitlePatchSchema, adminTitlesQuerySchema, adminUserPatchSchema, adminUsersQuerySchema } from '@lectern/core';
+import { adminAuditQuerySchema, adminDashboardQuerySchema, adminTitlePatchSchema, adminTitlesQuerySchema, adminUserPatchSchema, adminUsersQuerySchema } from '@lectern/core';
 import type { Services } from '../app.ts';
 import { AppError } from '../errors.ts';
 
@@ -28,7 +29,8 @@ export const ADMIN_USAGE = `  users:list [--q TEXT] [--role admin|content-creato
   users:show --email E          (status, roles, trial end, team, sessions)
   users:send-reset --email E    (emails the account a link to choose a new password)
   titles:show <book_id>         (the title with its readers, minutes read and completion)
-  health                        (version, database engine and size, content-store size, titles)`;
+  health                        (version, database engine and size, content-store size, titles)
+  dashboard [--from DAY] [--to DAY]   (the console's figures per day, default the last 30 days, and what led)`;
 
 const needEmail = (command: string, email: string | undefined) => {
   if (!email) throw new AppError(400, `${command} needs --email`);
@@ -170,6 +172,22 @@ export async function runAdminCommand(command: string, rest: string[], services:
       const mb = (n: number | null) => (n === null ? 'unknown' : `${(n / 1024 / 1024).toFixed(1)} MB`);
       console.log(`Lectern ${h.version} on ${h.engine}: database ${mb(h.db_bytes)}, content store ${mb(h.content_store_bytes)}, ${h.titles} titles`);
       // the import queue, recent errors and scheduled jobs live in the server's process: its console's health page
+      return 0;
+    }
+    case 'dashboard': {
+      const { values } = parseArgs({ args: rest, options: { from: { type: 'string' }, to: { type: 'string' } } });
+      const d = await services.admin.dashboard.dashboard(adminDashboardQuerySchema.parse(values));
+      const cols = ['day', 'readers', 'minutes', 'new accounts', 'conversions', 'imports', 'refused'];
+      console.log(cols.join('  '));
+      for (const x of d.days) {
+        const cells = [x.day, x.active_readers, x.minutes_read.toFixed(1), x.new_accounts, x.trial_conversions, x.imports, x.import_failures];
+        console.log(cells.map((c, i) => String(c).padStart(cols[i]!.length)).join('  '));
+      }
+      const list = (label: string, items: string[]) => console.log(`${label}: ${items.length ? items.join('; ') : 'none'}`);
+      list('most read titles', d.top_titles.map((t) => `${t.title} (${t.minutes_read} min, ${t.readers} readers)`));
+      list('most read topics', d.top_topics.map((t) => `${t.name} (${t.minutes_read} min)`));
+      list('searches that found nothing', d.empty_searches.map((q) => `"${q.query}" ×${q.count}`));
+      list('refused imports', d.import_failures.map((f) => `${f.file}: ${f.reason}`));
       return 0;
     }
     default:

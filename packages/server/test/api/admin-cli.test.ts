@@ -87,6 +87,13 @@ describe.each(ENGINES)('the console commands on %s', (engine) => {
     expect(shown.stdout).toContain(`${bookId}  "Tide Tables, Revised"  June Moss  (book, version `);
     expect(shown.stdout).toContain("1 chapters; topics Coasts; publisher none; editors' pick yes");
     expect(shown.stdout).toContain('0 readers, 0 minutes read, 0 finished, completion 0%');
+    const today = new Date().toISOString().slice(0, 10);
+    const figures = (await cli(['dashboard', '--from', today, '--to', today], env)).stdout.split('\n');
+    expect(figures[0]).toBe('day  readers  minutes  new accounts  conversions  imports  refused');
+    // one account made and one title imported today, nothing read
+    expect(figures[1]!.trim().split(/\s+/)).toEqual([today, '0', '0.0', '1', '0', '1', '0']);
+    expect(figures).toContain('refused imports: none');
+    expect((await cli(['dashboard', '--from', 'last week'], env)).stderr).toMatch(/^from: /);
     expect((await cli(['health'], env)).stdout).toMatch(new RegExp(`^Lectern \\S+ on ${engine}: database [0-9.]+ MB, content store [0-9.]+ MB, 1 titles$`, 'm'));
     const log = await cli(['audit:list', '--actor', 'cli'], env);
     const actions = log.stdout.trim().split('\n').map((line) => line.split('  ')[2]);
