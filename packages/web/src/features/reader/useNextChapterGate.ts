@@ -11,14 +11,16 @@ import { useEffect, useRef, useState } from 'react';
 
 /** Quiet time after the first paint before the next chapter is prepared anyway (Lighthouse's TTI window is 5 s). */
 export const NEXT_CHAPTER_QUIET_MS = 5_000;
-/** The mark useReadingSession sets when a chapter is on screen. */
+/** The mark useReadingSession sets when a chapter is on screen, with `{ detail: { href } }`. */
 const PAINTED = 'reader:chapter-painted';
 
 /** True once the next chapter of `href` may be prepared; false again when `href` changes. */
 export function useNextChapterGate(href: string, percent: number): boolean {
-  const [state, setState] = useState<{ href: string; painted: number | null; open: boolean }>({ href, painted: null, open: false });
-  const current = state.href === href ? state : { href, painted: null, open: false };
+  // `since`: when this chapter became the one shown; a paint mark counts only if it is this chapter's and not older.
+  const [state, setState] = useState<{ href: string; since: number; painted: number | null; open: boolean }>(() => ({ href, since: performance.now(), painted: null, open: false }));
+  const current = state.href === href ? state : { href, since: performance.now(), painted: null, open: false };
   if (current !== state) setState(current);
+  const since = current.since;
   const percentRef = useRef(percent);
   percentRef.current = percent;
 
@@ -29,12 +31,17 @@ export function useNextChapterGate(href: string, percent: number): boolean {
       const t = window.setTimeout(painted, NEXT_CHAPTER_QUIET_MS);
       return () => window.clearTimeout(t);
     }
+    // This chapter's mark (its href in the detail), set since it was shown: a previous chapter's late mark does not
+    // count, and one set before this effect subscribed is read from the timeline.
+    const ours = (entries: PerformanceEntryList) =>
+      entries.some((e) => e.startTime >= since && (e as PerformanceMark).detail?.href === href);
     const observer = new PerformanceObserver((list) => {
-      if (list.getEntriesByName(PAINTED).length) painted();
+      if (ours(list.getEntriesByName(PAINTED))) painted();
     });
     observer.observe({ type: 'mark' });
+    if (ours(performance.getEntriesByName(PAINTED))) painted();
     return () => observer.disconnect();
-  }, [href]);
+  }, [href, since]);
 
   const painted = current.painted !== null;
   // Moved in the chapter: open now.

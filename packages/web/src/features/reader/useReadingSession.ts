@@ -100,7 +100,7 @@ export function useReadingSession({ bookId, href, hash, comingBack, item, userId
         setPages(pages);
         requestAnimationFrame(() => {
           // The bench and the e2e tests read this mark: the chapter is on screen, decrypted and laid out.
-          performance.mark('reader:chapter-painted');
+          performance.mark('reader:chapter-painted', { detail: { href } });
           // Unless the reader has opened a panel meanwhile (a closed one may still hold the focus while it slides out).
           if (focus && !document.activeElement?.closest('.toc--open, .reader-settings--open')) controller.focus();
           const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
@@ -108,7 +108,7 @@ export function useReadingSession({ bookId, href, hash, comingBack, item, userId
         });
       });
     },
-    [item, tracker, focusChapterOnReady],
+    [item, tracker, focusChapterOnReady, href],
   );
 
   /**
@@ -119,8 +119,8 @@ export function useReadingSession({ bookId, href, hash, comingBack, item, userId
   const onPdfProgress = useCallback((pct: number) => onProgress(pct, { href: pdfHref, progression: pct }), [onProgress, pdfHref]);
   const onPdfReady = useCallback(() => {
     if (item) tracker?.newChapter(item.chapter);
-    requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('reader:chapter-painted')));
-  }, [item, tracker]);
+    requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('reader:chapter-painted', { detail: { href } })));
+  }, [item, tracker, href]);
 
   const initial = useCallback(
     () =>
