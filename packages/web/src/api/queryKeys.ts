@@ -8,6 +8,8 @@ export const queryKeys = {
   books: (filter: Omit<BookListParams, 'page'>) => ['books', filter] as const,
   allBooks: ['books'] as const,
   book: (bookId: string) => ['book', bookId] as const,
+  /** a title's format alone, for the reader address to pick the book reader or a media player (router.tsx) */
+  titleFormat: (bookId: string) => ['title-format', bookId] as const,
   chapter: (bookId: string, fullPath: string) => ['chapter', bookId, fullPath] as const,
   /** where the video-failure page points (GET /api/v1/player/support/) */
   mediaSupport: ['media-support'] as const,

@@ -77,7 +77,7 @@ function ViewPage() {
   const bookId = useParams().bookId ?? '';
   const queryClient = useQueryClient();
   const format = useQuery({
-    queryKey: ['title-format', bookId],
+    queryKey: queryKeys.titleFormat(bookId),
     queryFn: async ({ signal }) => (await api.getMetadata([paths.bookApi(bookId)], signal))[0]?.content_format ?? null,
     initialData: () => queryClient.getQueryData<BookDetail>(queryKeys.book(bookId))?.content_format,
     staleTime: 60_000,
