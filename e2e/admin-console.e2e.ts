@@ -139,7 +139,11 @@ describe.each([
     const seen = await admin.evaluate(() => (window as unknown as { __seen: Record<string, { phases: string[]; values: number[] }> }).__seen);
     for (const f of files) {
       const s = seen[path.basename(f)]!;
-      expect(s.phases).toEqual(expect.arrayContaining(['uploading', 'processing', 'imported']));
+      // "Parsing and indexing" lasts from the last byte to the answer: when the answer comes within the same
+      // render, React draws only the later phase (seen once at the phone width under load), so it is not required
+      expect(s.phases[0]).toBe('waiting');
+      expect(s.phases).toContain('uploading');
+      expect(s.phases.at(-1)).toBe('imported');
       // the bar was seen part way, not only empty and full
       expect(s.values.some((v) => v > 0 && v < 100), JSON.stringify(s)).toBe(true);
     }
