@@ -5,11 +5,11 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, TitleRow } from '../db/schema.ts';
-import { onPostgres } from './conflicts.ts';
 import { likePrefix } from './like.ts';
 import { refreshListings } from './listings.ts';
 import { MINUTES } from './reading-minutes.ts';
 import type { SearchRepository } from './search.ts';
+import { readersProgressSql } from './title-progress-sql.ts';
 
 export interface AdminTitleFilter {
   /** folded title prefix (titleSortKey of the words) */
@@ -48,10 +48,8 @@ export interface ReaderFigures {
   uuid: string;
   email: string;
   minutes: number;
-  /** sum over the reader's chapters of text length × furthest percentage (0-100) */
-  weighted: number;
-  /** sum of the furthest percentages (for titles without text) */
-  plain: number;
+  /** the reader's progress in the title, 0-100, as core's titleProgress (repositories/title-progress-sql.ts) */
+  progress: number;
   last_read_at: string | null;
 }
 
@@ -61,12 +59,9 @@ export interface ReaderTotals {
   minutes: number;
   /** readers whose completion rounds to 100 % */
   completed: number;
-  /** mean of the readers' completion percentages (0-100, each rounded as core's titleProgress does) */
+  /** mean of the readers' progress (0-100, each as core's titleProgress) */
   meanPercent: number;
 }
-
-/** Percentages are capped at 100 (a client may send more). */
-const CAPPED = sql`(case when cp.top_percentage > 100 then 100 else cp.top_percentage end)`;
 
 export class AdminTitlesRepository {
   constructor(
@@ -203,21 +198,19 @@ export class AdminTitlesRepository {
    * progress (a reader may have either), their latest time.
    */
   private perReader(titleId: number) {
-    return sql`select x.user_id, sum(x.minutes) as minutes, sum(x.weighted) as weighted, sum(x.plain) as plain, max(x.last) as last from (
-        select ue.user_id, ${MINUTES} as minutes, 0 as weighted, 0 as plain, ue.received_at as last
+    return sql`select x.user_id, sum(x.minutes) as minutes, max(x.progress) as progress, max(x.last) as last from (
+        select ue.user_id, ${MINUTES} as minutes, 0 as progress, ue.received_at as last
         from usage_events ue join chapters c on c.id = ue.chapter_id left join media_files mf on mf.chapter_id = ue.chapter_id
         where ue.title_id = ${titleId}
         union all
-        select cp.user_id, 0, c.text_length * ${CAPPED}, ${CAPPED}, cp.updated_at
-        from chapter_progress cp join chapters c on c.id = cp.chapter_id
-        where cp.title_id = ${titleId}
+        select p.user_id, 0, p.progress, p.updated_at from (${readersProgressSql(this.db, titleId)}) p
       ) x group by x.user_id`;
   }
 
   /** One page of the title's readers, most minutes first (then account id), paged in SQL; readers whose account is gone are not listed. */
   async readersPage(titleId: number, offset: number, limit: number): Promise<ReaderFigures[]> {
-    const { rows } = await sql<{ user_id: number; uuid: string; email: string; minutes: number | string | null; weighted: number | string | null; plain: number | string | null; last: string | null }>`
-      select r.user_id, u.uuid, u.email, r.minutes, r.weighted, r.plain, r.last
+    const { rows } = await sql<{ user_id: number; uuid: string; email: string; minutes: number | string | null; progress: number | string | null; last: string | null }>`
+      select r.user_id, u.uuid, u.email, r.minutes, r.progress, r.last
       from (${this.perReader(titleId)}) r join users u on u.id = r.user_id
       order by r.minutes desc, r.user_id
       limit ${limit} offset ${offset}`.execute(this.db);
@@ -226,37 +219,18 @@ export class AdminTitlesRepository {
       uuid: r.uuid,
       email: r.email,
       minutes: Number(r.minutes) || 0,
-      weighted: Number(r.weighted) || 0,
-      plain: Number(r.plain) || 0,
+      progress: Number(r.progress) || 0,
       last_read_at: r.last,
     }));
   }
 
-  /**
-   * The readers' totals in one aggregate query. A reader's completion is their share of the title's length
-   * (`length`, from lengthOf), capped at 100 and rounded as core's titleProgress does (half up).
-   */
-  async readerTotals(titleId: number, length: { text: number; chapters: number }): Promise<ReaderTotals> {
-    const share =
-      length.chapters === 0 ? sql`0` : length.text > 0 ? sql`r.weighted * 1.0 / ${sql.lit(Math.trunc(length.text))}` : sql`r.plain * 1.0 / ${sql.lit(length.chapters)}`;
-    const capped = sql`(case when ${share} > 100 then 100 when ${share} < 0 then 0 else ${share} end)`;
-    // half up: PostgreSQL's round of a double goes to even, SQLite has no floor (cast truncates, the value is >= 0)
-    const percent = onPostgres(this.db) ? sql`floor(${capped} + 0.5)` : sql`cast(${capped} + 0.5 as integer)`;
+  /** The readers' totals in one aggregate query (each reader's progress from the one SQL form of titleProgress). */
+  async readerTotals(titleId: number): Promise<ReaderTotals> {
     const { rows } = await sql<{ readers: number | string; minutes: number | string | null; completed: number | string | null; mean: number | string | null }>`
-      select count(*) as readers, sum(s.minutes) as minutes, sum(case when s.percent >= 100 then 1 else 0 end) as completed, avg(s.percent) as mean
-      from (select r.minutes, ${percent} as percent from (${this.perReader(titleId)}) r) s`.execute(this.db);
+      select count(*) as readers, sum(r.minutes) as minutes, sum(case when r.progress >= 100 then 1 else 0 end) as completed, avg(r.progress) as mean
+      from (${this.perReader(titleId)}) r`.execute(this.db);
     const row = rows[0];
     return { readers: Number(row?.readers ?? 0), minutes: Number(row?.minutes) || 0, completed: Number(row?.completed) || 0, meanPercent: Number(row?.mean) || 0 };
-  }
-
-  /** The title's total text length (the weights of completion) and its chapter count. */
-  async lengthOf(titleId: number): Promise<{ text: number; chapters: number }> {
-    const row = await this.db
-      .selectFrom('chapters')
-      .select([sql<number>`coalesce(sum(text_length), 0)`.as('text'), sql<number>`count(*)`.as('n')])
-      .where('title_id', '=', titleId)
-      .executeTakeFirstOrThrow();
-    return { text: Number(row.text), chapters: Number(row.n) };
   }
 }
 

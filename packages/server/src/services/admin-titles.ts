@@ -19,11 +19,10 @@ import {
   paths,
   slugify,
   titleSortKey,
-  titleProgress,
 } from '@lectern/core';
 import type { TitleRow } from '../db/schema.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
-import type { AdminTitlesRepository, ReaderFigures, TitleEdit, TitleNames } from '../repositories/admin-titles.ts';
+import type { AdminTitlesRepository, TitleEdit, TitleNames } from '../repositories/admin-titles.ts';
 import { decodeKeyCursor, encodeKeyCursor } from './admin-cursor.ts';
 
 /** A 409: someone saved the title since the caller's version; `current` is the title as it is now. */
@@ -164,9 +163,9 @@ export class AdminTitlesService {
       offset = Number(q.cursor);
     }
     // one more than the page tells whether another follows
-    const [rows, length] = await Promise.all([this.repo.readersPage(title.id, offset, limit + 1), this.repo.lengthOf(title.id)]);
+    const rows = await this.repo.readersPage(title.id, offset, limit + 1);
     return {
-      results: rows.slice(0, limit).map((f) => ({ user_id: f.uuid, email: f.email, minutes_read: round(f.minutes), completion: completionOf(f, length), last_read_at: f.last_read_at })),
+      results: rows.slice(0, limit).map((f) => ({ user_id: f.uuid, email: f.email, minutes_read: round(f.minutes), completion: f.progress / 100, last_read_at: f.last_read_at })),
       next_cursor: rows.length > limit ? String(offset + limit) : null,
     };
   }
@@ -182,11 +181,15 @@ export class AdminTitlesService {
   }
 
   private async detailOf(title: TitleRow): Promise<AdminTitleDetail> {
-    const [names, picked, length] = await Promise.all([this.repo.namesOf([title.id]), this.repo.pickedIds([title.id]), this.repo.lengthOf(title.id)]);
-    const totals = await this.repo.readerTotals(title.id, length);
+    const [names, picked, chapters, totals] = await Promise.all([
+      this.repo.namesOf([title.id]),
+      this.repo.pickedIds([title.id]),
+      this.repo.chapterCount(title.id),
+      this.repo.readerTotals(title.id),
+    ]);
     return {
       ...this.fieldsOf(title, names.get(title.id)!, picked.has(title.id)),
-      chapters: length.chapters,
+      chapters,
       url: paths.titlePage(title.book_id),
       stats: {
         readers: totals.readers,
@@ -199,13 +202,6 @@ export class AdminTitlesService {
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
-
-/** The reader's share of the title read, 0..1, as core's titleProgress weighs it (text length; equal for no text). */
-function completionOf(f: ReaderFigures, length: { text: number; chapters: number }): number {
-  if (length.chapters === 0) return 0;
-  const share = length.text > 0 ? f.weighted / length.text : f.plain / length.chapters;
-  return titleProgress([{ textLength: 1, furthest: share }]) / 100;
-}
 
 function rowOf(r: TitleRow, n: TitleNames, picked: boolean): AdminTitleRow {
   return {
