@@ -61,6 +61,11 @@ function getWorker(): Worker | null {
   if (worker) return worker;
   try {
     const started = adoptEarlyWorker();
+    if (started?.failed) {
+      // The page's early worker never started: its chapter is asked for again, here, as without a worker.
+      workerBroken = true;
+      return null;
+    }
     worker = started?.worker ?? createChapterWorker();
     const onMessage = (m: WorkerResponse) => {
       if (m.kind === 'ready') {

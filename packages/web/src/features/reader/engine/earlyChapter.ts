@@ -31,9 +31,13 @@ export interface EarlyChapter {
   messages: unknown[];
   /** The one chapter asked for, its message id and the stored key it was sent with (null: the worker fetched one). */
   request: { id: number; params: EarlyParams; key: string | null } | null;
+  /** The worker failed to start (or crashed) before it was adopted: its answer will never come. */
+  failed: boolean;
 }
 
 let early: EarlyChapter | null = null;
+/** The reader has its own chapter worker (it asked before this started): nothing more is started here. */
+let closed = false;
 
 /** The module worker of chapter.worker.ts (one place names it, so the build emits it once). */
 export function createChapterWorker(): Worker {
@@ -76,9 +80,18 @@ function anyStoredKey(): string | null {
 /**
  * On a reader address, signed in (the readable cookies): sends the chapter's request (and the key's, when none is
  * stored) and starts the chapter worker, which gets their answers. Does nothing anywhere else, or twice.
+ *
+ * Not at once but once the app's entry and its files are in (DOMContentLoaded, after the module scripts ran): the
+ * server's 1 MB answer, made on its one event loop, held the app's own files back behind it when asked for first
+ * (docs/performance.md). It still goes well before the reader's first render.
  */
 export function startEarlyChapter(): void {
-  if (early || typeof Worker === 'undefined' || typeof window === 'undefined') return;
+  if (typeof document !== 'undefined' && document.readyState === 'loading') document.addEventListener('DOMContentLoaded', begin, { once: true });
+  else begin();
+}
+
+function begin(): void {
+  if (early || closed || typeof Worker === 'undefined' || typeof window === 'undefined') return;
   const at = readerAddress(window.location.pathname);
   const csrf = csrfToken();
   if (!at || !csrf || !hasLoginCookie()) return;
@@ -105,7 +118,9 @@ export function startEarlyChapter(): void {
     // (chapterWorker.ts's WorkerRequest 'early', which this module cannot import without its weight)
     worker.postMessage({ kind: 'early', id: EARLY_ID, block: b, key, keyText: k }),
   );
-  early = { worker, messages, request: { id: EARLY_ID, params, key } };
+  const started: EarlyChapter = { worker, messages, request: { id: EARLY_ID, params, key }, failed: false };
+  worker.onerror = () => void (started.failed = true);
+  early = started;
 }
 
 /** Whether the page started a chapter worker as it loaded (not yet adopted). */
@@ -113,6 +128,7 @@ export const hasEarlyWorker = (): boolean => early !== null;
 
 /** The early worker and what it has said so far, handed over once (to chapterWorker.ts). */
 export function adoptEarlyWorker(): EarlyChapter | null {
+  closed = true;
   const e = early;
   early = null;
   return e;
