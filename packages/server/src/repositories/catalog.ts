@@ -525,23 +525,23 @@ export class CatalogRepository {
         .where('id', 'in', (eb) => eb.selectFrom('collection_items as i').innerJoin('collections as c', 'c.id', 'i.collection_id').select('c.user_id').where('i.title_id', '=', titleId))
         .execute();
       for (const batch of chunks(gone.map((c) => c.id), 200)) await trx.deleteFrom('chapters').where('id', 'in', batch).execute();
+      // A media title's parts are written again below, each on its chapter (kept, or new).
+      await trx.deleteFrom('media_files').where('title_id', '=', titleId).execute();
       const fresh: typeof bundle.chapters = [];
       for (const c of bundle.chapters) {
         const id = oldByPath.get(c.full_path);
         if (id === undefined) fresh.push(c);
         else await trx.updateTable('chapters').set({ ...c, sample_content: c.sample_content ?? null, media_overlay: c.media_overlay ?? null, root_attributes: c.root_attributes ?? null }).where('id', '=', id).execute();
       }
-      // A media title's parts are written again below, each on its chapter (kept, or new).
-      await trx.deleteFrom('media_files').where('title_id', '=', titleId).execute();
       for (const batch of chunks(fresh, 50)) await trx.insertInto('chapters').values(batch.map((c) => ({ ...c, title_id: titleId }))).execute();
 
+      await this.insertMedia(trx, titleId, bundle.media);
       await trx.deleteFrom('resources').where('title_id', '=', titleId).execute();
       for (const batch of chunks(bundle.resources, 100)) await trx.insertInto('resources').values(batch.map((r) => ({ ...r, title_id: titleId }))).execute();
       await trx.deleteFrom('toc_entries').where('title_id', '=', titleId).execute();
       for (const batch of chunks(bundle.toc, 100)) await trx.insertInto('toc_entries').values(batch.map((t) => ({ ...t, title_id: titleId }))).execute();
       if (bundle.search && this.search) {
         const ids = await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', titleId).execute();
-      await this.insertMedia(trx, titleId, bundle.media);
         await this.search.write(trx, titleId, bundle.search, new Map(ids.map((c) => [c.full_path, c.id])));
       }
       // Sort keys, topics and publishers may have changed: the work's listing rows and counts follow.
@@ -578,6 +578,18 @@ export class CatalogRepository {
     });
   }
 
+  /** A media title's parts (media_files), each on its chapter by path; the chapters are written already. */
+  private async insertMedia(trx: Transaction<Database>, titleId: number, media: NewTitleBundle['media']): Promise<void> {
+    if (!media?.length) return;
+    const ids = new Map((await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', titleId).execute()).map((c) => [c.full_path, c.id]));
+    for (const batch of chunks(media, 50)) {
+      await trx
+        .insertInto('media_files')
+        .values(batch.map(({ full_path, ...m }) => ({ ...m, chapter_id: ids.get(full_path)!, title_id: titleId })))
+        .execute();
+    }
+  }
+
   /** A title's authors, publishers and topics (the named ones made when new). */
   private async linkNames(trx: Transaction<Database>, titleId: number, bundle: Pick<NewTitleBundle, 'authors' | 'authorDirections' | 'publishers' | 'topics'>): Promise<void> {
     if (bundle.authors.length) {
@@ -591,18 +603,6 @@ export class CatalogRepository {
     const topicIds = new Set<number>();
     for (const t of bundle.topics) topicIds.add(await this.ensureNamed(trx, 'topics', t));
     for (const topicId of topicIds) await trx.insertInto('title_topics').values({ title_id: titleId, topic_id: topicId }).execute();
-  }
-
-  /** A media title's parts (media_files), each on its chapter by path; the chapters are written already. */
-  private async insertMedia(trx: Transaction<Database>, titleId: number, media: NewTitleBundle['media']): Promise<void> {
-    if (!media?.length) return;
-    const ids = new Map((await trx.selectFrom('chapters').select(['id', 'full_path']).where('title_id', '=', titleId).execute()).map((c) => [c.full_path, c.id]));
-    for (const batch of chunks(media, 50)) {
-      await trx
-        .insertInto('media_files')
-        .values(batch.map(({ full_path, ...m }) => ({ ...m, chapter_id: ids.get(full_path)!, title_id: titleId })))
-        .execute();
-    }
   }
 
   /**
