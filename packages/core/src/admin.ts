@@ -18,7 +18,7 @@
  */
 import { z } from 'zod';
 import { ACCOUNT_STATUSES, CONTENT_FORMATS, ROLES } from './constants.ts';
-import { ADMIN_CONSOLE_MESSAGES as M } from './messages.ts';
+import { ADMIN_CONSOLE_MESSAGES as M } from './console-messages.ts';
 import { topicSchema } from './schemas.ts';
 
 // ---------------------------------------------------------------- addresses

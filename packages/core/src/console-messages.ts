@@ -1,7 +1,8 @@
 /**
  * What the operators' console's pages say (packages/web/src/features/admin; issue 23). Beside messages.ts, not in
  * it: messages.ts is a chunk the readers' entry preloads, and only the console, its own lazily loaded chunk, reads
- * these (docs/decisions.md "The operators' console, web side").
+ * these (docs/decisions.md "The operators' console, web side"). The console API's refusals are here too: the server
+ * and core/admin.ts read them, no reader's page does. packages/server/test/rules.test.ts allows these two homes.
  */
 export const CONSOLE_MESSAGES = {
   title: "Operators' console",
@@ -43,4 +44,32 @@ export const CONSOLE_MESSAGES = {
   // dashboard
   rangeLabel: 'Range',
   noData: 'No data in this range.',
+} as const;
+
+/** The console API's refusals (core/admin.ts; server: routes/admin-*.ts, services/admin-*.ts). */
+export const ADMIN_CONSOLE_MESSAGES = {
+  dateShape: 'Give a day (2026-05-01) or an ISO date and time.',
+  limitShape: `limit must be a whole number from 1 to 200.`,
+  cursorShape: 'This cursor is not one the server gave: start again from the first page.',
+  unknownTargetKind: 'Unknown target kind.',
+  unknownTitleState: 'state must be active, retired or all.',
+  unknownRole: 'A role is admin, content-creator or preview-creator.',
+  unknownStatus: 'A status is trial, subscriber, expired or cancelled.',
+  titleEmpty: 'A title cannot be empty.',
+  authorEmpty: "An author's name cannot be empty.",
+  topicEmpty: 'A topic cannot be empty.',
+  languageShape: 'Give a language tag such as en or pt-BR.',
+  emailShape: 'Give an email address.',
+  nothingToChange: 'Send roles or status to change.',
+  versionMissing: 'Send the version you edited (the version field or an If-Match header), so that nobody else\'s change is lost.',
+  versionConflict: (by: string) => `Someone else (${by}) saved this title after you opened it. Their change is shown; make yours again on top of it.`,
+  titleNotFound: 'No title has that book id.',
+  userNotFound: 'No account has that id.',
+  rangeBackwards: 'from must be before to.',
+  rangeTooLong: (days: number) => `Choose at most ${days} days.`,
+  contentOnly: 'Only operators and content creators can do this.',
+  ownAdminRole: 'You cannot take away your own admin role: ask another operator.',
+  lastAdmin: 'This is the last admin: give another account the admin role first.',
+  alreadyRetired: 'This title is already retired.',
+  notRetired: 'This title is not retired.',
 } as const;

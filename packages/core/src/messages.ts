@@ -539,31 +539,3 @@ export const MEDIA_SESSION_MESSAGES = {
   /** a stream asked without a session, with one that expired, or with another account's or title's */
   sessionInvalid: 'This video session has expired or is not yours. Reload the page to try again.',
 } as const;
-
-/** The operators' console (core/admin.ts; server: routes/admin-*.ts, services/admin-*.ts; issue 23). */
-export const ADMIN_CONSOLE_MESSAGES = {
-  dateShape: 'Give a day (2026-05-01) or an ISO date and time.',
-  limitShape: `limit must be a whole number from 1 to 200.`,
-  cursorShape: 'This cursor is not one the server gave: start again from the first page.',
-  unknownTargetKind: 'Unknown target kind.',
-  unknownTitleState: 'state must be active, retired or all.',
-  unknownRole: 'A role is admin, content-creator or preview-creator.',
-  unknownStatus: 'A status is trial, subscriber, expired or cancelled.',
-  titleEmpty: 'A title cannot be empty.',
-  authorEmpty: "An author's name cannot be empty.",
-  topicEmpty: 'A topic cannot be empty.',
-  languageShape: 'Give a language tag such as en or pt-BR.',
-  emailShape: 'Give an email address.',
-  nothingToChange: 'Send roles or status to change.',
-  versionMissing: 'Send the version you edited (the version field or an If-Match header), so that nobody else\'s change is lost.',
-  versionConflict: (by: string) => `Someone else (${by}) saved this title after you opened it. Their change is shown; make yours again on top of it.`,
-  titleNotFound: 'No title has that book id.',
-  userNotFound: 'No account has that id.',
-  rangeBackwards: 'from must be before to.',
-  rangeTooLong: (days: number) => `Choose at most ${days} days.`,
-  contentOnly: 'Only operators and content creators can do this.',
-  ownAdminRole: 'You cannot take away your own admin role: ask another operator.',
-  lastAdmin: 'This is the last admin: give another account the admin role first.',
-  alreadyRetired: 'This title is already retired.',
-  notRetired: 'This title is not retired.',
-} as const;

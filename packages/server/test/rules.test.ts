@@ -31,7 +31,9 @@ describe('one home per rule', () => {
   });
 
   it('every message object lives in core/messages.ts', () => {
-    expect(matching(/_MESSAGES = \{/, 'core/src/messages.ts')).toEqual([]);
+    // The operators' console's words live beside them: messages.ts is in the readers' entry, the console is its own
+    // lazily loaded chunk (docs/decisions.md "The operators' console, web side").
+    expect(matching(/_MESSAGES = \{/, 'core/src/messages.ts', 'core/src/console-messages.ts')).toEqual([]);
   });
 
   it('a title’s progress is computed only by core/progress.ts', () => {
