@@ -307,4 +307,23 @@ describe.each([
     await reader.goto('/u');
     await reader.waitForURL(/\/login\//);
   });
+
+  // Last, and also so that the suite's shared library holds no more titles than before this file (the catalog's
+  // first page is read by other files): the titles this describe imported are retired, and stay readable by address.
+  it('retires the titles it imported: out of the catalog, still open by their address', async () => {
+    for (const id of bookIds) {
+      await admin.goto(`/admin/titles/${encodeURIComponent(id)}`);
+      await admin.getByRole('button', { name: 'Retire this title' }).click();
+      await admin.getByText(CONSOLE_MESSAGES.retired).waitFor();
+      await admin.getByRole('button', { name: 'Bring back to the catalog' }).waitFor();
+    }
+    await clean(admin);
+    const listed = async () => {
+      const res = await reader.request.get(`/api/v1/book/?page_size=100&sort=recent`);
+      return ((await res.json()).results as { title: string }[]).map((b) => b.title).filter((t) => t.includes(stamp));
+    };
+    await expect.poll(listed).toEqual([]);
+    await reader.goto(`/library/book/${encodeURIComponent(bookIds[1]!)}/`);
+    await reader.getByRole('heading', { name: titles[1] }).waitFor();
+  });
 });
