@@ -1,17 +1,9 @@
 /** The operators' audit log (migration 0030): written once per action, read newest first by id (keyset). */
-import type { Kysely } from 'kysely';
-import type { AuditLogRow, Database } from '../db/schema.ts';
+import type { Insertable, Kysely } from 'kysely';
+import type { AuditLogRow, AuditLogTable, Database } from '../db/schema.ts';
 
-export interface NewAuditRow {
-  at: string;
-  actor_id: number | null;
-  actor_label: string;
-  action: string;
-  target_kind: string;
-  target_id: string | null;
-  detail: string;
-  ip: string | null;
-}
+/** An entry as written: every column but the id (schema.ts's AuditLogTable is the one declaration). */
+export type NewAuditRow = Omit<Insertable<AuditLogTable>, 'id'>;
 
 export interface AuditFilter {
   actorLabel?: string;
