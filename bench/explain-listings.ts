@@ -13,7 +13,7 @@ import { sqliteDriver } from '../packages/server/src/db/database.ts';
 import type { Database } from '../packages/server/src/db/schema.ts';
 import { CatalogRepository, orderKey, type TitleOrder } from '../packages/server/src/repositories/catalog.ts';
 import { SearchRepository } from '../packages/server/src/repositories/search.ts';
-import { parseQuery } from '../packages/server/src/services/search-text.ts';
+import { parseQuery } from '../packages/server/src/util/search-text.ts';
 
 const engine = process.argv[2] === 'postgres' ? 'postgres' : 'sqlite';
 const size = Number(process.argv[3] ?? 100_000);

@@ -1,5 +1,5 @@
 /**
- * The cost of making search snippets (services/search-text.ts `snippetOf`) against the same function at another
+ * The cost of making search snippets (util/search-text.ts `snippetOf`) against the same function at another
  * commit (BASE, default 28e6462: before search learnt Chinese and Japanese), on 2,000 generated English passages
  * of 120 words with curly quotes, dashes and accents, four queries (a word, two words, a phrase, a prefix). The two
  * versions alternate, ROUNDS rounds after a warm-up (at least 5); each round makes 40,000 snippets with each. Prints
@@ -10,15 +10,15 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import * as now from '../packages/server/src/services/search-text.ts';
+import * as now from '../packages/server/src/util/search-text.ts';
 import { summary } from './stats.ts';
 
 const BASE = process.env.BASE ?? '28e6462';
 const ROUNDS = Math.max(5, Number(process.env.ROUNDS ?? 7));
-const source = 'packages/server/src/services/search-text.ts';
+const source = 'packages/server/src/util/search-text.ts';
 const root = path.resolve(import.meta.dirname, '..');
 // the base version beside the current one, so its relative imports resolve the same
-const baseFile = path.join(root, 'packages/server/src/services', `.bench-base-search-text-${process.pid}.ts`);
+const baseFile = path.join(root, 'packages/server/src/util', `.bench-base-search-text-${process.pid}.ts`);
 fs.writeFileSync(baseFile, execFileSync('git', ['show', `${BASE}:${source}`], { cwd: root }));
 try {
   const base = (await import(baseFile)) as typeof now;

@@ -1,6 +1,8 @@
 /**
  * Calls run one way (docs/ARCHITECTURE.md): route -> service -> repository, and only repositories hold SQL. These
- * checks read the import lines of the server's sources, so a shortcut fails here rather than in review.
+ * checks read every import of the server's sources (static `import`, `export … from`, and `import()`), so a
+ * shortcut fails here rather than in review. Each rule is also run on a source that breaks it on purpose, so a
+ * checker that stopped seeing imports would fail too.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,43 +10,87 @@ import { describe, expect, it } from 'vitest';
 
 const src = path.resolve(import.meta.dirname, '../src');
 
-function sources(folder: string): Array<{ file: string; imports: string[] }> {
-  const dir = path.join(src, folder);
-  const files = fs.statSync(dir).isDirectory() ? fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f)) : [dir];
-  return files.map((file) => ({
-    file: path.relative(src, file),
-    imports: [...fs.readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]!),
-  }));
+interface Source {
+  /** relative to packages/server/src, with forward slashes */
+  file: string;
+  text: string;
 }
 
-const offenders = (folder: string, banned: RegExp) =>
-  sources(folder).flatMap(({ file, imports }) => imports.filter((i) => banned.test(i)).map((i) => `${file} imports ${i}`));
+function allFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? allFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+}
+
+const tree: Source[] = allFiles(src).map((f) => ({ file: path.relative(src, f).split(path.sep).join('/'), text: fs.readFileSync(f, 'utf8') }));
+
+/** Every module a source names: `import … from 'x'`, `import 'x'`, `export … from 'x'`, `import('x')`. */
+function importsOf(text: string): string[] {
+  const found = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+['"]([^'"]+)['"]/gms),
+    ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
+  return [...new Set(found)];
+}
+
+interface Rule {
+  name: string;
+  /** the sources the rule is about */
+  applies: (file: string) => boolean;
+  /** an import they may not have */
+  banned: (specifier: string) => boolean;
+}
+
+const under = (folder: string) => (file: string) => file.startsWith(`${folder}/`) || file === folder;
+
+const RULES: Rule[] = [
+  { name: 'routes run no SQL: no kysely, no repositories, no db', applies: under('routes'), banned: (s) => s === 'kysely' || /\/(repositories|db)\//.test(s) },
+  { name: 'services hold no SQL and never see a request: no kysely, no Fastify', applies: under('services'), banned: (s) => s === 'kysely' || /^fastify$|^@fastify\//.test(s) },
+  { name: 'repositories never import services, routes or plugins', applies: under('repositories'), banned: (s) => /\/(services|routes|plugins)\//.test(s) },
+  {
+    name: 'migrations import nothing live (only kysely and Node): a migration stays as it was written',
+    applies: under('db/migrations'),
+    banned: (s) => s !== 'kysely' && !s.startsWith('node:'),
+  },
+  { name: 'plugins never import repositories', applies: under('plugins'), banned: (s) => /\/repositories\//.test(s) },
+  { name: 'storage imports nothing from services (shared helpers live in util/)', applies: under('storage'), banned: (s) => /\/services\//.test(s) },
+  { name: 'the first start goes through the services, not the repositories', applies: (f) => f === 'first-start.ts', banned: (s) => /\/(repositories|db)\//.test(s) },
+];
+
+function offenders(sources: Source[], rule: Rule): string[] {
+  return sources.filter((s) => rule.applies(s.file)).flatMap((s) => importsOf(s.text).filter(rule.banned).map((i) => `${s.file} imports ${i}`));
+}
+
+/** A source breaking each rule, as the checker must see it (a static import, a re-export, a dynamic import). */
+const BROKEN: Record<string, Source[]> = {
+  [RULES[0]!.name]: [{ file: 'routes/x.ts', text: "import { sql } from 'kysely';" }],
+  [RULES[1]!.name]: [{ file: 'services/x.ts', text: "import type { FastifyRequest } from 'fastify';" }],
+  [RULES[2]!.name]: [{ file: 'repositories/x.ts', text: "export { fold } from '../services/search.ts';" }],
+  [RULES[3]!.name]: [{ file: 'db/migrations/0099_x.ts', text: "const { nameKey } = await import('@lectern/core');" }],
+  [RULES[4]!.name]: [{ file: 'plugins/x.ts', text: "import {\n  UsersRepository,\n} from '../repositories/users.ts';" }],
+  [RULES[5]!.name]: [{ file: 'storage/x.ts', text: "import '../services/x.ts';" }],
+  [RULES[6]!.name]: [{ file: 'first-start.ts', text: "import { x } from './db/database.ts';" }],
+};
 
 describe('server layering', () => {
-  it('routes run no SQL: no kysely, no repositories', () => {
-    expect(offenders('routes', /^kysely$|\/repositories\//)).toEqual([]);
-    for (const { file } of sources('routes')) expect(fs.readFileSync(path.join(src, file), 'utf8'), file).not.toMatch(/\bsql`/);
-  });
+  for (const rule of RULES) {
+    it(rule.name, () => {
+      expect(offenders(tree, rule)).toEqual([]);
+      // the same check on a source that breaks the rule on purpose
+      expect(offenders(BROKEN[rule.name]!, rule)).toHaveLength(1);
+    });
+  }
 
-  it('storage imports nothing from services (shared helpers live in util/)', () => {
-    expect(offenders('storage', /\/services\//)).toEqual([]);
-  });
-
-  it('the first start goes through the services, not the repositories', () => {
-    expect(offenders('first-start.ts', /\/repositories\/|\/db\//)).toEqual([]);
-  });
-
-  it('services hold no SQL: no kysely', () => {
-    expect(offenders('services', /^kysely$/)).toEqual([]);
+  it('routes hold no sql`` template either', () => {
+    for (const { file, text } of tree.filter((s) => under('routes')(s.file))) expect(text, file).not.toMatch(/\bsql`/);
   });
 
   it('only repositories/conflicts.ts reads an engine\'s errors (its error codes, or a message saying "unique")', () => {
-    const all = (dir: string): string[] =>
-      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? all(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
-    const readers = all(src)
-      .filter((f) => !f.includes(`${path.sep}migrations${path.sep}`) && path.relative(src, f) !== path.join('repositories', 'conflicts.ts'))
-      .filter((f) => /23505|SQLITE_CONSTRAINT|unique\|duplicate/i.test(fs.readFileSync(f, 'utf8')))
-      .map((f) => path.relative(src, f));
+    const readers = tree
+      .filter((s) => !s.file.startsWith('db/migrations/') && s.file !== 'repositories/conflicts.ts')
+      .filter((s) => /23505|SQLITE_CONSTRAINT|unique\|duplicate/i.test(s.text))
+      .map((s) => s.file);
     expect(readers).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@
  * format listing holds the works that have a title in that format. Retired titles (an operator's, issue 23) are
  * in none.
  *
- * The derivation is SQL, once, here: migration 0009 fills every title with it, an import refreshes its work's rows.
+ * The derivation is SQL, once, here: an import refreshes its work's rows (migrations keep copies as they were).
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 
@@ -23,9 +23,8 @@ export const listingKeys = {
 } as const;
 
 /** The INSERT … SELECT that derives the rows of the standing titles `ids` (all of them when null). */
-function insertRows(ids: number[] | null, retirement = true): RawBuilder<unknown> {
-  // before migration 0031 no title has retired_at (migration 0009 derives the first rows)
-  const listed = (alias: string) => (retirement ? sql` and ${sql.ref(`${alias}.retired_at`)} is null` : sql``);
+function insertRows(ids: number[] | null): RawBuilder<unknown> {
+  const listed = (alias: string) => sql` and ${sql.ref(`${alias}.retired_at`)} is null`;
   const only = (column: string) => (ids ? sql` and ${sql.ref(column)} in (${sql.join(ids)})` : sql``);
   // The formats of each work: the standing title's own and those of the titles that point at it.
   return sql`
@@ -47,11 +46,11 @@ function insertRows(ids: number[] | null, retirement = true): RawBuilder<unknown
     where t.work_title_id is null ${listed('t')} ${only('t.id')}`;
 }
 
-/** Every listing row and count from scratch (migration 0009, the bench after its bulk insert). */
-export async function rebuildAllListings(db: Kysely<any>, opts: { beforeRetirement?: boolean } = {}): Promise<void> {
+/** Every listing row and count from scratch (the bench after its bulk insert). */
+export async function rebuildAllListings(db: Kysely<any>): Promise<void> {
   await sql`delete from title_listings`.execute(db);
   await sql`delete from listing_counts`.execute(db);
-  await insertRows(null, !opts.beforeRetirement).execute(db);
+  await insertRows(null).execute(db);
   await sql`insert into listing_counts (listing, n) select listing, count(*) from title_listings group by listing`.execute(db);
 }
 

@@ -1,13 +1,13 @@
 /**
  * The search index on both engines behind one interface (DESIGN.md): SQLite FTS5 over `search_docs` (external
  * content, bm25 with column weights) and PostgreSQL's weighted tsvector with ts_rank. The same documents, the same
- * terms (services/search-text.ts makes them safe), the same intent: a hit in a title outranks one in its people,
+ * terms (util/search-text.ts makes them safe), the same intent: a hit in a title outranks one in its people,
  * subjects, description, and those outrank one in the text.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { fold, type ParsedQuery, spaceCjk, toFts5, toTsquery } from '../services/search-text.ts';
+import { fold, type ParsedQuery, spaceCjk, toFts5, toTsquery } from '../util/search-text.ts';
 
 export interface SearchDocument {
   title: string;

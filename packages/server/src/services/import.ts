@@ -6,7 +6,7 @@
  * but can be read imports with warnings.
  */
 import type { SearchDocument } from '../repositories/search.ts';
-import { passagesOf } from './search-text.ts';
+import { passagesOf } from '../util/search-text.ts';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';

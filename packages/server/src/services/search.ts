@@ -28,7 +28,7 @@ import { chapterAccess, hasLiveSubscription } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras, TitleSortRow } from '../repositories/catalog.ts';
 import type { Candidate, SearchKind, SearchRepository } from '../repositories/search.ts';
 import type { CatalogService } from './catalog.ts';
-import { cueSecondOf, fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf } from './search-text.ts';
+import { cueSecondOf, fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf } from '../util/search-text.ts';
 
 /**
  * How many rows of each kind a catalog search considers: the newest matches of the title itself, of a title's own

@@ -3,7 +3,6 @@
  * (an EPUB and a PDF of one book are one work, shown as one card); chapters may keep the bounded sample of a
  * one-chapter book; a PDF resource may have a small sample file beside it. Existing titles are filled in here.
  */
-import { authorSortKey, titleSortKey, workKey } from '@lectern/core';
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -46,4 +45,26 @@ export async function fillCatalogKeys(db: Kysely<unknown>): Promise<void> {
 interface Backfill {
   titles: { id: number; title: string; sort_title: string; sort_author: string; work_key: string; work_title_id: number | null };
   title_authors: { title_id: number; name: string; position: number };
+}
+
+// The rules as they were when this migration was written (core/catalog.ts then): a migration keeps its own copy,
+// so that changing today's rules never changes what an old migration did (the layering test holds it).
+function fold(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+function titleSortKey(title: string): string {
+  const folded = fold(title);
+  const stripped = folded.replace(/^(?:the|a|an) (?=\S)/, '');
+  return stripped || folded;
+}
+function authorSortKey(authors: readonly string[]): string {
+  return fold(authors[0] ?? '');
+}
+function workKey(title: string, authors: readonly string[]): string {
+  return `${titleSortKey(title)}|${authorSortKey(authors)}`;
 }

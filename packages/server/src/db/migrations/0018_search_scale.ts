@@ -11,7 +11,6 @@
  * database's collation.
  */
 import { type Kysely, sql } from 'kysely';
-import { nameKey } from '@lectern/core';
 
 export async function up(db: Kysely<unknown>, engine: 'sqlite' | 'postgres'): Promise<void> {
   if (engine === 'sqlite') {
@@ -47,4 +46,14 @@ export async function up(db: Kysely<unknown>, engine: 'sqlite' | 'postgres'): Pr
   await sql`create index publishers_name_key_idx on publishers (name_key${c})`.execute(db);
   // SQLite walks titles_sort_title_idx (0007), already in byte order
   if (engine === 'postgres') await sql`create index titles_sort_title_c_idx on titles (sort_title collate "C") where work_title_id is null`.execute(db);
+}
+
+// core's nameKey as it was when this migration was written: a migration keeps its own copy (layering test).
+function nameKey(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }

@@ -3,7 +3,7 @@
  * letters on, on both engines' syntax, and never lets engine syntax through.
  */
 import { describe, expect, it } from 'vitest';
-import { cueSecondOf, parseQuery, passagesOf, toFts5, toTsquery } from '../../src/services/search-text.ts';
+import { cueSecondOf, parseQuery, passagesOf, toFts5, toTsquery } from '../../src/util/search-text.ts';
 
 describe('parseQuery with the last word typed', () => {
   it.each([
