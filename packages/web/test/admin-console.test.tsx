@@ -18,7 +18,8 @@ import { ImportPage } from '../src/features/admin/ImportPage.tsx';
 import { TitlePage } from '../src/features/admin/TitlesPage.tsx';
 import { SellingPage } from '../src/features/admin/SellingPage.tsx';
 import { DashboardPage } from '../src/features/admin/DashboardPage.tsx';
-import { detailLine } from '../src/features/admin/AuditPage.tsx';
+import { AuditPage, detailLine } from '../src/features/admin/AuditPage.tsx';
+import { PeoplePage } from '../src/features/admin/PeoplePage.tsx';
 import { EngagingPage } from '../src/features/admin/EngagingPage.tsx';
 import { flush, json, stubFetch } from './helpers.tsx';
 import { profile } from './fixtures.ts';
@@ -359,6 +360,57 @@ describe('the dashboard', () => {
     ]);
     expect(Number(bars[1]!.getAttribute('height'))).toBeCloseTo(2 * Number(bars[0]!.getAttribute('height')));
     expect(container.querySelector('figure[data-chart="Searches that found nothing"] li[data-key="kubernetes"]')?.getAttribute('data-value')).toBe('4');
+  });
+});
+
+describe('a console list (AdminListPage)', () => {
+  const person = (n: number) => ({ user_id: `u${n}`, email: `p${n}@example.org`, username: `p${n}`, status: 'subscriber', effective_status: 'subscriber', roles: [], trial_ends_at: null, created_at: '2026-11-01T00:00:00Z' });
+  it('searches on submit only, pages by cursor both ways, and says when nothing matched', async () => {
+    const calls = stubFetch((call) => {
+      const url = new URL(call.url, 'http://x');
+      if (url.searchParams.get('q') === 'nobody') return json(200, { results: [], next_cursor: null });
+      return url.searchParams.get('cursor') === 'c2' ? json(200, { results: [person(3)], next_cursor: null }) : json(200, { results: [person(1), person(2)], next_cursor: 'c2' });
+    });
+    renderPage(<PeoplePage />);
+    await flush();
+    const list = await screen.findByRole('region', { name: 'People list' });
+    expect(within(list).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'Status', 'Roles', 'Trial ends', 'Joined']);
+    expect(within(list).getAllByRole('link').map((a) => a.textContent)).toEqual(['p1@example.org', 'p2@example.org']);
+    const pager = screen.getByRole('navigation', { name: 'People pages' });
+    expect((within(pager).getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(pager).getByRole('button', { name: 'Next' }));
+    await flush();
+    expect(calls.at(-1)?.url).toContain('cursor=c2');
+    await screen.findByRole('link', { name: 'p3@example.org' });
+    expect(within(screen.getByRole('region', { name: 'People list' })).getAllByRole('link').map((a) => a.textContent)).toEqual(['p3@example.org']);
+    expect(within(pager).getByText('Page 2')).toBeTruthy();
+    fireEvent.click(within(pager).getByRole('button', { name: 'Previous' }));
+    await screen.findByRole('link', { name: 'p1@example.org' });
+    expect(within(screen.getByRole('region', { name: 'People list' })).getAllByRole('link').map((a) => a.textContent)).toEqual(['p1@example.org', 'p2@example.org']);
+    // typing alone fetches nothing; the search starts again at page 1
+    const before = calls.length;
+    fireEvent.change(screen.getByLabelText('Search by email or name'), { target: { value: 'nobody' } });
+    await flush();
+    expect(calls.length).toBe(before);
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await flush();
+    expect(calls.at(-1)?.url).toContain('q=nobody');
+    expect(calls.at(-1)?.url).not.toContain('cursor');
+    await screen.findByText(CONSOLE_MESSAGES.noResults);
+    expect(screen.queryByRole('region', { name: 'People list' })).toBeNull();
+    expect(screen.queryByRole('navigation', { name: 'People pages' })).toBeNull();
+  });
+
+  it('shows the server’s reason with Retry when the list fails, and the list once it loads', async () => {
+    let fail = true;
+    stubFetch(() => (fail ? json(503, { detail: 'The database is busy.' }) : json(200, { results: [{ id: '7', actor: null, at: '2026-11-28T10:00:00Z', actor_label: 'ops@example.org', action: 'title.edit', target_kind: 'title', target_id: 'b1', detail: {}, ip: null }], next_cursor: null })));
+    renderPage(<AuditPage />);
+    expect((await screen.findByRole('alert')).textContent).toContain('The database is busy.');
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await flush();
+    const list = await screen.findByRole('region', { name: 'Audit entries' });
+    expect(within(list).getAllByRole('cell').map((c) => c.textContent)).toEqual([expect.any(String), 'ops@example.org', 'title.edit', 'title b1', 'command line']);
   });
 });
 

@@ -14,7 +14,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { consolePaths } from './access.ts';
 import { formatDate, formatDateTime } from './format.ts';
-import { Pager } from './Pager.tsx';
+import { AdminListPage } from './AdminListPage.tsx';
 import { ActionStatus, useAction } from './useAction.tsx';
 import { usePaged } from './usePaged.ts';
 import { SelectField } from './SelectField.tsx';
@@ -26,69 +26,38 @@ export function PeoplePage() {
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const [status, setStatus] = useState<'' | Status>('');
-  const { query, page, next, previous } = usePaged(adminKeys.users, { q: q || undefined, status: status || undefined }, (query, signal) => adminApi.users(query, signal));
+  const paged = usePaged(adminKeys.users, { q: q || undefined, status: status || undefined }, (query, signal) => adminApi.users(query, signal));
   return (
-    <div>
-      <div className="admin-head">
-        <h1 className="page-heading">People</h1>
-      </div>
-      <form
-        className="admin-filters"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(typed.trim());
-        }}
-      >
-        <TextField label="Search by email or name" name="q" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
-        <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-          <option value="">Any</option>
-          {ACCOUNT_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </SelectField>
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </form>
-      {query.isPending ? <Spinner label="Loading…" /> : query.isError ? <ErrorState message={isApiError(query.error) ? query.error.detail : M.loadFailed} onRetry={() => void query.refetch()} /> : null}
-      {query.data ? (
-        query.data.results.length ? (
-          <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="People list">
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th>Email</th>
-                  <th>Status</th>
-                  <th>Roles</th>
-                  <th>Trial ends</th>
-                  <th>Joined</th>
-                </tr>
-              </thead>
-              <tbody>
-                {query.data.results.map((u) => (
-                  <tr key={u.user_id}>
-                    <td>
-                      <Link to={consolePaths.user(u.user_id)}>{u.email}</Link>
-                    </td>
-                    <td>{u.effective_status}</td>
-                    <td>{u.roles.join(', ') || 'reader'}</td>
-                    <td>{formatDate(u.trial_ends_at)}</td>
-                    <td>{formatDate(u.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p className="admin-muted">{M.noResults}</p>
-        )
-      ) : null}
-      <Pager page={page} next={next} previous={previous} label="People pages" />
+    <AdminListPage
+      title="People"
+      onSearch={() => setQ(typed.trim())}
+      filters={
+        <>
+          <TextField label="Search by email or name" name="q" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+            <option value="">Any</option>
+            {ACCOUNT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </SelectField>
+        </>
+      }
+      paged={paged}
+      label="People list"
+      pagerLabel="People pages"
+      rowKey={(u) => u.user_id}
+      columns={[
+        { header: 'Email', cell: (u) => <Link to={consolePaths.user(u.user_id)}>{u.email}</Link> },
+        { header: 'Status', cell: (u) => u.effective_status },
+        { header: 'Roles', cell: (u) => u.roles.join(', ') || 'reader' },
+        { header: 'Trial ends', cell: (u) => formatDate(u.trial_ends_at) },
+        { header: 'Joined', cell: (u) => formatDate(u.created_at) },
+      ]}
+    >
       <CreateAccount />
-    </div>
+    </AdminListPage>
   );
 }
 

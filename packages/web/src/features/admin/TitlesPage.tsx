@@ -19,7 +19,7 @@ import { appPaths } from '../../shared/links.ts';
 import { accessOf, consolePaths } from './access.ts';
 import { useSession } from '../../shared/useSession.ts';
 import { formatDate, formatDateTime } from './format.ts';
-import { Pager } from './Pager.tsx';
+import { AdminListPage, PagedTable } from './AdminListPage.tsx';
 import { ActionStatus, useAction } from './useAction.tsx';
 import { usePaged } from './usePaged.ts';
 import { SelectField } from './SelectField.tsx';
@@ -28,66 +28,41 @@ export function TitlesPage() {
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const [state, setState] = useState<(typeof ADMIN_TITLE_STATES)[number]>('active');
-  const { query, page, next, previous } = usePaged(adminKeys.titles, { q: q || undefined, state }, (query, signal) => adminApi.titles(query, signal));
+  const paged = usePaged(adminKeys.titles, { q: q || undefined, state }, (query, signal) => adminApi.titles(query, signal));
   return (
-    <div>
-      <div className="admin-head">
-        <h1 className="page-heading">Titles</h1>
-      </div>
-      <form
-        className="admin-filters"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(typed.trim());
-        }}
-      >
-        <TextField label="Search titles, authors or a book id" name="q" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
-        <SelectField label="Show" value={state} onChange={(e) => setState(e.target.value as typeof state)}>
-          <option value="active">In the catalog</option>
-          <option value="retired">Retired</option>
-          <option value="all">All</option>
-        </SelectField>
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </form>
-      {query.isPending ? <Spinner label="Loading…" /> : query.isError ? <ErrorState message={isApiError(query.error) ? query.error.detail : M.loadFailed} onRetry={() => void query.refetch()} /> : null}
-      {query.data ? (
-        query.data.results.length ? (
-          <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="Titles list">
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th>Title</th>
-                  <th>Authors</th>
-                  <th>Format</th>
-                  <th>Added</th>
-                  <th>State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {query.data.results.map((t) => (
-                  <tr key={t.book_id}>
-                    <td>
-                      <Link to={consolePaths.title(t.book_id)}>{t.title}</Link>
-                      {t.editors_pick ? <span className="admin-badge admin-badge--ok"> pick</span> : null}
-                    </td>
-                    <td>{t.authors.join(', ')}</td>
-                    <td>{t.content_format}</td>
-                    <td>{formatDate(t.created_at)}</td>
-                    <td>{t.retired_at ? <span className="admin-badge admin-badge--warn">retired</span> : <span className="admin-badge admin-badge--ok">in catalog</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p className="admin-muted">{M.noResults}</p>
-        )
-      ) : null}
-      <Pager page={page} next={next} previous={previous} label="Titles pages" />
-    </div>
+    <AdminListPage
+      title="Titles"
+      onSearch={() => setQ(typed.trim())}
+      filters={
+        <>
+          <TextField label="Search titles, authors or a book id" name="q" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          <SelectField label="Show" value={state} onChange={(e) => setState(e.target.value as typeof state)}>
+            <option value="active">In the catalog</option>
+            <option value="retired">Retired</option>
+            <option value="all">All</option>
+          </SelectField>
+        </>
+      }
+      paged={paged}
+      label="Titles list"
+      pagerLabel="Titles pages"
+      rowKey={(t) => t.book_id}
+      columns={[
+        {
+          header: 'Title',
+          cell: (t) => (
+            <>
+              <Link to={consolePaths.title(t.book_id)}>{t.title}</Link>
+              {t.editors_pick ? <span className="admin-badge admin-badge--ok"> pick</span> : null}
+            </>
+          ),
+        },
+        { header: 'Authors', cell: (t) => t.authors.join(', ') },
+        { header: 'Format', cell: (t) => t.content_format },
+        { header: 'Added', cell: (t) => formatDate(t.created_at) },
+        { header: 'State', cell: (t) => (t.retired_at ? <span className="admin-badge admin-badge--warn">retired</span> : <span className="admin-badge admin-badge--ok">in catalog</span>) },
+      ]}
+    />
   );
 }
 
@@ -281,7 +256,7 @@ function Chapters({ bookId }: { bookId: string }) {
 }
 
 function Readers({ bookId }: { bookId: string }) {
-  const { query, page, next, previous } = usePaged(
+  const paged = usePaged(
     (q) => [...adminKeys.titleReaders(bookId), q],
     {},
     (q, signal) => adminApi.titleReaders(bookId, q.cursor, signal),
@@ -289,35 +264,19 @@ function Readers({ bookId }: { bookId: string }) {
   return (
     <section className="admin-panel" aria-labelledby="admin-title-readers">
       <h2 id="admin-title-readers">Readers</h2>
-      {query.isPending ? <Spinner label="Loading…" /> : query.isError ? <ErrorState message={M.loadFailed} onRetry={() => void query.refetch()} /> : null}
-      {query.data && !query.data.results.length ? <p className="admin-muted">Nobody has read it yet.</p> : null}
-      {query.data?.results.length ? (
-        <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="Readers list">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th>Reader</th>
-                <th className="num">Minutes</th>
-                <th className="num">Completion</th>
-                <th>Last read</th>
-              </tr>
-            </thead>
-            <tbody>
-              {query.data.results.map((r) => (
-                <tr key={r.user_id}>
-                  <td>
-                    <Link to={consolePaths.user(r.user_id)}>{r.email}</Link>
-                  </td>
-                  <td className="num">{Math.round(r.minutes_read)}</td>
-                  <td className="num">{Math.round(r.completion * 100)}%</td>
-                  <td>{formatDateTime(r.last_read_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager page={page} next={next} previous={previous} label="Readers pages" />
+      <PagedTable
+        paged={paged}
+        label="Readers list"
+        pagerLabel="Readers pages"
+        empty="Nobody has read it yet."
+        rowKey={(r) => r.user_id}
+        columns={[
+          { header: 'Reader', cell: (r) => <Link to={consolePaths.user(r.user_id)}>{r.email}</Link> },
+          { header: 'Minutes', className: 'num', cell: (r) => Math.round(r.minutes_read) },
+          { header: 'Completion', className: 'num', cell: (r) => `${Math.round(r.completion * 100)}%` },
+          { header: 'Last read', cell: (r) => formatDateTime(r.last_read_at) },
+        ]}
+      />
     </section>
   );
 }
