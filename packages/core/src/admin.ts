@@ -62,6 +62,22 @@ export const adminPaths = {
   promotionCodes: () => '/api/v2/admin/promotion-codes/',
   /** POST: mark paid */
   invoicePaid: (id: string) => `/api/v2/admin/invoices/${enc(id)}/paid/`,
+  /** GET: page the invoices, newest first (adminInvoicesQuerySchema in admin-selling.ts) */
+  invoices: () => '/api/v2/admin/invoices/',
+  /** PATCH: a code's redemption limit and end (adminPromotionCodePatchSchema). Answers the code. */
+  promotionCode: (code: string) => `/api/v2/admin/promotion-codes/${enc(code)}/`,
+  /** GET: who redeemed the code, newest first (adminPageQuerySchema) */
+  promotionCodeRedemptions: (code: string) => `/api/v2/admin/promotion-codes/${enc(code)}/redemptions/`,
+  /** GET: search and page the teams, newest first (adminTeamsQuerySchema) */
+  teams: () => '/api/v1/admin/teams/',
+  /** GET: one team with its members (AdminTeamDetail) */
+  team: (teamId: string) => `/api/v1/admin/teams/${enc(teamId)}/`,
+  /** PUT { seats }: the seat count (never below the seats in use). Answers AdminTeamDetail. */
+  teamSeats: (teamId: string) => `/api/v1/admin/teams/${enc(teamId)}/seats/`,
+  /** PUT { user_id }: a member becomes the owner. Answers AdminTeamDetail. */
+  teamOwner: (teamId: string) => `/api/v1/admin/teams/${enc(teamId)}/owner/`,
+  /** DELETE: the member leaves the team (keeping their notes, playlists and progress). Answers AdminTeamDetail. */
+  teamMember: (teamId: string, userId: string) => `/api/v1/admin/teams/${enc(teamId)}/members/${enc(userId)}/`,
   /** GET, PUT */
   editorsPicks: () => '/api/v2/admin/editors-picks/',
   /** GET list, POST create */
@@ -107,7 +123,7 @@ export const adminPageOf = <T extends z.ZodTypeAny>(item: T) => z.object({ resul
 // ---------------------------------------------------------------- audit log
 
 /** what an entry is about */
-export const AUDIT_TARGET_KINDS = ['title', 'chapter', 'user', 'plan', 'promotion-code', 'invoice', 'editors-picks', 'announcement', 'live-course', 'live-event', 'import'] as const;
+export const AUDIT_TARGET_KINDS = ['title', 'chapter', 'user', 'plan', 'promotion-code', 'invoice', 'editors-picks', 'announcement', 'live-course', 'live-event', 'import', 'team'] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 
 export const adminAuditQuerySchema = z
@@ -135,7 +151,8 @@ export const auditEntrySchema = z.object({
   actor_label: z.string(),
   /**
    * what, as `<kind>.<verb>`: import, import.replace, chapter.flags, title.edit, title.retire, title.restore,
-   * user.create, user.edit, user.password-reset, user.end-sessions, plan.set, promotion-code.create, invoice.paid,
+   * user.create, user.edit, user.password-reset, user.end-sessions, plan.set, promotion-code.create,
+   * promotion-code.edit, invoice.paid, team.seats, team.owner, team.remove-member,
    * editors-picks.set, announcement.create, announcement.remove, live-course.create, live-course.remove,
    * live-event.create, live-event.remove
    */

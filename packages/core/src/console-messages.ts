@@ -72,4 +72,14 @@ export const ADMIN_CONSOLE_MESSAGES = {
   lastAdmin: 'This is the last admin: give another account the admin role first.',
   alreadyRetired: 'This title is already retired.',
   notRetired: 'This title is not retired.',
+  // selling
+  unknownInvoiceState: 'state must be unpaid, paid or all.',
+  memberRequired: 'Choose a member of the team.',
+  notAMember: 'That account is not a member of this team.',
+  alreadyOwner: 'That member owns the team already.',
+  teamNotFound: 'No team has that id.',
+  usageLimitShape: 'A redemption limit is a whole number, 1 or more (or none).',
+  limitBelowUsed: (used: number) => `This code has been redeemed ${used} times: the limit cannot be lower.`,
+  nothingToChangeCode: 'Send usage_limit or expires_at to change.',
+  promotionCodeNotFound: 'No promotion code is spelled that way.',
 } as const;

@@ -22,4 +22,5 @@ export * from './scripted-frames.ts';
 export * from './media.ts';
 export * from './admin.ts';
 export * from './admin-console.ts';
+export * from './admin-selling.ts';
 export * from './console-messages.ts';

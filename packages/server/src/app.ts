@@ -70,6 +70,9 @@ import { AdminTitlesRepository } from './repositories/admin-titles.ts';
 import { AdminUsersRepository } from './repositories/admin-users.ts';
 import { AuditRepository } from './repositories/audit.ts';
 import { adminConsoleRoutes } from './routes/admin-console.ts';
+import { adminSellingRoutes } from './routes/admin-selling.ts';
+import { AdminSellingRepository } from './repositories/admin-selling.ts';
+import { AdminSellingService } from './services/admin-selling.ts';
 import { AuditLog } from './services/admin-audit.ts';
 import { AdminDashboardService, JobRuns, lecternVersion, RecentErrors } from './services/admin-dashboard.ts';
 import { AdminTitlesService } from './services/admin-titles.ts';
@@ -132,7 +135,16 @@ export interface Services {
   scriptedFrames: ScriptedFrames;
   media: MediaService;
   /** the operators' console (issue 23): audit log, titles, people, dashboard and health */
-  admin: { audit: AuditLog; titles: AdminTitlesService; users: AdminUsersService; dashboard: AdminDashboardService; jobs: JobRuns; errors: RecentErrors };
+  admin: {
+    audit: AuditLog;
+    titles: AdminTitlesService;
+    users: AdminUsersService;
+    dashboard: AdminDashboardService;
+    /** invoices, teams and promotion codes (through services.teams and services.subscriptions) */
+    selling: AdminSellingService;
+    jobs: JobRuns;
+    errors: RecentErrors;
+  };
   /** the turns of heavy requests, the searches (util/gate.ts) */
   heavyRequests: Gate;
   /** the turns of listings, the home and suggestions */
@@ -190,6 +202,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   // The operators' console (issue 23): the same services for the console's routes and the command line (what
   // they use of the other services is looked up when called: `services` is made just below).
   const adminUsersRepo = new AdminUsersRepository(db.kysely);
+  const teamsRepo = new TeamsRepository(db.kysely);
   const audit = new AuditLog(new AuditRepository(db.kysely), (ids) => adminUsersRepo.uuidsOf(ids));
   const jobs = new JobRuns();
   const errors = new RecentErrors();
@@ -215,6 +228,13 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       errors,
       jobs,
     }),
+    // the rules are the teams' and subscriptions' own: looked up when called (`services` is made below)
+    selling: new AdminSellingService(
+      new AdminSellingRepository(db.kysely),
+      teamsRepo,
+      { operatorSetSeats: (...a) => services.teams.operatorSetSeats(...a), operatorRemoveMember: (...a) => services.teams.operatorRemoveMember(...a), changeOwner: (...a) => services.teams.changeOwner(...a) },
+      { editPromotionCode: (...a) => services.subscriptions.editPromotionCode(...a) },
+    ),
   };
   const services: Services = {
     admin,
@@ -248,7 +268,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       config.publicUrl,
     ),
     subscriptions: new SubscriptionsService(subscriptionsRepo, new InvoiceProvider(), undefined, (userId) => auth.forgetUser(userId)),
-    teams: new TeamsService(new TeamsRepository(db.kysely), subscriptionsRepo, new InvoiceProvider(), accounts, mailer, config.publicUrl, undefined, (userIds) => {
+    teams: new TeamsService(teamsRepo, subscriptionsRepo, new InvoiceProvider(), accounts, mailer, config.publicUrl, undefined, (userIds) => {
       for (const userId of userIds) auth.forgetUser(userId);
     }),
   };
@@ -328,6 +348,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   teamRoutes(app, { teams: services.teams, auth: services.auth, limits: services.requestLimits, csrf });
   searchRoutes(app, { search: services.search, heavy: services.heavyRequests, listing: services.listingRequests, misses: (q) => services.admin.dashboard.recordSearchMiss(q) });
   adminConsoleRoutes(app, services.admin);
+  adminSellingRoutes(app, { selling: services.admin.selling });
   homeRoutes(app, { home: services.home, listing: services.listingRequests });
   liveTrainingRoutes(app, { live: services.live });
   analyticsRoutes(app, { analytics: services.analytics });

@@ -12,11 +12,27 @@
  *   audit:list [--action A] [--actor EMAIL|cli] [--target-kind K] [--target-id ID] [--limit N]
  *   users:show --email E | users:send-reset --email E | titles:show <book_id> | health
  *   dashboard [--from DAY] [--to DAY]
+ *   invoices:list [--unpaid | --state unpaid|paid|all] [--q EMAIL]
+ *   teams:list [--q TEXT] | teams:show <team_id> | teams:seats <team_id> --seats N
+ *   teams:owner <team_id> --email E | teams:remove-member <team_id> --email E
+ *   promo:edit <code> [--limit N|none] [--expires ISO-DATE|none] | promo:redemptions <code>
  */
 import { parseArgs } from 'node:util';
-import { adminAuditQuerySchema, adminDashboardQuerySchema, adminTitlePatchSchema, adminTitlesQuerySchema, adminUserPatchSchema, adminUsersQuerySchema } from '@lectern/core';
+import {
+  adminAuditQuerySchema,
+  adminDashboardQuerySchema,
+  adminInvoicesQuerySchema,
+  adminPageQuerySchema,
+  adminPromotionCodePatchSchema,
+  adminTeamsQuerySchema,
+  adminTitlePatchSchema,
+  adminTitlesQuerySchema,
+  adminUserPatchSchema,
+  adminUsersQuerySchema,
+} from '@lectern/core';
 import type { Services } from '../app.ts';
 import { AppError } from '../errors.ts';
+import { teamIdOf } from '../services/admin-selling.ts';
 
 export const ADMIN_USAGE = `  users:list [--q TEXT] [--role admin|content-creator|preview-creator|reader] [--status S]
   users:role --email E [--role admin|content-creator|preview-creator]...   (the whole set; none: a plain reader)
@@ -30,17 +46,113 @@ export const ADMIN_USAGE = `  users:list [--q TEXT] [--role admin|content-creato
   users:send-reset --email E    (emails the account a link to choose a new password)
   titles:show <book_id>         (the title with its readers, minutes read and completion)
   health                        (version, database engine and size, content-store size, titles)
-  dashboard [--from DAY] [--to DAY]   (the console's figures per day, default the last 30 days, and what led)`;
+  dashboard [--from DAY] [--to DAY]   (the console's figures per day, default the last 30 days, and what led)
+  invoices:list [--unpaid | --state unpaid|paid|all] [--q EMAIL]   (newest first; mark one paid with invoices:paid)
+  teams:list [--q TEXT]         (name or owner's email; seats used of total)
+  teams:show <team_id>          (the team with its members and when they joined)
+  teams:seats <team_id> --seats N   (never below the seats in use; added seats of a live team are invoiced to its owner)
+  teams:owner <team_id> --email E   (a member becomes the owner)
+  teams:remove-member <team_id> --email E
+  promo:edit <code> [--limit N|none] [--expires ISO-DATE|none]   (a limit never below the redemptions made)
+  promo:redemptions <code>      (who redeemed it, newest first)`;
 
 const needEmail = (command: string, email: string | undefined) => {
   if (!email) throw new AppError(400, `${command} needs --email`);
   return email;
 };
 
+const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
+
+/** `--limit N|none`, `--expires ISO|none`: undefined when not given, null for none. */
+const orNone = <T,>(value: string | undefined, read: (v: string) => T): T | null | undefined => (value === undefined ? undefined : value === 'none' ? null : read(value));
+
+const needTeam = (command: string, id: string | undefined) => {
+  if (!id) throw new AppError(400, `${command} needs <team_id>`);
+  return teamIdOf(id);
+};
+
 /** Runs one of the console's commands; null when `command` is not one of them. */
 export async function runAdminCommand(command: string, rest: string[], services: Services): Promise<number | null> {
-  const { audit, titles, users } = services.admin;
+  const { audit, titles, users, selling } = services.admin;
   switch (command) {
+    case 'invoices:list': {
+      const { values } = parseArgs({ args: rest, options: { unpaid: { type: 'boolean' }, state: { type: 'string' }, q: { type: 'string' } } });
+      let cursor: string | undefined;
+      do {
+        const page = await selling.invoices(adminInvoicesQuerySchema.parse({ state: values.unpaid ? 'unpaid' : values.state, q: values.q, cursor, limit: '200' }));
+        for (const i of page.results) {
+          const what = i.team ? `team ${i.team.name}, ${i.seats} seats` : i.plan;
+          console.log(`${i.id}  ${i.created_at.slice(0, 10)}  ${i.status === 'open' ? 'UNPAID' : i.status}  ${money(i.amount_cents, i.currency)}  ${i.account.email}  ${what}${i.promotion_code ? `  code ${i.promotion_code}` : ''}`);
+        }
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return 0;
+    }
+    case 'teams:list': {
+      const { values } = parseArgs({ args: rest, options: { q: { type: 'string' } } });
+      let cursor: string | undefined;
+      do {
+        const page = await selling.teamList(adminTeamsQuerySchema.parse({ q: values.q, cursor, limit: '200' }));
+        for (const t of page.results) console.log(`${t.team_id}  "${t.name}"  ${t.owner?.email ?? 'no owner'}  ${t.seats_used}/${t.seats} seats used, ${t.members} members  ${t.status ?? 'no subscription'}`);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return 0;
+    }
+    case 'teams:show': {
+      const t = await selling.team(needTeam(command, rest[0]));
+      console.log(`${t.team_id}  "${t.name}"  owner ${t.owner?.email ?? 'none'}  ${t.plan ?? 'no plan'}, ${t.status ?? 'no subscription'}${t.subscription_ends_at ? ` until ${t.subscription_ends_at}` : ''}${t.live ? '' : ' (members do not read through it)'}`);
+      console.log(`${t.seats_used} of ${t.seats} seats used: ${t.members} members, ${t.invitations.length} pending invitations`);
+      for (const m of t.member_list) console.log(`  ${m.user_id}  ${m.email}${m.is_owner ? '  (owner)' : ''}  joined ${m.joined_at ?? 'unknown'}`);
+      for (const i of t.invitations) console.log(`  invited ${i.email}  until ${i.expires_at}`);
+      return 0;
+    }
+    case 'teams:seats': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { seats: { type: 'string' } } });
+      const teamId = needTeam(command, positionals[0]);
+      const { team, changed } = await selling.setSeats(teamId, { seats: values.seats === undefined ? undefined : Number(values.seats) });
+      await audit.record('cli', { action: 'team.seats', target_kind: 'team', target_id: team.team_id, detail: { name: team.name, changed } }, null);
+      console.log(`${team.name}: ${team.seats} seats (${team.seats_used} used)`);
+      return 0;
+    }
+    case 'teams:owner':
+    case 'teams:remove-member': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { email: { type: 'string' } } });
+      const teamId = needTeam(command, positionals[0]);
+      const member = await users.find(needEmail(command, values.email));
+      if (command === 'teams:owner') {
+        const { team, changed } = await selling.setOwner(teamId, member.uuid);
+        await audit.record('cli', { action: 'team.owner', target_kind: 'team', target_id: team.team_id, detail: { name: team.name, changed } }, null);
+        console.log(`${team.name}: owned by ${member.email}`);
+      } else {
+        const { team, email } = await selling.removeMember(teamId, member.uuid);
+        await audit.record('cli', { action: 'team.remove-member', target_kind: 'team', target_id: team.team_id, detail: { name: team.name, member: email } }, null);
+        console.log(`${team.name}: ${email} is no longer a member (${team.seats_used} of ${team.seats} seats used)`);
+      }
+      return 0;
+    }
+    case 'promo:edit': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { limit: { type: 'string' }, expires: { type: 'string' } } });
+      if (!positionals[0]) throw new AppError(400, 'promo:edit needs <code>');
+      const patch = adminPromotionCodePatchSchema.parse({
+        usage_limit: orNone(values.limit, Number),
+        // a day or a date and time, as promo:add takes it
+        expires_at: orNone(values.expires, (v) => (Number.isNaN(Date.parse(v)) ? v : new Date(v).toISOString())),
+      });
+      const { code, changed } = await selling.editPromotionCode(positionals[0], patch);
+      await audit.record('cli', { action: 'promotion-code.edit', target_kind: 'promotion-code', target_id: code.code, detail: { changed } }, null);
+      console.log(`${code.code}: used ${code.used_count}${code.usage_limit === null ? ', no limit' : ` of ${code.usage_limit}`}, ${code.expires_at ? `ends ${code.expires_at}` : 'no end'}`);
+      return 0;
+    }
+    case 'promo:redemptions': {
+      if (!rest[0]) throw new AppError(400, 'promo:redemptions needs <code>');
+      let cursor: string | undefined;
+      do {
+        const page = await selling.redemptions(rest[0], adminPageQuerySchema.parse({ cursor, limit: '200' }));
+        for (const r of page.results) console.log(`${r.at}  ${r.account.email}  ${r.plan}  ${money(r.amount_cents, r.currency)}  invoice ${r.invoice_id}`);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return 0;
+    }
     case 'users:list': {
       const { values } = parseArgs({ args: rest, options: { q: { type: 'string' }, role: { type: 'string' }, status: { type: 'string' } } });
       let cursor: string | undefined;

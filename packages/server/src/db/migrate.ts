@@ -32,6 +32,7 @@ import * as m0028 from './migrations/0028_titles_and_works.ts';
 import * as m0029 from './migrations/0029_media.ts';
 import * as m0030 from './migrations/0030_audit_log.ts';
 import * as m0031 from './migrations/0031_admin_console.ts';
+import * as m0033 from './migrations/0033_admin_selling.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0029_media': m0029,
   '0030_audit_log': m0030,
   '0031_admin_console': m0031,
+  '0033_admin_selling': m0033,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -50,6 +50,20 @@ export class SubscriptionsRepository {
     return added !== undefined;
   }
 
+  /**
+   * A code's limit and end; a new limit only while it is not below the uses counted (a redemption at the same
+   * moment is counted first or refused by its own compare-and-set). False when the limit was refused.
+   */
+  async updatePromotionCode(code: string, set: Partial<Pick<PromotionCodeRow, 'usage_limit' | 'expires_at'>>): Promise<boolean> {
+    const r = await this.db
+      .updateTable('promotion_codes')
+      .set(set)
+      .where('code', '=', code)
+      .$if(set.usage_limit !== undefined && set.usage_limit !== null, (q) => q.where('used_count', '<=', set.usage_limit!))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
   listPromotionCodes(): Promise<PromotionCodeRow[]> {
     return this.db.selectFrom('promotion_codes').selectAll().orderBy('code').execute();
   }

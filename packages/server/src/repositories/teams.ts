@@ -244,7 +244,7 @@ export class TeamsRepository {
   }
 
   /** The seat count, from the count the owner saw; never below the seats in use. False when either moved on. */
-  setSeats(c: { teamId: number; from: number; to: number; invoice: TeamInvoice | null; ownerId: number; history: readonly AccountEvent[]; at: string }): Promise<boolean> {
+  setSeats(c: { teamId: number; from: number; to: number; invoice: TeamInvoice | null; ownerId: number | null; history: readonly AccountEvent[]; at: string }): Promise<boolean> {
     return this.run(async (trx) => {
       const set = await trx
         .updateTable('teams')
@@ -254,7 +254,26 @@ export class TeamsRepository {
         .where('seats_used', '<=', c.to)
         .executeTakeFirst();
       if (Number(set.numUpdatedRows) !== 1) return false;
-      if (c.invoice) await trx.insertInto('invoices').values({ ...c.invoice, user_id: c.ownerId, team_id: c.teamId }).execute();
+      if (c.invoice && c.ownerId !== null) await trx.insertInto('invoices').values({ ...c.invoice, user_id: c.ownerId, team_id: c.teamId }).execute();
+      await this.history(trx, c.history, c.at);
+      return true;
+    });
+  }
+
+  /**
+   * The team's owner, from the one the operator saw (null: none) to a member of it still in it; false when either
+   * moved on. The unique owner index keeps one team per owner (a member is in this team only, so owns no other).
+   */
+  changeOwner(c: { teamId: number; from: number | null; to: number; history: readonly AccountEvent[]; at: string }): Promise<boolean> {
+    return this.run(async (trx) => {
+      const set = await trx
+        .updateTable('teams')
+        .set({ owner_id: c.to })
+        .where('id', '=', c.teamId)
+        .where((eb) => (c.from === null ? eb('owner_id', 'is', null) : eb('owner_id', '=', c.from)))
+        .where((eb) => eb.exists(eb.selectFrom('users').select('id').where('id', '=', c.to).where('team_id', '=', c.teamId)))
+        .executeTakeFirst();
+      if (Number(set.numUpdatedRows) !== 1) return false;
       await this.history(trx, c.history, c.at);
       return true;
     });

@@ -6,6 +6,8 @@
  * `runDue` is called every minute by app.ts and at start, and works from the stored dates, so a restart loses nothing.
  */
 import {
+  ADMIN_CONSOLE_MESSAGES as M,
+  type AdminPromotionCodePatch,
   type Invoice,
   PLAN_PERIODS,
   PLANS,
@@ -17,7 +19,7 @@ import {
 } from '@lectern/core';
 import { z } from 'zod';
 import type { InvoiceRow, PlanRow, PromotionCodeRow, UserRow } from '../db/schema.ts';
-import { AppError, badRequest, notFound } from '../errors.ts';
+import { AppError, badRequest, fieldError, notFound } from '../errors.ts';
 import { effectiveStatus, inPaidPeriod } from '../policies/reading.ts';
 import type { SubscriptionsRepository } from '../repositories/subscriptions.ts';
 import type { PaymentProvider } from './payments.ts';
@@ -313,6 +315,24 @@ export class SubscriptionsService {
     // no look first: the insert itself tells whether the code existed (two identical requests at once: one adds it)
     if (!(await this.repo.addPromotionCode(row))) throw badRequest(SUBSCRIPTION_MESSAGES.codeExists(v.code), { code: [SUBSCRIPTION_MESSAGES.codeExists(v.code)] });
     return (await this.repo.promotionCode(v.code))!;
+  }
+
+  /**
+   * The operator changes a code's redemption limit or end (admin API, `promo:edit`): never a limit below the
+   * redemptions made; an end now or past ends the code at once. Answers the code before and after.
+   */
+  async editPromotionCode(rawCode: string, patch: AdminPromotionCodePatch): Promise<{ before: PromotionCodeRow; after: PromotionCodeRow }> {
+    const code = rawCode.trim().toLowerCase();
+    const before = await this.repo.promotionCode(code);
+    if (!before) throw notFound(M.promotionCodeNotFound);
+    const set: Partial<Pick<PromotionCodeRow, 'usage_limit' | 'expires_at'>> = {};
+    if (patch.usage_limit !== undefined) set.usage_limit = patch.usage_limit;
+    if (patch.expires_at !== undefined) set.expires_at = patch.expires_at === null ? null : new Date(patch.expires_at).toISOString();
+    if (!(await this.repo.updatePromotionCode(code, set))) {
+      const used = (await this.repo.promotionCode(code))?.used_count ?? before.used_count;
+      throw fieldError('usage_limit', M.limitBelowUsed(used));
+    }
+    return { before, after: (await this.repo.promotionCode(code))! };
   }
 
   listPromotionCodes(): Promise<PromotionCodeRow[]> {

@@ -13,6 +13,7 @@
 import {
   acceptInvitationSchema,
   ACCOUNT_ENTRY_MESSAGES,
+  ADMIN_CONSOLE_MESSAGES,
   createTeamRequestSchema,
   type InvitationInfo,
   inviteRequestSchema,
@@ -196,9 +197,16 @@ export class TeamsService {
     const { team, role } = await this.access(user, teamId);
     const leaving = memberUuid === user.uuid && role === 'member';
     if (!leaving && role === 'member') throw new AppError(403, TEAM_MESSAGES.ownerOnly);
+    await this.takeOut(team, memberUuid, leaving);
+    if (leaving) return null;
+    return this.view((await this.repo.team(team.id))!, role);
+  }
+
+  /** The member leaves `team` (or, `leaving`, goes of their own); the owner stays (a 400 naming `field`). */
+  private async takeOut(team: TeamRow, memberUuid: string, leaving: boolean, field?: string): Promise<UserRow> {
     const member = await this.repo.userByUuid(memberUuid);
     if (!member) throw notFound(TEAM_MESSAGES.memberNotFound);
-    if (member.id === team.owner_id) throw badRequest(TEAM_MESSAGES.ownerStays);
+    if (member.id === team.owner_id) throw badRequest(TEAM_MESSAGES.ownerStays, field ? { [field]: [TEAM_MESSAGES.ownerStays] } : undefined);
     const now = this.now();
     const own = effectiveStatus(member, now);
     const removed = await this.repo.removeMember({
@@ -213,24 +221,85 @@ export class TeamsService {
     if (removed) this.onChange([member.id]);
     // not in the team (any more): a second click of the same removal, else a uuid that was never a member here
     else if (!(await this.historyShowsLeft((await this.repo.user(member.id)) ?? member, team))) throw notFound(TEAM_MESSAGES.memberNotFound);
-    if (leaving) return null;
-    return this.view((await this.repo.team(team.id))!, role);
+    return member;
   }
 
   /** Changes the seat count: more seats raise an invoice for the rest of the paid period; fewer never go below use. */
   async setSeats(user: UserRow, teamId: number, input: unknown): Promise<Team> {
     const { team, owner } = await this.manage(user, teamId);
+    return this.view(await this.changeSeats(team, owner, input), this.roleOf(user, team));
+  }
+
+  // ---- the operators (console and command line: services/admin-selling.ts) ----
+
+  /** The seat count, by the owner's rule (an invoice for added seats of a live team); ownerless teams too. */
+  async operatorSetSeats(teamId: number, input: unknown): Promise<{ before: number; after: TeamRow }> {
+    const team = await this.teamOr404(teamId);
+    const owner = team.owner_id ? ((await this.repo.user(team.owner_id)) ?? null) : null;
+    return { before: team.seats, after: await this.changeSeats(team, owner, input) };
+  }
+
+  /** Removes a member as the owner would (their notes, playlists and progress kept); the owner stays. */
+  async operatorRemoveMember(teamId: number, memberUuid: string): Promise<{ team: TeamRow; member: UserRow }> {
+    const team = await this.teamOr404(teamId);
+    const member = await this.takeOut(team, memberUuid, false, 'user_id');
+    return { team: (await this.repo.team(team.id))!, member };
+  }
+
+  /**
+   * A member becomes the team's owner (who manages it and is billed from now on); the owner before stays a
+   * member. The same owner again changes nothing. A 400 naming user_id for an account not in the team.
+   */
+  async changeOwner(teamId: number, memberUuid: string): Promise<{ team: TeamRow; before: UserRow | null; after: UserRow }> {
+    const team = await this.teamOr404(teamId);
+    const member = await this.repo.userByUuid(memberUuid);
+    if (!member || member.team_id !== team.id) throw badRequest(ADMIN_CONSOLE_MESSAGES.notAMember, { user_id: [ADMIN_CONSOLE_MESSAGES.notAMember] });
+    const before = team.owner_id ? ((await this.repo.user(team.owner_id)) ?? null) : null;
+    if (team.owner_id === member.id) return { team, before, after: member };
+    const at = this.now().toISOString();
+    const detail = `${team.name}: ${before?.email ?? 'no owner'} -> ${member.email}`;
+    const changed = await this.repo.changeOwner({
+      teamId: team.id,
+      from: team.owner_id ?? null,
+      to: member.id,
+      history: [
+        ...(before ? [{ userId: before.id, event: 'team_owner_changed', from_status: null, to_status: null, detail }] : []),
+        { userId: member.id, event: 'team_owner_changed', from_status: null, to_status: null, detail },
+      ],
+      at,
+    });
+    if (!changed) {
+      const after = (await this.repo.team(team.id))!;
+      if (after.owner_id === member.id) return { team: after, before, after: member };
+      throw new AppError(409, TEAM_MESSAGES.changedMeanwhile);
+    }
+    return { team: (await this.repo.team(team.id))!, before, after: member };
+  }
+
+  private async teamOr404(teamId: number): Promise<TeamRow> {
+    const team = await this.repo.team(teamId);
+    if (!team) throw notFound(TEAM_MESSAGES.notFound);
+    return team;
+  }
+
+  /**
+   * Changes the seat count: more seats raise an invoice for the rest of the paid period (when there is an owner to
+   * bill); fewer never go below the seats in use (members and pending invitations), nor below the members (a team
+   * made by `users:create --team` counts none). Answers the team as it now is.
+   */
+  private async changeSeats(team: TeamRow, owner: UserRow | null, input: unknown): Promise<TeamRow> {
     const { seats } = seatsRequestSchema.parse(input ?? {});
     await this.expireInvitations();
     const current = (await this.repo.team(team.id))!;
-    if (seats === current.seats) return this.view(current, this.roleOf(user, team));
-    if (seats < current.seats_used) throw badRequest(TEAM_MESSAGES.seatsBelowUsed(current.seats_used), { seats: [TEAM_MESSAGES.seatsBelowUsed(current.seats_used)] });
+    if (seats === current.seats) return current;
+    const floor = Math.max(current.seats_used, (await this.repo.memberIds(team.id)).length);
+    if (seats < floor) throw badRequest(TEAM_MESSAGES.seatsBelowUsed(floor), { seats: [TEAM_MESSAGES.seatsBelowUsed(floor)] });
     const now = this.now();
     const added = seats - current.seats;
     let invoice: TeamInvoice | null = null;
     let reference: string | null = null;
     let amount = 0;
-    if (added > 0 && teamIsLive(current, now) && current.subscription_ends_at) {
+    if (owner && added > 0 && teamIsLive(current, now) && current.subscription_ends_at) {
       const plan = await this.plan(current.plan ?? 'basic');
       const end = new Date(current.subscription_ends_at);
       const fullPeriod = periodEnd(now, plan.period).getTime() - now.getTime();
@@ -250,17 +319,17 @@ export class TeamsService {
       from: current.seats,
       to: seats,
       invoice,
-      ownerId: owner.id,
-      history: [{ userId: owner.id, event: 'team_seats_changed', from_status: null, to_status: null, detail: `${current.seats} -> ${seats} seats${invoice ? `, ${money(amount)} ${invoice.currency}` : ''}` }],
+      ownerId: owner?.id ?? null,
+      history: owner ? [{ userId: owner.id, event: 'team_seats_changed', from_status: null, to_status: null, detail: `${current.seats} -> ${seats} seats${invoice ? `, ${money(amount)} ${invoice.currency}` : ''}` }] : [],
       at: now.toISOString(),
     });
     if (!done) {
       if (reference) await this.provider.void(reference);
       const after = (await this.repo.team(team.id))!;
-      if (after.seats === seats) return this.view(after, this.roleOf(user, team));
+      if (after.seats === seats) return after;
       throw new AppError(409, TEAM_MESSAGES.changedMeanwhile);
     }
-    return this.view((await this.repo.team(team.id))!, this.roleOf(user, team));
+    return (await this.repo.team(team.id))!;
   }
 
   /** active -> cancelled: the members read to the end of the paid period, then the team expires. */
