@@ -91,8 +91,7 @@ function routePreloads(): Plugin {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
       const byFile = new Map(chunks.map((c) => [c.fileName, c]));
       // What the entry loads anyway (its static imports, the stylesheets they bring): never named again.
-      // (the app's entry, not src/early.ts, the small script beside it)
-      const entry = chunks.find((c) => c.isEntry && !c.facadeModuleId?.replaceAll('\\', '/').endsWith(EARLY_ENTRY));
+      const entry = chunks.find((c) => c.isEntry);
       const initial = new Set<string>();
       const walk = (file: string) => {
         if (initial.has(file)) return;
@@ -117,55 +116,9 @@ function routePreloads(): Plugin {
   };
 }
 
-const EARLY_ENTRY = '/src/early.ts';
-
-/**
- * The modules src/early.ts runs, in one chunk with it: the cookie readers, the raw requests and core's constants
- * (which the app imports from there too). Split as the app's other shared code they were three more files found one
- * after another, each queued behind the app's own (six requests at a time to one host).
- */
-const EARLY_MODULES = /[\\/](src[\\/]early\.ts|engine[\\/]earlyChapter\.ts|api[\\/]earlyRequests\.ts|api[\\/]blockRequest\.ts|api[\\/]cookies\.ts|core[\\/]src[\\/]constants\.ts)$/;
-
-/**
- * src/early.ts, an entry of its own and the page's first script (`async`: it runs as soon as it is in, not after the
- * app's entry and the chunks it imports, which take hundreds of milliseconds to load and evaluate): on a reader
- * address it sends the chapter's request before the app starts (features/reader/engine/earlyChapter.ts). Bundled
- * into the app's entry it ran only after all of that.
- */
-function earlyScript(): Plugin {
-  return {
-    name: 'lectern-early-script',
-    config: (_config, env) =>
-      env.command === 'build'
-        ? {
-            build: {
-              rolldownOptions: {
-                input: { index: path.join(root, 'index.html'), early: path.join(root, 'src/early.ts') },
-                output: { codeSplitting: { groups: [{ name: 'early', test: EARLY_MODULES }] } },
-              },
-            },
-          }
-        : {},
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        if (!ctx.bundle) return [{ tag: 'script', attrs: { async: true, type: 'module', src: EARLY_ENTRY }, injectTo: 'head-prepend' as const }];
-        const chunk = Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.isEntry && c.facadeModuleId?.replaceAll('\\', '/').endsWith(EARLY_ENTRY));
-        if (!chunk || chunk.type !== 'chunk') return [];
-        return [
-          // (`async` first: bench/lighthouse.ts takes the first `<script type="module"` for the app's entry)
-          { tag: 'script', attrs: { async: true, type: 'module', crossorigin: '', src: `/${chunk.fileName}` }, injectTo: 'head-prepend' as const },
-          // (what it imports, asked for with it rather than once it has come)
-          ...chunk.imports.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: '', href: `/${f}` }, injectTo: 'head-prepend' as const })),
-        ];
-      },
-    },
-  };
-}
-
 export default defineConfig({
   root,
-  plugins: [react(), earlyScript(), precompress(), preloadSchemas(), routePreloads()],
+  plugins: [react(), precompress(), preloadSchemas(), routePreloads()],
   // The chapter worker is a module worker that loads the client's schemas on demand, as the app does.
   worker: { format: 'es' },
   build: {

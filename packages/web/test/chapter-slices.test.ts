@@ -3,7 +3,7 @@
  * the slices one by one, in any order the filler takes, gives the document that writing it whole gives.
  */
 import { describe, expect, it } from 'vitest';
-import { chapterShell, firstSlice, SLICE_CONTAINER_ATTR, SliceFiller, sliceChapter } from '../src/features/reader/engine/chapterSlices.ts';
+import { chapterShell, firstSlice, primeSlices, SLICE_CONTAINER_ATTR, SliceFiller, sliceChapter, slicesOf } from '../src/features/reader/engine/chapterSlices.ts';
 
 /** Paragraphs as the importer writes them (parse5: escaped text, double-quoted attributes), numbered. */
 const paragraphs = (n: number, extra = '') =>
@@ -110,5 +110,28 @@ describe('firstSlice', () => {
     expect(s.end).toBeGreaterThan(html.length / 2);
     const local = (position as { value: number }).value;
     expect(Math.abs(s.start + (local / 100) * (s.end - s.start) - html.length / 2)).toBeLessThan(1);
+  });
+});
+
+/** The slicing the chapter worker worked out, taken instead of scanning the chapter again (primeSlices/slicesOf). */
+describe('slicesOf', () => {
+  const html = Array.from({ length: 400 }, (_, i) => `<p id="p${i}">Paragraph ${i} of a chapter long enough to be cut into slices.</p>\n`).join('').repeat(20);
+
+  it('takes the slicing given for the same chapter, and works it out for any other', () => {
+    const worked = sliceChapter(html);
+    expect(worked).not.toBeNull();
+    const given = { ...worked!, slices: worked!.slices.slice() };
+    primeSlices(html, given);
+    expect(slicesOf(html)).toBe(given);
+    // a copy with equal text is the same chapter
+    expect(slicesOf(html.slice(0, 10) + html.slice(10))).toBe(given);
+    const other = html.replace('Paragraph 0', 'Paragraph zero');
+    expect(slicesOf(other)).toEqual(sliceChapter(other));
+    expect(slicesOf(other)).not.toBe(given);
+  });
+
+  it('keeps a chapter written whole whole (the worker found nothing to cut)', () => {
+    primeSlices(html, null);
+    expect(slicesOf(html)).toBeNull();
   });
 });

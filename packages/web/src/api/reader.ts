@@ -16,10 +16,15 @@ import {
   type TocResponse,
   type UsageEvent,
 } from '@lectern/core';
-import { BLOCK_PATH, blockBody, KEY_PATH, type BlockParams } from './blockRequest.ts';
 import { api, type ApiClient } from './client.ts';
 
-export type { BlockParams };
+export interface BlockParams {
+  bookId: string;
+  href: string;
+  screenWidth?: number;
+  screenHeight?: number;
+  updateProgress?: boolean;
+}
 
 export interface ChapterProgressRecord {
   content: string;
@@ -44,7 +49,18 @@ function pathOf(next: string): { path: string; query: Record<string, string> } {
  * token, since a worker cannot read cookies). resources[0] of the item is the chapter.
  */
 export function getBlockWith(client: Pick<ApiClient, 'request'>, p: BlockParams, signal?: AbortSignal): Promise<ArchiveItem[]> {
-  return client.request(BLOCK_PATH, blockResponseSchema, { method: 'POST', signal, body: blockBody(p) });
+  return client.request('/nest/epub/block/', blockResponseSchema, {
+    method: 'POST',
+    signal,
+    body: {
+      book_id: p.bookId,
+      hrefs: p.href,
+      package_resources: 1,
+      ...(p.screenWidth ? { screen_width: Math.round(p.screenWidth) } : {}),
+      ...(p.screenHeight ? { screen_height: Math.round(p.screenHeight) } : {}),
+      update_progress: p.updateProgress ?? true,
+    },
+  });
 }
 
 /**
@@ -58,7 +74,7 @@ export function prefetchBookFiles(urls: readonly string[]): void {
 
 export const readerApi = {
   /** GET /nest/key/: the signed-in user's decryption key (401 'You must be signed in to read this book.'). */
-  getKey: (signal?: AbortSignal): Promise<string> => api.request(KEY_PATH, keyResponseSchema, { signal }).then((r) => r.key),
+  getKey: (signal?: AbortSignal): Promise<string> => api.request('/nest/key/', keyResponseSchema, { signal }).then((r) => r.key),
 
   /** POST /nest/epub/block/: the archive item of one chapter (resources[0] is the chapter item). */
   getBlock: (p: BlockParams, signal?: AbortSignal): Promise<ArchiveItem[]> => getBlockWith(api, p, signal),

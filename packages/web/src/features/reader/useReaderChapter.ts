@@ -7,8 +7,8 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useEffect, useRef } from 'react';
 import { isApiError } from '../../api/client.ts';
 import { primeSlices } from './engine/chapterSlices.ts';
-import { decryptAsync, earlyRequestFor, loadBlock, warmChapterWorker } from './engine/chapterWorker.ts';
-import { rememberKey, storedKey, userKey } from './engine/keyStore.ts';
+import { decryptAsync, loadBlock, warmChapterWorker } from './engine/chapterWorker.ts';
+import { storedKey, userKey } from './engine/keyStore.ts';
 import { readerKeys } from '../../shared/reading/readerKeys.ts';
 
 export type ChapterLoad =
@@ -23,12 +23,11 @@ async function loadChapter(bookId: string, href: string, userId: string | null, 
   if (userId) warmChapterWorker();
   if (!prefetch) performance.mark('reader:chapter-asked');
   // The stored key goes with the request, so the chapter comes back decrypted; without one (first visit), the key
-  // request runs alongside the chapter request (the chapter asked for as the page started asked for it already).
+  // request runs alongside the chapter request.
   const stored = userId ? storedKey(userId) : null;
-  const early = !prefetch && earlyRequestFor({ bookId, href });
-  const keyLoading = userId && !stored && !early ? userKey(userId) : null;
+  const keyLoading = userId && !stored ? userKey(userId) : null;
   keyLoading?.catch(() => undefined);
-  const { items, decrypted, fetchedKey, sliced } = await loadBlock(
+  const { items, decrypted, sliced } = await loadBlock(
     { bookId, href, screenWidth: window.innerWidth, screenHeight: window.innerHeight, updateProgress: !prefetch },
     stored,
     signal,
@@ -45,8 +44,6 @@ async function loadChapter(bookId: string, href: string, userId: string | null, 
   if (chapter.encoding !== 'crypt64') return { kind: 'html', item, chapter, html: chapter.content, encrypted: false };
   if (!userId || !chapter.checksum) return { kind: 'failed', item, message: MESSAGES.unableToDecrypt };
   if (decrypted?.ok) {
-    // (the key the worker fetched decrypted this reader's chapter: it is theirs)
-    if (fetchedKey) rememberKey(userId, fetchedKey);
     if (sliced !== undefined) primeSlices(decrypted.html, sliced);
     performance.mark('reader:decrypted');
     return { kind: 'html', item, chapter, html: decrypted.html, encrypted: true };

@@ -6,7 +6,7 @@
  * the crypt64 decryption with its checksum. So the answer is not left waiting while the page is busy with the click
  * that asked for it, and a long chapter never blocks scrolling.
  */
-import { blockResponseSchema, decryptChapter, encryptChapter, keyResponseSchema, paths, type ArchiveItem, type DecryptChapterResult } from '@lectern/core';
+import { blockResponseSchema, decryptChapter, encryptChapter, paths, type ArchiveItem, type DecryptChapterResult } from '@lectern/core';
 import { ApiError, createApiClient } from '../../../api/client.ts';
 import { getBlockWith, prefetchBookFiles } from '../../../api/reader.ts';
 import { sliceChapter, type SlicedChapter } from './chapterSlices.ts';
@@ -24,7 +24,7 @@ function decrypt(content: string, checksum: string, key: string, bookId: string,
 }
 
 /** The chapter of a block answer decrypted with `key` (and, when long, cut into slices), posted to the page. */
-function finish(id: number, items: ArchiveItem[], key: string | null, fetchedKey: string | null) {
+function finish(id: number, items: ArchiveItem[], key: string | null) {
   const chapter = items[0]?.resources[0];
   let decrypted: DecryptChapterResult | null = null;
   let sliced: SlicedChapter | null = null;
@@ -38,31 +38,12 @@ function finish(id: number, items: ArchiveItem[], key: string | null, fetchedKey
       sliced = sliceChapter(decrypted.html);
     }
   }
-  post({ kind: 'block', id, items, decrypted, fetchedKey, sliced });
+  post({ kind: 'block', id, items, decrypted, sliced });
   // Its stylesheets now, while the page renders the reader: the document's first layout waits for them
   // (ChapterView's stylesheetsSettled), and asked for only once it is written they came tens to hundreds of ms late.
   if (items[0] && chapter && chapter.stylesheets.length > 0) {
     const base = new URL(paths.chapterApi(items[0].book_id, items[0].chapter_href), self.location.origin);
     prefetchBookFiles(chapter.stylesheets.map((href) => new URL(href, base).href));
-  }
-}
-
-/**
- * The answers of the requests the page sent as it started (earlyChapter.ts), as text: checked with the client's
- * schemas here, then as any chapter. What does not check out is an error, and the page asks again through the client.
- */
-function early(m: Extract<WorkerRequest, { kind: 'early' }>) {
-  try {
-    if (m.block === null) throw new Error('no answer');
-    const items = blockResponseSchema.parse(JSON.parse(m.block));
-    let fetchedKey: string | null = null;
-    if (m.keyText !== null) {
-      const parsed = keyResponseSchema.safeParse(JSON.parse(m.keyText));
-      fetchedKey = parsed.success ? parsed.data.key : null;
-    }
-    finish(m.id, items, m.key ?? fetchedKey, fetchedKey);
-  } catch {
-    post({ kind: 'error', id: m.id });
   }
 }
 
@@ -76,7 +57,7 @@ async function block(request: Extract<WorkerRequest, { kind: 'block' }>) {
     warm();
     const items = await asked;
     performance.mark('reader:worker-block-parsed');
-    finish(request.id, items, request.key, null);
+    finish(request.id, items, request.key);
   } catch (e) {
     if ((e as Error)?.name === 'AbortError') post({ kind: 'error', id: request.id, aborted: true });
     else if (e instanceof ApiError) post({ kind: 'error', id: request.id, api: { status: e.status, detail: e.detail, errors: e.errors, url: e.url, statusText: e.statusText } });
@@ -141,9 +122,6 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
       return;
     case 'warm':
       warm();
-      return;
-    case 'early':
-      early(m);
       return;
   }
 };

@@ -9,7 +9,6 @@ import { ApiError, type FieldErrors } from '../../../api/client.ts';
 import { csrfToken } from '../../../api/cookies.ts';
 import { readerApi, type BlockParams } from '../../../api/reader.ts';
 import type { SlicedChapter } from './chapterSlices.ts';
-import { adoptEarlyWorker, createChapterWorker, EARLY_ID, hasEarlyWorker, type EarlyParams } from './earlyChapter.ts';
 
 /**
  * Without a block request to ride along (a retry with a fresh key), chapters of more than this many characters of
@@ -21,11 +20,6 @@ export const WORKER_THRESHOLD = 1_000_000;
 export type WorkerRequest =
   | { kind: 'decrypt'; id: number; content: string; checksum: string; key: string; bookId: string; chapterHref: string }
   | { kind: 'block'; id: number; params: BlockParams; csrf: string | null; key: string | null }
-  /**
-   * The early requests' answers as text (earlyChapter.ts; null: none came): the chapter decrypted with `key`, the
-   * stored one, or else with the key in `keyText`, GET /nest/key/'s answer.
-   */
-  | { kind: 'early'; id: number; block: string | null; key: string | null; keyText: string | null }
   | { kind: 'abort'; id: number }
   | { kind: 'warm' };
 
@@ -33,11 +27,10 @@ export type WorkerResponse =
   | { kind: 'ready' }
   | { kind: 'decrypt'; id: number; result: DecryptChapterResult }
   /**
-   * `decrypted`: the chapter decrypted with the key sent or fetched, when there was one (its `content` is then
-   * emptied); `fetchedKey`: the key the page fetched as it started (earlyChapter.ts); `sliced`: how a long chapter is cut into slices
-   * (chapterSlices.ts), worked out there too.
+   * `decrypted`: the chapter decrypted with the key sent, when there was one (its `content` is then emptied);
+   * `sliced`: how a long chapter is cut into slices (chapterSlices.ts), worked out there too.
    */
-  | { kind: 'block'; id: number; items: ArchiveItem[]; decrypted: DecryptChapterResult | null; fetchedKey?: string | null; sliced?: SlicedChapter | null }
+  | { kind: 'block'; id: number; items: ArchiveItem[]; decrypted: DecryptChapterResult | null; sliced?: SlicedChapter | null }
   | {
       kind: 'error';
       id: number;
@@ -53,21 +46,13 @@ let workerReady = false;
 let nextId = 1;
 const waiting = new Map<number, (r: Settled | null) => void>();
 
-/** The chapter the page asked for as it started (earlyChapter.ts), until loadBlock claims it. */
-let early: { params: EarlyParams; key: string | null; answer: Promise<Settled | null> } | null = null;
-
 function getWorker(): Worker | null {
   if (workerBroken || typeof Worker === 'undefined') return null;
   if (worker) return worker;
   try {
-    const started = adoptEarlyWorker();
-    if (started?.failed) {
-      // The page's early worker never started: its chapter is asked for again, here, as without a worker.
-      workerBroken = true;
-      return null;
-    }
-    worker = started?.worker ?? createChapterWorker();
-    const onMessage = (m: WorkerResponse) => {
+    worker = new Worker(new URL('./chapter.worker.ts', import.meta.url), { type: 'module', name: 'lectern-chapter' });
+    worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
+      const m = event.data;
       if (m.kind === 'ready') {
         workerReady = true;
         return;
@@ -76,16 +61,6 @@ function getWorker(): Worker | null {
       waiting.delete(m.id);
       done?.(m);
     };
-    if (started?.request) {
-      const { id, params, key } = started.request;
-      early = { params, key, answer: new Promise((resolve) => waiting.set(id, resolve)) };
-    }
-    worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
-      if (event.data.kind !== 'ready' && event.data.id === EARLY_ID) performance.mark('reader:early-answer');
-      onMessage(event.data);
-    };
-    // What the early worker said before it was adopted (its 'ready', perhaps the early chapter already).
-    for (const m of (started?.messages ?? []) as WorkerResponse[]) onMessage(m);
     worker.onerror = () => {
       // A worker that cannot start or crashed: what it was doing is done here instead, and so is what follows.
       workerBroken = true;
@@ -151,51 +126,19 @@ export async function decryptAsync(input: { content: string; checksum: string; k
   return answer?.kind === 'decrypt' ? answer.result : here();
 }
 
+export interface LoadedBlock {
+  items: ArchiveItem[];
+  decrypted: DecryptChapterResult | null;
+  /** a long chapter's slices, when the worker worked them out (chapterSlices.ts primeSlices) */
+  sliced?: SlicedChapter | null;
+}
+
 /**
  * POST /nest/epub/block/ for one chapter, decrypted with `key` when one is given and the chapter is crypt64. In
  * the worker once it is up (the first chapter of a visit does not wait for it to start), else on the main thread.
  * Errors are the client's ApiError either way; an abort rejects with an AbortError.
  */
-export interface LoadedBlock {
-  items: ArchiveItem[];
-  decrypted: DecryptChapterResult | null;
-  /** the key the early request fetched (the caller stores it for its user) */
-  fetchedKey?: string | null;
-  /** a long chapter's slices, when the worker worked them out (chapterSlices.ts primeSlices) */
-  sliced?: SlicedChapter | null;
-}
-
-/** Whether the chapter asked for as the page started is this one, asked the same way. */
-const sameRequest = (a: EarlyParams, b: BlockParams) =>
-  a.bookId === b.bookId && a.href === b.href && a.updateProgress === (b.updateProgress ?? true) && a.screenWidth === b.screenWidth && a.screenHeight === b.screenHeight;
-
-/**
- * The early request's answer when it asked for this chapter (claimed once; null otherwise). An answer decrypted
- * with a key other than the caller's stored one is only taken when its checksum held (the key was the reader's).
- */
-async function claimEarly(params: BlockParams): Promise<LoadedBlock | null> {
-  // (adopted here if the page started one; no worker is started for a visitor)
-  if (hasEarlyWorker()) getWorker();
-  const e = early;
-  if (!e || !sameRequest(e.params, params)) return null;
-  early = null;
-  const answer = await e.answer;
-  if (answer?.kind !== 'block') return null;
-  return { items: answer.items, decrypted: answer.decrypted, fetchedKey: answer.fetchedKey ?? null, sliced: answer.sliced ?? null };
-}
-
-/** True while the chapter asked for as the page started has not been claimed: the caller need not ask for the key. */
-export function earlyRequestFor(params: Pick<BlockParams, 'bookId' | 'href'>): boolean {
-  if (hasEarlyWorker()) getWorker();
-  return !!early && early.params.bookId === params.bookId && early.params.href === params.href;
-}
-
 export async function loadBlock(params: BlockParams, key: string | null, signal?: AbortSignal): Promise<LoadedBlock> {
-  const claimed = await claimEarly(params);
-  if (claimed) {
-    if (signal?.aborted) throw new DOMException('The chapter request was cancelled.', 'AbortError');
-    return claimed;
-  }
   const csrf = csrfToken();
   if (workerReady && csrf) {
     const answer = await ask({ kind: 'block', id: nextId++, params, csrf, key }, signal);

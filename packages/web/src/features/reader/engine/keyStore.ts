@@ -6,9 +6,8 @@
 import { MESSAGES } from '@lectern/core';
 import { readerApi } from '../../../api/reader.ts';
 import { browserStorage } from '../../../shared/storage.ts';
-import { KEY_STORAGE } from './earlyChapter.ts';
 
-export { KEY_STORAGE };
+export const KEY_STORAGE = 'reader_key';
 
 export class KeyUnavailableError extends Error {
   constructor() {
@@ -30,15 +29,6 @@ export function storedKey(userId: string): string | null {
   }
 }
 
-/** Keeps `key` as `userId`'s (a key fetched with the chapter, which it decrypted). */
-export function rememberKey(userId: string, key: string): void {
-  try {
-    storage()?.setItem(KEY_STORAGE, JSON.stringify({ user: userId, key }));
-  } catch {
-    /* asked for again next time */
-  }
-}
-
 let inflight: Promise<string> | null = null;
 
 /** The key, from storage unless `refresh`; one request at a time. */
@@ -50,7 +40,11 @@ export async function userKey(userId: string, refresh = false): Promise<string> 
   inflight ??= readerApi
     .getKey()
     .then((key) => {
-      rememberKey(userId, key);
+      try {
+        storage()?.setItem(KEY_STORAGE, JSON.stringify({ user: userId, key }));
+      } catch {
+        /* kept in memory by the caller's query cache */
+      }
       return key;
     })
     .catch(() => {
