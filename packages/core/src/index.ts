@@ -24,3 +24,4 @@ export * from './admin.ts';
 export * from './admin-console.ts';
 export * from './admin-selling.ts';
 export * from './console-messages.ts';
+export * from './marketing.ts';

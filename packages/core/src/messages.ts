@@ -539,3 +539,61 @@ export const MEDIA_SESSION_MESSAGES = {
   /** a stream asked without a session, with one that expired, or with another account's or title's */
   sessionInvalid: 'This video session has expired or is not yours. Reload the page to try again.',
 } as const;
+
+// ---- the marketing modules (library-playlists-account.md §2; issue 24; docs/decisions.md "The marketing modules") ----
+
+export const MARKETING_MESSAGES = {
+  // the newsletter promo on the home: subscribe, sample, dismiss, see-all (§2)
+  newsletterTitle: 'What is new in the library, by email',
+  newsletterLead: (days: number) =>
+    days === 7 ? 'Once a week, a short list of the titles added to the library. Nothing else.' : `Every ${days} days, a short list of the titles added to the library. Nothing else.`,
+  newsletterSubscribe: 'Subscribe',
+  newsletterSubscribed: 'You are subscribed. The next email lists what is added until then.',
+  newsletterSample: 'See a sample',
+  newsletterSampleHeading: 'The next email, as it stands',
+  newsletterSampleEmpty: 'Nothing new yet since the last email.',
+  newsletterSampleMore: (n: number) => `and ${n} more`,
+  newsletterSeeAll: 'See all new titles',
+  newsletterDismiss: 'No thanks',
+  newsletterFailed: 'Your choice could not be saved. Please try again.',
+  // the account page
+  accountNewsletterHeading: 'Newsletter',
+  accountNewsletterOn: 'You receive an email of what is new in the library.',
+  accountNewsletterOff: 'You do not receive the newsletter.',
+  accountNewsletterUnsubscribe: 'Unsubscribe',
+  accountNewsletterSubscribe: 'Subscribe to the newsletter',
+  // the mail
+  mailSubject: (n: number) => (n === 1 ? 'New in the library: 1 title' : `New in the library: ${n} titles`),
+  mailIntro: (n: number) => (n === 1 ? 'One title was added to the library since the last email:' : `${n} titles were added to the library since the last email:`),
+  mailMore: (n: number, url: string) => `…and ${n} more: ${url}`,
+  mailFooter: (url: string) => `You receive this because you subscribed to the newsletter. Unsubscribe with one click: ${url}`,
+  // the unsubscribe page (no sign-in)
+  unsubscribeTitle: 'Unsubscribe from the newsletter',
+  unsubscribeQuestion: (email: string) => `Stop sending the newsletter of new titles to ${email}?`,
+  unsubscribeButton: 'Unsubscribe',
+  unsubscribeDone: (email: string) => `Done: ${email} no longer receives the newsletter.`,
+  unsubscribeAlready: (email: string) => `${email} does not receive the newsletter.`,
+  unsubscribeBadLink: 'This unsubscribe link is not valid or has expired. Sign in and unsubscribe on your account page.',
+  unsubscribeFailed: 'Unsubscribing failed. Please try again.',
+  // the tutorial block for new readers
+  tutorialTitle: 'New here? Four things to know',
+  tutorialSteps: [
+    'Find a title with the search box at the top, or browse the topics below.',
+    'Add titles to your queue with the bookmark icon on any card: your queue is your reading list.',
+    'Open a book and it remembers your place, on every device you sign in on.',
+    'Select text in a book to highlight it or write a note.',
+  ],
+  tutorialDismiss: 'Got it, hide this',
+  tutorialLabel: 'Getting started',
+  // recent items with load-more
+  recentHeading: 'Recently added',
+  recentLoadMore: 'Load more',
+  recentLoading: 'Loading…',
+  recentFailed: 'More titles could not be loaded. Please try again.',
+  recentEnd: 'That is everything in the library.',
+  // buy links
+  buyLink: 'Buy this title',
+  buyLinkNote: '(opens the bookshop)',
+  // the 400s
+  badToken: 'This unsubscribe link is not valid or has expired.',
+} as const;

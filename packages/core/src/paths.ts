@@ -147,3 +147,19 @@ export const teamPaths = {
   signUpPage: () => '/teams/new/',
   acceptPage: (token: string) => `/teams/join/?token=${encodeURIComponent(token)}`,
 } as const;
+
+/** The marketing modules of library-playlists-account.md §2 (issue 24): newsletter, home blocks, buy links. */
+export const marketingPaths = {
+  /** GET: what the home's blocks need for this reader (newsletter state, dismissed blocks) */
+  homeModules: () => '/api/v1/home/modules/',
+  /** POST {module}: a home block dismissed for good (remembered per account) */
+  homeDismissals: () => '/api/v1/home/dismissals/',
+  /** PUT {subscribed}: opt in to the newsletter of what is new, or out */
+  newsletterSubscription: () => '/api/v1/newsletter/subscription/',
+  /** GET: the next newsletter as it stands (the promo's sample) */
+  newsletterSample: () => '/api/v1/newsletter/sample/',
+  /** GET ?token= what an unsubscribe link stands for; POST {token} unsubscribes (no sign-in needed) */
+  newsletterUnsubscribe: () => '/api/v1/newsletter/unsubscribe/',
+  /** the web page an email's unsubscribe link opens */
+  unsubscribePage: (token: string) => `/newsletter/unsubscribe/?token=${encodeURIComponent(token)}`,
+} as const;

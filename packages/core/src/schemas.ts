@@ -103,6 +103,8 @@ export type DirectedName = z.infer<typeof directedNameSchema>;
 
 export const bookDetailSchema = contentMetadataSchema.extend({
   language: z.string().nullable(),
+  /** ours (issue 24): where to buy the title, from the operator's BUY_LINK_TEMPLATE; absent when unset */
+  buy_url: z.string().optional(),
   /** ours: the title's direction and language (dc:title's dir and xml:lang, else the package's) */
   title_dir: z.enum(['ltr', 'rtl', 'auto']).nullable().optional(),
   title_lang: z.string().nullable().optional(),

@@ -80,6 +80,9 @@ import { AdminUsersService } from './services/admin-users.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { AnalyticsRepository } from './repositories/analytics.ts';
 import { AnalyticsService } from './services/analytics.ts';
+import { marketingRoutes } from './routes/marketing.ts';
+import { MarketingRepository } from './repositories/marketing.ts';
+import { MarketingService, NEWSLETTER_CHECK_INTERVAL_MS } from './services/marketing.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 import { AccountsService } from './services/accounts.ts';
 import { AnnotationTokens } from './services/annotation-tokens.ts';
@@ -134,6 +137,8 @@ export interface Services {
   analytics: AnalyticsService;
   scriptedFrames: ScriptedFrames;
   media: MediaService;
+  /** the marketing modules (issue 24): newsletter, home blocks, buy links */
+  marketing: MarketingService;
   /** the operators' console (issue 23): audit log, titles, people, dashboard and health */
   admin: {
     audit: AuditLog;
@@ -257,6 +262,11 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     search: new SearchService(searchRepo, catalogRepo, catalog),
     home: new HomeService(new HomeRepository(db.kysely, undefined, db.reads), catalogRepo, catalog),
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
+    marketing: new MarketingService(new MarketingRepository(db.kysely), users, mailer, secret, {
+      publicUrl: config.publicUrl,
+      everyDays: config.newsletterDays,
+      buyLinkTemplate: config.buyLinkTemplate,
+    }),
     catalogChanges,
     heavyRequests: new Gate(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
     listingRequests: new Gate(config.heavyRequests.listingConcurrency ?? LISTING_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
@@ -313,6 +323,12 @@ export async function buildApp(config: Config): Promise<Lectern> {
     ]);
   const dueTimer = setInterval(runDue, SUBSCRIPTION_CHECK_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void (await runDue()));
+  // The newsletter of new titles: looked at hourly and at start, sent when NEWSLETTER_DAYS have passed since the last.
+  const newsletter = () =>
+    jobRun('newsletter of new titles', NEWSLETTER_CHECK_INTERVAL_MS, () => services.marketing.runDue()).catch((err: Error) => app.log.error({ err }, 'sending the newsletter failed'));
+  const newsletterTimer = setInterval(newsletter, NEWSLETTER_CHECK_INTERVAL_MS).unref();
+  app.addHook('onReady', async () => void (await newsletter()));
+  app.addHook('onClose', async () => clearInterval(newsletterTimer));
   // Titles imported before search existed are indexed in the background after start (idempotent).
   app.addHook('onReady', async () => {
     void services.search.backfill().catch((err: Error) => app.log.error({ err }, 'indexing the library for search failed'));
@@ -351,8 +367,9 @@ export async function buildApp(config: Config): Promise<Lectern> {
   adminSellingRoutes(app, { selling: services.admin.selling });
   homeRoutes(app, { home: services.home, listing: services.listingRequests });
   liveTrainingRoutes(app, { live: services.live });
+  marketingRoutes(app, { marketing: services.marketing });
   analyticsRoutes(app, { analytics: services.analytics });
-  bookRoutes(app, { catalog: services.catalog, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root, listing: services.listingRequests });
+  bookRoutes(app, { catalog: services.catalog, buyLinks: services.marketing, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root, listing: services.listingRequests });
   // Multipart only where uploads are taken: registered on the whole app, its two hooks ran on every request
   // (a 'close' listener and an async onResponse per request; bench/http.ts).
   await app.register(async (uploads) => {

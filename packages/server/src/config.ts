@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { NEWSLETTER_DEFAULT_DAYS } from '@lectern/core';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './ingest/worker-protocol.ts';
 
 export interface Config {
@@ -27,6 +28,10 @@ export interface Config {
   trialDays: number;
   /** how long analytics events are kept (days) before the hourly purge deletes them */
   analyticsRetentionDays: number;
+  /** NEWSLETTER_DAYS: how often the newsletter of new titles goes out (days; services/marketing.ts) */
+  newsletterDays: number;
+  /** BUY_LINK_TEMPLATE: a title's buy link with {isbn}, {title}, {author}, {book_id}; null: no buy links */
+  buyLinkTemplate: string | null;
   /** HMAC secret for sessions and CSRF tokens; generated into DATA_DIR when not given */
   secret: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -125,6 +130,13 @@ const envSchema = z.object({
   SAMPLE_CACHE_DIR: z.string().optional(),
   TRIAL_DAYS: positive('TRIAL_DAYS', 10),
   ANALYTICS_RETENTION_DAYS: positive('ANALYTICS_RETENTION_DAYS', 180),
+  NEWSLETTER_DAYS: positive('NEWSLETTER_DAYS', NEWSLETTER_DEFAULT_DAYS),
+  BUY_LINK_TEMPLATE: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^https?:\/\/[^\s]+$/.test(v.replace(/\{(isbn|title|author|book_id)\}/g, 'x')), {
+      message: 'BUY_LINK_TEMPLATE must be an http(s) address, e.g. https://bookshop.example/isbn/{isbn} ({isbn}, {title}, {author} and {book_id} are filled in)',
+    }),
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'PUBLIC_URL must be an http(s) address such as https://library.example.com' }).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).max(200).optional(),
@@ -238,6 +250,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
     trialDays: e.TRIAL_DAYS,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
+    newsletterDays: e.NEWSLETTER_DAYS,
+    buyLinkTemplate: e.BUY_LINK_TEMPLATE || null,
     publicUrl,
     smtpUrl: e.SMTP_URL || null,
     mailFrom: e.MAIL_FROM ?? 'Lectern <no-reply@lectern.local>',

@@ -549,7 +549,33 @@ export interface SearchMissesTable {
   count: number;
 }
 
+/** The newsletter's readers (0038): a row while the reader is opted in. */
+export interface NewsletterSubscribersTable {
+  user_id: number;
+  subscribed_at: string;
+}
+
+/** Each newsletter sent (0038); `follows_issue_id` unique: one issue per period, whichever process sends it. */
+export interface NewsletterIssuesTable {
+  id: Generated<number>;
+  follows_issue_id: number;
+  sent_at: string;
+  since: string;
+  title_count: number;
+  recipient_count: number;
+}
+
+/** Home blocks a reader dismissed for good (0038): 'tutorial', 'newsletter'. */
+export interface HomeDismissalsTable {
+  user_id: number;
+  module: string;
+  dismissed_at: string;
+}
+
 export interface Database {
+  newsletter_subscribers: NewsletterSubscribersTable;
+  newsletter_issues: NewsletterIssuesTable;
+  home_dismissals: HomeDismissalsTable;
   audit_log: AuditLogTable;
   search_misses: SearchMissesTable;
   analytics_events: AnalyticsEventsTable;

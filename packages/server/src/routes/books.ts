@@ -7,6 +7,7 @@ import { sendBookFile } from '../plugins/book-files.ts';
 import { chooseCoding } from '../util/compressed-bytes.ts';
 import { type Gate, inTurn } from '../util/gate.ts';
 import type { CatalogService, TaxonomyLookups } from '../services/catalog.ts';
+import type { MarketingService } from '../services/marketing.ts';
 
 const bookParams = z.object({ bookId: z.string().min(1).max(200) });
 const chapterParams = bookParams.extend({ '*': z.string().min(1, 'chapter path is required').max(1000) });
@@ -15,7 +16,7 @@ const downloadQuery = z.object({ download: z.enum(['0', '1']).optional() });
 /** `h=360`: the variant title cards show, 360 pixels high. */
 const coverQuery = z.object({ h: z.literal('360').transform(() => 360 as const).optional() });
 
-export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; taxonomy: TaxonomyLookups; contentRoot: string; listing: Gate }): void {
+export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; buyLinks: Pick<MarketingService, 'buyLink'>; taxonomy: TaxonomyLookups; contentRoot: string; listing: Gate }): void {
   // continue_url and progress depend on who asks: no shared cache may keep these answers.
   app.get('/api/v1/book/', async (request, reply) => {
     const query = bookListQuerySchema.parse(request.query);
@@ -28,7 +29,10 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
   app.get('/api/v1/book/:bookId/', async (request, reply) => {
     const { bookId } = bookParams.parse(request.params);
     reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
-    return deps.catalog.detail(bookId, await currentUser(request));
+    const detail = await deps.catalog.detail(bookId, await currentUser(request));
+    // the operator's bookshop address for it (BUY_LINK_TEMPLATE; issue 24), absent when unset
+    const buyUrl = deps.buyLinks.buyLink(detail);
+    return buyUrl ? { ...detail, buy_url: buyUrl } : detail;
   });
 
   app.get('/api/v1/book/:bookId/cover', async (request, reply) => {

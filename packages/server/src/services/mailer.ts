@@ -8,6 +8,8 @@ export interface Email {
   to: string;
   subject: string;
   text: string;
+  /** extra headers, e.g. the newsletter's List-Unsubscribe */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -25,7 +27,7 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(email: Email): Promise<void> {
-    await this.transport.sendMail({ from: this.from, to: email.to, subject: email.subject, text: email.text });
+    await this.transport.sendMail({ from: this.from, to: email.to, subject: email.subject, text: email.text, ...(email.headers ? { headers: email.headers } : {}) });
   }
 }
 
