@@ -46,6 +46,11 @@ export const paths = {
 // ---- Moved here from search.ts, account-entry.ts, annotations.ts and teams.ts: the web app's entry builds these
 // addresses, and those modules define zod schemas (docs/decisions.md).
 
+/** library-playlists-account.md §7: `POST /debug/` with a message field, served in debug or test mode only. */
+export const debugPaths = {
+  message: () => '/debug/',
+} as const;
+
 export const searchPaths = {
   /** GET: catalog search with facets (`catalogSearchQuerySchema` -> `catalogSearchResponseSchema`) */
   catalog: () => '/api/v2/search/',

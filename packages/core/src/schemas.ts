@@ -490,3 +490,10 @@ export const chapterProgressRecordSchema = z.object({
   top_percentage: z.number(),
 });
 export const chapterProgressPageSchema = pagedSchema(chapterProgressRecordSchema);
+
+/** library-playlists-account.md §7 `POST /debug/` (debug or test mode only): a message for the server's log. */
+export const DEBUG_MESSAGE_MAX = 4000;
+export const debugMessageSchema = z
+  .object({ message: z.string({ message: 'This field is required.' }).trim().min(1, 'This field is required.').max(DEBUG_MESSAGE_MAX) })
+  .strict();
+export type DebugMessage = z.infer<typeof debugMessageSchema>;

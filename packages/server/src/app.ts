@@ -58,6 +58,8 @@ import { liveTrainingRoutes } from './routes/live-training.ts';
 import { LiveTrainingRepository } from './repositories/live-training.ts';
 import { LiveTrainingService } from './services/live-training.ts';
 import { webRoutes } from './routes/web.ts';
+import { debugRoutes } from './routes/debug.ts';
+import { DebugLog } from './services/debug-log.ts';
 import { scriptedFrameRoutes } from './routes/scripted-frames.ts';
 import { buildScriptedOrigin } from './scripted-origin.ts';
 import { ScriptedFrames } from './services/scripted-frames.ts';
@@ -160,6 +162,8 @@ export interface Lectern {
   app: FastifyInstance;
   /** the scripted origin's server (SCRIPTED_ORIGIN), listened on beside the app; null when not configured */
   scripted: FastifyInstance | null;
+  /** POST /debug/'s messages (library-playlists-account.md §7); null outside debug or test mode, where it is absent */
+  debug: DebugLog | null;
   db: Db;
   services: Services;
   config: Config;
@@ -382,9 +386,12 @@ export async function buildApp(config: Config): Promise<Lectern> {
   annotationRoutes(app, { annotations: services.annotations });
   scriptedFrameRoutes(app, services.scriptedFrames);
   mediaRoutes(app, { media: services.media, contentRoot: store.root, supportEmail: config.supportEmail });
+  // Debug or test mode only (config.debugMode): in production the address stays unknown, a 404.
+  const debug = config.debugMode ? new DebugLog((entry) => app.log.info({ debug: entry }, 'page debug message')) : null;
+  if (debug) debugRoutes(app, debug);
   await webRoutes(app, config.webDist);
 
   const scripted = config.scriptedOrigin ? buildScriptedOrigin(services.scriptedFrames, new URL(config.publicUrl).origin, config.logLevel) : null;
   if (scripted) app.addHook('onClose', async () => scripted.close());
-  return { app, scripted, db, services, config };
+  return { app, scripted, debug, db, services, config };
 }

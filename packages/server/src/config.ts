@@ -36,6 +36,11 @@ export interface Config {
   secret: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
+   * Debug or test mode (library-playlists-account.md §7 `POST /debug/` exists only then): NODE_ENV=test, or
+   * LOG_LEVEL debug or trace. Any other setting, production's among them, leaves the call out (404).
+   */
+  debugMode: boolean;
+  /**
    * The reverse proxies whose X-Forwarded-* headers are believed (addresses, CIDR ranges, or proxy-addr's names
    * loopback / linklocal / uniquelocal), so that Secure cookies and client addresses are right; false: none.
    */
@@ -127,6 +132,7 @@ const envSchema = z.object({
       return parsed;
     }),
   WEB_DIST: z.string().optional(),
+  NODE_ENV: z.string().optional(),
   SAMPLE_CACHE_DIR: z.string().optional(),
   TRIAL_DAYS: positive('TRIAL_DAYS', 10),
   ANALYTICS_RETENTION_DAYS: positive('ANALYTICS_RETENTION_DAYS', 180),
@@ -258,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     supportEmail: e.SUPPORT_EMAIL || null,
     secret: e.LECTERN_SECRET || null,
     logLevel: e.LOG_LEVEL ?? 'info',
+    debugMode: e.NODE_ENV === 'test' || e.LOG_LEVEL === 'debug' || e.LOG_LEVEL === 'trace',
     trustProxy: e.TRUST_PROXY ?? false,
     webDist: e.WEB_DIST === '' ? null : path.resolve(e.WEB_DIST || defaultWebDist),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
