@@ -128,3 +128,18 @@ export const AUTH_TOKEN_HEADER = 'x-annotator-auth-token';
 /** The formats whose chapters are media parts (CONTENT_FORMATS). */
 export const MEDIA_FORMATS = ['video', 'audiobook'] as const;
 export const isMediaFormat = (format: string): boolean => (MEDIA_FORMATS as readonly string[]).includes(format);
+
+// ---- the shell's timings (library-playlists-account.md §9) ----
+
+/** §9 "Loading delay 2000 ms": a page still loading shows its spinner only after this long (a fast page shows none). */
+export const LOADING_DELAY_MS = 2000;
+/** §9 "Nav collapse delay 200 ms": an open navigation menu folds this long after the pointer or focus leaves it. */
+export const NAV_COLLAPSE_DELAY_MS = 200;
+/** §6, §9: signed-in readers get the scroll-to-top icon once the page has scrolled past this many pixels. */
+export const SCROLL_TO_TOP_AFTER_PX = 200;
+/** §9 "Transitions 200, 300, 600 ms": short (menus, the icon), the modal's, and long (the welcome message's slide). */
+export const TRANSITION_MS = { short: 200, modal: 300, long: 600 } as const;
+/** §9 "Touch click helper": two taps within 200 ms are a double tap; a finger moved 10 px is no tap; 100 ms held is a press. */
+export const TOUCH_CLICK = { doubleClickMs: 200, moveTolerancePx: 10, longPressMs: 100 } as const;
+/** §9: how often a time shown relative to now ("5 minutes ago") is said again. */
+export const RELATIVE_TIME_REFRESH_MS = 60_000;

@@ -1,4 +1,5 @@
 /** Display rules of library-playlists-account.md §9 that both the server and the web app apply. */
+import { TIME_MESSAGES } from './messages.ts';
 
 /** Type label of a title card: chapter 'BOOK SECTION', learning-path 'VIDEO', others upper-cased, default 'BOOK'. */
 export function formatLabel(contentFormat: string | null | undefined): string {
@@ -83,4 +84,41 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
   const slug = Array.from(words).slice(0, 80).join('').replace(/-+$/g, '');
   return slug || 'untitled';
+}
+
+/**
+ * §9 "Relative time thresholds: seconds 45, minutes 45, hours 22, days 26, months 11": under 45 seconds a time is
+ * "a few seconds" away, under 45 minutes it counts minutes, under 22 hours hours, under 26 days days, under 11
+ * months months, then years (each unit rounded, a single one said as "a minute", "an hour"...).
+ */
+export const RELATIVE_TIME_THRESHOLDS = { seconds: 45, minutes: 45, hours: 22, days: 26, months: 11 } as const;
+
+const DAY_MS = 86_400_000;
+/** Days in a month on average over the Gregorian 400-year cycle. */
+const DAYS_PER_MONTH = 146_097 / 4_800;
+
+/** How far apart two instants are in words: "a few seconds", "5 minutes", "an hour", "3 days", "2 years". */
+export function relativeDistance(ms: number): string {
+  const t = RELATIVE_TIME_THRESHOLDS;
+  const abs = Math.abs(ms);
+  const seconds = Math.round(abs / 1000);
+  const minutes = Math.round(abs / 60_000);
+  const hours = Math.round(abs / 3_600_000);
+  const days = Math.round(abs / DAY_MS);
+  const months = Math.round(abs / DAY_MS / DAYS_PER_MONTH);
+  const years = Math.round(abs / DAY_MS / DAYS_PER_MONTH / 12);
+  const n = (count: number, unit: keyof typeof TIME_MESSAGES.one) => (count <= 1 ? TIME_MESSAGES.one[unit] : TIME_MESSAGES.many(count, unit));
+  if (seconds < t.seconds) return TIME_MESSAGES.fewSeconds;
+  if (minutes < t.minutes) return n(minutes, 'minute');
+  if (hours < t.hours) return n(hours, 'hour');
+  if (days < t.days) return n(days, 'day');
+  if (months < t.months) return n(months, 'month');
+  return n(years, 'year');
+}
+
+/** A time as a reader sees it, from now: "a few seconds ago", "3 hours ago", "in 2 days", "in a year". */
+export function relativeTime(at: number | string | Date, now: number): string {
+  const when = typeof at === 'number' ? at : typeof at === 'string' ? Date.parse(at) : at.getTime();
+  const words = relativeDistance(when - now);
+  return when > now ? TIME_MESSAGES.future(words) : TIME_MESSAGES.past(words);
 }

@@ -38,6 +38,8 @@ export const APP_MESSAGES = {
   nextNotAPath: 'next must be a path on this site, without control characters.',
   /** A heavy request (a search) found the queue of those waiting for their turn full: a 503 with Retry-After. */
   busy: 'The server is busy. Please try again in a moment.',
+  /** §2, §6: the scroll-to-top icon's name (signed-in readers, past 200 px) */
+  scrollToTop: 'Back to top',
 } as const;
 
 // ---- playlists and queue (library-playlists-account.md §4, §5, §8) ----
@@ -596,4 +598,14 @@ export const MARKETING_MESSAGES = {
   buyLinkNote: '(opens the bookshop)',
   // the 400s
   badToken: 'This unsubscribe link is not valid or has expired.',
+} as const;
+
+// ---- relative times (library-playlists-account.md §9 thresholds; core/format.ts relativeTime) ----
+
+export const TIME_MESSAGES = {
+  fewSeconds: 'a few seconds',
+  one: { minute: 'a minute', hour: 'an hour', day: 'a day', month: 'a month', year: 'a year' },
+  many: (count: number, unit: 'minute' | 'hour' | 'day' | 'month' | 'year') => `${count} ${unit}s`,
+  past: (distance: string) => `${distance} ago`,
+  future: (distance: string) => `in ${distance}`,
 } as const;

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { ErrorBar } from './ErrorBar.tsx';
+import { ScrollTopButton } from './ScrollTopButton.tsx';
 import { ButtonLink } from '../components/Button.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { AccountMenu } from '../features/account/AccountMenu.tsx';
@@ -128,6 +129,8 @@ export function Shell() {
       <SubscribeNag />
       <ErrorBar />
       {profile ? <PlaylistsSync /> : null}
+      {/* signed-in readers only (§6); the reader keeps its own chrome */}
+      {profile && !location.pathname.startsWith('/library/view/') ? <ScrollTopButton /> : null}
       <ScrollToTop />
     </div>
   );

@@ -44,6 +44,11 @@ export interface MenuProps {
   /** Content shown instead of the items (e.g. while they load). */
   placeholder?: ReactNode;
   className?: string;
+  /**
+   * A navigation menu (the account menu) folds this long after the mouse leaves it (§9 "Nav collapse delay 200 ms":
+   * a pointer crossing the gap between the button and the menu does not close it); unset: it stays open.
+   */
+  collapseAfterLeaveMs?: number;
 }
 
 /** The Popover API (top layer); without it (older browsers, jsdom) the popover is an ordinary absolute box. */
@@ -68,6 +73,7 @@ export function Menu({
   onOpenChange,
   placeholder,
   className,
+  collapseAfterLeaveMs,
 }: MenuProps) {
   const [open, setOpenState] = useState(false);
   const onOpenChangeRef = useRef(onOpenChange);
@@ -99,6 +105,21 @@ export function Menu({
   useEffect(() => {
     if (disabled && open) close(false);
   }, [disabled, open, close]);
+
+  const collapseTimer = useRef<number | undefined>(undefined);
+  const cancelCollapse = () => window.clearTimeout(collapseTimer.current);
+  useEffect(() => {
+    if (!open) cancelCollapse();
+    return cancelCollapse;
+  }, [open]);
+  const onPointerLeave = (e: { pointerType: string }) => {
+    if (!open || collapseAfterLeaveMs === undefined || e.pointerType !== 'mouse') return;
+    cancelCollapse();
+    collapseTimer.current = window.setTimeout(() => {
+      // focus inside the menu goes back to its button rather than to the page's start
+      close(!!rootRef.current?.contains(document.activeElement));
+    }, collapseAfterLeaveMs);
+  };
 
   // The open popover goes into the browser's top layer (the Popover API), so no card, transform, opacity or
   // z-index around the button can paint over it; it is placed under the button (above it when there is no room
@@ -231,7 +252,12 @@ export function Menu({
   );
 
   return (
-    <div className={['menu', `menu--${side}`, className].filter(Boolean).join(' ')} ref={rootRef}>
+    <div
+      className={['menu', `menu--${side}`, className].filter(Boolean).join(' ')}
+      ref={rootRef}
+      onPointerLeave={collapseAfterLeaveMs === undefined ? undefined : onPointerLeave}
+      onPointerEnter={collapseAfterLeaveMs === undefined ? undefined : cancelCollapse}
+    >
       {tooltip ? (
         <Tooltip label={tooltip} hidden={open}>
           {button}

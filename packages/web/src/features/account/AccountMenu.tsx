@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import type { AccountProfile } from '@lectern/core';
+import { NAV_COLLAPSE_DELAY_MS, type AccountProfile } from '@lectern/core';
 import { Menu } from '../../components/Menu.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { appPaths } from '../../shared/links.ts';
@@ -24,6 +24,7 @@ export function AccountMenu({ profile }: { profile: AccountProfile }) {
   return (
     <Menu
       triggerLabel={`Account: ${profile.username}`}
+      collapseAfterLeaveMs={NAV_COLLAPSE_DELAY_MS}
       trigger={
         <>
           <span className="account-menu__avatar" aria-hidden="true">

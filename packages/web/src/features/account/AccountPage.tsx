@@ -16,6 +16,7 @@ import { TextField } from '../../components/TextField.tsx';
 import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { useSession, useSignInPath } from '../../shared/useSession.ts';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { formatDate, formatPrice } from './money.ts';
 import { TeamSection } from './TeamSection.tsx';
 import { useLiveCheck } from './useLiveCheck.ts';
@@ -71,13 +72,18 @@ function Membership({ subscription, onChange }: { subscription: Subscription; on
         {s.status === 'trial' || (s.trial_ends_at && !s.subscription_ends_at) ? (
           <>
             <dt>Trial ends</dt>
-            <dd>{formatDate(s.trial_ends_at)}</dd>
+            <dd>
+              {formatDate(s.trial_ends_at)}
+              {s.trial_ends_at ? <> (<RelativeTime at={s.trial_ends_at} />)</> : null}
+            </dd>
           </>
         ) : null}
         {s.subscription_ends_at ? (
           <>
             <dt>{s.status === 'subscriber' ? 'Renews on' : s.status === 'cancelled' ? 'Reading until' : 'Ended on'}</dt>
-            <dd>{formatDate(s.subscription_ends_at)}</dd>
+            <dd>
+              {formatDate(s.subscription_ends_at)} (<RelativeTime at={s.subscription_ends_at} />)
+            </dd>
           </>
         ) : null}
       </dl>

@@ -13,6 +13,7 @@ import { Button, ButtonLink } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { formatDate } from './money.ts';
 import './TeamPages.css';
 
@@ -110,7 +111,7 @@ function OwnerView({ team }: { team: Team }) {
           <li key={m.uuid} className="team__row">
             <span className="team__who">
               <span className="team__email">{m.email}</span>
-              <span className="account__muted team__note">{m.is_owner ? 'Owner' : m.joined_at ? `Joined ${formatDate(m.joined_at)}` : 'Member'}</span>
+              <span className="account__muted team__note">{m.is_owner ? 'Owner' : m.joined_at ? <>Joined <RelativeTime at={m.joined_at} /></> : 'Member'}</span>
             </span>
             {m.is_owner ? null : removing === m.uuid ? (
               <span className="team__confirm" role="group" aria-label={`Remove ${m.email}`}>
@@ -138,7 +139,7 @@ function OwnerView({ team }: { team: Team }) {
             <li key={i.id} className="team__row">
               <span className="team__who">
                 <span className="team__email">{i.email}</span>
-                <span className="account__muted team__note">Link works until {formatDate(i.expires_at)}</span>
+                <span className="account__muted team__note">Link works until {formatDate(i.expires_at)} (<RelativeTime at={i.expires_at} />)</span>
               </span>
               <Button variant="secondary" size="sm" aria-label={`Revoke the invitation of ${i.email}`} busy={busy === `revoke-${i.id}`} onClick={() => void run(`revoke-${i.id}`, () => api.revokeTeamInvitation(team.id, i.id), `The invitation of ${i.email} is revoked.`)}>
                 Revoke

@@ -11,6 +11,7 @@ import { PageLoading } from '../../components/PageLoading.tsx';
 import { track } from '../../shared/analytics.ts';
 import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { CourseImage } from './LiveTrainingPage.tsx';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { isLiveNow, sessionTime, useLiveCourses } from './useLiveCourses.ts';
 import './LiveTraining.css';
 
@@ -63,7 +64,7 @@ export default function CoursePage() {
                 <li key={e.event_id} className={`live-session${live ? ' live-session--live' : ''}`}>
                   <div className="live-session__when">
                     <time dateTime={e.start_datetime}>{sessionTime(e.start_datetime, e.end_datetime)}</time>
-                    {live ? <span className="live-badge">{M.liveNow}</span> : null}
+                    {live ? <span className="live-badge">{M.liveNow}</span> : <RelativeTime at={e.start_datetime} className="live-session__relative" />}
                   </div>
                   {e.presenters.length ? (
                     <ul className="live-session__presenters" aria-label="Presenters">

@@ -11,6 +11,7 @@ import { ErrorState } from '../../components/ErrorState.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { track } from '../../shared/analytics.ts';
 import { toAppPath } from '../../shared/links.ts';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { isLiveNow, sessionStart, sessionTime, useLiveCourses } from './useLiveCourses.ts';
 import './LiveTraining.css';
 
@@ -44,7 +45,10 @@ function CourseCard({ course }: { course: LiveCourseStatus }) {
             isLiveNow(next) ? (
               <span className="live-badge">{M.liveNow}</span>
             ) : (
-              M.nextSession(sessionStart(next.start_datetime))
+              <>
+                {M.nextSession('')}
+                <RelativeTime at={next.start_datetime} /> ({sessionStart(next.start_datetime)})
+              </>
             )
           ) : (
             M.noUpcoming
@@ -70,6 +74,7 @@ function FullSchedule({ courses }: { courses: LiveCourseStatus[] }) {
         {sessions.map(({ course, event }) => (
           <li key={event.event_id} className="live-schedule__item">
             <time dateTime={event.start_datetime}>{sessionTime(event.start_datetime, event.end_datetime)}</time>
+            <RelativeTime at={event.start_datetime} className="live-schedule__relative" />
             <Link to={toAppPath(course.url)} onClick={() => track('live-training', 'open-course', course.slug)}>
               {course.title}
             </Link>

@@ -4,25 +4,18 @@
  * event and remembered in this browser. A labelled region with a heading; its changes are announced politely.
  * The shell shows it on every page but the reader, which has its own (`variant="reader"`, polled every 12 minutes).
  */
-import { isHttpUrl, LIVE_TRAINING_MESSAGES as M } from '@lectern/core';
+import { isHttpUrl, LIVE_TRAINING_MESSAGES as M, relativeTime } from '@lectern/core';
 import { useId } from 'react';
 import { ButtonLink } from '../../components/Button.tsx';
 import { Icon } from '../../components/Icon.tsx';
+import { useNow } from '../../components/RelativeTime.tsx';
 import { track } from '../analytics.ts';
 import { toAppPath } from '../links.ts';
 import { type LiveBannerState, useLiveBanner } from './useLiveBanner.ts';
 import './LiveTrainingBanner.css';
 
-/** "in 10 minutes", "tomorrow at 09:00", "Tue 14:30": when, for a person in their own time zone. */
-export function formatWhen(at: number, now: number): string {
-  const minutes = Math.round((at - now) / 60_000);
-  if (minutes >= 0 && minutes < 60) return new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(Math.max(minutes, 1), 'minute');
-  const time = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(at);
-  const day = (t: number) => new Date(t).toDateString();
-  if (day(at) === day(now)) return `at ${time}`;
-  if (day(at) === day(now + 86_400_000)) return `tomorrow at ${time}`;
-  return new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' }).format(at);
-}
+/** "in 10 minutes", "in 3 hours", "in 2 days": when, from now (§9 relative time thresholds, core's relativeTime). */
+export const formatWhen = (at: number, now: number): string => relativeTime(at, now);
 
 export function LiveTrainingBannerView({ state, variant = 'site', now = Date.now() }: { state: LiveBannerState; variant?: 'site' | 'reader'; now?: number }) {
   const headingId = useId();
@@ -73,5 +66,7 @@ export function LiveTrainingBannerView({ state, variant = 'site', now = Date.now
 /** The banner where there is a current event this browser has not dismissed; nothing otherwise. */
 export function LiveTrainingBanner({ variant = 'site' }: { variant?: 'site' | 'reader' }) {
   const state = useLiveBanner({ poll: variant === 'reader' });
-  return state ? <LiveTrainingBannerView state={state} variant={variant} /> : null;
+  // "Starts in 10 minutes" is said again each minute
+  const now = useNow();
+  return state ? <LiveTrainingBannerView state={state} variant={variant} now={now} /> : null;
 }
