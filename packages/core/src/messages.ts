@@ -205,6 +205,16 @@ export const ACCOUNT_ENTRY_MESSAGES = {
   confirmMatch: 'We have a match!',
   confirmMismatch: 'This must match your new password.',
   welcome: (trialEnd: string) => `Welcome to Lectern! Your free trial runs until ${trialEnd}.`,
+  /** the welcome message's link to /subscribe/ (§2 "/subscribe/ (linked from the trial welcome message)") */
+  welcomeSubscribe: 'Choose a plan now',
+  /** §6: expired or cancelled subscribers are told to 'subscribe' or 'reactivate' in the queue section (and on the home) */
+  expiredPrompt: 'Your subscription has ended. Subscribe or reactivate your account to read the titles in your queue again.',
+  cancelledPrompt: 'Your subscription is cancelled: you read until the end of the period you paid for. Reactivate it to keep your queue open after that.',
+  subscribe: 'Subscribe',
+  reactivate: 'Reactivate',
+  subscriptionPromptLabel: 'Your subscription',
+  /** §2 "link from a nag bar to the business offering" */
+  teamOffer: 'Learning together? Lectern for teams',
 } as const;
 
 // ---- annotations (reader.md §5, §8; the store's own details; core/annotations.ts) ----

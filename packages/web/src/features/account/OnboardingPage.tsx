@@ -67,7 +67,10 @@ export function OnboardingPage() {
       <div className="login__panel onboarding__panel">
         {trialEnd ? (
           <Notice tone="success" role="status" className="onboarding__welcome" fadeAfterMs={WELCOME_MESSAGE_MS}>
-            {ACCOUNT_ENTRY_MESSAGES.welcome(dateFormat.format(new Date(trialEnd)))}
+            {ACCOUNT_ENTRY_MESSAGES.welcome(dateFormat.format(new Date(trialEnd)))}{' '}
+            <Link to={appPaths.subscribe()} onClick={() => track('sign-up-cta', 'click', 'welcome-subscribe')}>
+              {ACCOUNT_ENTRY_MESSAGES.welcomeSubscribe}
+            </Link>
           </Notice>
         ) : null}
         <h1 className="login__heading">What do you want to learn?</h1>

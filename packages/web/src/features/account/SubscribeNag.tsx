@@ -2,10 +2,11 @@
  * The subscribe nag (library-playlists-account.md §2, §4): for visitors and trial readers, a bar at the foot of the
  * page that starts collapsed, slides up 0.5 s after the page opens, and opens or closes on a click. Left out where it
  * would stand in the way: the reader (which has its own end-of-sample bridge) and the joining pages themselves.
+ * Its panel also links to the team offering (§2 "link from a nag bar to the business offering").
  */
-import { NAG_SLIDE_UP_MS } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, NAG_SLIDE_UP_MS } from '@lectern/core';
 import { useEffect, useId, useState } from 'react';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { ButtonLink } from '../../components/Button.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { track } from '../../shared/analytics.ts';
@@ -45,9 +46,15 @@ export function SubscribeNag() {
             ? 'Keep your queue, playlists, notes and reading positions: choose a plan before the trial ends, and nothing stops.'
             : 'Start a free trial: the whole library, a queue and playlists, highlights and notes, and your place kept in every book on every device.'}
         </p>
-        <ButtonLink to={trial ? appPaths.subscribe() : appPaths.register} size="md" onClick={() => track('sign-up-cta', 'click', trial ? 'nag-choose-plan' : 'nag')}>
-          {trial ? 'Choose a plan' : 'Start free trial'}
-        </ButtonLink>
+        <div className="nag__actions">
+          <ButtonLink to={trial ? appPaths.subscribe() : appPaths.register} size="md" onClick={() => track('sign-up-cta', 'click', trial ? 'nag-choose-plan' : 'nag')}>
+            {trial ? 'Choose a plan' : 'Start free trial'}
+          </ButtonLink>
+          {/* §2 "link from a nag bar to the business offering" */}
+          <Link to={appPaths.teamSignUp} className="nag__team" onClick={() => track('sign-up-cta', 'click', 'nag-teams')}>
+            {ACCOUNT_ENTRY_MESSAGES.teamOffer}
+          </Link>
+        </div>
       </div>
     </aside>
   );

@@ -23,6 +23,7 @@ import { appPaths, toAppPath } from '../../shared/links.ts';
 import { normalizeUri } from '../../shared/playlists/actions.ts';
 import { PlaylistTitleCard } from '../../shared/playlists/PlaylistTitleCard.tsx';
 import { usePlaylists } from '../../shared/playlists/store.ts';
+import { SubscriptionPrompt } from '../../shared/SubscriptionPrompt.tsx';
 import { useSession } from '../../shared/useSession.ts';
 import { useFirstVisit } from './useFirstVisit.ts';
 import './HomePage.css';
@@ -107,6 +108,8 @@ export function HomePage() {
         </section>
       ) : null}
       {visitor ? <VisitorCall place="top" /> : null}
+      {/* an expired or cancelled reader is told in the queue's row, or here when the queue is empty */}
+      {!visitor && !sections.some((s) => s.key === 'queue') ? <SubscriptionPrompt place="home" /> : null}
       <div role="status" className="home__notice-region">
         {notice ? (
           <p className="home__notice">
@@ -151,6 +154,7 @@ function HomeSection({ section, onReject, after }: { section: Section; onReject?
             </Link>
           ) : null}
         </div>
+        {section.key === 'queue' ? <SubscriptionPrompt place="queue" /> : null}
         <ul className="home__row">
           {section.titles.slice(0, HOME_ROW_SIZE).map((t, i) => (
             <li key={t.book_id} className="home__card" data-home-card={t.book_id} data-continue={t.continue_url}>

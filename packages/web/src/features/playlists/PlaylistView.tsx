@@ -34,6 +34,7 @@ import { PlaylistTitleCard } from '../../shared/playlists/PlaylistTitleCard.tsx'
 import { usePlaylistItems, usePlaylists } from '../../shared/playlists/store.ts';
 import { useLingering } from './useLingering.ts';
 import { useReorder } from './useReorder.ts';
+import { SubscriptionPrompt } from '../../shared/SubscriptionPrompt.tsx';
 
 /** How long a removed title stays on screen: its queue overlay and then its banner. */
 const LEAVING_MS = PLAYLIST_TIMINGS.queueOverlayMs + PLAYLIST_TIMINGS.queueFeedbackMs;
@@ -142,6 +143,7 @@ function PlaylistContent({ playlist, topicSlug }: { playlist: Collection; topicS
         <h1 className="page-heading">{heading}</h1>
         {!playlist.is_default && playlist.description ? <p className="playlist__description">{playlist.description}</p> : null}
       </header>
+      {playlist.is_default ? <SubscriptionPrompt place="queue" /> : null}
 
       {playlist.content.length ? (
         <nav className="topic-filter" aria-label="Filter by topic">
