@@ -39,6 +39,11 @@ import {
   type CatalogSearchResponse,
   type Suggestion,
   type HomeResponse,
+  type HomeModule,
+  type HomeModules,
+  marketingPaths,
+  type NewsletterSample,
+  type UnsubscribeState,
   type Annotation,
   type AnnotationSearchResponse,
   annotationPaths,
@@ -711,6 +716,20 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     /** The home dashboard's sections for whoever asks (the recently viewed cookie travels with it). */
     home: (signal?: AbortSignal): Promise<HomeResponse> => request(searchPaths.home(), (s) => s.homeResponseSchema, { signal }),
+
+    // ---- the marketing modules (issue 24; core/marketing.ts) ----
+
+    /** The home blocks' state for this reader: the newsletter (null for visitors) and the blocks dismissed. */
+    homeModules: (signal?: AbortSignal): Promise<HomeModules> => request(marketingPaths.homeModules(), (s) => s.homeModulesSchema, { signal }),
+    dismissHomeModule: (module: HomeModule): Promise<void> => request(marketingPaths.homeDismissals(), null, { method: 'POST', body: { module } }),
+    setNewsletter: (subscribed: boolean): Promise<{ subscribed: boolean }> =>
+      request(marketingPaths.newsletterSubscription(), (s) => s.newsletterSubscriptionSchema, { method: 'PUT', body: { subscribed } }),
+    newsletterSample: (signal?: AbortSignal): Promise<NewsletterSample> => request(marketingPaths.newsletterSample(), (s) => s.newsletterSampleSchema, { signal }),
+    /** What an email's unsubscribe link stands for, and the one click that uses it (no sign-in). */
+    unsubscribeState: (token: string, signal?: AbortSignal): Promise<UnsubscribeState> =>
+      request(marketingPaths.newsletterUnsubscribe(), (s) => s.unsubscribeStateSchema, { query: { token }, signal }),
+    unsubscribe: (token: string): Promise<UnsubscribeState> =>
+      request(marketingPaths.newsletterUnsubscribe(), (s) => s.unsubscribeStateSchema, { method: 'POST', body: { token } }),
 
     // ---- live training (library-playlists-account.md §4, §7; core/live-training.ts) ----
 

@@ -16,6 +16,9 @@ export const queryKeys = {
   topics: ['topics'] as const,
   /** the home dashboard, per signed-in reader ('' for a visitor) */
   home: (userId: string) => ['home', userId] as const,
+  homeModules: (userId: string) => ['home-modules', userId] as const,
+  newsletterSample: () => ['newsletter-sample'] as const,
+  recentTitles: () => ['recent-titles'] as const,
   /** a reader's annotations of a book (the notes panel); ['annotations', bookId] covers every reader's */
   annotations: (bookId: string, userId?: string) => (userId === undefined ? (['annotations', bookId] as const) : (['annotations', bookId, userId] as const)),
   publisher: (slug: string) => ['publisher', slug] as const,

@@ -18,6 +18,7 @@ import { appPaths } from '../../shared/links.ts';
 import { useSession, useSignInPath } from '../../shared/useSession.ts';
 import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { formatDate, formatPrice } from './money.ts';
+import { NewsletterSection } from './NewsletterSection.tsx';
 import { TeamSection } from './TeamSection.tsx';
 import { useLiveCheck } from './useLiveCheck.ts';
 import './AccountPage.css';
@@ -341,6 +342,7 @@ export function AccountPage() {
       <TeamSection userUuid={profile.user_uuid} />
       <PasswordForm />
       <EmailForm email={profile.account.email} />
+      <NewsletterSection userUuid={profile.user_uuid} />
       <Sessions />
     </div>
   );

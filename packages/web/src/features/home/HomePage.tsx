@@ -25,6 +25,7 @@ import { PlaylistTitleCard } from '../../shared/playlists/PlaylistTitleCard.tsx'
 import { usePlaylists } from '../../shared/playlists/store.ts';
 import { SubscriptionPrompt } from '../../shared/SubscriptionPrompt.tsx';
 import { useSession } from '../../shared/useSession.ts';
+import { NewsletterPromo, RecentItems, TutorialBlock, useHomeModules } from './HomeModules.tsx';
 import { useFirstVisit } from './useFirstVisit.ts';
 import './HomePage.css';
 
@@ -49,6 +50,7 @@ export function HomePage() {
     enabled: !sessionLoading,
     staleTime: 30_000,
   });
+  const modules = useHomeModules(userKey, !sessionLoading && Boolean(profile));
   const [dropped, setDropped] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
   const pageRef = useRef<HTMLDivElement>(null);
@@ -91,6 +93,8 @@ export function HomePage() {
     .filter((s) => s.titles.length > 0);
   const visitor = !profile;
   const middle = Math.min(2, sections.length);
+  const dismissed = new Set(modules.modules?.dismissed ?? []);
+  const newsletter = modules.modules?.newsletter;
 
   return (
     <div className="page home" ref={pageRef}>
@@ -110,6 +114,7 @@ export function HomePage() {
       {visitor ? <VisitorCall place="top" /> : null}
       {/* an expired or cancelled reader is told in the queue's row, or here when the queue is empty */}
       {!visitor && !sections.some((s) => s.key === 'queue') ? <SubscriptionPrompt place="home" /> : null}
+      {modules.modules && !visitor && !dismissed.has('tutorial') ? <TutorialBlock onDismiss={() => modules.dismiss('tutorial')} /> : null}
       <div role="status" className="home__notice-region">
         {notice ? (
           <p className="home__notice">
@@ -125,6 +130,10 @@ export function HomePage() {
       {sections.map((s, i) => (
         <HomeSection key={s.key} section={s} onReject={s.key === 'recommended' ? reject : undefined} after={visitor && i === middle - 1 ? <VisitorCall place="middle" /> : null} />
       ))}
+      {newsletter && !newsletter.subscribed && !dismissed.has('newsletter') ? (
+        <NewsletterPromo everyDays={newsletter.every_days} onSubscribed={modules.subscribed} onDismiss={() => modules.dismiss('newsletter')} />
+      ) : null}
+      <RecentItems />
       {data.topics.length ? <TopicsToBrowse topics={data.topics} /> : null}
       {visitor ? <VisitorCall place="bottom" /> : null}
     </div>

@@ -4,7 +4,7 @@
  */
 import { useId, useLayoutEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { type AccountProfile, byline, consumeVerb, formatClock, formatLabel, formatReadingTime, paths, publisherLine, type BookDetail } from '@lectern/core';
+import { type AccountProfile, byline, consumeVerb, formatClock, formatLabel, formatReadingTime, paths, publisherLine, type BookDetail, MARKETING_MESSAGES } from '@lectern/core';
 import { ButtonLink } from '../../components/Button.tsx';
 import { Cover } from '../../components/Cover.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
@@ -249,6 +249,15 @@ export function TitlePage() {
               />
             </div>
           </div>
+          {b.buy_url ? (
+            // the operator's bookshop (BUY_LINK_TEMPLATE, issue 24): another site, so a plain link that names it
+            <p className="title-page__buy">
+              <a href={b.buy_url} rel="noopener noreferrer external" data-buy-link>
+                {MARKETING_MESSAGES.buyLink}
+                <span className="visually-hidden"> {MARKETING_MESSAGES.buyLinkNote}</span>
+              </a>
+            </p>
+          ) : null}
           <dl className="title-page__details">
             {details.map(([k, v]) => (
               <div key={k}>
