@@ -36,6 +36,8 @@ export const adminPaths = {
   titleRetire: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/retire/`,
   /** POST (no body): back in the catalog. Answers AdminTitleDetail. */
   titleRestore: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/restore/`,
+  /** GET: what the importer forgave in the title (AdminTitleWarnings; issue 24) */
+  titleWarnings: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/warnings/`,
   /** GET: the title's readers, most minutes first (adminPageQuerySchema) */
   titleReaders: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/readers/`,
   /** GET: search and page accounts (adminUsersQuerySchema); POST: create one (adminUserCreateSchema) */
@@ -95,7 +97,7 @@ export const adminPaths = {
 } as const;
 
 /** The parts of the console a content creator may use (everything else is admin only). */
-export const CONTENT_ROUTES = ['titles', 'import', 'chapterFlags'] as const satisfies readonly (keyof typeof adminPaths)[];
+export const CONTENT_ROUTES = ['titles', 'titleWarnings', 'import', 'chapterFlags'] as const satisfies readonly (keyof typeof adminPaths)[];
 
 export const ADMIN_PAGE_SIZE = { default: 50, max: 200 } as const;
 
@@ -169,6 +171,18 @@ export const auditPageSchema = adminPageOf(auditEntrySchema);
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
 // ---------------------------------------------------------------- titles
+
+/**
+ * What the importer forgave in a title (issue 24), for operators: its warnings in plain English, and the chapters
+ * shown recovered because their XHTML is not well-formed XML (readers see a notice on them). `recorded` is false
+ * for a title imported before warnings were kept (import it again to see them).
+ */
+export const adminTitleWarningsSchema = z.object({
+  recorded: z.boolean(),
+  warnings: z.array(z.string()),
+  recovered_chapters: z.array(z.object({ full_path: z.string(), label: z.string(), problem: z.string() })),
+});
+export type AdminTitleWarnings = z.infer<typeof adminTitleWarningsSchema>;
 
 export const ADMIN_TITLE_STATES = ['active', 'retired', 'all'] as const;
 

@@ -169,6 +169,35 @@ export function permits(
 /** §6 default permissions: read is the world group, the others are empty (the author is always allowed). */
 export const defaultPermissions = (): AnnotationPermissions => ({ read: [ANNOTATION_GROUPS.world], update: [], delete: [], admin: [] });
 
+/**
+ * How a page declares highlight privacy (reader.md §4): attributes on its document element, which the server writes
+ * from the operator's HIGHLIGHT_PRIVACY. `data-highlight-privacy="public"` makes new highlights public by default;
+ * the privacy switch and the override flag together force notes private, with the Public option disabled.
+ */
+export const HIGHLIGHT_PRIVACY_ATTRIBUTES = {
+  privacy: 'data-highlight-privacy',
+  privacySwitch: 'data-private-highlights',
+  override: 'data-private-highlights-override',
+} as const;
+
+/** The operator's setting: private by default (the editor offers Public), public by default, or private only. */
+export const HIGHLIGHT_PRIVACY_SETTINGS = ['private', 'public', 'private-only'] as const;
+export type HighlightPrivacySetting = (typeof HIGHLIGHT_PRIVACY_SETTINGS)[number];
+
+/** The attributes the page's document element carries for a setting. */
+export function highlightPrivacyAttributes(setting: HighlightPrivacySetting): Record<string, string> {
+  const a = HIGHLIGHT_PRIVACY_ATTRIBUTES;
+  if (setting === 'private-only') return { [a.privacy]: 'private', [a.privacySwitch]: '', [a.override]: '' };
+  return { [a.privacy]: setting };
+}
+
+/** What a page declares: new highlights public by default; notes forced private (only with both switch and flag). */
+export function pageHighlightPrivacy(root: { getAttribute(name: string): string | null; hasAttribute(name: string): boolean }): { defaultPublic: boolean; forcedPrivate: boolean } {
+  const a = HIGHLIGHT_PRIVACY_ATTRIBUTES;
+  const forcedPrivate = root.hasAttribute(a.privacySwitch) && root.hasAttribute(a.override);
+  return { defaultPublic: !forcedPrivate && root.getAttribute(a.privacy) === 'public', forcedPrivate };
+}
+
 /** A note is public when the world may read it (the editor's public/private toggle, §4). */
 export const isPublicPermissions = (p: Pick<AnnotationPermissions, 'read'>) => p.read.includes(ANNOTATION_GROUPS.world);
 

@@ -41,6 +41,11 @@ export const CONSOLE_MESSAGES = {
   versionConflict: 'Someone else saved this title while you were editing it.',
   retired: 'Retired: hidden from the catalog. Readers keep their notes, positions and playlists.',
   noResults: 'Nothing matches.',
+  // a title's import warnings (issue 24)
+  importWarningsHeading: 'Import warnings',
+  importWarningsNone: 'The importer found nothing to forgive in this file.',
+  importWarningsUnknown: 'Imported before warnings were kept: import the file again to see them.',
+  recoveredChaptersHint: 'These chapters are not well-formed XHTML: readers see them recovered, with a notice that the book has an error.',
   // dashboard
   rangeLabel: 'Range',
   noData: 'No data in this range.',

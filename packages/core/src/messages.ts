@@ -149,6 +149,9 @@ export const READING_MESSAGES = {
   leaveMail: (address: string) => `This link opens your email app to write to ${address}.`,
   openLink: 'Open link',
   stay: 'Stay in the book',
+  /** a chapter whose XHTML is not well-formed, shown recovered (issue 24) */
+  bookHasError: 'This book has an error in this chapter; it is shown as well as it can be.',
+  hideNotice: 'Hide this notice',
 } as const;
 
 // ---- operators: uploads and accounts (admin routes, accounts service, command line) ----
@@ -247,6 +250,9 @@ export const ANNOTATION_MESSAGES = {
   notesEmpty: 'Select words in the book to highlight them or add a note.',
   notesNoneTagged: (tag: string) => `No notes tagged ${tag}.`,
   orphaned: "Not found in the chapter's text any more",
+  // The editor's sharing boxes (ours).
+  publicOption: 'Public (anyone can read this note)',
+  forcedPrivate: 'Notes are private in this library.',
 } as const;
 
 /** §5 promotion codes (word for word where the spec quotes them) and the subscription changes. */

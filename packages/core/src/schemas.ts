@@ -243,6 +243,8 @@ export const chapterContentSchema = z.object({
   media_overlay: mediaOverlaySchema.nullable().optional(),
   /** ours (issue 12): the class, id and style of the content document's own html and body */
   root_attributes: rootAttributesSchema.nullable().optional(),
+  /** ours (issue 24): its XHTML is not well-formed XML, shown recovered by the HTML parser: the reader says so */
+  markup_recovered: z.boolean().optional(),
   /** ours (issue 22): a video or audiobook part's playable file; absent or null for a book's chapters */
   media: chapterMediaSchema.nullable().optional(),
 });
@@ -402,6 +404,8 @@ export const archiveItemSchema = z.object({
   media_overlay: mediaOverlaySchema.nullable().optional(),
   /** ours (issue 12): the class, id and style of the content document's own html and body */
   root_attributes: rootAttributesSchema.nullable().optional(),
+  /** ours (issue 24): its XHTML is not well-formed XML, shown recovered by the HTML parser: the reader says so */
+  markup_recovered: z.boolean().optional(),
   /** ours (issue 12, read aloud): the title's language (dc:language), for the browser voice; null when unknown */
   language: z.string().nullable().optional(),
   /** ours (issue 22): a video or audiobook part's playable file; absent or null for a book's chapters */

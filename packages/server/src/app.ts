@@ -260,7 +260,9 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     registration: new RegistrationService(accounts, accountEntry, config.trialDays),
     requestLimits,
     analytics: new AnalyticsService(new AnalyticsRepository(db.kysely), requestLimits, secret, config.analyticsRetentionDays),
-    annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions),
+    annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions, undefined, {
+      forcePrivate: config.highlightPrivacy === 'private-only',
+    }),
     scriptedFrames: new ScriptedFrames(secret, config.scriptedOrigin, catalog, sessions),
     media: new MediaService(secret, catalog, mediaRepo, store, catalogCache),
     search: new SearchService(searchRepo, catalogRepo, catalog),
@@ -389,7 +391,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   // Debug or test mode only (config.debugMode): in production the address stays unknown, a 404.
   const debug = config.debugMode ? new DebugLog((entry) => app.log.info({ debug: entry }, 'page debug message')) : null;
   if (debug) debugRoutes(app, debug);
-  await webRoutes(app, config.webDist);
+  await webRoutes(app, config.webDist, { highlightPrivacy: config.highlightPrivacy });
 
   const scripted = config.scriptedOrigin ? buildScriptedOrigin(services.scriptedFrames, new URL(config.publicUrl).origin, config.logLevel) : null;
   if (scripted) app.addHook('onClose', async () => scripted.close());

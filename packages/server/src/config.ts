@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { HIGHLIGHT_PRIVACY_SETTINGS, type HighlightPrivacySetting } from '@lectern/core';
 import { z } from 'zod';
 import { NEWSLETTER_DEFAULT_DAYS } from '@lectern/core';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './ingest/worker-protocol.ts';
@@ -24,6 +25,8 @@ export interface Config {
   mailFrom: string;
   /** SUPPORT_EMAIL: the address the video-failure page points readers to (reader.md §2); null: no address shown */
   supportEmail: string | null;
+  /** HIGHLIGHT_PRIVACY: what the page declares for new highlights (reader.md §4): private, public or private-only */
+  highlightPrivacy: HighlightPrivacySetting;
   /** how long a free trial lasts (days) */
   trialDays: number;
   /** how long analytics events are kept (days) before the hourly purge deletes them */
@@ -147,6 +150,9 @@ const envSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).max(200).optional(),
   SUPPORT_EMAIL: z.union([z.literal(''), z.email({ message: 'SUPPORT_EMAIL must be an email address such as support@library.example.com' })]).optional(),
+  HIGHLIGHT_PRIVACY: z
+    .union([z.literal(''), z.enum(HIGHLIGHT_PRIVACY_SETTINGS, { message: `HIGHLIGHT_PRIVACY must be one of ${HIGHLIGHT_PRIVACY_SETTINGS.join(', ')}` })])
+    .optional(),
   DATABASE_CONNECT_TIMEOUT_SECONDS: positive('DATABASE_CONNECT_TIMEOUT_SECONDS', 10),
   IMPORT_MAX_FILE_MB: positive('IMPORT_MAX_FILE_MB', DEFAULT_IMPORT_LIMITS.maxFileBytes / MB),
   IMPORT_MAX_UPLOAD_MB: positive('IMPORT_MAX_UPLOAD_MB', DEFAULT_IMPORT_LIMITS.maxUploadBytes / MB),
@@ -262,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: e.SMTP_URL || null,
     mailFrom: e.MAIL_FROM ?? 'Lectern <no-reply@lectern.local>',
     supportEmail: e.SUPPORT_EMAIL || null,
+    highlightPrivacy: e.HIGHLIGHT_PRIVACY || 'private',
     secret: e.LECTERN_SECRET || null,
     logLevel: e.LOG_LEVEL ?? 'info',
     debugMode: e.NODE_ENV === 'test' || e.LOG_LEVEL === 'debug' || e.LOG_LEVEL === 'trace',

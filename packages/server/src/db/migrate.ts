@@ -34,6 +34,7 @@ import * as m0030 from './migrations/0030_audit_log.ts';
 import * as m0031 from './migrations/0031_admin_console.ts';
 import * as m0033 from './migrations/0033_admin_selling.ts';
 import * as m0038 from './migrations/0038_marketing.ts';
+import * as m0037 from './migrations/0037_markup_recovery.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0031_admin_console': m0031,
   '0033_admin_selling': m0033,
   '0038_marketing': m0038,
+  '0037_markup_recovery': m0037,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -136,6 +136,8 @@ export interface TitlesTable {
   version: Generated<number>;
   /** when an operator retired it: out of the catalog's listings, its readers' data kept (0031); null when listed */
   retired_at: OptionalText;
+  /** the import's warnings, a JSON array of plain-English lines, for the operators (0037); null before */
+  import_warnings: OptionalText;
 }
 
 /** One part of a video course or audiobook: its playable file (0029_media.ts). */
@@ -206,6 +208,8 @@ export interface ChaptersTable {
   media_overlay: OptionalText;
   /** the class, id and style of its content document's own html and body, as JSON (0026, ingest/render.ts rootAttributes) */
   root_attributes: OptionalText;
+  /** why its XHTML is not well-formed XML (the importer's reason; read with the HTML parser's recovery) (0037) */
+  markup_error: OptionalText;
 }
 
 export interface ResourcesTable {

@@ -172,6 +172,14 @@ export function parseEpub(data: Uint8Array, fileName: string, zipLimits?: ZipLim
   };
 }
 
+/**
+ * An entity such as &nbsp; under an XHTML 1.x doctype: browsers' XML parsers know those DTDs' entities, so the
+ * chapter reads as written (still a warning: EPUB 3 requires the HTML doctype), and no reader is told of an error.
+ */
+function doctypeEntity(problem: string, text: string): boolean {
+  return problem.startsWith('&') && /<!DOCTYPE\s+html\s+PUBLIC\s+"-\/\/W3C\/\/DTD XHTML/i.test(text.slice(0, 2000));
+}
+
 function readText(bytes: Uint8Array, path: string, warn: Warn): string {
   const decoded = decodeText(bytes);
   if (decoded.fallback) warn(`${path} is not valid UTF-8; read as Windows-1252`);
@@ -511,8 +519,9 @@ function readChapters(
     if (!chapterOf.has(item.path)) chapterOf.set(item.path, fullPath);
     if (!chapterOf.has(spineItem.path)) chapterOf.set(spineItem.path, fullPath);
     const rawHtml = imagePage ? imagePageHtml(item.path, fixed) : readText(bytes, item.path, warn);
-    const problem = mediaType === 'application/xhtml+xml' && places === 1 ? xmlProblem(rawHtml) : null;
-    if (problem) warn(`${item.href} is not well-formed XHTML (${problem}); read with the HTML parser's recovery`);
+    // Every place of a broken item is marked (the reader's notice); the warning is said once.
+    const problem = mediaType === 'application/xhtml+xml' && !imagePage ? xmlProblem(rawHtml) : null;
+    if (problem && places === 1) warn(`${item.href} is not well-formed XHTML (${problem}); read with the HTML parser's recovery`);
     const document = parseHtml(rawHtml);
     const rendition: ChapterRendition = {
       ...laidOut,
@@ -537,6 +546,7 @@ function readChapters(
         textLength: visibleText((body ?? document).children).length,
         linear,
         rendition,
+        ...(problem && !doctypeEntity(problem, rawHtml) ? { markupError: problem } : {}),
       },
       declaredPath: imagePage ? `${item.declaredPath}.xhtml` : item.declaredPath,
       heading: (heading && visibleText([heading])) || null,

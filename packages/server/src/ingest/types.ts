@@ -29,6 +29,8 @@ export interface ParsedChapter {
   textLength: number;
   /** The spine itemref's linear attribute is not "no". */
   linear: boolean;
+  /** Why its XHTML is not well-formed XML (markup.ts xmlProblem), when it is not: shown recovered, with a notice. */
+  markupError?: string;
   /** Its EPUB Media Overlay (ingest/media-overlays.ts), when the book has one for it. */
   mediaOverlay?: ChapterOverlay;
 }

@@ -106,6 +106,18 @@ export class AdminTitlesRepository {
     return new Set(rows.map((r) => r.title_id));
   }
 
+  /** The chapters shown recovered (0037 markup_error), in reading order. */
+  async recoveredChapters(titleId: number): Promise<{ full_path: string; label: string; problem: string }[]> {
+    const rows = await this.db
+      .selectFrom('chapters')
+      .select(['full_path', 'label', 'markup_error'])
+      .where('title_id', '=', titleId)
+      .where('markup_error', 'is not', null)
+      .orderBy('item_order')
+      .execute();
+    return rows.map((r) => ({ full_path: r.full_path, label: r.label, problem: r.markup_error ?? '' }));
+  }
+
   async chapterCount(titleId: number): Promise<number> {
     const row = await this.db.selectFrom('chapters').select((eb) => eb.fn.countAll<string | number>().as('n')).where('title_id', '=', titleId).executeTakeFirstOrThrow();
     return Number(row.n);

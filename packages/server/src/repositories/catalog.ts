@@ -83,7 +83,7 @@ export interface NewTitleBundle {
   authorDirections?: Record<string, { dir: string | null; lang: string | null }>;
   publishers: { slug: string; name: string }[];
   topics: { slug: string; name: string }[];
-  chapters: Optional<Omit<ChapterRow, 'id' | 'title_id'>, 'sample_content' | 'media_overlay' | 'root_attributes'>[];
+  chapters: Optional<Omit<ChapterRow, 'id' | 'title_id'>, 'sample_content' | 'media_overlay' | 'root_attributes' | 'markup_error'>[];
   resources: Optional<Omit<ResourceRow, 'id' | 'title_id'>, 'sample_storage_path' | 'sample_size'>[];
   toc: { position: number; depth: number; label: string; full_path: string; fragment: string | null; kind?: 'toc' | 'page' | 'landmark'; landmark?: string | null }[];
   /** a video course's or audiobook's playable files, one per chapter named by its full_path (0029_media.ts) */
@@ -531,7 +531,7 @@ export class CatalogRepository {
       for (const c of bundle.chapters) {
         const id = oldByPath.get(c.full_path);
         if (id === undefined) fresh.push(c);
-        else await trx.updateTable('chapters').set({ ...c, sample_content: c.sample_content ?? null, media_overlay: c.media_overlay ?? null, root_attributes: c.root_attributes ?? null }).where('id', '=', id).execute();
+        else await trx.updateTable('chapters').set({ ...c, sample_content: c.sample_content ?? null, media_overlay: c.media_overlay ?? null, root_attributes: c.root_attributes ?? null, markup_error: c.markup_error ?? null }).where('id', '=', id).execute();
       }
       for (const batch of chunks(fresh, 50)) await trx.insertInto('chapters').values(batch.map((c) => ({ ...c, title_id: titleId }))).execute();
 

@@ -115,6 +115,12 @@ export function adminConsoleRoutes(
     return title;
   });
 
+  app.get('/api/v1/admin/titles/:bookId/warnings/', async (request, reply) => {
+    await content(request);
+    reply.header('cache-control', 'private, no-cache');
+    return deps.titles.warnings(bookParams.parse(request.params).bookId);
+  });
+
   // Readers' emails and account ids: admins only (a content creator sees the detail's totals)
   app.get('/api/v1/admin/titles/:bookId/readers/', async (request) => {
     await admin(request);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { APP_MESSAGES } from '@lectern/core';
+import { APP_MESSAGES, highlightPrivacyAttributes, type HighlightPrivacySetting } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { NOSCRIPT_MARKER, noscriptForms } from '../plugins/noscript-forms.ts';
 
@@ -47,7 +47,16 @@ export function routePagesOf(indexHtml: string | null, webDist: string | null): 
   return (pathname) => routes.find((r) => r.pattern.test(pathname))?.html ?? indexHtml;
 }
 
-export async function webRoutes(app: FastifyInstance, webDist: string | null): Promise<void> {
+/** index.html with what the page declares on its document element (reader.md §4's highlight privacy). */
+export function withPageAttributes(indexHtml: string, attributes: Record<string, string>): string {
+  const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const written = Object.entries(attributes)
+    .map(([name, value]) => (value === '' ? ` ${name}` : ` ${name}="${escape(value)}"`))
+    .join('');
+  return indexHtml.replace(/<html(?=[\s>])/i, `<html${written}`);
+}
+
+export async function webRoutes(app: FastifyInstance, webDist: string | null, page: { highlightPrivacy?: HighlightPrivacySetting } = {}): Promise<void> {
   const indexFile = webDist ? path.join(webDist, 'index.html') : null;
   const hasWeb = indexFile !== null && fs.existsSync(indexFile);
   if (hasWeb) {
@@ -67,7 +76,7 @@ export async function webRoutes(app: FastifyInstance, webDist: string | null): P
       setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlOf(filePath)),
     });
   }
-  const indexHtml = hasWeb ? fs.readFileSync(indexFile!, 'utf8') : null;
+  const indexHtml = hasWeb ? withPageAttributes(fs.readFileSync(indexFile!, 'utf8'), highlightPrivacyAttributes(page.highlightPrivacy ?? 'private')) : null;
   const personalised = indexHtml?.includes(NOSCRIPT_MARKER) ?? false;
   const pageHtml = routePagesOf(indexHtml, webDist);
 

@@ -7,6 +7,7 @@ import {
   ADMIN_CONSOLE_MESSAGES as M,
   ADMIN_PAGE_SIZE,
   type AdminTitleDetail,
+  type AdminTitleWarnings,
   type AdminTitlePage,
   type AdminTitlePatch,
   type AdminTitleReadersPage,
@@ -82,6 +83,13 @@ export class AdminTitlesService {
 
   async detail(bookId: string): Promise<AdminTitleDetail> {
     return this.detailOf(await this.find(bookId));
+  }
+
+  /** What the importer forgave (issue 24): the kept warnings and the chapters shown recovered. */
+  async warnings(bookId: string): Promise<AdminTitleWarnings> {
+    const title = await this.find(bookId);
+    const warnings = title.import_warnings ? (JSON.parse(title.import_warnings) as string[]) : [];
+    return { recorded: title.import_warnings != null, warnings, recovered_chapters: await this.repo.recoveredChapters(title.id) };
   }
 
   /**

@@ -73,7 +73,14 @@ export class AnnotationsService {
     private readonly catalog: Pick<CatalogRepository, 'findChapter' | 'chaptersOf'>,
     private readonly sessions: Pick<SessionsRepository, 'findLiveByPublicId'>,
     private readonly now: () => Date = () => new Date(),
+    /** HIGHLIGHT_PRIVACY=private-only (reader.md §4, forced private): no note is readable by the world group */
+    private readonly options: { forcePrivate?: boolean } = {},
   ) {}
+
+  /** The permissions as the library allows them: forced private takes the world group out of `read`. */
+  private privacy(p: AnnotationPermissions): AnnotationPermissions {
+    return this.options.forcePrivate ? { ...p, read: p.read.filter((g) => g !== ANNOTATION_GROUPS.world) } : p;
+  }
 
   // ---- the token ----
 
@@ -105,7 +112,7 @@ export class AnnotationsService {
     const type = annotationType(input);
     if (type === ANNOTATION_TYPE_PREVIEW) this.assertPreviewCreator(caller);
 
-    const permissions = applyPermissions(defaultPermissions(), input, caller.principal.userId);
+    const permissions = this.privacy(applyPermissions(defaultPermissions(), input, caller.principal.userId));
     const quote = input.quote ?? '';
     const fragment = input.fragment ?? '';
     const at = this.now().toISOString();
@@ -146,7 +153,7 @@ export class AnnotationsService {
     const { row, title } = await this.visible(caller, scope, id);
     const current = permissionsOf(row);
     this.assertAllowed(row, current, 'update', caller);
-    const next = applyPermissions(current, input, row.user_uuid);
+    const next = this.privacy(applyPermissions(current, input, row.user_uuid));
     if (!samePermissions(current, next)) this.assertAllowed(row, current, 'admin', caller);
     const type = input.annotation_type !== undefined || input.preview_annotation != null ? annotationType(input) : null;
     if (type === ANNOTATION_TYPE_PREVIEW && row.annotation_type !== ANNOTATION_TYPE_PREVIEW) this.assertPreviewCreator(caller);

@@ -398,6 +398,7 @@ export class CatalogService {
       file_url: pdfFile ? paths.chapterApi(title.book_id, pdfFile.full_path) + '?download=1' : null,
       media_overlay: readerOverlay(row.media_overlay, (p) => paths.chapterApi(title.book_id, p)),
       root_attributes: row.root_attributes ? (JSON.parse(row.root_attributes) as RootAttributes) : null,
+      ...(row.markup_error ? { markup_recovered: true } : {}),
     };
     if (this.media && isMediaFormat(title.content_format)) {
       const part = await this.media.partOf(title.id, row.full_path);

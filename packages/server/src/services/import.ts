@@ -626,6 +626,7 @@ async function editionOf(
     sample_content: c.sampleContent,
     media_overlay: c.mediaOverlay ? storedOverlay(c.mediaOverlay) : null,
     root_attributes: c.root ? JSON.stringify(c.root) : null,
+    markup_error: c.markupError ?? null,
   }));
 
   // The search documents: the chapters' text in passages, a chapter at a time so other requests get their turn.
@@ -660,6 +661,8 @@ async function editionOf(
       title_lang: parsed.textDirection?.title.lang ?? null,
       page_progression: parsed.pageProgression ?? null,
       ...titleRenditionColumns(parsed.rendition),
+      // kept for the operators' title detail (issue 24): what the importer forgave
+      import_warnings: JSON.stringify(parsed.warnings),
     },
     bundle: {
       search: {
@@ -714,6 +717,7 @@ async function mediaEditionOf(
     sample_content: null,
     media_overlay: null,
     root_attributes: null,
+    markup_error: null,
   }));
   const passages: SearchDocument['passages'] = [];
   for (const c of chapters) {
@@ -745,6 +749,7 @@ async function mediaEditionOf(
       duration_ms: t.durationMs,
       preview_path: worked.preview ? `${folder}/${worked.preview.name}` : null,
       preview_mime: worked.preview?.mime ?? null,
+      import_warnings: JSON.stringify(t.warnings),
     },
     search: {
       title: t.title,

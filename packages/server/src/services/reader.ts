@@ -411,6 +411,7 @@ function sharedItemOf(title: TitleRow, c: ChapterContent, href: string, encrypte
     top_percentage: 0,
     media_overlay: c.media_overlay ?? null,
     root_attributes: c.root_attributes ?? null,
+    ...(c.markup_recovered ? { markup_recovered: true } : {}),
     ...(c.media ? { media: c.media } : {}),
     resources: [chapterItem],
     error: null,

@@ -18,6 +18,7 @@ import {
   adminTitleDetailSchema,
   adminTitlePageSchema,
   adminTitleReadersPageSchema,
+  adminTitleWarningsSchema,
   adminUserDetailSchema,
   adminUserPageSchema,
   auditPageSchema,
@@ -81,6 +82,7 @@ export const adminKeys = {
   promotionCodes: ['admin', 'promotion-codes'] as const,
   titles: (q: AdminTitlesQuery) => ['admin', 'titles', q] as const,
   title: (bookId: string) => ['admin', 'title', bookId] as const,
+  titleWarnings: (bookId: string) => ['admin', 'title-warnings', bookId] as const,
   titleReaders: (bookId: string) => ['admin', 'title-readers', bookId] as const,
   users: (q: AdminUsersQuery) => ['admin', 'users', q] as const,
   user: (id: string) => ['admin', 'user', id] as const,
@@ -116,6 +118,7 @@ export const adminApi = {
     api.request(adminPaths.title(bookId), adminTitleDetailSchema, { method: 'PATCH', body: { ...patch, version } }),
   retireTitle: (bookId: string) => api.request(adminPaths.titleRetire(bookId), adminTitleDetailSchema, { method: 'POST', body: {} }),
   restoreTitle: (bookId: string) => api.request(adminPaths.titleRestore(bookId), adminTitleDetailSchema, { method: 'POST', body: {} }),
+  titleWarnings: (bookId: string, signal?: AbortSignal) => api.request(adminPaths.titleWarnings(bookId), adminTitleWarningsSchema, { signal }),
   titleReaders: (bookId: string, cursor?: string, signal?: AbortSignal) =>
     api.request(adminPaths.titleReaders(bookId), adminTitleReadersPageSchema, { query: { cursor }, signal }),
   setChapterFlags: (bookId: string, fullPath: string, flags: { as_sample?: boolean; is_public?: boolean }) =>

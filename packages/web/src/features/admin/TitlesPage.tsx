@@ -23,6 +23,7 @@ import { AdminListPage, PagedTable } from './AdminListPage.tsx';
 import { ActionStatus, useAction } from './useAction.tsx';
 import { usePaged } from './usePaged.ts';
 import { SelectField } from './SelectField.tsx';
+import { TitleImportWarnings } from './TitleImportWarnings.tsx';
 
 export function TitlesPage() {
   const [typed, setTyped] = useState('');
@@ -209,6 +210,7 @@ function TitleEditor({ title, notice, onNotice }: { title: AdminTitleDetail; not
         </Button>
         <ActionStatus action={life} />
       </section>
+      <TitleImportWarnings bookId={title.book_id} />
       {/* who read it is the people part: operators only (core/admin.ts CONTENT_ROUTES) */}
       {admin ? <Readers bookId={title.book_id} /> : null}
     </div>

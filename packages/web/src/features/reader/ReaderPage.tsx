@@ -53,6 +53,7 @@ import { useLoadedReaderChapter, usePrefetchReaderChapter, useReaderChapter, use
 import { useNextChapterGate } from './useNextChapterGate.ts';
 import { useReaderKeys } from './useReaderKeys.ts';
 import { useNoticeArea } from './useNoticeArea.ts';
+import { MarkupNotice } from './MarkupNotice.tsx';
 import { useReaderPanels } from './useReaderPanels.ts';
 import { useReaderSettings } from './useReaderSettings.ts';
 import { useReadingSession } from './useReadingSession.ts';
@@ -298,6 +299,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
           onSearchDone={jump.pdfDone}
         />
         {readAloud.open && load?.kind === 'html' ? <ReadAloudBar readAloud={readAloud} chapterLabel={chapterLabel} /> : null}
+        {item?.markup_recovered && !offline ? <MarkupNotice chapter={item.chapter_href} /> : null}
       </div>
 
       {/* library-playlists-account.md §4: the live-training banner, polled every 12 minutes in the reader */}

@@ -8,8 +8,10 @@
  */
 import {
   ANNOTATION_MESSAGES,
+  ANNOTATION_TIMING,
   CONSUMER_KEY,
   NOTE_MAX_LENGTH,
+  pageHighlightPrivacy,
   permits,
   sharingOf,
   splitTags,
@@ -25,6 +27,15 @@ import { Icon } from '../../../components/Icon.tsx';
 import type { RangeDescription } from './anchoring.ts';
 import { NoteMarkdown } from './NoteMarkdown.tsx';
 import { PRIVATE, type Box, type NoteFields, type useChapterAnnotations } from './useChapterAnnotations.ts';
+
+/**
+ * New highlights' sharing as the page declares it (reader.md §4): public when it declares public highlight privacy,
+ * private otherwise and always when notes are forced private. Read when used: the page's attributes are the server's.
+ */
+function pagePrivacy() {
+  const declared = pageHighlightPrivacy(document.documentElement);
+  return { ...declared, initial: declared.defaultPublic ? { ...PRIVATE, view: true } : PRIVATE };
+}
 import './AnnotationLayer.css';
 
 type Layer = ReturnType<typeof useChapterAnnotations>;
@@ -70,7 +81,7 @@ export function AnnotationLayer({ layer, profile }: { layer: Layer; profile: Acc
           <button type="button" onClick={() => void copy(selection.description.quote)}>
             <Icon name="copy" size={16} /> Copy
           </button>
-          <button type="button" onClick={() => void layer.create(selection.description, { text: '', tags: [], sharing: PRIVATE })}>
+          <button type="button" onClick={() => void layer.create(selection.description, { text: '', tags: [], sharing: pagePrivacy().initial })}>
             <Icon name="edit" size={16} /> Add Highlight
           </button>
           <button type="button" onClick={() => openEditor({ target: { kind: 'new', description: selection.description, preview: false }, box: selection.box })}>
@@ -138,6 +149,7 @@ function Popup({
   onEscape,
   children,
   role = 'toolbar',
+  hover,
 }: {
   box: Box;
   width: number;
@@ -147,6 +159,8 @@ function Popup({
   onEscape: () => void;
   children: React.ReactNode;
   role?: 'toolbar' | 'dialog';
+  /** the pointer entering and leaving the pop-up */
+  hover?: { onPointerEnter: (e: React.PointerEvent) => void; onPointerLeave: (e: React.PointerEvent) => void };
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width, height });
@@ -163,6 +177,7 @@ function Popup({
       aria-label={label}
       className={`annotation-popup ${className}`}
       style={{ left: at.left, top: at.top }}
+      {...hover}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.stopPropagation();
@@ -207,8 +222,20 @@ function Viewer({
     document.addEventListener('pointerdown', onDown);
     return () => document.removeEventListener('pointerdown', onDown);
   }, [onClose]);
+  // §4/§9's hide delay (docs/decisions.md): a mouse that leaves the viewer closes it 250 ms later unless it comes
+  // back; not while the delete confirm asks, and never for touch or the keyboard (nothing leaves).
+  const hideTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(hideTimer.current), []);
+  const hover = {
+    onPointerEnter: () => clearTimeout(hideTimer.current),
+    onPointerLeave: (e: React.PointerEvent) => {
+      if (e.pointerType !== 'mouse' || confirming) return;
+      clearTimeout(hideTimer.current);
+      hideTimer.current = setTimeout(onClose, ANNOTATION_TIMING.viewerHideMs);
+    },
+  };
   return (
-    <Popup box={box} width={340} height={160} className="annotation-viewer" label={hasNote ? 'Note' : 'Highlight'} onEscape={onClose} role="dialog">
+    <Popup box={box} width={340} height={160} className="annotation-viewer" label={hasNote ? 'Note' : 'Highlight'} onEscape={onClose} role="dialog" hover={hover}>
       {hasNote ? <NoteMarkdown text={a.text} className="annotation-viewer__note" /> : null}
       {a.tags.length ? (
         <ul className="annotation-viewer__tags" aria-label="Tags">
@@ -277,16 +304,20 @@ function Editor({ state, principal, onCancel, onSave }: { state: EditorState; pr
   const quote = state.target.kind === 'new' ? state.target.description.quote : state.target.annotation.quote;
   const [text, setText] = useState(existing?.text ?? '');
   const [tags, setTags] = useState(existing?.tags.join(' ') ?? '');
-  const [sharing, setSharing] = useState(existing ? sharingOf(existing.permissions) : PRIVATE);
+  const [privacy] = useState(pagePrivacy);
+  const [sharing, setSharing] = useState(() => {
+    const chosen = existing ? sharingOf(existing.permissions) : privacy.initial;
+    return privacy.forcedPrivate ? { ...chosen, view: false } : chosen;
+  });
   const choose = (key: keyof typeof sharing) => (e: { target: { checked: boolean } }) => setSharing((s) => ({ ...s, [key]: e.target.checked }));
   const [saving, setSaving] = useState(false);
-  const ids = { text: useId(), tags: useId(), count: useId() };
+  const ids = { text: useId(), tags: useId(), count: useId(), forced: useId() };
   const textRef = useRef<HTMLTextAreaElement>(null);
   useEffect(() => textRef.current?.focus({ preventScroll: true }), []);
   const save = async () => {
     if (saving) return;
     setSaving(true);
-    await onSave({ text: text.slice(0, NOTE_MAX_LENGTH), tags: splitTags(tags), sharing });
+    await onSave({ text: text.slice(0, NOTE_MAX_LENGTH), tags: splitTags(tags), sharing: privacy.forcedPrivate ? { ...sharing, view: false } : sharing });
     setSaving(false);
   };
   const onKey = (e: ReactKeyboardEvent) => {
@@ -332,8 +363,20 @@ function Editor({ state, principal, onCancel, onSave }: { state: EditorState; pr
           <fieldset className="annotation-editor__sharing">
             <legend className="visually-hidden">Who else may see and change it</legend>
             <label className="annotation-editor__public">
-              <input type="checkbox" checked={sharing.view} onChange={choose('view')} /> Public (anyone can read this note)
+              <input
+                type="checkbox"
+                checked={sharing.view}
+                onChange={choose('view')}
+                disabled={privacy.forcedPrivate}
+                aria-describedby={privacy.forcedPrivate ? ids.forced : undefined}
+              />{' '}
+              {ANNOTATION_MESSAGES.publicOption}
             </label>
+            {privacy.forcedPrivate ? (
+              <p id={ids.forced} className="annotation-editor__hint">
+                {ANNOTATION_MESSAGES.forcedPrivate}
+              </p>
+            ) : null}
             <label className="annotation-editor__public">
               <input type="checkbox" checked={sharing.edit} onChange={choose('edit')} /> Other readers of this library can edit it
             </label>

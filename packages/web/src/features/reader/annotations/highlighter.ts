@@ -44,7 +44,7 @@ export class Highlighter {
   private readonly api: ReturnType<typeof highlightApi>;
   private readonly sets: Record<Kind, InstanceType<HighlightCtor> | null>;
   private readonly wrapped = new Map<string, HTMLElement[]>();
-  private readonly ranges = new Map<string, { range: Range; kind: Kind }>();
+  private readonly ranges = new Map<string, { range: Range; kind: Kind; painted: Range[] }>();
   /** drawn out of view, painted at the next flush() */
   private readonly waiting = new Set<string>();
   private active: string | null = null;
@@ -77,10 +77,11 @@ export class Highlighter {
    */
   add(id: string, range: Range, kind: Kind, when: 'now' | 'later' = 'now') {
     this.remove(id);
-    this.ranges.set(id, { range, kind });
     const set = this.sets[kind];
+    const painted = set ? paintedRanges(this.doc, range) : [];
+    this.ranges.set(id, { range, kind, painted });
     if (set && when === 'later') this.waiting.add(id);
-    else if (set) set.add(range);
+    else if (set) for (const r of painted) set.add(r);
     else this.wrapped.set(id, wrap(this.doc, range, kind));
     if (this.active === id) this.setActive(id);
   }
@@ -89,7 +90,7 @@ export class Highlighter {
   flush() {
     for (const id of this.waiting) {
       const entry = this.ranges.get(id);
-      if (entry) this.sets[entry.kind]?.add(entry.range);
+      if (entry) for (const r of entry.painted) this.sets[entry.kind]?.add(r);
     }
     this.waiting.clear();
   }
@@ -99,7 +100,7 @@ export class Highlighter {
     if (!entry) return;
     this.ranges.delete(id);
     this.waiting.delete(id);
-    this.sets[entry.kind]?.delete(entry.range);
+    for (const r of entry.painted) this.sets[entry.kind]?.delete(r);
     for (const mark of this.wrapped.get(id) ?? []) unwrap(mark);
     this.wrapped.delete(id);
     if (this.active === id) this.setActive(null);
@@ -140,7 +141,7 @@ export class Highlighter {
   setActive(id: string | null) {
     const api = this.api;
     if (api) {
-      if (id && this.ranges.get(id)) api.registry.set(HIGHLIGHT_NAMES.active, new api.Highlight(this.ranges.get(id)!.range));
+      if (id && this.ranges.get(id)) api.registry.set(HIGHLIGHT_NAMES.active, new api.Highlight(...this.ranges.get(id)!.painted));
       else api.registry.delete(HIGHLIGHT_NAMES.active);
     } else {
       for (const [key, marks] of this.wrapped) for (const m of marks) m.classList.toggle(`${WRAP_CLASS}--active`, key === id);
@@ -159,16 +160,45 @@ function isAtEnd(range: Range, node: Node, offset: number) {
 }
 
 /** The fallback: each text node part of the range inside a mark (the text itself unchanged). */
-function wrap(doc: Document, range: Range, kind: Kind): HTMLElement[] {
-  const marks: HTMLElement[] = [];
+/** The text nodes a range covers, each with the part of it inside the range (empty parts left out). */
+function textParts(doc: Document, range: Range): { text: Text; start: number; end: number }[] {
   const root = range.commonAncestorContainer;
-  const walker = doc.createTreeWalker(root.nodeType === Node.TEXT_NODE ? root.parentNode! : root, NodeFilter.SHOW_TEXT);
-  const texts: Text[] = [];
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (range.intersectsNode(n)) texts.push(n as Text);
-  for (const text of texts) {
+  if (root.nodeType === Node.TEXT_NODE) return range.endOffset > range.startOffset ? [{ text: root as Text, start: range.startOffset, end: range.endOffset }] : [];
+  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const parts: { text: Text; start: number; end: number }[] = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!range.intersectsNode(n)) continue;
+    const text = n as Text;
     const start = text === range.startContainer ? range.startOffset : 0;
     const end = text === range.endContainer ? range.endOffset : text.length;
-    if (end <= start) continue;
+    if (end > start) parts.push({ text, start, end });
+  }
+  return parts;
+}
+
+const blank = (p: { text: Text; start: number; end: number }) => !/\S/.test(p.text.data.slice(p.start, p.end));
+
+/**
+ * What of a range is painted: reader.md §4 "whitespace-only text nodes are not highlighted" (as Annotator's
+ * highlighter skips them), so a range over such a node (the space between two words in their own elements, a
+ * `<pre>`'s line breaks) is painted as the ranges of its other text; a range without one stays one range.
+ */
+export function paintedRanges(doc: Document, range: Range): Range[] {
+  const parts = textParts(doc, range);
+  if (!parts.some(blank)) return [range];
+  return parts
+    .filter((p) => !blank(p))
+    .map((p) => {
+      const r = doc.createRange();
+      r.setStart(p.text, p.start);
+      r.setEnd(p.text, p.end);
+      return r;
+    });
+}
+
+function wrap(doc: Document, range: Range, kind: Kind): HTMLElement[] {
+  const marks: HTMLElement[] = [];
+  for (const { text, start, end } of textParts(doc, range).filter((p) => !blank(p))) {
     let part = text;
     if (start > 0) part = part.splitText(start);
     if (end - start < part.length) part.splitText(end - start);
