@@ -27,6 +27,8 @@ export interface LibraryShape {
   publishers?: number;
   chaptersPerTitle?: number;
   wordsPerChapter?: number;
+  /** false: no search index (the console's bench reads none of it; PostgreSQL's backfill alone takes most of an hour) */
+  searchIndex?: boolean;
 }
 
 export interface GeneratedLibrary {
@@ -315,7 +317,7 @@ export async function generateLibrary(db: Db, shape: LibraryShape, log: (line: s
   log(`  rows written in ${((rowsDone - started) / 1000).toFixed(1)} s; deriving listings`);
 
   await rebuildAllListings(k);
-  await rebuildSearchIndex(db);
+  if (shape.searchIndex !== false) await rebuildSearchIndex(db);
   // PostgreSQL's autovacuum would vacuum and analyze the new tables soon after (which also merges the GIN indexes'
   // pending lists, that every search reads whole until then); SQLite is left as the app leaves it (no ANALYZE ever
   // runs there), so its plans are the ones a real install gets.

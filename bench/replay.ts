@@ -56,9 +56,12 @@ export function fillIn(recorded: RecordedRequest, reader: Reader, bookId: string
   return { method: recorded.method, path: recorded.path, headers, body: JSON.stringify(body) };
 }
 
-/** Starts `node --import tsx script args` from the repository root; resolves with the first JSON line it prints. */
-export function startJsonProcess<T>(script: string, args: string[] = [], nodeArgs: string[] = []): Promise<{ child: ChildProcess; info: T }> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Starts `node --import tsx script args` from the repository root (with `env` over this process's environment);
+ * resolves with the first JSON line it prints.
+ */
+export function startJsonProcess<T>(script: string, args: string[] = [], nodeArgs: string[] = [], env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: T }> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

@@ -222,6 +222,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     titles: new AdminTitlesService(new AdminTitlesRepository(db.kysely, searchRepo), async (bookId, titleId) => {
       catalogCache.forgetTitle(bookId, titleId);
       catalogRepo.forgetTitles();
+      // its topics may have changed: the dashboard's past minutes by topic are read again
+      admin.dashboard.forgetReading();
       await catalogChanges.record(bookId, titleId).catch(() => {});
     }),
     users: new AdminUsersService(adminUsersRepo, accounts, {

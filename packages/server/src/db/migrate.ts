@@ -32,6 +32,7 @@ import * as m0028 from './migrations/0028_titles_and_works.ts';
 import * as m0029 from './migrations/0029_media.ts';
 import * as m0030 from './migrations/0030_audit_log.ts';
 import * as m0031 from './migrations/0031_admin_console.ts';
+import * as m0032 from './migrations/0032_console_scale.ts';
 import * as m0033 from './migrations/0033_admin_selling.ts';
 import * as m0038 from './migrations/0038_marketing.ts';
 import * as m0037 from './migrations/0037_markup_recovery.ts';
@@ -67,6 +68,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0029_media': m0029,
   '0030_audit_log': m0030,
   '0031_admin_console': m0031,
+  '0032_console_scale': m0032,
   '0033_admin_selling': m0033,
   '0038_marketing': m0038,
   '0037_markup_recovery': m0037,

@@ -7,7 +7,6 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { MINUTES } from './reading-minutes.ts';
 
-
 export interface DayCount {
   day: string;
   n: number;
@@ -73,29 +72,48 @@ export class AdminDashboardRepository {
     return rows.map((r) => ({ day: r.day, n: Number(r.n) }));
   }
 
-  async topTitles(start: string, end: string, limit: number): Promise<{ book_id: string; title: string; minutes: number; readers: number }[]> {
+  /** Minutes read per title over the range, with the book id that breaks ties (every title read: the service ranks). */
+  async minutesByTitle(start: string, end: string): Promise<{ id: number; key: string; minutes: number }[]> {
     const rows = await this.usage(start, end)
       .innerJoin('titles as t', 't.id', 'ue.title_id')
-      .select(['t.book_id', 't.title', sql<number>`sum(${MINUTES})`.as('minutes'), sql<number>`count(distinct ue.user_id)`.as('readers')])
-      .groupBy(['t.id', 't.book_id', 't.title'])
-      .orderBy(sql`sum(${MINUTES})`, 'desc')
-      .orderBy('t.book_id')
-      .limit(limit)
+      .select(['t.id', 't.book_id', sql<number>`sum(${MINUTES})`.as('minutes')])
+      .groupBy(['t.id', 't.book_id'])
       .execute();
-    return rows.map((r) => ({ book_id: r.book_id, title: r.title, minutes: Number(r.minutes) || 0, readers: Number(r.readers) }));
+    return rows.map((r) => ({ id: r.id, key: r.book_id, minutes: Number(r.minutes) || 0 }));
   }
 
-  async topTopics(start: string, end: string, limit: number): Promise<{ slug: string; name: string; minutes: number }[]> {
+  /** Minutes read per topic over the range, with the slug that breaks ties. */
+  async minutesByTopic(start: string, end: string): Promise<{ id: number; key: string; minutes: number }[]> {
     const rows = await this.usage(start, end)
       .innerJoin('title_topics as tt', 'tt.title_id', 'ue.title_id')
       .innerJoin('topics as tp', 'tp.id', 'tt.topic_id')
-      .select(['tp.slug', 'tp.name', sql<number>`sum(${MINUTES})`.as('minutes')])
-      .groupBy(['tp.id', 'tp.slug', 'tp.name'])
-      .orderBy(sql`sum(${MINUTES})`, 'desc')
-      .orderBy('tp.slug')
-      .limit(limit)
+      .select(['tp.id', 'tp.slug', sql<number>`sum(${MINUTES})`.as('minutes')])
+      .groupBy(['tp.id', 'tp.slug'])
       .execute();
-    return rows.map((r) => ({ slug: r.slug, name: r.name, minutes: Number(r.minutes) || 0 }));
+    return rows.map((r) => ({ id: r.id, key: r.slug, minutes: Number(r.minutes) || 0 }));
+  }
+
+  /** Distinct readers of each of these titles over the range (events of chapters that exist, as the minutes count them). */
+  async readersOf(titleIds: number[], start: string, end: string): Promise<Map<number, number>> {
+    if (titleIds.length === 0) return new Map();
+    const rows = await this.usage(start, end)
+      .where('ue.title_id', 'in', titleIds)
+      .select(['ue.title_id', sql<number>`count(distinct ue.user_id)`.as('readers')])
+      .groupBy('ue.title_id')
+      .execute();
+    return new Map(rows.map((r) => [r.title_id, Number(r.readers)]));
+  }
+
+  async titleNames(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('titles').select(['id', 'title']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.title]));
+  }
+
+  async topicNames(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('topics').select(['id', 'name']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
   }
 
   async searchMisses(startDay: string, endDay: string, limit: number): Promise<{ query: string; count: number }[]> {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { AdminDashboard, AdminDashboardQuery, AdminHealth } from '@lectern/core';
 import type { AdminDashboardRepository } from '../repositories/admin-dashboard.ts';
 import { type AuditLog, parseDetail } from './admin-audit.ts';
-import { dayRange } from './admin-range.ts';
+import { dayRange, startOfDay } from './admin-range.ts';
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -74,6 +74,8 @@ export class RecentErrors {
 
 export class AdminDashboardService {
   private storeSize: { at: number; bytes: number } | null = null;
+  /** the closed days' reading by range (start|end), for the day it was read on (see `dashboard`) */
+  private readonly closed = new Map<string, { today: string; reading: Promise<Reading> }>();
 
   constructor(
     private readonly repo: AdminDashboardRepository,
@@ -91,16 +93,30 @@ export class AdminDashboardService {
 
   async dashboard(q: AdminDashboardQuery): Promise<AdminDashboard> {
     const { days, start, end } = dayRange(q.from, q.to, this.now());
-    const [reading, accounts, conversions, imports, topTitles, topTopics, misses, importEntries] = await Promise.all([
-      this.repo.readingByDay(start, end),
+    // Reading before today is closed (events are dated when the server receives them): kept per range until the
+    // day turns; today's is read at each request. A year of events is read once a day, not at every view.
+    const today = startOfDay(this.now());
+    const closedEnd = end < today ? end : today;
+    const openStart = start > today ? start : today;
+    const [closed, open, accounts, conversions, imports, misses, importEntries] = await Promise.all([
+      start < closedEnd ? this.closedReading(start, closedEnd, today) : EMPTY_READING,
+      openStart < end ? readingOf(this.repo, openStart, end) : EMPTY_READING,
       this.repo.newAccountsByDay(start, end),
       this.repo.conversionsByDay(start, end),
       this.repo.importsByDay(start, end),
-      this.repo.topTitles(start, end, 10),
-      this.repo.topTopics(start, end, 10),
       this.repo.searchMisses(days[0]!, days[days.length - 1]!, 20),
       this.audit.importEntries(start, end, 500),
     ]);
+    const reading = [...closed.days, ...open.days];
+    const titleRanks = topOf(closed.titles, open.titles, 10);
+    const topicRanks = topOf(closed.topics, open.topics, 10);
+    const [readers, titleNames, topicNames] = await Promise.all([
+      this.repo.readersOf(titleRanks.map((t) => t.id), start, end),
+      this.repo.titleNames(titleRanks.map((t) => t.id)),
+      this.repo.topicNames(topicRanks.map((t) => t.id)),
+    ]);
+    const topTitles = titleRanks.map((t) => ({ book_id: t.key, title: titleNames.get(t.id) ?? '', minutes: t.minutes, readers: readers.get(t.id) ?? 0 }));
+    const topTopics = topicRanks.map((t) => ({ slug: t.key, name: topicNames.get(t.id) ?? '', minutes: t.minutes }));
     const byDay = <T>(rows: T[], key: (r: T) => string) => new Map(rows.map((r) => [key(r), r]));
     const r = byDay(reading, (x) => x.day);
     const a = byDay(accounts, (x) => x.day);
@@ -133,6 +149,30 @@ export class AdminDashboardService {
       empty_searches: misses,
       import_failures: failures,
     };
+  }
+
+  /**
+   * The closed days' reading of [start, end), read once for `today` (the day it is now) and shared by the requests
+   * that ask meanwhile; a failed read is not kept.
+   */
+  private closedReading(start: string, end: string, today: string): Promise<Reading> {
+    for (const [k, v] of this.closed) if (v.today !== today) this.closed.delete(k);
+    const key = `${start}|${end}`;
+    let entry = this.closed.get(key);
+    if (!entry) {
+      entry = { today, reading: readingOf(this.repo, start, end) };
+      const kept = entry;
+      this.closed.set(key, kept);
+      kept.reading.catch(() => this.closed.get(key) === kept && this.closed.delete(key));
+      // a handful of ranges an operator switches between
+      if (this.closed.size > 8) this.closed.delete(this.closed.keys().next().value!);
+    }
+    return entry.reading;
+  }
+
+  /** Forgets the closed days' reading: a title's topics changed (the console's edit), so its minutes count elsewhere. */
+  forgetReading(): void {
+    this.closed.clear();
   }
 
   async healthReport(): Promise<AdminHealth> {
@@ -169,6 +209,50 @@ export class AdminDashboardService {
     this.storeSize = { at: t, bytes };
     return bytes;
   }
+}
+
+/** Reading over a range: its days' readers and minutes, and the minutes of every title and topic read. */
+interface Reading {
+  days: { day: string; readers: number; minutes: number }[];
+  /** most minutes first, and by id */
+  titles: Ranking;
+  topics: Ranking;
+}
+
+interface Ranking {
+  sorted: Ranked[];
+  byId: Map<number, Ranked>;
+}
+
+/** A title or topic with its minutes; `key` (book id, slug) breaks ties as the order did in SQL. */
+interface Ranked {
+  id: number;
+  key: string;
+  minutes: number;
+}
+
+const EMPTY_READING: Reading = { days: [], titles: { sorted: [], byId: new Map() }, topics: { sorted: [], byId: new Map() } };
+
+const byMinutes = (a: Ranked, b: Ranked) => b.minutes - a.minutes || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+async function readingOf(repo: AdminDashboardRepository, start: string, end: string): Promise<Reading> {
+  const [days, titles, topics] = await Promise.all([repo.readingByDay(start, end), repo.minutesByTitle(start, end), repo.minutesByTopic(start, end)]);
+  const ranking = (rows: Ranked[]): Ranking => ({ sorted: rows.sort(byMinutes), byId: new Map(rows.map((r) => [r.id, r])) });
+  return { days, titles: ranking(titles), topics: ranking(topics) };
+}
+
+/**
+ * The first `n` of the closed days' ranking (sorted) and the open day's, minutes added up: an entry of the result
+ * is either read today or among the first `n` closed entries not read today.
+ */
+function topOf(closed: Ranking, open: Ranking, n: number): Ranked[] {
+  const candidates: Ranked[] = [];
+  for (const r of closed.sorted) {
+    if (candidates.length === n) break;
+    if (!open.byId.has(r.id)) candidates.push(r);
+  }
+  for (const r of open.sorted) candidates.push({ ...r, minutes: (closed.byId.get(r.id)?.minutes ?? 0) + r.minutes });
+  return candidates.sort(byMinutes).slice(0, n);
 }
 
 async function sizeOf(dir: string): Promise<number> {

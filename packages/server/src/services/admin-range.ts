@@ -22,3 +22,8 @@ export function dayRange(from: string | undefined, to: string | undefined, now: 
   const days = Array.from({ length: n }, (_, i) => new Date(first + i * DAY_MS).toISOString().slice(0, 10));
   return { days, start: new Date(first).toISOString(), end: new Date(last + DAY_MS).toISOString() };
 }
+
+/** The ISO instant of the start of `now`'s UTC day. */
+export function startOfDay(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+}
