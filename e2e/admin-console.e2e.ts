@@ -242,13 +242,19 @@ describe.each([
     await other.getByLabel('Publisher').fill('Stale Press');
     await other.getByRole('button', { name: 'Save', exact: true }).click();
     await other.getByText(CONSOLE_MESSAGES.versionConflict).waitFor();
-    // theirs is shown: the form starts again from the first operator's title
+    // the first operator's title comes in where this one did not type; this one's publisher stays
     await expect.poll(() => other.getByLabel('Title', { exact: true }).inputValue()).toBe(revised);
+    expect(await other.getByLabel('Publisher').inputValue()).toBe('Stale Press');
+    await clean(other);
+    await shot(other, 'title-conflict');
+    await other.getByRole('button', { name: 'Save', exact: true }).click();
+    await other.getByText(CONSOLE_MESSAGES.saved, { exact: true }).waitFor();
     await other.close();
     // the catalog shows the edit to a reader
     await reader.goto(`/library/book/${encodeURIComponent(bookIds[0]!)}/`);
     await reader.getByRole('heading', { name: revised }).waitFor();
     await reader.getByText('A book the console edited.').waitFor();
+    await reader.getByText('Stale Press').first().waitFor();
   });
 
   it('draws the dashboard from what this test did: accounts, imports, a refusal, a conversion, a search that found nothing', async () => {

@@ -39,6 +39,13 @@ export const CONSOLE_MESSAGES = {
   confirmRemove: (what: string) => `Remove ${what}? This cannot be undone.`,
   // titles and people
   versionConflict: 'Someone else saved this title while you were editing it.',
+  editsKept: 'Your changes are still in the form, over theirs: fields you did not touch now show their version. Save to keep yours, or reload theirs.',
+  clashesLabel: 'Changed by both of you',
+  clash: (field: string, mine: string, theirs: string) => `${field}: yours ${mine}, theirs ${theirs}`,
+  takeTheirs: 'Reload theirs (drop my changes)',
+  yes: 'yes',
+  no: 'no',
+  emptyValue: 'empty',
   retired: 'Retired: hidden from the catalog. Readers keep their notes, positions and playlists.',
   noResults: 'Nothing matches.',
   // a title's import warnings (issue 24)
@@ -67,7 +74,7 @@ export const ADMIN_CONSOLE_MESSAGES = {
   emailShape: 'Give an email address.',
   nothingToChange: 'Send roles or status to change.',
   versionMissing: 'Send the version you edited (the version field or an If-Match header), so that nobody else\'s change is lost.',
-  versionConflict: (by: string) => `Someone else (${by}) saved this title after you opened it. Their change is shown; make yours again on top of it.`,
+  versionConflict: (by: string) => `Someone else (${by}) saved this title after you opened it. The console keeps your changes over theirs; the command line reads the title again.`,
   titleNotFound: 'No title has that book id.',
   userNotFound: 'No account has that id.',
   rangeBackwards: 'from must be before to.',

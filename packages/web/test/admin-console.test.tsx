@@ -15,7 +15,7 @@ import AdminArea from '../src/features/admin/AdminArea.tsx';
 import { DayBars, niceMax } from '../src/features/admin/Chart.tsx';
 import { IMPORT_KINDS, kindOf } from '../src/features/admin/importKinds.ts';
 import { ImportPage } from '../src/features/admin/ImportPage.tsx';
-import { TitlePage } from '../src/features/admin/TitlesPage.tsx';
+import { mergeFields, TitlePage } from '../src/features/admin/TitlesPage.tsx';
 import { SellingPage } from '../src/features/admin/SellingPage.tsx';
 import { DashboardPage } from '../src/features/admin/DashboardPage.tsx';
 import { AuditPage, detailLine } from '../src/features/admin/AuditPage.tsx';
@@ -269,14 +269,7 @@ describe('a title edited by two operators', () => {
     ...over,
   });
 
-  it('sends the version it opened; a 409 says so and shows theirs', async () => {
-    let served = detail();
-    const calls = stubFetch((call) => {
-      if (call.method === 'PATCH') return json(409, { detail: 'Someone else (bo@example.com) saved this title after you opened it.', current: detail({ version: 4, title: 'Moby Dick; or, The Whale' }) });
-      if (call.url.startsWith('/api/v1/admin/titles/b1/readers/')) return json(200, { results: [], next_cursor: null });
-      if (call.url.startsWith('/api/v1/admin/titles/b1/')) return json(200, served);
-      return json(404, { detail: 'Not found' });
-    });
+  const renderTitle = () => {
     document.cookie = 'csrftoken=tok; path=/';
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
@@ -288,18 +281,76 @@ describe('a title edited by two operators', () => {
         </MemoryRouter>
       </QueryClientProvider>,
     );
+    return client;
+  };
+  const value = (label: string) => (screen.getByLabelText(label, { selector: 'input,textarea' }) as HTMLInputElement).value;
+
+  it('sends the version it opened; a 409 names who, keeps what was typed over theirs, and offers theirs', async () => {
+    let served = detail();
+    const calls = stubFetch((call) => {
+      if (call.method === 'PATCH') {
+        // the first save is stale; the second is sent with the version merged in
+        if ((call.body as { version: number }).version === 3) return json(409, { detail: 'Someone else (bo@example.com) saved this title after you opened it.', current: served });
+        return json(200, (served = detail({ version: 5, title: 'Moby-Dick (annotated)', publisher: 'Harper' })));
+      }
+      if (call.url.startsWith('/api/v1/admin/titles/b1/readers/')) return json(200, { results: [], next_cursor: null });
+      if (call.url.startsWith('/api/v1/admin/titles/b1/')) return json(200, served);
+      return json(404, { detail: 'Not found' });
+    });
+    renderTitle();
     await flush();
     const field = await screen.findByLabelText('Title');
     fireEvent.change(field, { target: { value: 'Moby-Dick (annotated)' } });
-    served = detail({ version: 4, title: 'Moby Dick; or, The Whale' });
+    // the other operator changed the title and the publisher
+    served = detail({ version: 4, title: 'Moby Dick; or, The Whale', publisher: 'Harper' });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await flush();
     const patch = calls.find((c) => c.method === 'PATCH');
     expect(patch?.body).toMatchObject({ version: 3, title: 'Moby-Dick (annotated)' });
-    expect(await screen.findByText(CONSOLE_MESSAGES.versionConflict)).toBeTruthy();
-    // theirs is read again and the form starts from it
+    await screen.findByText(CONSOLE_MESSAGES.versionConflict);
+    expect(screen.getByText('Someone else (bo@example.com) saved this title after you opened it.')).toBeTruthy();
+    // mine stays where I typed; theirs where I did not; the clash is named with both values
     await flush();
-    expect(((await screen.findByLabelText('Title')) as HTMLInputElement).value).toBe('Moby Dick; or, The Whale');
+    expect(value('Title')).toBe('Moby-Dick (annotated)');
+    expect(value('Publisher')).toBe('Harper');
+    const clashes = screen.getByRole('list', { name: CONSOLE_MESSAGES.clashesLabel });
+    expect(within(clashes).getByRole('listitem').textContent).toBe(CONSOLE_MESSAGES.clash('Title', '“Moby-Dick (annotated)”', '“Moby Dick; or, The Whale”'));
+    // saving again sends the version merged in, with both changes
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await flush();
+    expect(calls.filter((c) => c.method === 'PATCH').at(-1)?.body).toMatchObject({ version: 4, title: 'Moby-Dick (annotated)', publisher: 'Harper' });
+    await screen.findByText(CONSOLE_MESSAGES.saved);
+    expect(screen.queryByRole('list', { name: CONSOLE_MESSAGES.clashesLabel })).toBeNull();
+  });
+
+  it('a refetch does not drop what is being typed; Reload theirs does, when asked', async () => {
+    let served = detail();
+    stubFetch((call) => {
+      if (call.url.startsWith('/api/v1/admin/titles/b1/readers/')) return json(200, { results: [], next_cursor: null });
+      if (call.url.startsWith('/api/v1/admin/titles/b1/')) return json(200, served);
+      return json(404, { detail: 'Not found' });
+    });
+    const client = renderTitle();
+    await flush();
+    fireEvent.change(await screen.findByLabelText('Description'), { target: { value: 'A whale of a book.' } });
+    served = detail({ version: 4, description: 'Call me Ishmael.', language: 'en-GB' });
+    await act(() => client.invalidateQueries({ queryKey: ['admin', 'title', 'b1'] }));
+    await vi.waitFor(() => expect(value('Language')).toBe('en-GB'));
+    expect(value('Description')).toBe('A whale of a book.');
+    await screen.findByText(CONSOLE_MESSAGES.versionConflict);
+    fireEvent.click(screen.getByRole('button', { name: CONSOLE_MESSAGES.takeTheirs }));
+    expect(value('Description')).toBe('Call me Ishmael.');
+    expect(screen.queryByText(CONSOLE_MESSAGES.versionConflict)).toBeNull();
+  });
+});
+
+describe('merging a newer version into the title form', () => {
+  const f = { title: 'A', authors: 'X', description: '', language: 'en', publisher: '', topics: '', editors_pick: false };
+  it('takes theirs where untouched, keeps mine where typed, names a field both changed differently', () => {
+    expect(mergeFields(f, { ...f, title: 'B' }, { ...f, language: 'fr' })).toEqual({ form: { ...f, title: 'B', language: 'fr' }, clashes: [] });
+    expect(mergeFields(f, { ...f, title: 'B' }, { ...f, title: 'C', editors_pick: true })).toEqual({ form: { ...f, title: 'B', editors_pick: true }, clashes: ['title'] });
+    // the same change on both sides is no clash
+    expect(mergeFields(f, { ...f, title: 'B' }, { ...f, title: 'B' }).clashes).toEqual([]);
   });
 });
 

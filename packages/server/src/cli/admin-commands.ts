@@ -225,7 +225,8 @@ export async function runAdminCommand(command: string, rest: string[], services:
       });
       // the command line edits what is there now: its version is the current one
       const current = await titles.detail(bookId);
-      const lastEditor = async () => null;
+      // a save between that read and this write is a 409 naming who made it, as the console's is
+      const lastEditor = (id: string) => audit.lastActorOn('title', id);
       const { title, changed } = await titles.edit(bookId, patch, current.version, lastEditor);
       await audit.record('cli', { action: 'title.edit', target_kind: 'title', target_id: bookId, detail: { title: title.title, changed } }, null);
       console.log(`${bookId}: ${Object.keys(changed).length ? `changed ${Object.keys(changed).join(', ')}` : 'nothing changed'} (version ${title.version})`);

@@ -70,12 +70,10 @@ export function TitlesPage() {
 export function TitlePage() {
   const bookId = useParams().bookId ?? '';
   const title = useQuery({ queryKey: adminKeys.title(bookId), queryFn: ({ signal }) => adminApi.title(bookId, signal) });
-  // kept above the form, which starts again (a new key) from the version the server has now
-  const [notice, setNotice] = useState<TitleNotice | null>(null);
   if (title.isPending) return <Spinner label="Loading…" />;
   if (title.isError) return <ErrorState message={isApiError(title.error) ? title.error.detail : M.loadFailed} onRetry={() => void title.refetch()} />;
-  // a new version from the server (saved here or elsewhere) starts the form again from it
-  return <TitleEditor key={title.data.version} title={title.data} notice={notice} onNotice={setNotice} />;
+  // one form per title: a newer version from the server is merged into it (TitleEditor), never starts it again
+  return <TitleEditor key={bookId} title={title.data} />;
 }
 
 const list = (s: string) =>
@@ -84,24 +82,57 @@ const list = (s: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-/** What the last save ended with: it outlives the form, which starts again from each new version. */
+/** The editor's fields as typed. */
+type Fields = { title: string; authors: string; description: string; language: string; publisher: string; topics: string; editors_pick: boolean };
+const FIELD_LABELS: Record<keyof Fields, string> = { title: 'Title', authors: 'Authors', description: 'Description', language: 'Language', publisher: 'Publisher', topics: 'Topics', editors_pick: 'Editors’ pick' };
+
+const fieldsOf = (t: AdminTitleDetail): Fields => ({
+  title: t.title,
+  authors: t.authors.join(', '),
+  description: t.description ?? '',
+  language: t.language ?? '',
+  publisher: t.publisher ?? '',
+  topics: t.topics.map((x) => x.name).join(', '),
+  editors_pick: t.editors_pick,
+});
+
+/**
+ * A newer version (`theirs`) over the form: a field the operator left as it was (`was`) takes theirs, one they
+ * changed keeps theirs (`mine`); both changed differently is a clash, kept as mine and named to the operator.
+ */
+export function mergeFields(was: Fields, mine: Fields, theirs: Fields): { form: Fields; clashes: (keyof Fields)[] } {
+  const form = { ...mine };
+  const clashes: (keyof Fields)[] = [];
+  for (const k of Object.keys(was) as (keyof Fields)[]) {
+    if (mine[k] === was[k]) Object.assign(form, { [k]: theirs[k] });
+    else if (theirs[k] !== was[k] && theirs[k] !== mine[k]) clashes.push(k);
+  }
+  return { form, clashes };
+}
+
+/** What the last save ended with. */
 type TitleNotice = { tone: 'success' | 'alert'; text: string };
 
-function TitleEditor({ title, notice, onNotice }: { title: AdminTitleDetail; notice: TitleNotice | null; onNotice: (notice: TitleNotice | null) => void }) {
+function TitleEditor({ title }: { title: AdminTitleDetail }) {
   const client = useQueryClient();
   const action = useAction();
   const life = useAction();
   const admin = accessOf(useSession().profile) === 'admin';
-  const [form, setForm] = useState({
-    title: title.title,
-    authors: title.authors.join(', '),
-    description: title.description ?? '',
-    language: title.language ?? '',
-    publisher: title.publisher ?? '',
-    topics: title.topics.map((t) => t.name).join(', '),
-    editors_pick: title.editors_pick,
-  });
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
+  const [notice, setNotice] = useState<TitleNotice | null>(null);
+  // the version the form was built on: what a save sends, and what a newer version is merged against
+  const [base, setBase] = useState(title);
+  const [form, setForm] = useState(() => fieldsOf(title));
+  /** fields both this operator and the newer version changed, each with their value */
+  const [clashes, setClashes] = useState<{ field: keyof Fields; theirs: Fields[keyof Fields] }[]>([]);
+  if (title.version !== base.version) {
+    // a newer version arrived (a refetch, a retire, another operator's save): merged in while rendering
+    const theirs = fieldsOf(title);
+    const merged = mergeFields(fieldsOf(base), form, theirs);
+    setBase(title);
+    setForm(merged.form);
+    setClashes([...clashes.filter((c) => !merged.clashes.includes(c.field)), ...merged.clashes.map((field) => ({ field, theirs: theirs[field] }))]);
+  }
+  const set = (k: keyof Fields) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
   const put = (fresh: AdminTitleDetail) => {
     client.setQueryData(adminKeys.title(title.book_id), fresh);
     void client.invalidateQueries({ queryKey: ['admin', 'titles'] });
@@ -109,12 +140,17 @@ function TitleEditor({ title, notice, onNotice }: { title: AdminTitleDetail; not
     void client.invalidateQueries({ queryKey: ['book', title.book_id] });
     void client.invalidateQueries({ queryKey: ['books'] });
   };
+  const takeTheirs = () => {
+    setForm(fieldsOf(title));
+    setClashes([]);
+    setNotice(null);
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    onNotice(null);
+    setNotice(null);
     await action.run(async () => {
       try {
-        const saved = await adminApi.editTitle(title.book_id, title.version, {
+        const saved = await adminApi.editTitle(title.book_id, base.version, {
           title: form.title,
           authors: list(form.authors),
           description: form.description || null,
@@ -123,18 +159,24 @@ function TitleEditor({ title, notice, onNotice }: { title: AdminTitleDetail; not
           topics: list(form.topics),
           editors_pick: form.editors_pick,
         });
-        onNotice({ tone: 'success', text: M.saved });
+        // the form is what was saved: set here, so the new version is not merged as someone else's
+        setBase(saved);
+        setForm(fieldsOf(saved));
+        setClashes([]);
+        setNotice({ tone: 'success', text: M.saved });
         put(saved);
       } catch (err) {
         if (isApiError(err) && err.status === 409) {
-          // theirs is shown (the title is read again); the form starts from it
-          onNotice({ tone: 'alert', text: err.detail || M.versionConflict });
+          // the form keeps what was typed; theirs is read again and merged in, clashes named
+          setNotice({ tone: 'alert', text: err.detail || M.versionConflict });
           void client.invalidateQueries({ queryKey: adminKeys.title(title.book_id) });
+          return; // said in the notice above the form, not twice
         }
         throw err;
       }
     });
   };
+  const shown = (v: Fields[keyof Fields]) => (typeof v === 'boolean' ? (v ? M.yes : M.no) : v ? `“${v}”` : M.emptyValue);
   return (
     <div>
       <div className="admin-head">
@@ -143,9 +185,22 @@ function TitleEditor({ title, notice, onNotice }: { title: AdminTitleDetail; not
           <Link to={`${appPaths.library}book/${encodeURIComponent(title.book_id)}/`}>Title page</Link> · <code>{title.book_id}</code>
         </p>
       </div>
-      {notice?.tone === 'alert' ? (
-        <Notice tone="alert" title={M.versionConflict}>
-          {notice.text}
+      {notice?.tone === 'alert' || clashes.length ? (
+        <Notice tone="alert" title={M.versionConflict} dismissible={false}>
+          {notice?.tone === 'alert' ? <p>{notice.text}</p> : null}
+          <p>{M.editsKept}</p>
+          {clashes.length ? (
+            <ul aria-label={M.clashesLabel}>
+              {clashes.map((c) => (
+                <li key={c.field}>{M.clash(FIELD_LABELS[c.field], shown(form[c.field]), shown(c.theirs))}</li>
+              ))}
+            </ul>
+          ) : null}
+          <div className="admin-form__actions">
+            <Button variant="secondary" size="sm" onClick={takeTheirs}>
+              {M.takeTheirs}
+            </Button>
+          </div>
         </Notice>
       ) : notice ? (
         <Notice tone="success">{notice.text}</Notice>
