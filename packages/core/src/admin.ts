@@ -38,6 +38,13 @@ export const adminPaths = {
   titleRestore: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/restore/`,
   /** GET: what the importer forgave in the title (AdminTitleWarnings; issue 24) */
   titleWarnings: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/warnings/`,
+  /**
+   * PUT multipart, one `file` part: the title's cover, a JPEG, PNG or WebP of at most ADMIN_COVER_LIMITS (checked by
+   * its bytes and decoded size, stored without its metadata). Answers AdminTitleDetail.
+   */
+  titleCover: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/cover/`,
+  /** PUT adminTitleScriptsSchema: allow the title's scripts (only with a scripted origin). Answers AdminTitleDetail. */
+  titleScripts: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/scripts/`,
   /** GET: the title's readers, most minutes first (adminPageQuerySchema) */
   titleReaders: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/readers/`,
   /** GET: search and page accounts (adminUsersQuerySchema); POST: create one (adminUserCreateSchema) */
@@ -231,8 +238,19 @@ export const adminTitleStatsSchema = z.object({
 });
 export type AdminTitleStats = z.infer<typeof adminTitleStatsSchema>;
 
+/** An uploaded cover's bounds: its bytes, and its decoded width and height. */
+export const ADMIN_COVER_LIMITS = { maxBytes: 5 * 1024 * 1024, maxSide: 6000, maxPixels: 25_000_000 } as const;
+
+/** PUT titleScripts: the flag the command line's `import --allow-scripts` sets. */
+export const adminTitleScriptsSchema = z.object({ allow_scripts: z.boolean({ error: M.allowScriptsShape }) }).strict();
+export type AdminTitleScripts = z.infer<typeof adminTitleScriptsSchema>;
+
 export const adminTitleDetailSchema = adminTitleRowSchema.extend({
   description: z.string().nullable(),
+  /** the title's chapters may run their scripts (in the scripted origin's frame) */
+  allow_scripts: z.boolean(),
+  /** whether this server has a scripted origin (SCRIPTED_ORIGIN): without one, scripts cannot be allowed */
+  scripts_available: z.boolean(),
   topics: z.array(topicSchema),
   chapters: z.number().int(),
   /** the reader's title page */

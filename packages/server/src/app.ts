@@ -71,7 +71,7 @@ import { AdminDashboardRepository } from './repositories/admin-dashboard.ts';
 import { AdminTitlesRepository } from './repositories/admin-titles.ts';
 import { AdminUsersRepository } from './repositories/admin-users.ts';
 import { AuditRepository } from './repositories/audit.ts';
-import { adminConsoleRoutes } from './routes/admin-console.ts';
+import { adminConsoleRoutes, adminCoverRoute } from './routes/admin-console.ts';
 import { adminSellingRoutes } from './routes/admin-selling.ts';
 import { AdminSellingRepository } from './repositories/admin-selling.ts';
 import { AdminSellingService } from './services/admin-selling.ts';
@@ -225,7 +225,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       // its topics may have changed: the dashboard's past minutes by topic are read again
       admin.dashboard.forgetReading();
       await catalogChanges.record(bookId, titleId).catch(() => {});
-    }),
+    }, undefined, { store, scriptedOrigin: config.scriptedOrigin !== null }),
     users: new AdminUsersService(adminUsersRepo, accounts, {
       sendReset: (email) => services.passwordReset.request(email),
       forgetUser: (userId) => auth.forgetUser(userId),
@@ -383,6 +383,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   await app.register(async (uploads) => {
     await uploads.register(fastifyMultipart);
     adminRoutes(uploads, { importer: services.importer, flags: services.flags });
+    adminCoverRoute(uploads, { titles: services.admin.titles });
   });
   collectionRoutes(app, { collections: services.collections, metadata: services.metadata });
   readerRoutes(app, { reader: services.reader });

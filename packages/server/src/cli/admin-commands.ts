@@ -9,6 +9,7 @@
  *   titles:edit <book_id> [--title T] [--author NAME]... [--description D] [--language TAG] [--publisher P]
  *               [--topic NAME]... [--pick true|false]
  *   titles:retire <book_id> | titles:restore <book_id>
+ *   titles:cover <book_id> <file> | titles:scripts <book_id> on|off
  *   audit:list [--action A] [--actor EMAIL|cli] [--target-kind K] [--target-id ID] [--limit N]
  *   users:show --email E | users:send-reset --email E | titles:show <book_id> | health
  *   dashboard [--from DAY] [--to DAY]
@@ -17,8 +18,10 @@
  *   teams:owner <team_id> --email E | teams:remove-member <team_id> --email E
  *   promo:edit <code> [--limit N|none] [--expires ISO-DATE|none] | promo:redemptions <code>
  */
+import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
+  ADMIN_COVER_LIMITS,
   adminAuditQuerySchema,
   adminDashboardQuerySchema,
   adminInvoicesQuerySchema,
@@ -41,6 +44,8 @@ export const ADMIN_USAGE = `  users:list [--q TEXT] [--role admin|content-creato
   titles:list [--q TEXT] [--state active|retired|all]
   titles:edit <book_id> [--title T] [--author NAME]... [--description D] [--language TAG] [--publisher P] [--topic NAME]... [--pick true|false]
   titles:retire <book_id> | titles:restore <book_id>   (out of the catalog and back; readers' notes and positions kept)
+  titles:cover <book_id> <file>   (a JPEG, PNG or WebP as the title's cover)
+  titles:scripts <book_id> on|off   (allow the title's scripts, as import --allow-scripts; needs SCRIPTED_ORIGIN)
   audit:list [--action A] [--actor EMAIL|cli] [--target-kind K] [--target-id ID] [--limit N]
   users:show --email E          (status, roles, trial end, team, sessions)
   users:send-reset --email E    (emails the account a link to choose a new password)
@@ -239,6 +244,29 @@ export async function runAdminCommand(command: string, rest: string[], services:
       const title = command === 'titles:retire' ? await titles.retire(bookId) : await titles.restore(bookId);
       await audit.record('cli', { action: command === 'titles:retire' ? 'title.retire' : 'title.restore', target_kind: 'title', target_id: bookId, detail: { title: title.title } }, null);
       console.log(`${bookId} "${title.title}": ${title.retired_at ? 'retired (out of the catalog)' : 'back in the catalog'}`);
+      return 0;
+    }
+    case 'titles:cover': {
+      const [bookId, file] = rest;
+      if (!bookId || !file) throw new AppError(400, 'titles:cover needs <book_id> <file>');
+      const stat = await fs.stat(file).catch(() => null);
+      if (!stat?.isFile()) throw new AppError(400, `titles:cover: no such file: ${file}`);
+      // read no more than the cap allows (and one byte to know it is over)
+      const handle = await fs.open(file, 'r');
+      const bytes = Buffer.alloc(Math.min(stat.size, ADMIN_COVER_LIMITS.maxBytes + 1));
+      await handle.read(bytes, 0, bytes.length, 0).finally(() => handle.close());
+      const { title, width, height, media_type } = await titles.setCover(bookId, bytes);
+      await audit.record('cli', { action: 'title.cover', target_kind: 'title', target_id: bookId, detail: { title: title.title, media_type, width, height, bytes: bytes.length } }, null);
+      console.log(`${bookId} "${title.title}": cover set (${media_type}, ${width}×${height})`);
+      return 0;
+    }
+    case 'titles:scripts': {
+      const [bookId, onOff] = rest;
+      if (!bookId || (onOff !== 'on' && onOff !== 'off')) throw new AppError(400, 'titles:scripts needs <book_id> on|off');
+      const before = await titles.detail(bookId);
+      const { title, changed } = await titles.setAllowScripts(bookId, onOff === 'on');
+      if (changed) await audit.record('cli', { action: 'title.scripts', target_kind: 'title', target_id: bookId, detail: { title: title.title, allow_scripts: [before.allow_scripts, title.allow_scripts] } }, null);
+      console.log(`${bookId} "${title.title}": scripts ${title.allow_scripts ? 'allowed' : 'not allowed'}${changed ? '' : ' (already)'}`);
       return 0;
     }
     case 'audit:list': {

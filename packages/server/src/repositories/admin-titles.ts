@@ -206,6 +206,30 @@ export class AdminTitlesRepository {
   }
 
   /**
+   * Points the title at a new cover file (and moves the version); answers the cover it had, for the caller to remove
+   * when it was an upload's. The listing rows are derived again (a card knows whether there is a cover).
+   */
+  async setCover(title: TitleRow, coverPath: string, mediaType: string): Promise<{ before: string | null }> {
+    return this.db.transaction().execute(async (trx) => {
+      const had = await trx.selectFrom('titles').select('cover_path').where('id', '=', title.id).executeTakeFirstOrThrow();
+      await trx.updateTable('titles').set({ cover_path: coverPath, cover_media_type: mediaType, version: sql`version + 1` }).where('id', '=', title.id).execute();
+      await refreshListings(trx, [title.work_title_id ?? title.id]);
+      return { before: had.cover_path };
+    });
+  }
+
+  /** The title's allow_scripts flag (and its version): false when it already was so. */
+  async setAllowScripts(title: TitleRow, allow: boolean): Promise<boolean> {
+    const res = await this.db
+      .updateTable('titles')
+      .set({ allow_scripts: allow ? 1 : 0, version: sql`version + 1` })
+      .where('id', '=', title.id)
+      .where('allow_scripts', '=', allow ? 0 : 1)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /**
    * Each reader's figures for one title, one row per reader: minutes from usage events, progress from chapter
    * progress (a reader may have either), their latest time.
    */

@@ -10,7 +10,9 @@ import {
   adminDashboardQuerySchema,
   adminPageQuerySchema,
   adminPaths,
+  ADMIN_COVER_LIMITS,
   adminTitlePatchSchema,
+  adminTitleScriptsSchema,
   adminTitlesQuerySchema,
   adminUserCreateSchema,
   adminUserPatchSchema,
@@ -19,7 +21,7 @@ import {
 } from '@lectern/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { fieldError } from '../errors.ts';
+import { AppError, fieldError } from '../errors.ts';
 import { assertContentRole } from '../policies/admin.ts';
 import { assertAdmin } from '../policies/reading.ts';
 import { currentUser } from '../plugins/auth-context.ts';
@@ -121,6 +123,16 @@ export function adminConsoleRoutes(
     return deps.titles.warnings(bookParams.parse(request.params).bookId);
   });
 
+  app.put('/api/v1/admin/titles/:bookId/scripts/', async (request) => {
+    await content(request);
+    const { bookId } = bookParams.parse(request.params);
+    const { allow_scripts } = adminTitleScriptsSchema.parse(request.body ?? {});
+    const { title } = await deps.titles.setAllowScripts(bookId, allow_scripts, (t) => {
+      request.audit = { action: 'title.scripts', target_kind: 'title', target_id: bookId, detail: { title: t.title, allow_scripts: [t.allow_scripts === 1, allow_scripts] } };
+    });
+    return title;
+  });
+
   // Readers' emails and account ids: admins only (a content creator sees the detail's totals)
   app.get('/api/v1/admin/titles/:bookId/readers/', async (request) => {
     await admin(request);
@@ -181,5 +193,36 @@ export function adminConsoleRoutes(
     await admin(request);
     reply.header('cache-control', 'private, no-cache');
     return deps.dashboard.healthReport();
+  });
+}
+
+/**
+ * The title's cover upload: multipart, so it is registered where multipart is (app.ts's uploads scope). One `file`
+ * part read into memory under the cover's byte cap (5 MB), then checked as hostile input by the service.
+ */
+export function adminCoverRoute(app: FastifyInstance, deps: { titles: AdminTitlesService }): void {
+  app.put('/api/v1/admin/titles/:bookId/cover/', async (request) => {
+    const user = await currentUser(request);
+    assertContentRole(user);
+    const { bookId } = bookParams.parse(request.params);
+    await deps.titles.detail(bookId); // 404 before reading a body for a title that is not there
+    if (!request.isMultipart()) throw fieldError('file', M.coverMissing);
+    let bytes: Buffer;
+    try {
+      const part = await request.file({ limits: { fileSize: ADMIN_COVER_LIMITS.maxBytes, files: 1, fields: 0, parts: 2 } });
+      if (!part || part.fieldname !== 'file') throw fieldError('file', M.coverMissing);
+      bytes = await part.toBuffer();
+    } catch (err) {
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError('file', M.coverTooLarge(ADMIN_COVER_LIMITS.maxBytes / (1024 * 1024)));
+      if (err instanceof AppError) throw err;
+      // the parser's own complaints (no boundary, a malformed part, too many parts) are the request's fault
+      if ((err as { code?: string }).code?.startsWith('FST_') || /multipart|boundary|malformed|part/i.test((err as Error).message)) throw fieldError('file', M.coverMissing);
+      throw err;
+    }
+    const { title, width, height, media_type } = await deps.titles.setCover(bookId, bytes, (t) => {
+      request.audit = { action: 'title.cover', target_kind: 'title', target_id: bookId, detail: { title: t.title } };
+    });
+    request.audit = { action: 'title.cover', target_kind: 'title', target_id: bookId, detail: { title: title.title, media_type, width, height, bytes: bytes.length } };
+    return title;
   });
 }

@@ -5,6 +5,7 @@
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,
+  ADMIN_COVER_LIMITS,
   ADMIN_PAGE_SIZE,
   type AdminTitleDetail,
   type AdminTitleWarnings,
@@ -21,7 +22,12 @@ import {
   slugify,
   titleSortKey,
 } from '@lectern/core';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { TitleRow } from '../db/schema.ts';
+import type { ContentStore } from '../storage/content-store.ts';
+import { checkCover } from '../storage/cover-upload.ts';
+import { randomToken } from '../util/random.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
 import type { AdminTitlesRepository, TitleEdit, TitleNames } from '../repositories/admin-titles.ts';
 import { decodeKeyCursor, encodeKeyCursor } from './admin-cursor.ts';
@@ -59,7 +65,58 @@ export class AdminTitlesService {
     /** forgets what this and other processes keep of the title (caches, listings' generation) */
     private readonly forget: (bookId: string, titleId: number) => Promise<void>,
     private readonly now: () => Date = () => new Date(),
+    /** where covers go, and whether this server has a scripted origin (scripts can be allowed only then) */
+    private readonly files: { store: ContentStore; scriptedOrigin: boolean } | null = null,
   ) {}
+
+  /**
+   * A new cover from an operator's upload, checked as hostile input (storage/cover-upload.ts); a 400 naming `file`
+   * says why not. Stored in a folder of its own beside the title's edition folders (`<book_id>.cover-<token>`), so
+   * replacing it removes only what an upload made, never a file of the book's own.
+   */
+  async setCover(bookId: string, bytes: Buffer, committed?: Committed): Promise<{ title: AdminTitleDetail; width: number; height: number; media_type: string }> {
+    const title = await this.find(bookId);
+    if (!this.files) throw new Error('AdminTitlesService: no content store given');
+    const mb = ADMIN_COVER_LIMITS.maxBytes / (1024 * 1024);
+    if (bytes.length > ADMIN_COVER_LIMITS.maxBytes) throw fieldError('file', M.coverTooLarge(mb));
+    const checked = await checkCover(bytes, ADMIN_COVER_LIMITS);
+    if (!checked.ok) {
+      throw fieldError('file', checked.reason === 'kind' ? M.coverKind : checked.reason === 'broken' ? M.coverBroken : M.coverDimensions(ADMIN_COVER_LIMITS.maxSide, ADMIN_COVER_LIMITS.maxPixels / 1_000_000));
+    }
+    const folder = `${title.book_id}${COVER_FOLDER}${randomToken(6)}`;
+    const stored = `${folder}/cover.${checked.kind.ext}`;
+    const dir = this.files.store.resolve(folder);
+    await fs.mkdir(dir, { recursive: true });
+    let before: string | null;
+    try {
+      await fs.writeFile(path.join(dir, `cover.${checked.kind.ext}`), checked.data);
+      ({ before } = await this.repo.setCover(title, stored, checked.kind.mediaType));
+    } catch (err) {
+      await fs.rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+    committed?.(title);
+    // the cover an earlier upload made (with its card variant); a book's own cover file stays with its edition
+    const old = before?.split('/')[0];
+    if (old && old.includes(COVER_FOLDER) && old !== folder) await fs.rm(this.files.store.resolve(old), { recursive: true, force: true }).catch(() => {});
+    await this.forget(title.book_id, title.id);
+    return { title: await this.detail(bookId), width: checked.width, height: checked.height, media_type: checked.kind.mediaType };
+  }
+
+  /**
+   * The flag `import --allow-scripts` sets. Only with a scripted origin (a 400 naming allow_scripts otherwise, to
+   * allow; turning it off is always possible). Answers the title and whether the flag moved.
+   */
+  async setAllowScripts(bookId: string, allow: boolean, committed?: Committed): Promise<{ title: AdminTitleDetail; changed: boolean }> {
+    const title = await this.find(bookId);
+    if (allow && !this.files?.scriptedOrigin) throw fieldError('allow_scripts', M.noScriptedOrigin);
+    const changed = await this.repo.setAllowScripts(title, allow);
+    if (changed) {
+      committed?.(title);
+      await this.forget(title.book_id, title.id);
+    }
+    return { title: await this.detail(bookId), changed };
+  }
 
   async list(q: AdminTitlesQuery): Promise<AdminTitlePage> {
     const limit = q.limit ?? ADMIN_PAGE_SIZE.default;
@@ -197,6 +254,8 @@ export class AdminTitlesService {
     ]);
     return {
       ...this.fieldsOf(title, names.get(title.id)!, picked.has(title.id)),
+      allow_scripts: title.allow_scripts === 1,
+      scripts_available: this.files?.scriptedOrigin ?? false,
       chapters,
       url: paths.titlePage(title.book_id),
       stats: {
@@ -208,6 +267,9 @@ export class AdminTitlesService {
     };
   }
 }
+
+/** Between the book id and a token in the name of an uploaded cover's folder. */
+const COVER_FOLDER = '.cover-';
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -223,6 +285,7 @@ function rowOf(r: TitleRow, n: TitleNames, picked: boolean): AdminTitleRow {
     retired_at: r.retired_at ?? null,
     editors_pick: picked,
     version: r.version,
-    cover_url: r.cover_path ? paths.cover(r.book_id) : null,
+    // the version in the address: a new cover is a new address (covers are cached for a day)
+    cover_url: r.cover_path ? `${paths.cover(r.book_id)}?v=${r.version}` : null,
   };
 }
