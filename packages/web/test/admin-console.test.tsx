@@ -262,6 +262,8 @@ describe('a title edited by two operators', () => {
     version: 3,
     cover_url: null,
     description: null,
+    allow_scripts: false,
+    scripts_available: false,
     topics: [],
     chapters: 2,
     url: '/library/book/b1/',
@@ -341,6 +343,42 @@ describe('a title edited by two operators', () => {
     fireEvent.click(screen.getByRole('button', { name: CONSOLE_MESSAGES.takeTheirs }));
     expect(value('Description')).toBe('Call me Ishmael.');
     expect(screen.queryByText(CONSOLE_MESSAGES.versionConflict)).toBeNull();
+  });
+  it('uploads a cover with PUT, shows the server’s reason for a refused one; scripts only with a scripted origin', async () => {
+    let served = detail();
+    const calls = stubFetch((call) => {
+      if (call.url.startsWith('/api/v1/admin/titles/b1/scripts/')) return json(200, (served = detail({ version: 5, allow_scripts: (call.body as { allow_scripts: boolean }).allow_scripts, scripts_available: true })));
+      if (call.url.startsWith('/api/v1/admin/titles/b1/readers/')) return json(200, { results: [], next_cursor: null });
+      if (call.url.startsWith('/api/v1/admin/titles/b1/')) return json(200, served);
+      return json(404, { detail: 'Not found' });
+    });
+    renderTitle();
+    await flush();
+    await screen.findByRole('heading', { name: 'Cover' });
+    // no scripted origin: nothing offered
+    expect(screen.queryByRole('heading', { name: 'Scripts' })).toBeNull();
+    const upload = screen.getByRole('button', { name: CONSOLE_MESSAGES.coverUpload }) as HTMLButtonElement;
+    expect(upload.disabled).toBe(true);
+    const file = new File([new Uint8Array([0x3c, 0x73, 0x76, 0x67])], 'cover.svg', { type: 'image/svg+xml' });
+    fireEvent.change(screen.getByLabelText(CONSOLE_MESSAGES.coverChoose), { target: { files: [file] } });
+    fireEvent.click(upload);
+    await flush();
+    const xhr = FakeXhr.last.at(-1)!;
+    expect([xhr.method, xhr.url]).toEqual(['PUT', '/api/v1/admin/titles/b1/cover/']);
+    expect((xhr.body!.get('file') as File).name).toBe('cover.svg');
+    await xhr.answer(400, { detail: 'A cover must be a JPEG, PNG or WebP image.', errors: { file: ['A cover must be a JPEG, PNG or WebP image.'] } });
+    await screen.findByText('A cover must be a JPEG, PNG or WebP image.');
+    fireEvent.click(upload);
+    await flush();
+    await FakeXhr.last.at(-1)!.answer(200, (served = detail({ version: 4, cover_url: '/api/v1/book/b1/cover?v=4', scripts_available: true })));
+    await screen.findByText(CONSOLE_MESSAGES.coverSaved);
+    expect(screen.getByRole('img', { hidden: true }).getAttribute('src')).toBe('/api/v1/book/b1/cover?v=4');
+    // the answer says the server has a scripted origin: the flag is offered, and sent
+    fireEvent.click(await screen.findByRole('checkbox', { name: CONSOLE_MESSAGES.scriptsLabel }));
+    await flush();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ allow_scripts: true });
+    await screen.findByText(CONSOLE_MESSAGES.scriptsOn);
+    expect((screen.getByRole('checkbox', { name: CONSOLE_MESSAGES.scriptsLabel }) as HTMLInputElement).checked).toBe(true);
   });
 });
 
@@ -486,7 +524,7 @@ describe("editors' picks", () => {
         return json(200, { results: [{ book_id: 'b2', title: 'Quiet Engines', authors: ['Ada'], content_format: 'book', language: 'en', publisher: null, created_at: '2026-11-01T00:00:00Z', retired_at: null, editors_pick: false, version: 1, cover_url: null }], next_cursor: null });
       }
       const m = /\/api\/v1\/admin\/titles\/(b\d)\/$/.exec(call.url);
-      if (m) return json(200, { book_id: m[1], title: m[1] === 'b1' ? 'Harbour Lights' : 'Quiet Engines', authors: [], content_format: 'book', language: null, publisher: null, created_at: '2026-11-01T00:00:00Z', retired_at: null, editors_pick: true, version: 1, cover_url: null, description: null, topics: [], chapters: 1, url: '/library/book/x/', stats: { readers: 0, minutes_read: 0, completed_readers: 0, completion: 0 } });
+      if (m) return json(200, { book_id: m[1], title: m[1] === 'b1' ? 'Harbour Lights' : 'Quiet Engines', authors: [], content_format: 'book', language: null, publisher: null, created_at: '2026-11-01T00:00:00Z', retired_at: null, editors_pick: true, version: 1, cover_url: null, description: null, allow_scripts: false, scripts_available: false, topics: [], chapters: 1, url: '/library/book/x/', stats: { readers: 0, minutes_read: 0, completed_readers: 0, completion: 0 } });
       return json(200, { results: [] });
     });
     renderPage(<EngagingPage />);

@@ -119,6 +119,13 @@ export const adminApi = {
   retireTitle: (bookId: string) => api.request(adminPaths.titleRetire(bookId), adminTitleDetailSchema, { method: 'POST', body: {} }),
   restoreTitle: (bookId: string) => api.request(adminPaths.titleRestore(bookId), adminTitleDetailSchema, { method: 'POST', body: {} }),
   titleWarnings: (bookId: string, signal?: AbortSignal) => api.request(adminPaths.titleWarnings(bookId), adminTitleWarningsSchema, { signal }),
+  /** PUT multipart: the title's cover (the server checks the bytes; a 400 names `file`) */
+  setCover: (bookId: string, file: File) => {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    return api.upload(adminPaths.titleCover(bookId), form, adminTitleDetailSchema, { method: 'PUT' });
+  },
+  setScripts: (bookId: string, allow: boolean) => api.request(adminPaths.titleScripts(bookId), adminTitleDetailSchema, { method: 'PUT', body: { allow_scripts: allow } }),
   titleReaders: (bookId: string, cursor?: string, signal?: AbortSignal) =>
     api.request(adminPaths.titleReaders(bookId), adminTitleReadersPageSchema, { query: { cursor }, signal }),
   setChapterFlags: (bookId: string, fullPath: string, flags: { as_sample?: boolean; is_public?: boolean }) =>

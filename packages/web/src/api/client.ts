@@ -127,6 +127,8 @@ export interface RequestOptions {
 
 export interface UploadOptions {
   query?: RequestOptions['query'];
+  /** POST unless said (a title's cover is a PUT: it replaces the one there) */
+  method?: 'POST' | 'PUT';
   signal?: AbortSignal;
   /** bytes sent so far and the body's size (0 when unknown) */
   onProgress?: (sent: number, total: number) => void;
@@ -340,7 +342,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const token = await ensureCsrfToken();
     const { status, statusText, text } = await new Promise<{ status: number; statusText: string; text: string }>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', url);
+      xhr.open(opts.method ?? 'POST', url);
       xhr.withCredentials = true;
       xhr.setRequestHeader('Accept', 'application/json');
       if (token) xhr.setRequestHeader(CSRF_HEADER, token);

@@ -24,6 +24,7 @@ import { ActionStatus, useAction } from './useAction.tsx';
 import { usePaged } from './usePaged.ts';
 import { SelectField } from './SelectField.tsx';
 import { TitleImportWarnings } from './TitleImportWarnings.tsx';
+import { CoverPanel, ScriptsPanel } from './TitleFiles.tsx';
 
 export function TitlesPage() {
   const [typed, setTyped] = useState('');
@@ -252,6 +253,8 @@ function TitleEditor({ title }: { title: AdminTitleDetail }) {
           </div>
         </form>
       </section>
+      <CoverPanel title={title} onSaved={put} />
+      <ScriptsPanel title={title} onSaved={put} />
       <Chapters bookId={title.book_id} />
       <section className="admin-panel" aria-labelledby="admin-title-life">
         <h2 id="admin-title-life">{title.retired_at ? 'Bring back' : 'Retire'}</h2>
