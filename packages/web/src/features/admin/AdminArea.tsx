@@ -16,8 +16,11 @@ import { DashboardPage } from './DashboardPage.tsx';
 import { EngagingPage } from './EngagingPage.tsx';
 import { HealthPage } from './HealthPage.tsx';
 import { ImportPage } from './ImportPage.tsx';
+import { InvoicesPage } from './InvoicesPage.tsx';
 import { PeoplePage, PersonPage } from './PeoplePage.tsx';
+import { PromotionCodePage } from './PromotionCodePage.tsx';
 import { SellingPage } from './SellingPage.tsx';
+import { TeamPage, TeamsPage } from './TeamsPage.tsx';
 import { TitlePage, TitlesPage } from './TitlesPage.tsx';
 import './AdminArea.css';
 
@@ -82,6 +85,10 @@ function Console({ access }: { access: Access }) {
               <Route path="people" element={<PeoplePage />} />
               <Route path="people/:userId" element={<PersonPage />} />
               <Route path="selling" element={<SellingPage />} />
+              <Route path="selling/codes/:code" element={<PromotionCodePage />} />
+              <Route path="invoices" element={<InvoicesPage />} />
+              <Route path="teams" element={<TeamsPage />} />
+              <Route path="teams/:teamId" element={<TeamPage />} />
               <Route path="engaging" element={<EngagingPage />} />
               <Route path="health" element={<HealthPage />} />
               <Route path="audit" element={<AuditPage />} />

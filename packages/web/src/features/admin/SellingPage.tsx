@@ -1,16 +1,19 @@
 /**
  * Selling (issue 23): the plans and their prices, promotion codes (create with a limit and an end, see how often
- * each was redeemed) and marking an invoice paid; every action through the admin API, written to the audit log.
+ * each was redeemed; a code's own page changes them and lists its redemptions: PromotionCodePage.tsx), and the way
+ * to the invoices and teams; every action through the admin API, written to the audit log.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CONSOLE_MESSAGES as M, PLAN_PERIODS, PLANS, type PlanInfo, type AdminPromotionCode } from '@lectern/core';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { adminApi, adminKeys } from '../../api/admin.ts';
 import { api } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
+import { consolePaths } from './access.ts';
 import { formatDate, formatPrice, isoOfLocal } from './format.ts';
 import { ActionStatus, useAction } from './useAction.tsx';
 import { SelectField } from './SelectField.tsx';
@@ -159,7 +162,10 @@ function PromotionCodes() {
               {codes.data.map((c) => (
                 <tr key={c.code} data-code={c.code}>
                   <td>
-                    <code>{c.code}</code> {c.is_sale ? <span className="admin-badge admin-badge--warn">sale</span> : null}
+                    <Link to={consolePaths.promotionCode(c.code)} aria-label={`Promotion code ${c.code}: limit, end and redemptions`}>
+                      <code>{c.code}</code>
+                    </Link>{' '}
+                    {c.is_sale ? <span className="admin-badge admin-badge--warn">sale</span> : null}
                   </td>
                   <td>{offOf(c)}</td>
                   <td className="num">
@@ -177,26 +183,15 @@ function PromotionCodes() {
   );
 }
 
+/** Invoices and teams have pages of their own (InvoicesPage.tsx, TeamsPage.tsx). */
 function Invoices() {
-  const action = useAction();
-  const [id, setId] = useState('');
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    await action.run(() => adminApi.markInvoicePaid(id.trim()), () => M.invoicePaid(id.trim()));
-  };
   return (
     <section className="admin-panel" aria-labelledby="admin-invoices">
-      <h2 id="admin-invoices">Invoices</h2>
-      <p className="admin-hint">An invoice paid outside the library (a bank transfer) is marked paid here by its number.</p>
-      <form className="admin-form" onSubmit={(e) => void submit(e)} aria-label="Mark an invoice paid" noValidate>
-        <TextField label="Invoice number" name="id" inputMode="numeric" value={id} onChange={(e) => setId(e.target.value)} errors={action.errors.id} />
-        <div className="admin-form__actions">
-          <Button type="submit" variant="secondary" busy={action.busy}>
-            Mark paid
-          </Button>
-          <ActionStatus action={action} />
-        </div>
-      </form>
+      <h2 id="admin-invoices">Invoices and teams</h2>
+      <p className="admin-hint">
+        An invoice paid outside the library (a bank transfer) is marked paid from the <Link to={consolePaths.section('invoices')}>invoices</Link>, unpaid ones
+        first. A team's seats, owner and members are on its page under <Link to={consolePaths.section('teams')}>teams</Link>.
+      </p>
     </section>
   );
 }

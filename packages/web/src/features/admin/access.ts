@@ -27,6 +27,8 @@ export const SECTIONS: readonly Section[] = [
   { path: 'titles', label: 'Titles', content: true },
   { path: 'people', label: 'People' },
   { path: 'selling', label: 'Selling' },
+  { path: 'invoices', label: 'Invoices' },
+  { path: 'teams', label: 'Teams' },
   { path: 'engaging', label: 'Engaging' },
   { path: 'health', label: 'Health' },
   { path: 'audit', label: 'Audit log' },
@@ -40,4 +42,6 @@ export const consolePaths = {
   section: (path: string) => `/admin/${path ? `${path}/` : ''}`,
   title: (bookId: string) => `/admin/titles/${encodeURIComponent(bookId)}/`,
   user: (userId: string) => `/admin/people/${encodeURIComponent(userId)}/`,
+  team: (teamId: string) => `/admin/teams/${encodeURIComponent(teamId)}/`,
+  promotionCode: (code: string) => `/admin/selling/codes/${encodeURIComponent(code)}/`,
 };
