@@ -103,7 +103,7 @@ describe.each([
     await row.getByRole('link', { name: teamName }).click();
     await admin.getByRole('heading', { name: teamName, level: 1 }).waitFor();
     const members = admin.getByRole('region', { name: 'Members list' });
-    await members.getByRole('row').filter({ hasText: ownerEmail }).getByText('owner').waitFor();
+    await members.getByRole('row').filter({ hasText: ownerEmail }).getByText('owner', { exact: true }).waitFor();
 
     const seats = admin.getByRole('textbox', { name: 'Seats' });
     await seats.fill('0');
