@@ -13,6 +13,8 @@
  *   row then has that build's row beside it and their runs alternate (the anchor on a machine others share)
  *   DIST=dir: the build to measure instead of packages/web/dist  BEFORE_PORT=n: the anchor's server (default PORT+50)
  *   CHROME_PORTS=n: Chrome takes the ports PORT+1 to PORT+n in turn (default 20)
+ *   BEFORE_ROOT=dir: the anchor's server started from that checkout (a `git worktree` of the older commit, its
+ *   packages/web/dist built), so the anchor is that commit whole, server and web app, not its web app on today's server
  *
  * Readers (issue 21): "one" is the demo account with one playlist of the library's titles; "many" is a subscriber
  * with 51 playlists of 100 items (50 playlists and the queue), the reader whose pages used to download every
@@ -29,6 +31,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
@@ -174,8 +177,12 @@ async function main() {
   };
 
   /** A fresh server for one build, with the readers made on it through its API. */
-  const prepare = async (label: string, web: string, port: number | undefined): Promise<Site> => {
-    const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-lighthouse-', timeoutMs: 170_000, port, env: { WEB_DIST: web } });
+  const prepare = async (label: string, web: string, port: number | undefined, serverRoot?: string): Promise<Site> => {
+    // (BEFORE_ROOT: the anchor's server from that checkout, so a comparison with an older commit holds its server too)
+    const start: typeof startFreshServer = serverRoot
+      ? ((await import(pathToFileURL(path.join(path.resolve(serverRoot), 'scripts/fresh-server.ts')).href)) as { startFreshServer: typeof startFreshServer }).startFreshServer
+      : startFreshServer;
+    const fresh = await start({ dataDirPrefix: 'lectern-bench-lighthouse-', timeoutMs: 170_000, port, env: { WEB_DIST: web } });
     const { base } = fresh;
     const readers = new Map<string, Reader>();
     let readerPath: string;
@@ -244,7 +251,7 @@ async function main() {
   console.log(`load average before set-up: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
   const sites: Site[] = [];
   // The anchor first, then this build: each row's runs alternate between them, round after round.
-  if (process.env.BEFORE) sites.push(await prepare('before', snapshotOf(process.env.BEFORE), process.env.BEFORE_PORT ? Number(process.env.BEFORE_PORT) : PORT ? PORT + 50 : undefined));
+  if (process.env.BEFORE) sites.push(await prepare('before', snapshotOf(process.env.BEFORE), process.env.BEFORE_PORT ? Number(process.env.BEFORE_PORT) : PORT ? PORT + 50 : undefined, process.env.BEFORE_ROOT));
   sites.push(await prepare('this', snapshotOf(dist), PORT || undefined));
   const thisBuild = sites[sites.length - 1]!;
   try {
