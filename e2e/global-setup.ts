@@ -184,7 +184,7 @@ export async function setup(project: TestProject): Promise<void> {
   // Titles allowed to run scripts are read on a host name of their own (e2e/scripted.e2e.ts).
   const scriptedOrigin = `http://localhost:${await freePort()}`;
   // SUPPORT_EMAIL: the address the video-failure page points to (e2e/media-navigation.e2e.ts).
-  fresh = await startFreshServer({ dataDirPrefix: 'lectern-e2e-', env: { SMTP_URL: smtpUrl, SCRIPTED_ORIGIN: scriptedOrigin, SUPPORT_EMAIL: 'support@lectern.test' } });
+  fresh = await startFreshServer({ dataDirPrefix: 'lectern-e2e-', env: { SMTP_URL: smtpUrl, SCRIPTED_ORIGIN: scriptedOrigin, SUPPORT_EMAIL: 'support@lectern.test', BUY_LINK_TEMPLATE: 'https://bookshop.example/search?q={title}' } });
   // A PDF document beside the sample books (which are EPUB 2 and EPUB 3), imported the way an operator does.
   await importGeneratedPdf(fresh.dataDir);
   // A book whose chapter attacks the reader (scripts, handlers, javascript: links, page-wide CSS).

@@ -15,6 +15,8 @@
  *   picks:list
  *   announce:add --message TEXT [--url /path-or-https] [--until ISO-DATE]
  *   announce:list
+  newsletter:send [--now]
+ *   newsletter:send [--now]                                  (the newsletter's job: sends when due; --now: an issue now)
  *   announce:remove <id>
  *   live:course-add --title T [--slug S] [--description D] [--image /path-or-https] [--topic NAME]...
  *   live:event-add <course_id> --start ISO-DATETIME (--end ISO-DATETIME | --minutes N) --join https://… [--presenter NAME [--headshot URL]]...
@@ -284,6 +286,16 @@ async function run(argv: string[]): Promise<number> {
         for (const a of (await services.home.announcements()).results) {
           console.log(`${a.id}\t${a.starts_at}\t${a.ends_at ?? 'no end'}\t${a.message}${a.url ? `\t${a.url}` : ''}`);
         }
+        return 0;
+      }
+      case 'newsletter:send': {
+        const { values } = parseArgs({ args: rest, options: { now: { type: 'boolean' } } });
+        const run = await services.marketing.runDue(undefined, { force: values.now === true });
+        console.log(
+          run.issueId === null
+            ? 'no newsletter due (the last one was sent less than NEWSLETTER_DAYS ago; --now sends one anyway)'
+            : `newsletter ${run.issueId}: ${run.titles} new title(s), sent to ${run.recipients} reader(s)`,
+        );
         return 0;
       }
       case 'announce:remove': {

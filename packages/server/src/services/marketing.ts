@@ -99,9 +99,10 @@ export class MarketingService {
    * next issue (one per period whichever process runs first) and mails the titles added since to every subscriber.
    * No new titles: the period is recorded and nobody gets an empty mail.
    */
-  async runDue(now: Date = this.now()): Promise<NewsletterRun> {
+  async runDue(now: Date = this.now(), options: { force?: boolean } = {}): Promise<NewsletterRun> {
     const last = await this.repo.lastIssue();
-    if (last && now.getTime() - Date.parse(last.sent_at) < this.options.everyDays * DAY_MS) return { issueId: null, titles: 0, recipients: 0 };
+    // force: the operator's "send one now" (the command line); still one issue after the last, whoever claims it
+    if (!options.force && last && now.getTime() - Date.parse(last.sent_at) < this.options.everyDays * DAY_MS) return { issueId: null, titles: 0, recipients: 0 };
     const since = await this.sinceOf(now, last);
     const { titles, total } = await this.repo.titlesAdded(since, now.toISOString(), NEWSLETTER_MAX_TITLES);
     const issue = await this.repo.claimIssue({ follows_issue_id: last?.id ?? 0, sent_at: now.toISOString(), since, title_count: total, recipient_count: 0 });

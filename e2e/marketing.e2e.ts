@@ -1,0 +1,154 @@
+/**
+ * The marketing modules (issue 24) as readers meet them, at 1280 and 390 px, axe clean: the tutorial dismissed and
+ * still gone after a reload; the newsletter taken from the home's promo; the recent titles paged by "Load more";
+ * a newly imported title mailed by the newsletter job (the command line's `newsletter:send --now`; without SMTP_URL
+ * the mail is written to its output, as the server's are to its log) and the mail's link unsubscribing without
+ * signing in; the account page then saying so; the title page's buy link from BUY_LINK_TEMPLATE (global-setup).
+ * The titles it imports are retired at the end.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { MARKETING_MESSAGES } from '@lectern/core';
+import { epubBook } from '../packages/server/test/ingest/helpers.ts';
+import { importBook, lecternCli, signIn } from '../scripts/fresh-server.ts';
+import { launchBrowser, seriousViolations } from './browser.ts';
+
+const baseURL = inject('baseURL');
+const dataDir = inject('dataDir');
+const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
+const shot = async (page: Page, name: string) => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
+};
+const fitsTheScreen = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+const region = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+const stamp = Date.now();
+const NEW_TITLE = `The Lighthouse Almanac ${stamp}`;
+const password = 'a long enough password';
+
+describe('the marketing modules', () => {
+  let browser: Browser;
+  const imported: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const id of imported) lecternCli(dataDir, ['titles:retire', id]);
+    await browser?.close();
+  });
+
+  for (const width of [1280, 390]) {
+    it(`a reader dismisses the tutorial, subscribes, loads more titles and unsubscribes by the mail's link at ${width} px`, async () => {
+      const email = `marketing-${width}-${stamp}@example.com`;
+      lecternCli(dataDir, ['users:create', '--email', email, '--password', password, '--status', 'subscriber']);
+      const context = await browser.newContext({ baseURL, viewport: { width, height: width > 500 ? 800 : 844 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await signIn(page, email, password, '/home/');
+
+      // the tutorial, dismissed for good
+      const tutorial = region(page, MARKETING_MESSAGES.tutorialTitle);
+      await tutorial.waitFor();
+      const promo = region(page, MARKETING_MESSAGES.newsletterTitle);
+      await promo.waitFor();
+      const recent = region(page, MARKETING_MESSAGES.recentHeading);
+      await recent.locator('.title-card').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await fitsTheScreen(page)).toBe(true);
+      await shot(page, `marketing-home-${width}`);
+      await tutorial.getByRole('button', { name: MARKETING_MESSAGES.tutorialDismiss }).click();
+      await tutorial.waitFor({ state: 'detached' });
+
+      // the newsletter: a sample, then subscribe
+      await promo.getByRole('button', { name: MARKETING_MESSAGES.newsletterSample }).click();
+      await promo.getByRole('heading', { name: MARKETING_MESSAGES.newsletterSampleHeading }).waitFor();
+      await promo.getByRole('button', { name: MARKETING_MESSAGES.newsletterSubscribe }).click();
+      await promo.getByText(MARKETING_MESSAGES.newsletterSubscribed).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // recent items: one page, then the next by the cursor
+      const cards = recent.locator('.title-card');
+      const first = await cards.count();
+      expect(first).toBe(6);
+      await recent.getByRole('button', { name: MARKETING_MESSAGES.recentLoadMore }).click();
+      await expect.poll(() => cards.count()).toBe(12);
+      // the keyboard goes on at the first new title
+      expect(await page.evaluate(() => document.activeElement?.closest('.title-card') !== null)).toBe(true);
+      expect(await fitsTheScreen(page)).toBe(true);
+
+      // after a reload: the tutorial stays gone, the promo too (subscribed)
+      await page.reload();
+      await recent.locator('.title-card').first().waitFor();
+      expect(await tutorial.count()).toBe(0);
+      expect(await promo.count()).toBe(0);
+
+      // a new title, and the newsletter job sends it to this reader
+      const title = `${NEW_TITLE} (${width})`;
+      const file = path.join(dataDir, `almanac-${stamp}-${width}.epub`);
+      fs.writeFileSync(
+        file,
+        epubBook({
+          identifier: `urn:uuid:5e1a0c3e-0000-4000-8000-${String(stamp + width).padStart(12, '0').slice(-12)}`,
+          title,
+          creator: 'The Lectern Team',
+          chapters: [{ path: 'text/one.xhtml', label: 'Tides', body: '<h1>Tides</h1><p>The almanac lists the tides of every harbour on the coast.</p>' }],
+        }),
+      );
+      const id = /imported\s+(\S+)/.exec(importBook(dataDir, file))?.[1];
+      expect(id).toBeDefined();
+      imported.push(id!);
+      const printed = lecternCli(dataDir, ['newsletter:send', '--now']);
+      const mail = printed.slice(printed.indexOf(`email to ${email}`));
+      expect(mail).toContain(`email to ${email}`);
+      expect(mail).toContain(title);
+      const link = /\/newsletter\/unsubscribe\/\?token=[A-Za-z0-9_.%-]+/.exec(mail)?.[0];
+      expect(link).toBeDefined();
+
+      // the link, in a browser that is not signed in
+      const visitor = await browser.newContext({ baseURL, viewport: { width, height: width > 500 ? 800 : 844 } });
+      const v = await visitor.newPage();
+      v.setDefaultTimeout(15_000);
+      await v.goto(link!);
+      await v.getByRole('heading', { name: MARKETING_MESSAGES.unsubscribeTitle }).waitFor();
+      await v.getByText(MARKETING_MESSAGES.unsubscribeQuestion(`m•••@example.com`)).waitFor();
+      expect(await seriousViolations(v)).toEqual([]);
+      expect(await fitsTheScreen(v)).toBe(true);
+      await shot(v, `marketing-unsubscribe-${width}`);
+      await v.getByRole('button', { name: MARKETING_MESSAGES.unsubscribeButton }).click();
+      await v.getByText(MARKETING_MESSAGES.unsubscribeDone('m•••@example.com')).waitFor();
+      // the same link again: nothing more to do, and it says so
+      await v.reload();
+      await v.getByText(MARKETING_MESSAGES.unsubscribeAlready('m•••@example.com')).waitFor();
+      await visitor.close();
+
+      // the account page says so, and can turn it back on
+      await page.goto('/u');
+      const section = region(page, MARKETING_MESSAGES.accountNewsletterHeading);
+      await section.getByText(MARKETING_MESSAGES.accountNewsletterOff).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it('shows the buy link on a title page at 1280 and 390 px', async () => {
+    for (const width of [1280, 390]) {
+      const context = await browser.newContext({ baseURL, viewport: { width, height: width > 500 ? 800 : 844 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto('/library/?sort=title');
+      const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
+      const wotw = list.results.find((b: { title: string }) => b.title === 'The War of the Worlds');
+      await page.goto(wotw.url);
+      const buy = page.getByRole('link', { name: new RegExp(MARKETING_MESSAGES.buyLink) });
+      await buy.waitFor();
+      expect(await buy.getAttribute('href')).toBe('https://bookshop.example/search?q=The%20War%20of%20the%20Worlds');
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await fitsTheScreen(page)).toBe(true);
+      await shot(page, `marketing-buy-link-${width}`);
+      await context.close();
+    }
+  });
+});
