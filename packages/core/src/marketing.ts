@@ -5,6 +5,7 @@
  * (`MARKETING_MESSAGES`), the decisions in docs/decisions.md "The marketing modules".
  */
 import { z } from 'zod';
+import { contentMetadataSchema } from './schemas.ts';
 
 /** The home blocks a reader can dismiss for good (remembered per account). */
 export const HOME_MODULES = ['tutorial', 'newsletter'] as const;
@@ -74,3 +75,26 @@ export function buyLinkOf(template: string | null, title: { identifier: string |
   const values: Record<string, string> = { '{isbn}': isbn ?? '', '{title}': title.title, '{author}': title.authors[0] ?? '', '{book_id}': title.book_id };
   return template.replace(/\{(isbn|title|author|book_id)\}/g, (m) => encodeURIComponent(values[m] ?? ''));
 }
+
+// ---- editors' transformation playlists (library-playlists-account.md §2 "transformation playlists with topic banner") ----
+
+/** Titles a transformation playlist shows in its banner (the rest are counted). */
+export const TRANSFORMATION_TITLES_SHOWN = 6;
+/** Transformation playlists the home shows at most (the newest published first). */
+export const TRANSFORMATION_PLAYLISTS_ON_HOME = 2;
+
+export const transformationPublishRequestSchema = z.object({ topic: z.string().min(1).max(200) });
+
+export const transformationPlaylistSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  topic: z.object({ name: z.string(), slug: z.string() }),
+  /** the editor who curates it (their user name) */
+  curator: z.string(),
+  /** the first TRANSFORMATION_TITLES_SHOWN titles, in the playlist's order, as cards */
+  titles: z.array(contentMetadataSchema),
+  count: z.number().int(),
+});
+export type TransformationPlaylist = z.infer<typeof transformationPlaylistSchema>;
+export const transformationPlaylistListSchema = z.object({ results: z.array(transformationPlaylistSchema) });

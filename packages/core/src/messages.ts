@@ -612,6 +612,14 @@ export const MARKETING_MESSAGES = {
   // buy links
   buyLink: 'Buy this title',
   buyLinkNote: '(opens the bookshop)',
+  // editors' transformation playlists
+  transformationEyebrow: (topic: string) => `Transformation playlist · ${topic}`,
+  transformationCurator: (name: string) => `Curated by ${name}`,
+  transformationCount: (n: number) => (n === 1 ? '1 title' : `${n} titles`),
+  transformationBrowseTopic: (topic: string) => `More in ${topic}`,
+  transformationNotFound: 'There is no such playlist of yours.',
+  transformationDefault: 'Your queue stays private: publish another playlist.',
+  unknownTopic: (slug: string) => `There is no topic ${slug}.`,
   // the 400s
   badToken: 'This unsubscribe link is not valid or has expired.',
 } as const;

@@ -165,6 +165,10 @@ export const marketingPaths = {
   newsletterSample: () => '/api/v1/newsletter/sample/',
   /** GET ?token= what an unsubscribe link stands for; POST {token} unsubscribes (no sign-in needed) */
   newsletterUnsubscribe: () => '/api/v1/newsletter/unsubscribe/',
+  /** GET ?topic=: the editors' transformation playlists (all topics when none is given) */
+  transformationPlaylists: () => '/api/v1/transformation-playlists/',
+  /** PUT {topic} publishes an editor's own playlist under a topic; DELETE unpublishes it (editors: admins, content creators) */
+  transformationPlaylist: (collectionId: string) => `/api/v2/admin/transformation-playlists/${encodeURIComponent(collectionId)}/`,
   /** the web page an email's unsubscribe link opens */
   unsubscribePage: (token: string) => `/newsletter/unsubscribe/?token=${encodeURIComponent(token)}`,
 } as const;

@@ -274,7 +274,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       publicUrl: config.publicUrl,
       everyDays: config.newsletterDays,
       buyLinkTemplate: config.buyLinkTemplate,
-    }),
+    }, catalog),
     catalogChanges,
     heavyRequests: new Gate(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
     listingRequests: new Gate(config.heavyRequests.listingConcurrency ?? LISTING_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
@@ -375,7 +375,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   adminSellingRoutes(app, { selling: services.admin.selling });
   homeRoutes(app, { home: services.home, listing: services.listingRequests });
   liveTrainingRoutes(app, { live: services.live });
-  marketingRoutes(app, { marketing: services.marketing });
+  marketingRoutes(app, { marketing: services.marketing, listing: services.listingRequests });
   analyticsRoutes(app, { analytics: services.analytics });
   bookRoutes(app, { catalog: services.catalog, buyLinks: services.marketing, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root, listing: services.listingRequests });
   // Multipart only where uploads are taken: registered on the whole app, its two hooks ran on every request

@@ -36,6 +36,7 @@ import * as m0032 from './migrations/0032_console_scale.ts';
 import * as m0033 from './migrations/0033_admin_selling.ts';
 import * as m0038 from './migrations/0038_marketing.ts';
 import * as m0037 from './migrations/0037_markup_recovery.ts';
+import * as m0039 from './migrations/0039_transformation_playlists.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0033_admin_selling': m0033,
   '0038_marketing': m0038,
   '0037_markup_recovery': m0037,
+  '0039_transformation_playlists': m0039,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

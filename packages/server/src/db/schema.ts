@@ -576,7 +576,15 @@ export interface HomeDismissalsTable {
   dismissed_at: string;
 }
 
+/** An editor's playlist published under a topic (0039): the home's and the topic page's transformation playlists. */
+export interface TransformationPlaylistsTable {
+  collection_id: string;
+  topic_id: number;
+  published_at: string;
+}
+
 export interface Database {
+  transformation_playlists: TransformationPlaylistsTable;
   newsletter_subscribers: NewsletterSubscribersTable;
   newsletter_issues: NewsletterIssuesTable;
   home_dismissals: HomeDismissalsTable;

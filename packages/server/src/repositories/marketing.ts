@@ -82,4 +82,55 @@ export class MarketingRepository {
       .onConflict((oc) => oc.columns(['user_id', 'module']).doNothing())
       .execute();
   }
+
+  // ---- editors' transformation playlists ----
+
+  topicBySlug(slug: string): Promise<{ id: number; slug: string; name: string } | undefined> {
+    return this.db.selectFrom('topics').select(['id', 'slug', 'name']).where('slug', '=', slug).executeTakeFirst();
+  }
+
+  ownCollection(userId: number, collectionId: string): Promise<{ id: string; is_default: number } | undefined> {
+    return this.db.selectFrom('collections').select(['id', 'is_default']).where('id', '=', collectionId).where('user_id', '=', userId).executeTakeFirst();
+  }
+
+  async publishPlaylist(collectionId: string, topicId: number, at: string): Promise<void> {
+    await this.db
+      .insertInto('transformation_playlists')
+      .values({ collection_id: collectionId, topic_id: topicId, published_at: at })
+      .onConflict((oc) => oc.column('collection_id').doUpdateSet({ topic_id: topicId }))
+      .execute();
+  }
+
+  async unpublishPlaylist(collectionId: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('transformation_playlists').where('collection_id', '=', collectionId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The published playlists (of one topic when given), the newest published first, with their topic and curator. */
+  transformationPlaylists(topicId: number | null, limit: number) {
+    let q = this.db
+      .selectFrom('transformation_playlists as tp')
+      .innerJoin('collections as c', 'c.id', 'tp.collection_id')
+      .innerJoin('topics as t', 't.id', 'tp.topic_id')
+      .innerJoin('users as u', 'u.id', 'c.user_id')
+      .select(['c.id', 'c.name', 'c.description', 't.name as topic_name', 't.slug as topic_slug', 'u.username as curator', 'tp.published_at']);
+    if (topicId !== null) q = q.where('tp.topic_id', '=', topicId);
+    return q.orderBy('tp.published_at', 'desc').orderBy('c.id').limit(limit).execute();
+  }
+
+  /** The listed titles of these playlists in each one's order (retired ones left out). */
+  playlistTitles(collectionIds: string[]): Promise<(TitleRow & { collection_id: string })[]> {
+    if (collectionIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('collection_items as i')
+      .innerJoin('titles', 'titles.id', 'i.title_id')
+      .selectAll('titles')
+      .select('i.collection_id')
+      .where('i.collection_id', 'in', collectionIds)
+      .where('titles.retired_at', 'is', null)
+      .orderBy('i.collection_id')
+      // a playlist's first item has the highest position (repositories/collections.ts)
+      .orderBy('i.position', 'desc')
+      .execute();
+  }
 }

@@ -8,13 +8,42 @@ import {
   marketingPaths,
   MESSAGES,
   newsletterSubscriptionRequestSchema,
+  TRANSFORMATION_PLAYLISTS_ON_HOME,
+  transformationPublishRequestSchema,
   unsubscribeTokenSchema,
 } from '@lectern/core';
+import { z } from 'zod';
+import { type Gate, inTurn } from '../util/gate.ts';
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireSignedIn } from '../plugins/auth-context.ts';
 import type { MarketingService } from '../services/marketing.ts';
 
-export function marketingRoutes(app: FastifyInstance, deps: { marketing: MarketingService }): void {
+const playlistParams = z.object({ id: z.string().min(1).max(200) });
+const transformationQuery = z.object({ topic: z.string().min(1).max(200).optional() });
+
+export function marketingRoutes(app: FastifyInstance, deps: { marketing: MarketingService; listing: Gate }): void {
+  // ---- editors' transformation playlists ----
+
+  app.get(marketingPaths.transformationPlaylists(), async (request, reply) => {
+    const { topic } = transformationQuery.parse(request.query);
+    reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
+    const viewer = await currentUser(request);
+    // a topic's page shows all of its playlists; the home the newest few
+    const limit = topic ? 20 : TRANSFORMATION_PLAYLISTS_ON_HOME;
+    return inTurn(deps.listing, reply, async () => ({ results: await deps.marketing.transformationPlaylists(topic ?? null, limit, viewer) }));
+  });
+
+  app.put('/api/v2/admin/transformation-playlists/:id/', async (request, reply) => {
+    const { id } = playlistParams.parse(request.params);
+    await deps.marketing.publishPlaylist(await currentUser(request), id, transformationPublishRequestSchema.parse(request.body ?? {}).topic);
+    return reply.status(204).send();
+  });
+
+  app.delete('/api/v2/admin/transformation-playlists/:id/', async (request, reply) => {
+    await deps.marketing.unpublishPlaylist(await currentUser(request), playlistParams.parse(request.params).id);
+    return reply.status(204).send();
+  });
+
   app.get(marketingPaths.homeModules(), async (request, reply) => {
     reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
     return deps.marketing.homeModules(await currentUser(request));

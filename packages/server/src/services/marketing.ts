@@ -18,7 +18,12 @@ import {
   type NewsletterSample,
   paths,
   type UnsubscribeState,
+  TRANSFORMATION_TITLES_SHOWN,
+  type TransformationPlaylist,
 } from '@lectern/core';
+import { AppError } from '../errors.ts';
+import { assertContentRole } from '../policies/admin.ts';
+import type { CatalogService } from './catalog.ts';
 import type { TitleRow, UserRow } from '../db/schema.ts';
 import { fieldError } from '../errors.ts';
 import type { MarketingRepository } from '../repositories/marketing.ts';
@@ -48,6 +53,7 @@ export class MarketingService {
     private readonly mailer: Mailer,
     secret: string,
     private readonly options: { publicUrl: string; everyDays: number; buyLinkTemplate: string | null },
+    private readonly cards: Pick<CatalogService, 'cards'>,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.tokens = new SignedTokens(secret, 'newsletter-unsubscribe');
@@ -131,6 +137,47 @@ export class MarketingService {
   /** The buy link of a title, absent when BUY_LINK_TEMPLATE is unset (or asks for an ISBN the title lacks). */
   buyLink(title: { identifier: string | null; title: string; authors: readonly string[]; book_id: string }): string | null {
     return buyLinkOf(this.options.buyLinkTemplate, title);
+  }
+
+  // ---- editors' transformation playlists ----
+
+  /** An editor (admin or content creator) publishes one of their own playlists under a topic (again: moves it). */
+  async publishPlaylist(user: UserRow | null, collectionId: string, topicSlug: string): Promise<void> {
+    assertContentRole(user);
+    const own = await this.repo.ownCollection(user!.id, collectionId);
+    if (!own) throw new AppError(404, MARKETING_MESSAGES.transformationNotFound);
+    if (own.is_default) throw fieldError('collection', MARKETING_MESSAGES.transformationDefault);
+    const topic = await this.repo.topicBySlug(topicSlug);
+    if (!topic) throw fieldError('topic', MARKETING_MESSAGES.unknownTopic(topicSlug));
+    await this.repo.publishPlaylist(collectionId, topic.id, this.now().toISOString());
+  }
+
+  async unpublishPlaylist(user: UserRow | null, collectionId: string): Promise<void> {
+    assertContentRole(user);
+    const own = await this.repo.ownCollection(user!.id, collectionId);
+    if (!own || !(await this.repo.unpublishPlaylist(collectionId))) throw new AppError(404, MARKETING_MESSAGES.transformationNotFound);
+  }
+
+  /** The published playlists, of one topic when a slug is given (an unknown one has none), as banners of cards. */
+  async transformationPlaylists(topicSlug: string | null, limit: number, viewer: Parameters<CatalogService['cards']>[1]): Promise<TransformationPlaylist[]> {
+    const topic = topicSlug === null ? null : await this.repo.topicBySlug(topicSlug);
+    if (topic === undefined) return [];
+    const playlists = await this.repo.transformationPlaylists(topic?.id ?? null, limit);
+    const rows = await this.repo.playlistTitles(playlists.map((p) => p.id));
+    const byPlaylist = new Map<string, TitleRow[]>();
+    for (const row of rows) byPlaylist.set(row.collection_id, [...(byPlaylist.get(row.collection_id) ?? []), row]);
+    const shown = playlists.map((p) => (byPlaylist.get(p.id) ?? []).slice(0, TRANSFORMATION_TITLES_SHOWN));
+    const unique = [...new Map(shown.flat().map((t) => [t.id, t])).values()];
+    const cards = new Map((await this.cards.cards(unique, viewer)).map((c, i) => [unique[i]!.id, c]));
+    return playlists.map((p, i) => ({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      topic: { name: p.topic_name, slug: p.topic_slug },
+      curator: p.curator,
+      titles: shown[i]!.map((t) => cards.get(t.id)!),
+      count: byPlaylist.get(p.id)?.length ?? 0,
+    }));
   }
 
   private issueMail(reader: { id: number; email: string }, titles: TitleRow[], total: number, now: Date) {

@@ -13,6 +13,7 @@ import {
   marketingPaths,
   newsletterSampleSchema,
   pagedSchema,
+  transformationPlaylistListSchema,
 } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignedTokens } from '../../src/services/signed-tokens.ts';
@@ -159,6 +160,46 @@ describe.each(ENGINES)('the marketing modules on %s', (engine) => {
     expect((await anon.post(marketingPaths.homeDismissals(), { module: 'tutorial' })).statusCode).toBe(401);
     expect((await modules(bob)).dismissed).toEqual(['tutorial']);
     expect((await modules(cyd)).dismissed).toEqual([]);
+  });
+
+  it("publishes an editor's playlist under a topic, shown to everyone with its topic; readers may not publish", async () => {
+    await t.lectern.services.accounts.createUser({ email: 'editor@example.com', password: 'a long enough password', role: 'admin' });
+    const editor = new TestClient(t.lectern.app);
+    await editor.login('editor@example.com', 'a long enough password');
+    const books = pagedSchema(contentMetadataSchema).parse((await anon.get('/api/v1/book/?page_size=100')).json()).results;
+    const topic = books.flatMap((b) => b.topics)[0]!;
+    const collections = '/nest/api/api/v2/collections/';
+    const made = (await editor.post(collections, { name: 'From zero to reading', description: 'Three books, in order.' })).json() as { id: string };
+    expect((await editor.post(`${collections}${made.id}/add-content/`, { content: books.slice(0, 3).map((b) => b.api_url) })).statusCode).toBe(200);
+    const theirs = (await bob.post(collections, { name: 'Mine', description: '' })).json() as { id: string };
+    const list = async (query = '') => transformationPlaylistListSchema.parse((await anon.get(`${marketingPaths.transformationPlaylists()}${query}`)).json()).results;
+    expect(await list()).toEqual([]);
+
+    const publish = (c: TestClient, id: string, body: unknown) => c.request('PUT', marketingPaths.transformationPlaylist(id), { json: body });
+    expect((await publish(anon, made.id, { topic: topic.slug })).statusCode).toBe(401);
+    expect((await publish(bob, theirs.id, { topic: topic.slug })).statusCode).toBe(403);
+    expect((await publish(editor, theirs.id, { topic: topic.slug })).statusCode).toBe(404);
+    const unknown = await publish(editor, made.id, { topic: 'no-such-topic' });
+    expect(unknown.statusCode).toBe(400);
+    expect(Object.keys(unknown.json().errors)).toEqual(['topic']);
+    expect(Object.keys((await publish(editor, made.id, {})).json().errors)).toEqual(['topic']);
+    const queue = ((await editor.get(collections)).json() as { id: string; is_default: boolean }[]).find((c) => c.is_default)!;
+    expect(Object.keys((await publish(editor, queue.id, { topic: topic.slug })).json().errors)).toEqual(['collection']);
+    expect(await list()).toEqual([]);
+
+    expect((await publish(editor, made.id, { topic: topic.slug })).statusCode).toBe(204);
+    const shown = await list();
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatchObject({ id: made.id, name: 'From zero to reading', description: 'Three books, in order.', topic: { slug: topic.slug, name: topic.name }, count: 3 });
+    // in the playlist's own order, as its page shows it
+    const own = (await editor.get(`${collections}${made.id}/`)).json() as { content: { api_url: string }[] };
+    expect(shown[0]!.titles.map((b) => b.api_url)).toEqual(own.content.map((c) => c.api_url));
+    expect((await list(`?topic=${topic.slug}`)).map((p) => p.id)).toEqual([made.id]);
+    expect(await list('?topic=no-such-topic')).toEqual([]);
+
+    expect((await editor.request('DELETE', marketingPaths.transformationPlaylist(made.id))).statusCode).toBe(204);
+    expect((await editor.request('DELETE', marketingPaths.transformationPlaylist(made.id))).statusCode).toBe(404);
+    expect(await list()).toEqual([]);
   });
 
   it('gives a title no buy link while BUY_LINK_TEMPLATE is unset', async () => {
