@@ -133,6 +133,56 @@ describe('the marketing modules', () => {
     });
   }
 
+  it("shows an editor's transformation playlist with its topic's banner on the home and the topic page", async () => {
+    const email = `editor-${stamp}@example.com`;
+    lecternCli(dataDir, ['users:create', '--email', email, '--password', password, '--role', 'admin']);
+    const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await signIn(page, email, password, '/home/');
+    // the editor's own playlist, made and published through the API as the console's client would
+    const call = (method: string, url: string, body?: unknown) =>
+      page.evaluate(
+        async ({ method, url, body }) => {
+          const csrf = /(?:^|; )csrftoken=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+          const res = await fetch(url, { method, headers: { 'content-type': 'application/json', 'x-csrftoken': csrf, accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+          return { status: res.status, json: res.status === 204 ? null : await res.json() };
+        },
+        { method, url, body },
+      );
+    const list = await (await page.request.get('/api/v1/book/?page_size=50')).json();
+    const wotw = list.results.find((b: { title: string }) => b.title === 'The War of the Worlds');
+    const topic = wotw.topics[0] ?? list.results.flatMap((b: { topics: { slug: string; name: string }[] }) => b.topics)[0];
+    const made = await call('POST', '/nest/api/api/v2/collections/', { name: `Reading the classics ${stamp}`, description: 'Start here: three classics, in this order.' });
+    expect(made.status).toBe(201);
+    const inTopic = list.results.filter((b: { topics: { slug: string }[] }) => b.topics.some((t) => t.slug === topic.slug)).slice(0, 3);
+    expect((await call('POST', `/nest/api/api/v2/collections/${made.json.id}/add-content/`, { content: inTopic.map((b: { api_url: string }) => b.api_url) })).status).toBe(200);
+    expect((await call('PUT', `/api/v2/admin/transformation-playlists/${made.json.id}/`, { topic: topic.slug })).status).toBe(204);
+    try {
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
+        await page.goto('/home/');
+        const banner = region(page, `Reading the classics ${stamp}`);
+        await banner.getByText(MARKETING_MESSAGES.transformationEyebrow(topic.name)).waitFor();
+        expect(await banner.locator('.title-card').count()).toBe(inTopic.length);
+        expect(await seriousViolations(page)).toEqual([]);
+        expect(await fitsTheScreen(page)).toBe(true);
+        await banner.scrollIntoViewIfNeeded();
+        await shot(page, `marketing-transformation-home-${width}`);
+        await banner.getByRole('link', { name: MARKETING_MESSAGES.transformationBrowseTopic(topic.name) }).click();
+        await page.waitForURL((u) => u.pathname === `/topics/${topic.slug}`);
+        await region(page, `Reading the classics ${stamp}`).getByText(MARKETING_MESSAGES.transformationCurator(email.split('@')[0]!), { exact: false }).waitFor();
+        expect(await seriousViolations(page)).toEqual([]);
+        expect(await fitsTheScreen(page)).toBe(true);
+        await shot(page, `marketing-transformation-topic-${width}`);
+      }
+    } finally {
+      // the shared library's home goes back to what other specs expect
+      expect((await call('DELETE', `/api/v2/admin/transformation-playlists/${made.json.id}/`)).status).toBe(204);
+      await context.close();
+    }
+  });
+
   it('shows the buy link on a title page at 1280 and 390 px', async () => {
     for (const width of [1280, 390]) {
       const context = await browser.newContext({ baseURL, viewport: { width, height: width > 500 ? 800 : 844 } });

@@ -41,6 +41,10 @@ beforeAll(async () => {
     if (url.pathname === marketingPaths.homeDismissals()) return send(204);
     if (url.pathname === marketingPaths.newsletterSubscription()) return send(200, { subscribed: true });
     if (url.pathname === marketingPaths.newsletterSample()) return send(200, { titles: titles.slice(0, 2).map((t) => ({ book_id: t.book_id, title: t.title, url: t.url })), total: 2, since: '2026-11-21T00:00:00.000Z' });
+    if (url.pathname === marketingPaths.transformationPlaylists())
+      return send(200, {
+        results: [{ id: 'p1', name: 'From zero to Python', description: 'Read these in order.', topic: { name: 'Python', slug: 'python' }, curator: 'editor', titles: titles.slice(0, 2), count: 5 }],
+      });
     if (url.pathname === paths.bookList()) {
       const start = url.searchParams.get('cursor') === 'c1' ? RECENT_PAGE_SIZE : 0;
       const results = titles.slice(start, start + RECENT_PAGE_SIZE);
@@ -108,6 +112,15 @@ describe('the home marketing modules', () => {
     fireEvent.click(within(promo).getByRole('button', { name: MARKETING_MESSAGES.newsletterSubscribe }));
     expect(await within(promo).findByText(MARKETING_MESSAGES.newsletterSubscribed)).toBeTruthy();
     expect(calls.find((c) => c.method === 'PUT')).toMatchObject({ path: marketingPaths.newsletterSubscription(), body: { subscribed: true } });
+  });
+
+  it("shows an editor's transformation playlist under its topic's banner", async () => {
+    showHome();
+    const banner = await screen.findByRole('region', { name: 'From zero to Python' }, { timeout: 10_000 });
+    expect(within(banner).getByText(MARKETING_MESSAGES.transformationEyebrow('Python'))).toBeTruthy();
+    expect(within(banner).getByText(/Curated by editor · 5 titles/)).toBeTruthy();
+    expect(within(banner).getByRole('link', { name: MARKETING_MESSAGES.transformationBrowseTopic('Python') }).getAttribute('href')).toBe('/topics/python');
+    expect(within(banner).getAllByRole('heading', { name: /New title/ })).toHaveLength(2);
   });
 
   it('loads more recent titles with the cursor, and the keyboard goes on at the first new one', async () => {

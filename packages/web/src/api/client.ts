@@ -44,6 +44,7 @@ import {
   marketingPaths,
   type NewsletterSample,
   type UnsubscribeState,
+  type TransformationPlaylist,
   type Annotation,
   type AnnotationSearchResponse,
   annotationPaths,
@@ -730,6 +731,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** What an email's unsubscribe link stands for, and the one click that uses it (no sign-in). */
     unsubscribeState: (token: string, signal?: AbortSignal): Promise<UnsubscribeState> =>
       request(marketingPaths.newsletterUnsubscribe(), (s) => s.unsubscribeStateSchema, { query: { token }, signal }),
+    /** The editors' transformation playlists: a topic's, or the newest few for the home. */
+    transformationPlaylists: (topic?: string, signal?: AbortSignal): Promise<TransformationPlaylist[]> =>
+      request(marketingPaths.transformationPlaylists(), (s) => s.transformationPlaylistListSchema, { query: { topic }, signal }).then((r) => r.results),
     unsubscribe: (token: string): Promise<UnsubscribeState> =>
       request(marketingPaths.newsletterUnsubscribe(), (s) => s.unsubscribeStateSchema, { method: 'POST', body: { token } }),
 

@@ -19,6 +19,8 @@ export const queryKeys = {
   homeModules: (userId: string) => ['home-modules', userId] as const,
   newsletterSample: () => ['newsletter-sample'] as const,
   recentTitles: () => ['recent-titles'] as const,
+  /** the editors' transformation playlists, of a topic ('' for the home's), per reader (cards carry progress) */
+  transformationPlaylists: (topic: string, userId: string) => ['transformation-playlists', topic, userId] as const,
   /** a reader's annotations of a book (the notes panel); ['annotations', bookId] covers every reader's */
   annotations: (bookId: string, userId?: string) => (userId === undefined ? (['annotations', bookId] as const) : (['annotations', bookId, userId] as const)),
   publisher: (slug: string) => ['publisher', slug] as const,

@@ -34,6 +34,7 @@ export {
   newsletterSubscriptionSchema,
   newsletterSampleSchema,
   unsubscribeStateSchema,
+  transformationPlaylistListSchema,
   currentEventResponseSchema,
   courseStatusesResponseSchema,
   annotationSchema,

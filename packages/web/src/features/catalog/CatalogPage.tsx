@@ -16,6 +16,8 @@ import { Skeleton } from '../../components/Skeleton.tsx';
 import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { TitleGrid, TitleGridSkeleton } from '../../shared/TitleGrid.tsx';
+import { TransformationPlaylists } from '../../shared/TransformationPlaylists.tsx';
+import { useSession } from '../../shared/useSession.ts';
 import { useCatalog, usePublisher, useTopics, type CatalogFilter } from './useCatalog.ts';
 import './CatalogPage.css';
 
@@ -139,6 +141,7 @@ function ListControls({ sort, format, onChange }: { sort: CatalogSort; format: C
 
 export function CatalogPage({ kind }: { kind: CatalogKind }) {
   const { slug = '' } = useParams();
+  const { profile } = useSession();
   const options = useListOptions();
   const { sort, format } = options;
   const filter: CatalogFilter = useMemo(
@@ -191,6 +194,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
         ) : null}
       </header>
       {kind !== 'publisher' ? <TopicBar active={kind === 'topic' ? slug : null} /> : null}
+      {kind === 'topic' ? <TransformationPlaylists topic={slug} userKey={profile?.user_uuid ?? ''} /> : null}
       <ListControls sort={sort} format={format} onChange={options.change} />
 
       {catalog.isPending ? (

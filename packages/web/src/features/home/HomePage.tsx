@@ -26,6 +26,7 @@ import { usePlaylists } from '../../shared/playlists/store.ts';
 import { SubscriptionPrompt } from '../../shared/SubscriptionPrompt.tsx';
 import { useSession } from '../../shared/useSession.ts';
 import { NewsletterPromo, RecentItems, TutorialBlock, useHomeModules } from './HomeModules.tsx';
+import { TransformationPlaylists } from '../../shared/TransformationPlaylists.tsx';
 import { useFirstVisit } from './useFirstVisit.ts';
 import './HomePage.css';
 
@@ -133,6 +134,7 @@ export function HomePage() {
       {newsletter && !newsletter.subscribed && !dismissed.has('newsletter') ? (
         <NewsletterPromo everyDays={newsletter.every_days} onSubscribed={modules.subscribed} onDismiss={() => modules.dismiss('newsletter')} />
       ) : null}
+      <TransformationPlaylists userKey={userKey} />
       <RecentItems />
       {data.topics.length ? <TopicsToBrowse topics={data.topics} /> : null}
       {visitor ? <VisitorCall place="bottom" /> : null}
