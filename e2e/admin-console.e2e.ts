@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { adminPaths, CONSOLE_MESSAGES, HOME_MESSAGES, SUBSCRIPTION_MESSAGES, type AdminDashboard } from '@lectern/core';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lecternCli } from '../scripts/fresh-server.ts';
 import { epubBook } from '../packages/server/test/ingest/helpers.ts';
@@ -250,11 +251,20 @@ describe.each([
     await other.getByRole('button', { name: 'Save', exact: true }).click();
     await other.getByText(CONSOLE_MESSAGES.saved, { exact: true }).waitFor();
     await other.close();
+    // a cover from the title's page (the server checks and rewrites it), then seen by a reader
+    const png = await sharp({ create: { width: 400, height: 600, channels: 3, background: { r: 30, g: 90, b: 160 } } }).png().toBuffer();
+    await admin.getByLabel(CONSOLE_MESSAGES.coverChoose).setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png });
+    await admin.getByRole('button', { name: CONSOLE_MESSAGES.coverUpload }).click();
+    await admin.getByText(CONSOLE_MESSAGES.coverSaved).waitFor();
+    await expect.poll(() => admin.locator('.admin-cover img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(400);
+    await clean(admin);
+    await shot(admin, 'title-cover');
     // the catalog shows the edit to a reader
     await reader.goto(`/library/book/${encodeURIComponent(bookIds[0]!)}/`);
     await reader.getByRole('heading', { name: revised }).waitFor();
     await reader.getByText('A book the console edited.').waitFor();
     await reader.getByText('Stale Press').first().waitFor();
+    await expect.poll(() => reader.locator('img[src*="/cover"]').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
   });
 
   it('draws the dashboard from what this test did: accounts, imports, a refusal, a conversion, a search that found nothing', async () => {

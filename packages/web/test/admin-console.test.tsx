@@ -199,14 +199,54 @@ describe('the import list', () => {
     expect(within(rowOf('course/02-next.mp4')).getByText(CONSOLE_MESSAGES.importedAs('Course', 2))).toBeTruthy();
   });
 
-  it('a new edition is sent with ?replace=<book id>', async () => {
-    stubFetch(() => json(200, {}));
+  const row = (book_id: string, title: string, content_format: string) => ({ book_id, title, authors: [], content_format, language: null, publisher: null, created_at: '2026-11-01T00:00:00Z', retired_at: null, editors_pick: false, version: 1, cover_url: null });
+
+  it('a new edition of a book: found by its words, its one file sent with ?replace=<book id>', async () => {
+    const calls = stubFetch((call) => (call.url.startsWith('/api/v1/admin/titles/?') ? json(200, { results: [row('moby', 'Moby-Dick', 'book')], next_cursor: null }) : json(404, { detail: 'Not found' })));
     renderImport();
-    fireEvent.change(screen.getByLabelText('Book id'), { target: { value: 'moby' } });
-    fireEvent.change(screen.getByLabelText('File'), { target: { files: [file('moby-2.epub', 50)] } });
+    // nothing chosen yet: no file to give
+    expect(screen.queryByRole('button', { name: 'Import the new edition' })).toBeNull();
+    fireEvent.change(screen.getByLabelText(CONSOLE_MESSAGES.editionFind), { target: { value: 'moby' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Find' }));
+    await flush();
+    expect(calls.at(-1)?.url).toContain('q=moby');
+    fireEvent.click(await screen.findByRole('button', { name: CONSOLE_MESSAGES.editionChoose('Moby-Dick') }));
+    const input = screen.getByLabelText(CONSOLE_MESSAGES.editionFile) as HTMLInputElement;
+    expect([input.multiple, input.accept]).toEqual([false, '.epub,.pdf']);
+    fireEvent.click(screen.getByRole('button', { name: 'Import the new edition' }));
+    expect(screen.getByText(CONSOLE_MESSAGES.editionChooseFile)).toBeTruthy();
+    fireEvent.change(input, { target: { files: [file('moby-2.epub', 50)] } });
     fireEvent.click(screen.getByRole('button', { name: 'Import the new edition' }));
     await flush();
     expect(FakeXhr.last[0]!.url).toBe('/api/v1/admin/import/?replace=moby');
+  });
+
+  it('a new edition of a video course (given by its page as ?replace=): its parts in one request, as one folder', async () => {
+    stubFetch((call) =>
+      call.url.startsWith('/api/v1/admin/titles/course-1/')
+        ? json(200, { ...row('course-1', 'Knots at Sea', 'video'), description: null, allow_scripts: false, scripts_available: false, topics: [], chapters: 2, url: '/library/book/course-1/', stats: { readers: 0, minutes_read: 0, completed_readers: 0, completion: 0 } })
+        : json(404, { detail: 'Not found' }),
+    );
+    document.cookie = 'csrftoken=tok; path=/';
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter initialEntries={['/admin/import/?replace=course-1']}>
+          <ImportPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await flush();
+    await screen.findByText(CONSOLE_MESSAGES.editionOf('Knots at Sea'));
+    const input = screen.getByLabelText(CONSOLE_MESSAGES.editionFiles) as HTMLInputElement;
+    expect(input.multiple).toBe(true);
+    expect(input.accept.split(',')).toEqual(expect.arrayContaining(['.mp4', '.vtt', '.json']));
+    expect(input.accept.split(',')).not.toContain('.epub');
+    fireEvent.change(input, { target: { files: [file('01-bowline.mp4', 80), file('02-hitch.mp4', 90), file('01-bowline.vtt', 10)] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Import the new edition' }));
+    await flush();
+    expect(FakeXhr.last).toHaveLength(1);
+    expect(FakeXhr.last[0]!.url).toBe('/api/v1/admin/import/?replace=course-1');
+    expect(FakeXhr.last[0]!.body!.getAll('file').map((f) => (f as File).name)).toEqual(['edition/01-bowline.mp4', 'edition/02-hitch.mp4', 'edition/01-bowline.vtt']);
   });
 });
 

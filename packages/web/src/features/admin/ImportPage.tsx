@@ -1,17 +1,19 @@
 /**
  * Import (issue 23): drop files or a folder, or choose them; each file's bar through its upload, then parsing and
  * indexing until the server answers, then the title it became with its warnings, or the reason it was refused.
- * A new edition of a title: one file for a book id.
+ * A new edition of any title, found by its words: a book's one file or a media title's files.
  */
-import { CONSOLE_MESSAGES as M } from '@lectern/core';
+import { useQuery } from '@tanstack/react-query';
+import { CONSOLE_MESSAGES as M, formatLabel, type AdminTitleRow } from '@lectern/core';
 import { useRef, useState, type DragEvent, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { adminApi, adminKeys } from '../../api/admin.ts';
 import { Button } from '../../components/Button.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
 import { filesOfDrop, filesOfList } from './dropFiles.ts';
-import { IMPORT_ACCEPT, IMPORT_KIND_SUMMARY, kindOf } from './importKinds.ts';
-import { type QueuedFile, useImportQueue } from './useImportQueue.ts';
+import { IMPORT_ACCEPT, IMPORT_KIND_SUMMARY, IMPORT_KINDS, kindOf } from './importKinds.ts';
+import { type Dropped, type QueuedFile, useImportQueue } from './useImportQueue.ts';
 import './ImportPage.css';
 
 const bookPage = (bookId: string) => `${appPaths.library}book/${encodeURIComponent(bookId)}/`;
@@ -93,7 +95,7 @@ export function ImportPage() {
         </section>
       ) : null}
 
-      <NewEdition onSubmit={(bookId, file) => add([{ file, path: file.name }], { replace: bookId })} />
+      <NewEdition onSubmit={(bookId, edition) => add(edition, { replace: bookId })} />
     </div>
   );
 }
@@ -137,38 +139,102 @@ function FileRow({ file: f }: { file: QueuedFile }) {
   );
 }
 
-function NewEdition({ onSubmit }: { onSubmit: (bookId: string, file: File) => void }) {
-  const [bookId, setBookId] = useState('');
-  const [file, setFile] = useState<File | null>(null);
+const MEDIA_FORMATS: readonly string[] = ['video', 'audiobook'];
+const BOOK_ACCEPT = '.epub,.pdf';
+const MEDIA_ACCEPT = IMPORT_KINDS.filter((k) => k.kind !== 'epub' && k.kind !== 'pdf')
+  .flatMap((k) => k.extensions.map((e) => `.${e}`))
+  .join(',');
+
+/**
+ * A new edition of any title, books and media alike: the title found by its words or book id (or given by the
+ * title's page as ?replace=), then its file (a book, a document) or its files (a video course's or audiobook's
+ * parts, transcripts, manifest), sent in one request with ?replace=.
+ */
+function NewEdition({ onSubmit }: { onSubmit: (bookId: string, files: Dropped[]) => void }) {
+  const [params] = useSearchParams();
+  const given = params.get('replace') ?? '';
+  const [typed, setTyped] = useState(given);
+  const [q, setQ] = useState('');
+  const [chosen, setChosen] = useState<AdminTitleRow | null>(null);
+  const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<{ book?: string[]; file?: string[] }>({});
+  // the title the title's page sent us with, read once
+  const fromPage = useQuery({ queryKey: adminKeys.title(given), queryFn: ({ signal }) => adminApi.title(given, signal), enabled: !!given && !chosen, retry: false });
+  const target = chosen ?? (fromPage.data && fromPage.data.book_id === given ? fromPage.data : null);
+  const found = useQuery({ queryKey: adminKeys.titles({ q, state: 'all', limit: 5 }), queryFn: ({ signal }) => adminApi.titles({ q, state: 'all', limit: 5 }, signal), enabled: !!q });
+  const media = !!target && MEDIA_FORMATS.includes(target.content_format);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const next = { book: bookId.trim() ? undefined : ['Give the book id of the title.'], file: file ? undefined : ['Choose the new edition’s file.'] };
+    const next = { book: target ? undefined : [M.editionChooseTitle], file: files.length ? undefined : [media ? M.editionChooseFiles : M.editionChooseFile] };
     setErrors(next);
-    if (next.book || next.file || !file) return;
-    onSubmit(bookId.trim(), file);
-    setFile(null);
+    if (next.book || next.file || !target) return;
+    // loose parts go as one folder: a media title's new edition is one title's files (services/import.ts)
+    onSubmit(target.book_id, files.map((file) => ({ file, path: media && files.length > 1 ? `edition/${file.name}` : file.name })));
+    setFiles([]);
     (e.currentTarget as HTMLFormElement).reset();
   };
   return (
     <section className="admin-panel" aria-labelledby="admin-new-edition">
       <h2 id="admin-new-edition">{M.newEditionHeading}</h2>
       <p className="admin-hint">{M.newEditionHint}</p>
-      <form className="admin-form" onSubmit={submit} noValidate>
-        <TextField label="Book id" name="book_id" value={bookId} onChange={(e) => setBookId(e.target.value)} errors={errors.book} autoComplete="off" />
-        <div className="field">
-          <label className="field__label" htmlFor="admin-edition-file">
-            File
-          </label>
-          <input id="admin-edition-file" type="file" accept=".epub,.pdf" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} aria-invalid={errors.file ? true : undefined} />
-          {errors.file ? <p className="admin-error">{errors.file.join(' ')}</p> : null}
-        </div>
-        <div className="admin-form__actions">
-          <Button type="submit" variant="secondary">
-            Import the new edition
-          </Button>
-        </div>
+      <form
+        className="admin-filters"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQ(typed.trim());
+        }}
+      >
+        <TextField label={M.editionFind} name="edition_q" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} errors={errors.book} autoComplete="off" />
+        <Button type="submit" variant="secondary">
+          Find
+        </Button>
       </form>
+      {q && found.data ? (
+        found.data.results.length ? (
+          <ul className="admin-list" aria-label={M.editionMatches}>
+            {found.data.results.map((t) => (
+              <li key={t.book_id}>
+                <span>
+                  {t.title} <span className="admin-muted admin-small">{formatLabel(t.content_format).toLowerCase()} · {t.book_id}</span>
+                </span>
+                <Button variant="secondary" size="sm" aria-pressed={target?.book_id === t.book_id} onClick={() => setChosen(t)}>
+                  {M.editionChoose(t.title)}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="admin-muted">{M.noResults}</p>
+        )
+      ) : null}
+      {target ? (
+        <form className="admin-form admin-space" onSubmit={submit} noValidate aria-label={M.editionOf(target.title)}>
+          <p className="admin-form__wide admin-strong" aria-live="polite">
+            {M.editionOf(target.title)} <span className="admin-muted admin-small">({formatLabel(target.content_format).toLowerCase()})</span>
+          </p>
+          <div className="field admin-form__wide">
+            <label className="field__label" htmlFor="admin-edition-file">
+              {media ? M.editionFiles : M.editionFile}
+            </label>
+            <input
+              id="admin-edition-file"
+              key={target.book_id}
+              type="file"
+              multiple={media}
+              accept={media ? MEDIA_ACCEPT : BOOK_ACCEPT}
+              onChange={(e) => setFiles([...(e.currentTarget.files ?? [])])}
+              aria-invalid={errors.file ? true : undefined}
+            />
+            {errors.file ? <p className="admin-error">{errors.file.join(' ')}</p> : null}
+          </div>
+          <div className="admin-form__actions">
+            <Button type="submit" variant="secondary">
+              Import the new edition
+            </Button>
+          </div>
+        </form>
+      ) : null}
     </section>
   );
 }

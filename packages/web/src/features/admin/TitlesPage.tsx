@@ -183,7 +183,8 @@ function TitleEditor({ title }: { title: AdminTitleDetail }) {
       <div className="admin-head">
         <h1 className="page-heading">{title.title}</h1>
         <p>
-          <Link to={`${appPaths.library}book/${encodeURIComponent(title.book_id)}/`}>Title page</Link> · <code>{title.book_id}</code>
+          <Link to={`${appPaths.library}book/${encodeURIComponent(title.book_id)}/`}>Title page</Link> · <code>{title.book_id}</code> ·{' '}
+          <Link to={`${consolePaths.section('import')}?replace=${encodeURIComponent(title.book_id)}`}>{M.newEditionLink}</Link>
         </p>
       </div>
       {notice?.tone === 'alert' || clashes.length ? (
