@@ -25,3 +25,4 @@ export * from './admin-console.ts';
 export * from './admin-selling.ts';
 export * from './console-messages.ts';
 export * from './marketing.ts';
+export * from './shortcuts.ts';

@@ -87,6 +87,8 @@ import { MarketingRepository } from './repositories/marketing.ts';
 import { MarketingService, NEWSLETTER_CHECK_INTERVAL_MS } from './services/marketing.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 import { AccountsService } from './services/accounts.ts';
+import { AccountSettingsService } from './services/account-settings.ts';
+import { AccountSettingsRepository } from './repositories/account-settings.ts';
 import { AnnotationTokens } from './services/annotation-tokens.ts';
 import { AnnotationsService } from './services/annotations.ts';
 import { AuthService, SESSION_PURGE_INTERVAL_MS } from './services/auth.ts';
@@ -117,6 +119,8 @@ export const LISTING_CONCURRENCY = { sqlite: 4, postgres: 8 } as const;
 
 export interface Services {
   accounts: AccountsService;
+  /** a reader's settings kept on the account (keyboard shortcuts) */
+  accountSettings: AccountSettingsService;
   auth: AuthService;
   catalog: CatalogService;
   importer: ImportService;
@@ -250,6 +254,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const services: Services = {
     admin,
     accounts,
+    accountSettings: new AccountSettingsService(new AccountSettingsRepository(db.kysely)),
     auth,
     catalog,
     importer: new ImportService(catalogRepo, store, config.imports, undefined, catalogCache, catalogChanges),
@@ -366,7 +371,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registerRecentErrors(app, services.admin.errors);
 
   healthRoutes(app, new HealthService(new HealthRepository(db.kysely), db.engine));
-  accountRoutes(app, { auth: services.auth, accounts: services.accounts, csrf, throttle: services.signInThrottle });
+  accountRoutes(app, { auth: services.auth, accounts: services.accounts, settings: services.accountSettings, csrf, throttle: services.signInThrottle });
   registrationRoutes(app, { registration: services.registration, auth: services.auth, limits: services.requestLimits, csrf, passwordReset: services.passwordReset });
   subscriptionRoutes(app, { subscriptions: services.subscriptions, limits: services.requestLimits });
   teamRoutes(app, { teams: services.teams, auth: services.auth, limits: services.requestLimits, csrf });

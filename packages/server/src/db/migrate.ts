@@ -37,6 +37,7 @@ import * as m0033 from './migrations/0033_admin_selling.ts';
 import * as m0038 from './migrations/0038_marketing.ts';
 import * as m0037 from './migrations/0037_markup_recovery.ts';
 import * as m0039 from './migrations/0039_transformation_playlists.ts';
+import * as m0035 from './migrations/0035_account_settings.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0038_marketing': m0038,
   '0037_markup_recovery': m0037,
   '0039_transformation_playlists': m0039,
+  '0035_account_settings': m0035,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -583,11 +583,20 @@ export interface TransformationPlaylistsTable {
   published_at: string;
 }
 
+/** A reader's settings kept on the account (0035); no row: the defaults. */
+export interface AccountSettingsTable {
+  user_id: number;
+  /** single-key keyboard shortcuts on (1) or off (0) */
+  keyboard_shortcuts: Flag;
+  updated_at: string;
+}
+
 export interface Database {
   transformation_playlists: TransformationPlaylistsTable;
   newsletter_subscribers: NewsletterSubscribersTable;
   newsletter_issues: NewsletterIssuesTable;
   home_dismissals: HomeDismissalsTable;
+  account_settings: AccountSettingsTable;
   audit_log: AuditLogTable;
   search_misses: SearchMissesTable;
   analytics_events: AnalyticsEventsTable;

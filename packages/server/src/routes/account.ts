@@ -9,19 +9,22 @@ import {
   MESSAGES,
   passwordChangeSchema,
   safeNextPath,
+  SHORTCUTS_SETTING_PATH,
+  shortcutSettingSchema,
 } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { AppError, fieldError } from '../errors.ts';
 import { clearSessionCookies, requireSignedIn, setSessionCookies } from '../plugins/auth-context.ts';
 import { issueCsrfCookie } from '../plugins/csrf.ts';
 import type { AccountsService } from '../services/accounts.ts';
+import type { AccountSettingsService } from '../services/account-settings.ts';
 import type { AuthService } from '../services/auth.ts';
 import { type SignInThrottle, TooManySignIns } from '../services/sign-in-throttle.ts';
 import type { CsrfTokens } from '../services/tokens.ts';
 
 export function accountRoutes(
   app: FastifyInstance,
-  deps: { auth: AuthService; accounts: AccountsService; csrf: CsrfTokens; throttle: SignInThrottle },
+  deps: { auth: AuthService; accounts: AccountsService; settings: AccountSettingsService; csrf: CsrfTokens; throttle: SignInThrottle },
 ): void {
   app.post('/login/', async (request, reply) => {
     const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
@@ -92,5 +95,19 @@ export function accountRoutes(
   app.get('/u/information_for_javascript', async (request) => {
     const { user, session } = await requireSignedIn(request, MESSAGES.userNotLoggedIn);
     return deps.accounts.profile(user, session);
+  });
+
+  // Single-key shortcuts on or off, per account (library-playlists-account.md §6; docs/decisions.md "Keyboard shortcuts").
+  app.get(SHORTCUTS_SETTING_PATH, async (request, reply) => {
+    const { user } = await requireSignedIn(request, MESSAGES.userNotLoggedIn);
+    reply.header('cache-control', 'private, no-store');
+    return deps.settings.shortcuts(user.id);
+  });
+
+  app.put(SHORTCUTS_SETTING_PATH, async (request, reply) => {
+    const { user } = await requireSignedIn(request, MESSAGES.userNotLoggedIn);
+    const setting = shortcutSettingSchema.parse(request.body ?? {});
+    reply.header('cache-control', 'private, no-store');
+    return deps.settings.setShortcuts(user.id, setting);
   });
 }

@@ -6,11 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { APP_MESSAGES, highlightPrivacyAttributes, type HighlightPrivacySetting } from '@lectern/core';
+import { APP_MESSAGES, highlightPrivacyAttributes, type HighlightPrivacySetting, SHORTCUTS_PAGE_PATH } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { NOSCRIPT_MARKER, noscriptForms } from '../plugins/noscript-forms.ts';
 
 const API_PREFIXES = ['/api/', '/nest/', '/u/', '/r/', '/a/', '/auth/', '/healthz'];
+/** Pages below an API prefix (library-playlists-account.md §2: the shortcuts settings page is /u/shortcuts/). */
+const PAGES_UNDER_API = [SHORTCUTS_PAGE_PATH, SHORTCUTS_PAGE_PATH.slice(0, -1)];
 
 /**
  * Hashed assets never change; the icons change rarely and are asked for again on every in-app navigation (a
@@ -82,7 +84,7 @@ export async function webRoutes(app: FastifyInstance, webDist: string | null, pa
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !API_PREFIXES.some((p) => pathname.startsWith(p));
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && (PAGES_UNDER_API.includes(pathname) || !API_PREFIXES.some((p) => pathname.startsWith(p)));
     if (!isPage || pathname.endsWith('.map')) return reply.status(404).send({ detail: APP_MESSAGES.notFound });
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`, then restart.');
