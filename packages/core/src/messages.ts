@@ -633,3 +633,57 @@ export const TIME_MESSAGES = {
   past: (distance: string) => `${distance} ago`,
   future: (distance: string) => `in ${distance}`,
 } as const;
+
+/**
+ * Keyboard shortcuts (library-playlists-account.md §9 "Shortcuts: Esc closes modals, Shift+/ help, / focus search,
+ * U top, T contents, J/K cards, D delete recommendation, Shift+Enter open, F/G font size; arrows, space and digits 1
+ * to 9 also mapped"; §2 "keyboard shortcuts popup", "/u/shortcuts/ (settings page where shortcuts are disabled)").
+ * The help popup and the settings page are made from the web app's registry (shared/shortcuts/registry.ts).
+ */
+export const SHORTCUT_MESSAGES = {
+  helpTitle: 'Keyboard shortcuts',
+  scopes: { site: 'On every page', reader: 'In the reader', player: 'In the video and audio players' },
+  labels: {
+    close: 'Close a dialog, a panel or the full-screen view',
+    help: 'Show the keyboard shortcuts',
+    search: 'Focus search',
+    top: 'Go to the top of the page',
+    'next-card': 'Next card',
+    'previous-card': 'Previous card',
+    reject: 'Delete the focused recommendation (Not interested)',
+    open: 'Open the focused card',
+    contents: 'Show or hide the contents',
+    'font-smaller': 'Smaller font size',
+    'font-larger': 'Larger font size',
+    immersive: 'Hide or show the bars',
+    'book-search': 'Search this book',
+    'skip-structure': 'Skip the table, list or note being read aloud',
+    page: 'Turn or scroll the page',
+    play: 'Play or pause',
+    back: 'Back a few seconds',
+    forward: 'On a few seconds',
+    fullscreen: 'Full screen',
+    captions: 'Captions on or off',
+    seek: 'Go to 10% to 90% of the part',
+  },
+  /** how the help popup and the settings page name keys */
+  keyNames: { escape: 'Esc', shift: 'Shift', enter: 'Enter', space: 'Space', arrows: 'Arrow keys', pageKeys: 'Page Up, Page Down, Home, End', digits: '1 to 9' },
+  keysColumn: 'Keys',
+  actionColumn: 'Action',
+  /** the popup's list when nothing but Esc and the popup's own key work on the page */
+  noneHere: 'This page has no shortcuts of its own.',
+  /** the popup's link to the settings page (signed-in readers) */
+  manage: 'Turn single-key shortcuts on or off',
+  /** the settings page (/u/shortcuts/) */
+  pageTitle: 'Keyboard shortcuts',
+  pageLead: 'Shortcuts let you move around Lectern from the keyboard. Press Shift+/ on any page to see the ones that work there.',
+  singleKeyLabel: 'Single-key shortcuts',
+  singleKeyHint:
+    'Shortcuts made of one letter, digit or sign, such as J, / or 1. Turn them off if you use speech input or they get in your way; Esc, the arrow keys, space and Shift+Enter keep working.',
+  savedOn: 'Single-key shortcuts are on.',
+  savedOff: 'Single-key shortcuts are off.',
+  saveFailed: 'Your choice could not be saved. Please try again.',
+  onPhones: 'On phones and tablets without a mouse or trackpad, single-key shortcuts are off whatever is chosen here.',
+  allShortcuts: 'All shortcuts',
+  singleKeyMark: 'single key',
+} as const;

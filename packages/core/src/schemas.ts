@@ -501,3 +501,7 @@ export const debugMessageSchema = z
   .object({ message: z.string({ message: 'This field is required.' }).trim().min(1, 'This field is required.').max(DEBUG_MESSAGE_MAX) })
   .strict();
 export type DebugMessage = z.infer<typeof debugMessageSchema>;
+
+/** GET/PUT SHORTCUTS_SETTING_PATH (core/shortcuts.ts): single-key shortcuts on or off for the signed-in reader. */
+export const shortcutSettingSchema = z.object({ enabled: z.boolean({ message: 'enabled must be true or false' }) }).strict();
+export type ShortcutSetting = z.infer<typeof shortcutSettingSchema>;

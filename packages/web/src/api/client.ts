@@ -23,6 +23,8 @@ import {
   paths,
   SAFE_METHODS,
   type AccountProfile,
+  SHORTCUTS_SETTING_PATH,
+  type ShortcutSetting,
   type CatalogSort,
   type ContentFormat,
   type BookDetail,
@@ -460,6 +462,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     upload,
 
     /** The signed-in user's profile; an ApiError 401 for anonymous visitors. */
+    /** Whether single-key shortcuts are on for the signed-in reader (docs/decisions.md "Keyboard shortcuts"). */
+    getShortcutSetting: (signal?: AbortSignal): Promise<ShortcutSetting> => request(SHORTCUTS_SETTING_PATH, (s) => s.shortcutSettingSchema, { signal }),
+
+    putShortcutSetting: (setting: ShortcutSetting): Promise<ShortcutSetting> =>
+      request(SHORTCUTS_SETTING_PATH, (s) => s.shortcutSettingSchema, { method: 'PUT', body: setting }),
+
     getProfile: (signal?: AbortSignal): Promise<AccountProfile> =>
       request(PROFILE_PATH, (s) => s.accountProfileSchema, { signal }),
 

@@ -3,6 +3,8 @@ import type { BookListParams } from './client.ts';
 
 export const queryKeys = {
   profile: ['profile'] as const,
+  /** whether single-key shortcuts are on, per signed-in reader */
+  shortcutSetting: (userId: string) => ['shortcut-setting', userId] as const,
   /** the signed-in reader's team (GET /api/v1/team/) */
   team: ['team'] as const,
   books: (filter: Omit<BookListParams, 'page'>) => ['books', filter] as const,

@@ -45,6 +45,7 @@ export {
   queueListSchema,
   topicListSchema,
   topicSchema,
+  shortcutSettingSchema,
 } from '@lectern/core';
 
 export const bookPageSchema = pagedSchema(contentMetadataSchema);

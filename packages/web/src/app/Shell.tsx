@@ -15,6 +15,7 @@ import { PlaylistsSync } from '../features/playlists/PlaylistsSync.tsx';
 import { appPaths } from '../shared/links.ts';
 import { useShellChromeCovered } from '../shared/shellChrome.ts';
 import { LiveTrainingBanner } from '../shared/live-training/LiveTrainingBanner.tsx';
+import { ShortcutsRoot } from '../shared/shortcuts/ShortcutsRoot.tsx';
 import './Shell.css';
 
 function AccountArea() {
@@ -132,6 +133,7 @@ export function Shell() {
       {/* signed-in readers only (§6); the reader keeps its own chrome */}
       {profile && !location.pathname.startsWith('/library/view/') ? <ScrollTopButton /> : null}
       <ScrollToTop />
+      <ShortcutsRoot />
     </div>
   );
 }

@@ -95,6 +95,7 @@ const LoginPage = onDemand(() => import('../features/account/LoginPage.tsx'));
 const RegisterPage = onDemand(() => import('../features/account/RegisterPage.tsx'));
 const OnboardingPage = onDemand(() => import('../features/account/OnboardingPage.tsx'));
 const AccountPage = onDemand(() => import('../features/account/AccountPage.tsx'));
+const ShortcutsPage = onDemand(() => import('../features/account/ShortcutsPage.tsx'));
 const SearchPage = onDemand(() => import('../features/search/SearchPage.tsx'));
 const HomePage = onDemand(() => import('../features/home/HomePage.tsx'));
 const ForgotPasswordPage = onDemand(() => import('../features/account/ForgotPasswordPage.tsx'));
@@ -136,6 +137,7 @@ export function AppRoutes() {
         <Route path="register" element={deferred(<RegisterPage />)} />
         <Route path="welcome/topics" element={deferred(<OnboardingPage />)} />
         <Route path="u" element={deferred(<AccountPage />)} />
+        <Route path="u/shortcuts" element={deferred(<ShortcutsPage />)} />
         <Route path="search" element={deferred(<SearchPage />)} />
         <Route path="noresults" element={deferred(<SearchPage />)} />
         <Route path="forgot-password" element={deferred(<ForgotPasswordPage />)} />

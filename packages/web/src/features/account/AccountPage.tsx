@@ -4,7 +4,7 @@
  * other sessions.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, type Subscription } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, SHORTCUT_MESSAGES, SHORTCUTS_PAGE_PATH, type Subscription } from '@lectern/core';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
@@ -344,6 +344,12 @@ export function AccountPage() {
       <EmailForm email={profile.account.email} />
       <NewsletterSection userUuid={profile.user_uuid} />
       <Sessions />
+      <section className="account__section" aria-labelledby="shortcuts">
+        <h2 id="shortcuts">{SHORTCUT_MESSAGES.pageTitle}</h2>
+        <p>
+          <Link to={SHORTCUTS_PAGE_PATH}>{SHORTCUT_MESSAGES.manage}</Link>
+        </p>
+      </section>
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { ButtonLink } from '../../components/Button.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { appPaths } from '../../shared/links.ts';
+import { useShortcutsOff } from '../../shared/shortcuts/useShortcut.ts';
 import { useSession, useSignInPath } from '../../shared/useSession.ts';
 import { accessOf, type Access, consolePaths, sectionsFor } from './access.ts';
 import { AuditPage } from './AuditPage.tsx';
@@ -26,6 +27,9 @@ import './AdminArea.css';
 
 export default function AdminArea() {
   const { profile, isLoading, failed, retry } = useSession();
+  // The console declares the page flag that turns the site's shortcuts off (reader.md §5; docs/decisions.md
+  // "Keyboard shortcuts"): its tables, pickers and forms are worked by keyboard, and J/K, D or U mean nothing here.
+  useShortcutsOff();
   const signIn = useSignInPath(!isLoading && !profile && !failed);
   if (isLoading) return <PageLoading />;
   if (failed)

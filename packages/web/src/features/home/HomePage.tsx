@@ -27,6 +27,8 @@ import { SubscriptionPrompt } from '../../shared/SubscriptionPrompt.tsx';
 import { useSession } from '../../shared/useSession.ts';
 import { NewsletterPromo, RecentItems, TutorialBlock, useHomeModules } from './HomeModules.tsx';
 import { TransformationPlaylists } from '../../shared/TransformationPlaylists.tsx';
+import type { KeyLike } from '../../shared/shortcuts/registry.ts';
+import { useShortcuts } from '../../shared/shortcuts/useShortcut.ts';
 import { useFirstVisit } from './useFirstVisit.ts';
 import './HomePage.css';
 
@@ -272,38 +274,43 @@ function HomeSkeleton() {
   );
 }
 
-/** J / K between cards, D on a recommended card, Shift+Enter opens the focused card's book. */
+/**
+ * J / K between cards, D on a recommended card, Shift+Enter opens the focused card's book: bound to the shortcut
+ * registry (shared/shortcuts), which keeps them from fields, modifiers, the reader's setting and phones. Not with a
+ * menu or dialog open.
+ */
 function useHomeKeys(pageRef: React.RefObject<HTMLDivElement | null>, rejectCard: (bookId: string) => void) {
   const navigate = useNavigate();
-  const reject = useRef(rejectCard);
-  reject.current = rejectCard;
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      const target = e.target as HTMLElement | null;
-      if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
-      const page = pageRef.current;
-      if (!page || document.querySelector('[role="dialog"], [role="menu"]')) return;
-      const cards = [...page.querySelectorAll<HTMLElement>('[data-home-card]')];
-      const current = target?.closest<HTMLElement>('[data-home-card]') ?? null;
-      const at = current ? cards.indexOf(current) : -1;
-      const key = e.key.toLowerCase();
-      if ((key === 'j' || key === 'k') && !e.shiftKey) {
-        const next = cards[key === 'j' ? Math.min(cards.length - 1, at + 1) : Math.max(0, at - 1)];
-        next?.querySelector<HTMLElement>('.title-card__title a')?.focus();
-        if (next) e.preventDefault();
-      } else if (key === 'd' && !e.shiftKey && current?.closest('[data-home-section="recommended"]')) {
-        e.preventDefault();
-        const fallback = cards[at + 1] ?? cards[at - 1];
-        reject.current(current.dataset.homeCard!);
-        fallback?.querySelector<HTMLElement>('.title-card__title a')?.focus();
-      } else if (e.key === 'Enter' && e.shiftKey && current?.dataset.continue) {
-        e.preventDefault();
-        void navigate(toAppPath(current.dataset.continue));
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [navigate, pageRef]);
+  const cardsHere = (e: KeyLike) => {
+    const page = pageRef.current;
+    if (!page || document.querySelector('[role="dialog"], [role="menu"]')) return null;
+    const cards = [...page.querySelectorAll<HTMLElement>('[data-home-card]')];
+    const current = (e.target as HTMLElement | null)?.closest?.<HTMLElement>('[data-home-card]') ?? null;
+    return { cards, current, at: current ? cards.indexOf(current) : -1 };
+  };
+  const focusCard = (card: HTMLElement | undefined) => card?.querySelector<HTMLElement>('.title-card__title a')?.focus();
+  const move = (step: 1 | -1) => (e: KeyLike) => {
+    const here = cardsHere(e);
+    if (!here) return false;
+    const next = here.cards[step === 1 ? Math.min(here.cards.length - 1, here.at + 1) : Math.max(0, here.at - 1)];
+    if (!next) return false;
+    focusCard(next);
+  };
+  useShortcuts({
+    'next-card': move(1),
+    'previous-card': move(-1),
+    reject: (e) => {
+      const here = cardsHere(e);
+      if (!here?.current?.closest('[data-home-section="recommended"]')) return false;
+      const fallback = here.cards[here.at + 1] ?? here.cards[here.at - 1];
+      rejectCard(here.current.dataset.homeCard!);
+      focusCard(fallback);
+    },
+    open: (e) => {
+      const here = cardsHere(e);
+      if (!here?.current?.dataset.continue) return false;
+      void navigate(toAppPath(here.current.dataset.continue));
+    },
+  });
 }
 export default HomePage;

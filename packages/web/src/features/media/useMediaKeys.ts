@@ -1,10 +1,14 @@
 /**
- * The players' keys (issue 22): space plays or pauses, left and right arrows move back and on (5 s for video; the
- * audiobook's 10 s back and 30 s on), F full screen, C captions. Not while typing in a field, not over a control
- * that uses the key itself (a button's space, a select's or a tab list's arrows), and not on the video element,
- * whose own controls already answer these keys.
+ * The players' keys (issue 22; library-playlists-account.md §9 "arrows, space and digits 1 to 9 also mapped"): space
+ * (or K) plays or pauses, left and right arrows move back and on (5 s for video; the audiobook's 10 s back and 30 s
+ * on), F full screen, C captions, digits 1 to 9 go to 10% to 90% of the part. Bound to the shortcut registry
+ * (shared/shortcuts), which keeps them from fields, modifiers, the reader's setting and phones. Not over a control
+ * that uses the key itself (a button's space, a tab list's arrows), and not on the video element, whose own controls
+ * already answer these keys.
  */
-import { useEffect, useRef, type RefObject } from 'react';
+import { useRef, type RefObject } from 'react';
+import type { KeyLike } from '../../shared/shortcuts/registry.ts';
+import { useShortcuts } from '../../shared/shortcuts/useShortcut.ts';
 import type { Player } from './usePlayer.ts';
 
 export interface MediaKeysOptions {
@@ -16,50 +20,30 @@ export interface MediaKeysOptions {
   step: number | [number, number];
 }
 
-const typing = (t: EventTarget | null) =>
-  t instanceof HTMLElement && (t.isContentEditable || t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
-
 export function useMediaKeys(opts: MediaKeysOptions) {
   const latest = useRef(opts);
   latest.current = opts;
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || typing(e.target)) return;
-      const o = latest.current;
-      const target = e.target instanceof HTMLElement ? e.target : null;
-      if (target && target === o.videoRef?.current) return;
-      const inControl = !!target?.closest('button, a, [role="tab"], [role="slider"], summary');
-      const [back, on] = Array.isArray(o.step) ? o.step : [o.step, o.step];
-      switch (e.key) {
-        case ' ':
-        case 'k':
-          if (e.key === ' ' && inControl) return;
-          o.player.toggle();
-          break;
-        case 'ArrowLeft':
-          if (target?.closest('[role="tab"]')) return;
-          o.player.skip(-back);
-          break;
-        case 'ArrowRight':
-          if (target?.closest('[role="tab"]')) return;
-          o.player.skip(on);
-          break;
-        case 'f':
-        case 'F':
-          if (!o.onFullscreen) return;
-          o.onFullscreen();
-          break;
-        case 'c':
-        case 'C':
-          if (!o.onCaptions) return;
-          o.onCaptions();
-          break;
-        default:
-          return;
-      }
-      e.preventDefault();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  const targetOf = (e: KeyLike) => (e.target instanceof HTMLElement ? e.target : null);
+  const onVideo = (e: KeyLike) => !!targetOf(e) && targetOf(e) === latest.current.videoRef?.current;
+  const inTabs = (e: KeyLike) => !!targetOf(e)?.closest('[role="tab"]');
+  const steps = () => {
+    const s = latest.current.step;
+    return Array.isArray(s) ? s : [s, s];
+  };
+  useShortcuts({
+    play: (e) => {
+      if (onVideo(e)) return false;
+      if (e.key === ' ' && targetOf(e)?.closest('button, a, [role="tab"], [role="slider"], summary')) return false;
+      latest.current.player.toggle();
+    },
+    back: (e) => (onVideo(e) || inTabs(e) ? false : latest.current.player.skip(-steps()[0]!)),
+    forward: (e) => (onVideo(e) || inTabs(e) ? false : latest.current.player.skip(steps()[1]!)),
+    fullscreen: (e) => (onVideo(e) || !latest.current.onFullscreen ? false : latest.current.onFullscreen()),
+    captions: (e) => (onVideo(e) || !latest.current.onCaptions ? false : latest.current.onCaptions()),
+    seek: (e) => {
+      const { player } = latest.current;
+      if (onVideo(e) || !(player.duration > 0)) return false;
+      player.seekTo((Number(e.key) / 10) * player.duration);
+    },
+  });
 }

@@ -1,12 +1,16 @@
 /**
  * The reader's keys (library-playlists-account.md §9 "Shortcuts": Esc, T contents, F/G font size, arrows and space;
- * and H for the immersive view, / for the search panel, E to escape the table or list being read aloud,
- * docs/decisions.md), in ONE handler: the page's keydown and the chapter frame's (forwarded by the FrameController) both come here, so
- * a key does the same thing wherever the focus is.
+ * and H for the immersive view, / for the book's search, E to escape the table or list being read aloud,
+ * docs/decisions.md), bound to the one shortcut registry (shared/shortcuts/registry.ts): the page's keys reach it
+ * through its window listener, the chapter frame's through the function returned here (the FrameController
+ * forwards them), so a key does the same thing wherever the focus is. The registry keeps them from fields,
+ * modifiers, the reader's setting and phones; the reader's `/` comes before the site header's.
  */
-import { useCallback, useEffect, useRef, type RefObject } from 'react';
+import { useRef, type RefObject } from 'react';
 import type { FrameController } from './engine/frameController.ts';
 import type { ReaderPanels } from './useReaderPanels.ts';
+import { shortcuts, type KeyLike } from '../../shared/shortcuts/registry.ts';
+import { useShortcuts } from '../../shared/shortcuts/useShortcut.ts';
 
 export interface ReaderKeyActions {
   controllerRef: RefObject<FrameController | null>;
@@ -18,61 +22,44 @@ export interface ReaderKeyActions {
   readAloudEscape?: () => boolean;
 }
 
-const inField = (t: HTMLElement | null) => !!t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+/** The app's own element the key was pressed in (frame elements belong to the book: a book may have a class "toc"). */
+const ownTarget = (e: KeyLike) => {
+  const t = e.target && typeof e.target === 'object' && 'tagName' in e.target ? (e.target as HTMLElement) : null;
+  return t?.ownerDocument === document ? t : null;
+};
+/** The panels and the PDF handle their own keys (lists, sliders, scrolling). */
+const inOwnKeys = (e: KeyLike) => !!ownTarget(e)?.closest('.toc, .reader-settings, .reader-search, .reader-pdf');
 
 export function useReaderKeys(actions: ReaderKeyActions): (event: KeyboardEvent) => void {
-  // The latest state for a handler that stays the same function (the frame keeps the one it was given).
+  // The latest state for handlers that stay the same functions.
   const latest = useRef(actions);
   latest.current = actions;
-
-  const onKey = useCallback((e: KeyboardEvent) => {
-    if (e.defaultPrevented) return;
-    const { controllerRef, panels, stepFont, immersive, toggleImmersive, readAloudEscape } = latest.current;
-    // Frame elements come from another window: duck-typed, not instanceof.
-    const t = (e.target && 'tagName' in (e.target as object) ? e.target : null) as HTMLElement | null;
-    if (e.key === 'Escape') {
-      if (panels.lightbox) return; // the lightbox closes itself
+  const letter = (act: () => void) => (e: KeyLike) => {
+    if (inOwnKeys(e)) return false;
+    act();
+  };
+  useShortcuts({
+    close: () => {
+      const { panels, immersive, toggleImmersive } = latest.current;
+      if (panels.lightbox) return false; // the lightbox closes itself
       if (panels.anyPanelOpen) panels.closePanels();
       else if (immersive) toggleImmersive();
-      return;
-    }
-    if (inField(t) || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.key === '/') {
-      // library-playlists-account.md §9 "/ focus search": in the reader, the search of this book (from the PDF too).
-      e.preventDefault();
-      panels.openSearch();
-      return;
-    }
-    // The panels and the PDF handle their own keys (lists, sliders, scrolling). Only the app's own elements: a book
-    // may well have a class named "toc".
-    if (t?.ownerDocument === document && t.closest('.toc, .reader-settings, .reader-search, .reader-pdf')) return;
-    switch (e.key) {
-      case 't':
-      case 'T':
-        panels.toggleToc();
-        return;
-      case 'f':
-      case 'g':
-        stepFont(e.key === 'g' ? 1 : -1);
-        return;
-      case 'h':
-      case 'H':
-        toggleImmersive();
-        return;
-      case 'e':
-      case 'E':
-        if (readAloudEscape?.()) e.preventDefault();
-        return;
-
-    }
-    if (t?.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return;
-    controllerRef.current?.handleKey(e);
-  }, []);
-
-  useEffect(() => {
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onKey]);
-
-  return onKey;
+      else return false;
+    },
+    // library-playlists-account.md §9 "/ focus search": in the reader, the search of this book (from the PDF too).
+    'book-search': () => latest.current.panels.openSearch(),
+    contents: letter(() => latest.current.panels.toggleToc()),
+    'font-smaller': letter(() => latest.current.stepFont(-1)),
+    'font-larger': letter(() => latest.current.stepFont(1)),
+    immersive: letter(() => latest.current.toggleImmersive()),
+    'skip-structure': (e) => (inOwnKeys(e) ? false : (latest.current.readAloudEscape?.() ?? false)),
+    page: (e) => {
+      if (inOwnKeys(e)) return false;
+      const t = ownTarget(e);
+      if (t?.tagName === 'BUTTON' && e.key === ' ') return false;
+      // the controller takes the browser's default itself when it turns or scrolls
+      return latest.current.controllerRef.current?.handleKey(e as KeyboardEvent) ?? false;
+    },
+  });
+  return shortcuts.dispatch as (event: KeyboardEvent) => void;
 }

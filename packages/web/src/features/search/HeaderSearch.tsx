@@ -12,6 +12,7 @@ import { Icon } from '../../components/Icon.tsx';
 import { toAppPath } from '../../shared/links.ts';
 import { useSession } from '../../shared/useSession.ts';
 import { trackSelection } from '../../shared/searchChoice.ts';
+import { useShortcut } from '../../shared/shortcuts/useShortcut.ts';
 import './HeaderSearch.css';
 
 const KIND_LABEL: Record<Suggestion['kind'], string> = { title: 'Titles', author: 'Authors', topic: 'Topics', publisher: 'Publishers' };
@@ -30,18 +31,13 @@ export function HeaderSearch() {
   const inFlight = useRef<AbortController | null>(null);
   const delay = profile ? SEARCH_DEBOUNCE_SIGNED_IN_MS : SEARCH_DEBOUNCE_MS;
 
-  // `/` focuses the search from anywhere but a field (§8 shortcuts).
-  useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
-      const t = e.target as HTMLElement | null;
-      if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
-      e.preventDefault();
-      inputRef.current?.focus();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  // library-playlists-account.md §9 "/ focus search", through the shortcut registry (the reader's `/` comes first
+  // there: it searches the book). Where the box is folded away (narrow windows) the key is not taken.
+  useShortcut('search', () => {
+    const input = inputRef.current;
+    if (!input || input.getClientRects().length === 0) return false;
+    input.focus();
+  });
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current);
