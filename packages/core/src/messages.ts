@@ -678,6 +678,7 @@ export const SHORTCUT_MESSAGES = {
   pageTitle: 'Keyboard shortcuts',
   pageLead: 'Shortcuts let you move around Lectern from the keyboard. Press Shift+/ on any page to see the ones that work there.',
   singleKeyLabel: 'Single-key shortcuts',
+  singleKeyToggle: 'Use single-key shortcuts',
   singleKeyHint:
     'Shortcuts made of one letter, digit or sign, such as J, / or 1. Turn them off if you use speech input or they get in your way; Esc, the arrow keys, space and Shift+Enter keep working.',
   savedOn: 'Single-key shortcuts are on.',

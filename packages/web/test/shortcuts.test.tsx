@@ -165,6 +165,7 @@ describe('the help popup and the bindings of components', () => {
   function BookPage({ onSearch, flag = false }: { onSearch: () => void; flag?: boolean }) {
     const opener = useRef<HTMLButtonElement>(null);
     useShortcut('book-search', onSearch);
+    useShortcut('search', () => {}); // the site header's, which the book's `/` shadows
     useShortcutsOff(flag);
     return (
       <>
@@ -201,6 +202,8 @@ describe('the help popup and the bindings of components', () => {
     const dialog = screen.getByRole('dialog', { name: SHORTCUT_MESSAGES.helpTitle });
     expect(dialog.textContent).toContain(SHORTCUT_MESSAGES.labels['book-search']);
     expect(dialog.textContent).toContain(SHORTCUT_MESSAGES.labels.top);
+    // the site's `/` is the book's here: listed once, as the book's
+    expect(dialog.textContent).not.toContain(SHORTCUT_MESSAGES.labels.search);
     expect(dialog.textContent).not.toContain(SHORTCUT_MESSAGES.labels['next-card']);
     expect(screen.getByRole('link', { name: SHORTCUT_MESSAGES.manage }).getAttribute('href')).toBe('/u/shortcuts/');
     // the focus is inside the dialog

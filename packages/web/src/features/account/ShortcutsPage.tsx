@@ -32,10 +32,13 @@ export function ShortcutsPage() {
   const choose = async (enabled: boolean) => {
     setBusy(true);
     setSaid(null);
+    // The box follows the click at once (and the keys with it); a refusal puts it back.
+    queryClient.setQueryData(key, { enabled });
     try {
       queryClient.setQueryData(key, await api.putShortcutSetting({ enabled }));
       setSaid({ tone: 'success', text: enabled ? SHORTCUT_MESSAGES.savedOn : SHORTCUT_MESSAGES.savedOff });
     } catch {
+      queryClient.setQueryData(key, { enabled: !enabled });
       setSaid({ tone: 'error', text: SHORTCUT_MESSAGES.saveFailed });
     } finally {
       setBusy(false);
@@ -51,7 +54,7 @@ export function ShortcutsPage() {
         <h2 id="single-keys">{SHORTCUT_MESSAGES.singleKeyLabel}</h2>
         <label className="account__check">
           <input type="checkbox" checked={setting.enabled} disabled={busy} aria-describedby={hintId} onChange={(e) => void choose(e.target.checked)} />
-          <span>{SHORTCUT_MESSAGES.singleKeyLabel}</span>
+          <span>{SHORTCUT_MESSAGES.singleKeyToggle}</span>
         </label>
         <p className="account__muted" id={hintId}>
           {SHORTCUT_MESSAGES.singleKeyHint} {SHORTCUT_MESSAGES.onPhones}

@@ -159,7 +159,10 @@ export class ShortcutRegistry {
   /** The entries that work on the page now (bound and allowed), in the list's order: what the help popup shows. */
   available(): ShortcutDef[] {
     const bound = new Set(this.bindings.map((b) => b.def));
-    return SHORTCUTS.filter((d) => bound.has(d) && this.allowed(d));
+    const here = SHORTCUTS.filter((d) => bound.has(d) && this.allowed(d));
+    // A site-wide key the reader or a player takes for itself here (`/`) is listed once, as theirs.
+    const taken = new Set(here.filter((d) => d.scope !== 'site').map((d) => JSON.stringify(d.keys)));
+    return here.filter((d) => d.scope !== 'site' || !taken.has(JSON.stringify(d.keys)));
   }
 
   /** For useSyncExternalStore: a number that changes with what is bound and allowed. */
