@@ -144,8 +144,10 @@ export function xmlProblem(text: string): string | null {
   let openEnd = -1;
   const parser: Parser = new Parser(
     {
-      onopentag() {
+      onopentag(name) {
         openEnd = parser.endIndex;
+        // Namespaces in XML: a name holds at most one colon, neither first nor last (pub-xml-names' <p::p>).
+        if (!problem && /:.*:|^:|:$/.test(name)) problem = `<${name}> is not a valid XML name`;
       },
       onclosetag(name, isImplied) {
         if (isImplied && !problem && parser.endIndex !== openEnd) problem = `<${name}> is never closed`;

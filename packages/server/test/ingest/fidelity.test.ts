@@ -329,6 +329,13 @@ describe('books the strict rules would refuse', () => {
   it('reads malformed XHTML with the HTML parser and says so', () => {
     expect(xmlProblem(xhtml('x', '<p>a<br>b</p><p>c&nbsp;d</p>'))).toBe('<br> is never closed');
     expect(xmlProblem(xhtml('x', '<p>c&nbsp;d</p>'))).toBe('&nbsp; is not an XML entity');
+    expect(xmlProblem(xhtml('x', '<p::p>a name with two colons</p::p>'))).toBe('<p::p> is not a valid XML name');
+    expect(xmlProblem(xhtml('x', '<epub:switch>one colon</epub:switch>'))).toBeNull();
+    // every place of the broken item is marked for the reader's notice; an XHTML 1.1 doctype's &nbsp; is not
+    const marked = parseEpub(minimalEpub3({ 'OEBPS/text/ch2.xhtml': xhtml('Chapter Two', '<p>The<br>end.') }), 'x.epub');
+    expect(marked.chapters.find((c) => c.fullPath === 'text/ch2.xhtml')?.markupError).toBe('<br> is never closed');
+    const dtd = xhtml('Chapter Two', '<p>a&nbsp;b</p>').replace('<!DOCTYPE html>', '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">');
+    expect(parseEpub(minimalEpub3({ 'OEBPS/text/ch2.xhtml': dtd }), 'x.epub').chapters.find((c) => c.fullPath === 'text/ch2.xhtml')?.markupError).toBeUndefined();
     expect(xmlProblem(xhtml('x', '<p>a<br/>b &amp; c</p>', '<link rel="stylesheet" href="a.css"/>'))).toBeNull();
     const book = parseEpub(minimalEpub3({ 'OEBPS/text/ch2.xhtml': xhtml('Chapter Two', '<h1>Two</h1><p id="end">The<br>end.') }), 'x.epub');
     expect(book.warnings).toContain("text/ch2.xhtml is not well-formed XHTML (<br> is never closed); read with the HTML parser's recovery");
