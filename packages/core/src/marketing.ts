@@ -11,6 +11,8 @@ import { contentMetadataSchema } from './schemas.ts';
 export const HOME_MODULES = ['tutorial', 'newsletter'] as const;
 export type HomeModule = (typeof HOME_MODULES)[number];
 
+/** Titles per page of the home's recent items: one row of the grid at 1280 px (five columns). */
+export const RECENT_ITEMS_PAGE_SIZE = 5;
 /** How many new titles one newsletter lists (the rest are counted and linked to the catalog). */
 export const NEWSLETTER_MAX_TITLES = 20;
 /** How long an unsubscribe link works after its mail was sent (days). */

@@ -5,7 +5,7 @@
  * catalog's cursor).
  */
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type HomeModule, type HomeModules, MARKETING_MESSAGES } from '@lectern/core';
+import { type HomeModule, type HomeModules, MARKETING_MESSAGES, RECENT_ITEMS_PAGE_SIZE } from '@lectern/core';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { api, nextPageOf } from '../../api/client.ts';
@@ -16,8 +16,7 @@ import { appPaths, toAppPath } from '../../shared/links.ts';
 import { TitleGrid } from '../../shared/TitleGrid.tsx';
 import './HomeModules.css';
 
-/** Titles per page of the recent items: one row of the grid on a desktop. */
-export const RECENT_PAGE_SIZE = 6;
+export const RECENT_PAGE_SIZE = RECENT_ITEMS_PAGE_SIZE;
 const SEE_ALL_NEW = `${appPaths.library}?sort=recent`;
 
 /** The reader's newsletter state and dismissed blocks (a visitor's answer says they have none). */
