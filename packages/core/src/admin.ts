@@ -45,6 +45,8 @@ export const adminPaths = {
   titleCover: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/cover/`,
   /** PUT adminTitleScriptsSchema: allow the title's scripts (only with a scripted origin). Answers AdminTitleDetail. */
   titleScripts: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/scripts/`,
+  /** GET: topic or publisher names for the title editor's suggestions (adminNamesQuerySchema): only those a title in the catalog carries */
+  names: () => '/api/v1/admin/names/',
   /** GET: the title's readers, most minutes first (adminPageQuerySchema) */
   titleReaders: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/readers/`,
   /** GET: search and page accounts (adminUsersQuerySchema); POST: create one (adminUserCreateSchema) */
@@ -237,6 +239,19 @@ export const adminTitleStatsSchema = z.object({
   completion: z.number(),
 });
 export type AdminTitleStats = z.infer<typeof adminTitleStatsSchema>;
+
+export const ADMIN_NAME_KINDS = ['topic', 'publisher'] as const;
+/** GET names: a kind and the start of a name (folded as names are); at most `limit` (default 10, up to 50). */
+export const adminNamesQuerySchema = z
+  .object({
+    kind: z.enum(ADMIN_NAME_KINDS, M.unknownNameKind),
+    q: z.string().max(200).optional(),
+    limit: z.coerce.number().int(M.limitShape).min(1, M.limitShape).max(50, M.limitShape).optional(),
+  })
+  .strict();
+export type AdminNamesQuery = z.infer<typeof adminNamesQuerySchema>;
+export const adminNamesSchema = z.object({ results: z.array(z.string()) });
+export type AdminNames = z.infer<typeof adminNamesSchema>;
 
 /** An uploaded cover's bounds: its bytes, and its decoded width and height. */
 export const ADMIN_COVER_LIMITS = { maxBytes: 5 * 1024 * 1024, maxSide: 6000, maxPixels: 25_000_000 } as const;

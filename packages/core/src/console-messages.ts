@@ -100,6 +100,7 @@ export const ADMIN_CONSOLE_MESSAGES = {
   versionMissing: 'Send the version you edited (the version field or an If-Match header), so that nobody else\'s change is lost.',
   versionConflict: (by: string) => `Someone else (${by}) saved this title after you opened it. The console keeps your changes over theirs; the command line reads the title again.`,
   titleNotFound: 'No title has that book id.',
+  unknownNameKind: 'kind must be topic or publisher.',
   coverMissing: 'Send the cover as one file part named file.',
   coverTooLarge: (mb: number) => `A cover may be at most ${mb} MB.`,
   coverKind: 'A cover must be a JPEG, PNG or WebP image.',

@@ -113,7 +113,7 @@ describe('who gets into the console', () => {
     stubFetch(() => json(200, { results: [] }));
     renderConsole(withRoles(['admin']), '/admin/selling/');
     const nav = screen.getByRole('navigation', { name: CONSOLE_MESSAGES.navLabel });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Import', 'Titles', 'People', 'Selling', 'Engaging', 'Health', 'Audit log']);
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Import', 'Titles', 'People', 'Selling', 'Invoices', 'Teams', 'Engaging', 'Health', 'Audit log']);
     expect(within(nav).getByRole('link', { name: 'Selling' }).getAttribute('aria-current')).toBe('page');
     await flush();
   });
@@ -419,6 +419,25 @@ describe('a title edited by two operators', () => {
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ allow_scripts: true });
     await screen.findByText(CONSOLE_MESSAGES.scriptsOn);
     expect((screen.getByRole('checkbox', { name: CONSOLE_MESSAGES.scriptsLabel }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('suggests topics and publishers from the server, completing the last topic typed', async () => {
+    const calls = stubFetch((call) => {
+      if (call.url.startsWith('/api/v1/admin/names/')) return json(200, { results: call.url.includes('kind=topic') ? ['Sailing', 'Salt marshes'] : ['Saltwater Press'] });
+      if (call.url.startsWith('/api/v1/admin/titles/b1/readers/')) return json(200, { results: [], next_cursor: null });
+      if (call.url.startsWith('/api/v1/admin/titles/b1/')) return json(200, detail());
+      return json(404, { detail: 'Not found' });
+    });
+    renderTitle();
+    await flush();
+    const topics = await screen.findByLabelText('Topics (comma-separated)');
+    expect(topics.getAttribute('list')).toBe('admin-topic-names');
+    fireEvent.change(topics, { target: { value: 'Sailing, sa' } });
+    await flush();
+    expect(calls.some((c) => c.url.startsWith('/api/v1/admin/names/') && c.url.includes('kind=topic') && c.url.includes('q=sa'))).toBe(true);
+    await vi.waitFor(() => expect([...document.querySelectorAll('#admin-topic-names option')].map((o) => o.getAttribute('value'))).toEqual(['Sailing, Salt marshes']));
+    fireEvent.change(screen.getByLabelText('Publisher'), { target: { value: 'salt' } });
+    await vi.waitFor(() => expect([...document.querySelectorAll('#admin-publisher-names option')].map((o) => o.getAttribute('value'))).toEqual(['Saltwater Press']));
   });
 });
 

@@ -218,6 +218,41 @@ export class AdminTitlesRepository {
     });
   }
 
+  /**
+   * Topic or publisher names starting with `prefix` (a name key) that at least one title in the catalog carries: a
+   * name only retired titles carry is not suggested. By name, at most `limit`.
+   */
+  async namesInUse(kind: 'topic' | 'publisher', prefix: string, limit: number): Promise<string[]> {
+    const starts = (prefix ? [sql<boolean>`n.name_key like ${likePrefix(prefix)} escape '\\'`] : []);
+    const rows =
+      kind === 'topic'
+        ? await this.db
+            .selectFrom('topics as n')
+            .select('n.name')
+            .where((eb) =>
+              eb.and([
+                ...starts,
+                eb('n.id', 'in', eb.selectFrom('title_topics as l').innerJoin('titles as t', 't.id', 'l.title_id').select('l.topic_id').where('t.retired_at', 'is', null)),
+              ]),
+            )
+            .orderBy('n.name')
+            .limit(limit)
+            .execute()
+        : await this.db
+            .selectFrom('publishers as n')
+            .select('n.name')
+            .where((eb) =>
+              eb.and([
+                ...starts,
+                eb('n.id', 'in', eb.selectFrom('title_publishers as l').innerJoin('titles as t', 't.id', 'l.title_id').select('l.publisher_id').where('t.retired_at', 'is', null)),
+              ]),
+            )
+            .orderBy('n.name')
+            .limit(limit)
+            .execute();
+    return rows.map((r) => r.name);
+  }
+
   /** The title's allow_scripts flag (and its version): false when it already was so. */
   async setAllowScripts(title: TitleRow, allow: boolean): Promise<boolean> {
     const res = await this.db

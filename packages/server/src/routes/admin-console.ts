@@ -11,6 +11,7 @@ import {
   adminPageQuerySchema,
   adminPaths,
   ADMIN_COVER_LIMITS,
+  adminNamesQuerySchema,
   adminTitlePatchSchema,
   adminTitleScriptsSchema,
   adminTitlesQuerySchema,
@@ -69,6 +70,12 @@ export function adminConsoleRoutes(
   app.get(adminPaths.titles(), async (request) => {
     await content(request);
     return deps.titles.list(adminTitlesQuerySchema.parse(request.query ?? {}));
+  });
+
+  // the title editor's suggestions (content creators too)
+  app.get(adminPaths.names(), async (request) => {
+    await content(request);
+    return deps.titles.names(adminNamesQuerySchema.parse(request.query ?? {}));
   });
 
   app.get('/api/v1/admin/titles/:bookId/', async (request, reply) => {

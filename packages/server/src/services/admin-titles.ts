@@ -15,6 +15,8 @@ import {
   type AdminTitleRow,
   type AdminTitlesQuery,
   type AdminPageQuery,
+  type AdminNames,
+  type AdminNamesQuery,
   type ContentFormat,
   authorSortKey,
   nameKey,
@@ -199,6 +201,14 @@ export class AdminTitlesService {
     compare('topics', before.topics.map((t) => t.name), after.topics.map((t) => t.name));
     compare('editors_pick', before.editors_pick, after.editors_pick);
     return { title: after, changed };
+  }
+
+  /** The editor's suggestions: names of the kind starting with `q` that a title in the catalog carries. */
+  async names(q: AdminNamesQuery): Promise<AdminNames> {
+    const key = nameKey(q.q ?? '');
+    // words that fold to nothing (punctuation only) start no name
+    if (q.q?.trim() && !key) return { results: [] };
+    return { results: await this.repo.namesInUse(q.kind, key, q.limit ?? 10) };
   }
 
   /** 409 when already retired (the update's own condition decides: two at once, one passes). */

@@ -135,6 +135,28 @@ describe.each(ENGINES)('a title’s cover and scripts from the console on %s', (
     expect([detail.allow_scripts, detail.scripts_available]).toEqual([false, false]);
     expect(await entries('title.scripts')).toEqual([]);
   });
+
+  it('suggests topics and publishers that a title in the catalog carries, not those only retired titles carry', async () => {
+    const names = async (c: TestClient, query: string) => ctx.admin === c ? (await c.get(`${adminPaths.names()}?${query}`)).json().results : (await c.get(`${adminPaths.names()}?${query}`)).statusCode;
+    const { version } = adminTitleDetailSchema.parse((await ctx.admin.get(adminPaths.title(ctx.bookId))).json());
+    const saved = await ctx.admin.request('PATCH', adminPaths.title(ctx.bookId), { json: { version, topics: ['Sailing', 'Salt marshes', 'Knots'], publisher: 'Saltwater Press' } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await names(ctx.admin, 'kind=topic&q=sa')).toEqual(['Sailing', 'Salt marshes']);
+    expect(await names(ctx.admin, 'kind=publisher&q=SALT')).toEqual(['Saltwater Press']);
+    expect(await names(ctx.admin, 'kind=topic&q=%25')).toEqual([]); // punctuation alone starts no name (and a wildcard is no wildcard)
+    expect(await names(ctx.creator, 'kind=topic&q=sa')).toBe(200);
+    // only a retired title carries them now: not offered
+    expect((await ctx.admin.post(adminPaths.titleRetire(ctx.bookId))).statusCode).toBe(200);
+    expect(await names(ctx.admin, 'kind=topic&q=sa')).toEqual([]);
+    expect(await names(ctx.admin, 'kind=publisher')).toEqual([]);
+    expect((await ctx.admin.post(adminPaths.titleRestore(ctx.bookId))).statusCode).toBe(200);
+    expect(await names(ctx.admin, 'kind=topic&q=kn')).toEqual(['Knots']);
+    // bad input named; readers and visitors refused
+    const bad = await ctx.admin.get(`${adminPaths.names()}?kind=planet`);
+    expect([bad.statusCode, bad.json().errors?.kind]).toEqual([400, [M.unknownNameKind]]);
+    expect(await names(ctx.reader, 'kind=topic')).toBe(403);
+    expect(await names(ctx.anon, 'kind=topic')).toBe(401);
+  });
 });
 
 describe.each(ENGINES)('scripts allowed with a scripted origin on %s', (engine) => {

@@ -20,6 +20,8 @@ import {
   adminPromotionCodeListSchema,
   adminPromotionCodeSchema,
   adminTitleDetailSchema,
+  adminNamesSchema,
+  type AdminNamesQuery,
   adminTitlePageSchema,
   adminTitleReadersPageSchema,
   adminTitleWarningsSchema,
@@ -92,6 +94,7 @@ export const adminKeys = {
   teams: (q: AdminTeamsQuery) => ['admin', 'teams', q] as const,
   team: (teamId: string) => ['admin', 'team', teamId] as const,
   titles: (q: AdminTitlesQuery) => ['admin', 'titles', q] as const,
+  names: (q: AdminNamesQuery) => ['admin', 'names', q] as const,
   title: (bookId: string) => ['admin', 'title', bookId] as const,
   titleWarnings: (bookId: string) => ['admin', 'title-warnings', bookId] as const,
   titleReaders: (bookId: string) => ['admin', 'title-readers', bookId] as const,
@@ -146,6 +149,7 @@ export const adminApi = {
     return api.upload(adminPaths.titleCover(bookId), form, adminTitleDetailSchema, { method: 'PUT' });
   },
   setScripts: (bookId: string, allow: boolean) => api.request(adminPaths.titleScripts(bookId), adminTitleDetailSchema, { method: 'PUT', body: { allow_scripts: allow } }),
+  names: (q: AdminNamesQuery, signal?: AbortSignal) => api.request(adminPaths.names(), adminNamesSchema, { query: q as Query, signal }),
   titleReaders: (bookId: string, cursor?: string, signal?: AbortSignal) =>
     api.request(adminPaths.titleReaders(bookId), adminTitleReadersPageSchema, { query: { cursor }, signal }),
   setChapterFlags: (bookId: string, fullPath: string, flags: { as_sample?: boolean; is_public?: boolean }) =>

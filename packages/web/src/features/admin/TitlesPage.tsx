@@ -3,7 +3,7 @@
  * edit its fields with the version it was opened at (a 409 says someone else saved first, and shows theirs),
  * editors' pick, chapters as sample or public, retire and bring back, its readers with minutes and completion.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ADMIN_TITLE_STATES, CONSOLE_MESSAGES as M, type AdminTitleDetail } from '@lectern/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
@@ -240,8 +240,10 @@ function TitleEditor({ title }: { title: AdminTitleDetail }) {
           <TextField className="admin-form__wide" label="Title" name="title" value={form.title} onChange={set('title')} errors={action.errors.title} />
           <TextField label="Authors (comma-separated)" name="authors" value={form.authors} onChange={set('authors')} errors={action.errors.authors} />
           <TextField label="Language" name="language" value={form.language} onChange={set('language')} errors={action.errors.language} />
-          <TextField label="Publisher" name="publisher" value={form.publisher} onChange={set('publisher')} errors={action.errors.publisher} />
-          <TextField label="Topics (comma-separated)" name="topics" value={form.topics} onChange={set('topics')} errors={action.errors.topics} />
+          <TextField label="Publisher" name="publisher" value={form.publisher} onChange={set('publisher')} errors={action.errors.publisher} list="admin-publisher-names" autoComplete="off" />
+          <NameSuggestions id="admin-publisher-names" kind="publisher" value={form.publisher} />
+          <TextField label="Topics (comma-separated)" name="topics" value={form.topics} onChange={set('topics')} errors={action.errors.topics} list="admin-topic-names" autoComplete="off" />
+          <NameSuggestions id="admin-topic-names" kind="topic" value={form.topics} />
           <TextArea className="admin-form__wide" label="Description" name="description" rows={4} value={form.description} onChange={set('description')} errors={action.errors.description} />
           <label className="admin-check">
             <input type="checkbox" checked={form.editors_pick} onChange={(e) => setForm({ ...form, editors_pick: e.target.checked })} /> Editors’ pick
@@ -273,6 +275,28 @@ function TitleEditor({ title }: { title: AdminTitleDetail }) {
       {/* who read it is the people part: operators only (core/admin.ts CONTENT_ROUTES) */}
       {admin ? <Readers bookId={title.book_id} /> : null}
     </div>
+  );
+}
+
+/**
+ * The names a field may take, as the browser's own suggestions (a datalist): topics or publishers that a title in
+ * the catalog carries (the server leaves out those only retired titles carry). For the comma-separated topics, the
+ * last entry is what is completed; each option is the whole field with it completed.
+ */
+function NameSuggestions({ id, kind, value }: { id: string; kind: 'topic' | 'publisher'; value: string }) {
+  const comma = kind === 'topic' ? value.lastIndexOf(',') : -1;
+  const head = comma >= 0 ? `${value.slice(0, comma + 1).trimEnd()} ` : '';
+  const q = value.slice(comma + 1).trim();
+  const names = useQuery({ queryKey: adminKeys.names({ kind, q }), queryFn: ({ signal }) => adminApi.names({ kind, q }, signal), enabled: q.length > 0, placeholderData: keepPreviousData, staleTime: 60_000 });
+  const taken = new Set(list(value.slice(0, comma + 1)).map((n) => n.toLowerCase()));
+  return (
+    <datalist id={id}>
+      {q
+        ? (names.data?.results ?? [])
+            .filter((n) => !taken.has(n.toLowerCase()))
+            .map((n) => <option key={n} value={`${head}${n}`} />)
+        : null}
+    </datalist>
   );
 }
 
