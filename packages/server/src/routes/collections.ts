@@ -97,6 +97,7 @@ export function collectionRoutes(app: FastifyInstance, deps: { collections: Coll
 
   app.post('/api/v1/user_progress/', async (request) => {
     const user = await signedIn(request);
-    return deps.metadata.progress(user, urlsRequestSchema.parse(request.body ?? {}).urls);
+    const { fields } = fieldsQuery.parse(request.query);
+    return deps.metadata.progress(user, urlsRequestSchema.parse(request.body ?? {}).urls, fields);
   });
 }

@@ -10,7 +10,6 @@ import type { ProgressRepository } from '../repositories/progress.ts';
 import { type CatalogCache, toMetadata } from './catalog.ts';
 import type { ContentResolver, ResolvedContent } from './content-resolver.ts';
 
-const KNOWN_FIELDS = new Set<string>(METADATA_FIELDS);
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
@@ -80,22 +79,33 @@ export class MetadataService {
     };
   }
 
-  async progress(user: Pick<UserRow, 'id'>, urls: string[]): Promise<{ api_url: string; progress: number }[]> {
+  /**
+   * §7 POST /api/v1/user_progress/ ("query fields=api_url,progress"): each address's progress, limited to `fields`
+   * when given (api_url always kept, as the metadata call does); another field is a 400 naming `fields`.
+   */
+  async progress(user: Pick<UserRow, 'id'>, urls: string[], fields?: string): Promise<{ api_url: string; progress?: number }[]> {
+    const wanted = parseFields(fields, PROGRESS_FIELDS);
     const resolved = await this.resolver.resolve(urls, 'urls');
     const [byTitle, byChapter] = await Promise.all([
       this.progressRepo.titleProgress(user.id, [...new Set(resolved.filter((r) => !r.chapter).map((r) => r.title.id))]),
       this.progressRepo.chapterProgress(user.id, resolved.flatMap((r) => (r.chapter ? [r.chapter.id] : []))),
     ]);
-    return resolved.map((r) => ({ api_url: r.apiUrl, progress: (r.chapter ? byChapter.get(r.chapter.id) : byTitle.get(r.title.id)) ?? 0 }));
+    const withProgress = !wanted || wanted.includes('progress');
+    return resolved.map((r) =>
+      withProgress ? { api_url: r.apiUrl, progress: (r.chapter ? byChapter.get(r.chapter.id) : byTitle.get(r.title.id)) ?? 0 } : { api_url: r.apiUrl },
+    );
   }
 }
 
-function parseFields(fields: string | undefined): string[] | null {
+/** The fields user_progress answers with. */
+const PROGRESS_FIELDS = ['api_url', 'progress'] as const;
+
+function parseFields(fields: string | undefined, known: readonly string[] = METADATA_FIELDS): string[] | null {
   if (!fields) return null;
   const list = fields.split(',').map((f) => f.trim()).filter(Boolean);
-  const unknown = list.filter((f) => !KNOWN_FIELDS.has(f));
+  const unknown = list.filter((f) => !known.includes(f));
   if (unknown.length) {
-    const message = `Unknown field(s): ${unknown.join(', ')}. Known: ${METADATA_FIELDS.join(', ')}.`;
+    const message = `Unknown field(s): ${unknown.join(', ')}. Known: ${known.join(', ')}.`;
     throw badRequest(message, { fields: [message] });
   }
   return list.includes('api_url') ? list : ['api_url', ...list];
