@@ -300,4 +300,12 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
     expect((await bob.post('/api/v1/user_progress/', { urls: [wotw.api_url] })).json()).toEqual([{ api_url: wotw.api_url, progress: 0 }]);
     expect((await new TestClient(t.lectern.app).post('/api/v1/user_progress/', { urls: [wotw.api_url] })).statusCode).toBe(401);
   });
+
+  it("limits user_progress to §7's fields query, and refuses another field with a 400 naming fields", async () => {
+    const wotw = books.find((b) => /War of the Worlds/.test(b.title))!;
+    expect((await ada.post('/api/v1/user_progress/?fields=api_url', { urls: [wotw.api_url] })).json()).toEqual([{ api_url: wotw.api_url }]);
+    const bad = await ada.post('/api/v1/user_progress/?fields=api_url,progress,title', { urls: [wotw.api_url] });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().errors)).toEqual(['fields']);
+  });
 });
