@@ -14,7 +14,7 @@ import { TextField } from '../../components/TextField.tsx';
 import { consolePaths } from './access.ts';
 import { PagedTable } from './AdminListPage.tsx';
 import { formatDateTime, formatPrice, isoOfLocal } from './format.ts';
-import { ActionStatus, useAction } from './useAction.tsx';
+import { type Action, ActionStatus, useAction } from './useAction.tsx';
 import { usePaged } from './usePaged.ts';
 
 /** An ISO instant as a datetime-local input's value (local time). */
@@ -27,16 +27,17 @@ const localOf = (iso: string | null) => {
 export function PromotionCodePage() {
   const code = useParams().code ?? '';
   const codes = useQuery({ queryKey: adminKeys.promotionCodes, queryFn: ({ signal }) => adminApi.promotionCodes(signal) });
+  // here, not in the form: the form starts again from what was saved, its confirmation stays
+  const action = useAction();
   if (codes.isPending) return <Spinner label="Loading…" />;
   if (codes.isError) return <ErrorState message={M.loadFailed} onRetry={() => void codes.refetch()} />;
   const found = codes.data.find((c) => c.code === code);
   if (!found) return <p className="admin__note">{M.noResults}</p>;
-  return <PromotionCode key={`${found.usage_limit}|${found.expires_at}`} code={found} />;
+  return <PromotionCode key={`${found.usage_limit}|${found.expires_at}`} code={found} action={action} />;
 }
 
-function PromotionCode({ code }: { code: AdminPromotionCode }) {
+function PromotionCode({ code, action }: { code: AdminPromotionCode; action: Action }) {
   const client = useQueryClient();
-  const action = useAction();
   const [limit, setLimit] = useState(code.usage_limit === null ? '' : String(code.usage_limit));
   const [expires, setExpires] = useState(localOf(code.expires_at));
   const redemptions = usePaged((q) => adminKeys.redemptions(code.code, q), {}, (q, signal) => adminApi.redemptions(code.code, q, signal));
