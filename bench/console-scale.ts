@@ -9,7 +9,7 @@
  * server's CPU time per request (/proc). Budget (issue 23): p99 < 100 ms.
  *
  * Usage: npx tsx bench/console-scale.ts [--engines sqlite,postgres] [--titles 100000] [--rounds 5] [--duration 2]
- *          [--connections 10] [--only titles,dashboard] [--reuse] [--prepare]
+ *          [--connections 10] [--only titles-first,dashboard-30 (keys)] [--reuse] [--prepare]
  *   --reuse    keep the generated databases (SQLite under /tmp/lectern-console, PostgreSQL database
  *              lectern_console_<titles>) and use them again when present
  *   --prepare  generate (or find) the libraries and stop
@@ -223,7 +223,7 @@ async function measure(engine: 'sqlite' | 'postgres'): Promise<Result[]> {
     const { cookie } = await signIn(app);
     const targets = await targetsOf(app, cookie);
     const only = values.only?.split(',');
-    const chosen = only ? targets.filter((t) => only.some((o) => t.key.includes(o))) : targets;
+    const chosen = only ? targets.filter((t) => only.includes(t.key)) : targets;
     const pid = server.child.pid!;
     const anchorPid = anchor.child.pid!;
     const results: Result[] = [];
