@@ -140,6 +140,11 @@ describe.each(ENGINES)('the operators’ console API on %s', (engine) => {
     expect(byAuthor.results.map((r) => r.book_id)).toEqual([lantern]);
     const byTitle = adminTitlePageSchema.parse((await creator.get(`${adminPaths.titles()}?q=${encodeURIComponent('the harb')}`)).json());
     expect(byTitle.results.map((r) => r.book_id)).toEqual([harbour]);
+    // the prefixes are index ranges (0032) joined with the book id: each finds its title, a cursor pages after it
+    const byId = adminTitlePageSchema.parse((await creator.get(`${adminPaths.titles()}?q=${encodeURIComponent(harbour)}`)).json());
+    expect(byId.results.map((r) => r.book_id)).toEqual([harbour]);
+    const pagedSearch = adminTitlePageSchema.parse((await admin.get(`${adminPaths.titles()}?q=${encodeURIComponent('the harb')}&limit=1&cursor=${first.next_cursor}`)).json());
+    expect(pagedSearch.results).toEqual([]);
     const bad = await admin.get(`${adminPaths.titles()}?limit=5000`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.limit).toEqual([M.limitShape]);
