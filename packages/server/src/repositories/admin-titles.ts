@@ -6,6 +6,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, TitleRow } from '../db/schema.ts';
 import { onPostgres } from './conflicts.ts';
+import { likePrefix } from './like.ts';
 import { refreshListings } from './listings.ts';
 import { MINUTES } from './reading-minutes.ts';
 import type { SearchRepository } from './search.ts';
