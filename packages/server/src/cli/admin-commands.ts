@@ -380,7 +380,7 @@ export function auditCommandLine(services: Services): void {
   );
   wrap(services.flags, 'set', ([bookId, path, flags]) => ({ action: 'chapter.flags', target_kind: 'chapter', target_id: `${bookId}/${path}`, detail: flags as Record<string, unknown> }));
   wrap(services.subscriptions, 'setPlan', ([input]) => ({ action: 'plan.set', target_kind: 'plan', target_id: idOf(field(input, 'slug')), detail: input as Record<string, unknown> }));
-  wrap(services.subscriptions, 'addPromotionCode', ([input]) => ({ action: 'promotion-code.create', target_kind: 'promotion-code', target_id: idOf(field(input, 'code')), detail: input as Record<string, unknown> }));
+  wrap(services.subscriptions, 'addPromotionCode', ([input], r) => ({ action: 'promotion-code.create', target_kind: 'promotion-code', target_id: idOf(field(r, 'code')) ?? idOf(field(input, 'code')), detail: input as Record<string, unknown> }));
   wrap(services.subscriptions, 'markInvoicePaid', ([id]) => ({ action: 'invoice.paid', target_kind: 'invoice', target_id: idOf(id), detail: {} }));
   wrap(services.home, 'setEditorsPicks', ([bookIds]) => ({ action: 'editors-picks.set', target_kind: 'editors-picks', target_id: null, detail: { book_ids: bookIds } }));
   wrap(services.home, 'addAnnouncement', ([input], r) => ({ action: 'announcement.create', target_kind: 'announcement', target_id: idOf(field(r, 'id')), detail: input as Record<string, unknown> }));

@@ -80,7 +80,7 @@ function describe(request: FastifyRequest, _reply: FastifyReply, url: string, an
     case 'PUT /api/v2/admin/plans/:slug/':
       return { action: 'plan.set', target_kind: 'plan', target_id: p.slug ?? null, detail: body };
     case 'POST /api/v2/admin/promotion-codes/':
-      return { action: 'promotion-code.create', target_kind: 'promotion-code', target_id: idOf(body.code) ?? idOf(a.code), detail: body };
+      return { action: 'promotion-code.create', target_kind: 'promotion-code', target_id: idOf(a.code) ?? idOf(body.code), detail: body }; // the code as stored (trimmed, lower case)
     case 'POST /api/v2/admin/invoices/:id/paid/':
       return { action: 'invoice.paid', target_kind: 'invoice', target_id: p.id ?? null, detail: {} };
     case 'PUT /api/v2/admin/editors-picks/':

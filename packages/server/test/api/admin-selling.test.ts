@@ -225,6 +225,11 @@ describe.each(ENGINES)('the console’s selling API on %s', (engine) => {
     const entries = await audit('action=promotion-code.edit');
     expect(entries.map((e) => Object.keys((e.detail.changed as object) ?? {}))).toEqual([['usage_limit', 'expires_at'], ['usage_limit']]);
 
+    // the entry names the code as stored (trimmed, lower case), so the audit filter by target finds it
+    const made = await admin.request('POST', adminPaths.promotionCodes(), { json: { code: ' Autumn ', kind: 'percent', amount: 10 } });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(await audit('action=promotion-code.create&target_id=autumn')).toEqual([expect.objectContaining({ target_kind: 'promotion-code', target_id: 'autumn' })]);
+
     const first = adminRedemptionPageSchema.parse((await admin.get(`${adminPaths.promotionCodeRedemptions('spring')}?limit=1`)).json());
     expect(first.results).toEqual([expect.objectContaining({ account: { user_id: uuid['vic@example.com'], email: 'vic@example.com' }, plan: 'basic', amount_cents: 1200 })]);
     const second = adminRedemptionPageSchema.parse((await admin.get(`${adminPaths.promotionCodeRedemptions('SPRING')}?limit=1&cursor=${first.next_cursor}`)).json());
