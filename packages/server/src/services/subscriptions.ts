@@ -8,6 +8,7 @@
 import {
   ADMIN_CONSOLE_MESSAGES as M,
   type AdminPromotionCodePatch,
+  MESSAGES,
   type Invoice,
   PLAN_PERIODS,
   PLANS,
@@ -34,7 +35,8 @@ const planInputSchema = z.object({
 
 const promotionInputSchema = z
   .object({
-    code: z.string().trim().toLowerCase().min(1).max(60).regex(/^[a-z0-9_-]+$/, 'a code is letters, digits, - and _'),
+    // an empty code stops at 'required' (abort): the pattern's words would only repeat it
+    code: z.string().trim().toLowerCase().min(1, { message: MESSAGES.fieldRequired, abort: true }).max(60).regex(/^[a-z0-9_-]+$/, 'a code is letters, digits, - and _'),
     kind: z.enum(['percent', 'fixed']),
     amount: z.number().int().min(0).max(10_000_000),
     plan: z.enum(PLANS).nullable().default(null),

@@ -8,6 +8,7 @@
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,
+  MESSAGES,
   adminInvoicePageSchema,
   adminPaths,
   adminPromotionCodeSchema,
@@ -225,6 +226,10 @@ describe.each(ENGINES)('the console’s selling API on %s', (engine) => {
     const entries = await audit('action=promotion-code.edit');
     expect(entries.map((e) => Object.keys((e.detail.changed as object) ?? {}))).toEqual([['usage_limit', 'expires_at'], ['usage_limit']]);
 
+    // an empty code is named as missing, once (not a validator's wording followed by the pattern's)
+    const empty = await admin.request('POST', adminPaths.promotionCodes(), { json: { code: '  ', kind: 'percent', amount: 10 } });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().errors.code).toEqual([MESSAGES.fieldRequired]);
     // the entry names the code as stored (trimmed, lower case), so the audit filter by target finds it
     const made = await admin.request('POST', adminPaths.promotionCodes(), { json: { code: ' Autumn ', kind: 'percent', amount: 10 } });
     expect(made.statusCode, made.body).toBe(201);
