@@ -22,7 +22,19 @@ const shot = async (page: Page, name: string) => {
   fs.mkdirSync(SCREENS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
 };
-const fitsTheScreen = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+/** Nothing wider than the window; when something is, the elements reaching past it are printed (what to fix). */
+const fitsTheScreen = async (page: Page) => {
+  const { fits, wide } = await page.evaluate(() => ({
+    fits: document.documentElement.scrollWidth <= window.innerWidth,
+    wide: Array.from(document.querySelectorAll('body *'))
+      .map((e) => ({ e, right: e.getBoundingClientRect().right }))
+      .filter((x) => x.right > window.innerWidth + 0.5)
+      .slice(-8)
+      .map((x) => `${x.e.tagName.toLowerCase()}.${Array.from(x.e.classList).join('.')} right=${Math.round(x.right)}`),
+  }));
+  if (!fits) console.log(`wider than the window:\n${wide.join('\n')}`);
+  return fits;
+};
 const region = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 const stamp = Date.now();
 const NEW_TITLE = `The Lighthouse Almanac ${stamp}`;
