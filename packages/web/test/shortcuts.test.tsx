@@ -177,9 +177,10 @@ describe('the help popup and the bindings of components', () => {
     );
   }
 
-  function renderApp(enabled: boolean, onSearch = vi.fn(), flag = false) {
+  /** `enabled` null: the server has not answered yet (the request fails here), as on a page load */
+  function renderApp(enabled: boolean | null, onSearch = vi.fn(), flag = false) {
     const c = client();
-    c.setQueryData(['shortcut-setting', profile.user_uuid], { enabled });
+    if (enabled !== null) c.setQueryData(['shortcut-setting', profile.user_uuid], { enabled });
     const view = render(
       <QueryClientProvider client={c}>
         <MemoryRouter>
@@ -225,6 +226,27 @@ describe('the help popup and the bindings of components', () => {
     key(document.body, '/');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(onSearch).not.toHaveBeenCalled();
+  });
+
+  it('before the server answers, the setting this browser last knew holds (off stays off on a page load)', () => {
+    const stored = `lectern.shortcuts.${profile.user_uuid}`;
+    try {
+      localStorage.setItem(stored, 'off');
+      const off = renderApp(null);
+      key(document.body, '/');
+      expect(off.onSearch).not.toHaveBeenCalled();
+      off.unmount();
+      localStorage.removeItem(stored);
+      const on = renderApp(null);
+      key(document.body, '/');
+      expect(on.onSearch).toHaveBeenCalledTimes(1);
+      on.unmount();
+      // the server's answer is what this browser keeps
+      renderApp(false).unmount();
+      expect(localStorage.getItem(stored)).toBe('off');
+    } finally {
+      localStorage.removeItem(stored);
+    }
   });
 
   it('a page declaring the flag turns them off while it is shown', () => {

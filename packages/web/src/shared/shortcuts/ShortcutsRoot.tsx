@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { Modal } from '../../components/Modal.tsx';
+import { browserStorage } from '../storage.ts';
 import { useSession } from '../useSession.ts';
 import { shortcuts } from './registry.ts';
 import { ShortcutList } from './ShortcutList.tsx';
@@ -34,16 +35,29 @@ function useTouchOnly(): boolean {
   return touchOnly;
 }
 
-/** The signed-in reader's setting; on (the default) for visitors and until it is known. */
+/** Where this browser keeps the reader's last known setting, so a page load applies it before the server answers. */
+const storedKey = (userUuid: string) => `lectern.shortcuts.${userUuid}`;
+
+/**
+ * The signed-in reader's setting: as this browser last knew it until the server answers (a reader who turned single
+ * keys off is not given them back for the first moments of every page load), on (the default) for visitors and for
+ * a browser that has never known it.
+ */
 export function useShortcutSetting(): { enabled: boolean; known: boolean } {
   const { profile } = useSession();
+  const uuid = profile?.user_uuid ?? '';
   const setting = useQuery({
-    queryKey: queryKeys.shortcutSetting(profile?.user_uuid ?? ''),
+    queryKey: queryKeys.shortcutSetting(uuid),
     queryFn: ({ signal }) => api.getShortcutSetting(signal),
     enabled: !!profile,
     staleTime: Infinity,
   });
-  return { enabled: setting.data?.enabled ?? true, known: !profile || setting.isSuccess };
+  const answered = setting.isSuccess ? setting.data.enabled : undefined;
+  useEffect(() => {
+    if (uuid && answered !== undefined) browserStorage()?.setItem(storedKey(uuid), answered ? 'on' : 'off');
+  }, [uuid, answered]);
+  const stored = uuid ? browserStorage()?.getItem(storedKey(uuid)) : null;
+  return { enabled: answered ?? stored !== 'off', known: !profile || setting.isSuccess };
 }
 
 /** What works on the page now: read only while the popup is open. */
