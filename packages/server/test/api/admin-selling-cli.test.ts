@@ -3,23 +3,14 @@
  * team's seats (a bad count named, nothing changed), owner and members, a promotion code's limit and end, the
  * invoices and redemptions listed; each change written to the audit log as done by 'cli'.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, ENGINES } from '../helpers/app.ts';
+import { runCli as cli } from '../helpers/cli.ts';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
-const CLI = 'packages/server/src/cli/main.ts';
 
-function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: root, env, timeout: 90_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 describe.each(ENGINES)('the console’s selling commands on %s', (engine) => {
   let dataDir: string;
