@@ -171,6 +171,8 @@ export interface Lectern {
   db: Db;
   services: Services;
   config: Config;
+  /** every route registered, as Fastify registered it (method, url): the attack suite's route table */
+  routes: readonly { method: string; url: string }[];
 }
 
 /** Opens the database, runs migrations and wires the services; no HTTP (the command line uses this alone). */
@@ -308,6 +310,10 @@ export async function buildApp(config: Config): Promise<Lectern> {
     routerOptions: { ignoreTrailingSlash: false },
   });
   app.addHook('onClose', async () => db.close());
+  const routes: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of ([] as string[]).concat(route.method)) routes.push({ method, url: route.url });
+  });
   // each scheduled job's last run, for the console's health page
   const jobRun = <T>(name: string, everyMs: number, run: () => Promise<T>) => services.admin.jobs.track(name, everyMs, run)();
   // Expired sessions, ended sign-in counters and analytics events past their retention are deleted at start and
@@ -403,5 +409,5 @@ export async function buildApp(config: Config): Promise<Lectern> {
 
   const scripted = config.scriptedOrigin ? buildScriptedOrigin(services.scriptedFrames, new URL(config.publicUrl).origin, config.logLevel) : null;
   if (scripted) app.addHook('onClose', async () => scripted.close());
-  return { app, scripted, debug, db, services, config };
+  return { app, scripted, debug, db, services, config, routes };
 }

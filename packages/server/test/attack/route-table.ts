@@ -1,0 +1,223 @@
+/**
+ * The attack suite's route table (issue 26): an entry for every route the real app registers, keyed "METHOD url" as
+ * Fastify registered it (`lectern.routes`). route-table.test.ts fails when the app has a route this table lacks (or
+ * the table one the app lacks), so a new route cannot escape the access matrix, the CSRF check, the fuzz and the
+ * concurrent creations, which all read their routes from here.
+ *
+ * access — who gets past the gate:
+ *   public   anyone, signed in or not
+ *   account  any signed-in account, whatever its subscription
+ *   reader   an account with a live subscription (trial or paid; an expired reader gets 403)
+ *   creator  the operators' content parts: content creators and admins
+ *   admin    admins only
+ *   debug    POST /debug/, present in debug or test mode only
+ *   annotator the annotation store: its x-annotator-auth-token header, never the session cookie
+ * params — which of the world's objects (world.ts) fills each path parameter.
+ * owned — the path names the victim reader's own object: every other account gets 401, 403 or 404 there, never
+ *   the object; `probe` is a request the victim makes to show the filled path is really theirs.
+ * body / query — a well-formed request, so that refusals are not just a validator's 400.
+ * create — the route makes a row: 200 identical requests at once make one (concurrency.test.ts).
+ */
+
+export type Access = 'public' | 'account' | 'reader' | 'creator' | 'admin' | 'debug' | 'annotator';
+
+export interface RouteSpec {
+  access: Access;
+  params?: Record<string, string>;
+  owned?: boolean;
+  body?: unknown;
+  query?: Record<string, string>;
+  /** the identical-creation expectation: how many of 200 succeed (1 unless the route is idempotent) */
+  create?: { succeed: 'one' | 'all' };
+  /** a multipart upload: fuzzed bodies go as JSON and are refused */
+  multipart?: boolean;
+}
+
+const book = { bookId: 'book' };
+const playlist = { id: 'playlist' };
+const team = { id: 'team' };
+const note = { title: 'bookTitle', bookId: 'book', '*': 'note' };
+
+export const ROUTE_TABLE: Record<string, RouteSpec> = {
+  // ---- health, sign-in, the account ----
+  'GET /healthz': { access: 'public' },
+  'POST /login/': { access: 'public', body: { email: 'nobody@example.com', password: 'wrong password here' } },
+  'POST /logout/': { access: 'public' },
+  'POST /api/v2/account/password/': { access: 'account', body: { old_password: 'wrong password here', new_password1: 'x', new_password2: 'y' } },
+  'POST /api/v2/account/email/': { access: 'account', body: { email: 'not an email' } },
+  'DELETE /api/v2/account/sessions/others/': { access: 'account' },
+  'GET /u/information_for_javascript': { access: 'public' },
+  'GET /api/v1/account/shortcuts/': { access: 'account' },
+  'PUT /api/v1/account/shortcuts/': { access: 'account', body: { enabled: false } },
+  'POST /register/': { access: 'public', body: { email: 'x' } },
+  'GET /api/v2/account/email-check/': { access: 'public', query: { email: 'someone@example.com' } },
+  'POST /api/v2/account/password-validation/': { access: 'public', body: { password: 'a long enough password' } },
+  'POST /api/v2/account/password-reset/': { access: 'public', body: { email: 'not an email' } },
+  'GET /api/v2/account/password-reset/confirm/': { access: 'public', query: { token: 'no-such-token' } },
+  'POST /api/v2/account/password-reset/confirm/': { access: 'public', body: { token: 'no-such-token', new_password1: 'x', new_password2: 'x' } },
+  'GET /api/v2/account/topics/': { access: 'account' },
+  'PUT /api/v2/account/topics/': { access: 'account', body: { topics: ['fiction'] }, create: { succeed: 'all' } },
+  'GET /api/v2/plans/': { access: 'public' },
+  'GET /api/v2/account/promotion/': { access: 'public', query: { code: 'nothing' } },
+  'GET /api/v2/account/subscription/': { access: 'account' },
+  'POST /api/v2/account/subscription/': { access: 'account', body: { plan: 'nothing' } },
+  'POST /api/v2/account/subscription/cancel/': { access: 'account' },
+  'POST /api/v2/account/subscription/reactivate/': { access: 'account' },
+  // ---- selling (operators) ----
+  'PUT /api/v2/admin/plans/:slug/': { access: 'admin', params: { slug: 'plan' }, body: { price: 'x' } },
+  'GET /api/v2/admin/promotion-codes/': { access: 'admin' },
+  'POST /api/v2/admin/promotion-codes/': { access: 'admin', body: { code: 'ATTACK-CODE', kind: 'percent', amount: 10, plan: 'pro' }, create: { succeed: 'one' } },
+  'PATCH /api/v2/admin/promotion-codes/:code/': { access: 'admin', params: { code: 'promo' }, body: { amount: 'x' } },
+  'GET /api/v2/admin/promotion-codes/:code/redemptions/': { access: 'admin', params: { code: 'promo' } },
+  'GET /api/v2/admin/invoices/': { access: 'admin' },
+  'POST /api/v2/admin/invoices/:id/paid/': { access: 'admin', params: { id: 'invoice' }, body: { paid_at: 'x' } },
+  'GET /api/v1/admin/teams/': { access: 'admin' },
+  'GET /api/v1/admin/teams/:teamId/': { access: 'admin', params: { teamId: 'team' } },
+  'PUT /api/v1/admin/teams/:teamId/seats/': { access: 'admin', params: { teamId: 'team' }, body: { seats: 'x' } },
+  'PUT /api/v1/admin/teams/:teamId/owner/': { access: 'admin', params: { teamId: 'team' }, body: { email: 'x' } },
+  'DELETE /api/v1/admin/teams/:teamId/members/:userId/': { access: 'admin', params: { teamId: 'team', userId: 'nobody' } },
+  // ---- teams ----
+  'GET /api/v1/team/': { access: 'account' },
+  'POST /api/v1/teams/': { access: 'account', body: { name: 'Attack Team', plan: 'pro', seats: 2, emails: [] } },
+  'GET /api/v1/teams/:id/': { access: 'account', params: team, owned: true },
+  'PUT /api/v1/teams/:id/seats/': { access: 'account', params: team, owned: true, body: { seats: 9 } },
+  'POST /api/v1/teams/:id/invitations/': { access: 'account', params: team, owned: true, body: { emails: ['attacker-guest@example.com'] } },
+  'DELETE /api/v1/teams/:id/invitations/:invitationId/': { access: 'account', params: { id: 'team', invitationId: 'invitation' }, owned: true },
+  'DELETE /api/v1/teams/:id/members/:uuid/': { access: 'account', params: { id: 'team', uuid: 'member' }, owned: true },
+  'POST /api/v1/teams/:id/cancel/': { access: 'account', params: team, owned: true },
+  'POST /api/v1/teams/:id/reactivate/': { access: 'account', params: team, owned: true },
+  'GET /api/v1/team-invitations/': { access: 'public', query: { token: 'no-such-token' } },
+  'POST /api/v1/team-invitations/': { access: 'public', body: { token: 'no-such-token' } },
+  // ---- finding ----
+  'GET /api/v2/search/': { access: 'public', query: { q: 'chapter' } },
+  'GET /api/v2/search/suggest/': { access: 'public', query: { q: 'cha' } },
+  'GET /api/v2/search/book/': { access: 'reader', query: { book_id: '{book}', q: 'chapter' } },
+  'POST /api/v2/search/selection/': { access: 'reader', body: { book_id: '{book}', text: 'chapter' } },
+  // ---- the operators' console ----
+  'GET /api/v1/admin/audit/': { access: 'admin' },
+  'GET /api/v1/admin/titles/': { access: 'creator' },
+  'GET /api/v1/admin/names/': { access: 'creator' },
+  'GET /api/v1/admin/titles/:bookId/': { access: 'creator', params: book },
+  'PATCH /api/v1/admin/titles/:bookId/': { access: 'creator', params: book, body: { title: '' } },
+  'POST /api/v1/admin/titles/:bookId/retire/': { access: 'creator', params: book, body: { version: -1 } },
+  'POST /api/v1/admin/titles/:bookId/restore/': { access: 'creator', params: book, body: { version: -1 } },
+  'GET /api/v1/admin/titles/:bookId/warnings/': { access: 'creator', params: book },
+  'PUT /api/v1/admin/titles/:bookId/scripts/': { access: 'admin', params: book, body: { allowed: 'x' } },
+  'GET /api/v1/admin/titles/:bookId/readers/': { access: 'admin', params: book },
+  'PUT /api/v1/admin/titles/:bookId/cover/': { access: 'creator', params: book, multipart: true },
+  'GET /api/v1/admin/users/': { access: 'admin' },
+  'POST /api/v1/admin/users/': { access: 'admin', body: { email: 'made-by-attack@example.com', status: 'trial' }, create: { succeed: 'one' } },
+  'GET /api/v1/admin/users/:userId/': { access: 'admin', params: { userId: 'victimUser' } },
+  'PATCH /api/v1/admin/users/:userId/': { access: 'admin', params: { userId: 'victimUser' }, body: { status: 'x' } },
+  'POST /api/v1/admin/users/:userId/password-reset/': { access: 'admin', params: { userId: 'nobody' } },
+  'POST /api/v1/admin/users/:userId/end-sessions/': { access: 'admin', params: { userId: 'nobody' } },
+  'GET /api/v1/admin/dashboard/': { access: 'admin' },
+  'GET /api/v1/admin/health/': { access: 'admin' },
+  'GET /api/v1/admin/analytics/': { access: 'admin' },
+  'POST /api/v1/admin/import/': { access: 'creator', multipart: true },
+  'PATCH /api/v1/admin/book/:bookId/chapter/*': { access: 'creator', params: { bookId: 'book', '*': 'chapterPath' }, body: { x: 1 } },
+  // ---- the home, editors' picks, announcements ----
+  'GET /api/v2/home/': { access: 'account' },
+  'POST /r/api/': { access: 'account', body: { action: 'x' } },
+  'GET /api/v2/admin/editors-picks/': { access: 'admin' },
+  'PUT /api/v2/admin/editors-picks/': { access: 'admin', body: { book_ids: ['{book}'] }, create: { succeed: 'all' } },
+  'GET /api/v2/admin/announcements/': { access: 'admin' },
+  'POST /api/v2/admin/announcements/': { access: 'admin', body: { text: 'x' } },
+  'DELETE /api/v2/admin/announcements/:id/': { access: 'admin', params: { id: 'announcement' } },
+  // ---- live training ----
+  'GET /api/v1/live-training/current-event/': { access: 'public' },
+  'GET /api/v1/live-training/course-statuses/': { access: 'public' },
+  'GET /api/v1/admin/live-training/courses/': { access: 'admin' },
+  'POST /api/v1/admin/live-training/courses/': { access: 'admin', body: { title: 'Attack Course', topics: ['Speed'] }, create: { succeed: 'one' } },
+  'DELETE /api/v1/admin/live-training/courses/:id/': { access: 'admin', params: { id: 'nobody' } },
+  'POST /api/v1/admin/live-training/courses/:id/events/': { access: 'admin', params: { id: 'nobody' }, body: { x: 1 } },
+  'DELETE /api/v1/admin/live-training/events/:id/': { access: 'admin', params: { id: 'nobody' } },
+  // ---- marketing ----
+  'GET /api/v1/transformation-playlists/': { access: 'public' },
+  'PUT /api/v2/admin/transformation-playlists/:id/': { access: 'admin', params: playlist, body: { topic: 'fiction' } },
+  'DELETE /api/v2/admin/transformation-playlists/:id/': { access: 'admin', params: playlist },
+  'GET /api/v1/home/modules/': { access: 'public' },
+  'POST /api/v1/home/dismissals/': { access: 'account', body: { module: 'x' } },
+  'PUT /api/v1/newsletter/subscription/': { access: 'account', body: { subscribed: 'x' } },
+  'GET /api/v1/newsletter/sample/': { access: 'public' },
+  'GET /api/v1/newsletter/unsubscribe/': { access: 'public', query: { token: 'forged' } },
+  'POST /api/v1/newsletter/unsubscribe/': { access: 'public', query: { token: 'forged' } },
+  'POST /api/v1/analytics/events/': { access: 'public', body: { events: [{ category: 'topic', action: 'click', label: 'x' }] } },
+  // ---- the catalog ----
+  'GET /api/v1/book/': { access: 'public' },
+  'GET /api/v1/book/:bookId/': { access: 'public', params: book },
+  'GET /api/v1/book/:bookId/cover': { access: 'public', params: book },
+  'GET /api/v1/book/:bookId/chapter/*': { access: 'reader', params: { bookId: 'book', '*': 'chapterPath' } },
+  'GET /api/v1/topics/': { access: 'public' },
+  'GET /api/v1/topics/:slug/': { access: 'public', params: { slug: 'topic' } },
+  'GET /api/v1/publishers/:slug/': { access: 'public', params: { slug: 'publisher' } },
+  // ---- playlists, queue, metadata, progress (and the same under /nest/api/) ----
+  'GET /api/v2/collections/': { access: 'account' },
+  'POST /api/v2/collections/': { access: 'account', body: { name: 'Attack Playlist', description: '' }, create: { succeed: 'one' } },
+  'POST /api/v2/collections/holding/': { access: 'account', body: { content: ['{chapterUrl}'] } },
+  'GET /api/v2/collections/:id/': { access: 'account', params: playlist, owned: true },
+  'PATCH /api/v2/collections/:id/': { access: 'account', params: playlist, owned: true, body: { name: 'Taken over' } },
+  'DELETE /api/v2/collections/:id/': { access: 'account', params: playlist, owned: true },
+  'POST /api/v2/collections/:id/add-content/': { access: 'account', params: playlist, owned: true, body: { content: ['{chapterUrl}'] } },
+  'PUT /api/v2/collections/:id/order/': { access: 'account', params: playlist, owned: true, body: { content: [] } },
+  'POST /api/v2/collections/:id/remove-content/': { access: 'account', params: playlist, owned: true, body: { content: ['{chapterUrl}'] } },
+  'GET /api/v1/queue-simple/': { access: 'account' },
+  'POST /api/v1/queue-simple/': { access: 'account', body: { content: ['{chapterUrl}'] } },
+  'DELETE /api/v1/queue-simple/': { access: 'account', body: { content: ['{chapterUrl}'] } },
+  'POST /api/v1/metadata/': { access: 'public', body: { urls: ['{chapterUrl}'] } },
+  'POST /api/v1/user_progress/': { access: 'account', body: { urls: ['{chapterUrl}'] } },
+  // ---- the reader ----
+  'POST /nest/epub/block/': { access: 'reader', body: { book_id: '{book}', hrefs: ['text/chapter.xhtml'] } },
+  'GET /nest/key/': { access: 'reader' },
+  'GET /nest/epub/toc/': { access: 'reader', query: { book_id: '{book}' } },
+  'POST /api/v1/usage-event/': { access: 'reader', body: { events: [] } },
+  'GET /api/v1/book/:bookId/chapter-progress/': { access: 'account', params: book },
+  'GET /api/v1/book/:bookId/position/': { access: 'account', params: book },
+  'PUT /api/v1/book/:bookId/position/': { access: 'account', params: book, body: { x: 1 } },
+  // ---- annotations ----
+  'GET /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true },
+  'POST /nest/api/a/:title/:bookId/*': { access: 'annotator', params: { title: 'bookTitle', bookId: 'book', '*': 'chapterPathAnnotations' }, body: { quote: 'q', text: 'attack', ranges: [] } },
+  'PUT /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true, body: { text: 'Taken over' } },
+  'DELETE /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true },
+  'GET /auth/token': { access: 'account' },
+  'POST /a/sanitize-fragment/': { access: 'public', body: { fragment: '<b>x</b>' } },
+  'GET /api/v2/annotations/:bookId/export/': { access: 'account', params: book, query: { format: 'json' } },
+  // ---- scripted frames, media ----
+  'GET /api/v1/book/:bookId/scripted-frame/': { access: 'reader', params: book, query: { path: 'text/chapter.xhtml' } },
+  'GET /api/v1/player/support/': { access: 'public' },
+  'GET /api/v1/player/kaltura_session/': { access: 'reader', query: { reference_id: '{media}' } },
+  'GET /api/v1/media/:bookId/preview': { access: 'public', params: { bookId: 'media' } },
+  'GET /api/v1/media/:bookId/:href/captions.vtt': { access: 'reader', params: { bookId: 'media', href: 'mediaPart' } },
+  'GET /api/v1/media/:bookId/:href': { access: 'reader', params: { bookId: 'media', href: 'mediaPart' } },
+  // ---- debug or test mode only ----
+  'POST /debug/': { access: 'debug', body: { message: 'x' } },
+};
+
+// The legacy prefix serves the playlists' calls as they are (routes/collections.ts).
+for (const [key, spec] of Object.entries(ROUTE_TABLE)) {
+  const [method, url] = key.split(' ') as [string, string];
+  if (url.startsWith('/api/v2/collections/')) ROUTE_TABLE[`${method} /nest/api${url}`] = { ...spec, create: undefined };
+}
+
+export const UNSAFE = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
+
+export interface TableRoute extends RouteSpec {
+  key: string;
+  method: string;
+  url: string;
+}
+
+export const ROUTES: TableRoute[] = Object.entries(ROUTE_TABLE).map(([key, spec]) => {
+  const [method, url] = key.split(' ') as [string, string];
+  return { key, method, url, ...spec };
+});
+
+/** The path parameters of a Fastify url, in order (`*` for the wildcard). */
+export function paramsOf(url: string): string[] {
+  return [...url.matchAll(/:(\w+)|(\*)/g)].map((m) => m[1] ?? '*');
+}
+
+/** The url with its parameters filled: `fill(name)` gives each one's text, already encoded where it must be. */
+export function fillPath(url: string, fill: (name: string) => string): string {
+  return url.replace(/:(\w+)|\*/g, (_m, name: string | undefined) => fill(name ?? '*'));
+}
