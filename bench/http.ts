@@ -11,17 +11,22 @@
  * Beside it, the servers' CPU time per request (from /proc) as anchor/route: what the route costs the server,
  * which other work on the machine moves much less than it moves throughput.
  *
- * Usage: npm run bench [-- --duration 2 --connections 10 --rounds 7 --only chapter,304 --cpu-prof dir]
+ * The load comes from `--clients` processes of their own (bench/load-client.ts), the connections shared among them,
+ * so that the client side is not what limits a fast server; the table's "server busy" (the server's CPU seconds per
+ * second of the run) says whether it was: near 1.0, the server's one event loop was saturated.
+ *
+ * Usage: npm run bench [-- --duration 2 --connections 10 --clients 2 --pipelining 1 --rounds 7 --only chapter,304 --cpu-prof dir]
  *   --only       run the routes whose key contains one of these words (keys: catalog, floor, pipeline, chapter,
  *                chapter-identity, block, block-cold, list, 304, metadata, annotations)
  *   --cpu-prof   profile mode: start Lectern with `node --cpu-prof --cpu-prof-dir=dir` and load only the chosen
  *                routes, no anchor and no ratios (then read the profile with bench/cpu-top.ts)
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLIENT_METADATA_FIELDS } from '@lectern/core';
-import autocannon from 'autocannon';
+import type { ClientResult, ClientRun } from './load-client.ts';
 import { startJsonProcess } from './replay.ts';
 import type { BenchInfo } from './servers.ts';
 import { median, summary } from './stats.ts';
@@ -30,6 +35,8 @@ const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
+    clients: { type: 'string', default: '2' },
+    pipelining: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '7' },
     only: { type: 'string' },
     'cpu-prof': { type: 'string' },
@@ -38,12 +45,24 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
+const clientCount = Number(values.clients);
+const pipelining = Number(values.pipelining);
 if (rounds < 5) console.warn('fewer than 5 rounds: the figures are not for docs/performance.md');
 
 const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [];
 const lectern = await startJsonProcess<BenchInfo>('bench/servers.ts', [], profile);
 const info = lectern.info;
 const anchorProcess = await startJsonProcess<{ anchorPort: number }>('bench/anchor.ts', ['--answers', info.anchorAnswersFile]);
+/** The load generators: processes of their own, loading the server together (bench/load-client.ts). */
+const clients = await Promise.all(
+  Array.from({ length: clientCount }, () => {
+    const child = fork(path.join(import.meta.dirname, 'load-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    return new Promise<ChildProcess>((resolve, reject) => {
+      child.once('message', () => resolve(child));
+      child.once('exit', (code) => reject(new Error(`bench/load-client.ts exited with ${code}`)));
+    });
+  }),
+);
 
 interface Target {
   key: string;
@@ -70,17 +89,45 @@ async function run(t: Target, seconds: number) {
   const pid = t.url.startsWith(anchorBase) ? anchorProcess.child.pid! : lectern.child.pid!;
   const cpuBefore = cpuOf(pid);
   const from = process.hrtime.bigint() / 1000n;
-  let next = 0;
-  const sequence = t.sequence;
-  const requests = sequence
-    ? [{ method: t.method ?? 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, ...sequence[next++ % sequence.length]! }) }]
-    : undefined;
-  const r = await autocannon({ url: t.url, connections, headers: t.headers ?? {}, method: t.method ?? 'GET', body: t.body, duration: seconds, requests });
-  const expected = t.expect ?? 200;
-  const ok = r.statusCodeStats?.[String(expected) as '200']?.count ?? 0;
-  if (r.errors || ok !== r.requests.total) throw new Error(`${t.url}: ${r.requests.total - ok} answers other than ${expected}, ${r.errors} errors`);
+  const started = performance.now();
+  // The connections shared out among the clients; in the cold case each client starts at another place of the
+  // sequence, so that no two send the same reader's same chapter at the same moment.
+  const results = await Promise.all(
+    clients.map((client, i) => {
+      const share = Math.floor(connections / clients.length) + (i < connections % clients.length ? 1 : 0);
+      const job: ClientRun = {
+        url: t.url,
+        method: t.method ?? 'GET',
+        headers: t.headers ?? {},
+        body: t.body,
+        sequence: t.sequence,
+        offset: t.sequence ? Math.floor((i * t.sequence.length) / clients.length) : 0,
+        connections: Math.max(1, share),
+        seconds,
+        pipelining,
+      };
+      return new Promise<ClientResult>((resolve) => {
+        client.once('message', (m: ClientResult) => resolve(m));
+        client.send(job);
+      });
+    }),
+  );
+  const wall = (performance.now() - started) / 1000;
+  const cpu = cpuOf(pid) - cpuBefore;
+  const expected = String(t.expect ?? 200);
+  const total = results.reduce((n, r) => n + r.total, 0);
+  const ok = results.reduce((n, r) => n + (r.statuses[expected] ?? 0), 0);
+  const errors = results.reduce((n, r) => n + r.errors, 0);
+  if (errors || ok !== total) throw new Error(`${t.url}: ${total - ok} answers other than ${expected}, ${errors} errors`);
   const window = `${from}-${process.hrtime.bigint() / 1000n}`;
-  return { rps: r.requests.average, p99: r.latency.p99, cpuPerRequest: (cpuOf(pid) - cpuBefore) / r.requests.total, window };
+  return {
+    rps: total / seconds,
+    p99: Math.max(...results.map((r) => r.p99)),
+    cpuPerRequest: cpu / total,
+    /** the server's CPU over the run's wall time: near 1, its one event loop was the limit, not the clients */
+    busy: cpu / wall,
+    window,
+  };
 }
 
 const app = `http://127.0.0.1:${info.appPort}`;
@@ -181,6 +228,7 @@ try {
 } finally {
   lectern.child.kill('SIGTERM');
   anchorProcess.child.kill('SIGTERM');
+  for (const c of clients) c.kill('SIGTERM');
 }
 
 async function compare() {
@@ -195,6 +243,8 @@ async function compare() {
     const appRps: number[] = [];
     const anchorRps: number[] = [];
     const p99s: number[] = [];
+    const appBusy: number[] = [];
+    const anchorBusy: number[] = [];
     for (let round = 0; round < rounds; round++) {
       // Alternate the order within the pair too, so a drift in load over the pair does not favour one side.
       const first = round % 2 === 0 ? anchor : t;
@@ -206,20 +256,23 @@ async function compare() {
       appRps.push(appRun.rps);
       anchorRps.push(anchorRun.rps);
       p99s.push(appRun.p99);
+      appBusy.push(appRun.busy);
+      anchorBusy.push(anchorRun.busy);
     }
     const budget = t.budget === undefined ? '—' : `≥ ${t.budget.toFixed(2)}: ${median(ratios) >= t.budget ? 'met' : 'NOT MET'}`;
     rows.push(
-      `| ${t.name} | ${Math.round(median(appRps))} | ${median(p99s)} | ${Math.round(median(anchorRps))} | **${summary(ratios)}** | ${summary(cpuRatios)} | ${budget} |`,
+      `| ${t.name} | ${Math.round(median(appRps))} | ${median(p99s)} | ${Math.round(median(anchorRps))} | ${summary(anchorBusy)} / ${summary(appBusy)} | **${summary(ratios)}** | ${summary(cpuRatios)} | ${budget} |`,
     );
     console.error(`${t.key}: ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; server CPU ratios ${cpuRatios.map((r) => r.toFixed(2)).join(' ')}`);
   }
   console.log(
-    `\nLectern HTTP benchmark — ${new Date().toISOString()} — ${rounds} rounds of ${duration} s, ${connections} connections, ` +
+    `\nLectern HTTP benchmark — ${new Date().toISOString()} — ${rounds} rounds of ${duration} s, ${connections} connections ` +
+      `from ${clientCount} client processes${pipelining > 1 ? `, pipelining ${pipelining}` : ''}, ` +
       `anchor and route alternating, each server in a process of its own; node ${process.version}`,
   );
   console.log(
-    '| route | requests/s (median) | p99 ms (median) | anchor requests/s (median) | ratio to anchor: median (min-max) | server CPU per request, anchor/route: median (min-max) | budget (on the ratio) |',
+    '| route | requests/s (median) | p99 ms (median) | anchor requests/s (median) | server busy (CPU s per s), anchor / route | ratio to anchor: median (min-max) | server CPU per request, anchor/route: median (min-max) | budget (on the ratio) |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
   for (const row of rows) console.log(row);
 }
