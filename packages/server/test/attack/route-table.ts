@@ -12,6 +12,7 @@
  *   admin    admins only
  *   debug    POST /debug/, present in debug or test mode only
  *   annotator the annotation store: its x-annotator-auth-token header, never the session cookie
+ *   capability a signed token in the query (a video session's `ks`): 403 to whoever comes without one
  * params — which of the world's objects (world.ts) fills each path parameter.
  * owned — the path names the victim reader's own object: every other account gets 401, 403 or 404 there, never
  *   the object; `probe` is a request the victim makes to show the filled path is really theirs.
@@ -19,7 +20,7 @@
  * create — the route makes a row: 200 identical requests at once make one (concurrency.test.ts).
  */
 
-export type Access = 'public' | 'account' | 'reader' | 'creator' | 'admin' | 'debug' | 'annotator';
+export type Access = 'public' | 'account' | 'reader' | 'creator' | 'admin' | 'debug' | 'annotator' | 'capability';
 
 export interface RouteSpec {
   access: Access;
@@ -31,6 +32,10 @@ export interface RouteSpec {
   create?: { succeed: 'one' | 'all' };
   /** a multipart upload: fuzzed bodies go as JSON and are refused */
   multipart?: boolean;
+  /** why a role past the gate may still be answered 401 or 403 here (the reason, for the reader of the table) */
+  mayDeny?: string;
+  /** owned, but admins manage it too (they pass, and see it) */
+  operators?: boolean;
 }
 
 const book = { bookId: 'book' };
@@ -41,12 +46,12 @@ const note = { title: 'bookTitle', bookId: 'book', '*': 'note' };
 export const ROUTE_TABLE: Record<string, RouteSpec> = {
   // ---- health, sign-in, the account ----
   'GET /healthz': { access: 'public' },
-  'POST /login/': { access: 'public', body: { email: 'nobody@example.com', password: 'wrong password here' } },
+  'POST /login/': { access: 'public', mayDeny: 'wrong credentials are a 401', body: { email: 'nobody@example.com', password: 'wrong password here' } },
   'POST /logout/': { access: 'public' },
   'POST /api/v2/account/password/': { access: 'account', body: { old_password: 'wrong password here', new_password1: 'x', new_password2: 'y' } },
   'POST /api/v2/account/email/': { access: 'account', body: { email: 'not an email' } },
   'DELETE /api/v2/account/sessions/others/': { access: 'account' },
-  'GET /u/information_for_javascript': { access: 'public' },
+  'GET /u/information_for_javascript': { access: 'account' },
   'GET /api/v1/account/shortcuts/': { access: 'account' },
   'PUT /api/v1/account/shortcuts/': { access: 'account', body: { enabled: false } },
   'POST /register/': { access: 'public', body: { email: 'x' } },
@@ -79,20 +84,21 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   // ---- teams ----
   'GET /api/v1/team/': { access: 'account' },
   'POST /api/v1/teams/': { access: 'account', body: { name: 'Attack Team', plan: 'pro', seats: 2, emails: [] } },
-  'GET /api/v1/teams/:id/': { access: 'account', params: team, owned: true },
-  'PUT /api/v1/teams/:id/seats/': { access: 'account', params: team, owned: true, body: { seats: 9 } },
-  'POST /api/v1/teams/:id/invitations/': { access: 'account', params: team, owned: true, body: { emails: ['attacker-guest@example.com'] } },
-  'DELETE /api/v1/teams/:id/invitations/:invitationId/': { access: 'account', params: { id: 'team', invitationId: 'invitation' }, owned: true },
-  'DELETE /api/v1/teams/:id/members/:uuid/': { access: 'account', params: { id: 'team', uuid: 'member' }, owned: true },
-  'POST /api/v1/teams/:id/cancel/': { access: 'account', params: team, owned: true },
-  'POST /api/v1/teams/:id/reactivate/': { access: 'account', params: team, owned: true },
+  'GET /api/v1/teams/:id/': { access: 'account', params: team, owned: true, operators: true },
+  'PUT /api/v1/teams/:id/seats/': { access: 'account', params: team, owned: true, operators: true, body: { seats: 9 } },
+  'POST /api/v1/teams/:id/invitations/': { access: 'account', params: team, owned: true, operators: true, body: { emails: ['attacker-guest@example.com'] } },
+  'DELETE /api/v1/teams/:id/invitations/:invitationId/': { access: 'account', params: { id: 'team', invitationId: 'invitation' }, owned: true, operators: true },
+  'DELETE /api/v1/teams/:id/members/:uuid/': { access: 'account', params: { id: 'team', uuid: 'member' }, owned: true, operators: true },
+  'POST /api/v1/teams/:id/cancel/': { access: 'account', params: team, owned: true, operators: true },
+  'POST /api/v1/teams/:id/reactivate/': { access: 'account', params: team, owned: true, operators: true },
   'GET /api/v1/team-invitations/': { access: 'public', query: { token: 'no-such-token' } },
   'POST /api/v1/team-invitations/': { access: 'public', body: { token: 'no-such-token' } },
   // ---- finding ----
   'GET /api/v2/search/': { access: 'public', query: { q: 'chapter' } },
   'GET /api/v2/search/suggest/': { access: 'public', query: { q: 'cha' } },
-  'GET /api/v2/search/book/': { access: 'reader', query: { book_id: '{book}', q: 'chapter' } },
-  'POST /api/v2/search/selection/': { access: 'reader', body: { book_id: '{book}', text: 'chapter' } },
+  // past the sample, passages for readers only (search.test.ts)
+  'GET /api/v2/search/book/': { access: 'public', query: { identifier: '{book}', query: 'chapter' } },
+  'POST /api/v2/search/selection/': { access: 'public', body: { rank: 0, epubarchive_identifier: '{book}', scope: 'book', content_type: 'book', selection_type: 'passage', url: '{chapterUrl}', query: 'chapter', session_id: 's' } },
   // ---- the operators' console ----
   'GET /api/v1/admin/audit/': { access: 'admin' },
   'GET /api/v1/admin/titles/': { access: 'creator' },
@@ -102,7 +108,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'POST /api/v1/admin/titles/:bookId/retire/': { access: 'creator', params: book, body: { version: -1 } },
   'POST /api/v1/admin/titles/:bookId/restore/': { access: 'creator', params: book, body: { version: -1 } },
   'GET /api/v1/admin/titles/:bookId/warnings/': { access: 'creator', params: book },
-  'PUT /api/v1/admin/titles/:bookId/scripts/': { access: 'admin', params: book, body: { allowed: 'x' } },
+  'PUT /api/v1/admin/titles/:bookId/scripts/': { access: 'creator', params: book, body: { allow_scripts: false } },
   'GET /api/v1/admin/titles/:bookId/readers/': { access: 'admin', params: book },
   'PUT /api/v1/admin/titles/:bookId/cover/': { access: 'creator', params: book, multipart: true },
   'GET /api/v1/admin/users/': { access: 'admin' },
@@ -117,7 +123,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'POST /api/v1/admin/import/': { access: 'creator', multipart: true },
   'PATCH /api/v1/admin/book/:bookId/chapter/*': { access: 'creator', params: { bookId: 'book', '*': 'chapterPath' }, body: { x: 1 } },
   // ---- the home, editors' picks, announcements ----
-  'GET /api/v2/home/': { access: 'account' },
+  'GET /api/v2/home/': { access: 'public' },
   'POST /r/api/': { access: 'account', body: { action: 'x' } },
   'GET /api/v2/admin/editors-picks/': { access: 'admin' },
   'PUT /api/v2/admin/editors-picks/': { access: 'admin', body: { book_ids: ['{book}'] }, create: { succeed: 'all' } },
@@ -134,8 +140,8 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'DELETE /api/v1/admin/live-training/events/:id/': { access: 'admin', params: { id: 'nobody' } },
   // ---- marketing ----
   'GET /api/v1/transformation-playlists/': { access: 'public' },
-  'PUT /api/v2/admin/transformation-playlists/:id/': { access: 'admin', params: playlist, body: { topic: 'fiction' } },
-  'DELETE /api/v2/admin/transformation-playlists/:id/': { access: 'admin', params: playlist },
+  'PUT /api/v2/admin/transformation-playlists/:id/': { access: 'creator', params: playlist, owned: true, body: { topic: 'fiction' } },
+  'DELETE /api/v2/admin/transformation-playlists/:id/': { access: 'creator', params: playlist, owned: true },
   'GET /api/v1/home/modules/': { access: 'public' },
   'POST /api/v1/home/dismissals/': { access: 'account', body: { module: 'x' } },
   'PUT /api/v1/newsletter/subscription/': { access: 'account', body: { subscribed: 'x' } },
@@ -167,28 +173,30 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'POST /api/v1/metadata/': { access: 'public', body: { urls: ['{chapterUrl}'] } },
   'POST /api/v1/user_progress/': { access: 'account', body: { urls: ['{chapterUrl}'] } },
   // ---- the reader ----
-  'POST /nest/epub/block/': { access: 'reader', body: { book_id: '{book}', hrefs: ['text/chapter.xhtml'] } },
-  'GET /nest/key/': { access: 'reader' },
-  'GET /nest/epub/toc/': { access: 'reader', query: { book_id: '{book}' } },
-  'POST /api/v1/usage-event/': { access: 'reader', body: { events: [] } },
+  // a chapter the caller may not read is an error inside the 200 (reader.md §3; reader.test.ts)
+  'POST /nest/epub/block/': { access: 'public', body: { book_id: '{book}', hrefs: ['three.xhtml'] } },
+  'GET /nest/key/': { access: 'account' },
+  'GET /nest/epub/toc/': { access: 'public', query: { book_id: '{book}' } },
+  'POST /api/v1/usage-event/': { access: 'account', body: { events: [] } },
   'GET /api/v1/book/:bookId/chapter-progress/': { access: 'account', params: book },
   'GET /api/v1/book/:bookId/position/': { access: 'account', params: book },
   'PUT /api/v1/book/:bookId/position/': { access: 'account', params: book, body: { x: 1 } },
   // ---- annotations ----
-  'GET /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true },
-  'POST /nest/api/a/:title/:bookId/*': { access: 'annotator', params: { title: 'bookTitle', bookId: 'book', '*': 'chapterPathAnnotations' }, body: { quote: 'q', text: 'attack', ranges: [] } },
-  'PUT /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true, body: { text: 'Taken over' } },
-  'DELETE /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true },
+  'GET /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true, operators: true },
+  'POST /nest/api/a/:title/:bookId/*': { access: 'annotator', mayDeny: 'the anonymous read what the world may, and write nothing', params: { title: 'bookTitle', bookId: 'book', '*': 'chapterPathAnnotations' }, body: { quote: 'q', text: 'attack', ranges: [] } },
+  'PUT /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true, operators: true, body: { text: 'Taken over' } },
+  'DELETE /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true, operators: true },
   'GET /auth/token': { access: 'account' },
-  'POST /a/sanitize-fragment/': { access: 'public', body: { fragment: '<b>x</b>' } },
+  'POST /a/sanitize-fragment/': { access: 'account', body: { fragment: '<b>x</b>' } },
   'GET /api/v2/annotations/:bookId/export/': { access: 'account', params: book, query: { format: 'json' } },
   // ---- scripted frames, media ----
-  'GET /api/v1/book/:bookId/scripted-frame/': { access: 'reader', params: book, query: { path: 'text/chapter.xhtml' } },
+  // 404 to everyone where the server runs no scripts (this world); scripted-frames.test.ts holds its gate
+  'GET /api/v1/book/:bookId/scripted-frame/': { access: 'account', params: book, query: { path: 'three.xhtml' } },
   'GET /api/v1/player/support/': { access: 'public' },
   'GET /api/v1/player/kaltura_session/': { access: 'reader', query: { reference_id: '{media}' } },
   'GET /api/v1/media/:bookId/preview': { access: 'public', params: { bookId: 'media' } },
-  'GET /api/v1/media/:bookId/:href/captions.vtt': { access: 'reader', params: { bookId: 'media', href: 'mediaPart' } },
-  'GET /api/v1/media/:bookId/:href': { access: 'reader', params: { bookId: 'media', href: 'mediaPart' } },
+  'GET /api/v1/media/:bookId/:href/captions.vtt': { access: 'capability', params: { bookId: 'media', href: 'mediaPart' } },
+  'GET /api/v1/media/:bookId/:href': { access: 'capability', params: { bookId: 'media', href: 'mediaPart' } },
   // ---- debug or test mode only ----
   'POST /debug/': { access: 'debug', body: { message: 'x' } },
 };

@@ -1,0 +1,81 @@
+/**
+ * The access-control matrix (issue 26), generated from the route table: every route x every role (anonymous, a
+ * reader in trial, an expired reader, a subscriber, a content creator, an admin), on both engines. A role the gate
+ * refuses gets 401 (not signed in) or 403, and nothing in the database changes; another reader's objects answer
+ * 401/403/404 to everyone else (admins aside where they manage them: teams, notes); no answer to anyone carries the victim's data unless the route is the operators';
+ * and nothing answers 5xx.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../helpers/app.ts';
+import { ROUTES, type Access, type TableRoute } from './route-table.ts';
+import { buildWorld, changed, requestOf, ROLES, send, snapshot, VICTIM_MARK, type Role, type World } from './world.ts';
+
+/** What the gate answers a role, or 'pass'. */
+function gate(access: Access, role: Role): 401 | 403 | 'pass' {
+  // the annotation store answers the anonymous what the world may read
+  if (access === 'public' || access === 'debug' || access === 'annotator') return 'pass';
+  if (access === 'capability') return 403;
+  if (role === 'anonymous') return 401;
+  if (access === 'account') return 'pass';
+  if (access === 'reader') return role === 'expired' ? 403 : 'pass';
+  if (access === 'creator') return role === 'creator' || role === 'admin' ? 'pass' : 403;
+  return role === 'admin' ? 'pass' : 403;
+}
+
+/** Where a role may see other people's data: the operators' routes past their gate. */
+const mayReadOthers = (route: TableRoute, role: Role) => (route.access === 'admin' || route.access === 'creator') && gate(route.access, role) === 'pass';
+
+// Sign-out last: it ends the session every other request uses.
+const ORDERED = [...ROUTES].sort((a, b) => Number(a.key === 'POST /logout/') - Number(b.key === 'POST /logout/'));
+
+describe.each(ENGINES)('the access matrix on %s', (engine) => {
+  let world: World;
+  beforeAll(async () => {
+    world = await buildWorld(engine);
+  }, 120_000);
+  afterAll(() => world.t.close());
+
+  it('the victim’s own objects are real: the owner reads each', async () => {
+    for (const route of ROUTES.filter((r) => r.owned && r.method === 'GET')) {
+      const res = await send(world.victim, route, requestOf(world, route), world.victimToken);
+      expect(res.statusCode, `${route.key}: ${res.body}`).toBe(200);
+      expect(res.body.toLowerCase()).toContain(VICTIM_MARK);
+    }
+  });
+
+  it('refuses every role its gate refuses, and every other account the victim’s objects, changing nothing', async () => {
+    const failures: string[] = [];
+    let before = await snapshot(world);
+    for (const route of ORDERED) {
+      const req = requestOf(world, route);
+      for (const role of ROLES) {
+        const expected = gate(route.access, role);
+        if (expected === 'pass' && (!route.owned || (route.operators && role === 'admin'))) continue;
+        const res = await send(world.clients[role], route, req, world.tokens[role]);
+        const allowed = expected === 'pass' ? [401, 403, 404] : [expected];
+        if (!allowed.includes(res.statusCode)) failures.push(`${route.key} as ${role}: ${res.statusCode} (expected ${allowed.join('/')}) ${res.body.slice(0, 200)}`);
+        if (res.body.toLowerCase().includes(VICTIM_MARK)) failures.push(`${route.key} as ${role}: the victim's data ${res.body.slice(0, 200)}`);
+      }
+      const after = await snapshot(world);
+      const tables = changed(before, after);
+      if (tables.length) failures.push(`${route.key}: a refusal changed ${tables.join(', ')}`);
+      before = after;
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it('lets every role its gate lets through past it, never 5xx, never with another reader’s data', async () => {
+    const failures: string[] = [];
+    for (const route of ORDERED.filter((r) => !r.owned)) {
+      const req = requestOf(world, route);
+      for (const role of ROLES) {
+        if (gate(route.access, role) !== 'pass') continue;
+        const res = await send(world.clients[role], route, req, world.tokens[role]);
+        if (res.statusCode >= 500 || ((res.statusCode === 401 || res.statusCode === 403) && !route.mayDeny))
+          failures.push(`${route.key} as ${role}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        if (!mayReadOthers(route, role) && res.body.toLowerCase().includes(VICTIM_MARK)) failures.push(`${route.key} as ${role}: the victim's data ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
