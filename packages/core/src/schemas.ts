@@ -158,6 +158,8 @@ export const renditionSchema = z.object({
   flow: z.enum(['paginated', 'scrolled-continuous', 'scrolled-doc', 'auto']),
   page_spread: z.enum(['left', 'right', 'center']).nullable(),
   viewport: z.object({ width: z.union([z.number().int(), z.literal('device')]), height: z.union([z.number().int(), z.literal('device')]) }).nullable(),
+  /** rendition:align-x-center on the spine item: centred horizontally in the viewport or spread (always false on a title) */
+  align_x_center: z.boolean(),
 });
 export type Rendition = z.infer<typeof renditionSchema>;
 

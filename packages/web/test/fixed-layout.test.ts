@@ -27,6 +27,7 @@ const fixed = (page_spread: Rendition['page_spread'] = null, extra: Partial<Rend
   flow: 'auto',
   page_spread,
   viewport: { width: 600, height: 800 },
+  align_x_center: false,
   ...extra,
 });
 const book: SpineEntry[] = [
@@ -90,6 +91,23 @@ describe('fixed layout spreads', () => {
     expect(sides(spreadsOf([{ href: '1', rendition: fixed('left') }, { href: '2', rendition: fixed() }], desktop, false))).toEqual(['1:left 2:right']);
     expect(sides(spreadsOf(unmarked, phone, false))).toEqual(['1:center', '2:center', '3:center', '4:center']);
     expect(sides(spreadsOf([{ href: '1', rendition: fixed(null, { spread: 'none' }) }, { href: '2', rendition: fixed() }], desktop, false))).toEqual(['1:center', '2:left']);
+  });
+
+  // rendition:align-x-center (W3C lay-reflow-align-x-center's property on a fixed-layout page): a page alone centred
+  it('centres a page alone whose spine item is align-x-center and gives no side; a side the book gives still wins', () => {
+    const centre = { align_x_center: true };
+    const book: SpineEntry[] = [
+      { href: 'cover', rendition: fixed(null, centre) },
+      { href: 'a', rendition: fixed() },
+      { href: 'b', rendition: fixed() },
+      { href: 'c', rendition: fixed(null, centre) },
+      { href: 'd', rendition: fixed('left') },
+      { href: 'e', rendition: fixed('right', centre) },
+      { href: 'f', rendition: fixed('right', centre) },
+    ];
+    // c is alone (d may only be a first page), so centred; paired pages stay on their halves; f alone keeps its side
+    expect(sides(spreadsOf(book, desktop, false))).toEqual(['cover:center', 'a:left b:right', 'c:center', 'd:left e:right', 'f:right']);
+    expect(sides(spreadsOf(book, phone, false)).every((s) => s.endsWith(':center'))).toBe(true);
   });
 
   it('moves by spreads and finds the spread of any page in it', () => {
@@ -199,7 +217,7 @@ describe('device-sized fixed-layout pages', () => {
 });
 
 describe("the book's flow as the scroll or page default", () => {
-  const flow = (f: Rendition['flow']): Rendition => ({ layout: 'reflowable', spread: 'auto', flow: f, page_spread: null, viewport: null });
+  const flow = (f: Rendition['flow']): Rendition => ({ layout: 'reflowable', spread: 'auto', flow: f, page_spread: null, viewport: null, align_x_center: false });
   const paged = { ...DEFAULT_PREFERENCES, pagination: 'page' as const };
   it('opens scrolled-doc and scrolled-continuous books in scroll mode and paginated ones in pages, until the reader chooses', () => {
     expect(prefsForBook(paged, flow('scrolled-doc'), false).pagination).toBe('scroll');

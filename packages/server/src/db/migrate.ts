@@ -37,6 +37,7 @@ import * as m0033 from './migrations/0033_admin_selling.ts';
 import * as m0038 from './migrations/0038_marketing.ts';
 import * as m0037 from './migrations/0037_markup_recovery.ts';
 import * as m0039 from './migrations/0039_transformation_playlists.ts';
+import * as m0043 from './migrations/0043_align_x_center.ts';
 import * as m0035 from './migrations/0035_account_settings.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0037_markup_recovery': m0037,
   '0039_transformation_playlists': m0039,
   '0035_account_settings': m0035,
+  '0043_align_x_center': m0043,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

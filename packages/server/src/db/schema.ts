@@ -204,6 +204,8 @@ export interface ChaptersTable {
   page_spread: OptionalText;
   viewport_width: OptionalNumber;
   viewport_height: OptionalNumber;
+  /** its itemref's rendition:align-x-center: 1 centred, 0 not; null imported before it was read (0043) */
+  align_x_center: OptionalNumber;
   /** its EPUB Media Overlay as compact JSON (0023, ingest/media-overlays.ts storedOverlay); null when it has none */
   media_overlay: OptionalText;
   /** the class, id and style of its content document's own html and body, as JSON (0026, ingest/render.ts rootAttributes) */

@@ -2,7 +2,8 @@
  * How a publication asks to be laid out (EPUB 3.3 §8 "Layout rendering control", Reading Systems 3.3 §8): the
  * package's `rendition:layout`, `rendition:spread`, `rendition:flow` and (deprecated, still written by tools)
  * `rendition:viewport`, each spine item's overrides in its itemref `properties` (`rendition:layout-*`,
- * `rendition:spread-*`, `rendition:flow-*`, `page-spread-left/right`, `rendition:page-spread-*`), and the size of a
+ * `rendition:spread-*`, `rendition:flow-*`, `page-spread-left/right`, `rendition:page-spread-*`,
+ * `rendition:align-x-center`), and the size of a
  * fixed-layout page: the content document's `<meta name="viewport" content="width=…, height=…">` (an SVG
  * document's viewBox), else the image's own size for an image in the spine, else the package's rendition:viewport.
  * A side given as `device-width` / `device-height` is the device's (`'device'`): the page's initial containing block
@@ -56,6 +57,8 @@ export interface ChapterRendition {
   pageSpread: PageSpread | null;
   /** A fixed-layout page's size in CSS pixels; null for reflowable items and pages whose size is unknown. */
   viewport: Viewport | null;
+  /** rendition:align-x-center on its itemref: the item is centred horizontally in the viewport or spread. */
+  alignXCenter: boolean;
 }
 
 export const REFLOWABLE: TitleRendition = { layout: 'reflowable', spread: 'auto', flow: 'auto', viewport: null };
@@ -104,6 +107,7 @@ export function itemRendition(title: TitleRendition, properties: readonly string
   let spread: Spread | null = null;
   let flow: Flow | null = null;
   let pageSpread: PageSpread | null = null;
+  let alignXCenter = false;
   for (const raw of properties) {
     const p = raw.toLowerCase();
     if (p === 'rendition:layout-pre-paginated') layout ??= 'pre-paginated';
@@ -113,8 +117,9 @@ export function itemRendition(title: TitleRendition, properties: readonly string
     else if (p === 'page-spread-left' || p === 'rendition:page-spread-left') pageSpread ??= 'left';
     else if (p === 'page-spread-right' || p === 'rendition:page-spread-right') pageSpread ??= 'right';
     else if (p === 'rendition:page-spread-center' || p === 'page-spread-center') pageSpread ??= 'center';
+    else if (p === 'rendition:align-x-center') alignXCenter = true;
   }
-  return { layout: layout ?? title.layout, spread: spread ?? title.spread, flow: flow ?? title.flow, pageSpread };
+  return { layout: layout ?? title.layout, spread: spread ?? title.spread, flow: flow ?? title.flow, pageSpread, alignXCenter };
 }
 
 /**

@@ -61,7 +61,7 @@ export interface TitleExtras {
 
 export type ChapterSummaryRow = Pick<
   ChapterRow,
-  'id' | 'full_path' | 'label' | 'item_order' | 'media_type' | 'as_sample' | 'is_public' | 'text_length' | 'rendition_layout' | 'rendition_spread' | 'rendition_flow' | 'page_spread' | 'viewport_width' | 'viewport_height'
+  'id' | 'full_path' | 'label' | 'item_order' | 'media_type' | 'as_sample' | 'is_public' | 'text_length' | 'rendition_layout' | 'rendition_spread' | 'rendition_flow' | 'page_spread' | 'viewport_width' | 'viewport_height' | 'align_x_center'
 >;
 
 export interface ChapterWithNeighbours extends ChapterRow {
@@ -356,7 +356,7 @@ export class CatalogRepository {
       .selectFrom('chapters')
       .select(['id', 'full_path', 'label', 'item_order', 'media_type', 'as_sample', 'is_public', 'text_length'])
       // how each spine item asks to be laid out (0022): the reader's spreads need the whole spine's
-      .select(['rendition_layout', 'rendition_spread', 'rendition_flow', 'page_spread', 'viewport_width', 'viewport_height'])
+      .select(['rendition_layout', 'rendition_spread', 'rendition_flow', 'page_spread', 'viewport_width', 'viewport_height', 'align_x_center'])
       .where('title_id', '=', titleId)
       .orderBy('item_order')
       .execute();

@@ -816,6 +816,7 @@ function chapterRenditionColumns(r: ChapterRendition | undefined) {
     rendition_spread: r?.spread ?? null,
     rendition_flow: r?.flow ?? null,
     page_spread: r?.pageSpread ?? null,
+    align_x_center: r ? (r.alignXCenter ? 1 : 0) : null,
     // a device-sized side (device-width / device-height) is stored as DEVICE_SIDE (0), never a real size
     viewport_width: storedSide(r?.viewport?.width),
     viewport_height: storedSide(r?.viewport?.height),

@@ -24,6 +24,7 @@ interface StoredRendition {
   viewport_width: number | null;
   viewport_height: number | null;
   page_spread?: string | null;
+  align_x_center?: number | string | null;
 }
 
 /** A stored title or chapter row's rendition; undefined when it has none (imported before 0022, or a PDF). */
@@ -36,6 +37,8 @@ export function renditionOf(row: StoredRendition): Rendition | undefined {
     flow: oneOf(FLOWS, row.rendition_flow, 'auto'),
     page_spread: SIDES.includes(row.page_spread as Side) ? (row.page_spread as Side) : null,
     viewport: viewportOf(row.viewport_width, row.viewport_height),
+    // a chapter's itemref rendition:align-x-center (0043); never on a title (the property is per spine item)
+    align_x_center: Number(row.align_x_center ?? 0) === 1,
   };
 }
 

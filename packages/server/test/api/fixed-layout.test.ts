@@ -21,7 +21,7 @@ describe.each(ENGINES)('fixed layout on %s', (engine) => {
       .selectFrom('chapters')
       .innerJoin('titles', 'titles.id', 'chapters.title_id')
       .where('titles.book_id', '=', id)
-      .select(['chapters.full_path', 'chapters.content', 'chapters.stylesheets', 'chapters.rendition_layout', 'chapters.rendition_spread', 'chapters.rendition_flow', 'chapters.page_spread', 'chapters.viewport_width', 'chapters.viewport_height'])
+      .select(['chapters.full_path', 'chapters.content', 'chapters.stylesheets', 'chapters.rendition_layout', 'chapters.rendition_spread', 'chapters.rendition_flow', 'chapters.page_spread', 'chapters.viewport_width', 'chapters.viewport_height', 'chapters.align_x_center'])
       .orderBy('chapters.item_order')
       .execute();
   const file = async (id: string, path: string) => (await client().get(`/api/v1/book/${id}/chapter/${path}?download=1`)).body;
@@ -59,6 +59,8 @@ describe.each(ENGINES)('fixed layout on %s', (engine) => {
       // no viewport meta: the package's rendition:viewport; the itemref's overrides over the package's defaults
       ['pages/p5.xhtml', 'pre-paginated', 'none', 'scrolled-doc', null, 600, 800],
     ]);
+    // rendition:align-x-center on p5's itemref only (0043)
+    expect(rows.map((r) => r.align_x_center)).toEqual([0, 0, 0, 0, 1]);
   });
 
   it('keeps absolute positioning on fixed-layout pages (style="" and their stylesheets), as static elsewhere', async () => {
@@ -78,12 +80,12 @@ describe.each(ENGINES)('fixed layout on %s', (engine) => {
     // the sample chapter (the cover) may be read without an account
     const block = await client().post('/nest/epub/block/', { book_id: bookId, hrefs: 'pages/p1.xhtml' });
     expect(block.statusCode).toBe(200);
-    expect(block.json()[0].rendition).toEqual({ layout: 'pre-paginated', spread: 'landscape', flow: 'auto', page_spread: 'right', viewport: { width: 600, height: 800 } });
+    expect(block.json()[0].rendition).toEqual({ layout: 'pre-paginated', spread: 'landscape', flow: 'auto', page_spread: 'right', viewport: { width: 600, height: 800 }, align_x_center: false });
     const chapter = await client().get(`/api/v1/book/${bookId}/chapter/pages/p1.xhtml`);
     expect(chapter.json().rendition.page_spread).toBe('right');
 
     const toc = (await client().get(`/nest/epub/toc/?book_id=${bookId}`)).json();
-    expect(toc.rendition).toEqual({ layout: 'pre-paginated', spread: 'landscape', flow: 'auto', page_spread: null, viewport: { width: 600, height: 800 } });
+    expect(toc.rendition).toEqual({ layout: 'pre-paginated', spread: 'landscape', flow: 'auto', page_spread: null, viewport: { width: 600, height: 800 }, align_x_center: false });
     expect(toc.chapters.map((c: { uri: string; rendition: { page_spread: string | null; viewport: { width: number } | null } }) => [c.uri, c.rendition.page_spread, c.rendition.viewport?.width])).toEqual([
       ['pages/p1.xhtml', 'right', 600],
       ['pages/p2.xhtml', 'left', 600],
@@ -91,6 +93,7 @@ describe.each(ENGINES)('fixed layout on %s', (engine) => {
       ['pages/p4.xhtml', 'center', 1200],
       ['pages/p5.xhtml', null, 600],
     ]);
+    expect(toc.chapters.map((c: { rendition: { align_x_center: boolean } }) => c.rendition.align_x_center)).toEqual([false, false, false, false, true]);
   });
 
   it('gives a reflowable book its title rendition but no per-chapter list (nothing to pair)', async () => {

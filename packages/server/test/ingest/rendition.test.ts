@@ -30,7 +30,9 @@ describe('rendition', () => {
 
   it("applies an itemref's overrides over the package's defaults", () => {
     const title = { ...REFLOWABLE, layout: 'pre-paginated' as const, spread: 'landscape' as const };
-    expect(itemRendition(title, [])).toEqual({ layout: 'pre-paginated', spread: 'landscape', flow: 'auto', pageSpread: null });
+    expect(itemRendition(title, [])).toEqual({ layout: 'pre-paginated', spread: 'landscape', flow: 'auto', pageSpread: null, alignXCenter: false });
+    // EPUB 3.3 Reading Systems §8.3.2 (W3C lay-reflow-align-x-center)
+    expect(itemRendition(REFLOWABLE, ['rendition:align-x-center'])).toMatchObject({ layout: 'reflowable', alignXCenter: true });
     expect(itemRendition(title, ['page-spread-left'])).toMatchObject({ pageSpread: 'left' });
     expect(itemRendition(title, ['rendition:page-spread-right'])).toMatchObject({ pageSpread: 'right' });
     expect(itemRendition(title, ['rendition:page-spread-center'])).toMatchObject({ pageSpread: 'center' });
@@ -39,6 +41,7 @@ describe('rendition', () => {
       spread: 'none',
       flow: 'scrolled-doc',
       pageSpread: null,
+      alignXCenter: false,
     });
     expect(itemRendition(REFLOWABLE, ['rendition:layout-pre-paginated', 'rendition:spread-bogus', 'rendition:flow-sideways']).layout).toBe('pre-paginated');
     expect(itemRendition(REFLOWABLE, ['rendition:spread-bogus', 'rendition:flow-sideways'])).toMatchObject({ spread: 'auto', flow: 'auto' });
@@ -67,6 +70,7 @@ describe('rendition', () => {
       spread: 'none',
       flow: 'auto',
       pageSpread: 'left',
+      alignXCenter: false,
     });
     // a bogus first value does not hide a good second one
     expect(itemRendition(REFLOWABLE, ['rendition:spread-bogus', 'rendition:spread-none']).spread).toBe('none');

@@ -29,6 +29,7 @@ export function chapterSource(bookId: string, l: Extract<ChapterLoad, { kind: 'h
     href: l.item.chapter_href,
     rtl: l.item.page_progression === 'rtl',
     root: l.item.root_attributes ?? null,
+    alignXCenter: l.item.rendition?.align_x_center === true,
   };
 }
 

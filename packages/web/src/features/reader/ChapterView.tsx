@@ -31,6 +31,8 @@ export interface ChapterSource {
   rtl?: boolean;
   /** the class, id and style of the content document's own html and body (ours: root_attributes) */
   root?: RootAttributes | null;
+  /** the spine item asks to be centred horizontally (rendition:align-x-center) */
+  alignXCenter?: boolean;
 }
 
 export interface ChapterViewProps extends ChapterSource {
@@ -77,7 +79,7 @@ const PREPARE_AFTER_MS = 2000;
 
 const sameSource = (a: ChapterSource, b: ChapterSource) =>
   a.html === b.html && a.href === b.href && a.baseHref === b.baseHref && a.label === b.label && a.stylesheets.join('\n') === b.stylesheets.join('\n') &&
-  JSON.stringify(a.root ?? null) === JSON.stringify(b.root ?? null);
+  JSON.stringify(a.root ?? null) === JSON.stringify(b.root ?? null) && !!a.alignXCenter === !!b.alignXCenter;
 
 /** A stylesheet that never answers does not keep the chapter hidden longer than this. */
 const STYLESHEET_WAIT_MS = 3000;
@@ -130,7 +132,7 @@ export function ChapterView(props: ChapterViewProps) {
   // now (in the commit that brought it); position it once its stylesheets are in, and only then show it.
   useLayoutEffect(() => {
     const p = latest.current;
-    const source: ChapterSource = { html: p.html, label: p.label, stylesheets: p.stylesheets, baseHref: p.baseHref, href: p.href, root: p.root };
+    const source: ChapterSource = { html: p.html, label: p.label, stylesheets: p.stylesheets, baseHref: p.baseHref, href: p.href, root: p.root, alignXCenter: p.alignXCenter };
     const swap = prepared.current !== null && sameSource(prepared.current, source);
     const index = swap ? ((1 - activeRef.current) as 0 | 1) : activeRef.current;
     const frame = frameRefs[index].current;
@@ -242,7 +244,7 @@ export function ChapterView(props: ChapterViewProps) {
       cancelled = true;
       if (idleHandle !== undefined) cancelIdle(idleHandle);
     };
-  }, [props.html, props.baseHref, props.stylesheets, props.label, props.href, rootKey]);
+  }, [props.html, props.baseHref, props.stylesheets, props.label, props.href, rootKey, props.alignXCenter]);
 
   // The next chapter, written and laid out in the spare frame while the reader reads this one (when the page is
   // idle): turning into it then costs a swap.

@@ -119,6 +119,9 @@ html body, #${ROOT_ID} { display: block !important; visibility: visible !importa
   width: auto !important;
 }
 #${ROOT_ID} > :first-child { margin-top: 0; }
+/* rendition:align-x-center (EPUB 3.3 Reading Systems §8.3.2): the spine item is centred horizontally. The column is
+   centred already; its lines are too, as a default (a book's own text-align on an element still wins). */
+html[data-lectern-align-x-center] body { text-align: center; }
 img, svg, video, canvas, object { max-width: 100% !important; height: auto; }
 /* A player keeps the height the browser gives it: an <audio> has no intrinsic height (Chromium's 54 px is a UA
    style), so height: auto laid it out 0 px high, its controls gone. A book's own height still applies. */
@@ -233,7 +236,15 @@ export interface ChapterDocumentInput {
   lang?: string;
   /** The class, id and style of the content document's own html and body (importer-checked), set on the frame's. */
   root?: RootAttributes | null;
+  /** rendition:align-x-center: the chapter's lines are centred (ALIGN_X_CENTER_ATTRIBUTE on its html). */
+  alignXCenter?: boolean;
 }
+
+/**
+ * The attribute on a chapter's html when its spine item asks to be centred horizontally (rendition:align-x-center):
+ * an attribute, not a class, so the reader's class changes (setReaderClasses) leave it alone.
+ */
+export const ALIGN_X_CENTER_ATTRIBUTE = 'data-lectern-align-x-center';
 
 export function htmlClasses(prefs: ReaderPreferences, layout: FrameLayout): string {
   const paged = layout.pagination === 'page';
@@ -306,7 +317,7 @@ export function verticalWriting(doc: Document): boolean {
 export function buildChapterDocument(input: ChapterDocumentInput): string {
   const links = input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n');
   return `<!doctype html>
-<html lang="${escapeHtml(input.lang ?? 'en')}"${rootAttributesHtml(input.root?.html, htmlClasses(input.prefs, input.layout))}>
+<html lang="${escapeHtml(input.lang ?? 'en')}"${rootAttributesHtml(input.root?.html, htmlClasses(input.prefs, input.layout))}${input.alignXCenter ? ` ${ALIGN_X_CENTER_ATTRIBUTE}` : ''}>
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CHAPTER_CSP}">

@@ -9,7 +9,8 @@
  *   page-progression-direction) on the right. A page marked for the second side starts a spread of its own with the
  *   first side empty (a cover on the right); a page marked for the first side is never the second of a spread. The
  *   book's first page, when it has no side, is its cover: alone on the second side (what Apple Books, Thorium and
- *   Readium's web navigator do), the pages after it paired from page 2.
+ *   Readium's web navigator do), the pages after it paired from page 2. A page alone with no side of its own whose
+ *   spine item is rendition:align-x-center is centred instead.
  * - Size: each page is scaled to fit its half of the stage (the whole stage when alone) within its viewport, keeping
  *   its proportions ("contain"), the two halves meeting in the middle; zoom multiplies that scale. A page whose
  *   viewport is the device's (device-width / device-height) is the size of its slot instead (the whole stage when
@@ -85,7 +86,9 @@ export function spreadsOf(spine: readonly SpineEntry[], stage: Stage, rtl: boole
   const second: Side = rtl ? 'left' : 'right';
   const spreads: Spread[] = [];
   // A page alone whose size is the device's fills the stage: half of it would be a screen-sized page in half a screen.
-  const alone = (entry: SpineEntry, side: Side): Spread => ({ pages: [{ href: entry.href, side: isDeviceSized(entry.rendition?.viewport) ? 'center' : side }] });
+  // One whose spine item asks to be centred (rendition:align-x-center) and gives no side is centred, not on a half.
+  const centred = (r: Rendition | null) => isDeviceSized(r?.viewport) || (r?.align_x_center === true && r.page_spread === null);
+  const alone = (entry: SpineEntry, side: Side): Spread => ({ pages: [{ href: entry.href, side: centred(entry.rendition) ? 'center' : side }] });
   for (let i = 0; i < spine.length; i++) {
     const entry = spine[i]!;
     const r = entry.rendition;
