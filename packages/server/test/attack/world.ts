@@ -135,7 +135,7 @@ export function requestOf(world: World, route: TableRoute): { url: string; body:
     return param === '*' ? v.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(v);
   });
   const holes = (s: string) => s.replace(/\{(\w+)\}/g, (_m, name: string) => value(name));
-  const query = route.query ? `?${new URLSearchParams(Object.entries(route.query).map(([k, v]) => [k, holes(v)]))}` : '';
+  const query = route.query ? `?${new URLSearchParams(Object.entries(route.query).map(([k, v]): [string, string] => [k, holes(v)]))}` : '';
   const body = route.body === undefined ? undefined : JSON.parse(holes(JSON.stringify(route.body)));
   return { url: url + query, body };
 }
