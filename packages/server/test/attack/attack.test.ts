@@ -1,5 +1,7 @@
 /**
- * The access-control matrix (issue 26), generated from the route table: every route x every role (anonymous, a
+ * The permanent attack suite (issue 26), every part generated from the route table, on one world per engine.
+ *
+ * The access-control matrix: every route x every role (anonymous, a
  * reader in trial, an expired reader, a subscriber, a content creator, an admin), on both engines. A role the gate
  * refuses gets 401 (not signed in) or 403, and nothing in the database changes; another reader's objects answer
  * 401/403/404 to everyone else (admins aside where they manage them: teams, notes); no answer to anyone carries the victim's data unless the route is the operators';
@@ -7,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/app.ts';
-import { ROUTES, type Access, type TableRoute } from './route-table.ts';
+import { APP_MESSAGES } from '@lectern/core';
+import { ROUTES, UNSAFE, type Access, type TableRoute } from './route-table.ts';
 import { buildWorld, changed, requestOf, ROLES, send, snapshot, VICTIM_MARK, type Role, type World } from './world.ts';
 
 /** What the gate answers a role, or 'pass'. */
@@ -28,7 +31,7 @@ const mayReadOthers = (route: TableRoute, role: Role) => (route.access === 'admi
 // Sign-out last: it ends the session every other request uses.
 const ORDERED = [...ROUTES].sort((a, b) => Number(a.key === 'POST /logout/') - Number(b.key === 'POST /logout/'));
 
-describe.each(ENGINES)('the access matrix on %s', (engine) => {
+describe.each(ENGINES)('the attack suite on %s', (engine) => {
   let world: World;
   beforeAll(async () => {
     world = await buildWorld(engine);
@@ -75,6 +78,33 @@ describe.each(ENGINES)('the access matrix on %s', (engine) => {
           failures.push(`${route.key} as ${role}: ${res.statusCode} ${res.body.slice(0, 200)}`);
         if (!mayReadOthers(route, role) && res.body.toLowerCase().includes(VICTIM_MARK)) failures.push(`${route.key} as ${role}: the victim's data ${res.body.slice(0, 200)}`);
       }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+  // CSRF (library-playlists-account.md §7): every unsafe route, sent by a caller its gate lets through (the victim on
+  // their own objects) with the session cookie and the csrftoken cookie but no X-CSRFToken (a cross-site form's
+  // request), or with another session's token, is refused with 403 and changes nothing. The annotation store is
+  // the one exemption: its token header is its defence, and without it nothing there is written either.
+  it('refuses every unsafe route without the CSRF token, changing nothing', async () => {
+    const failures: string[] = [];
+    const stranger = world.clients.subscriber.cookies.get('csrftoken')!;
+    let before = await snapshot(world);
+    for (const route of ORDERED.filter((r) => UNSAFE(r.method))) {
+      const req = requestOf(world, route);
+      const caller = route.owned ? world.victim : route.access === 'public' || route.access === 'debug' ? world.clients.anonymous : world.clients.admin;
+      for (const attempt of [{ csrf: false }, { csrf: false, headers: { 'x-csrftoken': stranger } }]) {
+        const json = route.method === 'GET' ? undefined : (req.body ?? {});
+        const res = await caller.request(route.method as 'POST', req.url, { json, ...attempt });
+        if (route.access === 'annotator') {
+          if (![401, 403, 404].includes(res.statusCode)) failures.push(`${route.key} without the store's token: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        } else if (res.statusCode !== 403 || res.json().detail !== APP_MESSAGES.csrfFailed) {
+          failures.push(`${route.key} (${attempt.headers ? "another session's token" : 'no token'}): ${res.statusCode} ${res.body.slice(0, 200)}`);
+        }
+      }
+      const after = await snapshot(world);
+      const tables = changed(before, after);
+      if (tables.length) failures.push(`${route.key}: a refused request changed ${tables.join(', ')}`);
+      before = after;
     }
     expect(failures).toEqual([]);
   }, 120_000);
