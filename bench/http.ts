@@ -90,19 +90,22 @@ async function run(t: Target, seconds: number) {
   const cpuBefore = cpuOf(pid);
   const from = process.hrtime.bigint() / 1000n;
   const started = performance.now();
-  // The connections shared out among the clients; in the cold case each client starts at another place of the
+  // The connections shared out among the clients; in the cold case each connection starts at another place of the
   // sequence, so that no two send the same reader's same chapter at the same moment.
+  let firstConnection = 0;
   const results = await Promise.all(
     clients.map((client, i) => {
-      const share = Math.floor(connections / clients.length) + (i < connections % clients.length ? 1 : 0);
+      const share = Math.max(1, Math.floor(connections / clients.length) + (i < connections % clients.length ? 1 : 0));
+      const mine = Array.from({ length: share }, (_, j) => firstConnection + j);
+      firstConnection += share;
       const job: ClientRun = {
         url: t.url,
         method: t.method ?? 'GET',
         headers: t.headers ?? {},
         body: t.body,
         sequence: t.sequence,
-        offset: t.sequence ? Math.floor((i * t.sequence.length) / clients.length) : 0,
-        connections: Math.max(1, share),
+        offsets: t.sequence ? mine.map((k) => Math.floor((k * t.sequence!.length) / Math.max(connections, clients.length))) : [],
+        connections: share,
         seconds,
         pipelining,
       };
