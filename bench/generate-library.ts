@@ -16,6 +16,7 @@ import type { Db } from '../packages/server/src/db/database.ts';
 import type { Database } from '../packages/server/src/db/schema.ts';
 import { CatalogRepository } from '../packages/server/src/repositories/catalog.ts';
 import { rebuildAllListings } from '../packages/server/src/repositories/listings.ts';
+import { ReadingSummaryRepository } from '../packages/server/src/repositories/reading-summary.ts';
 import { SearchRepository } from '../packages/server/src/repositories/search.ts';
 import { SearchService } from '../packages/server/src/services/search.ts';
 import { hashPassword } from '../packages/server/src/services/passwords.ts';
@@ -305,6 +306,8 @@ export async function generateLibrary(db: Db, shape: LibraryShape, log: (line: s
       await insertBatches(trx, 'reading_positions', positions, 5);
       await insertBatches(trx, 'chapter_progress', progress, 5);
       await insertBatches(trx, 'usage_events', usage, 11);
+      // the dashboard's daily summary, as the app keeps it with the events it stores
+      await new ReadingSummaryRepository(trx).rebuild();
     });
   }
   if (db.engine === 'postgres') {

@@ -11,6 +11,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../packages/server/src/db/database.ts';
 import type { Database } from '../packages/server/src/db/schema.ts';
+import { ReadingSummaryRepository } from '../packages/server/src/repositories/reading-summary.ts';
 import { hashPassword } from '../packages/server/src/services/passwords.ts';
 
 export interface UsageYearShape {
@@ -66,6 +67,9 @@ export async function generateUsageYear(db: Db, shape: UsageYearShape, log: (lin
         ${sql.raw(`${startPct} + 10 + ${hash('i', 11, 40)}`)}, ${isoAt(d, hash('i', 13, 86_400))}, 1, 0, null, ${isoAt(d, hash('i', 13, 86_400))}
       from n`.execute(trx);
     log(`  usage events: ${events} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    // the dashboard's daily summary, as the app keeps it with the events it stores
+    await new ReadingSummaryRepository(trx).rebuild();
+    log(`  their daily summary in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     // chapter progress as the reader leaves it: the furthest end and the last time of each reader's chapter
     await sql`insert into chapter_progress (user_id, chapter_id, title_id, top_percentage, updated_at)
       select ue.user_id, ue.chapter_id, max(ue.title_id), max(ue.end_percentage), max(ue.received_at)

@@ -39,6 +39,7 @@ import * as m0037 from './migrations/0037_markup_recovery.ts';
 import * as m0039 from './migrations/0039_transformation_playlists.ts';
 import * as m0043 from './migrations/0043_align_x_center.ts';
 import * as m0035 from './migrations/0035_account_settings.ts';
+import * as m0040 from './migrations/0040_reading_summary.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0039_transformation_playlists': m0039,
   '0035_account_settings': m0035,
   '0043_align_x_center': m0043,
+  '0040_reading_summary': m0040,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

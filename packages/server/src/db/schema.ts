@@ -549,6 +549,24 @@ export interface AuditLogTable {
 }
 
 /** Searches that found nothing, per UTC day and folded query (0031). */
+/** The dashboard's daily reading summary (0040; repositories/reading-summary.ts writes it with the events). */
+export interface ReadingDaysTable {
+  day: string;
+  readers: number;
+  minutes: number;
+}
+
+export interface ReadingDayReadersTable {
+  day: string;
+  user_id: number;
+}
+
+export interface ReadingDayTitlesTable {
+  day: string;
+  title_id: number;
+  minutes: number;
+}
+
 export interface SearchMissesTable {
   day: string;
   query: string;
@@ -601,6 +619,9 @@ export interface Database {
   account_settings: AccountSettingsTable;
   audit_log: AuditLogTable;
   search_misses: SearchMissesTable;
+  reading_days: ReadingDaysTable;
+  reading_day_readers: ReadingDayReadersTable;
+  reading_day_titles: ReadingDayTitlesTable;
   analytics_events: AnalyticsEventsTable;
   catalog_changes: CatalogChangesTable;
   live_courses: LiveCoursesTable;

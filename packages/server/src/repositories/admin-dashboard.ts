@@ -1,11 +1,13 @@
 /**
- * The console's dashboard and health figures (issue 23), from first-party data only: reading (usage events, their
- * minutes as the share read of each chapter's length), accounts and their history, titles, searches that found
+ * The console's dashboard and health figures (issue 23), from first-party data only: reading (the daily summary of
+ * usage events, reading-summary.ts: minutes as the share read of each chapter's length), accounts and their history, titles, searches that found
  * nothing (search_misses), the database's own size. Days are the UTC dates of the stored ISO times.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { MINUTES } from './reading-minutes.ts';
+
+/** The day (YYYY-MM-DD) of a range's bound: the ranges here start and end at the starts of UTC days. */
+const dayOf = (instant: string) => instant.slice(0, 10);
 
 export interface DayCount {
   day: string;
@@ -27,10 +29,13 @@ export class AdminDashboardRepository {
       .where('ue.received_at', '<', end);
   }
 
+  /** Each day's distinct readers and minutes (the daily summary: a row a day). */
   async readingByDay(start: string, end: string): Promise<{ day: string; readers: number; minutes: number }[]> {
-    const rows = await this.usage(start, end)
-      .select([sql<string>`substr(ue.received_at, 1, 10)`.as('day'), sql<number>`count(distinct ue.user_id)`.as('readers'), sql<number>`sum(${MINUTES})`.as('minutes')])
-      .groupBy(sql`substr(ue.received_at, 1, 10)`)
+    const rows = await this.db
+      .selectFrom('reading_days')
+      .select(['day', 'readers', 'minutes'])
+      .where('day', '>=', dayOf(start))
+      .where('day', '<', dayOf(end))
       .execute();
     return rows.map((r) => ({ day: r.day, readers: Number(r.readers), minutes: Number(r.minutes) || 0 }));
   }
@@ -74,20 +79,26 @@ export class AdminDashboardRepository {
 
   /** Minutes read per title over the range, with the book id that breaks ties (every title read: the service ranks). */
   async minutesByTitle(start: string, end: string): Promise<{ id: number; key: string; minutes: number }[]> {
-    const rows = await this.usage(start, end)
-      .innerJoin('titles as t', 't.id', 'ue.title_id')
-      .select(['t.id', 't.book_id', sql<number>`sum(${MINUTES})`.as('minutes')])
+    const rows = await this.db
+      .selectFrom('reading_day_titles as s')
+      .innerJoin('titles as t', 't.id', 's.title_id')
+      .select(['t.id', 't.book_id', sql<number>`sum(s.minutes)`.as('minutes')])
+      .where('s.day', '>=', dayOf(start))
+      .where('s.day', '<', dayOf(end))
       .groupBy(['t.id', 't.book_id'])
       .execute();
     return rows.map((r) => ({ id: r.id, key: r.book_id, minutes: Number(r.minutes) || 0 }));
   }
 
-  /** Minutes read per topic over the range, with the slug that breaks ties. */
+  /** Minutes read per topic over the range (a title's minutes count for its topics as they are now), with the slug that breaks ties. */
   async minutesByTopic(start: string, end: string): Promise<{ id: number; key: string; minutes: number }[]> {
-    const rows = await this.usage(start, end)
-      .innerJoin('title_topics as tt', 'tt.title_id', 'ue.title_id')
+    const rows = await this.db
+      .selectFrom('reading_day_titles as s')
+      .innerJoin('title_topics as tt', 'tt.title_id', 's.title_id')
       .innerJoin('topics as tp', 'tp.id', 'tt.topic_id')
-      .select(['tp.id', 'tp.slug', sql<number>`sum(${MINUTES})`.as('minutes')])
+      .select(['tp.id', 'tp.slug', sql<number>`sum(s.minutes)`.as('minutes')])
+      .where('s.day', '>=', dayOf(start))
+      .where('s.day', '<', dayOf(end))
       .groupBy(['tp.id', 'tp.slug'])
       .execute();
     return rows.map((r) => ({ id: r.id, key: r.slug, minutes: Number(r.minutes) || 0 }));

@@ -7,6 +7,7 @@ import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { Database, Flag, UsageEventsTable } from '../db/schema.ts';
 import type { PositionChapter } from './positions.ts';
+import { ReadingSummaryRepository } from './reading-summary.ts';
 
 export type NewUsageEvent = Insertable<UsageEventsTable>;
 
@@ -107,7 +108,14 @@ export class ProgressRepository {
   ): Promise<void> {
     if (events.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('usage_events').values(events).onConflict((oc) => oc.columns(['user_id', 'usage_uuid']).doNothing()).execute();
+      const added = await trx
+        .insertInto('usage_events')
+        .values(events)
+        .onConflict((oc) => oc.columns(['user_id', 'usage_uuid']).doNothing())
+        .returning(['user_id', 'usage_uuid'])
+        .execute();
+      // the dashboard's daily summary, with the events or not at all (a resent event is not added again)
+      await new ReadingSummaryRepository(trx).add(added);
       const repo = new ProgressRepository(trx);
       const playedDone = new Set<string>();
       for (const e of events) {

@@ -93,8 +93,9 @@ export class AdminDashboardService {
 
   async dashboard(q: AdminDashboardQuery): Promise<AdminDashboard> {
     const { days, start, end } = dayRange(q.from, q.to, this.now());
-    // Reading before today is closed (events are dated when the server receives them): kept per range until the
-    // day turns; today's is read at each request. A year of events is read once a day, not at every view.
+    // Reading is read from the daily summary (repositories/reading-summary.ts), never the events. Reading before
+    // today is closed (events are dated when the server receives them): kept per range until the day turns; today's
+    // is read at each request. A year's per-title minutes are summed once a day, not at every view.
     const today = startOfDay(this.now());
     const closedEnd = end < today ? end : today;
     const openStart = start > today ? start : today;

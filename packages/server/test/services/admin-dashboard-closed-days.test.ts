@@ -3,12 +3,14 @@
  * days before today, kept until the day turns, and today, read at each request) answers exactly what the same range
  * read whole answers (a service whose today is after the range), as today's reading grows, when the day turns, and
  * after a title's topics change (forgetReading). Titles, chapters, topics and readers from the scale bench's
- * generator (3 titles), usage events written here at chosen times.
+ * generator (3 titles), usage events written here at chosen times through the repository that stores a reader's
+ * (so the daily summary the dashboard reads is kept with them).
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLibrary } from '../../../../bench/generate-library.ts';
 import { AdminDashboardRepository } from '../../src/repositories/admin-dashboard.ts';
+import { ProgressRepository } from '../../src/repositories/progress.ts';
 import { AdminDashboardService, JobRuns, RecentErrors } from '../../src/services/admin-dashboard.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -25,10 +27,10 @@ describe.each(ENGINES)('the dashboard with its closed days kept, on %s', (engine
   const whole = () => service(() => new Date('2031-01-01T00:00:00Z')).dashboard(range);
   /** a usage event of reader `user` in title `title`'s first chapter (5 chapters a title), `pct` of it, at `at` */
   const read = (user: number, title: number, pct: number, at: string) =>
-    t.lectern.db.kysely
-      .insertInto('usage_events')
-      .values({ user_id: user, usage_uuid: `closed-days-${n++}`, chapter_id: (title - 1) * 5 + 1, title_id: title, start_percentage: 0, end_percentage: pct, client_timestamp: at, usage_is_complete: 1, is_offline: 0, product: null, received_at: at })
-      .execute();
+    // as the reader's events are stored: with the dashboard's daily summary (reading-summary.ts)
+    new ProgressRepository(t.lectern.db.kysely).recordEvents([
+      { user_id: user, usage_uuid: `closed-days-${n++}`, chapter_id: (title - 1) * 5 + 1, title_id: title, start_percentage: 0, end_percentage: pct, client_timestamp: at, usage_is_complete: 1, is_offline: 0, product: null, received_at: at },
+    ]);
 
   beforeAll(async () => {
     t = await startTestApp(engine);

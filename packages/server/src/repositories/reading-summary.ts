@@ -1,0 +1,55 @@
+/**
+ * The dashboard's daily reading summary (migration 0040): per UTC day its readers and minutes (reading_days), who
+ * read that day (reading_day_readers) and each title's minutes (reading_day_titles). Written here, in the
+ * transaction that stores the usage events, from the events that transaction really added (a resent event adds
+ * nothing); the dashboard (admin-dashboard.ts) reads it instead of the events. Minutes are those of
+ * reading-minutes.ts, taken from the chapter as it is when the event arrives.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { MINUTES } from './reading-minutes.ts';
+
+const DAY = sql<string>`substr(ue.received_at, 1, 10)`;
+
+export class ReadingSummaryRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Adds these stored events (the keys of usage_events) to the summary. Run it in the events' transaction. */
+  async add(events: readonly { user_id: number; usage_uuid: string }[]): Promise<void> {
+    const byUser = new Map<number, string[]>();
+    for (const e of events) byUser.set(e.user_id, [...(byUser.get(e.user_id) ?? []), e.usage_uuid]);
+    for (const [userId, uuids] of byUser) {
+      const from = sql`usage_events ue
+        inner join chapters c on c.id = ue.chapter_id
+        left join media_files mf on mf.chapter_id = ue.chapter_id
+        where ue.user_id = ${userId} and ue.usage_uuid in (${sql.join(uuids)})`;
+      await sql`insert into reading_day_titles (day, title_id, minutes)
+        select ${DAY}, ue.title_id, sum(${MINUTES}) from ${from} group by ${DAY}, ue.title_id
+        on conflict (day, title_id) do update set minutes = reading_day_titles.minutes + excluded.minutes`.execute(this.db);
+      await sql`insert into reading_days (day, readers, minutes)
+        select ${DAY}, 0, sum(${MINUTES}) from ${from} group by ${DAY}
+        on conflict (day) do update set minutes = reading_days.minutes + excluded.minutes`.execute(this.db);
+      // the reader counts once a day: only a first (day, reader) row adds one
+      const { rows } = await sql<{ day: string }>`insert into reading_day_readers (day, user_id)
+        select distinct ${DAY}, ue.user_id from ${from}
+        on conflict (day, user_id) do nothing returning day`.execute(this.db);
+      for (const { day } of rows) await this.db.updateTable('reading_days').set({ readers: sql`readers + 1` }).where('day', '=', day).execute();
+    }
+  }
+
+  /**
+   * The summary made again from every stored event (as migration 0040 fills it): for events written in bulk without
+   * `add`, as the benches' generators do.
+   */
+  async rebuild(): Promise<void> {
+    for (const table of ['reading_days', 'reading_day_readers', 'reading_day_titles'] as const) await this.db.deleteFrom(table).execute();
+    const from = sql`usage_events ue inner join chapters c on c.id = ue.chapter_id left join media_files mf on mf.chapter_id = ue.chapter_id`;
+    await sql`insert into reading_day_titles (day, title_id, minutes)
+      select ${DAY}, ue.title_id, sum(${MINUTES}) from ${from} group by ${DAY}, ue.title_id`.execute(this.db);
+    await sql`insert into reading_day_readers (day, user_id) select distinct ${DAY}, ue.user_id from ${from}`.execute(this.db);
+    await sql`insert into reading_days (day, readers, minutes)
+      select r.day, r.readers, coalesce(m.minutes, 0)
+      from (select day, count(*) as readers from reading_day_readers group by day) r
+      left join (select day, sum(minutes) as minutes from reading_day_titles group by day) m on m.day = r.day`.execute(this.db);
+  }
+}
