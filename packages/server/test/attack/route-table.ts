@@ -177,7 +177,10 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'POST /nest/epub/block/': { access: 'public', body: { book_id: '{book}', hrefs: ['three.xhtml'] } },
   'GET /nest/key/': { access: 'account' },
   'GET /nest/epub/toc/': { access: 'public', query: { book_id: '{book}' } },
-  'POST /api/v1/usage-event/': { access: 'account', body: { events: [] } },
+  'POST /api/v1/usage-event/': {
+    access: 'account',
+    body: { events: [{ chapter: '{chapterUrl}', start_percentage: 0, end_percentage: 50, client_timestamp: 1764000000000, usage_uuid: '00000000-0000-4000-8000-0000000000e1' }] },
+  },
   'GET /api/v1/book/:bookId/chapter-progress/': { access: 'account', params: book },
   'GET /api/v1/book/:bookId/position/': { access: 'account', params: book },
   'PUT /api/v1/book/:bookId/position/': { access: 'account', params: book, body: { x: 1 } },

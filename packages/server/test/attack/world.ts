@@ -28,7 +28,18 @@ export interface World {
   victimToken: string;
   /** the world objects route-table params name */
   objects: Record<string, string>;
+  /** a new session of a role's account (for sign-out, which ends the one it is sent with) */
+  signIn(role: Role): Promise<TestClient>;
 }
+
+const EMAILS: Record<Role, string> = {
+  anonymous: '',
+  trial: 'trial@example.com',
+  expired: 'expired@example.com',
+  subscriber: 'subscriber@example.com',
+  creator: 'creator@example.com',
+  admin: 'admin@example.com',
+};
 
 async function signedIn(t: TestApp, email: string, status: 'trial' | 'subscriber' | 'expired', role?: 'admin' | 'content-creator'): Promise<TestClient> {
   await t.lectern.services.accounts.createUser({ email, password: PASSWORD, status, ...(role ? { role } : {}) });
@@ -56,11 +67,11 @@ export async function buildWorld(engine: Engine): Promise<World> {
   const video = await t.lectern.services.importer.importPaths([path.join(import.meta.dirname, '..', 'fixtures', 'media', 'clip.mp4')]);
   const clients = {
     anonymous: new TestClient(t.lectern.app),
-    trial: await signedIn(t, 'trial@example.com', 'trial'),
-    expired: await signedIn(t, 'expired@example.com', 'expired'),
-    subscriber: await signedIn(t, 'subscriber@example.com', 'subscriber'),
-    creator: await signedIn(t, 'creator@example.com', 'subscriber', 'content-creator'),
-    admin: await signedIn(t, 'admin@example.com', 'subscriber', 'admin'),
+    trial: await signedIn(t, EMAILS.trial, 'trial'),
+    expired: await signedIn(t, EMAILS.expired, 'expired'),
+    subscriber: await signedIn(t, EMAILS.subscriber, 'subscriber'),
+    creator: await signedIn(t, EMAILS.creator, 'subscriber', 'content-creator'),
+    admin: await signedIn(t, EMAILS.admin, 'subscriber', 'admin'),
   } satisfies Record<Role, TestClient>;
   const tokens = {} as Record<Role, string>;
   for (const role of ROLES) {
@@ -124,7 +135,12 @@ export async function buildWorld(engine: Engine): Promise<World> {
     announcement: String(announcement.json().id),
     nobody: '999999',
   };
-  return { t, clients, tokens, victim, victimToken, objects };
+  const signIn = async (role: Role) => {
+    const client = new TestClient(t.lectern.app);
+    if (role !== 'anonymous') await client.login(EMAILS[role], PASSWORD);
+    return client;
+  };
+  return { t, clients, tokens, victim, victimToken, objects, signIn };
 }
 
 /** A route's well-formed request in this world: the path filled, `{book}`-style holes in the query and body too. */
