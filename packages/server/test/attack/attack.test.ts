@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/app.ts';
 import { APP_MESSAGES } from '@lectern/core';
 import { ROUTES, UNSAFE, type Access, type TableRoute } from './route-table.ts';
-import { buildWorld, changed, requestOf, ROLES, send, snapshot, VICTIM_MARK, type Role, type World } from './world.ts';
+import { buildWorld, changed, requestOf, ROLES, rowCounts, send, snapshot, VICTIM_MARK, type Role, type World } from './world.ts';
+import type { TestClient } from '../helpers/client.ts';
 import { fuzzedRequest } from './fuzz.ts';
 
 /** What the gate answers a role, or 'pass'. */
@@ -25,6 +26,13 @@ function gate(access: Access, role: Role): 401 | 403 | 'pass' {
   if (access === 'reader') return role === 'expired' ? 403 : 'pass';
   if (access === 'creator') return role === 'creator' || role === 'admin' ? 'pass' : 403;
   return role === 'admin' ? 'pass' : 403;
+}
+
+/** How many of each status code, e.g. { 201: 1, 400: 199 }. */
+function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+  return counts;
 }
 
 /** Where a role may see other people's data: the operators' routes past their gate. */
@@ -138,5 +146,56 @@ describe.each(ENGINES)('the attack suite on %s', (engine) => {
       }),
       { numRuns: runs, seed: Number(process.env.FUZZ_SEED) || 20261128 },
     );
+  });
+  // 200 identical requests at once on every create route, over real sockets (on SQLite app.inject alone
+  // interleaves them too little to show a race): never a 5xx, one succeeds and the others are told it exists (or,
+  // where the route is idempotent, all succeed), and every table grows by what one such request makes.
+  describe('200 identical creations at once', () => {
+    let base: string;
+    beforeAll(async () => {
+      base = await world.t.lectern.app.listen({ host: '127.0.0.1', port: 0 });
+    });
+    /** Logs that keep a line per request, refused or not. */
+    const LOGS = ['audit_log', 'search_selections'];
+    const overHttp = async (client: TestClient, route: TableRoute, req: { url: string; body: unknown }) => {
+      const res = await fetch(base + req.url, {
+        method: route.method,
+        headers: { 'content-type': 'application/json', cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrftoken': client.cookies.get('csrftoken') ?? '' },
+        body: JSON.stringify(req.body ?? {}),
+      });
+      return { status: res.status, body: await res.text() };
+    };
+    it.each(ROUTES.filter((r) => r.create).map((r) => [r.key, r] as const))('%s', async (_key, route) => {
+      const create = route.create!;
+      const callerFor = async (n: string) =>
+        create.caller === 'fresh' ? world.fresh(`creator-of-${n}-${route.key.replace(/\W+/g, '-')}`) : route.owned ? world.victim : gate(route.access, 'subscriber') === 'pass' ? world.clients.subscriber : world.clients.admin;
+      const variant = (n: string, nid: string) => requestOf(world, route, { n, nid }, create.body ?? route.body);
+      // the reference: one request alone, and what it adds to each table (after a first one, which may make what a
+      // caller's first use makes: a default playlist, the day's reading rows)
+      const one = await callerFor('one');
+      if (!create.caller) await overHttp(one, route, variant('zero', '0000000000a0'));
+      if (create.replaces) await overHttp(one, route, variant('two', '0000000000a2'));
+      const start = await rowCounts(world, LOGS);
+      // a replacement of a whole set is measured with the same set as the 200
+      const alone = await overHttp(one, route, create.replaces ? variant('two', '0000000000a2') : variant('one', '0000000000a1'));
+      expect(alone.status, alone.body).toBeLessThan(300);
+      const afterOne = await rowCounts(world, LOGS);
+      // the 200
+      const two = create.caller ? await callerFor('two') : one;
+      const before = await rowCounts(world, LOGS);
+      const req = variant('two', '0000000000a2');
+      const results = await Promise.all(Array.from({ length: 200 }, () => overHttp(two, route, req)));
+      const statuses = results.map((r) => r.status);
+      const fivexx = results.find((r) => r.status >= 500);
+      expect(fivexx, fivexx && `${fivexx.status} ${fivexx.body}`).toBeUndefined();
+      const succeeded = statuses.filter((s) => s < 300).length;
+      if (create.succeed === 'some') expect(succeeded, JSON.stringify(tally(statuses))).toBeGreaterThan(0);
+      else expect(succeeded, JSON.stringify(tally(statuses))).toBe(create.succeed === 'one' ? 1 : 200);
+      for (const r of results.filter((r) => r.status >= 300)) expect(r.status, r.body).toBeLessThan(500);
+      const after = await rowCounts(world, LOGS);
+      const grown = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(b).map((n) => [n, b[n]! - (a[n] ?? 0)]).filter(([, d]) => d !== 0));
+      // a fresh caller's own account rows are the same for both
+      expect(grown(before, after)).toEqual(grown(start, afterOne));
+    }, 60_000);
   });
 });

@@ -28,8 +28,15 @@ export interface RouteSpec {
   owned?: boolean;
   body?: unknown;
   query?: Record<string, string>;
-  /** the identical-creation expectation: how many of 200 succeed (1 unless the route is idempotent) */
-  create?: { succeed: 'one' | 'all' };
+  /**
+   * The route makes rows: 200 identical requests at once make what one makes (attack.test.ts). `succeed`: how many
+   * of them succeed (one, the others told it exists; all, the route being idempotent; some, where a request that
+   * loses the race to its twin answers as done while a later repeat is told it exists). `body` replaces the
+   * table's, `{n}` in it being 'one' for the reference request and 'two' for the 200 (`{nid}` twelve hex digits). `caller`: 'fresh' for a new
+   * account per request set (a reader owns one team). `replaces`: the route replaces a whole set, measured against
+   * the same set sent alone.
+   */
+  create?: { succeed: 'one' | 'all' | 'some'; body?: unknown; caller?: 'fresh'; replaces?: boolean };
   /** a multipart upload: fuzzed bodies go as JSON and are refused */
   multipart?: boolean;
   /** why a role past the gate may still be answered 401 or 403 here (the reason, for the reader of the table) */
@@ -61,7 +68,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'GET /api/v2/account/password-reset/confirm/': { access: 'public', query: { token: 'no-such-token' } },
   'POST /api/v2/account/password-reset/confirm/': { access: 'public', body: { token: 'no-such-token', new_password1: 'x', new_password2: 'x' } },
   'GET /api/v2/account/topics/': { access: 'account' },
-  'PUT /api/v2/account/topics/': { access: 'account', body: { topics: ['fiction'] }, create: { succeed: 'all' } },
+  'PUT /api/v2/account/topics/': { access: 'account', body: { topics: ['fiction'] }, create: { succeed: 'all', replaces: true } },
   'GET /api/v2/plans/': { access: 'public' },
   'GET /api/v2/account/promotion/': { access: 'public', query: { code: 'nothing' } },
   'GET /api/v2/account/subscription/': { access: 'account' },
@@ -71,7 +78,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   // ---- selling (operators) ----
   'PUT /api/v2/admin/plans/:slug/': { access: 'admin', params: { slug: 'plan' }, body: { price: 'x' } },
   'GET /api/v2/admin/promotion-codes/': { access: 'admin' },
-  'POST /api/v2/admin/promotion-codes/': { access: 'admin', body: { code: 'ATTACK-CODE', kind: 'percent', amount: 10, plan: 'pro' }, create: { succeed: 'one' } },
+  'POST /api/v2/admin/promotion-codes/': { access: 'admin', body: { code: 'ATTACK-CODE', kind: 'percent', amount: 10, plan: 'pro' }, create: { succeed: 'one', body: { code: 'ATTACK-{n}', kind: 'percent', amount: 10, plan: 'pro' } } },
   'PATCH /api/v2/admin/promotion-codes/:code/': { access: 'admin', params: { code: 'promo' }, body: { amount: 'x' } },
   'GET /api/v2/admin/promotion-codes/:code/redemptions/': { access: 'admin', params: { code: 'promo' } },
   'GET /api/v2/admin/invoices/': { access: 'admin' },
@@ -83,10 +90,10 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'DELETE /api/v1/admin/teams/:teamId/members/:userId/': { access: 'admin', params: { teamId: 'team', userId: 'nobody' } },
   // ---- teams ----
   'GET /api/v1/team/': { access: 'account' },
-  'POST /api/v1/teams/': { access: 'account', body: { name: 'Attack Team', plan: 'pro', seats: 2, emails: [] } },
+  'POST /api/v1/teams/': { access: 'account', body: { name: 'Attack Team', plan: 'pro', seats: 2, emails: [] }, create: { succeed: 'one', caller: 'fresh' } },
   'GET /api/v1/teams/:id/': { access: 'account', params: team, owned: true, operators: true },
   'PUT /api/v1/teams/:id/seats/': { access: 'account', params: team, owned: true, operators: true, body: { seats: 9 } },
-  'POST /api/v1/teams/:id/invitations/': { access: 'account', params: team, owned: true, operators: true, body: { emails: ['attacker-guest@example.com'] } },
+  'POST /api/v1/teams/:id/invitations/': { access: 'account', params: team, owned: true, operators: true, body: { emails: ['attacker-guest@example.com'] }, create: { succeed: 'some', body: { emails: ['guest-{n}@example.com'] } } },
   'DELETE /api/v1/teams/:id/invitations/:invitationId/': { access: 'account', params: { id: 'team', invitationId: 'invitation' }, owned: true, operators: true },
   'DELETE /api/v1/teams/:id/members/:uuid/': { access: 'account', params: { id: 'team', uuid: 'member' }, owned: true, operators: true },
   'POST /api/v1/teams/:id/cancel/': { access: 'account', params: team, owned: true, operators: true },
@@ -112,7 +119,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'GET /api/v1/admin/titles/:bookId/readers/': { access: 'admin', params: book },
   'PUT /api/v1/admin/titles/:bookId/cover/': { access: 'creator', params: book, multipart: true },
   'GET /api/v1/admin/users/': { access: 'admin' },
-  'POST /api/v1/admin/users/': { access: 'admin', body: { email: 'made-by-attack@example.com', status: 'trial' }, create: { succeed: 'one' } },
+  'POST /api/v1/admin/users/': { access: 'admin', body: { email: 'made-by-attack@example.com', status: 'trial' }, create: { succeed: 'one', body: { email: 'made-{n}@example.com', password: 'a long enough password', status: 'trial' } } },
   'GET /api/v1/admin/users/:userId/': { access: 'admin', params: { userId: 'victimUser' } },
   'PATCH /api/v1/admin/users/:userId/': { access: 'admin', params: { userId: 'victimUser' }, body: { status: 'x' } },
   'POST /api/v1/admin/users/:userId/password-reset/': { access: 'admin', params: { userId: 'nobody' } },
@@ -126,7 +133,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'GET /api/v2/home/': { access: 'public' },
   'POST /r/api/': { access: 'account', body: { action: 'x' } },
   'GET /api/v2/admin/editors-picks/': { access: 'admin' },
-  'PUT /api/v2/admin/editors-picks/': { access: 'admin', body: { book_ids: ['{book}'] }, create: { succeed: 'all' } },
+  'PUT /api/v2/admin/editors-picks/': { access: 'admin', body: { book_ids: ['{book}'] }, create: { succeed: 'all', replaces: true, body: { book_ids: ['{book}', '{hostileBook}'] } } },
   'GET /api/v2/admin/announcements/': { access: 'admin' },
   'POST /api/v2/admin/announcements/': { access: 'admin', body: { text: 'x' } },
   'DELETE /api/v2/admin/announcements/:id/': { access: 'admin', params: { id: 'announcement' } },
@@ -134,7 +141,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'GET /api/v1/live-training/current-event/': { access: 'public' },
   'GET /api/v1/live-training/course-statuses/': { access: 'public' },
   'GET /api/v1/admin/live-training/courses/': { access: 'admin' },
-  'POST /api/v1/admin/live-training/courses/': { access: 'admin', body: { title: 'Attack Course', topics: ['Speed'] }, create: { succeed: 'one' } },
+  'POST /api/v1/admin/live-training/courses/': { access: 'admin', body: { title: 'Attack Course', topics: ['Speed'] }, create: { succeed: 'one', body: { title: 'Attack Course {n}', topics: ['Speed'] } } },
   'DELETE /api/v1/admin/live-training/courses/:id/': { access: 'admin', params: { id: 'nobody' } },
   'POST /api/v1/admin/live-training/courses/:id/events/': { access: 'admin', params: { id: 'nobody' }, body: { x: 1 } },
   'DELETE /api/v1/admin/live-training/events/:id/': { access: 'admin', params: { id: 'nobody' } },
@@ -159,17 +166,17 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'GET /api/v1/publishers/:slug/': { access: 'public', params: { slug: 'publisher' } },
   // ---- playlists, queue, metadata, progress (and the same under /nest/api/) ----
   'GET /api/v2/collections/': { access: 'account' },
-  'POST /api/v2/collections/': { access: 'account', body: { name: 'Attack Playlist', description: '' }, create: { succeed: 'one' } },
+  'POST /api/v2/collections/': { access: 'account', body: { name: 'Attack Playlist', description: '' }, create: { succeed: 'one', body: { name: 'Attack Playlist {n}', description: '' } } },
   'POST /api/v2/collections/holding/': { access: 'account', body: { content: ['{chapterUrl}'] } },
   'GET /api/v2/collections/:id/': { access: 'account', params: playlist, owned: true },
   'PATCH /api/v2/collections/:id/': { access: 'account', params: playlist, owned: true, body: { name: 'Taken over' } },
   'DELETE /api/v2/collections/:id/': { access: 'account', params: playlist, owned: true },
-  'POST /api/v2/collections/:id/add-content/': { access: 'account', params: playlist, owned: true, body: { content: ['{chapterUrl}'] } },
+  'POST /api/v2/collections/:id/add-content/': { access: 'account', params: playlist, owned: true, body: { content: ['{chapterUrl}'] }, create: { succeed: 'all', body: { content: ['/api/v1/book/{book}/chapter/{n}.xhtml'] } } },
   'PUT /api/v2/collections/:id/order/': { access: 'account', params: playlist, owned: true, body: { content: [] } },
   'POST /api/v2/collections/:id/remove-content/': { access: 'account', params: playlist, owned: true, body: { content: ['{chapterUrl}'] } },
   'GET /api/v1/queue-simple/': { access: 'account' },
-  'POST /api/v1/queue-simple/': { access: 'account', body: { content: ['{chapterUrl}'] } },
-  'DELETE /api/v1/queue-simple/': { access: 'account', body: { content: ['{chapterUrl}'] } },
+  'POST /api/v1/queue-simple/': { access: 'account', body: ['{chapterUrl}'], create: { succeed: 'all', body: ['/api/v1/book/{book}/chapter/{n}.xhtml'] } },
+  'DELETE /api/v1/queue-simple/': { access: 'account', body: ['{chapterUrl}'] },
   'POST /api/v1/metadata/': { access: 'public', body: { urls: ['{chapterUrl}'] } },
   'POST /api/v1/user_progress/': { access: 'account', body: { urls: ['{chapterUrl}'] } },
   // ---- the reader ----
@@ -180,6 +187,8 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'POST /api/v1/usage-event/': {
     access: 'account',
     body: { events: [{ chapter: '{chapterUrl}', start_percentage: 0, end_percentage: 50, client_timestamp: 1764000000000, usage_uuid: '00000000-0000-4000-8000-0000000000e1' }] },
+    // one usage_uuid is one interval however often it comes
+    create: { succeed: 'all', body: { events: [{ chapter: '{chapterUrl}', start_percentage: 0, end_percentage: 50, client_timestamp: 1764000000000, usage_uuid: '00000000-0000-4000-8000-{nid}' }] } },
   },
   'GET /api/v1/book/:bookId/chapter-progress/': { access: 'account', params: book },
   'GET /api/v1/book/:bookId/position/': { access: 'account', params: book },

@@ -30,6 +30,8 @@ export interface World {
   objects: Record<string, string>;
   /** a new session of a role's account (for sign-out, which ends the one it is sent with) */
   signIn(role: Role): Promise<TestClient>;
+  /** a new subscriber, signed in */
+  fresh(name: string): Promise<TestClient>;
 }
 
 const EMAILS: Record<Role, string> = {
@@ -101,7 +103,7 @@ export async function buildWorld(engine: Engine): Promise<World> {
     payload: { permissions: { read: own, update: own, delete: own, admin: own } },
   });
   if (privately.statusCode !== 200) throw new Error(`the victim's private note: ${privately.statusCode} ${privately.body}`);
-  const team = await victim.post(teamPaths.create(), { name: `${VICTIM_MARK} team`, plan: 'pro', seats: 3, emails: [`${VICTIM_MARK}-guest@example.com`] });
+  const team = await victim.post(teamPaths.create(), { name: `${VICTIM_MARK} team`, plan: 'pro', seats: 10, emails: [`${VICTIM_MARK}-guest@example.com`] });
   if (note.statusCode !== 200 && note.statusCode !== 201) throw new Error(`the victim's note: ${note.statusCode} ${note.body}`);
   if (team.statusCode !== 201 && team.statusCode !== 200) throw new Error(`the victim's team: ${team.statusCode} ${team.body}`);
   const teamView = team.json().team ?? team.json();
@@ -140,20 +142,23 @@ export async function buildWorld(engine: Engine): Promise<World> {
     if (role !== 'anonymous') await client.login(EMAILS[role], PASSWORD);
     return client;
   };
-  return { t, clients, tokens, victim, victimToken, objects, signIn };
+  const fresh = (name: string) => signedIn(t, `${name}@example.com`, 'subscriber');
+  return { t, clients, tokens, victim, victimToken, objects, signIn, fresh };
 }
 
-/** A route's well-formed request in this world: the path filled, `{book}`-style holes in the query and body too. */
-export function requestOf(world: World, route: TableRoute): { url: string; body: unknown } {
-  const value = (name: string) => world.objects[name] ?? `no-${name}`;
+/**
+ * A route's well-formed request in this world: the path filled, `{book}`-style holes in the query and body too
+ * (`extra` adds holes, and `body` replaces the table's).
+ */
+export function requestOf(world: World, route: TableRoute, extra: Record<string, string> = {}, body: unknown = route.body): { url: string; body: unknown } {
+  const value = (name: string) => extra[name] ?? world.objects[name] ?? `no-${name}`;
   const url = fillPath(route.url, (param) => {
     const v = value(route.params?.[param] ?? param);
     return param === '*' ? v.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(v);
   });
   const holes = (s: string) => s.replace(/\{(\w+)\}/g, (_m, name: string) => value(name));
   const query = route.query ? `?${new URLSearchParams(Object.entries(route.query).map(([k, v]): [string, string] => [k, holes(v)]))}` : '';
-  const body = route.body === undefined ? undefined : JSON.parse(holes(JSON.stringify(route.body)));
-  return { url: url + query, body };
+  return { url: url + query, body: body === undefined ? undefined : JSON.parse(holes(JSON.stringify(body))) };
 }
 
 /** Sends a route's request as a client (with the annotation store's token when the route is the store's). */
@@ -181,6 +186,18 @@ export async function snapshot(world: World): Promise<Record<string, string>> {
     for (const n of tables) out[n] = JSON.stringify((await sql`select * from ${sql.table(n)}`.execute(k)).rows);
   }
   return out;
+}
+
+/** Every table's row count (the volatile ones and the logs that grow per request aside). */
+export async function rowCounts(world: World, skip: readonly string[] = []): Promise<Record<string, number>> {
+  const k = world.t.lectern.db.kysely;
+  const names =
+    world.t.lectern.db.engine === 'postgres'
+      ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(k)).rows
+      : (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like '%_fts%'`.execute(k)).rows;
+  const tables = names.map((r) => r.name).filter((n) => !VOLATILE.has(n) && !skip.includes(n));
+  const union = tables.map((n) => `select '${n}' as name, count(*) as n from "${n}"`).join(' union all ');
+  return Object.fromEntries((await sql<{ name: string; n: number | string }>`${sql.raw(union)}`.execute(k)).rows.map((r) => [r.name, Number(r.n)]));
 }
 
 /** The tables whose content differs between two snapshots. */
