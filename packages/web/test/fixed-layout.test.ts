@@ -14,6 +14,7 @@ import {
   spreadHref,
   spreadIndexOf,
   spreadsOf,
+  reflowableSide,
   turnSpread,
   viewportOf,
   ZOOM_BAR,
@@ -108,6 +109,21 @@ describe('fixed layout spreads', () => {
     // c is alone (d may only be a first page), so centred; paired pages stay on their halves; f alone keeps its side
     expect(sides(spreadsOf(book, desktop, false))).toEqual(['cover:center', 'a:left b:right', 'c:center', 'd:left e:right', 'f:right']);
     expect(sides(spreadsOf(book, phone, false)).every((s) => s.endsWith(':center'))).toBe(true);
+  });
+
+  // issue 24: a reflowable item inside a fixed-layout book sits on its side of the spread
+  it('puts a reflowable item of a fixed-layout book on its page-spread side of a wide stage only', () => {
+    const text = (side: Rendition['page_spread'], extra: Partial<Rendition> = {}) => fixed(side, { layout: 'reflowable', viewport: null, ...extra });
+    const spine: SpineEntry[] = [{ href: 'cover', rendition: fixed('right') }, { href: 'text', rendition: text('left') }];
+    expect(reflowableSide(text('left'), spine, desktop)).toBe('left');
+    expect(reflowableSide(text('right'), spine, desktop)).toBe('right');
+    // a phone, spread none, no side, a centre side, a fixed page (the spread view's), a book with no fixed page
+    expect(reflowableSide(text('left'), spine, phone)).toBeNull();
+    expect(reflowableSide(text('left', { spread: 'none' }), spine, desktop)).toBeNull();
+    expect(reflowableSide(text(null), spine, desktop)).toBeNull();
+    expect(reflowableSide(text('center'), spine, desktop)).toBeNull();
+    expect(reflowableSide(fixed('left'), spine, desktop)).toBeNull();
+    expect(reflowableSide(text('left'), [{ href: 'a', rendition: text('right') }, { href: 'b', rendition: text('left') }], desktop)).toBeNull();
   });
 
   it('moves by spreads and finds the spread of any page in it', () => {

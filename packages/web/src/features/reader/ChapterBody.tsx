@@ -156,6 +156,7 @@ export function ChapterBody(props: ChapterBodyProps) {
           switching={props.switching}
           {...chapterSource(bookId, l)}
           next={props.next}
+          rendition={l.item.rendition ?? null}
           bookId={bookId}
           prefs={props.prefs}
           initial={props.initial}

@@ -11,8 +11,12 @@
  * time"): once the reader has a chapter on screen and the next one is decrypted, its document is written and laid
  * out there while the reader reads, and turning into it swaps the frames instead of parsing and laying out then.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { ReaderPreferences, RootAttributes } from '@lectern/core';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { ReaderPreferences, Rendition, RootAttributes } from '@lectern/core';
+import { readerApi } from '../../api/reader.ts';
+import { readerKeys } from '../../shared/reading/readerKeys.ts';
+import { reflowableSide, spineOf, type Stage } from './engine/fixedLayout.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirection, ROOT_ID, setReaderClasses, verticalWriting } from './engine/chapterDocument.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
@@ -46,6 +50,30 @@ export interface ChapterViewProps extends ChapterSource {
   readerPath: (fullPath: string) => string;
   callbacks: FrameCallbacks;
   onReady: (controller: FrameController | null) => void;
+  /** The spine item's rendition: a reflowable item of a fixed-layout book sits on its page-spread side (wide stage). */
+  rendition?: Rendition | null;
+}
+
+/**
+ * The half of the stage a reflowable chapter of a fixed-layout book takes (engine/fixedLayout.ts reflowableSide), or
+ * null for the whole stage. Asks for the contents (the spine, cached with the contents panel) only for a chapter that
+ * gives a side: an ordinary book makes no request more.
+ */
+function useReflowableSide(bookId: string, rendition: Rendition | null | undefined, container: RefObject<HTMLDivElement | null>) {
+  const wants = rendition?.layout === 'reflowable' && (rendition.page_spread === 'left' || rendition.page_spread === 'right');
+  const toc = useQuery({ queryKey: readerKeys.toc(bookId, ''), queryFn: ({ signal }) => readerApi.getToc(bookId, null, signal), staleTime: 10 * 60_000, enabled: wants });
+  const [stage, setStage] = useState<Stage>(() => ({ width: window.innerWidth, height: window.innerHeight }));
+  useLayoutEffect(() => {
+    // the stage the view fills (its parent: the view itself shrinks to a half)
+    const el = container.current?.parentElement;
+    if (!wants || !el) return;
+    const measure = () => setStage((s) => (s.width === el.clientWidth && s.height === el.clientHeight ? s : { width: el.clientWidth, height: el.clientHeight }));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [wants, container]);
+  return wants && toc.data ? reflowableSide(rendition, spineOf(toc.data), stage) : null;
 }
 
 /** A chapter on its way is only worth a spinner when it takes longer than this (most take a few frames). */
@@ -111,6 +139,8 @@ const documentOf = (source: ChapterSource, frame: HTMLIFrameElement, prefs: Read
 
 export function ChapterView(props: ChapterViewProps) {
   const frameRefs = [useRef<HTMLIFrameElement>(null), useRef<HTMLIFrameElement>(null)] as const;
+  const viewRef = useRef<HTMLDivElement>(null);
+  const side = useReflowableSide(props.bookId, props.rendition, viewRef);
   // Which of the two frames shows the chapter; the other is the spare, holding `prepared` when it is not null.
   const [active, setActive] = useState<0 | 1>(0);
   const activeRef = useRef<0 | 1>(0);
@@ -323,7 +353,7 @@ export function ChapterView(props: ChapterViewProps) {
   };
 
   return (
-    <div className={`chapter-view chapter-view--${props.prefs.pagination}`}>
+    <div ref={viewRef} className={`chapter-view chapter-view--${props.prefs.pagination}${side ? ` chapter-view--side-${side}` : ''}`} data-side={side ?? undefined}>
       {spinner ? (
         <div className="chapter-view__loading chapter-view__loading--over">
           <Spinner size="lg" label="Loading chapter…" />
