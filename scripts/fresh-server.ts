@@ -15,6 +15,8 @@ export interface FreshServer {
   email: string;
   password: string;
   dataDir: string;
+  /** what the start printed until it was running (and `waitFor` was seen) */
+  output: string;
   stop(): Promise<void>;
 }
 
@@ -31,11 +33,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?: number; env?: Record<string, string>; port?: number }): Promise<FreshServer> {
+export async function startFreshServer(opts: {
+  dataDirPrefix: string;
+  timeoutMs?: number;
+  env?: Record<string, string>;
+  port?: number;
+  /** runs on the empty DATA_DIR before the start (a title imported here means no sample library is imported) */
+  prepare?: (dataDir: string) => void;
+  /** a line the start must also have printed before it counts as started */
+  waitFor?: RegExp;
+}): Promise<FreshServer> {
   // (a build elsewhere, WEB_DIST, serves as well: the benches compare builds without touching packages/web/dist)
   const dist = opts.env?.WEB_DIST ?? process.env.WEB_DIST ?? path.join(root, 'packages/web/dist');
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error(`build the web app first: npm run build (no ${dist}/index.html)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), opts.dataDirPrefix));
+  opts.prepare?.(dataDir);
   const port = opts.port ?? (await freePort());
   const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: root,
@@ -60,7 +72,7 @@ export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?
       output += chunk.toString();
       const email = /email:\s+(\S+)/.exec(output)?.[1];
       const password = /password:\s+(\S+)/.exec(output)?.[1];
-      if (/Lectern is running at/.test(output) && email && password) {
+      if (/Lectern is running at/.test(output) && email && password && (!opts.waitFor || opts.waitFor.test(output))) {
         clearTimeout(timer);
         resolve({ email, password });
       }
@@ -73,6 +85,7 @@ export async function startFreshServer(opts: { dataDirPrefix: string; timeoutMs?
     server,
     base: `http://127.0.0.1:${port}`,
     dataDir,
+    output,
     ...demo,
     async stop() {
       if (server.exitCode === null) {

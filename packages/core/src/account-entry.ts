@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './constants.ts';
-import { ACCOUNT_ENTRY_MESSAGES, SUBSCRIPTION_MESSAGES } from './messages.ts';
+import { ACCOUNT_ENTRY_MESSAGES, FIRST_OPERATOR_MESSAGES, SUBSCRIPTION_MESSAGES } from './messages.ts';
 import { topicSchema } from './schemas.ts';
 
 export const PLANS = ['basic', 'pro'] as const;
@@ -193,4 +193,12 @@ export const passwordResetConfirmSchema = z.object({
   token: z.string().min(1, ACCOUNT_ENTRY_MESSAGES.resetLinkDead).max(200, ACCOUNT_ENTRY_MESSAGES.resetLinkDead),
   new_password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
 });
+/** The first operator's set-up form (issue 23): the printed link's token, and the admin's email and password. */
+export const firstOperatorSchema = z.object({
+  token: z.string({ message: FIRST_OPERATOR_MESSAGES.linkDead }).min(1, FIRST_OPERATOR_MESSAGES.linkDead).max(200, FIRST_OPERATOR_MESSAGES.linkDead),
+  email: emailField,
+  password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
+  csrfmiddlewaretoken: z.string().max(200).optional(),
+});
+export type FirstOperatorRequest = z.input<typeof firstOperatorSchema>;
 export const resetLinkStateSchema = z.object({ live: z.boolean() });

@@ -9,6 +9,10 @@ export const CONSOLE_MESSAGES = {
   navLabel: 'Console',
   refusedTitle: 'Operators only',
   refused: "This is the operators' console. Your account can read the library but not run it: ask an operator for the admin role.",
+  /** the Selling screen's note on price24, the code the sign-up form sets for the basic plan (spec §4; 0014) */
+  basicPlanCode: 'The basic plan: the sign-up form sets this code when a reader picks basic (pro clears it).',
+  /** the 403 page's way out */
+  goToLibrary: 'Go to the library',
   signInTitle: "Sign in to the operators' console",
   signIn: 'Sign in with an operator account to run the library from here.',
   contentOnlyPage: 'This part of the console is for operators; as a content creator you can import and edit titles.',

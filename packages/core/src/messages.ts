@@ -220,6 +220,17 @@ export const ACCOUNT_ENTRY_MESSAGES = {
   teamOffer: 'Learning together? Lectern for teams',
 } as const;
 
+// ---- the first operator's set-up (issue 23; routes/first-operator.ts, the /setup/ page, main.ts) ----
+
+export const FIRST_OPERATOR_MESSAGES = {
+  heading: 'Create the first operator account',
+  intro: 'This library has no operator yet. The account made here is an admin: it runs the library from the operators\' console.',
+  linkDead: 'This set-up link has been used or is no longer valid: an operator account already exists, or the server was restarted and printed a new link. Sign in, or use the link the server printed last.',
+  submit: 'Create the operator account',
+  printedIntro: 'No operator (admin) account exists yet. Open this one-time link in a browser to create the first one:',
+  printedCli: (command: string) => `(or on the command line: ${command})`,
+} as const;
+
 // ---- annotations (reader.md §5, §8; the store's own details; core/annotations.ts) ----
 
 export const ANNOTATION_MESSAGES = {

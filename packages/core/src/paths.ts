@@ -70,6 +70,17 @@ export const searchPaths = {
   homePage: () => '/home/',
 } as const;
 
+/**
+ * The first operator's set-up (issue 23): while no admin account exists, the start prints a one-time link to the
+ * page `/setup/?token=` that creates the first admin from the browser.
+ */
+export const firstOperatorPaths = {
+  /** the page the printed link opens */
+  page: (token?: string) => (token === undefined ? '/setup/' : `/setup/?token=${encodeURIComponent(token)}`),
+  /** GET ?token=: {live}; POST {token, email, password}: creates the first admin, signed in (404 once dead) */
+  api: () => '/api/v1/admin/first-operator/',
+} as const;
+
 export const accountEntryPaths = {
   /** POST: the registration form's action (JSON or a form post) */
   register: () => '/register/',

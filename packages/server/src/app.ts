@@ -27,6 +27,7 @@ import { SignInAttemptsRepository } from './repositories/sign-in-attempts.ts';
 import { UsersRepository } from './repositories/users.ts';
 import { accountRoutes } from './routes/account.ts';
 import { registrationRoutes } from './routes/registration.ts';
+import { firstOperatorRoutes } from './routes/first-operator.ts';
 import { SearchRepository } from './repositories/search.ts';
 import { searchRoutes } from './routes/search.ts';
 import { SearchService } from './services/search.ts';
@@ -103,6 +104,7 @@ import { MetadataService } from './services/metadata.ts';
 import { PositionsService } from './services/positions.ts';
 import { ReaderService } from './services/reader.ts';
 import { SignInThrottle } from './services/sign-in-throttle.ts';
+import { FirstOperatorService } from './services/first-operator.ts';
 import { CsrfTokens } from './services/tokens.ts';
 import { ContentStore } from './storage/content-store.ts';
 import { Gate } from './util/gate.ts';
@@ -119,6 +121,8 @@ export const LISTING_CONCURRENCY = { sqlite: 4, postgres: 8 } as const;
 
 export interface Services {
   accounts: AccountsService;
+  /** the first admin from the browser, while none exists (issue 23) */
+  firstOperator: FirstOperatorService;
   /** a reader's settings kept on the account (keyboard shortcuts) */
   accountSettings: AccountSettingsService;
   auth: AuthService;
@@ -256,6 +260,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const services: Services = {
     admin,
     accounts,
+    firstOperator: new FirstOperatorService(users, accounts),
     accountSettings: new AccountSettingsService(new AccountSettingsRepository(db.kysely)),
     auth,
     catalog,
@@ -378,6 +383,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
 
   healthRoutes(app, new HealthService(new HealthRepository(db.kysely), db.engine));
   accountRoutes(app, { auth: services.auth, accounts: services.accounts, settings: services.accountSettings, csrf, throttle: services.signInThrottle });
+  firstOperatorRoutes(app, { firstOperator: services.firstOperator, auth: services.auth, accounts: services.accounts, throttle: services.signInThrottle, csrf });
   registrationRoutes(app, { registration: services.registration, auth: services.auth, limits: services.requestLimits, csrf, passwordReset: services.passwordReset });
   subscriptionRoutes(app, { subscriptions: services.subscriptions, limits: services.requestLimits });
   teamRoutes(app, { teams: services.teams, auth: services.auth, limits: services.requestLimits, csrf });

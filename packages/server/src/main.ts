@@ -4,6 +4,7 @@
  * and exit code 2 (startup-errors.ts).
  */
 import net from 'node:net';
+import { FIRST_OPERATOR_MESSAGES, firstOperatorPaths } from '@lectern/core';
 import { buildApp, type Lectern } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createDemoAccount, DEMO_EMAIL, prepareSampleLibrary } from './first-start.ts';
@@ -110,6 +111,14 @@ async function main(): Promise<void> {
     say(`  email:    ${demo.email}`);
     say(`  password: ${demo.password}`);
     say(`(a new one any time: npm run lectern -- users:reset-password --email ${DEMO_EMAIL})`);
+  }
+  // While no admin exists, a one-time link to create the first one from the browser (a new one at each start).
+  const setUp = await services.firstOperator.open();
+  if (setUp) {
+    const base = process.env.PUBLIC_URL ? cfg.publicUrl.replace(/\/+$/, '') : `http://${shownHost}:${port}`;
+    say(FIRST_OPERATOR_MESSAGES.printedIntro);
+    say(`  ${base}${firstOperatorPaths.page(setUp)}`);
+    say(FIRST_OPERATOR_MESSAGES.printedCli('npm run lectern -- users:create --email E --role admin --status subscriber --password-stdin'));
   }
 }
 

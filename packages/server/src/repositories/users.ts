@@ -33,6 +33,12 @@ export class UsersRepository {
     return Number(row.n);
   }
 
+  /** Whether any account has the admin role (the first operator's set-up is open only while none does). */
+  async anyAdmin(): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('id').where('is_admin', '=', 1).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async teamName(teamId: number | null): Promise<string | null> {
     if (teamId === null) return null;
     const row = await this.db.selectFrom('teams').select('name').where('id', '=', teamId).executeTakeFirst();

@@ -9,6 +9,8 @@
  */
 import {
   accountEntryPaths,
+  firstOperatorPaths,
+  type FirstOperatorRequest,
   type Plan,
   type PlanInfo,
   type PromotionResponse,
@@ -540,6 +542,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     resetPassword: (token: string, newPassword: string): Promise<{ detail: string }> =>
       request(accountEntryPaths.passwordResetConfirm(), (s) => s.errorBodySchema, { method: 'POST', body: { token, new_password: newPassword } }),
+
+    /** Whether the first operator's set-up link (printed at the start while no admin exists) is still good. */
+    isFirstOperatorLinkLive: (token: string, signal?: AbortSignal): Promise<boolean> =>
+      request(firstOperatorPaths.api(), (s) => s.resetLinkStateSchema, { query: { token }, signal }).then((r) => r.live),
+
+    /** Creates the first admin through the set-up link; the browser is signed in as them. */
+    createFirstOperator: (input: FirstOperatorRequest): Promise<AccountProfile> =>
+      request(firstOperatorPaths.api(), (s) => s.accountProfileSchema, { method: 'POST', body: input }),
 
     // ---- teams (issue 10; core's teamPaths) ----
 

@@ -100,6 +100,7 @@ const SearchPage = onDemand(() => import('../features/search/SearchPage.tsx'));
 const HomePage = onDemand(() => import('../features/home/HomePage.tsx'));
 const ForgotPasswordPage = onDemand(() => import('../features/account/ForgotPasswordPage.tsx'));
 const ResetPasswordPage = onDemand(() => import('../features/account/ResetPasswordPage.tsx'));
+const FirstOperatorPage = onDemand(() => import('../features/account/FirstOperatorPage.tsx'));
 const UnsubscribePage = onDemand(() => import('../features/account/UnsubscribePage.tsx'));
 const SubscribePage = onDemand(() => import('../features/account/SubscribePage.tsx'));
 const TeamSignUpPage = onDemand(() => import('../features/account/TeamSignUpPage.tsx'));
@@ -142,6 +143,7 @@ export function AppRoutes() {
         <Route path="noresults" element={deferred(<SearchPage />)} />
         <Route path="forgot-password" element={deferred(<ForgotPasswordPage />)} />
         <Route path="reset-password" element={deferred(<ResetPasswordPage />)} />
+        <Route path="setup" element={deferred(<FirstOperatorPage />)} />
         <Route path="newsletter/unsubscribe" element={deferred(<UnsubscribePage />)} />
         <Route path="subscribe" element={deferred(<SubscribePage />)} />
         <Route path="teams/new" element={deferred(<TeamSignUpPage />)} />

@@ -1,7 +1,9 @@
 /**
  * The subscribe nag (library-playlists-account.md §2, §4): for visitors and trial readers, a bar at the foot of the
  * page that starts collapsed, slides up 0.5 s after the page opens, and opens or closes on a click. Left out where it
- * would stand in the way: the reader (which has its own end-of-sample bridge) and the joining pages themselves.
+ * would stand in the way: the reader (which has its own end-of-sample bridge), the joining pages themselves and the
+ * operators' console (where it covered the console's controls); never shown to an admin, who runs the library
+ * (docs/decisions.md "The first operator, from the browser").
  * Its panel also links to the team offering (§2 "link from a nag bar to the business offering").
  */
 import { ACCOUNT_ENTRY_MESSAGES, NAG_SLIDE_UP_MS } from '@lectern/core';
@@ -15,7 +17,7 @@ import { useSession } from '../../shared/useSession.ts';
 import { formatDate } from './money.ts';
 import './SubscribeNag.css';
 
-const HIDDEN_ON = ['/library/view/', '/register/', '/login/', '/subscribe/', '/welcome/', '/forgot-password/', '/reset-password/'];
+const HIDDEN_ON = ['/library/view/', '/register/', '/login/', '/subscribe/', '/welcome/', '/forgot-password/', '/reset-password/', '/setup/', '/admin/'];
 
 export function SubscribeNag() {
   const { profile, isLoading } = useSession();
@@ -29,7 +31,7 @@ export function SubscribeNag() {
   }, []);
 
   const trial = profile?.subscription_status === 'trial';
-  if (isLoading || (profile && !trial) || HIDDEN_ON.some((p) => pathname.startsWith(p))) return null;
+  if (isLoading || (profile && (!trial || profile.account.roles.includes('admin'))) || HIDDEN_ON.some((p) => pathname.startsWith(p))) return null;
 
   const summary = trial
     ? `Your free trial ends on ${formatDate(profile.account.trial_ends_at)}.`

@@ -54,7 +54,7 @@ function Refused() {
       <h1 className="page-heading">{M.refusedTitle}</h1>
       <p className="admin-refused__text">{M.refused}</p>
       <ButtonLink to={appPaths.library} size="lg">
-        Go to the library
+        {M.goToLibrary}
       </ButtonLink>
     </div>
   );

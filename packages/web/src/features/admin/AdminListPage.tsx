@@ -24,10 +24,12 @@ export type PagedTableProps<T> = {
   label: string;
   pagerLabel: string;
   empty?: ReactNode;
+  /** on a phone, each row as a stack of labelled lines instead of a table scrolled sideways (the audit log) */
+  stacked?: boolean;
 };
 
 /** The paged table alone, with its states: for a list inside a page (a title's readers). */
-export function PagedTable<T>({ paged, columns, rowKey, label, pagerLabel, empty = M.noResults }: PagedTableProps<T>) {
+export function PagedTable<T>({ paged, columns, rowKey, label, pagerLabel, empty = M.noResults, stacked = false }: PagedTableProps<T>) {
   const { query, page, next, previous } = paged;
   return (
     <>
@@ -35,7 +37,7 @@ export function PagedTable<T>({ paged, columns, rowKey, label, pagerLabel, empty
       {query.data ? (
         query.data.results.length ? (
           <div className="admin-table-wrap" tabIndex={0} role="region" aria-label={label}>
-            <table className="admin-table">
+            <table className={stacked ? 'admin-table admin-table--stacked' : 'admin-table'}>
               <thead>
                 <tr>
                   {columns.map((c) => (
@@ -49,7 +51,7 @@ export function PagedTable<T>({ paged, columns, rowKey, label, pagerLabel, empty
                 {query.data.results.map((row) => (
                   <tr key={rowKey(row)}>
                     {columns.map((c) => (
-                      <td key={c.header} className={c.className}>
+                      <td key={c.header} className={c.className} data-label={stacked ? c.header : undefined}>
                         {c.cell(row)}
                       </td>
                     ))}

@@ -47,6 +47,7 @@ export function AuditPage() {
       paged={paged}
       label="Audit entries"
       pagerLabel="Audit pages"
+      stacked
       rowKey={(e) => e.id}
       columns={[
         { header: 'When', className: 'admin-nowrap', cell: (e) => formatDateTime(e.at) },

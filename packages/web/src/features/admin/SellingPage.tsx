@@ -4,7 +4,7 @@
  * to the invoices and teams; every action through the admin API, written to the audit log.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { CONSOLE_MESSAGES as M, PLAN_PERIODS, PLANS, type PlanInfo, type AdminPromotionCode } from '@lectern/core';
+import { BASIC_PLAN_PROMOTION_CODE, CONSOLE_MESSAGES as M, PLAN_PERIODS, PLANS, type PlanInfo, type AdminPromotionCode } from '@lectern/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { adminApi, adminKeys } from '../../api/admin.ts';
@@ -166,6 +166,7 @@ function PromotionCodes() {
                       <code>{c.code}</code>
                     </Link>{' '}
                     {c.is_sale ? <span className="admin-badge admin-badge--warn">sale</span> : null}
+                    {c.code === BASIC_PLAN_PROMOTION_CODE ? <div className="admin-muted admin-small">{M.basicPlanCode}</div> : null}
                   </td>
                   <td>{offOf(c)}</td>
                   <td className="num">
