@@ -1,6 +1,7 @@
 /**
- * Joining (issue 10, library-playlists-account.md §1-§5): registration, the email check, the password check and
- * the topics chosen after signing up. The spec gives these calls no paths; ours are below and in docs/decisions.md.
+ * Joining (docs/decisions.md "Joining", library-playlists-account.md §1-§5): registration, the email check, the
+ * password check and the topics chosen after signing up. The spec gives these calls no paths; ours are below and in
+ * docs/decisions.md.
  */
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './constants.ts';

@@ -1,7 +1,8 @@
 /**
- * What the older admin routes answer, as the operators' console reads them (issue 23; the newer routes' shapes are
- * in admin.ts): the promotion codes with their redemptions, the announcements with their window, the editors'
- * picks, and what the console sends to create a promotion code (the same rules as the service's own check).
+ * What the older admin routes answer, as the operators' console reads them (docs/decisions.md "The operators' console,
+ * web side"; the newer routes' shapes are in admin.ts): the promotion codes with their redemptions, the announcements
+ * with their window, the editors' picks, and what the console sends to create a promotion code (the same rules as the
+ * service's own check).
  */
 import { z } from 'zod';
 import { PLANS } from './account-entry.ts';

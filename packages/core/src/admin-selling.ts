@@ -1,7 +1,7 @@
 /**
- * The operators' console, selling (issue 23): invoices (list, unpaid first to hand), teams (seats, owner, members)
- * and a promotion code's life (its limit and end changed, its redemptions). Addresses in admin.ts `adminPaths`;
- * the same paging as every console list (`{ results, next_cursor }`, keyset, newest first).
+ * The operators' console, selling (docs/decisions.md "The console's selling"): invoices (list, unpaid first to hand),
+ * teams (seats, owner, members) and a promotion code's life (its limit and end changed, its redemptions). Addresses in
+ * admin.ts `adminPaths`; the same paging as every console list (`{ results, next_cursor }`, keyset, newest first).
  */
 import { z } from 'zod';
 import { ADMIN_PAGE_SIZE, adminPageOf } from './admin.ts';

@@ -1,7 +1,8 @@
 /**
- * The operators' console contract (issue 23): every admin route the console calls, its query or body schema and
- * what it answers. The server parses with these schemas (a 400 names the field); the web console builds its calls
- * and reads its answers with the same ones. Addresses are built by `adminPaths` only.
+ * The operators' console contract (docs/decisions.md "Operators' console: the server side"): every admin route the
+ * console calls, its query or body schema and what it answers. The server parses with these schemas (a 400 names the
+ * field); the web console builds its calls and reads its answers with the same ones. Addresses are built by
+ * `adminPaths` only.
  *
  * Who may call: role admin everywhere; role content-creator only the content parts (`CONTENT_ROUTES`: titles,
  * import, chapter flags). Everyone else: 401 signed out, 403 signed in. Unsafe methods need the CSRF header as
@@ -36,7 +37,10 @@ export const adminPaths = {
   titleRetire: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/retire/`,
   /** POST (no body): back in the catalog. Answers AdminTitleDetail. */
   titleRestore: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/restore/`,
-  /** GET: what the importer forgave in the title (AdminTitleWarnings; issue 24) */
+  /**
+   * GET: what the importer forgave in the title (AdminTitleWarnings; docs/decisions.md "A chapter that is not
+   * well-formed")
+   */
   titleWarnings: (bookId: string) => `/api/v1/admin/titles/${enc(bookId)}/warnings/`,
   /**
    * PUT multipart, one `file` part: the title's cover, a JPEG, PNG or WebP of at most ADMIN_COVER_LIMITS (checked by
@@ -182,9 +186,9 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 // ---------------------------------------------------------------- titles
 
 /**
- * What the importer forgave in a title (issue 24), for operators: its warnings in plain English, and the chapters
- * shown recovered because their XHTML is not well-formed XML (readers see a notice on them). `recorded` is false
- * for a title imported before warnings were kept (import it again to see them).
+ * What the importer forgave in a title (docs/decisions.md "A chapter that is not well-formed"), for operators: its
+ * warnings in plain English, and the chapters shown recovered because their XHTML is not well-formed XML (readers see a
+ * notice on them). `recorded` is false for a title imported before warnings were kept (import it again to see them).
  */
 export const adminTitleWarningsSchema = z.object({
   recorded: z.boolean(),

@@ -1,7 +1,7 @@
 /**
- * First-party analytics (library-playlists-account.md §1, §4, §5, §7; reader.md §7; docs/decisions.md "Analytics
- * (issue 10)"): the addresses, the categories a page may send, and the bounds of an event. Plain constants, no zod,
- * so the web app's `track()` can use them without loading the schemas (those are in analytics.ts).
+ * First-party analytics (library-playlists-account.md §1, §4, §5, §7; reader.md §7; docs/decisions.md
+ * "Analytics"): the addresses, the categories a page may send, and the bounds of an event. Plain constants, no zod, so
+ * the web app's `track()` can use them without loading the schemas (those are in analytics.ts).
  */
 
 export const analyticsPaths = {

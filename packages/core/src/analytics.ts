@@ -1,6 +1,6 @@
 /**
  * The analytics contract (library-playlists-account.md §7: "Analytics events are sent on form submits and clicks,
- * each with category, action, label"; docs/decisions.md "Analytics (issue 10)"): what a page POSTs and what an
+ * each with category, action, label"; docs/decisions.md "Analytics"): what a page POSTs and what an
  * operator's report answers. Unknown fields are refused (strict objects) so a 400 names them.
  */
 import { z } from 'zod';

@@ -1,7 +1,8 @@
 /**
- * The annotation contract (issue 9; reader.md §3 "Annotation" and "Auth token", §4, §6, §7, §8, §9): the store
- * that speaks the Annotator store protocol under `/nest/api/a/{title}/{book_id}/{chapter_href}/`, its wire format,
- * the auth token's claims, the permission rule of §6, the limits and every message a person reads about notes.
+ * The annotation contract (docs/decisions.md "Annotations"; reader.md §3 "Annotation" and "Auth token", §4, §6, §7, §8,
+ * §9): the store that speaks the Annotator store protocol under `/nest/api/a/{title}/{book_id}/{chapter_href}/`, its
+ * wire format, the auth token's claims, the permission rule of §6, the limits and every message a person reads about
+ * notes.
  *
  * Beside the Annotator `ranges` (XPath-ish start/end plus offsets, which break as soon as a chapter's markup
  * changes) an annotation carries W3C selectors — a TextQuoteSelector (exact, prefix, suffix) and a

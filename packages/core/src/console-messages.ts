@@ -1,8 +1,9 @@
 /**
- * What the operators' console's pages say (packages/web/src/features/admin; issue 23). Beside messages.ts, not in
- * it: messages.ts is a chunk the readers' entry preloads, and only the console, its own lazily loaded chunk, reads
- * these (docs/decisions.md "The operators' console, web side"). The console API's refusals are here too: the server
- * and core/admin.ts read them, no reader's page does. packages/server/test/rules.test.ts allows these two homes.
+ * What the operators' console's pages say (packages/web/src/features/admin; docs/decisions.md "Operators' console: the
+ * server side"). Beside messages.ts, not in it: messages.ts is a chunk the readers' entry preloads, and only the
+ * console, its own lazily loaded chunk, reads these (docs/decisions.md "The operators' console, web side"). The console
+ * API's refusals are here too: the server and core/admin.ts read them, no reader's page does.
+ * packages/server/test/rules.test.ts allows these two homes.
  */
 export const CONSOLE_MESSAGES = {
   title: "Operators' console",
@@ -68,7 +69,7 @@ export const CONSOLE_MESSAGES = {
   emptyValue: 'empty',
   retired: 'Retired: hidden from the catalog. Readers keep their notes, positions and playlists.',
   noResults: 'Nothing matches.',
-  // a title's import warnings (issue 24)
+  // a title's import warnings (docs/decisions.md "A chapter that is not well-formed")
   importWarningsHeading: 'Import warnings',
   importWarningsNone: 'The importer found nothing to forgive in this file.',
   importWarningsUnknown: 'Imported before warnings were kept: import the file again to see them.',

@@ -1,8 +1,8 @@
 /**
- * The marketing modules of library-playlists-account.md §2 a self-hosted library's readers use (issue 24): the
- * newsletter of what is new (opt in on the home, out on the account page or by the mail's link), the home's
- * dismissable blocks, buy links per title. Addresses in paths.ts (`marketingPaths`), words in messages.ts
- * (`MARKETING_MESSAGES`), the decisions in docs/decisions.md "The marketing modules".
+ * The marketing modules of library-playlists-account.md §2 a self-hosted library's readers use (docs/decisions.md "The
+ * marketing modules"): the newsletter of what is new (opt in on the home, out on the account page or by the mail's
+ * link), the home's dismissable blocks, buy links per title. Addresses in paths.ts (`marketingPaths`), words in
+ * messages.ts (`MARKETING_MESSAGES`), the decisions in docs/decisions.md "The marketing modules".
  */
 import { z } from 'zod';
 import { contentMetadataSchema } from './schemas.ts';

@@ -1,6 +1,7 @@
 /**
- * Video courses and audiobooks (issue 22; reader.md §2 "Video chapter screen", §3 "Video session", §7): what a media
- * chapter carries for the players, the video session, and how long a session lasts. The addresses are in paths.ts.
+ * Video courses and audiobooks (docs/decisions.md "Media serving"; reader.md §2 "Video chapter screen", §3 "Video
+ * session", §7): what a media chapter carries for the players, the video session, and how long a session lasts. The
+ * addresses are in paths.ts.
  */
 import { z } from 'zod';
 

@@ -134,7 +134,10 @@ export const USAGE_MESSAGES = {
 
 export const READING_MESSAGES = {
   subscriptionEnded: 'Your subscription has ended. Subscribe or reactivate your account to read this book.',
-  /** to someone removed from a team (or who left it) with no subscription of their own since (issue 21) */
+  /**
+   * to someone removed from a team (or who left it) with no subscription of their own since (docs/decisions.md "The
+   * paying reader's path")
+   */
   noLongerOnTeam: (team: string) =>
     `You are no longer a member of the team ${team}, so its subscription no longer covers your reading. Subscribe yourself on your account page to read this book.`,
   /** a book's footnote shown over the page (EPUB noteref) */
@@ -143,13 +146,18 @@ export const READING_MESSAGES = {
   noSuchPage: (page: string, first: string, last: string) => `There is no page ${page} in this book: its pages run from ${first} to ${last}.`,
   noteLabel: 'Note',
   closeNote: 'Close note',
-  /** a link out of the book asks first (issue 12), then is left to the browser (reader.md §2) */
+  /**
+   * a link out of the book asks first (docs/decisions.md "Reading fidelity: footnotes and links out of the book"), then
+   * is left to the browser (reader.md §2)
+   */
   leaveTitle: 'Leave the book?',
   leaveWeb: (host: string) => `This link opens ${host} in a new tab. The book stays open here.`,
   leaveMail: (address: string) => `This link opens your email app to write to ${address}.`,
   openLink: 'Open link',
   stay: 'Stay in the book',
-  /** a chapter whose XHTML is not well-formed, shown recovered (issue 24) */
+  /**
+   * a chapter whose XHTML is not well-formed, shown recovered (docs/decisions.md "A chapter that is not well-formed")
+   */
   bookHasError: 'This book has an error in this chapter; it is shown as well as it can be.',
   hideNotice: 'Hide this notice',
 } as const;
@@ -167,7 +175,7 @@ export const ADMIN_MESSAGES = {
   noUserWithEmail: (email: string) => `No user has the email ${email}.`,
 } as const;
 
-/** What an unreadable multipart upload body is told (issue 21: these were 500s). */
+/** What an unreadable multipart upload body is told (these were 500s). */
 export const UPLOAD_BODY_MESSAGES = {
   noBoundary: 'The upload\'s Content-Type names no boundary: send multipart/form-data; boundary=… as a browser does.',
   boundaryTooLong: 'The upload\'s multipart boundary is longer than 70 characters.',
@@ -308,7 +316,7 @@ export const CATALOG_MESSAGES = {
   pageTooDeep: (maxPage: number) => `page goes up to ${maxPage} for this page size: follow the next link for later pages.`,
 } as const;
 
-// ---- the home dashboard (issue 11) ----
+// ---- the home dashboard (docs/decisions.md "The home dashboard") ----
 
 export const HOME_MESSAGES = {
   headings: {
@@ -336,7 +344,7 @@ export const HOME_MESSAGES = {
   seeAll: 'See all',
   notInterested: 'Not interested',
   rejected: (title: string) => `We will not recommend "${title}" again.`,
-  /** a reader's first home page (issue 21), then every later one */
+  /** a reader's first home page, then every later one (docs/decisions.md "The paying reader's path") */
   welcome: (name: string) => (name ? `Welcome, ${name}` : 'Welcome to Lectern'),
   welcomeBack: (name: string) => (name ? `Welcome back, ${name}` : 'Welcome back'),
   dismiss: 'Dismiss',
@@ -383,7 +391,7 @@ export const LIVE_TRAINING_MESSAGES = {
   eventNotFound: 'There is no such live training event.',
 } as const;
 
-// ---- analytics (docs/decisions.md "Analytics (issue 10)"): 400s naming the field ----
+// ---- analytics (docs/decisions.md "Analytics"): 400s naming the field ----
 
 export const ANALYTICS_MESSAGES = {
   unknownCategory: 'not a category of analytics events',
@@ -394,7 +402,7 @@ export const ANALYTICS_MESSAGES = {
   fromAfterTo: 'from must be before to',
 } as const;
 
-// ---- teams (issue 10: team plans, members, invitations; core/teams.ts) ----
+// ---- teams (team plans, members, invitations; core/teams.ts; docs/decisions.md "Teams") ----
 
 export const TEAM_MESSAGES = {
   seatsNumber: 'Enter a whole number of seats, 1 or more.',
@@ -430,7 +438,7 @@ export const TEAM_MESSAGES = {
     `${owner} invites you to join the team ${team} on Lectern, the online library: as a member you read every book, video and audiobook while the team's subscription runs.\n\nOpen this link within ${days} days to accept:\n${link}\n\nThe link works once. If you do not want to join, ignore this email.`,
 } as const;
 
-/** Read aloud in the reader (issue 12): media overlays and the browser's speech synthesis. */
+/** Read aloud in the reader (docs/decisions.md "Read aloud"): media overlays and the browser's speech synthesis. */
 export const READ_ALOUD_MESSAGES = {
   button: 'Read aloud',
   bar: 'Read aloud',
@@ -501,8 +509,9 @@ function structureName(structure: string | null | undefined): string {
 }
 
 /**
- * The video and audiobook players (reader.md §2 "Video chapter screen", §6, §8 "Video"; issue 22). The quoted
- * sentences are the spec's, word for word; the rest (labels, the failure page's wording) are ours.
+ * The video and audiobook players (reader.md §2 "Video chapter screen", §6, §8 "Video"; docs/decisions.md "Media
+ * serving"). The quoted sentences are the spec's, word for word; the rest (labels, the failure page's wording) are
+ * ours.
  */
 export const MEDIA_MESSAGES = {
   /** reader.md §2: the video screen's header */
@@ -559,7 +568,10 @@ export const MEDIA_MESSAGES = {
   upNext: (label: string) => `Up next: ${label}`,
 } as const;
 
-/** The media session and streams (server: services/media.ts; reader.md §7 "kaltura_session"; issue 22). */
+/**
+ * The media session and streams (server: services/media.ts; reader.md §7 "kaltura_session"; docs/decisions.md "Media
+ * serving").
+ */
 export const MEDIA_SESSION_MESSAGES = {
   notMedia: 'This title has no video or audio.',
   partNotFound: 'We could not find that part of this title.',
@@ -569,7 +581,7 @@ export const MEDIA_SESSION_MESSAGES = {
   sessionInvalid: 'This video session has expired or is not yours. Reload the page to try again.',
 } as const;
 
-// ---- the marketing modules (library-playlists-account.md §2; issue 24; docs/decisions.md "The marketing modules") ----
+// ---- the marketing modules (library-playlists-account.md §2; docs/decisions.md "The marketing modules") ----
 
 export const MARKETING_MESSAGES = {
   // the newsletter promo on the home: subscribe, sample, dismiss, see-all (§2)

@@ -164,7 +164,10 @@ export const teamPaths = {
   acceptPage: (token: string) => `/teams/join/?token=${encodeURIComponent(token)}`,
 } as const;
 
-/** The marketing modules of library-playlists-account.md §2 (issue 24): newsletter, home blocks, buy links. */
+/**
+ * The marketing modules of library-playlists-account.md §2 (docs/decisions.md "The marketing modules"): newsletter,
+ * home blocks, buy links.
+ */
 export const marketingPaths = {
   /** GET: what the home's blocks need for this reader (newsletter state, dismissed blocks) */
   homeModules: () => '/api/v1/home/modules/',

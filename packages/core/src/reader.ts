@@ -28,7 +28,9 @@ export const READER_CONSTANTS = {
   mediaSessionRefreshMs: 90_000,
 } as const;
 
-/** reader.md §9 "Playback speeds": the read-aloud speeds (issue 12), as playback-rate multiples. */
+/**
+ * reader.md §9 "Playback speeds": the read-aloud speeds (docs/decisions.md "Read aloud"), as playback-rate multiples.
+ */
 export const PLAYBACK_SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 
 // ---- display settings (spec §5, §9; the font-size reading chosen is recorded in docs/decisions.md) ----

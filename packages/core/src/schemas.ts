@@ -84,7 +84,7 @@ export const chapterSummarySchema = z.object({
   is_public: z.boolean(),
   /** reading time of the chapter in minutes (0 for a PDF, whose text is not extracted); a media part's length */
   minutes_required: z.number(),
-  /** ours (issue 22): a video or audiobook part's length */
+  /** ours (docs/decisions.md "Media serving"): a video or audiobook part's length */
   duration_ms: z.number().int().optional(),
 });
 export type ChapterSummary = z.infer<typeof chapterSummarySchema>;
@@ -103,7 +103,10 @@ export type DirectedName = z.infer<typeof directedNameSchema>;
 
 export const bookDetailSchema = contentMetadataSchema.extend({
   language: z.string().nullable(),
-  /** ours (issue 24): where to buy the title, from the operator's BUY_LINK_TEMPLATE; absent when unset */
+  /**
+   * ours (docs/decisions.md "The marketing modules"): where to buy the title, from the operator's BUY_LINK_TEMPLATE;
+   * absent when unset
+   */
   buy_url: z.string().optional(),
   /** ours: the title's direction and language (dc:title's dir and xml:lang, else the package's) */
   title_dir: z.enum(['ltr', 'rtl', 'auto']).nullable().optional(),
@@ -145,12 +148,12 @@ export function pagedSchema<T extends z.ZodType>(item: T) {
 export type Paged<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
 /**
- * ours (issue 12, fixed layout): how a spine item asks to be laid out (EPUB 3.3 §8): `layout` reflowable or
- * pre-paginated (fixed layout), `spread` (rendition:spread: when two pages may show side by side), `flow`
+ * ours (docs/decisions.md "Fixed layout and flow"): how a spine item asks to be laid out (EPUB 3.3 §8): `layout`
+ * reflowable or pre-paginated (fixed layout), `spread` (rendition:spread: when two pages may show side by side), `flow`
  * (rendition:flow), `page_spread` (the side of a spread it goes on; null: either), `viewport` (a fixed-layout page's
- * size in CSS pixels, a side being `'device'` when the page asks for the device's (its viewport meta says
- * device-width / device-height: the reader sizes that side to its stage); null when unknown or reflowable). Items
- * imported before this are reflowable.
+ * size in CSS pixels, a side being `'device'` when the page asks for the device's (its viewport meta says device-width
+ * / device-height: the reader sizes that side to its stage); null when unknown or reflowable). Items imported before
+ * this are reflowable.
  */
 export const renditionSchema = z.object({
   layout: z.enum(['reflowable', 'pre-paginated']),
@@ -179,10 +182,10 @@ export type BookListQuery = z.infer<typeof bookListQuerySchema>;
 
 /** A chapter as API clients get it: plain sanitised HTML in `content`. */
 /**
- * ours (issue 12, read aloud): a chapter's EPUB Media Overlay as the reader plays it, the phrases in order. Each
- * clip highlights the chapter's element `fragment` (an id) while `audio[clip.audio]` plays from `begin` to `end`
- * seconds (null: to the end of the file). `skippable`: the structure it belongs to may be skipped (pagebreak, note,
- * …); `escape_to`: the index of the first clip after the escapable structure it is in (a table, a sidebar; the clip count:
+ * ours (docs/decisions.md "Read aloud"): a chapter's EPUB Media Overlay as the reader plays it, the phrases in order.
+ * Each clip highlights the chapter's element `fragment` (an id) while `audio[clip.audio]` plays from `begin` to `end`
+ * seconds (null: to the end of the file). `skippable`: the structure it belongs to may be skipped (pagebreak, note, …);
+ * `escape_to`: the index of the first clip after the escapable structure it is in (a table, a sidebar; the clip count:
  * the end of the chapter), `escape_from`: that structure's epub:type (absent on books imported before it was kept).
  */
 export const mediaOverlaySchema = z.object({
@@ -204,10 +207,11 @@ export const mediaOverlaySchema = z.object({
 export type MediaOverlay = z.infer<typeof mediaOverlaySchema>;
 
 /**
- * Ours (issue 12): the class, id and style of a content document's own `<html>` and `<body>`, which the importer
- * checked (no reader class names, no markup; the style sanitised as the book's CSS). Only a chapter's body content is
- * stored, so the reader sets these on its frame's html and body, where the book's selectors (`html.vrtl`,
- * `body.p-text`) expect them. Null or absent: neither element had any (or the book was imported before).
+ * Ours (docs/decisions.md "Reading fidelity: the importer's half"): the class, id and style of a content document's own
+ * `<html>` and `<body>`, which the importer checked (no reader class names, no markup; the style sanitised as the
+ * book's CSS). Only a chapter's body content is stored, so the reader sets these on its frame's html and body, where
+ * the book's selectors (`html.vrtl`, `body.p-text`) expect them. Null or absent: neither element had any (or the book
+ * was imported before).
  */
 const rootElementSchema = z.object({ class: z.string().optional(), id: z.string().optional(), style: z.string().optional() });
 export const rootAttributesSchema = z.object({ html: rootElementSchema.optional(), body: rootElementSchema.optional() });
@@ -224,7 +228,9 @@ export const chapterContentSchema = z.object({
   content_type: z.string(),
   content: z.string(),
   stylesheets: z.array(z.string()),
-  /** ours (issue 12): how the chapter asks to be laid out (fixed layout, spreads, flow) */
+  /**
+   * ours (docs/decisions.md "Fixed layout and flow"): how the chapter asks to be laid out (fixed layout, spreads, flow)
+   */
   rendition: renditionSchema.optional(),
   item_order: z.number().int(),
   as_sample: z.boolean(),
@@ -241,13 +247,25 @@ export const chapterContentSchema = z.object({
    * a one-chapter book or a PDF, which is what visitors who may not read the title get.
    */
   partial: z.boolean().optional(),
-  /** ours (issue 12): the chapter's media overlay, when the book has one for it (not on a bounded sample) */
+  /**
+   * ours (docs/decisions.md "Read aloud"): the chapter's media overlay, when the book has one for it (not on a bounded
+   * sample)
+   */
   media_overlay: mediaOverlaySchema.nullable().optional(),
-  /** ours (issue 12): the class, id and style of the content document's own html and body */
+  /**
+   * ours (docs/decisions.md "Reading fidelity: the importer's half"): the class, id and style of the content document's
+   * own html and body
+   */
   root_attributes: rootAttributesSchema.nullable().optional(),
-  /** ours (issue 24): its XHTML is not well-formed XML, shown recovered by the HTML parser: the reader says so */
+  /**
+   * ours (docs/decisions.md "A chapter that is not well-formed"): its XHTML is not well-formed XML, shown recovered by
+   * the HTML parser: the reader says so
+   */
   markup_recovered: z.boolean().optional(),
-  /** ours (issue 22): a video or audiobook part's playable file; absent or null for a book's chapters */
+  /**
+   * ours (docs/decisions.md "Media serving"): a video or audiobook part's playable file; absent or null for a book's
+   * chapters
+   */
   media: chapterMediaSchema.nullable().optional(),
 });
 export type ChapterContent = z.infer<typeof chapterContentSchema>;
@@ -398,19 +416,33 @@ export const archiveItemSchema = z.object({
   next_chapter_uri: z.string().nullable(),
   previous_chapter_uri: z.string().nullable(),
   top_percentage: z.number(),
-  /** ours (issue 12): how this chapter asks to be laid out; a pre-paginated one is a fixed-layout page */
+  /**
+   * ours (docs/decisions.md "Fixed layout and flow"): how this chapter asks to be laid out; a pre-paginated one is a
+   * fixed-layout page
+   */
   rendition: renditionSchema.optional(),
   /** ours: which way the title's pages turn (EPUB page-progression-direction); taps, swipes and arrows follow */
   page_progression: z.enum(['ltr', 'rtl']).optional(),
-  /** ours (issue 12, read aloud): the chapter's EPUB Media Overlay; null when it has none */
+  /** ours (docs/decisions.md "Read aloud"): the chapter's EPUB Media Overlay; null when it has none */
   media_overlay: mediaOverlaySchema.nullable().optional(),
-  /** ours (issue 12): the class, id and style of the content document's own html and body */
+  /**
+   * ours (docs/decisions.md "Reading fidelity: the importer's half"): the class, id and style of the content document's
+   * own html and body
+   */
   root_attributes: rootAttributesSchema.nullable().optional(),
-  /** ours (issue 24): its XHTML is not well-formed XML, shown recovered by the HTML parser: the reader says so */
+  /**
+   * ours (docs/decisions.md "A chapter that is not well-formed"): its XHTML is not well-formed XML, shown recovered by
+   * the HTML parser: the reader says so
+   */
   markup_recovered: z.boolean().optional(),
-  /** ours (issue 12, read aloud): the title's language (dc:language), for the browser voice; null when unknown */
+  /**
+   * ours (docs/decisions.md "Read aloud"): the title's language (dc:language), for the browser voice; null when unknown
+   */
   language: z.string().nullable().optional(),
-  /** ours (issue 22): a video or audiobook part's playable file; absent or null for a book's chapters */
+  /**
+   * ours (docs/decisions.md "Media serving"): a video or audiobook part's playable file; absent or null for a book's
+   * chapters
+   */
   media: chapterMediaSchema.nullable().optional(),
   resources: z.array(chapterItemSchema),
   /** set when this chapter cannot be delivered: the message, and where to go (sign-in) */
@@ -466,9 +498,15 @@ export const tocResponseSchema = z.object({
       selected: z.boolean(),
       minutes_required: z.number(),
       url: z.string(),
-      /** ours (issue 12): each spine item's layout, given when the book has fixed-layout pages (for its spreads) */
+      /**
+       * ours (docs/decisions.md "Fixed layout and flow"): each spine item's layout, given when the book has
+       * fixed-layout pages (for its spreads)
+       */
       rendition: renditionSchema.optional(),
-      /** ours (issue 22): a video or audiobook part's length (its minutes_required is this in minutes) */
+      /**
+       * ours (docs/decisions.md "Media serving"): a video or audiobook part's length (its minutes_required is this in
+       * minutes)
+       */
       duration_ms: z.number().int().optional(),
     }),
   ),
@@ -478,7 +516,10 @@ export const tocResponseSchema = z.object({
   page_list: z.array(z.object({ label: z.string(), href: z.string(), url: z.string() })),
   /** ours: the book's landmarks (bodymatter: where the text starts; toc, index, …) */
   landmarks: z.array(z.object({ type: z.string(), label: z.string(), href: z.string(), url: z.string() })),
-  /** ours (issue 12): the package's rendition defaults (page_spread is always null here) */
+  /**
+   * ours (docs/decisions.md "Fixed layout and flow"): the package's rendition defaults (page_spread is always null
+   * here)
+   */
   rendition: renditionSchema.optional(),
 });
 export type TocResponse = z.infer<typeof tocResponseSchema>;

@@ -1,8 +1,10 @@
 /**
- * Scripted titles (issue 12): a title an operator allowed to run scripts is read in a frame on a second origin
- * (SCRIPTED_ORIGIN) that has none of the app's cookies, never on the app's (its one cookie binds a frame's address to
- * the browser that opened it first: issue 21). The app asks for the frame's address; the frame's page
- * and the reader speak only through postMessage, in the messages below, each side checking the other's origin. The address call is paths.scriptedFrame.
+ * Scripted titles (docs/decisions.md "Scripted titles on their own origin"): a title an operator allowed to run scripts
+ * is read in a frame on a second origin (SCRIPTED_ORIGIN) that has none of the app's cookies, never on the app's (its
+ * one cookie binds a frame's address to the browser that opened it first: docs/decisions.md "A scripted title's frame
+ * address is bound to the browser that opened it"). The app asks for the frame's address; the frame's page and the
+ * reader speak only through postMessage, in the messages below, each side checking the other's origin. The address call
+ * is paths.scriptedFrame.
  */
 import { z } from 'zod';
 

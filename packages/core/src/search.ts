@@ -1,9 +1,9 @@
 /**
- * The finding contract (issue 11): catalog search, suggest, in-book search, search-selection tracking, the home
- * sections and recommendation actions. The spec names no paths for search, suggest and search-selection; ours are
- * below and recorded in docs/decisions.md. Snippets (`highlighted_content`, `snippet`) are HTML-escaped text in
- * which only `<mark>` and `</mark>` are markup: the web app splits on those two tokens and renders text nodes, so
- * nothing of a book is ever parsed as HTML by the client.
+ * The finding contract (docs/decisions.md "Finding"): catalog search, suggest, in-book search, search-selection
+ * tracking, the home sections and recommendation actions. The spec names no paths for search, suggest and
+ * search-selection; ours are below and recorded in docs/decisions.md. Snippets (`highlighted_content`, `snippet`) are
+ * HTML-escaped text in which only `<mark>` and `</mark>` are markup: the web app splits on those two tokens and renders
+ * text nodes, so nothing of a book is ever parsed as HTML by the client.
  */
 import { z } from 'zod';
 import { CONTENT_FORMATS } from './constants.ts';

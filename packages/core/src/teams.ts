@@ -1,8 +1,8 @@
 /**
- * Teams (issue 10; library-playlists-account.md §1 "team members", "team plans", §2 "team sign-up page with
+ * Teams (library-playlists-account.md §1 "team members", "team plans", §2 "team sign-up page with
  * add-another-member"): an owner buys seats on a plan, invites members by email with a one-time, expiring link, and
  * removes them; a member reads while the team's subscription is live. The spec gives these calls no paths; ours are
- * below and in docs/decisions.md "Teams (issue 10)".
+ * below and in docs/decisions.md "Teams".
  */
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './constants.ts';

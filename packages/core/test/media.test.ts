@@ -1,4 +1,7 @@
-/** Media rules of core (issue 22): the share of a part played, spans counted once; 'audio' usage is media usage. */
+/**
+ * Media rules of core (docs/decisions.md "Media serving"): the share of a part played, spans counted once; 'audio'
+ * usage is media usage.
+ */
 import { describe, expect, it } from 'vitest';
 import { isMediaFormat, playedPercentage, validateUsageEvent } from '../src/index.ts';
 

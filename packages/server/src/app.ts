@@ -147,9 +147,12 @@ export interface Services {
   analytics: AnalyticsService;
   scriptedFrames: ScriptedFrames;
   media: MediaService;
-  /** the marketing modules (issue 24): newsletter, home blocks, buy links */
+  /** the marketing modules (docs/decisions.md "The marketing modules"): newsletter, home blocks, buy links */
   marketing: MarketingService;
-  /** the operators' console (issue 23): audit log, titles, people, dashboard and health */
+  /**
+   * the operators' console (docs/decisions.md "Operators' console: the server side"): audit log, titles, people,
+   * dashboard and health
+   */
   admin: {
     audit: AuditLog;
     titles: AdminTitlesService;
@@ -218,8 +221,9 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer((line) => console.log(line));
   const subscriptionsRepo = new SubscriptionsRepository(db.kysely);
   const requestLimits = new RequestLimits(new SignInAttemptsRepository(db.kysely));
-  // The operators' console (issue 23): the same services for the console's routes and the command line (what
-  // they use of the other services is looked up when called: `services` is made just below).
+  // The operators' console (docs/decisions.md "Operators' console: the server side"): the same services for the
+  // console's routes and the command line (what they use of the other services is looked up when called: `services` is
+  // made just below).
   const adminUsersRepo = new AdminUsersRepository(db.kysely);
   const teamsRepo = new TeamsRepository(db.kysely);
   const audit = new AuditLog(new AuditRepository(db.kysely), (ids) => adminUsersRepo.uuidsOf(ids));

@@ -1,10 +1,10 @@
 /// <reference types="node" />
 /**
- * The paying reader's path through the account pages (issue 21), against a real HTTP server (node:http on a free
- * port; the pages' relative calls are sent there): changing the email says so and clears the form (it showed
- * "TypeError: Cannot read properties of null (reading 'reset')" under the field), the subscribe page preselects the
- * plan chosen at sign-up and applies a pro-only code to it, the thanks after subscribing are English, and signing
- * out from the account page lands on the library, not on a sign-in form that leads back to /u.
+ * The paying reader's path through the account pages (docs/decisions.md "The paying reader's path"), against a real
+ * HTTP server (node:http on a free port; the pages' relative calls are sent there): changing the email says so and
+ * clears the form (it showed "TypeError: Cannot read properties of null (reading 'reset')" under the field), the
+ * subscribe page preselects the plan chosen at sign-up and applies a pro-only code to it, the thanks after subscribing
+ * are English, and signing out from the account page lands on the library, not on a sign-in form that leads back to /u.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -181,7 +181,7 @@ describe('the account page', () => {
   });
 
   it('does not send a reader who signed out on it to sign in again, whoever navigates', async () => {
-    // In Chromium the menu's own navigation can lose the race to the page's reaction to the session's end (issue 21:
+    // In Chromium the menu's own navigation can lose the race to the page's reaction to the session's end (seen:
     // /login/?next=%2Fu); here nothing else navigates, so the page's own answer is what is seen.
     show('/u', profile, <SignOutHere />);
     await screen.findByRole('heading', { name: 'Your account' });

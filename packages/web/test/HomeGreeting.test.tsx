@@ -1,8 +1,8 @@
 /// <reference types="node" />
 /**
- * The home's greeting (issue 21) against a real HTTP server (node:http on a free port; the page's relative calls
- * are sent there): a reader's first home page says "Welcome, ada" — "Welcome back" greeted readers who had just
- * signed up — and the next one, in this browser, "Welcome back, ada".
+ * The home's greeting (docs/decisions.md "The paying reader's path") against a real HTTP server (node:http on a free
+ * port; the page's relative calls are sent there): a reader's first home page says "Welcome, ada" — "Welcome back"
+ * greeted readers who had just signed up — and the next one, in this browser, "Welcome back, ada".
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,8 +1,8 @@
 /// <reference types="node" />
 /**
- * The home's marketing modules (issue 24) against a real HTTP server (node:http on a free port): the tutorial block
- * dismissed with the dismissal sent, the newsletter promo's subscribe and sample, and the recent items paged with
- * the catalog's cursor by "Load more", the keyboard going on at the first new title.
+ * The home's marketing modules (docs/decisions.md "The marketing modules") against a real HTTP server (node:http on a
+ * free port): the tutorial block dismissed with the dismissal sent, the newsletter promo's subscribe and sample, and
+ * the recent items paged with the catalog's cursor by "Load more", the keyboard going on at the first new title.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

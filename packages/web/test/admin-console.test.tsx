@@ -1,7 +1,8 @@
 /**
- * The operators' console (issue 23) in jsdom: who gets in, the import list's bars through a (fake) XMLHttpRequest's
- * upload events up to the server's report, the charts' drawn values, and a title saved over someone else's edit.
- * The server side is tested for real in packages/server/test and e2e/admin-console.e2e.ts.
+ * The operators' console (docs/decisions.md "The operators' console, web side") in jsdom: who gets in, the import
+ * list's bars through a (fake) XMLHttpRequest's upload events up to the server's report, the charts' drawn values, and
+ * a title saved over someone else's edit. The server side is tested for real in packages/server/test and
+ * e2e/admin-console.e2e.ts.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';

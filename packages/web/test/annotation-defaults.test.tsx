@@ -1,7 +1,7 @@
 /**
- * reader.md §4's annotation defaults (issue 24): the page's declared highlight privacy (public by default, or
- * forced private with the Public option disabled), whitespace-only text never highlighted nor offered, and the
- * viewer's 250 ms hide delay after the mouse leaves it.
+ * reader.md §4's annotation defaults (docs/decisions.md "Annotation defaults"): the page's declared highlight privacy
+ * (public by default, or forced private with the Public option disabled), whitespace-only text never highlighted nor
+ * offered, and the viewer's 250 ms hide delay after the mouse leaves it.
  */
 import { ANNOTATION_GROUPS, ANNOTATION_MESSAGES, ANNOTATION_TIMING, HIGHLIGHT_PRIVACY_ATTRIBUTES, highlightPrivacyAttributes, type Annotation } from '@lectern/core';
 import { act, fireEvent, render, screen } from '@testing-library/react';

@@ -1,9 +1,10 @@
 /**
- * The order a chapter's annotations are drawn in (issue 9's 1,000-highlight budget): the spec's batches of 10 every
- * 10 ms stay, but the queue starts with the highlights in view, in reading order, then goes outwards (the next and
- * previous pages), and those with no stored position come last; when the reader moves, what is left is ordered
- * again around the new view. Those far out of view are handed to the browser's highlights in one change at the end
- * (Chromium re-validates every highlight on any change: a hundred small changes cost a hundred growing frames).
+ * The order a chapter's annotations are drawn in (the 1,000-highlight budget: docs/performance.md "1,000 highlights in
+ * one chapter"): the spec's batches of 10 every 10 ms stay, but the queue starts with the highlights in view, in
+ * reading order, then goes outwards (the next and previous pages), and those with no stored position come last; when
+ * the reader moves, what is left is ordered again around the new view. Those far out of view are handed to the
+ * browser's highlights in one change at the end (Chromium re-validates every highlight on any change: a hundred small
+ * changes cost a hundred growing frames).
  */
 import { ANNOTATION_TIMING, type AnnotationSelector } from '@lectern/core';
 import { describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 /**
- * Annotations on the client (issue 9): describing a selection and anchoring it again on stored chapter markup —
- * unchanged, edited before, inside and after the highlight, the words repeated elsewhere, the words gone (an
- * orphan) — the note's markdown rendered as elements only (hostile notes stay text), and the token keeper's
- * refresh and retry timings (reader.md §9).
+ * Annotations on the client (docs/decisions.md "Annotations in the reader"): describing a selection and anchoring it
+ * again on stored chapter markup — unchanged, edited before, inside and after the highlight, the words repeated
+ * elsewhere, the words gone (an orphan) — the note's markdown rendered as elements only (hostile notes stay text), and
+ * the token keeper's refresh and retry timings (reader.md §9).
  */
 import { ANNOTATION_TIMING, type AnnotationSelector } from '@lectern/core';
 import { render } from '@testing-library/react';

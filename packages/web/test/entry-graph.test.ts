@@ -1,5 +1,5 @@
 /**
- * The entry's static graph carries no zod (issue 21, docs/performance.md "What costs the mobile score now"): every
+ * The entry's static graph carries no zod (docs/performance.md "What costs the mobile score now"): every
  * core name the modules of that graph import must be defined in a core module that, with everything it imports,
  * is zod-free. Otherwise the bundler puts that module (and zod, and the schemas beside it) in a chunk the entry
  * imports, and all of it is downloaded and evaluated before the first paint, though the client's schemas are meant

@@ -1,9 +1,9 @@
 /**
- * The media players (issue 22): the rules of reader.md §4 "Video", §5, §9 (mediaTime.ts), usage intervals into the
- * real usage queue and its validator (mediaUsage.ts), the video session with its retries and the 90 s refresh
- * throttle (api/media.ts, useMediaSession.ts), and the screens rendered in the DOM against answers shaped as the
- * server's: the header, the session's src, "Forbidden" with the preview, the timeout's sentences, the visitor's
- * preview without a session, the transcript that seeks, and the audiobook's controls and sleep timer.
+ * The media players (docs/decisions.md "Media players"): the rules of reader.md §4 "Video", §5, §9 (mediaTime.ts),
+ * usage intervals into the real usage queue and its validator (mediaUsage.ts), the video session with its retries and
+ * the 90 s refresh throttle (api/media.ts, useMediaSession.ts), and the screens rendered in the DOM against answers
+ * shaped as the server's: the header, the session's src, "Forbidden" with the preview, the timeout's sentences, the
+ * visitor's preview without a session, the transcript that seeks, and the audiobook's controls and sleep timer.
  *
  * jsdom plays no media: the element is real, and the events a browser fires as it plays are dispatched on it (the
  * e2e suite plays real files in Chromium).

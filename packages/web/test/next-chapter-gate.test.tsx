@@ -1,5 +1,5 @@
 /**
- * The next chapter is prepared after the opening, not during it (issue 21: its block, check and source were
+ * The next chapter is prepared after the opening, not during it (its block, check and source were
  * blocking time on the reader's Lighthouse run): once the chapter is painted and the reader moves, or after the
  * first screen has been quiet NEXT_CHAPTER_QUIET_MS.
  */

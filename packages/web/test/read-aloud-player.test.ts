@@ -1,9 +1,9 @@
 /**
- * Read aloud (issue 12): which phrase the player reads next — the skippable structures passed over with "Skip extras"
- * on and read with it off (by the audio clock, by next and previous, where reading starts and when the setting is
- * turned on mid-phrase), and escape to the first phrase after an escapable structure. The pure choice functions first,
- * then the player itself in jsdom over a chapter document, its <audio> element driven by hand (jsdom plays no sound).
- * In Chromium with real audio: e2e/read-aloud.e2e.ts.
+ * Read aloud (docs/decisions.md "Read aloud"): which phrase the player reads next — the skippable structures passed
+ * over with "Skip extras" on and read with it off (by the audio clock, by next and previous, where reading starts and
+ * when the setting is turned on mid-phrase), and escape to the first phrase after an escapable structure. The pure
+ * choice functions first, then the player itself in jsdom over a chapter document, its <audio> element driven by hand
+ * (jsdom plays no sound). In Chromium with real audio: e2e/read-aloud.e2e.ts.
  */
 import type { MediaOverlay } from '@lectern/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * A reader address decides between the reader and the media players by the title's format (router.tsx ViewPage).
  * It asks the metadata call for the format, not the book detail: Moby-Dick's detail is 54 KB, downloaded and
- * checked before the reader could ask for its chapter (issue 21, Lighthouse mobile). A detail already in the cache
+ * checked before the reader could ask for its chapter (Lighthouse mobile). A detail already in the cache
  * (the title page) answers without a request; a video still opens the players.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';

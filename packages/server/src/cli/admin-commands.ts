@@ -1,6 +1,7 @@
 /**
- * The operators' console's actions on the command line (issue 23: everything the console does is also in the CLI),
- * through the same services; each change is written to the audit log as done by 'cli'.
+ * The operators' console's actions on the command line (everything the console does is also in the CLI;
+ * docs/decisions.md "Operators' console: the server side"), through the same services; each change is written to the
+ * audit log as done by 'cli'.
  *   users:list [--q TEXT] [--role admin|content-creator|preview-creator|reader] [--status S]
  *   users:role --email E [--role R]...          (the whole set of roles; none makes a plain reader)
  *   users:status --email E --status trial|subscriber|expired|cancelled

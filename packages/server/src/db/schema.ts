@@ -305,7 +305,10 @@ export interface UserTopicsTable {
   chosen_at: string;
 }
 
-/** Every change of an account's state, in order (issue 10: each transition one service call, written here). */
+/**
+ * Every change of an account's state, in order (each transition one service call, written here; docs/decisions.md
+ * "Joining").
+ */
 export interface AccountHistoryTable {
   id: Generated<number>;
   user_id: number;

@@ -1,5 +1,5 @@
 /**
- * EPUB Media Overlays 3.3 (issue 12, read aloud): the SMIL document a spine item names in its manifest
+ * EPUB Media Overlays 3.3 (docs/decisions.md "Read aloud"): the SMIL document a spine item names in its manifest
  * `media-overlay` attribute, reduced to what the reader plays: for each chapter, the phrases in order, each a
  * fragment of the chapter (`<text src="chapter.xhtml#id">`) and a clip of one of the book's audio files
  * (`<audio src clipBegin clipEnd>`), with the structure around it that a listener may skip (page numbers, notes)

@@ -1,12 +1,12 @@
 /**
- * Every admin action that changed something is written to the audit log (issue 23), in one place rather than in
- * each route: an onSend hook on the unsafe admin routes (`/api/v1/admin/`, `/api/v2/admin/`). It runs after the
- * action's transaction has committed and before the answer leaves (a client that has its answer can read the entry).
- * The console's routes set `request.audit` as soon as their change commits: that is written whatever the status
- * (a 5xx from work after the commit still leaves its entry). The older routes are described here from their
- * address, parameters, body and answer, for a 2xx only: they cannot tell a failure after their commit from one
- * before. Other refusals change nothing and are not written, except an import whose every file was refused: the
- * refusals are what the dashboard's import failures show.
+ * Every admin action that changed something is written to the audit log (docs/decisions.md "Operators' console: the
+ * server side"), in one place rather than in each route: an onSend hook on the unsafe admin routes (`/api/v1/admin/`,
+ * `/api/v2/admin/`). It runs after the action's transaction has committed and before the answer leaves (a client that
+ * has its answer can read the entry). The console's routes set `request.audit` as soon as their change commits: that is
+ * written whatever the status (a 5xx from work after the commit still leaves its entry). The older routes are described
+ * here from their address, parameters, body and answer, for a 2xx only: they cannot tell a failure after their commit
+ * from one before. Other refusals change nothing and are not written, except an import whose every file was refused:
+ * the refusals are what the dashboard's import failures show.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';

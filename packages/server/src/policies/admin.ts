@@ -1,6 +1,7 @@
 /**
- * Who may use the operators' console (issue 23): admins everything; content creators the content parts (import,
- * titles, chapter flags); nobody else anything (401 signed out, 403 signed in).
+ * Who may use the operators' console (docs/decisions.md "Operators' console: the server side"): admins everything;
+ * content creators the content parts (import, titles, chapter flags); nobody else anything (401 signed out, 403 signed
+ * in).
  */
 import { APP_MESSAGES, MESSAGES } from '@lectern/core';
 import type { UserRow } from '../db/schema.ts';

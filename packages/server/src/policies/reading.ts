@@ -49,8 +49,8 @@ export function effectiveStatus(
 }
 
 /**
- * A cancelled account keeps reading to the end of the period it paid for (issue 10: cancel is "at the end of the
- * period"); the scheduled job then makes it expired.
+ * A cancelled account keeps reading to the end of the period it paid for (docs/decisions.md, its "Subscriptions"
+ * entry: "Cancelling is at the end of the paid period"); the scheduled job then makes it expired.
  */
 export function inPaidPeriod(user: { subscription_ends_at?: string | null }, now: Date = new Date()): boolean {
   return !!user.subscription_ends_at && Date.parse(user.subscription_ends_at) > now.getTime();

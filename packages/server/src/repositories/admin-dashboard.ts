@@ -1,7 +1,8 @@
 /**
- * The console's dashboard and health figures (issue 23), from first-party data only: reading (the daily summary of
- * usage events, reading-summary.ts: minutes as the share read of each chapter's length), accounts and their history, titles, searches that found
- * nothing (search_misses), the database's own size. Days are the UTC dates of the stored ISO times.
+ * The console's dashboard and health figures (docs/decisions.md "Operators' console: the server side"), from
+ * first-party data only: reading (the daily summary of usage events, reading-summary.ts: minutes as the share read of
+ * each chapter's length), accounts and their history, titles, searches that found nothing (search_misses), the
+ * database's own size. Days are the UTC dates of the stored ISO times.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';

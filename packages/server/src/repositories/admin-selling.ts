@@ -1,7 +1,7 @@
 /**
- * The operators' view of selling (issue 23): invoices with the account billed and the team paid for, teams with
- * their owner and member count, and a promotion code's redemptions (the invoices that used it). Newest first, paged
- * by id (keyset: `after` is the previous page's last id).
+ * The operators' view of selling (docs/decisions.md "The console's selling"): invoices with the account billed and the
+ * team paid for, teams with their owner and member count, and a promotion code's redemptions (the invoices that used
+ * it). Newest first, paged by id (keyset: `after` is the previous page's last id).
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database, InvoiceRow, TeamRow } from '../db/schema.ts';

@@ -1,7 +1,8 @@
 /**
- * The operators' view of titles (issue 23): every title (each file, not only those standing for their work), searched
- * by folded title prefix, an author's folded name prefix or the exact book id, in title order with keyset paging;
- * an edit of a title's descriptive fields under its version; retiring and restoring; its readers' figures.
+ * The operators' view of titles (docs/decisions.md "The console's titles"): every title (each file, not only those
+ * standing for their work), searched by folded title prefix, an author's folded name prefix or the exact book id, in
+ * title order with keyset paging; an edit of a title's descriptive fields under its version; retiring and restoring;
+ * its readers' figures.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, TitleRow } from '../db/schema.ts';

@@ -1,4 +1,7 @@
-/** The operators' view of accounts (issue 23): search, one account with its team and sessions, role and status. */
+/**
+ * The operators' view of accounts (docs/decisions.md "Operators' console: the server side"): search, one account with
+ * its team and sessions, role and status.
+ */
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewUser, SessionRow, TeamRow, UserRow, UserUpdate } from '../db/schema.ts';
 import { onPostgres, unlessTaken } from './conflicts.ts';

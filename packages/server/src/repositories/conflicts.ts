@@ -1,5 +1,5 @@
 /**
- * Writes that race (issue 21: 200 identical creations at once answered 500). A check-then-insert loses to another
+ * Writes that race (200 identical creations at once answered 500). A check-then-insert loses to another
  * request between its check and its insert; the unique index is what settles it, on both engines: an insert that
  * does nothing on conflict, or a unique violation caught here and answered as the check would have.
  */

@@ -1,7 +1,7 @@
 /**
- * What the home dashboard reads beyond the catalog's listings (issue 11): a reader's positions and queue as titles,
- * reading activity by title (popular, trending), topics, the operator's editors' picks and announcements, and the
- * recommendation actions readers took.
+ * What the home dashboard reads beyond the catalog's listings (docs/decisions.md "The home dashboard"): a reader's
+ * positions and queue as titles, reading activity by title (popular, trending), topics, the operator's editors' picks
+ * and announcements, and the recommendation actions readers took.
  */
 import { type Kysely, sql } from 'kysely';
 import type { AnnouncementRow, Database, RecommendationActionsTable, TitleRow } from '../db/schema.ts';

@@ -6,8 +6,8 @@
  *
  * Listing keys: `all`, `t:{topic id}`, `p:{publisher id}`, `f:{format}`, `t:{topic id}|f:{format}`,
  * `p:{publisher id}|f:{format}`. Only titles that stand for their work are listed (work_title_id is null); a
- * format listing holds the works that have a title in that format. Retired titles (an operator's, issue 23) are
- * in none.
+ * format listing holds the works that have a title in that format. Retired titles (an operator's, docs/decisions.md
+ * "Operators' console: the server side") are in none.
  *
  * The derivation is SQL, once, here: an import refreshes its work's rows (migrations keep copies as they were).
  */

@@ -1,6 +1,6 @@
 /**
- * The marketing modules' rows (issue 24, migration 0038): the newsletter's subscribers and issues, the titles a
- * newsletter lists, and the home blocks a reader dismissed.
+ * The marketing modules' rows (docs/decisions.md "The marketing modules", migration 0038): the newsletter's subscribers
+ * and issues, the titles a newsletter lists, and the home blocks a reader dismissed.
  */
 import type { Kysely } from 'kysely';
 import type { Database, NewsletterIssuesTable, TitleRow } from '../db/schema.ts';

@@ -1,9 +1,9 @@
 /**
- * Teams (issue 10): a team's subscription and seats, its members (users.team_id) and its invitations. Every change
- * is one transaction with its account-history entries, made only from the state it expects (compare-and-set, as in
- * repositories/subscriptions.ts): the seats in use are a counter taken with `seats_used + n <= seats`, an invitation
- * is spent with `status = 'pending'`, a member is removed with `team_id = team` — so two clicks at once use one seat,
- * accept an invitation once and remove a member once.
+ * Teams (docs/decisions.md "Teams"): a team's subscription and seats, its members (users.team_id) and its invitations.
+ * Every change is one transaction with its account-history entries, made only from the state it expects
+ * (compare-and-set, as in repositories/subscriptions.ts): the seats in use are a counter taken with `seats_used + n <=
+ * seats`, an invitation is spent with `status = 'pending'`, a member is removed with `team_id = team` — so two clicks
+ * at once use one seat, accept an invitation once and remove a member once.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, InvoiceRow, NewUser, TeamInvitationRow, TeamRow, UserRow } from '../db/schema.ts';

@@ -47,7 +47,7 @@ export class UsersRepository {
 
   /**
    * The team of that name, created when missing. Only teams no one bought (no owner): a team with seats is joined
-   * through its invitations, which count its seats (docs/decisions.md "Teams (issue 10)").
+   * through its invitations, which count its seats (docs/decisions.md "Teams").
    */
   async ensureTeam(name: string, now: string): Promise<number> {
     const found = await this.db.selectFrom('teams').select('id').where('name', '=', name).where('owner_id', 'is', null).executeTakeFirst();

@@ -1,8 +1,9 @@
 /**
- * The operators' console API (issue 23; contract in core/admin.ts): audit log, titles, people, dashboard, health.
- * Admins only, but for the titles, which content creators may use too (not their readers' list: emails and ids
- * are for admins). Every unsafe call here sets `request.audit` with what it changed, as soon as the change is
- * committed; plugins/admin-audit.ts writes it whatever the answer then turns out to be.
+ * The operators' console API (docs/decisions.md "Operators' console: the server side"; contract in core/admin.ts):
+ * audit log, titles, people, dashboard, health. Admins only, but for the titles, which content creators may use too
+ * (not their readers' list: emails and ids are for admins). Every unsafe call here sets `request.audit` with what it
+ * changed, as soon as the change is committed; plugins/admin-audit.ts writes it whatever the answer then turns out to
+ * be.
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,

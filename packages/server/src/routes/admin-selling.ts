@@ -1,8 +1,8 @@
 /**
- * The operators' console, selling (issue 23; contract in core/admin-selling.ts, addresses in core/admin.ts):
- * invoices listed, teams (list, detail, seats, owner, removing a member), a promotion code's limit and end and its
- * redemptions. Admins only. Every change sets `request.audit` (plugins/admin-audit.ts writes it). Creating codes,
- * plans and marking an invoice paid are the older routes in routes/subscriptions.ts.
+ * The operators' console, selling (docs/decisions.md "The console's selling"; contract in core/admin-selling.ts,
+ * addresses in core/admin.ts): invoices listed, teams (list, detail, seats, owner, removing a member), a promotion
+ * code's limit and end and its redemptions. Admins only. Every change sets `request.audit` (plugins/admin-audit.ts
+ * writes it). Creating codes, plans and marking an invoice paid are the older routes in routes/subscriptions.ts.
  */
 import {
   adminInvoicesQuerySchema,

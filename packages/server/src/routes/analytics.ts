@@ -1,5 +1,5 @@
 /**
- * First-party analytics (docs/decisions.md "Analytics (issue 10)"): pages POST small batches of events, signed in or
+ * First-party analytics (docs/decisions.md "Analytics"): pages POST small batches of events, signed in or
  * not (the CSRF check applies as to every POST: an anonymous page sends the anonymous token); operators read the
  * counts under /api/v1/admin/analytics/ (admins only: 401 signed out, 403 otherwise, as the other admin routes).
  */

@@ -30,7 +30,8 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
     const { bookId } = bookParams.parse(request.params);
     reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
     const detail = await deps.catalog.detail(bookId, await currentUser(request));
-    // the operator's bookshop address for it (BUY_LINK_TEMPLATE; issue 24), absent when unset
+    // the operator's bookshop address for it (BUY_LINK_TEMPLATE; docs/decisions.md "The marketing modules"), absent
+    // when unset
     const buyUrl = deps.buyLinks.buyLink(detail);
     return buyUrl ? { ...detail, buy_url: buyUrl } : detail;
   });

@@ -1,7 +1,7 @@
 /**
- * The home dashboard's data (issue 11): GET /api/v2/home/ for whoever asks (the recently viewed cookie is read
- * here), the recommendation action POST /r/api/ (library-playlists-account.md §7), and the operators' editors'
- * picks and announcements.
+ * The home dashboard's data (docs/decisions.md "The home dashboard"): GET /api/v2/home/ for whoever asks (the recently
+ * viewed cookie is read here), the recommendation action POST /r/api/ (library-playlists-account.md §7), and the
+ * operators' editors' picks and announcements.
  */
 import {
   announcementRequestSchema,

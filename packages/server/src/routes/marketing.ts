@@ -1,7 +1,7 @@
 /**
- * The marketing modules (issue 24): the home's blocks for this reader, dismissing one, the newsletter's opt-in and
- * sample, and the unsubscribe link's two calls, which need no sign-in (the signed token is the authority; the POST
- * still carries the page's CSRF token like every unsafe call).
+ * The marketing modules (docs/decisions.md "The marketing modules"): the home's blocks for this reader, dismissing one,
+ * the newsletter's opt-in and sample, and the unsubscribe link's two calls, which need no sign-in (the signed token is
+ * the authority; the POST still carries the page's CSRF token like every unsafe call).
  */
 import {
   homeDismissalRequestSchema,

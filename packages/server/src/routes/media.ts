@@ -1,7 +1,7 @@
 /**
- * Video courses and audiobooks (issue 22): the video session (reader.md §7 `GET /api/v1/player/kaltura_session/`),
- * a part's stream and captions, and a title's preview clip. The streams go out as book files do
- * (plugins/book-files.ts sendMediaFile: sandbox CSP, nosniff, ranges, HEAD, from disk).
+ * Video courses and audiobooks (docs/decisions.md "Media serving"): the video session (reader.md §7 `GET
+ * /api/v1/player/kaltura_session/`), a part's stream and captions, and a title's preview clip. The streams go out as
+ * book files do (plugins/book-files.ts sendMediaFile: sandbox CSP, nosniff, ranges, HEAD, from disk).
  */
 import { mediaSessionQuerySchema, type MediaSupport, paths } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';

@@ -1,6 +1,6 @@
 /**
- * Joining (issue 10): registration, the email and password checks, the onboarding topics. Each entry call is
- * limited per client address (services/request-limits.ts); registration opens a session like a sign-in.
+ * Joining (docs/decisions.md "Joining"): registration, the email and password checks, the onboarding topics. Each entry
+ * call is limited per client address (services/request-limits.ts); registration opens a session like a sign-in.
  */
 import {
   ACCOUNT_ENTRY_MESSAGES,

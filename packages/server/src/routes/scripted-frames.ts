@@ -1,4 +1,7 @@
-/** GET /api/v1/book/{book_id}/scripted-frame/?path=: where a scripted title's chapter frame loads from (issue 12). */
+/**
+ * GET /api/v1/book/{book_id}/scripted-frame/?path=: where a scripted title's chapter frame loads from
+ * (docs/decisions.md "Scripted titles on their own origin").
+ */
 import { MESSAGES } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

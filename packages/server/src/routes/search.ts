@@ -1,4 +1,4 @@
-/** Finding (issue 11; paths in core's search.ts and docs/decisions.md): catalog search, suggest, in-book search, selection. */
+/** Finding (paths in core's search.ts and docs/decisions.md): catalog search, suggest, in-book search, selection. */
 import { catalogSearchQuerySchema, DEFAULT_SEARCH_QUERY, inBookSearchQuerySchema, searchPaths, searchSelectionSchema, suggestQuerySchema } from '@lectern/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { currentUser } from '../plugins/auth-context.ts';
@@ -7,7 +7,10 @@ import { type Gate, inTurn } from '../util/gate.ts';
 
 export function searchRoutes(
   app: FastifyInstance,
-  /** misses: counts a search that found nothing (the operators' dashboard, issue 23) */
+  /**
+   * misses: counts a search that found nothing (the operators' dashboard, docs/decisions.md "Operators' console: the
+   * server side")
+   */
   deps: { search: SearchService; heavy: Gate; listing: Gate; misses?: (q: string) => Promise<void> },
 ): void {
   // The searches are the heavy requests and the suggestions read the catalog: they take turns (docs/decisions.md

@@ -1,6 +1,6 @@
 /**
- * Staying (issue 10): plans, promotion codes, the reader's subscription (subscribe or change plan, cancel,
- * reactivate), and the operator's side of it (plan prices, promotion codes, marking an invoice paid).
+ * Staying (docs/decisions.md "Joining"): plans, promotion codes, the reader's subscription (subscribe or change plan,
+ * cancel, reactivate), and the operator's side of it (plan prices, promotion codes, marking an invoice paid).
  */
 import { accountEntryPaths, APP_MESSAGES, MESSAGES, promotionQuerySchema, reactivateRequestSchema, subscribeRequestSchema, PLANS } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Teams (issue 10; paths in core's teamPaths and docs/decisions.md "Teams (issue 10)"): the caller's team, buying
+ * Teams (paths in core's teamPaths and docs/decisions.md "Teams"): the caller's team, buying
  * seats, inviting (limited per inviting account), revoking, removing and leaving, the team's subscription, and the
  * invitation link (what it offers; accepting it, which signs a visitor up and in).
  */

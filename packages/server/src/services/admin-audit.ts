@@ -1,7 +1,8 @@
 /**
- * The operators' audit log (issue 23): every admin action that changed something is one entry, whether it came from
- * the console, the API or the command line. HTTP actions are written by plugins/admin-audit.ts before the answer
- * leaves (so a client that has its answer can read the entry); the command line calls `record` with actor 'cli'.
+ * The operators' audit log (docs/decisions.md "Operators' console: the server side"): every admin action that changed
+ * something is one entry, whether it came from the console, the API or the command line. HTTP actions are written by
+ * plugins/admin-audit.ts before the answer leaves (so a client that has its answer can read the entry); the command
+ * line calls `record` with actor 'cli'.
  */
 import { type AdminAuditQuery, ADMIN_CONSOLE_MESSAGES as M, ADMIN_PAGE_SIZE, type AuditEntry, type AuditPage } from '@lectern/core';
 import type { AuditLogRow } from '../db/schema.ts';

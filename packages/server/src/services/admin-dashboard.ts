@@ -1,6 +1,7 @@
 /**
- * The console's dashboard (issue 23: charts over a chosen range, from first-party data only) and health page
- * (version, engine, sizes, import queue, the last server errors, the scheduled jobs with their last run).
+ * The console's dashboard (charts over a chosen range, from first-party data only; docs/decisions.md "Operators'
+ * console: the server side") and health page (version, engine, sizes, import queue, the last server errors, the
+ * scheduled jobs with their last run).
  */
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';

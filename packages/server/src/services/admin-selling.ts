@@ -1,8 +1,8 @@
 /**
- * The operators' selling (issue 23): invoices, teams and promotion codes as the console and the command line see
- * and change them. The rules stay where readers meet them: seats, members and owners in services/teams.ts, codes
- * and invoices in services/subscriptions.ts; this adds the lists and answers in the console's shapes. The caller
- * writes the audit entry (routes: request.audit; the command line: 'cli').
+ * The operators' selling (docs/decisions.md "The console's selling"): invoices, teams and promotion codes as the
+ * console and the command line see and change them. The rules stay where readers meet them: seats, members and owners
+ * in services/teams.ts, codes and invoices in services/subscriptions.ts; this adds the lists and answers in the
+ * console's shapes. The caller writes the audit entry (routes: request.audit; the command line: 'cli').
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,

@@ -1,7 +1,8 @@
 /**
- * The operators' titles (issue 23): search and page every title, read one with its readers' figures, edit its
- * descriptive fields under a version check, retire and restore it. Used by the console's routes and the command
- * line; the caller writes the audit entry from what `edit` answers (the fields before and after).
+ * The operators' titles (docs/decisions.md "The console's titles"): search and page every title, read one with its
+ * readers' figures, edit its descriptive fields under a version check, retire and restore it. Used by the console's
+ * routes and the command line; the caller writes the audit entry from what `edit` answers (the fields before and
+ * after).
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,
@@ -144,7 +145,10 @@ export class AdminTitlesService {
     return this.detailOf(await this.find(bookId));
   }
 
-  /** What the importer forgave (issue 24): the kept warnings and the chapters shown recovered. */
+  /**
+   * What the importer forgave (docs/decisions.md "A chapter that is not well-formed"): the kept warnings and the
+   * chapters shown recovered.
+   */
   async warnings(bookId: string): Promise<AdminTitleWarnings> {
     const title = await this.find(bookId);
     const warnings = title.import_warnings ? (JSON.parse(title.import_warnings) as string[]) : [];

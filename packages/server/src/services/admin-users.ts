@@ -1,7 +1,7 @@
 /**
- * The operators' people (issue 23): search accounts, one account's status, roles, trial, team and sessions; change
- * roles and status, send a password reset, end every session, create an account. The console's routes and the
- * command line both come here; the caller writes the audit entry.
+ * The operators' people (docs/decisions.md "Operators' console: the server side"): search accounts, one account's
+ * status, roles, trial, team and sessions; change roles and status, send a password reset, end every session, create an
+ * account. The console's routes and the command line both come here; the caller writes the audit entry.
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,

@@ -1,6 +1,6 @@
 /**
  * First-party analytics (library-playlists-account.md §7 "Analytics events are sent on form submits and clicks, each
- * with category, action, label"; docs/decisions.md "Analytics (issue 10)"). Nothing leaves the server: events are
+ * with category, action, label"; docs/decisions.md "Analytics"). Nothing leaves the server: events are
  * rows of our own database, kept `retentionDays` and then deleted by the hourly purge.
  *
  * Privacy: an event keeps the account's id when one is signed in, and never the client's address. The per-address

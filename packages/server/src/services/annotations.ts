@@ -1,6 +1,7 @@
 /**
- * The annotation store (issue 9): the Annotator store protocol's create, read, update, delete, search and index
- * under a chapter's (or a book's) prefix, the auth token, the fragment sanitiser and a reader's export.
+ * The annotation store (docs/decisions.md "Annotations"): the Annotator store protocol's create, read, update, delete,
+ * search and index under a chapter's (or a book's) prefix, the auth token, the fragment sanitiser and a reader's
+ * export.
  *
  * Rules, in one place each:
  * - who may do what to an annotation is core's `permits` (reader.md §6); read/update/delete answer 404 for a note

@@ -333,7 +333,7 @@ export class CatalogService {
 
   /**
    * The reading policy's refusal, in words that fit the reader: one removed from (or who left) a team is told so and
-   * how to subscribe themselves, not that "your subscription has ended" (issue 21: they never had one).
+   * how to subscribe themselves, not that "your subscription has ended" (they never had one).
    */
   async refusalFor(user: UserRow | null, err: unknown): Promise<unknown> {
     if (!user || !this.reading.history || !(err instanceof AppError) || err.status !== 403 || err.detail !== READING_MESSAGES.subscriptionEnded) return err;

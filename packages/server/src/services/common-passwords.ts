@@ -1,6 +1,7 @@
 /**
- * The 10,000 most used passwords (issue 10's rule), from the frequency-ranked list that zxcvbn-ts ships
- * (@zxcvbn-ts/language-common, MIT; built from leaked-password corpora), lower-cased. Loaded on first use.
+ * The 10,000 most used passwords (docs/decisions.md "Joining", "Common passwords"), from the frequency-ranked list that
+ * zxcvbn-ts ships (@zxcvbn-ts/language-common, MIT; built from leaked-password corpora), lower-cased. Loaded on first
+ * use.
  */
 import { dictionary } from '@zxcvbn-ts/language-common';
 

@@ -1,8 +1,8 @@
 /**
- * The home dashboard (issue 11; library-playlists-account.md §2 "Dense home dashboard sections"): each section a
- * row of HOME_ROW_SIZE title cards fed by real data, left out when empty. Signed-in readers get their own rows
- * (continue reading, queue, recommended, trending in their topics); everyone gets what they viewed last (the
- * recently viewed cookie), what is new, popular and picked by the editors, and the topics to browse.
+ * The home dashboard (docs/decisions.md "The home dashboard"; library-playlists-account.md §2 "Dense home dashboard
+ * sections"): each section a row of HOME_ROW_SIZE title cards fed by real data, left out when empty. Signed-in readers
+ * get their own rows (continue reading, queue, recommended, trending in their topics); everyone gets what they viewed
+ * last (the recently viewed cookie), what is new, popular and picked by the editors, and the topics to browse.
  *
  * Cost: a fixed number of indexed reads per request. The reading-activity rankings (popular, trending) are the
  * same for every reader, so they are computed once per ACTIVITY_TTL_MS (single flight) and filtered in memory.

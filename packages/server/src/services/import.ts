@@ -661,7 +661,8 @@ async function editionOf(
       title_lang: parsed.textDirection?.title.lang ?? null,
       page_progression: parsed.pageProgression ?? null,
       ...titleRenditionColumns(parsed.rendition),
-      // kept for the operators' title detail (issue 24): what the importer forgave
+      // kept for the operators' title detail (docs/decisions.md "A chapter that is not well-formed"): what the importer
+      // forgave
       import_warnings: JSON.stringify(parsed.warnings),
     },
     bundle: {

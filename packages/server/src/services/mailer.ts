@@ -1,6 +1,7 @@
 /**
- * Email (issue 10): through SMTP with nodemailer when SMTP_URL is set, otherwise written to the log (a fresh install
- * has no mail server; the operator reads the link there). Services ask for a message; they never see the transport.
+ * Email (docs/decisions.md "Joining"): through SMTP with nodemailer when SMTP_URL is set, otherwise written to the log
+ * (a fresh install has no mail server; the operator reads the link there). Services ask for a message; they never see
+ * the transport.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 

@@ -1,5 +1,5 @@
 /**
- * The marketing modules of library-playlists-account.md §2 (issue 24; docs/decisions.md "The marketing modules"):
+ * The marketing modules of library-playlists-account.md §2 (docs/decisions.md "The marketing modules"):
  * - the newsletter of what is new: readers opt in (home) and out (account page, or the mail's link without signing
  *   in); `runDue` is the scheduled job, sending at most one issue per NEWSLETTER_DAYS through the mailer (SMTP, or
  *   the log) that lists the titles added since the last issue;

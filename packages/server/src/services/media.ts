@@ -1,6 +1,7 @@
 /**
- * Video courses and audiobooks as they are played (issue 22; reader.md §3 "Video session", §6, §7): the video
- * session (`ks`), and which stored file a stream, a part's captions or a title's preview clip is, for whom.
+ * Video courses and audiobooks as they are played (docs/decisions.md "Media serving"; reader.md §3 "Video session", §6,
+ * §7): the video session (`ks`), and which stored file a stream, a part's captions or a title's preview clip is, for
+ * whom.
  *
  * The session is a capability token (SignedTokens, purpose 'media-session') naming the account (its uuid), the title
  * and an expiry MEDIA_SESSION_TTL_MS ahead; it is given only to a signed-in reader with rights to the whole title.

@@ -1,8 +1,8 @@
 /**
- * "Forgot password" (issue 10): a one-time link that works for an hour. Asking answers the same whether or not an
- * account uses the address (no enumeration beyond the per-address limit), and the link is built from the configured
- * PUBLIC_URL, never from the request's Host header (which an attacker could set to send the token to their site).
- * Using it sets the new password and signs the account out everywhere.
+ * "Forgot password" (docs/decisions.md "Joining"): a one-time link that works for an hour. Asking answers the same
+ * whether or not an account uses the address (no enumeration beyond the per-address limit), and the link is built from
+ * the configured PUBLIC_URL, never from the request's Host header (which an attacker could set to send the token to
+ * their site). Using it sets the new password and signs the account out everywhere.
  */
 import { ACCOUNT_ENTRY_MESSAGES, accountEntryPaths, PASSWORD_RESET_TTL_MS, passwordProblem } from '@lectern/core';
 import { badRequest } from '../errors.ts';

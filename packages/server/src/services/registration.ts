@@ -1,7 +1,7 @@
 /**
- * Joining (issue 10): the email check, the password check, registration into a free trial and the topics a new
- * reader picks. Registration writes the account and its history entry together; a second registration of the same
- * email (even one racing the first) is refused with the field named.
+ * Joining (docs/decisions.md "Joining"): the email check, the password check, registration into a free trial and the
+ * topics a new reader picks. Registration writes the account and its history entry together; a second registration of
+ * the same email (even one racing the first) is refused with the field named.
  */
 import {
   ACCOUNT_ENTRY_MESSAGES,

@@ -1,12 +1,12 @@
 /**
- * Scripted titles on their own origin (issue 12; docs/decisions.md "Scripted titles"). A title an operator allowed
+ * Scripted titles on their own origin (docs/decisions.md "Scripted titles"). A title an operator allowed
  * to run scripts is read in a frame whose page comes from SCRIPTED_ORIGIN, a second host name with none of the app's
  * cookies. The reader asks the app for the frame's address (the signed-in reader, a chapter they may read); the
  * address carries a capability token — the reader's session (its public id, never the secret), the book, an
  * expiry, a nonce, an HMAC — and the scripted origin checks it, and the session and the reader's rights, on every file.
  * Signing out or losing the subscription ends the frame's access as it ends the app's.
  *
- * The address alone is not enough (issue 21: a leaked one worked for anyone, without cookies, for four hours): the
+ * The address alone is not enough (a leaked one worked for anyone, without cookies, for four hours): the
  * first request under a token, within HANDSHAKE_MS of its issue and once only, binds it to that browser with a cookie
  * of the scripted origin (HttpOnly, scoped to the token's path); every later request under the token must carry it.
  * A leaked address is then dead in another browser: already bound, or too old to bind. An answer the browser drops

@@ -1,8 +1,9 @@
 /**
- * Finding (issue 11): the catalog search with facets and passage hits, the header's suggestions, search inside one
- * book (reader.md §3, §7), the search-selection record, and the backfill of titles imported before search existed.
- * The catalog search lists what the catalog lists (one result per work); passages come only from chapters the
- * caller may read whole (a visitor sees the samples' passages), so search never shows text the reader would not.
+ * Finding (docs/decisions.md "Finding"): the catalog search with facets and passage hits, the header's suggestions,
+ * search inside one book (reader.md §3, §7), the search-selection record, and the backfill of titles imported before
+ * search existed. The catalog search lists what the catalog lists (one result per work); passages come only from
+ * chapters the caller may read whole (a visitor sees the samples' passages), so search never shows text the reader
+ * would not.
  */
 import {
   type CatalogSearchQuery,

@@ -1,9 +1,10 @@
 /**
- * The subscription state machine (issue 10): trial -> subscriber, trial -> expired -> subscriber, subscriber ->
- * cancelled -> reactivated (or expired at the end of the paid period), a plan change, and renewal. Each transition is
- * one call here, written to the account history in the same transaction as the change (repositories/subscriptions.ts),
- * and made only from the state it expects: two clicks at once make one change. Ends happen on time without a request:
- * `runDue` is called every minute by app.ts and at start, and works from the stored dates, so a restart loses nothing.
+ * The subscription state machine (docs/decisions.md "Joining"): trial -> subscriber, trial -> expired -> subscriber,
+ * subscriber -> cancelled -> reactivated (or expired at the end of the paid period), a plan change, and renewal. Each
+ * transition is one call here, written to the account history in the same transaction as the change
+ * (repositories/subscriptions.ts), and made only from the state it expects: two clicks at once make one change. Ends
+ * happen on time without a request: `runDue` is called every minute by app.ts and at start, and works from the stored
+ * dates, so a restart loses nothing.
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,

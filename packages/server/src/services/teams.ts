@@ -1,5 +1,5 @@
 /**
- * Teams (issue 10; docs/decisions.md "Teams (issue 10)"): an owner buys seats on a plan (an invoice through the
+ * Teams (docs/decisions.md "Teams"): an owner buys seats on a plan (an invoice through the
  * payment provider, as an account's subscription is paid), invites members by email with a one-time link that
  * expires, lists and removes them; a member reads while the team's subscription is live (policies/reading.ts
  * teamIsLive). The team's subscription has the account's states and transitions: active -> cancelled (reading to

@@ -1,8 +1,8 @@
 /**
- * An operator's cover upload (issue 23), read as hostile input: its kind from its first bytes (never its name or
- * declared type), its dimensions from its header before any pixel is decoded, then decoded whole and written again
- * without metadata (EXIF and the like: a phone's photo carries where it was taken). What is stored is what sharp
- * wrote, in the kind sent.
+ * An operator's cover upload (docs/decisions.md "The console's titles"), read as hostile input: its kind from its first
+ * bytes (never its name or declared type), its dimensions from its header before any pixel is decoded, then decoded
+ * whole and written again without metadata (EXIF and the like: a phone's photo carries where it was taken). What is
+ * stored is what sharp wrote, in the kind sent.
  */
 import sharp from 'sharp';
 

@@ -1,7 +1,8 @@
 /**
- * The operators' console's commands on the command line (cli/admin-commands.ts; issue 23), through the real
- * process on both engines: roles, status, sessions, a title's edit, retirement and restoring, each written to the
- * audit log as done by 'cli' and listed by audit:list; a bad value is named and changes nothing.
+ * The operators' console's commands on the command line (cli/admin-commands.ts; docs/decisions.md "Operators' console:
+ * the server side"), through the real process on both engines: roles, status, sessions, a title's edit, retirement and
+ * restoring, each written to the audit log as done by 'cli' and listed by audit:list; a bad value is named and changes
+ * nothing.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,9 +1,10 @@
 /**
- * The operators' console API after its review (issue 23 findings, H8) on both engines: readers' emails for admins
- * only, their list paged in SQL with totals in one query, a new edition moving the title's version, an edit
- * re-indexed for search, retired titles out of search, suggestions and the home, empty searches capped and purged,
- * the audit entry of a change that committed before a 5xx, retire/restore settled by the update, the 409 naming the
- * last actor on the title, the last admin kept, and account creation in one insert with the configured trial.
+ * The operators' console API after its review (docs/decisions.md "Operators' console: the review's findings") on both
+ * engines: readers' emails for admins only, their list paged in SQL with totals in one query, a new edition moving the
+ * title's version, an edit re-indexed for search, retired titles out of search, suggestions and the home, empty
+ * searches capped and purged, the audit entry of a change that committed before a 5xx, retire/restore settled by the
+ * update, the 409 naming the last actor on the title, the last admin kept, and account creation in one insert with the
+ * configured trial.
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,

@@ -1,8 +1,8 @@
 /**
- * The operators' console API (issue 23; core/admin.ts) on both engines: every route allowed to whom it is for and
- * refused to the others (anonymous 401, reader 403, content creator 403 but for the content parts), its bad input
- * named with nothing changed, and the audit entry each change writes, older admin routes included. Books are
- * made here (epubBook) and uploaded through the import route; reading is real usage events.
+ * The operators' console API (docs/decisions.md "Operators' console: the server side"; core/admin.ts) on both engines:
+ * every route allowed to whom it is for and refused to the others (anonymous 401, reader 403, content creator 403 but
+ * for the content parts), its bad input named with nothing changed, and the audit entry each change writes, older admin
+ * routes included. Books are made here (epubBook) and uploaded through the import route; reading is real usage events.
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,

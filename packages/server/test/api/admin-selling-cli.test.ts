@@ -1,7 +1,7 @@
 /**
- * The console's selling commands (cli/admin-commands.ts; issue 23) through the real process on both engines: a
- * team's seats (a bad count named, nothing changed), owner and members, a promotion code's limit and end, the
- * invoices and redemptions listed; each change written to the audit log as done by 'cli'.
+ * The console's selling commands (cli/admin-commands.ts; docs/decisions.md "The console's selling") through the real
+ * process on both engines: a team's seats (a bad count named, nothing changed), owner and members, a promotion code's
+ * limit and end, the invoices and redemptions listed; each change written to the audit log as done by 'cli'.
  */
 import fs from 'node:fs';
 import os from 'node:os';

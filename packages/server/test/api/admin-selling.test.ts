@@ -1,10 +1,10 @@
 /**
- * The operators' console, selling (issue 23; core/admin-selling.ts) on both engines: invoices listed by state and
- * account, one marked paid from the list; teams searched, shown with their members, their seats changed (never
- * below the seats in use), their owner changed and a member removed; a promotion code's limit and end changed (never
- * below its redemptions) and its redemptions listed. Each route refused to anonymous (401), readers and content
- * creators (403) and without CSRF, its bad input named with nothing changed, and each change written to the audit
- * log. A team is bought, and joined through its mailed invitations, by the teams' own service.
+ * The operators' console, selling (docs/decisions.md "The console's selling"; core/admin-selling.ts) on both engines:
+ * invoices listed by state and account, one marked paid from the list; teams searched, shown with their members, their
+ * seats changed (never below the seats in use), their owner changed and a member removed; a promotion code's limit and
+ * end changed (never below its redemptions) and its redemptions listed. Each route refused to anonymous (401), readers
+ * and content creators (403) and without CSRF, its bad input named with nothing changed, and each change written to the
+ * audit log. A team is bought, and joined through its mailed invitations, by the teams' own service.
  */
 import {
   ADMIN_CONSOLE_MESSAGES as M,

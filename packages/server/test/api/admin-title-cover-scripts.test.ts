@@ -1,9 +1,9 @@
 /**
- * A title's cover upload and its scripts flag from the console (issue 23), on both engines: allowed to operators
- * and content creators, refused to readers and visitors; hostile images refused with `file` named and nothing
- * changed (a lying signature, a truncated file, a name that says image but bytes that do not, too large, too many
- * pixels); the stored cover is served as covers are, with its card variant; every change audited. Scripts: refused
- * with `allow_scripts` named without a scripted origin, allowed with one.
+ * A title's cover upload and its scripts flag from the console (docs/decisions.md "The console's titles"), on both
+ * engines: allowed to operators and content creators, refused to readers and visitors; hostile images refused with
+ * `file` named and nothing changed (a lying signature, a truncated file, a name that says image but bytes that do not,
+ * too large, too many pixels); the stored cover is served as covers are, with its card variant; every change audited.
+ * Scripts: refused with `allow_scripts` named without a scripted origin, allowed with one.
  */
 import { ADMIN_CONSOLE_MESSAGES as M, ADMIN_COVER_LIMITS, adminPaths, adminTitleDetailSchema, auditPageSchema } from '@lectern/core';
 import sharp from 'sharp';

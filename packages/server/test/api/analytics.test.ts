@@ -1,5 +1,5 @@
 /**
- * First-party analytics (library-playlists-account.md §7; docs/decisions.md "Analytics (issue 10)") on both engines:
+ * First-party analytics (library-playlists-account.md §7; docs/decisions.md "Analytics") on both engines:
  * a visitor's and a reader's batches stored (the account's id when signed in, never the address), the CSRF check
  * as on every POST, 400s naming the field (unknown fields included), the per-address limit, the operators' report
  * (API and the `analytics:report` command) with its 401 / 403, and the retention purge.

@@ -1,8 +1,8 @@
 /**
- * The page's declared highlight privacy (reader.md §4, issue 24) on both engines: the server writes what the
- * operator's HIGHLIGHT_PRIVACY says on every page's document element (public by default, or the privacy switch and
- * override flag that force notes private), and with notes forced private the store keeps the world group out of
- * every note's read list, whatever a client sends.
+ * The page's declared highlight privacy (reader.md §4, docs/decisions.md "Annotation defaults") on both engines: the
+ * server writes what the operator's HIGHLIGHT_PRIVACY says on every page's document element (public by default, or the
+ * privacy switch and override flag that force notes private), and with notes forced private the store keeps the world
+ * group out of every note's read list, whatever a client sends.
  */
 import fs from 'node:fs';
 import os from 'node:os';

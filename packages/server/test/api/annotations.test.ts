@@ -1,7 +1,7 @@
 /**
- * The annotation store (issue 9) on both engines with the real sample library: the Annotator wire format, search
- * and paging, every permission case of reader.md §6 with its status code, the auth token (expiry, forgery,
- * algorithm confusion, where it may travel), the limits, the fragment sanitiser and the export.
+ * The annotation store (docs/decisions.md "Annotations") on both engines with the real sample library: the Annotator
+ * wire format, search and paging, every permission case of reader.md §6 with its status code, the auth token (expiry,
+ * forgery, algorithm confusion, where it may travel), the limits, the fragment sanitiser and the export.
  *
  * Store calls go through `store()`, which sends what an unmodified Annotator client sends: JSON and the token
  * header, no cookie and no CSRF header.

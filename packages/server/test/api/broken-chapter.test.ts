@@ -1,8 +1,8 @@
 /**
- * A chapter that is not well-formed XML (issue 24), through the real importer on both engines: it is kept, read with
- * the HTML parser's recovery and sanitised as every chapter is; the reader's item says it was recovered (the
- * reader's notice); the import's warnings are kept on the title for the operators' console (content creators and
- * admins, not readers).
+ * A chapter that is not well-formed XML (docs/decisions.md "A chapter that is not well-formed"), through the real
+ * importer on both engines: it is kept, read with the HTML parser's recovery and sanitised as every chapter is; the
+ * reader's item says it was recovered (the reader's notice); the import's warnings are kept on the title for the
+ * operators' console (content creators and admins, not readers).
  */
 import { adminPaths, adminTitleWarningsSchema, archiveItemSchema } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * What makes two files one work (issue 21; docs/decisions.md "What makes two files one work"), on both engines:
+ * What makes two files one work (docs/decisions.md "What makes two files one work"), on both engines:
  * publications with different identifiers and different content are two works even when their titles and authors
  * match — the W3C EPUB tests, titled with their ids, had all become "Link to main page" and one work of 188
  * editions. One book in two formats (EPUB and PDF), one ISBN, or one package identifier is one work.

@@ -1,5 +1,5 @@
 /**
- * Identical creations at once (issue 21's attack run: 200 creations of one promotion code answered 500, 58 on
+ * Identical creations at once (an attack run: 200 creations of one promotion code answered 500, 58 on
  * SQLite, 1 on PostgreSQL): each route answers what its one-at-a-time path answers — one is created, the others are
  * told it exists — and never a 5xx. Replacements of a whole set at once (editors' picks, a reader's topics) end as
  * one of the sets asked for, never a 500 nor a mix of two. On both engines.

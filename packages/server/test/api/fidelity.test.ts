@@ -1,8 +1,8 @@
 /**
- * Reading fidelity, the importer's half (issue 12), through the real importer (the worker process) on both engines:
- * the fixture book of test/fixtures/fidelity.ts is imported, then its stored chapters and served files are read.
- * Each behaviour has its positive check and its hostile one beside it. Chromium checks the same book in
- * e2e/fidelity.e2e.ts.
+ * Reading fidelity, the importer's half (docs/decisions.md "Reading fidelity: the importer's half"), through the real
+ * importer (the worker process) on both engines: the fixture book of test/fixtures/fidelity.ts is imported, then its
+ * stored chapters and served files are read. Each behaviour has its positive check and its hostile one beside it.
+ * Chromium checks the same book in e2e/fidelity.e2e.ts.
  */
 import * as parse5 from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

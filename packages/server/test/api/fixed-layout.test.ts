@@ -1,8 +1,8 @@
 /**
- * Fixed layout (issue 12), the importer's half, through the real importer (the worker process) on both engines: the
- * fixture of test/fixtures/fixed-layout.ts is imported and what it recorded is read back from the database and from
- * the reader's calls (the chapter, the archive item, the contents). Its hostile variant keeps nothing that runs.
- * Chromium reads the same books in e2e/fixed-layout.e2e.ts.
+ * Fixed layout (docs/decisions.md "Fixed layout and flow"), the importer's half, through the real importer (the worker
+ * process) on both engines: the fixture of test/fixtures/fixed-layout.ts is imported and what it recorded is read back
+ * from the database and from the reader's calls (the chapter, the archive item, the contents). Its hostile variant
+ * keeps nothing that runs. Chromium reads the same books in e2e/fixed-layout.e2e.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,8 +1,8 @@
 /**
- * The home dashboard (issue 11) on the real sample library, on both engines: what a visitor and a reader see, fed
- * by real reading (positions, queue, usage events of several readers), the recently viewed cookie, recommendations
- * that leave out what a reader read, listed or rejected (POST /r/api/), and the operators' editors' picks and
- * announcements with their 400s, 403s and 404s.
+ * The home dashboard (docs/decisions.md "The home dashboard") on the real sample library, on both engines: what a
+ * visitor and a reader see, fed by real reading (positions, queue, usage events of several readers), the recently
+ * viewed cookie, recommendations that leave out what a reader read, listed or rejected (POST /r/api/), and the
+ * operators' editors' picks and announcements with their 400s, 403s and 404s.
  */
 import {
   bookDetailSchema,

@@ -1,5 +1,5 @@
 /**
- * Bodies no parser can read (issue 21's attack run: an admin upload with `Content-Type: multipart/form-data` and no
+ * Bodies no parser can read (an attack run: an admin upload with `Content-Type: multipart/form-data` and no
  * boundary answered 500). The upload names the problem in a 400 on `file`; and every route that takes a body
  * answers a malformed or mislabelled one with a 4xx, never a 5xx. On both engines.
  */

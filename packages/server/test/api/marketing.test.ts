@@ -1,9 +1,9 @@
 /**
- * The marketing modules (issue 24) on both engines, with a real SMTP server catching what Lectern sends: the
- * newsletter's opt-in and opt-out (400s naming the field, 401 for visitors, CSRF), the scheduled job called with the
- * times it would run at (once per period, to opted-in readers only, the titles added since the last issue, no empty
- * mail), the mail's unsubscribe link working without signing in (idempotent; a forged, expired or other-purpose
- * token refused), the home blocks dismissed per account, and buy links from BUY_LINK_TEMPLATE.
+ * The marketing modules (docs/decisions.md "The marketing modules") on both engines, with a real SMTP server catching
+ * what Lectern sends: the newsletter's opt-in and opt-out (400s naming the field, 401 for visitors, CSRF), the
+ * scheduled job called with the times it would run at (once per period, to opted-in readers only, the titles added
+ * since the last issue, no empty mail), the mail's unsubscribe link working without signing in (idempotent; a forged,
+ * expired or other-purpose token refused), the home blocks dismissed per account, and buy links from BUY_LINK_TEMPLATE.
  */
 import {
   bookDetailSchema,

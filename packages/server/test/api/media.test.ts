@@ -1,10 +1,10 @@
 /**
- * Video courses and audiobooks as they are served (issue 22), on both engines, with titles made by the real importer
- * from the committed fixtures (test/fixtures/media/: a one-part video, an audiobook folder of two MP3s, a course
- * folder of two MP4s with a WebVTT and an SRT transcript): the media chapter, the contents with each part's length,
- * the video session's rights (reader.md §6, §7), the stream's HTTP ranges (RFC 9110 §13-§14: first byte, middle,
- * suffix, open-ended, invalid, beyond the end, several, If-Range, HEAD), expired and foreign sessions, the preview
- * without a session, captions, media usage (reader.md §5) with a replay counted once, and media positions.
+ * Video courses and audiobooks as they are served (docs/decisions.md "Media import"), on both engines, with titles made
+ * by the real importer from the committed fixtures (test/fixtures/media/: a one-part video, an audiobook folder of two
+ * MP3s, a course folder of two MP4s with a WebVTT and an SRT transcript): the media chapter, the contents with each
+ * part's length, the video session's rights (reader.md §6, §7), the stream's HTTP ranges (RFC 9110 §13-§14: first byte,
+ * middle, suffix, open-ended, invalid, beyond the end, several, If-Range, HEAD), expired and foreign sessions, the
+ * preview without a session, captions, media usage (reader.md §5) with a replay counted once, and media positions.
  */
 import fs from 'node:fs';
 import path from 'node:path';

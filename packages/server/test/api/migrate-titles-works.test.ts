@@ -1,8 +1,9 @@
 /**
- * Migration 0028 on a library imported with the old rules (issue 21), on both engines: W3C tests renamed "Link to
- * main page" after their first contents entry and grouped as one work get their ids back as titles and stand alone,
- * their search rows are indexed again by the backfill (SQLite's FTS tables consistent); an EPUB and a PDF of one book
- * stay one work; a book whose title is its first contents entry but whose identifier is not its file's name keeps it.
+ * Migration 0028 on a library imported with the old rules (docs/decisions.md "What a title is, and what makes two files
+ * one work"), on both engines: W3C tests renamed "Link to main page" after their first contents entry and grouped as
+ * one work get their ids back as titles and stand alone, their search rows are indexed again by the backfill (SQLite's
+ * FTS tables consistent); an EPUB and a PDF of one book stay one work; a book whose title is its first contents entry
+ * but whose identifier is not its file's name keeps it.
  */
 import { bookDetailSchema, titleSortKey, workKey } from '@lectern/core';
 import { type Kysely, sql } from 'kysely';

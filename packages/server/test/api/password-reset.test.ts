@@ -1,7 +1,8 @@
 /**
- * "Forgot password" (issue 10) on both engines, with a real SMTP server started here (smtp-server) catching what
- * Lectern sends through nodemailer: the same answer for known and unknown addresses, a link built from PUBLIC_URL
- * (not the request's Host), one use, an hour, every session signed out, and a weak password not spending the link.
+ * "Forgot password" (docs/decisions.md "Joining") on both engines, with a real SMTP server started here (smtp-server)
+ * catching what Lectern sends through nodemailer: the same answer for known and unknown addresses, a link built from
+ * PUBLIC_URL (not the request's Host), one use, an hour, every session signed out, and a weak password not spending the
+ * link.
  */
 import { ACCOUNT_ENTRY_MESSAGES, accountEntryPaths, PASSWORD_MESSAGES } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

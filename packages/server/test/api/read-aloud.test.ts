@@ -1,8 +1,8 @@
 /**
- * Read aloud (issue 12) through the real importer (the worker process) on both engines: the media-overlay fixture
- * of test/fixtures/read-aloud.ts is imported; the reader gets each chapter's overlay as `media_overlay` (ours) on
- * the archive item and the chapter, with the book's audio at its served address, served as audio and seekable
- * (ranges); a chapter without an overlay has none; a re-import without overlays takes them away.
+ * Read aloud (docs/decisions.md "Read aloud") through the real importer (the worker process) on both engines: the
+ * media-overlay fixture of test/fixtures/read-aloud.ts is imported; the reader gets each chapter's overlay as
+ * `media_overlay` (ours) on the archive item and the chapter, with the book's audio at its served address, served as
+ * audio and seekable (ranges); a chapter without an overlay has none; a re-import without overlays takes them away.
  */
 import { blockResponseSchema, chapterContentSchema } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * Joining (issue 10) on both engines: the email check, the password check (the 10,000 most common passwords),
- * registration into a trial with its history entry, the topics form, and the per-address limits.
+ * Joining (docs/decisions.md "Joining") on both engines: the email check, the password check (the 10,000 most common
+ * passwords), registration into a trial with its history entry, the topics form, and the per-address limits.
  */
 import { ACCOUNT_ENTRY_MESSAGES, accountEntryPaths, accountProfileSchema, ONBOARDING_LOCATION, PASSWORD_MESSAGES } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,7 +84,7 @@ describe.each(ENGINES)('joining on %s', (engine) => {
     expect(days).toBeLessThanOrEqual(10);
     const user = await t.lectern.db.kysely.selectFrom('users').selectAll().where('email', '=', 'trial.reader@example.com').executeTakeFirstOrThrow();
     expect(user.plan).toBe('pro');
-    // The subscribe page reads the plan chosen here from the subscription (issue 21: it preselects it).
+    // The subscribe page reads the plan chosen here from the subscription (it preselects it).
     expect((await reader.get(accountEntryPaths.subscription())).json()).toMatchObject({ status: 'trial', plan: 'pro' });
     expect(await t.lectern.services.registration.history(user)).toEqual([
       expect.objectContaining({ event: 'registered', from_status: null, to_status: 'trial', detail: 'plan pro' }),

@@ -1,9 +1,9 @@
 /**
- * Scripted titles on their own origin (issue 12): the frame's address is given only to a reader who may read the
- * chapter, of a title allowed to run scripts, when a scripted origin is configured; the scripted origin serves the
- * chapter as a page with the book's scripts and ours, the book's files below the token, and nothing once the token
- * is forged or expired or the session has ended. Its one cookie binds the token to the browser that opened it first
- * (issue 21: a leaked address worked for anyone, without cookies, for four hours).
+ * Scripted titles on their own origin (docs/decisions.md "Scripted titles on their own origin"): the frame's address is
+ * given only to a reader who may read the chapter, of a title allowed to run scripts, when a scripted origin is
+ * configured; the scripted origin serves the chapter as a page with the book's scripts and ours, the book's files below
+ * the token, and nothing once the token is forged or expired or the session has ended. Its one cookie binds the token
+ * to the browser that opened it first (a leaked address worked for anyone, without cookies, for four hours).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 /**
- * Finding (issue 11) on the real sample library, both engines at once: the same top hits for the same queries
- * (words, an author, a phrase, a prefix, stemming, accents, a word only inside a chapter, nothing, hostile input),
- * facets and paging, passages only from what the caller may read, snippets escaped, in-book search pages, and the
- * suggestions.
+ * Finding (docs/decisions.md "Finding") on the real sample library, both engines at once: the same top hits for the
+ * same queries (words, an author, a phrase, a prefix, stemming, accents, a word only inside a chapter, nothing, hostile
+ * input), facets and paging, passages only from what the caller may read, snippets escaped, in-book search pages, and
+ * the suggestions.
  */
 import { catalogSearchResponseSchema, inBookSearchResponseSchema, SNIPPET_MARK_CLOSE, SNIPPET_MARK_OPEN, searchPaths, suggestResponseSchema } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

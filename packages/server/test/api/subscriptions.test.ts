@@ -1,7 +1,7 @@
 /**
- * Staying (issue 10) on both engines: plans, promotion codes (every §5 message), the state machine (trial ->
- * subscriber, trial -> expired -> subscriber, subscriber -> cancelled -> reactivated, plan change, renewal) with
- * each transition in the account history, ends that happen without a request (the due job, with a clock the test
+ * Staying (docs/decisions.md "Joining") on both engines: plans, promotion codes (every §5 message), the state machine
+ * (trial -> subscriber, trial -> expired -> subscriber, subscriber -> cancelled -> reactivated, plan change, renewal)
+ * with each transition in the account history, ends that happen without a request (the due job, with a clock the test
  * moves), two clicks at once, a code's last use raced for, and the operator's side.
  */
 import { accountEntryPaths, READING_MESSAGES, SUBSCRIPTION_MESSAGES, subscriptionSchema } from '@lectern/core';
@@ -76,7 +76,8 @@ describe.each(ENGINES)('subscriptions on %s', (engine) => {
       period: 'month',
       is_sale: true,
     });
-    // A pro-only code on the basic plan: the message names the plan chosen, then the code's (issue 21).
+    // A pro-only code on the basic plan: the message names the plan chosen, then the code's (docs/decisions.md "The
+    // paying reader's path").
     expect(await redeem('spring20', 'basic')).toMatchObject({ success: false, message: 'This code is not for the basic plan: it is for the pro plan.' });
     const { client: trial } = await reader('expired');
     const refused = await trial.post(accountEntryPaths.subscription(), { plan: 'basic', promotion_code: 'spring20' });

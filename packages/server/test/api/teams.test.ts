@@ -1,10 +1,10 @@
 /**
- * Teams (issue 10) on both engines, with a real SMTP server catching the invitations: buying seats (an invoice the
- * operator marks paid), inviting within the seats and refused beyond them, more seats raising an invoice, accepting
- * (a visitor signs up; a signed-in reader joins), revoking, removing and leaving, an expired link, reading rights
- * following the team (and lost when the team lapses, kept data and all), the account history of each change, who
- * may see and manage a team (404 for another team's member), the invitation limit, and clicks that race: two
- * accepts of one link, two invitations of one address, two removals of one member.
+ * Teams (docs/decisions.md "Teams") on both engines, with a real SMTP server catching the invitations: buying seats (an
+ * invoice the operator marks paid), inviting within the seats and refused beyond them, more seats raising an invoice,
+ * accepting (a visitor signs up; a signed-in reader joins), revoking, removing and leaving, an expired link, reading
+ * rights following the team (and lost when the team lapses, kept data and all), the account history of each change, who
+ * may see and manage a team (404 for another team's member), the invitation limit, and clicks that race: two accepts of
+ * one link, two invitations of one address, two removals of one member.
  */
 import { ACCOUNT_ENTRY_MESSAGES, READING_MESSAGES, TEAM_MESSAGES, teamPaths, teamSchema, TEAM_EXTRA_INVITES_PER_DAY, TEAM_INVITATION_TTL_MS } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -213,7 +213,8 @@ describe.each(ENGINES)('teams on %s', (engine) => {
     expect(removed.json().team).toMatchObject({ seats_used: 1, members: [{ email: owner.email }] });
     const refused = await member.client.get(lockedChapterUrl);
     expect(refused.statusCode).toBe(403);
-    // told they are off the team and how to subscribe themselves, not that "your subscription has ended" (issue 21)
+    // told they are off the team and how to subscribe themselves, not that "your subscription has ended"
+    // (docs/decisions.md "The paying reader's path")
     const offTeam = `You are no longer a member of the team ${team.name}, so its subscription no longer covers your reading. Subscribe yourself on your account page to read this book.`;
     expect(refused.json().detail).toBe(offTeam);
     expect(READING_MESSAGES.noLongerOnTeam(team.name)).toBe(offTeam);

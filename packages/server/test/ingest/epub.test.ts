@@ -253,7 +253,8 @@ describe('parseEpub on hand-built EPUBs', () => {
         'manifest item styles/book.css has no media-type; taken as text/css',
         'the spine names "ghost", which is not in the manifest; skipped',
         'spine item text/gone.xhtml is missing from the zip; skipped',
-        // An image in the spine is shown as a page of its own (issue 12), under a chapter path beside it.
+        // An image in the spine is shown as a page of its own (docs/decisions.md "Reading fidelity: the importer's
+        // half"), under a chapter path beside it.
         'spine item images/cover.png is image/png, not XHTML, and has no fallback; shown as an image page',
       ]),
     );

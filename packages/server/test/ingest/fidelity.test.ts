@@ -1,7 +1,8 @@
 /**
- * The parts of reading fidelity (issue 12) that are rules of their own: the CSS sanitiser against hostile CSS,
- * the font de-obfuscation keys, XHTML that only the HTML parser can read, zip entries Lectern cannot inflate and
- * split archives. The whole book goes through the real importer in test/api/fidelity.test.ts.
+ * The parts of reading fidelity (docs/decisions.md "Reading fidelity: the importer's half") that are rules of their
+ * own: the CSS sanitiser against hostile CSS, the font de-obfuscation keys, XHTML that only the HTML parser can read,
+ * zip entries Lectern cannot inflate and split archives. The whole book goes through the real importer in
+ * test/api/fidelity.test.ts.
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';

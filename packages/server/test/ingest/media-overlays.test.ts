@@ -1,6 +1,6 @@
 /**
- * EPUB Media Overlays at import (issue 12, read aloud): the fixture of test/fixtures/read-aloud.ts parsed by the
- * EPUB importer, its hostile variant refused phrase by phrase, the bounds, SMIL clock values and the stored form.
+ * EPUB Media Overlays at import (docs/decisions.md "Read aloud"): the fixture of test/fixtures/read-aloud.ts parsed by
+ * the EPUB importer, its hostile variant refused phrase by phrase, the bounds, SMIL clock values and the stored form.
  * The whole book through the worker and the API: test/api/read-aloud.test.ts.
  */
 import { describe, expect, it } from 'vitest';

@@ -49,7 +49,8 @@ describe('fetchSampleLibrary', () => {
     }
     const policy = epubs.find((book) => book.file.endsWith('policy.epub'));
     expect(policy && parseEpub(new Uint8Array(readFileSync(policy.file)), 'policy.epub').title).toBe('Debian Policy Manual');
-    // Its dc:title is "developers-reference": a package's first dc:title is its title, slug or not (issue 21).
+    // Its dc:title is "developers-reference": a package's first dc:title is its title, slug or not (docs/decisions.md
+    // "What a title is, and what makes two files one work").
     const reference = epubs.find((book) => book.file.endsWith('developers-reference.epub'));
     expect(reference && parseEpub(new Uint8Array(readFileSync(reference.file)), 'developers-reference.epub').title).toBe('developers-reference');
   });

@@ -1,5 +1,5 @@
 /**
- * The import worker (issue 21, "Import"): compiled JavaScript rather than TypeScript through a loader, and a spare
+ * The import worker ("Import"): compiled JavaScript rather than TypeScript through a loader, and a spare
  * process started while an import runs, so the next import does not wait for a process to start and load — but
  * still one process per file: no worker ever reads a second one.
  */

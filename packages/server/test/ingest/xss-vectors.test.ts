@@ -90,8 +90,8 @@ const FORBIDDEN = new Set([
   'script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'param', 'base', 'meta', 'link', 'style',
   'form', 'input', 'button', 'textarea', 'select', 'option', 'isindex', 'keygen', 'portal', 'xmp', 'plaintext',
   'listing', 'noembed', 'noframes', 'noscript', 'template', 'title', 'marquee', 'bgsound',
-  // SVG and MathML (kept since issue 12, through their own allow-lists): script, animation that can set
-  // attributes, and HTML islands inside foreign content
+  // SVG and MathML (kept since docs/decisions.md "Reading fidelity: the importer's half", through their own
+  // allow-lists): script, animation that can set attributes, and HTML islands inside foreign content
   'foreignobject', 'animate', 'animatemotion', 'animatetransform', 'set', 'handler', 'listener',
   'annotation-xml', 'use', 'feimage',
 ]);
@@ -143,7 +143,8 @@ function problems(el: Element, scriptsAllowed: boolean): string[] {
     }
     if (name === 'style') {
       const css = asCss(a.value);
-      // url() may only name the book's own files or a place in the same document (issue 12); nothing else loads.
+      // url() may only name the book's own files or a place in the same document (docs/decisions.md "Reading fidelity:
+      // the importer's half"); nothing else loads.
       const foreignUrl = [...css.matchAll(/url\(\s*(['"]?)(.*?)\1\s*\)/g)].some((m) => !(m[2]!.startsWith(chapterResource.toLowerCase()) || m[2]!.startsWith('#')));
       if (foreignUrl || /image\(|image-set\(|expression|behavior|binding|javascript:|vbscript:|@import/.test(css)) out.push(`${tag}[style=${a.value}]`);
     }
@@ -265,6 +266,6 @@ describe('the sanitisers against the sanitiser projects\' own XSS payload lists'
 
     expect(rendered).toBe(ALL_XSS_VECTORS.length * 4);
     expect(failures, JSON.stringify(failures.slice(0, 20), null, 1)).toEqual([]);
-    // No time is asserted (issue 13: timings belong in bench/); the test's own timeout catches a sanitiser that hangs.
+    // No time is asserted (timings belong in bench/); the test's own timeout catches a sanitiser that hangs.
   });
 });

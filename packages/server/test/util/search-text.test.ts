@@ -1,6 +1,7 @@
 /**
- * The typed prefix (issue 21): the last word of a search box's query is the beginning of a word, from three
- * letters on, on both engines' syntax, and never lets engine syntax through.
+ * The typed prefix (docs/decisions.md "Search pages to its end; the typed prefix; a visitor's passages"): the last word
+ * of a search box's query is the beginning of a word, from three letters on, on both engines' syntax, and never lets
+ * engine syntax through.
  */
 import { describe, expect, it } from 'vitest';
 import { cueSecondOf, parseQuery, passagesOf, toFts5, toTsquery } from '../../src/util/search-text.ts';

@@ -1,7 +1,7 @@
 /**
- * The operators' console's calls (issue 23): the admin API (core/admin.ts, core/admin-console.ts) through the one
- * client (`api.request`, and `api.upload` for the import's progress). Only the console imports this module, so its
- * schemas travel in the console's own chunk, never in the readers' entry.
+ * The operators' console's calls (docs/decisions.md "The operators' console, web side"): the admin API (core/admin.ts,
+ * core/admin-console.ts) through the one client (`api.request`, and `api.upload` for the import's progress). Only the
+ * console imports this module, so its schemas travel in the console's own chunk, never in the readers' entry.
  */
 import {
   adminAnnouncementListSchema,

@@ -478,7 +478,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     logout: (): Promise<void> => request('/logout/', null, { method: 'POST' }),
 
-    // ---- joining (issue 10; paths in docs/decisions.md) ----
+    // ---- joining (paths in docs/decisions.md) ----
 
     /** Registers a trial account and signs it in; a 400 ApiError carries `errors` by field. */
     register: (form: RegistrationRequest): Promise<RegistrationResponse> =>
@@ -496,7 +496,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
         signal,
       }),
 
-    // ---- staying: plans, promotion codes, the subscription, the account page (issue 10) ----
+    // ---- staying: plans, promotion codes, the subscription, the account page (docs/decisions.md "Joining") ----
 
     getPlans: (signal?: AbortSignal): Promise<PlanInfo[]> =>
       request(accountEntryPaths.plans(), (s) => s.planListSchema, { signal }).then((r) => r.results),
@@ -551,7 +551,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     createFirstOperator: (input: FirstOperatorRequest): Promise<AccountProfile> =>
       request(firstOperatorPaths.api(), (s) => s.accountProfileSchema, { method: 'POST', body: input }),
 
-    // ---- teams (issue 10; core's teamPaths) ----
+    // ---- teams (docs/decisions.md "Teams"; core's teamPaths) ----
 
     /** The caller's team; null when they are in none. */
     getMyTeam: (signal?: AbortSignal): Promise<Team | null> =>
@@ -717,7 +717,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     putPosition: (bookId: string, locator: Locator, opts: { keepalive?: boolean } = {}): Promise<PositionResponse> =>
       request(`${paths.bookApi(bookId)}position/`, (s) => s.positionResponseSchema, { method: 'PUT', body: { locator }, keepalive: opts.keepalive }),
 
-    // ---- finding (issue 11; core/search.ts) ----
+    // ---- finding (docs/decisions.md "Finding"; core/search.ts) ----
 
     /** reader.md §7 in-book search: a page of 5 passages of one book. */
     /** The catalog search with facets and passage hits (core's search.ts). */
@@ -738,7 +738,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** The home dashboard's sections for whoever asks (the recently viewed cookie travels with it). */
     home: (signal?: AbortSignal): Promise<HomeResponse> => request(searchPaths.home(), (s) => s.homeResponseSchema, { signal }),
 
-    // ---- the marketing modules (issue 24; core/marketing.ts) ----
+    // ---- the marketing modules (docs/decisions.md "The marketing modules"; core/marketing.ts) ----
 
     /** The home blocks' state for this reader: the newsletter (null for visitors) and the blocks dismissed. */
     homeModules: (signal?: AbortSignal): Promise<HomeModules> => request(marketingPaths.homeModules(), (s) => s.homeModulesSchema, { signal }),
@@ -765,7 +765,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     liveCourseStatuses: (filter: { topic?: string; course_id?: string } = {}, signal?: AbortSignal): Promise<CourseStatusesResponse> =>
       request(liveTrainingPaths.courseStatuses(), (s) => s.courseStatusesResponseSchema, { query: filter, signal }),
 
-    // ---- annotations (issue 9; core/annotations.ts): the store is authenticated by its token header alone ----
+    // ---- annotations (docs/decisions.md "Annotations in the reader"; core/annotations.ts): the store is authenticated
+    // by its token header alone ----
 
     /** reader.md §7 GET /auth/token: the token text for the store calls. */
     annotationToken: async (signal?: AbortSignal): Promise<string> => (await exchange(annotationPaths.token(), { accept: 'text/plain', signal })).text,

@@ -1,6 +1,7 @@
 /**
- * The media players' calls (issue 22; reader.md §3 "Video session", §7): the video session and the addresses of a
- * part's stream, captions and the title's preview. Components never build these addresses themselves.
+ * The media players' calls (docs/decisions.md "Media players"; reader.md §3 "Video session", §7): the video session and
+ * the addresses of a part's stream, captions and the title's preview. Components never build these addresses
+ * themselves.
  */
 import { mediaSessionSchema, mediaSupportSchema, paths, type ChapterMedia, type MediaSession, type MediaSupport } from '@lectern/core';
 import { api, isApiError, type ApiClient } from './client.ts';

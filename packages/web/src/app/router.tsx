@@ -67,11 +67,11 @@ const MediaPage = onDemand(() => import('../features/media/MediaPage.tsx'));
 
 /**
  * The reader's address opens the reader for a book or a document and the media players for a video course or an
- * audiobook (issue 22): the title's format decides. A book detail already in the cache (the title page) answers
- * at once; otherwise the format alone is asked of the metadata call (a few hundred bytes), not the whole book
- * detail: that was 54 KB for Moby-Dick, downloaded and checked before the reader could even ask for its chapter
- * (Lighthouse mobile, issue 21). The media players fetch the detail themselves. A title that cannot be had goes
- * to the reader, which says why.
+ * audiobook (docs/decisions.md "Media players"): the title's format decides. A book detail already in the cache (the
+ * title page) answers at once; otherwise the format alone is asked of the metadata call (a few hundred bytes), not the
+ * whole book detail: that was 54 KB for Moby-Dick, downloaded and checked before the reader could even ask for its
+ * chapter (Lighthouse mobile). The media players fetch the detail themselves. A title that cannot be had goes to the
+ * reader, which says why.
  */
 function ViewPage() {
   const bookId = useParams().bookId ?? '';
@@ -108,7 +108,10 @@ const TeamJoinPage = onDemand(() => import('../features/account/TeamJoinPage.tsx
 const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
 const LiveTrainingPage = onDemand(() => import('../features/live-training/LiveTrainingPage.tsx'));
 const LiveCoursePage = onDemand(() => import('../features/live-training/CoursePage.tsx'));
-/** The operators' console (issue 23): its own chunk, never loaded for readers. */
+/**
+ * The operators' console (docs/decisions.md "The operators' console, web side"): its own chunk, never loaded for
+ * readers.
+ */
 const AdminArea = onDemand(() => import('../features/admin/AdminArea.tsx'));
 
 /** A boundary for what a page itself may suspend on (its own lazy parts have their own). */

@@ -1,8 +1,8 @@
 /**
- * Editors' transformation playlists with their topic's banner (library-playlists-account.md §2; issue 24): an
- * editor's public playlist under a topic, shown on the home (the newest few) and on the topic's page (all of them).
- * The banner names the topic and links to it; the playlist's first titles follow as cards. Nothing when none is
- * published.
+ * Editors' transformation playlists with their topic's banner (library-playlists-account.md §2; docs/decisions.md "The
+ * marketing modules"): an editor's public playlist under a topic, shown on the home (the newest few) and on the topic's
+ * page (all of them). The banner names the topic and links to it; the playlist's first titles follow as cards. Nothing
+ * when none is published.
  */
 import { useQuery } from '@tanstack/react-query';
 import { MARKETING_MESSAGES, paths, type TransformationPlaylist } from '@lectern/core';

@@ -1,6 +1,6 @@
 /**
  * `track(category, action, label)`: first-party analytics (library-playlists-account.md §7 "Analytics events are
- * sent on form submits and clicks, each with category, action, label"; docs/decisions.md "Analytics (issue 10)").
+ * sent on form submits and clicks, each with category, action, label"; docs/decisions.md "Analytics").
  *
  * Events are gathered for a moment and sent in one POST to our own server (never a third party), at once when the
  * page is hidden or left (fetch keepalive: a beacon cannot carry the CSRF header every POST needs). Tracking never

@@ -33,7 +33,7 @@ export const appPaths = {
   /** The team sign-up page (§2 "team sign-up page with add-another-member"; core's teamPaths.signUpPage). */
   teamSignUp: '/teams/new/',
   editPlaylist: (id: string) => `/c/edit-collection/${seg(id)}/`,
-  /** The operators' console (issue 23), its own chunk (features/admin). */
+  /** The operators' console (docs/decisions.md "The operators' console, web side"), its own chunk (features/admin). */
   console: '/admin/',
 } as const;
 

@@ -47,7 +47,7 @@ export function AccountMenu({ profile }: { profile: AccountProfile }) {
         // The top bar's links are hidden on phones: the account menu reaches the playlists there too.
         { label: 'Playlists', onSelect: () => navigate(appPaths.playlists), closeOnSelect: true },
         { label: 'Your account', onSelect: () => navigate(appPaths.account), closeOnSelect: true },
-        // operators and content creators find the console here (issue 23)
+        // operators and content creators find the console here (docs/decisions.md "The operators' console, web side")
         ...(profile.account.roles.some((r) => r === 'admin' || r === 'content-creator')
           ? [{ label: "Operators' console", onSelect: () => navigate(appPaths.console), closeOnSelect: true }]
           : []),

@@ -1,7 +1,7 @@
 /**
- * The account page /u (issue 10): plan, trial end, status, team and invoices; subscribe / upgrade / cancel /
- * reactivate where the state allows; the password (with §5's confirmation messages) and the email; signing out the
- * other sessions.
+ * The account page /u (docs/decisions.md "Teams"): plan, trial end, status, team and invoices; subscribe / upgrade /
+ * cancel / reactivate where the state allows; the password (with §5's confirmation messages) and the email; signing out
+ * the other sessions.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, SHORTCUT_MESSAGES, SHORTCUTS_PAGE_PATH, type Subscription } from '@lectern/core';

@@ -1,4 +1,7 @@
-/** "Forgot password" (issue 10): asks for a one-time link; says the same whether or not the address has an account. */
+/**
+ * "Forgot password" (docs/decisions.md "Joining"): asks for a one-time link; says the same whether or not the address
+ * has an account.
+ */
 import { ACCOUNT_ENTRY_MESSAGES } from '@lectern/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';

@@ -1,6 +1,7 @@
 /**
- * The account page's newsletter part (issue 24): whether the reader receives the newsletter of new titles, and the
- * button that turns it off (or on again). Shares the home's query, so the home's promo follows at once.
+ * The account page's newsletter part (docs/decisions.md "The marketing modules"): whether the reader receives the
+ * newsletter of new titles, and the button that turns it off (or on again). Shares the home's query, so the home's
+ * promo follows at once.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type HomeModules, MARKETING_MESSAGES } from '@lectern/core';

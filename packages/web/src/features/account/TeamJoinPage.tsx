@@ -1,7 +1,7 @@
 /**
- * The page an invitation link opens (issue 10): which team invites whom; a signed-in reader joins with one button,
- * a visitor chooses a password (checked by the server as it is typed) and is signed up and in with the invited
- * address, and a visitor whose address has an account is sent to sign in and back here.
+ * The page an invitation link opens (docs/decisions.md "Teams"): which team invites whom; a signed-in reader joins with
+ * one button, a visitor chooses a password (checked by the server as it is typed) and is signed up and in with the
+ * invited address, and a visitor whose address has an account is sent to sign in and back here.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, TEAM_MESSAGES, teamPaths } from '@lectern/core';

@@ -1,5 +1,5 @@
 /**
- * The account page's team part (issue 10; docs/decisions.md "Teams (issue 10)"). The owner sees the seats used and
+ * The account page's team part (docs/decisions.md "Teams"). The owner sees the seats used and
  * bought, the members and the pending invitations; invites by email, revokes, removes, changes the seats and
  * cancels or reactivates the team's subscription. A member sees the team, its owner and whether it is live, and
  * may leave. Someone in no team is offered the team sign-up page.

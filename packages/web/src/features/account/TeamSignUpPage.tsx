@@ -1,7 +1,7 @@
 /**
- * The team sign-up page (library-playlists-account.md §2 "team sign-up page with add-another-member"; issue 10): a
- * signed-in reader names the team, picks the plan, the number of seats (their own included) and the members to
- * invite, one email field each with an "Add another member" button; buying sends the invitations. Seats grow with
+ * The team sign-up page (library-playlists-account.md §2 "team sign-up page with add-another-member"; docs/decisions.md
+ * "Teams"): a signed-in reader names the team, picks the plan, the number of seats (their own included) and the members
+ * to invite, one email field each with an "Add another member" button; buying sends the invitations. Seats grow with
  * the member fields so the two never disagree before the server is asked.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';

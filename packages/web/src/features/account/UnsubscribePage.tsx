@@ -1,7 +1,8 @@
 /**
- * The page a newsletter's unsubscribe link opens (issue 24), without signing in: it says which address the link
- * stands for and asks; the button unsubscribes (a POST with the page's CSRF token, the signed link as authority).
- * Opening the link changes nothing, so a mail scanner following it unsubscribes no one; a second click says so.
+ * The page a newsletter's unsubscribe link opens (docs/decisions.md "The marketing modules"), without signing in: it
+ * says which address the link stands for and asks; the button unsubscribes (a POST with the page's CSRF token, the
+ * signed link as authority). Opening the link changes nothing, so a mail scanner following it unsubscribes no one; a
+ * second click says so.
  */
 import { useQuery } from '@tanstack/react-query';
 import { MARKETING_MESSAGES } from '@lectern/core';

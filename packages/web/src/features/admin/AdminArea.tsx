@@ -1,7 +1,7 @@
 /**
- * The operators' console at /admin/ (issue 23): its own chunk, loaded only when an operator opens it. A navigation
- * of the sections (a side column on a desktop, a scrolling strip on a phone) and the section's page. Readers get a
- * page saying why they cannot be here; visitors are sent to sign in.
+ * The operators' console at /admin/ (docs/decisions.md "The operators' console, web side"): its own chunk, loaded only
+ * when an operator opens it. A navigation of the sections (a side column on a desktop, a scrolling strip on a phone)
+ * and the section's page. Readers get a page saying why they cannot be here; visitors are sent to sign in.
  */
 import { CONSOLE_MESSAGES as M } from '@lectern/core';
 import { Navigate, NavLink, Route, Routes } from 'react-router';

@@ -1,4 +1,7 @@
-/** The audit log (issue 23): who did what, when and from where, newest first, filtered by actor, action or target. */
+/**
+ * The audit log (docs/decisions.md "The operators' console, web side"): who did what, when and from where, newest
+ * first, filtered by actor, action or target.
+ */
 import { AUDIT_TARGET_KINDS } from '@lectern/core';
 import { useState } from 'react';
 import { adminApi, adminKeys } from '../../api/admin.ts';

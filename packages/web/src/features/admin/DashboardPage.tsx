@@ -1,7 +1,8 @@
 /**
- * The dashboard (issue 23): the library's life as pictures over a chosen range, from the first-party analytics and
- * usage data (GET /api/v1/admin/dashboard/): active readers, minutes read, new accounts and trial conversions,
- * imports and their failures per day; the most read titles and topics; the searches that found nothing.
+ * The dashboard (docs/decisions.md "The operators' console, web side"): the library's life as pictures over a chosen
+ * range, from the first-party analytics and usage data (GET /api/v1/admin/dashboard/): active readers, minutes read,
+ * new accounts and trial conversions, imports and their failures per day; the most read titles and topics; the searches
+ * that found nothing.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { CONSOLE_MESSAGES as M, type AdminDashboardDay } from '@lectern/core';

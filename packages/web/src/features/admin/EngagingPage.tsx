@@ -1,6 +1,7 @@
 /**
- * Engaging (issue 23): the home's announcements and editors' picks, live-training courses and their events with
- * presenters; each with the preview a reader will see, each action through the admin API (and the audit log).
+ * Engaging (docs/decisions.md "The operators' console, web side"): the home's announcements and editors' picks,
+ * live-training courses and their events with presenters; each with the preview a reader will see, each action through
+ * the admin API (and the audit log).
  */
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CONSOLE_MESSAGES as M, type LiveCourseStatus } from '@lectern/core';

@@ -1,6 +1,7 @@
 /**
- * Health (issue 23): version, database engine and size, content-store size, the import queue, the last server
- * errors and the scheduled jobs with their last run (GET /api/v1/admin/health/), asked again every 30 seconds.
+ * Health (docs/decisions.md "The operators' console, web side"): version, database engine and size, content-store size,
+ * the import queue, the last server errors and the scheduled jobs with their last run (GET /api/v1/admin/health/),
+ * asked again every 30 seconds.
  */
 import { useQuery } from '@tanstack/react-query';
 import { CONSOLE_MESSAGES as M } from '@lectern/core';

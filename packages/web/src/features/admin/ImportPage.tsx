@@ -1,7 +1,8 @@
 /**
- * Import (issue 23): drop files or a folder, or choose them; each file's bar through its upload, then parsing and
- * indexing until the server answers, then the title it became with its warnings, or the reason it was refused.
- * A new edition of any title, found by its words: a book's one file or a media title's files.
+ * Import (docs/decisions.md "The operators' console, web side"): drop files or a folder, or choose them; each file's
+ * bar through its upload, then parsing and indexing until the server answers, then the title it became with its
+ * warnings, or the reason it was refused. A new edition of any title, found by its words: a book's one file or a media
+ * title's files.
  */
 import { useQuery } from '@tanstack/react-query';
 import { CONSOLE_MESSAGES as M, formatLabel, type AdminTitleRow } from '@lectern/core';

@@ -1,6 +1,7 @@
 /**
- * Invoices (issue 23): every invoice, newest first, the unpaid ones by default, searched by the account's email;
- * one paid outside the library (a bank transfer) is marked paid from its row. Written to the audit log.
+ * Invoices (docs/decisions.md "The console's selling"): every invoice, newest first, the unpaid ones by default,
+ * searched by the account's email; one paid outside the library (a bank transfer) is marked paid from its row. Written
+ * to the audit log.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { ADMIN_INVOICE_STATES, CONSOLE_MESSAGES as M, type AdminInvoiceRow, type AdminInvoiceState } from '@lectern/core';

@@ -1,6 +1,7 @@
 /**
- * People (issue 23): search accounts; one account's status, roles, trial end, team and sessions; change roles and
- * status, send a password reset, end every session; create an account. Each change lands in the audit log.
+ * People (docs/decisions.md "The operators' console, web side"): search accounts; one account's status, roles, trial
+ * end, team and sessions; change roles and status, send a password reset, end every session; create an account. Each
+ * change lands in the audit log.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_STATUSES, CONSOLE_MESSAGES as M, ROLES, type AdminUserDetail } from '@lectern/core';

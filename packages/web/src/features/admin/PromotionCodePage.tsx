@@ -1,6 +1,7 @@
 /**
- * One promotion code (issue 23): its redemption limit and end changed (a limit never below the redemptions made;
- * ending it now), and who redeemed it, newest first. Each change is written to the audit log.
+ * One promotion code (docs/decisions.md "The console's selling"): its redemption limit and end changed (a limit never
+ * below the redemptions made; ending it now), and who redeemed it, newest first. Each change is written to the audit
+ * log.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CONSOLE_MESSAGES as M, type AdminPromotionCode } from '@lectern/core';

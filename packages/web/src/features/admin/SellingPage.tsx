@@ -1,7 +1,8 @@
 /**
- * Selling (issue 23): the plans and their prices, promotion codes (create with a limit and an end, see how often
- * each was redeemed; a code's own page changes them and lists its redemptions: PromotionCodePage.tsx), and the way
- * to the invoices and teams; every action through the admin API, written to the audit log.
+ * Selling (docs/decisions.md "The console's selling"): the plans and their prices, promotion codes (create with a limit
+ * and an end, see how often each was redeemed; a code's own page changes them and lists its redemptions:
+ * PromotionCodePage.tsx), and the way to the invoices and teams; every action through the admin API, written to the
+ * audit log.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { BASIC_PLAN_PROMOTION_CODE, CONSOLE_MESSAGES as M, PLAN_PERIODS, PLANS, type PlanInfo, type AdminPromotionCode } from '@lectern/core';

@@ -1,7 +1,7 @@
 /**
- * Teams (issue 23): search teams by name or owner; one team's seats (never below those in use), its members with
- * when they joined, a member made the owner, a member removed. The rules are the owner's own (services/teams.ts);
- * each change is written to the audit log.
+ * Teams (docs/decisions.md "The console's selling"): search teams by name or owner; one team's seats (never below those
+ * in use), its members with when they joined, a member made the owner, a member removed. The rules are the owner's own
+ * (services/teams.ts); each change is written to the audit log.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CONSOLE_MESSAGES as M, type AdminTeamDetail } from '@lectern/core';

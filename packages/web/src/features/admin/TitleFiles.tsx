@@ -1,7 +1,8 @@
 /**
- * A title's cover and its scripts flag on its console page (issue 23). The cover is checked by the server (its
- * bytes, size and pixels); the chooser only offers the kinds it takes. Scripts are offered only when the server
- * has a scripted origin; they are kept from the book at import, so allowing them takes effect with its next edition.
+ * A title's cover and its scripts flag on its console page (docs/decisions.md "The console's titles"). The cover is
+ * checked by the server (its bytes, size and pixels); the chooser only offers the kinds it takes. Scripts are offered
+ * only when the server has a scripted origin; they are kept from the book at import, so allowing them takes effect with
+ * its next edition.
  */
 import { CONSOLE_MESSAGES as M, type AdminTitleDetail } from '@lectern/core';
 import { useRef, useState } from 'react';

@@ -1,6 +1,7 @@
 /**
- * A title's import warnings in its console page (issue 24): what the importer forgave in the file, and the chapters
- * readers see recovered (not well-formed XHTML, read with the HTML parser's recovery, shown with a notice).
+ * A title's import warnings in its console page (docs/decisions.md "A chapter that is not well-formed"): what the
+ * importer forgave in the file, and the chapters readers see recovered (not well-formed XHTML, read with the HTML
+ * parser's recovery, shown with a notice).
  */
 import { useQuery } from '@tanstack/react-query';
 import { CONSOLE_MESSAGES as M } from '@lectern/core';

@@ -1,7 +1,8 @@
 /**
- * Titles (issue 23): search and page the library (keyset paging, fast at 100,000 titles), and one title's page:
- * edit its fields with the version it was opened at (a 409 says someone else saved first, and shows theirs),
- * editors' pick, chapters as sample or public, retire and bring back, its readers with minutes and completion.
+ * Titles (docs/decisions.md "The console's titles"): search and page the library (keyset paging, fast at 100,000
+ * titles), and one title's page: edit its fields with the version it was opened at (a 409 says someone else saved
+ * first, and shows theirs), editors' pick, chapters as sample or public, retire and bring back, its readers with
+ * minutes and completion.
  */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ADMIN_TITLE_STATES, CONSOLE_MESSAGES as M, type AdminTitleDetail } from '@lectern/core';

@@ -1,8 +1,8 @@
 /**
- * The home's marketing modules (library-playlists-account.md §2; issue 24; docs/decisions.md "The marketing
- * modules"): the tutorial block for new readers and the newsletter promo (subscribe, sample, dismiss, see-all),
- * each dismissed for good per account; and the recent items list with load-more (the newest titles, paged with the
- * catalog's cursor).
+ * The home's marketing modules (library-playlists-account.md §2; docs/decisions.md "The marketing modules";
+ * docs/decisions.md "The marketing modules"): the tutorial block for new readers and the newsletter promo (subscribe,
+ * sample, dismiss, see-all), each dismissed for good per account; and the recent items list with load-more (the newest
+ * titles, paged with the catalog's cursor).
  */
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type HomeModule, type HomeModules, MARKETING_MESSAGES, RECENT_ITEMS_PAGE_SIZE } from '@lectern/core';

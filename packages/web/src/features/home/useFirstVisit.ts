@@ -1,5 +1,5 @@
 /**
- * Whether this is the reader's first home page (issue 21: "Welcome back" greeted a reader who had just signed up).
+ * Whether this is the reader's first home page ("Welcome back" greeted a reader who had just signed up).
  * The browser remembers, per account, that it has shown the home before; until then the greeting has no "back".
  * A reader on a new device is greeted without "back" once: "Welcome" is never untrue, "Welcome back" can be.
  */

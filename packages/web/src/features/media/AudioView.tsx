@@ -1,8 +1,9 @@
 /**
- * The audiobook player (issue 22): the cover, the chapter on show, play/pause, back 10 s and on 30 s, a seek bar,
- * the spec's playback speeds (reader.md §9), a sleep timer (minutes, or the end of the chapter), the chapters list,
- * and the Media Session API so a phone's lock screen and a headset drive it (title, cover, play/pause, seek, next
- * and previous chapter). At a chapter's end it goes on into the next (MediaPage), unless the sleep timer says stop.
+ * The audiobook player (docs/decisions.md "Media players"): the cover, the chapter on show, play/pause, back 10 s and
+ * on 30 s, a seek bar, the spec's playback speeds (reader.md §9), a sleep timer (minutes, or the end of the chapter),
+ * the chapters list, and the Media Session API so a phone's lock screen and a headset drive it (title, cover,
+ * play/pause, seek, next and previous chapter). At a chapter's end it goes on into the next (MediaPage), unless the
+ * sleep timer says stop.
  */
 import { MEDIA_MESSAGES, formatLabel, paths } from '@lectern/core';
 import { useEffect, useRef, useState } from 'react';

@@ -1,7 +1,8 @@
 /**
- * The media players (issue 22): the reader's route /library/view/{title_safe}/{book_id}/{chapter} for a video course
- * or an audiobook (app/router.tsx picks this page by the title's format). One media element per title, kept across
- * its parts, so playback goes on from part to part (and on a phone with the screen off).
+ * The media players (docs/decisions.md "Media players"): the reader's route
+ * /library/view/{title_safe}/{book_id}/{chapter} for a video course or an audiobook (app/router.tsx picks this page by
+ * the title's format). One media element per title, kept across its parts, so playback goes on from part to part (and
+ * on a phone with the screen off).
  *
  * - Signed in with rights: the part's stream with the video session (`?ks=`), usage (mediaUsage.ts) and the
  *   position kept locally and on the account (shared/reading: Locator progression = seconds / duration).

@@ -1,10 +1,10 @@
 /**
- * The players' keys (issue 22; library-playlists-account.md §9 "arrows, space and digits 1 to 9 also mapped"): space
- * (or K) plays or pauses, left and right arrows move back and on (5 s for video; the audiobook's 10 s back and 30 s
- * on), F full screen, C captions, digits 1 to 9 go to 10% to 90% of the part. Bound to the shortcut registry
- * (shared/shortcuts), which keeps them from fields, modifiers, the reader's setting and phones. Not over a control
- * that uses the key itself (a button's space, a tab list's arrows), and not on the video element, whose own controls
- * already answer these keys.
+ * The players' keys (docs/decisions.md "Media players"; library-playlists-account.md §9 "arrows, space and digits 1 to
+ * 9 also mapped"): space (or K) plays or pauses, left and right arrows move back and on (5 s for video; the audiobook's
+ * 10 s back and 30 s on), F full screen, C captions, digits 1 to 9 go to 10% to 90% of the part. Bound to the shortcut
+ * registry (shared/shortcuts), which keeps them from fields, modifiers, the reader's setting and phones. Not over a
+ * control that uses the key itself (a button's space, a tab list's arrows), and not on the video element, whose own
+ * controls already answer these keys.
  */
 import { useRef, type RefObject } from 'react';
 import type { KeyLike } from '../../shared/shortcuts/registry.ts';

@@ -45,7 +45,7 @@ export function PlaylistView() {
   const { collectionId, topicSlug } = useParams();
   const navigate = useNavigate();
   const entry = collectionId ? view.playlists.find((p) => p.id === collectionId) : view.defaultPlaylist;
-  // the items of the playlist shown, and only of it (issue 21)
+  // the items of the playlist shown, and only of it (docs/decisions.md "Playlists and the home")
   const items = usePlaylistItems(view.status === 'ready' ? entry?.id : null);
   const playlist = items.playlist;
   const unknown = view.status === 'ready' && ((!!collectionId && !entry) || items.status === 'missing');

@@ -1,5 +1,5 @@
 /**
- * The header's search box (issue 11; library-playlists-account.md §9: debounce 1200 ms, 240 ms signed in; `/`
+ * The header's search box (library-playlists-account.md §9: debounce 1200 ms, 240 ms signed in; `/`
  * focuses it): the ARIA combobox pattern — suggestions (titles, authors, topics, publishers) in a listbox, Arrow keys
  * move through them (aria-activedescendant), Enter opens the chosen one or the search page, Escape closes then clears.
  * Choosing a suggestion is tracked with the search-selection POST (1500 ms timeout, failure only logged).

@@ -1,8 +1,8 @@
 /**
- * /search/?q= and /noresults/?q= (issue 11): results across the library — title, authors, the matched text and up to
- * three passages of the books' text with the words marked (a passage opens the reader there) — filters by format,
- * topic, publisher and language with their counts, sort, paging; every choice lives in the address so Back works.
- * Nothing found goes to /noresults/, which says what to try.
+ * /search/?q= and /noresults/?q= (docs/decisions.md "Finding"): results across the library — title, authors, the
+ * matched text and up to three passages of the books' text with the words marked (a passage opens the reader there) —
+ * filters by format, topic, publisher and language with their counts, sort, paging; every choice lives in the address
+ * so Back works. Nothing found goes to /noresults/, which says what to try.
  */
 import { useQuery } from '@tanstack/react-query';
 import { CONTENT_FORMATS, SEARCH_SORTS, searchPaths, type CatalogSearchResponse, type FacetValue, type SearchResult } from '@lectern/core';

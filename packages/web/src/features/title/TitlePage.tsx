@@ -250,7 +250,8 @@ export function TitlePage() {
             </div>
           </div>
           {b.buy_url ? (
-            // the operator's bookshop (BUY_LINK_TEMPLATE, issue 24): another site, so a plain link that names it
+            // the operator's bookshop (BUY_LINK_TEMPLATE, docs/decisions.md "The marketing modules"): another site, so
+            // a plain link that names it
             <p className="title-page__buy">
               <a href={b.buy_url} rel="noopener noreferrer external" data-buy-link>
                 {MARKETING_MESSAGES.buyLink}

@@ -84,7 +84,7 @@ function useSignedInEnabled(): { enabled: boolean; isLoading: boolean } {
 
 /**
  * The playlists as every page needs them: names and counts (the light list, `?content=none`) and the queue's
- * addresses (the queue call), never the whole library of items (issue 21: 51 playlists of 100 items were a
+ * addresses (the queue call), never the whole library of items (51 playlists of 100 items were a
  * megabyte on every page). Which playlists hold a title is asked for by the cards on screen (`useHolding`).
  * Where the whole list is cached, both come from it. A playlist's items load when it opens (`usePlaylistItems`).
  */

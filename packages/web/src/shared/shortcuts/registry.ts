@@ -1,8 +1,8 @@
 /**
- * The one registry every keyboard shortcut goes through (library-playlists-account.md §9 "Shortcuts"; issue 24;
- * docs/decisions.md "Keyboard shortcuts"). The list below is the whole set: the help popup and /u/shortcuts/ are
- * made from it. Pages bind handlers to its entries (`useShortcut`); ONE keydown listener on the window, plus the
- * chapter frame's keys forwarded to `dispatch`, decide which handler a key goes to:
+ * The one registry every keyboard shortcut goes through (library-playlists-account.md §9 "Shortcuts"; docs/decisions.md
+ * "Keyboard shortcuts"; docs/decisions.md "Keyboard shortcuts"). The list below is the whole set: the help popup and
+ * /u/shortcuts/ are made from it. Pages bind handlers to its entries (`useShortcut`); ONE keydown listener on the
+ * window, plus the chapter frame's keys forwarded to `dispatch`, decide which handler a key goes to:
  * - a player's or the reader's handler before a site-wide one (`/` in the reader searches the book, not the site);
  *   among handlers of one scope the one bound last;
  * - never with Ctrl, Alt or Meta (the browser's and the system's), never after a widget took the key (defaultPrevented);
