@@ -194,7 +194,10 @@ export const passwordResetConfirmSchema = z.object({
   token: z.string().min(1, ACCOUNT_ENTRY_MESSAGES.resetLinkDead).max(200, ACCOUNT_ENTRY_MESSAGES.resetLinkDead),
   new_password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
 });
-/** The first operator's set-up form (issue 23): the printed link's token, and the admin's email and password. */
+/**
+ * The first operator's set-up form (docs/decisions.md "The first operator, from the browser"): the printed link's
+ * token, and the admin's email and password.
+ */
 export const firstOperatorSchema = z.object({
   token: z.string({ message: FIRST_OPERATOR_MESSAGES.linkDead }).min(1, FIRST_OPERATOR_MESSAGES.linkDead).max(200, FIRST_OPERATOR_MESSAGES.linkDead),
   email: emailField,

@@ -228,7 +228,8 @@ export const ACCOUNT_ENTRY_MESSAGES = {
   teamOffer: 'Learning together? Lectern for teams',
 } as const;
 
-// ---- the first operator's set-up (issue 23; routes/first-operator.ts, the /setup/ page, main.ts) ----
+// ---- the first operator's set-up (docs/decisions.md "The first operator, from the browser"; routes/first-operator.ts,
+// the /setup/ page, main.ts) ----
 
 export const FIRST_OPERATOR_MESSAGES = {
   heading: 'Create the first operator account',

@@ -71,8 +71,8 @@ export const searchPaths = {
 } as const;
 
 /**
- * The first operator's set-up (issue 23): while no admin account exists, the start prints a one-time link to the
- * page `/setup/?token=` that creates the first admin from the browser.
+ * The first operator's set-up (docs/decisions.md "The first operator, from the browser"): while no admin account
+ * exists, the start prints a one-time link to the page `/setup/?token=` that creates the first admin from the browser.
  */
 export const firstOperatorPaths = {
   /** the page the printed link opens */

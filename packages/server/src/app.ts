@@ -121,7 +121,7 @@ export const LISTING_CONCURRENCY = { sqlite: 4, postgres: 8 } as const;
 
 export interface Services {
   accounts: AccountsService;
-  /** the first admin from the browser, while none exists (issue 23) */
+  /** the first admin from the browser, while none exists (docs/decisions.md "The first operator, from the browser") */
   firstOperator: FirstOperatorService;
   /** a reader's settings kept on the account (keyboard shortcuts) */
   accountSettings: AccountSettingsService;

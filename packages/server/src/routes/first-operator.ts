@@ -1,8 +1,9 @@
 /**
- * The first operator's set-up (issue 23): `GET /api/v1/admin/first-operator/?token=` says whether the printed link
- * is live; `POST` with `{token, email, password}` creates the first admin and signs them in, like a registration.
- * Both count as sign-in attempts (the sign-in rate limit), the POST is CSRF-checked like every unsafe call, and the
- * new account is written to the audit log as its own first action (the admin audit hook, `request.audit`).
+ * The first operator's set-up (docs/decisions.md "The first operator, from the browser"): `GET
+ * /api/v1/admin/first-operator/?token=` says whether the printed link is live; `POST` with `{token, email, password}`
+ * creates the first admin and signs them in, like a registration. Both count as sign-in attempts (the sign-in rate
+ * limit), the POST is CSRF-checked like every unsafe call, and the new account is written to the audit log as its own
+ * first action (the admin audit hook, `request.audit`).
  */
 import { firstOperatorPaths, resetLinkStateSchema } from '@lectern/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The first operator's set-up (issue 23; docs/decisions.md "The first operator, from the browser"). While no
+ * The first operator's set-up (docs/decisions.md "The first operator, from the browser"). While no
  * account has the admin role, the start asks for a one-time token (`open`), prints a link with it, and the page at
  * that link creates the first admin. The token lives in this process only, is compared in constant time, is spent
  * by its use and dies as soon as any admin exists (made here, by the command line or by another process).

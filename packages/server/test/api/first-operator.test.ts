@@ -1,8 +1,8 @@
 /**
- * The first operator's set-up (issue 23) on both engines: the printed one-time token makes the first admin from the
- * browser, signed in and audited; a wrong token, a spent one, or one whose library already has an admin is a 404;
- * bad input is a 400 naming the field in registration's words and leaves the link usable; CSRF and the sign-in rate
- * limit apply.
+ * The first operator's set-up (docs/decisions.md "The first operator, from the browser") on both engines: the printed
+ * one-time token makes the first admin from the browser, signed in and audited; a wrong token, a spent one, or one
+ * whose library already has an admin is a 404; bad input is a 400 naming the field in registration's words and leaves
+ * the link usable; CSRF and the sign-in rate limit apply.
  */
 import { ACCOUNT_ENTRY_MESSAGES, adminPaths, auditPageSchema, FIRST_OPERATOR_MESSAGES, firstOperatorPaths, PASSWORD_MESSAGES } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * The first operator's set-up (issue 23): the page the one-time link printed at the start opens while no admin
- * exists. Email and password (registration's checks and words), and the new admin lands in the operators' console,
- * signed in. A spent or wrong link says so and sends to sign-in.
+ * The first operator's set-up (docs/decisions.md "The first operator, from the browser"): the page the one-time link
+ * printed at the start opens while no admin exists. Email and password (registration's checks and words), and the new
+ * admin lands in the operators' console, signed in. A spent or wrong link says so and sends to sign-in.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_ENTRY_MESSAGES, FIRST_OPERATOR_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS } from '@lectern/core';
