@@ -105,6 +105,45 @@ export class AdminDashboardRepository {
     return rows.map((r) => ({ id: r.id, key: r.slug, minutes: Number(r.minutes) || 0 }));
   }
 
+  /** Minutes read per title id over the range, from the summary alone (no key: see the service's topOf). */
+  async minutesByTitleId(start: string, end: string): Promise<{ id: number; key: string; minutes: number }[]> {
+    const rows = await this.db
+      .selectFrom('reading_day_titles')
+      .select(['title_id', sql<number>`sum(minutes)`.as('minutes')])
+      .where('day', '>=', dayOf(start))
+      .where('day', '<', dayOf(end))
+      .groupBy('title_id')
+      .execute();
+    return rows.map((r) => ({ id: r.title_id, key: '', minutes: Number(r.minutes) || 0 }));
+  }
+
+  /** Minutes read per topic id over the range (no key: see the service's topOf). */
+  async minutesByTopicId(start: string, end: string): Promise<{ id: number; key: string; minutes: number }[]> {
+    const rows = await this.db
+      .selectFrom('reading_day_titles as s')
+      .innerJoin('title_topics as tt', 'tt.title_id', 's.title_id')
+      .select(['tt.topic_id', sql<number>`sum(s.minutes)`.as('minutes')])
+      .where('s.day', '>=', dayOf(start))
+      .where('s.day', '<', dayOf(end))
+      .groupBy('tt.topic_id')
+      .execute();
+    return rows.map((r) => ({ id: r.topic_id, key: '', minutes: Number(r.minutes) || 0 }));
+  }
+
+  /** The book ids of these titles. */
+  async titleKeys(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('titles').select(['id', 'book_id']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.book_id]));
+  }
+
+  /** The slugs of these topics. */
+  async topicKeys(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('topics').select(['id', 'slug']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.slug]));
+  }
+
   /** Distinct readers of each of these titles over the range (events of chapters that exist, as the minutes count them). */
   async readersOf(titleIds: number[], start: string, end: string): Promise<Map<number, number>> {
     if (titleIds.length === 0) return new Map();

@@ -102,7 +102,7 @@ export class AdminDashboardService {
     const openStart = start > today ? start : today;
     const [closed, open, accounts, conversions, imports, misses, importEntries] = await Promise.all([
       start < closedEnd ? this.closedReading(start, closedEnd, today) : EMPTY_READING,
-      openStart < end ? readingOf(this.repo, openStart, end) : EMPTY_READING,
+      openStart < end ? readingOf(this.repo, openStart, end, false) : EMPTY_READING,
       this.repo.newAccountsByDay(start, end),
       this.repo.conversionsByDay(start, end),
       this.repo.importsByDay(start, end),
@@ -110,8 +110,10 @@ export class AdminDashboardService {
       this.audit.importEntries(start, end, 500),
     ]);
     const reading = [...closed.days, ...open.days];
-    const titleRanks = topOf(closed.titles, open.titles, 10);
-    const topicRanks = topOf(closed.topics, open.topics, 10);
+    const [titleRanks, topicRanks] = await Promise.all([
+      topOf(closed.titles, open.titles, 10, (ids) => this.repo.titleKeys(ids)),
+      topOf(closed.topics, open.topics, 10, (ids) => this.repo.topicKeys(ids)),
+    ]);
     const [readers, titleNames, topicNames] = await Promise.all([
       this.repo.readersOf(titleRanks.map((t) => t.id), start, end),
       this.repo.titleNames(titleRanks.map((t) => t.id)),
@@ -162,7 +164,7 @@ export class AdminDashboardService {
     const key = `${start}|${end}`;
     let entry = this.closed.get(key);
     if (!entry) {
-      entry = { today, reading: readingOf(this.repo, start, end) };
+      entry = { today, reading: readingOf(this.repo, start, end, true) };
       const kept = entry;
       this.closed.set(key, kept);
       kept.reading.catch(() => this.closed.get(key) === kept && this.closed.delete(key));
@@ -237,24 +239,46 @@ const EMPTY_READING: Reading = { days: [], titles: { sorted: [], byId: new Map()
 
 const byMinutes = (a: Ranked, b: Ranked) => b.minutes - a.minutes || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
-async function readingOf(repo: AdminDashboardRepository, start: string, end: string): Promise<Reading> {
-  const [days, titles, topics] = await Promise.all([repo.readingByDay(start, end), repo.minutesByTitle(start, end), repo.minutesByTopic(start, end)]);
-  const ranking = (rows: Ranked[]): Ranking => ({ sorted: rows.sort(byMinutes), byId: new Map(rows.map((r) => [r.id, r])) });
+/**
+ * The reading of [start, end) from the daily summary. `keyed`: each title and topic with its key (the closed days,
+ * read once and kept); else ids and minutes only (today's, read at each request: a day's titles are thousands, and
+ * their keys are looked up only for the few that can make the top, see `topOf`).
+ */
+async function readingOf(repo: AdminDashboardRepository, start: string, end: string, keyed: boolean): Promise<Reading> {
+  const [days, titles, topics] = await Promise.all([
+    repo.readingByDay(start, end),
+    keyed ? repo.minutesByTitle(start, end) : repo.minutesByTitleId(start, end),
+    keyed ? repo.minutesByTopic(start, end) : repo.minutesByTopicId(start, end),
+  ]);
+  const ranking = (rows: Ranked[]): Ranking => ({ sorted: keyed ? rows.sort(byMinutes) : rows, byId: new Map(rows.map((r) => [r.id, r])) });
   return { days, titles: ranking(titles), topics: ranking(topics) };
 }
 
 /**
- * The first `n` of the closed days' ranking (sorted) and the open day's, minutes added up: an entry of the result
- * is either read today or among the first `n` closed entries not read today.
+ * The first `n` of the closed days' ranking (sorted, keyed) and the open day's (keys not read), minutes added up:
+ * an entry of the result is either read today or among the first `n` closed entries not read today. The keys that
+ * break ties are looked up (`keysOf`) for the entries that can be among the first `n`: those with at least the
+ * minutes of the n-th.
  */
-function topOf(closed: Ranking, open: Ranking, n: number): Ranked[] {
+async function topOf(closed: Ranking, open: Ranking, n: number, keysOf: (ids: number[]) => Promise<Map<number, string>>): Promise<Ranked[]> {
   const candidates: Ranked[] = [];
   for (const r of closed.sorted) {
     if (candidates.length === n) break;
     if (!open.byId.has(r.id)) candidates.push(r);
   }
-  for (const r of open.sorted) candidates.push({ ...r, minutes: (closed.byId.get(r.id)?.minutes ?? 0) + r.minutes });
-  return candidates.sort(byMinutes).slice(0, n);
+  for (const r of open.byId.values()) {
+    const before = closed.byId.get(r.id);
+    candidates.push({ id: r.id, key: before?.key ?? '', minutes: (before?.minutes ?? 0) + r.minutes });
+  }
+  candidates.sort((a, b) => b.minutes - a.minutes);
+  const nth = candidates[Math.min(n, candidates.length) - 1]?.minutes ?? 0;
+  const top = candidates.filter((c) => c.minutes >= nth);
+  const missing = top.filter((c) => c.key === '').map((c) => c.id);
+  if (missing.length > 0) {
+    const keys = await keysOf(missing);
+    for (const c of top) if (c.key === '') c.key = keys.get(c.id) ?? '';
+  }
+  return top.sort(byMinutes).slice(0, n);
 }
 
 async function sizeOf(dir: string): Promise<number> {
