@@ -138,7 +138,7 @@ export const adminPageOf = <T extends z.ZodTypeAny>(item: T) => z.object({ resul
 // ---------------------------------------------------------------- audit log
 
 /** what an entry is about */
-export const AUDIT_TARGET_KINDS = ['title', 'chapter', 'user', 'plan', 'promotion-code', 'invoice', 'editors-picks', 'announcement', 'live-course', 'live-event', 'import', 'team'] as const;
+export const AUDIT_TARGET_KINDS = ['title', 'chapter', 'user', 'plan', 'promotion-code', 'invoice', 'editors-picks', 'announcement', 'live-course', 'live-event', 'import', 'team', 'transformation-playlist'] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 
 export const adminAuditQuerySchema = z

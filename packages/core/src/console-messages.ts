@@ -12,6 +12,16 @@ export const CONSOLE_MESSAGES = {
   refused: "This is the operators' console. Your account can read the library but not run it: ask an operator for the admin role.",
   /** the Selling screen's note on price24, the code the sign-up form sets for the basic plan (spec §4; 0014) */
   basicPlanCode: 'The basic plan: the sign-up form sets this code when a reader picks basic (pro clears it).',
+  // Engaging: transformation playlists (an editor's own playlists published under a topic)
+  transformationHeading: 'Transformation playlists',
+  transformationHint: 'Your own playlists, each shown under a topic (with its banner) on the home and the topic’s page once published. Make and fill them like any playlist.',
+  transformationMake: 'Your playlists',
+  transformationNone: 'You have no playlist of your own yet (the queue cannot be published).',
+  transformationTopic: (name: string) => `Topic of ${name}`,
+  transformationNotPublished: 'Not published',
+  transformationCount: (n: number) => `${n} ${n === 1 ? 'title' : 'titles'}`,
+  transformationPublished: 'Published.',
+  transformationUnpublished: 'Unpublished.',
   /** the 403 page's way out */
   goToLibrary: 'Go to the library',
   signInTitle: "Sign in to the operators' console",

@@ -181,6 +181,8 @@ export const marketingPaths = {
   newsletterUnsubscribe: () => '/api/v1/newsletter/unsubscribe/',
   /** GET ?topic=: the editors' transformation playlists (all topics when none is given) */
   transformationPlaylists: () => '/api/v1/transformation-playlists/',
+  /** GET: the editor's own playlists (not the default one), each with the topic it is published under or null */
+  transformationOwn: () => '/api/v2/admin/transformation-playlists/',
   /** PUT {topic} publishes an editor's own playlist under a topic; DELETE unpublishes it (editors: admins, content creators) */
   transformationPlaylist: (collectionId: string) => `/api/v2/admin/transformation-playlists/${encodeURIComponent(collectionId)}/`,
   /** the web page an email's unsubscribe link opens */

@@ -97,6 +97,10 @@ function describe(request: FastifyRequest, _reply: FastifyReply, url: string, an
       return { action: 'live-event.create', target_kind: 'live-event', target_id: idOf(a.event_id) ?? idOf(a.id), detail: { course_id: p.id, ...body } };
     case 'DELETE /api/v1/admin/live-training/events/:id/':
       return { action: 'live-event.remove', target_kind: 'live-event', target_id: p.id ?? null, detail: {} };
+    case 'PUT /api/v2/admin/transformation-playlists/:id/':
+      return { action: 'transformation-playlist.publish', target_kind: 'transformation-playlist', target_id: p.id ?? null, detail: body };
+    case 'DELETE /api/v2/admin/transformation-playlists/:id/':
+      return { action: 'transformation-playlist.unpublish', target_kind: 'transformation-playlist', target_id: p.id ?? null, detail: {} };
     default: {
       // a route added later without its own note is still written, named by its method and address
       const kind = url.replace(ADMIN_ROUTE, '').split('/')[0] || 'admin';

@@ -106,6 +106,26 @@ export class MarketingRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** An editor's own playlists but the default one, by name, with the topic each is published under and its size. */
+  ownPlaylists(userId: number) {
+    return this.db
+      .selectFrom('collections as c')
+      .leftJoin('transformation_playlists as tp', 'tp.collection_id', 'c.id')
+      .leftJoin('topics as t', 't.id', 'tp.topic_id')
+      .select((eb) => [
+        'c.id',
+        'c.name',
+        't.name as topic_name',
+        't.slug as topic_slug',
+        eb.selectFrom('collection_items as ci').whereRef('ci.collection_id', '=', 'c.id').select((e) => e.fn.countAll<string | number>().as('n')).as('count'),
+      ])
+      .where('c.user_id', '=', userId)
+      .where('c.is_default', '=', 0)
+      .orderBy('c.name')
+      .orderBy('c.id')
+      .execute();
+  }
+
   /** The published playlists (of one topic when given), the newest published first, with their topic and curator. */
   transformationPlaylists(topicId: number | null, limit: number) {
     let q = this.db

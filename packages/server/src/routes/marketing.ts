@@ -33,6 +33,11 @@ export function marketingRoutes(app: FastifyInstance, deps: { marketing: Marketi
     return inTurn(deps.listing, reply, async () => ({ results: await deps.marketing.transformationPlaylists(topic ?? null, limit, viewer) }));
   });
 
+  app.get(marketingPaths.transformationOwn(), async (request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    return deps.marketing.ownPlaylists(await currentUser(request));
+  });
+
   app.put('/api/v2/admin/transformation-playlists/:id/', async (request, reply) => {
     const { id } = playlistParams.parse(request.params);
     await deps.marketing.publishPlaylist(await currentUser(request), id, transformationPublishRequestSchema.parse(request.body ?? {}).topic);

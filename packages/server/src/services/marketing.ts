@@ -7,6 +7,7 @@
  * - a title's buy link from the operator's BUY_LINK_TEMPLATE.
  */
 import {
+  type TransformationOwnList,
   buyLinkOf,
   type HomeModule,
   type HomeModules,
@@ -156,6 +157,15 @@ export class MarketingService {
     assertContentRole(user);
     const own = await this.repo.ownCollection(user!.id, collectionId);
     if (!own || !(await this.repo.unpublishPlaylist(collectionId))) throw new AppError(404, MARKETING_MESSAGES.transformationNotFound);
+  }
+
+  /** The console's list: the editor's own playlists, each with the topic it is published under (null: not). */
+  async ownPlaylists(user: UserRow | null): Promise<TransformationOwnList> {
+    assertContentRole(user);
+    const rows = await this.repo.ownPlaylists(user!.id);
+    return {
+      results: rows.map((r) => ({ id: r.id, name: r.name, count: Number(r.count ?? 0), topic: r.topic_slug && r.topic_name ? { name: r.topic_name, slug: r.topic_slug } : null })),
+    };
   }
 
   /** The published playlists, of one topic when a slug is given (an unknown one has none), as banners of cards. */

@@ -14,6 +14,9 @@ import {
   newsletterSampleSchema,
   pagedSchema,
   transformationPlaylistListSchema,
+  transformationOwnListSchema,
+  adminPaths,
+  auditPageSchema,
 } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignedTokens } from '../../src/services/signed-tokens.ts';
@@ -187,7 +190,14 @@ describe.each(ENGINES)('the marketing modules on %s', (engine) => {
     expect(Object.keys((await publish(editor, queue.id, { topic: topic.slug })).json().errors)).toEqual(['collection']);
     expect(await list()).toEqual([]);
 
+    // the console's list of the editor's own playlists (not the queue), each with its topic: none yet
+    const ownList = async (c: TestClient) => c.get(marketingPaths.transformationOwn());
+    expect((await ownList(anon)).statusCode).toBe(401);
+    expect((await ownList(bob)).statusCode).toBe(403);
+    expect(transformationOwnListSchema.parse((await ownList(editor)).json()).results).toEqual([{ id: made.id, name: 'From zero to reading', count: 3, topic: null }]);
+
     expect((await publish(editor, made.id, { topic: topic.slug })).statusCode).toBe(204);
+    expect(transformationOwnListSchema.parse((await ownList(editor)).json()).results[0]!.topic).toEqual({ slug: topic.slug, name: topic.name });
     const shown = await list();
     expect(shown).toHaveLength(1);
     expect(shown[0]).toMatchObject({ id: made.id, name: 'From zero to reading', description: 'Three books, in order.', topic: { slug: topic.slug, name: topic.name }, count: 3 });
@@ -200,6 +210,13 @@ describe.each(ENGINES)('the marketing modules on %s', (engine) => {
     expect((await editor.request('DELETE', marketingPaths.transformationPlaylist(made.id))).statusCode).toBe(204);
     expect((await editor.request('DELETE', marketingPaths.transformationPlaylist(made.id))).statusCode).toBe(404);
     expect(await list()).toEqual([]);
+    expect(transformationOwnListSchema.parse((await ownList(editor)).json()).results[0]!.topic).toBeNull();
+    // written to the audit log in the console's words: one publish (the refused ones change nothing), one unpublish
+    const audit = auditPageSchema.parse((await editor.get(`${adminPaths.audit()}?target_kind=transformation-playlist`)).json()).results;
+    expect(audit.map((e) => [e.action, e.target_id, e.actor_label])).toEqual([
+      ['transformation-playlist.unpublish', made.id, 'editor@example.com'],
+      ['transformation-playlist.publish', made.id, 'editor@example.com'],
+    ]);
   });
 
   it('gives a title no buy link while BUY_LINK_TEMPLATE is unset', async () => {

@@ -4,6 +4,8 @@
  * console imports this module, so its schemas travel in the console's own chunk, never in the readers' entry.
  */
 import {
+  marketingPaths,
+  transformationOwnListSchema,
   adminAnnouncementListSchema,
   adminAnnouncementSchema,
   adminDashboardSchema,
@@ -103,9 +105,14 @@ export const adminKeys = {
   audit: (q: AdminAuditQuery) => ['admin', 'audit', q] as const,
   dashboard: (q: AdminDashboardQuery) => ['admin', 'dashboard', q] as const,
   health: ['admin', 'health'] as const,
+  transformation: ['admin', 'transformation-playlists'] as const,
 };
 
 export const adminApi = {
+  /** the editor's own playlists, each with the topic it is published under (the home's transformation playlists) */
+  transformationOwn: (signal?: AbortSignal) => api.request(marketingPaths.transformationOwn(), transformationOwnListSchema, { signal }).then((r) => r.results),
+  publishTransformation: (id: string, topic: string) => api.request(marketingPaths.transformationPlaylist(id), null, { method: 'PUT', body: { topic } }),
+  unpublishTransformation: (id: string) => api.request(marketingPaths.transformationPlaylist(id), null, { method: 'DELETE' }),
   // ---- selling
   setPlan: (plan: PlanInfo) => api.request(adminPaths.plan(plan.slug), planSchema, { method: 'PUT', body: plan }),
   promotionCodes: (signal?: AbortSignal) => api.request(adminPaths.promotionCodes(), adminPromotionCodeListSchema, { signal }).then((r) => r.results),

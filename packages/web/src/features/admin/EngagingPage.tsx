@@ -4,9 +4,13 @@
  * the admin API (and the audit log).
  */
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CONSOLE_MESSAGES as M, type LiveCourseStatus } from '@lectern/core';
+import { CONSOLE_MESSAGES as M, type LiveCourseStatus, type TransformationOwnList } from '@lectern/core';
+import { Link } from 'react-router';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { adminApi, adminKeys } from '../../api/admin.ts';
+import { api } from '../../api/client.ts';
+import { appPaths } from '../../shared/links.ts';
+import { SelectField } from './SelectField.tsx';
 import { Button } from '../../components/Button.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Icon } from '../../components/Icon.tsx';
@@ -25,8 +29,73 @@ export function EngagingPage() {
       </div>
       <Announcements />
       <EditorsPicks />
+      <TransformationPlaylists />
       <LiveTraining />
     </div>
+  );
+}
+
+/**
+ * Transformation playlists (library-playlists-account.md §2): the operator's own playlists, each published under a
+ * topic (its banner on the home and the topic's page) or not; made and filled on /c/ like any playlist.
+ */
+function TransformationPlaylists() {
+  const own = useQuery({ queryKey: adminKeys.transformation, queryFn: ({ signal }) => adminApi.transformationOwn(signal) });
+  const topics = useQuery({ queryKey: ['topics'], queryFn: ({ signal }) => api.listTopics(signal), staleTime: 60_000 });
+  return (
+    <section className="admin-panel" aria-labelledby="admin-transformation">
+      <h2 id="admin-transformation">{M.transformationHeading}</h2>
+      <p className="admin-hint">
+        {M.transformationHint} <Link to={appPaths.playlists}>{M.transformationMake}</Link>
+      </p>
+      <Loading query={own} />
+      {own.data?.length ? (
+        <ul className="admin-list" aria-label={M.transformationHeading}>
+          {own.data.map((p) => (
+            <TransformationRow key={`${p.id}:${p.topic?.slug ?? ''}`} playlist={p} topics={topics.data ?? []} />
+          ))}
+        </ul>
+      ) : own.data ? (
+        <p className="admin-muted">{M.transformationNone}</p>
+      ) : null}
+    </section>
+  );
+}
+
+function TransformationRow({ playlist, topics }: { playlist: TransformationOwnList['results'][number]; topics: readonly { slug: string; name: string }[] }) {
+  const client = useQueryClient();
+  const action = useAction();
+  const [topic, setTopic] = useState(playlist.topic?.slug ?? '');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const saved = await action.run(
+      () => (topic ? adminApi.publishTransformation(playlist.id, topic) : adminApi.unpublishTransformation(playlist.id)),
+      () => (topic ? M.transformationPublished : M.transformationUnpublished),
+    );
+    if (saved) void client.invalidateQueries({ queryKey: adminKeys.transformation });
+  };
+  return (
+    <li>
+      <form className="admin-form admin-transformation" onSubmit={(e) => void submit(e)} aria-label={playlist.name} noValidate>
+        <span>
+          <strong>{playlist.name}</strong> <span className="admin-muted admin-small">{M.transformationCount(playlist.count)}</span>
+        </span>
+        <SelectField label={M.transformationTopic(playlist.name)} value={topic} onChange={(e) => setTopic(e.target.value)}>
+          <option value="">{M.transformationNotPublished}</option>
+          {topics.map((t) => (
+            <option key={t.slug} value={t.slug}>
+              {t.name}
+            </option>
+          ))}
+        </SelectField>
+        <div className="admin-form__actions">
+          <Button type="submit" variant="secondary" busy={action.busy} disabled={!playlist.topic && !topic}>
+            Save
+          </Button>
+          <ActionStatus action={action} />
+        </div>
+      </form>
+    </li>
   );
 }
 
