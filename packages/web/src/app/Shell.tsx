@@ -130,8 +130,8 @@ export function Shell() {
       <SubscribeNag />
       <ErrorBar />
       {profile ? <PlaylistsSync /> : null}
-      {/* signed-in readers only (§6); the reader keeps its own chrome */}
-      {profile && !location.pathname.startsWith('/library/view/') ? <ScrollTopButton /> : null}
+      {/* signed-in readers only (§6); the reader keeps its own chrome; not over the operators' console's controls */}
+      {profile && !location.pathname.startsWith('/library/view/') && !location.pathname.startsWith('/admin/') ? <ScrollTopButton /> : null}
       <ScrollToTop />
       <ShortcutsRoot />
     </div>
