@@ -78,15 +78,22 @@ export class AdminDashboardRepository {
     return rows.map((r) => ({ day: r.day, n: Number(r.n) }));
   }
 
+  /** Minutes read per title id over the range (the summary grouped by title before any join: a title once). */
+  private byTitle(start: string, end: string) {
+    return this.db
+      .selectFrom('reading_day_titles')
+      .select(['title_id', sql<number>`sum(minutes)`.as('minutes')])
+      .where('day', '>=', dayOf(start))
+      .where('day', '<', dayOf(end))
+      .groupBy('title_id');
+  }
+
   /** Minutes read per title over the range, with the book id that breaks ties (every title read: the service ranks). */
   async minutesByTitle(start: string, end: string): Promise<{ id: number; key: string; minutes: number }[]> {
     const rows = await this.db
-      .selectFrom('reading_day_titles as s')
+      .selectFrom(this.byTitle(start, end).as('s'))
       .innerJoin('titles as t', 't.id', 's.title_id')
-      .select(['t.id', 't.book_id', sql<number>`sum(s.minutes)`.as('minutes')])
-      .where('s.day', '>=', dayOf(start))
-      .where('s.day', '<', dayOf(end))
-      .groupBy(['t.id', 't.book_id'])
+      .select(['t.id', 't.book_id', 's.minutes'])
       .execute();
     return rows.map((r) => ({ id: r.id, key: r.book_id, minutes: Number(r.minutes) || 0 }));
   }
@@ -94,12 +101,10 @@ export class AdminDashboardRepository {
   /** Minutes read per topic over the range (a title's minutes count for its topics as they are now), with the slug that breaks ties. */
   async minutesByTopic(start: string, end: string): Promise<{ id: number; key: string; minutes: number }[]> {
     const rows = await this.db
-      .selectFrom('reading_day_titles as s')
+      .selectFrom(this.byTitle(start, end).as('s'))
       .innerJoin('title_topics as tt', 'tt.title_id', 's.title_id')
       .innerJoin('topics as tp', 'tp.id', 'tt.topic_id')
       .select(['tp.id', 'tp.slug', sql<number>`sum(s.minutes)`.as('minutes')])
-      .where('s.day', '>=', dayOf(start))
-      .where('s.day', '<', dayOf(end))
       .groupBy(['tp.id', 'tp.slug'])
       .execute();
     return rows.map((r) => ({ id: r.id, key: r.slug, minutes: Number(r.minutes) || 0 }));
