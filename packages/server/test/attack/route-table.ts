@@ -88,6 +88,9 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'PUT /api/v1/admin/teams/:teamId/seats/': { access: 'admin', params: { teamId: 'team' }, body: { seats: 'x' } },
   'PUT /api/v1/admin/teams/:teamId/owner/': { access: 'admin', params: { teamId: 'team' }, body: { email: 'x' } },
   'DELETE /api/v1/admin/teams/:teamId/members/:userId/': { access: 'admin', params: { teamId: 'team', userId: 'nobody' } },
+  // ---- the first operator's set-up link (printed at first start; the token is the gate) ----
+  'GET /api/v1/admin/first-operator/': { access: 'public', query: { token: 'forged' } },
+  'POST /api/v1/admin/first-operator/': { access: 'public', body: { token: 'forged', email: 'first@example.com', password: 'a long enough password' } },
   // ---- teams ----
   'GET /api/v1/team/': { access: 'account' },
   'POST /api/v1/teams/': { access: 'account', body: { name: 'Attack Team', plan: 'pro', seats: 2, emails: [] }, create: { succeed: 'one', caller: 'fresh' } },
@@ -147,6 +150,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'DELETE /api/v1/admin/live-training/events/:id/': { access: 'admin', params: { id: 'nobody' } },
   // ---- marketing ----
   'GET /api/v1/transformation-playlists/': { access: 'public' },
+  'GET /api/v2/admin/transformation-playlists/': { access: 'creator' },
   'PUT /api/v2/admin/transformation-playlists/:id/': { access: 'creator', params: playlist, owned: true, body: { topic: 'fiction' } },
   'DELETE /api/v2/admin/transformation-playlists/:id/': { access: 'creator', params: playlist, owned: true },
   'GET /api/v1/home/modules/': { access: 'public' },
