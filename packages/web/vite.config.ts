@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { IncomingMessage } from 'node:http';
 import react from '@vitejs/plugin-react';
+import type { ChunkingContext, CodeSplittingGroup } from 'rolldown';
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import { ROUTE_MODULES } from './src/app/routeModules.ts';
 
@@ -56,9 +57,45 @@ function precompress(): Plugin {
   };
 }
 
+const ENTRY_ID = path.join(root, 'src/main.tsx');
+const SCHEMAS_ID = path.join(root, 'src/api/schemas.ts');
+
+/**
+ * One chunk for the schemas the client loads on its first request (src/api/schemas.ts): that module, zod, and
+ * every core module that imports zod or another such module, less the console's (admin*.ts, which travel in its
+ * own chunk). By default the bundler split them into eight files, one per core module a page also imports, and all
+ * eight were preloaded with the entry: a further round of requests before the first paint (issue 21, FCP
+ * 1.08-1.23x of 02e7e48, docs/performance.md). The entry takes no name from such a module
+ * (test/entry-graph.test.ts), so it never imports this chunk and zod stays off the start path. The group's other
+ * imports (zod-free core modules) are left where the bundler puts them (`includeDependenciesRecursively: false`):
+ * followed, they would bring the entry's own modules in. Core's index.ts only re-exports: the tree-shaker drops it.
+ */
+function schemasGroup(): CodeSplittingGroup {
+  const inGroup = new Map<string, boolean>();
+  const core = path.join(root, '../core/src') + path.sep;
+  const zod = `${path.sep}node_modules${path.sep}zod${path.sep}`;
+  const test = (id: string, ctx: ChunkingContext, seen: Set<string>): boolean => {
+    const known = inGroup.get(id);
+    if (known !== undefined) return known;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    let yes = id === SCHEMAS_ID || id.includes(zod);
+    if (!yes && id.startsWith(core) && !/[\\/](index|admin[^\\/]*)\.ts$/.test(id)) {
+      yes = (ctx.getModuleInfo(id)?.importedIds ?? []).some((d) => d.includes(zod) || (d.startsWith(core) && test(d, ctx, seen)));
+    }
+    inGroup.set(id, yes);
+    return yes;
+  };
+  return {
+    name: (id, ctx) => (test(id, ctx, new Set()) ? 'schemas' : null),
+    includeDependenciesRecursively: false,
+  };
+}
+
 /**
  * The schemas chunk is fetched alongside the entry, not after it: every screen's first answer waits for it, and
  * asked for only once the entry has run it came a round trip late. It is still evaluated on the first request.
+ * One file (schemasGroup), and what it imports is the entry's, loaded anyway.
  */
 function preloadSchemas(): Plugin {
   return {
@@ -68,10 +105,18 @@ function preloadSchemas(): Plugin {
       order: 'post',
       handler(_html, ctx) {
         const bundle = ctx.bundle ?? {};
-        const chunk = Object.values(bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/api/schemas.ts'));
-        if (!chunk || chunk.type !== 'chunk') return [];
-        // The module and the chunks it imports (core's schemas), less the entry, which is loaded anyway.
-        const files = [chunk.fileName, ...chunk.imports.filter((f) => !(bundle[f]?.type === 'chunk' && bundle[f].isEntry))];
+        const chunk = Object.values(bundle).find((c) => c.type === 'chunk' && c.moduleIds.includes(SCHEMAS_ID));
+        if (!chunk || chunk.type !== 'chunk') throw new Error('no chunk holds src/api/schemas.ts');
+        const initial = new Set<string>();
+        const walk = (f: string) => {
+          const c = bundle[f];
+          if (initial.has(f) || c?.type !== 'chunk') return;
+          initial.add(f);
+          c.imports.forEach(walk);
+        };
+        for (const c of Object.values(bundle)) if (c.type === 'chunk' && c.isEntry) walk(c.fileName);
+        // The chunk and whatever it imports that the entry does not load anyway (nothing, while the group holds).
+        const files = [chunk.fileName, ...chunk.imports.filter((f) => !initial.has(f))];
         return files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: '', href: `/${f}` }, injectTo: 'head' as const }));
       },
     },
@@ -128,6 +173,7 @@ export default defineConfig({
     sourcemap: 'hidden',
     target: 'es2022',
     rolldownOptions: {
+      output: { codeSplitting: { groups: [schemasGroup()] } },
       treeshake: {
         // The core package is pure (DESIGN.md: no Node or DOM imports, no side effects): a chunk that uses only
         // its formatting rules and paths must not pull in its zod schemas, which the client loads on demand.

@@ -1,0 +1,73 @@
+/**
+ * The first burst (issue 21, "Mobile Lighthouse"; docs/performance.md): the files a screen's index.html names
+ * before anything paints (the entry, the chunks and stylesheets it imports, the schemas chunk preloaded beside it,
+ * the page's own chunk and stylesheet). Chrome asks one host for six files at a time over HTTP/1.1 and Lighthouse's
+ * mobile simulation puts all of them before the first paint, so each further six is another round trip of FCP.
+ * The schemas came as eight preloaded files (22-23 in the burst, FCP 1.08-1.23x of 02e7e48); they are one chunk
+ * now (vite.config.ts, schemasGroup). The limits are today's counts (the entry's `queryKeys` chunk, new beside it,
+ * made them 15 and 17): a change that adds a file to the burst must say so here. Read from the built app the e2e
+ * server serves, and in Chromium from the requests the signed-in home makes.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, signInAsDemo } from './browser.ts';
+
+/** Each screen Lighthouse measures, with the most files its head may name. */
+const SCREENS = [
+  { name: 'home', path: '/home/', limit: 17 },
+  { name: 'catalog', path: '/library/', limit: 15 },
+  { name: 'playlist', path: '/c/collection/00000000-0000-4000-8000-000000000000/', limit: 17 },
+  { name: 'search', path: '/search/?q=whale', limit: 17 },
+  { name: 'reader', path: '/library/view/moby-dick/0/chapter_015.xhtml', limit: 17 },
+];
+
+/** The files a page's head asks for before the body: module scripts, module preloads, stylesheets. */
+function headFiles(html: string): string[] {
+  const head = html.slice(0, html.indexOf('</head>'));
+  const files: string[] = [];
+  for (const tag of head.match(/<(script|link)\b[^>]*>/g) ?? []) {
+    const src = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
+    if (!src?.startsWith('/assets/')) continue;
+    if (/^<script\b/.test(tag) || /rel="(modulepreload|stylesheet)"/.test(tag) || /rel="preload"[^>]*as="style"|as="style"[^>]*rel="preload"/.test(tag)) files.push(src);
+  }
+  return files;
+}
+
+describe('the files before the first paint', () => {
+  it.each(SCREENS)('$name names at most $limit files in its head, one of them the schemas', async ({ path, limit }) => {
+    const res = await fetch(new URL(path, inject('baseURL')));
+    expect(res.status).toBe(200);
+    const files = headFiles(await res.text());
+    expect(files.length).toBeGreaterThan(3); // the entry, its chunks and stylesheets were read at all
+    expect(files.length, files.join('\n')).toBeLessThanOrEqual(limit);
+    expect(new Set(files).size).toBe(files.length);
+    expect(files.filter((f) => /\/schemas-[^/]*\.js$/.test(f))).toHaveLength(1);
+  });
+
+  describe('in Chromium, signed in', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchBrowser();
+    });
+    afterAll(() => browser?.close());
+
+    it('the home loads one schemas file, and every file its head names, once', async () => {
+      const context = await browser.newContext({ baseURL: inject('baseURL'), viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await signInAsDemo(page);
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        const u = new URL(r.url());
+        if (u.pathname.startsWith('/assets/')) asked.push(u.pathname);
+      });
+      const html = await (await page.goto('/home/'))!.text();
+      await page.locator('h1').first().waitFor();
+      const named = headFiles(html);
+      expect(named.length).toBeLessThanOrEqual(17);
+      expect(asked.filter((f) => /\/schemas-[^/]*\.js$/.test(f))).toHaveLength(1);
+      for (const f of named) expect(asked.filter((a) => a === f), f).toHaveLength(1);
+      await context.close();
+    });
+  });
+});
