@@ -2,6 +2,7 @@
  * The attack suite's fuzz inputs (fast-check), generated for any route of the table: path parameters fuzzed, real
  * or another of the world's objects, a query of the route's own keys and strangers, and a body that is either anything at all or the route's
  * well-formed body with one value somewhere inside replaced (else almost every request fails the first check).
+ * A multipart upload route mostly gets hostile multipart bodies (no boundary, lying parts).
  * POST /login/ is also sent as the no-JavaScript form, with the right password, so that the success redirect, which
  * carries `next`, is reached (a newline there was a 500).
  */
@@ -53,7 +54,24 @@ export interface FuzzedRequest {
   body?: unknown;
   /** an url-encoded form instead of JSON */
   form?: string;
+  /** a raw body with its own Content-Type (multipart uploads) */
+  raw?: { payload: string; contentType: string };
 }
+
+/** Multipart uploads as a hostile client sends them: no boundary, an empty or quoted one, parts that lie. */
+const multipart = fc.record({
+  contentType: fc.oneof(
+    fc.constantFrom('multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary="', 'multipart/form-data; boundary=x; boundary=y', 'multipart/form-data; boundary=x', 'multipart/mixed; boundary=x'),
+    text.map((t) => `multipart/form-data; boundary=${t}`),
+  ),
+  name: fc.oneof(fc.constant('file'), text),
+  filename: fc.oneof(fc.constantFrom('book.epub', 'cover.png', '../../etc/passwd', ''), text),
+  content: fc.oneof(text, fc.constant('PK\u0003\u0004')),
+  close: fc.boolean(),
+}).map(({ contentType, name, filename, content, close }) => ({
+  contentType,
+  payload: `--x\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n${content}\r\n${close ? '--x--\r\n' : ''}`,
+}));
 
 export function fuzzedRequest(route: TableRoute, world: World): fc.Arbitrary<FuzzedRequest> {
   const real = requestOf(world, route);
@@ -75,6 +93,7 @@ export function fuzzedRequest(route: TableRoute, world: World): fc.Arbitrary<Fuz
         { arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...(keys.length ? keys : ['x'])), fc.string({ maxLength: 5 })), jsonish, { maxKeys: 4 }), weight: 1 },
         { arbitrary: fc.tuple(fc.nat(), jsonish).map(([i, v]) => replaced(wellFormed ?? {}, places[i % places.length]!, v)), weight: 2 },
       ),
+      upload: route.multipart ? fc.option(multipart, { freq: 3 }) : fc.constant(null),
       form: fc.option(
         fc.record({
           next: fc.oneof(text, fc.tuple(fc.constant('/library/'), text).map(([a, b]) => a + b)),
@@ -82,7 +101,7 @@ export function fuzzedRequest(route: TableRoute, world: World): fc.Arbitrary<Fuz
         }),
       ),
     })
-    .map(({ params, query, body, form }) => {
+    .map(({ params, query, body, upload, form }) => {
       let url = fillPath(route.url, (name) => {
         const v = params[names.indexOf(name)];
         const value = v === null || v === undefined ? realValue(name) : typeof v === 'object' ? v.object : null;
@@ -97,6 +116,7 @@ export function fuzzedRequest(route: TableRoute, world: World): fc.Arbitrary<Fuz
       }
       if (route.key === 'POST /login/' && form)
         return { url, form: new URLSearchParams({ email: 'subscriber@example.com', password: PASSWORD, next: String(form.next), ...form.fields }).toString() };
+      if (upload) return { url, raw: upload };
       return { url, body };
     });
 }
