@@ -12,7 +12,7 @@ import { AccountEntryRepository } from '../../src/repositories/account-entry.ts'
 import { CollectionsRepository } from '../../src/repositories/collections.ts';
 import { UsersRepository } from '../../src/repositories/users.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
-import { TestClient, signedInSubscribers } from '../helpers/client.ts';
+import { TestClient, signedInSubscribers, tally } from '../helpers/client.ts';
 import { epubBook } from '../ingest/helpers.ts';
 
 const PASSWORD = 'a long enough password';
@@ -33,13 +33,6 @@ async function overHttp(base: string, client: TestClient, method: string, path: 
   });
   const text = await res.text();
   return { statusCode: res.status, json: () => JSON.parse(text) };
-}
-
-/** How many of each status code, e.g. { 201: 1, 400: 199 }. */
-function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
-  return counts;
 }
 
 describe.each(ENGINES)('identical creations at once on %s', (engine) => {

@@ -13,7 +13,7 @@ import { ENGINES } from '../helpers/app.ts';
 import { APP_MESSAGES } from '@lectern/core';
 import { ROUTES, UNSAFE, type Access, type TableRoute } from './route-table.ts';
 import { buildWorld, changed, requestOf, ROLES, rowCounts, send, snapshot, VICTIM_MARK, type Role, type World } from './world.ts';
-import type { TestClient } from '../helpers/client.ts';
+import { tally, type TestClient } from '../helpers/client.ts';
 import { fuzzedRequest } from './fuzz.ts';
 
 /** What the gate answers a role, or 'pass'. */
@@ -26,13 +26,6 @@ function gate(access: Access, role: Role): 401 | 403 | 'pass' {
   if (access === 'reader') return role === 'expired' ? 403 : 'pass';
   if (access === 'creator') return role === 'creator' || role === 'admin' ? 'pass' : 403;
   return role === 'admin' ? 'pass' : 403;
-}
-
-/** How many of each status code, e.g. { 201: 1, 400: 199 }. */
-function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
-  return counts;
 }
 
 /** Where a role may see other people's data: the operators' routes past their gate. */

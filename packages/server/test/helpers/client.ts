@@ -59,3 +59,10 @@ export async function signedInSubscribers<const E extends readonly string[]>(
   }
   return clients as { [K in keyof E]: TestClient };
 }
+
+/** How many of each status code, e.g. { 201: 1, 400: 199 }. */
+export function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+  return counts;
+}
