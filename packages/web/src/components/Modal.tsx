@@ -61,7 +61,6 @@ export const DISCARD_PROMPT = {
 export function Modal({ open, onClose, title, children, footer, initialFocus, returnFocus, describedBy, size = 'md', role = 'dialog', onExited, unsaved = false }: ModalProps) {
   const [mounted, setMounted] = useState(open);
   const [asking, setAsking] = useState(false);
-  const messageId = useId();
   const requestClose = () => {
     if (!open) return;
     if (unsaved) setAsking(true);
@@ -193,32 +192,45 @@ export function Modal({ open, onClose, title, children, footer, initialFocus, re
   return (
     <>
       {dialog}
-      <Modal
+      <DiscardConfirm
         open={asking}
-        onClose={() => setAsking(false)}
-        title={DISCARD_PROMPT.title}
-        role="alertdialog"
-        size="sm"
-        describedBy={messageId}
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setAsking(false)}>
-              {DISCARD_PROMPT.keep}
-            </Button>
-            <Button
-              variant="danger"
-              onClick={() => {
-                setAsking(false);
-                onClose();
-              }}
-            >
-              {DISCARD_PROMPT.discard}
-            </Button>
-          </>
-        }
-      >
-        <p id={messageId}>{DISCARD_PROMPT.message}</p>
-      </Modal>
+        onKeep={() => setAsking(false)}
+        onDiscard={() => {
+          setAsking(false);
+          onClose();
+        }}
+      />
     </>
+  );
+}
+
+/**
+ * The discard confirmation on its own, for what holds unsaved input without being a Modal (the reader's note
+ * editor): an alertdialog in the modal pattern; Escape, the backdrop and Keep editing go back to editing.
+ * Render it as a sibling of the editor, not inside it, so its keys do not bubble (through React) into the editor.
+ */
+export function DiscardConfirm({ open, onKeep, onDiscard }: { open: boolean; onKeep: () => void; onDiscard: () => void }) {
+  const messageId = useId();
+  return (
+    <Modal
+      open={open}
+      onClose={onKeep}
+      title={DISCARD_PROMPT.title}
+      role="alertdialog"
+      size="sm"
+      describedBy={messageId}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onKeep}>
+            {DISCARD_PROMPT.keep}
+          </Button>
+          <Button variant="danger" onClick={onDiscard}>
+            {DISCARD_PROMPT.discard}
+          </Button>
+        </>
+      }
+    >
+      <p id={messageId}>{DISCARD_PROMPT.message}</p>
+    </Modal>
   );
 }

@@ -23,6 +23,7 @@ import {
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from '../../../components/Button.tsx';
+import { DiscardConfirm } from '../../../components/Modal.tsx';
 import { Icon } from '../../../components/Icon.tsx';
 import type { RangeDescription } from './anchoring.ts';
 import { NoteMarkdown } from './NoteMarkdown.tsx';
@@ -40,7 +41,7 @@ import './AnnotationLayer.css';
 
 type Layer = ReturnType<typeof useChapterAnnotations>;
 
-interface EditorState {
+export interface EditorState {
   /** a new annotation from this selection, or an existing one */
   target: { kind: 'new'; description: RangeDescription; preview: boolean } | { kind: 'existing'; annotation: Annotation };
   box: Box;
@@ -297,7 +298,8 @@ function Viewer({
   );
 }
 
-function Editor({ state, principal, onCancel, onSave }: { state: EditorState; principal: AnnotationPrincipal; onCancel: () => void; onSave: (f: NoteFields) => Promise<void> }) {
+/** The note editor; exported for its component test. */
+export function Editor({ state, principal, onCancel, onSave }: { state: EditorState; principal: AnnotationPrincipal; onCancel: () => void; onSave: (f: NoteFields) => Promise<void> }) {
   const existing = state.target.kind === 'existing' ? state.target.annotation : null;
   // Who may see and change a note is for those who may administer it (§6): its author, or anyone it was given to.
   const mayShare = !existing || permits(existing, 'admin', principal);
@@ -311,6 +313,14 @@ function Editor({ state, principal, onCancel, onSave }: { state: EditorState; pr
   });
   const choose = (key: keyof typeof sharing) => (e: { target: { checked: boolean } }) => setSharing((s) => ({ ...s, [key]: e.target.checked }));
   const [saving, setSaving] = useState(false);
+  // Typed but not saved: Escape asks before throwing it away, as the create-playlist dialog does (Modal `unsaved`);
+  // Cancel is the explicit way out and discards at once, as there.
+  const unsaved = text !== (existing?.text ?? '') || tags !== (existing?.tags.join(' ') ?? '');
+  const [asking, setAsking] = useState(false);
+  const requestCancel = () => {
+    if (unsaved) setAsking(true);
+    else onCancel();
+  };
   const ids = { text: useId(), tags: useId(), count: useId(), forced: useId() };
   const textRef = useRef<HTMLTextAreaElement>(null);
   useEffect(() => textRef.current?.focus({ preventScroll: true }), []);
@@ -321,81 +331,89 @@ function Editor({ state, principal, onCancel, onSave }: { state: EditorState; pr
     setSaving(false);
   };
   const onKey = (e: ReactKeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      onCancel();
-    } else if (e.key === 'Enter' && !e.shiftKey && (e.target as HTMLElement).tagName !== 'BUTTON') {
+    // Escape is the Popup's (onEscape): handled here as well, it cancelled twice.
+    if (e.key === 'Enter' && !e.shiftKey && (e.target as HTMLElement).tagName !== 'BUTTON') {
       e.preventDefault();
       void save();
     }
   };
   return (
-    <Popup box={state.box} width={360} height={300} className="annotation-editor" label={existing?.text ? 'Edit note' : 'Add note'} onEscape={onCancel} role="dialog">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-        onKeyDown={onKey}
-      >
-        <blockquote className="annotation-editor__quote">{truncateQuote(quote)}</blockquote>
-        <label htmlFor={ids.text} className="visually-hidden">
-          Note
-        </label>
-        <textarea
-          id={ids.text}
-          ref={textRef}
-          value={text}
-          maxLength={NOTE_MAX_LENGTH}
-          placeholder={ANNOTATION_MESSAGES.notePlaceholder}
-          aria-describedby={ids.count}
-          rows={4}
-          onChange={(e) => setText(e.target.value)}
-        />
-        <p id={ids.count} className="annotation-editor__count">
-          {text.length} / {NOTE_MAX_LENGTH}
-        </p>
-        <label htmlFor={ids.tags} className="annotation-editor__label">
-          Tags
-        </label>
-        <input id={ids.tags} type="text" value={tags} placeholder="separated by spaces" onChange={(e) => setTags(e.target.value)} />
-        {mayShare ? (
-          <fieldset className="annotation-editor__sharing">
-            <legend className="visually-hidden">Who else may see and change it</legend>
-            <label className="annotation-editor__public">
-              <input
-                type="checkbox"
-                checked={sharing.view}
-                onChange={choose('view')}
-                disabled={privacy.forcedPrivate}
-                aria-describedby={privacy.forcedPrivate ? ids.forced : undefined}
-              />{' '}
-              {ANNOTATION_MESSAGES.publicOption}
-            </label>
-            {privacy.forcedPrivate ? (
-              <p id={ids.forced} className="annotation-editor__hint">
-                {ANNOTATION_MESSAGES.forcedPrivate}
-              </p>
-            ) : null}
-            <label className="annotation-editor__public">
-              <input type="checkbox" checked={sharing.edit} onChange={choose('edit')} /> Other readers of this library can edit it
-            </label>
-            {principal.isAdmin ? (
+    <>
+      <Popup box={state.box} width={360} height={300} className="annotation-editor" label={existing?.text ? 'Edit note' : 'Add note'} onEscape={requestCancel} role="dialog">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+          onKeyDown={onKey}
+        >
+          <blockquote className="annotation-editor__quote">{truncateQuote(quote)}</blockquote>
+          <label htmlFor={ids.text} className="visually-hidden">
+            Note
+          </label>
+          <textarea
+            id={ids.text}
+            ref={textRef}
+            value={text}
+            maxLength={NOTE_MAX_LENGTH}
+            placeholder={ANNOTATION_MESSAGES.notePlaceholder}
+            aria-describedby={ids.count}
+            rows={4}
+            onChange={(e) => setText(e.target.value)}
+          />
+          <p id={ids.count} className="annotation-editor__count">
+            {text.length} / {NOTE_MAX_LENGTH}
+          </p>
+          <label htmlFor={ids.tags} className="annotation-editor__label">
+            Tags
+          </label>
+          <input id={ids.tags} type="text" value={tags} placeholder="separated by spaces" onChange={(e) => setTags(e.target.value)} />
+          {mayShare ? (
+            <fieldset className="annotation-editor__sharing">
+              <legend className="visually-hidden">Who else may see and change it</legend>
               <label className="annotation-editor__public">
-                <input type="checkbox" checked={sharing.admin} onChange={choose('admin')} /> Other readers can change who may see and edit it
+                <input
+                  type="checkbox"
+                  checked={sharing.view}
+                  onChange={choose('view')}
+                  disabled={privacy.forcedPrivate}
+                  aria-describedby={privacy.forcedPrivate ? ids.forced : undefined}
+                />{' '}
+                {ANNOTATION_MESSAGES.publicOption}
               </label>
-            ) : null}
-          </fieldset>
-        ) : null}
-        <div className="annotation-editor__actions">
-          <Button variant="secondary" size="sm" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" size="sm" busy={saving}>
-            Save
-          </Button>
-        </div>
-      </form>
-    </Popup>
+              {privacy.forcedPrivate ? (
+                <p id={ids.forced} className="annotation-editor__hint">
+                  {ANNOTATION_MESSAGES.forcedPrivate}
+                </p>
+              ) : null}
+              <label className="annotation-editor__public">
+                <input type="checkbox" checked={sharing.edit} onChange={choose('edit')} /> Other readers of this library can edit it
+              </label>
+              {principal.isAdmin ? (
+                <label className="annotation-editor__public">
+                  <input type="checkbox" checked={sharing.admin} onChange={choose('admin')} /> Other readers can change who may see and edit it
+                </label>
+              ) : null}
+            </fieldset>
+          ) : null}
+          <div className="annotation-editor__actions">
+            <Button variant="secondary" size="sm" onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button type="submit" size="sm" busy={saving}>
+              Save
+            </Button>
+          </div>
+        </form>
+      </Popup>
+      <DiscardConfirm
+        open={asking}
+        onKeep={() => setAsking(false)}
+        onDiscard={() => {
+          setAsking(false);
+          onCancel();
+        }}
+      />
+    </>
   );
 }
