@@ -5,7 +5,8 @@
  * clients read them, plus `iat`/`exp` for generic JWT tools and `sid`, the public id of the session it was issued
  * in (signing out ends the session's tokens).
  *
- * Verification is written out rather than taken from a library so that every rule is visible: an exact header
+ * Verification is written out rather than taken from a library so that every rule is visible (and held to jose, a
+ * well-kept JWT library, by the properties of test/services/annotation-tokens.test.ts): an exact header
  * (alg HS256 and nothing but typ beside it: no `none`, no HS512, no RS256 with the HMAC key as a "public key", no
  * kid/jku/jwk to pick another key), a constant-time comparison of the MAC, every claim present and well-typed, the
  * consumer ours, and time left by both issuedAt + ttl and exp.
@@ -34,6 +35,14 @@ function parseJson(part: string): unknown {
   }
 }
 
+/**
+ * The token's signing key: derived from the server secret, so a token can never be used against the secret's other
+ * MACs.
+ */
+export function annotationTokenKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('annotator-auth-token-key').digest();
+}
+
 export class AnnotationTokens {
   private readonly key: Buffer;
 
@@ -42,7 +51,7 @@ export class AnnotationTokens {
     private readonly ttlSeconds: number = AUTH_TOKEN_TTL_SECONDS,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.key = createHmac('sha256', secret).update('annotator-auth-token-key').digest();
+    this.key = annotationTokenKey(secret);
   }
 
   private mac(signingInput: string): Buffer {
