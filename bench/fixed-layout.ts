@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { fixedLayoutEpub, FIXED_TITLE, FIXED_TWIN_TITLE } from '../packages/server/test/fixtures/fixed-layout.ts';
 import { CHROMIUM_LAUNCH, importBook, signIn, startFreshServer } from '../scripts/fresh-server.ts';
 import { median, summary } from './stats.ts';

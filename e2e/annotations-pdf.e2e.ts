@@ -10,7 +10,6 @@ import { lecternCli } from '../scripts/fresh-server.ts';
 import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 import { FIELD_MANUAL_PAGE_WORDS } from './global-setup.ts';
 
-const baseURL = inject('baseURL');
 const password = 'a long enough password';
 
 /** Selects `word` in the text layer of page `n` once that layer is in place; returns the page's whole text. */

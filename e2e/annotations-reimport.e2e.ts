@@ -14,7 +14,6 @@ import { epubBook } from '../packages/server/test/ingest/helpers.ts';
 import { importBook, lecternCli } from '../scripts/fresh-server.ts';
 import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 
-const baseURL = inject('baseURL');
 const stamp = Date.now();
 const TITLE = `The Keeper's Ledger ${stamp}`;
 const IDENTIFIER = `urn:uuid:7e1a0c3e-0000-4000-8000-${String(stamp).padStart(12, '0').slice(-12)}`;

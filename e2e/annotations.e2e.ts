@@ -10,7 +10,6 @@ import { ANNOTATION_MESSAGES } from '@lectern/core';
 import { lecternCli } from '../scripts/fresh-server.ts';
 import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 
-const baseURL = inject('baseURL');
 const shown = (page: Page) => page.frameLocator('iframe.chapter-view__frame:not(.chapter-view__spare)');
 
 /** Selects `length` characters of the first long text of the chapter (in view at the top of the chapter). */

@@ -1,6 +1,6 @@
 /** A PDF document in the reader: pages rendered by pdfjs, zoom in and out from the display settings. */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, seriousViolations, signInAsDemo } from './browser.ts';
 
 describe('a PDF document in the reader', () => {

@@ -4,7 +4,7 @@
  * lightbox.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, signInAsDemo } from './browser.ts';
 
 const frameOf = (page: Page) => page.frameLocator('iframe.chapter-view__frame');

@@ -187,7 +187,7 @@ for (const viewport of [
         root.prepend(link);
         const inner = doc.createElement('iframe');
         inner.id = 'injected-frame';
-        inner.srcdoc = `<script>${pwn('injected-srcdoc')}<\/script>`;
+        inner.srcdoc = `<script>${pwn('injected-srcdoc')}</script>`;
         root.append(inner);
       });
       await frameOf(page).locator('#injected-js-link').dispatchEvent('click');

@@ -11,6 +11,8 @@ export TEST_DATABASE_URL
 echo "[test] PostgreSQL: $TEST_DATABASE_URL"
 echo "[test] type-check"
 npx tsc -p packages/core && npx tsc -p packages/server && npx tsc -p packages/web && npx tsc -p tsconfig.tools.json
+echo "[test] lint"
+npm run lint --silent
 echo "[test] building the web app"
 npm run build --silent
 echo "[test] vitest: core, server, web, e2e"

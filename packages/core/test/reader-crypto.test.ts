@@ -29,8 +29,6 @@ import {
  * types []) so that src cannot lean on Node by accident; rather than pull @types/node into the whole program, this
  * test declares the little it uses and loads the modules through non-literal specifiers (typed here).
  */
-declare const console: { log(message: string): void };
-declare const performance: { now(): number };
 interface NodeBuffer extends Uint8Array {
   toString(encoding?: string): string;
   equals(other: Uint8Array): boolean;

@@ -88,6 +88,7 @@ describe('the player', () => {
       return srcs.get(this) ?? '';
     });
     vi.spyOn(HTMLMediaElement.prototype, 'src', 'set').mockImplementation(function (this: HTMLMediaElement, v: string) {
+      // eslint-disable-next-line @typescript-eslint/no-this-alias -- the spy records which element the setter ran on
       element = this;
       srcs.set(this, v);
     });

@@ -28,7 +28,6 @@
  * titles:edit, titles:retire, titles:restore, audit:list): cli/admin-commands.ts
  */
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
 import { analyticsReportQuerySchema, announcementRequestSchema, editorsPicksRequestSchema, type ImportReport, liveCourseRequestSchema, liveEventRequestSchema } from '@lectern/core';

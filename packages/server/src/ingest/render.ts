@@ -15,7 +15,7 @@ import type { RootAttributes, RootElementAttributes } from '@lectern/core';
 import sanitizeHtml from 'sanitize-html';
 import { DomUtils } from 'htmlparser2';
 import { type DefaultTreeAdapterTypes as P5, parse, parseFragment, serialize } from 'parse5';
-import { attr, findAll, findFirst, parseHtml, textOf, visibleText, type DomElement } from './markup.ts';
+import { attr, findFirst, parseHtml, textOf, visibleText, type DomElement } from './markup.ts';
 import { isAbsoluteUrl, resolveHref } from './paths.ts';
 import { bookCssRewriter, noCssUrls, sanitizeCssValue, sanitizeStyleAttribute, sanitizeStylesheet, servedCssRewriter, USER_STYLE_PROPERTIES, type CssUrlRewriter } from './css.ts';
 import { MATHML_ATTRIBUTES, MATHML_NAMESPACE, MATHML_TAGS, SVG_ATTRIBUTES, SVG_FRAGMENT_HREF_TAGS, SVG_NAMESPACE, SVG_PAINT_ATTRIBUTES, SVG_TAGS } from './foreign.ts';

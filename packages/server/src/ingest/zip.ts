@@ -139,7 +139,7 @@ export class ZipArchive {
         if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
           throw new IngestError(`zip entry ${entry.rawName} inflates to more than the ${entry.size} bytes its directory declares: the archive lies about its sizes`);
         }
-        throw new Error(error instanceof Error ? error.message : String(error));
+        throw new Error(error instanceof Error ? error.message : String(error), { cause: error });
       }
       if (bytes.byteLength !== entry.size) throw new Error(`it inflates to ${bytes.byteLength} bytes, not the ${entry.size} declared`);
     } else {

@@ -25,7 +25,6 @@ import {
 } from '@lectern/core';
 import type { TitleRow, UserRow } from '../db/schema.ts';
 import { AppError, badRequest } from '../errors.ts';
-import { assertCanReadChapter } from '../policies/reading.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
 import type { NewUsageEvent, ProgressRepository } from '../repositories/progress.ts';
 import { type CatalogService, minutesForDuration } from './catalog.ts';

@@ -29,7 +29,7 @@ import type { NewUser, PlanRow, TeamRow, UserRow } from '../db/schema.ts';
 import { AppError, badRequest, notFound } from '../errors.ts';
 import { effectiveStatus, teamIsLive } from '../policies/reading.ts';
 import type { SubscriptionsRepository } from '../repositories/subscriptions.ts';
-import { type AccountEvent, type NewInvitation, TeamConflict, type TeamInvoice, type TeamsRepository } from '../repositories/teams.ts';
+import { type NewInvitation, TeamConflict, type TeamInvoice, type TeamsRepository } from '../repositories/teams.ts';
 import { randomToken } from '../util/random.ts';
 import type { AccountsService } from './accounts.ts';
 import { isCommonPassword } from './common-passwords.ts';

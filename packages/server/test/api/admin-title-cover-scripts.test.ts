@@ -8,7 +8,7 @@
 import { ADMIN_CONSOLE_MESSAGES as M, ADMIN_COVER_LIMITS, adminPaths, adminTitleDetailSchema, auditPageSchema } from '@lectern/core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
+import { ENGINES, startTestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { epubBook } from '../ingest/helpers.ts';
 

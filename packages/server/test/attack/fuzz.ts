@@ -44,6 +44,7 @@ function placesIn(value: unknown, at: (string | number)[] = []): (string | numbe
 /** A copy of `value` with the value at `place` replaced (or, for a missing key, added). */
 function replaced(value: unknown, place: (string | number)[], by: unknown): unknown {
   if (!place.length) return by;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a copy of any JSON value, indexed by a path of keys
   const copy: any = Array.isArray(value) ? [...value] : { ...(value as object) };
   copy[place[0]!] = replaced(copy[place[0]!], place.slice(1), by);
   return copy;

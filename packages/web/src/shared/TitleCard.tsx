@@ -6,7 +6,7 @@
  */
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { byline, formatLabel, LIMITS, paths, publisherLine, titleDisplay, type ContentMetadata } from '@lectern/core';
+import { byline, formatLabel, LIMITS, publisherLine, titleDisplay, type ContentMetadata } from '@lectern/core';
 import { Card, CardBody, CardEyebrow, CardFooter, CardMedia } from '../components/Card.tsx';
 import { ButtonLink } from '../components/Button.tsx';
 import { Cover } from '../components/Cover.tsx';

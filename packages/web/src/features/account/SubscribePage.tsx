@@ -14,7 +14,7 @@ import {
   isEuCountry,
 } from '@lectern/core';
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError } from '../../api/client.ts';
 import { CountryField, initialCountry } from './CountryField.tsx';
 import { queryKeys } from '../../api/queryKeys.ts';
@@ -33,7 +33,6 @@ import './AccountPage.css';
 export function SubscribePage() {
   const { profile, isLoading } = useSession();
   const signIn = useSignInPath(!isLoading && !profile);
-  const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();

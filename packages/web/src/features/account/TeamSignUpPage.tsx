@@ -7,7 +7,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_ENTRY_MESSAGES, type Plan, TEAM_INVITE_BATCH_MAX, TEAM_NAME_MAX, TEAM_SEATS_MAX } from '@lectern/core';
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { Button } from '../../components/Button.tsx';
@@ -30,7 +30,6 @@ const shownByField = (key: string) => key === 'name' || key === 'seats' || key =
 export function TeamSignUpPage() {
   const { profile, isLoading } = useSession();
   const signIn = useSignInPath(!isLoading && !profile);
-  const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const plans = useQuery({ queryKey: ['plans'], queryFn: ({ signal }) => api.getPlans(signal) });

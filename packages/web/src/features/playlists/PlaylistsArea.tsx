@@ -6,7 +6,7 @@
  */
 import { useEffect, type ReactNode } from 'react';
 import { Link, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
-import { MESSAGES, PLAYLIST_MESSAGES, withTryAgain, type Collection } from '@lectern/core';
+import { MESSAGES, PLAYLIST_MESSAGES, withTryAgain } from '@lectern/core';
 import { Button } from '../../components/Button.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Icon } from '../../components/Icon.tsx';

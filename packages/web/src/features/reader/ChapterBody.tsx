@@ -149,6 +149,7 @@ export function ChapterBody(props: ChapterBodyProps) {
             toSource={(page) => chapterSource(bookId, page)}
           />
         );
+      // eslint-disable-next-line no-case-declarations -- the last case, and every path of it returns
       const chapterView = (
         <ChapterView
           // One frame per book (the same sandbox for every title: no scripts, docs/decisions.md "Scripted titles").

@@ -341,6 +341,7 @@ export class ReadAloudPlayer {
         // A phrase whose element is missing still plays, with nothing highlighted.
         const range = doc.createRange();
         if (element) range.selectNodeContents(element);
+        // eslint-disable-next-line @typescript-eslint/no-unused-expressions -- two calls in one else, as written
         else range.selectNodeContents(root), range.collapse(true);
         segments.push({ range, element, clip });
       }

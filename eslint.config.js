@@ -1,0 +1,39 @@
+// ESLint (flat config): `npm run lint`, run by scripts/test-all.sh before the tests. The rules that need no type
+// information (ESLint's and typescript-eslint's recommended sets) and React's rules of hooks; see
+// docs/decisions.md "A linter in the test run" for why the type-aware rules are not on yet.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '.tmp/**', '**/*.d.ts'] },
+  // directives for rules that are off for now stay, for the day those rules are on
+  { linterOptions: { reportUnusedDisableDirectives: 'off' } },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      // `_name` says "unused on purpose" (a parameter a signature needs)
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // The sanitisers, parsers and address checks match control characters on purpose (NUL, C0, tab and newline).
+      'no-control-regex': 'off',
+      // Off for now: it flags a default given before a try block that may replace it (13 places when it was tried);
+      // docs/decisions.md "A linter in the test run".
+      'no-useless-assignment': 'off',
+    },
+  },
+  {
+    files: ['**/*.mjs', 'scripts/**/*.js', '.ci/**'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    files: ['packages/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      // Off for now: 9 findings, most in the reader's components, which are being split into modules; each needs its
+      // own reading (docs/decisions.md "A linter in the test run").
+      'react-hooks/exhaustive-deps': 'off',
+    },
+  },
+);
