@@ -57,7 +57,6 @@ function precompress(): Plugin {
   };
 }
 
-const ENTRY_ID = path.join(root, 'src/main.tsx');
 const SCHEMAS_ID = path.join(root, 'src/api/schemas.ts');
 
 /**
