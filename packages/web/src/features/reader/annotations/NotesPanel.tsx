@@ -3,16 +3,16 @@
  * filtered by tag, each a way back to its place; the ones that can no longer be found in their chapter are marked
  * (never dropped); the export as Markdown or JSON.
  */
-import { annotationPaths, ANNOTATION_LIMITS, ANNOTATION_MESSAGES, truncateQuote, type Annotation, type TocItem } from '@lectern/core';
+import { annotationPaths, ANNOTATION_MESSAGES, truncateQuote, type Annotation, type TocItem } from '@lectern/core';
 import { useQuery } from '@tanstack/react-query';
 import { memo, useId, useMemo, useRef, useState } from 'react';
-import { api } from '../../../api/client.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { readerApi } from '../../../api/reader.ts';
 import { ReaderIcon } from '../../../shared/reading/ReaderIcon.tsx';
 import { usePanelInert } from '../../../shared/reading/usePanelInert.ts';
 import { readerKeys } from '../../../shared/reading/readerKeys.ts';
 import { NoteMarkdown } from './NoteMarkdown.tsx';
+import { searchAllAnnotations } from './searchAll.ts';
 import { annotationToken } from './useChapterAnnotations.ts';
 
 function flatten(items: readonly TocItem[], out: TocItem[] = []): TocItem[] {
@@ -42,7 +42,7 @@ export const NotesPanel = memo(function NotesPanel({ open, bookId, titleSafe, us
   const notes = useQuery({
     queryKey: queryKeys.annotations(bookId, userUuid),
     queryFn: async ({ signal }) =>
-      (await api.searchAnnotations(annotationPaths.prefix(titleSafe || 'book', bookId), await annotationToken(), { user: userUuid, limit: ANNOTATION_LIMITS.searchLimitMax }, signal)).rows,
+      searchAllAnnotations(annotationPaths.prefix(titleSafe || 'book', bookId), await annotationToken(), { user: userUuid }, signal),
     enabled: open,
     staleTime: 0,
   });
