@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ANNOTATION_MESSAGES } from '@lectern/core';
 import { lecternCli } from '../scripts/fresh-server.ts';
-import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
+import { imagesSettled, launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 
 const shown = (page: Page) => page.frameLocator('iframe.chapter-view__frame:not(.chapter-view__spare)');
 
@@ -215,7 +215,7 @@ describe('highlights and notes in the reader', () => {
     expect(await panel.locator('.reader-notes__quote, .reader-notes__text, .reader-notes__tags').locator('script, svg, img, iframe, b, a[href^="javascript"]').count()).toBe(0);
     expect(await panel.textContent()).toContain(ANNOTATION_MESSAGES.orphaned);
     expect(await panel.getByLabel('Tag').locator('option').allTextContents()).toEqual(expect.arrayContaining(hostileTags));
-    await page.waitForTimeout(300);
+    await imagesSettled(page);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(dialogs).toEqual([]);
   });

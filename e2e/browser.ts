@@ -1,27 +1,59 @@
 /** Debian's Chromium driven by playwright-core, with the flags that work as root on a machine with no network. */
+import fs from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { CHROMIUM_LAUNCH, signIn } from '../scripts/fresh-server.ts';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch(CHROMIUM_LAUNCH);
 }
 
-/** Serious and critical axe violations of the app (chapter frames are book content, which axe cannot enter). */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  // Colour contrast is judged on what is painted: let fades and slide-ins finish first (a spinner's endless
-  // animation must not hold the check up, hence the bound).
+/**
+ * Every running animation of the app finished (a spinner's endless one excepted), then two painted frames: what a
+ * screenshot or a contrast check sees is what stays. Bounded, because a page may animate for as long as it is shown.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
   await page
     .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), null, {
       timeout: 3000,
     })
     .catch(() => undefined);
+  await painted(page);
+}
+
+/**
+ * Two animation frames of the page: whatever a click or a state change queued for the screen (a React render, a
+ * handler a browser fires before painting) has happened. The wait of a test that checks something did NOT occur.
+ */
+export function painted(page: Page): Promise<void> {
+  return page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}
+
+/**
+ * Every image of the page and of its same-origin frames loaded or failed (so their load and error handlers, a
+ * hostile book's `onerror` among them, have had their turn; a lazy one not yet near the view loads nothing), then
+ * two painted frames.
+ */
+export async function imagesSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const docs = [document, ...Array.from(document.querySelectorAll('iframe')).flatMap((f) => (f.contentDocument ? [f.contentDocument] : []))];
+    return docs.every((d) => d.readyState === 'complete' && Array.from(d.images).every((img) => img.complete || img.loading === 'lazy'));
+  });
+  await painted(page);
+}
+
+/** Serious and critical axe violations of the app (chapter frames are book content, which axe cannot enter). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Colour contrast is judged on what is painted: let fades and slide-ins finish first.
+  await animationsSettled(page);
   let result = await new AxeBuilder({ page }).exclude('iframe').analyze();
   // A colour-contrast finding on a machine under load can be a frame caught mid-fade (the animation list can be
-  // empty between a transition's end and its last paint): look once more after a pause; what stays is reported.
+  // empty between a transition's end and its last paint): look once more after the animations and two more
+  // painted frames; what stays is reported.
   if (result.violations.some((v) => v.id === 'color-contrast')) {
-    await page.waitForTimeout(1000);
+    await animationsSettled(page);
     result = await new AxeBuilder({ page }).exclude('iframe').analyze();
   }
   // The first few offending elements go into the message: a failure says where, not only how many.
@@ -67,4 +99,19 @@ export function signedInContexts(browser: () => Browser) {
       for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
     },
   };
+}
+
+/** The newest message the suite's SMTP server caught for `to`, quoted-printable undone (waits for it to arrive). */
+export async function mailFor(to: string): Promise<string> {
+  const dir = inject('mailDir');
+  const newest = () =>
+    fs
+      .readdirSync(dir)
+      .sort()
+      .reverse()
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+      .find((m) => m.includes(to));
+  let found: string | undefined;
+  await expect.poll(() => (found = newest()) !== undefined, { timeout: 15_000, message: `no email for ${to}` }).toBe(true);
+  return found!.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 }

@@ -15,7 +15,7 @@ import { fidelityEpub, FIDELITY_TITLE, NOTE_TEXT, STYLED_COLOR } from '../packag
 import { unzipSync } from 'fflate';
 import { minimalEpub3, xhtml } from '../packages/server/test/ingest/helpers.ts';
 import { importBook } from '../scripts/fresh-server.ts';
-import { openPage, signInAsDemo } from './browser.ts';
+import { openPage, painted, signInAsDemo } from './browser.ts';
 import { type ChapterInfo, currentSearchHit, drawnHighlight, highlightSelection, inFrame, keepsPlace, openChapter, openNote, searchAndFollow, selectStart } from './reader-steps.ts';
 
 let bookId = '';
@@ -348,7 +348,7 @@ for (const viewport of [
       expect(tone!.width).toBeGreaterThan(50);
       // a same-chapter link that is not a note opens nothing
       await frame.locator('#plain-link').click();
-      await new Promise((r) => setTimeout(r, 300));
+      await painted(page);
       expect(await note.count()).toBe(0);
     });
 

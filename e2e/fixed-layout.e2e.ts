@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deviceSizedEpub, fixedLayoutEpub, COVER_WORDS, DEVICE_WORDS, OVERLAY_WORDS } from '../packages/server/test/fixtures/fixed-layout.ts';
 import { importBook } from '../scripts/fresh-server.ts';
-import { openPage, signInAsDemo } from './browser.ts';
+import { imagesSettled, openPage, signInAsDemo } from './browser.ts';
 
 interface ChapterInfo {
   full_path: string;
@@ -196,7 +196,7 @@ for (const viewport of [desktop, phone]) {
     it('keeps the position across a reload and on returning to the book', async () => {
       await page.goto(at('pages/p4.xhtml'));
       await showing(page, ['pages/p4.xhtml']);
-      await page.waitForTimeout(700); // the position is stored after a 500 ms debounce
+      // No wait for the position's 500 ms debounce: leaving the page (pagehide) stores it at once.
       await page.reload();
       await showing(page, ['pages/p4.xhtml']);
       // the footer counts the whole book's spreads after a reload too (it said "Page 1 of 1" until the next turn)
@@ -325,7 +325,7 @@ describe('the hostile fixed-layout book', () => {
     for (const c of chapters) {
       await page.goto(c.web_url);
       await page.waitForFunction((href) => !!document.querySelector(`iframe.fixed-layout__page[data-href="${href}"]`), c.full_path);
-      await page.waitForTimeout(300);
+      await imagesSettled(page);
       const state = await page.evaluate(() => ({
         pwned: (window as unknown as { __pwned?: unknown }).__pwned ?? null,
         scripts: Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.fixed-layout__page')).map((f) => f.contentDocument?.querySelectorAll('script, [onload], [onerror]').length ?? -1),
@@ -339,7 +339,7 @@ describe('the hostile fixed-layout book', () => {
     await page.goto(chapters[1]!.web_url);
     const link = page.frameLocator('iframe.fixed-layout__page[data-href="pages/p2.xhtml"]').locator('#bad-link');
     if ((await link.count()) > 0) await link.click({ force: true }).catch(() => undefined);
-    await page.waitForTimeout(300);
+    await imagesSettled(page);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null)).toBeNull();
   });
 });

@@ -108,8 +108,15 @@ describe.each([
     await page.getByText(PASSWORD_MESSAGES.common).waitFor();
     await submit.click();
     // §5: none of those submits fired the sign-up event. Hiding the page sends whatever is waiting at once.
-    await page.evaluate(() => window.dispatchEvent(new Event('pagehide')));
-    await page.waitForTimeout(1_000);
+    // A request the page makes a task later (every microtask of the flush, its fetch included, has run by then) is
+    // seen after whatever the flush sent: the page's requests are reported in the order they are made.
+    const after = page.waitForRequest((r) => r.url().endsWith('/after-the-flush/'));
+    await page.evaluate(async () => {
+      window.dispatchEvent(new Event('pagehide'));
+      await new Promise((taskLater) => setTimeout(taskLater, 0));
+      void fetch('/after-the-flush/');
+    });
+    await after;
     expect(sentCategories).not.toContain('registration');
     expect(await stored('registration')).toEqual(signUps);
     await passwordField.fill('a reading lamp by the window');
@@ -119,15 +126,18 @@ describe.each([
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, `register-${name}`);
 
-    // While it is sent the form is disabled and says so (the answer is held back a moment to see it).
+    // While it is sent the form is disabled and says so (the answer is held back until that is seen).
+    let release = () => {};
+    const released = new Promise<void>((r) => (release = r));
     await page.route('**/register/', async (route) => {
       if (route.request().method() !== 'POST') return route.continue();
-      await new Promise((r) => setTimeout(r, 600));
+      await released;
       await route.continue();
     });
     await page.getByRole('button', { name: 'Start my free trial' }).click();
     await page.getByRole('button', { name: ACCOUNT_ENTRY_MESSAGES.justASecond }).waitFor();
     expect(await emailField.isDisabled()).toBe(true);
+    release();
 
     await page.waitForURL('**/welcome/topics/');
     // Both fields filled and valid: one sign-up event, for the plan chosen, and the trial created.

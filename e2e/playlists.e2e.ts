@@ -7,7 +7,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lecternCli, signIn } from '../scripts/fresh-server.ts';
-import { launchBrowser, seriousViolations } from './browser.ts';
+import { imagesSettled, launchBrowser, painted, seriousViolations } from './browser.ts';
 
 const baseURL = inject('baseURL');
 const run = Date.now().toString(36);
@@ -288,7 +288,7 @@ describe('playlists', () => {
       await expect
         .poll(async () => {
           await first.evaluate((el) => el.scrollIntoView({ block: 'start' }));
-          await p.waitForTimeout(100);
+          await imagesSettled(p);
           // where the card is once the page has settled (covers and the list's figures arrive after the first render)
           return first.evaluate((el) => Math.round(el.getBoundingClientRect().top));
         })
@@ -297,7 +297,7 @@ describe('playlists', () => {
       // The card back at the top should the page have moved under the click (seen in full runs, cause unknown; noted
       // in the issue): the open menu follows its button, and the check below is about stacking, not scrolling.
       await first.evaluate((el) => el.scrollIntoView({ block: 'start' }));
-      await p.waitForTimeout(150);
+      await painted(p);
       await p.screenshot({ path: `/tmp/shelves-menu-${viewport.width}.png` });
       // Every item of the open menu is what a pointer at its centre hits, and some of them lie over the next card.
       const hits = await p.evaluate(() => {

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { epubBook, PNG } from '../packages/server/test/ingest/helpers.ts';
 import { importBook, signIn } from '../scripts/fresh-server.ts';
-import { launchBrowser, seriousViolations } from './browser.ts';
+import { animationsSettled, launchBrowser, seriousViolations } from './browser.ts';
 
 const baseURL = inject('baseURL');
 const viewport = { width: 1280, height: 800 };
@@ -183,7 +183,7 @@ describe('Start for a visitor who may not read the book', () => {
       const signInLink = bridge.getByRole('link', { name: 'Sign in to keep reading' });
       expect(await signInLink.getAttribute('href')).toBe(`/login/?${new URLSearchParams({ next: next.web_url })}`);
       if (SHOTS) {
-        await page.waitForTimeout(400); // the bar's slide-in
+        await animationsSettled(page); // the bar's slide-in
         await page.screenshot({ path: `${SHOTS}/sample-bridge-${size.width}.png` });
       }
       expect(await seriousViolations(page)).toEqual([]);

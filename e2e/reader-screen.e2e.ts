@@ -258,8 +258,7 @@ describe('display and keys', () => {
     await page.keyboard.press('Home');
     await page.keyboard.press('Escape');
     await settingsClosed();
-    await page.waitForTimeout(300);
-    expect(await mean()).toBeLessThan(full * 0.6);
+    await expect.poll(mean).toBeLessThan(full * 0.6);
     await page.getByRole('button', { name: 'Display settings' }).click();
     await page.getByRole('button', { name: 'Reset' }).click();
     await page.keyboard.press('Escape');

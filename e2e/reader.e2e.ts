@@ -101,9 +101,11 @@ for (const viewport of [
         doc.body.append(script);
         const img = doc.createElement('img');
         img.setAttribute('onerror', 'parent.__chapterScriptRan = true');
+        // The test's own listener hears the image fail: the attribute's handler, had it been allowed, ran then.
+        const failed = new Promise((r) => img.addEventListener('error', r, { once: true }));
         img.src = 'data:,broken';
         doc.body.append(img);
-        await new Promise((r) => setTimeout(r, 200));
+        await failed;
         return (window as { __chapterScriptRan?: boolean }).__chapterScriptRan ?? false;
       });
       expect(ran).toBe(false);
@@ -144,7 +146,7 @@ for (const viewport of [
       // forgot "coming back").
       await page.keyboard.press('ArrowLeft');
       await expect.poll(() => footerText(page)).toBe(`Page ${count - 1} of ${count}`);
-      await page.waitForTimeout(700); // the position is stored after a 500 ms debounce
+      // No wait for the position's 500 ms debounce: leaving the page (pagehide) stores it at once.
       await page.reload();
       await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
       await expect.poll(() => footerText(page)).toBe(`Page ${count - 1} of ${count}`);
@@ -299,16 +301,18 @@ describe('usage events survive an outage', () => {
   it('keeps events read offline (is_offline) and sends them when the connection is back', async () => {
     const { bookId, chapters } = await warOfTheWorlds(page);
     const chapter = chapters.find((c) => /Chapter 3\b/.test(c.label))!;
+    // The page's clock, so that the 15 s between two usage logs pass at once.
+    await page.clock.install();
     await page.goto(chapter.web_url);
     await expect.poll(async () => (await frameOf(page).locator('body').innerText()).length).toBeGreaterThan(3000);
-    await page.waitForTimeout(500);
-    const storeKey = await page.evaluate(() => Object.keys(localStorage).find((k) => k.startsWith('reader_usage_events:')) ?? null);
+    // Laid out and listening to keys (the page's clock has no performance marks to wait on).
+    await expect.poll(() => footerText(page)).toMatch(/^Page \d+ of \d+$|%/);
 
     await context.setOffline(true);
     await page.keyboard.press('PageDown');
     await page.keyboard.press('PageDown');
     // Reading is logged at most every 15 s (reader.md §9 usage update interval).
-    await page.waitForTimeout(15_500);
+    await page.clock.fastForward(15_500);
     await page.keyboard.press('PageDown');
     const stored = await expect
       .poll(
@@ -323,7 +327,6 @@ describe('usage events survive an outage', () => {
       )
       .toSatisfy((events: { is_offline?: boolean }[]) => events.length > 0 && events.every((e) => e.is_offline === true));
     void stored;
-    void storeKey;
     const pending = await page.evaluate(() => {
       const k = Object.keys(localStorage).find((key) => key.startsWith('reader_usage_events:'))!;
       return JSON.parse(localStorage.getItem(k)!) as { usage_uuid: string; chapter: string; end_percentage: number }[];

@@ -10,26 +10,10 @@ import path from 'node:path';
 import { ACCOUNT_ENTRY_MESSAGES, READING_MESSAGES, TEAM_MESSAGES } from '@lectern/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, seriousViolations } from './browser.ts';
+import { launchBrowser, mailFor, seriousViolations } from './browser.ts';
 
 const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
 const PASSWORD = 'a reading lamp by the window';
-
-/** The newest message the suite's SMTP server caught for `to`, quoted-printable undone. */
-async function mailFor(to: string): Promise<string> {
-  const dir = inject('mailDir');
-  for (let i = 0; i < 150; i++) {
-    const found = fs
-      .readdirSync(dir)
-      .sort()
-      .reverse()
-      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
-      .find((m) => m.includes(to));
-    if (found) return found.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no email for ${to}`);
-}
 
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
