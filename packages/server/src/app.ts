@@ -24,6 +24,8 @@ import { PositionsRepository } from './repositories/positions.ts';
 import { ProgressRepository } from './repositories/progress.ts';
 import { SessionsRepository } from './repositories/sessions.ts';
 import { SignInAttemptsRepository } from './repositories/sign-in-attempts.ts';
+import { JobClaimsRepository } from './repositories/job-claims.ts';
+import { ScheduledJobs } from './services/scheduled-jobs.ts';
 import { UsersRepository } from './repositories/users.ts';
 import { accountRoutes } from './routes/account.ts';
 import { registrationRoutes } from './routes/registration.ts';
@@ -163,6 +165,8 @@ export interface Services {
     jobs: JobRuns;
     errors: RecentErrors;
   };
+  /** scheduled jobs claimed once per period across all servers on the database (services/scheduled-jobs.ts) */
+  scheduled: ScheduledJobs;
   /** the turns of heavy requests, the searches (util/gate.ts) */
   heavyRequests: Gate;
   /** the turns of listings, the home and suggestions */
@@ -292,6 +296,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       buyLinkTemplate: config.buyLinkTemplate,
     }, catalog),
     catalogChanges,
+    scheduled: new ScheduledJobs(new JobClaimsRepository(db.kysely)),
     heavyRequests: new Gate(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
     listingRequests: new Gate(config.heavyRequests.listingConcurrency ?? LISTING_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
     passwordReset: new PasswordResetService(
@@ -325,12 +330,16 @@ export async function buildApp(config: Config): Promise<Lectern> {
   });
   // each scheduled job's last run, for the console's health page
   const jobRun = <T>(name: string, everyMs: number, run: () => Promise<T>) => services.admin.jobs.track(name, everyMs, run)();
+  // jobs whose work is the library's, not this process's: run once per period across all servers on the database
+  const jobOnce = (name: string, everyMs: number, run: () => Promise<unknown>) =>
+    services.scheduled.runOnce(name, everyMs, services.admin.jobs.track(name, everyMs, run));
   // Expired sessions, ended sign-in counters and analytics events past their retention are deleted at start and
   // then hourly (expired sessions also at each sign-in, services/auth.ts).
   const purge = () =>
-    jobRun('retention purge (sessions, sign-in counters, analytics)', SESSION_PURGE_INTERVAL_MS, () =>
+    jobOnce('retention purge (sessions, sign-in counters, analytics)', SESSION_PURGE_INTERVAL_MS, () =>
       Promise.all([
         services.auth.purgeExpiredSessions(),
+        services.scheduled.purge(),
         services.signInThrottle.purge(),
         services.analytics.purge(),
         // the dashboard's empty searches, kept as long as analytics events
@@ -346,14 +355,14 @@ export async function buildApp(config: Config): Promise<Lectern> {
   // missed is still due: the job works from the stored dates).
   const runDue = () =>
     Promise.all([
-      jobRun('trial and subscription expiry', SUBSCRIPTION_CHECK_INTERVAL_MS, () => services.subscriptions.runDue()).catch((err: Error) => app.log.error({ err }, 'ending trials and paid periods failed')),
-      jobRun('team renewals and expiry', SUBSCRIPTION_CHECK_INTERVAL_MS, () => services.teams.runDue()).catch((err: Error) => app.log.error({ err }, "renewing and ending teams' subscriptions failed")),
+      jobOnce('trial and subscription expiry', SUBSCRIPTION_CHECK_INTERVAL_MS, () => services.subscriptions.runDue()).catch((err: Error) => app.log.error({ err }, 'ending trials and paid periods failed')),
+      jobOnce('team renewals and expiry', SUBSCRIPTION_CHECK_INTERVAL_MS, () => services.teams.runDue()).catch((err: Error) => app.log.error({ err }, "renewing and ending teams' subscriptions failed")),
     ]);
   const dueTimer = setInterval(runDue, SUBSCRIPTION_CHECK_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void (await runDue()));
   // The newsletter of new titles: looked at hourly and at start, sent when NEWSLETTER_DAYS have passed since the last.
   const newsletter = () =>
-    jobRun('newsletter of new titles', NEWSLETTER_CHECK_INTERVAL_MS, () => services.marketing.runDue()).catch((err: Error) => app.log.error({ err }, 'sending the newsletter failed'));
+    jobOnce('newsletter of new titles', NEWSLETTER_CHECK_INTERVAL_MS, () => services.marketing.runDue()).catch((err: Error) => app.log.error({ err }, 'sending the newsletter failed'));
   const newsletterTimer = setInterval(newsletter, NEWSLETTER_CHECK_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void (await newsletter()));
   app.addHook('onClose', async () => clearInterval(newsletterTimer));

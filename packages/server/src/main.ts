@@ -9,6 +9,7 @@ import { buildApp, type Lectern } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createDemoAccount, DEMO_EMAIL, prepareSampleLibrary } from './first-start.ts';
 import { mediaToolsAvailable, NO_MEDIA_TOOLS } from './ingest/media-tools.ts';
+import { holdServerLock } from './db/server-lock.ts';
 import { describeStartupError, type StartupPhase } from './startup-errors.ts';
 
 const say = (msg: string) => console.log(`[lectern] ${msg}`);
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const cfg = config;
+  // SQLite: one server per DATA_DIR (db/server-lock.ts); on PostgreSQL any number of servers share the database
+  if (!cfg.databaseUrl) await step('database', cfg, async () => holdServerLock(cfg.dataDir));
   const { app, scripted, db, services }: Lectern = await step('database', cfg, () => buildApp(cfg));
   if (cfg.port !== 0) await step('listen', cfg, () => probeListen(cfg.host, cfg.port));
 

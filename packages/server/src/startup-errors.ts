@@ -64,6 +64,9 @@ export function describeStartupError(err: unknown, phase: StartupPhase, where: W
     }
   }
 
+  if (code === 'LECTERN_LIBRARY_IN_USE') {
+    return `Cannot start: another Lectern server is already using DATA_DIR ${where.dataDir} (SQLite serves one server). Stop it first, or run several servers on PostgreSQL (DATABASE_URL).`;
+  }
   if (!where.databaseUrl) {
     if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY') {
       return `Cannot use DATA_DIR ${where.dataDir}: ${messageOf(err)}. Make it a folder this user can write, or set DATA_DIR elsewhere.`;

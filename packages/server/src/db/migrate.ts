@@ -40,6 +40,7 @@ import * as m0039 from './migrations/0039_transformation_playlists.ts';
 import * as m0043 from './migrations/0043_align_x_center.ts';
 import * as m0035 from './migrations/0035_account_settings.ts';
 import * as m0040 from './migrations/0040_reading_summary.ts';
+import * as m0041 from './migrations/0041_job_claims.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -80,6 +81,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0035_account_settings': m0035,
   '0043_align_x_center': m0043,
   '0040_reading_summary': m0040,
+  '0041_job_claims': m0041,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

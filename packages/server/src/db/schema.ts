@@ -289,6 +289,15 @@ export interface SignInAttemptsTable {
   count: number;
 }
 
+/** A scheduled job's claim on one period (migration 0041, services/scheduled-jobs.ts). */
+export interface JobClaimsTable {
+  job: string;
+  period: string;
+  claimed_by: string;
+  claimed_at: string;
+  finished_at: string | null;
+}
+
 export interface ReadingPositionsTable {
   user_id: number;
   title_id: number;
@@ -646,6 +655,7 @@ export interface Database {
   title_listings: TitleListingsTable;
   listing_counts: ListingCountsTable;
   sign_in_attempts: SignInAttemptsTable;
+  job_claims: JobClaimsTable;
   reading_positions: ReadingPositionsTable;
   usage_events: UsageEventsTable;
   collections: CollectionsTable;

@@ -223,6 +223,34 @@ describe('starting the server: what an operator can get wrong is one line and ex
     expectOneLine(await runTs(MAIN, [], serverEnv(dataDir, { PORT: port, HOST: '192.0.2.1' })), /HOST 192\.0\.2\.1 is not an address of this machine/);
   });
 
+  it('a second server on the same SQLite DATA_DIR, and a start after the first was killed', async () => {
+    const dataDir = tempDir('lectern-operator-two-');
+    try {
+      const first = startMain(serverEnv(dataDir, { PORT: String(await freePort()) }));
+      try {
+        // the lock is taken before the sample import, whose first line this is
+        await first.until(/\[lectern\] /);
+        const second = await runTs(MAIN, [], serverEnv(dataDir, { PORT: String(await freePort()) }));
+        expectOneLine(second, new RegExp(`Cannot start: another Lectern server is already using DATA_DIR ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(SQLite serves one server\\)`));
+        // killed as hard as a crash: the operating system drops the lock with the process
+        first.child.kill('SIGKILL');
+        await first.exited;
+        const third = startMain(serverEnv(dataDir, { PORT: String(await freePort()) }));
+        try {
+          // past the lock and the database: its first line (the unfinished sample import being finished)
+          await third.until(/\[lectern\] /);
+          expect(third.output()).not.toMatch(/Cannot start/);
+        } finally {
+          await stop(third);
+        }
+      } finally {
+        await stop(first);
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('the PostgreSQL server is unreachable', async () => {
     const port = await freePort();
     const ran = await runTs(MAIN, [], serverEnv(dataDir, { PORT: '0', DATABASE_URL: `postgres://postgres:secret@127.0.0.1:${port}/lectern` }));

@@ -67,3 +67,22 @@ export async function startTestApp(
     },
   };
 }
+
+/**
+ * A second server on `first`'s database, as an operator runs several: the same database (PostgreSQL: the same
+ * DATABASE_URL with its own DATA_DIR; SQLite: the same DATA_DIR) and the same secret. Closing it leaves the
+ * database to `first`.
+ */
+export async function startAnotherServer(first: TestApp, overrides: Partial<Pick<Config, 'loginRateLimit' | 'trustProxy'>> = {}): Promise<TestApp> {
+  const own = first.lectern.config.databaseUrl ? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-')) : null;
+  const config = loadConfig({}, { ...first.lectern.config, dataDir: own ?? first.dataDir, ...overrides });
+  const lectern = await buildApp(config);
+  return {
+    lectern,
+    dataDir: config.dataDir,
+    async close() {
+      await lectern.app.close();
+      if (own) fs.rmSync(own, { recursive: true, force: true });
+    },
+  };
+}
