@@ -18,7 +18,7 @@ declare module 'vitest' {
     dataDir: string;
     /** where the suite's SMTP server writes each message the app sends (one .eml file each) */
     mailDir: string;
-    /** the scripted origin (SCRIPTED_ORIGIN) of the suite's server: localhost, where the app is 127.0.0.1 */
+    /** the scripted origin (SCRIPTED_ORIGIN) of the suite's server: a wildcard below localhost, a host per title (issue 24), where the app is 127.0.0.1 */
     scriptedOrigin: string;
   }
 }
@@ -181,8 +181,8 @@ async function startMailSink(mailDir: string): Promise<string> {
 export async function setup(project: TestProject): Promise<void> {
   const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-e2e-mail-'));
   const smtpUrl = await startMailSink(mailDir);
-  // Titles allowed to run scripts are read on a host name of their own (e2e/scripted.e2e.ts).
-  const scriptedOrigin = `http://localhost:${await freePort()}`;
+  // Titles allowed to run scripts are read on a host name of their own, one per title (e2e/scripted.e2e.ts).
+  const scriptedOrigin = `http://*.localhost:${await freePort()}`;
   // SUPPORT_EMAIL: the address the video-failure page points to (e2e/media-navigation.e2e.ts).
   fresh = await startFreshServer({ dataDirPrefix: 'lectern-e2e-', env: { SMTP_URL: smtpUrl, SCRIPTED_ORIGIN: scriptedOrigin, SUPPORT_EMAIL: 'support@lectern.test', BUY_LINK_TEMPLATE: 'https://bookshop.example/search?q={title}' } });
   // A PDF document beside the sample books (which are EPUB 2 and EPUB 3), imported the way an operator does.

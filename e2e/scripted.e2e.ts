@@ -7,20 +7,24 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { SCRIPTS_CONSENT_MESSAGES } from '@lectern/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCRIPTED_TITLE, scriptedEpub } from '../packages/server/test/fixtures/scripted.ts';
+import { SCRIPTED_TITLE, scriptedEpub, storageProbeEpub } from '../packages/server/test/fixtures/scripted.ts';
 import { importBook, lecternCli } from '../scripts/fresh-server.ts';
 import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 
 const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
 const frame = (page: Page) => page.frameLocator('iframe.scripted-chapter__frame');
+const plainFrame = (page: Page) => page.frameLocator('iframe.chapter-view__frame');
+const consentDialog = (page: Page) => page.getByRole('dialog', { name: SCRIPTS_CONSENT_MESSAGES.title });
 
 describe('a title allowed to run scripts', () => {
   let browser: Browser;
   const sessions = signedInContexts(() => browser);
   const email = `scripted-${Date.now()}@example.com`;
   const password = 'a long enough password';
+  const decliner = `scripted-decliner-${Date.now()}@example.com`;
   const dataDir = inject('dataDir');
   const scriptedOrigin = inject('scriptedOrigin');
   let chapters: { label: string; web_url: string }[] = [];
@@ -29,7 +33,13 @@ describe('a title allowed to run scripts', () => {
     const file = path.join(dataDir, `scripted-${Date.now()}.epub`);
     fs.writeFileSync(file, scriptedEpub());
     importBook(dataDir, file, ['--allow-scripts']);
+    for (const name of ['Alpha', 'Beta']) {
+      const probe = path.join(dataDir, `storage-${name}-${Date.now()}.epub`);
+      fs.writeFileSync(probe, storageProbeEpub(name, `urn:uuid:5c217ed0-0000-4000-8000-0000000${name === 'Alpha' ? 'aaaaa' : 'bbbbb'}`));
+      importBook(dataDir, probe, ['--allow-scripts']);
+    }
     lecternCli(dataDir, ['users:create', '--email', email, '--password', password, '--status', 'subscriber']);
+    lecternCli(dataDir, ['users:create', '--email', decliner, '--password', password, '--status', 'subscriber']);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -45,11 +55,26 @@ describe('a title allowed to run scripts', () => {
     chapters = (await (await page.request.get(summary.api_url)).json()).chapters;
     await page.goto(chapters[0]!.web_url);
 
+    // Asked first (issue 24): nothing of the book's runs on the scripted origin until the reader says yes.
+    const dialog = consentDialog(page);
+    await dialog.waitFor();
+    expect(await page.locator('iframe.scripted-chapter__frame').count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(SCRIPTS_CONSENT_MESSAGES.decline);
+    expect(await seriousViolations(page)).toEqual([]);
+    fs.mkdirSync(SCREENS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENS, 'scripted-consent-1280.png') });
+    // by keyboard: from the safe answer to Run scripts
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(SCRIPTS_CONSENT_MESSAGES.allow);
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+
     await expect.poll(() => frame(page).locator('#ran').textContent(), { timeout: 15_000 }).toBe('The script ran on Lectern with dom-manipulation.');
     // the chapter's inline scripts run too, in order (stored as files of the book: the origin's policy has no inline code)
     expect(await frame(page).locator('#inline').textContent()).toBe('The inline scripts ran: head and body.');
     const probe = JSON.parse((await frame(page).locator('#probe').textContent())!) as { origin: string; cookies: string; parent: string };
-    expect(probe.origin).toBe(scriptedOrigin);
+    // the title's own host under the suite's wildcard origin (issue 24)
+    expect(probe.origin).toMatch(new RegExp(`^${scriptedOrigin.replace(/[.:/]/g, '\\$&').replace('*', 't[0-9a-f]{20}')}$`));
     expect(probe.cookies).toBe('');
     expect(probe.parent).toBe('refused');
     await frame(page).getByRole('button', { name: 'Clicked 0' }).click();
@@ -117,5 +142,71 @@ describe('a title allowed to run scripts', () => {
     await frame(page).getByRole('heading', { name: 'Second' }).waitFor();
     const at = () => frame(page).locator('h1').evaluate(() => document.scrollingElement!.scrollTop / (document.scrollingElement!.scrollHeight - document.scrollingElement!.clientHeight));
     await expect.poll(at, { timeout: 10_000 }).toBeGreaterThan(0.6);
+  });
+
+  it("keeps each title's storage to its own origin: one book's script reads nothing another wrote (issue 24)", async () => {
+    const { page } = await sessions.open(email, password, { width: 1280, height: 800 });
+    const list = await (await page.request.get('/api/v1/book/?sort=recent&page_size=100')).json();
+    const chapterOf = async (title: string) => {
+      const summary = list.results.find((b: { title: string }) => b.title === title);
+      expect(summary, `"${title}" in the catalog`).toBeTruthy();
+      return (await (await page.request.get(summary.api_url)).json()).chapters[0].web_url as string;
+    };
+    const found = async () => {
+      await frame(page).locator('#written').filter({ hasText: 'Written by' }).waitFor();
+      return JSON.parse((await frame(page).locator('#storage').textContent())!) as { stored: string | null; cookies: string };
+    };
+    // each title asks for itself: the answer for one publication is not taken for another
+    const allow = async () => {
+      await consentDialog(page).getByRole('button', { name: SCRIPTS_CONSENT_MESSAGES.allow }).click();
+      await consentDialog(page).waitFor({ state: 'detached' });
+    };
+    await page.goto(await chapterOf('Storage Beta'));
+    await allow();
+    expect(await found()).toEqual({ stored: null, cookies: '' });
+    // Beta's own storage is kept for Beta: the probe can see what a book wrote...
+    await page.reload();
+    const again = await found();
+    expect(again.stored).toBe('Beta');
+    expect(again.cookies).toContain('written-by=Beta');
+    // ...and Alpha, read in the same browser, sees none of it: not its local storage, not its cookies.
+    await page.goto(await chapterOf('Storage Alpha'));
+    await allow();
+    const alpha = await found();
+    expect(alpha.stored).toBeNull();
+    expect(alpha.cookies).not.toContain('Beta');
+    const betaOrigin = await page.locator('iframe.scripted-chapter__frame').getAttribute('src');
+    expect(new URL(betaOrigin!).hostname).toMatch(/^t[0-9a-f]{20}\.localhost$/);
+  });
+
+  it('reads without scripts when declined, remembers it, and asks again once the answer is withdrawn in the settings', async () => {
+    const { page } = await sessions.open(decliner, password, { width: 390, height: 844 });
+    await page.goto(chapters[0]!.web_url);
+    const dialog = consentDialog(page);
+    await dialog.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: path.join(SCREENS, 'scripted-consent-390.png') });
+    await dialog.getByRole('button', { name: SCRIPTS_CONSENT_MESSAGES.decline }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // the chapter as every other title's: its text, its script never run
+    await plainFrame(page).locator('#ran').filter({ hasText: 'The script did not run.' }).waitFor();
+    expect(await page.locator('iframe.scripted-chapter__frame').count()).toBe(0);
+
+    // remembered: no question after a reload
+    await page.reload();
+    await plainFrame(page).locator('#ran').waitFor();
+    expect(await dialog.count()).toBe(0);
+
+    // withdrawn in the reader's settings: asked again, and this time the scripts run
+    await page.getByRole('button', { name: 'Display settings', exact: true }).click();
+    const settings = page.locator('.reader-settings');
+    await settings.getByText(SCRIPTS_CONSENT_MESSAGES.declinedNow).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENS, 'scripted-consent-settings-390.png') });
+    await settings.getByRole('button', { name: SCRIPTS_CONSENT_MESSAGES.withdraw }).click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: SCRIPTS_CONSENT_MESSAGES.allow }).click();
+    await expect.poll(() => frame(page).locator('#ran').textContent(), { timeout: 15_000 }).toBe('The script ran on Lectern with dom-manipulation.');
   });
 });

@@ -124,8 +124,8 @@ export const CHROMIUM_LAUNCH = {
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
-    // localhost stays: the suite's scripted origin is there (the app is on 127.0.0.1)
-    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
+    // localhost and its subdomains stay: the suite's scripted origin is there, a host per title (the app is on 127.0.0.1)
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost',
   ],
 };
 

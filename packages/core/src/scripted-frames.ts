@@ -39,3 +39,33 @@ export type ScriptedFrameMessage = z.infer<typeof scriptedFrameMessageSchema>;
 export type ScriptedReaderMessage =
   | { lectern: 'goto'; progression: number }
   | { lectern: 'look'; background: string; color: string; fontScale: number };
+
+/**
+ * A reader's answer for one scripted title (issue 24; docs/decisions.md "Asking before a book's scripts run"):
+ * `allowed` — its scripts run in the frame; `declined` — it is read as every other title, its scripts not run;
+ * null — not asked yet (or the answer was withdrawn): the reader is asked before anything runs.
+ */
+export const scriptsConsentSchema = z.object({
+  book_id: z.string(),
+  decision: z.enum(['allowed', 'declined']).nullable(),
+});
+export type ScriptsConsent = z.infer<typeof scriptsConsentSchema>;
+
+/** PUT paths.scriptsConsent: the reader's answer. (DELETE withdraws it: the reader is asked again.) */
+export const scriptsConsentInputSchema = z
+  .object({ allow: z.boolean({ message: 'allow must be true or false' }) })
+  .strict();
+export type ScriptsConsentInput = z.infer<typeof scriptsConsentInputSchema>;
+
+/** What the reader is told when asked, and in the title's settings. */
+export const SCRIPTS_CONSENT_MESSAGES = {
+  title: 'Run this book’s scripts?',
+  body: 'This book contains scripts (small programs) that make it interactive. They run on a web address of their own, apart from your account and from other books, and can store data there. You can change your answer later in the reader’s settings.',
+  allow: 'Run scripts',
+  decline: 'Read without scripts',
+  settingsHeading: 'This book’s scripts',
+  allowedNow: 'You allowed this book’s scripts to run.',
+  declinedNow: 'You chose to read this book without its scripts.',
+  withdraw: 'Withdraw my answer',
+  withdrawn: 'Your answer is withdrawn: you will be asked again.',
+} as const;

@@ -66,6 +66,7 @@ import { DebugLog } from './services/debug-log.ts';
 import { scriptedFrameRoutes } from './routes/scripted-frames.ts';
 import { buildScriptedOrigin } from './scripted-origin.ts';
 import { ScriptedFrames } from './services/scripted-frames.ts';
+import { ScriptsConsentsRepository } from './repositories/scripts-consents.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { MediaRepository } from './repositories/media.ts';
 import { MediaService } from './services/media.ts';
@@ -285,7 +286,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     annotations: new AnnotationsService(new AnnotationTokens(secret), new AnnotationsRepository(db.kysely), catalog, catalogRepo, sessions, undefined, {
       forcePrivate: config.highlightPrivacy === 'private-only',
     }),
-    scriptedFrames: new ScriptedFrames(secret, config.scriptedOrigin, catalog, sessions),
+    scriptedFrames: new ScriptedFrames(secret, config.scriptedOrigin, catalog, sessions, new ScriptsConsentsRepository(db.kysely)),
     media: new MediaService(secret, catalog, mediaRepo, store, catalogCache),
     search: new SearchService(searchRepo, catalogRepo, catalog),
     home: new HomeService(new HomeRepository(db.kysely, undefined, db.reads), catalogRepo, catalog),

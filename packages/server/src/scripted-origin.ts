@@ -161,11 +161,11 @@ export function buildScriptedOrigin(frames: ScriptedFrames, appOrigin: string, l
 
   app.get<{ Params: { token: string; '*': string } }>('/b/:token/*', async (request, reply) => {
     const { token, '*': fullPath } = request.params;
-    const opened = fullPath && fullPath.length <= 1000 ? await frames.open(token, fullPath, bindingsOf(request.headers.cookie)) : null;
+    const opened = fullPath && fullPath.length <= 1000 ? await frames.open(token, fullPath, bindingsOf(request.headers.cookie), request.headers.host) : null;
     if (!opened) return common(reply, appOrigin).code(404).type('text/plain; charset=utf-8').send('Not found');
     const { found, bookId, bind } = opened;
     common(reply, appOrigin);
-    if (bind) reply.header('set-cookie', bindingCookie(bind, frames.origin!));
+    if (bind) reply.header('set-cookie', bindingCookie(bind, frames.originFor(bookId)));
     if (found.kind === 'chapter') {
       const c = found.chapter;
       const page = chapterPage({

@@ -41,6 +41,7 @@ import * as m0043 from './migrations/0043_align_x_center.ts';
 import * as m0035 from './migrations/0035_account_settings.ts';
 import * as m0040 from './migrations/0040_reading_summary.ts';
 import * as m0041 from './migrations/0041_job_claims.ts';
+import * as m0044 from './migrations/0044_scripts_consent.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -82,6 +83,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0043_align_x_center': m0043,
   '0040_reading_summary': m0040,
   '0041_job_claims': m0041,
+  '0044_scripts_consent': m0044,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -616,6 +616,15 @@ export interface TransformationPlaylistsTable {
 }
 
 /** A reader's settings kept on the account (0035); no row: the defaults. */
+/** A reader's answer to running a scripted title's scripts (migration 0044): no row, not asked. */
+export interface ScriptsConsentsTable {
+  user_id: number;
+  title_id: number;
+  /** 1: allowed, 0: declined */
+  allowed: Flag;
+  decided_at: string;
+}
+
 export interface AccountSettingsTable {
   user_id: number;
   /** single-key keyboard shortcuts on (1) or off (0) */
@@ -629,6 +638,7 @@ export interface Database {
   newsletter_issues: NewsletterIssuesTable;
   home_dismissals: HomeDismissalsTable;
   account_settings: AccountSettingsTable;
+  scripts_consents: ScriptsConsentsTable;
   audit_log: AuditLogTable;
   search_misses: SearchMissesTable;
   reading_days: ReadingDaysTable;

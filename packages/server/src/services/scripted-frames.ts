@@ -11,10 +11,21 @@
  * of the scripted origin (HttpOnly, scoped to the token's path); every later request under the token must carry it.
  * A leaked address is then dead in another browser: already bound, or too old to bind. An answer the browser drops
  * spends the handshake too (nothing here tells a retry from a copy): the reader then asks the app for a new address.
+ *
+ * One origin per publication (issue 24): when SCRIPTED_ORIGIN names a wildcard host (`http://*.books.example:8081`),
+ * each title is read on a host of its own (`originFor`), so one book's scripts cannot read another's storage, and
+ * the scripted origin serves a title's files only on that title's host. Without a wildcard, every scripted title
+ * shares the one origin (and its storage), as before.
+ *
+ * The reader's consent (issue 24): a title's scripts run only for a reader who said yes to that title (asked once,
+ * the answer kept per reader and title, withdrawn from the reader's settings). No frame address is given without
+ * it, and the scripted origin checks it on every file as it checks the session: a withdrawn answer ends the frame.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { paths, SCRIPTED_FRAME_TTL_MS, type ScriptedFrame } from '@lectern/core';
-import { notFound } from '../errors.ts';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { paths, SCRIPTED_FRAME_TTL_MS, type ScriptedFrame, type ScriptsConsent } from '@lectern/core';
+import { forbidden, notFound } from '../errors.ts';
+import type { TitleRow } from '../db/schema.ts';
+import type { ScriptsConsentsRepository } from '../repositories/scripts-consents.ts';
 import type { SessionsRepository, SessionUser } from '../repositories/sessions.ts';
 import type { SignedIn } from './auth.ts';
 import type { CatalogService, ChapterOrResource } from './catalog.ts';
@@ -41,19 +52,36 @@ export interface FrameBinding {
   maxAgeSeconds: number;
 }
 
+/** A title's host label under a wildcard scripted origin: stable, DNS-safe, the same book on every process. */
+export function publicationLabel(bookId: string): string {
+  return `t${createHash('sha256').update(`scripted-origin|${bookId}`).digest('hex').slice(0, 20)}`;
+}
+
 export class ScriptedFrames {
   constructor(
     secret: string,
-    /** the scripted origin; null: not configured, no frame is ever given */
+    /** the scripted origin, or its wildcard pattern (`*.` first in the host); null: not configured, no frame is ever given */
     readonly origin: string | null,
     private readonly catalog: CatalogService,
     private readonly sessions: Pick<SessionsRepository, 'findLiveByPublicId'>,
+    private readonly consents: Pick<ScriptsConsentsRepository, 'find' | 'set' | 'remove'>,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.tokens = new SignedTokens(secret, 'scripted-frame');
   }
 
   private readonly tokens: SignedTokens;
+
+  /** Whether every title gets an origin of its own (SCRIPTED_ORIGIN's host starts with `*.`). */
+  get perPublication(): boolean {
+    return this.origin !== null && new URL(this.origin).hostname.startsWith('*.');
+  }
+
+  /** The origin a title's frame is served from: its own host under a wildcard, else the one scripted origin. */
+  originFor(bookId: string): string {
+    if (!this.origin) throw notFound('This server runs no book scripts.');
+    return this.perPublication ? this.origin.replace('*', publicationLabel(bookId)) : this.origin;
+  }
 
   private mac(payload: string): string {
     return this.tokens.mac(payload);
@@ -79,9 +107,8 @@ export class ScriptedFrames {
    * no such chapter; the chapter's own refusal (401/403) when they may not read it.
    */
   async frameFor(signedIn: SignedIn, bookId: string, fullPath: string): Promise<ScriptedFrame> {
-    if (!this.origin) throw notFound('This server runs no book scripts.');
-    const title = await this.catalog.requireTitle(bookId);
-    if (title.allow_scripts !== 1) throw notFound('This book does not run scripts.');
+    const title = await this.scriptedTitle(bookId);
+    if ((await this.consents.find(signedIn.user.id, title.id)) !== 1) throw forbidden('Allow this book’s scripts before they run.');
     const found = await this.catalog.chapterOrResource(bookId, fullPath, signedIn.user);
     if (found.kind !== 'chapter') throw notFound('We could not find that chapter.');
     const token = this.issueToken({
@@ -90,7 +117,36 @@ export class ScriptedFrames {
       expiresMs: this.now().getTime() + SCRIPTED_FRAME_TTL_MS,
       nonce: randomBytes(12).toString('base64url'),
     });
-    return { url: `${this.origin}${framePath(token, found.chapter.full_path)}`, origin: this.origin };
+    const origin = this.originFor(title.book_id);
+    return { url: `${origin}${framePath(token, found.chapter.full_path)}`, origin };
+  }
+
+  /** A title whose scripts may run here: 404 when there is no scripted origin or the title may not run scripts. */
+  private async scriptedTitle(bookId: string): Promise<TitleRow> {
+    if (!this.origin) throw notFound('This server runs no book scripts.');
+    const title = await this.catalog.requireTitle(bookId);
+    if (title.allow_scripts !== 1) throw notFound('This book does not run scripts.');
+    return title;
+  }
+
+  /** The reader's answer for a scripted title (null: not asked). */
+  async consent(userId: number, bookId: string): Promise<ScriptsConsent> {
+    const title = await this.scriptedTitle(bookId);
+    const allowed = await this.consents.find(userId, title.id);
+    return { book_id: title.book_id, decision: allowed === undefined ? null : allowed === 1 ? 'allowed' : 'declined' };
+  }
+
+  async answer(userId: number, bookId: string, allow: boolean): Promise<ScriptsConsent> {
+    const title = await this.scriptedTitle(bookId);
+    await this.consents.set(userId, title.id, allow ? 1 : 0, this.now().toISOString());
+    return { book_id: title.book_id, decision: allow ? 'allowed' : 'declined' };
+  }
+
+  /** Withdraws the answer: the reader is asked again, and frames already open stop getting the book's files. */
+  async withdraw(userId: number, bookId: string): Promise<ScriptsConsent> {
+    const title = await this.scriptedTitle(bookId);
+    await this.consents.remove(userId, title.id);
+    return { book_id: title.book_id, decision: null };
   }
 
   /** The cookie value that binds this token to a browser: only the scripted origin's handshake hands it out. */
@@ -124,20 +180,24 @@ export class ScriptedFrames {
   /**
    * A file of the book behind a frame's token, as the reader may have it now: null when the token, its binding to
    * this browser (a `bindings` cookie value, or the handshake), the session, the title's permission to run scripts or
-   * the file is not (or no longer) there. `bind`: the cookie to set, on the handshake.
+   * the file is not (or no longer) there. `bind`: the cookie to set, on the handshake. `host`: the request's Host;
+   * under a wildcard origin a token opens its title's files only on that title's own host.
    */
   async open(
     token: string,
     fullPath: string,
     bindings: readonly string[] = [],
+    host?: string,
   ): Promise<{ found: ChapterOrResource; user: SessionUser; bookId: string; bind: FrameBinding | null } | null> {
     const grant = this.verifyToken(token);
     if (!grant) return null;
+    if (this.perPublication && (host ?? '').toLowerCase() !== new URL(this.originFor(grant.bookId)).host) return null;
     const live = await this.sessions.findLiveByPublicId(grant.sessionPublicId, this.now().toISOString());
     if (!live) return null;
     try {
       const title = await this.catalog.requireTitle(grant.bookId);
       if (title.allow_scripts !== 1) return null;
+      if ((await this.consents.find(live.user.id, title.id)) !== 1) return null;
       const found = await this.catalog.chapterOrResource(grant.bookId, fullPath, live.user);
       // bound last: a request for a file that is not there does not spend the handshake
       const admitted = this.admit(token, grant, bindings);

@@ -10,9 +10,11 @@ import path from 'node:path';
 import { paths, READING_SYSTEM_NAME, SCRIPTED_FRAME_TTL_MS, scriptedFrameSchema } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { bindingCookie, chapterPage } from '../../src/scripted-origin.ts';
+import { bindingCookie, buildScriptedOrigin, chapterPage } from '../../src/scripted-origin.ts';
+import { securityHeaders } from '../../src/plugins/security-headers.ts';
 import { SessionsRepository } from '../../src/repositories/sessions.ts';
-import { BINDING_COOKIE, HANDSHAKE_MS, ScriptedFrames } from '../../src/services/scripted-frames.ts';
+import { ScriptsConsentsRepository } from '../../src/repositories/scripts-consents.ts';
+import { BINDING_COOKIE, HANDSHAKE_MS, publicationLabel, ScriptedFrames } from '../../src/services/scripted-frames.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { scriptedEpub, SCRIPTED_TITLE } from '../fixtures/scripted.ts';
@@ -46,6 +48,8 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     fs.writeFileSync(plain, twoChapterBook());
     plainId = (await t.lectern.services.importer.importFile(plain, 'plain.epub')).book_id;
     [reader] = await signedInSubscribers(t.lectern, ['scripted-reader@example.com']);
+    // the reader said yes to this title's scripts (issue 24: nothing runs before they are asked)
+    expect((await reader.request('PUT', paths.scriptsConsent(scriptedId), { json: { allow: true } })).statusCode).toBe(200);
   });
   afterAll(() => t.close());
 
@@ -120,7 +124,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect((await onOrigin('/b/nonsense/text/one.xhtml')).statusCode).toBe(404);
 
     // Signed with this server's secret but expired, or naming a book that may not run scripts: nothing.
-    const frames = new ScriptedFrames('test-secret-'.padEnd(40, 'x'), ORIGIN, t.lectern.services.catalog, { findLiveByPublicId: async () => undefined });
+    const frames = new ScriptedFrames('test-secret-'.padEnd(40, 'x'), ORIGIN, t.lectern.services.catalog, { findLiveByPublicId: async () => undefined }, new ScriptsConsentsRepository(t.lectern.db.kysely));
     const grant = frames.verifyToken(token)!;
     expect(grant.bookId).toBe(scriptedId);
     const expired = frames.issueToken({ ...grant, expiresMs: grant.expiresMs - SCRIPTED_FRAME_TTL_MS - 1 }); // before its issue: past
@@ -167,7 +171,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     const live = t.lectern.services.scriptedFrames.verifyToken(frameUrlToken((await frameOf(reader, scriptedId, 'text/one.xhtml')).json()))!;
     const session = await new SessionsRepository(t.lectern.db.kysely).findLiveByPublicId(live.sessionPublicId, new Date().toISOString());
     expect(session).toBeDefined();
-    const frames = new ScriptedFrames('another-secret-'.padEnd(40, 'x'), ORIGIN, t.lectern.services.catalog, { findLiveByPublicId: async () => session }, () => new Date(clock));
+    const frames = new ScriptedFrames('another-secret-'.padEnd(40, 'x'), ORIGIN, t.lectern.services.catalog, { findLiveByPublicId: async () => session }, new ScriptsConsentsRepository(t.lectern.db.kysely), () => new Date(clock));
     const issue = (nonce: string) => frames.issueToken({ sessionPublicId: live.sessionPublicId, bookId: scriptedId, nonce, expiresMs: clock + SCRIPTED_FRAME_TTL_MS });
 
     const late = issue('late');
@@ -184,6 +188,76 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect(await frames.open(justInTime, 'js/interactive.js')).toBeNull();
     clock += 1;
     expect(await frames.open(justInTime, 'js/interactive.js', [opened!.bind!.value])).toBeNull();
+  });
+
+  it("asks each reader once per title: their answer kept, 400 for a bad one, CSRF, 404 for a title without scripts, withdrawn to end the frame (issue 24)", async () => {
+    const [other] = await signedInSubscribers(t.lectern, ['scripted-consent@example.com']);
+    const consent = paths.scriptsConsent(scriptedId);
+    const put = (client: TestClient, json: unknown, opts: { csrf?: boolean } = {}) => client.request('PUT', consent, { json, ...opts });
+    expect((await new TestClient(t.lectern.app).get(consent)).statusCode).toBe(401);
+    expect((await other!.get(consent)).json()).toEqual({ book_id: scriptedId, decision: null });
+    // not asked: no frame, whatever the first reader answered
+    expect((await frameOf(other!, scriptedId, 'text/one.xhtml')).statusCode).toBe(403);
+
+    const bad = await put(other!, { allow: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toHaveProperty('allow');
+    expect((await put(other!, { allow: true }, { csrf: false })).statusCode).toBe(403);
+    expect((await other!.get(consent)).json().decision).toBeNull();
+
+    expect((await put(other!, { allow: false })).json()).toEqual({ book_id: scriptedId, decision: 'declined' });
+    expect((await frameOf(other!, scriptedId, 'text/one.xhtml')).statusCode).toBe(403);
+    expect((await put(other!, { allow: true })).json()).toEqual({ book_id: scriptedId, decision: 'allowed' });
+    const frame = scriptedFrameSchema.parse((await frameOf(other!, scriptedId, 'text/one.xhtml')).json());
+    const opened = await onOrigin(frame.url);
+    expect(opened.statusCode).toBe(200);
+    const bound = bindingOf(opened);
+    const script = `/b/${frame.url.split('/')[4]}/js/interactive.js`;
+    expect((await onOrigin(script, bound)).statusCode).toBe(200);
+
+    // Withdrawn: asked again, and the frame already open gets nothing more; the first reader's answer is untouched.
+    expect((await other!.request('DELETE', consent, { csrf: false })).statusCode).toBe(403);
+    expect((await other!.request('DELETE', consent)).json()).toEqual({ book_id: scriptedId, decision: null });
+    expect((await onOrigin(script, bound)).statusCode).toBe(404);
+    expect((await other!.get(consent)).json().decision).toBeNull();
+    expect((await reader.get(consent)).json().decision).toBe('allowed');
+
+    // A title that runs no scripts, or none at all: nothing to answer for.
+    expect((await other!.get(paths.scriptsConsent(plainId))).statusCode).toBe(404);
+    expect((await other!.request('PUT', paths.scriptsConsent('no-such-book'), { json: { allow: true } })).statusCode).toBe(404);
+  });
+
+  it('gives every title a host of its own under a wildcard origin, and serves a title only on its host (issue 24)', async () => {
+    const WILD = 'http://*.books.localhost:8181';
+    const live = t.lectern.services.scriptedFrames.verifyToken(frameUrlToken((await frameOf(reader, scriptedId, 'text/one.xhtml')).json()))!;
+    const frames = new ScriptedFrames('wild-secret-'.padEnd(40, 'x'), WILD, t.lectern.services.catalog, new SessionsRepository(t.lectern.db.kysely), new ScriptsConsentsRepository(t.lectern.db.kysely));
+    expect(frames.perPublication).toBe(true);
+    const own = frames.originFor(scriptedId);
+    expect(own).toBe(`http://${publicationLabel(scriptedId)}.books.localhost:8181`);
+    expect(own).toMatch(/^http:\/\/t[0-9a-f]{20}\.books\.localhost:8181$/);
+    expect(frames.originFor(plainId)).not.toBe(own);
+    const server = buildScriptedOrigin(frames, 'http://127.0.0.1:1', 'silent');
+    try {
+      const token = frames.issueToken({ sessionPublicId: live.sessionPublicId, bookId: scriptedId, nonce: 'wild', expiresMs: Date.now() + SCRIPTED_FRAME_TTL_MS });
+      const get = (url: string, host: string, headers: Record<string, string> = {}) => server.inject({ method: 'GET', url, headers: { host, ...headers } });
+      const otherHost = new URL(frames.originFor(plainId)).host;
+      // Another title's host (or the bare parent) never serves this title's files, and does not spend the handshake.
+      expect((await get(`/b/${token}/text/one.xhtml`, otherHost)).statusCode).toBe(404);
+      expect((await get(`/b/${token}/text/one.xhtml`, 'books.localhost:8181')).statusCode).toBe(404);
+      const opened = await get(`/b/${token}/text/one.xhtml`, new URL(own).host);
+      expect(opened.statusCode).toBe(200);
+      // the binding cookie has no Domain: it stays on this title's host
+      expect(String(opened.headers['set-cookie'])).toMatch(/^lectern_frame=[^;]+; Path=\/b\/[^;]+\/; Max-Age=\d+; HttpOnly; SameSite=None; Secure; Partitioned$/);
+      const bound = bindingOf(opened);
+      expect((await get(`/b/${token}/js/interactive.js`, new URL(own).host, bound)).statusCode).toBe(200);
+      expect((await get(`/b/${token}/js/interactive.js`, otherHost, bound)).statusCode).toBe(404);
+    } finally {
+      await server.close();
+    }
+    // The app may frame every title's host: the wildcard goes into its frame-src as it is.
+    expect(securityHeaders([WILD])['content-security-policy']).toMatch(/frame-src [^;]*http:\/\/\*\.books\.localhost:8181/);
+    expect(loadConfig({ SCRIPTED_ORIGIN: WILD })).toMatchObject({ scriptedOrigin: WILD, scriptedPort: 8181 });
+    expect(() => loadConfig({ SCRIPTED_ORIGIN: 'http://books.*.localhost:8181' })).toThrow(/whole first label/);
   });
 
   it('sets the binding cookie for a third-party frame where the origin can hold a Secure cookie, else Lax', () => {

@@ -9,6 +9,8 @@ import {
   LIMITS,
   paths,
   scriptedFrameSchema,
+  scriptsConsentSchema,
+  type ScriptsConsent,
   type ScriptedFrame,
   tocResponseSchema,
   usageEventsResponseSchema,
@@ -82,6 +84,12 @@ export const readerApi = {
   /** GET /api/v1/book/{id}/scripted-frame/?path=: where a scripted title's chapter frame loads from (404: no scripts here). */
   getScriptedFrame: (bookId: string, fullPath: string, signal?: AbortSignal): Promise<ScriptedFrame> =>
     api.request(paths.scriptedFrame(bookId), scriptedFrameSchema, { signal, query: { path: fullPath } }),
+
+  /** GET|PUT|DELETE /api/v1/book/{id}/scripts-consent/: the reader's answer to running a scripted title's scripts (issue 24). */
+  getScriptsConsent: (bookId: string, signal?: AbortSignal): Promise<ScriptsConsent> => api.request(paths.scriptsConsent(bookId), scriptsConsentSchema, { signal }),
+  answerScripts: (bookId: string, allow: boolean): Promise<ScriptsConsent> =>
+    api.request(paths.scriptsConsent(bookId), scriptsConsentSchema, { method: 'PUT', body: { allow } }),
+  withdrawScriptsConsent: (bookId: string): Promise<ScriptsConsent> => api.request(paths.scriptsConsent(bookId), scriptsConsentSchema, { method: 'DELETE' }),
 
   /** GET /nest/epub/toc/?book_id=&chapter_href= */
   getToc: (bookId: string, chapterHref: string | null, signal?: AbortSignal): Promise<TocResponse> =>

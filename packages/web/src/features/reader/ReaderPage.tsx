@@ -336,6 +336,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
           onClose={panels.closeSettings}
           chrome={chrome}
           onChrome={settings.updateChrome}
+          scriptsBookId={load?.kind === 'html' && load.chapter.allow_scripts ? bookId : null}
         />
       </div>
       <div id="reader-search">

@@ -5,6 +5,8 @@
  * which links were followed, and takes the reader's colours, size and the place to start, all by postMessage, each
  * side checking the other's origin. Scrolled, not paged; highlights and in-book search jumps are not drawn there.
  * Without a scripted origin (the server answers 404) the chapter shows as every other, its scripts not run.
+ * Nothing runs before the reader is asked (issue 24): once per title, the answer kept on the account; declined (or
+ * the dialog dismissed), the chapter shows as every other title's.
  */
 import { PALETTES } from './engine/chapterDocument.ts';
 import { scriptedFrameMessageSchema, type ReaderPreferences, type ScriptedReaderMessage } from '@lectern/core';
@@ -15,6 +17,8 @@ import { Spinner } from '../../components/Spinner.tsx';
 import type { FrameCallbacks, FrameController } from './engine/frameController.ts';
 import type { InitialPosition } from '../../shared/reading/position.ts';
 import { Centered, RetryMessage } from './ReaderMessage.tsx';
+import { ScriptsConsentDialog } from './ScriptsConsentDialog.tsx';
+import { useScriptsConsent } from './useScriptsConsent.ts';
 
 export interface ScriptedChapterViewProps {
   bookId: string;
@@ -38,8 +42,17 @@ export function ScriptedChapterView(props: ScriptedChapterViewProps) {
   const frameRef = useRef<HTMLIFrameElement>(null);
   const latest = useRef(props);
   latest.current = props;
+  const consent = useScriptsConsent(bookId);
+  const allowed = consent.decision === 'allowed';
+  /** the dialog closed without an answer: read without scripts, and ask again next time */
+  const [dismissed, setDismissed] = useState(false);
+  // an answer given (then perhaps withdrawn in the settings) asks again: the dialog comes back
+  useEffect(() => {
+    if (consent.decision) setDismissed(false);
+  }, [consent.decision]);
 
   useEffect(() => {
+    if (!allowed) return;
     const abort = new AbortController();
     setState({ kind: 'loading' });
     readerApi
@@ -51,7 +64,7 @@ export function ScriptedChapterView(props: ScriptedChapterViewProps) {
         else setState({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
       });
     return () => abort.abort();
-  }, [bookId, href, attempt]);
+  }, [bookId, href, attempt, allowed]);
 
   const origin = state.kind === 'frame' ? state.origin : null;
   const send = (message: ScriptedReaderMessage) => {
@@ -100,6 +113,27 @@ export function ScriptedChapterView(props: ScriptedChapterViewProps) {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(sendLook, [props.prefs.reading_mode, props.prefs.font_size, origin]);
 
+  if (consent.loading)
+    return (
+      <Centered>
+        <Spinner size="lg" label="Loading chapter…" />
+      </Centered>
+    );
+  if (consent.failed) return <RetryMessage title="We could not load this chapter." onRetry={consent.retry} />;
+  if (consent.unavailable || consent.decision === 'declined') return <>{props.fallback}</>;
+  if (consent.decision === null || consent.decision === undefined)
+    return (
+      <>
+        {props.fallback}
+        <ScriptsConsentDialog
+          open={!dismissed}
+          busy={consent.answer.isPending}
+          error={consent.answer.isError ? consent.answer.error.message : null}
+          onAnswer={(allow) => consent.answer.mutate(allow)}
+          onDismiss={() => setDismissed(true)}
+        />
+      </>
+    );
   switch (state.kind) {
     case 'loading':
       return (

@@ -19,6 +19,7 @@ import { track } from '../../shared/analytics.ts';
 import { isAndroid, type ReaderChrome } from './engine/preferences.ts';
 import { ReaderIcon, type ReaderIconName } from '../../shared/reading/ReaderIcon.tsx';
 import { usePanelInert } from '../../shared/reading/usePanelInert.ts';
+import { ScriptsConsentSetting } from './ScriptsConsentSetting.tsx';
 
 export interface SettingsPanelProps {
   open: boolean;
@@ -33,6 +34,8 @@ export interface SettingsPanelProps {
   /** The masthead (top bar) and menu (bottom bar) toggles. */
   chrome: ReaderChrome;
   onChrome: (patch: Partial<ReaderChrome>) => void;
+  /** a title allowed to run scripts: the reader's answer for it, and its withdrawal (issue 24) */
+  scriptsBookId?: string | null;
 }
 
 const MODES: { value: ReadingMode; label: string; icon: ReaderIconName }[] = [
@@ -50,7 +53,7 @@ const columnSliderOf = (width: number) => Math.round((width / 100) * READER_CONS
 /** normalizePreferences steps brightness by 25 from 50, so 250 is the brightest stored value: full brightness. */
 export const BRIGHTNESS_FULL = READER_LIMITS.brightness.min + Math.floor((READER_LIMITS.brightness.max - READER_LIMITS.brightness.min) / READER_LIMITS.brightness.step) * READER_LIMITS.brightness.step;
 
-export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, zoom = prefs.zoom_factor, onChange, onReset, onFitWidth, onClose, chrome, onChrome }: SettingsPanelProps) {
+export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, zoom = prefs.zoom_factor, onChange, onReset, onFitWidth, onClose, chrome, onChrome, scriptsBookId }: SettingsPanelProps) {
   const id = useId();
   const firstRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
@@ -229,6 +232,8 @@ export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, z
           </button>
         </div>
       </div>
+
+      {scriptsBookId ? <ScriptsConsentSetting bookId={scriptsBookId} /> : null}
 
       <div className="reader-settings__foot">
         <button type="button" className="reader-chip" onClick={onReset}>
