@@ -210,6 +210,10 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   // ---- scripted frames, media ----
   // 404 to everyone where the server runs no scripts (this world); scripted-frames.test.ts holds its gate
   'GET /api/v1/book/:bookId/scripted-frame/': { access: 'account', params: book, query: { path: 'three.xhtml' } },
+  // the reader's answer to a scripted title's scripts (issue 24): 404 here too; scripted-frames.test.ts holds the rest
+  'GET /api/v1/book/:bookId/scripts-consent/': { access: 'account', params: book },
+  'PUT /api/v1/book/:bookId/scripts-consent/': { access: 'account', params: book, body: { allow: true } },
+  'DELETE /api/v1/book/:bookId/scripts-consent/': { access: 'account', params: book },
   'GET /api/v1/player/support/': { access: 'public' },
   'GET /api/v1/player/kaltura_session/': { access: 'reader', query: { reference_id: '{media}' } },
   'GET /api/v1/media/:bookId/preview': { access: 'public', params: { bookId: 'media' } },
