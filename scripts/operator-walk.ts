@@ -99,6 +99,7 @@ async function main() {
     await op.goto(`/library/book/${encodeURIComponent(bookId)}`);
     await op.getByRole('heading', { name: NEW_TITLE }).waitFor();
     await op.goto('/library/');
+    await op.getByText(NEW_TITLE).first().waitFor();
     const inCatalog = await op.getByText(NEW_TITLE).count();
     log(`in the catalog's first page: ${inCatalog}`);
     await shot(op, '04-catalog');
@@ -141,6 +142,19 @@ async function main() {
     );
     log(`dashboard: ${[...new Set(values)].filter((v) => !v.endsWith(': ')).join(' | ')}`);
     await shot(op, '06-dashboard');
+
+    // a playlist of the operator's own, published under a topic from Engaging
+    const csrf = (await op.context().cookies()).find((c) => c.name === 'csrftoken')!.value;
+    const collections = '/nest/api/api/v2/collections/';
+    const made = (await (await op.request.post(collections, { data: { name: 'Start here', description: 'The walked book.' }, headers: { 'x-csrftoken': csrf } })).json()) as { id: string };
+    await op.request.post(`${collections}${made.id}/add-content/`, { data: { content: [`/api/v1/book/${bookId}/`] }, headers: { 'x-csrftoken': csrf } });
+    await op.goto('/admin/engaging/');
+    const row = op.getByRole('form', { name: 'Start here' });
+    await row.getByRole('combobox').selectOption({ index: 1 });
+    await row.getByRole('button', { name: 'Save' }).click();
+    await op.getByText('Published.').first().waitFor();
+    await shot(op, '07-engaging-published');
+    log(`published: ${await row.getByRole('combobox').inputValue()}`);
 
     await op.goto('/admin/audit/');
     await op.getByRole('region', { name: 'Audit entries' }).waitFor();
