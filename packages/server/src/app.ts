@@ -233,6 +233,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const teamsRepo = new TeamsRepository(db.kysely);
   const audit = new AuditLog(new AuditRepository(db.kysely), (ids) => adminUsersRepo.uuidsOf(ids));
   const jobs = new JobRuns();
+  const scheduled = new ScheduledJobs(new JobClaimsRepository(db.kysely));
   const errors = new RecentErrors();
   const admin: Services['admin'] = {
     audit,
@@ -257,6 +258,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       importQueue: () => services.importer.queueLoad,
       errors,
       jobs,
+      lastRunsAnywhere: () => scheduled.lastRuns(),
     }),
     // the rules are the teams' and subscriptions' own: looked up when called (`services` is made below)
     selling: new AdminSellingService(
@@ -297,7 +299,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       buyLinkTemplate: config.buyLinkTemplate,
     }, catalog),
     catalogChanges,
-    scheduled: new ScheduledJobs(new JobClaimsRepository(db.kysely)),
+    scheduled,
     heavyRequests: new Gate(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
     listingRequests: new Gate(config.heavyRequests.listingConcurrency ?? LISTING_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
     passwordReset: new PasswordResetService(

@@ -47,6 +47,16 @@ export class JobClaimsRepository {
     await this.db.deleteFrom('job_claims').where('job', '=', job).where('period', '=', period).where('claimed_by', '=', claimedBy).execute();
   }
 
+  /** Each job's latest finished run (its claim's time), whichever server ran it. */
+  async lastFinished(): Promise<{ job: string; claimed_at: string }[]> {
+    return this.db
+      .selectFrom('job_claims')
+      .select(['job', (eb) => eb.fn.max('claimed_at').as('claimed_at')])
+      .where('finished_at', 'is not', null)
+      .groupBy('job')
+      .execute();
+  }
+
   /** Forgets claims made at or before `cutoff` (the hourly retention purge). */
   async deleteClaimedBefore(cutoff: string): Promise<number> {
     const result = await this.db.deleteFrom('job_claims').where('claimed_at', '<=', cutoff).executeTakeFirst();

@@ -13,10 +13,13 @@ import { dayRange, startOfDay } from './admin-range.ts';
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/** Scheduled jobs' last runs, kept by the process that runs them (app.ts runs each job through `track`). */
 /** Distinct empty searches kept per day (the dashboard shows the top few; the rest only stop a flood). */
 export const SEARCH_MISSES_PER_DAY = 1000;
 
+/**
+ * Scheduled jobs' last runs, kept by the process that runs them (app.ts runs each job through `track`); the health
+ * report adds the runs of jobs claimed by other servers (services/scheduled-jobs.ts).
+ */
 export class JobRuns {
   private readonly jobs = new Map<string, { every_seconds: number; last_run_at: string | null; last_ok: boolean | null; last_error: string | null }>();
 
@@ -88,6 +91,8 @@ export class AdminDashboardService {
       importQueue: () => { running: number; waiting: number };
       errors: RecentErrors;
       jobs: JobRuns;
+      /** jobs run once across servers: when each last ran to its end on any server (services/scheduled-jobs.ts) */
+      lastRunsAnywhere: () => Promise<Map<string, string>>;
     },
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -180,7 +185,12 @@ export class AdminDashboardService {
   }
 
   async healthReport(): Promise<AdminHealth> {
-    const [dbBytes, titles, storeBytes] = await Promise.all([this.repo.databaseBytes().catch(() => null), this.repo.titleCount(), this.contentStoreBytes()]);
+    const [dbBytes, titles, storeBytes, anywhere] = await Promise.all([
+      this.repo.databaseBytes().catch(() => null),
+      this.repo.titleCount(),
+      this.contentStoreBytes(),
+      this.health.lastRunsAnywhere(),
+    ]);
     return {
       version: this.health.version,
       engine: this.health.engine,
@@ -189,7 +199,11 @@ export class AdminDashboardService {
       titles,
       import_queue: this.health.importQueue(),
       last_errors: this.health.errors.list(),
-      jobs: this.health.jobs.list(),
+      // a later run on another server (a finished claim: it succeeded) stands for this one's
+      jobs: this.health.jobs.list().map((j) => {
+        const elsewhere = anywhere.get(j.name);
+        return elsewhere && (j.last_run_at === null || elsewhere > j.last_run_at) ? { ...j, last_run_at: elsewhere, last_ok: true, last_error: null } : j;
+      }),
     };
   }
 

@@ -46,6 +46,11 @@ export class ScheduledJobs {
     return true;
   }
 
+  /** When each job last ran to its end on any server (the console's health page), by job name. */
+  async lastRuns(): Promise<Map<string, string>> {
+    return new Map((await this.claims.lastFinished()).map((r) => [r.job, r.claimed_at]));
+  }
+
   /** Forgets claims older than JOB_CLAIM_RETENTION_MS. */
   purge(): Promise<number> {
     return this.claims.deleteClaimedBefore(new Date(this.now().getTime() - JOB_CLAIM_RETENTION_MS).toISOString());

@@ -57,6 +57,15 @@ describe.each(ENGINES)('several servers on one %s database', (engine) => {
     }
   });
 
+  it("each server's console health page shows the jobs' last runs, whichever server ran them", async () => {
+    for (const t of [a, b]) {
+      const { jobs } = await t.lectern.services.admin.dashboard.healthReport();
+      const once = jobs.filter((j) => j.name !== 'new editions made elsewhere');
+      expect(once).toHaveLength(4);
+      for (const j of once) expect(j).toMatchObject({ last_run_at: expect.any(String), last_ok: true });
+    }
+  });
+
   it("a crashed claimer's claim expires: another server takes the period over after the lease, not before", async () => {
     const repo = new JobClaimsRepository(a.lectern.db.kysely);
     const t0 = new Date('2030-01-01T00:00:00Z');

@@ -20,7 +20,7 @@ describe.each(ENGINES)('the dashboard with its closed days kept, on %s', (engine
   const range = { from: '2030-03-01', to: '2030-03-10' };
   const service = (now: () => Date) => {
     const db = t.lectern.db;
-    const health = { version: 'test', engine, contentRoot: t.dataDir, importQueue: () => ({ running: 0, waiting: 0 }), errors: new RecentErrors(), jobs: new JobRuns() };
+    const health = { version: 'test', engine, contentRoot: t.dataDir, importQueue: () => ({ running: 0, waiting: 0 }), errors: new RecentErrors(), jobs: new JobRuns(), lastRunsAnywhere: () => t.lectern.services.scheduled.lastRuns() };
     return new AdminDashboardService(new AdminDashboardRepository(db.kysely, db.engine), t.lectern.services.admin.audit, health, now);
   };
   /** the range read whole: a service whose today is long after it */
