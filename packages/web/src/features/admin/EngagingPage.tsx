@@ -52,7 +52,7 @@ function TransformationPlaylists() {
       {own.data?.length ? (
         <ul className="admin-list" aria-label={M.transformationHeading}>
           {own.data.map((p) => (
-            <TransformationRow key={`${p.id}:${p.topic?.slug ?? ''}`} playlist={p} topics={topics.data ?? []} />
+            <TransformationRow key={p.id} playlist={p} topics={topics.data ?? []} />
           ))}
         </ul>
       ) : own.data ? (
