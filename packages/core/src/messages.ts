@@ -712,3 +712,16 @@ export const SHORTCUT_MESSAGES = {
   allShortcuts: 'All shortcuts',
   singleKeyMark: 'single key',
 } as const;
+
+/** A scripted title’s consent (docs/decisions.md): what the reader is told when asked, and in the title's settings. */
+export const SCRIPTS_CONSENT_MESSAGES = {
+  title: 'Run this book’s scripts?',
+  body: 'This book contains scripts (small programs) that make it interactive. They run on a web address of their own, apart from your account and from other books, and can store data there. You can change your answer later in the reader’s settings.',
+  allow: 'Run scripts',
+  decline: 'Read without scripts',
+  settingsHeading: 'This book’s scripts',
+  allowedNow: 'You allowed this book’s scripts to run.',
+  declinedNow: 'You chose to read this book without its scripts.',
+  withdraw: 'Withdraw my answer',
+  withdrawn: 'Your answer is withdrawn: you will be asked again.',
+} as const;
