@@ -29,7 +29,7 @@ const sqliteFile = engine === 'sqlite' ? new (sqliteDriver())(path.join('/tmp/le
 const pool = engine === 'postgres' ? new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/lectern_console_100000' }) : null;
 const db = new Kysely<Database>({ dialect: sqliteFile ? new SqliteDialect({ database: sqliteFile }) : new PostgresDialect({ pool: pool! }), log });
 const audit = new AuditLog(new AuditRepository(db), async () => new Map());
-const health = { version: 'bench', engine, contentRoot: '/nonexistent', importQueue: () => ({ running: 0, waiting: 0 }), errors: new RecentErrors(), jobs: new JobRuns() } as const;
+const health = { version: 'bench', engine, contentRoot: '/nonexistent', importQueue: () => ({ running: 0, waiting: 0 }), errors: new RecentErrors(), jobs: new JobRuns(), lastRunsAnywhere: async () => new Map<string, string>() } as const;
 const service = () => new AdminDashboardService(new AdminDashboardRepository(db, engine), audit, health);
 const today = new Date();
 const day = (d: Date) => d.toISOString().slice(0, 10);
