@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_PREFERENCES, paths, type ArchiveItem, type ChapterItem } from '@lectern/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -41,7 +42,10 @@ function scriptedLoad(allowScripts: boolean): ChapterLoad {
 }
 
 function renderChapter(allowScripts: boolean) {
+  // The chapter asks the reader's scripts consent and the contents through react-query (fresh per test).
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
+    <QueryClientProvider client={client}>
     <MemoryRouter>
       <ChapterBody
         bookId="b1"
@@ -61,7 +65,8 @@ function renderChapter(allowScripts: boolean) {
         onPdfProgress={() => undefined}
         onPdfReady={() => undefined}
       />
-    </MemoryRouter>,
+    </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
 
@@ -73,7 +78,9 @@ let frameAnswer: { url: string; origin: string } | null = null;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    if (req.url?.startsWith(paths.scriptedFrame('b1')) && frameAnswer) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(frameAnswer));
+    // The reader allowed this title's scripts: the frame is asked for only once the consent says so.
+    if (req.url?.startsWith(paths.scriptsConsent('b1')) && frameAnswer) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ book_id: 'b1', decision: 'allowed' }));
+    else if (req.url?.startsWith(paths.scriptedFrame('b1')) && frameAnswer) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(frameAnswer));
     else res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'This server runs no book scripts.' }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
