@@ -153,8 +153,14 @@ describe.each([
       if ((await alice.count()) > 0) break;
       const next = page.getByRole('navigation', { name: 'Pages of results' }).getByRole('link', { name: 'Next page' });
       expect(await next.count(), `page ${n} of "the" has no next page and no Alice: ${[...seen].join(', ')}`).toBe(1);
+      // The address changes before the next page is drawn (the old page, then a loading state): wait for the new
+      // page's own first result, which is not the last page's.
+      const before = await page.locator('.search-result__title').first().innerText();
       await next.click();
       await page.waitForURL(new RegExp(`[?&]page=${n + 1}(&|$)`));
+      await expect
+        .poll(() => page.locator('.search-result__title').first().innerText({ timeout: 1_000 }).catch(() => before), { timeout: 15_000 })
+        .not.toBe(before);
     }
     await alice.first().scrollIntoViewIfNeeded();
     await shot(page, `search-paged-alice-${viewport.width}`);
