@@ -353,13 +353,21 @@ for (const viewport of [
       await page.keyboard.press('End');
       await expect.poll(footer).toBe(`Page ${count} of ${count}`);
       expect((await inView(page)).ids).toContain(`m${PARAGRAPHS}`);
+      const completed = await page.evaluate(() => performance.getEntriesByName('reader:chapter-complete').length);
       await page.keyboard.press('ArrowRight');
       await page.waitForURL((u) => decodeURIComponent(u.pathname).endsWith(`/${second.full_path}`));
       await page.waitForFunction((label) => document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.title === label, second.label);
+      // the chapter wholly in and laid out (a key before that is undone when the rest goes in)
+      await page.waitForFunction((n) => performance.getEntriesByName('reader:chapter-complete').length > n, completed);
       expect((await inView(page)).writingMode).toBe('sideways-lr');
-      // (at the place the account last read it, which the other tests of the file may have left at its end)
-      await page.keyboard.press('Home');
-      await expect.poll(footer, { timeout: 10_000 }).toMatch(/^Page 1 of \d+$/);
+      // (at the place the account last read it, which the other tests of the file may have left at its end; that place
+      // may arrive after the chapter is drawn and move the page again, so Home is pressed until page 1 holds)
+      await expect
+        .poll(async () => {
+          await page.keyboard.press('Home');
+          return footer();
+        }, { timeout: 10_000 })
+        .toMatch(/^Page 1 of \d+$/);
       await page.keyboard.press('ArrowLeft');
       await page.waitForURL((u) => decodeURIComponent(u.pathname).endsWith(`/${first.full_path}`));
       await page.waitForFunction((label) => document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.title === label, first.label);
