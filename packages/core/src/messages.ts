@@ -122,6 +122,8 @@ export const PASSWORD_MESSAGES = {
   tooLong: `Passwords must have at most ${PASSWORD_MAX_LENGTH} characters.`,
   isEmail: 'The password must not be the email address.',
   common: 'This password is too common: choose another.',
+  /** The hint under every new-password field (registration, reset, team join, first operator). */
+  hint: `At least ${PASSWORD_MIN_LENGTH} characters, not a common password and not your email.`,
 } as const;
 
 // ---- reader usage events (reader.md §5) ----

@@ -4,7 +4,7 @@
  * admin lands in the operators' console, signed in. A spent or wrong link says so and sends to sign-in.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ACCOUNT_ENTRY_MESSAGES, FIRST_OPERATOR_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, FIRST_OPERATOR_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, PASSWORD_MESSAGES } from '@lectern/core';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
@@ -94,7 +94,7 @@ export function FirstOperatorPage() {
                 name="password"
                 type="password"
                 autoComplete="new-password"
-                hint="At least 8 characters, not a common password and not your email."
+                hint={PASSWORD_MESSAGES.hint}
                 onChange={(e) => {
                   setErrors((prev) => ({ ...prev, password: [] }));
                   if (e.currentTarget.value) check.check(e.currentTarget.value);

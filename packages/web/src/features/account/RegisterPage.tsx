@@ -4,13 +4,7 @@
  * per-field errors appear under their fields. Success opens the onboarding topic form, signed in.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  ACCOUNT_ENTRY_MESSAGES,
-  BASIC_PLAN_PROMOTION_CODE,
-  EMAIL_SHAPE,
-  PASSWORD_CHECK_DEBOUNCE_MS,
-  type Plan,
-} from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, BASIC_PLAN_PROMOTION_CODE, EMAIL_SHAPE, PASSWORD_CHECK_DEBOUNCE_MS, PASSWORD_MESSAGES, type Plan } from '@lectern/core';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
@@ -163,7 +157,7 @@ export function RegisterPage() {
               type="password"
               autoComplete="new-password"
               required
-              hint="At least 8 characters, not a common password and not your email."
+              hint={PASSWORD_MESSAGES.hint}
               errors={passwordErrors}
               onChange={(e) => onPassword(e.currentTarget.value)}
             />

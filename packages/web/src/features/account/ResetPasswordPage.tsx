@@ -1,6 +1,6 @@
 /** The page a "forgot password" link opens: a new password (checked by the server as it is typed), used once. */
 import { useQuery } from '@tanstack/react-query';
-import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, PASSWORD_MESSAGES } from '@lectern/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
@@ -62,7 +62,7 @@ export function ResetPasswordPage() {
               name="new_password"
               type="password"
               autoComplete="new-password"
-              hint="At least 8 characters, not a common password and not your email."
+              hint={PASSWORD_MESSAGES.hint}
               onChange={(e) => {
                 setErrors({});
                 if (e.currentTarget.value) check.check(e.currentTarget.value);

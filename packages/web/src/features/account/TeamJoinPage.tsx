@@ -4,7 +4,7 @@
  * invited address, and a visitor whose address has an account is sent to sign in and back here.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, TEAM_MESSAGES, teamPaths } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, PASSWORD_MESSAGES, TEAM_MESSAGES, teamPaths } from '@lectern/core';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
@@ -113,7 +113,7 @@ export function TeamJoinPage() {
                   name="password"
                   type="password"
                   autoComplete="new-password"
-                  hint="At least 8 characters, not a common password and not your email."
+                  hint={PASSWORD_MESSAGES.hint}
                   onChange={(e) => {
                     setErrors({});
                     if (e.currentTarget.value) check.check(e.currentTarget.value);
