@@ -98,6 +98,8 @@ import { AnnotationsService } from './services/annotations.ts';
 import { AuthService, SESSION_PURGE_INTERVAL_MS } from './services/auth.ts';
 import { CatalogCache, CatalogService, TaxonomyLookups } from './services/catalog.ts';
 import { CATALOG_CHANGES_POLL_MS, CatalogChanges } from './services/catalog-changes.ts';
+import { ServerChanges } from './services/server-changes.ts';
+import { ServerChangesRepository } from './repositories/server-changes.ts';
 import { ChapterFlagsService } from './services/chapter-flags.ts';
 import { HealthService } from './services/health.ts';
 import { CollectionsService } from './services/collections.ts';
@@ -147,6 +149,8 @@ export interface Services {
   home: HomeService;
   live: LiveTrainingService;
   catalogChanges: CatalogChanges;
+  /** sign-outs, account changes, playlists and the home's edits, heard from the other server processes */
+  serverChanges: ServerChanges;
   analytics: AnalyticsService;
   scriptedFrames: ScriptedFrames;
   media: MediaService;
@@ -212,7 +216,12 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const catalogChanges = new CatalogChanges(new CatalogChangesRepository(db.kysely), (bookId, titleId) => {
     catalogCache.forgetTitle(bookId, titleId);
     catalogRepo.forgetTitles();
+    // a new edition moved the playlists' versions of those holding the title (repositories/catalog.ts replaceTitle)
+    services.collections.forgetAllHere();
   });
+  // what the other server processes changed and this one keeps (docs/decisions.md "Several servers: current on all
+  // within a second"); the handlers are wired once the services exist, below
+  const serverChanges = new ServerChanges(new ServerChangesRepository(db.kysely));
   const collectionsRepo = new CollectionsRepository(db.kysely);
   const resolver = new ContentResolver(catalogRepo, catalogCache);
   const progressRepo = new ProgressRepository(db.kysely);
@@ -222,7 +231,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const catalog = new CatalogService(catalogRepo, store, catalogCache, { positions: positionsRepo, progress: progressRepo, history: accountEntry }, mediaRepo);
   const sessions = new SessionsRepository(db.kysely);
   const accounts = new AccountsService(users, sessions);
-  const auth = new AuthService(users, sessions);
+  const auth = new AuthService(users, sessions, undefined, serverChanges);
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer((line) => console.log(line));
   const subscriptionsRepo = new SubscriptionsRepository(db.kysely);
   const requestLimits = new RequestLimits(new SignInAttemptsRepository(db.kysely));
@@ -276,8 +285,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     auth,
     catalog,
     importer: new ImportService(catalogRepo, store, config.imports, undefined, catalogCache, catalogChanges),
-    flags: new ChapterFlagsService(catalogRepo, catalogCache),
-    collections: new CollectionsService(collectionsRepo, catalogRepo, resolver),
+    flags: new ChapterFlagsService(catalogRepo, catalogCache, catalogChanges),
+    collections: new CollectionsService(collectionsRepo, catalogRepo, resolver, undefined, serverChanges),
     metadata: new MetadataService(catalogRepo, progressRepo, resolver, catalogCache),
     reader: new ReaderService(secret, catalogRepo, catalog, progressRepo, resolver),
     signInThrottle: new SignInThrottle(new SignInAttemptsRepository(db.kysely), config.loginRateLimit),
@@ -291,7 +300,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     scriptedFrames: new ScriptedFrames(secret, config.scriptedOrigin, catalog, sessions, new ScriptsConsentsRepository(db.kysely)),
     media: new MediaService(secret, catalog, mediaRepo, store, catalogCache),
     search: new SearchService(searchRepo, catalogRepo, catalog),
-    home: new HomeService(new HomeRepository(db.kysely, undefined, db.reads), catalogRepo, catalog),
+    home: new HomeService(new HomeRepository(db.kysely, undefined, db.reads), catalogRepo, catalog, undefined, serverChanges),
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
     marketing: new MarketingService(new MarketingRepository(db.kysely), users, mailer, secret, {
       publicUrl: config.publicUrl,
@@ -299,6 +308,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       buyLinkTemplate: config.buyLinkTemplate,
     }, catalog),
     catalogChanges,
+    serverChanges,
     scheduled,
     heavyRequests: new Gate(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
     listingRequests: new Gate(config.heavyRequests.listingConcurrency ?? LISTING_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
@@ -314,6 +324,10 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       for (const userId of userIds) auth.forgetUser(userId);
     }),
   };
+  serverChanges.on('session', (sessionId) => auth.forgetSessionHere(sessionId));
+  serverChanges.on('user', (userId) => auth.forgetUserHere(Number(userId)));
+  serverChanges.on('playlists', (userId) => services.collections.forgetUserHere(Number(userId)));
+  serverChanges.on('home', () => services.home.forgetEditsHere());
   return { db, services, store, secret };
 }
 
@@ -343,6 +357,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
       Promise.all([
         services.auth.purgeExpiredSessions(),
         services.scheduled.purge(),
+        services.serverChanges.purge(),
         services.signInThrottle.purge(),
         services.analytics.purge(),
         // the dashboard's empty searches, kept as long as analytics events
@@ -374,8 +389,12 @@ export async function buildApp(config: Config): Promise<Lectern> {
     void services.search.backfill().catch((err: Error) => app.log.error({ err }, 'indexing the library for search failed'));
   });
   app.addHook('onClose', async () => clearInterval(dueTimer));
-  // New editions made by the command line (or another server) are forgotten here within a second, not a minute.
-  const pollChanges = () => jobRun('new editions made elsewhere', CATALOG_CHANGES_POLL_MS, () => services.catalogChanges.poll()).catch((err: Error) => app.log.error({ err }, 'reading new editions made elsewhere failed'));
+  // New titles and editions made by the command line or another server, and the sign-outs, accounts, playlists and
+  // home edits changed on another server, are forgotten here within a second, not a minute.
+  const pollChanges = () =>
+    jobRun('new editions made elsewhere', CATALOG_CHANGES_POLL_MS, () => Promise.all([services.catalogChanges.poll(), services.serverChanges.poll()])).catch((err: Error) =>
+      app.log.error({ err }, 'reading changes made elsewhere failed'),
+    );
   const changesTimer = setInterval(pollChanges, CATALOG_CHANGES_POLL_MS).unref();
   app.addHook('onReady', async () => void (await pollChanges()));
   app.addHook('onClose', async () => clearInterval(changesTimer));

@@ -418,6 +418,14 @@ export interface PasswordResetsTable {
 }
 
 /** A new edition of a title, for other processes to forget what they kept of it (migration 0021). */
+/** What other server processes must forget (migration 0047, services/server-changes.ts). */
+export interface ServerChangesTable {
+  id: Generated<number>;
+  kind: string;
+  subject: string;
+  changed_at: string;
+}
+
 export interface CatalogChangesTable {
   id: Generated<number>;
   book_id: string;
@@ -646,6 +654,7 @@ export interface Database {
   reading_day_titles: ReadingDayTitlesTable;
   analytics_events: AnalyticsEventsTable;
   catalog_changes: CatalogChangesTable;
+  server_changes: ServerChangesTable;
   live_courses: LiveCoursesTable;
   live_course_topics: LiveCourseTopicsTable;
   live_events: LiveEventsTable;

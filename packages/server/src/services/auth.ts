@@ -10,6 +10,7 @@ import type { SessionsRepository, SessionUser } from '../repositories/sessions.t
 import type { UsersRepository } from '../repositories/users.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 import { ReadCache } from './read-cache.ts';
+import type { ServerChanges } from './server-changes.ts';
 import { randomToken } from '../util/random.ts';
 import { sha256 } from './tokens.ts';
 
@@ -23,7 +24,11 @@ export interface SignedIn {
   user: SessionUser;
 }
 
-/** How long another server process may still honour a session that was signed out elsewhere. */
+/**
+ * How long a session lookup is kept. A sign-out or an account change made here is told to the other server
+ * processes (services/server-changes.ts), which forget it at their next poll; this bounds the rest (a password
+ * reset, "sign out everywhere else") to the same second.
+ */
 const SESSION_CACHE_MS = 1_000;
 
 export class AuthService {
@@ -34,6 +39,8 @@ export class AuthService {
     private readonly users: UsersRepository,
     private readonly sessions: SessionsRepository,
     private readonly now: () => Date = () => new Date(),
+    /** where sign-outs and account changes are told to the other server processes (null: one process alone) */
+    private readonly changes: Pick<ServerChanges, 'record'> | null = null,
   ) {}
 
   /** Checks the credentials and opens a session; the returned token goes into the session cookie. */
@@ -79,15 +86,31 @@ export class AuthService {
     return found ?? null;
   }
 
-  /** Forgets the cached sessions of a user whose account just changed (a subscription), so the next request sees it. */
+  /**
+   * Forgets the cached sessions of a user whose account just changed (a subscription), so the next request sees it,
+   * here at once and on the other server processes at their next poll.
+   */
   forgetUser(userId: number): void {
+    this.forgetUserHere(userId);
+    void this.changes?.record('user', userId);
+  }
+
+  /** Forgets a user's cached sessions in this process only (a change another process made: services/server-changes.ts). */
+  forgetUserHere(userId: number): void {
     this.cache.deleteWhere((_token, cached) => cached.signedIn.user.id === userId);
+  }
+
+  /** Forgets one session, named by its id (the token's hash), in this process only (signed out elsewhere). */
+  forgetSessionHere(sessionId: string): void {
+    this.cache.deleteWhere((_token, cached) => cached.signedIn.session.id === sessionId);
   }
 
   async signOut(token: string | undefined): Promise<void> {
     if (!token) return;
     this.cache.delete(token);
-    await this.sessions.delete(sha256(token));
+    const id = sha256(token);
+    await this.sessions.delete(id);
+    await this.changes?.record('session', id);
   }
 }
 

@@ -3,11 +3,14 @@ import { APP_MESSAGES, type ChapterFlags } from '@lectern/core';
 import { notFound } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
 import { CatalogCache } from './catalog.ts';
+import type { CatalogChanges } from './catalog-changes.ts';
 
 export class ChapterFlagsService {
   constructor(
     private readonly catalog: CatalogRepository,
     private readonly cache: CatalogCache,
+    /** where the change is told to other server processes, which forget the title (null: one process alone) */
+    private readonly changes: Pick<CatalogChanges, 'record'> | null = null,
   ) {}
 
   async set(bookId: string, fullPath: string, flags: ChapterFlags): Promise<{ as_sample: boolean; is_public: boolean }> {
@@ -21,6 +24,7 @@ export class ChapterFlagsService {
     this.cache.chapters.delete(CatalogCache.chapterKey(bookId, fullPath));
     this.cache.mediaParts.delete(CatalogCache.chapterKey(bookId, fullPath));
     this.cache.entryChapters.delete(title.id); // a new sample moves where Start leads
+    await this.changes?.record(bookId, title.id).catch(() => {});
     return { as_sample, is_public };
   }
 }

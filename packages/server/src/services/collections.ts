@@ -20,9 +20,14 @@ import type { CatalogRepository } from '../repositories/catalog.ts';
 import type { CollectionsRepository } from '../repositories/collections.ts';
 import type { ContentResolver } from './content-resolver.ts';
 import { ReadCache } from './read-cache.ts';
+import type { ServerChanges } from './server-changes.ts';
 
 export const QUEUE_NAME = 'Queue';
-/** How long another server process may answer 304 for a list changed elsewhere. */
+/**
+ * How long a user's version counter (the lists' ETag) is kept. A change made here is told to the other server
+ * processes, which forget the counter at their next poll (services/server-changes.ts): none answers 304 for a list
+ * changed elsewhere once its poll has run. The time limit is a backstop for a poll that failed.
+ */
 const VERSION_CACHE_MS = 5_000;
 /** What the serialised lists kept in memory may weigh together (a heavy user's list is a few hundred KB). */
 const LIST_CACHE_BYTES = 32 * 1024 * 1024;
@@ -44,7 +49,19 @@ export class CollectionsService {
     private readonly catalog: CatalogRepository,
     private readonly resolver: ContentResolver,
     private readonly now: () => Date = () => new Date(),
+    /** where a change of a user's playlists is told to the other server processes (null: one process alone) */
+    private readonly changes: Pick<ServerChanges, 'record'> | null = null,
   ) {}
+
+  /** Forgets a user's version counter in this process (their playlists changed on another server). */
+  forgetUserHere(userId: number): void {
+    this.versions.delete(userId);
+  }
+
+  /** Forgets every version counter here (a title's new edition elsewhere moved the versions of those holding it). */
+  forgetAllHere(): void {
+    this.versions.clear();
+  }
 
   /** The list's ETag; cheap (cached counter) so that a 304 costs almost nothing. */
   async etag(user: User): Promise<string> {
@@ -236,6 +253,7 @@ export class CollectionsService {
 
   private async changed(user: User): Promise<void> {
     this.versions.set(user.id, await this.collections.bumpVersion(user.id));
+    await this.changes?.record('playlists', user.id);
   }
 
   private async serialize(rows: CollectionRow[]): Promise<Collection[]> {

@@ -27,6 +27,7 @@ import type { HomeRepository } from '../repositories/home.ts';
 import { listingKeys } from '../repositories/listings.ts';
 import type { CatalogService } from './catalog.ts';
 import { ReadCache } from './read-cache.ts';
+import type { ServerChanges } from './server-changes.ts';
 
 type Viewer = Pick<UserRow, 'id' | 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null;
 
@@ -100,8 +101,8 @@ export class HomeService {
   private readonly newestCache = new ReadCache<string, TitleRow[]>(256, NEWEST_TTL_MS);
   /**
    * Editors' picks and the announcements not over yet, likewise the same for every home: kept a minute, dropped at
-   * once when this process changes them (`edits`; a change from the command line, another process, shows within
-   * the minute). Announcements are kept with those still to come and chosen by time on every request, so one
+   * once when this process changes them (`edits`), and by the others at their next poll (services/server-changes.ts;
+   * a change from the command line shows within the minute). Announcements are kept with those still to come and chosen by time on every request, so one
    * starts and ends on time.
    */
   private readonly picksCache = new ReadCache<string, TitleRow[]>(2, NEWEST_TTL_MS);
@@ -115,7 +116,19 @@ export class HomeService {
     private readonly catalog: CatalogRepository,
     private readonly cards: Pick<CatalogService, 'cards' | 'topics' | 'requireTitle'>,
     private readonly now: () => Date = () => new Date(),
+    /** where a change of the picks or announcements is told to the other server processes (null: one process alone) */
+    private readonly changes: Pick<ServerChanges, 'record'> | null = null,
   ) {}
+
+  /** The picks or announcements changed on another server process: what is kept of them is read again. */
+  forgetEditsHere(): void {
+    this.edits++;
+  }
+
+  private async edited(): Promise<void> {
+    this.edits++;
+    await this.changes?.record('home', '');
+  }
 
   async dashboard(viewer: Viewer, recentlyViewed: string | undefined): Promise<HomeResponse> {
     // Each row is drawn from a deeper list of candidates: a title another row took is skipped (one title, one row).
@@ -193,7 +206,7 @@ export class HomeService {
     const missing = unique.find((id) => !found.has(id));
     if (missing !== undefined) throw fieldError('book_ids', HOME_MESSAGES.unknownBook(missing));
     await this.home.setEditorsPicks(unique.map((id) => found.get(id)!.id), this.now().toISOString());
-    this.edits++;
+    await this.edited();
     return { book_ids: unique };
   }
 
@@ -207,13 +220,13 @@ export class HomeService {
     const endsAt = request.ends_at ? new Date(request.ends_at).toISOString() : null;
     if (endsAt !== null && endsAt <= startsAt) throw fieldError('ends_at', 'ends_at must be after starts_at');
     const row = await this.home.addAnnouncement({ message: request.message, url: request.url ?? null, starts_at: startsAt, ends_at: endsAt, created_at: now });
-    this.edits++;
+    await this.edited();
     return toAdminAnnouncement(row);
   }
 
   async removeAnnouncement(id: number): Promise<void> {
     if (!(await this.home.deleteAnnouncement(id))) throw new AppError(404, HOME_MESSAGES.announcementNotFound);
-    this.edits++;
+    await this.edited();
   }
 
   /** The announcements on now, the latest started first (chosen from the cached ones not over: see above). */

@@ -86,6 +86,14 @@ export class ImportService {
   ) {}
 
   /**
+   * A new title is told to the other server processes like a new edition (catalog_changes), so their listings and
+   * homes, keyed on what was added, show it within a second. The title is in whatever happens here.
+   */
+  private async told(title: Pick<TitleRow, 'book_id' | 'id'>): Promise<void> {
+    await this.changes?.record(title.book_id, title.id).catch(() => {});
+  }
+
+  /**
    * Imports every .epub and .pdf among the given files and folders (folders searched recursively), and the media
    * titles they hold (ingest/media-job.ts): a media file, a folder of numbered media files, a folder with a
    * lectern-media.json manifest — each one title.
@@ -212,6 +220,7 @@ export class ImportService {
         },
         work: { isbn: null },
       });
+      await this.told(title);
       return { book_id: title.book_id, title: title.title, chapters: edition.chapters.length, warnings: worked.title.warnings };
     } catch (err) {
       if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });
@@ -340,6 +349,7 @@ export class ImportService {
         },
         work: { isbn: isbnOf(parsed.identifier) },
       });
+      await this.told(title);
       return { book_id: title.book_id, title: title.title, chapters: edition.bundle.chapters.length, warnings: parsed.warnings };
     } catch (err) {
       if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });

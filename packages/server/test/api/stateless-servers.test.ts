@@ -1,12 +1,16 @@
 /**
  * Several servers on one database (issue 26): scheduled jobs run once per period across them, a crashed claimer's
- * claim expires, and the sign-in and registration limits count across them.
+ * claim expires, and the sign-in and registration limits count across them. Each is current on what another
+ * changed once its poll of the change tables has run (the poll is called here, as its one-second timer does):
+ * sessions, playlists and their ETags, new titles.
  */
-import { accountEntryPaths } from '@lectern/core';
+import { accountEntryPaths, searchPaths } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobClaimsRepository } from '../../src/repositories/job-claims.ts';
 import { JOB_CLAIM_LEASE_MS, ScheduledJobs } from '../../src/services/scheduled-jobs.ts';
 import { ENGINES, startAnotherServer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { signedInSubscribers, TestClient } from '../helpers/client.ts';
+import { epubBook } from '../ingest/helpers.ts';
 
 const LIMIT = 4;
 const MINUTE = 60_000;
@@ -117,5 +121,64 @@ describe.each(ENGINES)('several servers on one %s database', (engine) => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await post(i % 2 ? b : a, accountEntryPaths.register(), { email: `split${i}@example.com`, password: 'short' }, '198.51.100.8')).statusCode);
     expect(statuses).toEqual([...Array(10).fill(400), 429]);
+  });
+
+  /** A client of server `t` holding the same cookies as `c` (a load balancer sends the next request elsewhere). */
+  const on = (t: TestApp, c: TestClient) => {
+    const moved = new TestClient(t.lectern.app);
+    for (const [k, v] of c.cookies) moved.cookies.set(k, v);
+    return moved;
+  };
+  const poll = (t: TestApp) => Promise.all([t.lectern.services.catalogChanges.poll(), t.lectern.services.serverChanges.poll()]);
+
+  it('a reader signed in on one server is signed in on the other; signed out on one, out on the other after its poll', async () => {
+    // the pollers' first call only marks where they start (services/server-changes.ts)
+    await poll(b);
+    const [onA] = await signedInSubscribers(a.lectern, ['roams@example.com']);
+    const onB = on(b, onA);
+    expect((await onB.get('/api/v2/collections/')).statusCode).toBe(200);
+    expect((await onA.post('/logout/')).statusCode).toBeLessThan(400);
+    // B had this session in memory (kept a second); its poll hears of the sign-out and forgets it
+    await poll(b);
+    expect((await onB.get('/api/v2/collections/')).statusCode).toBe(401);
+  });
+
+  it("a playlist changed on one server: the other's ETag moves once its poll has run (no 304 for the old list)", async () => {
+    await poll(b);
+    const [onA] = await signedInSubscribers(a.lectern, ['lists@example.com']);
+    const onB = on(b, onA);
+    for (const url of ['/api/v2/collections/', '/api/v2/collections/?content=none']) {
+      const first = await onB.get(url);
+      expect(first.statusCode).toBe(200);
+      const etag = String(first.headers.etag);
+      // B answers 304 while nothing changed (its counter kept in memory)
+      expect((await onB.get(url, { 'if-none-match': etag })).statusCode).toBe(304);
+      const name = `Made on A ${url.length}`;
+      expect((await onA.post('/api/v2/collections/', { name })).statusCode).toBe(201);
+      await poll(b);
+      const after = await onB.get(url, { 'if-none-match': etag });
+      expect(after.statusCode).toBe(200);
+      expect(after.headers.etag).not.toBe(etag);
+      expect(after.body).toContain(name);
+    }
+  });
+
+  it('a title imported through one server is in the other\'s home and catalog once its poll has run', async () => {
+    await poll(b);
+    const [onA] = await signedInSubscribers(a.lectern, ['newest@example.com']);
+    const onB = on(b, onA);
+    // B has read (and keeps for a minute) the newest titles before the import
+    expect((await onB.get(searchPaths.home())).statusCode).toBe(200);
+    const book = epubBook({
+      identifier: 'urn:uuid:5e7e0000-0000-4000-8000-00000000a26a',
+      title: 'Imported On A',
+      creator: 'Ann Server',
+      chapters: [{ path: 'one.xhtml', label: 'One', body: `<h1>One</h1><p>${'Words of the first server. '.repeat(30)}</p>` }],
+    });
+    const { book_id } = await a.lectern.services.importer.importBytes(book, 'a.epub');
+    await poll(b);
+    const home = await onB.get(searchPaths.home());
+    expect(home.body).toContain(book_id);
+    expect((await onB.get(`/api/v1/book/${book_id}/`)).statusCode).toBe(200);
   });
 });
