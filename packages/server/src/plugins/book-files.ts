@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { ReadCache } from '../services/read-cache.ts';
+import { ReadCache } from '../util/cache.ts';
 
 export const BOOK_FILE_CSP =
   "sandbox; default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; media-src 'self'; form-action 'none'; frame-ancestors 'self'";

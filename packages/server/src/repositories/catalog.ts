@@ -7,15 +7,15 @@ import { nameKey } from '@lectern/core';
 import type { ChapterRow, Database, Flag, MediaFilesTable, ResourceRow, TitleRow } from '../db/schema.ts';
 import type { SearchDocument, SearchRepository } from './search.ts';
 import { listingKeys, refreshListings } from './listings.ts';
-import { IdCache } from './id-cache.ts';
+import { IdCache } from '../util/cache.ts';
 
-/** How long a title's row and names are kept for the reads every page repeats (id-cache.ts). */
+/** How long a title's row and names are kept for the reads every page repeats (util/cache.ts IdCache). */
 const TITLE_CACHE_MS = 60_000;
 /** Names and sort columns are small; a whole row holds its description too, so fewer of those are kept. */
 const TITLE_CACHE_ENTRIES = 20_000;
 const TITLE_ROW_CACHE_ENTRIES = 5_000;
 /**
- * And what they may weigh (id-cache.ts valueBytes): about the entry counts above for the generated library's rows,
+ * And what they may weigh (util/cache.ts IdCache valueBytes): about the entry counts above for the generated library's rows,
  * fewer where rows are heavy (a title of 300 chapters holds 300 chapter lengths: by this estimate 20,000 of those
  * would weigh ~500 MB under the entry bound alone).
  */
@@ -223,7 +223,7 @@ export class CatalogRepository {
       .execute();
   }
 
-  /** The titles of these ids that exist, in the order asked (kept a minute: id-cache.ts). */
+  /** The titles of these ids that exist, in the order asked (kept a minute: util/cache.ts IdCache). */
   async findTitlesByIds(ids: number[]): Promise<TitleRow[]> {
     const found = await this.titleRows.getMany(
       ids,
@@ -279,7 +279,7 @@ export class CatalogRepository {
   }
 
   /** Authors, publishers and topics of many titles in three queries, for list pages. */
-  /** The authors, publishers and topics of these titles (kept a minute: id-cache.ts). */
+  /** The authors, publishers and topics of these titles (kept a minute: util/cache.ts IdCache). */
   async extrasFor(titleIds: number[]): Promise<TitleExtras> {
     const extras: TitleExtras = { authors: new Map(), publishers: new Map(), topics: new Map() };
     if (titleIds.length === 0) return extras;

@@ -9,7 +9,7 @@ import { AppError } from '../errors.ts';
 import type { SessionsRepository, SessionUser } from '../repositories/sessions.ts';
 import type { UsersRepository } from '../repositories/users.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
-import { ReadCache } from './read-cache.ts';
+import { ReadCache } from '../util/cache.ts';
 import type { ServerChanges } from './server-changes.ts';
 import { randomToken } from '../util/random.ts';
 import { sha256 } from './tokens.ts';

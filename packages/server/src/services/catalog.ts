@@ -34,7 +34,7 @@ import type { MediaPart, MediaRepository } from '../repositories/media.ts';
 import type { ContentStore } from '../storage/content-store.ts';
 import { coverVariant, type CoverVariantHeight } from '../storage/cover-variants.ts';
 import { continueTarget } from './positions.ts';
-import { ReadCache, stringBytes } from './read-cache.ts';
+import { ReadCache, stringBytes } from '../util/cache.ts';
 import { CompressedBytes } from '../util/compressed-bytes.ts';
 
 /** Who asks for a list or a title: their continue_url and progress depend on it. */

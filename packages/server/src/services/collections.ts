@@ -19,7 +19,7 @@ import { AppError, badRequest, notFound } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
 import type { CollectionsRepository } from '../repositories/collections.ts';
 import type { ContentResolver } from './content-resolver.ts';
-import { ReadCache } from './read-cache.ts';
+import { ReadCache } from '../util/cache.ts';
 import type { ServerChanges } from './server-changes.ts';
 
 export const QUEUE_NAME = 'Queue';

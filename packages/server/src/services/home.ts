@@ -26,7 +26,7 @@ import type { CatalogRepository } from '../repositories/catalog.ts';
 import type { HomeRepository } from '../repositories/home.ts';
 import { listingKeys } from '../repositories/listings.ts';
 import type { CatalogService } from './catalog.ts';
-import { ReadCache } from './read-cache.ts';
+import { ReadCache } from '../util/cache.ts';
 import type { ServerChanges } from './server-changes.ts';
 
 type Viewer = Pick<UserRow, 'id' | 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null;
