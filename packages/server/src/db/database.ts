@@ -42,15 +42,19 @@ export function openDatabase(opts: {
   dataDir: string;
   /** a server that accepts the connection and never answers (a firewall, a hung host) must not hang the start */
   databaseConnectTimeoutMs?: number;
+  /** a pooled connection was dropped by the server (told once per connection, idle or in use) */
   onIdleError?: (err: Error) => void;
   /** SQLite: how many reader threads `reads` runs on (0 or unset: none, reads run on this thread) */
   sqliteReaders?: number;
 }): Db {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, connectionTimeoutMillis: opts.databaseConnectTimeoutMs ?? 10_000 });
-    // An idle connection that the server drops (restart, failover) must not crash the process: the pool
-    // replaces it on the next query.
-    pool.on('error', (err) => opts.onIdleError?.(err));
+    // A connection the server drops (restart, failover) must not end the process, idle or checked out: pg emits
+    // 'error' on the client, which the pool hears only while the client is idle (a request between two statements
+    // held one when bench/multi-server.ts restarted PostgreSQL, and every server died). Heard here, once, in both
+    // states: the request on it fails, and the pool drops it at release (no longer queryable) and makes a new one.
+    pool.on('connect', (client) => client.on('error', (err) => opts.onIdleError?.(err)));
+    pool.on('error', () => {});
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, engine: 'postgres', reads: kysely, readers: null, close: () => kysely.destroy() };
   }
