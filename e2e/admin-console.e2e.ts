@@ -11,7 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { adminPaths, CONSOLE_MESSAGES, HOME_MESSAGES, SUBSCRIPTION_MESSAGES, type AdminDashboard } from '@lectern/core';
+import { ADMIN_CONSOLE_MESSAGES, adminPaths, CONSOLE_MESSAGES, HOME_MESSAGES, SUBSCRIPTION_MESSAGES, type AdminDashboard } from '@lectern/core';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -126,6 +126,14 @@ describe.each([
       };
       new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['value', 'data-phase'] });
     });
+    // the topics field (the command line's --topic): a topic its rule refuses queues nothing and says why
+    const topicsField = admin.getByLabel(CONSOLE_MESSAGES.importTopics);
+    await topicsField.fill('x'.repeat(81));
+    await admin.getByTestId('import-files').setInputFiles([broken]);
+    await admin.getByText(ADMIN_CONSOLE_MESSAGES.topicTooLong).waitFor();
+    expect(await topicsField.getAttribute('aria-invalid')).toBe('true');
+    expect(await admin.locator('li[data-phase]').count()).toBe(0);
+    await topicsField.fill(`Harbour Topic ${stamp}, lighthouses`);
     const cdp = await admin.context().newCDPSession(admin);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 150 * 1024 });
@@ -155,6 +163,11 @@ describe.each([
     await clean(admin);
     await shot(admin, 'import');
     for (const f of files) bookIds.push(decodeURIComponent(/\/library\/book\/([^/]+)\//.exec((await row(f).getByRole('link', { name: 'Open the title page' }).getAttribute('href'))!)![1]!));
+    // each title has the topics the field gave (the command line names a slug-like topic as a title: Lighthouses)
+    for (const id of bookIds) {
+      const detail = (await (await admin.request.get(adminPaths.title(id))).json()) as { topics: { name: string }[] };
+      expect(detail.topics.map((x) => x.name)).toEqual(expect.arrayContaining([`Harbour Topic ${stamp}`, 'Lighthouses']));
+    }
     // the new titles are in the catalog
     const link = row(files[0]!).getByRole('link', { name: 'Open the title page' });
     await link.click();

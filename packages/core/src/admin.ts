@@ -279,6 +279,12 @@ export const adminTitleDetailSchema = adminTitleRowSchema.extend({
 export type AdminTitleDetail = z.infer<typeof adminTitleDetailSchema>;
 
 /** PATCH: only the fields sent change. `version` (or If-Match) is required: a 409 when someone saved since. */
+/**
+ * Topic names an operator gives: the title editor's topics, the import's (console field, API `topics` parts, the
+ * command line's --topic). One rule for all three: each 1-80 characters once trimmed, at most 30.
+ */
+export const adminTopicNamesSchema = z.array(z.string().trim().min(1, M.topicEmpty).max(80, M.topicTooLong)).max(30, M.tooManyTopics);
+
 export const adminTitlePatchSchema = z
   .object({
     version: z.number().int().min(1).optional(),
@@ -290,7 +296,7 @@ export const adminTitlePatchSchema = z
     /** the publisher's name (created when new) or null for none */
     publisher: z.string().trim().min(1).max(200).nullable().optional(),
     /** topic names (created when new), in order */
-    topics: z.array(z.string().trim().min(1, M.topicEmpty).max(80)).max(30).optional(),
+    topics: adminTopicNamesSchema.optional(),
     editors_pick: z.boolean().optional(),
   })
   .strict();

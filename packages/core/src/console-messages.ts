@@ -33,6 +33,8 @@ export const CONSOLE_MESSAGES = {
   dropKinds: (kinds: string) => `${kinds}. A folder of numbered media files becomes one title.`,
   chooseFiles: 'Choose files',
   chooseFolder: 'Choose a folder',
+  importTopics: 'Topics (comma-separated)',
+  importTopicsHint: 'Given to each title imported next, besides the topics its file names.',
   unknownKind: (name: string) => `${name} is not a kind of file the library imports.`,
   importFailed: 'The upload did not reach the server. Check the connection and try again.',
   phase: {
@@ -109,6 +111,8 @@ export const ADMIN_CONSOLE_MESSAGES = {
   titleEmpty: 'A title cannot be empty.',
   authorEmpty: "An author's name cannot be empty.",
   topicEmpty: 'A topic cannot be empty.',
+  topicTooLong: 'A topic is at most 80 characters.',
+  tooManyTopics: 'Give at most 30 topics.',
   languageShape: 'Give a language tag such as en or pt-BR.',
   emailShape: 'Give an email address.',
   nothingToChange: 'Send roles or status to change.',

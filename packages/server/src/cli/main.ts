@@ -30,7 +30,7 @@
 import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
-import { analyticsReportQuerySchema, announcementRequestSchema, editorsPicksRequestSchema, type ImportReport, liveCourseRequestSchema, liveEventRequestSchema } from '@lectern/core';
+import { adminTopicNamesSchema, analyticsReportQuerySchema, announcementRequestSchema, editorsPicksRequestSchema, type ImportReport, liveCourseRequestSchema, liveEventRequestSchema } from '@lectern/core';
 import { buildServices } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -164,6 +164,8 @@ async function run(argv: string[]): Promise<number> {
       case 'import': {
         const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { topic: { type: 'string', multiple: true }, replace: { type: 'string' }, 'allow-scripts': { type: 'boolean' } } });
         const allowScripts = values['allow-scripts'] ? true : undefined;
+        // the console's import and title editor take topics by the same rule (core adminTopicNamesSchema)
+        const topics = adminTopicNamesSchema.parse(values.topic ?? []);
         if (values.replace !== undefined) {
           if (positionals.length !== 1) throw new AppError(400, `import --replace takes exactly one file (${positionals.length} given)`);
           const bookId = values.replace.trim();
@@ -172,7 +174,7 @@ async function run(argv: string[]): Promise<number> {
           if (!(await fs.stat(file).catch(() => null))) throw new AppError(400, `import --replace: ${file} is not a file or folder`);
           try {
             // a book's one file, or a video course's or audiobook's file or folder (services/import.ts replacePath)
-            const done = await services.importer.replacePath(file, bookId, { topics: values.topic ?? [], allowScripts });
+            const done = await services.importer.replacePath(file, bookId, { topics, allowScripts });
             console.log(`replaced  ${done.book_id}  "${done.title}"  ${done.chapters} chapters (${done.replaced.kept} kept, ${done.replaced.added} new, ${done.replaced.removed.length} removed)`);
             for (const r of done.replaced.removed) console.log(`  removed: ${r}`);
             for (const w of done.warnings) console.log(`  warning: ${w}`);
@@ -184,7 +186,7 @@ async function run(argv: string[]): Promise<number> {
           }
         }
         if (positionals.length === 0) throw new AppError(400, 'import needs at least one file or folder');
-        const report = await services.importer.importPaths(positionals, { topics: values.topic ?? [], allowScripts });
+        const report = await services.importer.importPaths(positionals, { topics, allowScripts });
         printReport(report);
         return report.failed.length ? 1 : 0;
       }

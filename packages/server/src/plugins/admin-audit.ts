@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** what this admin request did, when the route says it itself */
     audit: AuditNote | null;
+    /** what an older route adds to the entry described from its address (the import's topics) */
+    auditDetail: Record<string, unknown> | null;
   }
 }
 
@@ -27,6 +29,7 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function registerAdminAudit(app: FastifyInstance, audit: AuditLog, errors?: RecentErrors): void {
   app.decorateRequest('audit', null);
+  app.decorateRequest('auditDetail', null);
   app.addHook('onSend', async (request, reply, payload) => {
     if (SAFE.has(request.method)) return payload;
     const url = request.routeOptions.url;
@@ -73,7 +76,7 @@ function describe(request: FastifyRequest, _reply: FastifyReply, url: string, an
       const replace = idOf((request.query as Params | undefined)?.replace);
       const imported = Array.isArray(a.imported) ? (a.imported as Record<string, unknown>[]).map((b) => ({ book_id: b.book_id, title: b.title })) : [];
       const failed = Array.isArray(a.failed) ? (a.failed as Record<string, unknown>[]).map((f) => ({ file: f.file, reason: f.reason })) : [];
-      return { action: replace ? 'import.replace' : 'import', target_kind: 'import', target_id: replace, detail: { imported, failed } };
+      return { action: replace ? 'import.replace' : 'import', target_kind: 'import', target_id: replace, detail: { imported, failed, ...request.auditDetail } };
     }
     case 'PATCH /api/v1/admin/book/:bookId/chapter/*':
       return { action: 'chapter.flags', target_kind: 'chapter', target_id: `${p.bookId}/${p['*']}`, detail: body };

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ADMIN_MESSAGES, chapterFlagsSchema, type ImportReport, UPLOAD_BODY_MESSAGES } from '@lectern/core';
+import { ADMIN_MESSAGES, adminTopicNamesSchema, chapterFlagsSchema, type ImportReport, UPLOAD_BODY_MESSAGES } from '@lectern/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
@@ -37,7 +37,11 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
     const upload = await deps.importer.beginUpload();
     let report: ImportReport;
     try {
-      const { files, topics } = await receiveFiles(request, upload.dir, deps.importer.limits);
+      const received = await receiveFiles(request, upload.dir, deps.importer.limits);
+      const files = received.files;
+      const topics = topicsOf(received.topics);
+      // the audit entry names them (plugins/admin-audit.ts)
+      request.auditDetail = topics.length ? { topics } : null;
       if (target && replacedByOneFile(target) && files.length !== 1) {
         throw replaceError(`A replacement takes exactly one file; ${files.length} were sent.`);
       }
@@ -68,6 +72,17 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
     const { bookId, '*': fullPath } = chapterParams.parse(request.params);
     return deps.flags.set(bookId, fullPath, chapterFlagsSchema.parse(request.body ?? {}));
   });
+}
+
+/**
+ * The import's topics by the title editor's rule (core adminTopicNamesSchema), as the command line's --topic: a 400
+ * naming `topics`, before anything is imported.
+ */
+function topicsOf(values: string[]): string[] {
+  const parsed = adminTopicNamesSchema.safeParse(values);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]!.message;
+  throw badRequest(message, { topics: [message] });
 }
 
 const replaceError = (message: string) => badRequest(message, { replace: [message] });

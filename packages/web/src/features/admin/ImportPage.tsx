@@ -5,7 +5,7 @@
  * title's files.
  */
 import { useQuery } from '@tanstack/react-query';
-import { CONSOLE_MESSAGES as M, formatLabel, type AdminTitleRow } from '@lectern/core';
+import { adminTopicNamesSchema, CONSOLE_MESSAGES as M, formatLabel, type AdminTitleRow } from '@lectern/core';
 import { useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { adminApi, adminKeys } from '../../api/admin.ts';
@@ -20,10 +20,25 @@ import './ImportPage.css';
 const bookPage = (bookId: string) => `${appPaths.library}book/${encodeURIComponent(bookId)}/`;
 
 export function ImportPage() {
-  const { files, add } = useImportQueue();
+  const queue = useImportQueue();
   const [over, setOver] = useState(false);
+  const [topicsText, setTopicsText] = useState('');
+  const [topicErrors, setTopicErrors] = useState<string[]>([]);
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  const files = queue.files;
+
+  /**
+   * Queues files with the topic field's topics (the command line's --topic; the server checks them by the same rule,
+   * core adminTopicNamesSchema); with a topic the rule refuses, nothing is queued and the field says why.
+   */
+  const add = (dropped: readonly Dropped[], opts: { replace?: string } = {}): boolean => {
+    const topics = adminTopicNamesSchema.safeParse(topicsText.split(',').map((x) => x.trim()).filter(Boolean));
+    setTopicErrors(topics.success ? [] : [topics.error.issues[0]!.message]);
+    if (!topics.success) return false;
+    queue.add(dropped, { ...opts, topics: topics.data });
+    return true;
+  };
 
   const onDrop = async (e: DragEvent) => {
     e.preventDefault();
@@ -36,6 +51,16 @@ export function ImportPage() {
       <div className="admin-head">
         <h1 className="page-heading">Import</h1>
       </div>
+      <TextField
+        className="admin-import__topics"
+        label={M.importTopics}
+        hint={M.importTopicsHint}
+        name="topics"
+        value={topicsText}
+        onChange={(e) => setTopicsText(e.target.value)}
+        errors={topicErrors}
+        autoComplete="off"
+      />
       <section
         className={['admin-drop', over ? 'admin-drop--over' : ''].filter(Boolean).join(' ')}
         aria-labelledby="admin-drop-title"
@@ -151,7 +176,7 @@ const MEDIA_ACCEPT = IMPORT_KINDS.filter((k) => k.kind !== 'epub' && k.kind !== 
  * title's page as ?replace=), then its file (a book, a document) or its files (a video course's or audiobook's
  * parts, transcripts, manifest), sent in one request with ?replace=.
  */
-function NewEdition({ onSubmit }: { onSubmit: (bookId: string, files: Dropped[]) => void }) {
+function NewEdition({ onSubmit }: { onSubmit: (bookId: string, files: Dropped[]) => boolean }) {
   const [params] = useSearchParams();
   const given = params.get('replace') ?? '';
   const [typed, setTyped] = useState(given);
@@ -170,7 +195,7 @@ function NewEdition({ onSubmit }: { onSubmit: (bookId: string, files: Dropped[])
     setErrors(next);
     if (next.book || next.file || !target) return;
     // loose parts go as one folder: a media title's new edition is one title's files (services/import.ts)
-    onSubmit(target.book_id, files.map((file) => ({ file, path: media && files.length > 1 ? `edition/${file.name}` : file.name })));
+    if (!onSubmit(target.book_id, files.map((file) => ({ file, path: media && files.length > 1 ? `edition/${file.name}` : file.name })))) return;
     setFiles([]);
     (e.currentTarget as HTMLFormElement).reset();
   };

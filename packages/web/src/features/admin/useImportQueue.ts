@@ -30,6 +30,8 @@ interface Batch {
   id: number;
   files: (UploadFile & { id: number })[];
   replace?: string;
+  /** topic names the titles get (the page's topic field when they were queued) */
+  topics?: readonly string[];
 }
 
 type Action =
@@ -108,6 +110,7 @@ export function useImportQueue() {
         try {
           const report = await importFiles(batch.files, {
             replace: batch.replace,
+            topics: batch.topics,
             onProgress: (sent) => live.current && dispatch({ type: 'progress', batch: id, sent }),
             onSent: () => live.current && dispatch({ type: 'sent', batch: id }),
           });
@@ -123,7 +126,7 @@ export function useImportQueue() {
 
   /** Queues what was dropped or picked: loose files one upload each, each top folder one upload. */
   const add = useCallback(
-    (dropped: readonly Dropped[], opts: { replace?: string } = {}) => {
+    (dropped: readonly Dropped[], opts: { replace?: string; topics?: readonly string[] } = {}) => {
       const groups = new Map<string, Dropped[]>();
       const refused: QueuedFile[] = [];
       for (const d of dropped) {
@@ -138,7 +141,7 @@ export function useImportQueue() {
       }
       const queued: QueuedFile[] = [];
       for (const group of groups.values()) {
-        const batch: Batch = { id: nextId++, files: [], replace: opts.replace };
+        const batch: Batch = { id: nextId++, files: [], replace: opts.replace, topics: opts.topics };
         for (const d of group) {
           const id = nextId++;
           const name = d.path || d.file.name;
