@@ -10,7 +10,7 @@ import path from 'node:path';
 import { SCRIPTS_CONSENT_MESSAGES } from '@lectern/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCRIPTED_TITLE, scriptedEpub, storageProbeEpub } from '../packages/server/test/fixtures/scripted.ts';
+import { FRAMED_TITLE, framedEpub, INNER_RAN, SCRIPTED_TITLE, scriptedEpub, storageProbeEpub } from '../packages/server/test/fixtures/scripted.ts';
 import { importBook, lecternCli } from '../scripts/fresh-server.ts';
 import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 
@@ -38,6 +38,9 @@ describe('a title allowed to run scripts', () => {
       fs.writeFileSync(probe, storageProbeEpub(name, `urn:uuid:5c217ed0-0000-4000-8000-0000000${name === 'Alpha' ? 'aaaaa' : 'bbbbb'}`));
       importBook(dataDir, probe, ['--allow-scripts']);
     }
+    const framed = path.join(dataDir, `framed-${Date.now()}.epub`);
+    fs.writeFileSync(framed, framedEpub());
+    importBook(dataDir, framed, ['--allow-scripts']);
     lecternCli(dataDir, ['users:create', '--email', email, '--password', password, '--status', 'subscriber']);
     lecternCli(dataDir, ['users:create', '--email', decliner, '--password', password, '--status', 'subscriber']);
     browser = await launchBrowser();
@@ -211,5 +214,35 @@ describe('a title allowed to run scripts', () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: SCRIPTS_CONSENT_MESSAGES.allow }).click();
     await expect.poll(() => frame(page).locator('#ran').textContent(), { timeout: 15_000 }).toBe('The script ran on Lectern with dom-manipulation.');
+  });
+
+  it.each([
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ])("shows a chapter's iframe of the book's own page, its script run, on the title's origin ($width px, issue 24)", async (viewport) => {
+    const { page } = await sessions.open(email, password, viewport);
+    const list = await (await page.request.get('/api/v1/book/?sort=recent&page_size=100')).json();
+    const summary = list.results.find((b: { title: string }) => b.title === FRAMED_TITLE);
+    expect(summary, `"${FRAMED_TITLE}" in the catalog`).toBeTruthy();
+    const first = (await (await page.request.get(summary.api_url)).json()).chapters[0].web_url as string;
+    await page.goto(first);
+    // asked once for this title (the first width), remembered after
+    const dialog = consentDialog(page);
+    await Promise.race([dialog.waitFor(), page.locator('iframe.scripted-chapter__frame').waitFor()]);
+    if (await dialog.isVisible()) {
+      await dialog.getByRole('button', { name: SCRIPTS_CONSENT_MESSAGES.allow }).click();
+      await dialog.waitFor({ state: 'detached' });
+    }
+    const inner = frame(page).frameLocator('iframe[title="The first inner page"]');
+    await expect.poll(() => inner.locator('#inner-text').textContent(), { timeout: 15_000 }).toBe('The inner page one of the framed book.');
+    await expect.poll(() => inner.locator('#inner-ran').textContent(), { timeout: 15_000 }).toBe(INNER_RAN);
+    // on the same origin as the chapter that frames it; the remote frame is not there at all
+    const origins = await frame(page).locator('iframe').evaluateAll((frames) => frames.map((f) => new URL((f as HTMLIFrameElement).src).origin));
+    expect(origins).toEqual([await frame(page).locator('h1').evaluate(() => location.origin)]);
+    const box = await page.locator('iframe.scripted-chapter__frame').boundingBox();
+    expect(box!.width).toBeLessThanOrEqual(viewport.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENS, `scripted-iframe-${viewport.width}.png`) });
   });
 });

@@ -726,4 +726,9 @@ export const SCRIPTS_CONSENT_MESSAGES = {
   declinedNow: 'You chose to read this book without its scripts.',
   withdraw: 'Withdraw my answer',
   withdrawn: 'Your answer is withdrawn: you will be asked again.',
+  /**
+   * Written at import where a book's `<iframe>` showed one of its own pages (docs/decisions.md "A book's iframes"):
+   * a scripted title's page on its own origin shows the frame instead; read without scripts, this note stays.
+   */
+  embeddedPage: (label: string) => (label ? `An embedded page of this book is not shown here: ${label}.` : 'An embedded page of this book is not shown here.'),
 } as const;

@@ -11,6 +11,8 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { READING_SYSTEM_NAME, type RootAttributes, type RootElementAttributes } from '@lectern/core';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { type DefaultTreeAdapterTypes as P5, parseFragment, serialize } from 'parse5';
+import { EMBED_CLASS } from './ingest/render.ts';
 import { bookFileType } from './plugins/book-files.ts';
 import type { FrameBinding, ScriptedFrames } from './services/scripted-frames.ts';
 import { BINDING_COOKIE, onScriptedOrigin } from './services/scripted-frames.ts';
@@ -85,10 +87,13 @@ function pageCsp(appOrigin: string): string {
     "font-src 'self' data:",
     "media-src 'self'",
     "connect-src 'self'",
+    // a book's iframes show its own documents, from this origin only (docs/decisions.md "A book's iframes")
+    "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
-    `frame-ancestors ${appOrigin}`,
+    // 'self': a page of the book framed by another of its pages, inside the app's frame
+    `frame-ancestors 'self' ${appOrigin}`,
   ].join('; ');
 }
 
@@ -126,6 +131,45 @@ export function chapterPage(input: {
 <style>body { margin: 0 auto; max-width: 40em; padding: 1.25em 1.25em 3em; font-family: Georgia, serif; line-height: 1.6; overflow-wrap: break-word; } img, svg, video { max-width: 100%; height: auto; }</style>
 ${input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n')}
 </head><body${rootAttributesHtml(input.root?.body, rewrite)}>${input.html}</body></html>`;
+}
+
+const isP5Element = (node: P5.ChildNode): node is P5.Element => 'tagName' in node;
+const attrOf = (element: P5.Element, name: string) => element.attrs.find((a) => a.name === name)?.value;
+
+/**
+ * A book's iframes built again (docs/decisions.md "A book's iframes"): the importer left, where an iframe showed a
+ * document of the book, a note with a hidden link to it (ingest/render.ts embedFrames); on the publication's own
+ * origin the note becomes the frame, its address the document's below the token (a chapter's link names the reader's
+ * address, `/library/view/{title}/{book}/{path}`), its title and style the iframe's. Content whose mark is not of that
+ * shape (a book's own markup that looks alike) is left as it is.
+ */
+export function withFrames(html: string, token: string): string {
+  if (!html.includes(`class="${EMBED_CLASS}"`)) return html;
+  const fragment = parseFragment(html);
+  const iframe = parseFragment('<iframe></iframe>').childNodes.find(isP5Element)!;
+  const book = `/b/${token}/`;
+  const walk = (parent: P5.ParentNode): void => {
+    parent.childNodes = parent.childNodes.map((child) => {
+      if (!isP5Element(child)) return child;
+      const link = child.childNodes.find(isP5Element);
+      const href = link && link.tagName === 'a' && attrOf(link, 'hidden') !== undefined ? attrOf(link, 'href') : undefined;
+      if (!link || child.tagName !== 'span' || attrOf(child, 'class') !== EMBED_CLASS || !href) {
+        walk(child);
+        return child;
+      }
+      const view = href.startsWith('/library/view/') ? href.split('/').slice(5).join('/') : null;
+      const src = href.startsWith(book) ? href : view ? `${book}${view}` : null;
+      if (!src) return child;
+      const title = attrOf(child, 'title');
+      const style = attrOf(link, 'style');
+      const frame: P5.Element = { ...iframe, childNodes: [] };
+      frame.attrs = [{ name: 'src', value: src }, ...(title ? [{ name: 'title', value: title }] : []), ...(style ? [{ name: 'style', value: style }] : [])];
+      frame.parentNode = parent;
+      return frame;
+    });
+  };
+  walk(fragment);
+  return serialize(fragment);
 }
 
 /** The values of the binding cookie the request carries (one per token whose path matches: normally one). */
@@ -166,18 +210,23 @@ export function buildScriptedOrigin(frames: ScriptedFrames, appOrigin: string, l
     const { found, bookId, bind } = opened;
     common(reply, appOrigin);
     if (bind) reply.header('set-cookie', bindingCookie(bind, frames.originFor(bookId)));
-    if (found.kind === 'chapter') {
-      const c = found.chapter;
+    // a chapter, or a document of the book its iframes show (rendered at import like a chapter)
+    const shown =
+      found.kind === 'chapter' ? { html: found.chapter.content, label: found.chapter.label, stylesheets: found.chapter.stylesheets, root: found.chapter.root_attributes }
+      : found.kind === 'frame' ? { html: found.document.html, label: found.document.title ?? '', stylesheets: found.document.stylesheets, root: found.document.root }
+      : null;
+    if (shown) {
       const page = chapterPage({
-        html: onScriptedOrigin(c.content, bookId, token),
-        label: c.label,
-        stylesheets: c.stylesheets.map((s) => onScriptedOrigin(s, bookId, token)),
+        html: withFrames(onScriptedOrigin(shown.html, bookId, token), token),
+        label: shown.label,
+        stylesheets: shown.stylesheets.map((s) => onScriptedOrigin(s, bookId, token)),
         appOrigin,
-        root: c.root_attributes,
+        root: shown.root,
         rewrite: (text) => onScriptedOrigin(text, bookId, token),
       });
       return reply.type('text/html; charset=utf-8').send(page);
     }
+    if (found.kind !== 'resource') return common(reply, appOrigin).code(404).type('text/plain; charset=utf-8').send('Not found');
     const type = await bookFileType(found.mediaType, found.file, { allowScripts: true });
     // The book's stylesheets name its files by the app's addresses: here they are below the token.
     if (type === 'text/css') return reply.type('text/css; charset=utf-8').send(onScriptedOrigin(await fs.readFile(found.file, 'utf8'), bookId, token));

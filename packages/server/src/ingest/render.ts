@@ -11,7 +11,7 @@
  * before that, so that a hostile book cannot run script or reach outside the book even if the frame is
  * misconfigured.
  */
-import type { RootAttributes, RootElementAttributes } from '@lectern/core';
+import { SCRIPTS_CONSENT_MESSAGES, type RootAttributes, type RootElementAttributes } from '@lectern/core';
 import sanitizeHtml from 'sanitize-html';
 import { DomUtils } from 'htmlparser2';
 import { type DefaultTreeAdapterTypes as P5, parse, parseFragment, serialize } from 'parse5';
@@ -40,6 +40,11 @@ export interface RenderOptions {
    * code will be stored (the caller stores `inlineScripts[n]` there). Without it, inline scripts are dropped.
    */
   inlineScriptPath?: (index: number) => string;
+  /**
+   * The book holds an (X)HTML document at this path that is not a chapter (a manifest item outside the spine): an
+   * `<iframe>` may show it (see embedFrames). Chapters count as documents whatever this says.
+   */
+  isDocument?: (fullPath: string) => boolean;
 }
 
 export interface RenderedChapter {
@@ -50,6 +55,8 @@ export interface RenderedChapter {
   inlineStyles: string[];
   /** The code of each inline <script> of a title allowed to run scripts, to be stored at inlineScriptPath(n). */
   inlineScripts: string[];
+  /** The documents (not chapters) this chapter's kept iframes show, for the caller to render as frame documents. */
+  frameDocuments: string[];
   title: string | null;
   textLength: number;
   /** The content document's dir and language (body's, else html's), kept on the chapter's wrapper element. */
@@ -319,6 +326,7 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
   const document = parseHtml(rawHtml);
   const body = findFirst(document, 'body');
   const nodes = body ? body.children : document.children;
+  const frameDocuments = embedFrames(nodes, opts);
   const titleElement = findFirst(document, 'title');
   const isResource = opts.isResource ?? ((p: string) => !opts.isChapter(p));
   const css = bookCssRewriter(opts.chapterFullPath, isResource, opts.resourceUrl);
@@ -371,12 +379,70 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
     stylesheets,
     inlineStyles,
     inlineScripts,
+    frameDocuments,
     title: (titleElement && textOf(titleElement)) || null,
     textLength: visibleText(nodes).length,
     dir,
     lang,
     root,
   };
+}
+
+/**
+ * A scripted title's document shown in an iframe and in no chapter's place (a manifest item outside the spine), as
+ * the importer stores it in place of the book's file: rendered and sanitised like a chapter, served as a page only
+ * on the publication's scripted origin (scripted-origin.ts), and as text anywhere else (plugins/book-files.ts).
+ */
+export const FRAME_DOCUMENT_TYPE = 'application/vnd.lectern.frame-document+json';
+export interface FrameDocument {
+  html: string;
+  stylesheets: string[];
+  root: RootAttributes | null;
+  title: string | null;
+  /** The chapters whose iframes (or whose frame documents' iframes) show it: a reader who may read one may read it. */
+  chapters: string[];
+}
+
+/** The class of the mark left where a book's iframe was (docs/decisions.md "A book's iframes"). */
+export const EMBED_CLASS = 'lectern-embed';
+const LENGTH = /^\d{1,5}(?:\.\d+)?(%|px)?$/;
+
+/**
+ * A book's `<iframe>`s never reach a stored chapter (no frame is built in the reader's own chapter frame). One that
+ * shows a document of the same publication (its src resolves inside the package to a chapter or another (X)HTML
+ * item) leaves a mark in its place: a note that says so, visible wherever the chapter is read without its scripts,
+ * and, for a title allowed to run scripts, a hidden link to the document (its width, height and style folded into
+ * the link's style) from which the scripted origin builds the frame again on the publication's own origin
+ * (scripted-origin.ts `withFrames`). The kept iframe's content goes (an XHTML book's iframe shows none of it). Any
+ * other iframe (remote, data:, javascript:, a file that is not a page) is left to the sanitiser, which removes it
+ * without a trace, as before. Returns the paths of the non-chapter documents kept, for the caller to render.
+ */
+function embedFrames(nodes: DomElement['children'], opts: RenderOptions): string[] {
+  const kept: string[] = [];
+  for (const frame of DomUtils.findAll((element) => element.name.toLowerCase() === 'iframe', nodes)) {
+    const src = asBrowsersRead(attr(frame, 'src') ?? '');
+    const target = src && !isAbsoluteUrl(src) ? resolveHref(opts.chapterFullPath, src) : null;
+    const isDocument = target !== null && (opts.isChapter(target.path) || opts.isDocument?.(target.path) === true);
+    // left to the sanitiser's passes, which read it as the browser does (its content raw text) and drop it
+    if (!target || !isDocument) continue;
+    const label = (attr(frame, 'title') ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
+    const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    let link = '';
+    if (opts.allowScripts) {
+      const size = (['width', 'height'] as const)
+        .map((side) => [side, (attr(frame, side) ?? '').trim()] as const)
+        .filter(([, value]) => LENGTH.test(value))
+        .map(([side, value]) => `${side}: ${/[%a-z]$/.test(value) ? value : `${value}px`}; `)
+        .join('');
+      const style = `${size}${attr(frame, 'style') ?? ''}`.trim();
+      link = `<a hidden href="${escape(src)}"${style ? ` style="${escape(style)}"` : ''}></a>`;
+      if (!opts.isChapter(target.path) && !kept.includes(target.path)) kept.push(target.path);
+    }
+    const mark = parseHtml(`<span class="${EMBED_CLASS}" role="note"${label ? ` title="${escape(label)}"` : ''}>${link}${escape(SCRIPTS_CONSENT_MESSAGES.embeddedPage(label))}</span>`).children;
+    for (const node of mark) DomUtils.prepend(frame, node);
+    DomUtils.removeElement(frame);
+  }
+  return kept;
 }
 
 const SCRIPT_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'module', 'text/ecmascript', 'application/ecmascript', 'application/x-javascript']);

@@ -12,7 +12,7 @@ import { parseEpub } from './epub.ts';
 import { pageTexts } from './pdf-text.ts';
 import { bookCssRewriter, sanitizeStylesheet } from './css.ts';
 import { decodeText } from './markup.ts';
-import { renderChapter } from './render.ts';
+import { FRAME_DOCUMENT_TYPE, renderChapter, type FrameDocument, type RenderOptions } from './render.ts';
 import { fixedLayoutStylesheets } from './rendition.ts';
 import { makePdfSample, openingPart } from './sample.ts';
 import { IngestError, type ParsedTitle } from './types.ts';
@@ -87,12 +87,13 @@ async function run(start: StartMessage): Promise<DoneMessage> {
   // A PDF's pages of text, for search: read from the PDF resource the chapter shows.
   const pdfData = parsed.source === 'application/pdf' ? parsed.resources.find((r) => r.mediaType === 'application/pdf')?.data : undefined;
   const pdfPages = pdfData ? await pageTexts(pdfData) : undefined;
-  const chapters: DoneMessage['chapters'] = [];
-  for (const { rawHtml, ...chapter } of parsed.chapters) {
+  const documentPaths = new Set(parsed.resources.filter((r) => DOCUMENT_TYPES.has(r.mediaType.toLowerCase())).map((r) => r.fullPath));
+  /** Renders a chapter or a frame document, storing its inline styles and scripts as files beside it. */
+  const render = async (fullPath: string, rawHtml: string, fixedLayout: boolean) => {
     // Inline <style>s become stylesheets of their own beside the chapter: no CSS is ever stored inside chapter HTML.
     const stylePaths: string[] = [];
     const inlineStylePath = (index: number): string => {
-      let candidate = `${chapter.fullPath}.style-${index + 1}.css`;
+      let candidate = `${fullPath}.style-${index + 1}.css`;
       while (resourcePaths.has(candidate) || chapterPaths.has(candidate)) candidate = `${candidate.slice(0, -4)}_.css`;
       stylePaths[index] = candidate;
       return candidate;
@@ -100,37 +101,47 @@ async function run(start: StartMessage): Promise<DoneMessage> {
     // A scripted title's inline scripts, likewise (render.ts externalizeInlineScripts).
     const scriptPaths: string[] = [];
     const inlineScriptPath = (index: number): string => {
-      let candidate = `${chapter.fullPath}.script-${index + 1}.js`;
+      let candidate = `${fullPath}.script-${index + 1}.js`;
       while (resourcePaths.has(candidate) || chapterPaths.has(candidate)) candidate = `${candidate.slice(0, -3)}_.js`;
       scriptPaths[index] = candidate;
       return candidate;
     };
-    const rendered =
-      chapter.mediaType === 'application/pdf'
-        ? { html: '', stylesheets: [], inlineStyles: [], inlineScripts: [], textLength: chapter.textLength, root: null }
-        : renderChapter(rawHtml, {
-            chapterFullPath: chapter.fullPath,
-            allowScripts: start.allowScripts,
-            chapterUrl: (p, fragment) => paths.reader(titleSafe, bookId, p) + (fragment ? `#${fragment}` : ''),
-            resourceUrl,
-            isChapter: (p) => chapterPaths.has(p),
-            isResource,
-            inlineStyleUrl: (index) => resourceUrl(inlineStylePath(index)),
-            inlineScriptPath: start.allowScripts ? inlineScriptPath : undefined,
-            fixedLayout: chapter.rendition?.layout === 'pre-paginated',
-          });
+    const options: RenderOptions = {
+      chapterFullPath: fullPath,
+      allowScripts: start.allowScripts,
+      chapterUrl: (p, fragment) => paths.reader(titleSafe, bookId, p) + (fragment ? `#${fragment}` : ''),
+      resourceUrl,
+      isChapter: (p) => chapterPaths.has(p),
+      isResource,
+      isDocument: (p) => documentPaths.has(p),
+      inlineStyleUrl: (index) => resourceUrl(inlineStylePath(index)),
+      inlineScriptPath: start.allowScripts ? inlineScriptPath : undefined,
+      fixedLayout,
+    };
+    const rendered = renderChapter(rawHtml, options);
     for (const [index, css] of rendered.inlineStyles.entries()) {
-      const fullPath = stylePaths[index]!;
+      const stylePath = stylePaths[index]!;
       const data = Buffer.from(css);
-      resourcePaths.add(fullPath);
-      resources.push({ fullPath, mediaType: 'text/css', size: data.byteLength, name: await writer.write(data, '.css') });
+      resourcePaths.add(stylePath);
+      resources.push({ fullPath: stylePath, mediaType: 'text/css', size: data.byteLength, name: await writer.write(data, '.css') });
     }
     for (const [index, code] of rendered.inlineScripts.entries()) {
-      const fullPath = scriptPaths[index]!;
+      const scriptPath = scriptPaths[index]!;
       const data = Buffer.from(code);
-      resourcePaths.add(fullPath);
-      resources.push({ fullPath, mediaType: 'text/javascript', size: data.byteLength, name: await writer.write(data, '.js') });
+      resourcePaths.add(scriptPath);
+      resources.push({ fullPath: scriptPath, mediaType: 'text/javascript', size: data.byteLength, name: await writer.write(data, '.js') });
     }
+    return rendered;
+  };
+  // A scripted title's documents shown in its iframes (render.ts embedFrames), with the chapters that reach them.
+  const frameDocuments = new Map<string, Set<string>>();
+  const chapters: DoneMessage['chapters'] = [];
+  for (const { rawHtml, ...chapter } of parsed.chapters) {
+    const rendered =
+      chapter.mediaType === 'application/pdf'
+        ? { html: '', stylesheets: [], inlineStyles: [], inlineScripts: [], frameDocuments: [], textLength: chapter.textLength, root: null }
+        : await render(chapter.fullPath, rawHtml, chapter.rendition?.layout === 'pre-paginated');
+    for (const document of rendered.frameDocuments) frameDocuments.set(document, new Set([...(frameDocuments.get(document) ?? []), chapter.fullPath]));
     // Chapter HTML goes to the database: it counts against the same budget as the files.
     writer.count(Buffer.byteLength(rendered.html));
     // A one-chapter book is never free in full: its opening part is the sample visitors get.
@@ -146,8 +157,63 @@ async function run(start: StartMessage): Promise<DoneMessage> {
     });
   }
 
+  await storeFrameDocuments(frameDocuments, parsed, resources, render, writer, start.stagingDir);
+
   const { chapters: _c, resources: _r, cover: _cover, toc, ...title } = parsed;
   return { type: 'done', title, chapters, toc, resources, cover, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
+}
+
+const DOCUMENT_TYPES = new Set(['application/xhtml+xml', 'text/html']);
+/** At most so many frame documents per book: each is a page rendered at import (a book of hundreds is not a book). */
+const MAX_FRAME_DOCUMENTS = 200;
+
+/**
+ * A scripted title's frame documents, rendered like chapters (sanitised, inline styles and scripts stored beside
+ * them) and stored in place of the book's file, under FRAME_DOCUMENT_TYPE, with the chapters that show them. A frame
+ * document's own iframes are followed too (each document once; a chapter they name is served as a chapter).
+ */
+async function storeFrameDocuments(
+  found: Map<string, Set<string>>,
+  parsed: ParsedTitle,
+  resources: DoneMessage['resources'],
+  render: (fullPath: string, rawHtml: string, fixedLayout: boolean) => Promise<{ html: string; stylesheets: string[]; root: FrameDocument['root']; title?: string | null; frameDocuments: string[] }>,
+  writer: StagedFileWriter,
+  stagingDir: string,
+): Promise<void> {
+  const rendered = new Map<string, Omit<FrameDocument, 'chapters'> & { embeds: string[] }>();
+  const queue = [...found.keys()];
+  while (queue.length > 0 && rendered.size < MAX_FRAME_DOCUMENTS) {
+    const fullPath = queue.shift()!;
+    if (rendered.has(fullPath)) continue;
+    const source = parsed.resources.find((r) => r.fullPath === fullPath);
+    if (!source) continue;
+    const page = await render(fullPath, decodeText(source.data).text, false);
+    rendered.set(fullPath, { html: page.html, stylesheets: page.stylesheets, root: page.root, title: page.title ?? null, embeds: page.frameDocuments });
+    queue.push(...page.frameDocuments);
+  }
+  // the chapters that reach each document, through any number of frame documents
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [fullPath, page] of rendered) {
+      for (const inner of page.embeds) {
+        const into = found.get(inner) ?? new Set<string>();
+        const before = into.size;
+        for (const chapter of found.get(fullPath) ?? []) into.add(chapter);
+        found.set(inner, into);
+        changed ||= into.size !== before;
+      }
+    }
+  }
+  for (const [fullPath, { embeds: _embeds, ...page }] of rendered) {
+    const entry = resources.find((r) => r.fullPath === fullPath);
+    if (!entry) continue;
+    const document: FrameDocument = { ...page, chapters: [...(found.get(fullPath) ?? [])] };
+    const data = Buffer.from(JSON.stringify(document));
+    // in place of the book's file (written already): the same name, so no file is left over
+    writer.count(data.byteLength);
+    await fs.writeFile(path.join(stagingDir, entry.name), data);
+    Object.assign(entry, { mediaType: FRAME_DOCUMENT_TYPE, size: data.byteLength });
+  }
 }
 
 function bookStylesheet(data: Uint8Array, fullPath: string, isResource: (p: string) => boolean, resourceUrl: (p: string) => string, warnings: string[], positioned: boolean): Uint8Array {

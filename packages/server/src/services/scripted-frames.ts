@@ -22,12 +22,14 @@
  * it, and the scripted origin checks it on every file as it checks the session: a withdrawn answer ends the frame.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs/promises';
 import { paths, SCRIPTED_FRAME_TTL_MS, type ScriptedFrame, type ScriptsConsent } from '@lectern/core';
 import { forbidden, notFound } from '../errors.ts';
 import type { TitleRow } from '../db/schema.ts';
 import type { ScriptsConsentsRepository } from '../repositories/scripts-consents.ts';
 import type { SessionsRepository, SessionUser } from '../repositories/sessions.ts';
 import type { SignedIn } from './auth.ts';
+import { FRAME_DOCUMENT_TYPE, type FrameDocument } from '../ingest/render.ts';
 import type { CatalogService, ChapterOrResource } from './catalog.ts';
 import { SignedTokens } from './signed-tokens.ts';
 
@@ -149,6 +151,20 @@ export class ScriptedFrames {
     return { book_id: title.book_id, decision: null };
   }
 
+  /**
+   * A frame document (docs/decisions.md "A book's iframes") as the reader may have it: only when they may read in
+   * full a chapter that shows it (directly or through another frame document), as the chapter's own rules say; the
+   * opening part a visitor gets of a one-chapter book does not give its frames. Null otherwise.
+   */
+  private async readableFrameDocument(bookId: string, file: string, user: SessionUser): Promise<FrameDocument | null> {
+    const document = JSON.parse(await fs.readFile(file, 'utf8')) as FrameDocument;
+    for (const chapter of document.chapters) {
+      const found = await this.catalog.chapterOrResource(bookId, chapter, user).catch(() => null);
+      if (found?.kind === 'chapter' && !found.chapter.partial) return document;
+    }
+    return null;
+  }
+
   /** The cookie value that binds this token to a browser: only the scripted origin's handshake hands it out. */
   private bindingFor(token: string): string {
     return this.mac(`binding|${token}`);
@@ -188,7 +204,7 @@ export class ScriptedFrames {
     fullPath: string,
     bindings: readonly string[] = [],
     host?: string,
-  ): Promise<{ found: ChapterOrResource; user: SessionUser; bookId: string; bind: FrameBinding | null } | null> {
+  ): Promise<{ found: ChapterOrResource | { kind: 'frame'; document: FrameDocument }; user: SessionUser; bookId: string; bind: FrameBinding | null } | null> {
     const grant = this.verifyToken(token);
     if (!grant) return null;
     if (this.perPublication && (host ?? '').toLowerCase() !== new URL(this.originFor(grant.bookId)).host) return null;
@@ -198,7 +214,12 @@ export class ScriptedFrames {
       const title = await this.catalog.requireTitle(grant.bookId);
       if (title.allow_scripts !== 1) return null;
       if ((await this.consents.find(live.user.id, title.id)) !== 1) return null;
-      const found = await this.catalog.chapterOrResource(grant.bookId, fullPath, live.user);
+      let found: ChapterOrResource | { kind: 'frame'; document: FrameDocument } = await this.catalog.chapterOrResource(grant.bookId, fullPath, live.user);
+      if (found.kind === 'resource' && found.mediaType === FRAME_DOCUMENT_TYPE) {
+        const document = await this.readableFrameDocument(grant.bookId, found.file, live.user);
+        if (!document) return null;
+        found = { kind: 'frame', document };
+      }
       // bound last: a request for a file that is not there does not spend the handshake
       const admitted = this.admit(token, grant, bindings);
       if (!admitted) return null;

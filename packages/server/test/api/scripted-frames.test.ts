@@ -17,7 +17,7 @@ import { ScriptsConsentsRepository } from '../../src/repositories/scripts-consen
 import { BINDING_COOKIE, HANDSHAKE_MS, publicationLabel, ScriptedFrames } from '../../src/services/scripted-frames.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
-import { scriptedEpub, SCRIPTED_TITLE } from '../fixtures/scripted.ts';
+import { framedEpub, scriptedEpub, SCRIPTED_TITLE } from '../fixtures/scripted.ts';
 import { twoChapterBook } from '../ingest/helpers.ts';
 
 const ORIGIN = 'http://books.localhost:8181';
@@ -70,7 +70,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     const bound = bindingOf(page);
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("frame-ancestors http://127.0.0.1:");
+    expect(csp).toContain("frame-ancestors 'self' http://127.0.0.1:");
     expect(csp).toContain("default-src 'none'");
     const html = page.body;
     expect(html.indexOf('/lectern-reading-system.js')).toBeGreaterThan(0);
@@ -258,6 +258,62 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect(securityHeaders([WILD])['content-security-policy']).toMatch(/frame-src [^;]*http:\/\/\*\.books\.localhost:8181/);
     expect(loadConfig({ SCRIPTED_ORIGIN: WILD })).toMatchObject({ scriptedOrigin: WILD, scriptedPort: 8181 });
     expect(() => loadConfig({ SCRIPTED_ORIGIN: 'http://books.*.localhost:8181' })).toThrow(/whole first label/);
+  });
+
+  it("serves a chapter's iframe of its own document from the title's origin, with a chapter's headers and rights (issue 24)", async () => {
+    const file = path.join(t.dataDir, 'framed.epub');
+    fs.writeFileSync(file, framedEpub());
+    const framedId = (await t.lectern.services.importer.importFile(file, 'framed.epub', { allowScripts: true })).book_id;
+    expect((await reader.request('PUT', paths.scriptsConsent(framedId), { json: { allow: true } })).statusCode).toBe(200);
+    const frame = scriptedFrameSchema.parse((await frameOf(reader, framedId, 'text/one.xhtml')).json());
+    const token = frameUrlToken(frame);
+    const page = await onOrigin(frame.url);
+    expect(page.statusCode).toBe(200);
+    const bound = bindingOf(page);
+    // the frame is built again, to the document below the token; the remote one is gone
+    expect(page.body).toContain(`<iframe src="/b/${token}/text/inner-one.xhtml" title="The first inner page" style="width: 300px; height: 160px; border: 1px solid"></iframe>`);
+    expect(page.body).not.toContain('example.org');
+    expect(String(page.headers['content-security-policy'])).toContain("frame-src 'self'");
+
+    const inner = await onOrigin(`/b/${token}/text/inner-one.xhtml`, bound);
+    expect(inner.statusCode).toBe(200);
+    expect(inner.headers['content-type']).toBe('text/html; charset=utf-8');
+    for (const name of ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'cache-control']) expect(inner.headers[name], name).toBe(page.headers[name]);
+    expect(String(inner.headers['content-security-policy'])).toMatch(/frame-ancestors 'self' http:\/\/127\.0\.0\.1:\d+/);
+    expect(inner.body).toContain('The inner page one of the framed book.');
+    expect(inner.body.indexOf('/lectern-reading-system.js')).toBeGreaterThan(0);
+    // its inline script stored as a file beside it, like a chapter's
+    const script = /<script src="(\/b\/[^"]+\/text\/inner-one\.xhtml\.script-1\.js)"><\/script>/.exec(inner.body);
+    expect(script, inner.body).not.toBeNull();
+    const code = await onOrigin(script![1]!, bound);
+    expect(code.statusCode).toBe(200);
+    expect(code.body).toContain('epubReadingSystem');
+    // without the browser's binding, on another title's host or outside the title: nothing
+    expect((await onOrigin(`/b/${token}/text/inner-one.xhtml`)).statusCode).toBe(404);
+    const plainToken = frameUrlToken((await frameOf(reader, scriptedId, 'text/one.xhtml')).json());
+    expect((await onOrigin(`/b/${plainToken}/text/inner-one.xhtml`)).statusCode).toBe(404);
+    // on the app's origin the stored document is never a page: text, sandboxed
+    const onApp = await reader.get(paths.chapterApi(framedId, 'text/inner-one.xhtml'));
+    expect(onApp.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(String(onApp.headers['content-security-policy'])).toMatch(/^sandbox/);
+
+    // Rights as the chapters that show it: a reader who may read only the sample chapter gets only its frame.
+    const rows = await t.lectern.db.kysely.selectFrom('chapters').innerJoin('titles', 'titles.id', 'chapters.title_id').select(['chapters.full_path', 'chapters.as_sample']).where('titles.book_id', '=', framedId).execute();
+    const sample = rows.find((r) => r.as_sample === 1)!.full_path;
+    const locked = rows.find((r) => r.as_sample !== 1)!.full_path;
+    const innerOf = (chapter: string) => (chapter === 'text/one.xhtml' ? 'text/inner-one.xhtml' : 'text/inner-two.xhtml');
+    await t.lectern.services.accounts.createUser({ email: 'framed-expired@example.com', password: 'a long enough password', status: 'expired' });
+    const lapsed = new TestClient(t.lectern.app);
+    await lapsed.login('framed-expired@example.com', 'a long enough password');
+    expect((await lapsed.request('PUT', paths.scriptsConsent(framedId), { json: { allow: true } })).statusCode).toBe(200);
+    expect((await frameOf(lapsed, framedId, locked)).statusCode).toBe(403);
+    const sampleFrame = scriptedFrameSchema.parse((await frameOf(lapsed, framedId, sample)).json());
+    const sampleToken = frameUrlToken(sampleFrame);
+    const lapsedBound = bindingOf(await onOrigin(sampleFrame.url));
+    expect((await onOrigin(`/b/${sampleToken}/${innerOf(sample)}`, lapsedBound)).statusCode).toBe(200);
+    expect((await onOrigin(`/b/${sampleToken}/${innerOf(locked)}`, lapsedBound)).statusCode).toBe(404);
+    // and a subscriber gets both
+    expect((await onOrigin(`/b/${token}/text/inner-two.xhtml`, bound)).statusCode).toBe(200);
   });
 
   it('sets the binding cookie for a third-party frame where the origin can hold a Secure cookie, else Lax', () => {
