@@ -11,7 +11,8 @@
  * Usage: npx tsx bench/console-scale.ts [--engines sqlite,postgres] [--titles 100000] [--rounds 5] [--duration 2]
  *          [--connections 10] [--only titles-first,dashboard-30 (keys)] [--reuse] [--prepare]
  *   --reuse    keep the generated databases (SQLite under /tmp/lectern-console, PostgreSQL database
- *              lectern_console_<titles>) and use them again when present
+ *              lectern_console_<titles>) and use them again when present; a reused year gets a full day of
+ *              today's reading when today has less (fillToday: the dashboard's today part at its worst)
  *   --prepare  generate (or find) the libraries and stop
  *
  * PostgreSQL at 127.0.0.1:5432 as user postgres (trust); PGADMIN_URL overrides.
@@ -25,7 +26,7 @@ import pg from 'pg';
 import { openDatabase } from '../packages/server/src/db/database.ts';
 import { migrateToLatest } from '../packages/server/src/db/migrate.ts';
 import { BENCH_PASSWORD, generateLibrary } from './generate-library.ts';
-import { CONSOLE_ADMIN_EMAIL, generateUsageYear } from './generate-usage-year.ts';
+import { CONSOLE_ADMIN_EMAIL, fillToday, generateUsageYear } from './generate-usage-year.ts';
 import { startJsonProcess } from './replay.ts';
 import { median, summary } from './stats.ts';
 
@@ -70,7 +71,11 @@ async function prepare(engine: 'sqlite' | 'postgres'): Promise<Prepared> {
   if (values.reuse && fs.existsSync(infoFile)) {
     console.log(`${engine}: reusing the library generated earlier (${infoFile})`);
     const db = openDatabase({ databaseUrl, dataDir });
+    const migrating = performance.now();
     const ran = await migrateToLatest(db); // a migration landed since (0032's index) applies as at a real start
+    if (ran.length > 0) console.log(`${engine}: migrations ${ran.join(', ')} in ${((performance.now() - migrating) / 1000).toFixed(1)} s`);
+    // a full day of today's reading, so that the dashboard's today part is measured at its worst
+    await fillToday(db, { titles: JSON.parse(fs.readFileSync(infoFile, 'utf8')).titles, chaptersPerTitle: CHAPTERS_PER_TITLE, users: USERS }, (line) => console.log(`${engine}:${line}`));
     // as after generating: the rows a migration wrote (0040's summary) visible to index-only scans, and counted
     if (ran.length > 0 && engine === 'postgres') await sql`vacuum analyze`.execute(db.kysely);
     await db.close();

@@ -116,3 +116,54 @@ export async function generateUsageYear(db: Db, shape: UsageYearShape, log: (lin
   log(`  a year of usage: ${events} events, accounts, conversions, empty searches, imports in ${seconds.toFixed(1)} s`);
   return { events, seconds };
 }
+
+/**
+ * Today's full day of reading on a reused year (docs/performance.md, the console bench): a library generated on an
+ * earlier day has no events today, and the dashboard's today part (read at every request) would be measured empty.
+ * Adds `readersPerDay` readers' `eventsPerReader` events each, dated today (the part of today already passed), as
+ * the year's days are drawn, through the daily summary as the app stores events (ReadingSummaryRepository.add), and
+ * the day's 200 empty searches; nothing when today already holds most of a day's events.
+ */
+export async function fillToday(db: Db, shape: UsageYearShape, log: (line: string) => void = () => {}): Promise<{ events: number; seconds: number }> {
+  const started = performance.now();
+  const k = db.kysely;
+  const readersPerDay = Math.min(shape.readersPerDay ?? 3000, shape.users);
+  const perReader = shape.eventsPerReader ?? 2;
+  const perDay = readersPerDay * perReader;
+  const now = shape.now ?? new Date();
+  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+  const have = Number((await k.selectFrom('usage_events').select((eb) => eb.fn.countAll().as('n')).where('received_at', '>=', today).executeTakeFirstOrThrow()).n);
+  if (have >= perDay * 0.9) return { events: 0, seconds: 0 };
+  const pg = db.engine === 'postgres';
+  const passed = Math.max(1, Math.floor((now.getTime() - Date.parse(today)) / 1000));
+  const at = (s: string) =>
+    pg
+      ? sql.raw(`to_char(timestamp '${today.slice(0, 19).replace('T', ' ')}' + (${s}) * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
+      : sql.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', '${today}', '+' || (${s}) || ' seconds')`);
+  const int = (e: string) => (pg ? `(${e})::bigint` : `(${e})`);
+  const day = today.slice(0, 10);
+  const salt = Math.floor(Date.parse(today) / 86_400_000);
+  const reader = `(1 + (i / ${perReader} + ${salt}) % ${shape.users})`;
+  const t = `(1 + ${hash(`i + ${salt * perDay}`, 1, shape.titles)} * ${hash(`i + ${salt * perDay}`, 7, shape.titles)} / ${shape.titles})`;
+  const chapter = `((${t} - 1) * ${shape.chaptersPerTitle} + 1 + ${hash('i', 3, shape.chaptersPerTitle)})`;
+  const startPct = hash('i', 5, 60);
+  const added = await k.transaction().execute(async (trx: Kysely<Database>) => {
+    const { rows } = await sql<{ user_id: number; usage_uuid: string }>`with recursive n(i) as (select ${sql.raw(pg ? '0::bigint' : '0')} union all select i + 1 from n where i < ${sql.raw(String(perDay - 1))})
+      insert into usage_events (user_id, usage_uuid, chapter_id, title_id, start_percentage, end_percentage, client_timestamp, usage_is_complete, is_offline, product, received_at)
+      select ${sql.raw(int(reader))}, ${sql.raw(`'today-${day}-' || i`)}, ${sql.raw(int(chapter))}, ${sql.raw(int(t))}, ${sql.raw(startPct)},
+        ${sql.raw(`${startPct} + 10 + ${hash('i', 11, 40)}`)}, ${at(hash('i', 13, passed))}, 1, 0, null, ${at(hash('i', 13, passed))}
+      from n
+      on conflict (user_id, usage_uuid) do nothing
+      returning user_id, usage_uuid`.execute(trx);
+    await new ReadingSummaryRepository(trx).add(rows);
+    await sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < 199)
+      insert into search_misses (day, query, count)
+      select ${day}, 'missing ' || i || ' ' || ${sql.raw(hash(`${salt}`, 17, 50))}, 1 + ${sql.raw(hash('i', 19, 20))} from n
+      on conflict (day, query) do nothing`.execute(trx);
+    return rows.length;
+  });
+  if (pg) await sql`analyze reading_day_titles`.execute(k);
+  const seconds = (performance.now() - started) / 1000;
+  log(`  today's reading: ${added} events and their summary in ${seconds.toFixed(1)} s`);
+  return { events: added, seconds };
+}

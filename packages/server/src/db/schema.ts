@@ -587,6 +587,13 @@ export interface ReadingDayTitlesTable {
   minutes: number;
 }
 
+/** per UTC day and topic the minutes read (0045; a title's minutes count for its topics as they are now) */
+export interface ReadingDayTopicsTable {
+  day: string;
+  topic_id: number;
+  minutes: number;
+}
+
 export interface SearchMissesTable {
   day: string;
   query: string;
@@ -652,6 +659,7 @@ export interface Database {
   reading_days: ReadingDaysTable;
   reading_day_readers: ReadingDayReadersTable;
   reading_day_titles: ReadingDayTitlesTable;
+  reading_day_topics: ReadingDayTopicsTable;
   analytics_events: AnalyticsEventsTable;
   catalog_changes: CatalogChangesTable;
   server_changes: ServerChangesTable;

@@ -98,14 +98,22 @@ export class AdminDashboardRepository {
     return rows.map((r) => ({ id: r.id, key: r.book_id, minutes: Number(r.minutes) || 0 }));
   }
 
+  /** Minutes read per topic id over the range (the summary by topic, 0045), without the join to topics. */
+  private byTopic(start: string, end: string) {
+    return this.db
+      .selectFrom('reading_day_topics')
+      .select(['topic_id', sql<number>`sum(minutes)`.as('minutes')])
+      .where('day', '>=', dayOf(start))
+      .where('day', '<', dayOf(end))
+      .groupBy('topic_id');
+  }
+
   /** Minutes read per topic over the range (a title's minutes count for its topics as they are now), with the slug that breaks ties. */
   async minutesByTopic(start: string, end: string): Promise<{ id: number; key: string; minutes: number }[]> {
     const rows = await this.db
-      .selectFrom(this.byTitle(start, end).as('s'))
-      .innerJoin('title_topics as tt', 'tt.title_id', 's.title_id')
-      .innerJoin('topics as tp', 'tp.id', 'tt.topic_id')
-      .select(['tp.id', 'tp.slug', sql<number>`sum(s.minutes)`.as('minutes')])
-      .groupBy(['tp.id', 'tp.slug'])
+      .selectFrom(this.byTopic(start, end).as('s'))
+      .innerJoin('topics as tp', 'tp.id', 's.topic_id')
+      .select(['tp.id', 'tp.slug', 's.minutes'])
       .execute();
     return rows.map((r) => ({ id: r.id, key: r.slug, minutes: Number(r.minutes) || 0 }));
   }
@@ -124,15 +132,29 @@ export class AdminDashboardRepository {
 
   /** Minutes read per topic id over the range (no key: see the service's topOf). */
   async minutesByTopicId(start: string, end: string): Promise<{ id: number; key: string; minutes: number }[]> {
-    const rows = await this.db
-      .selectFrom('reading_day_titles as s')
-      .innerJoin('title_topics as tt', 'tt.title_id', 's.title_id')
-      .select(['tt.topic_id', sql<number>`sum(s.minutes)`.as('minutes')])
-      .where('s.day', '>=', dayOf(start))
-      .where('s.day', '<', dayOf(end))
-      .groupBy('tt.topic_id')
-      .execute();
+    const rows = await this.byTopic(start, end).execute();
     return rows.map((r) => ({ id: r.topic_id, key: '', minutes: Number(r.minutes) || 0 }));
+  }
+
+  /** One day's minutes of these titles (a title not read that day is absent). */
+  async titleMinutesOn(day: string, titleIds: number[]): Promise<Map<number, number>> {
+    if (titleIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('reading_day_titles').select(['title_id', 'minutes']).where('day', '=', day).where('title_id', 'in', titleIds).execute();
+    return new Map(rows.map((r) => [r.title_id, Number(r.minutes) || 0]));
+  }
+
+  /** One day's titles from the most read down (the index of 0045), `limit` of them after the first `offset`. */
+  async titlesOnByMinutes(day: string, limit: number, offset: number): Promise<{ id: number; minutes: number }[]> {
+    const rows = await this.db
+      .selectFrom('reading_day_titles')
+      .select(['title_id', 'minutes'])
+      .where('day', '=', day)
+      .orderBy('minutes', 'desc')
+      .orderBy('title_id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => ({ id: r.title_id, minutes: Number(r.minutes) || 0 }));
   }
 
   /** The book ids of these titles. */
@@ -149,15 +171,13 @@ export class AdminDashboardRepository {
     return new Map(rows.map((r) => [r.id, r.slug]));
   }
 
-  /** Distinct readers of each of these titles over the range (events of chapters that exist, as the minutes count them). */
-  async readersOf(titleIds: number[], start: string, end: string): Promise<Map<number, number>> {
-    if (titleIds.length === 0) return new Map();
-    const rows = await this.usage(start, end)
-      .where('ue.title_id', 'in', titleIds)
-      .select(['ue.title_id', sql<number>`count(distinct ue.user_id)`.as('readers')])
-      .groupBy('ue.title_id')
-      .execute();
-    return new Map(rows.map((r) => [r.title_id, Number(r.readers)]));
+  /** Who read each of these titles over the range (events of chapters that exist, as the minutes count them). */
+  async readersOf(titleIds: number[], start: string, end: string): Promise<Map<number, Set<number>>> {
+    const result = new Map<number, Set<number>>(titleIds.map((id) => [id, new Set<number>()]));
+    if (titleIds.length === 0) return result;
+    const rows = await this.usage(start, end).where('ue.title_id', 'in', titleIds).select(['ue.title_id', 'ue.user_id']).distinct().execute();
+    for (const r of rows) result.get(r.title_id)?.add(r.user_id);
+    return result;
   }
 
   async titleNames(ids: number[]): Promise<Map<number, string>> {
@@ -172,16 +192,14 @@ export class AdminDashboardRepository {
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
-  async searchMisses(startDay: string, endDay: string, limit: number): Promise<{ query: string; count: number }[]> {
+  /** Every query that found nothing over the days from `startDay` to `endDay` (both included), with its count. */
+  async searchMisses(startDay: string, endDay: string): Promise<{ query: string; count: number }[]> {
     const rows = await this.db
       .selectFrom('search_misses')
       .select(['query', sql<number>`sum(count)`.as('n')])
       .where('day', '>=', startDay)
       .where('day', '<=', endDay)
       .groupBy('query')
-      .orderBy(sql`sum(count)`, 'desc')
-      .orderBy('query')
-      .limit(limit)
       .execute();
     return rows.map((r) => ({ query: r.query, count: Number(r.n) }));
   }

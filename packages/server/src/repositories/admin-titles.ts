@@ -10,6 +10,7 @@ import { onPostgres } from './conflicts.ts';
 import { likePrefix } from './like.ts';
 import { refreshListings } from './listings.ts';
 import { MINUTES } from './reading-minutes.ts';
+import { ReadingSummaryRepository, topicIdsOf } from './reading-summary.ts';
 import type { SearchRepository } from './search.ts';
 import { readersProgressSql } from './title-progress-sql.ts';
 
@@ -172,10 +173,13 @@ export class AdminTitlesRepository {
         if (e.publisher) await trx.insertInto('title_publishers').values({ title_id: title.id, publisher_id: await ensureNamed(trx, 'publishers', e.publisher), position: 0 }).execute();
       }
       if (e.topics !== undefined) {
+        const before = await topicIdsOf(trx, title.id);
         await trx.deleteFrom('title_topics').where('title_id', '=', title.id).execute();
         const ids = new Set<number>();
         for (const t of e.topics) ids.add(await ensureNamed(trx, 'topics', t));
         if (ids.size) await trx.insertInto('title_topics').values([...ids].map((topic_id) => ({ title_id: title.id, topic_id }))).execute();
+        // the dashboard's minutes by topic follow the title's topics (reading-summary.ts)
+        await new ReadingSummaryRepository(trx).moveTopics(title.id, before, [...ids]);
       }
       if (e.editors_pick !== undefined) {
         const picked = await trx.selectFrom('editors_picks').select('title_id').where('title_id', '=', title.id).executeTakeFirst();

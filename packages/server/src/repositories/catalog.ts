@@ -8,6 +8,7 @@ import type { ChapterRow, Database, Flag, MediaFilesTable, ResourceRow, TitleRow
 import type { SearchDocument, SearchRepository } from './search.ts';
 import { listingKeys, refreshListings } from './listings.ts';
 import { IdCache } from '../util/cache.ts';
+import { ReadingSummaryRepository, topicIdsOf } from './reading-summary.ts';
 
 /** How long a title's row and names are kept for the reads every page repeats (util/cache.ts IdCache). */
 const TITLE_CACHE_MS = 60_000;
@@ -508,8 +509,11 @@ export class CatalogRepository {
 
       await trx.deleteFrom('title_authors').where('title_id', '=', titleId).execute();
       await trx.deleteFrom('title_publishers').where('title_id', '=', titleId).execute();
+      const topicsBefore = await topicIdsOf(trx, titleId);
       await trx.deleteFrom('title_topics').where('title_id', '=', titleId).execute();
       await this.linkNames(trx, titleId, bundle);
+      // the dashboard's minutes by topic follow the title's topics (reading-summary.ts)
+      await new ReadingSummaryRepository(trx).moveTopics(titleId, topicsBefore, await topicIdsOf(trx, titleId));
 
       // Search rows first: they reference chapters, and on SQLite leave the FTS tables only through removeTitle.
       if (this.search) await this.search.removeTitle(trx, titleId);

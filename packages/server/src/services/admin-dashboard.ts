@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AdminDashboard, AdminDashboardQuery, AdminHealth } from '@lectern/core';
-import type { AdminDashboardRepository } from '../repositories/admin-dashboard.ts';
+import type { AdminDashboardRepository, DayCount } from '../repositories/admin-dashboard.ts';
+import type { AuditLogRow } from '../db/schema.ts';
 import { type AuditLog, parseDetail } from './admin-audit.ts';
 import { dayRange, startOfDay } from './admin-range.ts';
 
@@ -78,8 +79,8 @@ export class RecentErrors {
 
 export class AdminDashboardService {
   private storeSize: { at: number; bytes: number } | null = null;
-  /** the closed days' reading by range (start|end), for the day it was read on (see `dashboard`) */
-  private readonly closed = new Map<string, { today: string; reading: Promise<Reading> }>();
+  /** the closed days of each range (start|end), for the day they were read on (see `dashboard`) */
+  private readonly closed = new Map<string, { today: string; part: Promise<ClosedPart> }>();
 
   constructor(
     private readonly repo: AdminDashboardRepository,
@@ -97,43 +98,52 @@ export class AdminDashboardService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /**
+   * A range's figures in two parts (docs/decisions.md "The dashboard: kept closed days, today read from the top").
+   * Days before today are closed (events, accounts, searches and imports are dated when the server receives them):
+   * everything of them is read once per range and kept until the day turns. Today's part is read at each request
+   * and kept small: today's day rows, today's ~200 topic rows, today's empty searches (at most
+   * SEARCH_MISSES_PER_DAY), and of today's thousands of title rows only those that can reach the top (topTitles).
+   */
   async dashboard(q: AdminDashboardQuery): Promise<AdminDashboard> {
     const { days, start, end } = dayRange(q.from, q.to, this.now());
-    // Reading is read from the daily summary (repositories/reading-summary.ts), never the events. Reading before
-    // today is closed (events are dated when the server receives them): kept per range until the day turns; today's
-    // is read at each request. A year's per-title minutes are summed once a day, not at every view.
     const today = startOfDay(this.now());
     const closedEnd = end < today ? end : today;
     const openStart = start > today ? start : today;
-    const [closed, open, accounts, conversions, imports, misses, importEntries] = await Promise.all([
-      start < closedEnd ? this.closedReading(start, closedEnd, today) : EMPTY_READING,
-      openStart < end ? readingOf(this.repo, openStart, end, false) : EMPTY_READING,
-      this.repo.newAccountsByDay(start, end),
-      this.repo.conversionsByDay(start, end),
-      this.repo.importsByDay(start, end),
-      this.repo.searchMisses(days[0]!, days[days.length - 1]!, 20),
-      this.audit.importEntries(start, end, 500),
+    const hasOpen = openStart < end;
+    const [closed, open] = await Promise.all([
+      start < closedEnd ? this.closedPart(start, closedEnd, today) : EMPTY_CLOSED,
+      hasOpen ? readPart(this.repo, this.audit, openStart, end, false) : EMPTY_PART,
     ]);
-    const reading = [...closed.days, ...open.days];
     const [titleRanks, topicRanks] = await Promise.all([
-      topOf(closed.titles, open.titles, 10, (ids) => this.repo.titleKeys(ids)),
-      topOf(closed.topics, open.topics, 10, (ids) => this.repo.topicKeys(ids)),
+      hasOpen ? topTitles(this.repo, closed.reading.titles, openStart, end, 10) : topOf(closed.reading.titles, EMPTY_RANKING, 10, (ids) => this.repo.titleKeys(ids)),
+      topOf(closed.reading.topics, open.reading.topics, 10, (ids) => this.repo.topicKeys(ids)),
     ]);
-    const [readers, titleNames, topicNames] = await Promise.all([
-      this.repo.readersOf(titleRanks.map((t) => t.id), start, end),
-      this.repo.titleNames(titleRanks.map((t) => t.id)),
+    const ids = titleRanks.map((t) => t.id);
+    const [closedReaders, openReaders, titleNames, topicNames] = await Promise.all([
+      this.closedReaders(closed, ids, start, closedEnd),
+      hasOpen ? this.repo.readersOf(ids, openStart, end) : new Map<number, Set<number>>(),
+      this.repo.titleNames(ids),
       this.repo.topicNames(topicRanks.map((t) => t.id)),
     ]);
-    const topTitles = titleRanks.map((t) => ({ book_id: t.key, title: titleNames.get(t.id) ?? '', minutes: t.minutes, readers: readers.get(t.id) ?? 0 }));
-    const topTopics = topicRanks.map((t) => ({ slug: t.key, name: topicNames.get(t.id) ?? '', minutes: t.minutes }));
+    const readers = (id: number) => {
+      const before = closedReaders.get(id);
+      const now = openReaders.get(id);
+      if (!now?.size) return before?.size ?? 0;
+      if (!before?.size) return now.size;
+      let n = before.size;
+      for (const u of now) if (!before.has(u)) n++;
+      return n;
+    };
     const byDay = <T>(rows: T[], key: (r: T) => string) => new Map(rows.map((r) => [key(r), r]));
-    const r = byDay(reading, (x) => x.day);
-    const a = byDay(accounts, (x) => x.day);
-    const c = byDay(conversions, (x) => x.day);
-    const i = byDay(imports, (x) => x.day);
+    const r = byDay([...closed.reading.days, ...open.reading.days], (x) => x.day);
+    const a = byDay([...closed.accounts, ...open.accounts], (x) => x.day);
+    const c = byDay([...closed.conversions, ...open.conversions], (x) => x.day);
+    const i = byDay([...closed.imports, ...open.imports], (x) => x.day);
     const failuresByDay = new Map<string, number>();
     const failures: AdminDashboard['import_failures'] = [];
-    for (const e of importEntries) {
+    // newest first, as one read of the range: today's entries come after every closed day's
+    for (const e of [...open.importEntries, ...closed.importEntries].slice(0, IMPORT_ENTRIES)) {
       const failed = parseDetail(e.detail).failed;
       if (!Array.isArray(failed)) continue;
       failuresByDay.set(e.at.slice(0, 10), (failuresByDay.get(e.at.slice(0, 10)) ?? 0) + failed.length);
@@ -153,33 +163,47 @@ export class AdminDashboardService {
         imports: i.get(day)?.n ?? 0,
         import_failures: failuresByDay.get(day) ?? 0,
       })),
-      top_titles: topTitles.map((t) => ({ book_id: t.book_id, title: t.title, minutes_read: round(t.minutes), readers: t.readers })),
-      top_topics: topTopics.map((t) => ({ slug: t.slug, name: t.name, minutes_read: round(t.minutes) })),
-      empty_searches: misses,
+      top_titles: titleRanks.map((t) => ({ book_id: t.key, title: titleNames.get(t.id) ?? '', minutes_read: round(t.minutes), readers: readers(t.id) })),
+      top_topics: topicRanks.map((t) => ({ slug: t.key, name: topicNames.get(t.id) ?? '', minutes_read: round(t.minutes) })),
+      empty_searches: topMisses(closed.misses, open.misses, 20),
       import_failures: failures,
     };
   }
 
   /**
-   * The closed days' reading of [start, end), read once for `today` (the day it is now) and shared by the requests
-   * that ask meanwhile; a failed read is not kept.
+   * The closed days [start, end) read once for `today` (the day it is now) and shared by the requests that ask
+   * meanwhile; a failed read is not kept.
    */
-  private closedReading(start: string, end: string, today: string): Promise<Reading> {
+  private closedPart(start: string, end: string, today: string): Promise<ClosedPart> {
     for (const [k, v] of this.closed) if (v.today !== today) this.closed.delete(k);
     const key = `${start}|${end}`;
     let entry = this.closed.get(key);
     if (!entry) {
-      entry = { today, reading: readingOf(this.repo, start, end, true) };
+      entry = { today, part: readPart(this.repo, this.audit, start, end, true).then((p) => ({ ...p, readers: new Map() })) };
       const kept = entry;
       this.closed.set(key, kept);
-      kept.reading.catch(() => this.closed.get(key) === kept && this.closed.delete(key));
+      kept.part.catch(() => this.closed.get(key) === kept && this.closed.delete(key));
       // a handful of ranges an operator switches between
       if (this.closed.size > 8) this.closed.delete(this.closed.keys().next().value!);
     }
-    return entry.reading;
+    return entry.part;
   }
 
-  /** Forgets the closed days' reading: a title's topics changed (the console's edit), so its minutes count elsewhere. */
+  /** Who read these titles on the closed days, read once per title and kept with the closed part. */
+  private async closedReaders(closed: ClosedPart, ids: number[], start: string, end: string): Promise<Map<number, Set<number>>> {
+    const missing = ids.filter((id) => !closed.readers.has(id));
+    if (missing.length && start < end) {
+      const read = this.repo.readersOf(missing, start, end);
+      for (const id of missing) closed.readers.set(id, read.then((m) => m.get(id) ?? new Set()));
+      // a failed read is not kept
+      read.catch(() => missing.forEach((id) => closed.readers.delete(id)));
+    }
+    const result = new Map<number, Set<number>>();
+    for (const id of ids) result.set(id, (await closed.readers.get(id)) ?? new Set());
+    return result;
+  }
+
+  /** Forgets the closed days: a title's topics changed (the console's edit), so its minutes count elsewhere. */
   forgetReading(): void {
     this.closed.clear();
   }
@@ -229,12 +253,37 @@ export class AdminDashboardService {
   }
 }
 
+/** At most this many import entries of a range are read (their failures are listed, 20 of them). */
+const IMPORT_ENTRIES = 500;
+
 /** Reading over a range: its days' readers and minutes, and the minutes of every title and topic read. */
 interface Reading {
   days: { day: string; readers: number; minutes: number }[];
   /** most minutes first, and by id */
   titles: Ranking;
   topics: Ranking;
+}
+
+/** A part of a range: its reading (today's titles are not read here: see topTitles), accounts, searches, imports. */
+interface Part {
+  reading: Reading;
+  accounts: DayCount[];
+  conversions: DayCount[];
+  imports: DayCount[];
+  misses: Misses;
+  /** newest first, at most IMPORT_ENTRIES */
+  importEntries: AuditLogRow[];
+}
+
+/** The closed days' part, kept: and who read the titles asked about, read once each. */
+interface ClosedPart extends Part {
+  readers: Map<number, Promise<Set<number>>>;
+}
+
+/** Queries that found nothing: each with its count, and (the closed part) most often first. */
+interface Misses {
+  counts: Map<string, number>;
+  sorted: [string, number][];
 }
 
 interface Ranking {
@@ -249,24 +298,41 @@ interface Ranked {
   minutes: number;
 }
 
-const EMPTY_READING: Reading = { days: [], titles: { sorted: [], byId: new Map() }, topics: { sorted: [], byId: new Map() } };
+const EMPTY_RANKING: Ranking = { sorted: [], byId: new Map() };
+const EMPTY_READING: Reading = { days: [], titles: EMPTY_RANKING, topics: EMPTY_RANKING };
+const EMPTY_PART: Part = { reading: EMPTY_READING, accounts: [], conversions: [], imports: [], misses: { counts: new Map(), sorted: [] }, importEntries: [] };
+const EMPTY_CLOSED: ClosedPart = { ...EMPTY_PART, readers: new Map() };
 
 const byMinutes = (a: Ranked, b: Ranked) => b.minutes - a.minutes || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 /**
- * The reading of [start, end) from the daily summary. `keyed`: each title and topic with its key (the closed days,
- * read once and kept); else ids and minutes only (today's, read at each request: a day's titles are thousands, and
- * their keys are looked up only for the few that can make the top, see `topOf`).
+ * The figures of [start, end). `closed`: the days before today, read once and kept, every title read with its key;
+ * else today's, read at each request: its titles are left to topTitles, which reads the few that can make the top.
  */
-async function readingOf(repo: AdminDashboardRepository, start: string, end: string, keyed: boolean): Promise<Reading> {
-  const [days, titles, topics] = await Promise.all([
+async function readPart(repo: AdminDashboardRepository, audit: AuditLog, start: string, end: string, closed: boolean): Promise<Part> {
+  const [days, titles, topics, accounts, conversions, imports, misses, importEntries] = await Promise.all([
     repo.readingByDay(start, end),
-    keyed ? repo.minutesByTitle(start, end) : repo.minutesByTitleId(start, end),
-    keyed ? repo.minutesByTopic(start, end) : repo.minutesByTopicId(start, end),
+    closed ? repo.minutesByTitle(start, end) : [],
+    closed ? repo.minutesByTopic(start, end) : repo.minutesByTopicId(start, end),
+    repo.newAccountsByDay(start, end),
+    repo.conversionsByDay(start, end),
+    repo.importsByDay(start, end),
+    repo.searchMisses(start.slice(0, 10), dayBefore(end)),
+    audit.importEntries(start, end, IMPORT_ENTRIES),
   ]);
-  const ranking = (rows: Ranked[]): Ranking => ({ sorted: keyed ? rows.sort(byMinutes) : rows, byId: new Map(rows.map((r) => [r.id, r])) });
-  return { days, titles: ranking(titles), topics: ranking(topics) };
+  const ranking = (rows: Ranked[]): Ranking => ({ sorted: closed ? rows.sort(byMinutes) : rows, byId: new Map(rows.map((r) => [r.id, r])) });
+  return {
+    reading: { days, titles: ranking(titles), topics: ranking(topics) },
+    accounts,
+    conversions,
+    imports,
+    misses: { counts: new Map(misses.map((m) => [m.query, m.count])), sorted: closed ? misses.map((m): [string, number] => [m.query, m.count]).sort(byCount) : [] },
+    importEntries,
+  };
 }
+
+/** The day (YYYY-MM-DD) before an instant that starts a day: the last day of a range that ends there. */
+const dayBefore = (instant: string) => new Date(Date.parse(instant) - 86_400_000).toISOString().slice(0, 10);
 
 /**
  * The first `n` of the closed days' ranking (sorted, keyed) and the open day's (keys not read), minutes added up:
@@ -284,6 +350,11 @@ async function topOf(closed: Ranking, open: Ranking, n: number, keysOf: (ids: nu
     const before = closed.byId.get(r.id);
     candidates.push({ id: r.id, key: before?.key ?? '', minutes: (before?.minutes ?? 0) + r.minutes });
   }
+  return keyedTop(candidates, n, keysOf);
+}
+
+/** The first `n` of exact candidates, the keys of those that can be among them looked up first. */
+async function keyedTop(candidates: Ranked[], n: number, keysOf: (ids: number[]) => Promise<Map<number, string>>): Promise<Ranked[]> {
   candidates.sort((a, b) => b.minutes - a.minutes);
   const nth = candidates[Math.min(n, candidates.length) - 1]?.minutes ?? 0;
   const top = candidates.filter((c) => c.minutes >= nth);
@@ -294,6 +365,72 @@ async function topOf(closed: Ranking, open: Ranking, n: number, keysOf: (ids: nu
   }
   return top.sort(byMinutes).slice(0, n);
 }
+
+/**
+ * The most read `n` titles of a range whose open part is [openStart, end): the closed days' ranking (kept) plus
+ * today's minutes, exactly, without reading all of today's title rows (a day of a large library's reading is
+ * thousands). Today's rows are read from the most read down (the index of 0045) and today's minutes of the first `m`
+ * closed titles by their ids; any other title has at most the (m+1)-th closed minutes plus the last today's
+ * minutes read, so once the n-th exact total is above that bound no title left unread can enter (the threshold
+ * algorithm of Fagin, Lotem and Naor, with two lists). Otherwise both reads go twice as deep. An open part of more
+ * than one day (a range that ends after today) is read whole.
+ */
+async function topTitles(repo: AdminDashboardRepository, closed: Ranking, openStart: string, end: string, n: number): Promise<Ranked[]> {
+  const keysOf = (ids: number[]) => repo.titleKeys(ids);
+  const day = openStart.slice(0, 10);
+  if (Date.parse(end) - Date.parse(openStart) > 86_400_000) {
+    const rows = await repo.minutesByTitleId(openStart, end);
+    return topOf(closed, { sorted: rows, byId: new Map(rows.map((r) => [r.id, r])) }, n, keysOf);
+  }
+  const today = new Map<number, number>();
+  let m = n + 22;
+  let batch = 64;
+  let read = 0;
+  let last = Infinity;
+  let exhausted = false;
+  for (;;) {
+    const ids = closed.sorted.slice(0, m).map((r) => r.id).filter((id) => !today.has(id));
+    const [known, rows] = await Promise.all([repo.titleMinutesOn(day, ids), exhausted ? [] : repo.titlesOnByMinutes(day, batch, read)]);
+    for (const id of ids) today.set(id, known.get(id) ?? 0);
+    for (const row of rows) today.set(row.id, row.minutes);
+    if (!exhausted) {
+      read += rows.length;
+      if (rows.length < batch) exhausted = true;
+      else last = rows[rows.length - 1]!.minutes;
+    }
+    const candidates = [...today].map(([id, minutes]) => {
+      const before = closed.byId.get(id);
+      return { id, key: before?.key ?? '', minutes: (before?.minutes ?? 0) + minutes };
+    });
+    candidates.sort((a, b) => b.minutes - a.minutes);
+    const everyone = exhausted && closed.sorted.length <= m;
+    const bound = (closed.sorted[m]?.minutes ?? 0) + (exhausted ? 0 : last);
+    if (everyone || (candidates.length >= n && candidates[n - 1]!.minutes > bound)) {
+      return keyedTop(candidates, n, keysOf);
+    }
+    m *= 2;
+    batch *= 2;
+  }
+}
+
+/**
+ * The `n` queries that most often found nothing: today's (at most SEARCH_MISSES_PER_DAY) with their closed counts
+ * added, and the closed days' first ones not searched today (as topOf). Byte order of the query breaks ties.
+ */
+function topMisses(closed: Misses, open: Misses, n: number): { query: string; count: number }[] {
+  const candidates: [string, number][] = [];
+  for (const entry of closed.sorted) {
+    if (candidates.length === n) break;
+    if (!open.counts.has(entry[0])) candidates.push(entry);
+  }
+  for (const [q, count] of open.counts) candidates.push([q, (closed.counts.get(q) ?? 0) + count]);
+  return candidates
+    .sort(byCount)
+    .slice(0, n)
+    .map(([query, count]) => ({ query, count }));
+}
+
+const byCount = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 async function sizeOf(dir: string): Promise<number> {
   let total = 0;

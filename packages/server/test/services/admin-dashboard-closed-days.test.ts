@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLibrary } from '../../../../bench/generate-library.ts';
 import { AdminDashboardRepository } from '../../src/repositories/admin-dashboard.ts';
 import { ProgressRepository } from '../../src/repositories/progress.ts';
+import { ReadingSummaryRepository, topicIdsOf } from '../../src/repositories/reading-summary.ts';
 import { AdminDashboardService, JobRuns, RecentErrors } from '../../src/services/admin-dashboard.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -68,9 +69,14 @@ describe.each(ENGINES)('the dashboard with its closed days kept, on %s', (engine
     now = new Date('2030-03-11T08:00:00Z');
     expect(await kept.dashboard(range)).toEqual(await whole());
 
-    // a title's topics changed (the console's edit forgets the kept reading)
-    await t.lectern.db.kysely.deleteFrom('title_topics').where('title_id', '=', 2).execute();
-    await sql`insert into title_topics (title_id, topic_id) values (2, 3)`.execute(t.lectern.db.kysely);
+    // a title's topics changed, as the repositories change them: the day summary's topic rows move with them
+    // (reading-summary.ts moveTopics); the console's edit also forgets the kept reading
+    await t.lectern.db.kysely.transaction().execute(async (trx) => {
+      const before = await topicIdsOf(trx, 2);
+      await trx.deleteFrom('title_topics').where('title_id', '=', 2).execute();
+      await sql`insert into title_topics (title_id, topic_id) values (2, 3)`.execute(trx);
+      await new ReadingSummaryRepository(trx).moveTopics(2, before, [3]);
+    });
     // kept, the past minutes still count for the old topic; forgotten, they count for the new one
     expect((await kept.dashboard(range)).top_topics).not.toEqual((await whole()).top_topics);
     kept.forgetReading();
