@@ -148,7 +148,7 @@ h1, h2, h3, h4, h5, h6 { line-height: 1.25; hyphens: manual; }
 html.night-mode #${ROOT_ID} mark.lectern-search-hit.lectern-search-hit { background-color: rgb(255 200 0 / 0.35) !important; }
 html.night-mode #${ROOT_ID} mark.lectern-search-hit.lectern-search-hit--current { background-color: rgb(255 170 0 / 0.55) !important; }
 
-/* A footnote over the page (frameController openNote): a sheet at the foot of the frame, the page kept. */
+/* A footnote over the page (frame/links.ts openNote): a sheet at the foot of the frame, the page kept. */
 .lectern-note {
   position: fixed !important; z-index: 2147483647 !important; display: block !important; visibility: visible !important;
   left: 50% !important; bottom: 1rem !important; transform: translateX(-50%) !important;

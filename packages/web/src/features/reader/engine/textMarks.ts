@@ -41,10 +41,11 @@ export interface TextIndex {
 // and ruby's readings (furigana), as the server's search passages leave them out: "猫である" is found across <ruby>猫<rt>ねこ</rt></ruby>
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'RT', 'RP']);
 
-export function indexText(root: Element): TextIndex {
+/** The text of `root` and where each of its text nodes starts in it; `skip`: the elements whose text is left out. */
+export function indexText(root: Element, skip: ReadonlySet<string> = SKIP): TextIndex {
   const doc = root.ownerDocument;
   const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n.parentElement && SKIP.has(n.parentElement.tagName.toUpperCase()) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    acceptNode: (n) => (n.parentElement && skip.has(n.parentElement.tagName.toUpperCase()) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
   const nodes: Text[] = [];
   const starts: number[] = [];
