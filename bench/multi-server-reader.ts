@@ -56,6 +56,9 @@ interface Reader extends ReaderAccount {
 }
 
 const readers: Reader[] = [];
+const SIGN_IN_AT_ONCE = 5;
+/** mixed load: a reader's pause between two calls (reading the page), 0.5-1.5 s; reads alone have none */
+const THINK_MS = [500, 1500] as const;
 
 function cookieHeader(r: Reader) {
   return [...r.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -94,16 +97,31 @@ function random(seed: number) {
 async function signIn(base: string, accounts: ReaderAccount[]) {
   readers.length = 0;
   const failed: string[] = [];
+  // Readers arrive a few at a time (SIGN_IN_AT_ONCE per process), not all in one millisecond; one answered 503
+  // (a server busy or out of the proxy's rotation) tries again after a moment, as a person would, up to 5 times.
+  const queue = [...accounts];
+  const signInOne = async (a: ReaderAccount) => {
+    const r: Reader = { ...a, cookies: new Map(), added: new Set() };
+    let status = 0;
+    for (let attempt = 0; attempt < 5 && status !== 200; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+      try {
+        await (await call(base, r, 'GET', '/healthz')).arrayBuffer();
+        const login = await call(base, r, 'POST', '/login/', JSON.stringify({ email: a.email, password: a.password }));
+        await login.arrayBuffer();
+        status = login.status;
+      } catch {
+        status = 0;
+      }
+    }
+    if (status !== 200) failed.push(`${a.email}: ${status}`);
+    const token = await call(base, r, 'GET', annotationPaths.token()).catch(() => null);
+    if (token?.status === 200) r.token = await token.text();
+    readers.push(r);
+  };
   await Promise.all(
-    accounts.map(async (a) => {
-      const r: Reader = { ...a, cookies: new Map(), added: new Set() };
-      await call(base, r, 'GET', '/healthz');
-      const login = await call(base, r, 'POST', '/login/', JSON.stringify({ email: a.email, password: a.password }));
-      await login.arrayBuffer();
-      if (login.status !== 200) failed.push(`${a.email}: ${login.status}`);
-      const token = await call(base, r, 'GET', annotationPaths.token());
-      if (token.status === 200) r.token = await token.text();
-      readers.push(r);
+    Array.from({ length: SIGN_IN_AT_ONCE }, async () => {
+      for (let a = queue.shift(); a; a = queue.shift()) await signInOne(a);
     }),
   );
   return { signedIn: readers.length - failed.length, failed };
@@ -141,6 +159,7 @@ async function run(job: Extract<ReaderJob, { kind: 'run' }>): Promise<RunResult>
       const next = random(job.seed * 1000 + i);
       const pick = () => job.chapters[Math.floor(next() * job.chapters.length)]!;
       while (Date.now() < end) {
+        if (job.mix === 'mixed') await new Promise((resolve) => setTimeout(resolve, THINK_MS[0] + next() * (THINK_MS[1] - THINK_MS[0])));
         const c = pick();
         const roll = job.mix === 'reads' ? 0 : next();
         if (roll < 0.6) {

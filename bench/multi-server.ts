@@ -360,7 +360,8 @@ try {
       form.append('file', new Blob([new Uint8Array(epub.bytes)], { type: 'application/epub+zip' }), `import-${i}.epub`);
       try {
         const res = await operator('POST', '/api/v1/admin/import/', form);
-        const body = (await res.json()) as { imported?: { book_id: string }[] };
+        // the proxy's own answers (502, 503) are HTML
+        const body = (/json/.test(res.headers.get('content-type') ?? '') ? await res.json() : await res.text()) as { imported?: { book_id: string }[] };
         if (res.status === 201 && body.imported?.[0]) imported.push({ bookId: body.imported[0].book_id, title });
         else importFailures.push({ at: Date.now(), status: String(res.status) });
       } catch (err) {
@@ -418,8 +419,9 @@ try {
   const alive = checks.reduce((n, c) => n + c.alive, 0);
 
   // The report: per call, p99 and failures, each failure inside a fault's window (from the fault to the server or
-  // database back, plus the health check's 2 s to notice it) or outside.
-  const GRACE_MS = 3000;
+  // database back, plus the proxy's checks to notice it) or outside.
+  // after a fault ends, the proxy takes up to 2 checks (4 s) to put a server back and 3 (6 s + answers) to notice one
+  const GRACE_MS = 10_000;
   // a failure belongs to the latest fault whose window holds it (the restarted server's window may run into the next)
   const faultOf = (t: number) => [...faults].reverse().find((f) => t >= f.from && t <= f.to + GRACE_MS) ?? null;
   console.log('');
