@@ -301,9 +301,14 @@ async function main() {
         const finalUrl = lhr.finalDisplayedUrl;
         if (new URL(finalUrl).pathname !== screen.finalPath) throw new Error(`${label}: ended on ${finalUrl}, not ${screen.finalPath}`);
         const network = networkOf(lhr);
-        // Signed in means the profile call succeeded; signed out, that the page did not even ask for it.
+        // Signed in means the app knew the reader: the profile came with the page (routes/web.ts, the boot data) or
+        // its call succeeded, and the playlist menus, which only a signed-in reader has, were asked for. Signed out,
+        // that the page asked for neither.
         const profile = network.find((r) => r.url.endsWith('/u/information_for_javascript'));
-        if (reader ? profile?.statusCode !== 200 : profile) throw new Error(`${label}: profile call ${profile?.statusCode ?? 'missing'}`);
+        const playlists = network.find((r) => r.url.includes('/api/v2/collections/'));
+        if (reader ? (profile && profile.statusCode !== 200) || playlists?.statusCode !== 200 : profile || playlists) {
+          throw new Error(`${label}: profile call ${profile?.statusCode ?? 'none'}, playlists ${playlists?.statusCode ?? 'none'}`);
+        }
         if (screen.name === 'reader' && !network.some((r) => r.url.includes('/nest/epub/block/') && r.statusCode === 200)) {
           throw new Error(`${label}: no chapter block was fetched`);
         }

@@ -36,6 +36,12 @@ export const COOKIES = {
   csrf: 'csrftoken',
 } as const;
 
+/**
+ * The id of index.html's `<script type="application/json">` with the page's first data (the server writes it, the
+ * web app reads it instead of its first request; docs/decisions.md "The first screen's data in the page").
+ */
+export const BOOT_DATA_ID = 'lectern-boot';
+
 export const CSRF_HEADER = 'x-csrftoken';
 /** Methods that never need a CSRF token (library-playlists-account.md §7). */
 export const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'TRACE'] as const;

@@ -15,6 +15,7 @@ import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerAnswerCompression } from './plugins/compress-answers.ts';
 import { AnnotationsRepository } from './repositories/annotations.ts';
 import { CatalogRepository } from './repositories/catalog.ts';
 import { CatalogChangesRepository } from './repositories/catalog-changes.ts';
@@ -415,6 +416,8 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registerCsrf(app, csrf);
   registerAdminAudit(app, services.admin.audit, services.admin.errors);
   registerRecentErrors(app, services.admin.errors);
+  // After every other onSend hook (the audit reads the answer as JSON): compression is the last step before the wire.
+  registerAnswerCompression(app);
 
   healthRoutes(app, new HealthService(new HealthRepository(db.kysely), db.engine));
   accountRoutes(app, { auth: services.auth, accounts: services.accounts, settings: services.accountSettings, csrf, throttle: services.signInThrottle });
@@ -446,7 +449,12 @@ export async function buildApp(config: Config): Promise<Lectern> {
   // Debug or test mode only (config.debugMode): in production the address stays unknown, a 404.
   const debug = config.debugMode ? new DebugLog((entry) => app.log.info({ debug: entry }, 'page debug message')) : null;
   if (debug) debugRoutes(app, debug);
-  await webRoutes(app, config.webDist, { highlightPrivacy: config.highlightPrivacy });
+  await webRoutes(app, config.webDist, { highlightPrivacy: config.highlightPrivacy }, {
+    profile: async (request) => {
+      const signedIn = await request.auth();
+      return signedIn ? services.accounts.profile(signedIn.user, signedIn.session) : null;
+    },
+  });
 
   const scripted = config.scriptedOrigin ? buildScriptedOrigin(services.scriptedFrames, new URL(config.publicUrl).origin, config.logLevel) : null;
   if (scripted) app.addHook('onClose', async () => scripted.close());

@@ -6,9 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { APP_MESSAGES, highlightPrivacyAttributes, type HighlightPrivacySetting, SHORTCUTS_PAGE_PATH } from '@lectern/core';
-import type { FastifyInstance } from 'fastify';
+import { type AccountProfile, APP_MESSAGES, BOOT_DATA_ID, COOKIES, highlightPrivacyAttributes, type HighlightPrivacySetting, SHORTCUTS_PAGE_PATH } from '@lectern/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NOSCRIPT_MARKER, noscriptForms } from '../plugins/noscript-forms.ts';
+
+/** Where index.html takes the page's first data (packages/web/index.html). */
+export const BOOT_MARKER = '<!--lectern:boot-data-->';
 
 const API_PREFIXES = ['/api/', '/nest/', '/u/', '/r/', '/a/', '/auth/', '/healthz'];
 /** Pages below an API prefix (library-playlists-account.md §2: the shortcuts settings page is /u/shortcuts/). */
@@ -58,7 +61,38 @@ export function withPageAttributes(indexHtml: string, attributes: Record<string,
   return indexHtml.replace(/<html(?=[\s>])/i, `<html${written}`);
 }
 
-export async function webRoutes(app: FastifyInstance, webDist: string | null, page: { highlightPrivacy?: HighlightPrivacySetting } = {}): Promise<void> {
+/**
+ * JSON as the text of a `<script type="application/json">`: every `<`, `>` and `&` escaped as JSON's \u00XX, so no
+ * value (an email, a team name) can close the element (`</script>`) or open a comment; U+2028 and U+2029 too, which
+ * older parsers took for line ends. JSON.parse reads the escapes back as the characters they stand for.
+ */
+export function inlineJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The page's first data, in the page (issue 21, "Mobile Lighthouse"; docs/decisions.md "The first screen's data
+ * in the page"): for a request that carries a session cookie, the profile `/u/information_for_javascript` would
+ * answer (null when the session has gone), so the app's first request is not made at all. Not a script the
+ * browser runs: the app's CSP (script-src 'self') needs no nonce for it. Nothing for a visitor without a session.
+ */
+async function bootData(request: FastifyRequest, profileOf: BootDeps['profile']): Promise<string> {
+  if (!request.cookies[COOKIES.session]) return '';
+  const profile = await profileOf(request);
+  return `<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson({ profile })}</script>`;
+}
+
+export interface BootDeps {
+  /** The signed-in reader's profile as the profile route answers it; null without a live session. */
+  profile: (request: FastifyRequest) => Promise<AccountProfile | null>;
+}
+
+export async function webRoutes(
+  app: FastifyInstance,
+  webDist: string | null,
+  page: { highlightPrivacy?: HighlightPrivacySetting } = {},
+  boot: BootDeps = { profile: async () => null },
+): Promise<void> {
   const indexFile = webDist ? path.join(webDist, 'index.html') : null;
   const hasWeb = indexFile !== null && fs.existsSync(indexFile);
   if (hasWeb) {
@@ -79,7 +113,8 @@ export async function webRoutes(app: FastifyInstance, webDist: string | null, pa
     });
   }
   const indexHtml = hasWeb ? withPageAttributes(fs.readFileSync(indexFile!, 'utf8'), highlightPrivacyAttributes(page.highlightPrivacy ?? 'private')) : null;
-  const personalised = indexHtml?.includes(NOSCRIPT_MARKER) ?? false;
+  const withForms = indexHtml?.includes(NOSCRIPT_MARKER) ?? false;
+  const withBoot = indexHtml?.includes(BOOT_MARKER) ?? false;
   const pageHtml = routePagesOf(indexHtml, webDist);
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -89,10 +124,19 @@ export async function webRoutes(app: FastifyInstance, webDist: string | null, pa
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`, then restart.');
     }
-    const html = pageHtml(pathname);
-    if (!personalised) return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
-    // The no-JavaScript forms carry this caller's CSRF token: the page is theirs alone.
-    const page = html.replace(NOSCRIPT_MARKER, await noscriptForms(request));
-    return reply.header('cache-control', 'private, no-cache').type('text/html; charset=utf-8').send(page);
+    let html = pageHtml(pathname);
+    if (!withForms && !withBoot) return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    // The no-JavaScript forms carry this caller's CSRF token, the boot data their profile: the page is theirs alone,
+    // kept by no shared cache and never answered to another cookie from the browser's own.
+    // Replaced by a function: a `$'` or `$&` in an email would otherwise be read as a replacement pattern.
+    if (withForms) {
+      const forms = await noscriptForms(request);
+      html = html.replace(NOSCRIPT_MARKER, () => forms);
+    }
+    if (withBoot) {
+      const data = await bootData(request, boot.profile);
+      html = html.replace(BOOT_MARKER, () => data);
+    }
+    return reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie').type('text/html; charset=utf-8').send(html);
   });
 }

@@ -5,8 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import { BOOT_DATA_ID } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { BOOT_MARKER } from '../../src/routes/web.ts';
+import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 
 describe('web app files', () => {
@@ -154,5 +157,91 @@ describe('the no-JavaScript forms in index.html', () => {
     await client.get('/login/');
     const res = await client.request('POST', '/login/', { json: { email: 'nojs@example.com', password: 'a long enough password' }, headers: { origin: 'null' } });
     expect(res.statusCode).toBe(403);
+  });
+});
+
+describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => {
+  let t: TestApp;
+  let dist: string;
+  // What a name may hold that would break out of the inline JSON if written as it is, or be read as a pattern.
+  const hostile = `</script><script>alert(1)</script><!-- $' $& \u2028 &amp;`;
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-web-dist-'));
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      // a head of the size of the real one (the build's is about 3 KB), so the page is worth compressing
+      `<!doctype html><html><head><title>Lectern</title><style>${'.shell{display:flex}\n'.repeat(100)}</style></head><body><div id="root"></div>${BOOT_MARKER}<noscript><!--lectern:noscript-forms--></noscript></body></html>`,
+    );
+    t = await startTestApp(engine, { webDist: dist });
+    await t.lectern.services.accounts.createUser({ email: 'boot@example.com', password: 'a long enough password', status: 'subscriber', username: hostile, team: hostile });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const bootOf = (html: string): unknown => {
+    const m = new RegExp(`<script type="application/json" id="${BOOT_DATA_ID}">(.*?)</script>`, 's').exec(html);
+    return m ? JSON.parse(m[1]!) : undefined;
+  };
+
+  it('writes the signed-in reader\'s profile, as the profile route answers it, escaped so nothing closes the element', async () => {
+    const client = new TestClient(t.lectern.app);
+    await client.login('boot@example.com', 'a long enough password');
+    const page = await client.get('/home/');
+    expect(page.statusCode).toBe(200);
+    // per reader: no shared cache keeps it, and the browser's copy is for this cookie only
+    expect(page.headers['cache-control']).toBe('private, no-cache');
+    expect(page.headers['vary']).toMatch(/cookie/i);
+    const profile = await client.get('/u/information_for_javascript');
+    expect(bootOf(page.body)).toEqual({ profile: profile.json() });
+    expect((bootOf(page.body) as { profile: { username: string } }).profile.username).toBe(hostile);
+    // one script element only: the name's `</script>` and `<script>` are escapes in the JSON
+    expect(page.body.match(/<script/g)).toHaveLength(1);
+    expect(page.body.match(/<\/script>/g)).toHaveLength(1);
+    expect(page.body).not.toContain('alert(1)</script>');
+    expect(page.body).toContain('\\u003c/script\\u003e');
+    expect(page.body).not.toContain('\u2028');
+    expect(page.body.endsWith('</body></html>')).toBe(true);
+  });
+
+  it('writes nothing for a visitor, and a null profile for a session that has gone', async () => {
+    const visitor = await new TestClient(t.lectern.app).get('/home/');
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.body).not.toContain(BOOT_DATA_ID);
+    expect(visitor.body).not.toContain(BOOT_MARKER);
+    const gone = new TestClient(t.lectern.app);
+    gone.cookies.set('lectern_session', 'no-such-session');
+    gone.cookies.set('logged_in', '1');
+    expect(bootOf((await gone.get('/library/')).body)).toEqual({ profile: null });
+  });
+
+  it('compresses the page and JSON answers for a browser that takes it, and leaves small or unasked ones alone', async () => {
+    const client = new TestClient(t.lectern.app);
+    await client.login('boot@example.com', 'a long enough password');
+    const plain = await client.get('/home/', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await client.get('/home/', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/cookie/i);
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body.replace(/value="[^"]*"/, `value="${client.cookies.get('csrftoken')}"`));
+    const gz = await client.get('/home/', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toContain(BOOT_DATA_ID);
+    // a JSON answer over a kilobyte (a list of ten playlists), and a small one (the profile) as it was
+    for (let i = 0; i < 10; i++) expect((await client.post('/api/v2/collections/', { name: `Playlist ${i}`, description: 'd'.repeat(100) })).statusCode).toBe(201);
+    const listPlain = await client.get('/api/v2/collections/', { 'accept-encoding': 'identity' });
+    expect(listPlain.rawPayload.byteLength).toBeGreaterThanOrEqual(1024);
+    expect(listPlain.headers['content-encoding']).toBeUndefined();
+    const list = await client.get('/api/v2/collections/', { 'accept-encoding': 'br' });
+    expect(list.headers['content-encoding']).toBe('br');
+    expect(list.headers['vary']).toMatch(/accept-encoding/i);
+    expect(list.rawPayload.byteLength).toBeLessThan(listPlain.rawPayload.byteLength / 2);
+    expect(JSON.parse(zlib.brotliDecompressSync(list.rawPayload).toString())).toEqual(listPlain.json());
+    const small = await client.get('/u/information_for_javascript', { 'accept-encoding': 'br' });
+    expect(small.rawPayload.byteLength).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toHaveProperty('user_id');
   });
 });

@@ -160,6 +160,14 @@ type Schemas = typeof import('./schemas.ts');
 const yieldToBrowser = (): Promise<void> =>
   (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler?.yield?.() ?? Promise.resolve();
 
+/** Resolves once the browser is idle (requestIdleCallback, at most a second away), or at once where there is none. */
+const whenIdle = (): Promise<void> =>
+  new Promise((resolve) => {
+    const idle = (globalThis as { requestIdleCallback?: (cb: () => void, opts: { timeout: number }) => number }).requestIdleCallback;
+    if (idle) idle(() => resolve(), { timeout: 1000 });
+    else resolve();
+  });
+
 let schemasLoaded: Promise<Schemas> | null = null;
 /**
  * The schemas module, loaded once on the first request (see schemas.ts for why it is a separate chunk). Building
@@ -462,6 +470,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
   return {
     request,
     upload,
+
+    /**
+     * Whether data that came without a request (the page's boot data, api/boot.ts) matches its schema. Checked once
+     * the schemas are loaded anyway (the first request loads them) or the page is idle: never before the first
+     * paint, which is what the boot data is for.
+     */
+    conforms: async <T>(value: unknown, parser: ParserRef<T>): Promise<boolean> => {
+      await Promise.race([schemasLoaded ?? new Promise<never>(() => {}), whenIdle()]);
+      const schemas = await loadSchemas();
+      return (typeof parser === 'function' ? parser(schemas) : parser).safeParse(value).success;
+    },
 
     /** The signed-in user's profile; an ApiError 401 for anonymous visitors. */
     /** Whether single-key shortcuts are on for the signed-in reader (docs/decisions.md "Keyboard shortcuts"). */

@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import type { AccountProfile, LoginRequest } from '@lectern/core';
 import { api, isApiError } from '../api/client.ts';
+import { takeBootData } from '../api/boot.ts';
 import { hasLoginCookie } from '../api/cookies.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { appPaths } from './links.ts';
@@ -39,11 +40,27 @@ const profileQuery = {
 };
 
 /**
- * Asks for the profile as the app starts, when the `logged_in` cookie says a session may exist: before the first
- * render, not in the effects after it, so what waits for the profile (the home's greeting and rows, the playlist
- * menus) starts one render sooner. useSession then finds it under way; a failure is retried when it mounts.
+ * The profile as the app starts. The page brings it when the request carried a session (api/boot.ts): taken as
+ * it is, and checked against its schema later, off the first paint's path (a profile that does not conform is
+ * asked for again, and that answer is checked as every answer is). Otherwise asked for when the `logged_in` cookie
+ * says a session may exist: before the first render, not in the effects after it, so what waits for the profile
+ * (the home's greeting and rows, the playlist menus) starts one render sooner. useSession then finds it under way;
+ * a failure is retried when it mounts.
  */
 export function startSession(client: QueryClient): void {
+  const boot = takeBootData();
+  if (boot) {
+    client.setQueryData(queryKeys.profile, boot.profile);
+    if (boot.profile) {
+      void api.conforms(boot.profile, (s) => s.accountProfileSchema).then(
+        (ok) => {
+          if (!ok && client.getQueryData(queryKeys.profile) === boot.profile) void client.invalidateQueries({ queryKey: queryKeys.profile });
+        },
+        () => undefined, // the schemas did not load: the next request reports it
+      );
+    }
+    return;
+  }
   if (hasLoginCookie()) void client.prefetchQuery(profileQuery);
 }
 
