@@ -4,7 +4,7 @@
  * the other sessions.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, SHORTCUT_MESSAGES, SHORTCUTS_PAGE_PATH, type Subscription } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, SHORTCUT_MESSAGES, SHORTCUTS_PAGE_PATH, type Subscription } from '@lectern/core';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
@@ -20,7 +20,8 @@ import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { formatDate, formatPrice } from './money.ts';
 import { NewsletterSection } from './NewsletterSection.tsx';
 import { TeamSection } from './TeamSection.tsx';
-import { useLiveCheck } from './useLiveCheck.ts';
+import { NewPasswordField } from '../../shared/NewPasswordField.tsx';
+import type { LiveCheck } from '../../shared/useLiveCheck.ts';
 import './AccountPage.css';
 
 const STATUS_LABEL: Record<Subscription['status'], string> = {
@@ -166,11 +167,11 @@ function PasswordForm() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const check = useLiveCheck(async (value, signal) => {
-    const answer = await api.checkPassword(value, '', signal);
-    return { ok: answer.valid, message: answer.valid ? ACCOUNT_ENTRY_MESSAGES.looksGood : answer.msg };
-  }, PASSWORD_CHECK_DEBOUNCE_MS);
-  const nextValid = check.result.state === 'ok' ? true : check.result.state === 'error' ? false : null;
+  /** the new password's live check (NewPasswordField), for the confirmation's words (§5) */
+  const [check, setCheck] = useState<LiveCheck>({ state: 'idle' });
+  /** a changed password starts a new field: its check forgotten with its value */
+  const [fieldKey, setFieldKey] = useState(0);
+  const nextValid = check.state === 'ok' ? true : check.state === 'error' ? false : null;
   const confirmation = confirmationMessage(next, nextValid, confirm);
 
   const onSubmit = async (e: FormEvent) => {
@@ -188,7 +189,7 @@ function PasswordForm() {
       setNext('');
       setConfirm('');
       setErrors({});
-      check.reset();
+      setFieldKey((k) => k + 1);
     } catch (err) {
       setErrors(isApiError(err) ? err.errors : { current_password: [String(err)] });
     } finally {
@@ -202,20 +203,7 @@ function PasswordForm() {
       {done ? <Notice tone="success">{done}</Notice> : null}
       <form className="account__form" onSubmit={onSubmit} noValidate>
         <TextField label="Current password" name="current_password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} errors={errors.current_password} />
-        <TextField
-          label="New password"
-          name="new_password"
-          type="password"
-          autoComplete="new-password"
-          value={next}
-          onChange={(e) => {
-            setNext(e.currentTarget.value);
-            if (e.currentTarget.value) check.check(e.currentTarget.value);
-            else check.reset();
-          }}
-          errors={errors.new_password ?? (check.result.state === 'error' ? [check.result.message] : undefined)}
-        />
-        {check.result.state === 'ok' ? <p className="register__good">{check.result.message}</p> : null}
+        <NewPasswordField key={fieldKey} label="New password" name="new_password" hint={false} value={next} onValue={setNext} onResult={setCheck} errors={errors.new_password} />
         <TextField
           label="Repeat the new password"
           name="confirm"

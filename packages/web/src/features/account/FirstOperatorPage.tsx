@@ -4,7 +4,7 @@
  * admin lands in the operators' console, signed in. A spent or wrong link says so and sends to sign-in.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ACCOUNT_ENTRY_MESSAGES, FIRST_OPERATOR_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, PASSWORD_MESSAGES } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, FIRST_OPERATOR_MESSAGES } from '@lectern/core';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
@@ -14,7 +14,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
-import { useLiveCheck } from './useLiveCheck.ts';
+import { NewPasswordField } from '../../shared/NewPasswordField.tsx';
 import './LoginPage.css';
 import './RegisterPage.css';
 
@@ -29,11 +29,6 @@ export function FirstOperatorPage() {
   const [detail, setDetail] = useState<string | null>(null);
   const [dead, setDead] = useState(false);
   const [busy, setBusy] = useState(false);
-  const check = useLiveCheck(async (value, signal) => {
-    const email = String(new FormData(formRef.current ?? undefined).get('email') ?? '');
-    const answer = await api.checkPassword(value, email, signal);
-    return { ok: answer.valid, message: answer.valid ? ACCOUNT_ENTRY_MESSAGES.looksGood : answer.msg };
-  }, PASSWORD_CHECK_DEBOUNCE_MS);
 
   if (token && live.isPending) return <PageLoading />;
   const linkDead = dead || !token || live.data === false || live.isError;
@@ -89,20 +84,11 @@ export function FirstOperatorPage() {
             ) : null}
             <form className="login__form" onSubmit={onSubmit} noValidate ref={formRef}>
               <TextField label="Email" name="email" type="email" autoComplete="email" onChange={() => setErrors((e) => ({ ...e, email: [] }))} errors={errors.email?.length ? errors.email : undefined} />
-              <TextField
-                label="Password"
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                hint={PASSWORD_MESSAGES.hint}
-                onChange={(e) => {
-                  setErrors((prev) => ({ ...prev, password: [] }));
-                  if (e.currentTarget.value) check.check(e.currentTarget.value);
-                  else check.reset();
-                }}
-                errors={errors.password?.length ? errors.password : check.result.state === 'error' ? [check.result.message] : undefined}
+              <NewPasswordField
+                email={() => String(new FormData(formRef.current ?? undefined).get('email') ?? '')}
+                errors={errors.password}
+                onValue={() => setErrors((prev) => ({ ...prev, password: [] }))}
               />
-              {check.result.state === 'ok' && !errors.password?.length ? <p className="register__good">{check.result.message}</p> : null}
               <Button type="submit" size="lg" className="login__submit" busy={busy}>
                 {busy ? ACCOUNT_ENTRY_MESSAGES.justASecond : FIRST_OPERATOR_MESSAGES.submit}
               </Button>

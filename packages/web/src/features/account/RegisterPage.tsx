@@ -4,7 +4,7 @@
  * per-field errors appear under their fields. Success opens the onboarding topic form, signed in.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { ACCOUNT_ENTRY_MESSAGES, BASIC_PLAN_PROMOTION_CODE, EMAIL_SHAPE, PASSWORD_CHECK_DEBOUNCE_MS, PASSWORD_MESSAGES, type Plan } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, BASIC_PLAN_PROMOTION_CODE, EMAIL_SHAPE, type Plan } from '@lectern/core';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
@@ -15,7 +15,8 @@ import { TextField } from '../../components/TextField.tsx';
 import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { useSession } from '../../shared/useSession.ts';
-import { useLiveCheck, type LiveCheck } from './useLiveCheck.ts';
+import { NewPasswordField } from '../../shared/NewPasswordField.tsx';
+import { useLiveCheck, type LiveCheck } from '../../shared/useLiveCheck.ts';
 import './LoginPage.css';
 import './RegisterPage.css';
 
@@ -54,11 +55,8 @@ export function RegisterPage() {
     const answer = await api.checkEmail(value, signal);
     return { ok: answer.success, message: answer.message };
   }, EMAIL_CHECK_DELAY_MS);
-  const password = useLiveCheck(async (value, signal) => {
-    const answer = await api.checkPassword(value, emailValue.current, signal);
-    // §5: a valid password shows 'Looks good!', an invalid one the server's words
-    return { ok: answer.valid, message: answer.valid ? ACCOUNT_ENTRY_MESSAGES.looksGood : answer.msg };
-  }, PASSWORD_CHECK_DEBOUNCE_MS);
+  /** the password field's live check (NewPasswordField): the form is not sent while it shows an error (§5) */
+  const [passwordCheck, setPasswordCheck] = useState<LiveCheck>({ state: 'idle' });
 
   const onEmail = (value: string) => {
     emailValue.current = value.trim();
@@ -67,14 +65,9 @@ export function RegisterPage() {
     else if (!EMAIL_SHAPE.test(value.trim())) email.reset({ state: 'error', message: ACCOUNT_ENTRY_MESSAGES.emailShape });
     else email.check(value.trim());
   };
-  const onPassword = (value: string) => {
-    setServerErrors(({ password: _gone, ...rest }) => rest);
-    if (!value) password.reset({ state: 'error', message: ACCOUNT_ENTRY_MESSAGES.required });
-    else password.check(value);
-  };
 
   const emailErrors = serverErrors.email ?? errorsOf(email.result);
-  const passwordErrors = serverErrors.password ?? errorsOf(password.result);
+  const passwordErrors = serverErrors.password ?? errorsOf(passwordCheck);
 
   const focusField = (name: string) =>
     requestAnimationFrame(() => (formRef.current?.elements.namedItem(name) as HTMLInputElement | null)?.focus());
@@ -151,21 +144,13 @@ export function RegisterPage() {
               onKeyUp={(e) => onEmail(e.currentTarget.value)}
               onChange={(e) => onEmail(e.currentTarget.value)}
             />
-            <TextField
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
+            <NewPasswordField
               required
-              hint={PASSWORD_MESSAGES.hint}
-              errors={passwordErrors}
-              onChange={(e) => onPassword(e.currentTarget.value)}
+              email={() => emailValue.current}
+              errors={serverErrors.password}
+              onValue={() => setServerErrors(({ password: _gone, ...rest }) => rest)}
+              onResult={setPasswordCheck}
             />
-            {password.result.state === 'ok' && !serverErrors.password ? (
-              <p className="register__good" role="status">
-                {password.result.message}
-              </p>
-            ) : null}
 
             <fieldset className="register__plans">
               <legend className="register__plans-legend">Your plan after the trial</legend>

@@ -1,15 +1,14 @@
 /** The page a "forgot password" link opens: a new password (checked by the server as it is typed), used once. */
 import { useQuery } from '@tanstack/react-query';
-import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, PASSWORD_MESSAGES } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES } from '@lectern/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
-import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
-import { useLiveCheck } from './useLiveCheck.ts';
+import { NewPasswordField } from '../../shared/NewPasswordField.tsx';
 import './LoginPage.css';
 import './RegisterPage.css';
 
@@ -20,10 +19,6 @@ export function ResetPasswordPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const check = useLiveCheck(async (value, signal) => {
-    const answer = await api.checkPassword(value, '', signal);
-    return { ok: answer.valid, message: answer.valid ? ACCOUNT_ENTRY_MESSAGES.looksGood : answer.msg };
-  }, PASSWORD_CHECK_DEBOUNCE_MS);
 
   if (token && live.isPending) return <PageLoading />;
   const dead = !token || live.data === false || !!errors.token;
@@ -57,20 +52,7 @@ export function ResetPasswordPage() {
           </Notice>
         ) : (
           <form className="login__form" onSubmit={onSubmit} noValidate>
-            <TextField
-              label="New password"
-              name="new_password"
-              type="password"
-              autoComplete="new-password"
-              hint={PASSWORD_MESSAGES.hint}
-              onChange={(e) => {
-                setErrors({});
-                if (e.currentTarget.value) check.check(e.currentTarget.value);
-                else check.reset();
-              }}
-              errors={errors.new_password ?? (check.result.state === 'error' ? [check.result.message] : undefined)}
-            />
-            {check.result.state === 'ok' && !errors.new_password ? <p className="register__good">{check.result.message}</p> : null}
+            <NewPasswordField label="New password" name="new_password" errors={errors.new_password} onValue={() => setErrors({})} />
             <Button type="submit" size="lg" className="login__submit" busy={busy}>
               {busy ? ACCOUNT_ENTRY_MESSAGES.justASecond : 'Save the new password'}
             </Button>

@@ -4,7 +4,7 @@
  * invited address, and a visitor whose address has an account is sent to sign in and back here.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ACCOUNT_ENTRY_MESSAGES, PASSWORD_CHECK_DEBOUNCE_MS, PASSWORD_MESSAGES, TEAM_MESSAGES, teamPaths } from '@lectern/core';
+import { ACCOUNT_ENTRY_MESSAGES, TEAM_MESSAGES, teamPaths } from '@lectern/core';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, isApiError, type FieldErrors } from '../../api/client.ts';
@@ -16,7 +16,7 @@ import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
 import { useSession } from '../../shared/useSession.ts';
 import { formatDate } from './money.ts';
-import { useLiveCheck } from './useLiveCheck.ts';
+import { NewPasswordField } from '../../shared/NewPasswordField.tsx';
 import './LoginPage.css';
 import './RegisterPage.css';
 
@@ -33,10 +33,6 @@ export function TeamJoinPage() {
   const form = useRef<HTMLFormElement>(null);
   /** The keyboard focus on the password when a reason shows under it (a screen reader reads it there). */
   const focusPassword = () => requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('input[name="password"]')?.focus());
-  const check = useLiveCheck(async (value, signal) => {
-    const answer = await api.checkPassword(value, info.data?.email ?? '', signal);
-    return { ok: answer.valid, message: answer.valid ? ACCOUNT_ENTRY_MESSAGES.looksGood : answer.msg };
-  }, PASSWORD_CHECK_DEBOUNCE_MS);
 
   if (isLoading || (token && info.isPending)) return <PageLoading />;
   const dead = !token || info.isError || !!errors.token;
@@ -108,20 +104,7 @@ export function TeamJoinPage() {
               <form ref={form} className="login__form" onSubmit={onSignUp} noValidate>
                 <p className="account__muted">{TEAM_MESSAGES.invitationSignIn}</p>
                 <TextField label="Email" name="email" type="email" value={invitation.email} readOnly autoComplete="username" />
-                <TextField
-                  label="Password"
-                  name="password"
-                  type="password"
-                  autoComplete="new-password"
-                  hint={PASSWORD_MESSAGES.hint}
-                  onChange={(e) => {
-                    setErrors({});
-                    if (e.currentTarget.value) check.check(e.currentTarget.value);
-                    else check.reset();
-                  }}
-                  errors={errors.password ?? (check.result.state === 'error' ? [check.result.message] : undefined)}
-                />
-                {check.result.state === 'ok' && !errors.password ? <p className="register__good">{check.result.message}</p> : null}
+                <NewPasswordField email={() => info.data?.email ?? ''} errors={errors.password} onValue={() => setErrors({})} />
                 <Button type="submit" size="lg" className="login__submit" busy={busy}>
                   {busy ? ACCOUNT_ENTRY_MESSAGES.justASecond : 'Create my account and join'}
                 </Button>
