@@ -90,8 +90,3 @@ export function refuseChapter(user: Account | null): never {
   assertCanReadChapter(user, { as_sample: 0, is_public: 0 });
   throw new AppError(403, READING_MESSAGES.subscriptionEnded);
 }
-
-export function assertAdmin(user: Pick<UserRow, 'is_admin'> | null, message: string): void {
-  if (!user) throw new AppError(401, MESSAGES.userNotLoggedIn);
-  if (!user.is_admin) throw new AppError(403, message);
-}

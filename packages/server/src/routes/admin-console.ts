@@ -24,8 +24,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, fieldError } from '../errors.ts';
-import { assertContentRole } from '../policies/admin.ts';
-import { assertAdmin } from '../policies/reading.ts';
+import { assertAdmin, assertContentRole } from '../policies/admin.ts';
 import { currentUser } from '../plugins/auth-context.ts';
 import type { AuditLog } from '../services/admin-audit.ts';
 import type { AdminDashboardService } from '../services/admin-dashboard.ts';

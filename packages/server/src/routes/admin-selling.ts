@@ -15,7 +15,7 @@ import {
 } from '@lectern/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { assertAdmin } from '../policies/reading.ts';
+import { assertAdmin } from '../policies/admin.ts';
 import { currentUser } from '../plugins/auth-context.ts';
 import { type AdminSellingService, teamIdOf } from '../services/admin-selling.ts';
 

@@ -6,7 +6,7 @@
 import { analyticsBatchSchema, analyticsPaths, analyticsReportQuerySchema, APP_MESSAGES } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { currentUser } from '../plugins/auth-context.ts';
-import { assertAdmin } from '../policies/reading.ts';
+import { assertAdmin } from '../policies/admin.ts';
 import type { AnalyticsService } from '../services/analytics.ts';
 import { TooManyRequests } from '../services/request-limits.ts';
 

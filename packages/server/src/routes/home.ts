@@ -14,7 +14,7 @@ import {
 } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { assertAdmin } from '../policies/reading.ts';
+import { assertAdmin } from '../policies/admin.ts';
 import { currentUser, requireSignedIn } from '../plugins/auth-context.ts';
 import type { HomeService } from '../services/home.ts';
 import { type Gate, inTurn } from '../util/gate.ts';

@@ -6,7 +6,7 @@ import { APP_MESSAGES, courseStatusesQuerySchema, liveCourseRequestSchema, liveE
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../plugins/auth-context.ts';
-import { assertAdmin } from '../policies/reading.ts';
+import { assertAdmin } from '../policies/admin.ts';
 import type { LiveTrainingService } from '../services/live-training.ts';
 
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1) });

@@ -5,7 +5,7 @@
 import { accountEntryPaths, APP_MESSAGES, MESSAGES, promotionQuerySchema, reactivateRequestSchema, subscribeRequestSchema, PLANS } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { assertAdmin } from '../policies/reading.ts';
+import { assertAdmin } from '../policies/admin.ts';
 import { currentUser, requireSignedIn } from '../plugins/auth-context.ts';
 import { type RequestLimits, TooManyRequests } from '../services/request-limits.ts';
 import type { SubscriptionsService } from '../services/subscriptions.ts';

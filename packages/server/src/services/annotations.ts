@@ -44,6 +44,7 @@ import {
 import type { AnnotationRow, TitleRow, UserRow } from '../db/schema.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
 import { sanitizeFragment } from '../ingest/render.ts';
+import { assertPreviewRole } from '../policies/admin.ts';
 import { assertCanReadChapter, hasLiveSubscription } from '../policies/reading.ts';
 import type { AnnotationChanges, AnnotationsRepository, Visibility } from '../repositories/annotations.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
@@ -259,7 +260,7 @@ export class AnnotationsService {
   }
 
   private assertPreviewCreator(caller: AnnotationCaller | null): void {
-    if (!caller?.user.is_preview_creator && !caller?.user.is_admin) throw new AppError(caller ? 403 : 401, ANNOTATION_MESSAGES.previewOnly);
+    assertPreviewRole(caller?.user ?? null, ANNOTATION_MESSAGES.previewOnly);
   }
 
   private hasLiveSubscription(caller: AnnotationCaller | null): boolean {
