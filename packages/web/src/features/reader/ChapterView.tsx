@@ -10,6 +10,8 @@
  * A second, hidden frame holds the next chapter (DESIGN.md: "the next chapter is prepared in a hidden frame ahead of
  * time"): once the reader has a chapter on screen and the next one is decrypted, its document is written and laid
  * out there while the reader reads, and turning into it swaps the frames instead of parsing and laying out then.
+ * In a book that reads as one scroll (rendition:flow scrolled-continuous, engine/continuousScroll.ts), scrolling on
+ * past the end slides that next chapter up from below before the swap.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -22,6 +24,7 @@ import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirec
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
 import { adaptBookStyles } from './engine/bookStyles.ts';
 import { chapterShell, firstSlice, SLICE_MIN_CHARS, SliceFiller, slicesOf } from './engine/chapterSlices.ts';
+import { readsContinuously, settleSlide, slideIn, watchContinuousScroll, type Direction } from './engine/continuousScroll.ts';
 import type { InitialPosition } from '../../shared/reading/position.ts';
 
 /** A chapter's document, as ChapterView writes it. */
@@ -178,6 +181,12 @@ export function ChapterView(props: ChapterViewProps) {
     const sliced = swap ? null : slicesOf(source.html);
     const start = sliced ? firstSlice(source.html, sliced, p.initial()) : null;
     let filling = false;
+    if (!swap) {
+      // a slide into the next chapter that did not end in it (another chapter came): both frames back in place
+      settleSlide(frameRefs[0].current, frameRefs[1].current);
+      const spare = frameRefs[(1 - activeRef.current) as 0 | 1].current;
+      if (spare) spare.style.visibility = 'hidden';
+    }
     if (swap) {
       performance.mark('reader:document-swapped');
       prepared.current = null;
@@ -193,6 +202,7 @@ export function ChapterView(props: ChapterViewProps) {
       performance.mark('reader:document-written');
     }
     let cancelled = false;
+    let stopWatching: (() => void) | null = null;
     let idleHandle: number | undefined;
     const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 16));
     const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
@@ -236,8 +246,22 @@ export function ChapterView(props: ChapterViewProps) {
         // chapter whose controller is gone (turning past a chapter's end by key, then on or back, did nothing).
         const focused = document.activeElement === old;
         old.style.visibility = 'hidden';
+        settleSlide(old, frame);
         if (focused) controller.focus();
       }
+      // A book that reads as one scroll: on past this chapter's end or top into its neighbour (by wheel or finger;
+      // keys do so through the controller). The next chapter, when laid out already, slides up from below.
+      let sliding = false;
+      const readOn = (direction: Direction) => {
+        const at = latest.current;
+        if (cancelled || filling || sliding || !readsContinuously(at.prefs.pagination, at.rendition) || verticalWriting(doc)) return;
+        const spare = frameRefs[(1 - activeRef.current) as 0 | 1].current;
+        if (direction === 'next' && spare && at.next && prepared.current && sameSource(prepared.current, at.next)) {
+          sliding = true;
+          void slideIn(frame, spare, window.matchMedia('(prefers-reduced-motion: reduce)').matches).then(() => void (!cancelled && latest.current.callbacks.onEdge('next')));
+        } else at.callbacks.onEdge(direction);
+      };
+      stopWatching = watchContinuousScroll(doc, readOn);
       const whole = () => {
         filling = false;
         controller.complete();
@@ -272,6 +296,7 @@ export function ChapterView(props: ChapterViewProps) {
     });
     return () => {
       cancelled = true;
+      stopWatching?.();
       if (idleHandle !== undefined) cancelIdle(idleHandle);
     };
   }, [props.html, props.baseHref, props.stylesheets, props.label, props.href, rootKey, props.alignXCenter]);
