@@ -2,7 +2,7 @@
  * buildApp(config): the whole server wired together — database, repositories, services, plugins and routes.
  * Tests, the command line, the benchmark and main.ts all build the app through here.
  */
-import fs from 'node:fs';
+import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -112,7 +112,8 @@ import { ReaderService } from './services/reader.ts';
 import { SignInThrottle } from './services/sign-in-throttle.ts';
 import { FirstOperatorService } from './services/first-operator.ts';
 import { CsrfTokens } from './services/tokens.ts';
-import { ContentStore } from './storage/content-store.ts';
+import { type ContentStore, LocalContentStore, totalBytes } from './storage/content-store.ts';
+import { openContentStore } from './storage/open-content-store.ts';
 import { Gate } from './util/gate.ts';
 
 /**
@@ -208,8 +209,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     await db.close();
     throw err;
   }
-  const store = new ContentStore(config.dataDir);
-  fs.mkdirSync(store.root, { recursive: true });
+  const store = await openContentStore(config);
   const users = new UsersRepository(db.kysely);
   const searchRepo = new SearchRepository(db.kysely, db.engine, db.reads);
   const catalogRepo = new CatalogRepository(db.kysely, searchRepo);
@@ -264,7 +264,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     dashboard: new AdminDashboardService(new AdminDashboardRepository(db.kysely, db.engine), audit, {
       version: lecternVersion(),
       engine: db.engine,
-      contentRoot: store.root,
+      contentRoot: path.join(config.dataDir, 'content'),
+      ...(store instanceof LocalContentStore ? {} : { contentBytes: () => totalBytes(store) }),
       importQueue: () => services.importer.queueLoad,
       errors,
       jobs,
@@ -299,7 +300,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       forcePrivate: config.highlightPrivacy === 'private-only',
     }),
     scriptedFrames: new ScriptedFrames(secret, config.scriptedOrigin, catalog, sessions, new ScriptsConsentsRepository(db.kysely)),
-    media: new MediaService(secret, catalog, mediaRepo, store, catalogCache),
+    media: new MediaService(secret, catalog, mediaRepo, catalogCache),
     search: new SearchService(searchRepo, catalogRepo, catalog),
     home: new HomeService(new HomeRepository(db.kysely, undefined, db.reads), catalogRepo, catalog, undefined, serverChanges),
     live: new LiveTrainingService(new LiveTrainingRepository(db.kysely)),
@@ -405,7 +406,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   registerSecurityHeaders(app, config.scriptedOrigin ? [config.scriptedOrigin] : []);
   // serve: false — only for reply.sendFile of book resources and covers (with HTTP ranges). cacheControl: false
   // keeps the routes' own cache-control (else every chapter stylesheet and image is revalidated: max-age=0).
-  await app.register(fastifyStatic, { root: store.root, serve: false, cacheControl: false });
+  await app.register(fastifyStatic, { root: store instanceof LocalContentStore ? store.root : path.join(config.dataDir, 'content'), serve: false, cacheControl: false });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
@@ -432,7 +433,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   liveTrainingRoutes(app, { live: services.live });
   marketingRoutes(app, { marketing: services.marketing, listing: services.listingRequests });
   analyticsRoutes(app, { analytics: services.analytics });
-  bookRoutes(app, { catalog: services.catalog, buyLinks: services.marketing, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), contentRoot: store.root, listing: services.listingRequests });
+  bookRoutes(app, { catalog: services.catalog, buyLinks: services.marketing, taxonomy: new TaxonomyLookups(new CatalogRepository(db.kysely)), store, listing: services.listingRequests });
   // Multipart only where uploads are taken: registered on the whole app, its two hooks ran on every request
   // (a 'close' listener and an async onResponse per request; bench/http.ts).
   await app.register(async (uploads) => {
@@ -445,7 +446,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   positionRoutes(app, { positions: services.positions });
   annotationRoutes(app, { annotations: services.annotations });
   scriptedFrameRoutes(app, services.scriptedFrames);
-  mediaRoutes(app, { media: services.media, contentRoot: store.root, supportEmail: config.supportEmail });
+  mediaRoutes(app, { media: services.media, store, supportEmail: config.supportEmail });
   // Debug or test mode only (config.debugMode): in production the address stays unknown, a 404.
   const debug = config.debugMode ? new DebugLog((entry) => app.log.info({ debug: entry }, 'page debug message')) : null;
   if (debug) debugRoutes(app, debug);
@@ -456,7 +457,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
     },
   });
 
-  const scripted = config.scriptedOrigin ? buildScriptedOrigin(services.scriptedFrames, new URL(config.publicUrl).origin, config.logLevel) : null;
+  const scripted = config.scriptedOrigin ? buildScriptedOrigin(services.scriptedFrames, store, new URL(config.publicUrl).origin, config.logLevel) : null;
   if (scripted) app.addHook('onClose', async () => scripted.close());
   return { app, scripted, debug, db, services, config, routes };
 }

@@ -8,11 +8,19 @@ import { HIGHLIGHT_PRIVACY_SETTINGS, type HighlightPrivacySetting } from '@lecte
 import { z } from 'zod';
 import { NEWSLETTER_DEFAULT_DAYS } from '@lectern/core';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './ingest/worker-protocol.ts';
+import type { S3Settings } from './storage/s3-content-store.ts';
 
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * CONTENT_STORE: where content files are kept (docs/decisions.md "The content store"): null for DATA_DIR/content, or
+   * s3://bucket/prefix for an S3-compatible bucket (endpoint and credentials from the usual AWS_* variables)
+   */
+  contentStore: string | null;
+  /** the S3 client's settings when contentStore is s3:// (storage/s3-content-store.ts) */
+  s3: Omit<S3Settings, 'url'>;
   /** postgres://... switches from the embedded SQLite file to PostgreSQL */
   databaseUrl: string | null;
   /** how long to wait for PostgreSQL to answer a new connection before saying it cannot be reached */
@@ -109,6 +117,18 @@ const envSchema = z.object({
     }),
   HOST: z.string().optional(),
   DATA_DIR: z.string().optional(),
+  CONTENT_STORE: z
+    .string()
+    .optional()
+    .refine((v) => !v || v === 'local' || /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(v), {
+      message: 'CONTENT_STORE must be s3://bucket or s3://bucket/prefix (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens), or local (leave it unset for DATA_DIR/content)',
+    }),
+  AWS_ENDPOINT_URL: z.string().url({ message: 'AWS_ENDPOINT_URL must be an address such as http://127.0.0.1:9000' }).optional().or(z.literal('')),
+  AWS_ENDPOINT_URL_S3: z.string().url({ message: 'AWS_ENDPOINT_URL_S3 must be an address such as http://127.0.0.1:9000' }).optional().or(z.literal('')),
+  S3_ENDPOINT: z.string().url({ message: 'S3_ENDPOINT must be an address such as http://127.0.0.1:9000' }).optional().or(z.literal('')),
+  AWS_REGION: z.string().optional(),
+  AWS_DEFAULT_REGION: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'true', 'false', ''], { message: 'S3_FORCE_PATH_STYLE must be 1 or 0' }).optional(),
   DATABASE_URL: z
     .string()
     .optional()
@@ -263,6 +283,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: e.PORT,
     host: e.HOST || '127.0.0.1',
     dataDir,
+    contentStore: e.CONTENT_STORE && e.CONTENT_STORE !== 'local' ? e.CONTENT_STORE : null,
+    s3: {
+      endpoint: e.AWS_ENDPOINT_URL_S3 || e.AWS_ENDPOINT_URL || e.S3_ENDPOINT || null,
+      region: e.AWS_REGION || e.AWS_DEFAULT_REGION || 'us-east-1',
+      // a store of one's own (an endpoint given) is reached by path unless told otherwise; AWS by host name
+      forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === '1' || e.S3_FORCE_PATH_STYLE === 'true' : Boolean(e.AWS_ENDPOINT_URL_S3 || e.AWS_ENDPOINT_URL || e.S3_ENDPOINT),
+      // the SDK's own chain reads AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (and profiles, roles) when left null
+      credentials: null,
+    },
     databaseUrl: e.DATABASE_URL || null,
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
     trialDays: e.TRIAL_DAYS,

@@ -7,8 +7,6 @@
  * who may frame it (the app's origin only) and what the page may load (its own origin's files). What it cannot
  * find, or may not give, is a plain 404.
  */
-import { createReadStream } from 'node:fs';
-import fs from 'node:fs/promises';
 import { READING_SYSTEM_NAME, type RootAttributes, type RootElementAttributes } from '@lectern/core';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { type DefaultTreeAdapterTypes as P5, parseFragment, serialize } from 'parse5';
@@ -16,6 +14,10 @@ import { EMBED_CLASS } from './ingest/render.ts';
 import { bookFileType } from './plugins/book-files.ts';
 import type { FrameBinding, ScriptedFrames } from './services/scripted-frames.ts';
 import { BINDING_COOKIE, onScriptedOrigin } from './services/scripted-frames.ts';
+import { type ContentStore, readStored } from './storage/content-store.ts';
+
+/** A book's stylesheet is rewritten in memory; past this it is refused (an import's files are far smaller). */
+const MAX_STYLESHEET_BYTES = 64 * 1024 * 1024;
 
 const RUNTIME_PATH = '/lectern-reading-system.js';
 
@@ -195,7 +197,7 @@ export function bindingCookie(bind: FrameBinding, scriptedOrigin: string): strin
   return `${BINDING_COOKIE}=${bind.value}; Path=${bind.path}; Max-Age=${bind.maxAgeSeconds}; HttpOnly; ${site}`;
 }
 
-export function buildScriptedOrigin(frames: ScriptedFrames, appOrigin: string, logLevel: string): FastifyInstance {
+export function buildScriptedOrigin(frames: ScriptedFrames, store: ContentStore, appOrigin: string, logLevel: string): FastifyInstance {
   // No request lines: every address here carries a capability token (errors are still logged).
   const app = Fastify({ logger: logLevel === 'silent' ? false : { level: logLevel }, disableRequestLogging: true, routerOptions: { ignoreTrailingSlash: false, maxParamLength: 600 } });
 
@@ -227,11 +229,11 @@ export function buildScriptedOrigin(frames: ScriptedFrames, appOrigin: string, l
       return reply.type('text/html; charset=utf-8').send(page);
     }
     if (found.kind !== 'resource') return common(reply, appOrigin).code(404).type('text/plain; charset=utf-8').send('Not found');
-    const type = await bookFileType(found.mediaType, found.file, { allowScripts: true });
+    const type = await bookFileType(found.mediaType, store, found.file, { allowScripts: true });
     // The book's stylesheets name its files by the app's addresses: here they are below the token.
-    if (type === 'text/css') return reply.type('text/css; charset=utf-8').send(onScriptedOrigin(await fs.readFile(found.file, 'utf8'), bookId, token));
+    if (type === 'text/css') return reply.type('text/css; charset=utf-8').send(onScriptedOrigin((await readStored(store, found.file, MAX_STYLESHEET_BYTES)).toString('utf8'), bookId, token));
     // Its other files go as the app sends them (HTML and unknown types as text), only never framed by anyone else.
-    return reply.header('cross-origin-resource-policy', 'same-origin').type(type).send(createReadStream(found.file));
+    return reply.header('cross-origin-resource-policy', 'same-origin').type(type).send(await store.read(found.file));
   });
 
   app.setNotFoundHandler((_request, reply) => common(reply, appOrigin).code(404).type('text/plain; charset=utf-8').send('Not found'));

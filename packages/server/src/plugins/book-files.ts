@@ -8,11 +8,11 @@
  *   scripts keep a script type only for titles an admin allowed to run scripts (their reader frame loads them);
  *   HTML, XHTML, XML, scripts and anything unknown become `text/plain`.
  */
-import fs from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { ReadCache } from '../util/cache.ts';
+import { type ContentStore, LocalContentStore, readStored, type StoredFile } from '../storage/content-store.ts';
 
 export const BOOK_FILE_CSP =
   "sandbox; default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; media-src 'self'; form-action 'none'; frame-ancestors 'self'";
@@ -69,40 +69,54 @@ export function isInertSvg(text: string): boolean {
   return !active && !instructions;
 }
 
-async function svgIsInert(file: string): Promise<boolean> {
+async function svgIsInert(store: ContentStore, file: string): Promise<boolean> {
   const known = svgVerdicts.get(file);
   if (known !== undefined) return known;
-  const handle = await fs.open(file, 'r');
-  let verdict = false;
-  try {
-    const { size } = await handle.stat();
-    if (size <= MAX_SVG_BYTES) verdict = isInertSvg(await handle.readFile('utf8'));
-  } finally {
-    await handle.close();
-  }
+  const stat = await store.stat(file);
+  if (!stat) throw Object.assign(new Error(`no stored file ${file}`), { code: 'ENOENT' });
+  const verdict = stat.size <= MAX_SVG_BYTES && isInertSvg((await readStored(store, file, MAX_SVG_BYTES)).toString('utf8'));
   svgVerdicts.set(file, verdict);
   return verdict;
 }
 
-/** The Content-Type a book file is served with (see the module comment). */
-export async function bookFileType(declared: string, file: string, opts: { allowScripts: boolean }): Promise<string> {
+/** The Content-Type a book file (`file`: its storage path) is served with (see the module comment). */
+export async function bookFileType(declared: string, store: ContentStore, file: string, opts: { allowScripts: boolean }): Promise<string> {
   const type = essence(declared);
   if (PASSED_THROUGH.some((pattern) => pattern.test(type))) return type;
-  if (type === SVG) return (await svgIsInert(file)) ? SVG : PLAIN;
+  if (type === SVG) return (await svgIsInert(store, file)) ? SVG : PLAIN;
   if (SCRIPT_TYPES.has(type) && opts.allowScripts) return 'text/javascript';
   return PLAIN;
 }
 
-/** Sends a stored book file (below `root`) with the headers every book file carries and the type chosen above. */
-export async function sendBookFile(reply: FastifyReply, root: string, file: string, declared: string, opts: { allowScripts: boolean }): Promise<FastifyReply> {
-  reply.header('content-security-policy', BOOK_FILE_CSP);
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('cross-origin-resource-policy', 'same-origin');
-  reply.type(await bookFileType(declared, file, opts));
+/** Sends a stored book file (`file`: its storage path) with the headers every book file carries and the type chosen above. */
+export async function sendBookFile(reply: FastifyReply, store: ContentStore, file: string, declared: string, opts: { allowScripts: boolean }): Promise<FastifyReply> {
+  if (!(store instanceof LocalContentStore)) {
+    // another store: its size and time first, so a missing file is the 404 @fastify/send answers on disk
+    const stat = await store.stat(file);
+    if (!stat) return notFound(reply);
+    bookFileHeaders(reply, await bookFileType(declared, store, file, opts));
+    return sendFromStore(reply, store, file, stat, { weakTag: true });
+  }
+  bookFileHeaders(reply, await bookFileType(declared, store, file, opts));
   // contentType: false — the plugin would otherwise type the file by its stored name's extension, over ours;
   // highWaterMark as for media files (sendMediaFile): fs's 64 KiB reads, not @fastify/send's 16 KiB.
   const options = { contentType: false, highWaterMark: MEDIA_READ_BYTES } as Parameters<typeof reply.sendFile>[2];
-  return reply.sendFile(file.slice(root.length + 1), root, options);
+  return reply.sendFile(localPath(store, file), store.root, options);
+}
+
+function bookFileHeaders(reply: FastifyReply, type: string): void {
+  reply.header('content-security-policy', BOOK_FILE_CSP);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('cross-origin-resource-policy', 'same-origin');
+  reply.type(type);
+}
+
+/** The path below the store's folder @fastify/send is given (checked by resolve: nothing outside the folder). */
+const localPath = (store: LocalContentStore, file: string) => store.resolve(file).slice(store.root.length + 1);
+
+function notFound(reply: FastifyReply): FastifyReply {
+  reply.callNotFound();
+  return reply;
 }
 
 /**
@@ -118,12 +132,9 @@ export async function sendBookFile(reply: FastifyReply, root: string, file: stri
  * Several ranges are answered with the whole file, 200 (a server may ignore Range, §14.2; players ask for one):
  * docs/decisions.md "Media streaming".
  */
-export async function sendMediaFile(reply: FastifyReply, root: string, file: string, declared: string): Promise<FastifyReply> {
-  const stat = await fs.stat(file).catch(() => null);
-  if (!stat?.isFile()) {
-    reply.callNotFound();
-    return reply;
-  }
+export async function sendMediaFile(reply: FastifyReply, store: ContentStore, file: string, declared: string): Promise<FastifyReply> {
+  const stat = await store.stat(file).catch(() => null);
+  if (!stat) return notFound(reply);
   const etag = `"${stat.size.toString(16)}-${stat.mtime.getTime().toString(16)}"`;
   const headers = reply.request.raw.headers;
   reply.header('etag', etag);
@@ -133,15 +144,80 @@ export async function sendMediaFile(reply: FastifyReply, root: string, file: str
     return reply.code(verdict).send();
   }
   normaliseRange(headers, stat.size);
-  reply.header('content-security-policy', BOOK_FILE_CSP);
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('cross-origin-resource-policy', 'same-origin');
-  reply.type(await bookFileType(declared, file, { allowScripts: false }));
+  bookFileHeaders(reply, await bookFileType(declared, store, file, { allowScripts: false }));
+  if (!(store instanceof LocalContentStore)) return sendFromStore(reply, store, file, stat, { weakTag: false });
   // highWaterMark: @fastify/send hands fs.createReadStream `highWaterMark: null` when none is given, which is not
   // fs's 64 KiB default but a plain stream's 16 KiB: four times the reads and writes per byte, 2-3 times a bare
   // node:http sender's CPU per MB (bench/media-stream.ts). Its type declarations do not name the option.
   const options = { contentType: false, etag: false, highWaterMark: MEDIA_READ_BYTES } as Parameters<typeof reply.sendFile>[2];
-  return reply.sendFile(file.slice(root.length + 1), root, options);
+  return reply.sendFile(localPath(store, file), store.root, options);
+}
+
+/**
+ * A file of a store that is not this machine's disk (storage/s3-content-store.ts), answered as @fastify/send answers
+ * for a local one: Accept-Ranges, Last-Modified, a weak ETag for book files (sendMediaFile set its strong one and
+ * took its tag preconditions already), 304 for If-None-Match / If-Modified-Since, If-Range, one byte range as a 206
+ * read from the store as a range (never the whole file), 416 with `bytes *\/size` for a range past the end, several
+ * ranges as the whole file, HEAD without a body.
+ */
+async function sendFromStore(reply: FastifyReply, store: ContentStore, file: string, stat: StoredFile, opts: { weakTag: boolean }): Promise<FastifyReply> {
+  const headers = reply.request.raw.headers;
+  const lastModified = stat.mtime.toUTCString();
+  reply.header('accept-ranges', 'bytes').header('last-modified', lastModified);
+  if (opts.weakTag) {
+    const etag = `W/"${stat.size.toString(16)}-${stat.mtime.getTime().toString(16)}"`;
+    reply.header('etag', etag);
+    const ifNoneMatch = headers['if-none-match'];
+    if (ifNoneMatch !== undefined) {
+      if (tagList(ifNoneMatch).some((t) => t === '*' || opaque(t) === opaque(etag))) return reply.code(304).send();
+    } else if (notModifiedSince(headers['if-modified-since'], stat.mtime)) {
+      return reply.code(304).send();
+    }
+  } else if (headers['if-none-match'] === undefined && notModifiedSince(headers['if-modified-since'], stat.mtime)) {
+    return reply.code(304).send();
+  }
+  let range = byteRange(headers.range, stat.size);
+  const ifRange = String(headers['if-range'] ?? '').trim();
+  // a tag in If-Range never matches a weak tag; a date must be the file's own (RFC 9110 §13.1.5)
+  if (range && ifRange && (ifRange.startsWith('"') || ifRange.startsWith('W/') || Date.parse(ifRange) !== Math.floor(stat.mtime.getTime() / 1000) * 1000)) range = null;
+  if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${stat.size}`).send();
+  if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`);
+  const length = range ? range.end - range.start + 1 : stat.size;
+  reply.header('content-length', String(length));
+  if (reply.request.method === 'HEAD' || length === 0) return reply.send();
+  return reply.send(await store.read(file, range ?? undefined));
+}
+
+function notModifiedSince(value: string | undefined, mtime: Date): boolean {
+  if (!value) return false;
+  const since = Date.parse(value);
+  return !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since;
+}
+
+/**
+ * One byte range of a file of `size` bytes, as @fastify/send (range-parser) reads it: null for none, an invalid one
+ * or several (the whole file), 'unsatisfiable' for one past the end (416).
+ */
+export function byteRange(value: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  if (value === undefined) return null;
+  const set = /^\s*bytes\s*=(.*)$/i.exec(value);
+  if (!set) return null;
+  const specs = set[1]!.split(',').map((spec) => spec.trim());
+  if (specs.length !== 1) return null;
+  const m = /^(\d*)-(\d*)$/.exec(specs[0]!);
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start > end && m[1] !== '' && m[2] !== '' && Number(m[1]) > Number(m[2])) return null;
+  if (start > end || start >= size) return 'unsatisfiable';
+  return { start, end };
 }
 
 /** fs.createReadStream's own default; more grows memory with the readers (100 readers x 256 KiB: +28 MB). */

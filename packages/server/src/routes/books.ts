@@ -8,6 +8,7 @@ import { chooseCoding } from '../util/compressed-bytes.ts';
 import { type Gate, inTurn } from '../util/gate.ts';
 import type { CatalogService, TaxonomyLookups } from '../services/catalog.ts';
 import type { MarketingService } from '../services/marketing.ts';
+import type { ContentStore } from '../storage/content-store.ts';
 
 const bookParams = z.object({ bookId: z.string().min(1).max(200) });
 const chapterParams = bookParams.extend({ '*': z.string().min(1, 'chapter path is required').max(1000) });
@@ -16,7 +17,7 @@ const downloadQuery = z.object({ download: z.enum(['0', '1']).optional() });
 /** `h=360`: the variant title cards show, 360 pixels high. */
 const coverQuery = z.object({ h: z.literal('360').transform(() => 360 as const).optional() });
 
-export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; buyLinks: Pick<MarketingService, 'buyLink'>; taxonomy: TaxonomyLookups; contentRoot: string; listing: Gate }): void {
+export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService; buyLinks: Pick<MarketingService, 'buyLink'>; taxonomy: TaxonomyLookups; store: ContentStore; listing: Gate }): void {
   // continue_url and progress depend on who asks: no shared cache may keep these answers.
   app.get('/api/v1/book/', async (request, reply) => {
     const query = bookListQuerySchema.parse(request.query);
@@ -41,7 +42,7 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
     const { h } = coverQuery.parse(request.query);
     const cover = await deps.catalog.cover(bookId, h);
     reply.header('cache-control', 'public, max-age=86400');
-    return sendBookFile(reply, deps.contentRoot, cover.file, cover.mediaType, { allowScripts: false });
+    return sendBookFile(reply, deps.store, cover.file, cover.mediaType, { allowScripts: false });
   });
 
   app.get('/api/v1/book/:bookId/chapter/*', async (request, reply) => {
@@ -65,7 +66,7 @@ export function bookRoutes(app: FastifyInstance, deps: { catalog: CatalogService
     } else {
       reply.header('cache-control', 'public, max-age=86400');
     }
-    return sendBookFile(reply, deps.contentRoot, found.file, found.mediaType, { allowScripts: found.allowScripts });
+    return sendBookFile(reply, deps.store, found.file, found.mediaType, { allowScripts: found.allowScripts });
   });
 
   app.get('/api/v1/topics/', async (_request, reply) => inTurn(deps.listing, reply, () => deps.catalog.topics()));

@@ -1,7 +1,7 @@
 /**
  * Video courses and audiobooks (docs/decisions.md "Media serving"): the video session (reader.md §7 `GET
  * /api/v1/player/kaltura_session/`), a part's stream and captions, and a title's preview clip. The streams go out as
- * book files do (plugins/book-files.ts sendMediaFile: sandbox CSP, nosniff, ranges, HEAD, from disk).
+ * book files do (plugins/book-files.ts sendMediaFile: sandbox CSP, nosniff, ranges, HEAD, from the content store).
  */
 import { mediaSessionQuerySchema, type MediaSupport, paths } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { currentUser } from '../plugins/auth-context.ts';
 import { BOOK_FILE_CSP, sendMediaFile } from '../plugins/book-files.ts';
 import type { MediaService } from '../services/media.ts';
+import type { ContentStore } from '../storage/content-store.ts';
 
 const bookParams = z.object({ bookId: z.string().min(1).max(200) });
 /** a part's path is one segment (the import names parts `01-intro.mp4`: no slashes) */
@@ -22,8 +23,8 @@ const streamQuery = z.object({ ks: z.string().max(1000).optional() });
 const PART_CACHE = 'private, max-age=3600';
 const PREVIEW_CACHE = 'public, max-age=86400';
 
-export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; contentRoot: string; supportEmail?: string | null }): void {
-  const { media, contentRoot } = deps;
+export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; store: ContentStore; supportEmail?: string | null }): void {
+  const { media, store } = deps;
 
   // Where the video-failure page points (reader.md §2): the operator's SUPPORT_EMAIL, for anyone (a visitor's
   // preview can fail too). Only configuration: no service to ask.
@@ -46,7 +47,7 @@ export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; c
       const { bookId } = bookParams.parse(request.params);
       const clip = await media.preview(bookId);
       reply.header('cache-control', PREVIEW_CACHE);
-      return sendMediaFile(reply, contentRoot, clip.file, clip.mime);
+      return sendMediaFile(reply, store, clip.file, clip.mime);
     },
   });
 
@@ -75,7 +76,7 @@ export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; c
       const part = await media.stream(bookId, href, await currentUser(request), ks);
       // the answer depends on the session cookie too (services/media.ts): no shared cache may keep it
       reply.header('cache-control', PART_CACHE).header('vary', 'Cookie');
-      return sendMediaFile(reply, contentRoot, part.file, part.mime);
+      return sendMediaFile(reply, store, part.file, part.mime);
     },
   });
 }

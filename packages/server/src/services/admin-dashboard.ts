@@ -89,6 +89,8 @@ export class AdminDashboardService {
       version: string;
       engine: 'sqlite' | 'postgres';
       contentRoot: string;
+      /** the store's size when it is not the folder `contentRoot` (an S3 bucket: its objects listed) */
+      contentBytes?: () => Promise<number>;
       importQueue: () => { running: number; waiting: number };
       errors: RecentErrors;
       jobs: JobRuns;
@@ -247,7 +249,7 @@ export class AdminDashboardService {
   private async contentStoreBytes(): Promise<number> {
     const t = this.now().getTime();
     if (this.storeSize && t - this.storeSize.at < 60_000) return this.storeSize.bytes;
-    const bytes = await sizeOf(this.health.contentRoot);
+    const bytes = this.health.contentBytes ? await this.health.contentBytes() : await sizeOf(this.health.contentRoot);
     this.storeSize = { at: t, bytes };
     return bytes;
   }

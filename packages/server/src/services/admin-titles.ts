@@ -88,20 +88,23 @@ export class AdminTitlesService {
     }
     const folder = `${title.book_id}${COVER_FOLDER}${randomToken(6)}`;
     const stored = `${folder}/cover.${checked.kind.ext}`;
-    const dir = this.files.store.resolve(folder);
-    await fs.mkdir(dir, { recursive: true });
+    // staged and committed as an import's files are (storage/content-store.ts), removed again if the row is not set
+    const staging = await this.files.store.beginStaging();
+    let inStore = false;
     let before: string | null;
     try {
-      await fs.writeFile(path.join(dir, `cover.${checked.kind.ext}`), checked.data);
+      await fs.writeFile(path.join(staging.dir, `cover.${checked.kind.ext}`), checked.data);
+      await staging.commit(folder);
+      inStore = true;
       ({ before } = await this.repo.setCover(title, stored, checked.kind.mediaType));
     } catch (err) {
-      await fs.rm(dir, { recursive: true, force: true });
+      await (inStore ? this.files.store.removeFolder(folder) : staging.abort()).catch(() => {});
       throw err;
     }
     committed?.(title);
     // the cover an earlier upload made (with its card variant); a book's own cover file stays with its edition
     const old = before?.split('/')[0];
-    if (old && old.includes(COVER_FOLDER) && old !== folder) await fs.rm(this.files.store.resolve(old), { recursive: true, force: true }).catch(() => {});
+    if (old && old.includes(COVER_FOLDER) && old !== folder) await this.files.store.removeFolder(old).catch(() => {});
     await this.forget(title.book_id, title.id);
     return { title: await this.detail(bookId), width: checked.width, height: checked.height, media_type: checked.kind.mediaType };
   }

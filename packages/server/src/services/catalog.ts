@@ -31,7 +31,7 @@ import { decodeCursor, encodeCursor } from './listing-cursor.ts';
 import type { EntryChapters, PositionsRepository } from '../repositories/positions.ts';
 import type { ProgressRepository } from '../repositories/progress.ts';
 import type { MediaPart, MediaRepository } from '../repositories/media.ts';
-import type { ContentStore } from '../storage/content-store.ts';
+import { type ContentStore, readStored } from '../storage/content-store.ts';
 import { coverVariant, type CoverVariantHeight } from '../storage/cover-variants.ts';
 import { continueTarget } from './positions.ts';
 import { ReadCache, stringBytes } from '../util/cache.ts';
@@ -358,12 +358,12 @@ export class CatalogService {
       const asChapter = await this.catalog.findChapter(title.id, resource.full_path);
       if (asChapter && chapterAccess(user, asChapter, true) === 'sample') {
         if (!resource.sample_storage_path) refuseChapter(user);
-        return { kind: 'resource', file: this.store.resolve(resource.sample_storage_path), mediaType: resource.media_type, size: resource.sample_size ?? 0, allowScripts: false, partial: true };
+        return { kind: 'resource', file: resource.sample_storage_path, mediaType: resource.media_type, size: resource.sample_size ?? 0, allowScripts: false, partial: true };
       }
     }
     return {
       kind: 'resource',
-      file: this.store.resolve(resource.storage_path),
+      file: resource.storage_path,
       mediaType: resource.media_type,
       size: resource.size,
       allowScripts: title.allow_scripts === 1,
@@ -431,12 +431,17 @@ export class CatalogService {
     return this.media.durationsOf(title.id);
   }
 
+  /** A stored file read whole (a frame document, services/scripted-frames.ts), refused past `maxBytes`. */
+  readStoredFile(storagePath: string, maxBytes: number): Promise<Buffer> {
+    return readStored(this.store, storagePath, maxBytes);
+  }
+
   /** The cover, or its variant `height` pixels high when asked for one (the original when it cannot be scaled). */
   async cover(bookId: string, height?: CoverVariantHeight): Promise<{ file: string; mediaType: string }> {
     const title = await this.requireTitle(bookId);
     if (!title.cover_path || !title.cover_media_type) throw notFound('This title has no cover.');
-    const file = this.store.resolve(title.cover_path);
-    const variant = height ? await coverVariant(file, title.cover_media_type, height) : null;
+    const file = title.cover_path;
+    const variant = height ? await coverVariant(this.store, file, title.cover_media_type, height) : null;
     return variant ? { file: variant, mediaType: 'image/webp' } : { file, mediaType: title.cover_media_type };
   }
 

@@ -223,7 +223,7 @@ export class ImportService {
       await this.told(title);
       return { book_id: title.book_id, title: title.title, chapters: edition.chapters.length, warnings: worked.title.warnings };
     } catch (err) {
-      if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });
+      if (committedFolder) await this.store.removeFolder(committedFolder);
       else await staging.abort();
       throw err;
     }
@@ -352,7 +352,7 @@ export class ImportService {
       await this.told(title);
       return { book_id: title.book_id, title: title.title, chapters: edition.bundle.chapters.length, warnings: parsed.warnings };
     } catch (err) {
-      if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });
+      if (committedFolder) await this.store.removeFolder(committedFolder);
       else await staging.abort();
       throw err;
     }
@@ -431,7 +431,7 @@ export class ImportService {
       await this.changes?.record(old.book_id, old.id).catch(() => {});
       // The old edition's folders, now that nothing refers to them (a cover variant made meanwhile goes with them).
       const oldFolders = new Set(done.oldFiles.map((f) => f.split('/')[0]!).filter((f) => f && f !== folder));
-      for (const f of oldFolders) await fs.rm(this.store.resolve(f), { recursive: true, force: true }).catch(() => {});
+      for (const f of oldFolders) await this.store.removeFolder(f).catch(() => {});
       return {
         book_id: done.title.book_id,
         title: done.title.title,
@@ -444,7 +444,7 @@ export class ImportService {
         replaced: { kept: done.kept, added: done.added, removed: done.removed },
       };
     } catch (err) {
-      if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });
+      if (committedFolder) await this.store.removeFolder(committedFolder);
       else await staging.abort();
       throw err;
     }
@@ -548,7 +548,7 @@ export class ImportService {
         this.cache?.forgetTitle(old.book_id, old.id);
         await this.changes?.record(old.book_id, old.id).catch(() => {});
         const oldFolders = new Set(done.oldFiles.map((f) => f.split('/')[0]!).filter((f) => f && f !== folder));
-        for (const f of oldFolders) await fs.rm(this.store.resolve(f), { recursive: true, force: true }).catch(() => {});
+        for (const f of oldFolders) await this.store.removeFolder(f).catch(() => {});
         return {
           book_id: done.title.book_id,
           title: done.title.title,
@@ -557,7 +557,7 @@ export class ImportService {
           replaced: { kept: done.kept, added: done.added, removed: done.removed },
         };
       } catch (err) {
-        if (committedFolder) await fs.rm(this.store.resolve(committedFolder), { recursive: true, force: true });
+        if (committedFolder) await this.store.removeFolder(committedFolder);
         else await staging.abort();
         throw err;
       }

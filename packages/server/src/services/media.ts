@@ -22,7 +22,6 @@ import type { TitleRow, UserRow } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { assertCanReadChapter, hasLiveSubscription } from '../policies/reading.ts';
 import type { MediaPart, MediaRepository } from '../repositories/media.ts';
-import type { ContentStore } from '../storage/content-store.ts';
 import { CatalogCache, type CatalogService } from './catalog.ts';
 import { SignedTokens } from './signed-tokens.ts';
 
@@ -39,7 +38,6 @@ export class MediaService {
     secret: string,
     private readonly catalog: Pick<CatalogService, 'requireTitle' | 'refusalFor'>,
     private readonly media: Pick<MediaRepository, 'partOf' | 'captionsOf'>,
-    private readonly store: Pick<ContentStore, 'resolve'>,
     /** the catalog's cache (its mediaParts), forgotten with the title's chapters; null: every request reads the row */
     private readonly cache: Pick<CatalogCache, 'mediaParts' | 'generation'> | null = null,
     private readonly now: () => Date = () => new Date(),
@@ -66,7 +64,7 @@ export class MediaService {
   /** The file of a part, for GET|HEAD /api/v1/media/{book_id}/{href}?ks= (see the module comment for who gets it). */
   async stream(bookId: string, fullPath: string, user: UserRow | null, ks: string | undefined): Promise<MediaFile> {
     const { part } = await this.admit(bookId, fullPath, user, ks);
-    return { file: this.store.resolve(part.storage_path), mime: part.mime };
+    return { file: part.storage_path, mime: part.mime };
   }
 
   /** A part's WebVTT captions, to whoever may play the part. */
@@ -81,7 +79,7 @@ export class MediaService {
   async preview(bookId: string): Promise<MediaFile> {
     const title = await this.mediaTitle(bookId);
     if (!title.preview_path || !title.preview_mime) throw notFound(MEDIA_SESSION_MESSAGES.noPreview);
-    return { file: this.store.resolve(title.preview_path), mime: title.preview_mime };
+    return { file: title.preview_path, mime: title.preview_mime };
   }
 
   /** Whether `ks` is a live session of this account for this title (null: it is not; the reason does not matter). */

@@ -22,7 +22,6 @@
  * it, and the scripted origin checks it on every file as it checks the session: a withdrawn answer ends the frame.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import fs from 'node:fs/promises';
 import { paths, SCRIPTED_FRAME_TTL_MS, type ScriptedFrame, type ScriptsConsent } from '@lectern/core';
 import { forbidden, notFound } from '../errors.ts';
 import type { TitleRow } from '../db/schema.ts';
@@ -32,6 +31,9 @@ import type { SignedIn } from './auth.ts';
 import { FRAME_DOCUMENT_TYPE, type FrameDocument } from '../ingest/render.ts';
 import type { CatalogService, ChapterOrResource } from './catalog.ts';
 import { SignedTokens } from './signed-tokens.ts';
+
+/** A frame document is a chapter's rendering with its list of chapters: far below this. */
+const MAX_FRAME_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
 /** What a frame's token names, once checked. */
 export interface FrameGrant {
@@ -157,7 +159,7 @@ export class ScriptedFrames {
    * opening part a visitor gets of a one-chapter book does not give its frames. Null otherwise.
    */
   private async readableFrameDocument(bookId: string, file: string, user: SessionUser): Promise<FrameDocument | null> {
-    const document = JSON.parse(await fs.readFile(file, 'utf8')) as FrameDocument;
+    const document = JSON.parse((await this.catalog.readStoredFile(file, MAX_FRAME_DOCUMENT_BYTES)).toString('utf8')) as FrameDocument;
     for (const chapter of document.chapters) {
       const found = await this.catalog.chapterOrResource(bookId, chapter, user).catch(() => null);
       if (found?.kind === 'chapter' && !found.chapter.partial) return document;

@@ -1,41 +1,167 @@
 /**
- * Content files (book resources, covers, PDF documents) below DATA_DIR/content. An import writes into a staging
- * folder (from its worker process, through StagedFileWriter) and renames it into place; if the database
- * transaction then fails the folder is removed again, so a failed import leaves neither rows nor files behind.
- * Uploads wait for their import in DATA_DIR/tmp, one folder per request, removed when the request ends.
+ * Content files (book resources, covers, PDF documents, media parts) by their storage path (`<folder>/<name>`, what
+ * the rows hold). Two stores (docs/decisions.md "The content store"): the local folder DATA_DIR/content (the default),
+ * and an S3-compatible bucket (storage/s3-content-store.ts, CONTENT_STORE=s3://bucket/prefix). Either way an import
+ * writes into a local staging folder (from its worker process, through StagedFileWriter) and commits it whole into a
+ * folder of its own; if the database transaction then fails the folder is removed again, so a failed import leaves
+ * neither rows nor files behind. Uploads wait for their import in DATA_DIR/tmp, one folder per request, removed when
+ * the request ends.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { randomToken } from '../util/random.ts';
 
-export class ContentStore {
+/** What a stored file's answer needs: Content-Length, Last-Modified and the validators made from them. */
+export interface StoredFile {
+  size: number;
+  mtime: Date;
+}
+
+/** Bytes `start` to `end`, both included (an HTTP byte range once checked against the size). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface ContentStore {
+  /** Where the files are, for people: a folder, or s3://bucket/prefix. */
+  readonly location: string;
+  /** A private folder on this machine for the files of one upload; `remove()` takes it away with everything in it. */
+  beginUpload(): Promise<UploadFolder>;
+  /** A local folder the import worker writes one title's files into; `commit(folder)` stores them whole. */
+  beginStaging(): Promise<Staging>;
+  /** The file's size and time, null when there is no such file. */
+  stat(storagePath: string): Promise<StoredFile | null>;
+  /** The file (or the bytes of `range`) as a stream: never read whole into memory here. */
+  read(storagePath: string, range?: ByteRange): Promise<Readable>;
+  /** Writes one whole file into an existing folder (a cover variant); a reader never sees half of it. */
+  write(storagePath: string, data: Uint8Array): Promise<void>;
+  /** Removes a folder (`<folder>/…`) with everything in it; nothing there is not an error. */
+  removeFolder(folder: string): Promise<void>;
+  /** Every stored file (the move between stores, the console's store size); staging left out. */
+  list(): AsyncIterable<{ path: string; size: number }>;
+}
+
+export interface Staging {
+  readonly dir: string;
+  /** Stores the staged files as `folder/<name>`, `folder` being what their storage paths then start with. */
+  commit(folder: string): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** A storage path as rows hold it, checked: relative, no `..`, no empty or dot segments. */
+export function checkStoragePath(storagePath: string): string {
+  const parts = storagePath.split('/');
+  if (!storagePath || storagePath.includes('\\') || parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\0'))) {
+    throw new Error(`storage path escapes the content folder: ${storagePath}`);
+  }
+  return storagePath;
+}
+
+/** A stored file read whole (a cover to scale, an SVG to check), refused past `maxBytes`. */
+export async function readStored(store: ContentStore, storagePath: string, maxBytes: number): Promise<Buffer> {
+  const stat = await store.stat(storagePath);
+  if (!stat) throw new Error(`no stored file ${storagePath}`);
+  if (stat.size > maxBytes) throw new Error(`${storagePath} is larger than ${maxBytes} bytes`);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of await store.read(storagePath)) {
+    total += (chunk as Buffer).length;
+    if (total > maxBytes) throw new Error(`${storagePath} is larger than ${maxBytes} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The bytes of every stored file (the console's store size). */
+export async function totalBytes(store: ContentStore): Promise<number> {
+  let total = 0;
+  for await (const f of store.list()) total += f.size;
+  return total;
+}
+
+/** Every file below `dir`, as paths relative to it with `/` between folders. */
+export async function* filesBelow(dir: string, prefix = ''): AsyncGenerator<{ path: string; full: string; size: number }> {
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) yield* filesBelow(full, `${prefix}${e.name}/`);
+    else if (e.isFile()) yield { path: `${prefix}${e.name}`, full, size: (await fs.stat(full)).size };
+  }
+}
+
+export function localUploads(tmpRoot: string): () => Promise<UploadFolder> {
+  return async () => {
+    await fs.mkdir(tmpRoot, { recursive: true });
+    const dir = await fs.mkdtemp(path.join(tmpRoot, 'upload-'));
+    return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
+  };
+}
+
+const STAGING_PREFIX = '.staging-';
+
+/** The files in DATA_DIR/content: staging folders are renamed into place. */
+export class LocalContentStore implements ContentStore {
   readonly root: string;
   /** Uploads on their way to an import. */
   readonly tmpRoot: string;
+  readonly beginUpload: () => Promise<UploadFolder>;
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'content');
     this.tmpRoot = path.join(dataDir, 'tmp');
+    this.beginUpload = localUploads(this.tmpRoot);
   }
 
-  /** A private folder for the files of one upload; `remove()` takes it away with everything in it. */
-  async beginUpload(): Promise<UploadFolder> {
-    await fs.mkdir(this.tmpRoot, { recursive: true });
-    const dir = await fs.mkdtemp(path.join(this.tmpRoot, 'upload-'));
-    return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
+  get location(): string {
+    return this.root;
   }
 
   /** Absolute path of a stored file; refuses anything that would leave the content folder. */
   resolve(storagePath: string): string {
-    const full = path.resolve(this.root, storagePath);
+    const full = path.resolve(this.root, checkStoragePath(storagePath));
     if (!full.startsWith(this.root + path.sep)) throw new Error(`storage path escapes the content folder: ${storagePath}`);
     return full;
   }
 
   async beginStaging(): Promise<Staging> {
-    const dir = path.join(this.root, `.staging-${randomToken(9)}`);
+    const dir = path.join(this.root, `${STAGING_PREFIX}${randomToken(9)}`);
     await fs.mkdir(dir, { recursive: true });
-    return new Staging(this, dir);
+    return new LocalStaging(this, dir);
+  }
+
+  async stat(storagePath: string): Promise<StoredFile | null> {
+    const stat = await fs.stat(this.resolve(storagePath)).catch(() => null);
+    return stat?.isFile() ? { size: stat.size, mtime: stat.mtime } : null;
+  }
+
+  async read(storagePath: string, range?: ByteRange): Promise<Readable> {
+    const file = this.resolve(storagePath);
+    // opened before the stream is handed out, so a missing file is an error here, not on the stream
+    const handle = await fs.open(file, 'r');
+    return handle.createReadStream({ highWaterMark: 64 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
+  }
+
+  async write(storagePath: string, data: Uint8Array): Promise<void> {
+    const target = this.resolve(storagePath);
+    // Written aside and renamed: a reader never sees half a file, and a folder removed meanwhile stays removed.
+    const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomToken(6)}`);
+    await fs.writeFile(temp, data);
+    await fs.rename(temp, target).catch(async (err: unknown) => {
+      await fs.rm(temp, { force: true });
+      throw err;
+    });
+  }
+
+  async removeFolder(folder: string): Promise<void> {
+    await fs.rm(this.resolve(checkStoragePath(folder)), { recursive: true, force: true });
+  }
+
+  async *list(): AsyncGenerator<{ path: string; size: number }> {
+    for await (const f of filesBelow(this.root)) {
+      if (!f.path.startsWith(STAGING_PREFIX)) yield { path: f.path, size: f.size };
+    }
   }
 }
 
@@ -96,15 +222,14 @@ export class StagedFileWriter {
   }
 }
 
-export class Staging {
+class LocalStaging implements Staging {
   constructor(
-    private readonly store: ContentStore,
+    private readonly store: LocalContentStore,
     readonly dir: string,
   ) {}
 
-  /** Moves the staged files to their final folder, `folder/name` being what storage paths then start with. */
   async commit(folder: string): Promise<void> {
-    const target = this.store.resolve(folder);
+    const target = this.store.resolve(checkStoragePath(folder));
     await fs.rm(target, { recursive: true, force: true });
     await fs.rename(this.dir, target);
   }

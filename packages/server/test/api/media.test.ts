@@ -258,7 +258,7 @@ describe.each(ENGINES)('media serving on %s', (engine) => {
     await refused(await stream(ada, course, (await partsOf(course))[0]!, ks), "another title's");
     await refused(await stream(ada, audiobook, part!, await sessionOf(ada, clip)), "another title's");
     // made an hour and a minute ago: expired
-    const past = new MediaService(SECRET, t.lectern.services.catalog, { partOf: async () => undefined, captionsOf: async () => null }, { resolve: (p) => p }, null, () => new Date(Date.now() - MEDIA_SESSION_TTL_MS - 60_000));
+    const past = new MediaService(SECRET, t.lectern.services.catalog, { partOf: async () => undefined, captionsOf: async () => null }, null, () => new Date(Date.now() - MEDIA_SESSION_TTL_MS - 60_000));
     const adaRow = await t.lectern.db.kysely.selectFrom('users').selectAll().where('email', '=', 'ada@example.com').executeTakeFirstOrThrow();
     const old = await past.session(adaRow, audiobook);
     await refused(await stream(ada, audiobook, part!, old.ks), 'expired');

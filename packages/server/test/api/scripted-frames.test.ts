@@ -19,6 +19,7 @@ import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { framedEpub, scriptedEpub, SCRIPTED_TITLE } from '../fixtures/scripted.ts';
 import { twoChapterBook } from '../ingest/helpers.ts';
+import { LocalContentStore } from '../../src/storage/content-store.ts';
 
 const ORIGIN = 'http://books.localhost:8181';
 /** The token in a frame's address (`{origin}/b/{token}/{path}`). */
@@ -236,7 +237,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect(own).toBe(`http://${publicationLabel(scriptedId)}.books.localhost:8181`);
     expect(own).toMatch(/^http:\/\/t[0-9a-f]{20}\.books\.localhost:8181$/);
     expect(frames.originFor(plainId)).not.toBe(own);
-    const server = buildScriptedOrigin(frames, 'http://127.0.0.1:1', 'silent');
+    const server = buildScriptedOrigin(frames, new LocalContentStore(t.dataDir), 'http://127.0.0.1:1', 'silent');
     try {
       const token = frames.issueToken({ sessionPublicId: live.sessionPublicId, bookId: scriptedId, nonce: 'wild', expiresMs: Date.now() + SCRIPTED_FRAME_TTL_MS });
       const get = (url: string, host: string, headers: Record<string, string> = {}) => server.inject({ method: 'GET', url, headers: { host, ...headers } });

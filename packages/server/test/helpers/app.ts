@@ -45,7 +45,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
 
 export async function startTestApp(
   engine: Engine,
-  overrides: Partial<Pick<Config, 'trialDays' | 'loginRateLimit' | 'webDist' | 'imports' | 'trustProxy' | 'smtpUrl' | 'publicUrl' | 'scriptedOrigin' | 'scriptedPort' | 'heavyRequests' | 'supportEmail' | 'buyLinkTemplate' | 'newsletterDays' | 'debugMode' | 'highlightPrivacy'>> = {},
+  overrides: Partial<Pick<Config, 'trialDays' | 'loginRateLimit' | 'webDist' | 'imports' | 'trustProxy' | 'smtpUrl' | 'publicUrl' | 'scriptedOrigin' | 'scriptedPort' | 'heavyRequests' | 'supportEmail' | 'buyLinkTemplate' | 'newsletterDays' | 'debugMode' | 'highlightPrivacy' | 'contentStore' | 's3'>> = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-'));
   let databaseUrl: string | null = null;

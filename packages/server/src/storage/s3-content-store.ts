@@ -1,0 +1,178 @@
+/**
+ * Content files in an S3-compatible bucket (docs/decisions.md "The content store"): CONTENT_STORE=s3://bucket/prefix,
+ * a file's key `<prefix>/<storage path>`. Only the plain S3 API (HeadObject, GetObject with Range, PutObject,
+ * ListObjectsV2, DeleteObjects), so any store that speaks it will do. Reads stream: a range request is a ranged GET,
+ * never the whole object in memory. Writes stay staged on this machine: the import worker writes a local staging
+ * folder, `commit(folder)` uploads it under `<prefix>/<folder>/`, and if an upload fails what was uploaded is deleted.
+ */
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { type ByteRange, checkStoragePath, type ContentStore, filesBelow, localUploads, type Staging, type StoredFile, type UploadFolder } from './content-store.ts';
+
+export interface S3Settings {
+  /** s3://bucket or s3://bucket/prefix */
+  url: string;
+  /** AWS_ENDPOINT_URL or S3_ENDPOINT: a store other than AWS's (null: AWS itself, by region) */
+  endpoint: string | null;
+  region: string;
+  /** bucket in the path (http://host/bucket/key), as local servers need; else in the host name */
+  forcePathStyle: boolean;
+  /** null: the SDK's own chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, an instance role) */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+}
+
+/** Uploads of one commit at a time (a title has hundreds of small files; more would only queue at the store). */
+const UPLOADS_AT_ONCE = 4;
+
+export function parseS3Url(url: string): { bucket: string; prefix: string } {
+  const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
+  if (!m) throw new Error(`not an s3:// address: ${url}`);
+  return { bucket: m[1]!, prefix: m[2]!.replace(/\/+$/, '') };
+}
+
+export class S3ContentStore implements ContentStore {
+  readonly client: S3Client;
+  readonly bucket: string;
+  readonly prefix: string;
+  readonly beginUpload: () => Promise<UploadFolder>;
+  /** uploads and staging folders on this machine */
+  private readonly tmpRoot: string;
+
+  constructor(settings: S3Settings, dataDir: string) {
+    ({ bucket: this.bucket, prefix: this.prefix } = parseS3Url(settings.url));
+    const config: S3ClientConfig = {
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      // Checksums only where the API requires them: the newer defaults send aws-chunked bodies with trailing
+      // checksums, which S3-compatible stores other than AWS's do not all understand.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      ...(settings.credentials ? { credentials: settings.credentials } : {}),
+    };
+    this.client = new S3Client(config);
+    this.tmpRoot = path.join(dataDir, 'tmp');
+    this.beginUpload = localUploads(this.tmpRoot);
+  }
+
+  get location(): string {
+    return `s3://${this.bucket}${this.prefix ? `/${this.prefix}` : ''}`;
+  }
+
+  key(storagePath: string): string {
+    checkStoragePath(storagePath);
+    return this.prefix ? `${this.prefix}/${storagePath}` : storagePath;
+  }
+
+  async beginStaging(): Promise<Staging> {
+    await fs.mkdir(this.tmpRoot, { recursive: true });
+    return new S3Staging(this, await fs.mkdtemp(path.join(this.tmpRoot, 'staging-')));
+  }
+
+  async stat(storagePath: string): Promise<StoredFile | null> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath) }));
+      return { size: head.ContentLength ?? 0, mtime: head.LastModified ?? new Date(0) };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async read(storagePath: string, range?: ByteRange): Promise<Readable> {
+    const got = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
+    const body = got.Body;
+    // Node's HTTP handler answers a Readable (the response itself: bytes flow as they arrive)
+    if (body instanceof Readable) return body;
+    if (!body) return Readable.from([]);
+    throw new Error(`the S3 client answered ${storagePath} with a body that is not a Node stream`);
+  }
+
+  async write(storagePath: string, data: Uint8Array): Promise<void> {
+    // one PUT: an object is there whole or not at all
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), Body: data, ContentLength: data.byteLength }));
+  }
+
+  /** Uploads a local file as it streams (its size known first: a plain PUT, no multipart). */
+  async upload(storagePath: string, file: string): Promise<void> {
+    const { size } = await fs.stat(file);
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), Body: createReadStream(file), ContentLength: size }));
+  }
+
+  async removeFolder(folder: string): Promise<void> {
+    const keys: string[] = [];
+    for await (const f of this.listUnder(`${this.key(folder)}/`)) keys.push(f.key);
+    for (let i = 0; i < keys.length; i += 1000) {
+      const batch = keys.slice(i, i + 1000);
+      const done = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      if (done.Errors?.length) throw new Error(`could not delete ${done.Errors.length} files of ${folder}: ${done.Errors[0]!.Code ?? ''} ${done.Errors[0]!.Message ?? ''}`);
+    }
+  }
+
+  async *list(): AsyncGenerator<{ path: string; size: number }> {
+    const start = this.prefix ? `${this.prefix}/` : '';
+    for await (const f of this.listUnder(start)) yield { path: f.key.slice(start.length), size: f.size };
+  }
+
+  private async *listUnder(prefix: string): AsyncGenerator<{ key: string; size: number }> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, size: o.Size ?? 0 };
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+}
+
+class S3Staging implements Staging {
+  constructor(
+    private readonly store: S3ContentStore,
+    readonly dir: string,
+  ) {}
+
+  /**
+   * Uploads every staged file under `folder/`, then removes the local folder. Whatever is in the store under that
+   * folder already (a commit a crash cut short) goes first, as the local store's rename replaces a folder; if an
+   * upload fails, what this commit uploaded is deleted again and the error passed on.
+   */
+  async commit(folder: string): Promise<void> {
+    checkStoragePath(folder);
+    try {
+      await this.store.removeFolder(folder);
+      const files: { path: string; full: string }[] = [];
+      for await (const f of filesBelow(this.dir)) files.push(f);
+      let next = 0;
+      let failed = false;
+      const worker = async () => {
+        while (next < files.length && !failed) {
+          const f = files[next++]!;
+          await this.store.upload(`${folder}/${f.path}`, f.full).catch((err: unknown) => {
+            failed = true;
+            throw err;
+          });
+        }
+      };
+      // every upload settled before any clean-up: none may land after the folder is deleted
+      const settled = await Promise.allSettled(Array.from({ length: Math.min(UPLOADS_AT_ONCE, files.length) }, worker));
+      const refused = settled.find((s) => s.status === 'rejected');
+      if (refused) throw refused.reason;
+    } catch (err) {
+      await this.store.removeFolder(folder).catch(() => {});
+      throw err;
+    } finally {
+      await this.abort();
+    }
+  }
+
+  async abort(): Promise<void> {
+    await fs.rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}
