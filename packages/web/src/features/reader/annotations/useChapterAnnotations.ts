@@ -1,78 +1,27 @@
 /**
- * The annotations of the chapter on show (issue 9): loaded from the store with the chapter's prefix, anchored in
- * the frame (anchoring.ts) in batches of 10 every 10 ms (reader.md §9), those in view first, drawn
- * (highlighter.ts), and the reader's selection and taps on highlights turned into the adder and the viewer. Store
- * failures become the §8 notices, shown for 5 s.
+ * The annotations of the chapter on show (docs/decisions.md "Annotations in the reader"), composed of three parts:
+ * the store (store.ts: loaded with the chapter's prefix, saved, changed, deleted; failures become the reader.md §8
+ * notices, shown for 5 s), the drawing (drawing.ts: anchored and drawn in batches, those in view first) and the
+ * selection (selection.ts: the reader's selection turned into the adder, taps on highlights into the viewer).
  */
-import {
-  ANNOTATION_LIMITS,
-  ANNOTATION_TIMING,
-  ANNOTATION_TYPE_NOTE,
-  annotationPaths,
-  storeErrorNotice,
-  withSharing,
-  type Annotation,
-  type SharingChoices,
-} from '@lectern/core';
+import { ANNOTATION_TIMING, annotationPaths, type Annotation, type SharingChoices } from '@lectern/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { api, isApiError, type AnnotationDraft } from '../../../api/client.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { track } from '../../../shared/analytics.ts';
-import { anchorOffsets, describeRange, rangeOf, type RangeDescription } from './anchoring.ts';
-import { DrawingQueue, Highlighter } from './highlighter.ts';
+import type { RangeDescription } from './anchoring.ts';
+import { drawAnnotations, redrawAnnotation } from './drawing.ts';
+import { Highlighter } from './highlighter.ts';
+import { boxOnPage, watchSelection, type Box, type PendingSelection } from './selection.ts';
+import { annotationToken, chapterAnnotations, changeDraft, deleteAnnotation, failureNotice, newDraft, saveChange, saveNew, type NoteFields, type StoreAction } from './store.ts';
 import type { AnnotationSurface } from './surface.ts';
-import { indexText } from '../engine/textMarks.ts';
-import { TokenKeeper } from './tokenKeeper.ts';
 
-/** A box on the page (viewport coordinates of the app's window). */
-export interface Box {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-export interface PendingSelection {
-  description: RangeDescription;
-  box: Box;
-}
-
-/** What the editor (or the adder's Add Highlight) saves. */
-export interface NoteFields {
-  text: string;
-  tags: string[];
-  sharing: SharingChoices;
-}
+export type { Box, PendingSelection } from './selection.ts';
+export type { NoteFields, StoreAction } from './store.ts';
+export { annotationToken };
 
 /** New highlights and notes are private unless the editor's boxes say otherwise (decisions.md). */
 export const PRIVATE: SharingChoices = { view: false, edit: false, admin: false };
-
-export type StoreAction = 'create' | 'update' | 'delete' | 'read' | 'search';
-
-/** Touch selections settle while their handles move: wait this long after the last change before offering the adder. */
-const TOUCH_SETTLE_MS = 600;
-const POINTER_SETTLE_MS = 120;
-
-const isNote = (a: Pick<Annotation, 'text'>) => a.text.trim() !== '';
-
-/** One token keeper for the page: every chapter's store calls share it. */
-const tokens = new TokenKeeper(() => api.annotationToken());
-export const annotationToken = () => tokens.get();
-
-/**
- * A selection described on its root, with the selectors naming the root (a PDF's page) added; the whole root when
- * highlights cover whole roots (a content creator's on a PDF, reader.md §6).
- */
-function describeOn(at: { root: Element; selectors: RangeDescription['selectors'] }, range: Range, whole: boolean): RangeDescription | null {
-  let target = range;
-  if (whole) {
-    target = at.root.ownerDocument.createRange();
-    target.selectNodeContents(at.root);
-  }
-  const d = describeRange(at.root, target);
-  return d ? { ...d, selectors: [...d.selectors, ...at.selectors] } : null;
-}
 
 export function useChapterAnnotations(opts: {
   bookId: string;
@@ -103,26 +52,14 @@ export function useChapterAnnotations(opts: {
   const noticeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const fail = useCallback((e: unknown, action: StoreAction) => {
-    if (isApiError(e) && e.status === 401) tokens.invalidate();
-    const status = isApiError(e) ? e.status : 0;
-    setNotice(storeErrorNotice(status === 0 ? 404 : status, action));
+    setNotice(failureNotice(e, action));
     clearTimeout(noticeTimer.current);
     noticeTimer.current = setTimeout(() => setNotice(null), ANNOTATION_TIMING.noticeMs);
   }, []);
   useEffect(() => () => clearTimeout(noticeTimer.current), []);
 
   /** Where a range of the surface is on the page. */
-  const boxOf = useCallback(
-    (range: Range): Box | null => {
-      if (!surface) return null;
-      const f = surface.origin();
-      const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 || r.height > 0);
-      const r = rects[0] ?? range.getBoundingClientRect();
-      const last = rects.at(-1) ?? r;
-      return { left: f.left + r.left, top: f.top + r.top, right: f.left + Math.max(r.right, last.right), bottom: f.top + last.bottom };
-    },
-    [surface],
-  );
+  const boxOf = useCallback((range: Range): Box | null => (surface ? boxOnPage(surface, range) : null), [surface]);
 
   // The chapter's annotations are asked for as soon as the chapter is known, while its text is still on the way
   // (the bench's 1,000: the search took most of the time to the first highlight when it waited for the paint).
@@ -130,10 +67,7 @@ export function useChapterAnnotations(opts: {
   const asked = useRef<{ prefix: string; rows: Promise<Annotation[]> } | null>(null);
   const loadRows = useCallback((): Promise<Annotation[]> => {
     if (asked.current?.prefix === prefix) return asked.current.rows;
-    const rows = (async () => {
-      const token = await tokens.get();
-      return (await api.searchAnnotations(prefix, token, { limit: ANNOTATION_LIMITS.searchLimitMax })).rows.filter((a) => a.chapter_href === href);
-    })();
+    const rows = chapterAnnotations(prefix, href);
     rows.catch(() => undefined);
     asked.current = { prefix, rows };
     return rows;
@@ -152,9 +86,7 @@ export function useChapterAnnotations(opts: {
     const hl = new Highlighter(surface.doc);
     highlighter.current = hl;
     const abort = new AbortController();
-    const timers = new Set<ReturnType<typeof setTimeout>>();
-    const lostByRoot = new Map<string, Annotation[]>();
-    let unsubscribe = () => {};
+    let stopDrawing = () => {};
     void (async () => {
       let rows: Annotation[];
       try {
@@ -169,66 +101,11 @@ export function useChapterAnnotations(opts: {
       setAnnotations(rows);
       current.current = rows;
       performance.mark('reader:annotations-loaded');
-      // A root's annotations are anchored against one index of its text, drawn 10 at a time with 10 ms between
-      // batches (§9), those in view first and outwards from there (highlighter.ts DrawingQueue).
-      // A root drawn again (a PDF page rebuilt by a zoom) stops the run drawing on its old text.
-      const runs = new Map<string, number>();
-      const draw = (key: string, root: Element) => {
-        const run = (runs.get(key) ?? 0) + 1;
-        runs.set(key, run);
-        const list = current.current.filter((a) => surface.keyOf(a) === key);
-        const index = indexText(root);
-        const queue = new DrawingQueue(list, surface.viewOf(index));
-        const lost: Annotation[] = [];
-        let viewMarked = false;
-        const batch = () => {
-          if (abort.signal.aborted || runs.get(key) !== run) return;
-          const next = queue.take(ANNOTATION_TIMING.batchSize);
-          // The reader moved while drawing: what was drawn out of view so far is painted now.
-          if (queue.moved) hl.flush();
-          for (const a of next) {
-            const where = anchorOffsets(index, a);
-            const range = where ? rangeOf(root, index, where.start, where.end) : null;
-            // In view and near it: painted with the batch; the others together at the end (highlighter.ts `add`).
-            if (range) hl.add(a.id, range, isNote(a) ? 'note' : 'highlight', queue.near(a) ? 'now' : 'later');
-            else lost.push(a);
-          }
-          // The bench reads these: the highlights in view drawn, then all of them.
-          if (!viewMarked && queue.viewDrawn) {
-            viewMarked = true;
-            performance.mark('reader:annotations-in-view');
-          }
-          if (queue.size) {
-            const timer = setTimeout(() => {
-              timers.delete(timer);
-              batch();
-            }, ANNOTATION_TIMING.batchDelayMs);
-            timers.add(timer);
-          } else {
-            hl.flush();
-            performance.mark('reader:annotations-drawn');
-            lostByRoot.set(key, lost);
-            setOrphans([...lostByRoot.values()].flat());
-            const wanted = revealRef?.current ? hl.rangeOf(revealRef.current) : null;
-            if (wanted && revealRef) {
-              revealRef.current = null;
-              surface.reveal(wanted);
-            }
-          }
-        };
-        batch();
-      };
-      for (const { key, root } of surface.roots()) draw(key, root);
-      // A PDF page drawn later (or again, at another zoom): its annotations drawn on its new text.
-      unsubscribe = surface.onRoot(draw);
-      // The notes panel chose one on a page not drawn yet: to that page, drawn there once its text is in.
-      const wanted = revealRef?.current ? rows.find((a) => a.id === revealRef.current) : null;
-      if (wanted && !surface.root(surface.keyOf(wanted))) surface.bringIntoView(surface.keyOf(wanted));
+      stopDrawing = drawAnnotations({ surface, highlighter: hl, annotations: () => current.current, onOrphans: setOrphans, revealRef });
     })();
     return () => {
       abort.abort();
-      for (const timer of timers) clearTimeout(timer);
-      unsubscribe();
+      stopDrawing();
       hl.clear();
       if (highlighter.current === hl) highlighter.current = null;
     };
@@ -237,63 +114,28 @@ export function useChapterAnnotations(opts: {
   // The reader's selection (the adder) and taps on highlights (the viewer).
   useEffect(() => {
     if (!enabled || !surface) return;
-    const doc = surface.doc;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let touch = false;
-    const check = () => {
-      const sel = doc.getSelection();
-      if (!sel || sel.isCollapsed || sel.rangeCount === 0) return setSelection(null);
-      const range = sel.getRangeAt(0);
-      const at = surface.rootAt(range.commonAncestorContainer);
-      if (!at) return setSelection(null);
-      const description = describeOn(at, range, surface.wholeRoots);
-      const box = description ? boxOf(range) : null;
-      setSelection(description && box ? { description, box } : null);
-      if (description) setViewing(null);
-    };
-    const schedule = () => {
-      clearTimeout(timer);
-      timer = setTimeout(check, touch ? TOUCH_SETTLE_MS : POINTER_SETTLE_MS);
-    };
-    const onTouch = () => {
-      touch = true;
-    };
-    const onPointer = (e: PointerEvent) => {
-      touch = e.pointerType === 'touch';
-    };
-    const onClick = (e: MouseEvent) => {
-      if (doc.getSelection()?.toString()) return;
-      const id = highlighter.current?.hitTest(e.clientX, e.clientY) ?? null;
-      if (!id) return;
-      const range = highlighter.current?.rangeOf(id);
-      const box = range ? boxOf(range) : null;
-      if (!box) return;
-      // Ours: not a page turn or the immersive toggle.
-      e.preventDefault();
-      highlighter.current?.setActive(id);
-      setViewing({ id, box });
-    };
-    // The chapter scrolled or turned a page: the adder follows its selection, the viewer closes.
-    const onScroll = () => {
-      schedule();
-      setViewing(null);
-      highlighter.current?.setActive(null);
-    };
-    // A selection made before the layer listened (the chapter was still settling) is offered too.
-    schedule();
-    surface.scroller.addEventListener('scroll', onScroll, { passive: true });
-    doc.addEventListener('selectionchange', schedule);
-    doc.addEventListener('pointerdown', onPointer);
-    doc.addEventListener('touchstart', onTouch, { passive: true });
-    doc.addEventListener('click', onClick, { capture: true });
-    return () => {
-      clearTimeout(timer);
-      surface.scroller.removeEventListener('scroll', onScroll);
-      doc.removeEventListener('selectionchange', schedule);
-      doc.removeEventListener('pointerdown', onPointer);
-      doc.removeEventListener('touchstart', onTouch);
-      doc.removeEventListener('click', onClick, { capture: true });
-    };
+    return watchSelection(surface, {
+      onSelection: (pending, described) => {
+        setSelection(pending);
+        if (described) setViewing(null);
+      },
+      onTap: (e) => {
+        const id = highlighter.current?.hitTest(e.clientX, e.clientY) ?? null;
+        if (!id) return;
+        const range = highlighter.current?.rangeOf(id);
+        const box = range ? boxOf(range) : null;
+        if (!box) return;
+        // Ours: not a page turn or the immersive toggle.
+        e.preventDefault();
+        highlighter.current?.setActive(id);
+        setViewing({ id, box });
+      },
+      // The chapter scrolled or turned a page: the viewer closes.
+      onScroll: () => {
+        setViewing(null);
+        highlighter.current?.setActive(null);
+      },
+    });
   }, [enabled, surface, boxOf]);
 
   const clearSelection = useCallback(() => {
@@ -308,16 +150,7 @@ export function useChapterAnnotations(opts: {
 
   const redraw = useCallback(
     (a: Annotation) => {
-      const hl = highlighter.current;
-      if (!hl || !surface) return;
-      let r = hl.rangeOf(a.id);
-      const root = surface.root(surface.keyOf(a));
-      if (!r && root) {
-        const index = indexText(root);
-        const at = anchorOffsets(index, a);
-        r = at ? rangeOf(root, index, at.start, at.end) : null;
-      }
-      if (r) hl.add(a.id, r, isNote(a) ? 'note' : 'highlight');
+      if (highlighter.current && surface) redrawAnnotation(surface, highlighter.current, a);
     },
     [surface],
   );
@@ -325,19 +158,8 @@ export function useChapterAnnotations(opts: {
   /** Saves a new annotation from the pending selection: a highlight (no text) or a note. */
   const create = useCallback(
     async (description: RangeDescription, fields: NoteFields & { preview?: boolean }): Promise<Annotation | null> => {
-      const draft: AnnotationDraft = {
-        quote: description.quote,
-        ranges: description.ranges,
-        selectors: description.selectors,
-        text: fields.text,
-        tags: fields.tags,
-        uri: window.location.pathname,
-        is_public: fields.sharing.view,
-        permissions: withSharing({ read: [], update: [], delete: [], admin: [] }, fields.sharing),
-        annotation_type: fields.preview ? 'preview_annotation' : ANNOTATION_TYPE_NOTE,
-      };
       try {
-        const saved = await api.createAnnotation(prefix, await tokens.get(), draft);
+        const saved = await saveNew(prefix, newDraft(description, fields, window.location.pathname));
         setAnnotations((list) => [...list, saved]);
         track('reader', 'annotation-create', String(saved.annotation_type ?? 'annotation'));
         // Anchored from what was saved: on a PDF the editor has taken the document's selection by now.
@@ -355,14 +177,8 @@ export function useChapterAnnotations(opts: {
 
   const update = useCallback(
     async (a: Annotation, fields: NoteFields): Promise<Annotation | null> => {
-      const draft: AnnotationDraft = {
-        text: fields.text,
-        tags: fields.tags,
-        is_public: fields.sharing.view,
-        permissions: withSharing(a.permissions, fields.sharing),
-      };
       try {
-        const saved = await api.updateAnnotation(annotationPaths.prefix(titleSafe || 'book', bookId, a.chapter_href), await tokens.get(), a.id, draft);
+        const saved = await saveChange(titleSafe, bookId, a, changeDraft(a, fields));
         setAnnotations((list) => list.map((x) => (x.id === a.id ? saved : x)));
         redraw(saved);
         changed();
@@ -378,7 +194,7 @@ export function useChapterAnnotations(opts: {
   const remove = useCallback(
     async (a: Annotation): Promise<boolean> => {
       try {
-        await api.deleteAnnotation(annotationPaths.prefix(titleSafe || 'book', bookId, a.chapter_href), await tokens.get(), a.id);
+        await deleteAnnotation(titleSafe, bookId, a);
         setAnnotations((list) => list.filter((x) => x.id !== a.id));
         setOrphans((list) => list.filter((x) => x.id !== a.id));
         highlighter.current?.remove(a.id);
