@@ -149,8 +149,7 @@ async function run(job: Extract<ReaderJob, { kind: 'run' }>): Promise<RunResult>
         stats.failures.push({ at: Date.now(), status: String(res.status) });
       }
     } catch (err) {
-      const e = err as { cause?: { code?: string }; name?: string; code?: string };
-      stats.failures.push({ at: Date.now(), status: e.cause?.code ?? e.code ?? e.name ?? 'error' });
+      stats.failures.push({ at: Date.now(), status: failureOf(err) });
     }
   };
 
@@ -212,14 +211,31 @@ async function run(job: Extract<ReaderJob, { kind: 'run' }>): Promise<RunResult>
   return { calls, acks, startedAt, endedAt: Date.now() };
 }
 
-/** Each reader's session still works: a signed-in call answers 200. */
+/** What a call that got no answer met: the socket's error code, or 'timeout' (AbortSignal.timeout). */
+function failureOf(err: unknown): string {
+  const e = err as { cause?: { code?: string }; name?: string; code?: string };
+  return e.cause?.code ?? (e.name === 'TimeoutError' ? 'timeout' : (e.code ?? e.name ?? 'error'));
+}
+
+/**
+ * Each reader's session still works: a signed-in call answers 200. The server's answer decides; a call that got no
+ * answer at all (a kept-alive socket the proxy had just closed) is made again, up to 3 times.
+ */
 async function check(base: string) {
   const dead: string[] = [];
   await Promise.all(
     readers.map(async (r) => {
-      const res = await call(base, r, 'GET', '/api/v2/collections/?content=none').catch(() => null);
-      await res?.arrayBuffer();
-      if (res?.status !== 200) dead.push(`${r.email}: ${res?.status ?? 'no answer'}`);
+      let outcome = 'no answer';
+      for (let attempt = 0; attempt < 3 && outcome !== '200' && !/^\d/.test(outcome); attempt++) {
+        try {
+          const res = await call(base, r, 'GET', '/api/v2/collections/?content=none');
+          await res.arrayBuffer();
+          outcome = String(res.status);
+        } catch (err) {
+          outcome = `no answer (${failureOf(err)})`;
+        }
+      }
+      if (outcome !== '200') dead.push(`${r.email}: ${outcome}`);
     }),
   );
   return { alive: readers.length - dead.length, dead };

@@ -14,7 +14,7 @@
  * a dead session, a missing fault or a kind of write never acknowledged.
  *
  * Usage: bash scripts/ensure-haproxy.sh && npx tsx bench/multi-server.ts [--ci] [--servers 1,2,3] [--readers 200]
- *        [--read-seconds 20] [--fault-seconds 90] [--port-base 5300]
+ *        [--read-seconds 20] [--rounds 5] [--fault-seconds 90] [--port-base 5300]
  */
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +37,7 @@ const { values } = parseArgs({
     'fault-seconds': { type: 'string' },
     'port-base': { type: 'string', default: '5300' },
     clients: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '5' },
   },
 });
 const CI = values.ci!;
@@ -44,6 +45,7 @@ const STEPS = (values.servers ?? (CI ? '2' : '1,2,3')).split(',').map(Number);
 const MAX_SERVERS = Math.max(...STEPS);
 const READERS = Number(values.readers ?? (CI ? 50 : 200));
 const READ_SECONDS = Number(values['read-seconds']);
+const ROUNDS = Number(values.rounds);
 const FAULT_SECONDS = Number(values['fault-seconds'] ?? (CI ? 60 : 90));
 const BASE = Number(values['port-base']);
 const PG_PORT = BASE + 1;
@@ -327,19 +329,20 @@ try {
   log(`${signedIn} of ${READERS} readers signed in through the proxy${signIns.some((s) => s.failed.length) ? `; failed: ${signIns.flatMap((s) => s.failed).slice(0, 5).join(', ')}` : ''}`);
   if (signedIn !== READERS) failed = true;
 
-  // 1. reads with 1, 2, 3 servers behind the proxy
-  const readFigures: { servers: number; rate: number; p99: number; failures: number }[] = [];
+  // 1. reads with 1, 2, 3 servers behind the proxy, the steps alternating round after round (the one-server step is
+  // the anchor each ratio is taken against, measured in the same round)
+  const readFigures: { round: number; servers: number; rate: number; p99: number; failures: number }[] = [];
   if (!CI) {
-    for (const n of STEPS) {
-      await startProxy(n);
-      const results = await Promise.all(readerProcesses.map((p, i) => p.ask<RunResult>({ kind: 'run', base: BASE_URL, mix: 'reads', seconds: READ_SECONDS, chapters, seed: n * 100 + i })));
-      const m = merge(results);
-      const reads = Object.values(m.calls)[0] ?? { ok: 0, latencies: [], failures: [] };
-      readFigures.push({ servers: n, rate: reads.ok / m.seconds, p99: p99(reads.latencies), failures: reads.failures.length });
-      log(`reads, ${n} server(s): ${(reads.ok / m.seconds).toFixed(0)} requests/s, p99 ${p99(reads.latencies).toFixed(0)} ms, ${reads.failures.length} failed (load ${os.loadavg()[0]!.toFixed(1)})`);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const n of round % 2 ? [...STEPS].reverse() : STEPS) {
+        await startProxy(n);
+        const results = await Promise.all(readerProcesses.map((p, i) => p.ask<RunResult>({ kind: 'run', base: BASE_URL, mix: 'reads', seconds: READ_SECONDS, chapters, seed: round * 1000 + n * 100 + i })));
+        const m = merge(results);
+        const reads = Object.values(m.calls)[0] ?? { ok: 0, latencies: [], failures: [] };
+        readFigures.push({ round, servers: n, rate: reads.ok / m.seconds, p99: p99(reads.latencies), failures: reads.failures.length });
+        log(`round ${round + 1}, reads with ${n} server(s): ${(reads.ok / m.seconds).toFixed(0)} requests/s, p99 ${p99(reads.latencies).toFixed(0)} ms, ${reads.failures.length} failed (load ${os.loadavg()[0]!.toFixed(1)})`);
+      }
     }
-    const one = readFigures.find((f) => f.servers === 1)?.rate;
-    if (one) for (const f of readFigures) log(`  ${f.servers} server(s): ${(f.rate / one).toFixed(2)}x the one-server rate`);
   }
 
   // 2. the mixed load with faults, on all servers
@@ -445,11 +448,14 @@ try {
   console.log(`failures outside the fault windows: ${outside}`);
   if (readFigures.length) {
     console.log('');
-    console.log(`Reads (the reader's block request), ${READERS} readers, ${READ_SECONDS} s per step`);
-    const one = readFigures.find((f) => f.servers === 1)?.rate ?? NaN;
-    console.log('| servers | requests/s | vs one server | p99 ms | failed |');
+    console.log(`Reads (the reader's block request), ${READERS} readers, ${READ_SECONDS} s per step, ${ROUNDS} rounds: median (range)`);
+    console.log('| servers | requests/s | vs one server, same round | p99 ms | failed |');
     console.log('|---:|---:|---:|---:|---:|');
-    for (const f of readFigures) console.log(`| ${f.servers} | ${f.rate.toFixed(0)} | ${(f.rate / one).toFixed(2)}x | ${f.p99.toFixed(0)} | ${f.failures} |`);
+    for (const n of STEPS) {
+      const mine = readFigures.filter((f) => f.servers === n);
+      const ratios = mine.map((f) => f.rate / (readFigures.find((o) => o.round === f.round && o.servers === 1)?.rate ?? NaN));
+      console.log(`| ${n} | ${summary(mine.map((f) => f.rate), 0)} | ${summary(ratios)} | ${summary(mine.map((f) => f.p99), 0)} | ${mine.reduce((k, f) => k + f.failures, 0)} |`);
+    }
   }
 
   const problems = [
