@@ -43,6 +43,7 @@ import * as m0040 from './migrations/0040_reading_summary.ts';
 import * as m0041 from './migrations/0041_job_claims.ts';
 import * as m0044 from './migrations/0044_scripts_consent.ts';
 import * as m0045 from './migrations/0045_dashboard_today.ts';
+import * as m0046 from './migrations/0046_reading_months.ts';
 import * as m0047 from './migrations/0047_server_changes.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
@@ -87,6 +88,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0041_job_claims': m0041,
   '0044_scripts_consent': m0044,
   '0045_dashboard_today': m0045,
+  '0046_reading_months': m0046,
   '0047_server_changes': m0047,
 };
 

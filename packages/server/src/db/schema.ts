@@ -587,6 +587,13 @@ export interface ReadingDayTitlesTable {
   minutes: number;
 }
 
+/** per UTC month (YYYY-MM) and title the minutes read (0046) */
+export interface ReadingMonthTitlesTable {
+  month: string;
+  title_id: number;
+  minutes: number;
+}
+
 /** per UTC day and topic the minutes read (0045; a title's minutes count for its topics as they are now) */
 export interface ReadingDayTopicsTable {
   day: string;
@@ -660,6 +667,7 @@ export interface Database {
   reading_day_readers: ReadingDayReadersTable;
   reading_day_titles: ReadingDayTitlesTable;
   reading_day_topics: ReadingDayTopicsTable;
+  reading_month_titles: ReadingMonthTitlesTable;
   analytics_events: AnalyticsEventsTable;
   catalog_changes: CatalogChangesTable;
   server_changes: ServerChangesTable;

@@ -4,7 +4,8 @@
  * transaction that stores the usage events, from the events that transaction really added (a resent event adds
  * nothing); the dashboard (admin-dashboard.ts) reads it instead of the events. Minutes are those of
  * reading-minutes.ts, taken from the chapter as it is when the event arrives. Per day and topic too
- * (reading_day_topics, 0045), moved when a title's topics change (moveTopics).
+ * (reading_day_topics, 0045), moved when a title's topics change (moveTopics); per month and title
+ * (reading_month_titles, 0046).
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -29,6 +30,9 @@ export class ReadingSummaryRepository {
       await sql`insert into reading_day_titles (day, title_id, minutes)
         select ${DAY}, ue.title_id, sum(${MINUTES}) from ${from} group by ${DAY}, ue.title_id
         on conflict (day, title_id) do update set minutes = reading_day_titles.minutes + excluded.minutes`.execute(this.db);
+      await sql`insert into reading_month_titles (month, title_id, minutes)
+        select substr(ue.received_at, 1, 7), ue.title_id, sum(${MINUTES}) from ${from} group by substr(ue.received_at, 1, 7), ue.title_id
+        on conflict (month, title_id) do update set minutes = reading_month_titles.minutes + excluded.minutes`.execute(this.db);
       // a title's minutes count for each of its topics as they are now (moveTopics when they change)
       await sql`insert into reading_day_topics (day, topic_id, minutes)
         select ${DAY}, tt.topic_id, sum(${MINUTES}) from ${joins} inner join title_topics tt on tt.title_id = ue.title_id
@@ -71,13 +75,15 @@ export class ReadingSummaryRepository {
    * `add`, as the benches' generators do.
    */
   async rebuild(): Promise<void> {
-    for (const table of ['reading_days', 'reading_day_readers', 'reading_day_titles', 'reading_day_topics'] as const) await this.db.deleteFrom(table).execute();
+    for (const table of ['reading_days', 'reading_day_readers', 'reading_day_titles', 'reading_day_topics', 'reading_month_titles'] as const) await this.db.deleteFrom(table).execute();
     const from = sql`usage_events ue inner join chapters c on c.id = ue.chapter_id left join media_files mf on mf.chapter_id = ue.chapter_id`;
     await sql`insert into reading_day_titles (day, title_id, minutes)
       select ${DAY}, ue.title_id, sum(${MINUTES}) from ${from} group by ${DAY}, ue.title_id`.execute(this.db);
     await sql`insert into reading_day_topics (day, topic_id, minutes)
       select s.day, tt.topic_id, sum(s.minutes) from reading_day_titles s inner join title_topics tt on tt.title_id = s.title_id
       group by s.day, tt.topic_id`.execute(this.db);
+    await sql`insert into reading_month_titles (month, title_id, minutes)
+      select substr(day, 1, 7), title_id, sum(minutes) from reading_day_titles group by substr(day, 1, 7), title_id`.execute(this.db);
     await sql`insert into reading_day_readers (day, user_id) select distinct ${DAY}, ue.user_id from ${from}`.execute(this.db);
     await sql`insert into reading_days (day, readers, minutes)
       select r.day, r.readers, coalesce(m.minutes, 0)
