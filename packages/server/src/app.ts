@@ -114,6 +114,8 @@ import { FirstOperatorService } from './services/first-operator.ts';
 import { CsrfTokens } from './services/tokens.ts';
 import { type ContentStore, LocalContentStore, totalBytes } from './storage/content-store.ts';
 import { openContentStore } from './storage/open-content-store.ts';
+import { ContentMoveService } from './services/content-move.ts';
+import { ContentFilesRepository } from './repositories/content-files.ts';
 import { Gate } from './util/gate.ts';
 
 /**
@@ -135,6 +137,8 @@ export interface Services {
   auth: AuthService;
   catalog: CatalogService;
   importer: ImportService;
+  /** `content:move`: the library's content files copied to another store (services/content-move.ts) */
+  contentMove: ContentMoveService;
   flags: ChapterFlagsService;
   collections: CollectionsService;
   metadata: MetadataService;
@@ -287,6 +291,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     auth,
     catalog,
     importer: new ImportService(catalogRepo, store, config.imports, undefined, catalogCache, catalogChanges),
+    contentMove: new ContentMoveService(new ContentFilesRepository(db.kysely), store, path.join(config.dataDir, 'tmp')),
     flags: new ChapterFlagsService(catalogRepo, catalogCache, catalogChanges),
     collections: new CollectionsService(collectionsRepo, catalogRepo, resolver, undefined, serverChanges),
     metadata: new MetadataService(catalogRepo, progressRepo, resolver, catalogCache),

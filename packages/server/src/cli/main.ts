@@ -22,6 +22,7 @@
  *   live:event-add <course_id> --start ISO-DATETIME (--end ISO-DATETIME | --minutes N) --join https://… [--presenter NAME [--headshot URL]]...
  *   live:list
  *   live:remove <course_id> | live:remove --event <event_id>
+ *   content:move --to s3://bucket/prefix | --to local        (docs/operations.md "The content store")
  *   analytics:report [--from DAY|ISO] [--to DAY|ISO] [--category C]   (counts by category, action and label; default the last 30 days)
  *   migrate
  * and the operators' console's commands (users:list, users:role, users:status, users:end-sessions, titles:list,
@@ -39,6 +40,7 @@ import { importSampleLibrary, type SampleImportReport } from '../first-start.ts'
 import { rolesOf } from '../services/accounts.ts';
 import { reasonOf } from '../services/import.ts';
 import { describeStartupError } from '../startup-errors.ts';
+import { openContentStore } from '../storage/open-content-store.ts';
 import { ADMIN_USAGE, auditCommandLine, runAdminCommand } from './admin-commands.ts';
 import { promptHidden, readStdin } from './input.ts';
 
@@ -68,6 +70,7 @@ const USAGE = `usage: npm run lectern -- <command>
   live:event-add <course_id> --start ISO-DATETIME (--end ISO-DATETIME | --minutes N) --join https://… [--presenter NAME [--headshot URL]]...
   live:list
   live:remove <course_id> | live:remove --event <event_id>
+  content:move --to s3://bucket/prefix | --to local   (copies every stored file to that store, each verified; then set CONTENT_STORE)
   analytics:report [--from DAY|ISO] [--to DAY|ISO] [--category C]
 ${ADMIN_USAGE}
   migrate`;
@@ -386,6 +389,26 @@ async function run(argv: string[]): Promise<number> {
           await services.live.removeCourse(id);
           console.log(`course ${id} removed, with its events`);
         }
+        return 0;
+      }
+      case 'content:move': {
+        const { values } = parseArgs({ args: rest, options: { to: { type: 'string' } }, allowPositionals: false });
+        const to = values.to;
+        if (!to || !(to === 'local' || to.startsWith('s3://'))) throw new AppError(400, 'content:move needs --to s3://bucket/prefix or --to local');
+        // the same variables name the other store's endpoint and credentials (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, …)
+        const target = await openContentStore({ dataDir: config.dataDir, contentStore: to === 'local' ? null : to, s3: config.s3 });
+        const r = await services.contentMove.move(target, (done, total) => {
+          if (done % 500 === 0 || done === total) console.log(`${done} of ${total} files`);
+        });
+        await services.admin.audit.record('cli', { action: 'content.move', target_kind: 'content-store', target_id: r.to, detail: { from: r.from, copied: r.copied, bytes: r.bytes, missing: r.missing.length, mismatched: r.mismatched.length } }, null);
+        console.log(`copied ${r.copied} files (${(r.bytes / (1024 * 1024)).toFixed(1)} MB) from ${r.from} to ${r.to}, each read back and its SHA-256 compared`);
+        for (const p of r.missing) console.log(`missing in ${r.from}: ${p}`);
+        for (const p of r.mismatched) console.log(`not the same once copied: ${p}`);
+        if (r.missing.length || r.mismatched.length) {
+          console.log(`${r.missing.length} missing, ${r.mismatched.length} not the same: keep CONTENT_STORE as it is, and run the move again once they are resolved`);
+          return 1;
+        }
+        console.log(`Now set CONTENT_STORE=${to} on every server (with the same AWS_* variables) and restart them; ${r.from} is left as it was.`);
         return 0;
       }
       case 'analytics:report': {

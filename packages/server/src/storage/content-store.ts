@@ -37,6 +37,8 @@ export interface ContentStore {
   read(storagePath: string, range?: ByteRange): Promise<Readable>;
   /** Writes one whole file into an existing folder (a cover variant); a reader never sees half of it. */
   write(storagePath: string, data: Uint8Array): Promise<void>;
+  /** Stores a local file as `storagePath`, making its folder if need be (the move between stores). */
+  putFile(storagePath: string, file: string): Promise<void>;
   /** Removes a folder (`<folder>/…`) with everything in it; nothing there is not an error. */
   removeFolder(folder: string): Promise<void>;
   /** Every stored file (the move between stores, the console's store size); staging left out. */
@@ -148,6 +150,17 @@ export class LocalContentStore implements ContentStore {
     // Written aside and renamed: a reader never sees half a file, and a folder removed meanwhile stays removed.
     const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomToken(6)}`);
     await fs.writeFile(temp, data);
+    await fs.rename(temp, target).catch(async (err: unknown) => {
+      await fs.rm(temp, { force: true });
+      throw err;
+    });
+  }
+
+  async putFile(storagePath: string, file: string): Promise<void> {
+    const target = this.resolve(storagePath);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomToken(6)}`);
+    await fs.copyFile(file, temp);
     await fs.rename(temp, target).catch(async (err: unknown) => {
       await fs.rm(temp, { force: true });
       throw err;

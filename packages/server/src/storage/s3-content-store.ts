@@ -96,6 +96,10 @@ export class S3ContentStore implements ContentStore {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), Body: data, ContentLength: data.byteLength }));
   }
 
+  putFile(storagePath: string, file: string): Promise<void> {
+    return this.upload(storagePath, file);
+  }
+
   /** Uploads a local file as it streams (its size known first: a plain PUT, no multipart). */
   async upload(storagePath: string, file: string): Promise<void> {
     const { size } = await fs.stat(file);
