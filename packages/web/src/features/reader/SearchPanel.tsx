@@ -12,7 +12,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { toAppPath } from '../../shared/links.ts';
 import { ReaderIcon } from '../../shared/reading/ReaderIcon.tsx';
 import type { InBookSearch } from './useInBookSearch.ts';
-import { usePanelInert } from '../../shared/reading/usePanelInert.ts';
+import { SidePanel } from '../../shared/reading/SidePanel.tsx';
 
 export interface SearchPanelProps {
   open: boolean;
@@ -21,15 +21,9 @@ export interface SearchPanelProps {
 }
 
 export const SearchPanel = memo(function SearchPanel({ open, search, onClose }: SearchPanelProps) {
-  const panelRef = useRef<HTMLElement>(null);
   const fieldRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const statusId = useId();
-  usePanelInert(panelRef, open);
-
-  useEffect(() => {
-    if (open) fieldRef.current?.select();
-  }, [open]);
 
   // A new page of results starts at its top.
   useEffect(() => {
@@ -39,26 +33,7 @@ export const SearchPanel = memo(function SearchPanel({ open, search, onClose }: 
   const { status, asked, results, total, page, pageCount } = search;
   const siteQuery = (asked ?? search.draft).trim();
   return (
-    <aside
-      className={`reader-search${open ? ' reader-search--open' : ''}`}
-      aria-label="Search this book"
-      ref={panelRef}
-      aria-hidden={!open}
-      onKeyDown={(e) => {
-        // Only while open: a panel sliding out is still focusable until it is inert (usePanelInert), and an Escape
-        // there is the reader's (leaving the immersive view), not swallowed by a panel already closed.
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          onClose();
-        }
-      }}
-    >
-      <div className="reader-search__head">
-        <h2 className="reader-search__heading">Search this book</h2>
-        <button type="button" className="reader-iconbtn" aria-label="Close search" onClick={onClose}>
-          <ReaderIcon name="close" />
-        </button>
-      </div>
+    <SidePanel open={open} block="reader-search" label="Search this book" heading="Search this book" closeLabel="Close search" onClose={onClose} initialFocus={fieldRef}>
       <form
         className="reader-search__form"
         role="search"
@@ -127,7 +102,7 @@ export const SearchPanel = memo(function SearchPanel({ open, search, onClose }: 
           {IN_BOOK_SEARCH_MESSAGES.wholeSite}
         </Link>
       </div>
-    </aside>
+    </SidePanel>
   );
 });
 

@@ -14,11 +14,11 @@ import {
   type ReaderPreferences,
   type ReadingMode,
 } from '@lectern/core';
-import { memo, useEffect, useId, useRef } from 'react';
+import { memo, useId, useRef } from 'react';
 import { track } from '../../shared/analytics.ts';
 import { isAndroid, type ReaderChrome } from './engine/preferences.ts';
 import { ReaderIcon, type ReaderIconName } from '../../shared/reading/ReaderIcon.tsx';
-import { usePanelInert } from '../../shared/reading/usePanelInert.ts';
+import { SidePanel } from '../../shared/reading/SidePanel.tsx';
 import { ScriptsConsentSetting } from './ScriptsConsentSetting.tsx';
 
 export interface SettingsPanelProps {
@@ -56,35 +56,11 @@ export const BRIGHTNESS_FULL = READER_LIMITS.brightness.min + Math.floor((READER
 export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, zoom = prefs.zoom_factor, onChange, onReset, onFitWidth, onClose, chrome, onChrome, scriptsBookId }: SettingsPanelProps) {
   const id = useId();
   const firstRef = useRef<HTMLButtonElement>(null);
-  const panelRef = useRef<HTMLElement>(null);
-  usePanelInert(panelRef, open);
-  useEffect(() => {
-    if (open) firstRef.current?.focus();
-  }, [open]);
   const android = isAndroid();
   const fontPct = Math.round(prefs.font_size * 100);
 
   return (
-    <section
-      className={`reader-settings${open ? ' reader-settings--open' : ''}`}
-      aria-label="Display settings"
-      ref={panelRef}
-      aria-hidden={!open}
-      onKeyDown={(e) => {
-        // Only while open: a panel sliding out is still focusable until it is inert (usePanelInert), and an Escape
-        // there is the reader's (leaving the immersive view), not swallowed by a panel already closed.
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          onClose();
-        }
-      }}
-    >
-      <div className="reader-settings__head">
-        <h2 className="reader-settings__heading">Display</h2>
-        <button type="button" className="reader-iconbtn" aria-label="Close display settings" onClick={onClose}>
-          <ReaderIcon name="close" />
-        </button>
-      </div>
+    <SidePanel as="section" open={open} block="reader-settings" label="Display settings" heading="Display" closeLabel="Close display settings" onClose={onClose} initialFocus={firstRef}>
 
       <div className="reader-settings__group" role="group" aria-labelledby={`${id}-mode`}>
         <p id={`${id}-mode`} className="reader-settings__label">
@@ -241,6 +217,6 @@ export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, z
           Reset
         </button>
       </div>
-    </section>
+    </SidePanel>
   );
 });

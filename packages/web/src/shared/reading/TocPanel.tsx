@@ -17,7 +17,7 @@ import { usePlaylists } from '../playlists/store.ts';
 import { ReaderIcon } from './ReaderIcon.tsx';
 import { readerKeys } from './readerKeys.ts';
 import { bookProgress } from './bookProgress.ts';
-import { usePanelInert } from './usePanelInert.ts';
+import { SidePanel } from './SidePanel.tsx';
 import './reading.css';
 
 export interface TocPanelProps {
@@ -42,9 +42,6 @@ function yearOf(date: string | null): string | null {
 
 export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, signedIn, onClose, onChapterClick, variant = 'slide' }: TocPanelProps) {
   const inline = variant === 'inline';
-  const closeRef = useRef<HTMLButtonElement>(null);
-  const panelRef = useRef<HTMLElement>(null);
-  usePanelInert(panelRef, open);
   const toc = useQuery({
     queryKey: readerKeys.toc(bookId, ''),
     queryFn: ({ signal }) => readerApi.getToc(bookId, null, signal),
@@ -60,10 +57,6 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
   const { queueUrls: queued } = usePlaylists();
   const { addToQueue, removeFromQueue } = usePlaylistActions();
   const [pendingUrl, setPendingUrl] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (open && !inline) closeRef.current?.focus();
-  }, [open, inline]);
 
   // The current entry comes into view when the panel opens.
   const listRef = useRef<HTMLDivElement>(null);
@@ -105,26 +98,16 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
 
   const year = data ? yearOf(data.pub_date) : null;
   return (
-    <aside
-      className={inline ? 'toc toc--inline' : `toc${open ? ' toc--open' : ''}`}
-      aria-label="Table of contents"
-      ref={panelRef}
-      aria-hidden={inline ? undefined : !open}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          onClose();
-        }
-      }}
+    <SidePanel
+      open={open}
+      inline={inline}
+      block="toc"
+      className={inline ? 'toc--inline' : undefined}
+      label="Table of contents"
+      heading="Contents"
+      closeLabel="Close table of contents"
+      onClose={onClose}
     >
-      {inline ? null : (
-        <div className="toc__head">
-          <h2 className="toc__heading">Contents</h2>
-          <button ref={closeRef} type="button" className="reader-iconbtn" aria-label="Close table of contents" onClick={onClose}>
-            <ReaderIcon name="close" />
-          </button>
-        </div>
-      )}
       <div className="toc__body" ref={listRef}>
         {toc.isPending ? (
           <div className="toc__loading">
@@ -178,7 +161,7 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
           </>
         ) : null}
       </div>
-    </aside>
+    </SidePanel>
   );
 });
 

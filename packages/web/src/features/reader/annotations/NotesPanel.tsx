@@ -5,11 +5,10 @@
  */
 import { annotationPaths, ANNOTATION_MESSAGES, truncateQuote, type Annotation, type TocItem } from '@lectern/core';
 import { useQuery } from '@tanstack/react-query';
-import { memo, useId, useMemo, useRef, useState } from 'react';
+import { memo, useId, useMemo, useState } from 'react';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { readerApi } from '../../../api/reader.ts';
-import { ReaderIcon } from '../../../shared/reading/ReaderIcon.tsx';
-import { usePanelInert } from '../../../shared/reading/usePanelInert.ts';
+import { SidePanel } from '../../../shared/reading/SidePanel.tsx';
 import { readerKeys } from '../../../shared/reading/readerKeys.ts';
 import { NoteMarkdown } from './NoteMarkdown.tsx';
 import { searchAllAnnotations } from './searchAll.ts';
@@ -35,10 +34,8 @@ export interface NotesPanelProps {
 }
 
 export const NotesPanel = memo(function NotesPanel({ open, bookId, titleSafe, userUuid, orphanIds, onClose, onGo }: NotesPanelProps) {
-  const panelRef = useRef<HTMLElement>(null);
   const tagId = useId();
   const [tag, setTag] = useState('');
-  usePanelInert(panelRef, open);
   const notes = useQuery({
     queryKey: queryKeys.annotations(bookId, userUuid),
     queryFn: async ({ signal }) =>
@@ -68,24 +65,7 @@ export const NotesPanel = memo(function NotesPanel({ open, bookId, titleSafe, us
   const tags = useMemo(() => [...new Set((notes.data ?? []).flatMap((a) => a.tags))].sort((a, b) => a.localeCompare(b)), [notes.data]);
 
   return (
-    <aside
-      className={`reader-search reader-notes${open ? ' reader-search--open' : ''}`}
-      aria-label={ANNOTATION_MESSAGES.notesHeading}
-      ref={panelRef}
-      aria-hidden={!open}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          onClose();
-        }
-      }}
-    >
-      <div className="reader-search__head">
-        <h2 className="reader-search__heading">{ANNOTATION_MESSAGES.notesHeading}</h2>
-        <button type="button" className="reader-iconbtn" aria-label="Close notes" onClick={onClose}>
-          <ReaderIcon name="close" />
-        </button>
-      </div>
+    <SidePanel open={open} block="reader-search" className="reader-notes" label={ANNOTATION_MESSAGES.notesHeading} heading={ANNOTATION_MESSAGES.notesHeading} closeLabel="Close notes" onClose={onClose}>
       <div className="reader-notes__tools">
         <label htmlFor={tagId}>Tag</label>
         <select id={tagId} value={tag} onChange={(e) => setTag(e.target.value)} className="reader-search__field">
@@ -130,6 +110,6 @@ export const NotesPanel = memo(function NotesPanel({ open, bookId, titleSafe, us
           </section>
         ))}
       </div>
-    </aside>
+    </SidePanel>
   );
 });
