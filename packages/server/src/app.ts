@@ -106,6 +106,8 @@ import { HealthService } from './services/health.ts';
 import { CollectionsService } from './services/collections.ts';
 import { ContentResolver } from './services/content-resolver.ts';
 import { ImportService } from './services/import.ts';
+import { ImportJobs } from './services/import-jobs.ts';
+import { ImportJobsRepository } from './repositories/import-jobs.ts';
 import { MetadataService } from './services/metadata.ts';
 import { PositionsService } from './services/positions.ts';
 import { ReaderService } from './services/reader.ts';
@@ -139,6 +141,8 @@ export interface Services {
   importer: ImportService;
   /** `content:move`: the library's content files copied to another store (services/content-move.ts) */
   contentMove: ContentMoveService;
+  /** imports queued in the database, taken by any server's worker (docs/decisions.md "Imports queued in the database") */
+  importJobs: ImportJobs;
   flags: ChapterFlagsService;
   collections: CollectionsService;
   metadata: MetadataService;
@@ -270,7 +274,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       engine: db.engine,
       contentRoot: path.join(config.dataDir, 'content'),
       ...(store instanceof LocalContentStore ? {} : { contentBytes: () => totalBytes(store) }),
-      importQueue: () => services.importer.queueLoad,
+      importQueue: () => services.importJobs.load(),
       errors,
       jobs,
       lastRunsAnywhere: () => scheduled.lastRuns(),
@@ -292,6 +296,15 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     catalog,
     importer: new ImportService(catalogRepo, store, config.imports, undefined, catalogCache, catalogChanges),
     contentMove: new ContentMoveService(new ContentFilesRepository(db.kysely), store, path.join(config.dataDir, 'tmp')),
+    // the upload area is DATA_DIR/import-jobs: servers sharing it share the work (services/import-jobs.ts)
+    importJobs: new ImportJobs(
+      new ImportJobsRepository(db.kysely, db.engine),
+      { importUpload: (...a) => services.importer.importUpload(...a), replaceUpload: (...a) => services.importer.replaceUpload(...a) },
+      path.join(config.dataDir, 'import-jobs'),
+      scheduled.serverId,
+      undefined,
+      (err) => console.error(`[lectern] import queue: ${(err as Error).message}`),
+    ),
     flags: new ChapterFlagsService(catalogRepo, catalogCache, catalogChanges),
     collections: new CollectionsService(collectionsRepo, catalogRepo, resolver, undefined, serverChanges),
     metadata: new MetadataService(catalogRepo, progressRepo, resolver, catalogCache),
@@ -365,6 +378,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
         services.auth.purgeExpiredSessions(),
         services.scheduled.purge(),
         services.serverChanges.purge(),
+        services.importJobs.purge(),
         services.signInThrottle.purge(),
         services.analytics.purge(),
         // the dashboard's empty searches, kept as long as analytics events
@@ -405,6 +419,9 @@ export async function buildApp(config: Config): Promise<Lectern> {
   const changesTimer = setInterval(pollChanges, CATALOG_CHANGES_POLL_MS).unref();
   app.addHook('onReady', async () => void (await pollChanges()));
   app.addHook('onClose', async () => clearInterval(changesTimer));
+  // This server's import worker takes queued imports, its own uploads' and (sharing the upload area) the others'.
+  app.addHook('onReady', async () => services.importJobs.start());
+  app.addHook('preClose', async () => services.importJobs.stop());
 
   const csrf = new CsrfTokens(secret);
   await app.register(fastifyCookie);
@@ -443,7 +460,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   // (a 'close' listener and an async onResponse per request; bench/http.ts).
   await app.register(async (uploads) => {
     await uploads.register(fastifyMultipart);
-    adminRoutes(uploads, { importer: services.importer, flags: services.flags });
+    adminRoutes(uploads, { importer: services.importer, jobs: services.importJobs, flags: services.flags });
     adminCoverRoute(uploads, { titles: services.admin.titles });
   });
   collectionRoutes(app, { collections: services.collections, metadata: services.metadata });

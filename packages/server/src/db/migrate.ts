@@ -45,6 +45,7 @@ import * as m0044 from './migrations/0044_scripts_consent.ts';
 import * as m0045 from './migrations/0045_dashboard_today.ts';
 import * as m0046 from './migrations/0046_reading_months.ts';
 import * as m0047 from './migrations/0047_server_changes.ts';
+import * as m0048 from './migrations/0048_import_jobs.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -90,6 +91,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0045_dashboard_today': m0045,
   '0046_reading_months': m0046,
   '0047_server_changes': m0047,
+  '0048_import_jobs': m0048,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

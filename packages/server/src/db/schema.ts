@@ -426,6 +426,24 @@ export interface ServerChangesTable {
   changed_at: string;
 }
 
+/** An import waiting for, held by or done by a server's worker (migration 0048, services/import-jobs.ts). */
+export interface ImportJobsTable {
+  id: string;
+  area: string;
+  owner_id: number | null;
+  /** JSON: ImportJobRequest */
+  request: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  attempts: Generated<number>;
+  claimed_by: string | null;
+  lease_until: string | null;
+  /** JSON: the import report, once done */
+  report: string | null;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
 export interface CatalogChangesTable {
   id: Generated<number>;
   book_id: string;
@@ -671,6 +689,7 @@ export interface Database {
   analytics_events: AnalyticsEventsTable;
   catalog_changes: CatalogChangesTable;
   server_changes: ServerChangesTable;
+  import_jobs: ImportJobsTable;
   live_courses: LiveCoursesTable;
   live_course_topics: LiveCourseTopicsTable;
   live_events: LiveEventsTable;

@@ -11,7 +11,8 @@ import type { ImportLimits } from '../ingest/worker-protocol.ts';
 import { assertContentRole } from '../policies/admin.ts';
 import { currentUser } from '../plugins/auth-context.ts';
 import type { ChapterFlagsService } from '../services/chapter-flags.ts';
-import { type ImportService, reasonOf, replacedByOneFile } from '../services/import.ts';
+import { type ImportService, replacedByOneFile } from '../services/import.ts';
+import type { ImportJobs } from '../services/import-jobs.ts';
 
 const MB = 1024 * 1024;
 const MAX_FILES = 20;
@@ -19,14 +20,15 @@ const chapterParams = z.object({ bookId: z.string().min(1).max(200), '*': z.stri
 
 const fileError = (message: string) => badRequest(message, { file: [message] });
 
-export function adminRoutes(app: FastifyInstance, deps: { importer: ImportService; flags: ChapterFlagsService }): void {
+export function adminRoutes(app: FastifyInstance, deps: { importer: ImportService; jobs: ImportJobs; flags: ChapterFlagsService }): void {
   /**
    * multipart: one or more `file` parts, optional `topics` fields (slugs); answers the import report once every
    * file has been through its worker. Each file streams to a temporary file under a per-file and a per-request
    * byte cap (never a buffer of the whole upload); the folder goes when the request ends, whatever happened.
    */
   app.post('/api/v1/admin/import/', async (request, reply) => {
-    assertContentRole(await currentUser(request));
+    const user = await currentUser(request);
+    assertContentRole(user);
     // ?replace=<book_id>: the one file is a new edition of that book (services/import.ts replaceFile).
     const replace = replaceOf(request.query);
     // (a video course's or audiobook's new edition is its media files: a folder of parts, up to MAX_FILES)
@@ -34,10 +36,12 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
     if (!request.isMultipart()) throw fileError(ADMIN_MESSAGES.notMultipart);
     const boundary = boundaryProblem(request.headers['content-type']);
     if (boundary) throw fileError(boundary);
-    const upload = await deps.importer.beginUpload();
+    // The upload is a job in the database (services/import-jobs.ts): its files go to the job's folder in the shared
+    // upload area, any server's worker may run it, and this request answers with its outcome, as before.
+    const job = await deps.jobs.begin();
     let report: ImportReport;
     try {
-      const received = await receiveFiles(request, upload.dir, deps.importer.limits);
+      const received = await receiveFiles(request, job.dir, deps.importer.limits);
       const files = received.files;
       const topics = topicsOf(received.topics);
       // the audit entry names them (plugins/admin-audit.ts)
@@ -45,21 +49,13 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
       if (target && replacedByOneFile(target) && files.length !== 1) {
         throw replaceError(`A replacement takes exactly one file; ${files.length} were sent.`);
       }
-      if (replace !== null) {
-        report = { imported: [], failed: [] };
-        const shown = files.length === 1 ? files[0]!.name : `${files.length} files`;
-        try {
-          report.imported.push(await deps.importer.replaceUpload(files, upload.dir, replace, { topics, origin: `upload ${shown}` }));
-        } catch (err) {
-          report.failed.push({ file: shown, reason: reasonOf(err) });
-        }
-      } else {
-        // books a title each; media files alone, by folder, or by manifest (services/import.ts importUpload)
-        report = await deps.importer.importUpload(files, upload.dir, { topics, origin: 'upload' });
-      }
+      await deps.jobs.submit(job.id, user?.id ?? null, { files: files.map((f) => ({ name: f.name, at: path.basename(f.path) })), topics, replace });
+      const outcome = await deps.jobs.outcome(job.id);
+      const shown = files.length === 1 ? files[0]!.name : `${files.length} files`;
+      report = outcome.state === 'done' ? outcome.report : { imported: [], failed: [{ file: shown, reason: outcome.error }] };
     } finally {
       // Before answering: once the client has its answer, nothing of the upload is left.
-      await upload.remove();
+      await job.remove();
     }
     const failures = report.failed.map((f) => `${f.file}: ${f.reason}`);
     // A new edition creates nothing: 200, where new titles are 201.

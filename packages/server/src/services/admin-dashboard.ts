@@ -91,7 +91,8 @@ export class AdminDashboardService {
       contentRoot: string;
       /** the store's size when it is not the folder `contentRoot` (an S3 bucket: its objects listed) */
       contentBytes?: () => Promise<number>;
-      importQueue: () => { running: number; waiting: number };
+      /** the import queue on every server (the import_jobs table) */
+      importQueue: () => Promise<{ running: number; waiting: number }> | { running: number; waiting: number };
       errors: RecentErrors;
       jobs: JobRuns;
       /** jobs run once across servers: when each last ran to its end on any server (services/scheduled-jobs.ts) */
@@ -223,7 +224,7 @@ export class AdminDashboardService {
       db_bytes: dbBytes,
       content_store_bytes: storeBytes,
       titles,
-      import_queue: this.health.importQueue(),
+      import_queue: await this.health.importQueue(),
       last_errors: this.health.errors.list(),
       // a later run on another server (a finished claim: it succeeded) stands for this one's
       jobs: this.health.jobs.list().map((j) => {

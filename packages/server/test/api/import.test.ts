@@ -117,6 +117,8 @@ describe.each(ENGINES)('hostile imports on %s', (engine) => {
     titles: (await t.lectern.db.kysely.selectFrom('titles').select('book_id').execute()).map((r) => r.book_id).sort(),
     content: fs.readdirSync(path.join(t.dataDir, 'content')).sort(),
     tmp: fs.existsSync(path.join(t.dataDir, 'tmp')) ? fs.readdirSync(path.join(t.dataDir, 'tmp')) : [],
+    // the upload area of the import queue (services/import-jobs.ts): its name, and no job's folder left
+    jobs: fs.existsSync(path.join(t.dataDir, 'import-jobs')) ? fs.readdirSync(path.join(t.dataDir, 'import-jobs')).filter((f) => f !== 'area') : [],
   });
 
   beforeAll(async () => {

@@ -73,8 +73,13 @@ export async function startTestApp(
  * DATABASE_URL with its own DATA_DIR; SQLite: the same DATA_DIR) and the same secret. Closing it leaves the
  * database to `first`.
  */
-export async function startAnotherServer(first: TestApp, overrides: Partial<Pick<Config, 'loginRateLimit' | 'trustProxy'>> = {}): Promise<TestApp> {
-  const own = first.lectern.config.databaseUrl ? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-')) : null;
+export async function startAnotherServer(
+  first: TestApp,
+  overrides: Partial<Pick<Config, 'loginRateLimit' | 'trustProxy'>> = {},
+  /** PostgreSQL: share `first`'s DATA_DIR (its content and upload area), as servers on one shared folder do */
+  options: { sameDataDir?: boolean } = {},
+): Promise<TestApp> {
+  const own = first.lectern.config.databaseUrl && !options.sameDataDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-')) : null;
   const config = loadConfig({}, { ...first.lectern.config, dataDir: own ?? first.dataDir, ...overrides });
   const lectern = await buildApp(config);
   return {

@@ -1,0 +1,110 @@
+/**
+ * The import queue (services/import-jobs.ts): each claim is one statement, so two servers on one database cannot
+ * both take a job. PostgreSQL picks the job with `FOR UPDATE SKIP LOCKED` (a job another server is claiming is
+ * passed over, not waited for); SQLite has one writer at a time, so the same statement without it is already one
+ * claim. The update also checks the row's state again, which PostgreSQL re-reads after a lock.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, ImportJobsTable } from '../db/schema.ts';
+
+export type ImportJobRow = Selectable<ImportJobsTable>;
+
+export class ImportJobsRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
+
+  async insert(row: Pick<ImportJobRow, 'id' | 'area' | 'owner_id' | 'request' | 'created_at'>): Promise<void> {
+    await this.db.insertInto('import_jobs').values({ ...row, state: 'queued', attempts: 0 }).execute();
+  }
+
+  find(id: string): Promise<ImportJobRow | undefined> {
+    return this.db.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Takes the oldest job of `area` that is queued, or running under a lease that ran out by `now` (its server
+   * stopped) and taken fewer than `maxAttempts` times; null when there is none.
+   */
+  async claim(area: string, serverId: string, now: string, leaseUntil: string, maxAttempts: number): Promise<ImportJobRow | null> {
+    const next = this.db
+      .selectFrom('import_jobs')
+      .select('id')
+      .where('area', '=', area)
+      .where('attempts', '<', maxAttempts)
+      .where((eb) => eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb('lease_until', '<=', now)])]))
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .$if(this.engine === 'postgres', (qb) => qb.forUpdate().skipLocked());
+    const row = await this.db
+      .updateTable('import_jobs')
+      .set((eb) => ({ state: 'running', claimed_by: serverId, lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', next)
+      .where('attempts', '<', maxAttempts)
+      .where((eb) => eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb('lease_until', '<=', now)])]))
+      .returningAll()
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /**
+   * Jobs of `area` whose lease ran out after their last allowed attempt: failed, with `reason`. Returns their ids
+   * (their upload folders go).
+   */
+  async failExhausted(area: string, now: string, maxAttempts: number, reason: string): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('import_jobs')
+      .set({ state: 'failed', error: reason, finished_at: now, lease_until: null })
+      .where('area', '=', area)
+      .where('state', '=', 'running')
+      .where('lease_until', '<=', now)
+      .where('attempts', '>=', maxAttempts)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Moves the lease on while the worker runs; false when the job is no longer this server's (its lease lapsed). */
+  async renew(id: string, serverId: string, leaseUntil: string): Promise<boolean> {
+    const done = await this.db
+      .updateTable('import_jobs')
+      .set({ lease_until: leaseUntil })
+      .where('id', '=', id)
+      .where('claimed_by', '=', serverId)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
+  }
+
+  /** Records the outcome of this server's run; false when the job was no longer its own. */
+  async finish(id: string, serverId: string, outcome: { state: 'done'; report: string } | { state: 'failed'; error: string }, now: string): Promise<boolean> {
+    const done = await this.db
+      .updateTable('import_jobs')
+      .set({ state: outcome.state, report: outcome.state === 'done' ? outcome.report : null, error: outcome.state === 'failed' ? outcome.error : null, finished_at: now, lease_until: null })
+      .where('id', '=', id)
+      .where('claimed_by', '=', serverId)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
+  }
+
+  /** How many jobs run and wait, on every server (the console's health page). */
+  async load(): Promise<{ running: number; waiting: number }> {
+    const rows = await this.db
+      .selectFrom('import_jobs')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('state', 'in', ['queued', 'running'])
+      .groupBy('state')
+      .execute();
+    const of = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
+    return { running: of('running'), waiting: of('queued') };
+  }
+
+  /** Deletes finished jobs older than `before`; returns how many. */
+  async purgeFinishedBefore(before: string): Promise<number> {
+    const done = await this.db.deleteFrom('import_jobs').where('state', 'in', ['done', 'failed']).where('finished_at', '<', before).executeTakeFirst();
+    return Number(done.numDeletedRows);
+  }
+}
