@@ -132,7 +132,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'GET /api/v1/admin/dashboard/': { access: 'admin' },
   'GET /api/v1/admin/health/': { access: 'admin' },
   'GET /api/v1/admin/analytics/': { access: 'admin' },
-  'POST /api/v1/admin/import/': { access: 'creator', multipart: true, refusalWrites: { tables: ['audit_log'], why: 'an import whose every file failed is audited (plugins/admin-audit.ts)' } },
+  'POST /api/v1/admin/import/': { access: 'creator', multipart: true, refusalWrites: { tables: ['audit_log', 'import_jobs'], why: 'an import whose every file failed is audited (plugins/admin-audit.ts), and its job keeps the reason (services/import-jobs.ts)' } },
   'PATCH /api/v1/admin/book/:bookId/chapter/*': { access: 'creator', params: { bookId: 'book', '*': 'chapterPath' }, body: { x: 1 } },
   // ---- the home, editors' picks, announcements ----
   'GET /api/v2/home/': { access: 'public' },
