@@ -30,6 +30,7 @@ afterAll(() => s3.close());
 describe.each(ENGINES)('content in an S3 bucket on %s', (engine) => {
   let t: TestApp;
   let bucket: S3ContentStore;
+  let readerDir: string;
   let ada: TestClient;
   let book: string;
   let clip: string;
@@ -48,14 +49,18 @@ describe.each(ENGINES)('content in an S3 bucket on %s', (engine) => {
   beforeAll(async () => {
     const { url: _url, ...settings } = s3.settings(`api-${engine}`);
     t = await startTestApp(engine, { contentStore: `s3://${s3.bucket}/api-${engine}`, s3: settings });
-    bucket = new S3ContentStore(s3.settings(`api-${engine}`), fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-s3-reader-')));
+    readerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-s3-reader-'));
+    bucket = new S3ContentStore(s3.settings(`api-${engine}`), readerDir);
     [ada] = await signedInSubscribers(t.lectern, ['ada@example.com']);
     book = (await t.lectern.services.importer.importBytes(hostileFilesEpub(), 'hostile-files.epub')).book_id;
     const report = await t.lectern.services.importer.importPaths([CLIP]);
     expect(report.failed).toEqual([]);
     clip = report.imported[0]!.book_id;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(readerDir, { recursive: true, force: true });
+  });
 
   it('keeps imported files in the bucket under the title’s folder, none on this server’s disk, no staging left', async () => {
     const files = Object.keys(await objects());
