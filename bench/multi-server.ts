@@ -2,7 +2,8 @@
  * Several Lectern servers behind HAProxy on one PostgreSQL (issue 26; docs/operations.md "Several servers"), under
  * load and faults. It starts a PostgreSQL cluster of its own (its own port and folder under /tmp: restarting it
  * cannot disturb the machine's shared PostgreSQL or other tests), Lectern servers as production starts them
- * (packages/server/src/main.ts, the same DATABASE_URL, LECTERN_SECRET and content folder), and HAProxy from the
+ * (packages/server/src/main.ts, the same DATABASE_URL, LECTERN_SECRET and content store: an S3 bucket on s3rver, an S3
+ * API server on this machine), and HAProxy from the
  * config block of docs/operations.md with only its `bind` and `server` lines changed. Then:
  * 1. reads (the reader's recorded block request) from 200 signed-in readers with 1, 2 and 3 servers: throughput
  *    and p99 against the one-server figure;
@@ -23,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import S3rver from 's3rver';
 import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
 import type { Ack, CallStats, Chapter, ReaderAccount, ReaderJob, RunResult } from './multi-server-reader.ts';
 import { summary } from './stats.ts';
@@ -89,6 +91,23 @@ function startCluster() {
 }
 const DATABASE_URL = `postgres://postgres@127.0.0.1:${PG_PORT}/lectern`;
 
+// ------------------------------------------------------------------ the content store: an S3 API on this machine
+
+// s3rver (npm) speaks the S3 HTTP API and checks no signatures (README "Tests"); the servers reach it as they would
+// any S3-compatible store, with CONTENT_STORE=s3://bucket/prefix and the usual variables.
+const S3_PORT = BASE + 3;
+const BUCKET = 'lectern-multi-server';
+const s3Dir = path.join(work, 's3');
+fs.mkdirSync(s3Dir);
+const s3 = new S3rver({ address: '127.0.0.1', port: S3_PORT, directory: s3Dir, silent: true, configureBuckets: [{ name: BUCKET }] });
+const STORE_ENV = {
+  CONTENT_STORE: `s3://${BUCKET}/content`,
+  AWS_ENDPOINT_URL: `http://127.0.0.1:${S3_PORT}`,
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'S3RVER',
+  AWS_SECRET_ACCESS_KEY: 'S3RVER',
+};
+
 // ------------------------------------------------------------------ Lectern servers, as `npm start` starts them
 
 const servers: (ChildProcess | null)[] = [];
@@ -109,6 +128,7 @@ function startServer(i: number): Promise<void> {
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
       SAMPLE_CACHE_DIR: path.join(os.tmpdir(), 'lectern-sample-cache'),
+      ...STORE_ENV,
     },
     stdio: ['ignore', 'pipe', out],
   });
@@ -281,8 +301,9 @@ setTimeout(() => {
 }, (CI ? 10 : 30) * 60_000).unref();
 
 try {
-  log(`work folder ${work}; PostgreSQL on ${PG_PORT}, HAProxy on ${PROXY_PORT}, servers on ${serverPort(0)}+; ${READERS} readers in ${CLIENTS} processes`);
+  log(`work folder ${work}; PostgreSQL on ${PG_PORT}, HAProxy on ${PROXY_PORT}, S3 (s3rver) on ${S3_PORT}, servers on ${serverPort(0)}+; ${READERS} readers in ${CLIENTS} processes`);
   startCluster();
+  await s3.run();
   const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${PG_PORT}/postgres` });
   await admin.connect();
   await admin.query('create database lectern');
@@ -295,7 +316,7 @@ try {
   // through the console's call (audited, as every admin action).
   execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'users:create', '--email', 'operator@example.com', '--role', 'admin', '--status', 'subscriber', '--password-stdin'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL, LECTERN_SECRET: SECRET, DATA_DIR: dataDir },
+    env: { ...process.env, DATABASE_URL, LECTERN_SECRET: SECRET, DATA_DIR: dataDir, ...STORE_ENV },
     input: `${PASSWORD}\n`,
     stdio: ['pipe', 'ignore', 'inherit'],
   });
