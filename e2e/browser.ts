@@ -115,3 +115,21 @@ export async function mailFor(to: string): Promise<string> {
   await expect.poll(() => (found = newest()) !== undefined, { timeout: 15_000, message: `no email for ${to}` }).toBe(true);
   return found!.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 }
+
+/**
+ * Presses the catalog's "Load more" until a card whose link matches `name` shows, as a reader would: the catalog
+ * pages by 24, and once the suite's specs have imported their fixtures a sample-library title may be past page 1.
+ */
+export async function loadCatalogUntil(page: Page, name: string | RegExp) {
+  const link = page.getByRole('link', { name }).first();
+  const more = page.getByRole('button', { name: 'Load more' });
+  await page.getByRole('article').first().waitFor();
+  while ((await link.count()) === 0) {
+    expect(await more.count(), `${String(name)} is in the catalog`).toBe(1);
+    const shown = await page.getByRole('article').count();
+    await more.click();
+    await expect.poll(() => page.getByRole('article').count(), { timeout: 15_000 }).toBeGreaterThan(shown);
+  }
+  return link;
+}
+

@@ -1,7 +1,7 @@
 /** A reader signs in, opens a book from the catalog, reads on into the next chapter and signs out. */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openPage, seriousViolations } from './browser.ts';
+import { loadCatalogUntil, openPage, seriousViolations } from './browser.ts';
 
 
 describe('reading as a signed-in reader', () => {
@@ -34,17 +34,7 @@ describe('reading as a signed-in reader', () => {
   });
 
   it('opens a book and reads on, chapter after chapter', async () => {
-    // The catalog is sorted by title and pages by 24: once the suite's other specs have imported their fixtures the
-    // book may be past the first page, so the reader presses "Load more" until it shows, as a reader would.
-    const book = page.getByRole('link', { name: /The War of the Worlds/ }).first();
-    const more = page.getByRole('button', { name: 'Load more' });
-    await page.getByRole('article').first().waitFor();
-    while ((await book.count()) === 0) {
-      expect(await more.count(), 'The War of the Worlds is in the catalog').toBe(1);
-      const shown = await page.getByRole('article').count();
-      await more.click();
-      await expect.poll(() => page.getByRole('article').count(), { timeout: 15_000 }).toBeGreaterThan(shown);
-    }
+    const book = await loadCatalogUntil(page, /The War of the Worlds/);
     await book.click();
     await page.waitForURL(/\/library\/book\//);
     expect(await seriousViolations(page)).toEqual([]);
