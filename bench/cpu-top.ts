@@ -76,7 +76,7 @@ if (values.groups) {
     ['encryption', /reader-crypto/],
     ['gzip', /base64-gzip/],
     ['database (kysely, SQLite, repositories)', /kysely|better-sqlite|repositories\/|db\//],
-    ['JSON answer (blockBody)', /blockBody/],
+    ['JSON answer (blockBody, blockText)', /blockBody|blockText|templateOf/],
     ['zod', /zod/],
     ['services', /services\//],
     ['routes', /routes\//],

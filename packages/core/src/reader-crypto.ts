@@ -537,9 +537,17 @@ export function chapterPlaintext(html: string): Uint32Array {
  * Encrypts a chapter for `encoding: crypt64`. Throws when userKey, bookId or chapterUri is empty.
  */
 export function encryptChapter(html: string, userKey: string, bookId: string, chapterUri: string, options: EncryptChapterOptions = {}): EncryptedChapter {
-  const key = chapterKeyBytes(deriveChapterKey(userKey, bookId, chapterUri));
-  const cipher = xxteaEncryptWords(options.plaintext ?? chapterPlaintext(html), key, options.scratch);
+  const cipher = encryptChapterPlaintext(options.plaintext ?? chapterPlaintext(html), userKey, bookId, chapterUri, options.scratch);
   return { content: (options.toBase64 ?? base64Encode)(cipher), checksum: options.checksum ?? chapterChecksum(html) };
+}
+
+/**
+ * The ciphertext bytes of {@link encryptChapter}'s `content` (before its base64), from the chapter's
+ * {@link chapterPlaintext}: for a server that writes the base64 itself (into its compressed answer). With `scratch`,
+ * the bytes are a view of it (valid until the caller reuses it). Throws when userKey, bookId or chapterUri is empty.
+ */
+export function encryptChapterPlaintext(plaintext: Uint32Array, userKey: string, bookId: string, chapterUri: string, scratch?: Uint32Array): Uint8Array {
+  return xxteaEncryptWords(plaintext, chapterKeyBytes(deriveChapterKey(userKey, bookId, chapterUri)), scratch);
 }
 
 /** Outcome of {@link decryptChapter}. */

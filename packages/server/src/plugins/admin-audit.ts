@@ -30,15 +30,21 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function registerAdminAudit(app: FastifyInstance, audit: AuditLog, errors?: RecentErrors): void {
   app.decorateRequest('audit', null);
   app.decorateRequest('auditDetail', null);
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (SAFE.has(request.method)) return payload;
+  // Callback style with the common case leaving at once: as an async hook it cost every request of every route
+  // (the reader's chapter request, the playlists' 304s) a promise and a microtask hop for nothing.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (SAFE.has(request.method)) return done(null, payload);
     const url = request.routeOptions.url;
-    if (!url || !ADMIN_ROUTE.test(url)) return payload;
+    if (!url || !ADMIN_ROUTE.test(url)) return done(null, payload);
+    record(request, reply, url, payload).then(() => done(null, payload), done);
+  });
+
+  async function record(request: FastifyRequest, reply: FastifyReply, url: string, payload: unknown): Promise<void> {
     const answer = jsonOf(payload);
     const refusedImport = reply.statusCode === 400 && url === '/api/v1/admin/import/' && Array.isArray((answer as { failed?: unknown })?.failed);
-    if (!request.audit && reply.statusCode >= 300 && !refusedImport) return payload;
+    if (!request.audit && reply.statusCode >= 300 && !refusedImport) return;
     const user = await currentUser(request);
-    if (!user) return payload;
+    if (!user) return;
     const note = request.audit ?? describe(request, reply, url, answer);
     const write = () => audit.record({ id: user.id, uuid: user.uuid, email: user.email }, note, request.ip);
     try {
@@ -49,8 +55,7 @@ export function registerAdminAudit(app: FastifyInstance, audit: AuditLog, errors
       request.log.error({ err, audit: note }, 'writing the audit entry failed');
       errors?.note({ method: request.method, url: request.url, status: 500, message: `audit entry lost (${note.action} ${note.target_id ?? ''}): ${(err as Error).message}`.slice(0, 500) });
     }
-    return payload;
-  });
+  }
 }
 
 function jsonOf(payload: unknown): unknown {

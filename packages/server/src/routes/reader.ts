@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser, requireSignedIn } from '../plugins/auth-context.ts';
 import type { BlockPart, ReaderService } from '../services/reader.ts';
-import { gzipBase64 } from '../util/base64-gzip.ts';
+import { gzipText, textOf, type TextPart } from '../util/base64-gzip.ts';
 import { acceptsGzip, chooseCoding, CompressedBytes } from '../util/compressed-bytes.ts';
 
 const tocQuery = z.object({ book_id: z.string().min(1, 'book_id is required').max(200), chapter_href: z.string().max(1000).optional() });
@@ -61,44 +61,52 @@ function templateOf(shared: ArchiveItem): Template {
   return template;
 }
 
-/** A slot's value as JSON text. A crypt64 content is base64, which JSON needs no escape for: quoted as it is. */
-function slotJson(part: BlockPart, slot: Slot): string {
-  if (slot === 'top') return JSON.stringify(part.top);
-  if (slot === 'checksum') return JSON.stringify(part.checksum);
-  return `"${part.content!}"`;
+/**
+ * The block answer's JSON text (the same bytes as JSON.stringify of the whole items, `archiveItemOf`) as parts:
+ * the shared pieces as they are, the reader's own values between them (all ASCII: a number, a hex checksum), and
+ * the crypt64 content as the ciphertext whose base64 it is (quoted: JSON needs no escape for base64). The parts are
+ * written into the compressed answer directly (`gzipText`), or as text (`blockBody`). Each part's ciphertext is
+ * made as the parts are listed: use them before listing another answer's.
+ */
+export function blockText(parts: BlockPart[]): TextPart[] {
+  const text: TextPart[] = ['['];
+  // Every part's ciphertext is made in the same buffer: all but the last of an answer's are copied out of it.
+  let ciphers = parts.filter((part) => part.cipher !== null).length;
+  parts.forEach((part, i) => {
+    if (i > 0) text.push(',');
+    const template = templateOf(part.shared);
+    template.slots.forEach((slot, s) => {
+      text.push(template.pieces[s]!);
+      if (slot === 'top') text.push(JSON.stringify(part.top));
+      else if (slot === 'checksum') text.push(JSON.stringify(part.checksum));
+      else {
+        const bytes = part.cipher!();
+        text.push('"', { base64Of: --ciphers > 0 ? bytes.slice() : bytes }, '"');
+      }
+    });
+    text.push(template.pieces[template.slots.length]!);
+  });
+  text.push(']');
+  return text;
+}
+
+/** The block answer's JSON bytes, uncompressed (see {@link blockText}). */
+export function blockBody(parts: BlockPart[]): Buffer {
+  return textOf(blockText(parts));
 }
 
 /**
- * The block answer's JSON bytes (the same bytes as JSON.stringify of the whole items, `archiveItemOf`), written
- * once into a buffer of their exact size: the shared pieces copied, the reader's parts written in their slots
- * (all ASCII: a number, base64, a hex checksum).
+ * A visitor's answer, one plain chapter (a sample) at position 0, is the same bytes for every visitor: made, and
+ * compressed, once per shared item (kept weakly beside it, so it goes when the catalog's cache drops the chapter)
+ * instead of brotli over the whole chapter for every request. Anything else is made for its request.
  */
-export function blockBody(parts: BlockPart[]): Buffer {
-  let size = 2 + Math.max(0, parts.length - 1); // the brackets and the commas between items
-  const values: string[][] = [];
-  const shapes: Template[] = [];
-  for (const part of parts) {
-    const template = templateOf(part.shared);
-    shapes.push(template);
-    const own = template.slots.map((slot) => slotJson(part, slot));
-    values.push(own);
-    for (const piece of template.pieces) size += piece.length;
-    for (const v of own) size += v.length;
-  }
-  const body = Buffer.allocUnsafe(size);
-  let o = 0;
-  body[o++] = 0x5b; // [
-  shapes.forEach((template, i) => {
-    if (i > 0) body[o++] = 0x2c; // ,
-    const own = values[i]!;
-    for (let s = 0; s < own.length; s++) {
-      o += template.pieces[s]!.copy(body, o);
-      o += body.write(own[s]!, o, 'latin1');
-    }
-    o += template.pieces[own.length]!.copy(body, o);
-  });
-  body[o++] = 0x5d; // ]
-  return body;
+const plainAnswers = new WeakMap<ArchiveItem, CompressedBytes>();
+function plainAnswer(parts: BlockPart[]): CompressedBytes {
+  const only = parts.length === 1 && parts[0]!.top === 0 && parts[0]!.cipher === null ? parts[0]!.shared : null;
+  if (!only) return new CompressedBytes(blockBody(parts));
+  let answer = plainAnswers.get(only);
+  if (!answer) plainAnswers.set(only, (answer = new CompressedBytes(blockBody(parts))));
+  return answer;
 }
 
 export function readerRoutes(app: FastifyInstance, deps: { reader: ReaderService }): void {
@@ -106,18 +114,20 @@ export function readerRoutes(app: FastifyInstance, deps: { reader: ReaderService
 
   app.post('/nest/epub/block/', async (request, reply) => {
     const parts = await reader.blockParts(await currentUser(request), blockRequestSchema.parse(request.body ?? {}));
-    const body = new CompressedBytes(blockBody(parts));
     reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8');
-    if (!body.compressible) return reply.send(body.raw);
-    reply.header('vary', 'Accept-Encoding');
     const acceptEncoding = request.headers['accept-encoding'];
     // A crypt64 chapter is random base64, where zlib finds nothing to match and only its Huffman coding saves
-    // (a quarter): gzipBase64 does just that, at half zlib's cost. A plain chapter (a visitor's sample) is HTML,
-    // which brotli or gzip shrinks three to five times.
-    if (parts.some((part) => part.shared.resources[0]?.encoding === 'crypt64')) {
-      if (!acceptsGzip(acceptEncoding)) return reply.send(body.raw);
-      return reply.header('content-encoding', 'gzip').send(gzipBase64(body.raw));
+    // (a quarter): gzipText does just that, at half zlib's cost, writing the base64 from the ciphertext as it
+    // codes it (no base64 string, no uncompressed body). A plain chapter (a visitor's sample) is HTML, which
+    // brotli or gzip shrinks three to five times.
+    if (parts.some((part) => part.cipher !== null)) {
+      reply.header('vary', 'Accept-Encoding');
+      if (!acceptsGzip(acceptEncoding)) return reply.send(blockBody(parts));
+      return reply.header('content-encoding', 'gzip').send(gzipText(blockText(parts)));
     }
+    const body = plainAnswer(parts);
+    if (!body.compressible) return reply.send(body.raw);
+    reply.header('vary', 'Accept-Encoding');
     const coding = chooseCoding(acceptEncoding);
     if (coding !== 'identity') reply.header('content-encoding', coding);
     return reply.send(body.in(coding));

@@ -11,7 +11,7 @@ import {
   chapterChecksum,
   type ChapterContent,
   chapterPlaintext,
-  encryptChapter,
+  encryptChapterPlaintext,
   isMediaFormat,
   LIMITS,
   MESSAGES,
@@ -61,8 +61,9 @@ function plaintextOf(chapter: ChapterContent): Uint32Array {
 }
 
 /**
- * Where each request's ciphertext is made: encryption and the base64 text that carries it run in one synchronous
- * step, so one buffer serves every request. Grown to the largest chapter asked for, kept up to 1 MB.
+ * Where each request's ciphertext is made: a part's `cipher()` is called as its answer is written, which uses the
+ * bytes before anything else runs (routes/reader.ts), so one buffer serves every request. Grown to the largest
+ * chapter asked for, kept up to 1 MB.
  */
 let cipherWords = new Uint32Array(4096);
 const CIPHER_WORDS_KEPT = 262_144;
@@ -128,7 +129,7 @@ export class ReaderService {
           found = await this.catalogService.chapterOrResource(title.book_id, href, user);
         } catch (err) {
           if (!(err instanceof AppError) || err.status === 404) throw err;
-          parts.push({ shared: this.refusal(title, href, err), top: 0, content: null, checksum: null });
+          parts.push({ shared: this.refusal(title, href, err), top: 0, cipher: null, checksum: null });
           continue;
         }
         if (found.kind !== 'chapter') throw badRequest(`${href} is not a chapter of this book.`, { hrefs: [`${href} is not a chapter of this book.`] });
@@ -140,17 +141,17 @@ export class ReaderService {
       const shared = sharedItemOf(title, c, href, encrypted);
       if (!encrypted) {
         // the chapter as it is, in the shared item
-        parts.push({ shared, top, content: null, checksum: null });
+        parts.push({ shared, top, cipher: null, checksum: null });
         continue;
       }
       const plaintext = plaintextOf(c);
-      const { content, checksum } = encryptChapter(c.content, this.userKey(user).key, title.book_id, c.full_path, {
-        checksum: checksumOf(c),
-        toBase64: nodeBase64,
-        plaintext,
-        scratch: cipherScratch(plaintext),
-      });
-      parts.push({ shared, top, content, checksum });
+      const userKey = this.userKey(user).key;
+      const bookId = title.book_id;
+      const uri = c.full_path;
+      // Encrypted when the answer is written, not here: the ciphertext goes straight into the compressed answer
+      // as its base64 (util/base64-gzip.ts), with no base64 string or body made for it on the way.
+      const cipher = () => encryptChapterPlaintext(plaintext, userKey, bookId, uri, cipherScratch(plaintext));
+      parts.push({ shared, top, cipher, checksum: checksumOf(c) });
     }
     return parts;
   }
@@ -363,16 +364,26 @@ function archiveBase(title: TitleRow, href: string) {
 export interface BlockPart {
   shared: ArchiveItem;
   top: number;
-  /** this reader's crypt64 content and its checksum; null where the shared item's stand (a plain chapter, a refusal) */
-  content: string | null;
+  /**
+   * this reader's crypt64 ciphertext, made when called (its content is the standard base64 of these bytes), in a
+   * buffer that the next call reuses: use the bytes before calling again; null where the shared item's content
+   * stands (a plain chapter, a refusal)
+   */
+  cipher: (() => Uint8Array) | null;
+  /** this reader's checksum; null where the shared item's stands */
   checksum: string | null;
+}
+
+/** A part's crypt64 content, as text (the block answer writes it from the bytes, routes/reader.ts). */
+export function contentOf(part: BlockPart): string | null {
+  return part.cipher ? nodeBase64(part.cipher()) : null;
 }
 
 /** The whole item of a part, as the reader gets it. */
 export function archiveItemOf(part: BlockPart): ArchiveItem {
   const [resource] = part.shared.resources;
   if (!resource) return part.shared;
-  return { ...part.shared, top_percentage: part.top, resources: [{ ...resource, content: part.content ?? resource.content, checksum: part.checksum ?? resource.checksum }] };
+  return { ...part.shared, top_percentage: part.top, resources: [{ ...resource, content: contentOf(part) ?? resource.content, checksum: part.checksum ?? resource.checksum }] };
 }
 
 /**

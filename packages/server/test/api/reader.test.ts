@@ -80,6 +80,16 @@ describe.each(ENGINES)('reader calls on %s', (engine) => {
     const both = await ada.post('/nest/epub/block/', { book_id: book.book_id, hrefs: two.map((c) => c.full_path) }, { headers: browser });
     const items = blockResponseSchema.parse(JSON.parse(gunzipSync(both.rawPayload).toString()));
     expect(items.map((it, i) => decryptChapter(it.resources[0]!.content, it.resources[0]!.checksum!, key, book.book_id, two[i]!.full_path).ok)).toEqual([true, true]);
+    // Each decrypts to its own chapter, gzipped or not (the ciphertexts are made in one reused buffer).
+    const htmlOf = async (c: (typeof two)[number]) => chapterContentSchema.parse((await ada.get(c.url)).json()).content;
+    const htmls = [await htmlOf(two[0]!), await htmlOf(two[1]!)];
+    const bothPlain = await ada.post('/nest/epub/block/', { book_id: book.book_id, hrefs: two.map((c) => c.full_path) });
+    expect(bothPlain.headers['content-encoding']).toBeUndefined();
+    for (const answer of [items, blockResponseSchema.parse(bothPlain.json())]) {
+      expect(answer.map((it, i) => decryptChapter(it.resources[0]!.content, it.resources[0]!.checksum!, key, book.book_id, two[i]!.full_path))).toEqual(
+        htmls.map((html) => ({ ok: true, html })),
+      );
+    }
     // A client that takes gzip only, or nothing at all.
     expect((await ada.post('/nest/epub/block/', ask, { headers: { 'accept-encoding': 'gzip' } })).headers['content-encoding']).toBe('gzip');
     expect((await ada.post('/nest/epub/block/', ask, { headers: { 'accept-encoding': 'br;q=1, gzip;q=0' } })).headers['content-encoding']).toBeUndefined();
@@ -91,6 +101,9 @@ describe.each(ENGINES)('reader calls on %s', (engine) => {
     expect(openPacked.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(openPacked.rawPayload).equals(open.rawPayload)).toBe(true);
     expect(openPacked.rawPayload.length).toBeLessThan(open.rawPayload.length / 2);
+    // Made once for the chapter, the same for the next visitor, in each coding.
+    expect((await anon.post('/nest/epub/block/', visitor, { headers: browser })).rawPayload.equals(openPacked.rawPayload)).toBe(true);
+    expect((await anon.post('/nest/epub/block/', visitor)).rawPayload.equals(open.rawPayload)).toBe(true);
   });
 
   it('sends anonymous visitors samples in the clear and tells them why not otherwise', async () => {

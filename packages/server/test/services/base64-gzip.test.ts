@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { gzipBase64 } from '../../src/util/base64-gzip.ts';
+import { gzipBase64, gzipText, textOf, type TextPart } from '../../src/util/base64-gzip.ts';
 
 describe('gzipBase64', () => {
   it('inflates back to the bytes, whatever they are', () => {
@@ -47,5 +47,38 @@ describe('gzipBase64', () => {
     expect(gunzipSync(packed).equals(json)).toBe(true);
     expect(packed.length / json.length).toBeGreaterThan(0.74);
     expect(packed.length / json.length).toBeLessThan(0.77);
+  });
+});
+
+describe('gzipText: the same gzip, written from parts, the base64 made from the bytes', () => {
+  it('is gzipBase64 of the text, byte for byte, whatever the bytes, their length and their offset', () => {
+    const backing = new Uint8Array(4000);
+    for (let n = 0; n < 60; n++) {
+      for (const offset of [0, 1, 3]) {
+        const bytes = backing.subarray(offset, offset + n);
+        bytes.set(randomBytes(n));
+        const parts: TextPart[] = [Buffer.from('[{"a":"é\u2028 海","c":"'), { base64Of: bytes }, '","n":', JSON.stringify(n / 7), Buffer.from([0, 255, 0x3d]), '}]'];
+        const text = Buffer.concat([Buffer.from('[{"a":"é\u2028 海","c":"'), Buffer.from(Buffer.from(bytes).toString('base64')), Buffer.from(`","n":${JSON.stringify(n / 7)}`), Buffer.from([0, 255, 0x3d]), Buffer.from('}]')]);
+        expect(textOf(parts).equals(text)).toBe(true);
+        const packed = gzipText(parts);
+        expect(packed.equals(gzipBase64(text))).toBe(true);
+        expect(gunzipSync(packed).equals(text)).toBe(true);
+      }
+    }
+  });
+
+  it('carries a chapter-sized ciphertext, and several in one text, in about 6 bits a character', () => {
+    const one = randomBytes(30_001);
+    const two = randomBytes(7_802);
+    const parts: TextPart[] = ['["', { base64Of: one }, '","', { base64Of: two }, '"]'];
+    const text = Buffer.from(`["${one.toString('base64')}","${two.toString('base64')}"]`);
+    const packed = gzipText(parts);
+    expect(gunzipSync(packed).equals(text)).toBe(true);
+    expect(packed.length / text.length).toBeGreaterThan(0.74);
+    expect(packed.length / text.length).toBeLessThan(0.77);
+    // what it returns is its own: a later call leaves it as it was
+    const copy = Buffer.from(packed);
+    gzipText([{ base64Of: randomBytes(50_000) }]);
+    expect(packed.equals(copy)).toBe(true);
   });
 });

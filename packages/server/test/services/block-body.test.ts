@@ -47,6 +47,9 @@ function shared(over: Partial<ArchiveItem> = {}, resource: Partial<ArchiveItem['
   };
 }
 
+/** A part's ciphertext as the service hands it: made when called, the same bytes each time. */
+const bytesOf = (base64: string) => () => new Uint8Array(Buffer.from(base64, 'base64'));
+
 const expected = (parts: BlockPart[]) => Buffer.from(JSON.stringify(parts.map(archiveItemOf)));
 
 describe("the block answer's bytes, a chapter's shared JSON with each reader's parts in their slots", () => {
@@ -55,10 +58,10 @@ describe("the block answer's bytes, a chapter's shared JSON with each reader's p
     const plain = shared({ as_sample: true }, { encoding: null });
     const refused = shared({ resources: [], error: 'Sign in "now"', url: '/login/?next=%2Fr' });
     const parts: BlockPart[] = [
-      { shared: crypt, top: 42.125, content: 'QUJD+/9=', checksum: '0123456789abcdef0123456789abcdef' },
-      { shared: plain, top: 0, content: null, checksum: null },
-      { shared: refused, top: 0, content: null, checksum: null },
-      { shared: crypt, top: 7, content: 'ZZZZ', checksum: 'ffffffffffffffffffffffffffffffff' },
+      { shared: crypt, top: 42.125, cipher: bytesOf('QUJD+/8='), checksum: '0123456789abcdef0123456789abcdef' },
+      { shared: plain, top: 0, cipher: null, checksum: null },
+      { shared: refused, top: 0, cipher: null, checksum: null },
+      { shared: crypt, top: 7, cipher: bytesOf('ZZZZ'), checksum: 'ffffffffffffffffffffffffffffffff' },
     ];
     expect(blockBody(parts).equals(expected(parts))).toBe(true);
     // asked again (the templates made), the same; one part alone too
@@ -70,8 +73,8 @@ describe("the block answer's bytes, a chapter's shared JSON with each reader's p
   it("never carries one reader's parts into another's answer, and leaves the shared item as it was", () => {
     const crypt = shared({ media: null });
     const before = JSON.stringify(crypt);
-    const ada: BlockPart = { shared: crypt, top: 75, content: 'QWRh', checksum: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' };
-    const bob: BlockPart = { shared: crypt, top: Number.NaN, content: 'Qm9i', checksum: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' };
+    const ada: BlockPart = { shared: crypt, top: 75, cipher: bytesOf('QWRh'), checksum: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' };
+    const bob: BlockPart = { shared: crypt, top: Number.NaN, cipher: bytesOf('Qm9i'), checksum: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' };
     const adaBody = JSON.parse(blockBody([ada]).toString()) as ArchiveItem[];
     const bobBody = JSON.parse(blockBody([bob]).toString()) as ArchiveItem[];
     expect(adaBody[0]!.top_percentage).toBe(75);
