@@ -133,8 +133,8 @@ const SCRATCH_KEPT = 1024 * 1024;
 /** gzip (RFC 1952) of the bytes, Huffman-coded for base64 as described above. */
 export function gzipBase64(data: Uint8Array): Buffer {
   const n = data.length;
-  // At most 13 bits a byte, plus the headers and the trailer.
-  const bound = GZIP_HEADER.length + HEADER.bytes.length + 1 + Math.ceil(((n + 1) * 13) / 8) + 8;
+  // At most 15 bits a byte, plus the headers and the trailer.
+  const bound = GZIP_HEADER.length + HEADER.bytes.length + 1 + Math.ceil(((n + 1) * 15) / 8) + 8;
   if (bound > scratch.length && bound <= SCRATCH_KEPT) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_KEPT, bound * 2));
   const out = bound <= scratch.length ? scratch : Buffer.allocUnsafe(bound);
   GZIP_HEADER.copy(out, 0);
@@ -431,7 +431,7 @@ export function gzipText(parts: readonly TextPart[]): Buffer {
   for (const part of parts) n += textLength(part);
   if (n > textScratch.length && n <= SCRATCH_KEPT) textScratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_KEPT, n * 2));
   const text = n <= textScratch.length ? textScratch : Buffer.allocUnsafe(n);
-  const bound = GZIP_HEADER.length + HEADER.bytes.length + 1 + Math.ceil(((n + 1) * 13) / 8) + 8;
+  const bound = GZIP_HEADER.length + HEADER.bytes.length + 1 + Math.ceil(((n + 1) * 15) / 8) + 8;
   if (bound > scratch.length && bound <= SCRATCH_KEPT) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_KEPT, bound * 2));
   const out = bound <= scratch.length ? scratch : Buffer.allocUnsafe(bound);
   GZIP_HEADER.copy(out, 0);

@@ -12,6 +12,8 @@ describe('gzipBase64', () => {
       Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
       randomBytes(5000),
       Buffer.from('{"label":"第二十章 — Chapter 20","content":"QUJD+/=="}'),
+      // nothing of the alphabet: every byte in the code's longest length (15 bits)
+      Buffer.alloc(3000, 0xff),
     ];
     for (let n = 1; n < 40; n++) cases.push(Buffer.from(randomBytes(n).toString('base64')));
     for (const data of cases) expect(gunzipSync(gzipBase64(data)).equals(data)).toBe(true);
@@ -65,6 +67,13 @@ describe('gzipText: the same gzip, written from parts, the base64 made from the 
         expect(gunzipSync(packed).equals(text)).toBe(true);
       }
     }
+  });
+
+  it('codes text with nothing of the alphabet, every byte in the longest code, past the reused buffer', () => {
+    // 15 bits a byte; 1.4 MB of text is coded into memory of its own, sized by the bound alone
+    const labels = Buffer.alloc(700_000, 0xff);
+    const bytes = randomBytes(10);
+    expect(gunzipSync(gzipText([labels, { base64Of: bytes }, labels])).equals(Buffer.concat([labels, Buffer.from(bytes.toString('base64')), labels]))).toBe(true);
   });
 
   it('carries a chapter-sized ciphertext, and several in one text, in about 6 bits a character', () => {
