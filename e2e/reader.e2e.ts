@@ -1,8 +1,12 @@
 /**
  * The reader in a real browser against the real server and sample library: decryption, paged reading across a
  * chapter end, preferences kept across a reload, usage events kept offline and delivered once back online, the
- * anonymous sign-in gate, and axe on the reader with its panels open. At desktop and phone sizes.
+ * anonymous sign-in gate, and axe on the reader with its panels open. At desktop and phone sizes. Also the errors
+ * reader.md §8 quotes, each brought about in the browser: a key request that fails, a key that does not open the
+ * chapter, a block answer with no chapter item yet, a store token that cannot be had, and a browser that cannot
+ * annotate.
  */
+import path from 'node:path';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, openPage, seriousViolations, signInAsDemo } from './browser.ts';
@@ -280,6 +284,120 @@ for (const viewport of [
       await page.getByRole('button', { name: 'Display settings' }).click();
       await page.getByRole('button', { name: 'Reset' }).click();
       await page.keyboard.press('Escape');
+    });
+  });
+}
+
+const SHOTS = process.env.E2E_SHOTS_DIR;
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  describe(`the reader's errors (reader.md §8) at ${viewport.width} px`, () => {
+    let browser: Browser;
+    let chapter: ChapterInfo;
+
+    /** A signed-in reader in a browser of their own: nothing kept from another test (no stored key). */
+    async function reader(setup?: (context: BrowserContext) => Promise<unknown>): Promise<Page> {
+      const context = await browser.newContext({ baseURL, viewport });
+      await setup?.(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await signIn(page);
+      return page;
+    }
+    const alert = (page: Page, text: string) => page.getByRole('alert').filter({ has: page.getByText(text, { exact: true }) });
+    const shot = async (page: Page, name: string) => {
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `reader-error-${name}-${viewport.width}.png`) });
+    };
+
+    beforeAll(async () => {
+      browser = await launchBrowser();
+      const page = await reader();
+      const { chapters } = await warOfTheWorlds(page);
+      chapter = chapters.find((c) => /Chapter 1\b/.test(c.label))!;
+      await page.context().close();
+    });
+    afterAll(() => browser?.close());
+
+    it('says "Unable to decrypt content" when the key request fails, and shows nothing of the chapter', async () => {
+      const page = await reader((c) => c.route('**/nest/key/', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"down"}' })));
+      await page.goto(chapter.web_url);
+      await alert(page, 'Unable to decrypt content').waitFor();
+      expect(await page.locator('iframe.chapter-view__frame').count()).toBe(0);
+      await shot(page, 'key');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.context().close();
+    });
+
+    it('says "This chapter could not be decrypted." when the key does not open it, and shows nothing of the chapter', async () => {
+      // The server's key, one character changed: the chapter's checksum cannot match (asking again gets the same).
+      const page = await reader((c) =>
+        c.route('**/nest/key/', async (route) => {
+          const response = await route.fetch();
+          const { key } = (await response.json()) as { key: string };
+          await route.fulfill({ response, json: { key: (key[0] === 'A' ? 'B' : 'A') + key.slice(1) } });
+        }),
+      );
+      const keys = page.waitForResponse((r) => r.url().endsWith('/nest/key/'));
+      await page.goto(chapter.web_url);
+      expect((await keys).status()).toBe(200);
+      await alert(page, 'This chapter could not be decrypted.').waitFor();
+      expect(await page.locator('iframe.chapter-view__frame').count()).toBe(0);
+      expect(await page.locator('body').innerText()).not.toMatch(/o one would have believed/);
+      await shot(page, 'checksum');
+      await page.context().close();
+    });
+
+    it('says "This book is still loading, please retry in a moment." when no chapter item exists yet; Try again reads it', async () => {
+      let empty = true;
+      const page = await reader((c) =>
+        c.route('**/nest/epub/block/', (route) => (empty ? route.fulfill({ status: 200, contentType: 'application/json', body: '[]' }) : route.fallback())),
+      );
+      await page.goto(chapter.web_url);
+      const loading = alert(page, 'This book is still loading, please retry in a moment.');
+      await loading.waitFor();
+      await shot(page, 'loading');
+      empty = false;
+      await loading.getByRole('button', { name: 'Try again' }).click();
+      await expect.poll(async () => (await frameOf(page).locator('body').innerText()).length).toBeGreaterThan(3000);
+      expect(await loading.count()).toBe(0);
+      await page.context().close();
+    });
+
+    it('says "Couldn\'t get auth token:" and why when the annotation store\'s token cannot be had', async () => {
+      const page = await reader((c) => c.route('**/auth/token', (route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'boom' })));
+      await page.goto(chapter.web_url);
+      const notice = page.locator('.annotation-notice p').filter({ hasText: "Couldn't get auth token:" });
+      await notice.waitFor();
+      expect(await notice.innerText()).toMatch(/^Couldn't get auth token: 500\b/);
+      await shot(page, 'token');
+      await page.context().close();
+    });
+
+    it('says "Sorry your current browser does not support the Annotator" where the browser cannot annotate, and asks nothing of the store', async () => {
+      // A browser that cannot find the text under a tap (no caretPositionFromPoint nor caretRangeFromPoint).
+      const page = await reader((c) =>
+        c.addInitScript(() => {
+          const proto = Document.prototype as unknown as Record<string, unknown>;
+          delete proto.caretPositionFromPoint;
+          delete proto.caretRangeFromPoint;
+        }),
+      );
+      const storeCalls: string[] = [];
+      page.on('request', (r) => {
+        if (/\/auth\/token|\/nest\/api\/a\//.test(r.url())) storeCalls.push(r.url());
+      });
+      await page.goto(chapter.web_url);
+      const notice = page.locator('.annotation-notice p');
+      await notice.filter({ hasText: 'Sorry your current browser does not support the Annotator' }).waitFor();
+      expect(await notice.innerText()).toBe('Sorry your current browser does not support the Annotator');
+      // the chapter is read as ever
+      await expect.poll(async () => (await frameOf(page).locator('body').innerText()).length).toBeGreaterThan(3000);
+      await shot(page, 'unsupported');
+      expect(storeCalls).toEqual([]);
+      await page.context().close();
     });
   });
 }

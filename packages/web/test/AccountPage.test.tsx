@@ -74,6 +74,10 @@ function answer(method: string, url: URL, body: unknown): [number, unknown] {
       },
     ];
   }
+  if (path === accountEntryPaths.passwordValidation() && method === 'POST') {
+    const { password } = body as { password: string };
+    return [200, password === 'password123' ? { valid: false, msg: 'This password is too common: choose another.' } : { valid: true, msg: '' }];
+  }
   if (path === '/logout/' && method === 'POST') return [200, {}];
   return [404, { detail: 'Not found.' }];
 }
@@ -170,6 +174,36 @@ describe('the account page', () => {
     expect(email.getAttribute('aria-invalid')).not.toBe('true');
   });
 
+  it('confirms the new password in the words of §5: a new one first, a valid one, nothing under 6 characters, a match', async () => {
+    show('/u');
+    const next = (await screen.findByLabelText('New password')) as HTMLInputElement;
+    const repeat = screen.getByLabelText('Repeat the new password') as HTMLInputElement;
+    /** what the confirmation field says under it (its error, announced through aria-describedby) */
+    const said = () => (repeat.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join('') || null;
+    const matched = () => screen.queryByText('We have a match!');
+
+    fireEvent.change(repeat, { target: { value: 'a reading lamp' } });
+    expect(said()).toBe('Please enter a new password first.');
+    fireEvent.change(next, { target: { value: 'password123' } });
+    // the server refuses it (after the 300 ms wait): the confirmation says so
+    await waitFor(() => expect(said()).toBe('Please make sure your new password is valid first.'), { timeout: 10_000 });
+    fireEvent.change(next, { target: { value: 'a reading lamp by the window' } });
+    await waitFor(() => expect(received.some((r) => (r.body as { password?: string } | undefined)?.password === 'a reading lamp by the window')).toBe(true), { timeout: 10_000 });
+    await waitFor(() => expect(said()).toBe('This must match your new password.'), { timeout: 10_000 });
+    expect(matched()).toBeNull();
+    // under 6 characters: nothing yet
+    fireEvent.change(repeat, { target: { value: 'a rea' } });
+    expect(said()).toBeNull();
+    expect(matched()).toBeNull();
+    fireEvent.change(repeat, { target: { value: 'a reading lamp by the window' } });
+    expect(matched()).not.toBeNull();
+    expect(said()).toBeNull();
+    // emptied: cleared
+    fireEvent.change(repeat, { target: { value: '' } });
+    expect(said()).toBeNull();
+    expect(matched()).toBeNull();
+  });
+
   it('signing out lands on the library, not on a sign-in form that leads back here', async () => {
     show('/u');
     await screen.findByRole('heading', { name: 'Your account' });
@@ -217,6 +251,19 @@ describe('the subscribe page', () => {
     expect(SUBSCRIPTION_MESSAGES.subscribed('Pro')).toBe("You're subscribed to Pro. Thank you!");
     expect(screen.getByTestId('where').textContent).toBe('/u');
     expect(received.find((r) => r.method === 'POST' && r.url === accountEntryPaths.subscription())?.body).toMatchObject({ plan: 'pro', promotion_code: PRO_ONLY });
+  });
+
+  it("says 'This code has already been applied.' for the same code again (lowercased), without asking the server twice", async () => {
+    show('/subscribe/');
+    await screen.findByRole('radio', { name: /^Pro/ });
+    const code = screen.getByLabelText('Promotion code') as HTMLInputElement;
+    fireEvent.change(code, { target: { value: PRO_ONLY } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await screen.findByText(`${PRO_ONLY} has been applied.`, {}, { timeout: 10_000 });
+    fireEvent.change(code, { target: { value: ` ${PRO_ONLY.toUpperCase()} ` } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await screen.findByText('This code has already been applied.');
+    expect(received.filter((r) => r.url.startsWith(accountEntryPaths.promotionRedeem()))).toHaveLength(1);
   });
 
   it('still takes the plan the address names', async () => {

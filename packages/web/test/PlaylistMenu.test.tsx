@@ -2,6 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { createRef } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { sortPlaylists, type Collection } from '@lectern/core';
+import { AddToAnotherModal } from '../src/shared/playlists/PlaylistModals.tsx';
 import { PlaylistMenu } from '../src/shared/playlists/PlaylistTitleCard.tsx';
 import type { PlaylistEntry, PlaylistsView } from '../src/shared/playlists/store.ts';
 import { item, playlist, queue } from './fixtures.ts';
@@ -61,6 +62,20 @@ describe('title card playlist dropdown (spec §2, §9 dropdownLayout)', () => {
     renderMenu(viewOf([queue(), playlist('1', 'Go')]));
     fireEvent.click(screen.getByRole('button', { name: 'Add to Playlist' }));
     expect(itemNames()).toEqual(['Queue', 'Go', 'add to a new playlist']);
+  });
+
+  it("puts 'add to new' at index 5 with more than 3 playlists ('add to another' at 4), after the 3 with exactly 3, at count + 1 with fewer", () => {
+    const all = [queue(), playlist('1', 'Go'), playlist('2', 'Python'), playlist('3', 'Rust'), playlist('4', 'Zig')];
+    for (const count of [1, 2, 3, 4, 5]) {
+      const { unmount } = renderMenu(viewOf(all.slice(0, count)));
+      fireEvent.click(screen.getByRole('button', { name: 'Add to Playlist' }));
+      const names = itemNames();
+      const position = (label: string) => names.indexOf(label) + 1;
+      expect(position('add to a new playlist'), `${count} playlists`).toBe(count > 3 ? 5 : count + 1);
+      expect(position('add to another playlist'), `${count} playlists`).toBe(count > 3 ? 4 : 0);
+      expect(names.length, `${count} playlists`).toBe(count > 3 ? 5 : count + 1);
+      unmount();
+    }
   });
 
   it('one click toggles a playlist; the dialog entries close the menu', () => {
@@ -132,5 +147,40 @@ describe('title card playlist dropdown (spec §2, §9 dropdownLayout)', () => {
     renderMenu(viewOf([], 'loading'));
     fireEvent.click(screen.getByRole('button', { name: 'Add to Playlist' }));
     expect(within(screen.getByRole('menu')).getByText(/Loading your playlists/)).toBeTruthy();
+  });
+});
+
+describe("the 'Add to another playlist' dialog (spec §2)", () => {
+  it("filters by a case-insensitive part of the name in 'Find a playlist'; says 'Choose a playlist', or 'No results'", () => {
+    const lists = [queue(), playlist('1', 'Go'), playlist('2', 'Python'), playlist('3', 'Rust', [item('b1')]), playlist('4', 'Trusty tools')];
+    const onToggle = vi.fn();
+    render(
+      <AddToAnotherModal
+        open
+        onClose={vi.fn()}
+        playlists={lists}
+        title="The War of the Worlds"
+        contains={(p) => p.id === '3'}
+        stateOf={() => null}
+        onToggle={onToggle}
+      />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Add to another playlist' });
+    const search = within(dialog).getByRole<HTMLInputElement>('searchbox');
+    expect(search.placeholder).toBe('Find a playlist');
+    expect(within(dialog).getByRole('status').textContent).toBe('Choose a playlist');
+    const choices = () => Array.from(dialog.querySelectorAll('.playlist-choice__name')).map((el) => el.textContent);
+    expect(choices()).toEqual(['Queue', 'Go', 'Python', 'Rust', 'Trusty tools']);
+
+    fireEvent.change(search, { target: { value: 'RUST' } });
+    expect(choices()).toEqual(['Rust', 'Trusty tools']);
+    expect(within(dialog).getByRole('status').textContent).toBe('Choose a playlist');
+    expect(within(dialog).getByRole('button', { name: /Rust/ }).getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(within(dialog).getByRole('button', { name: /Trusty tools/ }));
+    expect(onToggle).toHaveBeenCalledWith(lists[4]);
+
+    fireEvent.change(search, { target: { value: 'haskell' } });
+    expect(choices()).toEqual([]);
+    expect(within(dialog).getByRole('status').textContent).toBe('No results');
   });
 });

@@ -35,9 +35,9 @@ const rust = playlist('3', 'rust', [item('r1', [['python', 'Python']]), item('r2
 });
 const lists = (): Collection[] => [rust, bigQueue, playlist('1', 'Go')];
 
-function renderArea(path: string, data: Collection[] | Error = lists()) {
+function renderArea(path: string, data: Collection[] | Error = lists(), signedIn: typeof profile | null = profile) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(['profile'], profile);
+  if (signedIn) client.setQueryData(['profile'], signedIn);
   if (Array.isArray(data)) client.setQueryData(playlistKeys.collections, data);
   render(
     <QueryClientProvider client={client}>
@@ -169,6 +169,33 @@ describe('playlist screens (spec §2, §4)', () => {
     expect(sentence.querySelector('.empty-state__inline-icon svg')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Browse the library' }).getAttribute('href')).toBe('/');
     expect(screen.getByText('0 items in Go')).toBeTruthy();
+  });
+
+  it("says 'Start exploring! You do not yet have any playlists.' with a link to the library and the icon's hint when there are none", () => {
+    renderArea('/c/', []);
+    const empty = screen.getByText('Start exploring! You do not yet have any playlists.');
+    const state = empty.closest('.empty-state')!;
+    expect(state.textContent).toContain('Tap the playlist icon on any title to start one.');
+    expect(within(state as HTMLElement).getByRole('link', { name: 'Browse the library' }).getAttribute('href')).toBe('/');
+    expect(cards()).toEqual([]);
+  });
+
+  it("says 'Error, the machines failed. Please try again soon.' when the account cannot be loaded, and Retry asks again", async () => {
+    let profileCalls = 0;
+    stubFetch((call) => {
+      if (call.url.startsWith('/u/information_for_javascript')) {
+        profileCalls++;
+        return profileCalls <= 2 ? json(500, { detail: 'boom' }) : json(200, profile);
+      }
+      return json(404, { detail: 'Not found.' });
+    });
+    renderArea('/c/', lists(), null);
+    const failed = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(failed.querySelector('.error-state__message')!.textContent).toBe('Error, the machines failed. Please try again soon.');
+    expect(cards()).toEqual([]);
+    fireEvent.click(within(failed).getByRole('button', { name: 'Retry' }));
+    await screen.findByRole('heading', { level: 1, name: 'Queue' }, { timeout: 10_000 });
+    expect(screen.queryByText('Error, the machines failed. Please try again soon.')).toBeNull();
   });
 
   it('an unknown playlist goes to /c/ with the WARN flash', async () => {

@@ -1,9 +1,11 @@
 /**
  * reader.md §4's annotation defaults (docs/decisions.md "Annotation defaults"): the page's declared highlight privacy
  * (public by default, or forced private with the Public option disabled), whitespace-only text never highlighted nor
- * offered, and the viewer's 250 ms hide delay after the mouse leaves it.
+ * offered, and the viewer's 250 ms hide delay after the mouse leaves it. Also the pop-ups' words as reader.md §2, §5,
+ * §6 and §8 quote them: the preview creator's "Add preview content" and "Edit Preview", the note editor's
+ * placeholder, and the delete confirm with its two buttons.
  */
-import { ANNOTATION_GROUPS, ANNOTATION_MESSAGES, ANNOTATION_TIMING, HIGHLIGHT_PRIVACY_ATTRIBUTES, highlightPrivacyAttributes, type Annotation } from '@lectern/core';
+import { ANNOTATION_GROUPS, ANNOTATION_MESSAGES, ANNOTATION_TIMING, HIGHLIGHT_PRIVACY_ATTRIBUTES, highlightPrivacyAttributes, type AccountProfile, type Annotation } from '@lectern/core';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnnotationLayer } from '../src/features/reader/annotations/AnnotationLayer.tsx';
@@ -22,7 +24,8 @@ function declare(setting: 'private' | 'public' | 'private-only') {
 
 /** The hook's answer as the layer reads it, with a selection pending or a highlight being viewed. */
 function layerWith(opts: { viewing?: Annotation }) {
-  const created: NoteFields[] = [];
+  const created: (NoteFields & { preview?: boolean })[] = [];
+  const updated: NoteFields[] = [];
   const closed = vi.fn();
   const layer = {
     annotations: [],
@@ -32,16 +35,19 @@ function layerWith(opts: { viewing?: Annotation }) {
     clearSelection: () => undefined,
     viewing: opts.viewing ? { annotation: opts.viewing, box: BOX } : null,
     closeViewer: closed,
-    create: async (_d: unknown, fields: NoteFields) => {
+    create: async (_d: unknown, fields: NoteFields & { preview?: boolean }) => {
       created.push(fields);
       return null;
     },
-    update: async () => null,
+    update: async (_a: Annotation, fields: NoteFields) => {
+      updated.push(fields);
+      return null;
+    },
     remove: async () => true,
     notice: null,
     dismissNotice: () => undefined,
   } as unknown as Layer;
-  return { layer, created, closed };
+  return { layer, created, updated, closed };
 }
 
 const annotation: Annotation = {
@@ -185,5 +191,54 @@ describe('whitespace-only text is never highlighted (reader.md §4)', () => {
     hl.add('x', r, 'highlight');
     expect(Array.from(root.querySelectorAll('mark.lectern-annotation')).map((m) => m.textContent)).toEqual(['planet', 'Mars']);
     expect(hl.rangeOf('x')).toBe(r);
+  });
+});
+
+describe("the pop-ups' words (reader.md §2, §5, §6, §8)", () => {
+  const previewCreator: AccountProfile = { ...profile, account: { ...profile.account, roles: ['preview-creator'] } };
+
+  it('offers "Add preview content" to preview creators only; its editor saves a preview, with the note placeholder', async () => {
+    const plain = layerWith({});
+    const first = render(<AnnotationLayer layer={plain.layer} profile={profile} />);
+    expect(screen.getByRole('toolbar', { name: 'Annotate the selection' }).textContent).not.toContain('preview');
+    first.unmount();
+
+    const { layer, created } = layerWith({});
+    render(<AnnotationLayer layer={layer} profile={previewCreator} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Add preview content' }));
+    const note = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Note' });
+    expect(note.placeholder).toBe('Add a note using markdown (optional)');
+    fireEvent.change(note, { target: { value: 'Read this first' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save' })));
+    expect(created).toEqual([expect.objectContaining({ text: 'Read this first', preview: true })]);
+  });
+
+  it('shows "Edit Preview" in the viewer of a preview annotation, "Edit Note" for a note', () => {
+    const preview = { ...annotation, text: 'Start here', annotation_type: 'preview_annotation' } as Annotation;
+    const first = render(<AnnotationLayer layer={layerWith({ viewing: preview }).layer} profile={previewCreator} />);
+    expect(screen.getByRole('button', { name: 'Edit Preview' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Edit Note' })).toBeNull();
+    first.unmount();
+    render(<AnnotationLayer layer={layerWith({ viewing: { ...annotation, text: 'Start here' } }).layer} profile={previewCreator} />);
+    expect(screen.getByRole('button', { name: 'Edit Note' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Edit Preview' })).toBeNull();
+  });
+
+  it('asks "Are you sure you want to permanently delete this note?": "No, I changed my mind" keeps it, "Yes, delete it" clears it', async () => {
+    const noted = { ...annotation, text: 'Worth rereading', tags: ['mars'] };
+    const { layer, updated } = layerWith({ viewing: noted });
+    render(<AnnotationLayer layer={layer} profile={profile} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Note' }));
+    const ask = screen.getByRole('alertdialog', { name: 'Are you sure you want to permanently delete this note?' });
+    expect(ask.querySelector('p')!.textContent).toBe('Are you sure you want to permanently delete this note?');
+    fireEvent.click(screen.getByRole('button', { name: 'No, I changed my mind' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(updated).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Note' }));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Yes, delete it' })));
+    // the note's text goes; the highlight and its tags stay (decisions.md "Annotations in the reader")
+    expect(updated).toEqual([expect.objectContaining({ text: '', tags: ['mars'] })]);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 });

@@ -1,15 +1,24 @@
 /**
  * Annotations on the client (docs/decisions.md "Annotations in the reader"): describing a selection and anchoring it
  * again on stored chapter markup — unchanged, edited before, inside and after the highlight, the words repeated
- * elsewhere, the words gone (an orphan) — the note's markdown rendered as elements only (hostile notes stay text), and
- * the token keeper's refresh and retry timings (reader.md §9).
+ * elsewhere, the words gone (an orphan) — the note's markdown rendered as elements only (hostile notes stay text),
+ * the token keeper's refresh and retry timings (reader.md §9) and its failure's notice (§8 "Couldn't get auth
+ * token:"), and a browser that cannot annotate told so (§8 "Sorry your current browser does not support the
+ * Annotator") with nothing asked of the store.
  */
 import { ANNOTATION_TIMING, type AnnotationSelector } from '@lectern/core';
-import { render } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../src/api/client.ts';
 import { anchorAll, describeRange } from '../src/features/reader/annotations/anchoring.ts';
 import { NoteMarkdown } from '../src/features/reader/annotations/NoteMarkdown.tsx';
+import { annotatorSupported } from '../src/features/reader/annotations/selection.ts';
+import { failureNotice } from '../src/features/reader/annotations/store.ts';
 import { TokenKeeper, tokenClaims } from '../src/features/reader/annotations/tokenKeeper.ts';
+import { useChapterAnnotations } from '../src/features/reader/annotations/useChapterAnnotations.ts';
+import { json, stubFetch } from './helpers.tsx';
 
 const CHAPTER = `<div id="root"><h1>Chapter I</h1><p>No one would have believed in the last years of the <em>nineteenth century</em> that this world was being watched keenly.</p><p>The planet Mars, I scarcely need remind the reader, revolves about the sun.</p><p>Mars again: the planet Mars.</p></div>`;
 
@@ -162,5 +171,57 @@ describe('the store token (reader.md §4, §9)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('a token that could not be had says "Couldn\'t get auth token:" and why, not a store notice', async () => {
+    const failed = (fetchToken: () => Promise<string>) => new TokenKeeper(fetchToken).get().catch((e: unknown) => e);
+    const refused = await failed(async () => {
+      throw new ApiError(503, 'busy', {}, '/auth/token', 'Service Unavailable');
+    });
+    expect(failureNotice(refused, 'read')).toBe("Couldn't get auth token: 503 Service Unavailable");
+    const unreachable = await failed(async () => {
+      throw new ApiError(0, 'offline');
+    });
+    expect(failureNotice(unreachable, 'create')).toBe("Couldn't get auth token: the server could not be reached");
+    // a token without its claims is invalid (§5): a token failure too
+    expect(failureNotice(await failed(async () => 'e30.e30.sig'), 'read')).toBe("Couldn't get auth token: The store token has incomplete claims.");
+    // a store call's own failure keeps its §8 notice
+    expect(failureNotice(new ApiError(500, 'x'), 'read')).toBe('Sorry something went wrong with the annotation store');
+  });
+});
+
+describe('a browser that cannot annotate (reader.md §8 "Unsupported browser")', () => {
+  const CARET = ['caretPositionFromPoint', 'caretRangeFromPoint'] as const;
+  const proto = Document.prototype as unknown as Record<string, unknown>;
+  const kept = Object.fromEntries(CARET.map((k) => [k, Object.getOwnPropertyDescriptor(proto, k)]));
+  afterEach(() => {
+    for (const k of CARET) {
+      delete proto[k];
+      const descriptor = kept[k];
+      if (descriptor) Object.defineProperty(proto, k, descriptor);
+    }
+    vi.unstubAllGlobals();
+  });
+
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={new QueryClient()}>{children}</QueryClientProvider>;
+  const mount = () =>
+    renderHook(() => useChapterAnnotations({ bookId: 'b1', titleSafe: 'worlds', href: 'ch1.xhtml', surface: null, enabled: true, prefetch: true }), { wrapper });
+
+  it('is told "Sorry your current browser does not support the Annotator", and nothing is asked of the store', () => {
+    for (const k of CARET) delete proto[k];
+    const calls = stubFetch(() => json(200, {}));
+    expect(annotatorSupported()).toBe(false);
+    const { result } = mount();
+    expect(result.current.notice).toBe('Sorry your current browser does not support the Annotator');
+    expect(calls).toEqual([]);
+  });
+
+  it('a browser that finds the text under a tap is not told, and asks for its token', async () => {
+    proto.caretRangeFromPoint = () => null;
+    const calls = stubFetch(() => json(500, { detail: 'boom' }));
+    expect(annotatorSupported()).toBe(true);
+    const { result } = mount();
+    await vi.waitFor(() => expect(calls.some((c) => c.url.includes('/auth/token'))).toBe(true));
+    expect(result.current.notice).toBeNull();
   });
 });

@@ -195,7 +195,7 @@ describe('the search panel and its hook', () => {
     expect(screen.getByText(IN_BOOK_SEARCH_MESSAGES.noResults('zebra "quagga"'))).toBeTruthy();
     fail = true;
     await searchFor('other');
-    expect(screen.getByRole('alert').textContent).toBe(IN_BOOK_SEARCH_MESSAGES.failed);
+    expect(screen.getByRole('alert').textContent).toBe('Something has gone wrong... please try again later.');
   });
 
   it('choosing a result posts the selection, keeps the snippet and query in cookies and goes to the hit', async () => {

@@ -158,7 +158,7 @@ describe('api client', () => {
     const down = await createApiClient({ baseUrl: 'http://127.0.0.1:9' })
       .getProfile()
       .catch((e: unknown) => e);
-    expect(down).toMatchObject({ status: 0, detail: MESSAGES.contentRequestFailed });
+    expect(down).toMatchObject({ status: 0, detail: 'Error, the machines failed. Please try again soon.' });
   });
 
   it('builds the catalog query and reads the next page and its cursor from `next`', async () => {

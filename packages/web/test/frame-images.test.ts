@@ -1,4 +1,3 @@
-import { MESSAGES } from '@lectern/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FrameImages } from '../src/features/reader/engine/frame/images.ts';
 import { Listeners } from '../src/features/reader/engine/frame/listeners.ts';
@@ -46,7 +45,8 @@ describe('frame images', () => {
     new FrameImages(c.doc, listeners.listen, { onImage: vi.fn(), onLoad: vi.fn() });
     const note = gone.nextElementSibling!;
     expect(note.className).toBe('lectern-image-error');
-    expect(note.getAttribute('aria-label')).toBe(`Plan: ${MESSAGES.imageLoadFailed}`);
+    expect(note.getAttribute('aria-label')).toBe('Plan: The image could not be loaded.');
+    expect(note.textContent).toBe('The image could not be loaded.');
     const lazy = c.doc.getElementById('lazy')!;
     lazy.dispatchEvent(new c.win.Event('error'));
     lazy.dispatchEvent(new c.win.Event('error'));

@@ -1,4 +1,4 @@
-import { accountProfileSchema, APP_MESSAGES, MESSAGES } from '@lectern/core';
+import { accountProfileSchema, APP_MESSAGES } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
@@ -23,7 +23,7 @@ describe.each(ENGINES)('accounts and sessions on %s', (engine) => {
   it('rejects an anonymous profile request with the spec message', async () => {
     const res = await new TestClient(t.lectern.app).get('/u/information_for_javascript');
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ detail: MESSAGES.userNotLoggedIn });
+    expect(res.json()).toEqual({ detail: 'User is not logged in.' });
   });
 
   it('stores passwords as argon2id with the OWASP parameters', async () => {

@@ -6,7 +6,6 @@ import {
   MESSAGES,
   READING_MESSAGES,
   tocResponseSchema,
-  USAGE_MESSAGES,
 } from '@lectern/core';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,7 +148,7 @@ describe.each(ENGINES)('reader calls on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     expect(res.json().accepted).toEqual(['u-1', 'u-4']);
     expect(res.json().rejected.map((r: { index: number; reason: string }) => [r.index, r.reason])).toEqual([
-      [1, USAGE_MESSAGES.positionUnchanged],
+      [1, "Position hasn't changed since last usage calculation"],
       [2, 'end_percentage must be a number from 0 to 100.'],
       [4, 'chapter is not a chapter of this library.'],
       [5, 'password is not an allowed field.'],

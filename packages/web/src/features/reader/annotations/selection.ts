@@ -20,6 +20,16 @@ export interface PendingSelection {
   box: Box;
 }
 
+/**
+ * Whether this browser can annotate (reader.md §8 "Unsupported browser"): Annotator asks for `window.getSelection`;
+ * the layer also finds the text under a tap (`caretPositionFromPoint`, or Chromium's older `caretRangeFromPoint`) to
+ * open a highlight's viewer. Asked of the app's window: a browser lacking them lacks them in the chapter's frame too.
+ */
+export function annotatorSupported(win: Window = window): boolean {
+  const proto = win.Document?.prototype as Partial<Record<'caretPositionFromPoint' | 'caretRangeFromPoint', unknown>> | undefined;
+  return typeof win.getSelection === 'function' && (typeof proto?.caretPositionFromPoint === 'function' || typeof proto?.caretRangeFromPoint === 'function');
+}
+
 /** Touch selections settle while their handles move: wait this long after the last change before offering the adder. */
 const TOUCH_SETTLE_MS = 600;
 const POINTER_SETTLE_MS = 120;

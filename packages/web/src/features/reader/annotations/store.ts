@@ -6,7 +6,7 @@
 import { ANNOTATION_LIMITS, ANNOTATION_TYPE_NOTE, annotationPaths, storeErrorNotice, withSharing, type Annotation, type SharingChoices } from '@lectern/core';
 import { api, isApiError, type AnnotationDraft } from '../../../api/client.ts';
 import type { RangeDescription } from './anchoring.ts';
-import { TokenKeeper } from './tokenKeeper.ts';
+import { TokenFailure, TokenKeeper } from './tokenKeeper.ts';
 
 /** What the editor (or the adder's Add Highlight) saves. */
 export interface NoteFields {
@@ -21,8 +21,12 @@ export type StoreAction = 'create' | 'update' | 'delete' | 'read' | 'search';
 const tokens = new TokenKeeper(() => api.annotationToken());
 export const annotationToken = () => tokens.get();
 
-/** The §8 notice for a failed store call (no answer at all reads as "not found"). */
+/**
+ * The §8 notice for a failed store call (no answer at all reads as "not found"); when the call never got as far as
+ * the store because the token could not be had, "Couldn't get auth token:" and why.
+ */
 export function failureNotice(e: unknown, action: StoreAction): string {
+  if (e instanceof TokenFailure) return e.message;
   if (isApiError(e) && e.status === 401) tokens.invalidate();
   const status = isApiError(e) ? e.status : 0;
   return storeErrorNotice(status === 0 ? 404 : status, action);

@@ -1,9 +1,25 @@
 /**
  * The annotation store's auth token on the client (reader.md §4 "Auth token", §9): fetched from /auth/token, used
  * while its claims are complete and time remains, refreshed ANNOTATION_TIMING.authRefreshBeforeExpiryMs before it
- * expires; after a failed request a new one is asked for only after authRetryMs (callers meanwhile get the failure).
+ * expires; after a failed request a new one is asked for only after authRetryMs (callers meanwhile get the failure,
+ * a TokenFailure: the §8 notice "Couldn't get auth token:" and why, as Annotator's Auth plugin words it).
  */
-import { ANNOTATION_TIMING, authTokenClaimsSchema, tokenTimeLeftMs, type AuthTokenClaims } from '@lectern/core';
+import { ANNOTATION_MESSAGES, ANNOTATION_TIMING, authTokenClaimsSchema, tokenTimeLeftMs, type AuthTokenClaims } from '@lectern/core';
+import { isApiError } from '../../../api/client.ts';
+
+/** Why the token request failed, in a few words: the answer's status, or that none came. */
+function reasonOf(e: unknown): string {
+  if (isApiError(e)) return e.status === 0 ? 'the server could not be reached' : `${e.status} ${e.statusText}`.trim();
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The token could not be had (reader.md §8 "Auth token failure"): its message is the notice the reader is shown. */
+export class TokenFailure extends Error {
+  override readonly name = 'TokenFailure';
+  constructor(cause: unknown) {
+    super(`${ANNOTATION_MESSAGES.tokenFailed} ${reasonOf(cause)}`, { cause });
+  }
+}
 
 /** The claims of a JWT's payload, or null when it is not a token with complete claims (§5: such a token is invalid). */
 export function tokenClaims(token: string): AuthTokenClaims | null {
@@ -46,9 +62,10 @@ export class TokenKeeper {
         return token;
       })
       .catch((e: unknown) => {
+        const failure = e instanceof TokenFailure ? e : new TokenFailure(e);
         this.failedAt = this.now();
-        this.failure = e;
-        throw e;
+        this.failure = failure;
+        throw failure;
       })
       .finally(() => {
         this.pending = null;

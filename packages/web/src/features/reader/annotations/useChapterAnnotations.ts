@@ -3,8 +3,10 @@
  * the store (store.ts: loaded with the chapter's prefix, saved, changed, deleted; failures become the reader.md §8
  * notices, shown for 5 s), the drawing (drawing.ts: anchored and drawn in batches, those in view first) and the
  * selection (selection.ts: the reader's selection turned into the adder, taps on highlights into the viewer).
+ * In a browser that cannot annotate (selection.ts annotatorSupported) none of it runs: the reader is told so once,
+ * with §8's "Sorry your current browser does not support the Annotator".
  */
-import { ANNOTATION_TIMING, annotationPaths, type Annotation, type SharingChoices } from '@lectern/core';
+import { ANNOTATION_MESSAGES, ANNOTATION_TIMING, annotationPaths, type Annotation, type SharingChoices } from '@lectern/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { queryKeys } from '../../../api/queryKeys.ts';
@@ -12,7 +14,7 @@ import { track } from '../../../shared/analytics.ts';
 import type { RangeDescription } from './anchoring.ts';
 import { drawAnnotations, redrawAnnotation } from './drawing.ts';
 import { Highlighter } from './highlighter.ts';
-import { boxOnPage, watchSelection, type Box, type PendingSelection } from './selection.ts';
+import { annotatorSupported, boxOnPage, watchSelection, type Box, type PendingSelection } from './selection.ts';
 import { annotationToken, chapterAnnotations, changeDraft, deleteAnnotation, failureNotice, newDraft, saveChange, saveNew, type NoteFields, type StoreAction } from './store.ts';
 import type { AnnotationSurface } from './surface.ts';
 
@@ -35,7 +37,11 @@ export function useChapterAnnotations(opts: {
   /** an annotation to bring into view once drawn (chosen in the notes panel, in another chapter) */
   revealRef?: { current: string | null };
 }) {
-  const { bookId, titleSafe, href, surface, enabled, prefetch = false, revealRef } = opts;
+  const { bookId, titleSafe, href, surface, enabled: allowed, prefetch: wanted = false, revealRef } = opts;
+  // A browser that cannot annotate loads, draws and watches nothing (the notice below says why).
+  const [supported] = useState(annotatorSupported);
+  const enabled = allowed && supported;
+  const prefetch = wanted && supported;
   const queryClient = useQueryClient();
   // The notes panel lists the book's annotations: a change here makes it ask again.
   const changed = useCallback(() => void queryClient.invalidateQueries({ queryKey: queryKeys.annotations(bookId) }), [queryClient, bookId]);
@@ -51,12 +57,20 @@ export function useChapterAnnotations(opts: {
   current.current = annotations;
   const noticeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const fail = useCallback((e: unknown, action: StoreAction) => {
-    setNotice(failureNotice(e, action));
+  const say = useCallback((message: string) => {
+    setNotice(message);
     clearTimeout(noticeTimer.current);
     noticeTimer.current = setTimeout(() => setNotice(null), ANNOTATION_TIMING.noticeMs);
   }, []);
+  const fail = useCallback((e: unknown, action: StoreAction) => say(failureNotice(e, action)), [say]);
   useEffect(() => () => clearTimeout(noticeTimer.current), []);
+  // Told once, the first time the reader could have annotated here (as Annotator tells it when it starts).
+  const toldUnsupported = useRef(false);
+  useEffect(() => {
+    if (!allowed || supported || toldUnsupported.current) return;
+    toldUnsupported.current = true;
+    say(ANNOTATION_MESSAGES.unsupportedBrowser);
+  }, [allowed, supported, say]);
 
   /** Where a range of the surface is on the page. */
   const boxOf = useCallback((range: Range): Box | null => (surface ? boxOnPage(surface, range) : null), [surface]);
