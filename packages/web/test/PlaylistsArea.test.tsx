@@ -171,12 +171,13 @@ describe('playlist screens (spec §2, §4)', () => {
     expect(screen.getByText('0 items in Go')).toBeTruthy();
   });
 
-  it("says 'Start exploring! You do not yet have any playlists.' with a link to the library and the icon's hint when there are none", () => {
+  it("says 'Start exploring! You do not yet have any playlists.' with a link to the library and the icon's hint when there are none", async () => {
     renderArea('/c/', []);
-    const empty = screen.getByText('Start exploring! You do not yet have any playlists.');
+    const empty = await screen.findByText('Start exploring! You do not yet have any playlists.', {}, { timeout: 10_000 });
     const state = empty.closest('.empty-state')!;
     expect(state.textContent).toContain('Tap the playlist icon on any title to start one.');
-    expect(within(state as HTMLElement).getByRole('link', { name: 'Browse the library' }).getAttribute('href')).toBe('/');
+    // the main site: the library
+    expect(within(state as HTMLElement).getByRole('link', { name: 'Browse the library' }).getAttribute('href')).toBe('/library/');
     expect(cards()).toEqual([]);
   });
 

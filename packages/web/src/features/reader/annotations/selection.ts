@@ -26,8 +26,8 @@ export interface PendingSelection {
  * open a highlight's viewer. Asked of the app's window: a browser lacking them lacks them in the chapter's frame too.
  */
 export function annotatorSupported(win: Window = window): boolean {
-  const proto = win.Document?.prototype as Partial<Record<'caretPositionFromPoint' | 'caretRangeFromPoint', unknown>> | undefined;
-  return typeof win.getSelection === 'function' && (typeof proto?.caretPositionFromPoint === 'function' || typeof proto?.caretRangeFromPoint === 'function');
+  const doc = win.document as Partial<Record<'caretPositionFromPoint' | 'caretRangeFromPoint', unknown>>;
+  return typeof win.getSelection === 'function' && (typeof doc.caretPositionFromPoint === 'function' || typeof doc.caretRangeFromPoint === 'function');
 }
 
 /** Touch selections settle while their handles move: wait this long after the last change before offering the adder. */
