@@ -22,6 +22,7 @@ import {
   xxteaEncrypt,
   xxteaEncryptWords,
   xxteaPlaintext,
+  encryptChapterPlaintext,
 } from '../src/reader-crypto.ts';
 
 /*
@@ -430,6 +431,20 @@ function bigChapter(size: number): string {
   parts.push(' '.repeat(size - len - tail.length), tail);
   return parts.join('');
 }
+
+describe('encryptChapterPlaintext: the ciphertext bytes a server writes the base64 of itself', () => {
+  it("is the bytes whose base64 is encryptChapter's content, in the scratch words when given", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.string({ minLength: 1, maxLength: 40 }), (html, uri) => {
+        const plaintext = chapterPlaintext(html);
+        const scratch = new Uint32Array(plaintext.length + 3);
+        const bytes = encryptChapterPlaintext(plaintext, 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6', 'book-1', uri, scratch);
+        expect(base64Encode(bytes)).toBe(encryptChapter(html, 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6', 'book-1', uri).content);
+        if (bytes.length > 0) expect(bytes.buffer).toBe(scratch.buffer);
+      }),
+    );
+  });
+});
 
 describe('encryptChapter / decryptChapter', () => {
   const userKey = '0123456789abcdef0123';
