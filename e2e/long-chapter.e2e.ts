@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
-import { importBook } from '../scripts/fresh-server.ts';
+import { importBook, lecternCli, signIn } from '../scripts/fresh-server.ts';
 import { openPage, signInAsDemo } from './browser.ts';
 import { currentSearchHit, drawnHighlight, highlightSelection, inFrame, searchAndFollow } from './reader-steps.ts';
 
@@ -26,6 +26,9 @@ const LATE_SEARCH = 'The word xylophonic appears only here, near the end of the 
 const LATE_HIGHLIGHT = 'Near the end, this paragraph is the one highlighted in the last part of the long chapter.';
 
 const books: Record<number, string> = {};
+const EXPIRED_PASSWORD = 'a long enough password for an expired reader';
+const SHOTS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
+fs.mkdirSync(SHOTS, { recursive: true });
 
 beforeAll(() => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-long-'));
@@ -116,7 +119,7 @@ for (const viewport of [desktop, phone]) {
   describe(`a long chapter at ${viewport.width}x${viewport.height}`, () => {
     let browser: Browser;
     let page: Page;
-    let chapters: { full_path: string; web_url: string; url: string }[];
+    let chapters: { full_path: string; web_url: string; url: string; as_sample: boolean; is_public: boolean }[];
     let chapterText = '';
     const long = () => chapters.find((c) => c.full_path.endsWith('text/ch2.xhtml'))!;
     const short = () => chapters.find((c) => c.full_path.endsWith('text/ch1.xhtml'))!;
@@ -153,25 +156,75 @@ for (const viewport of [desktop, phone]) {
       expect(await page.locator('.reader-footer__text').textContent()).toBe('0%');
     });
 
-    it('is asked for once on a page load, and that answer is the one shown', async () => {
+    it('is asked for once on a page load, by the page itself before the app has started, and that answer is the one shown', async () => {
       const asked: string[] = [];
       const onRequest = (r: Request) => {
         const u = new URL(r.url());
         if (u.pathname === '/nest/epub/block/' && r.method() === 'POST' && (r.postData() ?? '').includes(long().full_path.split('/').pop()!)) asked.push('chapter');
       };
+      // Any script the page's CSP refused (the early request's inline script is allowed by its hash, nothing else).
+      await page.addInitScript(() => {
+        if (window.top !== window) return;
+        const w = window as unknown as { __csp: string[] };
+        w.__csp = [];
+        document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
       page.context().on('request', onRequest);
+      let csp = '';
       try {
         await page.goto('about:blank');
-        await page.goto(long().web_url);
+        const response = await page.goto(long().web_url);
+        csp = (await response!.allHeaders())['content-security-policy'] ?? '';
         await whole(page);
       } finally {
         page.context().off('request', onRequest);
       }
       // One request: the chapter is not asked for twice (the next chapter is prepared later, under its own name).
       expect(asked).toEqual(['chapter']);
+      // Sent by the page's early script: under way before the reader asked for its chapter (the app started, routed
+      // and rendered), and the reader took that answer.
+      const timing = await page.evaluate(() => ({
+        block: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => new URL(r.name).pathname === '/nest/epub/block/').map((r) => r.startTime),
+        asked: performance.getEntriesByName('reader:chapter-asked')[0]?.startTime ?? -1,
+        csp: (window as unknown as { __csp: string[] }).__csp,
+      }));
+      expect(timing.block).toHaveLength(1);
+      expect(timing.asked).toBeGreaterThan(0);
+      expect(timing.block[0]!).toBeLessThan(timing.asked);
+      // The page's policy runs no inline script but the one hashed, and refused nothing.
+      expect(/(?:^|;)\s*script-src ([^;]*)/.exec(csp)?.[1]).toMatch(/^'self' 'sha256-[A-Za-z0-9+/=]+'$/);
+      expect(timing.csp).toEqual([]);
       // And it is the chapter, whole.
       const text = await inFrame(page, (doc) => doc.querySelector('section.chapter')!.textContent ?? '', null);
       expect(text === chapterText).toBe(true);
+      await page.screenshot({ path: path.join(SHOTS, `long-chapter-early-${viewport.width}.png`) });
+    });
+
+    it('still shows a locked chapter\'s message, from the one request the page made', async () => {
+      const email = `long-expired-${viewport.width}@example.com`;
+      lecternCli(inject('dataDir'), ['users:create', '--email', email, '--password', EXPIRED_PASSWORD, '--status', 'expired']);
+      const context = await browser.newContext({ baseURL: inject('baseURL'), viewport });
+      try {
+        const reader = await context.newPage();
+        reader.setDefaultTimeout(30_000);
+        await signIn(reader, email, EXPIRED_PASSWORD);
+        const answers: Promise<{ error: string | null }>[] = [];
+        reader.on('response', (r) => {
+          if (new URL(r.url()).pathname === '/nest/epub/block/') answers.push(r.json().then((items: { error: string | null }[]) => items[0]!));
+        });
+        // (the long chapter, unless the importer took it for the book's sample)
+        const locked = chapters.find((c) => !c.as_sample && !c.is_public)!;
+        await reader.goto(locked.web_url);
+        const alert = reader.locator('.reader-message__text[role="alert"]');
+        await alert.waitFor();
+        const settled = await Promise.all(answers);
+        expect(settled).toHaveLength(1);
+        expect(settled[0]!.error).toBeTruthy();
+        expect((await alert.textContent())?.trim()).toBe(settled[0]!.error);
+        await reader.screenshot({ path: path.join(SHOTS, `long-chapter-locked-${viewport.width}.png`) });
+      } finally {
+        await context.close();
+      }
     });
 
     it('resumes at a place deep in the chapter: the slice holding it first, and it stays in view', async () => {

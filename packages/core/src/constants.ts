@@ -42,6 +42,13 @@ export const COOKIES = {
  */
 export const BOOT_DATA_ID = 'lectern-boot';
 
+/**
+ * The window property where a reader address's early script (server routes/web.ts, `EARLY_BLOCK_SCRIPT`) leaves its
+ * block request under way, `{ book_id, href, response }`, for the reader to take instead of asking again
+ * (docs/decisions.md "A reader address asks for its chapter from the page itself").
+ */
+export const EARLY_BLOCK_GLOBAL = '__lecternEarlyBlock';
+
 export const CSRF_HEADER = 'x-csrftoken';
 /** Methods that never need a CSRF token (library-playlists-account.md §7). */
 export const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'TRACE'] as const;

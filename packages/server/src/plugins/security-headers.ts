@@ -8,12 +8,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
-/** `frameOrigins`: other origins the app's pages frame (the scripted origin of scripted titles, when configured). */
-const helmetFor = (frameOrigins: readonly string[]) =>
+/**
+ * `frameOrigins`: other origins the app's pages frame (the scripted origin of scripted titles, when configured);
+ * `scriptSources`: hashes of the inline scripts the server writes into pages (routes/web.ts EARLY_BLOCK_SCRIPT),
+ * beside 'self'. Nothing else inline runs.
+ */
+const helmetFor = (frameOrigins: readonly string[], scriptSources: readonly string[]) =>
   helmet({
   contentSecurityPolicy: {
     useDefaults: true,
     directives: {
+      'script-src': ["'self'", ...scriptSources],
       'img-src': ["'self'", 'data:', 'blob:'],
       'object-src': ["'self'"],
       'frame-src': ["'self'", 'blob:', ...frameOrigins],
@@ -30,7 +35,7 @@ const helmetFor = (frameOrigins: readonly string[]) =>
   });
 
 /** The headers helmet sets, by lower-case name, recorded from one run of its middleware. */
-export function securityHeaders(frameOrigins: readonly string[] = []): Record<string, string> {
+export function securityHeaders(frameOrigins: readonly string[] = [], scriptSources: readonly string[] = []): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -40,7 +45,7 @@ export function securityHeaders(frameOrigins: readonly string[] = []): Record<st
     removeHeader: () => {},
   };
   let failed: unknown;
-  helmetFor(frameOrigins)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+  helmetFor(frameOrigins, scriptSources)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
     failed = err;
   });
   if (failed) throw failed;
@@ -69,8 +74,8 @@ export function apiSecurityHeaders(page: Record<string, string> = securityHeader
 const API_PREFIXES = ['/api/', '/nest/', '/r/api/', '/auth/', '/a/'];
 export const isApiAddress = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
 
-export function registerSecurityHeaders(app: FastifyInstance, frameOrigins: readonly string[] = []): void {
-  const page = securityHeaders(frameOrigins);
+export function registerSecurityHeaders(app: FastifyInstance, frameOrigins: readonly string[] = [], scriptSources: readonly string[] = []): void {
+  const page = securityHeaders(frameOrigins, scriptSources);
   const api = apiSecurityHeaders(page);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApiAddress(request.url) ? api : page);

@@ -3,10 +3,23 @@
  * browser takes it; index.html for every other page address so the client router can take over (it renders its
  * own 404 page). Unknown API addresses get a JSON 404.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { type AccountProfile, APP_MESSAGES, BOOT_DATA_ID, COOKIES, highlightPrivacyAttributes, type HighlightPrivacySetting, SHORTCUTS_PAGE_PATH } from '@lectern/core';
+import {
+  type AccountProfile,
+  APP_MESSAGES,
+  BOOT_DATA_ID,
+  COOKIES,
+  CSRF_HEADER,
+  EARLY_BLOCK_GLOBAL,
+  highlightPrivacyAttributes,
+  type HighlightPrivacySetting,
+  isMediaFormat,
+  type PositionResponse,
+  SHORTCUTS_PAGE_PATH,
+} from '@lectern/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NOSCRIPT_MARKER, noscriptForms } from '../plugins/noscript-forms.ts';
 
@@ -71,27 +84,87 @@ export function inlineJson(value: unknown): string {
 }
 
 /**
+ * The book and chapter a reader address opens (reader.md §2: /library/view/{title_safe}/{book_id}/{chapter_full_path}),
+ * decoded as the reader's router decodes them (the splat without its trailing slashes); null for any other address,
+ * for one without a chapter (the reader then picks the chapter from the reader's position) or one that is not valid
+ * percent-encoding.
+ */
+export function readerAddressOf(pathname: string): { bookId: string; href: string } | null {
+  const m = /^\/library\/view\/[^/]+\/([^/]+)\/(.+)$/.exec(pathname);
+  if (!m) return null;
+  try {
+    const bookId = decodeURIComponent(m[1]!);
+    const href = decodeURIComponent(m[2]!).replace(/\/+$/, '');
+    return bookId && href ? { bookId, href } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A reader address's early chapter request (issue 21, "Long chapters"; docs/decisions.md "A reader address asks for
+ * its chapter from the page itself"): the reader's own POST /nest/epub/block/ (reader.md §7: "The chapter can be
+ * preloaded from the page"), sent as the page is parsed instead of once the app has started, routed and rendered.
+ * The body is the web client's (api/reader.ts getBlockWith), the CSRF token the page's cookie as the client sends it;
+ * the answer is left under EARLY_BLOCK_GLOBAL, where the reader takes it (engine/chapterWorker.ts loadBlock). Static
+ * text: its hash is in the pages' CSP (`script-src 'self' 'sha256-…'`), so no inline code but this one runs.
+ */
+export const EARLY_BLOCK_SCRIPT =
+  '(function(){try{' +
+  `var d=JSON.parse(document.getElementById(${JSON.stringify(BOOT_DATA_ID)}).textContent).reader,` +
+  `m=/(?:^|;\\s*)${COOKIES.csrf}=([^;]*)/.exec(document.cookie);` +
+  'if(!d||!m)return;' +
+  'var r=fetch("/nest/epub/block/",{method:"POST",credentials:"same-origin",' +
+  `headers:{"Accept":"application/json","Content-Type":"application/json",${JSON.stringify(CSRF_HEADER)}:decodeURIComponent(m[1])},` +
+  'body:JSON.stringify({book_id:d.book_id,hrefs:d.href,package_resources:1,screen_width:Math.round(innerWidth),screen_height:Math.round(innerHeight),update_progress:true})});' +
+  'r.catch(function(){});' +
+  `window[${JSON.stringify(EARLY_BLOCK_GLOBAL)}]={book_id:d.book_id,href:d.href,response:r}` +
+  '}catch(e){}})();';
+
+/** The CSP source that lets EARLY_BLOCK_SCRIPT, and nothing else inline, run. */
+export const EARLY_BLOCK_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(EARLY_BLOCK_SCRIPT).digest('base64')}'`;
+
+/**
  * The page's first data, in the page (issue 21, "Mobile Lighthouse"; docs/decisions.md "The first screen's data
  * in the page"): for a request that carries a session cookie, the profile `/u/information_for_javascript` would
  * answer (null when the session has gone), so the app's first request is not made at all. Not a script the
- * browser runs: the app's CSP (script-src 'self') needs no nonce for it. Nothing for a visitor without a session.
+ * browser runs. Nothing for a visitor without a session.
+ * On a reader address with a chapter, for a signed-in reader and a title that is read in the reader (not a video or
+ * an audiobook, whose player sends no block request): the book, the chapter, the title's format (the router's
+ * question before it picks the reader) and this reader's stored position of the book (what
+ * GET /api/v1/book/{id}/position/ answers, which the reader waits for before it places the chapter), this reader's
+ * decryption key (what GET /nest/key/ answers them: the chapter is decrypted as soon as it is here, not a round trip
+ * after the reader has started), and EARLY_BLOCK_SCRIPT after it. Whether the reader may read that chapter is the
+ * block request's own answer (rights, samples, the §8 messages), as when the app asks. A page with the key is
+ * `no-store`, as the key's own answer is: no cache, the browser's included, keeps it.
  */
-async function bootData(request: FastifyRequest, profileOf: BootDeps['profile']): Promise<string> {
-  if (!request.cookies[COOKIES.session]) return '';
-  const profile = await profileOf(request);
-  return `<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson({ profile })}</script>`;
+async function bootData(request: FastifyRequest, pathname: string, boot: BootDeps): Promise<{ html: string; secret: boolean }> {
+  if (!request.cookies[COOKIES.session]) return { html: '', secret: false };
+  const profile = await boot.profile(request);
+  const address = profile ? readerAddressOf(pathname) : null;
+  // (a failure here costs the reader only the head start: the app asks for all of it itself, and reports)
+  const start = address ? await boot.readerStart(request, address.bookId).catch(() => null) : null;
+  const reader = address && start && !isMediaFormat(start.format) ? { book_id: address.bookId, href: address.href, ...start } : undefined;
+  const data = `<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson({ profile, ...(reader ? { reader } : {}) })}</script>`;
+  return reader ? { html: `${data}\n    <script>${EARLY_BLOCK_SCRIPT}</script>`, secret: true } : { html: data, secret: false };
 }
 
 export interface BootDeps {
   /** The signed-in reader's profile as the profile route answers it; null without a live session. */
   profile: (request: FastifyRequest) => Promise<AccountProfile | null>;
+  /**
+   * For a reader address: the title's content_format as POST /api/v1/metadata/ answers it, the signed-in reader's
+   * position of it as GET /api/v1/book/{id}/position/ answers it and their key as GET /nest/key/ does; null when
+   * there is no such title or no signed-in reader.
+   */
+  readerStart: (request: FastifyRequest, bookId: string) => Promise<{ format: string; position: PositionResponse; key: string } | null>;
 }
 
 export async function webRoutes(
   app: FastifyInstance,
   webDist: string | null,
   page: { highlightPrivacy?: HighlightPrivacySetting } = {},
-  boot: BootDeps = { profile: async () => null },
+  boot: BootDeps = { profile: async () => null, readerStart: async () => null },
 ): Promise<void> {
   const indexFile = webDist ? path.join(webDist, 'index.html') : null;
   const hasWeb = indexFile !== null && fs.existsSync(indexFile);
@@ -133,10 +206,16 @@ export async function webRoutes(
       const forms = await noscriptForms(request);
       html = html.replace(NOSCRIPT_MARKER, () => forms);
     }
+    let secret = false;
     if (withBoot) {
-      const data = await bootData(request, boot.profile);
-      html = html.replace(BOOT_MARKER, () => data);
+      const data = await bootData(request, pathname, boot);
+      html = html.replace(BOOT_MARKER, () => data.html);
+      secret = data.secret;
     }
-    return reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie').type('text/html; charset=utf-8').send(html);
+    return reply
+      .header('cache-control', secret ? 'private, no-store' : 'private, no-cache')
+      .header('vary', 'Cookie')
+      .type('text/html; charset=utf-8')
+      .send(html);
   });
 }

@@ -59,6 +59,21 @@ export class MetadataService {
     return Buffer.concat(chunks);
   }
 
+  /**
+   * A title's content_format as the metadata answer gives it (a reader address's page names it: routes/web.ts);
+   * null when there is no such title. Any failure is a null too: the page then holds no early chapter request and
+   * the app asks, and reports, as before.
+   */
+  async contentFormat(bookId: string): Promise<string | null> {
+    try {
+      const answer = JSON.parse((await this.metadataJson([paths.bookApi(bookId)], 'content_format')).toString('utf8')) as { content_format?: unknown }[];
+      const format = answer[0]?.content_format;
+      return typeof format === 'string' ? format : null;
+    } catch {
+      return null;
+    }
+  }
+
   private async loadTitleMetadata(titles: TitleRow[]): Promise<void> {
     const missing = [...new Map(titles.filter((t) => !this.cache.metadata.get(t.id)).map((t) => [t.id, t])).values()];
     if (!missing.length) return;

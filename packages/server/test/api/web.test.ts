@@ -5,12 +5,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
+import vm from 'node:vm';
 import zlib from 'node:zlib';
-import { BOOT_DATA_ID } from '@lectern/core';
+import { BOOT_DATA_ID, decryptChapter, EARLY_BLOCK_GLOBAL } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOT_MARKER } from '../../src/routes/web.ts';
+import { BOOT_MARKER, EARLY_BLOCK_SCRIPT, EARLY_BLOCK_SCRIPT_SOURCE, readerAddressOf } from '../../src/routes/web.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
+import { importSamples } from '../helpers/sample.ts';
 
 describe('web app files', () => {
   let t: TestApp;
@@ -243,5 +246,142 @@ describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => 
     expect(small.rawPayload.byteLength).toBeLessThan(1024);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.json()).toHaveProperty('user_id');
+  });
+});
+
+describe('readerAddressOf', () => {
+  it('reads the book and the chapter of a reader address as the router does, and nothing else', () => {
+    expect(readerAddressOf('/library/view/the-war/9780000000001/OEBPS/ch%201.xhtml/')).toEqual({ bookId: '9780000000001', href: 'OEBPS/ch 1.xhtml' });
+    expect(readerAddressOf('/library/view/the-war/9780000000001/')).toBeNull();
+    expect(readerAddressOf('/library/view/the-war/9780000000001')).toBeNull();
+    expect(readerAddressOf('/library/book/9780000000001/')).toBeNull();
+    expect(readerAddressOf('/library/view/the-war/97800%E0/ch.xhtml')).toBeNull();
+  });
+});
+
+describe.each(ENGINES)('a reader address asks for its chapter from the page itself (%s)', (engine) => {
+  let t: TestApp;
+  let dist: string;
+  let book: { book_id: string; chapters: { full_path: string }[] };
+  let readerAddress = '';
+  let chapterHref = '';
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-web-dist-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), `<!doctype html><html><head><title>Lectern</title></head><body><div id="root"></div>${BOOT_MARKER}</body></html>`);
+    t = await startTestApp(engine, { webDist: dist });
+    await importSamples(t.lectern);
+    await t.lectern.services.accounts.createUser({ email: 'early@example.com', password: 'a long enough password', status: 'subscriber' });
+    const anon = new TestClient(t.lectern.app);
+    const list = (await anon.get('/api/v1/book/')).json().results as { title: string; api_url: string }[];
+    book = (await anon.get(list.find((b) => /War of the Worlds/.test(b.title))!.api_url)).json();
+    chapterHref = book.chapters[6]!.full_path;
+    readerAddress = `/library/view/the-war-of-the-worlds/${book.book_id}/${chapterHref}`;
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const bootOf = (html: string): Record<string, unknown> | undefined => {
+    const m = new RegExp(`<script type="application/json" id="${BOOT_DATA_ID}">(.*?)</script>`, 's').exec(html);
+    return m ? (JSON.parse(m[1]!) as Record<string, unknown>) : undefined;
+  };
+  /** The inline scripts of a page (no src, not JSON): their text. */
+  const inlineScripts = (html: string) => [...html.matchAll(/<script>(.*?)<\/script>/gs)].map((m) => m[1]!);
+  const signedIn = async () => {
+    const client = new TestClient(t.lectern.app);
+    await client.login('early@example.com', 'a long enough password');
+    return client;
+  };
+
+  it('writes the book, the chapter, its format, the position and the key, and the one inline script the CSP allows by its hash, in a page kept by no cache', async () => {
+    const client = await signedIn();
+    // a stored position of this book, as the reader's PUT leaves it
+    const locator = { href: chapterHref, progression: 0.25 };
+    expect((await client.request('PUT', `/api/v1/book/${book.book_id}/position/`, { json: { locator } })).statusCode).toBe(200);
+    const page = await client.get(readerAddress);
+    expect(page.statusCode).toBe(200);
+    // the key is in it: stored by no cache, the browser's included, as GET /nest/key/'s own answer
+    expect(page.headers['cache-control']).toBe('private, no-store');
+    expect(page.headers['vary']).toMatch(/cookie/i);
+    const position = (await client.get(`/api/v1/book/${book.book_id}/position/`)).json();
+    expect(position.position.locator).toEqual(locator);
+    const key = (await client.get('/nest/key/')).json().key as string;
+    expect(bootOf(page.body)?.reader).toEqual({ book_id: book.book_id, href: chapterHref, format: 'book', position, key });
+    // another page of the same reader holds no key, and stays revalidated rather than unstored
+    const home = await client.get('/home/');
+    expect(home.headers['cache-control']).toBe('private, no-cache');
+    expect(home.body).not.toContain(key);
+    const scripts = inlineScripts(page.body);
+    expect(scripts).toEqual([EARLY_BLOCK_SCRIPT]);
+    const csp = String(page.headers['content-security-policy']);
+    const scriptSrc = /script-src ([^;]*)/.exec(csp)![1]!.split(' ');
+    // 'self' and this script's hash: nothing else inline runs (no 'unsafe-inline', no nonce)
+    expect(scriptSrc).toEqual(["'self'", EARLY_BLOCK_SCRIPT_SOURCE]);
+    expect(EARLY_BLOCK_SCRIPT_SOURCE).toBe(`'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`);
+  });
+
+  it("the page's script sends the reader's own block request, which the server answers with the chapter for this reader's key", async () => {
+    const client = await signedIn();
+    const page = await client.get(readerAddress);
+    const bootJson = new RegExp(`<script type="application/json" id="${BOOT_DATA_ID}">(.*?)</script>`, 's').exec(page.body)![1]!;
+    const sent: { url: string; method: string; headers: Record<string, string>; body: string }[] = [];
+    // The script as a browser runs it, its fetch sent to the real app with this reader's cookies.
+    const sandbox: Record<string, unknown> = {
+      document: { getElementById: (id: string) => (id === BOOT_DATA_ID ? { textContent: bootJson } : null), cookie: [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') },
+      innerWidth: 1280,
+      innerHeight: 800,
+      fetch: async (url: string, init: { method: string; headers: Record<string, string>; body: string }) => {
+        sent.push({ url, ...init });
+        const res = await client.request(init.method as 'POST', url, { payload: init.body, headers: init.headers, csrf: false });
+        return { status: res.statusCode, json: () => res.json() };
+      },
+    };
+    sandbox.window = sandbox;
+    vm.runInNewContext(inlineScripts(page.body)[0]!, sandbox);
+    const early = sandbox[EARLY_BLOCK_GLOBAL] as { book_id: string; href: string; response: Promise<{ status: number; json: () => unknown }> };
+    expect(early.book_id).toBe(book.book_id);
+    expect(early.href).toBe(chapterHref);
+    const answer = await early.response;
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.url).toBe('/nest/epub/block/');
+    expect(JSON.parse(sent[0]!.body)).toEqual({ book_id: book.book_id, hrefs: chapterHref, package_resources: 1, screen_width: 1280, screen_height: 800, update_progress: true });
+    expect(answer.status).toBe(200);
+    const [item] = answer.json() as { chapter_href: string; error: string | null; resources: { content: string; checksum: string }[] }[];
+    expect(item!.error).toBeNull();
+    expect(item!.chapter_href).toBe(chapterHref);
+    const key = (await client.get('/nest/key/')).json().key as string;
+    const decrypted = decryptChapter(item!.resources[0]!.content, item!.resources[0]!.checksum, key, book.book_id, chapterHref);
+    expect(decrypted.ok).toBe(true);
+    // Without the page's CSRF token the same request is refused, as any other (the script sends none then).
+    const stranger = new TestClient(t.lectern.app);
+    stranger.cookies.set('lectern_session', client.cookies.get('lectern_session')!);
+    expect((await stranger.request('POST', '/nest/epub/block/', { payload: sent[0]!.body, headers: { 'content-type': 'application/json' }, csrf: false })).statusCode).toBe(403);
+  });
+
+  it('writes no reader start and no script for a visitor, a gone session, another page, a reader address without a chapter, or an unknown book', async () => {
+    const visitor = await new TestClient(t.lectern.app).get(readerAddress);
+    expect(visitor.body).not.toContain(BOOT_DATA_ID);
+    expect(inlineScripts(visitor.body)).toEqual([]);
+    const gone = new TestClient(t.lectern.app);
+    gone.cookies.set('lectern_session', 'no-such-session');
+    const gonePage = await gone.get(readerAddress);
+    expect(bootOf(gonePage.body)).toEqual({ profile: null });
+    expect(inlineScripts(gonePage.body)).toEqual([]);
+    const client = await signedIn();
+    for (const address of ['/home/', `/library/book/${book.book_id}/`, `/library/view/the-war-of-the-worlds/${book.book_id}/`, '/library/view/x/no-such-book/ch1.xhtml']) {
+      const page = await client.get(address);
+      expect(page.statusCode).toBe(200);
+      expect(bootOf(page.body)).not.toHaveProperty('reader');
+      expect(inlineScripts(page.body)).toEqual([]);
+    }
+  });
+
+  it('escapes what the address holds: a chapter named to close the script is data, and the script is the same one', async () => {
+    const client = await signedIn();
+    const page = await client.get(`/library/view/x/${book.book_id}/%3C%2Fscript%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E.xhtml`);
+    expect((bootOf(page.body)?.reader as { href: string }).href).toBe('</script><script>alert(1)</script>.xhtml');
+    expect(inlineScripts(page.body)).toEqual([EARLY_BLOCK_SCRIPT]);
+    expect(page.body).not.toContain('alert(1)</script>');
   });
 });

@@ -8,6 +8,13 @@ import { type AccountProfile, BOOT_DATA_ID } from '@lectern/core';
 export interface BootData {
   /** The profile as the profile route answers it; null when the session the cookie named has gone. */
   profile: AccountProfile | null;
+  /**
+   * On a reader address with a chapter, for a signed-in reader: the book, the chapter, the title's content_format
+   * (so the router need not ask POST /api/v1/metadata/ before the reader's code runs) and the account's position of
+   * the book as GET /api/v1/book/{id}/position/ answers it (checked where it is used), and the reader's decryption
+   * key as GET /nest/key/ answers it. The page also asked for the chapter already (earlyBlock.ts).
+   */
+  reader?: { book_id: string; href: string; format: string; position: unknown; key?: unknown };
 }
 
 let taken = false;

@@ -128,6 +128,12 @@ export interface RequestOptions {
   notModifiedOk?: boolean;
   /** Let the request outlive the page (fetch keepalive): the reader's position sent as the tab closes. */
   keepalive?: boolean;
+  /**
+   * This request's answer, already asked for by someone else (the reader address's early block request,
+   * api/earlyBlock.ts): taken as the answer instead of sending the request again, with the same error handling and
+   * parsing. A rejection is the network error it would have been.
+   */
+  answer?: Promise<Response>;
 }
 
 export interface UploadOptions {
@@ -281,14 +287,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const url = urlOf(path, opts.query);
     const headers: Record<string, string> = { Accept: opts.accept ?? 'application/json', ...opts.headers };
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (!SAFE.has(method)) {
+    if (!SAFE.has(method) && !opts.answer) {
       const token = await ensureCsrfToken();
       if (token) headers[CSRF_HEADER] = token;
     }
 
     let response: Response;
     try {
-      response = await fetch(url, {
+      response = await (opts.answer ?? fetch(url, {
         method,
         headers,
         credentials: 'same-origin',
@@ -296,7 +302,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
         signal: opts.signal,
         ...(opts.cache ? { cache: opts.cache } : {}),
         ...(opts.keepalive ? { keepalive: true } : {}),
-      });
+      }));
     } catch (e) {
       if ((e as Error)?.name === 'AbortError') throw e;
       throw new ApiError(0, MESSAGES.contentRequestFailed, {}, url);

@@ -48,12 +48,14 @@ function pathOf(next: string): { path: string; query: Record<string, string> } {
 
 /**
  * POST /nest/epub/block/ through a given client: the app's, or the chapter worker's own (made with the page's CSRF
- * token, since a worker cannot read cookies). resources[0] of the item is the chapter.
+ * token, since a worker cannot read cookies). resources[0] of the item is the chapter. `answer`: the answer of the
+ * same request sent by the page itself (earlyBlock.ts), read instead of asking again.
  */
-export function getBlockWith(client: Pick<ApiClient, 'request'>, p: BlockParams, signal?: AbortSignal): Promise<ArchiveItem[]> {
+export function getBlockWith(client: Pick<ApiClient, 'request'>, p: BlockParams, signal?: AbortSignal, answer?: Promise<Response>): Promise<ArchiveItem[]> {
   return client.request('/nest/epub/block/', blockResponseSchema, {
     method: 'POST',
     signal,
+    answer,
     body: {
       book_id: p.bookId,
       hrefs: p.href,
@@ -79,7 +81,7 @@ export const readerApi = {
   getKey: (signal?: AbortSignal): Promise<string> => api.request('/nest/key/', keyResponseSchema, { signal }).then((r) => r.key),
 
   /** POST /nest/epub/block/: the archive item of one chapter (resources[0] is the chapter item). */
-  getBlock: (p: BlockParams, signal?: AbortSignal): Promise<ArchiveItem[]> => getBlockWith(api, p, signal),
+  getBlock: (p: BlockParams, signal?: AbortSignal, answer?: Promise<Response>): Promise<ArchiveItem[]> => getBlockWith(api, p, signal, answer),
 
   /** GET /api/v1/book/{id}/scripted-frame/?path=: where a scripted title's chapter frame loads from (404: no scripts here). */
   getScriptedFrame: (bookId: string, fullPath: string, signal?: AbortSignal): Promise<ScriptedFrame> =>

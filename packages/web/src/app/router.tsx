@@ -63,6 +63,8 @@ function onDemand(load: () => Promise<{ default: ComponentType }>): ComponentTyp
 const TitlePage = onDemand(() => import('../features/title/TitlePage.tsx'));
 const loadReader = () => import('../features/reader/ReaderPage.tsx');
 const ReaderPage = onDemand(loadReader);
+/** The reader's code (its chunk and what it imports) asked for as the app starts, on a reader address (App.tsx). */
+export const preloadReader = (): void => void loadReader().catch(() => undefined);
 const MediaPage = onDemand(() => import('../features/media/MediaPage.tsx'));
 
 /**

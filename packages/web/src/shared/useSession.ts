@@ -7,10 +7,11 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import type { AccountProfile, LoginRequest } from '@lectern/core';
 import { api, isApiError } from '../api/client.ts';
-import { takeBootData } from '../api/boot.ts';
+import { type BootData, takeBootData } from '../api/boot.ts';
 import { hasLoginCookie } from '../api/cookies.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { appPaths } from './links.ts';
+import { seedServerPosition } from './reading/serverPositionSeed.ts';
 
 /** The page the reader signed out on (forgotten at the next sign-in, which drops every query but the profile). */
 const SIGNED_OUT_ON = ['signed-out-on'] as const;
@@ -47,10 +48,17 @@ const profileQuery = {
  * (the home's greeting and rows, the playlist menus) starts one render sooner. useSession then finds it under way;
  * a failure is retried when it mounts.
  */
-export function startSession(client: QueryClient): void {
+export function startSession(client: QueryClient): BootData | null {
   const boot = takeBootData();
   if (boot) {
     client.setQueryData(queryKeys.profile, boot.profile);
+    // A reader address: the title's format, which the router asks before it picks the reader or the player, and
+    // the account's position of the book, which the reader waits for before it places the chapter.
+    const reader = boot.reader;
+    if (reader && typeof reader.book_id === 'string' && typeof reader.format === 'string') {
+      client.setQueryData(queryKeys.titleFormat(reader.book_id), reader.format);
+      if (boot.profile) seedServerPosition(client, reader.book_id, boot.profile.user_uuid, reader.position);
+    }
     if (boot.profile) {
       void api.conforms(boot.profile, (s) => s.accountProfileSchema).then(
         (ok) => {
@@ -59,9 +67,10 @@ export function startSession(client: QueryClient): void {
         () => undefined, // the schemas did not load: the next request reports it
       );
     }
-    return;
+    return boot;
   }
   if (hasLoginCookie()) void client.prefetchQuery(profileQuery);
+  return null;
 }
 
 export function useSession(): Session {

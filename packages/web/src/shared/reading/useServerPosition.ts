@@ -17,52 +17,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { api } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
-import { PositionStore, type Locator as EngineLocator } from './position.ts';
+import type { Locator as EngineLocator } from './position.ts';
+import { applyServerPosition, markSeen } from './serverPositionSeed.ts';
+
+export { lastSeen, markSeen, toEngineLocator } from './serverPositionSeed.ts';
 
 /** Quiet time after the last move before the position is sent. */
 export const POSITION_SYNC_DELAY_MS = 2000;
 /** How long a fetched server position is trusted before the reader asks again. */
 const POSITION_FRESH_MS = 5000;
-/** Per user and book: the updated_at of the latest server position this browser has applied or written. */
-const SEEN_KEY = 'reader_server_positions';
-
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
-
-function readSeen(): Record<string, string> {
-  try {
-    const v: unknown = JSON.parse(storage()?.getItem(SEEN_KEY) ?? '{}');
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
-}
-
-const seenKey = (userId: string, bookId: string) => `${userId}/${bookId}`;
-
-export function lastSeen(userId: string, bookId: string): string | null {
-  return readSeen()[seenKey(userId, bookId)] ?? null;
-}
-
-export function markSeen(userId: string, bookId: string, updatedAt: string) {
-  const all = readSeen();
-  const key = seenKey(userId, bookId);
-  const known = all[key];
-  if (known && Date.parse(known) >= Date.parse(updatedAt)) return;
-  all[key] = updatedAt;
-  const entries = Object.entries(all);
-  try {
-    // Bounded like the positions themselves: the most recent 500 books.
-    storage()?.setItem(SEEN_KEY, JSON.stringify(Object.fromEntries(entries.sort((a, b) => b[1].localeCompare(a[1])).slice(0, 500))));
-  } catch {
-    /* the next open simply trusts the server again */
-  }
-}
 
 export function toWireLocator(local: EngineLocator): WireLocator {
   const progression = Math.min(1, Math.max(0, (Number.isFinite(local.progression) ? local.progression : 0) / 100));
@@ -78,13 +41,6 @@ export function toWireLocator(local: EngineLocator): WireLocator {
   };
 }
 
-export function toEngineLocator(wire: WireLocator): EngineLocator {
-  const progression = wire.progression * 100;
-  const t = wire.text;
-  if (!t || !(t.before || t.highlight)) return { href: wire.href, progression };
-  return { href: wire.href, progression, text: { before: t.before ?? '', highlight: t.highlight ?? '', after: t.after ?? '' } };
-}
-
 /**
  * The server's position of this book, applied to the local store when it is newer than what this browser knows.
  * `ready` once it is known (or could not be had: reading never waits on a failed request).
@@ -92,18 +48,7 @@ export function toEngineLocator(wire: WireLocator): EngineLocator {
 export function useServerPositionDown(bookId: string, userId: string | null) {
   const query = useQuery({
     queryKey: queryKeys.position(bookId, userId ?? ''),
-    queryFn: async ({ signal }): Promise<PositionResponse> => {
-      const answer = await api.getPosition(bookId, signal);
-      const p = answer.position;
-      if (p && userId) {
-        const seen = lastSeen(userId, bookId);
-        if (!seen || Date.parse(p.updated_at) > Date.parse(seen)) {
-          new PositionStore(storage()).set(bookId, toEngineLocator(p.locator));
-          markSeen(userId, bookId, p.updated_at);
-        }
-      }
-      return answer;
-    },
+    queryFn: async ({ signal }): Promise<PositionResponse> => applyServerPosition(bookId, userId, await api.getPosition(bookId, signal)),
     enabled: !!userId && !!bookId,
     staleTime: POSITION_FRESH_MS,
     retry: false,

@@ -10,6 +10,7 @@ import { blockResponseSchema, decryptChapter, encryptChapter, paths, type Archiv
 import { ApiError, createApiClient } from '../../../api/client.ts';
 import { getBlockWith, prefetchBookFiles } from '../../../api/reader.ts';
 import { sliceChapter, type SlicedChapter } from './chapterSlices.ts';
+import { responseOf } from '../../../api/earlyBlock.ts';
 import type { WorkerRequest, WorkerResponse } from './chapterWorker.ts';
 
 const post = (message: WorkerResponse) => (self as unknown as Worker).postMessage(message);
@@ -28,6 +29,13 @@ function finish(id: number, items: ArchiveItem[], key: string | null) {
   const chapter = items[0]?.resources[0];
   let decrypted: DecryptChapterResult | null = null;
   let sliced: SlicedChapter | null = null;
+  // Its stylesheets first, on their way while the chapter is decrypted and the page renders the reader: the
+  // document's first layout waits for them (ChapterView's stylesheetsSettled); asked for once it was written, they
+  // came tens to hundreds of ms late, and after the decryption still some tens.
+  if (items[0] && chapter && chapter.stylesheets.length > 0) {
+    const base = new URL(paths.chapterApi(items[0].book_id, items[0].chapter_href), self.location.origin);
+    prefetchBookFiles(chapter.stylesheets.map((href) => new URL(href, base).href));
+  }
   if (key && items[0] && chapter?.encoding === 'crypt64' && chapter.checksum) {
     decrypted = decrypt(chapter.content, chapter.checksum, key, items[0].book_id, items[0].chapter_href);
     performance.mark('reader:worker-decrypted');
@@ -39,12 +47,6 @@ function finish(id: number, items: ArchiveItem[], key: string | null) {
     }
   }
   post({ kind: 'block', id, items, decrypted, sliced });
-  // Its stylesheets now, while the page renders the reader: the document's first layout waits for them
-  // (ChapterView's stylesheetsSettled), and asked for only once it is written they came tens to hundreds of ms late.
-  if (items[0] && chapter && chapter.stylesheets.length > 0) {
-    const base = new URL(paths.chapterApi(items[0].book_id, items[0].chapter_href), self.location.origin);
-    prefetchBookFiles(chapter.stylesheets.map((href) => new URL(href, base).href));
-  }
 }
 
 async function block(request: Extract<WorkerRequest, { kind: 'block' }>) {
@@ -52,7 +54,8 @@ async function block(request: Extract<WorkerRequest, { kind: 'block' }>) {
   running.set(request.id, abort);
   try {
     const client = createApiClient({ csrfToken: () => request.csrf, storage: null });
-    const asked = getBlockWith(client, request.params, abort.signal);
+    // The page's own early request's answer, when the page sent one (api/earlyBlock.ts): read, not asked again.
+    const asked = getBlockWith(client, request.params, abort.signal, request.answer ? Promise.resolve(responseOf(request.answer)) : undefined);
     // The cipher compiled and optimised while the answer is on its way, not on the chapter (once per worker).
     warm();
     const items = await asked;

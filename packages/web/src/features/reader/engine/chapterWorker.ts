@@ -7,8 +7,10 @@
 import { decryptChapter, type ArchiveItem, type DecryptChapterResult } from '@lectern/core';
 import { ApiError, type FieldErrors } from '../../../api/client.ts';
 import { csrfToken } from '../../../api/cookies.ts';
+import { type BlockAnswer, responseOf, takeEarlyBlock } from '../../../api/earlyBlock.ts';
 import { readerApi, type BlockParams } from '../../../api/reader.ts';
 import type { SlicedChapter } from './chapterSlices.ts';
+import { chapterWorkerFailed, chapterWorkerReady, startChapterWorker } from './workerStart.ts';
 
 /**
  * Without a block request to ride along (a retry with a fresh key), chapters of more than this many characters of
@@ -19,7 +21,8 @@ export const WORKER_THRESHOLD = 1_000_000;
 
 export type WorkerRequest =
   | { kind: 'decrypt'; id: number; content: string; checksum: string; key: string; bookId: string; chapterHref: string }
-  | { kind: 'block'; id: number; params: BlockParams; csrf: string | null; key: string | null }
+  /** `answer`: the block answer the page itself asked for (api/earlyBlock.ts), read there instead of asking again */
+  | { kind: 'block'; id: number; params: BlockParams; csrf: string | null; key: string | null; answer?: BlockAnswer }
   | { kind: 'abort'; id: number }
   | { kind: 'warm' };
 
@@ -42,37 +45,34 @@ type Settled = Exclude<WorkerResponse, { kind: 'ready' }>;
 
 let worker: Worker | null = null;
 let workerBroken = false;
-let workerReady = false;
 let nextId = 1;
 const waiting = new Map<number, (r: Settled | null) => void>();
+/** Ready: it said so (workerStart.ts records its first message, whenever it was started). */
+const workerReady = () => !!worker && chapterWorkerReady();
 
 function getWorker(): Worker | null {
-  if (workerBroken || typeof Worker === 'undefined') return null;
+  if (workerBroken || chapterWorkerFailed()) return null;
   if (worker) return worker;
-  try {
-    worker = new Worker(new URL('./chapter.worker.ts', import.meta.url), { type: 'module', name: 'lectern-chapter' });
-    worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
-      const m = event.data;
-      if (m.kind === 'ready') {
-        workerReady = true;
-        return;
-      }
-      const done = waiting.get(m.id);
-      waiting.delete(m.id);
-      done?.(m);
-    };
-    worker.onerror = () => {
-      // A worker that cannot start or crashed: what it was doing is done here instead, and so is what follows.
-      workerBroken = true;
-      workerReady = false;
-      worker = null;
-      for (const done of waiting.values()) done(null);
-      waiting.clear();
-    };
-  } catch {
+  const started = startChapterWorker();
+  if (!started) {
+    workerBroken = true;
+    return null;
+  }
+  worker = started;
+  worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
+    const m = event.data;
+    if (m.kind === 'ready') return;
+    const done = waiting.get(m.id);
+    waiting.delete(m.id);
+    done?.(m);
+  };
+  worker.onerror = () => {
+    // A worker that cannot start or crashed: what it was doing is done here instead, and so is what follows.
     workerBroken = true;
     worker = null;
-  }
+    for (const done of waiting.values()) done(null);
+    waiting.clear();
+  };
   return worker;
 }
 
@@ -89,7 +89,7 @@ let warmed = false;
  * worker runs in the interpreter, several times slower). Costs the worker a few tens of milliseconds, once.
  */
 export function warmChapterWorkerJit() {
-  if (warmed || !workerReady || !worker) return;
+  if (warmed || !workerReady() || !worker) return;
   warmed = true;
   worker.postMessage({ kind: 'warm' } satisfies WorkerRequest);
 }
@@ -134,18 +134,79 @@ export interface LoadedBlock {
 }
 
 /**
+ * The page's early block answer (api/earlyBlock.ts), read whole; null when that request failed on the way (the
+ * chapter is then asked for again, as it would have been without it).
+ */
+async function earlyAnswer(early: Promise<Response>): Promise<BlockAnswer | null> {
+  try {
+    const r = await early;
+    return { bytes: await r.arrayBuffer(), status: r.status, statusText: r.statusText };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A block answer already received, made ready as the worker makes the reader's own: parsed, decrypted with `key`
+ * and cut into slices there (the worker is started if it is not yet: the bytes wait there for it rather than being
+ * parsed and decrypted on the main thread), else read here. Null when there is no answer to read.
+ */
+async function fromAnswer(params: BlockParams, key: string | null, answering: Promise<BlockAnswer | null>): Promise<LoadedBlock | null> {
+  const answer = await answering;
+  if (!answer) return null;
+  const csrf = csrfToken();
+  if (csrf) {
+    const reply = await ask({ kind: 'block', id: nextId++, params, csrf, key, answer });
+    if (reply?.kind === 'block') return { items: reply.items, decrypted: reply.decrypted, sliced: reply.sliced ?? null };
+    if (reply?.kind === 'error' && reply.api) throw new ApiError(reply.api.status, reply.api.detail, reply.api.errors, reply.api.url, reply.api.statusText);
+  }
+  return { items: await readerApi.getBlock(params, undefined, Promise.resolve(responseOf(answer))), decrypted: null };
+}
+
+/** The page's chapter answer, taken as the app started (adoptEarlyBlock) and on its way through the worker. */
+let adopted: { bookId: string; href: string; loaded: Promise<LoadedBlock | null> } | null = null;
+
+/**
+ * As the app starts (readerFromPage.ts): the page's early block request is taken now, and its answer goes to the
+ * worker the moment it arrives, decrypted with `key` (the one the page brought, or this browser's stored one) while
+ * the app's start goes on. The reader's first request for that chapter then takes the result (loadBlock).
+ */
+export function adoptEarlyBlock(key: string | null): void {
+  const early = takeEarlyBlock();
+  if (!early) return;
+  const params: BlockParams = { bookId: early.bookId, href: early.href, updateProgress: true };
+  const loaded = fromAnswer(params, key, earlyAnswer(early.response));
+  loaded.catch(() => undefined); // the reader's request reports it
+  adopted = { bookId: early.bookId, href: early.href, loaded };
+}
+
+/**
  * POST /nest/epub/block/ for one chapter, decrypted with `key` when one is given and the chapter is crypt64. In
  * the worker once it is up (the first chapter of a visit does not wait for it to start), else on the main thread.
+ * When the page itself already asked for this chapter as it started (a reader address, api/earlyBlock.ts), that
+ * answer is taken instead of asking again: one request per chapter opened; the first opening of a chapter takes
+ * it or leaves it for good (a prefetch leaves it alone).
  * Errors are the client's ApiError either way; an abort rejects with an AbortError.
  */
 export async function loadBlock(params: BlockParams, key: string | null, signal?: AbortSignal): Promise<LoadedBlock> {
+  if (params.updateProgress !== false) {
+    const taken = adopted;
+    adopted = null;
+    const early = taken ? null : takeEarlyBlock();
+    let loaded: Promise<LoadedBlock | null> | null = null;
+    if (taken && taken.bookId === params.bookId && taken.href === params.href) loaded = taken.loaded;
+    else if (early && early.bookId === params.bookId && early.href === params.href) loaded = fromAnswer(params, key, earlyAnswer(early.response));
+    const done = loaded ? await loaded : null;
+    if (done) return done;
+    // (a page's request that failed on its way: asked again here)
+  }
   const csrf = csrfToken();
-  if (workerReady && csrf) {
-    const answer = await ask({ kind: 'block', id: nextId++, params, csrf, key }, signal);
-    if (answer?.kind === 'block') return { items: answer.items, decrypted: answer.decrypted, sliced: answer.sliced ?? null };
-    if (answer?.kind === 'error') {
-      if (answer.aborted || signal?.aborted) throw new DOMException('The chapter request was cancelled.', 'AbortError');
-      if (answer.api) throw new ApiError(answer.api.status, answer.api.detail, answer.api.errors, answer.api.url, answer.api.statusText);
+  if (workerReady() && csrf) {
+    const reply = await ask({ kind: 'block', id: nextId++, params, csrf, key }, signal);
+    if (reply?.kind === 'block') return { items: reply.items, decrypted: reply.decrypted, sliced: reply.sliced ?? null };
+    if (reply?.kind === 'error') {
+      if (reply.aborted || signal?.aborted) throw new DOMException('The chapter request was cancelled.', 'AbortError');
+      if (reply.api) throw new ApiError(reply.api.status, reply.api.detail, reply.api.errors, reply.api.url, reply.api.statusText);
     }
     // No worker after all, or it failed in an unexpected way: ask again from here.
   }

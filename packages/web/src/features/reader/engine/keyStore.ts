@@ -5,27 +5,14 @@
  */
 import { MESSAGES } from '@lectern/core';
 import { readerApi } from '../../../api/reader.ts';
-import { browserStorage } from '../../../shared/storage.ts';
+import { storedKey, storeKey } from './keyStorage.ts';
 
-export const KEY_STORAGE = 'reader_key';
+export { KEY_STORAGE, storedKey } from './keyStorage.ts';
 
 export class KeyUnavailableError extends Error {
   constructor() {
     super(MESSAGES.unableToDecrypt);
     this.name = 'KeyUnavailableError';
-  }
-}
-
-const storage = browserStorage;
-
-export function storedKey(userId: string): string | null {
-  try {
-    const raw = storage()?.getItem(KEY_STORAGE);
-    if (!raw) return null;
-    const v = JSON.parse(raw) as { user?: unknown; key?: unknown };
-    return v.user === userId && typeof v.key === 'string' && v.key ? v.key : null;
-  } catch {
-    return null;
   }
 }
 
@@ -40,11 +27,7 @@ export async function userKey(userId: string, refresh = false): Promise<string> 
   inflight ??= readerApi
     .getKey()
     .then((key) => {
-      try {
-        storage()?.setItem(KEY_STORAGE, JSON.stringify({ user: userId, key }));
-      } catch {
-        /* kept in memory by the caller's query cache */
-      }
+      storeKey(userId, key);
       return key;
     })
     .catch(() => {

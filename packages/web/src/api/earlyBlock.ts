@@ -1,0 +1,37 @@
+/**
+ * A reader address's early chapter request (docs/decisions.md "A reader address asks for its chapter from the page
+ * itself"): the page's inline script (server routes/web.ts, EARLY_BLOCK_SCRIPT) sent the reader's own
+ * POST /nest/epub/block/ while the page was parsed and left it under EARLY_BLOCK_GLOBAL. Taken once (as the app
+ * starts, or by the reader's first opening of a chapter: engine/chapterWorker.ts); the reader uses it for the book
+ * and chapter it names instead of asking again, and asks for anything else.
+ */
+import { EARLY_BLOCK_GLOBAL } from '@lectern/core';
+
+interface EarlyBlock {
+  book_id?: unknown;
+  href?: unknown;
+  response?: unknown;
+}
+
+/**
+ * The page's early block request, taken away (a second call finds nothing); null when the page sent none. Whether it
+ * is the chapter a request wants is the taker's to check (book and chapter).
+ */
+export function takeEarlyBlock(): { bookId: string; href: string; response: Promise<Response> } | null {
+  if (typeof window === 'undefined') return null;
+  const holder = window as unknown as Record<string, EarlyBlock | undefined>;
+  const early = holder[EARLY_BLOCK_GLOBAL];
+  if (!early) return null;
+  delete holder[EARLY_BLOCK_GLOBAL];
+  if (typeof early.book_id !== 'string' || typeof early.href !== 'string' || !(early.response instanceof Promise)) return null;
+  return { bookId: early.book_id, href: early.href, response: early.response as Promise<Response> };
+}
+
+/** A block answer already received, as bytes: what crosses to the chapter worker, a Response again on the other side. */
+export interface BlockAnswer {
+  bytes: ArrayBuffer;
+  status: number;
+  statusText: string;
+}
+
+export const responseOf = (a: BlockAnswer): Response => new Response(a.bytes, { status: a.status, statusText: a.statusText });
