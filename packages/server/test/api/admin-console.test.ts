@@ -24,20 +24,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { epubBook } from '../ingest/helpers.ts';
+import { multipart } from '../helpers/multipart.ts';
 
 const PASSWORD = 'a long enough password';
 const bookPage = pagedSchema(contentMetadataSchema);
-
-function multipart(files: { name: string; data: Uint8Array }[]) {
-  const boundary = `----lecternadmin${files.length}`;
-  const parts: Buffer[] = [];
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(Buffer.from(f.data), Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 const book = (id: string, title: string, creator: string) =>
   epubBook({

@@ -7,19 +7,15 @@ import { ADMIN_CONSOLE_MESSAGES as M, adminPaths, adminTitleDetailSchema, auditP
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
+import { multipart } from '../helpers/multipart.ts';
 import { epubBook } from '../ingest/helpers.ts';
 
 const PASSWORD = 'a long enough password';
 
 /** one book, and `topics` as the web client sends them: one field, comma-separated */
 function upload(name: string, id: string, title: string, topics?: string) {
-  const boundary = '----lecterntopics';
   const data = epubBook({ identifier: `urn:uuid:${id}`, title, creator: 'Ann Tide', chapters: [{ path: 'one.xhtml', label: 'One', body: `<h1>One</h1><p>${'Tides and topics. '.repeat(100)}</p>` }] });
-  const parts: Buffer[] = [];
-  if (topics !== undefined) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="topics"\r\n\r\n${topics}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), Buffer.from(data), Buffer.from('\r\n'));
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return multipart([{ name, data }], { fields: topics === undefined ? {} : { topics } });
 }
 
 describe.each(ENGINES)('the console import with topics on %s', (engine) => {

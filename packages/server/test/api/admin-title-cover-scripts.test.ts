@@ -10,19 +10,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
+import { multipart } from '../helpers/multipart.ts';
 import { epubBook } from '../ingest/helpers.ts';
 
 const PASSWORD = 'a long enough password';
 
-function multipart(data: Uint8Array, field = 'file', name = 'cover.png') {
-  const boundary = '----lecterncover';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`),
-    Buffer.from(data),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+/** a cover as the title editor sends it: one `file` part (or another name, to be refused) */
+const cover = (data: Uint8Array, field = 'file', name = 'cover.png') => multipart([{ name, data }], { field, type: 'image/png' });
 
 const image = (width: number, height: number, format: 'png' | 'jpeg' | 'webp') =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
@@ -40,14 +34,8 @@ async function withTitle(engine: (typeof ENGINES)[number], overrides: Parameters
   const creator = new TestClient(t.lectern.app);
   await creator.login('maker@example.com', PASSWORD);
   const [reader] = await signedInSubscribers(t.lectern, ['ada@example.com']);
-  const upload = (() => {
-    const boundary = '----lecternbook';
-    const data = epubBook({ identifier: 'urn:uuid:0c0ffee0-0000-4000-8000-000000000001', title: 'Cover Story', creator: 'Ann Inks', chapters: [{ path: 'one.xhtml', label: 'One', body: '<h1>One</h1><p>Words.</p>' }] });
-    return {
-      payload: Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cover-story.epub"\r\nContent-Type: application/epub+zip\r\n\r\n`), Buffer.from(data), Buffer.from(`\r\n--${boundary}--\r\n`)]),
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    };
-  })();
+  const data = epubBook({ identifier: 'urn:uuid:0c0ffee0-0000-4000-8000-000000000001', title: 'Cover Story', creator: 'Ann Inks', chapters: [{ path: 'one.xhtml', label: 'One', body: '<h1>One</h1><p>Words.</p>' }] });
+  const upload = multipart([{ name: 'cover-story.epub', data }], { type: 'application/epub+zip' });
   const res = await creator.request('POST', adminPaths.import(), upload);
   expect(res.statusCode, res.body).toBe(201);
   const bookId = (res.json().imported as { book_id: string }[])[0]!.book_id;
@@ -66,7 +54,7 @@ describe.each(ENGINES)('a title’s cover and scripts from the console on %s', (
   it('stores a PNG as the cover, without its metadata, served with its card variant, audited', async () => {
     const png = await image(600, 900, 'png');
     const before = adminTitleDetailSchema.parse((await ctx.admin.get(adminPaths.title(ctx.bookId))).json());
-    const res = await ctx.creator.request('PUT', adminPaths.titleCover(ctx.bookId), multipart(png));
+    const res = await ctx.creator.request('PUT', adminPaths.titleCover(ctx.bookId), cover(png));
     expect(res.statusCode, res.body).toBe(200);
     const after = adminTitleDetailSchema.parse(res.json());
     expect(after.version).toBe(before.version + 1);
@@ -82,7 +70,7 @@ describe.each(ENGINES)('a title’s cover and scripts from the console on %s', (
     const [entry] = await entries('title.cover');
     expect(entry).toMatchObject({ actor_label: 'maker@example.com', target_id: ctx.bookId, detail: { media_type: 'image/png', width: 600, height: 900 } });
     // a second cover replaces the first (a JPEG this time)
-    const again = await ctx.admin.request('PUT', adminPaths.titleCover(ctx.bookId), multipart(await image(300, 400, 'jpeg'), 'file', 'x.png'));
+    const again = await ctx.admin.request('PUT', adminPaths.titleCover(ctx.bookId), cover(await image(300, 400, 'jpeg'), 'file', 'x.png'));
     expect(again.statusCode, again.body).toBe(200);
     const jpeg = await ctx.anon.get(adminTitleDetailSchema.parse(again.json()).cover_url!);
     expect(jpeg.headers['content-type']).toContain('image/jpeg');
@@ -101,14 +89,14 @@ describe.each(ENGINES)('a title’s cover and scripts from the console on %s', (
       [Buffer.alloc(ADMIN_COVER_LIMITS.maxBytes + 10, 0xff), M.coverTooLarge(5)],
     ];
     for (const [data, message] of cases) {
-      const res = await ctx.admin.request('PUT', adminPaths.titleCover(ctx.bookId), multipart(data));
+      const res = await ctx.admin.request('PUT', adminPaths.titleCover(ctx.bookId), cover(data));
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().errors.file).toEqual([message]);
     }
     // not multipart, or the part under another name
     const json = await ctx.admin.request('PUT', adminPaths.titleCover(ctx.bookId), { json: {} });
     expect([json.statusCode, json.json().errors?.file]).toEqual([400, [M.coverMissing]]);
-    const other = await ctx.admin.request('PUT', adminPaths.titleCover(ctx.bookId), multipart(png, 'picture'));
+    const other = await ctx.admin.request('PUT', adminPaths.titleCover(ctx.bookId), cover(png, 'picture'));
     expect([other.statusCode, other.json().errors?.file]).toEqual([400, [M.coverMissing]]);
     const after = adminTitleDetailSchema.parse((await ctx.admin.get(adminPaths.title(ctx.bookId))).json());
     expect(after.version).toBe(before.version);
@@ -117,13 +105,13 @@ describe.each(ENGINES)('a title’s cover and scripts from the console on %s', (
 
   it('refuses the cover and the scripts to readers (403) and visitors (401), and a missing title is 404', async () => {
     const png = await image(40, 40, 'png');
-    expect((await ctx.reader.request('PUT', adminPaths.titleCover(ctx.bookId), multipart(png))).statusCode).toBe(403);
-    expect((await ctx.anon.request('PUT', adminPaths.titleCover(ctx.bookId), multipart(png))).statusCode).toBe(401);
+    expect((await ctx.reader.request('PUT', adminPaths.titleCover(ctx.bookId), cover(png))).statusCode).toBe(403);
+    expect((await ctx.anon.request('PUT', adminPaths.titleCover(ctx.bookId), cover(png))).statusCode).toBe(401);
     expect((await ctx.reader.request('PUT', adminPaths.titleScripts(ctx.bookId), { json: { allow_scripts: false } })).statusCode).toBe(403);
     expect((await ctx.anon.request('PUT', adminPaths.titleScripts(ctx.bookId), { json: { allow_scripts: false } })).statusCode).toBe(401);
-    expect((await ctx.admin.request('PUT', adminPaths.titleCover('no-such-title'), multipart(png))).statusCode).toBe(404);
+    expect((await ctx.admin.request('PUT', adminPaths.titleCover('no-such-title'), cover(png))).statusCode).toBe(404);
     // a cover sent without the CSRF token changes nothing
-    expect((await ctx.admin.request('PUT', adminPaths.titleCover(ctx.bookId), { ...multipart(png), csrf: false })).statusCode).toBe(403);
+    expect((await ctx.admin.request('PUT', adminPaths.titleCover(ctx.bookId), { ...cover(png), csrf: false })).statusCode).toBe(403);
   });
 
   it('refuses to allow scripts without a scripted origin, naming allow_scripts; bad input named too', async () => {

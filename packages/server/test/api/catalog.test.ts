@@ -20,20 +20,9 @@ import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
 import { minimalEpub3 } from '../ingest/helpers.ts';
+import { multipart } from '../helpers/multipart.ts';
 
 const PASSWORD = 'a long enough password';
-
-function multipart(files: { name: string; data: Buffer }[], fields: Record<string, string> = {}) {
-  const boundary = `----lectern${Date.now()}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(f.data, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 describe.each(ENGINES)('catalog API on %s', (engine) => {
   let t: TestApp;
@@ -421,9 +410,9 @@ describe.each(ENGINES)('catalog API on %s', (engine) => {
     const contentDir = path.join(t.dataDir, 'content');
     const foldersBefore = fs.readdirSync(contentDir).sort();
     const corrupt = multipart([{ name: 'broken.epub', data: Buffer.from('PK\u0003\u0004 this is not really a zip file at all') }]);
-    const bySub = await reader.get('sub')!.request('POST', '/api/v1/admin/import/', { payload: corrupt.payload, headers: { 'content-type': corrupt.contentType } });
+    const bySub = await reader.get('sub')!.request('POST', '/api/v1/admin/import/', corrupt);
     expect(bySub.statusCode).toBe(403);
-    const byAdmin = await reader.get('admin')!.request('POST', '/api/v1/admin/import/', { payload: corrupt.payload, headers: { 'content-type': corrupt.contentType } });
+    const byAdmin = await reader.get('admin')!.request('POST', '/api/v1/admin/import/', corrupt);
     expect(byAdmin.statusCode).toBe(400);
     expect(byAdmin.json().failed[0].file).toBe('broken.epub');
     expect(byAdmin.json().detail).toMatch(/broken\.epub: /);

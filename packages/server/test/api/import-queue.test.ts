@@ -13,18 +13,7 @@ import { exhaustedReason, IMPORT_JOB_ATTEMPTS, IMPORT_JOB_LEASE_MS, ImportJobs }
 import { ENGINES, startAnotherServer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { epubBook } from '../ingest/helpers.ts';
-
-/** A multipart body of `file` parts, as the console sends. */
-function multipart(files: { name: string; data: Uint8Array }[]) {
-  const boundary = `----lectern${Date.now()}`;
-  const parts: Buffer[] = [];
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(Buffer.from(f.data), Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+import { multipart } from '../helpers/multipart.ts';
 
 const book = (n: number) =>
   epubBook({

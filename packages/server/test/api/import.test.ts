@@ -18,6 +18,7 @@ import { TestClient } from '../helpers/client.ts';
 import { SAMPLE_CACHE } from '../helpers/sample.ts';
 import { epubBook, minimalEpub3 } from '../ingest/helpers.ts';
 import { lyingZip, pdfDecompressionBomb, pdfHeapBomb, slowEpub, zipBomb } from '../ingest/hostile.ts';
+import { multipart } from '../helpers/multipart.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../../..');
@@ -73,18 +74,6 @@ describe.each(ENGINES)('import on %s', (engine) => {
 const MB = 1024 * 1024;
 /** Small bounds, so that each hostile file hits its own. */
 const LIMITS: ImportLimits = { maxFileBytes: 8 * MB, maxUploadBytes: 12 * MB, maxWrittenBytes: 32 * MB, maxMemoryBytes: 384 * MB, timeoutMs: 10_000 };
-
-function multipart(files: { name: string; data: Uint8Array }[], fields: Record<string, string> = {}) {
-  const boundary = `----lectern${Date.now()}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(Buffer.from(f.data), Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 /**
  * Sends health and catalog requests one after another while `work` runs and counts those answered before it

@@ -15,6 +15,7 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { minimalEpub3 } from '../ingest/helpers.ts';
+import { multipart } from '../helpers/multipart.ts';
 
 /** What is left of uploads: DATA_DIR/tmp and the import queue's upload area (services/import-jobs.ts; its name stays). */
 const uploadsLeft = (dataDir: string) =>
@@ -24,17 +25,6 @@ const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/media');
 const fixture = (...p: string[]) => fs.readFileSync(path.join(FIXTURES, ...p));
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../../..');
-
-export function multipart(files: { name: string; data: Uint8Array }[]) {
-  const boundary = `----lectern${Date.now()}`;
-  const parts: Buffer[] = [];
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(Buffer.from(f.data), Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 describe('SUPPORT_EMAIL', () => {
   it('is an email address or unset', () => {

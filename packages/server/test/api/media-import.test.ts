@@ -15,6 +15,7 @@ import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { minimalEpub3 } from '../ingest/helpers.ts';
 import { forgetMediaTools, NO_MEDIA_TOOLS } from '../../src/ingest/media-tools.ts';
 import { stopSpare } from '../../src/ingest/worker-host.ts';
+import { multipart } from '../helpers/multipart.ts';
 
 /** What is left of uploads: DATA_DIR/tmp and the import queue's upload area (services/import-jobs.ts; its name stays). */
 const uploadsLeft = (dataDir: string) =>
@@ -38,17 +39,6 @@ function makeM4b(dir: string): string {
   ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=300:duration=6', '-i', meta, '-i', cover, '-map', '0:a', '-map', '2:v', '-map_metadata', '1', '-map_chapters', '1',
     '-c:a', 'aac', '-b:a', '32k', '-c:v', 'mjpeg', '-disposition:v', 'attached_pic', '-f', 'mp4', out);
   return out;
-}
-
-function multipart(files: { name: string; data: Uint8Array }[]) {
-  const boundary = `----lectern${Date.now()}`;
-  const parts: Buffer[] = [];
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(Buffer.from(f.data), Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 function probeSeconds(file: string): number {

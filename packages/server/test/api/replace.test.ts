@@ -29,6 +29,7 @@ import { SearchRepository } from '../../src/repositories/search.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { epubBook, PNG } from '../ingest/helpers.ts';
+import { multipart } from '../helpers/multipart.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../../..');
@@ -55,17 +56,6 @@ const SECOND = edition('The Tidal Atlas, Corrected', [
   ['tides.xhtml', 'Tides', 'Tides rise twice a day.'],
   ['currents.xhtml', 'Currents', 'A new chapter on currents.'],
 ]);
-
-function multipart(files: { name: string; data: Uint8Array }[]) {
-  const boundary = `----lectern${Date.now()}`;
-  const parts: Buffer[] = [];
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(Buffer.from(f.data), Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 async function twoPagePdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
