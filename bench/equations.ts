@@ -31,6 +31,7 @@ import { chromium } from 'playwright-core';
 import { buildZip, CONTAINER_XML, xhtml } from '../packages/server/test/ingest/helpers.ts';
 import { CHROMIUM_LAUNCH, importBook, signIn, startFreshServer } from '../scripts/fresh-server.ts';
 import { median, summary } from './stats.ts';
+import { mulberry32 } from '../packages/server/test/fixtures/prng.ts';
 
 const ROUNDS = Math.max(5, Number(process.env.ROUNDS ?? 7));
 const TARGET = 'text/ch3.xhtml';
@@ -44,17 +45,6 @@ const MATHML = 'http://www.w3.org/1998/Math/MathML';
 
 // ---- the generated books ----
 
-/** A small deterministic PRNG (mulberry32), as bench/reader-budgets.ts uses. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 type Rnd = () => number;
 const pick = <T,>(rnd: Rnd, xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
 const int = (rnd: Rnd, lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
@@ -220,7 +210,7 @@ function words(rnd: Rnd, chars: number): string {
  * between them, a section heading every 25 paragraphs. Returns the math body, the twin body and the text length.
  */
 export function equationsChapter(seed = 12): { math: string; twin: string; textLength: number; inline: number; display: number } {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const math: string[] = ['<h1>Chapter Three: Equations</h1>'];
   const twin: string[] = ['<h1>Chapter Three: Equations</h1>'];
   let textLength = 'Chapter Three: Equations'.length;
@@ -267,7 +257,7 @@ export function equationsChapter(seed = 12): { math: string; twin: string; textL
 }
 
 function book(title: string, uid: string, chapterThree: string, mathml: boolean, mathFont = ''): Uint8Array {
-  const rnd = prng(1);
+  const rnd = mulberry32(1);
   const intro = ['<h1>Chapter One: Before the Equations</h1>'];
   for (let i = 0; i < 8; i++) intro.push(`<p>${words(rnd, 380)}.</p>`);
   const css = '<link rel="stylesheet" type="text/css" href="../styles/book.css"/>';

@@ -20,6 +20,7 @@ import { ReadingSummaryRepository } from '../packages/server/src/repositories/re
 import { SearchRepository } from '../packages/server/src/repositories/search.ts';
 import { SearchService } from '../packages/server/src/services/search.ts';
 import { hashPassword } from '../packages/server/src/services/passwords.ts';
+import { mulberry32 } from '../packages/server/test/fixtures/prng.ts';
 
 export interface LibraryShape {
   titles: number;
@@ -46,18 +47,6 @@ export interface GeneratedLibrary {
 }
 
 export const BENCH_PASSWORD = 'bench password of the scale library';
-
-/** mulberry32: a small seeded generator, so that every run builds the same library. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Picks index i of n with weight 1/(i+1) (Zipf, s = 1) by inverting the cumulative weights. */
 function zipf(n: number, random: () => number): () => number {
@@ -96,7 +85,7 @@ const SYLLABLES = 'ka ri to na mu se lo vi de pa ru ne ti mo la be so fi gu ze'.
 /** ~2,000 words: the real ones first (the commonest under Zipf), then made-up ones of 2-3 syllables. */
 function wordList(): string[] {
   const words = [...new Set(REAL_WORDS)];
-  const random = rng(7);
+  const random = mulberry32(7);
   while (words.length < 2000) {
     const n = 2 + Math.floor(random() * 2);
     let w = '';
@@ -120,7 +109,7 @@ async function insertBatches<T extends keyof Database & string>(db: Kysely<Datab
 export async function generateLibrary(db: Db, shape: LibraryShape, log: (line: string) => void = () => {}): Promise<GeneratedLibrary> {
   const started = performance.now();
   const k = db.kysely;
-  const random = rng(shape.titles);
+  const random = mulberry32(shape.titles);
   const words = wordList();
   const word = zipf(words.length, random);
   const topicCount = shape.topics ?? 200;
@@ -130,7 +119,7 @@ export async function generateLibrary(db: Db, shape: LibraryShape, log: (line: s
   const pickTopic = zipf(topicCount, random);
   const pickPublisher = zipf(publisherCount, random);
   const authorPool = Array.from({ length: Math.max(50, Math.floor(shape.titles / 5)) }, (_, i) => {
-    const r = rng(i + 1);
+    const r = mulberry32(i + 1);
     return `${cap(words[Math.floor(r() * 400)]!)} ${cap(words[400 + Math.floor(r() * 1500)]!)}son`;
   });
   const pickAuthor = zipf(authorPool.length, random);

@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { annotationPaths, paths } from '@lectern/core';
 import { fillIn, recordedBlockRequest } from './replay.ts';
+import { mulberry32 } from '../packages/server/test/fixtures/prng.ts';
 
 export interface ReaderAccount {
   email: string;
@@ -82,18 +83,6 @@ async function call(base: string, r: Reader, method: string, url: string, body?:
   return res;
 }
 
-/** A small deterministic generator (mulberry32): the same seed, the same sequence of choices. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function signIn(base: string, accounts: ReaderAccount[]) {
   readers.length = 0;
   const failed: string[] = [];
@@ -155,7 +144,7 @@ async function run(job: Extract<ReaderJob, { kind: 'run' }>): Promise<RunResult>
 
   await Promise.all(
     readers.map(async (r, i) => {
-      const next = random(job.seed * 1000 + i);
+      const next = mulberry32(job.seed * 1000 + i);
       const pick = () => job.chapters[Math.floor(next() * job.chapters.length)]!;
       while (Date.now() < end) {
         if (job.mix === 'mixed') await new Promise((resolve) => setTimeout(resolve, THINK_MS[0] + next() * (THINK_MS[1] - THINK_MS[0])));
