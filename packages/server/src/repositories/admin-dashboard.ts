@@ -184,17 +184,13 @@ export class AdminDashboardRepository {
   }
 
   /** The book ids of these titles. */
-  async titleKeys(ids: number[]): Promise<Map<number, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('titles').select(['id', 'book_id']).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, r.book_id]));
+  titleKeys(ids: number[]): Promise<Map<number, string>> {
+    return this.columnOf('titles', 'book_id', ids);
   }
 
   /** The slugs of these topics. */
-  async topicKeys(ids: number[]): Promise<Map<number, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('topics').select(['id', 'slug']).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, r.slug]));
+  topicKeys(ids: number[]): Promise<Map<number, string>> {
+    return this.columnOf('topics', 'slug', ids);
   }
 
   /** Who read each of these titles over the range (events of chapters that exist, as the minutes count them). */
@@ -206,16 +202,19 @@ export class AdminDashboardRepository {
     return result;
   }
 
-  async titleNames(ids: number[]): Promise<Map<number, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('titles').select(['id', 'title']).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, r.title]));
+  titleNames(ids: number[]): Promise<Map<number, string>> {
+    return this.columnOf('titles', 'title', ids);
   }
 
-  async topicNames(ids: number[]): Promise<Map<number, string>> {
+  topicNames(ids: number[]): Promise<Map<number, string>> {
+    return this.columnOf('topics', 'name', ids);
+  }
+
+  /** One text column of these rows by id: the keys and names the rankings show (no query for no ids). */
+  private async columnOf(table: 'titles' | 'topics', column: 'book_id' | 'title' | 'slug' | 'name', ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('topics').select(['id', 'name']).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, r.name]));
+    const rows = await this.db.selectFrom(table).select(['id', sql.ref<string>(column).as('value')]).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.value]));
   }
 
   /** Every query that found nothing over the days from `startDay` to `endDay` (both included), with its count. */
