@@ -23,7 +23,7 @@ import { teamIsLive } from '../policies/reading.ts';
 import type { AdminSellingRepository, InvoiceListRow, TeamListRow } from '../repositories/admin-selling.ts';
 import type { TeamsRepository } from '../repositories/teams.ts';
 import { decodeKeyCursor, encodeKeyCursor } from './admin-cursor.ts';
-import type { SubscriptionsService } from './subscriptions.ts';
+import { type SubscriptionsService, toInvoice } from './subscriptions.ts';
 import type { TeamsService } from './teams.ts';
 
 /** newest first by id: the cursor is the last id of the page */
@@ -122,17 +122,8 @@ export class AdminSellingService {
 
 function invoiceOf(r: InvoiceListRow) {
   return {
-    id: r.id,
-    created_at: r.created_at,
+    ...toInvoice(r),
     account: { user_id: r.uuid, email: r.email },
-    plan: r.plan,
-    amount_cents: r.amount_cents,
-    currency: r.currency,
-    status: r.status,
-    promotion_code: r.promotion_code,
-    period_start: r.period_start,
-    period_end: r.period_end,
-    paid_at: r.paid_at,
     team: r.team_id !== null && r.team_name !== null ? { team_id: String(r.team_id), name: r.team_name } : null,
     seats: r.seats,
   };

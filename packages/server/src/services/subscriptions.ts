@@ -351,22 +351,8 @@ export class SubscriptionsService {
   }
 
   private invoiceRow(priced: Priced, charge: { reference: string; paid: boolean }, start: Date, end: Date): Omit<InvoiceRow, 'id' | 'user_id'> {
-    const at = this.now().toISOString();
-    return {
-      plan: priced.plan.slug,
-      amount_cents: priced.amountCents,
-      currency: priced.plan.currency,
-      promotion_code: priced.code?.code ?? null,
-      status: charge.paid ? 'paid' : 'open',
-      provider: this.provider.name,
-      provider_reference: charge.reference,
-      period_start: start.toISOString(),
-      period_end: end.toISOString(),
-      created_at: at,
-      paid_at: charge.paid ? at : null,
-      team_id: null,
-      seats: null,
-    };
+    const bill = { plan: priced.plan, amountCents: priced.amountCents, promotionCode: priced.code?.code ?? null, seats: null };
+    return { ...newInvoice(bill, charge, this.provider.name, start, end, this.now()), team_id: null };
   }
 
   /**
@@ -381,6 +367,36 @@ export class SubscriptionsService {
   }
 }
 
+/**
+ * A new invoice's row, for an account's own subscription or a team's seats (services/teams.ts): paid at once when the
+ * charge was, over the period from `start` to `end`. The caller names the account and team it bills.
+ */
+export function newInvoice(
+  bill: { plan: PlanRow; amountCents: number; promotionCode: string | null; seats: number | null },
+  charge: { reference: string; paid: boolean },
+  provider: string,
+  start: Date,
+  end: Date,
+  now: Date,
+): Omit<InvoiceRow, 'id' | 'user_id' | 'team_id'> {
+  const at = now.toISOString();
+  return {
+    plan: bill.plan.slug,
+    amount_cents: bill.amountCents,
+    currency: bill.plan.currency,
+    promotion_code: bill.promotionCode,
+    status: charge.paid ? 'paid' : 'open',
+    provider,
+    provider_reference: charge.reference,
+    period_start: start.toISOString(),
+    period_end: end.toISOString(),
+    created_at: at,
+    paid_at: charge.paid ? at : null,
+    seats: bill.seats,
+  };
+}
+
+/** An invoice as its account sees it (the account page; the console adds who was billed: services/admin-selling.ts). */
 export function toInvoice(row: InvoiceRow): Invoice {
   const { id, plan, amount_cents, currency, promotion_code, status, period_start, period_end, created_at, paid_at, seats } = row;
   return { id, plan, amount_cents, currency, promotion_code, status, period_start, period_end, created_at, paid_at, seats };

@@ -35,7 +35,7 @@ import type { AccountsService } from './accounts.ts';
 import { isCommonPassword } from './common-passwords.ts';
 import type { Mailer } from './mailer.ts';
 import type { PaymentProvider } from './payments.ts';
-import { periodEnd } from './subscriptions.ts';
+import { newInvoice, periodEnd } from './subscriptions.ts';
 import { sha256 } from './tokens.ts';
 
 type Role = Team['role'];
@@ -578,21 +578,7 @@ export class TeamsService {
   }
 
   private invoice(plan: PlanRow, seats: number, amount: number, charge: { reference: string; paid: boolean }, start: Date, end: Date): TeamInvoice {
-    const at = this.now().toISOString();
-    return {
-      plan: plan.slug,
-      amount_cents: amount,
-      currency: plan.currency,
-      promotion_code: null,
-      status: charge.paid ? 'paid' : 'open',
-      provider: this.provider.name,
-      provider_reference: charge.reference,
-      period_start: start.toISOString(),
-      period_end: end.toISOString(),
-      created_at: at,
-      paid_at: charge.paid ? at : null,
-      seats,
-    };
+    return newInvoice({ plan, amountCents: amount, promotionCode: null, seats }, charge, this.provider.name, start, end, this.now());
   }
 
   private newInvitation(email: string, now: Date): { token: string; row: NewInvitation } {
