@@ -56,6 +56,11 @@ const RULES: Rule[] = [
   { name: 'plugins never import repositories', applies: under('plugins'), banned: (s) => /\/repositories\//.test(s) },
   { name: 'storage imports nothing from services (shared helpers live in util/)', applies: under('storage'), banned: (s) => /\/services\//.test(s) },
   { name: 'the first start goes through the services, not the repositories', applies: (f) => f === 'first-start.ts', banned: (s) => /\/(repositories|db)\//.test(s) },
+  {
+    name: 'SQL only in repositories (and db/, the connection and the migrations): nothing else imports kysely',
+    applies: (f) => !under('repositories')(f) && !under('db')(f),
+    banned: (s) => s === 'kysely' || s.startsWith('kysely/'),
+  },
 ];
 
 function offenders(sources: Source[], rule: Rule): string[] {
@@ -71,6 +76,7 @@ const BROKEN: Record<string, Source[]> = {
   [RULES[4]!.name]: [{ file: 'plugins/x.ts', text: "import {\n  UsersRepository,\n} from '../repositories/users.ts';" }],
   [RULES[5]!.name]: [{ file: 'storage/x.ts', text: "import '../services/x.ts';" }],
   [RULES[6]!.name]: [{ file: 'first-start.ts', text: "import { x } from './db/database.ts';" }],
+  [RULES[7]!.name]: [{ file: 'util/x.ts', text: "export type { Kysely } from 'kysely';" }],
 };
 
 describe('server layering', () => {
