@@ -1,5 +1,5 @@
 /**
- * A chapter holding 1,000 annotations (issue 9's bench), both halves:
+ * A chapter holding 1,000 annotations (docs/performance.md "1,000 highlights in one chapter"), both halves:
  *
  * (a) the store: `GET {prefix}/search?limit=1000` (what the reader asks when a chapter opens) against the bare-Fastify
  *     anchor (`GET /bare`) served from a process of its own, alternating anchor and route for `--rounds` rounds; each

@@ -1,8 +1,8 @@
 /**
- * Reading-system conformance harness (issue 12, "Reading fidelity"): runs a folder of test publications — in practice
- * the W3C EPUB 3 test suite's reading-system tests (w3c/epub-tests), each rebuilt as an .epub — through the real
- * Lectern, and records what a judge needs to decide each test against its own pass criterion. The corpus stays out
- * of this repository; only this harness and the judged results (docs/conformance.md) are kept.
+ * Reading-system conformance harness (docs/decisions.md "Reading fidelity: the importer's half"): runs a folder of test
+ * publications — in practice the W3C EPUB 3 test suite's reading-system tests (w3c/epub-tests), each rebuilt as an
+ * .epub — through the real Lectern, and records what a judge needs to decide each test against its own pass criterion.
+ * The corpus stays out of this repository; only this harness and the judged results (docs/conformance.md) are kept.
  *
  * For each `<test-id>.epub` in the folder (argument, else EPUB_TESTS_DIR, else /tmp/epub-tests):
  *  1. imports it into a fresh data directory with the real importer, called as the operators' command line calls it
@@ -373,7 +373,7 @@ async function main() {
           console.warn(`sign-in attempt ${attempt} failed (${(e as Error).message.split('\n')[0]}); trying again`);
         }
       }
-      // every title's scripts allowed by the reader up front (issue 24: the reader is asked first), as if answered
+      // every title's scripts allowed by the reader up front (docs/decisions.md "Scripted publications": the reader is asked first), as if answered
       if (scripted) {
         const csrf = (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
         for (const rec of records) {

@@ -1,12 +1,13 @@
 /**
- * The operators' console at 100,000 titles and a year of usage (issue 23): the requests the console's titles screen
- * and dashboard send, as Chromium sent them (bench/console-requests.json, taken from the browser's network log and
- * checked by e2e/console-requests.e2e.ts), against a library of bench/generate-library.ts with a year of readers
- * (bench/generate-usage-year.ts) on each engine, served by the real app (bench/scale-server.ts). Each request
- * alternates with the anchor, `GET /bare` of a bare Fastify server in a process of its own (bench/anchor.ts), for
- * `--rounds` rounds (anchor then route, route then anchor, ...): per request the median and range of p50 and p99
- * at the server's side of the loopback, of requests/s as a ratio to the anchor's of the same round, and of the
- * server's CPU time per request (/proc). Budget (issue 23): p99 < 100 ms.
+ * The operators' console at 100,000 titles and a year of usage (docs/performance.md "The operators' console at 100,000
+ * titles"): the requests the console's titles screen and dashboard send, as Chromium sent them
+ * (bench/console-requests.json, taken from the browser's network log and checked by e2e/console-requests.e2e.ts),
+ * against a library of bench/generate-library.ts with a year of readers (bench/generate-usage-year.ts) on each engine,
+ * served by the real app (bench/scale-server.ts). Each request alternates with the anchor, `GET /bare` of a bare
+ * Fastify server in a process of its own (bench/anchor.ts), for `--rounds` rounds (anchor then route, route then
+ * anchor, ...): per request the median and range of p50 and p99 at the server's side of the loopback, of requests/s as
+ * a ratio to the anchor's of the same round, and of the server's CPU time per request (/proc). Budget (DESIGN.md): p99
+ * < 100 ms.
  *
  * Usage: npx tsx bench/console-scale.ts [--engines sqlite,postgres] [--titles 100000] [--rounds 5] [--duration 2]
  *          [--connections 10] [--only titles-first,dashboard-30 (keys)] [--reuse] [--prepare]

@@ -1,7 +1,8 @@
 /**
- * Equations bench (issue 12): first paint of a chapter holding 500 MathML equations against a plain reflowable twin
- * chapter of the same amount of text, in Chromium at 1280x800. Both books are generated here (a seeded PRNG, so
- * every run reads the same bytes) and imported with the operators' command line into a fresh server:
+ * Equations bench (docs/decisions.md "Reading fidelity: the importer's half"): first paint of a chapter holding 500
+ * MathML equations against a plain reflowable twin chapter of the same amount of text, in Chromium at 1280x800. Both
+ * books are generated here (a seeded PRNG, so every run reads the same bytes) and imported with the operators' command
+ * line into a fresh server:
  *  - "Equations Bench: Mathematics" — two short chapters, then text/ch3.xhtml (manifest properties="mathml"):
  *    prose paragraphs with 500 equations of textbook variety, 300 inline in the paragraphs and 200 display ones
  *    (<math display="block">) between them: fractions (nested, continued), square and nth roots, sub- and

@@ -1,9 +1,10 @@
 /**
- * What reading fidelity (issue 12) costs at import: parsing and rendering every chapter of the sample books (and of
- * the fidelity fixture) with this tree's importer, against the same work by the importer of a git revision (default
- * `main`, before the CSS, MathML and SVG sanitisers) checked out into a temporary folder here, alternating which runs
- * first, each round; the book's stylesheets are sanitised too (the worker does that for each .css file).
- * Prints the median and range of the times and of the per-round ratio (this tree / the revision: lower is better).
+ * What reading fidelity (docs/decisions.md "Reading fidelity: the importer's half") costs at import: parsing and
+ * rendering every chapter of the sample books (and of the fidelity fixture) with this tree's importer, against the same
+ * work by the importer of a git revision (default `main`, before the CSS, MathML and SVG sanitisers) checked out into a
+ * temporary folder here, alternating which runs first, each round; the book's stylesheets are sanitised too (the worker
+ * does that for each .css file). Prints the median and range of the times and of the per-round ratio (this tree / the
+ * revision: lower is better).
  *
  * Usage: npx tsx bench/fidelity.ts [--rounds 7] [--anchor main]
  */

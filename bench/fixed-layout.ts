@@ -1,9 +1,9 @@
 /**
- * Fixed layout bench (issue 12): first paint of a fixed-layout page against the plain reflowable chapter of the same
- * size, in Chromium at 1280x800. Two books are imported into a fresh server: the fixed-layout fixture
- * (packages/server/test/fixtures/fixed-layout.ts) and its reflowable twin (the same pages, rendition:layout
- * reflowable). Each run opens the book at its first page, waits, then clicks the contents entry of the centre page
- * ("The centrefold": a page shown alone, so one frame either way) and measures the click to the reader's
+ * Fixed layout bench (docs/decisions.md "Fixed layout and flow"): first paint of a fixed-layout page against the plain
+ * reflowable chapter of the same size, in Chromium at 1280x800. Two books are imported into a fresh server: the
+ * fixed-layout fixture (packages/server/test/fixtures/fixed-layout.ts) and its reflowable twin (the same pages,
+ * rendition:layout reflowable). Each run opens the book at its first page, waits, then clicks the contents entry of the
+ * centre page ("The centrefold": a page shown alone, so one frame either way) and measures the click to the reader's
  * `reader:chapter-painted` mark, as bench/reader.ts does; fixed and reflowable runs alternate in the same browser so
  * both see the same machine, and the first pair is a warm-up. Prints median and range of each and of the ratio.
  *

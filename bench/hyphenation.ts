@@ -1,5 +1,5 @@
 /**
- * What supplying hyphenation at import would cost (issue 24, docs/decisions.md "Hyphenation"): the npm `hyphen`
+ * What supplying hyphenation at import would cost (docs/decisions.md "Hyphenation"): the npm `hyphen`
  * library (Liang's algorithm, TeX patterns) inserting U+00AD into every word of every rendered chapter of the
  * sample library (Alice, The War of the Worlds, Moby-Dick; English patterns), as an import step would.
  *

@@ -1,16 +1,17 @@
 /**
- * The catalog at scale (issue 11): a generated library (bench/generate-library.ts) of each size on each engine,
- * the real app serving it (bench/scale-server.ts), and autocannon on the listings, each route alternating with
- * the bare-Fastify anchor in the same run for `--rounds` rounds (anchor then route, route then anchor, ...).
- * Per route: median and range of p50, p99 and of requests/s as a ratio to the anchor's, and the server's
- * server process's CPU time per request (from /proc: what the route costs the server, which other load on a shared
- * machine moves far less than latency), and its event-loop delay p99 and max while the route ran. Last, the cost of each route at the largest size against the
- * smallest: (anchor ratio at small) / (anchor ratio at large), and p99 large / p99 small. Budget (issue 11):
- * p99 < 50 ms at 10 connections, cost ratio < 3, no event-loop delay above 20 ms.
+ * The catalog at scale (docs/decisions.md "Catalog listings at 100,000 titles"): a generated library
+ * (bench/generate-library.ts) of each size on each engine, the real app serving it (bench/scale-server.ts), and
+ * autocannon on the listings, each route alternating with the bare-Fastify anchor in the same run for `--rounds` rounds
+ * (anchor then route, route then anchor, ...). Per route: median and range of p50, p99 and of requests/s as a ratio to
+ * the anchor's, and the server's server process's CPU time per request (from /proc: what the route costs the server,
+ * which other load on a shared machine moves far less than latency), and its event-loop delay p99 and max while the
+ * route ran. Last, the cost of each route at the largest size against the smallest: (anchor ratio at small) / (anchor
+ * ratio at large), and p99 large / p99 small. Budget (DESIGN.md): p99 < 50 ms at 10 connections, cost ratio < 3, no
+ * event-loop delay above 20 ms.
  *
  * Usage: npx tsx bench/library-scale.ts [--sizes 1000,100000] [--engines sqlite,postgres] [--rounds 5]
  *          [--duration 2] [--connections 10] [--only catalog,topic] [--reuse] [--mix [--against NAME=value]]
- *   Under load (issue 21): npx tsx bench/library-scale.ts --sizes 100000 --engines sqlite --mix --connections 200
+ *   Under load: npx tsx bench/library-scale.ts --sizes 100000 --engines sqlite --mix --connections 200
  *          --duration 10 --rounds 5 --reuse [--against HEAVY_REQUESTS=1000]
  *   CPU_PROF=dir (env) writes a V8 CPU profile of each server run there (bench/cpu-top.ts reads it).
  *   HEAP_SNAPSHOT=dir (env, with --mix) writes a heap snapshot of the server halfway through the last round
@@ -64,7 +65,7 @@ const keep = '/tmp/lectern-scale';
 fs.mkdirSync(keep, { recursive: true });
 const adminUrl = process.env.PGADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BUDGET = { p99Ms: 50, searchP99Ms: 150, costRatio: 3, eventLoopMs: 20 };
-/** issue 11: a full-text search (catalog or in-book) may take 150 ms at p99; everything else 50 ms */
+/** DESIGN.md's budgets: a full-text search (catalog or in-book) may take 150 ms at p99; everything else 50 ms */
 const p99Budget = (key: string) => (key.startsWith('search-') ? BUDGET.searchP99Ms : BUDGET.p99Ms);
 
 type Library = Omit<GeneratedLibrary, 'userEmail'>;
@@ -247,9 +248,9 @@ async function measure(engine: string, size: number): Promise<RouteResult[]> {
 
 /** The finding routes (search, suggest, home) once they exist: empty until then. */
 /**
- * The finding routes (issue 11): the home as a visitor and as a reader with a queue, positions and history (the
- * generator's reader1), suggest, a one-word and a phrase full-text search. Budgets: p99 < 50 ms for home and
- * suggest, < 150 ms for a full-text search.
+ * The finding routes (docs/decisions.md "Finding"): the home as a visitor and as a reader with a queue, positions and
+ * history (the generator's reader1), suggest, a one-word and a phrase full-text search. Budgets: p99 < 50 ms for home
+ * and suggest, < 150 ms for a full-text search.
  */
 async function FINDING_TARGETS(app: string): Promise<Target[]> {
   // As the web app signs in: the csrftoken cookie first, echoed in X-CSRFToken.
@@ -264,8 +265,9 @@ async function FINDING_TARGETS(app: string): Promise<Target[]> {
   // a book the reader may read whole, found as a reader finds it
   const found = (await (await fetch(`${app}/api/v2/search/?q=protocol`, { headers: { cookie } })).json()) as { results: { metadata: { identifier: string } }[] };
   const book = found.results[0]!.metadata.identifier;
-  // issue 21: the next page of a common word as the web app follows it (the server's `next`, its cursor), a
-  // reader's and a visitor's (whose passages come from the chapters open to everyone)
+  // The next page of a common word as the web app follows it (the server's `next`, its cursor), a reader's and a
+  // visitor's, whose passages come from the chapters open to everyone (docs/decisions.md "Search pages to its end;
+  // the typed prefix; a visitor's passages")
   const nextOf = async (headers: Record<string, string>) =>
     ((await (await fetch(`${app}/api/v2/search/?q=protocol`, { headers })).json()) as { next: string | null }).next ?? '/api/v2/search/?q=protocol';
   const readerNext = await nextOf({ cookie });

@@ -16,7 +16,7 @@
  *   BEFORE_ROOT=dir: the anchor's server started from that checkout (a `git worktree` of the older commit, its
  *   packages/web/dist built), so the anchor is that commit whole, server and web app, not its web app on today's server
  *
- * Readers (issue 21): "one" is the demo account with one playlist of the library's titles; "many" is a subscriber
+ * Readers: "one" is the demo account with one playlist of the library's titles; "many" is a subscriber
  * with 51 playlists of 100 items (50 playlists and the queue), the reader whose pages used to download every
  * playlist's items. Screens, each signed in as that reader: the home (/home/), the catalog (/library/), a playlist
  * (one of theirs, 100 items for "many"), a search (/search/?q=whale) and the reader (the median-sized chapter of

@@ -1,7 +1,7 @@
 /**
- * A long chapter's first paint against the same chapter as a static page (issue 21, "Long chapters"), in Chromium
- * with the built app. The book is bench/reader-budgets.ts's: a generated EPUB 3 whose second chapter has 800,000
- * characters of prose, imported with the operators' command line into a fresh server.
+ * A long chapter's first paint against the same chapter as a static page (docs/decisions.md "Long chapters in slices"),
+ * in Chromium with the built app. The book is bench/reader-budgets.ts's: a generated EPUB 3 whose second chapter has
+ * 800,000 characters of prose, imported with the operators' command line into a fresh server.
  *
  * - reader: a fresh browser context (signed in) opens the chapter's reader address; first paint is navigation
  *   start to `reader:first-screen` (the first screen painted: a long chapter goes in slices, engine/chapterSlices.ts;

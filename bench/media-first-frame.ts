@@ -1,7 +1,7 @@
 /**
- * Media players bench (issue 22): the time from pressing play to the first frame on screen, in the app's video screen
- * against a plain page holding only `<video src>` of the same stream (the same URL, session included, from the same
- * server), in Chromium at 1280x800. The goal is at most 1.2x.
+ * Media players bench (docs/decisions.md "Media players"): the time from pressing play to the first frame on screen, in
+ * the app's video screen against a plain page holding only `<video src>` of the same stream (the same URL, session
+ * included, from the same server), in Chromium at 1280x800. The goal is at most 1.2x.
  *
  * A 60 s 640x360 H.264/AAC course part is made with ffmpeg and imported into a fresh server. Each run opens its page,
  * waits until the video has its metadata (both preload it), then presses play — the app's space key, the anchor's

@@ -1,15 +1,15 @@
 /**
- * Media streaming bench (issue 22): HTTP range reads of a 100 MB media part from Lectern
- * (GET /api/v1/media/{book_id}/{href}?ks=, a signed-in subscriber's session, the route's whole path: session
- * cookie, token, rights, the part's row, sendMediaFile) against a bare static-file handler (node:http,
- * fs.createReadStream of the same file, a single byte range parsed by hand: the anchor), each in a process of its
- * own, at 1, 10 and 100 concurrent readers. Each measurement reads TOTAL bytes as consecutive CHUNK-byte ranges
- * (what a player's range requests look like), the readers sharing the queue of ranges over keep-alive sockets.
- * Anchor and Lectern alternate (anchor first in odd rounds, Lectern first in even ones) for `--rounds` rounds; each
- * round gives a throughput ratio (Lectern MB/s / anchor MB/s); printed: median and range per side, the ratio's
- * median and range, each server's CPU time per 100 MB sent (from /proc: what serving costs the server, which other
- * work on a loaded machine moves much less than throughput) with its ratio, and each server's peak RSS while it
- * served (sampled from /proc every 20 ms) - flat as the readers grow when nothing buffers whole files.
+ * Media streaming bench (docs/decisions.md "Media serving: sessions, streams, usage and positions"): HTTP range reads
+ * of a 100 MB media part from Lectern (GET /api/v1/media/{book_id}/{href}?ks=, a signed-in subscriber's session, the
+ * route's whole path: session cookie, token, rights, the part's row, sendMediaFile) against a bare static-file handler
+ * (node:http, fs.createReadStream of the same file, a single byte range parsed by hand: the anchor), each in a process
+ * of its own, at 1, 10 and 100 concurrent readers. Each measurement reads TOTAL bytes as consecutive CHUNK-byte ranges
+ * (what a player's range requests look like), the readers sharing the queue of ranges over keep-alive sockets. Anchor
+ * and Lectern alternate (anchor first in odd rounds, Lectern first in even ones) for `--rounds` rounds; each round
+ * gives a throughput ratio (Lectern MB/s / anchor MB/s); printed: median and range per side, the ratio's median and
+ * range, each server's CPU time per 100 MB sent (from /proc: what serving costs the server, which other work on a
+ * loaded machine moves much less than throughput) with its ratio, and each server's peak RSS while it served (sampled
+ * from /proc every 20 ms) - flat as the readers grow when nothing buffers whole files.
  *
  * The 100 MB file is made once under /tmp (a real MP4 from the fixtures, padded with random bytes with dd: the
  * server does not parse what it streams). Lectern's title is imported from the real fixture and its stored part is

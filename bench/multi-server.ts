@@ -1,5 +1,5 @@
 /**
- * Several Lectern servers behind HAProxy on one PostgreSQL (issue 26; docs/operations.md "Several servers"), under
+ * Several Lectern servers behind HAProxy on one PostgreSQL (docs/operations.md "Several servers"), under
  * load and faults. It starts a PostgreSQL cluster of its own (its own port and folder under /tmp: restarting it
  * cannot disturb the machine's shared PostgreSQL or other tests), Lectern servers as production starts them
  * (packages/server/src/main.ts, the same DATABASE_URL, LECTERN_SECRET and content store: an S3 bucket on s3rver, an S3

@@ -1,11 +1,12 @@
 /**
- * The playlists' 304 path (issue 21): GET /api/v2/collections/ with If-None-Match for a reader with 50 playlists of
- * 100 items, against a bare Fastify route (`GET /bare` answering {"hello":"world"}) served by ITS OWN process (an
- * anchor inside Lectern's process shares its event loop and reads high). Lectern (SQLite, the sample library) runs in
- * a second child process, the load generator in this one. Anchor and route runs alternate (anchor first in even
- * rounds, route first in odd ones) for `--rounds` rounds; each round gives one ratio, route requests/s over anchor
- * requests/s; printed as median (min-max), with the serving processes' CPU per request (anchor/route). The light
- * list's 304 (`?content=none`, what every page but the playlists area asks) is measured the same way.
+ * The playlists' 304 path (docs/decisions.md "Playlists and the home: no keyboard trap, one title one row, the light
+ * playlist list"): GET /api/v2/collections/ with If-None-Match for a reader with 50 playlists of 100 items, against a
+ * bare Fastify route (`GET /bare` answering {"hello":"world"}) served by ITS OWN process (an anchor inside Lectern's
+ * process shares its event loop and reads high). Lectern (SQLite, the sample library) runs in a second child process,
+ * the load generator in this one. Anchor and route runs alternate (anchor first in even rounds, route first in odd
+ * ones) for `--rounds` rounds; each round gives one ratio, route requests/s over anchor requests/s; printed as median
+ * (min-max), with the serving processes' CPU per request (anchor/route). The light list's 304 (`?content=none`, what
+ * every page but the playlists area asks) is measured the same way.
  *
  * Usage: npx tsx bench/playlists-304.ts [--rounds 7] [--duration 3] [--connections 10] [--cpu-prof dir]
  *   --cpu-prof   start Lectern under `node --cpu-prof` and load only the 304 route (read it with bench/cpu-top.ts)

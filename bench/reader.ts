@@ -1,8 +1,9 @@
 /**
- * Reader bench (issue 4): time from clicking a table-of-contents entry to the decrypted chapter painted, for the
- * longest chapter of the sample library, against the anchor: the same browser fetching the same chapter's plain
- * HTML (GET /api/v1/book/{id}/chapter/{path}) and painting it, with its stylesheets, in the same kind of iframe. Both are marked painted
- * after the frame's load and a double requestAnimationFrame. Also the reader's JS chunk sizes (gzip).
+ * Reader bench (docs/performance.md "Reader"): time from clicking a table-of-contents entry to the decrypted chapter
+ * painted, for the longest chapter of the sample library, against the anchor: the same browser fetching the same
+ * chapter's plain HTML (GET /api/v1/book/{id}/chapter/{path}) and painting it, with its stylesheets, in the same kind
+ * of iframe. Both are marked painted after the frame's load and a double requestAnimationFrame. Also the reader's JS
+ * chunk sizes (gzip).
  *
  *   npm run build -w packages/web && npx tsx bench/reader.ts        (RUNS=10 by default)
  */

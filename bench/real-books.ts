@@ -1,9 +1,9 @@
 /**
- * Real books in the reader (issue 12, "Reading fidelity" on real publications): imports a folder of .epub files — in
- * practice the IDPF/W3C EPUB 3 sample publications rebuilt as described in docs/real-books.md — into a fresh Lectern
- * with the real importer (as bench/conformance.ts does), then reads every book in headless Chromium at each viewport
- * (1280x800 and 390x844 unless VIEWPORTS="WxH,WxH") and records what a judge needs to say whether the book looks as
- * its author made it:
+ * Real books in the reader (reading fidelity on real publications, docs/real-books.md): imports a folder of .epub files
+ * — in practice the IDPF/W3C EPUB 3 sample publications rebuilt as described in docs/real-books.md — into a fresh
+ * Lectern with the real importer (as bench/conformance.ts does), then reads every book in headless Chromium at each
+ * viewport (1280x800 and 390x844 unless VIEWPORTS="WxH,WxH") and records what a judge needs to say whether the book
+ * looks as its author made it:
  *  - each reading-order item, up to four, in the default (scroll) mode: `<book>-<w>-c<i>.png` and a probe of the
  *    frame (classes kept on the book's <html>/<body>, the computed writing mode and direction of both, the frame's
  *    scroll size, the text in view, images and their natural width, MathML, fonts and their status);

@@ -108,7 +108,7 @@ for (let i = 0; i < COLD_REQUESTS; i++) {
   cold.push({ headers: r.headers, body: r.body, bytes: r.bytes });
 }
 
-// A chapter holding 1,000 annotations (issue 9's bench): the bench user's highlights and notes on the median
+// A chapter holding 1,000 annotations (bench/annotations.ts): the bench user's highlights and notes on the median
 // chapter, made through the store as a client makes them; the search loads them all in one call.
 const annotationToken = (await lectern.app.inject({ method: 'GET', url: '/auth/token', headers: { cookie } })).body;
 const bookTitleSafe = (await lectern.services.catalog.requireTitle(blockBookId!)).title_safe;

@@ -1,8 +1,8 @@
 /**
- * Staying (issue 10) through the pages: a new trial reader applies a promotion code (the §5 messages), subscribes,
- * sees the invoice on the account page, cancels (still reading), lets the paid period run out (the date is moved in
- * the database, as time would), is refused a locked chapter, and reactivates. The password change shows §5's
- * confirmation messages. At a phone's width, with screenshots in .tmp/screens/.
+ * Staying (library-playlists-account.md §4, §6) through the pages: a new trial reader applies a promotion code (the §5
+ * messages), subscribes, sees the invoice on the account page, cancels (still reading), lets the paid period run out
+ * (the date is moved in the database, as time would), is refused a locked chapter, and reactivates. The password change
+ * shows §5's confirmation messages. At a phone's width, with screenshots in .tmp/screens/.
  */
 import fs from 'node:fs';
 import path from 'node:path';

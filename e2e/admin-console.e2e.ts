@@ -1,11 +1,11 @@
 /**
- * The operators' console (issue 23) in Chromium at a desktop's and a phone's width, against the built app and the
- * suite's server: a reader is refused; an operator drops two new books and a broken one, watches each bar through
- * the upload (the upload throttled through the DevTools protocol, so the bars are seen moving) and parsing, and
- * reads the refusal's reason; makes a promotion code that a reader redeems, and sees the redemption counted;
- * publishes an announcement a reader finds on the home. Once the titles and dashboard routes are live: edits a
- * title and finds the edit in the catalog, and reads the dashboard's bars drawn from what the test did.
- * axe on every screen, nothing wider than the window; screenshots in .tmp/screens/admin-*.png.
+ * The operators' console (docs/decisions.md "The operators' console, web side") in Chromium at a desktop's and a
+ * phone's width, against the built app and the suite's server: a reader is refused; an operator drops two new books and
+ * a broken one, watches each bar through the upload (the upload throttled through the DevTools protocol, so the bars
+ * are seen moving) and parsing, and reads the refusal's reason; makes a promotion code that a reader redeems, and sees
+ * the redemption counted; publishes an announcement a reader finds on the home. Once the titles and dashboard routes
+ * are live: edits a title and finds the edit in the catalog, and reads the dashboard's bars drawn from what the test
+ * did. axe on every screen, nothing wider than the window; screenshots in .tmp/screens/admin-*.png.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';

@@ -1,10 +1,10 @@
 /**
- * The operators' console, selling (issue 23), in Chromium at a desktop's and a phone's width against the built app
- * and the suite's server: a reader buys a team (an unpaid invoice); the operator finds the invoice among the unpaid
- * ones by the reader's email and marks it paid from its row, then opens the team, is told by name why too few seats
- * are refused, and gives it more seats (a new unpaid invoice for them). axe on every screen, nothing wider than the
- * window; screenshots in .tmp/screens/admin-selling-*.png. What it makes (an account, a team, invoices) is its own:
- * no other test reads them.
+ * The operators' console, selling (docs/decisions.md "The console's selling"), in Chromium at a desktop's and a phone's
+ * width against the built app and the suite's server: a reader buys a team (an unpaid invoice); the operator finds the
+ * invoice among the unpaid ones by the reader's email and marks it paid from its row, then opens the team, is told by
+ * name why too few seats are refused, and gives it more seats (a new unpaid invoice for them). axe on every screen,
+ * nothing wider than the window; screenshots in .tmp/screens/admin-selling-*.png. What it makes (an account, a team,
+ * invoices) is its own: no other test reads them.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -74,7 +74,7 @@ function declare(page: Page, setting: 'private' | 'public' | 'private-only') {
 
 const created = (page: Page) => page.waitForResponse((r: Response) => r.request().method() === 'POST' && /\/annotations\/?$/.test(new URL(r.url()).pathname));
 
-describe('issue 24: broken chapters and annotation defaults', () => {
+describe('broken chapters and annotation defaults', () => {
   let browser: Browser;
   const reader = `defaults-${Date.now()}@example.com`;
   const operator = `defaults-admin-${Date.now()}@example.com`;

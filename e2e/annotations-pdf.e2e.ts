@@ -1,7 +1,7 @@
 /**
- * Highlights and notes on a PDF (issue 9): made on a page's text layer, stored with the page they are on (a W3C
- * FragmentSelector `page=N`), drawn again on that page in a fresh browser and after a zoom rebuilds the text layer;
- * a content creator's highlight covers the whole page (reader.md §6).
+ * Highlights and notes on a PDF (docs/decisions.md "Annotations in the reader"): made on a page's text layer, stored
+ * with the page they are on (a W3C FragmentSelector `page=N`), drawn again on that page in a fresh browser and after a
+ * zoom rebuilds the text layer; a content creator's highlight covers the whole page (reader.md §6).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,8 +1,8 @@
 /**
- * Highlights and notes (issue 9) as a reader makes them in a real sample book: select words, highlight them, add a
- * note with markdown and tags, see both again in a fresh browser (a phone), open the viewer, edit the note, clear
- * it behind the §8 confirm, undo the highlight. A note's markdown is shown as text and safe markup only: the
- * `<img onerror>` written in it stays text and nothing runs.
+ * Highlights and notes (docs/decisions.md "Annotations in the reader") as a reader makes them in a real sample book:
+ * select words, highlight them, add a note with markdown and tags, see both again in a fresh browser (a phone), open
+ * the viewer, edit the note, clear it behind the §8 confirm, undo the highlight. A note's markdown is shown as text and
+ * safe markup only: the `<img onerror>` written in it stays text and nothing runs.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,13 +1,13 @@
 /**
- * The annotation store (issue 9) with an unmodified Annotator 2.x client: the npm package annotator@2.0.0-alpha.3,
- * bundled as its own Makefile builds it (`browserify -s annotator browser.js`, with the package's cssify and
- * browserify-shim transforms; the package ships no prebuilt bundle) and injected as it is into a page on the app's
- * origin. The client's `annotator.storage.http` is pointed at a sample chapter's store prefix with the token from
- * GET /auth/token in `x-annotator-auth-token`, and its own API creates, finds, loads, updates and deletes a note,
- * checked against what the server stored. Without the header the client is anonymous, though its requests carry the
- * session cookie (same origin): search answers, create is a 401 through the client's own error path. Last, the
- * client's UI (`annotator.ui.main`) draws stored notes in the chapter's text and saves one made by selecting text,
- * adder and editor, its "Allow anyone to view" checkbox unticked (2.x's private: `read: [the user]`).
+ * The annotation store (docs/decisions.md "Annotations") with an unmodified Annotator 2.x client: the npm package
+ * annotator@2.0.0-alpha.3, bundled as its own Makefile builds it (`browserify -s annotator browser.js`, with the
+ * package's cssify and browserify-shim transforms; the package ships no prebuilt bundle) and injected as it is into a
+ * page on the app's origin. The client's `annotator.storage.http` is pointed at a sample chapter's store prefix with
+ * the token from GET /auth/token in `x-annotator-auth-token`, and its own API creates, finds, loads, updates and
+ * deletes a note, checked against what the server stored. Without the header the client is anonymous, though its
+ * requests carry the session cookie (same origin): search answers, create is a 401 through the client's own error path.
+ * Last, the client's UI (`annotator.ui.main`) draws stored notes in the chapter's text and saves one made by selecting
+ * text, adder and editor, its "Allow anyone to view" checkbox unticked (2.x's private: `read: [the user]`).
  */
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
 /**
- * Search inside the open book (issue 11; reader.md §2, §4 "Search panel", §8), in Chromium against the real server
+ * Search inside the open book (reader.md §2, §4 "Search panel", §8), in Chromium against the real server
  * and sample library: search a word, page through the results 5 at a time, choose one on the second page, land on
  * its chapter with the words marked and the passage in view; a query without hits says so; a PDF hit opens its
  * page with the words marked in the text layer, whose text can be selected. At desktop and phone sizes.

@@ -1,5 +1,5 @@
 /**
- * Nothing a reader's page floats over the console covers the console's controls (issue 23): an admin still on a
+ * Nothing a reader's page floats over the console covers the console's controls: an admin still on a
  * trial (the command line's default status) walks the console's screens at a desktop's and a phone's width; every
  * visible control, brought to the foot of the window (where the subscribe nag sat) and a little above it (where the
  * scroll-to-top button sits), is what the browser finds at its centre. Selling's "Create code" and a person's role

@@ -1,5 +1,5 @@
 /**
- * `rendition:flow scrolled-continuous` in Chromium (issue 24; docs/decisions.md "Fixed layout and flow"), at 1280x800
+ * `rendition:flow scrolled-continuous` in Chromium (docs/decisions.md "Fixed layout and flow"), at 1280x800
  * and 390x844, axe clean: the book opens in scroll mode and reads as one scroll, the wheel alone carrying the reader
  * from the end of a chapter into the next one's text, and from the top of that one back to the end of the one before;
  * the place is saved per chapter, as in any book (packages/server/test/fixtures/continuous.ts).

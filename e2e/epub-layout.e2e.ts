@@ -1,8 +1,9 @@
 /**
- * EPUB 3 layout of issue 24 in Chromium, at 1280x800 and 390x844, axe clean (packages/server/test/fixtures/
- * epub-layout.ts): a reflowable item of a fixed-layout book sits on its page-spread side of a wide stage and takes
- * the whole screen of a phone; a rendition:align-x-center item is centred (W3C lay-reflow-align-x-center), the item
- * before it is not; soft hyphens (&shy;) are where a long word breaks. Screenshots go to E2E_SHOTS_DIR when it is set.
+ * EPUB 3 layout (docs/decisions.md "Fixed layout and flow") in Chromium, at 1280x800 and 390x844, axe clean
+ * (packages/server/test/fixtures/ epub-layout.ts): a reflowable item of a fixed-layout book sits on its page-spread
+ * side of a wide stage and takes the whole screen of a phone; a rendition:align-x-center item is centred (W3C
+ * lay-reflow-align-x-center), the item before it is not; soft hyphens (&shy;) are where a long word breaks. Screenshots
+ * go to E2E_SHOTS_DIR when it is set.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Reading fidelity in Chromium (issue 12, the importer's half): the fixture book of
+ * Reading fidelity in Chromium (docs/decisions.md "Reading fidelity: the importer's half"): the fixture book of
  * packages/server/test/fixtures/fidelity.ts is imported into the running app with the operators' command line, then
  * read at desktop and phone widths: the book's styles apply (computed style), the font obfuscated by the IDPF
  * algorithm and the Adobe one actually load (FontFaceSet), MathML and SVG are on the page with a box, an image spine

@@ -1,5 +1,5 @@
 /**
- * The first burst (issue 21, "Mobile Lighthouse"; docs/performance.md): the files a screen's index.html names
+ * The first burst (docs/performance.md "Lighthouse"): the files a screen's index.html names
  * before anything paints (the entry, the chunks and stylesheets it imports, the schemas chunk preloaded beside it,
  * the page's own chunk and stylesheet). Chrome asks one host for six files at a time over HTTP/1.1 and Lighthouse's
  * mobile simulation puts all of them before the first paint, so each further six is another round trip of FCP.

@@ -1,9 +1,9 @@
 /**
- * The first operator from the browser alone (issue 23), at a desktop's and a phone's width: a fresh Lectern of its
- * own (one small book imported beforehand, so the start skips the sample library) prints a one-time set-up link;
- * the page at that link refuses a weak password in registration's words, creates the admin, lands in the console
- * signed in, and the audit log has the new account; the link is dead afterwards. axe on each screen, nothing wider
- * than the window; screenshots in .tmp/screens/first-operator-*.png.
+ * The first operator from the browser alone (docs/decisions.md "The first operator, from the browser"), at a desktop's
+ * and a phone's width: a fresh Lectern of its own (one small book imported beforehand, so the start skips the sample
+ * library) prints a one-time set-up link; the page at that link refuses a weak password in registration's words,
+ * creates the admin, lands in the console signed in, and the audit log has the new account; the link is dead
+ * afterwards. axe on each screen, nothing wider than the window; screenshots in .tmp/screens/first-operator-*.png.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * A first paint that needs no script (issue 21, "Mobile Lighthouse"; docs/decisions.md "The first screen's data in
+ * A first paint that needs no script (docs/decisions.md "The first screen's data in
  * the page, a first paint without script, answers compressed"): index.html draws the top bar and a skeleton with
  * its own inline styles, and no stylesheet holds the paint. Shown by keeping the entry script from arriving (route
  * interception holds its request) and waiting for Chromium's first-contentful-paint entry; then, the entry let

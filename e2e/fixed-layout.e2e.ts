@@ -1,13 +1,13 @@
 /**
- * Fixed layout in Chromium (issue 12): the pre-paginated fixture of packages/server/test/fixtures/fixed-layout.ts is
- * imported with the operators' command line and read at 1280x800 and 390x844: one page per spine item in its own
- * frame, scaled to fit inside the screen; on the desktop two pages side by side on their page-spread sides (the cover
- * alone on the right, the centre page alone), on the phone one; keys turn by spreads; the position survives a
- * reload and a return to the book; zoom enlarges the page on the phone. Its hostile variant runs nothing.
- * The device-sized fixture (W3C lay-fxl-xhtml-icb_device_sizes): a page whose viewport is device-width x
- * device-height is a frame the size of the stage, unscaled, at both sizes and after a resize; device-width beside a
- * number and device-height alone take their half of a spread; a first page with no side is the cover, alone on the
- * right. Screenshots of the device page go to E2E_SHOTS_DIR when it is set.
+ * Fixed layout in Chromium (docs/decisions.md "Fixed layout and flow"): the pre-paginated fixture of
+ * packages/server/test/fixtures/fixed-layout.ts is imported with the operators' command line and read at 1280x800 and
+ * 390x844: one page per spine item in its own frame, scaled to fit inside the screen; on the desktop two pages side by
+ * side on their page-spread sides (the cover alone on the right, the centre page alone), on the phone one; keys turn by
+ * spreads; the position survives a reload and a return to the book; zoom enlarges the page on the phone. Its hostile
+ * variant runs nothing. The device-sized fixture (W3C lay-fxl-xhtml-icb_device_sizes): a page whose viewport is
+ * device-width x device-height is a frame the size of the stage, unscaled, at both sizes and after a resize;
+ * device-width beside a number and device-height alone take their half of a spread; a first page with no side is the
+ * cover, alone on the right. Screenshots of the device page go to E2E_SHOTS_DIR when it is set.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -254,7 +254,7 @@ for (const viewport of [desktop, phone]) {
       let shown = await showing(page, wide ? ['pages/d3.xhtml', 'pages/d4.xhtml'] : ['pages/d3.xhtml']);
       const slot = wide ? Math.floor(stage.width / 2) : stage.width;
       // device-width, height=600: the slot's width, 600 high, unscaled where 600 fits, centred on the height (on the
-      // desktop the zoom buttons' strip leaves this book's stage under 600 px: fitted to its height there, issue 21).
+      // desktop the zoom buttons' strip leaves this book's stage under 600 px: fitted to its height there).
       // The strip is decided once the whole spine is known, which may come after the first pages show: read the
       // stage and the page's scale together until they agree, then measure that settled stage.
       const scaleOf = (transform: string) => Number(/^scale\(([\d.]+)\)$/.exec(transform)?.[1]);

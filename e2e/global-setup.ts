@@ -18,7 +18,7 @@ declare module 'vitest' {
     dataDir: string;
     /** where the suite's SMTP server writes each message the app sends (one .eml file each) */
     mailDir: string;
-    /** the scripted origin (SCRIPTED_ORIGIN) of the suite's server: a wildcard below localhost, a host per title (issue 24), where the app is 127.0.0.1 */
+    /** the scripted origin (SCRIPTED_ORIGIN) of the suite's server: a wildcard below localhost, a host per title (docs/decisions.md "Scripted publications"), where the app is 127.0.0.1 */
     scriptedOrigin: string;
   }
 }

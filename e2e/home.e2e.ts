@@ -1,8 +1,8 @@
 /**
- * The home dashboard (issue 11) as people meet it: a visitor sees what the library holds with calls to action and
- * the titles they just looked at; a reader who read in one browser finds "Continue reading" in another (a phone),
- * picks topics and gets recommendations, drops one ("Not interested", or D on the focused card) and it stays gone
- * in any browser; J / K walk the cards.
+ * The home dashboard (docs/decisions.md "The home dashboard") as people meet it: a visitor sees what the library holds
+ * with calls to action and the titles they just looked at; a reader who read in one browser finds "Continue reading" in
+ * another (a phone), picks topics and gets recommendations, drops one ("Not interested", or D on the focused card) and
+ * it stays gone in any browser; J / K walk the cards.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -135,7 +135,7 @@ describe('the home dashboard', () => {
   });
 });
 
-describe('the home dashboard, issue 21', () => {
+describe('the home dashboard: the queue\'s order, one title one row', () => {
   let browser: Browser;
   const email = `home21-${Date.now()}@example.com`;
   const password = 'a long enough password';

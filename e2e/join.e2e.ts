@@ -1,11 +1,11 @@
 /**
- * Joining (issue 10) as a visitor does it: the live checks under the fields (the email asked of the server, the
- * password rule in the server's words, 'Looks good!'), the plan panels, the form disabled with 'Just a second...'
- * while it is sent, the topic form with the welcome message and the trial's end, and a second registration of the
- * same email refused under its field. At a phone's width and a desktop's; screenshots in .tmp/screens/. The analytics
- * events (§5: sign-up analytics only with both fields filled and neither in error; the nag's clicks; the lifecycle's
- * trial created and sign-up completed) are read back from the server through the operators' report
- * (GET /api/v1/admin/analytics/, signed in as an admin the command line created).
+ * Joining (docs/decisions.md "Joining") as a visitor does it: the live checks under the fields (the email asked of the
+ * server, the password rule in the server's words, 'Looks good!'), the plan panels, the form disabled with 'Just a
+ * second...' while it is sent, the topic form with the welcome message and the trial's end, and a second registration
+ * of the same email refused under its field. At a phone's width and a desktop's; screenshots in .tmp/screens/. The
+ * analytics events (§5: sign-up analytics only with both fields filled and neither in error; the nag's clicks; the
+ * lifecycle's trial created and sign-up completed) are read back from the server through the operators' report (GET
+ * /api/v1/admin/analytics/, signed in as an admin the command line created).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +22,7 @@ const shot = async (page: Page, name: string) => {
 };
 
 const OPERATOR = { email: `analytics-operator-${Date.now()}@example.com`, password: 'an operator password of some length' };
-/** A promotion code for the pro plan only (issue 21: it was refused to readers who had chosen pro at sign-up). */
+/** A promotion code for the pro plan only (it was once refused to readers who had chosen pro at sign-up). */
 const PRO_CODE = `prohalf${Date.now()}`;
 beforeAll(() => {
   lecternCli(inject('dataDir'), ['users:create', '--email', OPERATOR.email, '--password', OPERATOR.password, '--role', 'admin']);

@@ -1,5 +1,5 @@
 /**
- * A long chapter (issue 21, "Long chapters"; docs/decisions.md "Long chapters in slices"): a chapter of 400,000
+ * A long chapter (docs/decisions.md "Long chapters in slices"): a chapter of 400,000
  * characters wrapped in a <section>, read at 1280x800 and 390x844, each width its own copy of the book (the
  * account's progress in one copy does not move where the other opens). The first screen shows while the rest of
  * the chapter is still going in, then the whole chapter is there, word for word; a reader resuming deep in it lands

@@ -1,10 +1,10 @@
 /**
- * The marketing modules (issue 24) as readers meet them, at 1280 and 390 px, axe clean: the tutorial dismissed and
- * still gone after a reload; the newsletter taken from the home's promo; the recent titles paged by "Load more";
- * a newly imported title mailed by the newsletter job (the command line's `newsletter:send --now`; without SMTP_URL
- * the mail is written to its output, as the server's are to its log) and the mail's link unsubscribing without
- * signing in; the account page then saying so; the title page's buy link from BUY_LINK_TEMPLATE (global-setup).
- * The titles it imports are retired at the end.
+ * The marketing modules (docs/decisions.md "The marketing modules") as readers meet them, at 1280 and 390 px, axe
+ * clean: the tutorial dismissed and still gone after a reload; the newsletter taken from the home's promo; the recent
+ * titles paged by "Load more"; a newly imported title mailed by the newsletter job (the command line's `newsletter:send
+ * --now`; without SMTP_URL the mail is written to its output, as the server's are to its log) and the mail's link
+ * unsubscribing without signing in; the account page then saying so; the title page's buy link from BUY_LINK_TEMPLATE
+ * (global-setup). The titles it imports are retired at the end.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,10 +1,10 @@
 /**
- * The media players in Chromium (issue 22), on a video course and an audiobook made here with Debian's ffmpeg and
- * imported with the operators' command line: a video played, sought with the arrow key and from its transcript, its
- * captions shown; paused, and resumed at that place in a second browser; played to its end and on into the next part;
- * the audiobook from chapter to chapter, and its sleep timer (on the page's clock, and at the end of a chapter); a
- * visitor's preview that ends with its message; a reader without rights told "Forbidden" and given the preview; the
- * screens at 1280 and 390 px, axe clean.
+ * The media players in Chromium (docs/decisions.md "Media players"), on a video course and an audiobook made here with
+ * Debian's ffmpeg and imported with the operators' command line: a video played, sought with the arrow key and from its
+ * transcript, its captions shown; paused, and resumed at that place in a second browser; played to its end and on into
+ * the next part; the audiobook from chapter to chapter, and its sleep timer (on the page's clock, and at the end of a
+ * chapter); a visitor's preview that ends with its message; a reader without rights told "Forbidden" and given the
+ * preview; the screens at 1280 and 390 px, axe clean.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -483,7 +483,7 @@ describe('playlists', () => {
   });
 });
 
-describe('playlists, issue 21', () => {
+describe('playlists: no keyboard trap, the light list', () => {
   let browser: Browser;
   const password = 'a long enough password';
   const newReader = (label: string) => {

@@ -204,7 +204,7 @@ function pdfPageInView(page: Page): Promise<number> {
   });
 }
 
-describe('a PDF position follows the account (issue 13)', () => {
+describe('a PDF position follows the account', () => {
   let browser: Browser;
   const email = `positions-pdf-${Date.now()}@example.com`;
   const password = 'a long enough password';

@@ -1,16 +1,17 @@
 /**
- * Read aloud in Chromium (issue 12): the media-overlay fixture of packages/server/test/fixtures/read-aloud.ts is
- * imported with the operators' command line and read aloud. The highlighted phrase follows the audio clock (sampled
- * against the <audio> element's currentTime), the speed sets the playbackRate, "Next phrase" moves on, and the end of
- * chapter one goes on into chapter two, with the book's media:active-class on the phrase. Skippability and
- * escapability (chapter two: a page number, a two-row table, a footnote): with "Skip extras" on (remembered across a
- * reload) no skippable phrase is ever highlighted, and the audio is sought past them; Escape (the E key and the button)
- * inside the table moves the highlight to the phrase after it, playing or paused. At 390 px the bar fits, with the
- * escape button and the setting shown (a screenshot in .tmp/screens/). The book's media:playback-active-class greys the
- * text while playing (its rule on <html> reaches the body) in day mode, not in night mode, and not once paused or stopped.
- * A book without overlays is read by the browser's speech synthesis: headless Chromium has no voice, so the test
- * checks what it can (the utterances asked for, with the book's language and the speed; the block highlighted; the
- * sentence and the next block following `boundary` and `end` events fired on those utterances; stop cancels).
+ * Read aloud in Chromium (docs/decisions.md "Read aloud"): the media-overlay fixture of
+ * packages/server/test/fixtures/read-aloud.ts is imported with the operators' command line and read aloud. The
+ * highlighted phrase follows the audio clock (sampled against the <audio> element's currentTime), the speed sets the
+ * playbackRate, "Next phrase" moves on, and the end of chapter one goes on into chapter two, with the book's
+ * media:active-class on the phrase. Skippability and escapability (chapter two: a page number, a two-row table, a
+ * footnote): with "Skip extras" on (remembered across a reload) no skippable phrase is ever highlighted, and the audio
+ * is sought past them; Escape (the E key and the button) inside the table moves the highlight to the phrase after it,
+ * playing or paused. At 390 px the bar fits, with the escape button and the setting shown (a screenshot in
+ * .tmp/screens/). The book's media:playback-active-class greys the text while playing (its rule on <html> reaches the
+ * body) in day mode, not in night mode, and not once paused or stopped. A book without overlays is read by the
+ * browser's speech synthesis: headless Chromium has no voice, so the test checks what it can (the utterances asked for,
+ * with the book's language and the speed; the block highlighted; the sentence and the next block following `boundary`
+ * and `end` events fired on those utterances; stop cancels).
  *
  * The audio element the player makes is found through a wrapper of HTMLMediaElement.play installed before the app
  * loads, and speechSynthesis.speak is recorded the same way (test instrumentation, not a stand-in: the real calls go

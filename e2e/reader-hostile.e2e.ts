@@ -148,7 +148,7 @@ for (const viewport of [
       expect(found.elements).toEqual([]);
       expect(found.bases).toHaveLength(1);
       expect(found.bases[0]).toContain(`/chapter/${hostile.full_path}`);
-      // The style attribute goes through the book-CSS sanitiser (issue 12, ingest/css.ts): the book's own display and
+      // The style attribute goes through the book-CSS sanitiser (ingest/css.ts): the book's own display and
       // colours stay, but nothing is positioned fixed or absolute over the page and no url() leaves the book.
       for (const s of found.styleAttributes) expect(s).not.toMatch(/position: (fixed|absolute)|url\(|expression|javascript/);
       expect(found.handlers).toEqual([]);
@@ -229,7 +229,7 @@ for (const viewport of [
     // CSS keeps the body and the chapter root shown whatever a book's stylesheet says.
     it('shows the chapter text although the book\'s stylesheet says body { display: none }', async () => {
       // The chapter is readable: the book's `body { display: none }` (in its <style> and in its linked stylesheet, both
-      // kept in the book's cascade layer since issue 12) loses to the reader's !important rule, and its full-page red
+      // kept in the book's cascade layer) loses to the reader's !important rule, and its full-page red
       // overlay (position: fixed; inset: 0; z-index: max) is neutralised to position: static. The marker paragraph's
       // own display: none is the book's to make (books hide page-number spans and print-only parts that way).
       const text = await page.evaluate(() => {

@@ -1,9 +1,9 @@
 /**
- * A book's own sound and video in a chapter (issue 21), in Chromium at 1280 and 390 px: the fixture of
- * packages/server/test/fixtures/media.ts (MP3, M4A and Opus <audio>, a <video> with WebM and MP4 sources) is
- * imported with the operators' command line and read. Every player is laid out with its controls (an <audio> was
- * 0 px high in the chapter frame), the MP3 plays when its play button is pressed, the others and the video play,
- * and the server answers the players' range requests with 206 Partial Content.
+ * A book's own sound and video in a chapter (docs/decisions.md "A book's iframes"), in Chromium at 1280 and 390 px: the
+ * fixture of packages/server/test/fixtures/media.ts (MP3, M4A and Opus <audio>, a <video> with WebM and MP4 sources) is
+ * imported with the operators' command line and read. Every player is laid out with its controls (an <audio> was 0 px
+ * high in the chapter frame), the MP3 plays when its play button is pressed, the others and the video play, and the
+ * server answers the players' range requests with 206 Partial Content.
  */
 import fs from 'node:fs';
 import os from 'node:os';

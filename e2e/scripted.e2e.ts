@@ -1,9 +1,9 @@
 /**
- * Scripted titles (issue 12): a book imported with --allow-scripts is read in a frame of the scripted origin
- * (localhost, where the app is 127.0.0.1). Its script runs there — it finds navigator.epubReadingSystem and its
- * button answers clicks — while the app's document, its cookies and its window stay out of reach; scrolling saves
- * the position, a link to the next chapter moves the reader, and the frame fits a phone. A book without the flag,
- * the hostile one, still runs nothing (e2e/reader-hostile.e2e.ts).
+ * Scripted titles (docs/decisions.md "Scripted titles on their own origin"): a book imported with --allow-scripts is
+ * read in a frame of the scripted origin (localhost, where the app is 127.0.0.1). Its script runs there — it finds
+ * navigator.epubReadingSystem and its button answers clicks — while the app's document, its cookies and its window stay
+ * out of reach; scrolling saves the position, a link to the next chapter moves the reader, and the frame fits a phone.
+ * A book without the flag, the hostile one, still runs nothing (e2e/reader-hostile.e2e.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -58,7 +58,7 @@ describe('a title allowed to run scripts', () => {
     chapters = (await (await page.request.get(summary.api_url)).json()).chapters;
     await page.goto(chapters[0]!.web_url);
 
-    // Asked first (issue 24): nothing of the book's runs on the scripted origin until the reader says yes.
+    // Asked first (docs/decisions.md "Scripted publications"): nothing of the book's runs on the scripted origin until the reader says yes.
     const dialog = consentDialog(page);
     await dialog.waitFor();
     expect(await page.locator('iframe.scripted-chapter__frame').count()).toBe(0);
@@ -76,7 +76,7 @@ describe('a title allowed to run scripts', () => {
     // the chapter's inline scripts run too, in order (stored as files of the book: the origin's policy has no inline code)
     expect(await frame(page).locator('#inline').textContent()).toBe('The inline scripts ran: head and body.');
     const probe = JSON.parse((await frame(page).locator('#probe').textContent())!) as { origin: string; cookies: string; parent: string };
-    // the title's own host under the suite's wildcard origin (issue 24)
+    // the title's own host under the suite's wildcard origin (docs/decisions.md "Scripted publications")
     expect(probe.origin).toMatch(new RegExp(`^${scriptedOrigin.replace(/[.:/]/g, '\\$&').replace('*', 't[0-9a-f]{20}')}$`));
     expect(probe.cookies).toBe('');
     expect(probe.parent).toBe('refused');
@@ -90,7 +90,7 @@ describe('a title allowed to run scripts', () => {
     expect(dialogs).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
 
-    // The frame's address, leaked, shows nothing in another browser (issue 21: it worked for anyone for four hours);
+    // The frame's address, leaked, shows nothing in another browser (docs/decisions.md "A scripted title's frame address is bound to the browser that opened it": it once worked for anyone for four hours);
     // the reader's frame, bound to its address by the scripted origin's cookie, still loads the book's files.
     const leaked = (await page.locator('iframe.scripted-chapter__frame').getAttribute('src'))!;
     const elsewhere = await browser.newContext();
@@ -147,7 +147,7 @@ describe('a title allowed to run scripts', () => {
     await expect.poll(at, { timeout: 10_000 }).toBeGreaterThan(0.6);
   });
 
-  it("keeps each title's storage to its own origin: one book's script reads nothing another wrote (issue 24)", async () => {
+  it("keeps each title's storage to its own origin: one book's script reads nothing another wrote", async () => {
     const { page } = await sessions.open(email, password, { width: 1280, height: 800 });
     const list = await (await page.request.get('/api/v1/book/?sort=recent&page_size=100')).json();
     const chapterOf = async (title: string) => {
@@ -219,7 +219,7 @@ describe('a title allowed to run scripts', () => {
   it.each([
     { width: 1280, height: 800 },
     { width: 390, height: 844 },
-  ])("shows a chapter's iframe of the book's own page, its script run, on the title's origin ($width px, issue 24)", async (viewport) => {
+  ])("shows a chapter's iframe of the book's own page, its script run, on the title's origin ($width px)", async (viewport) => {
     const { page } = await sessions.open(email, password, viewport);
     const list = await (await page.request.get('/api/v1/book/?sort=recent&page_size=100')).json();
     const summary = list.results.find((b: { title: string }) => b.title === FRAMED_TITLE);

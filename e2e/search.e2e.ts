@@ -1,7 +1,8 @@
 /**
- * Finding (issue 11) as a person does it: the header's combobox (suggestions, keyboard, Escape), Enter to the search
- * page, a word that is only inside a chapter found as a passage that opens the reader there with the words marked,
- * facets and sort in the address, a nonsense word on the no-results page, and a phone that searches from the page.
+ * Finding (docs/decisions.md "Finding") as a person does it: the header's combobox (suggestions, keyboard, Escape),
+ * Enter to the search page, a word that is only inside a chapter found as a passage that opens the reader there with
+ * the words marked, facets and sort in the address, a nonsense word on the no-results page, and a phone that searches
+ * from the page.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The shell, joining and staying (issue 24; library-playlists-account.md §2, §4, §6, §9) in Chromium at 1280 and
+ * The shell, joining and staying (library-playlists-account.md §2, §4, §6, §9) in Chromium at 1280 and
  * 390 px, axe clean, screenshots in .tmp/screens/: the scroll-to-top icon for signed-in readers after 200 px (none
  * for visitors); an expired reader told to subscribe and a cancelled one to reactivate, on the home, in the queue's
  * row and on /c/; the trial welcome message linking to /subscribe/ and sliding away after 25 s (page.clock); the

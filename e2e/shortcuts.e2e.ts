@@ -1,5 +1,5 @@
 /**
- * Keyboard shortcuts through the one registry (issue 24; library-playlists-account.md §6, §9; reader.md §5), in
+ * Keyboard shortcuts through the one registry (library-playlists-account.md §6, §9; reader.md §5), in
  * Chromium at a desktop's and a phone's width: Shift+/ opens the help popup made from what works on the page (axe
  * clean, Esc closes it); in the reader `/` opens the book's search wherever the focus is (a header link, the
  * chapter frame) and never the site header's box, and types a `/` in a field; on /u/shortcuts/ a reader turns

@@ -1,9 +1,9 @@
 /**
- * Teams (issue 10) through the pages, at a desktop's and a phone's width: an owner registers, starts a team on the
- * team sign-up page (seats, a member's email, "Add another member"), sees the seats and the pending invitation on
- * the account page; the invited member opens the link the suite's SMTP server caught, signs up with a password,
- * reads a locked chapter through the team; the owner removes them, and they are stopped at the lock. axe on each
- * screen, nothing wider than the phone; screenshots in .tmp/screens/.
+ * Teams (docs/decisions.md "Teams") through the pages, at a desktop's and a phone's width: an owner registers, starts a
+ * team on the team sign-up page (seats, a member's email, "Add another member"), sees the seats and the pending
+ * invitation on the account page; the invited member opens the link the suite's SMTP server caught, signs up with a
+ * password, reads a locked chapter through the team; the owner removes them, and they are stopped at the lock. axe on
+ * each screen, nothing wider than the phone; screenshots in .tmp/screens/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -132,7 +132,7 @@ describe.each([
     await team.getByText(`${memberEmail} is no longer a member.`).waitFor();
     await team.getByText('1 of 2 used').waitFor();
     await member.goto(lockedUrl);
-    // told why: the team's subscription no longer covers them, not that a subscription of theirs ended (issue 21)
+    // told why: the team's subscription no longer covers them, not that a subscription of theirs ended (docs/decisions.md "The paying reader's path")
     await member.getByText(READING_MESSAGES.noLongerOnTeam(teamName)).waitFor();
     expect(await member.locator('iframe.chapter-view__frame').count()).toBe(0);
     expect(await seriousViolations(member)).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Vertical writing read left to right, and sideways (issue 12, "Reading fidelity"; docs/decisions.md "Vertical
+ * Vertical writing read left to right, and sideways (docs/decisions.md "Vertical
  * writing"): a small book of Latin text (this machine has no CJK or Mongolian font; the layout is the same) whose
  * chapters are in `writing-mode: vertical-lr` (as Mongolian is written), `sideways-lr`, `sideways-rl`, and a
  * horizontal chapter holding one vertical-lr block, read at desktop and phone widths. A vertical-lr chapter is paged

@@ -100,7 +100,7 @@ export const transformationPlaylistSchema = z.object({
 });
 export type TransformationPlaylist = z.infer<typeof transformationPlaylistSchema>;
 export const transformationPlaylistListSchema = z.object({ results: z.array(transformationPlaylistSchema) });
-/** The console's list (issue 23): an editor's own playlists and the topic each is published under (null: not). */
+/** The console's list (docs/decisions.md "The marketing modules"): an editor's own playlists and the topic each is published under (null: not). */
 export const transformationOwnListSchema = z.object({
   results: z.array(z.object({ id: z.string(), name: z.string(), count: z.number().int(), topic: z.object({ name: z.string(), slug: z.string() }).nullable() })),
 });

@@ -24,7 +24,7 @@ export const paths = {
   chapterProgress: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/chapter-progress/`,
   /** GET /api/v1/book/{book_id}/scripted-frame/?path=: a scripted title's chapter frame (docs/decisions.md "Scripted titles") */
   scriptedFrame: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/scripted-frame/`,
-  /** GET|PUT|DELETE /api/v1/book/{book_id}/scripts-consent/: the reader's answer to running a scripted title's scripts (issue 24) */
+  /** GET|PUT|DELETE /api/v1/book/{book_id}/scripts-consent/: the reader's answer to running a scripted title's scripts (docs/decisions.md "Scripted publications") */
   scriptsConsent: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/scripts-consent/`,
   cover: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/cover`,
   /** GET /api/v1/player/kaltura_session/?reference_id=: the video session of a media title (reader.md §7) */

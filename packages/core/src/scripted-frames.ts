@@ -41,7 +41,7 @@ export type ScriptedReaderMessage =
   | { lectern: 'look'; background: string; color: string; fontScale: number };
 
 /**
- * A reader's answer for one scripted title (issue 24; docs/decisions.md "Asking before a book's scripts run"):
+ * A reader's answer for one scripted title (docs/decisions.md "Scripted publications"):
  * `allowed` — its scripts run in the frame; `declined` — it is read as every other title, its scripts not run;
  * null — not asked yet (or the answer was withdrawn): the reader is asked before anything runs.
  */

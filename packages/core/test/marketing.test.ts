@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buyLinkOf, isbnOf, maskEmail } from '../src/marketing.ts';
 
-describe('buy links (issue 24)', () => {
+describe('buy links', () => {
   const title = { identifier: 'urn:isbn:978-0-14-143951-8', title: 'Pride & Prejudice', authors: ['Jane Austen'], book_id: 'b/1' };
   it('reads ISBN-10 and ISBN-13 out of identifiers, and nothing else', () => {
     expect(isbnOf('urn:isbn:978-0-14-143951-8')).toBe('9780141439518');

@@ -67,7 +67,8 @@ export interface Config {
   /**
    * The origin where titles allowed to run scripts are read (their frames), e.g. http://books.localhost:8081; its own
    * host name, so that no cookie of the app reaches it. With a wildcard first label (http://*.books.localhost:8081)
-   * every title is read on a host of its own (issue 24). null: no such origin, and no book script ever runs.
+   * every title is read on a host of its own (docs/decisions.md "Scripted publications"). null: no such origin, and no
+   * book script ever runs.
    */
   scriptedOrigin: string | null;
   /** the port the scripted origin listens on (default: its address's port) */
@@ -201,7 +202,7 @@ const envSchema = z.object({
     .refine((v) => new URL(v).pathname === '/' && !new URL(v).search && !new URL(v).hash, {
       message: 'SCRIPTED_ORIGIN is an origin only (scheme, host, port), without a path',
     })
-    // A wildcard gives every title a host of its own (issue 24): `*` only as the whole first label, above a name.
+    // A wildcard gives every title a host of its own (docs/decisions.md "Scripted publications"): `*` only as the whole first label, above a name.
     .refine((v) => !new URL(v).hostname.includes('*') || /^\*\.[^*]+$/.test(new URL(v).hostname), {
       message: 'SCRIPTED_ORIGIN may have a wildcard only as its whole first label, such as http://*.books.localhost:8081',
     })

@@ -85,7 +85,7 @@ describe("create modal (spec §2, §4 'Create flow')", () => {
   });
 });
 
-describe('create modal: the keyboard is never trapped, typing is never lost to Escape (issue 21)', () => {
+describe('create modal: the keyboard is never trapped, typing is never lost to Escape', () => {
   const description = () => screen.getByRole('textbox', { name: /\(optional\)/ }) as HTMLTextAreaElement;
 
   it('Tab in the description moves on (the default is not prevented), with no hint about Escape', () => {

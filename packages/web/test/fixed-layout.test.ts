@@ -111,7 +111,7 @@ describe('fixed layout spreads', () => {
     expect(sides(spreadsOf(book, phone, false)).every((s) => s.endsWith(':center'))).toBe(true);
   });
 
-  // issue 24: a reflowable item inside a fixed-layout book sits on its side of the spread
+  // docs/decisions.md "Fixed layout and flow": a reflowable item inside a fixed-layout book sits on its side of the spread
   it('puts a reflowable item of a fixed-layout book on its page-spread side of a wide stage only', () => {
     const text = (side: Rendition['page_spread'], extra: Partial<Rendition> = {}) => fixed(side, { layout: 'reflowable', viewport: null, ...extra });
     const spine: SpineEntry[] = [{ href: 'cover', rendition: fixed('right') }, { href: 'text', rendition: text('left') }];
@@ -248,7 +248,7 @@ describe("the book's flow as the scroll or page default", () => {
   });
 });
 
-describe('where the zoom buttons go (issue 21)', () => {
+describe('where the zoom buttons go', () => {
   const cover: SpineEntry[] = [{ href: 'p1', rendition: fixed('right', { spread: 'none' }) }];
   it('gives them a strip of their own where they would cover a page, and leaves a free corner to them', () => {
     // a phone, a portrait page as wide as the screen: the buttons' corner is on it when the stage is short

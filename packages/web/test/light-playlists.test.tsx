@@ -47,7 +47,7 @@ function renderCards(bookIds: string[]) {
   return client;
 }
 
-describe('title cards on a signed-in page read the light playlist list (issue 21)', () => {
+describe('title cards on a signed-in page read the light playlist list', () => {
   it('asks for names and counts, the queue, and one holding call for every card on screen; never the whole list', async () => {
     const lists = [summary('q', 'Queue', 1, { is_default: true, url: '/c/' }), summary('1', 'Rust', 100), summary('2', 'Zig', 100)];
     const calls = stubFetch((call) => {
@@ -85,7 +85,7 @@ describe('title cards on a signed-in page read the light playlist list (issue 21
   });
 });
 
-describe('the playlists area loads the items of the playlist it opens, and only those (issue 21)', () => {
+describe('the playlists area loads the items of the playlist it opens, and only those', () => {
   it('names and counts for the navigation, GET /collections/{id}/ for the one shown; never the whole list', async () => {
     const lists = [summary('q', 'Queue', 100, { is_default: true, url: '/c/' }), summary('7', 'Rust', 2), summary('8', 'Zig', 100)];
     const rust = playlist('7', 'Rust', [item('r1', [['python', 'Python']]), item('r2')], { description: 'Ownership' });

@@ -1,5 +1,5 @@
 /**
- * SQLite is the one-machine default: one server per DATA_DIR (issue 26; docs/decisions.md "One server per SQLite
+ * SQLite is the one-machine default: one server per DATA_DIR (docs/decisions.md "One server per SQLite
  * library"). A starting server holds an exclusive lock on `DATA_DIR/lectern.lock`, a small SQLite file opened in
  * EXCLUSIVE locking mode and written once, so SQLite's own file lock is held until the process ends, however it
  * ends (kill -9 included: the operating system drops the lock, there is no stale pid file to clean up). A second

@@ -1,6 +1,7 @@
 /**
- * Compresses the JSON answers and pages the routes send as text, for a browser that takes brotli or gzip (issue 21:
- * the home's answers and the page itself, 3-7 KB each, went uncompressed over a phone's link). What a route
+ * Compresses the JSON answers and pages the routes send as text, for a browser that takes brotli or gzip
+ * (docs/decisions.md "The first screen's data in the page, a first paint without script, answers compressed": the
+ * home's answers and the page itself, 3-7 KB each, went uncompressed over a phone's link). What a route
  * compresses itself (chapters, with their compressed forms made once: util/compressed-bytes.ts) or streams (files)
  * passes untouched, and so does what is too small to gain. Small answers are compressed inline (brotli at quality 4
  * costs about as much as gzip at 6 and sends less); large ones (a whole playlist list) on the thread pool, so one

@@ -1,7 +1,8 @@
 /**
  * GET /api/v1/book/{book_id}/scripted-frame/?path=: where a scripted title's chapter frame loads from
  * (docs/decisions.md "Scripted titles on their own origin");
- * GET|PUT|DELETE /api/v1/book/{book_id}/scripts-consent/: the reader's answer to running its scripts (issue 24).
+ * GET|PUT|DELETE /api/v1/book/{book_id}/scripts-consent/: the reader's answer to running its scripts (docs/decisions.md
+ * "Scripted publications").
  */
 import { MESSAGES, scriptsConsentInputSchema } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Imports queued in the database, so that any server's worker may take one (issue 26; docs/decisions.md "Imports
+ * Imports queued in the database, so that any server's worker may take one (docs/decisions.md "Imports
  * queued in the database"). An upload is a row of `import_jobs` and a folder in the upload area (DATA_DIR/import-jobs:
  * servers that share that folder share the work; `area` names it, and a server takes only jobs whose files it can
  * read). Every server runs one worker loop: it claims the oldest job (repositories/import-jobs.ts), runs it with

@@ -1,5 +1,5 @@
 /**
- * Scheduled jobs run once per period across every server on one database (issue 26; docs/decisions.md "Scheduled
+ * Scheduled jobs run once per period across every server on one database (docs/decisions.md "Scheduled
  * jobs once across servers"). A job every `everyMs` has periods floor(now / everyMs); each server's timer ticks
  * on its own, and the first tick of a period to claim (job, period) in the database does the work; the other
  * servers' ticks in that period skip it. A claim that is not finished within its lease (the claimer was killed

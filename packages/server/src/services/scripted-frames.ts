@@ -12,14 +12,15 @@
  * A leaked address is then dead in another browser: already bound, or too old to bind. An answer the browser drops
  * spends the handshake too (nothing here tells a retry from a copy): the reader then asks the app for a new address.
  *
- * One origin per publication (issue 24): when SCRIPTED_ORIGIN names a wildcard host (`http://*.books.example:8081`),
- * each title is read on a host of its own (`originFor`), so one book's scripts cannot read another's storage, and
- * the scripted origin serves a title's files only on that title's host. Without a wildcard, every scripted title
- * shares the one origin (and its storage), as before.
+ * One origin per publication (docs/decisions.md "Scripted publications"): when SCRIPTED_ORIGIN names a wildcard host
+ * (`http://*.books.example:8081`), each title is read on a host of its own (`originFor`), so one book's scripts cannot
+ * read another's storage, and the scripted origin serves a title's files only on that title's host. Without a wildcard,
+ * every scripted title shares the one origin (and its storage), as before.
  *
- * The reader's consent (issue 24): a title's scripts run only for a reader who said yes to that title (asked once,
- * the answer kept per reader and title, withdrawn from the reader's settings). No frame address is given without
- * it, and the scripted origin checks it on every file as it checks the session: a withdrawn answer ends the frame.
+ * The reader's consent (docs/decisions.md "Scripted publications"): a title's scripts run only for a reader who said
+ * yes to that title (asked once, the answer kept per reader and title, withdrawn from the reader's settings). No frame
+ * address is given without it, and the scripted origin checks it on every file as it checks the session: a withdrawn
+ * answer ends the frame.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { paths, SCRIPTED_FRAME_TTL_MS, type ScriptedFrame, type ScriptsConsent } from '@lectern/core';

@@ -1,5 +1,5 @@
 /**
- * What one server process changed that the others keep in memory (issue 26, docs/decisions.md "Several servers:
+ * What one server process changed that the others keep in memory (docs/decisions.md "Several servers:
  * current on all within a second"). A sign-out, an account whose rights changed, a reader's playlists (their ETag's
  * counter), the home's picks and announcements: each is a row of `server_changes`, recorded after its change
  * committed, and every process reads the rows it has not seen once a second (app.ts, with `catalog_changes`) and

@@ -1,5 +1,6 @@
 /**
- * The console's import with topics (issue 23; core adminTopicNamesSchema, the title editor's and the command line's
+ * The console's import with topics (docs/decisions.md "The console's titles"; core adminTopicNamesSchema, the title
+ * editor's and the command line's
  * --topic rule) on both engines: the `topics` field gives each imported title those topics, the audit entry names
  * them, and a topic the rule refuses is a 400 naming `topics` with nothing imported and nothing written to the log.
  */

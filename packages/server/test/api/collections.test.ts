@@ -57,7 +57,7 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
     expect(bobs.map((c) => c.name)).toEqual(['Queue', 'x'.repeat(65)]);
   });
 
-  it('answers the light list (?content=none: names and counts, no items) with its own ETag and 304 (issue 21)', async () => {
+  it('answers the light list (?content=none: names and counts, no items) with its own ETag and 304', async () => {
     const [cy] = await signedInSubscribers(t.lectern, ['cy@example.com']);
     const made = collectionSchema.parse((await cy!.post(api(cy!), { name: 'Light', description: 'd' })).json());
     const [a, b] = [books[0]!, books[1]!];
@@ -89,7 +89,7 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
     expect((await new TestClient(t.lectern.app).get('/api/v2/collections/?content=none')).statusCode).toBe(401);
   });
 
-  it('says which of your playlists hold each address asked about, and nothing of others\' (issue 21)', async () => {
+  it('says which of your playlists hold each address asked about, and nothing of others\'', async () => {
     const [dee, eli] = await signedInSubscribers(t.lectern, ['dee@example.com', 'eli@example.com']);
     const one = collectionSchema.parse((await dee!.post(api(dee!), { name: 'One', description: '' })).json());
     const two = collectionSchema.parse((await dee!.post(api(dee!), { name: 'Two', description: '' })).json());

@@ -122,7 +122,7 @@ describe.each(ENGINES)('the home dashboard on %s', (engine) => {
     expect(section(hb, 'queue')).toBeUndefined();
   });
 
-  it('shows the queue in the order the reader set on the playlists page (issue 21)', async () => {
+  it('shows the queue in the order the reader set on the playlists page', async () => {
     const [dan] = await signedInSubscribers(t.lectern, ['dan@example.com']);
     const [moby, alice, wotw] = [byTitle(/Moby-Dick/), byTitle(/Alice/), byTitle(/War of the Worlds/)];
     // added one at a time: each goes to the front
@@ -137,7 +137,7 @@ describe.each(ENGINES)('the home dashboard on %s', (engine) => {
     expect(titlesOf(await home(dan!), 'queue')).toEqual(order.map((b) => b.title));
   });
 
-  it('shows a title in one row only: continue reading, then the queue, then what was viewed, before the general rows (issue 21)', async () => {
+  it('shows a title in one row only: continue reading, then the queue, then what was viewed, before the general rows', async () => {
     const [eve] = await signedInSubscribers(t.lectern, ['eve@example.com']);
     const [moby, alice, wotw] = [byTitle(/Moby-Dick/), byTitle(/Alice/), byTitle(/War of the Worlds/)];
     const detail = bookDetailSchema.parse((await eve!.get(moby.api_url)).json());

@@ -1,9 +1,10 @@
 /**
- * Imports queued in the database (issue 26; services/import-jobs.ts), two servers on one database sharing the
- * upload area (PostgreSQL: one DATA_DIR; SQLite: one DATA_DIR is the only way), both engines: an upload through one
- * server may be run by the other's worker and is answered as before; a job is claimed once however many workers
- * ask at once; a job whose server stopped is taken again once its lease lapsed, and failed with its reason after its
- * last attempt; a run that fails records why. The workers' loops are stopped where a test drives them itself.
+ * Imports queued in the database (docs/decisions.md "Imports queued in the database"; services/import-jobs.ts), two
+ * servers on one database sharing the upload area (PostgreSQL: one DATA_DIR; SQLite: one DATA_DIR is the only way),
+ * both engines: an upload through one server may be run by the other's worker and is answered as before; a job is
+ * claimed once however many workers ask at once; a job whose server stopped is taken again once its lease lapsed, and
+ * failed with its reason after its last attempt; a run that fails records why. The workers' loops are stopped where a
+ * test drives them itself.
  */
 import fs from 'node:fs';
 import path from 'node:path';

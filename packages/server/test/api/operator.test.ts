@@ -146,7 +146,7 @@ describe.each(ENGINES)('the operators command line on %s', (engine) => {
     });
   });
 
-  it('users:create says back every role it set, and the team (issue 21)', async () => {
+  it('users:create says back every role it set, and the team', async () => {
     const creator = await cli(['users:create', '--email', 'creator@example.com', '--password', 'a shelf of good books', '--role', 'content-creator', '--status', 'subscriber']);
     expect(creator.code).toBe(0);
     expect(creator.stdout).toMatch(/created user creator@example.com \(subscriber, content-creator\) uuid /);

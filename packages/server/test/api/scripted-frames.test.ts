@@ -49,7 +49,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     fs.writeFileSync(plain, twoChapterBook());
     plainId = (await t.lectern.services.importer.importFile(plain, 'plain.epub')).book_id;
     [reader] = await signedInSubscribers(t.lectern, ['scripted-reader@example.com']);
-    // the reader said yes to this title's scripts (issue 24: nothing runs before they are asked)
+    // the reader said yes to this title's scripts (docs/decisions.md "Scripted publications": nothing runs before they are asked)
     expect((await reader.request('PUT', paths.scriptsConsent(scriptedId), { json: { allow: true } })).statusCode).toBe(200);
   });
   afterAll(() => t.close());
@@ -142,7 +142,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     await reader.login('scripted-reader@example.com', 'a long enough password');
   });
 
-  it('binds a frame address to the browser that opened it: leaked, it shows nothing to another browser or without the cookie (issue 21)', async () => {
+  it('binds a frame address to the browser that opened it: leaked, it shows nothing to another browser or without the cookie', async () => {
     const frame = scriptedFrameSchema.parse((await frameOf(reader, scriptedId, 'text/one.xhtml')).json());
     const token = frame.url.split('/')[4]!;
     const script = `/b/${token}/js/interactive.js`;
@@ -191,7 +191,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect(await frames.open(justInTime, 'js/interactive.js', [opened!.bind!.value])).toBeNull();
   });
 
-  it("asks each reader once per title: their answer kept, 400 for a bad one, CSRF, 404 for a title without scripts, withdrawn to end the frame (issue 24)", async () => {
+  it("asks each reader once per title: their answer kept, 400 for a bad one, CSRF, 404 for a title without scripts, withdrawn to end the frame", async () => {
     const [other] = await signedInSubscribers(t.lectern, ['scripted-consent@example.com']);
     const consent = paths.scriptsConsent(scriptedId);
     const put = (client: TestClient, json: unknown, opts: { csrf?: boolean } = {}) => client.request('PUT', consent, { json, ...opts });
@@ -228,7 +228,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect((await other!.request('PUT', paths.scriptsConsent('no-such-book'), { json: { allow: true } })).statusCode).toBe(404);
   });
 
-  it('gives every title a host of its own under a wildcard origin, and serves a title only on its host (issue 24)', async () => {
+  it('gives every title a host of its own under a wildcard origin, and serves a title only on its host', async () => {
     const WILD = 'http://*.books.localhost:8181';
     const live = t.lectern.services.scriptedFrames.verifyToken(frameUrlToken((await frameOf(reader, scriptedId, 'text/one.xhtml')).json()))!;
     const frames = new ScriptedFrames('wild-secret-'.padEnd(40, 'x'), WILD, t.lectern.services.catalog, new SessionsRepository(t.lectern.db.kysely), new ScriptsConsentsRepository(t.lectern.db.kysely));
@@ -261,7 +261,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect(() => loadConfig({ SCRIPTED_ORIGIN: 'http://books.*.localhost:8181' })).toThrow(/whole first label/);
   });
 
-  it("serves a chapter's iframe of its own document from the title's origin, with a chapter's headers and rights (issue 24)", async () => {
+  it("serves a chapter's iframe of its own document from the title's origin, with a chapter's headers and rights", async () => {
     const file = path.join(t.dataDir, 'framed.epub');
     fs.writeFileSync(file, framedEpub());
     const framedId = (await t.lectern.services.importer.importFile(file, 'framed.epub', { allowScripts: true })).book_id;

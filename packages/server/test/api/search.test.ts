@@ -143,7 +143,7 @@ describe('search on both engines', () => {
  * ("mart" finds "Martians"); a visitor's passages come from the chapters open to everyone (a sample to jump into)
  * and never from a locked chapter, whose words a subscriber's search does show.
  */
-describe.each(['sqlite', 'postgres'] as const)('issue 21: paging to the end, prefixes, a visitor\'s passages (%s)', (engine) => {
+describe.each(['sqlite', 'postgres'] as const)('paging to the end, prefixes, a visitor\'s passages (%s)', (engine) => {
   let t: TestApp;
   let subscriber: TestClient;
   let visitor: TestClient;

@@ -1,8 +1,8 @@
 /**
- * Several servers on one database (issue 26): scheduled jobs run once per period across them, a crashed claimer's
- * claim expires, and the sign-in and registration limits count across them. Each is current on what another
- * changed once its poll of the change tables has run (the poll is called here, as its one-second timer does):
- * sessions, playlists and their ETags, new titles.
+ * Several servers on one database (docs/decisions.md "Scheduled jobs once across servers"): scheduled jobs run once per
+ * period across them, a crashed claimer's claim expires, and the sign-in and registration limits count across them.
+ * Each is current on what another changed once its poll of the change tables has run (the poll is called here, as its
+ * one-second timer does): sessions, playlists and their ETags, new titles.
  */
 import { accountEntryPaths, searchPaths } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

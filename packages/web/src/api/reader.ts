@@ -87,7 +87,7 @@ export const readerApi = {
   getScriptedFrame: (bookId: string, fullPath: string, signal?: AbortSignal): Promise<ScriptedFrame> =>
     api.request(paths.scriptedFrame(bookId), scriptedFrameSchema, { signal, query: { path: fullPath } }),
 
-  /** GET|PUT|DELETE /api/v1/book/{id}/scripts-consent/: the reader's answer to running a scripted title's scripts (issue 24). */
+  /** GET|PUT|DELETE /api/v1/book/{id}/scripts-consent/: the reader's answer to running a scripted title's scripts (docs/decisions.md "Scripted publications"). */
   getScriptsConsent: (bookId: string, signal?: AbortSignal): Promise<ScriptsConsent> => api.request(paths.scriptsConsent(bookId), scriptsConsentSchema, { signal }),
   answerScripts: (bookId: string, allow: boolean): Promise<ScriptsConsent> =>
     api.request(paths.scriptsConsent(bookId), scriptsConsentSchema, { method: 'PUT', body: { allow } }),

@@ -1,7 +1,8 @@
 /**
- * A link out of the book (http, https, mailto) asks before it leaves (issue 12); once the reader agrees it is left
- * to the browser as reader.md §2 has it: a new tab with no opener, or the mail app. The address is shown whole, so
- * a link whose text says one site and whose address says another is seen for what it is.
+ * A link out of the book (http, https, mailto) asks before it leaves (docs/decisions.md "Reading fidelity: footnotes
+ * and links out of the book"); once the reader agrees it is left to the browser as reader.md §2 has it: a new tab with
+ * no opener, or the mail app. The address is shown whole, so a link whose text says one site and whose address says
+ * another is seen for what it is.
  */
 import { READING_MESSAGES } from '@lectern/core';
 import { Button } from '../../components/Button.tsx';

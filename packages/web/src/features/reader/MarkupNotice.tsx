@@ -1,7 +1,8 @@
 /**
- * The quiet notice on a chapter shown recovered (issue 24): its XHTML is not well-formed XML, so the HTML parser's
- * recovery read it (as it reads every chapter) and the reader is told the book has an error. A status line at the
- * stage's bottom, read out politely, hidden by its button until another such chapter opens.
+ * The quiet notice on a chapter shown recovered (docs/decisions.md "A chapter that is not well-formed"): its XHTML is
+ * not well-formed XML, so the HTML parser's recovery read it (as it reads every chapter) and the reader is told the
+ * book has an error. A status line at the stage's bottom, read out politely, hidden by its button until another such
+ * chapter opens.
  */
 import { READING_MESSAGES } from '@lectern/core';
 import { useState } from 'react';

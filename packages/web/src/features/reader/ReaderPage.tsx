@@ -185,7 +185,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     },
     [sessionReady, jumpReady],
   );
-  // Highlights and notes (issue 9): signed-in readers, on HTML chapters and on a PDF's text layers.
+  // Highlights and notes (docs/decisions.md "Annotations in the reader"): signed-in readers, on HTML chapters and on a PDF's text layers.
   const { profile } = useSession();
   // (not on fixed-layout pages: docs/decisions.md "Fixed layout")
   const annotating = !!profile && ((load?.kind === 'html' && !fixedLayout) || load?.kind === 'pdf');
@@ -220,7 +220,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   );
   const orphanIds = useMemo(() => new Set(annotations.orphans.map((o) => o.id)), [annotations.orphans]);
 
-  // Read aloud (issue 12): media overlays, else the browser's voice; at a chapter's end, on to the next one.
+  // Read aloud (docs/decisions.md "Read aloud"): media overlays, else the browser's voice; at a chapter's end, on to the next one.
   const readAloud = useReadAloud({
     frame,
     item,

@@ -22,7 +22,7 @@ export interface ReaderToolbarProps {
   onSearch: () => void;
   /** The notes panel's button (signed-in readers of HTML chapters); absent: no button. */
   notes?: { open: boolean; button: RefObject<HTMLButtonElement | null>; onToggle: () => void };
-  /** The read-aloud button (HTML chapters, issue 12); absent: no button. */
+  /** The read-aloud button (HTML chapters, docs/decisions.md "Read aloud"); absent: no button. */
   readAloud?: { open: boolean; button: RefObject<HTMLButtonElement | null>; onToggle: () => void };
 }
 

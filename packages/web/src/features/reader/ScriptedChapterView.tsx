@@ -5,8 +5,8 @@
  * which links were followed, and takes the reader's colours, size and the place to start, all by postMessage, each
  * side checking the other's origin. Scrolled, not paged; highlights and in-book search jumps are not drawn there.
  * Without a scripted origin (the server answers 404) the chapter shows as every other, its scripts not run.
- * Nothing runs before the reader is asked (issue 24): once per title, the answer kept on the account; declined (or
- * the dialog dismissed), the chapter shows as every other title's.
+ * Nothing runs before the reader is asked (docs/decisions.md "Scripted publications"): once per title, the answer kept
+ * on the account; declined (or the dialog dismissed), the chapter shows as every other title's.
  */
 import { PALETTES } from './engine/chapterDocument.ts';
 import { scriptedFrameMessageSchema, type ReaderPreferences, type ScriptedReaderMessage } from '@lectern/core';

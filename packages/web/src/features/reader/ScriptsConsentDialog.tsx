@@ -1,7 +1,8 @@
 /**
- * Asked once per scripted title before its scripts run (issue 24): Run scripts, or Read without scripts (the chapter
- * as every other title's, its scripts never run). Either answer is kept on the account for this title and can be
- * withdrawn in the reader's settings. Escape or the close button read without scripts this time and ask again later.
+ * Asked once per scripted title before its scripts run (docs/decisions.md "Scripted publications"): Run scripts, or
+ * Read without scripts (the chapter as every other title's, its scripts never run). Either answer is kept on the
+ * account for this title and can be withdrawn in the reader's settings. Escape or the close button read without scripts
+ * this time and ask again later.
  */
 import { SCRIPTS_CONSENT_MESSAGES } from '@lectern/core';
 import { useRef } from 'react';

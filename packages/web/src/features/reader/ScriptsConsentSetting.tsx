@@ -1,6 +1,7 @@
 /**
- * In the reader's settings, for a title allowed to run scripts (issue 24): the answer the reader gave, and a button
- * that withdraws it (the reader is asked again; a frame already open stops getting the book's files).
+ * In the reader's settings, for a title allowed to run scripts (docs/decisions.md "Scripted publications"): the answer
+ * the reader gave, and a button that withdraws it (the reader is asked again; a frame already open stops getting the
+ * book's files).
  */
 import { SCRIPTS_CONSENT_MESSAGES } from '@lectern/core';
 import { useId, useState } from 'react';

@@ -34,7 +34,7 @@ export interface SettingsPanelProps {
   /** The masthead (top bar) and menu (bottom bar) toggles. */
   chrome: ReaderChrome;
   onChrome: (patch: Partial<ReaderChrome>) => void;
-  /** a title allowed to run scripts: the reader's answer for it, and its withdrawal (issue 24) */
+  /** a title allowed to run scripts: the reader's answer for it, and its withdrawal (docs/decisions.md "Scripted publications") */
   scriptsBookId?: string | null;
 }
 

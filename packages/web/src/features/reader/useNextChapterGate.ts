@@ -2,7 +2,7 @@
  * When the next chapter may be prepared (usePrefetchReaderChapter: its request, decryption and source). Prepared a
  * second after the chapter opened, it competed with the opening itself: the 33 KB block answer, its check and the
  * next chapter's source were main-thread work inside the window Lighthouse counts as blocking (TBT) on the reader
- * (issue 21, docs/performance.md "Reader"). Now it waits until the chapter is painted and then either the reader
+ * (docs/performance.md "Reader"). Now it waits until the chapter is painted and then either the reader
  * moves in it (a page turned, a scroll: the position changes) or the first screen has stayed quiet for
  * NEXT_CHAPTER_QUIET_MS. A reader turning into the next chapter moves through this one first; one who jumps
  * straight to "Next chapter" starts its load with the click (useStartChapterLoad).

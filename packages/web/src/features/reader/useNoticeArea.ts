@@ -1,10 +1,10 @@
 /**
- * Where the reader's notices go (issue 21): over the chapter, never over the toolbar or the chapter bar. The page's
- * notices are fixed to the window and drawn outside the reader (the error bar in the shell, the annotation notice in
- * a portal), so the reader publishes its stage's edges as custom properties on the root while it is open:
- * `--reader-stage-top` and `--reader-stage-bottom` (the distance from the window's bottom), which ReaderPage.css
- * places them by. They follow the stage as the bars around it come and go (the live-training banner, the footer,
- * the immersive view, a phone turned).
+ * Where the reader's notices go (docs/decisions.md "The reader on a phone gives the screen to the text"): over the
+ * chapter, never over the toolbar or the chapter bar. The page's notices are fixed to the window and drawn outside the
+ * reader (the error bar in the shell, the annotation notice in a portal), so the reader publishes its stage's edges as
+ * custom properties on the root while it is open: `--reader-stage-top` and `--reader-stage-bottom` (the distance from
+ * the window's bottom), which ReaderPage.css places them by. They follow the stage as the bars around it come and go
+ * (the live-training banner, the footer, the immersive view, a phone turned).
  */
 import { type RefObject, useLayoutEffect } from 'react';
 

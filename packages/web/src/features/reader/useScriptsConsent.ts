@@ -1,7 +1,7 @@
 /**
- * The reader's answer to running a scripted title's scripts (issue 24; docs/decisions.md "Asking before a book's
- * scripts run"), one cache entry per title shared by the chapter view (which asks) and the settings panel (which
- * withdraws). `decision` null: not asked yet, or withdrawn. `unavailable`: the server runs no scripts for it (404).
+ * The reader's answer to running a scripted title's scripts (docs/decisions.md "Scripted publications"), one cache
+ * entry per title shared by the chapter view (which asks) and the settings panel (which withdraws). `decision` null:
+ * not asked yet, or withdrawn. `unavailable`: the server runs no scripts for it (404).
  */
 import type { ScriptsConsent } from '@lectern/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,9 +1,9 @@
 /**
- * The jump to a search hit (reader.md §4 "Search panel"; issue 11): an address with `?q=` (a result chosen in the
- * book's search panel, or a passage hit of the site search) marks the words of q in the chapter and shows the
- * passage. When the snippet cookie holds the chosen result of this chapter and query, the passage is found by the
- * snippet's first 8 words, then 4; otherwise the reader goes to the first marked word. A PDF hit's `page=N` opens
- * that page (PdfView marks the words in its text layer).
+ * The jump to a search hit (reader.md §4 "Search panel"; docs/decisions.md "In-book search in the reader"): an address
+ * with `?q=` (a result chosen in the book's search panel, or a passage hit of the site search) marks the words of q in
+ * the chapter and shows the passage. When the snippet cookie holds the chosen result of this chapter and query, the
+ * passage is found by the snippet's first 8 words, then 4; otherwise the reader goes to the first marked word. A PDF
+ * hit's `page=N` opens that page (PdfView marks the words in its text layer).
  *
  * Once taken, `q` and `page` leave the address (replace, not a new entry): a reload later resumes where the reader
  * has read to, not at the hit again. The jump's place becomes the reading position, as a scroll there would.

@@ -169,8 +169,9 @@ export const TocPanel = memo(function TocPanel({ open, bookId, currentHref, sign
 const START_TYPES = ['bodymatter', 'text', 'start'];
 
 /**
- * The book's own places (issue 12): where the text starts (its landmarks) and, for a book with a print edition's
- * page list, "go to page N" by the printed page's label (xii, 42), as a citation gives it.
+ * The book's own places (docs/decisions.md "Reading fidelity: footnotes and links out of the book"): where the text
+ * starts (its landmarks) and, for a book with a print edition's page list, "go to page N" by the printed page's label
+ * (xii, 42), as a citation gives it.
  */
 function BookPlaces({ data, onGo }: { data: TocResponse; onGo: (fullPath: string, url: string) => void }) {
   const [page, setPage] = useState('');

@@ -1,9 +1,9 @@
 /**
- * The annotation pop-ups over the chapter (reader.md §2, §4; issue 9): the adder above a selection (Copy, Add
- * Highlight, Add Note, and Add preview content for preview creators), the editor (markdown note up to 750
- * characters, the quote cut to 750 with an ellipsis, tags split on whitespace, public or private; Escape cancels,
- * Enter without Shift saves), the viewer of a tapped highlight (Copy, Edit Note / Add Note / Undo Highlight, Edit
- * Preview, a note's deletion behind the §8 confirm; Edit and Delete only where §6 permits), the share block of a
+ * The annotation pop-ups over the chapter (reader.md §2, §4; docs/decisions.md "Annotations in the reader"): the adder
+ * above a selection (Copy, Add Highlight, Add Note, and Add preview content for preview creators), the editor (markdown
+ * note up to 750 characters, the quote cut to 750 with an ellipsis, tags split on whitespace, public or private; Escape
+ * cancels, Enter without Shift saves), the viewer of a tapped highlight (Copy, Edit Note / Add Note / Undo Highlight,
+ * Edit Preview, a note's deletion behind the §8 confirm; Edit and Delete only where §6 permits), the share block of a
  * public note with a card, and the store's notices.
  */
 import {

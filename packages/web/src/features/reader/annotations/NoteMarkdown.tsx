@@ -1,9 +1,9 @@
 /**
- * A note's markdown as React elements (issue 9: "notes rendered as sanitised markdown"). The subset a 750-character
- * note needs — paragraphs, line breaks, bullet and numbered lists, **strong**, *emphasis*, `code` and links — is
- * parsed here into elements and text nodes; nothing of a note is ever parsed as HTML, so a note cannot hold a
- * script, an event handler or a style. Links keep only http(s), mailto and paths of this site (anything else stays
- * text); images are shown as their text (no remote images: docs/decisions.md).
+ * A note's markdown as React elements (docs/decisions.md "Annotations in the reader": notes rendered as sanitised
+ * markdown). The subset a 750-character note needs — paragraphs, line breaks, bullet and numbered lists, **strong**,
+ * *emphasis*, `code` and links — is parsed here into elements and text nodes; nothing of a note is ever parsed as HTML,
+ * so a note cannot hold a script, an event handler or a style. Links keep only http(s), mailto and paths of this site
+ * (anything else stays text); images are shown as their text (no remote images: docs/decisions.md).
  */
 import type { ReactNode } from 'react';
 

@@ -1,7 +1,7 @@
 /**
- * The notes panel (issue 9): the reader's own highlights and notes of the whole book, by chapter in reading order,
- * filtered by tag, each a way back to its place; the ones that can no longer be found in their chapter are marked
- * (never dropped); the export as Markdown or JSON.
+ * The notes panel (docs/decisions.md "Annotations in the reader"): the reader's own highlights and notes of the whole
+ * book, by chapter in reading order, filtered by tag, each a way back to its place; the ones that can no longer be
+ * found in their chapter are marked (never dropped); the export as Markdown or JSON.
  */
 import { annotationPaths, ANNOTATION_MESSAGES, truncateQuote, type Annotation, type TocItem } from '@lectern/core';
 import { useQuery } from '@tanstack/react-query';

@@ -1,10 +1,10 @@
 /**
- * Where an annotation sits in a chapter, and finding it again (issue 9; the approach of Hypothesis's client): a
- * selection is described three ways — Annotator `ranges` (an element path and character offsets, what Annotator
- * clients read), a W3C TextPositionSelector (start and end in the chapter's text) and a TextQuoteSelector (the
- * exact words with some text before and after). Anchoring tries the position first (the words must still be there),
- * then the quote, choosing among its occurrences by the context around it and the distance from where it was;
- * nothing found means the annotation is orphaned (listed, never dropped).
+ * Where an annotation sits in a chapter, and finding it again (docs/decisions.md "Annotations in the reader"; the
+ * approach of Hypothesis's client): a selection is described three ways — Annotator `ranges` (an element path and
+ * character offsets, what Annotator clients read), a W3C TextPositionSelector (start and end in the chapter's text) and
+ * a TextQuoteSelector (the exact words with some text before and after). Anchoring tries the position first (the words
+ * must still be there), then the quote, choosing among its occurrences by the context around it and the distance from
+ * where it was; nothing found means the annotation is orphaned (listed, never dropped).
  *
  * Offsets count the characters of the root's text nodes in document order (engine/textMarks.ts `indexText`), which
  * search marks and highlight wrappers leave unchanged.

@@ -1,14 +1,14 @@
 /**
- * Drawing annotations in the chapter frame (issue 9 "Rendering"): with the CSS Custom Highlight API the ranges are
- * painted without touching the chapter's DOM (a thousand highlights cost no layout, and page positions, search
- * marks and the text offsets anchoring counts stay as they were); where the API is missing, each text node part is
- * wrapped in a `<mark class="lectern-annotation">` (text unchanged). Notes and plain highlights differ in colour;
- * the one being viewed is outlined.
+ * Drawing annotations in the chapter frame (docs/decisions.md "Annotations in the reader"): with the CSS Custom
+ * Highlight API the ranges are painted without touching the chapter's DOM (a thousand highlights cost no layout, and
+ * page positions, search marks and the text offsets anchoring counts stay as they were); where the API is missing, each
+ * text node part is wrapped in a `<mark class="lectern-annotation">` (text unchanged). Notes and plain highlights
+ * differ in colour; the one being viewed is outlined.
  *
- * The drawing order (issue 9's 1,000-highlight budget): the spec's batches of 10 every 10 ms (reader.md §9) take a
- * second for a thousand highlights, so the queue starts with the ones in view and goes outwards from there
- * (`DrawingQueue`): what the reader can see is drawn in the first batches, the rest follows as the spec says, and
- * what is drawn far out of view is painted in one change at the end (`add(…, 'later')`, `flush()`).
+ * The drawing order (docs/performance.md "1,000 highlights in one chapter"): the spec's batches of 10 every 10 ms
+ * (reader.md §9) take a second for a thousand highlights, so the queue starts with the ones in view and goes outwards
+ * from there (`DrawingQueue`): what the reader can see is drawn in the first batches, the rest follows as the spec
+ * says, and what is drawn far out of view is painted in one change at the end (`add(…, 'later')`, `flush()`).
  */
 import type { AnnotationSelector } from '@lectern/core';
 import type { TextIndex } from '../engine/textMarks.ts';

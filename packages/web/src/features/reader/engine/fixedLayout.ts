@@ -115,11 +115,11 @@ export function spreadsOf(spine: readonly SpineEntry[], stage: Stage, rtl: boole
 }
 
 /**
- * The half of the stage a reflowable spine item of a fixed-layout book is drawn on (issue 24: it sits on its side of
- * the spread): the side its itemref gives (page-spread-left / -right) when the stage would show a spread with its
- * rendition:spread, else null (the whole stage: a phone, a narrow window, spread none, no side, or a book with no
- * fixed-layout page, where there is no spread to place it in: a reflowable book whose tool writes page-spread-* on
- * every itemref keeps its whole screen).
+ * The half of the stage a reflowable spine item of a fixed-layout book is drawn on (docs/decisions.md "Fixed layout and
+ * flow": it sits on its side of the spread): the side its itemref gives (page-spread-left / -right) when the stage
+ * would show a spread with its rendition:spread, else null (the whole stage: a phone, a narrow window, spread none, no
+ * side, or a book with no fixed-layout page, where there is no spread to place it in: a reflowable book whose tool
+ * writes page-spread-* on every itemref keeps its whole screen).
  */
 export function reflowableSide(rendition: Rendition | null | undefined, spine: readonly SpineEntry[], stage: Stage): 'left' | 'right' | null {
   if (!rendition || rendition.layout !== 'reflowable') return null;

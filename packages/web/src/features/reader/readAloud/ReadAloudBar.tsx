@@ -1,9 +1,9 @@
 /**
- * The read-aloud player bar (issue 12): previous phrase, play/pause, next phrase, "Skip to after the table" (escape,
- * shown only while the phrase being read is in an escapable structure; also the E key), the speed (reader.md §9
- * "Playback speeds"), "Skip extras" (a book's narration only: page numbers, notes and the other skippable structures
- * are passed over) and stop, floating at the foot of the chapter. What it does is announced (a status line): started,
- * paused, the setting changed, a structure escaped, and why it cannot read (no voice, the narration failed).
+ * The read-aloud player bar (docs/decisions.md "Read aloud"): previous phrase, play/pause, next phrase, "Skip to after
+ * the table" (escape, shown only while the phrase being read is in an escapable structure; also the E key), the speed
+ * (reader.md §9 "Playback speeds"), "Skip extras" (a book's narration only: page numbers, notes and the other skippable
+ * structures are passed over) and stop, floating at the foot of the chapter. What it does is announced (a status line):
+ * started, paused, the setting changed, a structure escaped, and why it cannot read (no voice, the narration failed).
  */
 import { PLAYBACK_SPEEDS, READ_ALOUD_MESSAGES as M } from '@lectern/core';
 import { useEffect, useId, useRef } from 'react';

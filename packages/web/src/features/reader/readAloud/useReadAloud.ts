@@ -1,8 +1,8 @@
 /**
- * The reader's read-aloud state (issue 12): one ReadAloudPlayer for the reader's life, attached to each chapter
- * frame as it comes on screen, with the chapter's media overlay and language; at a chapter's end it opens the next
- * one (and reading goes on there). Leaving the reader stops it. The speed and the "Skip extras" setting are kept on the
- * device (local storage), like the reader's other preferences.
+ * The reader's read-aloud state (docs/decisions.md "Read aloud"): one ReadAloudPlayer for the reader's life, attached
+ * to each chapter frame as it comes on screen, with the chapter's media overlay and language; at a chapter's end it
+ * opens the next one (and reading goes on there). Leaving the reader stops it. The speed and the "Skip extras" setting
+ * are kept on the device (local storage), like the reader's other preferences.
  */
 import { type ArchiveItem, PLAYBACK_SPEEDS } from '@lectern/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
