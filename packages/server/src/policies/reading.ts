@@ -22,6 +22,12 @@ export interface TeamReading {
   team_ends_at?: string | null;
 }
 
+/**
+ * Who asks, as every service that shapes an answer by it takes it: the signed-in account as the session reads it
+ * (with its team's state), or null for a visitor.
+ */
+export type Viewer = (UserRow & TeamReading) | null;
+
 /** A team's subscription is live while active (the due job renews it), or cancelled but still in its paid period. */
 export function teamIsLive(team: { status: string | null; subscription_ends_at: string | null }, now: Date = new Date()): boolean {
   if (team.status === 'active') return true;

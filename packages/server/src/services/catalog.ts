@@ -24,7 +24,7 @@ import { AppError, fieldError, notFound } from '../errors.ts';
 import { readerOverlay } from '../ingest/media-overlays.ts';
 import { SAMPLE_END_HTML, openingPart } from '../ingest/sample.ts';
 import { renditionOf } from './rendition.ts';
-import { chapterAccess, refuseChapter } from '../policies/reading.ts';
+import { chapterAccess, refuseChapter, type Viewer } from '../policies/reading.ts';
 import type { AccountEntryRepository } from '../repositories/account-entry.ts';
 import { type CatalogRepository, orderKey, type TitleExtras } from '../repositories/catalog.ts';
 import { decodeCursor, encodeCursor } from './listing-cursor.ts';
@@ -38,7 +38,6 @@ import { ReadCache, stringBytes } from '../util/cache.ts';
 import { CompressedBytes } from '../util/compressed-bytes.ts';
 
 /** Who asks for a list or a title: their continue_url and progress depend on it. */
-type Viewer = Pick<UserRow, 'id' | 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null;
 
 export type ChapterOrResource =
   /** `json` is `chapter` serialised to bytes once per cache lifetime: chapter fetches are the hottest read there is */

@@ -20,7 +20,8 @@ import {
   TRENDING_DAYS,
   HOME_SECTIONS,
 } from '@lectern/core';
-import type { AnnouncementRow, TitleRow, UserRow } from '../db/schema.ts';
+import type { AnnouncementRow, TitleRow } from '../db/schema.ts';
+import type { Viewer } from '../policies/reading.ts';
 import { AppError, fieldError } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
 import type { HomeRepository } from '../repositories/home.ts';
@@ -29,7 +30,6 @@ import type { CatalogService } from './catalog.ts';
 import { ReadCache } from '../util/cache.ts';
 import type { ServerChanges } from './server-changes.ts';
 
-type Viewer = Pick<UserRow, 'id' | 'status' | 'trial_ends_at' | 'is_admin' | 'is_content_creator' | 'is_preview_creator'> | null;
 
 /** How long the popular and trending rankings are reused; how many titles each keeps for filtering. */
 const ACTIVITY_TTL_MS = 5 * 60_000;

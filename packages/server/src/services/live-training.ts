@@ -18,12 +18,11 @@ import {
   liveTrainingPaths,
   slugify,
 } from '@lectern/core';
-import type { LiveCourseRow, LiveEventRow, UserRow } from '../db/schema.ts';
+import type { LiveCourseRow, LiveEventRow } from '../db/schema.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
-import { effectiveStatus, hasLiveSubscription, readsThroughTeam, type TeamReading } from '../policies/reading.ts';
+import { effectiveStatus, hasLiveSubscription, readsThroughTeam, type Viewer } from '../policies/reading.ts';
 import type { LivePresenterRow, LiveTrainingRepository } from '../repositories/live-training.ts';
 
-type Viewer = (UserRow & TeamReading) | null;
 
 export class LiveTrainingService {
   constructor(

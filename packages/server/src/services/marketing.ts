@@ -24,6 +24,7 @@ import {
 } from '@lectern/core';
 import { AppError } from '../errors.ts';
 import { assertContentRole } from '../policies/admin.ts';
+import type { Viewer } from '../policies/reading.ts';
 import type { CatalogService } from './catalog.ts';
 import type { TitleRow, UserRow } from '../db/schema.ts';
 import { fieldError } from '../errors.ts';
@@ -169,7 +170,7 @@ export class MarketingService {
   }
 
   /** The published playlists, of one topic when a slug is given (an unknown one has none), as banners of cards. */
-  async transformationPlaylists(topicSlug: string | null, limit: number, viewer: Parameters<CatalogService['cards']>[1]): Promise<TransformationPlaylist[]> {
+  async transformationPlaylists(topicSlug: string | null, limit: number, viewer: Viewer): Promise<TransformationPlaylist[]> {
     const topic = topicSlug === null ? null : await this.repo.topicBySlug(topicSlug);
     if (topic === undefined) return [];
     const playlists = await this.repo.transformationPlaylists(topic?.id ?? null, limit);

@@ -23,9 +23,9 @@ import {
   nameKey,
   titleSortKey,
 } from '@lectern/core';
-import type { TitleRow, UserRow } from '../db/schema.ts';
+import type { TitleRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { chapterAccess, hasLiveSubscription } from '../policies/reading.ts';
+import { chapterAccess, hasLiveSubscription, type Viewer } from '../policies/reading.ts';
 import type { CatalogRepository, TitleExtras, TitleSortRow } from '../repositories/catalog.ts';
 import type { Candidate, SearchKind, SearchRepository } from '../repositories/search.ts';
 import type { CatalogService } from './catalog.ts';
@@ -82,7 +82,6 @@ function parseCursor(text: string): Cursor {
   return { before: before > 0 ? before : null, skip, scale: Math.min(Math.max(scale, 1), MAX_SCALE), whole: bits & 7, typed: (bits & TYPED_BIT) !== 0 };
 }
 
-type Viewer = UserRow | null;
 
 /** A PDF's passages are its pages (passage_no is the page's index): its hits open on their page. */
 const pageOf = (p: { media_type: string; passage_no: number }) => (p.media_type === 'application/pdf' ? p.passage_no + 1 : undefined);
