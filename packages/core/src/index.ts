@@ -12,6 +12,7 @@ export * from './catalog.ts';
 export * from './passwords.ts';
 export * from './locator.ts';
 export * from './search.ts';
+export * from './text-fold.ts';
 export * from './account-entry.ts';
 export * from './annotations.ts';
 export * from './live-training.ts';

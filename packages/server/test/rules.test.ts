@@ -42,4 +42,12 @@ describe('one home per rule', () => {
     // and test/db/title-progress-sql.test.ts holds it to core's titleProgress on both engines.
     expect(matching(/text_length \* |weight \* /, 'core/src/progress.ts', 'server/src/repositories/title-progress-sql.ts')).toEqual([]);
   });
+
+  it('text is folded for finding only by core/text-fold.ts', () => {
+    // The server's index and queries and the reader's marks fold alike (core/test/text-fold.test.ts). The other
+    // normalisers make keys that are stored, not compared with a search: a title's sort and name key (catalog.ts) and
+    // its slug (format.ts), each kept as it was so the stored keys stay true (docs/decisions.md "Text folding: one
+    // rule in core").
+    expect(matching(/\.normalize\('NFK?D'\)/, 'core/src/text-fold.ts', 'core/src/catalog.ts', 'core/src/format.ts')).toEqual([]);
+  });
 });

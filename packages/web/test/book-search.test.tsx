@@ -43,6 +43,19 @@ describe('marks in the chapter', () => {
     expect(markWords(root, ['sea'])).toHaveLength(MAX_MARKS);
   });
 
+  it('folds as the server folds (core foldText): ligatures, half-width kana and voicing marks', () => {
+    // Before, the reader folded each code unit with NFD: ﬁ and ｶﾞ stayed as they were and だ lost its voicing.
+    const root = chapter('<p>A ﬁne ﬁsh, ｶﾞラス and ガラス; だ and た.</p>');
+    const before = root.textContent;
+    expect(markWords(root, ['fish']).map((m) => m.textContent)).toEqual(['ﬁsh']);
+    expect(markWords(root, ['fine']).map((m) => m.textContent)).toEqual(['ﬁne']);
+    expect(markWords(root, ['ガラス']).map((m) => m.textContent)).toEqual(['ｶﾞラス', 'ガラス']);
+    expect(markWords(root, ['だ']).map((m) => m.textContent)).toEqual(['だ']);
+    expect(markWords(root, ['た']).map((m) => m.textContent)).toEqual(['た']);
+    expect(root.textContent).toBe(before);
+    expect(findPhrase('A ﬁne ﬁsh, ｶﾞラス', 'fish, ガラス')).toEqual({ start: 6, end: 15 });
+  });
+
   it('marks the common English forms of a query word, as the engine stemming finds them', () => {
     expect(markStem('Martians')).toBe('martian');
     expect(markStem('running')).toBe('runn');

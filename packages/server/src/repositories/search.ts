@@ -5,9 +5,10 @@
  * subjects, description, and those outrank one in the text.
  */
 import { type Kysely, sql } from 'kysely';
+import { foldText } from '@lectern/core';
 import type { Engine } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { fold, type ParsedQuery, spaceCjk, toFts5, toTsquery } from '../util/search-text.ts';
+import { type ParsedQuery, spaceCjk, toFts5, toTsquery } from '../util/search-text.ts';
 
 export interface SearchDocument {
   title: string;
@@ -51,7 +52,7 @@ export interface Candidate {
 }
 
 /** PostgreSQL's text for a tsvector: folded and spaced as the query is (search-text.ts). */
-const indexed = (text: string) => spaceCjk(fold(text));
+const indexed = (text: string) => spaceCjk(foldText(text));
 
 const chunks = <T>(items: readonly T[], size: number): T[][] => {
   const out: T[][] = [];

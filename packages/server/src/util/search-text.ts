@@ -4,7 +4,7 @@
  * that SQLite and PostgreSQL show the same words marked. Snippets are HTML-escaped text where only <mark> and
  * </mark> are markup (core's search.ts).
  */
-import { CJK_CHARACTERS, hasCjk, SNIPPET_MARK_CLOSE, SNIPPET_MARK_OPEN } from '@lectern/core';
+import { CJK_CHARACTERS, foldText, hasCjk, SNIPPET_MARK_CLOSE, SNIPPET_MARK_OPEN } from '@lectern/core';
 import { attr, findAll, parseHtml, visibleText } from '../ingest/markup.ts';
 
 /** Words a passage holds: enough context for a hit to have a place, small enough to rank well. */
@@ -21,18 +21,6 @@ const SNIPPET_CONTEXT = 14;
 
 const ASCII = /^[\x00-\x7f]*$/;
 
-/**
- * Lower-cased, accents removed (é -> e, ß stays), so "Café" and "cafe" are one word on both engines. Kana keep their
- * voicing marks (だ is not た, and SQLite's tokenizer keeps them too): the marks come off only after other letters.
- */
-export function fold(text: string): string {
-  // most text is ASCII, which has nothing to decompose (normalising is the costly part)
-  if (ASCII.test(text)) return text.toLowerCase();
-  const decomposed = text.normalize('NFKD');
-  if (!KANA_VOICING.test(decomposed)) return decomposed.replace(/\p{M}+/gu, '').toLowerCase();
-  return decomposed.replace(/(?<![\u3040-\u30ff])\p{M}+/gu, '').normalize('NFC').toLowerCase();
-}
-const KANA_VOICING = /[\u3099\u309a]/;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 /** core's CJK_CHARACTERS as a split pattern: the characters kept as pieces of their own. */
@@ -172,7 +160,7 @@ export interface ParsedQuery {
 export function parseQuery(raw: string, lastWordIsPrefix = false): ParsedQuery {
   const words: ParsedQuery['words'] = [];
   const phrases: string[][] = [];
-  const text = fold(raw);
+  const text = foldText(raw);
   // Quoted parts first; an unclosed quote is just a quote.
   const quoted = /"([^"]*)"/g;
   let rest = '';
@@ -233,7 +221,7 @@ function markerOf(units: readonly TextUnit[], q: ParsedQuery): ((i: number) => b
   if (wanted.length === 0 && runs.length === 0) return null;
   // folded on demand: most passages hit early, and only the words around the first hit are looked at again
   const folded: (string | undefined)[] = new Array<string | undefined>(units.length);
-  const foldedAt = (i: number) => (folded[i] ??= fold(units[i]!.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
+  const foldedAt = (i: number) => (folded[i] ??= foldText(units[i]!.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
   const inRun = new Set<number>();
   for (const run of runs) {
     for (let i = 0; i + run.length <= units.length; i++) {
@@ -302,7 +290,7 @@ export function metadataScore(row: Record<(typeof FIELD_TIERS)[number]['field'],
   const wanted = [...q.words.map((w) => w.text), ...q.phrases.flat()].map(stem).filter((w) => w.length > 0);
   // fields in tier order: the first with a hit decides, as no lower tier can reach it
   for (const { field, tier, typicalWords } of FIELD_TIERS) {
-    const text = fold(row[field]);
+    const text = foldText(row[field]);
     // most fields hold none of the query: a substring test says so without splitting them into words
     if (!wanted.some((w) => text.includes(w))) continue;
     const words = spaceCjk(text).match(WORD) ?? [];

@@ -8,28 +8,12 @@
  * HTML with block boundaries as spaces, where the DOM may have none between two paragraphs.
  */
 
-import { hasCjk } from '@lectern/core';
+import { type FoldedText, foldText, foldWithOffsets, hasCjk } from '@lectern/core';
 
 export const SEARCH_MARK_CLASS = 'lectern-search-hit';
 export const SEARCH_MARK_CURRENT_CLASS = 'lectern-search-hit--current';
 /** A chapter with a very common word is not turned into thousands of elements. */
 export const MAX_MARKS = 400;
-
-/** One code unit in, one out: lower case, accents stripped (offsets in the folded text are offsets in the text). */
-function foldUnit(c: string): string {
-  const base = c.normalize('NFD')[0] ?? c;
-  const lower = base.toLowerCase();
-  return lower.length === 1 ? lower : base;
-}
-/** Folded text of the same length (ASCII fast: a long chapter is folded in a few milliseconds). */
-export function fold(s: string): string {
-  const out: string[] = new Array<string>(s.length);
-  for (let i = 0; i < s.length; i++) {
-    const code = s.charCodeAt(i);
-    out[i] = code < 128 ? (code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : s[i]!) : foldUnit(s[i]!);
-  }
-  return out.join('');
-}
 
 export interface TextIndex {
   nodes: Text[];
@@ -76,24 +60,25 @@ export function locate(index: TextIndex, offset: number): { node: Text; offset: 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Where a phrase starts and ends in `folded` (text already folded; character offsets), comparing without
- * whitespace, case or accents; the first occurrence, or null. A regular expression with optional whitespace
- * between every character: no copy of the text without its spaces, fast on an 800,000-character chapter.
+ * Where a phrase starts and ends in the text `folded` was folded from (character offsets), comparing without
+ * whitespace, case or accents as the server does (core's foldText); the first occurrence, or null. A regular
+ * expression with optional whitespace between every character: no copy of the text without its spaces, fast on an
+ * 800,000-character chapter.
  */
-function findFolded(folded: string, phrase: string): { start: number; end: number } | null {
-  const chars = Array.from(fold(phrase.replace(/\s+/g, '')));
+function findFolded(folded: FoldedText, phrase: string): { start: number; end: number } | null {
+  const chars = Array.from(foldText(phrase.replace(/\s+/g, '')));
   if (!chars.length) return null;
-  const m = new RegExp(chars.map(escapeRegExp).join('\\s*'), 'u').exec(folded);
-  return m ? { start: m.index, end: m.index + m[0].length } : null;
+  const m = new RegExp(chars.map(escapeRegExp).join('\\s*'), 'u').exec(folded.text);
+  return m ? folded.original(m.index, m.index + m[0].length) : null;
 }
 
 /** Where a phrase starts and ends in `text`, as findFolded. */
-export const findPhrase = (text: string, phrase: string) => findFolded(fold(text), phrase);
+export const findPhrase = (text: string, phrase: string) => findFolded(foldWithOffsets(text), phrase);
 
 /** The first of `phrases` (most specific first) found under `root`: its character offsets in root's text. */
 export function findPassage(root: Element, phrases: readonly string[]): { start: number; end: number } | null {
   if (!phrases.length) return null;
-  const folded = fold(indexText(root).text);
+  const folded = foldWithOffsets(indexText(root).text);
   for (const phrase of phrases) {
     const hit = findFolded(folded, phrase);
     if (hit) return hit;
@@ -107,7 +92,7 @@ export function findPassage(root: Element, phrases: readonly string[]): { start:
  * agree with it for the common English endings): "martians" marks "Martian" too, "running" "run…".
  */
 export function markStem(word: string): string {
-  const w = fold(word);
+  const w = foldText(word);
   if (w.length <= 4) return w;
   for (const [ending, keep] of [['ies', 1], ['ing', 0], ['es', 0], ['ed', 0], ['s', 0]] as const) {
     if (w.endsWith(ending) && w.length - ending.length >= 3) return w.slice(0, w.length - ending.length + keep);
@@ -119,15 +104,15 @@ export function markStem(word: string): string {
  * Every word of root's text that starts with the stem of one of `words` (so a query's "whale" marks "whales" too),
  * as character offsets, in order; at most MAX_MARKS.
  */
-export function wordHits(text: string, words: readonly string[], folded = fold(text)): { start: number; end: number }[] {
+export function wordHits(text: string, words: readonly string[], folded: FoldedText = foldWithOffsets(text)): { start: number; end: number }[] {
   const stems = [...new Set(words.map((w) => markStem(w.trim())).filter(Boolean))].sort((a, b) => b.length - a.length);
   if (!stems.length) return [];
   // Chinese and Japanese have no spaces between words: such a word is marked where its characters stand, as they are.
   const alternatives = stems.map((w) => (hasCjk(w) ? `(?:${escapeRegExp(w)})` : `(?<![\\p{L}\\p{N}])(?:${escapeRegExp(w)})[\\p{L}\\p{N}]*`));
   const re = new RegExp(alternatives.join('|'), 'gu');
   const hits: { start: number; end: number }[] = [];
-  for (const m of folded.matchAll(re)) {
-    hits.push({ start: m.index, end: m.index + m[0].length });
+  for (const m of folded.text.matchAll(re)) {
+    hits.push(folded.original(m.index, m.index + m[0].length));
     if (hits.length >= MAX_MARKS) break;
   }
   return hits;
@@ -150,7 +135,7 @@ export function clearMarks(root: Element) {
  * Marks every word of root's text starting with one of `words`; a word that runs across elements gets a mark per
  * piece. The marks inside [passage.start, passage.end) get the "current" class. Returns the marks in text order.
  */
-export function markWords(root: Element, words: readonly string[], passage?: { start: number; end: number } | null, folded?: string): HTMLElement[] {
+export function markWords(root: Element, words: readonly string[], passage?: { start: number; end: number } | null, folded?: FoldedText): HTMLElement[] {
   clearMarks(root);
   const index = indexText(root);
   const hits = wordHits(index.text, words, folded);
@@ -208,7 +193,7 @@ export function markAndFind(
 ): { range: Range | null; marks: HTMLElement[] } {
   clearMarks(root);
   // One fold of the chapter's text for the passage and the words (marking changes nodes, not text).
-  const folded = fold(indexText(root).text);
+  const folded = foldWithOffsets(indexText(root).text);
   let found: { start: number; end: number } | null = null;
   for (const phrase of phrases) if ((found = findFolded(folded, phrase))) break;
   const passage = found ? { start: found.start, end: Math.max(found.end, found.start + extent) } : null;
