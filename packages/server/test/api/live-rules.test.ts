@@ -41,7 +41,7 @@ describe.each(ENGINES)('one truth table for the rules written in TypeScript and 
       for (const [end, at] of Object.entries(ENDS)) {
         const team = await db
           .insertInto('teams')
-          .values({ name: `${status} ${end}`, created_at: NOW.toISOString(), owner_id: inviter.id, plan: 'pro', seats: 10, seats_used: 1, status, subscription_ends_at: at })
+          .values({ name: `${status} ${end}`, created_at: NOW.toISOString(), owner_id: null, plan: 'pro', seats: 10, seats_used: 1, status, subscription_ends_at: at })
           .returning(['id', 'status', 'subscription_ends_at'])
           .executeTakeFirstOrThrow();
         const invitation = { email: `${randomUUID()}@example.com`, token_hash: randomUUID(), expires_at: new Date(NOW.getTime() + 86_400_000).toISOString() };
