@@ -79,6 +79,7 @@ describe.each(ENGINES)('one truth table for the rules written in TypeScript and 
             trial_ends_at: status === 'trial' ? at : null,
             subscription_ends_at: status === 'cancelled' ? at : null,
             team_id: null,
+            plan: null,
             is_admin: 0,
             is_content_creator: 0,
             is_preview_creator: 0,
