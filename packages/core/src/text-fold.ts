@@ -31,7 +31,7 @@ export interface FoldedText {
 /** A character that belongs to the one before it: a combining mark, or a half-width kana's voicing mark (ﾞ, ﾟ). */
 const JOINS = /^[\p{M}\uff9e\uff9f]$/u;
 /** Characters whose compatibility form may carry a kana voicing mark: kana, half-width kana, squared words. */
-const MAY_CARRY_VOICING = /[\u3040-\u30ff\u3099-\u309c\u32d0-\u33ff\uff65-\uff9f]/;
+const MAY_CARRY_VOICING = /[\u3099-\u309c\u3040-\u30ff\u32d0-\u33ff\uff65-\uff9f]/;
 
 /**
  * foldText, character by character, keeping where each folded part came from: for the reader, which finds words in

@@ -29,7 +29,7 @@ describe.each(ENGINES)('one truth table for the rules written in TypeScript and 
 
   beforeAll(async () => {
     t = await startTestApp(engine);
-    inviter = await t.lectern.services.accounts.createUser({ email: 'owner@example.com', password: 'a long enough password', role: 'subscriber' });
+    inviter = await t.lectern.services.accounts.createUser({ email: 'owner@example.com', password: 'a long enough password' });
   });
   afterAll(() => t.close());
 
