@@ -197,9 +197,22 @@ export function bindingCookie(bind: FrameBinding, scriptedOrigin: string): strin
   return `${BINDING_COOKIE}=${bind.value}; Path=${bind.path}; Max-Age=${bind.maxAgeSeconds}; HttpOnly; ${site}`;
 }
 
+/** The routes each scripted origin's listener registered (its onRoute hook), as `lectern.routes` for the app's. */
+const registered = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
+
+/** What a listener built by buildScriptedOrigin registered: the attack suite's route table is held to it. */
+export function scriptedOriginRoutes(app: FastifyInstance): readonly { method: string; url: string }[] {
+  return registered.get(app) ?? [];
+}
+
 export function buildScriptedOrigin(frames: ScriptedFrames, store: ContentStore, appOrigin: string, logLevel: string): FastifyInstance {
   // No request lines: every address here carries a capability token (errors are still logged).
   const app = Fastify({ logger: logLevel === 'silent' ? false : { level: logLevel }, disableRequestLogging: true, routerOptions: { ignoreTrailingSlash: false, maxParamLength: 600 } });
+  const routes: { method: string; url: string }[] = [];
+  registered.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of ([] as string[]).concat(route.method)) routes.push({ method, url: route.url });
+  });
 
   app.get(RUNTIME_PATH, async (_request, reply) =>
     common(reply, appOrigin).header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(READING_SYSTEM_SCRIPT),

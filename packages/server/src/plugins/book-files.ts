@@ -66,7 +66,37 @@ export function isInertSvg(text: string): boolean {
   }, document.children, true);
   // A processing instruction (<?xml-stylesheet?>) could pull in XSLT.
   const instructions = document.children.some((node) => node.type === 'directive' && /xml-stylesheet/i.test((node as { data?: string }).data ?? ''));
-  return !active && !instructions;
+  return !active && !instructions && entitiesInert(text, document);
+}
+
+/** A plain internal entity declaration: its name and literal value (parameter and external entities never match). */
+const ENTITY_DECLARATION = /<!ENTITY\s+([A-Za-z_][\w.:-]*)\s+(?:"([^"]*)"|'([^']*)')\s*>/g;
+
+/**
+ * The DOCTYPE's entities, which the parser above leaves as text where a browser's XML parser expands them: their
+ * replacement text is read as markup where they are used ("&#60;script&#62;" is a script element there), and in an
+ * attribute it is the attribute's value ("javascript:…"). Inert only when every declaration is a plain internal
+ * one whose value holds no markup and no reference (Adobe Illustrator's namespace entities), used in namespace
+ * declarations alone.
+ */
+function entitiesInert(text: string, document: ReturnType<typeof parseDocument>): boolean {
+  const declared = text.match(/<!ENTITY\b/gi)?.length ?? 0;
+  if (declared === 0) return true;
+  const names: string[] = [];
+  for (const m of text.matchAll(ENTITY_DECLARATION)) {
+    if (/[<&%]/.test(m[2] ?? m[3] ?? '')) return false;
+    names.push(m[1]!);
+  }
+  // a parameter or external entity, or a declaration this reading does not follow
+  if (names.length !== declared) return false;
+  const uses = (value: string) => names.some((name) => value.includes(`&${name};`));
+  const misused = DomUtils.findOne(
+    (element) => Object.entries(element.attribs).some(([attribute, value]) => uses(value) && attribute !== 'xmlns' && !attribute.startsWith('xmlns:')),
+    document.children,
+    true,
+  );
+  const inText = DomUtils.filter((node) => node.type === 'text' && uses((node as { data: string }).data), document.children, true, 1);
+  return !misused && inText.length === 0;
 }
 
 async function svgIsInert(store: ContentStore, file: string): Promise<boolean> {

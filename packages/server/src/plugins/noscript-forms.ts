@@ -29,7 +29,9 @@ export async function noscriptForms(request: FastifyRequest): Promise<string> {
 <button type="submit">Sign out</button>
 </form>`;
   }
-  const url = new URL(request.url, 'http://x');
+  // The request's own path and query after an origin of ours: resolved against one instead, a path that starts with
+  // "//" is read as a host ("//[" then throws: a 500 for any visitor, found by the attack suite's raw page paths).
+  const url = new URL(`http://x${request.url.startsWith('/') ? '' : '/'}${request.url}`);
   const onLoginPage = url.pathname === '/login/';
   const next = safeNextPath(onLoginPage ? url.searchParams.get('next') : url.pathname + url.search);
   const error = onLoginPage ? ERRORS[url.searchParams.get('error') ?? ''] : undefined;

@@ -273,14 +273,20 @@ export class ImportService {
     const mediaFiles: { name: string; at: string }[] = [];
     for (const f of files) {
       // the name as a path inside the upload: no absolute paths, no "..", nothing but plain segments
+      // (a segment the disk cannot hold: past 255 bytes, or with a control character, NUL included)
       const segments = f.name.replace(/\\/g, '/').split('/').filter((s) => s && s !== '.');
-      if (segments.length === 0 || segments.length > 8 || segments.some((s) => s === '..' || s.length > 255)) {
+      if (segments.length === 0 || segments.length > 8 || segments.some((s) => s === '..' || Buffer.byteLength(s) > 255 || /[\u0000-\u001f\u007f]/.test(s))) {
         failed(f.name, 'the file name must be a plain name or a folder and a name, without ".." (a folder upload sends "course/01-intro.mp4")');
         continue;
       }
       const at = path.join(tree, ...segments);
       if (mediaFiles.some((m) => m.at === at)) {
         failed(f.name, 'two files of the upload have this name');
+        continue;
+      }
+      // "a.mp4" beside "a.mp4/b.mp4": one name cannot be a file and a folder at once
+      if (mediaFiles.some((m) => m.at.startsWith(at + path.sep) || at.startsWith(m.at + path.sep))) {
+        failed(f.name, 'a file and a folder of the upload have this name');
         continue;
       }
       await fs.mkdir(path.dirname(at), { recursive: true });

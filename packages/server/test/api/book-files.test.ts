@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOK_FILE_CSP, isInertSvg } from '../../src/plugins/book-files.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
+import { ENTITY_HIDDEN_SVGS } from '../fixtures/hostile.ts';
 import { HOSTILE_RESOURCES, hostileFilesEpub, PLAIN_SVG } from '../fixtures/hostile-files.ts';
 
 const EXPECTED_TYPE: Record<string, string> = {
@@ -97,6 +98,11 @@ describe('SVG verdicts', () => {
     ['<svg xmlns="http://www.w3.org/2000/svg"><use href="https://evil.example/x.svg#a"/></svg>'],
     ['<?xml-stylesheet type="text/xsl" href="evil.xsl"?><svg xmlns="http://www.w3.org/2000/svg"/>'],
     ['<svg:svg xmlns:svg="http://www.w3.org/2000/svg"><svg:script>alert(1)</svg:script></svg:svg>'],
+    // entities: a browser's XML parser expands them into markup and attribute values the tree here never sees
+    ...ENTITY_HIDDEN_SVGS.map((svg) => [svg]),
+    ['<!DOCTYPE svg [<!ENTITY x SYSTEM "https://evil.example/x.xml">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>'],
+    ['<!DOCTYPE svg [<!ENTITY % p "<!ENTITY s \'&#60;script&#62;alert(1)&#60;/script&#62;\'>"> %p;]><svg xmlns="http://www.w3.org/2000/svg">&s;</svg>'],
+    ['<!DOCTYPE svg [<!ENTITY ns "http://www.w3.org/2000/svg">]><svg xmlns="&ns;"><a href="&ns;"><rect/></a></svg>'],
   ])('scripted: %s', (svg) => {
     expect(isInertSvg(svg)).toBe(false);
   });
@@ -105,6 +111,11 @@ describe('SVG verdicts', () => {
     [PLAIN_SVG],
     ['<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="cover.jpg" width="10" height="10"/><use href="#a"/></svg>'],
     ['<svg xmlns="http://www.w3.org/2000/svg"><image href="data:image/png;base64,iVBORw0KGgo="/></svg>'],
+    ['<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"><svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'],
+    // Adobe Illustrator's namespace entities, used in namespace declarations only
+    [
+      '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [<!ENTITY ns_svg "http://www.w3.org/2000/svg"><!ENTITY ns_xlink "http://www.w3.org/1999/xlink">]><svg xmlns="&ns_svg;" xmlns:xlink="&ns_xlink;"><rect width="1" height="1"/></svg>',
+    ],
   ])('inert: %s', (svg) => {
     expect(isInertSvg(svg)).toBe(true);
   });

@@ -17,7 +17,7 @@ import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { SAMPLE_CACHE } from '../helpers/sample.ts';
 import { epubBook, minimalEpub3 } from '../ingest/helpers.ts';
-import { lyingZip, pdfDecompressionBomb, pdfHeapBomb, slowEpub, zipBomb } from '../ingest/hostile.ts';
+import { lyingZip, pdfDecompressionBomb, pdfHeapBomb, slowEpub, zipBomb } from '../fixtures/hostile.ts';
 import { multipart } from '../helpers/multipart.ts';
 
 const run = promisify(execFile);

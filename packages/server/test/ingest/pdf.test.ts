@@ -134,7 +134,7 @@ describe('parsePdf', () => {
 
 describe('parsePdf against decompression bombs', () => {
   it("counts what pdf-lib's decoders inflate and stops at the budget", async () => {
-    const { pdfDecompressionBomb } = await import('./hostile.ts');
+    const { pdfDecompressionBomb } = await import('../fixtures/hostile.ts');
     const bomb = new Uint8Array(await pdfDecompressionBomb(24));
     await expect(parsePdf(bomb, 'bomb.pdf', { maxDecodedBytes: 16 * 1024 * 1024 })).rejects.toThrow(
       new IngestError("the PDF's compressed object streams decode to more than 16 MB (the limit for a PDF's internal structure): it looks like a decompression bomb"),

@@ -8,14 +8,14 @@
  * stable under re-parsing (a difference would be a mutation-XSS foothold).
  */
 import { paths } from '@lectern/core';
-import { type DefaultTreeAdapterTypes as P5, parse, parseFragment, serialize } from 'parse5';
 import { describe, expect, it } from 'vitest';
 import { parseEpub } from '../../src/ingest/epub.ts';
 import { renderChapter, sanitizeFragment } from '../../src/ingest/render.ts';
 import { ALL_XSS_VECTORS, DOMPURIFY_VECTORS, OWASP_VECTORS, SANITIZE_HTML_VECTORS, type XssVector } from '../fixtures/xss/index.ts';
+import { inspect, unsafeParts, XSS_BOOK_ID } from '../fixtures/xss/inspect.ts';
 import { buildZip, CONTAINER_XML, xhtml } from './helpers.ts';
 
-const BOOK_ID = 'xss-book';
+const BOOK_ID = XSS_BOOK_ID;
 const TITLE_SAFE = 'xss-vectors';
 /** How many payloads of the lists the check flags before any sanitising (the rest are plain text or plain markup). */
 const RAW_FLAGGED = 423;
@@ -51,131 +51,6 @@ function vectorsEpub(vectors: XssVector[]): Uint8Array {
   </spine>
 </package>`;
   return buildZip(files);
-}
-
-// ---- reading the output as the reader's browser does ----
-
-type Element = P5.Element;
-type Parent = P5.ParentNode;
-const isElement = (node: P5.ChildNode): node is Element => 'tagName' in node;
-
-/** Every element under a node, template contents included. */
-function elements(node: Parent): Element[] {
-  const found: Element[] = [];
-  const walk = (parent: Parent) => {
-    for (const child of parent.childNodes) {
-      if (!isElement(child)) continue;
-      found.push(child);
-      walk(child);
-      if (child.tagName === 'template') walk((child as P5.Template).content);
-    }
-  };
-  walk(node);
-  return found;
-}
-
-const ROOT_ID = 'lectern-root';
-/** The shape of the document the reader writes into the chapter frame (web: features/reader/engine/chapterDocument.ts). */
-const readerDocument = (html: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Chapter</title></head><body><div id="${ROOT_ID}">\n${html}\n</div></body></html>`;
-
-/** A div in a body: the context the chapter's markup is parsed in, for parseFragment. */
-const DIV_CONTEXT = (() => {
-  const body = parse('<!doctype html><body><div></div>').childNodes[1] as Element;
-  return ((body.childNodes[1] as Element).childNodes[0] as Element);
-})();
-
-/** Elements that run script, load a document, submit, restyle the page or hide markup from a filter. */
-const FORBIDDEN = new Set([
-  'script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'param', 'base', 'meta', 'link', 'style',
-  'form', 'input', 'button', 'textarea', 'select', 'option', 'isindex', 'keygen', 'portal', 'xmp', 'plaintext',
-  'listing', 'noembed', 'noframes', 'noscript', 'template', 'title', 'marquee', 'bgsound',
-  // SVG and MathML (kept since docs/decisions.md "Reading fidelity: the importer's half", through their own
-  // allow-lists): script, animation that can set attributes, and HTML islands inside foreign content
-  'foreignobject', 'animate', 'animatemotion', 'animatetransform', 'set', 'handler', 'listener',
-  'annotation-xml', 'use', 'feimage',
-]);
-
-/** Attributes that carry a URL (or a list of them). */
-const URL_ATTRIBUTES = new Set([
-  'href', 'xlink:href', 'src', 'action', 'formaction', 'srcset', 'poster', 'background', 'cite', 'data', 'codebase',
-  'dynsrc', 'lowsrc', 'longdesc', 'ping', 'icon', 'manifest', 'archive', 'classid', 'profile', 'usemap', 'folder',
-]);
-const SAFE_SCHEMES = new Set(['http', 'https', 'mailto']);
-
-/** A URL as the browser's URL parser reads it (WHATWG URL: C0 and space trimmed, tab and newline removed). */
-const asUrl = (value: string) => value.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
-
-/** CSS as the browser tokenises it: comments gone, escapes decoded, lower case. */
-function asCss(value: string): string {
-  return value
-    .replace(/\/\*[\s\S]*?(\*\/|$)/g, '')
-    .replace(/\\([0-9a-f]{1,6})\s?/gi, (_, hex: string) => String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff) || 0xfffd))
-    .replace(/\\(.)/g, '$1')
-    .toLowerCase();
-}
-
-function attributeName(a: P5.Element['attrs'][number]): string {
-  return (a.prefix ? `${a.prefix}:${a.name}` : a.name).toLowerCase();
-}
-
-/** What is wrong with an element of the output; `scriptsAllowed` admits only empty external book scripts. */
-function problems(el: Element, scriptsAllowed: boolean): string[] {
-  const out: string[] = [];
-  const tag = el.tagName.toLowerCase();
-  const chapterResource = paths.chapterApiPrefix(BOOK_ID);
-  if (tag === 'script' && scriptsAllowed) {
-    const src = el.attrs.find((a) => a.name === 'src')?.value;
-    if (!src || !src.startsWith(chapterResource) || el.childNodes.length > 0) out.push(`<script> that is not an empty book script`);
-  } else if (FORBIDDEN.has(tag)) out.push(`<${tag}>`);
-  for (const a of el.attrs) {
-    const name = attributeName(a);
-    if (name.startsWith('on')) out.push(`${tag}[${name}]`);
-    if (name === 'srcdoc' || name === 'http-equiv') out.push(`${tag}[${name}]`);
-    if (URL_ATTRIBUTES.has(name)) {
-      const urls = name === 'srcset' ? a.value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '') : [a.value];
-      for (const raw of urls) {
-        const url = asUrl(raw);
-        const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-        const dataImage = scheme === 'data' && tag === 'img' && name === 'src' && /^data:image\//i.test(url);
-        if (scheme && !SAFE_SCHEMES.has(scheme) && !dataImage) out.push(`${tag}[${name}=${a.value}]`);
-      }
-    }
-    if (name === 'style') {
-      const css = asCss(a.value);
-      // url() may only name the book's own files or a place in the same document (docs/decisions.md "Reading fidelity:
-      // the importer's half"); nothing else loads.
-      const foreignUrl = [...css.matchAll(/url\(\s*(['"]?)(.*?)\1\s*\)/g)].some((m) => !(m[2]!.startsWith(chapterResource.toLowerCase()) || m[2]!.startsWith('#')));
-      if (foreignUrl || /image\(|image-set\(|expression|behavior|binding|javascript:|vbscript:|@import/.test(css)) out.push(`${tag}[style=${a.value}]`);
-    }
-  }
-  return out;
-}
-
-/** Everything unsafe in one output, read every way the browser could read it. */
-function unsafeParts(html: string, scriptsAllowed: boolean): string[] {
-  const found = new Set<string>();
-  for (const scriptingEnabled of [false, true]) {
-    const document = parse(readerDocument(html), { scriptingEnabled });
-    const htmlElement = document.childNodes.find(isElement)!;
-    const [head, body] = htmlElement.childNodes.filter(isElement);
-    // Nothing leaves the chapter's root: the head keeps its two elements, the body holds the root alone.
-    if (head!.childNodes.filter(isElement).length !== 2) found.add('markup reached <head>');
-    const bodyElements = body!.childNodes.filter(isElement);
-    if (bodyElements.length !== 1 || bodyElements[0]!.attrs.find((a) => a.name === 'id')?.value !== ROOT_ID) found.add('markup left the chapter root');
-    for (const el of elements(body!)) for (const p of problems(el, scriptsAllowed)) found.add(p);
-    for (const root of [parseFragment(html, { scriptingEnabled }), parseFragment(DIV_CONTEXT, html, { scriptingEnabled })]) {
-      for (const el of elements(root)) for (const p of problems(el, scriptsAllowed)) found.add(p);
-    }
-  }
-  return [...found];
-}
-
-/** Parsed and written again as the reader's browser would, the markup does not change: no mutation. */
-const stable = (html: string) => serialize(parseFragment(DIV_CONTEXT, html, {})) === html;
-
-function inspect(html: string, scriptsAllowed: boolean): string[] {
-  return [...unsafeParts(html, scriptsAllowed), ...(stable(html) ? [] : ['not stable when re-parsed in the reader\'s context'])];
 }
 
 // ---- the run ----

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { IngestError } from '../../src/ingest/types.ts';
 import { ZipArchive } from '../../src/ingest/zip.ts';
 import { buildZip } from './helpers.ts';
-import { lyingZip, zipBomb } from './hostile.ts';
+import { lyingZip, zipBomb } from '../fixtures/hostile.ts';
 
 const MB = 1024 * 1024;
 const ignore = () => {};
