@@ -7,17 +7,20 @@
  * 401/403/404 to everyone else (admins aside where they manage them: teams, notes); no answer to anyone carries the victim's data unless the route is the operators';
  * and nothing answers 5xx.
  */
+import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/app.ts';
 import { APP_MESSAGES } from '@lectern/core';
 import { ROUTES, UNSAFE, type Access, type TableRoute } from './route-table.ts';
-import { buildWorld, changed, requestOf, ROLES, rowCounts, send, snapshot, VICTIM_MARK, type Role, type World } from './world.ts';
+import { buildWorld, changed, clientOf, requestOf, ROLES, rowCounts, send, snapshot, VICTIM_MARK, type Role, type World } from './world.ts';
 import { tally, type TestClient } from '../helpers/client.ts';
-import { fuzzedRequest } from './fuzz.ts';
+import { fuzzedRequest, RAW_PAGE_PATHS } from './fuzz.ts';
 
 /** What the gate answers a role, or 'pass'. */
-function gate(access: Access, role: Role): 401 | 403 | 'pass' {
+function gate(access: Access, role: Role): 401 | 403 | 404 | 'pass' {
+  // the scripted origin's token is bound to the victim's browser: no role's browser holds it
+  if (access === 'frame') return 404;
   // the annotation store answers the anonymous what the world may read
   if (access === 'public' || access === 'debug' || access === 'annotator') return 'pass';
   if (access === 'capability') return 403;
@@ -33,7 +36,7 @@ const mayReadOthers = (route: TableRoute, role: Role) => (route.access === 'admi
 
 const SIGN_OUT = 'POST /logout/';
 /** The client a role sends a route with: sign-out gets a session of its own, the others share the role's. */
-const clientFor = async (world: World, route: TableRoute, role: Role) => (route.key === SIGN_OUT ? world.signIn(role) : world.clients[role]);
+const clientFor = async (world: World, route: TableRoute, role: Role) => (route.key === SIGN_OUT ? world.signIn(role) : clientOf(world, route, role));
 
 describe.each(ENGINES)('the attack suite on %s', (engine) => {
   let world: World;
@@ -41,12 +44,22 @@ describe.each(ENGINES)('the attack suite on %s', (engine) => {
     world = await buildWorld(engine);
   }, 120_000);
   afterAll(() => world.t.close());
+  /** The app on a real socket (once: the creations and the raw addresses both use it). */
+  let listened: Promise<string> | undefined;
+  const listening = () => (listened ??= world.t.lectern.app.listen({ host: '127.0.0.1', port: 0 }));
 
   it('the victim’s own objects are real: the owner reads each', async () => {
     for (const route of ROUTES.filter((r) => r.owned && r.method === 'GET')) {
       const res = await send(world.victim, route, requestOf(world, route), world.victimToken);
       expect(res.statusCode, `${route.key}: ${res.body}`).toBe(200);
       expect(res.body.toLowerCase()).toContain(VICTIM_MARK);
+    }
+  });
+
+  it('the victim’s scripted frame is real: the browser that opened it reads it, on the scripted origin', async () => {
+    for (const route of ROUTES.filter((r) => r.access === 'frame')) {
+      const res = await send(clientOf(world, route, 'victim'), route, requestOf(world, route), '');
+      expect(res.statusCode, `${route.key}: ${res.body.slice(0, 200)}`).toBe(200);
     }
   });
 
@@ -95,7 +108,7 @@ describe.each(ENGINES)('the attack suite on %s', (engine) => {
     let before = await snapshot(world);
     for (const route of ROUTES.filter((r) => UNSAFE(r.method))) {
       const req = requestOf(world, route);
-      const caller = route.owned ? world.victim : route.access === 'public' || route.access === 'debug' ? world.clients.anonymous : world.clients.admin;
+      const caller = clientOf(world, route, route.owned ? 'victim' : route.access === 'public' || route.access === 'debug' ? 'anonymous' : 'admin');
       for (const attempt of [{ csrf: false }, { csrf: false, headers: { 'x-csrftoken': stranger } }]) {
         const json = route.method === 'GET' ? undefined : (req.body ?? {});
         const res = await caller.request(route.method as 'POST', req.url, { json, ...attempt });
@@ -112,6 +125,34 @@ describe.each(ENGINES)('the attack suite on %s', (engine) => {
     }
     expect(failures).toEqual([]);
   }, 120_000);
+  // Over a real socket: an address goes as it is, where inject (like fetch) would first resolve it as a URL.
+  it('answers every address sent as it is (RAW_PAGE_PATHS) to every role without a 5xx, a 400 naming what is wrong', async () => {
+    const { hostname, port } = new URL(await listening());
+    const get = (client: TestClient, rawPath: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+        const req = http.request({ host: hostname, port, path: rawPath, method: 'GET', headers: cookie ? { cookie } : {} }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const failures: string[] = [];
+    for (const url of RAW_PAGE_PATHS) {
+      for (const role of ROLES) {
+        const res = await get(world.clients[role], url);
+        const detail = res.status === 400 ? (JSON.parse(res.body) as { detail?: string }).detail : 'not asked';
+        if (res.status >= 500 || !detail) failures.push(`GET ${url} as ${role}: ${res.status} ${res.body.slice(0, 200)}`);
+        if (res.body.toLowerCase().includes(VICTIM_MARK)) failures.push(`GET ${url} as ${role}: the victim's data`);
+        if (res.body.includes('root:x:0:0') || res.body.includes('"name": "lectern"')) failures.push(`GET ${url} as ${role}: a file outside the build`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('leaves every role’s session standing for what follows', async () => {
     for (const role of ROLES.filter((r) => r !== 'anonymous')) expect((await world.clients[role].get('/u/information_for_javascript')).statusCode, role).toBe(200);
   });
@@ -122,7 +163,7 @@ describe.each(ENGINES)('the attack suite on %s', (engine) => {
   describe('200 identical creations at once', () => {
     let base: string;
     beforeAll(async () => {
-      base = await world.t.lectern.app.listen({ host: '127.0.0.1', port: 0 });
+      base = await listening();
     });
     /** Logs that keep a line per request, refused or not. */
     const LOGS = ['audit_log', 'search_selections'];
@@ -170,8 +211,11 @@ describe.each(ENGINES)('the attack suite on %s', (engine) => {
   // The fuzz of every route's path, query and body (fast-check, a fixed seed, bounded runs), sent by a caller its
   // gate lets through: never a 5xx, a 400 names what is wrong, and a refusal (4xx) changes no table.
   const runs = Number(process.env.FUZZ_RUNS) || (engine === 'sqlite' ? 25 : 10);
+  // the web app's pages and build files share two handlers (the not-found handler, the static plugin): a few runs each
+  const runsOf = (route: TableRoute) => (route.served === 'page' || route.served === 'file' ? Math.min(runs, 5) : runs);
   it.each(ROUTES.map((r) => [r.key, r] as const))('fuzz: %s', async (_key, route) => {
-    const caller = route.key === SIGN_OUT ? await world.signIn('subscriber') : route.owned ? world.victim : gate(route.access, 'subscriber') === 'pass' ? world.clients.subscriber : world.clients.admin;
+    const caller =
+      route.key === SIGN_OUT ? await world.signIn('subscriber') : clientOf(world, route, route.owned || route.access === 'frame' ? 'victim' : gate(route.access, 'subscriber') === 'pass' ? 'subscriber' : 'admin');
     const token = route.owned ? world.victimToken : world.tokens.subscriber;
     let before = await snapshot(world);
     await fc.assert(
@@ -195,7 +239,7 @@ describe.each(ENGINES)('the attack suite on %s', (engine) => {
         before = after;
         if (res.statusCode >= 400 && tables.length) throw new Error(`a refusal changed ${tables.join(', ')}: ${shown}`);
       }),
-      { numRuns: runs, seed: Number(process.env.FUZZ_SEED) || 20261128 },
+      { numRuns: runsOf(route), seed: Number(process.env.FUZZ_SEED) || 20261128 },
     );
   });
 });

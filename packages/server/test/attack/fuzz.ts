@@ -2,7 +2,8 @@
  * The attack suite's fuzz inputs (fast-check), generated for any route of the table: path parameters fuzzed, real
  * or another of the world's objects, a query of the route's own keys and strangers, and a body that is either anything at all or the route's
  * well-formed body with one value somewhere inside replaced (else almost every request fails the first check).
- * A multipart upload route mostly gets hostile multipart bodies (no boundary, lying parts).
+ * A multipart upload route mostly gets hostile multipart bodies (no boundary, lying parts); a page of the web app
+ * also gets addresses sent as they are (RAW_PAGE_PATHS).
  * POST /login/ is also sent as the no-JavaScript form, with the right password, so that the success redirect, which
  * carries `next`, is reached (a newline there was a 500).
  */
@@ -50,6 +51,12 @@ function replaced(value: unknown, place: (string | number)[], by: unknown): unkn
   return copy;
 }
 
+/**
+ * Addresses sent as they are (not encoded) to the web app's pages: what a browser's URL parser refuses or reads
+ * otherwise (a second slash making a host, a backslash for a slash, an unclosed bracket), and climbs out of the build.
+ */
+export const RAW_PAGE_PATHS = ['//[', '//evil.example/', '/\\[', '//x:y@[', '//%5B', '//[::1', '/./../', '/%2e%2e/%2e%2e/etc/passwd', '/assets/../../../etc/passwd', '/assets/%2e%2e/%2e%2e/package.json', '//a%20b', '/login/?next=//['];
+
 export interface FuzzedRequest {
   url: string;
   body?: unknown;
@@ -95,6 +102,8 @@ export function fuzzedRequest(route: TableRoute, world: World): fc.Arbitrary<Fuz
         { arbitrary: fc.tuple(fc.nat(), jsonish).map(([i, v]) => replaced(wellFormed ?? {}, places[i % places.length]!, v)), weight: 2 },
       ),
       upload: route.multipart ? fc.option(multipart, { freq: 3 }) : fc.constant(null),
+      // (those inject can send: it reads the address as a URL first, where a backslash is a slash)
+      rawPath: route.served === 'page' ? fc.option(fc.constantFrom(...RAW_PAGE_PATHS.filter((p) => !p.includes('\\'))), { freq: 2 }) : fc.constant(null),
       form: fc.option(
         fc.record({
           next: fc.oneof(text, fc.tuple(fc.constant('/library/'), text).map(([a, b]) => a + b)),
@@ -102,7 +111,8 @@ export function fuzzedRequest(route: TableRoute, world: World): fc.Arbitrary<Fuz
         }),
       ),
     })
-    .map(({ params, query, body, upload, form }) => {
+    .map(({ params, query, body, upload, form, rawPath }) => {
+      if (rawPath) return { url: rawPath };
       let url = fillPath(route.url, (name) => {
         const v = params[names.indexOf(name)];
         const value = v === null || v === undefined ? realValue(name) : typeof v === 'object' ? v.object : null;

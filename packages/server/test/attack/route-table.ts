@@ -2,7 +2,9 @@
  * The attack suite's route table (issue 26): an entry for every route the real app registers, keyed "METHOD url" as
  * Fastify registered it (`lectern.routes`). route-table.test.ts fails when the app has a route this table lacks (or
  * the table one the app lacks), so a new route cannot escape the access matrix, the CSRF check, the fuzz and the
- * concurrent creations, which all read their routes from here.
+ * concurrent creations, which all read their routes from here. Beside the app's own routes: the scripted origin's
+ * listener (SCRIPTED_ROUTE_TABLE), the web app's pages (WEB_PAGE_TABLE, router.tsx's addresses) and its build's
+ * files (WEB_FILE_TABLE), each held to what registers or declares them by route-table.test.ts too.
  *
  * access — who gets past the gate:
  *   public   anyone, signed in or not
@@ -13,14 +15,23 @@
  *   debug    POST /debug/, present in debug or test mode only
  *   annotator the annotation store: its x-annotator-auth-token header, never the session cookie
  *   capability a signed token in the query (a video session's `ks`): 403 to whoever comes without one
+ *   frame    the scripted origin's address token, bound to the browser that opened it first: 404 to any other
  * params — which of the world's objects (world.ts) fills each path parameter.
  * owned — the path names the victim reader's own object: every other account gets 401, 403 or 404 there, never
  *   the object; `probe` is a request the victim makes to show the filled path is really theirs.
  * body / query — a well-formed request, so that refusals are not just a validator's 400.
  * create — the route makes a row: 200 identical requests at once make one (concurrency.test.ts).
  */
+import { SERVED_BUILD_FILES } from '../helpers/web-dist.ts';
 
-export type Access = 'public' | 'account' | 'reader' | 'creator' | 'admin' | 'debug' | 'annotator' | 'capability';
+export type Access = 'public' | 'account' | 'reader' | 'creator' | 'admin' | 'debug' | 'annotator' | 'capability' | 'frame';
+
+/**
+ * Where a route is answered: the app's own routes (the default); `scripted`, the scripted origin's listener
+ * (scripted-origin.ts, its own Fastify app); `page`, an address of the web app answered with index.html by the app's
+ * not-found handler (routes/web.ts); `file`, a file of the web app's build (the static plugin registers one GET each).
+ */
+export type Served = 'app' | 'scripted' | 'page' | 'file';
 
 export interface RouteSpec {
   access: Access;
@@ -45,6 +56,8 @@ export interface RouteSpec {
   refusalWrites?: { tables: string[]; why: string };
   /** owned, but admins manage it too (they pass, and see it) */
   operators?: boolean;
+  /** where it is answered (Served); the app's own routes when absent */
+  served?: Exclude<Served, 'app'>;
 }
 
 const book = { bookId: 'book' };
@@ -208,7 +221,8 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'POST /a/sanitize-fragment/': { access: 'account', body: { fragment: '<b>x</b>' } },
   'GET /api/v2/annotations/:bookId/export/': { access: 'account', params: book, query: { format: 'json' } },
   // ---- scripted frames, media ----
-  // 404 to everyone where the server runs no scripts (this world); scripted-frames.test.ts holds its gate
+  // 404 to everyone for a title that runs no scripts (the table's book; the world's scripted title is the victim's
+  // frame, SCRIPTED_ROUTE_TABLE); scripted-frames.test.ts holds its gate
   'GET /api/v1/book/:bookId/scripted-frame/': { access: 'account', params: book, query: { path: 'three.xhtml' } },
   // the reader's answer to a scripted title's scripts (issue 24): 404 here too; scripted-frames.test.ts holds the rest
   'GET /api/v1/book/:bookId/scripts-consent/': { access: 'account', params: book },
@@ -229,6 +243,57 @@ for (const [key, spec] of Object.entries(ROUTE_TABLE)) {
   if (url.startsWith('/api/v2/collections/')) ROUTE_TABLE[`${method} /nest/api${url}`] = { ...spec, create: undefined };
 }
 
+/**
+ * The scripted origin's listener (scripted-origin.ts; docs/decisions.md "Scripted titles on their own origin"): the
+ * reading-system script, and a scripted title's chapters and files below a token the app hands out.
+ * route-table.test.ts compares this with the routes that listener registers.
+ */
+export const SCRIPTED_ROUTE_TABLE: Record<string, RouteSpec> = {
+  'GET /lectern-reading-system.js': { access: 'public', served: 'scripted' },
+  'GET /b/:token/*': { access: 'frame', served: 'scripted', params: { token: 'frameToken', '*': 'scriptedChapterPath' } },
+};
+
+/**
+ * The web app's pages: every address of packages/web/src/app/router.tsx (route-table.test.ts reads them from it),
+ * answered by the app's not-found handler with index.html, the caller's no-JavaScript forms and first-screen data in
+ * it (routes/web.ts). The areas with routes of their own (the playlists, the console) are their wildcards. Public:
+ * the page itself decides what a visitor sees, from the API.
+ */
+export const WEB_PAGE_TABLE: Record<string, RouteSpec> = Object.fromEntries(
+  Object.entries({
+    '/': {},
+    '/archive_list': {},
+    '/home': {},
+    '/library': {},
+    '/topics/:slug': { slug: 'topic' },
+    '/library/publisher/:slug': { slug: 'publisher' },
+    '/library/book/:bookId': { bookId: 'book' },
+    '/library/view/:titleSafe/:bookId/*': { titleSafe: 'bookTitle', bookId: 'book', '*': 'chapterPath' },
+    '/login': {},
+    '/register': {},
+    '/welcome/topics': {},
+    '/u': {},
+    '/u/shortcuts': {},
+    '/search': {},
+    '/noresults': {},
+    '/forgot-password': {},
+    '/reset-password': {},
+    '/setup': {},
+    '/newsletter/unsubscribe': {},
+    '/subscribe': {},
+    '/teams/new': {},
+    '/teams/join': {},
+    '/c/*': { '*': 'playlistPage' },
+    '/live-training': {},
+    '/live-training/courses/:slug/:courseId': { slug: 'nobody', courseId: 'nobody' },
+    '/admin/*': { '*': 'adminPage' },
+    '/*': { '*': 'nobody' },
+  } as Record<string, Record<string, string>>).map(([url, params]): [string, RouteSpec] => [`GET ${url}`, { access: 'public', served: 'page', params }]),
+);
+
+/** The web app's build files as the static plugin registers them (the world serves the stand-in build). */
+export const WEB_FILE_TABLE: Record<string, RouteSpec> = Object.fromEntries(SERVED_BUILD_FILES.map((f): [string, RouteSpec] => [`GET /${f}`, { access: 'public', served: 'file' }]));
+
 export const UNSAFE = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
 
 export interface TableRoute extends RouteSpec {
@@ -237,7 +302,8 @@ export interface TableRoute extends RouteSpec {
   url: string;
 }
 
-export const ROUTES: TableRoute[] = Object.entries(ROUTE_TABLE).map(([key, spec]) => {
+/** Every route the suite attacks: the app's, the scripted origin's, the web app's pages and build files. */
+export const ROUTES: TableRoute[] = Object.entries({ ...ROUTE_TABLE, ...SCRIPTED_ROUTE_TABLE, ...WEB_PAGE_TABLE, ...WEB_FILE_TABLE }).map(([key, spec]) => {
   const [method, url] = key.split(' ') as [string, string];
   return { key, method, url, ...spec };
 });

@@ -1,7 +1,10 @@
 /**
- * The attack suite's world: the real app on one engine with a hostile book and a video, a signed-in client for every
- * role, and a victim reader whose objects (a playlist, a note, a team with an invitation) carry VICTIM_MARK, so that
- * an answer leaking them is seen whatever its shape. `fill` gives each route's path, query and body from the table.
+ * The attack suite's world: the real app on one engine with a hostile book, a video and a scripted title, its
+ * scripted origin and a stand-in web build (so that the scripted origin's listener, the web app's pages and its
+ * build's files are attacked too), a signed-in client for every role, and a victim reader whose objects (a playlist,
+ * a note, a team with an invitation, a scripted frame opened in their browser) carry VICTIM_MARK or are theirs alone,
+ * so that an answer leaking them is seen whatever its shape. `fill` gives each route's path, query and body from
+ * the table.
  */
 import path from 'node:path';
 import { AUTH_TOKEN_HEADER, annotationPaths, teamPaths } from '@lectern/core';
@@ -9,6 +12,8 @@ import { sql } from 'kysely';
 import { startTestApp, type Engine, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { hostileFilesEpub } from '../fixtures/hostile-files.ts';
+import { scriptedEpub } from '../fixtures/scripted.ts';
+import { makeWebDist } from '../helpers/web-dist.ts';
 import { epubBook } from '../ingest/helpers.ts';
 import { fillPath, type TableRoute } from './route-table.ts';
 
@@ -26,6 +31,10 @@ export interface World {
   tokens: Record<Role, string>;
   victim: TestClient;
   victimToken: string;
+  /** each role's browser on the scripted origin (holding no frame of the victim's) */
+  scripted: Record<Role, TestClient>;
+  /** the victim's browser on the scripted origin, bound to the frame it opened */
+  scriptedVictim: TestClient;
   /** the world objects route-table params name */
   objects: Record<string, string>;
   /** a new session of a role's account (for sign-out, which ends the one it is sent with) */
@@ -50,9 +59,20 @@ async function signedIn(t: TestApp, email: string, status: 'trial' | 'subscriber
   return client;
 }
 
+/** The scripted origin's address in the world (never listened on: its listener is reached by inject). */
+export const SCRIPTED_ORIGIN = 'http://books.localhost:8181';
+
 export async function buildWorld(engine: Engine): Promise<World> {
-  // debug mode: POST /debug/ is registered; a sign-in limit the suite never reaches
-  const t = await startTestApp(engine, { debugMode: true, loginRateLimit: 100_000 });
+  // debug mode: POST /debug/ is registered; a sign-in limit the suite never reaches; a scripted origin; a web build
+  const web = makeWebDist();
+  const started = await startTestApp(engine, { debugMode: true, loginRateLimit: 100_000, scriptedOrigin: SCRIPTED_ORIGIN, scriptedPort: 0, webDist: web.dir });
+  const t: TestApp = {
+    ...started,
+    close: async () => {
+      await started.close();
+      web.remove();
+    },
+  };
   // three chapters: the third is past the sample, for readers only
   const words = `<p>${'Words of a chapter, read through. '.repeat(40)}</p>`;
   const book = await t.lectern.services.importer.importBytes(
@@ -67,6 +87,7 @@ export async function buildWorld(engine: Engine): Promise<World> {
   );
   const hostile = await t.lectern.services.importer.importBytes(hostileFilesEpub(), 'hostile.epub');
   const video = await t.lectern.services.importer.importPaths([path.join(import.meta.dirname, '..', 'fixtures', 'media', 'clip.mp4')]);
+  const scriptedBook = await t.lectern.services.importer.importBytes(scriptedEpub(), 'scripted.epub', { allowScripts: true });
   const clients = {
     anonymous: new TestClient(t.lectern.app),
     trial: await signedIn(t, EMAILS.trial, 'trial'),
@@ -83,6 +104,17 @@ export async function buildWorld(engine: Engine): Promise<World> {
 
   const victim = await signedIn(t, `${VICTIM_MARK}@example.com`, 'subscriber');
   const victimToken = (await victim.get(annotationPaths.token())).body;
+  // the victim reads the scripted title: says yes to its scripts, gets a frame's address, opens it in their browser
+  const consent = await victim.request('PUT', `/api/v1/book/${scriptedBook.book_id}/scripts-consent/`, { json: { allow: true } });
+  if (consent.statusCode !== 200) throw new Error(`the victim's consent: ${consent.statusCode} ${consent.body}`);
+  const frame = await victim.get(`/api/v1/book/${scriptedBook.book_id}/scripted-frame/?path=text%2Fone.xhtml`);
+  if (frame.statusCode !== 200) throw new Error(`the victim's scripted frame: ${frame.statusCode} ${frame.body}`);
+  const frameUrl = new URL(frame.json().url as string);
+  const [, , frameToken = '', ...frameRest] = frameUrl.pathname.split('/');
+  const scriptedVictim = new TestClient(t.lectern.scripted!);
+  const opened = await scriptedVictim.get(frameUrl.pathname);
+  if (opened.statusCode !== 200) throw new Error(`the victim's frame on the scripted origin: ${opened.statusCode} ${opened.body}`);
+  const scripted = Object.fromEntries(ROLES.map((role) => [role, new TestClient(t.lectern.scripted!)])) as Record<Role, TestClient>;
   const detail = (await victim.get(`/api/v1/book/${book.book_id}/`)).json();
   const chapterUrl = `/api/v1/book/${book.book_id}/chapter/three.xhtml`;
   const playlist = (await victim.post('/api/v2/collections/', { name: `${VICTIM_MARK} playlist`, description: VICTIM_MARK })).json();
@@ -136,6 +168,11 @@ export async function buildWorld(engine: Engine): Promise<World> {
     promo: promo.json().code ?? 'world-code',
     announcement: String(announcement.json().id),
     nobody: '999999',
+    scriptedBook: scriptedBook.book_id,
+    frameToken: decodeURIComponent(frameToken),
+    scriptedChapterPath: frameRest.map(decodeURIComponent).join('/'),
+    playlistPage: `collection/${playlist.id}`,
+    adminPage: 'titles',
   };
   const signIn = async (role: Role) => {
     const client = new TestClient(t.lectern.app);
@@ -143,7 +180,7 @@ export async function buildWorld(engine: Engine): Promise<World> {
     return client;
   };
   const fresh = (name: string) => signedIn(t, `${name}@example.com`, 'subscriber');
-  return { t, clients, tokens, victim, victimToken, objects, signIn, fresh };
+  return { t, clients, tokens, victim, victimToken, scripted, scriptedVictim, objects, signIn, fresh };
 }
 
 /**
@@ -159,6 +196,12 @@ export function requestOf(world: World, route: TableRoute, extra: Record<string,
   const holes = (s: string) => s.replace(/\{(\w+)\}/g, (_m, name: string) => value(name));
   const query = route.query ? `?${new URLSearchParams(Object.entries(route.query).map(([k, v]): [string, string] => [k, holes(v)]))}` : '';
   return { url: url + query, body: body === undefined ? undefined : JSON.parse(holes(JSON.stringify(body))) };
+}
+
+/** The client a role sends a route with: its browser on the scripted origin for that origin's routes. */
+export function clientOf(world: World, route: TableRoute, role: Role | 'victim'): TestClient {
+  if (route.served === 'scripted') return role === 'victim' ? world.scriptedVictim : world.scripted[role];
+  return role === 'victim' ? world.victim : world.clients[role];
 }
 
 /** Sends a route's request as a client (with the annotation store's token when the route is the store's). */
@@ -177,7 +220,7 @@ export function send(client: TestClient, route: TableRoute, req: { url: string; 
 const VOLATILE = new Set(['sessions', 'sign_in_attempts', 'analytics_events', 'kysely_migration', 'kysely_migration_lock', 'sqlite_sequence', 'job_claims', 'server_changes']);
 
 /** A fingerprint of every table's content (FTS shadow tables aside: they follow search_docs). */
-export async function snapshot(world: World): Promise<Record<string, string>> {
+export async function snapshot(world: Pick<World, 't'>): Promise<Record<string, string>> {
   const k = world.t.lectern.db.kysely;
   const out: Record<string, string> = {};
   if (world.t.lectern.db.engine === 'postgres') {
@@ -194,7 +237,7 @@ export async function snapshot(world: World): Promise<Record<string, string>> {
 }
 
 /** Every table's row count (the volatile ones and the logs that grow per request aside). */
-export async function rowCounts(world: World, skip: readonly string[] = []): Promise<Record<string, number>> {
+export async function rowCounts(world: Pick<World, 't'>, skip: readonly string[] = []): Promise<Record<string, number>> {
   const k = world.t.lectern.db.kysely;
   const names =
     world.t.lectern.db.engine === 'postgres'
