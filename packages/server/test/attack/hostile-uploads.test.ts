@@ -1,6 +1,6 @@
 /**
- * The attack suite's hostile books and media (issue 26), on both engines, through the real upload routes: the
- * operators' import (POST /api/v1/admin/import/) and a title's cover (PUT /api/v1/admin/titles/{id}/cover/). Readers
+ * The attack suite's hostile books and media (docs/decisions.md "The attack suite: hostile uploads…"), on both
+ * engines, through the real upload routes: the operators' import (POST /api/v1/admin/import/) and a title's cover (PUT /api/v1/admin/titles/{id}/cover/). Readers
  * upload nothing (their only bodies are JSON; route-table.ts marks every multipart route). Each file of the hostile
  * corpus (test/fixtures/hostile.ts) gets either
  * - a 4xx whose detail names the file and the reason, with nothing changed: no table but the two a refusal writes on
