@@ -306,12 +306,17 @@ async function main() {
         // that the page asked for neither.
         const profile = network.find((r) => r.url.endsWith('/u/information_for_javascript'));
         const playlists = network.find((r) => r.url.includes('/api/v2/collections/'));
-        if (reader ? (profile && profile.statusCode !== 200) || playlists?.statusCode !== 200 : profile || playlists) {
+        // (search asks for no playlist: its results carry no playlist controls, and the reader may open before the
+        // menus ask; for them the profile, in the page or asked, is the sign)
+        const menus = screen.name !== 'search' && screen.name !== 'reader';
+        if (reader ? (profile && profile.statusCode !== 200) || (menus && playlists?.statusCode !== 200) : profile || playlists) {
           throw new Error(`${label}: profile call ${profile?.statusCode ?? 'none'}, playlists ${playlists?.statusCode ?? 'none'}`);
         }
         if (screen.name === 'reader' && !network.some((r) => r.url.includes('/nest/epub/block/') && r.statusCode === 200)) {
           throw new Error(`${label}: no chapter block was fetched`);
         }
+        // (the signed-in page itself carries the search's first answer since h4's change, routes/web.ts: its request
+        // counts, as an API request would)
         if (screen.name === 'search' && !network.some((r) => r.url.includes('/search') && r.url.includes('whale') && r.statusCode === 200)) {
           throw new Error(`${label}: no search was answered`);
         }

@@ -148,17 +148,19 @@ function lazyStylesheets(): Plugin {
 
 /**
  * route-preloads.json beside index.html: for each address pattern of src/app/routeModules.ts, its page module's
- * own chunk and the stylesheets that chunk brings (not those the entry already loads). The server names them in that address's
- * index.html (packages/server/src/routes/web.ts), so a deep link fetches its page's code with the entry.
+ * chunk, the chunks it imports that the entry does not, and the stylesheets they bring (not those the entry loads).
+ * The server names them in that address's index.html (packages/server/src/routes/web.ts), so a deep link fetches
+ * its page's code with the entry.
  */
 function routePreloads(): Plugin {
   return {
     name: 'lectern-route-preloads',
     apply: 'build',
-    generateBundle(_options, bundle) {
+    // after Vite's own (it drops the chunks that only carried a stylesheet, which other chunks still list)
+    generateBundle: { order: 'post', handler(_options, bundle) {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
       const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-      // What the entry loads anyway (its static imports, the stylesheets they bring): never named again.
+      // What every page loads anyway (the entry's static imports, the stylesheets they bring): never named again.
       const entry = chunks.find((c) => c.isEntry);
       const initial = new Set<string>();
       const walk = (file: string) => {
@@ -167,6 +169,9 @@ function routePreloads(): Plugin {
         for (const f of byFile.get(file)?.imports ?? []) walk(f);
       };
       if (entry) walk(entry.fileName);
+      // and the schemas chunk, which index.html names for every page (preloadSchemas)
+      const schemas = chunks.find((c) => c.moduleIds.includes(SCHEMAS_ID));
+      if (schemas) walk(schemas.fileName);
       const cssOf = (files: Iterable<string>) =>
         [...files].flatMap((f) => [...((byFile.get(f) as { viteMetadata?: { importedCss: Set<string> } } | undefined)?.viteMetadata?.importedCss ?? [])]);
       const initialCss = new Set(cssOf(initial));
@@ -174,13 +179,23 @@ function routePreloads(): Plugin {
       for (const { path: pattern, module } of ROUTE_MODULES) {
         const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`/web/${module}`));
         if (!chunk) this.error(`routeModules.ts names ${module}, which is no chunk of its own: router.tsx must load it on demand`);
-        // The page's own chunk and stylesheets only, not the chunks it imports: those would join the entry's in the
-        // first burst, and with six requests per host at a time the entry's own came later (the playlists area
-        // named ten files: Lighthouse mobile 73 against 84 on its page, docs/performance.md).
-        out[pattern] = { js: [`/${chunk.fileName}`], css: cssOf([chunk.fileName]).filter((f) => !initialCss.has(f)).map((f) => `/${f}`) };
+        // The page's chunk and the chunks it imports that the entry does not load, with their stylesheets: the page
+        // renders nothing before all of them have run, and named only by the page's chunk they were asked for once
+        // the entry had run and routed, a chained round trip before the screen's first content (issue 21). Since
+        // the first paint needs no script (index.html), they no longer hold it up; once they held the entry's own
+        // files back (the playlists area named ten files with the entry's: Lighthouse mobile 73 against 84 on
+        // its page, docs/performance.md), listed after the entry's they come after them.
+        const own: string[] = [];
+        const walkOwn = (file: string) => {
+          if (initial.has(file) || own.includes(file) || !byFile.has(file)) return;
+          own.push(file);
+          for (const f of byFile.get(file)?.imports ?? []) walkOwn(f);
+        };
+        walkOwn(chunk.fileName);
+        out[pattern] = { js: own.map((f) => `/${f}`), css: [...new Set(cssOf(own))].filter((f) => !initialCss.has(f)).map((f) => `/${f}`) };
       }
       this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: JSON.stringify(out, null, 1) });
-    },
+    } },
   };
 }
 

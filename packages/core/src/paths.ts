@@ -4,11 +4,14 @@
  * paths with folders keep their slashes.
  */
 import type { ExportFormat } from './annotations.ts';
-import { ONBOARDING_LOCATION } from './constants.ts';
+import { CATALOG_PAGE_SIZE, ONBOARDING_LOCATION } from './constants.ts';
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 export const paths = {
+  /** The playlist calls as the web client makes them (library-playlists-account.md §7: base path /nest/api, service path /api/v2) */
+  collections: () => '/nest/api/api/v2/collections/',
+  collection: (id: string) => `/nest/api/api/v2/collections/${encodeURIComponent(id)}/`,
   /** GET /api/v1/book/: the catalog list (its `next` and `previous` links start here too) */
   bookList: () => '/api/v1/book/',
   bookApi: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/`,
@@ -190,3 +193,67 @@ export const marketingPaths = {
   /** the web page an email's unsubscribe link opens */
   unsubscribePage: (token: string) => `/newsletter/unsubscribe/?token=${encodeURIComponent(token)}`,
 } as const;
+
+/** What firstScreenRequests reads of a page's query (URLSearchParams has it; core has no DOM types). */
+export interface PageQuery {
+  get(name: string): string | null;
+  getAll(name: string): string[];
+  keys(): Iterable<string>;
+}
+
+/** A query string as URLSearchParams writes it (application/x-www-form-urlencoded), which is how the client asks. */
+function formQuery(params: [string, string][]): string {
+  const encode = (s: string) => encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return params.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
+}
+
+/**
+ * The API answers a signed-in reader's screen renders its first content from, as the web client asks for them (the
+ * same path and query string, byte for byte): the server writes them into that page (packages/server/src/routes/
+ * web.ts) and the client takes them instead of asking (packages/web/src/api/boot.ts). Issue 21, "Mobile Lighthouse":
+ * each screen's largest paint waited for one more round trip after the app had started. Only the addresses as a
+ * screen opens by default (the home, a playlist, a search with its words alone, the catalog unfiltered); any other
+ * asks as before.
+ */
+export function firstScreenRequests(pathname: string, query: PageQuery): string[] {
+  const only = (...names: string[]) => [...query.keys()].every((k) => names.includes(k));
+  if (pathname === searchPaths.homePage()) return [searchPaths.home(), marketingPaths.homeModules()];
+  if (pathname === '/library/' && only()) return [`${paths.bookList()}?${formQuery([['page', '1'], ['page_size', String(CATALOG_PAGE_SIZE.default)]])}`];
+  const playlist = /^\/c\/collection\/([^/]+)\/$/.exec(pathname);
+  if (playlist && only()) {
+    try {
+      // the light list first: the playlist's items are asked for once it has named the playlist
+      return [`${paths.collections()}?content=none`, paths.collection(decodeURIComponent(playlist[1]!))];
+    } catch {
+      return []; // not an address the app would have made
+    }
+  }
+  const q = query.get('q');
+  if (pathname === '/search/' && q && only('q') && query.getAll('q').length === 1) {
+    return [`${searchPaths.catalog()}?${formQuery([['q', q], ['page', '1'], ['sort', 'relevance']])}`];
+  }
+  return [];
+}
+
+/**
+ * The variant of a server-given cover address that title cards show (library-playlists-account.md §2: the 360h
+ * variant): a tenth of the bytes of the book's own cover.
+ */
+export function cardCoverUrl(url: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}h=360`;
+}
+
+/**
+ * The image a screen's first content shows first, from its first answers (firstScreenRequests): the catalog's first
+ * card's cover, as the card asks for it. The server names it in the page as a preload (routes/web.ts), so it loads
+ * beside the app's code instead of once the card has been rendered: on a phone that cover is the largest paint.
+ */
+export function firstScreenImages(answers: Readonly<Record<string, unknown>>): string[] {
+  const images: string[] = [];
+  for (const [url, answer] of Object.entries(answers)) {
+    if (!url.startsWith(`${paths.bookList()}?`)) continue;
+    const cover = (answer as { results?: { cover_image_url?: unknown }[] } | null)?.results?.[0]?.cover_image_url;
+    if (typeof cover === 'string' && cover.startsWith('/')) images.push(cardCoverUrl(cover));
+  }
+  return images;
+}

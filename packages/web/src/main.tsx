@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { renderApp } from './app/renderApp.ts';
 import { applyStylesheets } from './app/stylesheets.ts';
 import './styles/global.css';
 
@@ -8,7 +8,8 @@ const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 // The page's own shell stays on screen until the app's stylesheets apply: nothing renders unstyled.
 void applyStylesheets(document).then(() =>
-  createRoot(root).render(
+  renderApp(
+    root,
     <StrictMode>
       <App />
     </StrictMode>,

@@ -14,6 +14,8 @@ import {
   COOKIES,
   CSRF_HEADER,
   EARLY_BLOCK_GLOBAL,
+  firstScreenImages,
+  firstScreenRequests,
   highlightPrivacyAttributes,
   type HighlightPrivacySetting,
   isMediaFormat,
@@ -65,11 +67,13 @@ export function routePagesOf(indexHtml: string | null, webDist: string | null): 
   return (pathname) => routes.find((r) => r.pattern.test(pathname))?.html ?? indexHtml;
 }
 
+/** A value written inside a double-quoted attribute. */
+const escapeAttribute = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
 /** index.html with what the page declares on its document element (reader.md §4's highlight privacy). */
 export function withPageAttributes(indexHtml: string, attributes: Record<string, string>): string {
-  const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   const written = Object.entries(attributes)
-    .map(([name, value]) => (value === '' ? ` ${name}` : ` ${name}="${escape(value)}"`))
+    .map(([name, value]) => (value === '' ? ` ${name}` : ` ${name}="${escapeAttribute(value)}"`))
     .join('');
   return indexHtml.replace(/<html(?=[\s>])/i, `<html${written}`);
 }
@@ -138,15 +142,42 @@ export const EARLY_BLOCK_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(
  * block request's own answer (rights, samples, the §8 messages), as when the app asks. A page with the key is
  * `no-store`, as the key's own answer is: no cache, the browser's included, keeps it.
  */
-async function bootData(request: FastifyRequest, pathname: string, boot: BootDeps): Promise<{ html: string; secret: boolean }> {
+async function bootData(app: FastifyInstance, request: FastifyRequest, pathname: string, boot: BootDeps): Promise<{ html: string; secret: boolean }> {
   if (!request.cookies[COOKIES.session]) return { html: '', secret: false };
   const profile = await boot.profile(request);
   const address = profile ? readerAddressOf(pathname) : null;
   // (a failure here costs the reader only the head start: the app asks for all of it itself, and reports)
   const start = address ? await boot.readerStart(request, address.bookId).catch(() => null) : null;
   const reader = address && start && !isMediaFormat(start.format) ? { book_id: address.bookId, href: address.href, ...start } : undefined;
-  const data = `<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson({ profile, ...(reader ? { reader } : {}) })}</script>`;
+  const answers = profile ? await firstAnswers(app, request) : null;
+  // the first card's cover of the catalog, fetched beside the app's code (core's firstScreenImages)
+  const preloads = answers ? firstScreenImages(answers).map((url) => `<link rel="preload" as="image" href="${escapeAttribute(url)}" fetchpriority="high">`) : [];
+  const data = `${preloads.join('')}<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson({ profile, ...(answers ? { answers } : {}), ...(reader ? { reader } : {}) })}</script>`;
   return reader ? { html: `${data}\n    <script>${EARLY_BLOCK_SCRIPT}</script>`, secret: true } : { html: data, secret: false };
+}
+
+/**
+ * The answers the screen's first content is rendered from (core's firstScreenRequests: the home's sections, the
+ * catalog's first page, a search's first page), for a signed-in reader, keyed by the address the client asks them
+ * at: it takes them from the page instead of asking (issue 21, "Mobile Lighthouse": the largest paint waited for
+ * that round trip after the app had started). Each is asked of the app itself with the page request's cookies, so it
+ * passes every check the browser's own request would (session, rights, the recently viewed cookie) and is the same
+ * answer; only a 200 is written, anything else is left for the client to ask and handle as it always has.
+ */
+async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Promise<Record<string, unknown>> {
+  const at = request.url.indexOf('?');
+  const urls = firstScreenRequests(at < 0 ? request.url : request.url.slice(0, at), new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1)));
+  const answers: Record<string, unknown> = {};
+  await Promise.all(
+    urls.map(async (url) => {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (request.headers.cookie) headers.cookie = request.headers.cookie;
+      if (request.headers['user-agent']) headers['user-agent'] = request.headers['user-agent'];
+      const answer = await app.inject({ method: 'GET', url, headers });
+      if (answer.statusCode === 200 && String(answer.headers['content-type'] ?? '').startsWith('application/json')) answers[url] = answer.json();
+    }),
+  );
+  return answers;
 }
 
 export interface BootDeps {
@@ -208,7 +239,7 @@ export async function webRoutes(
     }
     let secret = false;
     if (withBoot) {
-      const data = await bootData(request, pathname, boot);
+      const data = await bootData(app, request, pathname, boot);
       html = html.replace(BOOT_MARKER, () => data.html);
       secret = data.secret;
     }

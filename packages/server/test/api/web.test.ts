@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
-import { BOOT_DATA_ID, decryptChapter, EARLY_BLOCK_GLOBAL } from '@lectern/core';
+import { BOOT_DATA_ID, cardCoverUrl, decryptChapter, EARLY_BLOCK_GLOBAL } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOT_MARKER, EARLY_BLOCK_SCRIPT, EARLY_BLOCK_SCRIPT_SOURCE, readerAddressOf } from '../../src/routes/web.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -177,6 +177,8 @@ describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => 
     );
     t = await startTestApp(engine, { webDist: dist });
     await t.lectern.services.accounts.createUser({ email: 'boot@example.com', password: 'a long enough password', status: 'subscriber', username: hostile, team: hostile });
+    // titles with covers, so the screens' answers hold something
+    await importSamples(t.lectern);
   });
   afterAll(async () => {
     await t.close();
@@ -197,7 +199,7 @@ describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => 
     expect(page.headers['cache-control']).toBe('private, no-cache');
     expect(page.headers['vary']).toMatch(/cookie/i);
     const profile = await client.get('/u/information_for_javascript');
-    expect(bootOf(page.body)).toEqual({ profile: profile.json() });
+    expect((bootOf(page.body) as { profile: unknown }).profile).toEqual(profile.json());
     expect((bootOf(page.body) as { profile: { username: string } }).profile.username).toBe(hostile);
     // one script element only: the name's `</script>` and `<script>` are escapes in the JSON
     expect(page.body.match(/<script/g)).toHaveLength(1);
@@ -206,6 +208,60 @@ describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => 
     expect(page.body).toContain('\\u003c/script\\u003e');
     expect(page.body).not.toContain('\u2028');
     expect(page.body.endsWith('</body></html>')).toBe(true);
+  });
+
+  it("writes the answers the screen's first content is made of, as the API gives them to this reader", async () => {
+    const client = new TestClient(t.lectern.app);
+    await client.login('boot@example.com', 'a long enough password');
+    const answersOf = async (page: string) => {
+      const res = await client.get(page);
+      expect(res.statusCode).toBe(200);
+      return (bootOf(res.body) as { answers: Record<string, unknown> }).answers;
+    };
+    const api = async (url: string) => {
+      const res = await client.get(url);
+      expect(res.statusCode, url).toBe(200);
+      return res.json() as unknown;
+    };
+    // keyed by the address the web client asks (core's firstScreenRequests; packages/web/test/first-answers.test.tsx)
+    expect(await answersOf('/home/')).toEqual({ '/api/v2/home/': await api('/api/v2/home/'), '/api/v1/home/modules/': await api('/api/v1/home/modules/') });
+    const list = '/api/v1/book/?page=1&page_size=24';
+    expect(await answersOf('/library/')).toEqual({ [list]: await api(list) });
+    const search = '/api/v2/search/?q=whale+song&page=1&sort=relevance';
+    expect(await answersOf('/search/?q=whale%20song')).toEqual({ [search]: await api(search) });
+    // a playlist: the light list, then the playlist; another reader's playlist is not written (the API says 404)
+    const made = (await client.post('/api/v2/collections/', { name: 'Whales', description: '' })).json() as { id: string };
+    const light = '/nest/api/api/v2/collections/?content=none';
+    const mine = `/nest/api/api/v2/collections/${made.id}/`;
+    expect(await answersOf(`/c/collection/${made.id}/`)).toEqual({ [light]: await api(light), [mine]: await api(mine) });
+    const other = new TestClient(t.lectern.app);
+    await t.lectern.services.accounts.createUser({ email: `boot-other-${engine}@example.com`, password: 'a long enough password', status: 'subscriber' });
+    await other.login(`boot-other-${engine}@example.com`, 'a long enough password');
+    const theirs = (await other.get(`/c/collection/${made.id}/`)).body;
+    expect(Object.keys((bootOf(theirs) as { answers: Record<string, unknown> }).answers)).toEqual([light]);
+    expect(theirs).not.toContain('Whales');
+    // any other address, or a screen opened filtered, asks for its own as before
+    for (const page of ['/library/?sort=recent', '/search/?q=whale&sort=newest', '/u', '/c/', '/library/view/x/y/z.xhtml']) expect(await answersOf(page), page).toEqual({});
+    // the answers are this reader's: the home's modules say what this account dismissed
+    expect((await client.post('/api/v1/home/dismissals/', { module: 'tutorial' })).statusCode).toBeLessThan(300);
+    expect((await answersOf('/home/'))['/api/v1/home/modules/']).toMatchObject({ dismissed: ['tutorial'] });
+  });
+
+  it("names the catalog's first cover, as its card asks for it, for the page to fetch beside the app's code", async () => {
+    const client = new TestClient(t.lectern.app);
+    await client.login('boot@example.com', 'a long enough password');
+    const list = (await client.get('/api/v1/book/?page=1&page_size=24')).json() as { results: { cover_image_url: string | null }[] };
+    const cover = list.results[0]?.cover_image_url;
+    expect(cover, 'the first title of the sample library has a cover').toBeTruthy();
+    const page = (await client.get('/library/')).body;
+    const named = [...page.matchAll(/<link rel="preload" as="image" href="([^"]*)" fetchpriority="high">/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    expect(named).toEqual([cardCoverUrl(cover!)]);
+    const image = await client.get(named[0]!);
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toMatch(/^image\//);
+    // no other screen names one, nor the catalog for a visitor
+    for (const other of ['/home/', '/search/?q=whale', '/library/?sort=recent']) expect((await client.get(other)).body, other).not.toContain('as="image"');
+    expect((await new TestClient(t.lectern.app).get('/library/')).body).not.toContain('as="image"');
   });
 
   it('writes nothing for a visitor, and a null profile for a session that has gone', async () => {

@@ -69,6 +69,7 @@ import {
   analyticsPaths,
   type AnalyticsEventInput,
 } from '@lectern/core';
+import { takeBootAnswer } from './boot.ts';
 import { csrfToken as readCsrfCookie } from './cookies.ts';
 
 /** What /api/v1/metadata/ answers per item: the fields asked for, api_url always. */
@@ -215,9 +216,9 @@ const PROFILE_PATH = '/u/information_for_javascript';
  * Playlist calls (library-playlists-account.md §7): base path /nest/api, service path /api/v2, and
  * `Accept: application/json` with the version parameter v2.
  */
-const COLLECTIONS_PATH = '/nest/api/api/v2/collections/';
+const COLLECTIONS_PATH = paths.collections();
 const V2_ACCEPT = 'application/json; version=v2';
-const collectionPath = (id: string) => `${COLLECTIONS_PATH}${encodeURIComponent(id)}/`;
+const collectionPath = paths.collection;
 const QUEUE_PATH = '/api/v1/queue-simple/';
 
 /** Browser storage keys of spec §3 for the cached playlist list and the ETag it came with. */
@@ -292,20 +293,28 @@ export function createApiClient(options: ApiClientOptions = {}) {
       if (token) headers[CSRF_HEADER] = token;
     }
 
+    // The screen's first answer may have come with the page (api/boot.ts): taken as the server's answer (fresher
+    // than a copy kept with its ETag: a conditional list takes it as a 200), checked as every answer is.
+    const fromPage = method === 'GET' && opts.body === undefined && !opts.answer ? takeBootAnswer(url.slice(baseUrl.length)) : null;
     let response: Response;
-    try {
-      response = await (opts.answer ?? fetch(url, {
-        method,
-        headers,
-        credentials: 'same-origin',
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-        signal: opts.signal,
-        ...(opts.cache ? { cache: opts.cache } : {}),
-        ...(opts.keepalive ? { keepalive: true } : {}),
-      }));
-    } catch (e) {
-      if ((e as Error)?.name === 'AbortError') throw e;
-      throw new ApiError(0, MESSAGES.contentRequestFailed, {}, url);
+    if (fromPage) {
+      response = new Response(JSON.stringify(fromPage.json), { status: 200, headers: { 'content-type': 'application/json' } });
+    } else {
+      try {
+        response = await (opts.answer ??
+          fetch(url, {
+            method,
+            headers,
+            credentials: 'same-origin',
+            body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+            signal: opts.signal,
+            ...(opts.cache ? { cache: opts.cache } : {}),
+            ...(opts.keepalive ? { keepalive: true } : {}),
+          }));
+      } catch (e) {
+        if ((e as Error)?.name === 'AbortError') throw e;
+        throw new ApiError(0, MESSAGES.contentRequestFailed, {}, url);
+      }
     }
 
     const text = await response.text();

@@ -53,10 +53,5 @@ export function toAppPath(url: string): string {
   return url;
 }
 
-/**
- * The variant of a server-given cover address that title cards show (library-playlists-account.md §2: the 360h
- * variant): a tenth of the bytes of the book's own cover.
- */
-export function cardCoverUrl(url: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}h=360`;
-}
+/** Core's: the server names the first card's cover in the catalog's page with it (routes/web.ts). */
+export { cardCoverUrl } from '@lectern/core';

@@ -4,7 +4,7 @@
  * live in the address (`?sort=recent&format=document`), so they survive a reload and can be shared. Pages follow
  * the answer's `next` link through "Load more".
  */
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { CATALOG_SORTS, CONTENT_FORMATS, paths, type CatalogSort, type ContentFormat } from '@lectern/core';
 import { FilterPill } from '../../components/FilterPill.tsx';
@@ -151,8 +151,15 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
   const catalog = useCatalog(filter);
   const topics = useTopics();
   const publisher = usePublisher(slug, kind === 'publisher');
-  const titles = useMemo(() => catalog.data?.pages.flatMap((p) => p.results) ?? [], [catalog.data]);
-  const count = catalog.data?.pages[0]?.count ?? 0;
+  // The cards are rendered in slices (a deferred render), not in the one task the answer arrived in: a query's
+  // answer re-renders synchronously, and a page of cards at once was a long task on a phone (issue 21).
+  // (with the filter they are for: another order's or format's cards are never shown, not even for one render)
+  const current = useMemo(() => ({ filter, data: catalog.data }), [filter, catalog.data]);
+  const deferred = useDeferredValue(current);
+  const pages = deferred.filter === filter ? deferred.data : undefined;
+  const titles = useMemo(() => pages?.pages.flatMap((p) => p.results) ?? [], [pages]);
+  // (with the cards: a count line alone first would push the skeleton down, a layout shift)
+  const count = pages?.pages[0]?.count ?? 0;
 
   let heading = 'Library';
   let eyebrow: string | null = null;
@@ -197,7 +204,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
       {kind === 'topic' ? <TransformationPlaylists topic={slug} userKey={profile?.user_uuid ?? ''} /> : null}
       <ListControls sort={sort} format={format} onChange={options.change} />
 
-      {catalog.isPending ? (
+      {catalog.isPending || (catalog.isSuccess && !pages) ? (
         <TitleGridSkeleton />
       ) : catalog.isError && !titles.length ? (
         <ErrorState message={catalog.error.message} onRetry={() => void catalog.refetch()} retrying={catalog.isRefetching} />

@@ -9,7 +9,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { HOME_MESSAGES, HOME_ROW_SIZE, paths, type ContentMetadata, type HomeResponse } from '@lectern/core';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
@@ -53,6 +53,12 @@ export function HomePage() {
     enabled: !sessionLoading,
     staleTime: 30_000,
   });
+  // The sections' cards are rendered in slices (a deferred render), not in the one task the answer arrived in: a
+  // query's answer re-renders synchronously, and the whole dashboard at once was a long task on a phone (issue 21).
+  // (with the reader it is for: another reader's dashboard is never shown, not even for one render)
+  const current = useMemo(() => ({ userKey, data: home.data }), [userKey, home.data]);
+  const deferred = useDeferredValue(current);
+  const shown = deferred.userKey === userKey ? deferred.data : undefined;
   const modules = useHomeModules(userKey, !sessionLoading && Boolean(profile));
   const [dropped, setDropped] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
@@ -89,8 +95,9 @@ export function HomePage() {
         <ErrorState message={HOME_MESSAGES.loadFailed} onRetry={() => void home.refetch()} retrying={home.isRefetching} />
       </div>
     );
+  if (!shown) return <HomeSkeleton />;
 
-  const data = home.data;
+  const data = shown;
   const sections = data.sections
     .map((s) => (s.key === 'recommended' ? { ...s, titles: s.titles.filter((t) => !dropped.has(t.book_id)) } : s))
     .filter((s) => s.titles.length > 0);
