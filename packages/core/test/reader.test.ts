@@ -85,7 +85,7 @@ describe('reader settings limits (clamped)', () => {
   it('always lands inside the limits whatever is stored', () => {
     fc.assert(
       fc.property(fc.record({ font_size: fc.anything(), column_width: fc.anything(), brightness: fc.anything(), zoom_factor: fc.anything(), reading_mode: fc.anything(), pagination: fc.anything() }), (raw) => {
-        const p = normalizePreferences(raw as never);
+        const p = normalizePreferences(raw);
         const L = READER_LIMITS;
         expect(p.font_size).toBeGreaterThanOrEqual(L.fontSize.min);
         expect(p.font_size).toBeLessThanOrEqual(L.fontSize.max);

@@ -387,7 +387,8 @@ export async function buildApp(config: Config): Promise<Lectern> {
     ).catch((err: Error) =>
       app.log.error({ err }, 'deleting expired sessions, sign-in counters and old analytics events failed'),
     );
-  const purgeTimer = setInterval(purge, SESSION_PURGE_INTERVAL_MS).unref();
+  // Each timer's run catches and logs its own failure, so nothing waits on its promise: `void` on purpose.
+  const purgeTimer = setInterval(() => void purge(), SESSION_PURGE_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void (await purge()));
   app.addHook('onClose', async () => clearInterval(purgeTimer));
   // Trials and paid periods end on time without a request: every minute, and at start (what a stopped server
@@ -397,12 +398,12 @@ export async function buildApp(config: Config): Promise<Lectern> {
       jobOnce('trial and subscription expiry', SUBSCRIPTION_CHECK_INTERVAL_MS, () => services.subscriptions.runDue()).catch((err: Error) => app.log.error({ err }, 'ending trials and paid periods failed')),
       jobOnce('team renewals and expiry', SUBSCRIPTION_CHECK_INTERVAL_MS, () => services.teams.runDue()).catch((err: Error) => app.log.error({ err }, "renewing and ending teams' subscriptions failed")),
     ]);
-  const dueTimer = setInterval(runDue, SUBSCRIPTION_CHECK_INTERVAL_MS).unref();
+  const dueTimer = setInterval(() => void runDue(), SUBSCRIPTION_CHECK_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void (await runDue()));
   // The newsletter of new titles: looked at hourly and at start, sent when NEWSLETTER_DAYS have passed since the last.
   const newsletter = () =>
     jobOnce('newsletter of new titles', NEWSLETTER_CHECK_INTERVAL_MS, () => services.marketing.runDue()).catch((err: Error) => app.log.error({ err }, 'sending the newsletter failed'));
-  const newsletterTimer = setInterval(newsletter, NEWSLETTER_CHECK_INTERVAL_MS).unref();
+  const newsletterTimer = setInterval(() => void newsletter(), NEWSLETTER_CHECK_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void (await newsletter()));
   app.addHook('onClose', async () => clearInterval(newsletterTimer));
   // Titles imported before search existed are indexed in the background after start (idempotent).
@@ -416,7 +417,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
     jobRun('new editions made elsewhere', CATALOG_CHANGES_POLL_MS, () => Promise.all([services.catalogChanges.poll(), services.serverChanges.poll()])).catch((err: Error) =>
       app.log.error({ err }, 'reading changes made elsewhere failed'),
     );
-  const changesTimer = setInterval(pollChanges, CATALOG_CHANGES_POLL_MS).unref();
+  const changesTimer = setInterval(() => void pollChanges(), CATALOG_CHANGES_POLL_MS).unref();
   app.addHook('onReady', async () => void (await pollChanges()));
   app.addHook('onClose', async () => clearInterval(changesTimer));
   // This server's import worker takes queued imports, its own uploads' and (sharing the upload area) the others'.

@@ -80,7 +80,7 @@ export function openingPart(html: string, textLength: number): string {
   };
   walk(document.children);
   if (stop) dropFrom((stop as { node: DomNode; drop: 'from' | 'after' }).node, (stop as { drop: 'from' | 'after' }).drop);
-  return DomUtils.getOuterHTML(document.children as DomNode[], { encodeEntities: 'utf8' });
+  return DomUtils.getOuterHTML(document.children, { encodeEntities: 'utf8' });
 }
 
 /** Removes everything after `node` in document order (and `node` itself for 'from'). */
@@ -94,7 +94,7 @@ function dropFrom(node: DomNode, drop: 'from' | 'after'): void {
     }
   };
   removeSiblingsAfter(node);
-  for (let parent = node.parent; parent && parent.type !== 'root'; parent = parent.parent) removeSiblingsAfter(parent as DomNode);
+  for (let parent = node.parent; parent && parent.type !== 'root'; parent = parent.parent) removeSiblingsAfter(parent);
   if (drop === 'from') DomUtils.removeElement(node);
 }
 

@@ -33,7 +33,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // An HTTP error's own headers go with it: a 416 from @fastify/send carries `Content-Range: bytes */size`, which
     // tells a player the file's length (RFC 9110 §15.5.17).
     const headers = (err as { headers?: unknown }).headers;
-    if (headers && typeof headers === 'object') reply.headers(headers as Record<string, string>);
+    if (headers && typeof headers === 'object') reply.headers(headers);
     return reply.status(status).send({ detail: err.message });
   });
 }

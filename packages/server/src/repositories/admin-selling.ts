@@ -24,7 +24,7 @@ export class AdminSellingRepository {
     if (f.status) q = q.where('i.status', '=', f.status);
     if (f.contains) q = q.where(sql<boolean>`lower(u.email) like ${likeContains(f.contains)} escape '\\'`);
     if (f.after !== undefined) q = q.where('i.id', '<', f.after);
-    return q.orderBy('i.id', 'desc').limit(f.limit + 1).execute() as Promise<InvoiceListRow[]>;
+    return q.orderBy('i.id', 'desc').limit(f.limit + 1).execute();
   }
 
   private teamsQuery() {
@@ -64,6 +64,6 @@ export class AdminSellingRepository {
       .select(['u.uuid', 'u.email', 't.name as team_name'])
       .where('i.promotion_code', '=', code);
     if (f.after !== undefined) q = q.where('i.id', '<', f.after);
-    return q.orderBy('i.id', 'desc').limit(f.limit + 1).execute() as Promise<InvoiceListRow[]>;
+    return q.orderBy('i.id', 'desc').limit(f.limit + 1).execute();
   }
 }

@@ -414,7 +414,7 @@ export class CatalogRepository {
       ])
       .where('c.title_id', '=', titleId)
       .where('c.full_path', '=', fullPath)
-      .executeTakeFirst() as Promise<ChapterWithNeighbours | undefined>;
+      .executeTakeFirst();
   }
 
   findResource(titleId: number, fullPath: string): Promise<ResourceRow | undefined> {

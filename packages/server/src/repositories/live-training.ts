@@ -60,7 +60,7 @@ export class LiveTrainingRepository {
       .select(['slug', (eb) => eb.fn.min('name').as('name')])
       .groupBy('slug')
       .orderBy('name')
-      .execute() as Promise<{ slug: string; name: string }[]>;
+      .execute();
   }
 
   /** These courses' events in start order; only those not over at `notOverAt` when given. */

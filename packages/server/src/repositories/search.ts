@@ -103,7 +103,7 @@ export class SearchRepository {
                 setweight(to_tsvector('lectern', ${indexed(r.people)}), 'B') ||
                 setweight(to_tsvector('lectern', ${indexed(r.subjects)}), 'C') ||
                 setweight(to_tsvector('lectern', ${indexed(`${r.description} ${r.body}`)}), 'D')`,
-            })) as never,
+            })),
           )
           .execute();
       }

@@ -213,10 +213,12 @@ export async function webRoutes(
       preCompressed: true,
       // Source maps are not served (the build writes them for whoever reads a stack trace on the machine).
       globIgnore: ['**/*.br', '**/*.gz', '**/*.map', '**/route-preloads.json'],
-      setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlOf(filePath)),
+      setHeaders: (reply, filePath) => {
+        reply.header('cache-control', cacheControlOf(filePath));
+      },
     });
   }
-  const indexHtml = hasWeb ? withPageAttributes(fs.readFileSync(indexFile!, 'utf8'), highlightPrivacyAttributes(page.highlightPrivacy ?? 'private')) : null;
+  const indexHtml = hasWeb ? withPageAttributes(fs.readFileSync(indexFile, 'utf8'), highlightPrivacyAttributes(page.highlightPrivacy ?? 'private')) : null;
   const withForms = indexHtml?.includes(NOSCRIPT_MARKER) ?? false;
   const withBoot = indexHtml?.includes(BOOT_MARKER) ?? false;
   const pageHtml = routePagesOf(indexHtml, webDist);

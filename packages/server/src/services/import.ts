@@ -12,7 +12,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { authorSortKey, type ImportReport, isMediaFormat, slugify, titleSortKey, workKey } from '@lectern/core';
-import type { ChapterRow, Flag, TitleRow } from '../db/schema.ts';
+import type { ChapterRow, TitleRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { storedOverlay } from '../ingest/media-overlays.ts';
 import { storedSide, type ChapterRendition, type TitleRendition } from '../ingest/rendition.ts';
@@ -637,8 +637,8 @@ async function editionOf(
     content: c.html,
     stylesheets: JSON.stringify(c.stylesheets),
     text_length: c.mediaType === 'application/pdf' ? c.textLength : c.renderedTextLength,
-    as_sample: (index === sampleIndex ? 1 : 0) as Flag,
-    is_public: 0 as Flag,
+    as_sample: (index === sampleIndex ? 1 : 0),
+    is_public: 0,
     sample_content: c.sampleContent,
     media_overlay: c.mediaOverlay ? storedOverlay(c.mediaOverlay) : null,
     root_attributes: c.root ? JSON.stringify(c.root) : null,
@@ -729,8 +729,8 @@ async function mediaEditionOf(
     content: p.html,
     stylesheets: '[]',
     text_length: p.textLength,
-    as_sample: 0 as Flag,
-    is_public: 0 as Flag,
+    as_sample: 0,
+    is_public: 0,
     sample_content: null,
     media_overlay: null,
     root_attributes: null,

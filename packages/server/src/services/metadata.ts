@@ -129,5 +129,5 @@ function parseFields(fields: string | undefined, known: readonly string[] = META
 function pick(meta: ContentMetadata, fields: string[]): Partial<ContentMetadata> {
   const out: Record<string, unknown> = {};
   for (const f of fields) out[f] = meta[f as keyof ContentMetadata];
-  return out as Partial<ContentMetadata>;
+  return out;
 }

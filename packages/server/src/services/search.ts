@@ -205,7 +205,7 @@ export class SearchService {
     const pageUrl = (n: number, from: Cursor | null) => {
       const params = new URLSearchParams({ q: query.q, page: String(n), page_size: String(query.page_size) });
       if (query.sort !== 'relevance') params.set('sort', query.sort);
-      for (const key of ['format', 'topic', 'publisher', 'language'] as const) if (query[key]) params.set(key, query[key]!);
+      for (const key of ['format', 'topic', 'publisher', 'language'] as const) if (query[key]) params.set(key, query[key]);
       if (from) params.set('after', formatCursor(from));
       return `${searchPaths.catalog()}?${params}`;
     };

@@ -170,7 +170,7 @@ export function parseQuery(raw: string, lastWordIsPrefix = false): ParsedQuery {
     last = m.index + m[0].length;
     const inside = m[1]!.match(WORD) ?? [];
     if (inside.length > 1) phrases.push(inside.slice(0, MAX_TERMS));
-    else if (inside.length === 1) words.push({ text: inside[0]!, prefix: false });
+    else if (inside.length === 1) words.push({ text: inside[0], prefix: false });
   }
   rest += text.slice(last);
   const tokens = [...rest.matchAll(/([\p{L}\p{N}]+)(\*)?/gu)];

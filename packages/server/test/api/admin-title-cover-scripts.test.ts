@@ -39,7 +39,7 @@ async function withTitle(engine: (typeof ENGINES)[number], overrides: Parameters
   const res = await creator.request('POST', adminPaths.import(), upload);
   expect(res.statusCode, res.body).toBe(201);
   const bookId = (res.json().imported as { book_id: string }[])[0]!.book_id;
-  return { t, admin, creator, reader: reader!, anon: new TestClient(t.lectern.app), bookId };
+  return { t, admin, creator, reader: reader, anon: new TestClient(t.lectern.app), bookId };
 }
 
 describe.each(ENGINES)('a title’s cover and scripts from the console on %s', (engine) => {

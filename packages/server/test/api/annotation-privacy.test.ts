@@ -57,7 +57,7 @@ describe.each(ENGINES)('highlight privacy on %s', (engine) => {
       const t = await start(setting);
       const { book_id } = await t.lectern.services.importer.importBytes(brokenChapterEpub(), 'broken.epub');
       const [reader] = await signedInSubscribers(t.lectern, ['ada@example.com']);
-      const token = (await reader!.get(annotationPaths.token())).body;
+      const token = (await reader.get(annotationPaths.token())).body;
       const prefix = annotationPaths.prefix('a-book', book_id, 'good.xhtml');
       const call = (method: 'POST' | 'PUT', url: string, payload: object) => t.lectern.app.inject({ method, url, headers: { [AUTH_TOKEN_HEADER]: token }, payload });
       // Annotator's default (no permissions): the world reads it; and a client asking for public outright.

@@ -359,7 +359,7 @@ describe.each(ENGINES)('annotation store on %s', (engine) => {
       expect(new Set(inBook.rows.map((r) => r.chapter_href)).size).toBeGreaterThan(1);
       const index = await store('GET', annotationPaths.annotations(prefix), { as: ada });
       expect(index.statusCode).toBe(200);
-      expect((index.json() as Annotation[]).map((r) => r.id).sort()).toEqual(inChapter.rows.map((r) => r.id).sort());
+      expect((index.json<Annotation[]>()).map((r) => r.id).sort()).toEqual(inChapter.rows.map((r) => r.id).sort());
     });
   });
 

@@ -102,7 +102,7 @@ describe.each(ENGINES)('catalog keyset paging on %s', (engine) => {
   it('pages a publisher and a topic within a publisher', async () => {
     const all = (await get('/api/v1/book/?page_size=100')).results;
     const publisher = all.find((b) => b.publishers.length)!;
-    const detail = (await anon.get(publisher.api_url)).json() as { publisher_entries: { slug: string }[] };
+    const detail = (await anon.get(publisher.api_url)).json<{ publisher_entries: { slug: string }[] }>();
     const pub = detail.publisher_entries[0]!.slug;
     const whole = await get(`/api/v1/book/?publisher=${pub}&page_size=100`);
     expect(whole.count).toBeGreaterThan(0);

@@ -59,11 +59,11 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
 
   it('answers the light list (?content=none: names and counts, no items) with its own ETag and 304', async () => {
     const [cy] = await signedInSubscribers(t.lectern, ['cy@example.com']);
-    const made = collectionSchema.parse((await cy!.post(api(cy!), { name: 'Light', description: 'd' })).json());
+    const made = collectionSchema.parse((await cy.post(api(cy), { name: 'Light', description: 'd' })).json());
     const [a, b] = [books[0]!, books[1]!];
-    expect((await cy!.post(api(cy!, `${made.id}/add-content/`), { content: [a.api_url, b.api_url, wotwChapter] })).statusCode).toBe(200);
-    const full = await cy!.get(api(cy!));
-    const light = await cy!.get(api(cy!, '?content=none'));
+    expect((await cy.post(api(cy, `${made.id}/add-content/`), { content: [a.api_url, b.api_url, wotwChapter] })).statusCode).toBe(200);
+    const full = await cy.get(api(cy));
+    const light = await cy.get(api(cy, '?content=none'));
     expect(light.statusCode, light.body).toBe(200);
     const summaries = collectionSummaryListSchema.parse(light.json());
     expect(light.body).not.toContain('api_url');
@@ -75,15 +75,15 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
     // its own ETag: one form's tag never gets a 304 for the other
     const tag = String(light.headers.etag);
     expect(tag).not.toBe(String(full.headers.etag));
-    expect((await cy!.get(api(cy!, '?content=none'), { 'if-none-match': tag })).statusCode).toBe(304);
-    expect((await cy!.get(api(cy!), { 'if-none-match': tag })).statusCode).toBe(200);
+    expect((await cy.get(api(cy, '?content=none'), { 'if-none-match': tag })).statusCode).toBe(304);
+    expect((await cy.get(api(cy), { 'if-none-match': tag })).statusCode).toBe(200);
     // a change makes it stale
-    expect((await cy!.post(api(cy!, `${made.id}/remove-content/`), { content: [b.api_url] })).statusCode).toBe(200);
-    const after = await cy!.get(api(cy!, '?content=none'), { 'if-none-match': tag });
+    expect((await cy.post(api(cy, `${made.id}/remove-content/`), { content: [b.api_url] })).statusCode).toBe(200);
+    const after = await cy.get(api(cy, '?content=none'), { 'if-none-match': tag });
     expect(after.statusCode).toBe(200);
     expect(collectionSummaryListSchema.parse(after.json()).find((p) => p.id === made.id)!.content_count).toBe(2);
     // any other value names the field
-    const bad = await cy!.get(api(cy!, '?content=all'));
+    const bad = await cy.get(api(cy, '?content=all'));
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('content');
     expect((await new TestClient(t.lectern.app).get('/api/v2/collections/?content=none')).statusCode).toBe(401);
@@ -91,16 +91,16 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
 
   it('says which of your playlists hold each address asked about, and nothing of others\'', async () => {
     const [dee, eli] = await signedInSubscribers(t.lectern, ['dee@example.com', 'eli@example.com']);
-    const one = collectionSchema.parse((await dee!.post(api(dee!), { name: 'One', description: '' })).json());
-    const two = collectionSchema.parse((await dee!.post(api(dee!), { name: 'Two', description: '' })).json());
+    const one = collectionSchema.parse((await dee.post(api(dee), { name: 'One', description: '' })).json());
+    const two = collectionSchema.parse((await dee.post(api(dee), { name: 'Two', description: '' })).json());
     const [a, b, c] = [books[0]!, books[1]!, books[2]!];
-    await dee!.post(api(dee!, `${one.id}/add-content/`), { content: [a.api_url, wotwChapter] });
-    await dee!.post(api(dee!, `${two.id}/add-content/`), { content: [a.api_url] });
+    await dee.post(api(dee, `${one.id}/add-content/`), { content: [a.api_url, wotwChapter] });
+    await dee.post(api(dee, `${two.id}/add-content/`), { content: [a.api_url] });
     // Eli holds b in a playlist of his own: Dee is not told
-    const his = collectionSchema.parse((await eli!.post(api(eli!), { name: 'His', description: '' })).json());
-    await eli!.post(api(eli!, `${his.id}/add-content/`), { content: [b.api_url] });
+    const his = collectionSchema.parse((await eli.post(api(eli), { name: 'His', description: '' })).json());
+    await eli.post(api(eli, `${his.id}/add-content/`), { content: [b.api_url] });
     const asked = [a.api_url, `http://lectern.test/nest/api${b.api_url}`, c.api_url.replace(/\/$/, ''), wotwChapter, 'not a content address'];
-    const res = await dee!.post(api(dee!, 'holding/'), { content: asked });
+    const res = await dee.post(api(dee, 'holding/'), { content: asked });
     expect(res.statusCode, res.body).toBe(200);
     const { results } = collectionHoldingSchema.parse(res.json());
     expect(Object.keys(results).sort()).toEqual([...asked].sort());
@@ -109,11 +109,11 @@ describe.each(ENGINES)('playlists, queue, metadata and progress on %s', (engine)
     expect(results[asked[2]!]).toEqual([]);
     expect(results[wotwChapter]).toEqual([one.id]);
     expect(results['not a content address']).toEqual([]);
-    const empty = await dee!.post(api(dee!, 'holding/'), { content: [] });
+    const empty = await dee.post(api(dee, 'holding/'), { content: [] });
     expect(empty.statusCode).toBe(400);
     expect(empty.body).toContain('content');
-    expect((await dee!.post(api(dee!, 'holding/'), { content: [a.api_url] }, { csrf: false })).statusCode).toBe(403);
-    expect((await new TestClient(t.lectern.app).post(api(dee!, 'holding/'), { content: [a.api_url] })).statusCode).toBe(401);
+    expect((await dee.post(api(dee, 'holding/'), { content: [a.api_url] }, { csrf: false })).statusCode).toBe(403);
+    expect((await new TestClient(t.lectern.app).post(api(dee, 'holding/'), { content: [a.api_url] })).statusCode).toBe(401);
   });
 
   it('hides another user\'s playlist behind a 404 for every call', async () => {

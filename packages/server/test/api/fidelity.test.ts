@@ -80,7 +80,7 @@ describe.each(ENGINES)('reading fidelity on %s', (engine) => {
     expect(ltr.json()[0].page_progression).toBe('ltr');
     const rtlBook = minimalEpub3({
       'OEBPS/content.opf': new TextDecoder()
-        .decode(unzipSync(minimalEpub3())['OEBPS/content.opf']!)
+        .decode(unzipSync(minimalEpub3())['OEBPS/content.opf'])
         .replace('<spine>', '<spine page-progression-direction="rtl">')
         .replace('urn:uuid:5a1e0c3e-0000-4000-8000-000000000001', 'urn:uuid:5a1e0c3e-0000-4000-8000-0000000000aa'),
     });
@@ -95,11 +95,11 @@ describe.each(ENGINES)('reading fidelity on %s', (engine) => {
       body: { class: 'chapter-body', id: 'styles-body', style: 'word-spacing: 1px' },
     };
     const [reader] = await signedInSubscribers(t.lectern, ['root@example.com']);
-    const block = await reader!.post('/nest/epub/block/', { book_id: bookId, hrefs: 'text/styles.xhtml' });
+    const block = await reader.post('/nest/epub/block/', { book_id: bookId, hrefs: 'text/styles.xhtml' });
     expect(block.json()[0].root_attributes).toEqual(expected);
-    const answer = await reader!.get(`/api/v1/book/${bookId}/chapter/text/styles.xhtml`);
+    const answer = await reader.get(`/api/v1/book/${bookId}/chapter/text/styles.xhtml`);
     expect(answer.json().root_attributes).toEqual(expected);
-    const plain = await reader!.post('/nest/epub/block/', { book_id: bookId, hrefs: 'text/equations.xhtml' });
+    const plain = await reader.post('/nest/epub/block/', { book_id: bookId, hrefs: 'text/equations.xhtml' });
     expect(plain.json()[0].root_attributes).toBeNull();
   });
 

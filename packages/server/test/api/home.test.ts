@@ -126,30 +126,30 @@ describe.each(ENGINES)('the home dashboard on %s', (engine) => {
     const [dan] = await signedInSubscribers(t.lectern, ['dan@example.com']);
     const [moby, alice, wotw] = [byTitle(/Moby-Dick/), byTitle(/Alice/), byTitle(/War of the Worlds/)];
     // added one at a time: each goes to the front
-    for (const b of [moby, alice, wotw]) expect((await dan!.request('POST', '/api/v1/queue-simple/', { json: [b.api_url] })).statusCode).toBe(200);
-    const queue = (await dan!.get('/api/v2/collections/')).json().find((c: { is_default: boolean }) => c.is_default) as { id: string; content: { api_url: string }[] };
+    for (const b of [moby, alice, wotw]) expect((await dan.request('POST', '/api/v1/queue-simple/', { json: [b.api_url] })).statusCode).toBe(200);
+    const queue = (await dan.get('/api/v2/collections/')).json().find((c: { is_default: boolean }) => c.is_default) as { id: string; content: { api_url: string }[] };
     expect(queue.content.map((i) => i.api_url)).toEqual([wotw.api_url, alice.api_url, moby.api_url]);
-    expect(titlesOf(await home(dan!), 'queue')).toEqual([wotw.title, alice.title, moby.title]);
+    expect(titlesOf(await home(dan), 'queue')).toEqual([wotw.title, alice.title, moby.title]);
     // the reader reorders it on the playlists page
     const order = [alice, moby, wotw];
-    const put = await dan!.request('PUT', `/api/v2/collections/${queue.id}/order/`, { json: { content: order.map((b) => b.api_url) } });
+    const put = await dan.request('PUT', `/api/v2/collections/${queue.id}/order/`, { json: { content: order.map((b) => b.api_url) } });
     expect(put.statusCode, put.body).toBe(200);
-    expect(titlesOf(await home(dan!), 'queue')).toEqual(order.map((b) => b.title));
+    expect(titlesOf(await home(dan), 'queue')).toEqual(order.map((b) => b.title));
   });
 
   it('shows a title in one row only: continue reading, then the queue, then what was viewed, before the general rows', async () => {
     const [eve] = await signedInSubscribers(t.lectern, ['eve@example.com']);
     const [moby, alice, wotw] = [byTitle(/Moby-Dick/), byTitle(/Alice/), byTitle(/War of the Worlds/)];
-    const detail = bookDetailSchema.parse((await eve!.get(moby.api_url)).json());
+    const detail = bookDetailSchema.parse((await eve.get(moby.api_url)).json());
     const chapter = detail.chapters.find((c) => c.as_sample) ?? detail.chapters[0]!;
-    const put = await eve!.request('PUT', `/api/v1/book/${encodeURIComponent(moby.book_id)}/position/`, { json: { locator: { href: chapter.full_path, progression: 0.3 } } });
+    const put = await eve.request('PUT', `/api/v1/book/${encodeURIComponent(moby.book_id)}/position/`, { json: { locator: { href: chapter.full_path, progression: 0.3 } } });
     expect(put.statusCode, put.body).toBe(200);
     // Moby-Dick is read on, queued, viewed lately, new and popular; Alice queued and viewed; The War of the Worlds viewed
-    expect((await eve!.request('POST', '/api/v1/queue-simple/', { json: [moby.api_url, alice.api_url] })).statusCode).toBe(200);
+    expect((await eve.request('POST', '/api/v1/queue-simple/', { json: [moby.api_url, alice.api_url] })).statusCode).toBe(200);
     const cookie = [moby, alice, wotw].map((b) => `${encodeURIComponent(b.book_id)}:title`).join('|');
     // a signed-in client sends its own cookies: the recently viewed one goes among them
-    eve!.cookies.set(RECENTLY_VIEWED_COOKIE, encodeURIComponent(cookie));
-    const h = await home(eve!);
+    eve.cookies.set(RECENTLY_VIEWED_COOKIE, encodeURIComponent(cookie));
+    const h = await home(eve);
     expect(titlesOf(h, 'continue_reading')).toEqual([moby.title]);
     expect(titlesOf(h, 'queue')).toEqual([alice.title]);
     expect(titlesOf(h, 'last_viewed'), JSON.stringify(h.sections.map((s) => [s.key, s.titles.map((b) => b.title)]))).toEqual([wotw.title]);

@@ -172,9 +172,9 @@ describe.each(ENGINES)('the marketing modules on %s', (engine) => {
     const books = pagedSchema(contentMetadataSchema).parse((await anon.get('/api/v1/book/?page_size=100')).json()).results;
     const topic = books.flatMap((b) => b.topics)[0]!;
     const collections = '/nest/api/api/v2/collections/';
-    const made = (await editor.post(collections, { name: 'From zero to reading', description: 'Three books, in order.' })).json() as { id: string };
+    const made = (await editor.post(collections, { name: 'From zero to reading', description: 'Three books, in order.' })).json<{ id: string }>();
     expect((await editor.post(`${collections}${made.id}/add-content/`, { content: books.slice(0, 3).map((b) => b.api_url) })).statusCode).toBe(200);
-    const theirs = (await bob.post(collections, { name: 'Mine', description: '' })).json() as { id: string };
+    const theirs = (await bob.post(collections, { name: 'Mine', description: '' })).json<{ id: string }>();
     const list = async (query = '') => transformationPlaylistListSchema.parse((await anon.get(`${marketingPaths.transformationPlaylists()}${query}`)).json()).results;
     expect(await list()).toEqual([]);
 
@@ -186,7 +186,7 @@ describe.each(ENGINES)('the marketing modules on %s', (engine) => {
     expect(unknown.statusCode).toBe(400);
     expect(Object.keys(unknown.json().errors)).toEqual(['topic']);
     expect(Object.keys((await publish(editor, made.id, {})).json().errors)).toEqual(['topic']);
-    const queue = ((await editor.get(collections)).json() as { id: string; is_default: boolean }[]).find((c) => c.is_default)!;
+    const queue = ((await editor.get(collections)).json<{ id: string; is_default: boolean }[]>()).find((c) => c.is_default)!;
     expect(Object.keys((await publish(editor, queue.id, { topic: topic.slug })).json().errors)).toEqual(['collection']);
     expect(await list()).toEqual([]);
 
@@ -202,7 +202,7 @@ describe.each(ENGINES)('the marketing modules on %s', (engine) => {
     expect(shown).toHaveLength(1);
     expect(shown[0]).toMatchObject({ id: made.id, name: 'From zero to reading', description: 'Three books, in order.', topic: { slug: topic.slug, name: topic.name }, count: 3 });
     // in the playlist's own order, as its page shows it
-    const own = (await editor.get(`${collections}${made.id}/`)).json() as { content: { api_url: string }[] };
+    const own = (await editor.get(`${collections}${made.id}/`)).json<{ content: { api_url: string }[] }>();
     expect(shown[0]!.titles.map((b) => b.api_url)).toEqual(own.content.map((c) => c.api_url));
     expect((await list(`?topic=${topic.slug}`)).map((p) => p.id)).toEqual([made.id]);
     expect(await list('?topic=no-such-topic')).toEqual([]);

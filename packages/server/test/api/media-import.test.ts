@@ -150,7 +150,7 @@ describe.each(ENGINES)('media import on %s', (engine) => {
     expect(chapters[1]!.content).toContain('<p data-start="2.000">The second shows the sea &amp; the rocks.</p>');
 
     const [reader] = await signedInSubscribers(t.lectern, [`course-${engine}@example.com`]);
-    const res = await reader!.get(`${searchPaths.catalog()}?q=lighthouses`);
+    const res = await reader.get(`${searchPaths.catalog()}?q=lighthouses`);
     expect(res.statusCode, res.body).toBe(200);
     const found = catalogSearchResponseSchema.parse(res.json());
     expect(found.results.map((r) => r.metadata.title)).toContain('Course');
@@ -248,7 +248,7 @@ describe.each(ENGINES)('media import on %s', (engine) => {
       ]),
     );
     expect(res.statusCode, res.body).toBe(201);
-    const report = res.json() as { imported: { book_id: string; title: string; chapters: number }[]; failed: unknown[] };
+    const report = res.json<{ imported: { book_id: string; title: string; chapters: number }[]; failed: unknown[] }>();
     expect(report.failed).toEqual([]);
     expect(report.imported.map((i) => [i.title, i.chapters]).sort()).toEqual([
       ['A Small Book', 3],

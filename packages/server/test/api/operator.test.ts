@@ -48,8 +48,8 @@ function startMain(env: NodeJS.ProcessEnv): { child: ChildProcess; output: () =>
     output += chunk.toString();
     for (const w of waiters) w();
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     child,

@@ -127,19 +127,19 @@ describe.each(ENGINES)('reading positions on %s', (engine) => {
 
     it('sends a subscriber with no position to the first chapter, and one with a position to its chapter, with progress', async () => {
       const [cy] = await signedInSubscribers(t.lectern, ['cy@example.com']);
-      expect(await listEntry(cy!)).toMatchObject({ continue_url: readerUrl(book.chapters[0]!.full_path), progress: 0, resumes: false });
-      await put(cy!, book.book_id, { locator: { href: deep.full_path, progression: 0.5 } });
-      await cy!.post('/api/v1/usage-event/', [
+      expect(await listEntry(cy)).toMatchObject({ continue_url: readerUrl(book.chapters[0]!.full_path), progress: 0, resumes: false });
+      await put(cy, book.book_id, { locator: { href: deep.full_path, progression: 0.5 } });
+      await cy.post('/api/v1/usage-event/', [
         { chapter: paths.chapterApi(book.book_id, deep.full_path), start_percentage: 0, end_percentage: 100, client_timestamp: Date.now(), usage_uuid: 'cy-1' },
       ]);
-      for (const entry of [await listEntry(cy!), await detail(cy!)]) {
+      for (const entry of [await listEntry(cy), await detail(cy)]) {
         expect(entry).toMatchObject({ continue_url: readerUrl(deep.full_path), resumes: true });
         expect(entry.progress).toBeGreaterThan(0);
       }
       // Other readers are not affected, and no shared cache may keep these answers.
       expect((await listEntry(anon)).continue_url).toBe(readerUrl(sample.full_path));
       for (const url of ['/api/v1/book/', paths.bookApi(book.book_id)]) {
-        const res = await cy!.get(url);
+        const res = await cy.get(url);
         expect(res.headers['cache-control']).toBe('private, no-cache');
         expect(res.headers.vary).toMatch(/cookie/i);
       }
@@ -149,7 +149,7 @@ describe.each(ENGINES)('reading positions on %s', (engine) => {
       // eve's position is in the sample (the policy test above): she continues there.
       expect(await listEntry(expired)).toMatchObject({ continue_url: readerUrl(sample.full_path), resumes: true });
       const [dan] = await signedInSubscribers(t.lectern, ['dan@example.com']);
-      await put(dan!, book.book_id, { locator: { href: deep.full_path, progression: 0.5 } });
+      await put(dan, book.book_id, { locator: { href: deep.full_path, progression: 0.5 } });
       await t.lectern.db.kysely.updateTable('users').set({ status: 'expired' }).where('email', '=', 'dan@example.com').execute();
       await t.lectern.db.kysely.deleteFrom('sessions').execute().catch(() => undefined);
       const danAgain = new TestClient(t.lectern.app);

@@ -196,20 +196,20 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     const consent = paths.scriptsConsent(scriptedId);
     const put = (client: TestClient, json: unknown, opts: { csrf?: boolean } = {}) => client.request('PUT', consent, { json, ...opts });
     expect((await new TestClient(t.lectern.app).get(consent)).statusCode).toBe(401);
-    expect((await other!.get(consent)).json()).toEqual({ book_id: scriptedId, decision: null });
+    expect((await other.get(consent)).json()).toEqual({ book_id: scriptedId, decision: null });
     // not asked: no frame, whatever the first reader answered
-    expect((await frameOf(other!, scriptedId, 'text/one.xhtml')).statusCode).toBe(403);
+    expect((await frameOf(other, scriptedId, 'text/one.xhtml')).statusCode).toBe(403);
 
-    const bad = await put(other!, { allow: 'yes' });
+    const bad = await put(other, { allow: 'yes' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toHaveProperty('allow');
-    expect((await put(other!, { allow: true }, { csrf: false })).statusCode).toBe(403);
-    expect((await other!.get(consent)).json().decision).toBeNull();
+    expect((await put(other, { allow: true }, { csrf: false })).statusCode).toBe(403);
+    expect((await other.get(consent)).json().decision).toBeNull();
 
-    expect((await put(other!, { allow: false })).json()).toEqual({ book_id: scriptedId, decision: 'declined' });
-    expect((await frameOf(other!, scriptedId, 'text/one.xhtml')).statusCode).toBe(403);
-    expect((await put(other!, { allow: true })).json()).toEqual({ book_id: scriptedId, decision: 'allowed' });
-    const frame = scriptedFrameSchema.parse((await frameOf(other!, scriptedId, 'text/one.xhtml')).json());
+    expect((await put(other, { allow: false })).json()).toEqual({ book_id: scriptedId, decision: 'declined' });
+    expect((await frameOf(other, scriptedId, 'text/one.xhtml')).statusCode).toBe(403);
+    expect((await put(other, { allow: true })).json()).toEqual({ book_id: scriptedId, decision: 'allowed' });
+    const frame = scriptedFrameSchema.parse((await frameOf(other, scriptedId, 'text/one.xhtml')).json());
     const opened = await onOrigin(frame.url);
     expect(opened.statusCode).toBe(200);
     const bound = bindingOf(opened);
@@ -217,15 +217,15 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect((await onOrigin(script, bound)).statusCode).toBe(200);
 
     // Withdrawn: asked again, and the frame already open gets nothing more; the first reader's answer is untouched.
-    expect((await other!.request('DELETE', consent, { csrf: false })).statusCode).toBe(403);
-    expect((await other!.request('DELETE', consent)).json()).toEqual({ book_id: scriptedId, decision: null });
+    expect((await other.request('DELETE', consent, { csrf: false })).statusCode).toBe(403);
+    expect((await other.request('DELETE', consent)).json()).toEqual({ book_id: scriptedId, decision: null });
     expect((await onOrigin(script, bound)).statusCode).toBe(404);
-    expect((await other!.get(consent)).json().decision).toBeNull();
+    expect((await other.get(consent)).json().decision).toBeNull();
     expect((await reader.get(consent)).json().decision).toBe('allowed');
 
     // A title that runs no scripts, or none at all: nothing to answer for.
-    expect((await other!.get(paths.scriptsConsent(plainId))).statusCode).toBe(404);
-    expect((await other!.request('PUT', paths.scriptsConsent('no-such-book'), { json: { allow: true } })).statusCode).toBe(404);
+    expect((await other.get(paths.scriptsConsent(plainId))).statusCode).toBe(404);
+    expect((await other.request('PUT', paths.scriptsConsent('no-such-book'), { json: { allow: true } })).statusCode).toBe(404);
   });
 
   it('gives every title a host of its own under a wildcard origin, and serves a title only on its host', async () => {

@@ -29,7 +29,7 @@ describe.each(ENGINES)('subscriptions on %s', (engine) => {
     await t.lectern.services.accounts.createUser({ email, password: PASSWORD, status });
     const client = new TestClient(t.lectern.app);
     await client.login(email, PASSWORD);
-    const user = (await t.lectern.db.kysely.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow()) as UserRow;
+    const user = (await t.lectern.db.kysely.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow());
     return { client, user, email };
   };
   const userRow = (id: number) => t.lectern.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow() as Promise<UserRow>;

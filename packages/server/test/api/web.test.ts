@@ -389,7 +389,7 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
       innerHeight: 800,
       fetch: async (url: string, init: { method: string; headers: Record<string, string>; body: string }) => {
         sent.push({ url, ...init });
-        const res = await client.request(init.method as 'POST', url, { payload: init.body, headers: init.headers, csrf: false });
+        const res = await client.request(init.method, url, { payload: init.body, headers: init.headers, csrf: false });
         return { status: res.statusCode, json: () => res.json() };
       },
     };

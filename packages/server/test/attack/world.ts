@@ -208,7 +208,7 @@ export function clientOf(world: World, route: TableRoute, role: Role | 'victim')
 export function send(client: TestClient, route: TableRoute, req: { url: string; body: unknown }, token: string, opts: { csrf?: boolean } = {}) {
   const headers: Record<string, string> = route.access === 'annotator' && token ? { [AUTH_TOKEN_HEADER]: token } : {};
   const json = route.method === 'GET' ? undefined : (req.body ?? {});
-  return client.request(route.method as 'GET', req.url, { json, headers, ...opts });
+  return client.request(route.method, req.url, { json, headers, ...opts });
 }
 
 /**

@@ -134,8 +134,8 @@ describe('parseEpub on the real sample books', () => {
   });
 
   it("keeps the first dc:title, a test id or a slug alike, and never takes a link's or a heading's text for it", () => {
-    const opf = new TextDecoder().decode(unzipSync(minimalEpub3())['OEBPS/content.opf']!);
-    const nav = new TextDecoder().decode(unzipSync(minimalEpub3())['OEBPS/nav/toc.xhtml']!);
+    const opf = new TextDecoder().decode(unzipSync(minimalEpub3())['OEBPS/content.opf']);
+    const nav = new TextDecoder().decode(unzipSync(minimalEpub3())['OEBPS/nav/toc.xhtml']);
     // As the W3C EPUB 3 tests are made: the test id as dc:title, "Link to main page" as the only contents entry.
     const book = (titles: string, fileName = 'book.epub') =>
       parseEpub(

@@ -60,7 +60,7 @@ describe('media overlays at import', () => {
     files['OEBPS/smil/two.smil'] = new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?><smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0"><body>${body}</body></smil>`);
     // the chapter has the elements the phrases point at
     const ids = [...'abcdefghijkl'].map((id) => `<p id="${id}">${id}</p>`).join('');
-    files['OEBPS/text/two.xhtml'] = new TextEncoder().encode(new TextDecoder().decode(files['OEBPS/text/two.xhtml']!).replace('</body>', `${ids}</body>`));
+    files['OEBPS/text/two.xhtml'] = new TextEncoder().encode(new TextDecoder().decode(files['OEBPS/text/two.xhtml']).replace('</body>', `${ids}</body>`));
     const clips = chapter(parseEpub(zipSync(files), 'nested.epub'), 'text/two.xhtml').mediaOverlay!.clips;
     const view = Object.fromEntries(clips.map((c) => [c.fragment, [c.escapeTo ?? null, c.escapeFrom ?? null, c.skippable ?? null]]));
     expect(view).toEqual({
@@ -153,7 +153,7 @@ describe('hostile media overlays', () => {
 
   it('does not read a SMIL file past its size bound', () => {
     const files = unzipSync(readAloudEpub());
-    const big = new TextDecoder().decode(files['OEBPS/smil/one.smil']!).replace('<body>', `<body><!--${'x'.repeat(MAX_SMIL_BYTES)}-->`);
+    const big = new TextDecoder().decode(files['OEBPS/smil/one.smil']).replace('<body>', `<body><!--${'x'.repeat(MAX_SMIL_BYTES)}-->`);
     files['OEBPS/smil/one.smil'] = new TextEncoder().encode(big);
     const result = parseEpub(zipSync(files), 'big.epub');
     expect(chapter(result, 'text/one.xhtml').mediaOverlay).toBeUndefined();
@@ -164,11 +164,11 @@ describe('hostile media overlays', () => {
   // real-books bug 6: IDPF's Moby-Dick sample as stored, whose SMIL names ids its chapter does not have
   it('leaves out phrases whose element the chapter lacks, and says so; no phrase left, no overlay', () => {
     const files = unzipSync(readAloudEpub());
-    const two = new TextDecoder().decode(files['OEBPS/smil/two.smil']!);
+    const two = new TextDecoder().decode(files['OEBPS/smil/two.smil']);
     // chapter two: two of its nine targets renamed away from the chapter's ids, one of them inside the table
     files['OEBPS/smil/two.smil'] = new TextEncoder().encode(two.replace('#two-2"', '#c001s0002"').replace('#cell-3"', '#c001s0003"'));
     // chapter one: every target renamed (the chapter has one-1 … one-4; "One-1" differs in case, an id is case-sensitive)
-    const one = new TextDecoder().decode(files['OEBPS/smil/one.smil']!);
+    const one = new TextDecoder().decode(files['OEBPS/smil/one.smil']);
     files['OEBPS/smil/one.smil'] = new TextEncoder().encode(one.replace(/#one-(\d)"/g, '#One-$1"'));
     const result = parseEpub(zipSync(files), 'missing-ids.epub');
     expect(chapter(result, 'text/one.xhtml').mediaOverlay).toBeUndefined();
@@ -186,7 +186,7 @@ describe('hostile media overlays', () => {
 
   it('refuses class names that are not class names', () => {
     const files = unzipSync(readAloudEpub());
-    const opf = new TextDecoder().decode(files['OEBPS/content.opf']!).replace('-epub-media-overlay-active', 'x{} body{display:none');
+    const opf = new TextDecoder().decode(files['OEBPS/content.opf']).replace('-epub-media-overlay-active', 'x{} body{display:none');
     files['OEBPS/content.opf'] = new TextEncoder().encode(opf);
     const result = parseEpub(zipSync(files), 'class.epub');
     expect(chapter(result, 'text/one.xhtml').mediaOverlay!.activeClass).toBeNull();

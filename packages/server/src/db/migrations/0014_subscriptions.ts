@@ -46,7 +46,7 @@ export async function up(db: Kysely<unknown>, engine: 'sqlite' | 'postgres'): Pr
   // §5: the basic plan's own code
   await db
     .insertInto('promotion_codes' as never)
-    .values({ code: 'price24', kind: 'fixed', amount: 0, plan: 'basic', expires_at: null, usage_limit: null, used_count: 0, is_sale: 0, created_at: new Date(0).toISOString() } as never)
+    .values({ code: 'price24', kind: 'fixed', amount: 0, plan: 'basic', expires_at: null, usage_limit: null, used_count: 0, is_sale: 0, created_at: new Date(0).toISOString() })
     .execute();
 
   await db.schema
