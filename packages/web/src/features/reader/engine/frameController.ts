@@ -19,6 +19,7 @@ import { Listeners } from './frame/listeners.ts';
 import { FramePager } from './frame/pager.ts';
 import { findLocator, FramePosition } from './frame/position.ts';
 import { clearSearchMarks, markSearch } from './frame/searchMarks.ts';
+import { StackedScroller, type StackHost } from './frame/stack.ts';
 import type { Turn } from './paging.ts';
 
 export type { FixedPageOptions } from './frame/layout.ts';
@@ -56,6 +57,8 @@ export class FrameController {
   private readonly images: FrameImages;
   private readonly listeners = new Listeners();
   private resizeTimer = 0;
+  /** What scrolls when the reader moves on: the frame's window, or the stack's scroller (the annotation layer listens). */
+  readonly scrollEvents: EventTarget;
 
   constructor(
     private readonly frame: HTMLIFrameElement,
@@ -65,14 +68,17 @@ export class FrameController {
     readerPath: (fullPath: string) => string,
     private readonly cb: FrameCallbacks,
     fixed: FixedPageOptions | null = null,
+    /** The chapter is stacked with its neighbours in one scroller (the stack's view, frame/stack.ts). */
+    stack: StackHost | null = null,
   ) {
     const doc = frame.contentDocument;
     const win = frame.contentWindow;
     if (!doc || !win) throw new Error('The chapter frame has no document.');
     this.doc = doc;
     this.win = win;
+    this.scrollEvents = stack?.scroller ?? win;
     const listen = this.listeners.listen;
-    const layout = (this.layout = new FrameLayout(frame, doc, win, prefs, fixed));
+    const layout = (this.layout = new FrameLayout(frame, doc, win, prefs, fixed, stack ? new StackedScroller(frame, stack) : null));
     this.pager = new FramePager(layout, { onEdge: (d) => cb.onEdge(d), settled: () => this.position.settled() });
     this.position = new FramePosition(layout, href, cb, () => this.pager.stop());
     this.input = new FrameInput(layout, listen, {
@@ -81,7 +87,7 @@ export class FrameController {
       onMiddleTap: () => cb.onMiddleTap?.(),
     });
     this.links = new FrameLinks(doc, bookId, readerPath, cb, (id) => this.goToAnchor(id));
-    listen(win, 'scroll', () => this.position.scrolled(), { passive: true });
+    listen(this.scrollEvents, 'scroll', () => this.position.scrolled(), { passive: true });
     listen(doc, 'click', (e) => this.onClick(e as MouseEvent));
     listen(doc, 'keydown', (e) => {
       const ke = e as KeyboardEvent;
@@ -93,8 +99,11 @@ export class FrameController {
       window.clearTimeout(this.resizeTimer);
       this.resizeTimer = window.setTimeout(() => this.relayout(), READER_CONSTANTS.pagingResizeDebounceMs);
     };
-    listen(window, 'resize', relayoutSoon);
-    listen(window, 'orientationchange', relayoutSoon);
+    // (a stack lays its chapters out again itself, the one read last)
+    if (!stack) {
+      listen(window, 'resize', relayoutSoon);
+      listen(window, 'orientationchange', relayoutSoon);
+    }
     this.images = new FrameImages(doc, listen, {
       onImage: (src, alt) => cb.onImage(src, alt),
       onLoad: () => {
@@ -163,6 +172,15 @@ export class FrameController {
     return this.layout.vertical;
   }
 
+  /**
+   * The part of the frame on screen, in its client coordinates: the whole frame, or, for a chapter stacked in one
+   * scroller with its neighbours (frame/stack.ts), the band of it the stack shows (read aloud follows it).
+   */
+  viewBand(): { top: number; height: number } {
+    const stack = this.layout.stack;
+    return stack ? { top: stack.scrollTop, height: stack.clientHeight } : { top: 0, height: this.win.innerHeight };
+  }
+
   pages(): { index: number; count: number } {
     return this.layout.pages();
   }
@@ -186,6 +204,15 @@ export class FrameController {
     const pct = this.percentage();
     this.writeSettings();
     this.position.restore(range, pct);
+  }
+
+  /**
+   * The settings written and the chapter laid out again, the view left where it is: a stacked chapter other than the
+   * one read (the stack's view lays the stack out again, then puts the reader's place back in the one read).
+   */
+  layOut(prefs?: ReaderPreferences) {
+    if (prefs) this.layout.prefs = prefs;
+    this.writeSettings();
   }
 
   private writeSettings() {

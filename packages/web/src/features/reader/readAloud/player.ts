@@ -1,6 +1,6 @@
 /**
- * Read aloud (docs/decisions.md "Read aloud"): plays a chapter phrase by phrase with the spoken phrase highlighted in
- * the chapter frame, and asks for the next chapter at the end of this one.
+ * Read aloud (issue 12): plays a chapter phrase by phrase with the spoken phrase highlighted in the chapter frame,
+ * and asks for the next chapter at the end of this one.
  *
  * - With an EPUB Media Overlay (`media_overlay` on the archive item), each phrase is a clip of the book's own audio
  *   played by one <audio> element of the app's document; the audio clock decides the phrase (at each animation frame
@@ -372,10 +372,10 @@ export class ReadAloudPlayer {
     const win = this.frame?.frameDocument.defaultView;
     if (!win) return 0;
     const width = win.innerWidth;
-    const height = win.innerHeight;
+    const { top, height } = this.band(win);
     const found = this.segments.findIndex((s) => {
       const r = s.element?.getBoundingClientRect();
-      return !!r && (r.width > 0 || r.height > 0) && r.bottom > 0 && r.top < height && r.right > 0 && r.left < width;
+      return !!r && (r.width > 0 || r.height > 0) && r.bottom > top && r.top < top + height && r.right > 0 && r.left < width;
     });
     return found >= 0 ? found : 0;
   }
@@ -601,6 +601,11 @@ export class ReadAloudPlayer {
     html.toggleAttribute(PLAYING_ATTRIBUTE, on && this.stylesPlaying);
   }
 
+  /** The part of the frame on screen, in its client coordinates (a stacked chapter's: FrameController.viewBand). */
+  private band(win: Window): { top: number; height: number } {
+    return typeof this.frame?.viewBand === 'function' ? this.frame.viewBand() : { top: 0, height: win.innerHeight };
+  }
+
   /** A phrase out of the page or screenful on show brings it into view (a page turn, or a scroll). */
   private keepInView(segment: Segment) {
     const frame = this.frame;
@@ -608,10 +613,11 @@ export class ReadAloudPlayer {
     if (!frame || !win || !segment.element) return;
     const r = segment.element.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) return;
-    const inView = r.top >= 0 && r.bottom <= win.innerHeight && r.left >= 0 && r.right <= win.innerWidth;
+    const { top, height } = this.band(win);
+    const inView = r.top >= top && r.bottom <= top + height && r.left >= 0 && r.right <= win.innerWidth;
     // A phrase taller than the view counts as in view while its start is.
-    const startInView = r.top >= 0 && r.top < win.innerHeight && r.left >= 0 && r.left < win.innerWidth;
-    if (inView || (r.height > win.innerHeight && startInView)) return;
+    const startInView = r.top >= top && r.top < top + height && r.left >= 0 && r.left < win.innerWidth;
+    if (inView || (r.height > height && startInView)) return;
     // The controller places a range by its first character: a text node's, not the element's (an empty box).
     const doc = frame.frameDocument;
     const text = doc.createTreeWalker(segment.element, NodeFilter.SHOW_TEXT).nextNode();

@@ -5,6 +5,7 @@
  */
 import type { ReaderPreferences } from '@lectern/core';
 import { htmlClasses, setReaderClasses, SETTINGS_STYLE_ID, settingsCss, verticalFlowOf } from '../chapterDocument.ts';
+import type { Scroller, StackedScroller } from './stack.ts';
 import { pageAt, pageCount, pageForPercentage, pageIndex, pageOffset, pagedPercentage, scrollLeftForPercentage, scrollPercentage,
   scrollTopForPercentage, sidewaysScrollPercentage, turnsRtl, type Turn, type VerticalFlow } from '../paging.ts';
 
@@ -34,14 +35,25 @@ export class FrameLayout {
     readonly win: Window,
     public prefs: ReaderPreferences,
     readonly fixed: FixedPageOptions | null = null,
+    /** A chapter stacked with its neighbours in one scroller (frame/stack.ts): it scrolls that, never itself. */
+    readonly stack: StackedScroller | null = null,
   ) {}
 
   get paged() {
     return this.fixed !== null || this.prefs.pagination === 'page';
   }
 
-  get scroller(): Element {
-    return this.doc.scrollingElement ?? this.doc.documentElement;
+  get scroller(): Scroller {
+    return this.stack ?? this.doc.scrollingElement ?? this.doc.documentElement;
+  }
+
+  /**
+   * A top in the frame's client coordinates, as a distance from the top of the reader's view: the same number for a
+   * frame that scrolls itself; in a stack the frame is as tall as its text, and the view starts `stack.scrollTop`
+   * down it.
+   */
+  toView(top: number): number {
+    return this.stack ? top - this.stack.scrollTop : top;
   }
 
   /**
@@ -144,8 +156,10 @@ export class FrameLayout {
     const style = this.doc.getElementById(SETTINGS_STYLE_ID);
     if (style) style.textContent = settingsCss(this.prefs, layout);
     setReaderClasses(this.doc.documentElement, htmlClasses(this.prefs, layout));
-    if (!this.paged && vertical) this.scroller.scrollTop = 0;
+    if (!this.paged && vertical && !this.stack) this.scroller.scrollTop = 0;
     else if (!this.paged) this.scroller.scrollLeft = 0;
+    // a stacked frame takes its text's new height at once, so that what follows places the view in the right stack
+    this.stack?.host.fit();
   }
 
   /**
@@ -169,7 +183,7 @@ export class FrameLayout {
       if (seen) s.scrollLeft = lr ? Math.max(0, s.scrollLeft + seen.left - 8) : Math.min(0, s.scrollLeft + seen.right + 8 - s.clientWidth);
       else s.scrollLeft = scrollLeftForPercentage(pct, s.scrollWidth, s.clientWidth, lr);
     } else if (seen) {
-      s.scrollTop = Math.max(0, s.scrollTop + seen.top - 8);
+      s.scrollTop = Math.max(0, s.scrollTop + this.toView(seen.top) - 8);
     } else {
       s.scrollTop = scrollTopForPercentage(pct, s.scrollHeight, s.clientHeight);
     }

@@ -105,7 +105,7 @@ export class FramePosition {
       return true;
     }
     this.restoring++;
-    scroller.scrollTop = Math.max(0, scroller.scrollTop + target.getBoundingClientRect().top);
+    scroller.scrollTop = Math.max(0, scroller.scrollTop + this.layout.toView(target.getBoundingClientRect().top));
     win.setTimeout(() => {
       scroller.scrollTop = Math.max(0, scroller.scrollTop - READER_CONSTANTS.hashScrollOffsetPx);
       this.kept = range;
@@ -220,14 +220,16 @@ export function captureRange(layout: FrameLayout): Range | null {
   // at the root's content box.
   const columnWidth = paged ? (root.getClientRects()[0]?.width ?? rootRect.width) : rootRect.width;
   const left = paged ? (pageWidth - Math.min(pageWidth, columnWidth)) / 2 + pad : rootRect.left + pad;
-  for (let y = bodyPad + 2; y < Math.min(win.innerHeight, bodyPad + 160); y += 6) {
+  // A stacked chapter (frame/stack.ts) is laid out whole in its frame: the view starts this far down it.
+  const top = layout.stack ? layout.stack.viewTop : 0;
+  for (let y = top + bodyPad + 2; y < Math.min(win.innerHeight, top + bodyPad + 160); y += 6) {
     for (const dx of [1, 20, 60]) {
       const r = caret.call(doc, left + dx, y);
       if (!r || r.startContainer.nodeType !== Node.TEXT_NODE || !root.contains(r.startContainer)) continue;
       // A line whose box reaches into the view but whose letters are above it (only its descenders show) is not
       // the first line the reader sees: restoring it would bring the line above back into view.
       const glyph = rectOf(r);
-      if (glyph && glyph.height && glyph.top < bodyPad - 1) continue;
+      if (glyph && glyph.height && glyph.top - top < bodyPad - 1) continue;
       return (paged && lineStart(layout, r, left + Math.min(pageWidth, columnWidth) - 2 * pad, y)) || r;
     }
   }
