@@ -3,7 +3,8 @@
  * load and faults. It starts a PostgreSQL cluster of its own (its own port and folder under /tmp: restarting it
  * cannot disturb the machine's shared PostgreSQL or other tests), Lectern servers as production starts them
  * (packages/server/src/main.ts, the same DATABASE_URL, LECTERN_SECRET and content store: an S3 bucket on s3rver, an S3
- * API server on this machine), and HAProxy from the
+ * API server on this machine; each its own DATA_DIR, as on machines of their own: an upload through one is imported
+ * by whichever server's worker takes it, from the bucket), and HAProxy from the
  * config block of docs/operations.md with only its `bind` and `server` lines changed. Then:
  * 1. reads (the reader's recorded block request) from 200 signed-in readers with 1, 2 and 3 servers: throughput
  *    and p99 against the one-server figure;
@@ -122,7 +123,8 @@ function startServer(i: number): Promise<void> {
       ...process.env,
       DATABASE_URL,
       LECTERN_SECRET: SECRET,
-      DATA_DIR: dataDir,
+      // each server's own (uploads being received, imports' working copies): they share only the database and the bucket
+      DATA_DIR: path.join(dataDir, `server${i + 1}`),
       HOST: '127.0.0.1',
       PORT: String(serverPort(i)),
       TRUST_PROXY: 'true',

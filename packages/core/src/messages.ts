@@ -177,6 +177,20 @@ export const ADMIN_MESSAGES = {
   noUserWithEmail: (email: string) => `No user has the email ${email}.`,
 } as const;
 
+/**
+ * An upload or an import that met the database or the content store down (a 503: the file is not at fault; issue 26,
+ * docs/decisions.md "An import the database or the store failed is not the file's fault"). `what` is "database" or
+ * "content store"; `said` what it answered.
+ */
+export const UNAVAILABLE_MESSAGES = {
+  notKept: (what: string, said: string) => `The library's ${what} was not available (${said}), so the upload was not kept and nothing was imported. Send the files again in a moment.`,
+  notFinished: (reason: string) => `The import could not finish: ${reason}. The file is not at fault: send it again in a moment.`,
+  stillWaiting: (what: string, said: string) =>
+    `The library's ${what} was not available while the import ran (${said}). The upload is kept and its import is tried again once it is back: look for the title in a few minutes before sending the file again.`,
+  /** any other request that met it (plugins/errors.ts) */
+  request: (what: string) => `The library's ${what} is not available just now. Please try again in a moment.`,
+} as const;
+
 /** What an unreadable multipart upload body is told (these were 500s). */
 export const UPLOAD_BODY_MESSAGES = {
   noBoundary: 'The upload\'s Content-Type names no boundary: send multipart/form-data; boundary=… as a browser does.',

@@ -296,11 +296,11 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     catalog,
     importer: new ImportService(catalogRepo, store, config.imports, undefined, catalogCache, catalogChanges),
     contentMove: new ContentMoveService(new ContentFilesRepository(db.kysely), store, path.join(config.dataDir, 'tmp')),
-    // the upload area is DATA_DIR/import-jobs: servers sharing it share the work (services/import-jobs.ts)
+    // uploads wait in the content store's upload area: servers sharing the store share the work (services/import-jobs.ts)
     importJobs: new ImportJobs(
       new ImportJobsRepository(db.kysely, db.engine),
       { importUpload: (...a) => services.importer.importUpload(...a), replaceUpload: (...a) => services.importer.replaceUpload(...a) },
-      path.join(config.dataDir, 'import-jobs'),
+      store,
       scheduled.serverId,
       undefined,
       (err) => console.error(`[lectern] import queue: ${(err as Error).message}`),
@@ -422,6 +422,12 @@ export async function buildApp(config: Config): Promise<Lectern> {
   app.addHook('onClose', async () => clearInterval(changesTimer));
   // This server's import worker takes queued imports, its own uploads' and (sharing the upload area) the others'.
   app.addHook('onReady', async () => services.importJobs.start());
+  // Stored uploads no job will run are swept hourly by every server (each may have a store of its own).
+  const sweepUploads = () =>
+    jobRun('uploads no import will run', SESSION_PURGE_INTERVAL_MS, () => services.importJobs.sweep()).catch((err: Error) => app.log.error({ err }, 'sweeping orphaned uploads failed'));
+  const sweepTimer = setInterval(sweepUploads, SESSION_PURGE_INTERVAL_MS).unref();
+  app.addHook('onReady', async () => void sweepUploads());
+  app.addHook('onClose', async () => clearInterval(sweepTimer));
   app.addHook('preClose', async () => services.importJobs.stop());
 
   const csrf = new CsrfTokens(secret);

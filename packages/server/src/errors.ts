@@ -16,3 +16,5 @@ export const badRequest = (detail: string, errors?: Record<string, string[]>) =>
 export const fieldError = (field: string, message: string) => new AppError(400, message, { [field]: [message] });
 export const forbidden = (detail: string) => new AppError(403, detail);
 export const notFound = (detail: string) => new AppError(404, detail);
+/** The database or the content store was not available: not the request's fault, and worth sending again. */
+export const serviceUnavailable = (detail: string) => new AppError(503, detail);

@@ -439,7 +439,10 @@ export interface ImportJobsTable {
   lease_until: string | null;
   /** JSON: the import report, once done */
   report: string | null;
+  /** why it failed; while a job waits to be retried, why its last attempt did not finish */
   error: string | null;
+  /** 1 when it failed because the database or the content store was not available (migration 0049), not its file */
+  unavailable: Generated<Flag>;
   created_at: string;
   finished_at: string | null;
 }

@@ -1,7 +1,9 @@
 /** Every failure leaves as `{detail, errors?}` with the right status; unexpected ones are logged, not shown. */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { UNAVAILABLE_MESSAGES } from '@lectern/core';
 import { ZodError } from 'zod';
 import { AppError } from '../errors.ts';
+import { unreachable } from '../util/unavailable.ts';
 
 export function zodToErrors(err: ZodError): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
@@ -24,6 +26,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
         .join('; ');
       return reply.status(400).send({ detail: `Invalid request. ${detail}`, errors });
+    }
+    // The database or the content store down (a restart, a failover, a full disk): not the request's fault, and
+    // worth sending again — a 503 saying which, never a 500 that reads as a bug (util/unavailable.ts).
+    const down = unreachable(err);
+    if (down) {
+      request.log.warn({ err }, `the ${down} was not available`);
+      return reply.status(503).header('retry-after', '5').send({ detail: UNAVAILABLE_MESSAGES.request(down) });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 500) {

@@ -9,6 +9,19 @@ import type { SearchDocument, SearchRepository } from './search.ts';
 import { listingKeys, refreshListings } from './listings.ts';
 import { IdCache } from '../util/cache.ts';
 import { ReadingSummaryRepository, topicIdsOf } from './reading-summary.ts';
+import { isUniqueViolation } from './conflicts.ts';
+
+/**
+ * A new title's book id was taken by another import between the importer's look and its insert (two servers
+ * importing the same new book at once): the unique book id settles which one is in (docs/decisions.md "The same
+ * new book imported twice at once").
+ */
+export class BookIdTaken extends Error {
+  override name = 'BookIdTaken';
+  constructor(readonly bookId: string) {
+    super(`the book id ${bookId} was taken by another import at the same moment`);
+  }
+}
 
 /** How long a title's row and names are kept for the reads every page repeats (util/cache.ts IdCache). */
 const TITLE_CACHE_MS = 60_000;
@@ -459,7 +472,12 @@ export class CatalogRepository {
 
   /** Writes a whole imported title in one transaction: all of it lands, or none of it. */
   async insertTitle(bundle: NewTitleBundle): Promise<TitleRow> {
-    const inserted = await this.insertTitleOnce(bundle);
+    const inserted = await this.insertTitleOnce(bundle).catch((err: unknown) => {
+      // PostgreSQL names the index (titles_book_id_key), SQLite the column (titles.book_id)
+      const e = err as { constraint?: unknown; message?: unknown };
+      if (isUniqueViolation(err) && /titles[._]book_id/.test(`${String(e.constraint ?? '')} ${String(e.message ?? '')}`)) throw new BookIdTaken(bundle.title.book_id);
+      throw err;
+    });
     this.added++;
     return inserted;
   }

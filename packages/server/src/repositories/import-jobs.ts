@@ -2,7 +2,8 @@
  * The import queue (services/import-jobs.ts): each claim is one statement, so two servers on one database cannot
  * both take a job. PostgreSQL picks the job with `FOR UPDATE SKIP LOCKED` (a job another server is claiming is
  * passed over, not waited for); SQLite has one writer at a time, so the same statement without it is already one
- * claim. The update also checks the row's state again, which PostgreSQL re-reads after a lock.
+ * claim. The update also checks the row's state again, which PostgreSQL re-reads after a lock. A job given back for a
+ * retry (`release`) is a running job with no server and a lease that lapses at the retry time: the claim takes it then.
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, ImportJobsTable } from '../db/schema.ts';
@@ -78,14 +79,53 @@ export class ImportJobsRepository {
     return Number(done.numUpdatedRows) === 1;
   }
 
-  /** Records the outcome of this server's run; false when the job was no longer its own. */
-  async finish(id: string, serverId: string, outcome: { state: 'done'; report: string } | { state: 'failed'; error: string }, now: string): Promise<boolean> {
+  /**
+   * Gives back this server's claim on a job its run could not finish for want of the database or the store: any
+   * worker of the area may take it again from `retryAt` (a lapsed lease, as a stopped server's), `reason` kept till
+   * then. False when the job was no longer this server's.
+   */
+  async release(id: string, serverId: string, retryAt: string, reason: string): Promise<boolean> {
     const done = await this.db
       .updateTable('import_jobs')
-      .set({ state: outcome.state, report: outcome.state === 'done' ? outcome.report : null, error: outcome.state === 'failed' ? outcome.error : null, finished_at: now, lease_until: null })
+      .set({ claimed_by: null, lease_until: retryAt, error: reason })
       .where('id', '=', id)
       .where('claimed_by', '=', serverId)
       .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
+  }
+
+  /** Records the outcome of this server's run; false when the job was no longer its own. */
+  async finish(
+    id: string,
+    serverId: string,
+    outcome: { state: 'done'; report: string } | { state: 'failed'; error: string; unavailable: boolean },
+    now: string,
+  ): Promise<boolean> {
+    const done = await this.db
+      .updateTable('import_jobs')
+      .set({
+        state: outcome.state,
+        report: outcome.state === 'done' ? outcome.report : null,
+        error: outcome.state === 'failed' ? outcome.error : null,
+        unavailable: outcome.state === 'failed' && outcome.unavailable ? 1 : 0,
+        finished_at: now,
+        lease_until: null,
+      })
+      .where('id', '=', id)
+      .where('claimed_by', '=', serverId)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
+  }
+
+  /** Fails a job still queued or running (its upload was swept); false when it had ended already. */
+  async failUnfinished(id: string, reason: string, now: string): Promise<boolean> {
+    const done = await this.db
+      .updateTable('import_jobs')
+      .set({ state: 'failed', error: reason, finished_at: now, lease_until: null })
+      .where('id', '=', id)
+      .where('state', 'in', ['queued', 'running'])
       .executeTakeFirst();
     return Number(done.numUpdatedRows) === 1;
   }

@@ -36,12 +36,13 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
     if (!request.isMultipart()) throw fileError(ADMIN_MESSAGES.notMultipart);
     const boundary = boundaryProblem(request.headers['content-type']);
     if (boundary) throw fileError(boundary);
-    // The upload is a job in the database (services/import-jobs.ts): its files go to the job's folder in the shared
-    // upload area, any server's worker may run it, and this request answers with its outcome, as before.
-    const job = await deps.jobs.begin();
+    // The upload is a job in the database (services/import-jobs.ts): its files are received here, then stored in the
+    // content store's upload area, any server's worker may run it, and this request answers with its outcome, as
+    // before (a 503 when the database or the store failed it: not the file's fault).
+    const upload = await deps.jobs.begin();
     let report: ImportReport;
     try {
-      const received = await receiveFiles(request, job.dir, deps.importer.limits);
+      const received = await receiveFiles(request, upload.dir, deps.importer.limits);
       const files = received.files;
       const topics = topicsOf(received.topics);
       // the audit entry names them (plugins/admin-audit.ts)
@@ -49,13 +50,13 @@ export function adminRoutes(app: FastifyInstance, deps: { importer: ImportServic
       if (target && replacedByOneFile(target) && files.length !== 1) {
         throw replaceError(`A replacement takes exactly one file; ${files.length} were sent.`);
       }
-      await deps.jobs.submit(job.id, user?.id ?? null, { files: files.map((f) => ({ name: f.name, at: path.basename(f.path) })), topics, replace });
-      const outcome = await deps.jobs.outcome(job.id);
+      await deps.jobs.submit(upload, user?.id ?? null, { files: files.map((f) => ({ name: f.name, at: path.basename(f.path) })), topics, replace });
+      const answer = await deps.jobs.answer(upload);
       const shown = files.length === 1 ? files[0]!.name : `${files.length} files`;
-      report = outcome.state === 'done' ? outcome.report : { imported: [], failed: [{ file: shown, reason: outcome.error }] };
+      report = 'imported' in answer ? answer : { imported: [], failed: [{ file: shown, reason: answer.failed }] };
     } finally {
-      // Before answering: once the client has its answer, nothing of the upload is left.
-      await job.remove();
+      // Before answering: once the client has its answer, nothing of the upload is left (unless its job still runs).
+      await deps.jobs.end(upload);
     }
     const failures = report.failed.map((f) => `${f.file}: ${f.reason}`);
     // A new edition creates nothing: 200, where new titles are 201.

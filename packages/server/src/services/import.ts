@@ -29,9 +29,10 @@ import {
   type MediaJob,
   type ParsedMessage,
 } from '../ingest/worker-protocol.ts';
-import type { CatalogRepository, NewTitleBundle } from '../repositories/catalog.ts';
+import { BookIdTaken, type CatalogRepository, type NewTitleBundle } from '../repositories/catalog.ts';
 import type { ContentStore, UploadFolder } from '../storage/content-store.ts';
 import { randomToken } from '../util/random.ts';
+import { unreachable, unreachableReason } from '../util/unavailable.ts';
 import type { CatalogCache } from './catalog.ts';
 import type { CatalogChanges } from './catalog-changes.ts';
 import { sha256 } from './tokens.ts';
@@ -204,9 +205,10 @@ export class ImportService {
           this.lastRun = stats;
         },
       );
-      const edition = await mediaEditionOf(worked, bookId, options);
-      await staging.commit(bookId);
-      committedFolder = bookId;
+      const folder = newTitleFolder(bookId);
+      const edition = await mediaEditionOf(worked, folder, options);
+      await staging.commit(folder);
+      committedFolder = folder;
       const title = await this.catalog.insertTitle({
         ...edition,
         title: {
@@ -225,7 +227,7 @@ export class ImportService {
     } catch (err) {
       if (committedFolder) await this.store.removeFolder(committedFolder);
       else await staging.abort();
-      throw err;
+      throw await this.lostRace(err, fileHash);
     }
   }
 
@@ -248,6 +250,8 @@ export class ImportService {
         const name = path.posix.basename(f.name.replace(/\\/g, '/'));
         report.imported.push(await this.importFile(f.path, name, { ...options, origin: `${options.origin ?? 'upload'} ${name}` }));
       } catch (err) {
+        // the database or the store down is not this file's fault: the whole upload is tried again (import-jobs.ts)
+        if (unreachable(err)) throw err;
         failed(f.name, reasonOf(err));
       }
     }
@@ -257,6 +261,7 @@ export class ImportService {
         if (job.kind === 'book') throw new IngestError('a book inside a media folder is not imported');
         report.imported.push(await this.importMedia(job, { ...options, origin: `${options.origin ?? 'upload'} ${shown}` }));
       } catch (err) {
+        if (unreachable(err)) throw err;
         failed(shown, reasonOf(err));
       }
     }
@@ -339,9 +344,10 @@ export class ImportService {
         return bookId;
       });
       const parsed = worked.title;
-      const edition = await editionOf(worked, bookId, options);
-      await staging.commit(bookId);
-      committedFolder = bookId;
+      const folder = newTitleFolder(bookId);
+      const edition = await editionOf(worked, folder, options);
+      await staging.commit(folder);
+      committedFolder = folder;
       const title = await this.catalog.insertTitle({
         ...edition.bundle,
         title: {
@@ -360,7 +366,7 @@ export class ImportService {
     } catch (err) {
       if (committedFolder) await this.store.removeFolder(committedFolder);
       else await staging.abort();
-      throw err;
+      throw await this.lostRace(err, fileHash);
     }
   }
 
@@ -589,6 +595,18 @@ export class ImportService {
     });
   }
 
+  /**
+   * An import that lost the race for its new title's book id (another server imported the same book at the same
+   * moment, and its insert came first): its own folder is gone already, and the book is in the library once — said
+   * as the look before the import would have said it. Any other error is answered as it is.
+   */
+  private async lostRace(err: unknown, fileHash: string): Promise<unknown> {
+    if (!(err instanceof BookIdTaken)) return err;
+    const existing = await this.catalog.findTitleByFileHash(fileHash);
+    if (existing) return new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
+    return new IngestError(`${err.message} (another file with the same identifier); send the file again`);
+  }
+
   /** ISBNs become the book id as they are; other identifiers a short stable hash, so ids stay URL-safe. */
   private async uniqueBookId(identifier: string | null, fileHash: string): Promise<string> {
     const isbn = isbnOf(identifier);
@@ -597,6 +615,13 @@ export class ImportService {
     return `${base}-${fileHash.slice(0, 6)}`;
   }
 }
+
+/**
+ * A new title's folder in the store: its book id and a token of its own, as each new edition's (`<book_id>.<token>`).
+ * Two imports of the same new book at once (two servers) choose the same book id; each writes its own folder, so the
+ * one whose insert loses removes only its own (docs/decisions.md "The same new book imported twice at once").
+ */
+const newTitleFolder = (bookId: string) => `${bookId}.${randomToken(6)}`;
 
 /** A replacement's report: the imported entry, and which chapters were kept (by path), added and removed. */
 export interface ReplaceReport {
@@ -883,6 +908,8 @@ function dedupeBySlug<T extends { slug: string }>(items: T[]): T[] {
 
 export function reasonOf(err: unknown): string {
   if (err instanceof IngestError) return err.message;
+  // the command line's report says which part was down rather than "import failed: Connection terminated…"
+  if (unreachable(err)) return unreachableReason(err);
   if (err instanceof Error) return `import failed: ${err.message}`;
   return 'import failed';
 }

@@ -4,13 +4,20 @@
  * and an S3-compatible bucket (storage/s3-content-store.ts, CONTENT_STORE=s3://bucket/prefix). Either way an import
  * writes into a local staging folder (from its worker process, through StagedFileWriter) and commits it whole into a
  * folder of its own; if the database transaction then fails the folder is removed again, so a failed import leaves
- * neither rows nor files behind. Uploads wait for their import in DATA_DIR/tmp, one folder per request, removed when
- * the request ends.
+ * neither rows nor files behind. An upload is received into a folder of this machine (DATA_DIR/tmp), then waits for
+ * its import job in the store's upload area (`.uploads/<job>/`, UploadArea), where every server sharing the store
+ * can read it; it is removed when its job ends, and swept when orphaned (services/import-jobs.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomToken } from '../util/random.ts';
+
+/**
+ * The store's folder of uploads waiting for their import (issue 26): beside the titles' folders, left out of `list()`
+ * (a title's folder never starts with a dot), so content moves and store sizes never see it.
+ */
+export const UPLOADS_FOLDER = '.uploads';
 
 /** What a stored file's answer needs: Content-Length, Last-Modified and the validators made from them. */
 export interface StoredFile {
@@ -29,6 +36,8 @@ export interface ContentStore {
   readonly location: string;
   /** A private folder on this machine for the files of one upload; `remove()` takes it away with everything in it. */
   beginUpload(): Promise<UploadFolder>;
+  /** Uploads waiting for their import job, where every server sharing this store reads them. */
+  readonly uploads: UploadArea;
   /** A local folder the import worker writes one title's files into; `commit(folder)` stores them whole. */
   beginStaging(): Promise<Staging>;
   /** The file's size and time, null when there is no such file. */
@@ -43,6 +52,32 @@ export interface ContentStore {
   removeFolder(folder: string): Promise<void>;
   /** Every stored file (the move between stores, the console's store size); staging left out. */
   list(): AsyncIterable<{ path: string; size: number }>;
+}
+
+/**
+ * Uploads waiting for their import (services/import-jobs.ts), in the store itself: `.uploads/<upload>/<name>`. Files
+ * go in and out as streams between the store and a local file, never whole in memory.
+ */
+export interface UploadArea {
+  /**
+   * Names the area: servers sharing the store read the same name, and take each other's import jobs. `create`: name
+   * it if it has no name yet (an upload is about to be stored); without, null until then (no job can be of it).
+   */
+  id(create?: boolean): Promise<string | null>;
+  /** Stores the local file `file` as `name` of `upload` (the local file may be moved rather than copied). */
+  put(upload: string, name: string, file: string): Promise<void>;
+  /** Writes `name` of `upload` to the local file `to`. */
+  get(upload: string, name: string, to: string): Promise<void>;
+  /** Removes `upload` with all its files; none is not an error. */
+  remove(upload: string): Promise<void>;
+  /** Every upload held, with the time of its newest file (the sweep of orphans). */
+  list(): AsyncIterable<{ upload: string; modified: Date }>;
+}
+
+/** An upload's id or a file's name in it: letters, digits and hyphens only (a job id, a part's number). */
+export function checkUploadName(name: string): string {
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(name)) throw new Error(`not an upload or file name: ${name}`);
+  return name;
 }
 
 export interface Staging {
@@ -93,6 +128,9 @@ export async function* filesBelow(dir: string, prefix = ''): AsyncGenerator<{ pa
   }
 }
 
+/** A stored path the store's listing leaves out: a staging folder or the upload area (top-level names with a dot). */
+export const isHiddenPath = (storagePath: string) => storagePath.startsWith('.');
+
 export function localUploads(tmpRoot: string): () => Promise<UploadFolder> {
   return async () => {
     await fs.mkdir(tmpRoot, { recursive: true });
@@ -109,11 +147,13 @@ export class LocalContentStore implements ContentStore {
   /** Uploads on their way to an import. */
   readonly tmpRoot: string;
   readonly beginUpload: () => Promise<UploadFolder>;
+  readonly uploads: UploadArea;
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'content');
     this.tmpRoot = path.join(dataDir, 'tmp');
     this.beginUpload = localUploads(this.tmpRoot);
+    this.uploads = new LocalUploadArea(path.join(this.root, UPLOADS_FOLDER));
   }
 
   get location(): string {
@@ -173,7 +213,7 @@ export class LocalContentStore implements ContentStore {
 
   async *list(): AsyncGenerator<{ path: string; size: number }> {
     for await (const f of filesBelow(this.root)) {
-      if (!f.path.startsWith(STAGING_PREFIX)) yield { path: f.path, size: f.size };
+      if (!isHiddenPath(f.path)) yield { path: f.path, size: f.size };
     }
   }
 }
@@ -249,5 +289,73 @@ class LocalStaging implements Staging {
 
   async abort(): Promise<void> {
     await fs.rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The upload area of the local store: DATA_DIR/content/.uploads/<upload>/<name>. Servers that share the content folder
+ * (a shared mount) share it; its name is written in `.uploads/area` by the first.
+ */
+class LocalUploadArea implements UploadArea {
+  private name: string | null = null;
+
+  constructor(private readonly root: string) {}
+
+  /** Made at the first upload (a library that never takes one has no `.uploads`), then read by every server. */
+  async id(create = false): Promise<string | null> {
+    if (this.name) return this.name;
+    const marker = path.join(this.root, 'area');
+    if (create) {
+      await fs.mkdir(this.root, { recursive: true });
+      await fs.writeFile(marker, randomToken(12), { flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+    }
+    const name = await fs.readFile(marker, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    // kept once read: the name never changes
+    if (name?.trim()) this.name = name.trim();
+    return this.name;
+  }
+
+  private at(upload: string, name?: string): string {
+    return name === undefined ? path.join(this.root, checkUploadName(upload)) : path.join(this.root, checkUploadName(upload), checkUploadName(name));
+  }
+
+  async put(upload: string, name: string, file: string): Promise<void> {
+    const target = this.at(upload, name);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    // moved when on the same file system (DATA_DIR/tmp beside DATA_DIR/content), else copied aside and renamed
+    await fs.rename(file, target).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EXDEV') throw err;
+      const temp = `${target}.${randomToken(6)}`;
+      await fs.copyFile(file, temp);
+      await fs.rename(temp, target);
+    });
+  }
+
+  async get(upload: string, name: string, to: string): Promise<void> {
+    const from = this.at(upload, name);
+    await fs.link(from, to).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') throw err;
+      return fs.copyFile(from, to);
+    });
+  }
+
+  async remove(upload: string): Promise<void> {
+    await fs.rm(this.at(upload), { recursive: true, force: true });
+  }
+
+  async *list(): AsyncGenerator<{ upload: string; modified: Date }> {
+    const entries = await fs.readdir(this.root, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (!e.isDirectory()) continue;
+      const dir = path.join(this.root, e.name);
+      let modified = (await fs.stat(dir).catch(() => null))?.mtime.getTime() ?? 0;
+      for (const f of await fs.readdir(dir).catch(() => [])) modified = Math.max(modified, (await fs.stat(path.join(dir, f)).catch(() => null))?.mtime.getTime() ?? 0);
+      yield { upload: e.name, modified: new Date(modified) };
+    }
   }
 }

@@ -5,12 +5,26 @@
  * never the whole object in memory. Writes stay staged on this machine: the import worker writes a local staging
  * folder, `commit(folder)` uploads it under `<prefix>/<folder>/`, and if an upload fails what was uploaded is deleted.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { type ByteRange, checkStoragePath, type ContentStore, filesBelow, localUploads, type Staging, type StoredFile, type UploadFolder } from './content-store.ts';
+import {
+  type ByteRange,
+  checkStoragePath,
+  checkUploadName,
+  type ContentStore,
+  filesBelow,
+  isHiddenPath,
+  localUploads,
+  type Staging,
+  type StoredFile,
+  type UploadArea,
+  type UploadFolder,
+  UPLOADS_FOLDER,
+} from './content-store.ts';
 
 export interface S3Settings {
   /** s3://bucket or s3://bucket/prefix */
@@ -38,6 +52,7 @@ export class S3ContentStore implements ContentStore {
   readonly bucket: string;
   readonly prefix: string;
   readonly beginUpload: () => Promise<UploadFolder>;
+  readonly uploads: UploadArea;
   /** uploads and staging folders on this machine */
   private readonly tmpRoot: string;
 
@@ -56,6 +71,7 @@ export class S3ContentStore implements ContentStore {
     this.client = new S3Client(config);
     this.tmpRoot = path.join(dataDir, 'tmp');
     this.beginUpload = localUploads(this.tmpRoot);
+    this.uploads = new S3UploadArea(this);
   }
 
   get location(): string {
@@ -106,6 +122,11 @@ export class S3ContentStore implements ContentStore {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), Body: createReadStream(file), ContentLength: size }));
   }
 
+  /** Writes the stored file to the local file `to` as it streams in. */
+  async download(storagePath: string, to: string): Promise<void> {
+    await pipeline(await this.read(storagePath), createWriteStream(to));
+  }
+
   async removeFolder(folder: string): Promise<void> {
     const keys: string[] = [];
     for await (const f of this.listUnder(`${this.key(folder)}/`)) keys.push(f.key);
@@ -118,14 +139,18 @@ export class S3ContentStore implements ContentStore {
 
   async *list(): AsyncGenerator<{ path: string; size: number }> {
     const start = this.prefix ? `${this.prefix}/` : '';
-    for await (const f of this.listUnder(start)) yield { path: f.key.slice(start.length), size: f.size };
+    for await (const f of this.listUnder(start)) {
+      const storagePath = f.key.slice(start.length);
+      if (!isHiddenPath(storagePath)) yield { path: storagePath, size: f.size };
+    }
   }
 
-  private async *listUnder(prefix: string): AsyncGenerator<{ key: string; size: number }> {
+  /** Every object whose key starts with `prefix` (a whole key), page by page. */
+  async *listUnder(prefix: string): AsyncGenerator<{ key: string; size: number; modified: Date }> {
     let token: string | undefined;
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
-      for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, size: o.Size ?? 0 };
+      for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, size: o.Size ?? 0, modified: o.LastModified ?? new Date(0) };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }
@@ -173,6 +198,48 @@ class S3Staging implements Staging {
 
   async abort(): Promise<void> {
     await fs.rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The bucket's upload area: `<prefix>/.uploads/<upload>/<name>`. Its name is the store's address: every server with
+ * the same CONTENT_STORE reads the same bucket and prefix (an object written as a marker could be written twice at
+ * once by two servers starting together, which the plain S3 API cannot refuse).
+ */
+class S3UploadArea implements UploadArea {
+  constructor(private readonly store: S3ContentStore) {}
+
+  id(): Promise<string | null> {
+    return Promise.resolve(this.store.location);
+  }
+
+  private at(upload: string, name?: string): string {
+    return `${UPLOADS_FOLDER}/${checkUploadName(upload)}${name === undefined ? '' : `/${checkUploadName(name)}`}`;
+  }
+
+  put(upload: string, name: string, file: string): Promise<void> {
+    return this.store.upload(this.at(upload, name), file);
+  }
+
+  get(upload: string, name: string, to: string): Promise<void> {
+    return this.store.download(this.at(upload, name), to);
+  }
+
+  remove(upload: string): Promise<void> {
+    return this.store.removeFolder(this.at(upload));
+  }
+
+  async *list(): AsyncGenerator<{ upload: string; modified: Date }> {
+    const start = `${this.store.key(UPLOADS_FOLDER)}/`;
+    // keys come in order, so one upload's files are together
+    let current: { upload: string; modified: Date } | null = null;
+    for await (const o of this.store.listUnder(start)) {
+      const upload = o.key.slice(start.length).split('/')[0]!;
+      if (current && current.upload !== upload) yield current;
+      if (!current || current.upload !== upload) current = { upload, modified: o.modified };
+      else if (o.modified > current.modified) current.modified = o.modified;
+    }
+    if (current) yield current;
   }
 }
 

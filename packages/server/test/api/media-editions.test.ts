@@ -19,7 +19,8 @@ import { multipart } from '../helpers/multipart.ts';
 
 /** What is left of uploads: DATA_DIR/tmp and the import queue's upload area (services/import-jobs.ts; its name stays). */
 const uploadsLeft = (dataDir: string) =>
-  ['tmp', 'import-jobs'].flatMap((d) => (fs.existsSync(path.join(dataDir, d)) ? fs.readdirSync(path.join(dataDir, d)).filter((f) => f !== 'area') : []));
+  // this server's received files, and the uploads waiting in the content store (services/import-jobs.ts)
+  ['tmp', 'content/.uploads'].flatMap((d) => (fs.existsSync(path.join(dataDir, d)) ? fs.readdirSync(path.join(dataDir, d)).filter((f) => f !== 'area') : []));
 const PASSWORD = 'a long enough password';
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/media');
 const fixture = (...p: string[]) => fs.readFileSync(path.join(FIXTURES, ...p));

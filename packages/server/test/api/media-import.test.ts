@@ -19,7 +19,8 @@ import { multipart } from '../helpers/multipart.ts';
 
 /** What is left of uploads: DATA_DIR/tmp and the import queue's upload area (services/import-jobs.ts; its name stays). */
 const uploadsLeft = (dataDir: string) =>
-  ['tmp', 'import-jobs'].flatMap((d) => (fs.existsSync(path.join(dataDir, d)) ? fs.readdirSync(path.join(dataDir, d)).filter((f) => f !== 'area') : []));
+  // this server's received files, and the uploads waiting in the content store (services/import-jobs.ts)
+  ['tmp', 'content/.uploads'].flatMap((d) => (fs.existsSync(path.join(dataDir, d)) ? fs.readdirSync(path.join(dataDir, d)).filter((f) => f !== 'area') : []));
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/media');
 
 const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args]);
@@ -91,7 +92,7 @@ describe.each(ENGINES)('media import on %s', (engine) => {
     expect(Number(m.size)).toBe(fs.statSync(file).size);
     expect(Math.abs(probeSeconds(file) * 1000 - Number(m.duration_ms))).toBeLessThan(50);
     // the title's files live in its own folder of the content store, nothing staged is left
-    expect(m.storage_path.startsWith(`${book_id}/`)).toBe(true);
+    expect(m.storage_path.startsWith(`${book_id}.`)).toBe(true);
     expect(fs.readdirSync(path.join(t.dataDir, 'content')).filter((f) => f.startsWith('.staging'))).toEqual([]);
     const topics = await k().selectFrom('title_topics').innerJoin('topics', 'topics.id', 'title_topics.topic_id').select('topics.slug').where('title_id', '=', title.id).execute();
     expect(topics.map((x) => x.slug)).toEqual(['film']);
@@ -339,8 +340,9 @@ describe.each(ENGINES)('media conversion and hostile media on %s', (engine) => {
     expect(await titleCount()).toBe(titlesBefore);
     expect(await k().selectFrom('media_files').select('chapter_id').where('title_id', 'not in', k().selectFrom('titles').select('id')).execute()).toEqual([]);
     const content = path.join(t.dataDir, 'content');
-    const stored = new Set((await k().selectFrom('titles').select('book_id').execute()).map((r) => r.book_id));
-    expect(fs.existsSync(content) ? fs.readdirSync(content).filter((f) => !stored.has(f)) : []).toEqual([]);
+    // a title's folder is its book id and a token (services/import.ts newTitleFolder); the upload area is no title's
+    const stored = (await k().selectFrom('titles').select('book_id').execute()).map((r) => r.book_id);
+    expect(fs.existsSync(content) ? fs.readdirSync(content).filter((f) => f !== '.uploads' && !stored.some((id) => f.startsWith(`${id}.`))) : []).toEqual([]);
     await expect.poll(() => processesWorkingIn(t.dataDir)).toEqual([]);
   };
 

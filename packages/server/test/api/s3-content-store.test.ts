@@ -64,8 +64,9 @@ describe.each(ENGINES)('content in an S3 bucket on %s', (engine) => {
 
   it('keeps imported files in the bucket under the title’s folder, none on this server’s disk, no staging left', async () => {
     const files = Object.keys(await objects());
-    expect(files.filter((f) => f.startsWith(`${book}/`)).length).toBeGreaterThan(5);
-    expect(files.some((f) => f.startsWith(`${clip}/`) && f.endsWith('.mp4'))).toBe(true);
+    // a title's folder: its book id and a token (services/import.ts newTitleFolder)
+    expect(files.filter((f) => f.startsWith(`${book}.`)).length).toBeGreaterThan(5);
+    expect(files.some((f) => f.startsWith(`${clip}.`) && f.endsWith('.mp4'))).toBe(true);
     const content = path.join(t.dataDir, 'content');
     expect(fs.existsSync(content) ? fs.readdirSync(content) : []).toEqual([]);
     const tmp = path.join(t.dataDir, 'tmp');
@@ -162,7 +163,15 @@ describe.each(ENGINES)('content in an S3 bucket on %s', (engine) => {
 
   it('replaces a book’s edition: the new folder in, the old folder deleted from the bucket', async () => {
     const old = book;
-    const oldFiles = Object.keys(await objects()).filter((f) => f.startsWith(`${old}/`));
+    // the first edition's folder, as its rows name it (`<book_id>.<token>`)
+    const { storage_path } = await t.lectern.db.kysely
+      .selectFrom('resources as r')
+      .innerJoin('titles as ti', 'ti.id', 'r.title_id')
+      .select('r.storage_path')
+      .where('ti.book_id', '=', old)
+      .executeTakeFirstOrThrow();
+    const oldFolder = storage_path.split('/')[0]!;
+    const oldFiles = Object.keys(await objects()).filter((f) => f.startsWith(`${oldFolder}/`));
     expect(oldFiles.length).toBeGreaterThan(0);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-s3-edition-'));
     const file = path.join(dir, 'two-v2.epub');
@@ -174,7 +183,7 @@ describe.each(ENGINES)('content in an S3 bucket on %s', (engine) => {
     }
     const now = Object.keys(await objects());
     expect(now.filter((f) => oldFiles.includes(f))).toEqual([]);
-    expect(now.filter((f) => f.startsWith(`${old}/`))).toEqual([]);
+    expect(now.filter((f) => f.startsWith(`${oldFolder}/`))).toEqual([]);
     expect((await ada.get(`/api/v1/book/${old}/chapter/styles/book.css`)).statusCode).toBe(404);
   });
 });

@@ -76,10 +76,17 @@ export async function startTestApp(
 export async function startAnotherServer(
   first: TestApp,
   overrides: Partial<Pick<Config, 'loginRateLimit' | 'trustProxy'>> = {},
-  /** PostgreSQL: share `first`'s DATA_DIR (its content and upload area), as servers on one shared folder do */
-  options: { sameDataDir?: boolean } = {},
+  /**
+   * sameDataDir (PostgreSQL): share `first`'s DATA_DIR (its content and upload area), as servers on one shared folder do.
+   * ownDataDir (SQLite): a DATA_DIR of its own all the same, its database file a link to `first`'s (SQLite keeps the
+   * database in DATA_DIR; it follows the link, so both open one file with one WAL): a server that shares only the
+   * database and the content store, as PostgreSQL servers with a DATA_DIR each do.
+   */
+  options: { sameDataDir?: boolean; ownDataDir?: boolean } = {},
 ): Promise<TestApp> {
-  const own = first.lectern.config.databaseUrl && !options.sameDataDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-')) : null;
+  const sqlite = !first.lectern.config.databaseUrl;
+  const own = (!sqlite && !options.sameDataDir) || (sqlite && options.ownDataDir) ? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-test-')) : null;
+  if (own && sqlite) fs.symlinkSync(path.join(first.dataDir, 'lectern.sqlite'), path.join(own, 'lectern.sqlite'));
   const config = loadConfig({}, { ...first.lectern.config, dataDir: own ?? first.dataDir, ...overrides });
   const lectern = await buildApp(config);
   return {
