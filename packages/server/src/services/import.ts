@@ -189,7 +189,7 @@ export class ImportService {
   /** A media title whose files are staged already (an upload's folder, or the copies importMedia made). */
   private async importStagedMedia(media: MediaJob, fileHash: string, origin: string, options: ImportOptions): Promise<ImportReport['imported'][number]> {
     const existing = await this.catalog.findTitleByFileHash(fileHash);
-    if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
+    if (existing) throw alreadyIn(existing);
     const staging = await this.store.beginStaging();
     let committedFolder: string | null = null;
     try {
@@ -333,7 +333,7 @@ export class ImportService {
   private async importOne(file: string, fileName: string, options: ImportOptions): Promise<ImportReport['imported'][number]> {
     const fileHash = await this.checkedHash(file);
     const existing = await this.catalog.findTitleByFileHash(fileHash);
-    if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
+    if (existing) throw alreadyIn(existing);
     const allowScripts = options.allowScripts ?? false;
     const staging = await this.store.beginStaging();
     let committedFolder: string | null = null;
@@ -402,7 +402,7 @@ export class ImportService {
     const fileHash = await this.checkedHash(file);
     const existing = await this.catalog.findTitleByFileHash(fileHash);
     if (existing?.id === old.id) throw new IngestError(`this file is already the edition of ${named}`);
-    if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
+    if (existing) throw alreadyIn(existing);
     const allowScripts = options.allowScripts ?? old.allow_scripts === 1;
     // A folder of its own for each edition: the old one's files stay whole and served until the rows are swapped,
     // and no stored path ever names two different files (book-files.ts keeps verdicts by path).
@@ -521,7 +521,7 @@ export class ImportService {
       const staged = await this.stageMedia(job, upload.dir);
       const existing = await this.catalog.findTitleByFileHash(staged.hash);
       if (existing?.id === old.id) throw new IngestError(`these files are already the edition of ${named}`);
-      if (existing) throw new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
+      if (existing) throw alreadyIn(existing);
       const folder = `${old.book_id}.${randomToken(6)}`;
       const staging = await this.store.beginStaging();
       let committedFolder: string | null = null;
@@ -603,18 +603,31 @@ export class ImportService {
   private async lostRace(err: unknown, fileHash: string): Promise<unknown> {
     if (!(err instanceof BookIdTaken)) return err;
     const existing = await this.catalog.findTitleByFileHash(fileHash);
-    if (existing) return new IngestError(`already in the library as "${existing.title}" (book id ${existing.book_id})`);
+    if (existing) return alreadyIn(existing);
     return new IngestError(`${err.message} (another file with the same identifier); send the file again`);
   }
 
-  /** ISBNs become the book id as they are; other identifiers a short stable hash, so ids stay URL-safe. */
+  /**
+   * ISBNs become the book id as they are; other identifiers a short stable hash, so ids stay URL-safe. The id is
+   * chosen once the file is parsed, after the look for the file at the start: a title holding it with the same file
+   * was imported meanwhile (by another server: docs/decisions.md "The same new book imported twice at once"), and
+   * the file is in the library.
+   */
   private async uniqueBookId(identifier: string | null, fileHash: string): Promise<string> {
     const isbn = isbnOf(identifier);
     const base = isbn ?? sha256(identifier ? `id:${identifier}` : `file:${fileHash}`).slice(0, 12);
-    if (!(await this.catalog.findTitleByBookId(base))) return base;
-    return `${base}-${fileHash.slice(0, 6)}`;
+    const other = `${base}-${fileHash.slice(0, 6)}`;
+    for (const id of [base, other]) {
+      const holder = await this.catalog.findTitleByBookId(id);
+      if (!holder) return id;
+      if (holder.file_sha256 === fileHash) throw alreadyIn(holder);
+    }
+    return other;
   }
 }
+
+/** The refusal of a file the library has already: the look at the start, and a race lost to another server. */
+const alreadyIn = (t: Pick<TitleRow, 'title' | 'book_id'>) => new IngestError(`already in the library as "${t.title}" (book id ${t.book_id})`);
 
 /**
  * A new title's folder in the store: its book id and a token of its own, as each new edition's (`<book_id>.<token>`).

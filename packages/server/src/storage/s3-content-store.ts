@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { asStoreFailure } from '../util/unavailable.ts';
 import {
   type ByteRange,
   checkStoragePath,
@@ -78,6 +79,7 @@ export class S3ContentStore implements ContentStore {
     return `s3://${this.bucket}${this.prefix ? `/${this.prefix}` : ''}`;
   }
 
+
   key(storagePath: string): string {
     checkStoragePath(storagePath);
     return this.prefix ? `${this.prefix}/${storagePath}` : storagePath;
@@ -90,7 +92,7 @@ export class S3ContentStore implements ContentStore {
 
   async stat(storagePath: string): Promise<StoredFile | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath) }));
+      const head = await stored(this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath) })));
       return { size: head.ContentLength ?? 0, mtime: head.LastModified ?? new Date(0) };
     } catch (err) {
       if (isNotFound(err)) return null;
@@ -99,7 +101,7 @@ export class S3ContentStore implements ContentStore {
   }
 
   async read(storagePath: string, range?: ByteRange): Promise<Readable> {
-    const got = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
+    const got = await stored(this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) })));
     const body = got.Body;
     // Node's HTTP handler answers a Readable (the response itself: bytes flow as they arrive)
     if (body instanceof Readable) return body;
@@ -109,7 +111,7 @@ export class S3ContentStore implements ContentStore {
 
   async write(storagePath: string, data: Uint8Array): Promise<void> {
     // one PUT: an object is there whole or not at all
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), Body: data, ContentLength: data.byteLength }));
+    await stored(this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), Body: data, ContentLength: data.byteLength })));
   }
 
   putFile(storagePath: string, file: string): Promise<void> {
@@ -119,12 +121,13 @@ export class S3ContentStore implements ContentStore {
   /** Uploads a local file as it streams (its size known first: a plain PUT, no multipart). */
   async upload(storagePath: string, file: string): Promise<void> {
     const { size } = await fs.stat(file);
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), Body: createReadStream(file), ContentLength: size }));
+    await stored(this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(storagePath), Body: createReadStream(file), ContentLength: size })));
   }
 
   /** Writes the stored file to the local file `to` as it streams in. */
   async download(storagePath: string, to: string): Promise<void> {
-    await pipeline(await this.read(storagePath), createWriteStream(to));
+    // the bytes come after the answer: a connection cut meanwhile is the store's too
+    await stored(pipeline(await this.read(storagePath), createWriteStream(to)));
   }
 
   async removeFolder(folder: string): Promise<void> {
@@ -132,7 +135,7 @@ export class S3ContentStore implements ContentStore {
     for await (const f of this.listUnder(`${this.key(folder)}/`)) keys.push(f.key);
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
-      const done = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      const done = await stored(this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } })));
       if (done.Errors?.length) throw new Error(`could not delete ${done.Errors.length} files of ${folder}: ${done.Errors[0]!.Code ?? ''} ${done.Errors[0]!.Message ?? ''}`);
     }
   }
@@ -149,7 +152,7 @@ export class S3ContentStore implements ContentStore {
   async *listUnder(prefix: string): AsyncGenerator<{ key: string; size: number; modified: Date }> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await stored(this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token })));
       for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, size: o.Size ?? 0, modified: o.LastModified ?? new Date(0) };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -240,6 +243,15 @@ class S3UploadArea implements UploadArea {
       else if (o.modified > current.modified) current.modified = o.modified;
     }
     if (current) yield current;
+  }
+}
+
+/** One call of the store; a socket that fails is said to be the store's (util/unavailable.ts asStoreFailure). */
+async function stored<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    throw asStoreFailure(err);
   }
 }
 

@@ -9,6 +9,28 @@
 /** Which part could not be reached, as said to people. */
 export type Unreachable = 'database' | 'content store';
 
+/**
+ * A failure of `what`, said as such: the S3 store wraps its socket failures in one (a streamed PUT is not retried by
+ * the client, so its error does not carry the client's $metadata, and would read as the database's).
+ */
+export class Unavailable extends Error {
+  override name = 'Unavailable';
+  readonly code: string | undefined;
+  constructor(
+    readonly what: Unreachable,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.code = (cause as { code?: string } | null)?.code;
+  }
+}
+
+/** `err` from the content store: a socket's failure becomes the store's Unavailable; anything else is as it was. */
+export function asStoreFailure(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NETWORK_CODES.has(code) ? new Unavailable('content store', err) : err;
+}
+
 /** Socket and resolver failures: the other side (database or store) did not answer. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 /** A disk that cannot take the write: not the file's fault either. */
@@ -28,6 +50,7 @@ const PG_WORDS = /Connection terminated|connection error and is not queryable|ti
 /** What could not be reached, when `err` is such a failure (its causes looked at too); null for anything else. */
 export function unreachable(err: unknown, depth = 0): Unreachable | null {
   if (!err || typeof err !== 'object' || depth > 4) return null;
+  if (err instanceof Unavailable) return err.what;
   const e = err as { code?: unknown; message?: unknown; cause?: unknown; $metadata?: unknown; errors?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   const message = typeof e.message === 'string' ? e.message : '';

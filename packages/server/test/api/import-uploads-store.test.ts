@@ -28,7 +28,7 @@ const book = (n: number, words = 30) =>
       { path: 'two.xhtml', label: 'Two', body: `<h1>Two</h1><p>${`More words of stored book ${n}. `.repeat(words)}</p>` },
     ],
     manifest: ['<item id="css" href="styles/book.css" media-type="text/css"/>'],
-    files: { 'OEBPS/styles/book.css': `p { margin: 0 0 ${n}px }` },
+    files: { 'styles/book.css': `p { margin: 0 0 ${n}px }` },
   });
 
 /** Every file below `dir` (an empty list when there is no such folder). */

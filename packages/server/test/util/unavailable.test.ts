@@ -88,6 +88,10 @@ describe('the real clients’ failures', () => {
     const err = await thrown(() => down.stat('book/00000.css'));
     expect(unreachable(err)).toBe('content store');
     expect(unreachableReason(err)).toMatch(/^the library's content store was not available \(.+\)$/);
+    // a streamed PUT, which the client does not retry (so its error has none of the client's marks)
+    const file = path.join(dir, 'part');
+    fs.writeFileSync(file, 'bytes of an upload');
+    expect(unreachable(await thrown(() => down.uploads.put('job-1', '0', file)))).toBe('content store');
     const up = new S3ContentStore(s3.settings('up'), dir);
     const missing = await thrown(() => up.read('book/missing.css'));
     expect((missing as { $metadata: { httpStatusCode: number } }).$metadata.httpStatusCode).toBe(404);
