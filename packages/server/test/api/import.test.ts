@@ -230,7 +230,7 @@ describe.each(ENGINES)('hostile imports on %s', (engine) => {
     expect(res.json().failed[0].file).toBe('liar.epub');
     const after = await snapshot();
     expect(after.titles).toContain(res.json().imported[0].book_id);
-    expect(after.content.filter((name) => name.startsWith('.'))).toEqual([]);
+    expect(after.content.filter((name) => name.startsWith('.staging-'))).toEqual([]);
     expect(after.tmp).toEqual([]);
   });
 
