@@ -178,7 +178,7 @@ export const ADMIN_MESSAGES = {
 } as const;
 
 /**
- * An upload or an import that met the database or the content store down (a 503: the file is not at fault; issue 26,
+ * An upload or an import that met the database or the content store down (a 503: the file is not at fault;
  * docs/decisions.md "An import the database or the store failed is not the file's fault"). `what` is "database" or
  * "content store"; `said` what it answered.
  */

@@ -14,7 +14,7 @@ import type { Readable } from 'node:stream';
 import { randomToken } from '../util/random.ts';
 
 /**
- * The store's folder of uploads waiting for their import (issue 26): beside the titles' folders, left out of `list()`
+ * The store's folder of uploads waiting for their import (docs/decisions.md "Uploads wait in the content store"): beside the titles' folders, left out of `list()`
  * (a title's folder never starts with a dot), so content moves and store sizes never see it.
  */
 export const UPLOADS_FOLDER = '.uploads';

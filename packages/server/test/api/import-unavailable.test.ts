@@ -1,5 +1,5 @@
 /**
- * An import that the database or the content store failed is not the file's fault (issue 26; docs/decisions.md "An
+ * An import that the database or the content store failed is not the file's fault (docs/decisions.md "An
  * import the database or the store failed is not the file's fault"), both engines, on an S3 bucket (s3rver): a bad
  * file is still its 400 naming the problem; a run the database failed once is tried again by the queue after a pause
  * and imports (201); one it failed every time is a 503 saying the database, and no title; the store down fails a

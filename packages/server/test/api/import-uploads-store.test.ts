@@ -1,5 +1,5 @@
 /**
- * Any server runs any import (issue 26; docs/decisions.md "Uploads wait in the content store"): two servers on one
+ * Any server runs any import (docs/decisions.md "Uploads wait in the content store"): two servers on one
  * database and one S3 bucket (s3rver, test/helpers/s3.ts) but each with a DATA_DIR of its own, both engines (SQLite:
  * B's database file a link to A's, test/helpers/app.ts). An upload through A waits in the bucket's upload area, not in
  * A's DATA_DIR; B's worker imports it; the title reads on A and on B; nothing of the upload is left. The same new book

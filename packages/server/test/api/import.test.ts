@@ -19,7 +19,6 @@ import { multipart } from '../helpers/multipart.ts';
 import { SAMPLE_CACHE } from '../helpers/sample.ts';
 import { epubBook, minimalEpub3 } from '../ingest/helpers.ts';
 import { lyingZip, pdfDecompressionBomb, pdfHeapBomb, slowEpub, zipBomb } from '../fixtures/hostile.ts';
-import { multipart } from '../helpers/multipart.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../../..');
