@@ -32,7 +32,7 @@ const book = (n: number, words = 30) =>
   });
 
 /** Every file below `dir` (an empty list when there is no such folder). */
-const filesBelow = (dir: string): string[] => (fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isFile()).map((e) => e.name) : []);
+const filesBelow = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []);
 
 let s3: TestS3;
 beforeAll(async () => {
