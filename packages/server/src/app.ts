@@ -425,7 +425,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   // Stored uploads no job will run are swept hourly by every server (each may have a store of its own).
   const sweepUploads = () =>
     jobRun('uploads no import will run', SESSION_PURGE_INTERVAL_MS, () => services.importJobs.sweep()).catch((err: Error) => app.log.error({ err }, 'sweeping orphaned uploads failed'));
-  const sweepTimer = setInterval(sweepUploads, SESSION_PURGE_INTERVAL_MS).unref();
+  const sweepTimer = setInterval(() => void sweepUploads(), SESSION_PURGE_INTERVAL_MS).unref();
   app.addHook('onReady', async () => void sweepUploads());
   app.addHook('onClose', async () => clearInterval(sweepTimer));
   app.addHook('preClose', async () => services.importJobs.stop());
