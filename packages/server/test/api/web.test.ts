@@ -221,7 +221,7 @@ describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => 
     const api = async (url: string) => {
       const res = await client.get(url);
       expect(res.statusCode, url).toBe(200);
-      return res.json() as unknown;
+      return res.json<unknown>();
     };
     // keyed by the address the web client asks (core's firstScreenRequests; packages/web/test/first-answers.test.tsx)
     expect(await answersOf('/home/')).toEqual({ '/api/v2/home/': await api('/api/v2/home/'), '/api/v1/home/modules/': await api('/api/v1/home/modules/') });
@@ -230,7 +230,7 @@ describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => 
     const search = '/api/v2/search/?q=whale+song&page=1&sort=relevance';
     expect(await answersOf('/search/?q=whale%20song')).toEqual({ [search]: await api(search) });
     // a playlist: the light list, then the playlist; another reader's playlist is not written (the API says 404)
-    const made = (await client.post('/api/v2/collections/', { name: 'Whales', description: '' })).json() as { id: string };
+    const made = (await client.post('/api/v2/collections/', { name: 'Whales', description: '' })).json<{ id: string }>();
     const light = '/nest/api/api/v2/collections/?content=none';
     const mine = `/nest/api/api/v2/collections/${made.id}/`;
     expect(await answersOf(`/c/collection/${made.id}/`)).toEqual({ [light]: await api(light), [mine]: await api(mine) });
@@ -250,7 +250,7 @@ describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => 
   it("names the catalog's first cover, as its card asks for it, for the page to fetch beside the app's code", async () => {
     const client = new TestClient(t.lectern.app);
     await client.login('boot@example.com', 'a long enough password');
-    const list = (await client.get('/api/v1/book/?page=1&page_size=24')).json() as { results: { cover_image_url: string | null }[] };
+    const list = (await client.get('/api/v1/book/?page=1&page_size=24')).json<{ results: { cover_image_url: string | null }[] }>();
     const cover = list.results[0]?.cover_image_url;
     expect(cover, 'the first title of the sample library has a cover').toBeTruthy();
     const page = (await client.get('/library/')).body;

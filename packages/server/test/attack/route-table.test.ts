@@ -75,7 +75,7 @@ describe('the attack suite’s route table', () => {
     expect(listed.sort()).toEqual(routes.sort());
     for (const key of routes) {
       const [method, url] = key.split(' ') as [string, string];
-      expect(scripted.hasRoute({ method: method as 'GET', url }), key).toBe(true);
+      expect(scripted.hasRoute({ method, url }), key).toBe(true);
     }
   });
 
