@@ -307,6 +307,25 @@ for (const viewport of [
       await signIn(page);
       return page;
     }
+    /**
+     * The chapter's page without the reader's key in its boot data (`lectern-boot`, routes/web.ts), as when the reader
+     * comes to the chapter from another screen of the app: the reader must then ask GET /nest/key/ for it.
+     */
+    const withoutPageKey = (context: BrowserContext) =>
+      context.route(
+        (url) => url.pathname === new URL(chapter.web_url, baseURL).pathname,
+        async (route) => {
+          const response = await route.fetch();
+          const html = (await response.text()).replace(/(<script type="application\/json" id="lectern-boot">)(.*?)(<\/script>)/s, (_m, open: string, json: string, close: string) => {
+            const data = JSON.parse(json) as { reader?: { key?: unknown } };
+            if (data.reader) delete data.reader.key;
+            return open + JSON.stringify(data).replace(/</g, '\\u003c') + close;
+          });
+          // the body is sent as text: the answer's own coding and length no longer apply
+          const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => name !== 'content-encoding' && name !== 'content-length'));
+          await route.fulfill({ status: response.status(), headers, body: html });
+        },
+      );
     const alert = (page: Page, text: string) => page.getByRole('alert').filter({ has: page.getByText(text, { exact: true }) });
     const shot = async (page: Page, name: string) => {
       if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `reader-error-${name}-${viewport.width}.png`) });
@@ -322,7 +341,10 @@ for (const viewport of [
     afterAll(() => browser?.close());
 
     it('says "Unable to decrypt content" when the key request fails, and shows nothing of the chapter', async () => {
-      const page = await reader((c) => c.route('**/nest/key/', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"down"}' })));
+      const page = await reader(async (c) => {
+        await withoutPageKey(c);
+        await c.route('**/nest/key/', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"down"}' }));
+      });
       await page.goto(chapter.web_url);
       await alert(page, 'Unable to decrypt content').waitFor();
       expect(await page.locator('iframe.chapter-view__frame').count()).toBe(0);
@@ -333,13 +355,14 @@ for (const viewport of [
 
     it('says "This chapter could not be decrypted." when the key does not open it, and shows nothing of the chapter', async () => {
       // The server's key, one character changed: the chapter's checksum cannot match (asking again gets the same).
-      const page = await reader((c) =>
-        c.route('**/nest/key/', async (route) => {
+      const page = await reader(async (c) => {
+        await withoutPageKey(c);
+        await c.route('**/nest/key/', async (route) => {
           const response = await route.fetch();
           const { key } = (await response.json()) as { key: string };
           await route.fulfill({ response, json: { key: (key[0] === 'A' ? 'B' : 'A') + key.slice(1) } });
-        }),
-      );
+        });
+      });
       const keys = page.waitForResponse((r) => r.url().endsWith('/nest/key/'));
       await page.goto(chapter.web_url);
       expect((await keys).status()).toBe(200);
