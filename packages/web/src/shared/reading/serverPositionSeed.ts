@@ -77,6 +77,10 @@ export function applyServerPosition(bookId: string, userId: string | null, answe
  */
 export function seedServerPosition(client: QueryClient, bookId: string, userId: string, answer: unknown): void {
   if (!answer || typeof answer !== 'object' || !('position' in answer)) return;
+  // Only where this browser has no place of its own in the book. The page's position was read as the page was made,
+  // which on a reload can be before the position the unloading page sent has landed: the reader then asks the server
+  // (GET …/position/) as it did before, by which time that write is there (e2e/vertical-lr.e2e.ts's reloads).
+  if (new PositionStore(storage()).latestHref(bookId)) return;
   const p = (answer as { position: unknown }).position;
   const valid =
     p === null ||
