@@ -10,8 +10,8 @@
  * arrived and been parsed, a chained round trip before its first render: the home 19, a playlist 26 (the playlists
  * area's forms), search 18, the reader 21. The page's own chapter request (h3, f14a4f8: the entry takes the page's
  * reader start and the key's storage) split two chunks off the entry (`reader`, `useSession`) and the reader page's
- * panels' stylesheets: home 21, catalog 17, playlist 28, search 20, the reader 25 (two chained round trips fewer,
- * two more files in the burst: worth folding back). Read from the built app the e2e
+ * panels' stylesheets: home 21, catalog 17, playlist 28, search 20, the reader 25 (not measured yet whether
+ * the two more files cost the first paint: worth folding back). Read from the built app the e2e
  * server serves, and in Chromium from the requests the signed-in home makes.
  */
 import type { Browser } from 'playwright-core';
