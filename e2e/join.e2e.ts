@@ -135,7 +135,7 @@ describe.each([
       await route.continue();
     });
     await page.getByRole('button', { name: 'Start my free trial' }).click();
-    await page.getByRole('button', { name: ACCOUNT_ENTRY_MESSAGES.justASecond }).waitFor();
+    await page.getByRole('button', { name: 'Just a second...' }).waitFor();
     expect(await emailField.isDisabled()).toBe(true);
     release();
 
