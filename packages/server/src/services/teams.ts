@@ -417,7 +417,7 @@ export class TeamsService {
     let newUser: NewUser | null = null;
     if (user) {
       const fresh = await this.fresh(user);
-      if (fresh.team_id === invitation.team_id && invitation.accepted_by === fresh.id) return this.joined(fresh, invitation.team_id, false);
+      if (fresh.team_id === invitation.team_id && (await this.acceptedBy(hash, fresh.id))) return this.joined(fresh, invitation.team_id, false);
       if (fresh.team_id !== null) throw badRequest(TEAM_MESSAGES.alreadyInTeam, { token: [TEAM_MESSAGES.alreadyInTeam] });
     } else {
       if (invitation.status !== 'pending' || Date.parse(invitation.expires_at) <= now.getTime()) throw this.dead();
@@ -454,8 +454,7 @@ export class TeamsService {
       // Spent by another click: the same reader's (then they are in), else the link is dead for this one.
       if (user) {
         const fresh = await this.fresh(user);
-        const after = await this.repo.invitationByHash(hash);
-        if (fresh.team_id === invitation.team_id && after?.accepted_by === fresh.id) return this.joined(fresh, invitation.team_id, false);
+        if (fresh.team_id === invitation.team_id && (await this.acceptedBy(hash, fresh.id))) return this.joined(fresh, invitation.team_id, false);
       }
       throw this.dead();
     }
@@ -633,6 +632,14 @@ export class TeamsService {
   private noSeats(team: TeamRow): AppError {
     const message = TEAM_MESSAGES.notEnoughSeats(team.seats - team.seats_used);
     return badRequest(message, { emails: [message] });
+  }
+
+  /**
+   * Whether the invitation was spent on this reader. Read again, not from the row read at the start: the reader's
+   * other click may have joined between that read and the reader's own.
+   */
+  private async acceptedBy(tokenHash: string, userId: number): Promise<boolean> {
+    return (await this.repo.invitationByHash(tokenHash))?.accepted_by === userId;
   }
 
   private dead(): AppError {
