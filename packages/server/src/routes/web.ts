@@ -29,8 +29,11 @@ import { NOSCRIPT_MARKER, noscriptForms } from '../plugins/noscript-forms.ts';
 export const BOOT_MARKER = '<!--lectern:boot-data-->';
 
 const API_PREFIXES = ['/api/', '/nest/', '/u/', '/r/', '/a/', '/auth/', '/healthz'];
-/** Pages below an API prefix (library-playlists-account.md §2: the shortcuts settings page is /u/shortcuts/). */
-const PAGES_UNDER_API = [SHORTCUTS_PAGE_PATH, SHORTCUTS_PAGE_PATH.slice(0, -1)];
+/**
+ * Pages below an API prefix (library-playlists-account.md §2: the shortcuts settings page is /u/shortcuts/), and the
+ * account page /u with its slash, as every other page is reached (it was a JSON 404).
+ */
+const PAGES_UNDER_API = [SHORTCUTS_PAGE_PATH, SHORTCUTS_PAGE_PATH.slice(0, -1), '/u/'];
 
 /**
  * Hashed assets never change; the icons change rarely and are asked for again on every in-app navigation (a

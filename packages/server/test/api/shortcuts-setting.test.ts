@@ -77,9 +77,10 @@ describe('the shortcuts settings page', () => {
     fs.rmSync(dist, { recursive: true, force: true });
   });
 
-  it('serves /u/shortcuts/ as a page while the rest of /u/ stays API', async () => {
+  it('serves /u/shortcuts/ and the account page /u/ as pages while the rest of /u/ stays API', async () => {
     const client = new TestClient(t.lectern.app);
-    for (const address of [SHORTCUTS_PAGE_PATH, SHORTCUTS_PAGE_PATH.slice(0, -1)]) {
+    // /u/ as every other page is reached with its slash too (a reader typing it got a JSON 404)
+    for (const address of [SHORTCUTS_PAGE_PATH, SHORTCUTS_PAGE_PATH.slice(0, -1), '/u', '/u/']) {
       const page = await client.get(address);
       expect(page.statusCode, address).toBe(200);
       expect(page.headers['content-type']).toMatch(/text\/html/);
