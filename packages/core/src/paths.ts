@@ -243,17 +243,42 @@ export function cardCoverUrl(url: string): string {
   return `${url}${url.includes('?') ? '&' : '?'}h=360`;
 }
 
+/** A playlist's answer (paths.collection) among a page's first answers, as far as the first screen reads it. */
+function firstPlaylistItem(url: string, answer: unknown): string | null {
+  if (url.includes('?') || !/^\/nest\/api\/api\/v2\/collections\/[^/]+\/$/.test(url)) return null;
+  const first = (answer as { content?: { api_url?: unknown }[] } | null)?.content?.[0]?.api_url;
+  return typeof first === 'string' ? first : null;
+}
+
 /**
- * The image a screen's first content shows first, from its first answers (firstScreenRequests): the catalog's first
- * card's cover, as the card asks for it. The server names it in the page as a preload (routes/web.ts), so it loads
- * beside the app's code instead of once the card has been rendered: on a phone that cover is the largest paint.
+ * The titles whose covers a screen's first content shows first but whose answers do not carry them: a playlist's
+ * first item (its card's cover comes from POST /api/v1/metadata/, asked after the first render). The server looks
+ * their covers up (routes/web.ts) and passes them to firstScreenImages.
  */
-export function firstScreenImages(answers: Readonly<Record<string, unknown>>): string[] {
+export function firstScreenTitles(answers: Readonly<Record<string, unknown>>): string[] {
+  return Object.entries(answers)
+    .map(([url, answer]) => firstPlaylistItem(url, answer))
+    .filter((u): u is string => u !== null);
+}
+
+/**
+ * The image a screen's first content shows first, from its first answers (firstScreenRequests) and the metadata of
+ * firstScreenTitles: the catalog's first card's cover, a playlist's first card's cover, as the card asks for it. The
+ * server names it in the page as a preload (routes/web.ts), so it loads beside the app's code instead of once the
+ * card has been rendered: on a phone that cover is the largest paint.
+ */
+export function firstScreenImages(
+  answers: Readonly<Record<string, unknown>>,
+  metadata: readonly { api_url?: unknown; cover_image_url?: unknown }[] = [],
+): string[] {
   const images: string[] = [];
-  for (const [url, answer] of Object.entries(answers)) {
-    if (!url.startsWith(`${paths.bookList()}?`)) continue;
-    const cover = (answer as { results?: { cover_image_url?: unknown }[] } | null)?.results?.[0]?.cover_image_url;
+  const add = (cover: unknown) => {
     if (typeof cover === 'string' && cover.startsWith('/')) images.push(cardCoverUrl(cover));
+  };
+  for (const [url, answer] of Object.entries(answers)) {
+    if (url.startsWith(`${paths.bookList()}?`)) add((answer as { results?: { cover_image_url?: unknown }[] } | null)?.results?.[0]?.cover_image_url);
+    const item = firstPlaylistItem(url, answer);
+    if (item !== null) add(metadata.find((m) => m.api_url === item)?.cover_image_url);
   }
   return images;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstScreenImages, firstScreenRequests, normalizeContentUri, paths } from '../src/index.ts';
+import { firstScreenImages, firstScreenRequests, firstScreenTitles, normalizeContentUri, paths } from '../src/index.ts';
 
 describe('content addresses (one home: core/paths.ts)', () => {
   it('builds the title, chapter, prefix and chapter-progress addresses, encoding each segment', () => {
@@ -55,5 +55,20 @@ describe('firstScreenRequests', () => {
     expect(firstScreenImages({ [list]: { results: [] } })).toEqual([]);
     expect(firstScreenImages({ [list]: { results: [{ cover_image_url: 'https://elsewhere.example/c.png' }] } })).toEqual([]);
     expect(firstScreenImages({ '/api/v2/home/': { results: [{ cover_image_url: '/api/v1/book/b1/cover' }] } })).toEqual([]);
+  });
+
+  it("names a playlist's first item for its cover to be looked up, and that cover once it is known", () => {
+    const light = '/nest/api/api/v2/collections/?content=none';
+    const mine = '/nest/api/api/v2/collections/p%201/';
+    const answers = { [light]: { results: [] }, [mine]: { content: [{ api_url: '/api/v1/book/b2/' }, { api_url: '/api/v1/book/b1/' }] } };
+    expect(firstScreenTitles(answers)).toEqual(['/api/v1/book/b2/']);
+    const metadata = [
+      { api_url: '/api/v1/book/b1/', cover_image_url: '/api/v1/book/b1/cover' },
+      { api_url: '/api/v1/book/b2/', cover_image_url: '/api/v1/book/b2/cover' },
+    ];
+    expect(firstScreenImages(answers, metadata)).toEqual(['/api/v1/book/b2/cover?h=360']);
+    expect(firstScreenImages(answers)).toEqual([]);
+    expect(firstScreenTitles({ [mine]: { content: [] } })).toEqual([]);
+    expect(firstScreenTitles({ [light]: { content: [{ api_url: '/api/v1/book/b2/' }] } })).toEqual([]);
   });
 });

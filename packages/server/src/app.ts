@@ -489,6 +489,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
       if (!format || !signedIn) return null;
       return { format, position: await services.positions.get(signedIn.user, bookId), key: services.reader.userKey(signedIn.user).key };
     },
+    covers: async (urls) => services.metadata.covers(urls),
   });
 
   const scripted = config.scriptedOrigin ? buildScriptedOrigin(services.scriptedFrames, store, new URL(config.publicUrl).origin, config.logLevel) : null;

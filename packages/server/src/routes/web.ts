@@ -16,6 +16,7 @@ import {
   EARLY_BLOCK_GLOBAL,
   firstScreenImages,
   firstScreenRequests,
+  firstScreenTitles,
   highlightPrivacyAttributes,
   type HighlightPrivacySetting,
   isMediaFormat,
@@ -153,8 +154,10 @@ async function bootData(app: FastifyInstance, request: FastifyRequest, pathname:
   const start = address ? await boot.readerStart(request, address.bookId).catch(() => null) : null;
   const reader = address && start && !isMediaFormat(start.format) ? { book_id: address.bookId, href: address.href, ...start } : undefined;
   const answers = profile ? await firstAnswers(app, request) : null;
-  // the first card's cover of the catalog, fetched beside the app's code (core's firstScreenImages)
-  const preloads = answers ? firstScreenImages(answers).map((url) => `<link rel="preload" as="image" href="${escapeAttribute(url)}" fetchpriority="high">`) : [];
+  // the first card's cover of the catalog or a playlist, fetched beside the app's code (core's firstScreenImages); a
+  // playlist's items carry no cover, so the server looks up its first one, as the card's metadata request would
+  const covers = answers ? await boot.covers(firstScreenTitles(answers)) : [];
+  const preloads = answers ? firstScreenImages(answers, covers).map((url) => `<link rel="preload" as="image" href="${escapeAttribute(url)}" fetchpriority="high">`) : [];
   const data = `${preloads.join('')}<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson({ profile, ...(answers ? { answers } : {}), ...(reader ? { reader } : {}) })}</script>`;
   return reader ? { html: `${data}\n    <script>${EARLY_BLOCK_SCRIPT}</script>`, secret: true } : { html: data, secret: false };
 }
@@ -192,13 +195,15 @@ export interface BootDeps {
    * there is no such title or no signed-in reader.
    */
   readerStart: (request: FastifyRequest, bookId: string) => Promise<{ format: string; position: PositionResponse; key: string } | null>;
+  /** Each content address's cover_image_url as POST /api/v1/metadata/ answers it (entries for known titles only). */
+  covers: (urls: string[]) => Promise<{ api_url?: unknown; cover_image_url?: unknown }[]>;
 }
 
 export async function webRoutes(
   app: FastifyInstance,
   webDist: string | null,
   page: { highlightPrivacy?: HighlightPrivacySetting } = {},
-  boot: BootDeps = { profile: async () => null, readerStart: async () => null },
+  boot: BootDeps = { profile: async () => null, readerStart: async () => null, covers: async () => [] },
 ): Promise<void> {
   const indexFile = webDist ? path.join(webDist, 'index.html') : null;
   const hasWeb = indexFile !== null && fs.existsSync(indexFile);

@@ -74,6 +74,19 @@ export class MetadataService {
     }
   }
 
+  /**
+   * Each address's cover as the metadata answer gives it, for the page to name the first card's cover (routes/web.ts,
+   * core's firstScreenImages). Any failure is an empty list: the page then names no cover, and the card asks as before.
+   */
+  async covers(urls: string[]): Promise<{ api_url?: unknown; cover_image_url?: unknown }[]> {
+    if (!urls.length) return [];
+    try {
+      return JSON.parse((await this.metadataJson(urls, 'api_url,cover_image_url')).toString('utf8')) as { api_url?: unknown; cover_image_url?: unknown }[];
+    } catch {
+      return [];
+    }
+  }
+
   private async loadTitleMetadata(titles: TitleRow[]): Promise<void> {
     const missing = [...new Map(titles.filter((t) => !this.cache.metadata.get(t.id)).map((t) => [t.id, t])).values()];
     if (!missing.length) return;

@@ -264,6 +264,33 @@ describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => 
     expect((await new TestClient(t.lectern.app).get('/library/')).body).not.toContain('as="image"');
   });
 
+  it("names a playlist's first card's cover, which its items do not carry, as the card's metadata request gives it", async () => {
+    const client = new TestClient(t.lectern.app);
+    await client.login('boot@example.com', 'a long enough password');
+    const named = (page: string) => [...page.matchAll(/<link rel="preload" as="image" href="([^"]*)" fetchpriority="high">/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    const list = (await client.get('/api/v1/book/?page=1&page_size=24')).json<{ results: { api_url: string; cover_image_url: string | null }[] }>();
+    const withCover = list.results.filter((r) => r.cover_image_url);
+    expect(withCover.length, 'two sample titles with covers').toBeGreaterThanOrEqual(2);
+    // the second title first: the playlist's own first item, not the catalog's
+    const [second, first] = [withCover[0]!, withCover[1]!];
+    const made = (await client.post('/api/v2/collections/', { name: 'Covers', description: '' })).json<{ id: string }>();
+    expect((await client.post(`/api/v2/collections/${made.id}/add-content/`, { content: [first.api_url, second.api_url] })).statusCode).toBe(200);
+    const metadata = (await client.post('/api/v1/metadata/', { urls: [first.api_url] })).json<{ cover_image_url: string }[]>();
+    const page = (await client.get(`/c/collection/${made.id}/`)).body;
+    expect(named(page)).toEqual([cardCoverUrl(metadata[0]!.cover_image_url)]);
+    expect(named(page)).not.toContain(cardCoverUrl(second.cover_image_url!));
+    const image = await client.get(named(page)[0]!);
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toMatch(/^image\//);
+    // an empty playlist names none; another reader's playlist (a 404 to them) names nothing of it
+    const empty = (await client.post('/api/v2/collections/', { name: 'Empty', description: '' })).json<{ id: string }>();
+    expect(named((await client.get(`/c/collection/${empty.id}/`)).body)).toEqual([]);
+    const other = new TestClient(t.lectern.app);
+    await t.lectern.services.accounts.createUser({ email: `covers-other-${engine}@example.com`, password: 'a long enough password', status: 'subscriber' });
+    await other.login(`covers-other-${engine}@example.com`, 'a long enough password');
+    expect(named((await other.get(`/c/collection/${made.id}/`)).body)).toEqual([]);
+  });
+
   it('writes nothing for a visitor, and a null profile for a session that has gone', async () => {
     const visitor = await new TestClient(t.lectern.app).get('/home/');
     expect(visitor.statusCode).toBe(200);
