@@ -92,6 +92,26 @@ function schemasGroup(): CodeSplittingGroup {
 }
 
 /**
+ * One chunk for the API client and the zod-free core modules the entry loads (tagged `$initial`), which the bundler
+ * otherwise cuts into a chunk per set of pages sharing them: each new importer cut off another file of every page's
+ * first burst (e2e/first-burst.e2e.ts; f14a4f8's reader start from the page took `client.ts` and core's `reader.ts`
+ * into the entry's graph, two more files). Every page loads all of it anyway, so nothing is downloaded twice or in
+ * vain. They import only core (and Vite's preload helper), so the chunk imports nothing of the app's. The zod ones
+ * stay in the schemas chunk: the group before this one takes them first.
+ */
+function startClientGroup(): CodeSplittingGroup {
+  // Vite's helper for `import()` with preloads, which client.ts uses to load the schemas: left out, it became a chunk
+  // of its own in the burst.
+  const PRELOAD_HELPER = '\0vite/preload-helper.js';
+  const dirs = [path.join(root, '../core/src') + path.sep, path.join(root, 'src/api') + path.sep];
+  return {
+    name: 'client',
+    tags: ['$initial'],
+    test: (id) => id === PRELOAD_HELPER || dirs.some((d) => id.startsWith(d)),
+  };
+}
+
+/**
  * The schemas chunk is fetched alongside the entry, not after it: every screen's first answer waits for it, and
  * asked for only once the entry has run it came a round trip late. It is still evaluated on the first request.
  * One file (schemasGroup), and what it imports is the entry's, loaded anyway.
@@ -211,7 +231,7 @@ export default defineConfig({
     sourcemap: 'hidden',
     target: 'es2022',
     rolldownOptions: {
-      output: { codeSplitting: { groups: [schemasGroup()] } },
+      output: { codeSplitting: { groups: [schemasGroup(), startClientGroup()] } },
       treeshake: {
         // The core package is pure (DESIGN.md: no Node or DOM imports, no side effects): a chunk that uses only
         // its formatting rules and paths must not pull in its zod schemas, which the client loads on demand.
