@@ -107,6 +107,7 @@ import { CollectionsService } from './services/collections.ts';
 import { ContentResolver } from './services/content-resolver.ts';
 import { ImportService } from './services/import.ts';
 import { ImportJobs } from './services/import-jobs.ts';
+import { LegacyUploadArea } from './storage/legacy-uploads.ts';
 import { ImportJobsRepository } from './repositories/import-jobs.ts';
 import { MetadataService } from './services/metadata.ts';
 import { PositionsService } from './services/positions.ts';
@@ -304,6 +305,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       scheduled.serverId,
       undefined,
       (err) => console.error(`[lectern] import queue: ${(err as Error).message}`),
+      // jobs queued before uploads moved into the store wait in this server's DATA_DIR/import-jobs
+      new LegacyUploadArea(path.join(config.dataDir, 'import-jobs')),
     ),
     flags: new ChapterFlagsService(catalogRepo, catalogCache, catalogChanges),
     collections: new CollectionsService(collectionsRepo, catalogRepo, resolver, undefined, serverChanges),

@@ -130,6 +130,21 @@ export class ImportJobsRepository {
     return Number(done.numUpdatedRows) === 1;
   }
 
+  /**
+   * Fails every job, of any area, queued before `queuedBefore` that no server holds (queued, or running under a lease
+   * that lapsed by `now`): nobody read its files in all that time. Returns their ids.
+   */
+  async failWaitingSince(queuedBefore: string, now: string, reason: string): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('import_jobs')
+      .set({ state: 'failed', error: reason, finished_at: now, lease_until: null })
+      .where('created_at', '<', queuedBefore)
+      .where((eb) => eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)])])]))
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** How many jobs run and wait, on every server (the console's health page). */
   async load(): Promise<{ running: number; waiting: number }> {
     const rows = await this.db

@@ -12,14 +12,16 @@
  * down (util/unavailable.ts) is not the file's fault: the job is given back and tried again IMPORT_JOB_RETRY_MS
  * later, and if its last attempt meets it too the upload is answered 503. The upload route waits for the outcome
  * and answers as before. Uploads no job will run (the route stopped between storing and queuing, a job purged) are
- * swept (`sweep`).
+ * swept (`sweep`). Jobs queued before uploads moved into the store name the old area (storage/legacy-uploads.ts): a
+ * server that has that folder runs them from it, and a job no server can read is failed a day on (`sweep`).
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { type ImportReport, UNAVAILABLE_MESSAGES } from '@lectern/core';
 import { serviceUnavailable } from '../errors.ts';
 import type { ImportJobRow, ImportJobsRepository } from '../repositories/import-jobs.ts';
-import type { ContentStore } from '../storage/content-store.ts';
+import type { ContentStore, UploadArea } from '../storage/content-store.ts';
+import type { LegacyUploadArea } from '../storage/legacy-uploads.ts';
 import { saidBy, unreachable, unreachableReason } from '../util/unavailable.ts';
 import { type ImportService, reasonOf } from './import.ts';
 
@@ -66,6 +68,12 @@ export interface PendingUpload {
 /** A job still waiting when its upload was swept a day on. */
 export const staleReason = 'the upload waited more than a day for an import worker of its store and was removed; send the file again';
 
+/** A job no server read a day on: its area is one no running server has (the old area of a machine gone). */
+export const unreadableReason = 'the upload waited more than a day and no import worker could read its files (they are on a server that no longer runs imports); send the file again';
+
+/** Where a job's files wait: the store's upload area, or the area of the release before. */
+type JobFiles = Pick<UploadArea, 'get' | 'remove'>;
+
 export const exhaustedReason = (attempts: number) => `the import was stopped ${attempts} times before it finished (its server stopped or restarted); send the file again`;
 
 export class ImportJobs {
@@ -85,6 +93,8 @@ export class ImportJobs {
     readonly serverId: string,
     private readonly now: () => Date = () => new Date(),
     private readonly onError: (err: unknown) => void = () => {},
+    /** DATA_DIR/import-jobs, where jobs queued before the upgrade that moved uploads into the store wait */
+    private readonly legacy: LegacyUploadArea | null = null,
   ) {}
 
   /**
@@ -177,6 +187,16 @@ export class ImportJobs {
     }
   }
 
+  /** The areas this server's worker reads: the store's (once named), and the old one when this DATA_DIR has it. */
+  private async areas(): Promise<{ id: string; files: JobFiles }[]> {
+    const areas: { id: string; files: JobFiles }[] = [];
+    const area = await this.areaId();
+    if (area !== null) areas.push({ id: area, files: this.store.uploads });
+    const old = await this.legacy?.id();
+    if (old && this.legacy && old !== area) areas.push({ id: old, files: this.legacy });
+    return areas;
+  }
+
   private told(id: string): void {
     for (const done of [...(this.waiting.get(id) ?? [])]) done();
   }
@@ -186,21 +206,30 @@ export class ImportJobs {
    * their last attempt are failed first.
    */
   async workOnce(): Promise<boolean> {
-    const area = await this.areaId();
-    if (area === null) return false;
+    const areas = await this.areas();
+    if (areas.length === 0) return false;
     const now = this.now();
-    for (const id of await this.jobs.failExhausted(area, now.toISOString(), IMPORT_JOB_ATTEMPTS, exhaustedReason(IMPORT_JOB_ATTEMPTS))) {
-      await this.store.uploads.remove(id).catch(this.onError);
-      this.told(id);
+    for (const { id: area, files } of areas) {
+      for (const id of await this.jobs.failExhausted(area, now.toISOString(), IMPORT_JOB_ATTEMPTS, exhaustedReason(IMPORT_JOB_ATTEMPTS))) {
+        await files.remove(id).catch(this.onError);
+        this.told(id);
+      }
     }
-    const job = await this.jobs.claim(area, this.serverId, now.toISOString(), this.leaseFrom(now), IMPORT_JOB_ATTEMPTS);
+    let job: ImportJobRow | null = null;
+    let files: JobFiles = this.store.uploads;
+    for (const area of areas) {
+      job = await this.jobs.claim(area.id, this.serverId, now.toISOString(), this.leaseFrom(now), IMPORT_JOB_ATTEMPTS);
+      files = area.files;
+      if (job) break;
+    }
     if (!job) return false;
+    const claimed = job;
     const heartbeat = setInterval(() => {
-      this.jobs.renew(job.id, this.serverId, this.leaseFrom(this.now())).catch(this.onError);
+      this.jobs.renew(claimed.id, this.serverId, this.leaseFrom(this.now())).catch(this.onError);
     }, IMPORT_JOB_LEASE_MS / 3);
     let outcome: ImportJobOutcome;
     try {
-      outcome = { state: 'done', report: await this.run(job) };
+      outcome = { state: 'done', report: await this.run(job, files) };
     } catch (err) {
       const what = unreachable(err);
       if (what && job.attempts < IMPORT_JOB_ATTEMPTS) {
@@ -216,7 +245,7 @@ export class ImportJobs {
     }
     const finished = outcome.state === 'done' ? ({ state: 'done', report: JSON.stringify(outcome.report) } as const) : outcome;
     if (await this.jobs.finish(job.id, this.serverId, finished, this.now().toISOString())) {
-      await this.store.uploads.remove(job.id).catch(this.onError);
+      await files.remove(job.id).catch(this.onError);
     }
     this.told(job.id);
     return true;
@@ -232,14 +261,14 @@ export class ImportJobs {
    * find them where the route put them). A file refused (not a book, too big) is in the report; the database or the
    * store failing is thrown, for the queue to try again.
    */
-  private async run(job: ImportJobRow): Promise<ImportReport> {
+  private async run(job: ImportJobRow, from: JobFiles): Promise<ImportReport> {
     const request = JSON.parse(job.request) as ImportJobRequest;
     const work = await this.store.beginUpload();
     try {
       const files: { name: string; path: string }[] = [];
       for (const [i, f] of request.files.entries()) {
         const to = path.join(work.dir, String(i));
-        await this.store.uploads.get(job.id, path.basename(f.at), to);
+        await from.get(job.id, path.basename(f.at), to);
         files.push({ name: f.name, path: to });
       }
       const options = { topics: request.topics };
@@ -258,28 +287,36 @@ export class ImportJobs {
 
   /**
    * Removes the stored uploads no job will run: those whose job is gone or ended, once UPLOAD_ORPHAN_AFTER_MS old,
-   * and any older than UPLOAD_MAX_AGE_MS (its job, if it still waits, failed with that reason). Answers how many.
+   * and any older than UPLOAD_MAX_AGE_MS (its job, if it still waits, failed with that reason); the old area's job
+   * folders alike. Then fails the jobs still waiting UPLOAD_MAX_AGE_MS after they were queued that no server took,
+   * whatever their area (one only a machine gone could read). Answers how many uploads it removed.
    */
   async sweep(): Promise<number> {
     const now = this.now();
     let swept = 0;
-    for await (const upload of this.store.uploads.list()) {
-      const age = now.getTime() - upload.modified.getTime();
-      if (age < UPLOAD_ORPHAN_AFTER_MS) continue;
-      const job = await this.jobs.find(upload.upload);
-      const ended = !job || job.state === 'done' || job.state === 'failed';
-      if (!ended) {
-        if (age < UPLOAD_MAX_AGE_MS) continue;
-        if (await this.jobs.failUnfinished(upload.upload, staleReason, now.toISOString())) this.told(upload.upload);
-      }
-      // one that cannot be removed (a name no upload has, a file the store refuses) does not stop the others
-      try {
-        await this.store.uploads.remove(upload.upload);
-        swept++;
-      } catch (err) {
-        this.onError(err);
+    const areas: { files: JobFiles & { list(): AsyncIterable<{ upload: string; modified: Date }> } }[] = [{ files: this.store.uploads }];
+    if (this.legacy && (await this.legacy.id())) areas.push({ files: this.legacy });
+    for (const { files } of areas) {
+      for await (const upload of files.list()) {
+        const age = now.getTime() - upload.modified.getTime();
+        if (age < UPLOAD_ORPHAN_AFTER_MS) continue;
+        const job = await this.jobs.find(upload.upload);
+        const ended = !job || job.state === 'done' || job.state === 'failed';
+        if (!ended) {
+          if (age < UPLOAD_MAX_AGE_MS) continue;
+          if (await this.jobs.failUnfinished(upload.upload, staleReason, now.toISOString())) this.told(upload.upload);
+        }
+        // one that cannot be removed (a name no upload has, a file the store refuses) does not stop the others
+        try {
+          await files.remove(upload.upload);
+          swept++;
+        } catch (err) {
+          this.onError(err);
+        }
       }
     }
+    const queuedBefore = new Date(now.getTime() - UPLOAD_MAX_AGE_MS).toISOString();
+    for (const id of await this.jobs.failWaitingSince(queuedBefore, now.toISOString(), unreadableReason)) this.told(id);
     return swept;
   }
 
