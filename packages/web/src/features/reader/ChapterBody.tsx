@@ -2,11 +2,12 @@
  * What the reader's stage shows for the chapter asked for: a spinner, the chapter in its frame, the PDF, or why not
  * (refused with a way to sign in, still loading, failed with Try again).
  */
-import { APP_MESSAGES, MESSAGES, paths, type ReaderPreferences } from '@lectern/core';
+import { APP_MESSAGES, MESSAGES, paths, READING_MESSAGES, type ReaderPreferences } from '@lectern/core';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
+import { appPaths } from '../../shared/links.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { ChapterView, type ChapterSource } from './ChapterView.tsx';
 import { FixedLayoutView } from './FixedLayoutView.tsx';
@@ -88,12 +89,18 @@ export function ChapterBody(props: ChapterBodyProps) {
       return <RetryMessage title={MESSAGES.bookStillLoading} onRetry={retry} />;
     case 'refused': {
       const signIn = l.message === MESSAGES.signInToRead;
+      // An ended subscription is told to subscribe: its way there, not a second link to the title page below.
+      const ended = l.message === READING_MESSAGES.subscriptionEnded;
       return (
         <ReaderMessage tone="info" title={l.item.title}>
           <p className="reader-message__text" role="alert">
             {l.message}
           </p>
-          {l.url ? (
+          {ended ? (
+            <Link className="btn btn--primary btn--lg" to={appPaths.subscribe()}>
+              Subscribe
+            </Link>
+          ) : l.url ? (
             <Link className="btn btn--primary btn--lg" to={l.url}>
               {signIn ? 'Sign in' : 'Go to the title'}
             </Link>
