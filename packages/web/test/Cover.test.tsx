@@ -15,7 +15,7 @@ describe('Cover', () => {
 
   it('switches a loaded landscape cover to contain', () => {
     render(<Cover title="Wide" authors={[]} src="/wide.png" />);
-    const img = screen.getByRole('img', { name: 'Wide' }) as HTMLImageElement;
+    const img = screen.getByRole<HTMLImageElement>('img', { name: 'Wide' });
     Object.defineProperty(img, 'naturalWidth', { value: 900 });
     Object.defineProperty(img, 'naturalHeight', { value: 240 });
     fireEvent.load(img);

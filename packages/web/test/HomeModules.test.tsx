@@ -4,7 +4,7 @@
  * free port): the tutorial block dismissed with the dismissal sent, the newsletter promo's subscribe and sample, and
  * the recent items paged with the catalog's cursor by "Load more", the keyboard going on at the first new title.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -32,7 +32,8 @@ const bodyOf = (req: IncomingMessage) =>
 
 beforeAll(async () => {
   await import('../src/api/schemas.ts');
-  server = createServer(async (req, res) => {
+  // a body that does not parse answers 500, so the test fails on it rather than waiting on a request left open
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const send = (status: number, body?: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? '' : JSON.stringify(body));
     calls.push({ method: req.method ?? 'GET', path: url.pathname + url.search, body: await bodyOf(req) });
@@ -51,6 +52,9 @@ beforeAll(async () => {
       return send(200, { count: titles.length, next: start === 0 ? '/api/v1/book/?sort=recent&cursor=c1' : null, previous: null, results });
     }
     send(404, { detail: 'Not found.' });
+  };
+  server = createServer((req, res) => {
+    answer(req, res).catch((e: unknown) => res.writeHead(500).end(String(e)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

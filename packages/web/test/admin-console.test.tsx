@@ -212,7 +212,7 @@ describe('the import list', () => {
     await flush();
     expect(calls.at(-1)?.url).toContain('q=moby');
     fireEvent.click(await screen.findByRole('button', { name: CONSOLE_MESSAGES.editionChoose('Moby-Dick') }));
-    const input = screen.getByLabelText(CONSOLE_MESSAGES.editionFile) as HTMLInputElement;
+    const input = screen.getByLabelText<HTMLInputElement>(CONSOLE_MESSAGES.editionFile);
     expect([input.multiple, input.accept]).toEqual([false, '.epub,.pdf']);
     fireEvent.click(screen.getByRole('button', { name: 'Import the new edition' }));
     expect(screen.getByText(CONSOLE_MESSAGES.editionChooseFile)).toBeTruthy();
@@ -238,7 +238,7 @@ describe('the import list', () => {
     );
     await flush();
     await screen.findByText(CONSOLE_MESSAGES.editionOf('Knots at Sea'));
-    const input = screen.getByLabelText(CONSOLE_MESSAGES.editionFiles) as HTMLInputElement;
+    const input = screen.getByLabelText<HTMLInputElement>(CONSOLE_MESSAGES.editionFiles);
     expect(input.multiple).toBe(true);
     expect(input.accept.split(',')).toEqual(expect.arrayContaining(['.mp4', '.vtt', '.json']));
     expect(input.accept.split(',')).not.toContain('.epub');
@@ -326,7 +326,7 @@ describe('a title edited by two operators', () => {
     );
     return client;
   };
-  const value = (label: string) => (screen.getByLabelText(label, { selector: 'input,textarea' }) as HTMLInputElement).value;
+  const value = (label: string) => screen.getByLabelText<HTMLInputElement>(label, { selector: 'input,textarea' }).value;
 
   it('sends the version it opened; a 409 names who, keeps what was typed over theirs, and offers theirs', async () => {
     let served = detail();
@@ -398,7 +398,7 @@ describe('a title edited by two operators', () => {
     await screen.findByRole('heading', { name: 'Cover' });
     // no scripted origin: nothing offered
     expect(screen.queryByRole('heading', { name: 'Scripts' })).toBeNull();
-    const upload = screen.getByRole('button', { name: CONSOLE_MESSAGES.coverUpload }) as HTMLButtonElement;
+    const upload = screen.getByRole<HTMLButtonElement>('button', { name: CONSOLE_MESSAGES.coverUpload });
     expect(upload.disabled).toBe(true);
     const file = new File([new Uint8Array([0x3c, 0x73, 0x76, 0x67])], 'cover.svg', { type: 'image/svg+xml' });
     fireEvent.change(screen.getByLabelText(CONSOLE_MESSAGES.coverChoose), { target: { files: [file] } });
@@ -419,7 +419,7 @@ describe('a title edited by two operators', () => {
     await flush();
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ allow_scripts: true });
     await screen.findByText(CONSOLE_MESSAGES.scriptsOn);
-    expect((screen.getByRole('checkbox', { name: CONSOLE_MESSAGES.scriptsLabel }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: CONSOLE_MESSAGES.scriptsLabel }).checked).toBe(true);
   });
 
   it('suggests topics and publishers from the server, completing the last topic typed', async () => {
@@ -526,7 +526,7 @@ describe('a console list (AdminListPage)', () => {
     expect(within(list).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'Status', 'Roles', 'Trial ends', 'Joined']);
     expect(within(list).getAllByRole('link').map((a) => a.textContent)).toEqual(['p1@example.org', 'p2@example.org']);
     const pager = screen.getByRole('navigation', { name: 'People pages' });
-    expect((within(pager).getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(pager).getByRole<HTMLButtonElement>('button', { name: 'Previous' }).disabled).toBe(true);
     fireEvent.click(within(pager).getByRole('button', { name: 'Next' }));
     await flush();
     expect(calls.at(-1)?.url).toContain('cursor=c2');

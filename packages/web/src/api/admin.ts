@@ -83,8 +83,6 @@ export function importFiles(files: readonly UploadFile[], opts: ImportUploadOpti
   });
 }
 
-type Query = Record<string, string | number | undefined | null>;
-
 export const adminKeys = {
   all: ['admin'] as const,
   liveCourses: ['admin', 'live-courses'] as const,
@@ -120,9 +118,9 @@ export const adminApi = {
   markInvoicePaid: (id: string) => api.request(adminPaths.invoicePaid(id), null, { method: 'POST', body: {} }),
   editPromotionCode: (code: string, patch: AdminPromotionCodePatch) => api.request(adminPaths.promotionCode(code), adminPromotionCodeSchema, { method: 'PATCH', body: patch }),
   redemptions: (code: string, q: { cursor?: string }, signal?: AbortSignal) =>
-    api.request(adminPaths.promotionCodeRedemptions(code), adminRedemptionPageSchema, { query: q as Query, signal }),
-  invoices: (q: AdminInvoicesQuery, signal?: AbortSignal) => api.request(adminPaths.invoices(), adminInvoicePageSchema, { query: q as Query, signal }),
-  teams: (q: AdminTeamsQuery, signal?: AbortSignal) => api.request(adminPaths.teams(), adminTeamPageSchema, { query: q as Query, signal }),
+    api.request(adminPaths.promotionCodeRedemptions(code), adminRedemptionPageSchema, { query: q, signal }),
+  invoices: (q: AdminInvoicesQuery, signal?: AbortSignal) => api.request(adminPaths.invoices(), adminInvoicePageSchema, { query: q, signal }),
+  teams: (q: AdminTeamsQuery, signal?: AbortSignal) => api.request(adminPaths.teams(), adminTeamPageSchema, { query: q, signal }),
   team: (teamId: string, signal?: AbortSignal) => api.request(adminPaths.team(teamId), adminTeamDetailSchema, { signal }),
   setTeamSeats: (teamId: string, seats: number) => api.request(adminPaths.teamSeats(teamId), adminTeamDetailSchema, { method: 'PUT', body: { seats } }),
   setTeamOwner: (teamId: string, userId: string) => api.request(adminPaths.teamOwner(teamId), adminTeamDetailSchema, { method: 'PUT', body: { user_id: userId } }),
@@ -142,7 +140,7 @@ export const adminApi = {
     api.request(adminPaths.editorsPicks(), adminEditorsPicksSchema, { method: 'PUT', body: { book_ids: bookIds } }).then((r) => r.book_ids),
 
   // ---- titles
-  titles: (q: AdminTitlesQuery, signal?: AbortSignal) => api.request(adminPaths.titles(), adminTitlePageSchema, { query: q as Query, signal }),
+  titles: (q: AdminTitlesQuery, signal?: AbortSignal) => api.request(adminPaths.titles(), adminTitlePageSchema, { query: q, signal }),
   title: (bookId: string, signal?: AbortSignal) => api.request(adminPaths.title(bookId), adminTitleDetailSchema, { signal }),
   editTitle: (bookId: string, version: number, patch: Omit<AdminTitlePatch, 'version'>) =>
     api.request(adminPaths.title(bookId), adminTitleDetailSchema, { method: 'PATCH', body: { ...patch, version } }),
@@ -156,14 +154,14 @@ export const adminApi = {
     return api.upload(adminPaths.titleCover(bookId), form, adminTitleDetailSchema, { method: 'PUT' });
   },
   setScripts: (bookId: string, allow: boolean) => api.request(adminPaths.titleScripts(bookId), adminTitleDetailSchema, { method: 'PUT', body: { allow_scripts: allow } }),
-  names: (q: AdminNamesQuery, signal?: AbortSignal) => api.request(adminPaths.names(), adminNamesSchema, { query: q as Query, signal }),
+  names: (q: AdminNamesQuery, signal?: AbortSignal) => api.request(adminPaths.names(), adminNamesSchema, { query: q, signal }),
   titleReaders: (bookId: string, cursor?: string, signal?: AbortSignal) =>
     api.request(adminPaths.titleReaders(bookId), adminTitleReadersPageSchema, { query: { cursor }, signal }),
   setChapterFlags: (bookId: string, fullPath: string, flags: { as_sample?: boolean; is_public?: boolean }) =>
     api.request(adminPaths.chapterFlags(bookId, fullPath), null, { method: 'PATCH', body: flags }),
 
   // ---- people
-  users: (q: AdminUsersQuery, signal?: AbortSignal) => api.request(adminPaths.users(), adminUserPageSchema, { query: q as Query, signal }),
+  users: (q: AdminUsersQuery, signal?: AbortSignal) => api.request(adminPaths.users(), adminUserPageSchema, { query: q, signal }),
   user: (id: string, signal?: AbortSignal) => api.request(adminPaths.user(id), adminUserDetailSchema, { signal }),
   editUser: (id: string, patch: AdminUserPatch) => api.request(adminPaths.user(id), adminUserDetailSchema, { method: 'PATCH', body: patch }),
   createUser: (input: AdminUserCreate) => api.request(adminPaths.users(), adminUserDetailSchema, { method: 'POST', body: input }),
@@ -171,7 +169,7 @@ export const adminApi = {
   endSessions: (id: string) => api.request(adminPaths.userEndSessions(id), adminEndSessionsResponseSchema, { method: 'POST', body: {} }),
 
   // ---- seeing
-  audit: (q: AdminAuditQuery, signal?: AbortSignal) => api.request(adminPaths.audit(), auditPageSchema, { query: q as Query, signal }),
-  dashboard: (q: AdminDashboardQuery, signal?: AbortSignal) => api.request(adminPaths.dashboard(), adminDashboardSchema, { query: q as Query, signal }),
+  audit: (q: AdminAuditQuery, signal?: AbortSignal) => api.request(adminPaths.audit(), auditPageSchema, { query: q, signal }),
+  dashboard: (q: AdminDashboardQuery, signal?: AbortSignal) => api.request(adminPaths.dashboard(), adminDashboardSchema, { query: q, signal }),
   health: (signal?: AbortSignal) => api.request(adminPaths.health(), adminHealthSchema, { signal }),
 };

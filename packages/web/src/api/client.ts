@@ -756,7 +756,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** reader.md §7 in-book search: a page of 5 passages of one book. */
     /** The catalog search with facets and passage hits (core's search.ts). */
     searchCatalog: (params: Partial<CatalogSearchQuery>, signal?: AbortSignal): Promise<CatalogSearchResponse> =>
-      request(searchPaths.catalog(), (s) => s.catalogSearchResponseSchema, { query: params as Record<string, string | number | undefined>, signal }),
+      request(searchPaths.catalog(), (s) => s.catalogSearchResponseSchema, { query: params, signal }),
 
     /** The header's suggestions for what is being typed. */
     suggest: (q: string, signal?: AbortSignal): Promise<Suggestion[]> =>
@@ -843,8 +843,14 @@ export interface AnnotationDraft {
   annotation_type?: Annotation['annotation_type'];
 }
 
+/** A page of a paged list: its number and, for the catalog, its cursor (useInfiniteQuery's page parameter). */
+export type PageParam = { page: number; cursor: string | null };
+
+/** The first page: typed, so useInfiniteQuery takes the cursors nextPageOf gives later (not `cursor: null` only). */
+export const FIRST_PAGE: PageParam = { page: 1, cursor: null };
+
 /** Where a paged answer's `next` link continues: its page number and, for the catalog, its cursor; null on the last page. */
-export function nextPageOf(page: Pick<Paged<unknown>, 'next'>): { page: number; cursor: string | null } | null {
+export function nextPageOf(page: Pick<Paged<unknown>, 'next'>): PageParam | null {
   if (!page.next) return null;
   const params = new URL(page.next, 'http://lectern.invalid').searchParams;
   const n = Number(params.get('page'));

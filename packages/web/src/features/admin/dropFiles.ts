@@ -35,7 +35,7 @@ export async function filesOfDrop(data: DataTransfer): Promise<Dropped[]> {
     .map((i) => (typeof i.webkitGetAsEntry === 'function' ? i.webkitGetAsEntry() : null));
   if (entries.length && entries.every((e) => e !== null)) {
     const out: Dropped[] = [];
-    for (const e of entries) await walk(e!, '', out);
+    for (const e of entries) await walk(e, '', out);
     return out;
   }
   return filesOfList(data.files);

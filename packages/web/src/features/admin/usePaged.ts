@@ -16,7 +16,7 @@ export function usePaged<Q extends object, T>(key: (q: Q & { cursor?: string }) 
   return {
     query,
     page: cursors.length,
-    next: query.data?.next_cursor ? () => setTrail({ filter: filterKey, cursors: [...cursors, query.data!.next_cursor!] }) : null,
+    next: query.data?.next_cursor ? () => setTrail({ filter: filterKey, cursors: [...cursors, query.data.next_cursor!] }) : null,
     previous: cursors.length > 1 ? () => setTrail({ filter: filterKey, cursors: cursors.slice(0, -1) }) : null,
   };
 }

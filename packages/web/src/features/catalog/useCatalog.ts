@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { api, nextPageOf, type BookListParams } from '../../api/client.ts';
+import { api, FIRST_PAGE, nextPageOf, type BookListParams } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 
 export type CatalogFilter = Pick<BookListParams, 'topic' | 'publisher' | 'sort' | 'format'>;
@@ -9,7 +9,7 @@ export function useCatalog(filter: CatalogFilter) {
   return useInfiniteQuery({
     queryKey: queryKeys.books(filter),
     queryFn: ({ pageParam, signal }) => api.listBooks({ ...filter, ...pageParam }, signal),
-    initialPageParam: { page: 1, cursor: null } as { page: number; cursor: string | null },
+    initialPageParam: FIRST_PAGE,
     getNextPageParam: (last) => nextPageOf(last),
     staleTime: 60_000,
   });

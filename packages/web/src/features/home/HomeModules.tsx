@@ -8,7 +8,7 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { type HomeModule, type HomeModules, MARKETING_MESSAGES, RECENT_ITEMS_PAGE_SIZE } from '@lectern/core';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { api, nextPageOf } from '../../api/client.ts';
+import { api, FIRST_PAGE, nextPageOf } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { Button } from '../../components/Button.tsx';
 import { Icon } from '../../components/Icon.tsx';
@@ -142,7 +142,7 @@ export function RecentItems() {
   const recent = useInfiniteQuery({
     queryKey: queryKeys.recentTitles(),
     queryFn: ({ pageParam, signal }) => api.listBooks({ sort: 'recent', pageSize: RECENT_PAGE_SIZE, ...pageParam }, signal),
-    initialPageParam: { page: 1, cursor: null } as { page: number; cursor: string | null },
+    initialPageParam: FIRST_PAGE,
     getNextPageParam: (last) => nextPageOf(last),
     staleTime: 60_000,
   });
