@@ -43,6 +43,7 @@ function answer(method: string, url: URL, body: unknown): [number, unknown] {
     return [200, subscription];
   }
   if (path === teamPaths.mine()) return [200, { team: null }];
+  if (path === accountEntryPaths.otherSessions() && method === 'DELETE') return [500, { detail: 'The sessions could not be signed out: try again.' }];
   if (path === '/u/information_for_javascript') return [200, profile];
   if (path === accountEntryPaths.email() && method === 'POST') {
     const { email } = body as { email: string };
@@ -160,7 +161,7 @@ function show(path: string, who: AccountProfile | null = profile, top = <Top />)
 describe('the account page', () => {
   it('changes the email, says so, and clears the form', async () => {
     show('/u');
-    const email = (await screen.findByLabelText('New email')) as HTMLInputElement;
+    const email = await screen.findByLabelText<HTMLInputElement>('New email');
     const form = email.closest('form')!;
     const password = form.querySelector<HTMLInputElement>('input[name="current_password"]')!;
     fireEvent.change(email, { target: { value: 'new@example.com' } });
@@ -176,8 +177,8 @@ describe('the account page', () => {
 
   it('confirms the new password in the words of §5: a new one first, a valid one, nothing under 6 characters, a match', async () => {
     show('/u');
-    const next = (await screen.findByLabelText('New password')) as HTMLInputElement;
-    const repeat = screen.getByLabelText('Repeat the new password') as HTMLInputElement;
+    const next = await screen.findByLabelText<HTMLInputElement>('New password');
+    const repeat = screen.getByLabelText<HTMLInputElement>('Repeat the new password');
     /** what the confirmation field says under it (its error, announced through aria-describedby) */
     const said = () => (repeat.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join('') || null;
     const matched = () => screen.queryByText('We have a match!');
@@ -202,6 +203,16 @@ describe('the account page', () => {
     fireEvent.change(repeat, { target: { value: '' } });
     expect(said()).toBeNull();
     expect(matched()).toBeNull();
+  });
+
+  it('says why the other sessions were not signed out, and lets the reader try again', async () => {
+    show('/u');
+    const button = await screen.findByRole('button', { name: 'Sign out other sessions' });
+    fireEvent.click(button);
+    expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toContain('The sessions could not be signed out: try again.');
+    expect(received.filter((r) => r.url === accountEntryPaths.otherSessions() && r.method === 'DELETE')).toHaveLength(1);
+    await waitFor(() => expect(button.getAttribute('aria-busy')).not.toBe('true'));
+    expect(screen.queryByText(/Signed out \d+ other session|No other session/)).toBeNull();
   });
 
   it('signing out lands on the library, not on a sign-in form that leads back here', async () => {
@@ -236,11 +247,11 @@ describe('the account page', () => {
 describe('the subscribe page', () => {
   it('preselects the plan chosen at sign-up, applies a pro-only code to it, and thanks in English', async () => {
     show('/subscribe/');
-    const pro = (await screen.findByRole('radio', { name: /^Pro/ })) as HTMLInputElement;
+    const pro = await screen.findByRole<HTMLInputElement>('radio', { name: /^Pro/ });
     expect(pro.checked).toBe(true);
-    expect((screen.getByRole('radio', { name: /^Basic/ }) as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: /^Basic/ }).checked).toBe(false);
     // §4: pro carries no code (basic would carry price24)
-    const code = screen.getByLabelText('Promotion code') as HTMLInputElement;
+    const code = screen.getByLabelText<HTMLInputElement>('Promotion code');
     expect(code.value).toBe('');
     fireEvent.change(code, { target: { value: PRO_ONLY } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
@@ -256,7 +267,7 @@ describe('the subscribe page', () => {
   it("says 'This code has already been applied.' for the same code again (lowercased), without asking the server twice", async () => {
     show('/subscribe/');
     await screen.findByRole('radio', { name: /^Pro/ });
-    const code = screen.getByLabelText('Promotion code') as HTMLInputElement;
+    const code = screen.getByLabelText<HTMLInputElement>('Promotion code');
     fireEvent.change(code, { target: { value: PRO_ONLY } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
     await screen.findByText(`${PRO_ONLY} has been applied.`, {}, { timeout: 10_000 });
@@ -268,8 +279,8 @@ describe('the subscribe page', () => {
 
   it('still takes the plan the address names', async () => {
     show('/subscribe/?plan=basic');
-    const basic = (await screen.findByRole('radio', { name: /^Basic/ })) as HTMLInputElement;
+    const basic = await screen.findByRole<HTMLInputElement>('radio', { name: /^Basic/ });
     expect(basic.checked).toBe(true);
-    expect((screen.getByLabelText('Promotion code') as HTMLInputElement).value).toBe('price24');
+    expect(screen.getByLabelText<HTMLInputElement>('Promotion code').value).toBe('price24');
   });
 });

@@ -201,7 +201,7 @@ function PasswordForm() {
     <section className="account__section" aria-labelledby="password">
       <h2 id="password">Password</h2>
       {done ? <Notice tone="success">{done}</Notice> : null}
-      <form className="account__form" onSubmit={onSubmit} noValidate>
+      <form className="account__form" onSubmit={(e) => void onSubmit(e)} noValidate>
         <TextField label="Current password" name="current_password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} errors={errors.current_password} />
         <NewPasswordField key={fieldKey} label="New password" name="new_password" hint={false} value={next} onValue={setNext} onResult={setCheck} errors={errors.new_password} />
         <TextField
@@ -256,7 +256,7 @@ function EmailForm({ email }: { email: string }) {
       <h2 id="email">Email</h2>
       <p className="account__muted">Now: {email}</p>
       {done ? <Notice tone="success">{done}</Notice> : null}
-      <form className="account__form" onSubmit={onSubmit} noValidate>
+      <form className="account__form" onSubmit={(e) => void onSubmit(e)} noValidate>
         <TextField label="New email" name="email" type="email" autoComplete="email" errors={errors.email} />
         <TextField label="Current password" name="current_password" type="password" autoComplete="current-password" errors={errors.current_password} />
         <div>
@@ -271,22 +271,30 @@ function EmailForm({ email }: { email: string }) {
 
 function Sessions() {
   const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const signOutOthers = async () => {
+    setBusy(true);
+    setDone(null);
+    setError(null);
+    try {
+      const { signed_out } = await api.signOutOtherSessions();
+      setDone(signed_out ? `Signed out ${signed_out} other session${signed_out === 1 ? '' : 's'}.` : 'No other session was signed in.');
+    } catch (e) {
+      // a refusal shown as Membership shows its own, not left an unhandled rejection nobody sees
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <section className="account__section" aria-labelledby="sessions">
       <h2 id="sessions">Signed-in devices</h2>
       <p className="account__muted">Signed in on a shared computer, or lost a phone? Sign out everywhere but here.</p>
       {done ? <Notice tone="success">{done}</Notice> : null}
+      {error ? <Notice tone="error">{error}</Notice> : null}
       <div className="account__actions">
-        <Button
-          variant="secondary"
-          busy={busy}
-          onClick={async () => {
-            setBusy(true);
-            const { signed_out } = await api.signOutOtherSessions().finally(() => setBusy(false));
-            setDone(signed_out ? `Signed out ${signed_out} other session${signed_out === 1 ? '' : 's'}.` : 'No other session was signed in.');
-          }}
-        >
+        <Button variant="secondary" busy={busy} onClick={() => void signOutOthers()}>
           Sign out other sessions
         </Button>
       </div>

@@ -82,7 +82,7 @@ export function FirstOperatorPage() {
                 {detail}
               </Notice>
             ) : null}
-            <form className="login__form" onSubmit={onSubmit} noValidate ref={formRef}>
+            <form className="login__form" onSubmit={(e) => void onSubmit(e)} noValidate ref={formRef}>
               <TextField label="Email" name="email" type="email" autoComplete="email" onChange={() => setErrors((e) => ({ ...e, email: [] }))} errors={errors.email?.length ? errors.email : undefined} />
               <NewPasswordField
                 email={() => String(new FormData(formRef.current ?? undefined).get('email') ?? '')}

@@ -41,7 +41,7 @@ export function ForgotPasswordPage() {
             {sent}
           </Notice>
         ) : (
-          <form className="login__form" onSubmit={onSubmit} noValidate>
+          <form className="login__form" onSubmit={(e) => void onSubmit(e)} noValidate>
             <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" required errors={error ? [error] : undefined} />
             <Button type="submit" size="lg" className="login__submit" busy={busy}>
               {busy ? ACCOUNT_ENTRY_MESSAGES.justASecond : 'Send me a link'}

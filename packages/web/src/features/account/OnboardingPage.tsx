@@ -80,7 +80,7 @@ export function OnboardingPage() {
             {error}
           </Notice>
         ) : null}
-        <form className="onboarding__form" onSubmit={onSubmit}>
+        <form className="onboarding__form" onSubmit={(e) => void onSubmit(e)}>
           <fieldset className="onboarding__topics" disabled={saving}>
             <legend className="visually-hidden">Topics</legend>
             {topics.isPending ? <p className="onboarding__empty">Loading topics…</p> : null}

@@ -129,7 +129,7 @@ export function RegisterPage() {
           </Notice>
         ) : null}
 
-        <form ref={formRef} className="login__form" noValidate onSubmit={onSubmit} aria-busy={posting || undefined}>
+        <form ref={formRef} className="login__form" noValidate onSubmit={(e) => void onSubmit(e)} aria-busy={posting || undefined}>
           <fieldset className="register__fieldset" disabled={posting}>
             <legend className="visually-hidden">Your account</legend>
             <TextField

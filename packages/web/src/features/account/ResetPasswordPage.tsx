@@ -51,7 +51,7 @@ export function ResetPasswordPage() {
             {ACCOUNT_ENTRY_MESSAGES.resetLinkDead} <Link to={appPaths.forgotPassword}>Ask for a new link</Link>
           </Notice>
         ) : (
-          <form className="login__form" onSubmit={onSubmit} noValidate>
+          <form className="login__form" onSubmit={(e) => void onSubmit(e)} noValidate>
             <NewPasswordField label="New password" name="new_password" errors={errors.new_password} onValue={() => setErrors({})} />
             <Button type="submit" size="lg" className="login__submit" busy={busy}>
               {busy ? ACCOUNT_ENTRY_MESSAGES.justASecond : 'Save the new password'}

@@ -129,7 +129,7 @@ export function SubscribePage() {
             {error}
           </Notice>
         ) : null}
-        <form className="login__form" onSubmit={onSubmit}>
+        <form className="login__form" onSubmit={(e) => void onSubmit(e)}>
           <fieldset className="register__fieldset" disabled={posting}>
             <fieldset className="register__plans">
               <legend className="register__plans-legend">Plan</legend>

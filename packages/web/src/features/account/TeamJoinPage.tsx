@@ -101,7 +101,7 @@ export function TeamJoinPage() {
                 {TEAM_MESSAGES.invitationAccountExists} <Link to={appPaths.login(back)}>Sign in</Link>
               </Notice>
             ) : (
-              <form ref={form} className="login__form" onSubmit={onSignUp} noValidate>
+              <form ref={form} className="login__form" onSubmit={(e) => void onSignUp(e)} noValidate>
                 <p className="account__muted">{TEAM_MESSAGES.invitationSignIn}</p>
                 <TextField label="Email" name="email" type="email" value={invitation.email} readOnly autoComplete="username" />
                 <NewPasswordField email={() => info.data?.email ?? ''} errors={errors.password} onValue={() => setErrors({})} />

@@ -151,7 +151,7 @@ function OwnerView({ team }: { team: Team }) {
         <p className="account__muted">No invitation is waiting for an answer.</p>
       )}
 
-      <form className="team__inline-form" onSubmit={invite} noValidate>
+      <form className="team__inline-form" onSubmit={(e) => void invite(e)} noValidate>
         <TextField
           label="Invite a member by email"
           name="email"
@@ -167,7 +167,7 @@ function OwnerView({ team }: { team: Team }) {
         </Button>
       </form>
 
-      <form className="team__inline-form" onSubmit={changeSeats} noValidate>
+      <form className="team__inline-form" onSubmit={(e) => void changeSeats(e)} noValidate>
         <TextField
           label="Seats"
           name="seats"

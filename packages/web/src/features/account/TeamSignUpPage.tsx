@@ -117,7 +117,7 @@ export function TeamSignUpPage() {
             {error}
           </Notice>
         ) : null}
-        <form ref={form} className="login__form" onSubmit={onSubmit} noValidate>
+        <form ref={form} className="login__form" onSubmit={(e) => void onSubmit(e)} noValidate>
           <fieldset className="register__fieldset" disabled={posting}>
             <TextField label="Team name" name="name" autoComplete="organization" maxLength={TEAM_NAME_MAX} value={name} onChange={(e) => setName(e.currentTarget.value)} errors={errors.name} />
             <fieldset className="register__plans">
