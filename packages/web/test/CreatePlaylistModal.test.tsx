@@ -15,8 +15,8 @@ const content = { apiUrl: '/api/v1/book/b1/', contentFormat: 'book', topics: [{ 
 beforeEach(() => clearError());
 afterEach(() => vi.unstubAllGlobals());
 
-const nameField = () => screen.getByRole('textbox', { name: 'Name your new playlist' }) as HTMLInputElement;
-const createButton = () => screen.getByRole('button', { name: 'Create' }) as HTMLButtonElement;
+const nameField = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Name your new playlist' });
+const createButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Create' });
 
 describe("create modal (spec §2, §4 'Create flow')", () => {
   it("starts named 'New playlist' with the description labelled '(optional)'", () => {
@@ -86,7 +86,7 @@ describe("create modal (spec §2, §4 'Create flow')", () => {
 });
 
 describe('create modal: the keyboard is never trapped, typing is never lost to Escape', () => {
-  const description = () => screen.getByRole('textbox', { name: /\(optional\)/ }) as HTMLTextAreaElement;
+  const description = () => screen.getByRole<HTMLTextAreaElement>('textbox', { name: /\(optional\)/ });
 
   it('Tab in the description moves on (the default is not prevented), with no hint about Escape', () => {
     stubFetch(() => json(500));

@@ -43,9 +43,9 @@ function renderEdit(id = '3') {
   return client;
 }
 
-const nameField = () => screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement;
-const descriptionField = () => screen.getByRole('textbox', { name: /Description/ }) as HTMLTextAreaElement;
-const saveButton = () => screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+const nameField = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Name' });
+const descriptionField = () => screen.getByRole<HTMLTextAreaElement>('textbox', { name: /Description/ });
+const saveButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Save' });
 const type = (el: HTMLElement, value: string) => fireEvent.change(el, { target: { value } });
 
 beforeEach(() => {

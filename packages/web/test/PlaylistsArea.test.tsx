@@ -96,12 +96,12 @@ describe('playlist screens (spec §2, §4)', () => {
     expect(links[0]?.getAttribute('aria-current')).toBe('page');
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['/c/', '/c/collection/1/', '/c/collection/3/']);
 
-    const select = screen.getByRole('combobox', { name: 'Playlist' }) as HTMLSelectElement;
+    const select = screen.getByRole<HTMLSelectElement>('combobox', { name: 'Playlist' });
     expect(Array.from(select.options).map((o) => o.textContent)).toEqual(['Queue (23)', 'Go (0)', 'rust (3)']);
     expect(select.value).toBe('q');
 
-    expect((screen.getByRole('button', { name: 'Edit' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'New' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Edit' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'New' }).disabled).toBe(false);
     // 23 cards with their controls: jsdom's role queries are slow on shared cores, hence the room
   }, 20_000);
 
@@ -109,7 +109,7 @@ describe('playlist screens (spec §2, §4)', () => {
     renderArea('/c/collection/3/');
     expect(screen.getByRole('heading', { level: 1, name: 'rust' })).toBeTruthy();
     expect(screen.getByText('Ownership and borrowing')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Edit' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Edit' }).disabled).toBe(false);
     const bar = screen.getByRole('navigation', { name: 'Filter by topic' });
     const names = () => within(bar).getAllByRole('link').map((a) => a.firstChild?.textContent);
     // All, then by item count, then name; 5 topics before the toggle
@@ -145,8 +145,8 @@ describe('playlist screens (spec §2, §4)', () => {
     renderArea('/c/', [queue([item('m1'), item('m2'), item('m3')])]);
     await vi.waitFor(() => expect(cards()).toHaveLength(3));
     const order = () => cards().map((c) => within(c).getByRole('heading').textContent);
-    expect((screen.getByRole('button', { name: 'Move Title m1 up' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'Move Title m3 down' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Move Title m1 up' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Move Title m3 down' }).disabled).toBe(true);
 
     fireEvent.click(screen.getByRole('button', { name: 'Move Title m3 up' }));
     await vi.waitFor(() => expect(order()).toEqual(['Title m1', 'Title m3', 'Title m2']));
@@ -211,8 +211,8 @@ describe('playlist screens (spec §2, §4)', () => {
       await client.fetchQuery({ queryKey: playlistKeys.collections, queryFn: () => Promise.reject(new ApiError(500, 'boom')) }).catch(() => undefined);
     });
     await screen.findByText("Something has gone wrong and we can't display your playlists. Please try again soon.");
-    expect((screen.getByRole('button', { name: 'New' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'Edit' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'New' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Edit' }).disabled).toBe(true);
   });
 
   it("sends anonymous visitors to sign in with 'Please log in to continue.'", async () => {

@@ -57,7 +57,7 @@ describe('title cards on a signed-in page read the light playlist list', () => {
       return json(500);
     });
     const client = renderCards(['b1', 'b2', 'b3']);
-    const card = (name: string) => (screen.getByRole('heading', { name }).closest('article') ?? document.body) as HTMLElement;
+    const card = (name: string) => (screen.getByRole('heading', { name }).closest('article') ?? document.body);
     await within(card('Book b2')).findByRole('button', { name: 'Added to Playlist' });
     await within(card('Book b1')).findByRole('button', { name: 'Remove from Queue' });
     await flush();

@@ -162,7 +162,7 @@ function EditForm({ playlist, others, leaving }: { playlist: Collection; others:
         </p>
       </header>
 
-      <form className="playlist-form edit-playlist__form" noValidate onSubmit={save} aria-busy={busy || undefined}>
+      <form className="playlist-form edit-playlist__form" noValidate onSubmit={(e) => void save(e)} aria-busy={busy || undefined}>
         <TextField
           label="Name"
           name="name"

@@ -21,37 +21,39 @@ export function PlaylistsSync() {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let refetchedForQueue = false;
+    /** Reads the queue and refetches the lists once when they disagree; catches its own failure. */
+    const refresh = async () => {
+      if (!hasLoginCookie()) return;
+      try {
+        const urls = await queryClient.fetchQuery({
+          queryKey: playlistKeys.queue,
+          queryFn: ({ signal }) => fetchQueueUrls(signal),
+          staleTime: 0,
+          retry: false,
+        });
+        // the queue's addresses are what the toggles read; the lists must agree with them (items, or the count)
+        const whole = queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.is_default);
+        const light = queryClient.getQueryData<CollectionSummary[]>(playlistKeys.summaries)?.find((p) => p.is_default);
+        if (!whole && !light) return;
+        const agrees = (!whole || sameSet(urls, whole.content.map((i) => i.api_url))) && (!light || light.content_count === new Set(urls).size);
+        if (agrees) {
+          refetchedForQueue = false;
+        } else if (!refetchedForQueue) {
+          refetchedForQueue = true;
+          void queryClient.invalidateQueries({ queryKey: playlistKeys.collections });
+          void queryClient.invalidateQueries({ queryKey: playlistKeys.summaries });
+        }
+      } catch {
+        // a failed refresh changes nothing; the next fetch of the list schedules another
+      }
+    };
     const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
       if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual) return;
       // the whole list or the light one (every page but the playlists area reads the light one)
       const key = event.query.queryKey[0];
       if (key !== playlistKeys.collections[0] && key !== playlistKeys.summaries[0]) return;
       clearTimeout(timer);
-      timer = setTimeout(async () => {
-        if (!hasLoginCookie()) return;
-        try {
-          const urls = await queryClient.fetchQuery({
-            queryKey: playlistKeys.queue,
-            queryFn: ({ signal }) => fetchQueueUrls(signal),
-            staleTime: 0,
-            retry: false,
-          });
-          // the queue's addresses are what the toggles read; the lists must agree with them (items, or the count)
-          const whole = queryClient.getQueryData<Collection[]>(playlistKeys.collections)?.find((p) => p.is_default);
-          const light = queryClient.getQueryData<CollectionSummary[]>(playlistKeys.summaries)?.find((p) => p.is_default);
-          if (!whole && !light) return;
-          const agrees = (!whole || sameSet(urls, whole.content.map((i) => i.api_url))) && (!light || light.content_count === new Set(urls).size);
-          if (agrees) {
-            refetchedForQueue = false;
-          } else if (!refetchedForQueue) {
-            refetchedForQueue = true;
-            void queryClient.invalidateQueries({ queryKey: playlistKeys.collections });
-            void queryClient.invalidateQueries({ queryKey: playlistKeys.summaries });
-          }
-        } catch {
-          // a failed refresh changes nothing; the next fetch of the list schedules another
-        }
-      }, PLAYLIST_TIMINGS.queueRefreshDelayMs);
+      timer = setTimeout(() => void refresh(), PLAYLIST_TIMINGS.queueRefreshDelayMs);
     });
     return () => {
       unsubscribe();

@@ -160,7 +160,7 @@ export function CreatePlaylistFields({ form, formId, onSubmitted, autoFocus = tr
   }
 
   return (
-    <form id={formId} className="playlist-form" noValidate onSubmit={onSubmit} aria-busy={form.state === 'fetching' || undefined} aria-describedby={form.feedback.exists ? feedbackId : undefined}>
+    <form id={formId} className="playlist-form" noValidate onSubmit={(e) => void onSubmit(e)} aria-busy={form.state === 'fetching' || undefined} aria-describedby={form.feedback.exists ? feedbackId : undefined}>
       <TextField
         ref={nameRef}
         label={PLAYLIST_MESSAGES.nameLabel}
