@@ -22,9 +22,13 @@ describe('global error bar (spec §8: shown only within 5 s of the error timesta
       reportError('WARN', 'There was a problem updating your playlist. Please try again soon.');
     });
     expect(screen.getByText('Oops! There was a problem updating your playlist. Please try again soon.')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(4999));
+    act(() => {
+      vi.advanceTimersByTime(4999);
+    });
     expect(screen.queryByText(/Oops!/)).not.toBeNull();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(screen.queryByText(/Oops!/)).toBeNull();
   });
 
@@ -38,18 +42,26 @@ describe('global error bar (spec §8: shown only within 5 s of the error timesta
     reportError('WARN', 'Late.', undefined, Date.now() - 3000);
     render(<ErrorBar />);
     expect(screen.getByText('Oops! Late.')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(2000));
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
     expect(screen.queryByText('Oops! Late.')).toBeNull();
   });
 
   it('a new error restarts the 5 s', () => {
     render(<ErrorBar />);
     act(() => void reportError('WARN', 'First.'));
-    act(() => vi.advanceTimersByTime(4000));
+    act(() => {
+      vi.advanceTimersByTime(4000);
+    });
     act(() => void reportError('WARN', 'Second.'));
-    act(() => vi.advanceTimersByTime(4000));
+    act(() => {
+      vi.advanceTimersByTime(4000);
+    });
     expect(screen.getByText('Oops! Second.')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(screen.queryByText(/Oops!/)).toBeNull();
   });
 

@@ -51,7 +51,9 @@ describe('Modal (spec §4, §5, §9)', () => {
     expect(document.body.classList.contains(MODAL_BODY_CLASS)).toBe(false);
     // still in the document while it fades out
     expect(screen.queryByRole('dialog')).not.toBeNull();
-    act(() => vi.advanceTimersByTime(MODAL_TRANSITION_MS));
+    act(() => {
+      vi.advanceTimersByTime(MODAL_TRANSITION_MS);
+    });
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
@@ -79,7 +81,9 @@ describe('Modal (spec §4, §5, §9)', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(document.activeElement).toBe(opener);
-    act(() => vi.advanceTimersByTime(MODAL_TRANSITION_MS));
+    act(() => {
+      vi.advanceTimersByTime(MODAL_TRANSITION_MS);
+    });
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 

@@ -36,9 +36,13 @@ describe('the shell (fake timers)', () => {
     expect(LOADING_DELAY_MS).toBe(2000);
     const { container } = render(<PageLoading />);
     expect(container.querySelector('.page-loading')!.getAttribute('aria-busy')).toBe('true');
-    act(() => vi.advanceTimersByTime(LOADING_DELAY_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(LOADING_DELAY_MS - 1);
+    });
     expect(screen.queryByRole('status')).toBeNull();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(screen.getByRole('status').textContent).toBe('Loading…');
   });
 
@@ -50,19 +54,29 @@ describe('the shell (fake timers)', () => {
     expect(button.getAttribute('aria-expanded')).toBe('true');
     const root = button.closest('.menu')!;
     fireEvent.pointerLeave(root, { pointerType: 'mouse' });
-    act(() => vi.advanceTimersByTime(NAV_COLLAPSE_DELAY_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(NAV_COLLAPSE_DELAY_MS - 1);
+    });
     fireEvent.pointerEnter(root, { pointerType: 'mouse' });
-    act(() => vi.advanceTimersByTime(NAV_COLLAPSE_DELAY_MS * 5));
+    act(() => {
+      vi.advanceTimersByTime(NAV_COLLAPSE_DELAY_MS * 5);
+    });
     expect(button.getAttribute('aria-expanded')).toBe('true');
     fireEvent.pointerLeave(root, { pointerType: 'mouse' });
-    act(() => vi.advanceTimersByTime(NAV_COLLAPSE_DELAY_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(NAV_COLLAPSE_DELAY_MS - 1);
+    });
     expect(button.getAttribute('aria-expanded')).toBe('true');
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(button.getAttribute('aria-expanded')).toBe('false');
     // a finger lifting off (touch) is no leaving
     fireEvent.click(button);
     fireEvent.pointerLeave(root, { pointerType: 'touch' });
-    act(() => vi.advanceTimersByTime(NAV_COLLAPSE_DELAY_MS * 5));
+    act(() => {
+      vi.advanceTimersByTime(NAV_COLLAPSE_DELAY_MS * 5);
+    });
     expect(button.getAttribute('aria-expanded')).toBe('true');
   });
 
@@ -74,11 +88,17 @@ describe('the shell (fake timers)', () => {
     expect(time.tagName).toBe('TIME');
     expect(time.getAttribute('datetime')).toBe('2026-05-12T09:59:20.000Z');
     expect(time.getAttribute('title')).toMatch(/2026/);
-    act(() => vi.advanceTimersByTime(60_000));
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
     expect(time.textContent).toBe('2 minutes ago');
-    act(() => vi.advanceTimersByTime(43 * 60_000));
+    act(() => {
+      vi.advanceTimersByTime(43 * 60_000);
+    });
     expect(time.textContent).toBe('an hour ago');
-    act(() => vi.advanceTimersByTime(21 * 3_600_000));
+    act(() => {
+      vi.advanceTimersByTime(21 * 3_600_000);
+    });
     expect(time.textContent).toBe('a day ago');
   });
 });

@@ -210,7 +210,9 @@ describe('the help popup and the bindings of components', () => {
     // the focus is inside the dialog
     expect(dialog.contains(document.activeElement)).toBe(true);
     key(document.activeElement!, 'Escape');
-    act(() => vi.advanceTimersByTime(MODAL_TRANSITION_MS));
+    act(() => {
+      vi.advanceTimersByTime(MODAL_TRANSITION_MS);
+    });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
     // `/` goes to the page's binding, not while typing

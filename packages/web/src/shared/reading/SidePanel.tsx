@@ -49,7 +49,7 @@ export function SidePanel({ open, as: Element = 'aside', block, className, label
     <Element
       className={[block, className, open && !inline ? `${block}--open` : null].filter(Boolean).join(' ')}
       aria-label={label}
-      ref={panelRef as RefObject<HTMLElement & HTMLDivElement>}
+      ref={panelRef}
       aria-hidden={inline ? undefined : !open}
       onKeyDown={(e) => {
         // Only while open: a panel sliding out is still focusable until it is inert (usePanelInert), and an Escape

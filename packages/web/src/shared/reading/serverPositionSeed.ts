@@ -81,7 +81,7 @@ export function seedServerPosition(client: QueryClient, bookId: string, userId: 
   // which on a reload can be before the position the unloading page sent has landed: the reader then asks the server
   // (GET …/position/) as it did before, by which time that write is there (e2e/vertical-lr.e2e.ts's reloads).
   if (new PositionStore(storage()).latestHref(bookId)) return;
-  const p = (answer as { position: unknown }).position;
+  const p = answer.position;
   const valid =
     p === null ||
     (!!p &&

@@ -84,7 +84,8 @@ export function useServerPositionUp(bookId: string, userId: string | null) {
       pending.current = null;
       inFlight.current = true;
       lastSent.current = body;
-      api
+      // void: the write's failure is caught below (kept for the next try); the last step only schedules
+      void api
         .putPosition(bookId, locator, { keepalive })
         .then((answer) => {
           if (answer.position) {
