@@ -20,7 +20,8 @@
  *   npm run build && npx tsx bench/long-chapter.ts
  *   ROUNDS=7, ANCHOR_PORT=4201, WEB_DIST=dir (another build of the web app), DEEP=1, STEPS=1 (each reader run's marks),
  *   BEFORE_DIST=dir: a second fresh server (its own process) serving that build of the web app, whose reader runs
- *   join each round, so the two builds are compared under the same load (first paint ratio per round).
+ *   join each round, so the two builds are compared under the same load (first paint ratio per round);
+ *   BEFORE_ROOT=checkout: that server run from another checkout (a change on the server's side too).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -140,8 +141,8 @@ async function anchorRun(browser: Browser, url: string): Promise<Run> {
 }
 
 /** The generated book imported into a fresh server; the reader address of its long chapter and a signed-in state. */
-async function readerSide(browser: Browser, book: ReturnType<typeof longChapterEpub>, env?: Record<string, string>) {
-  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-long-', timeoutMs: 170_000, env });
+async function readerSide(browser: Browser, book: ReturnType<typeof longChapterEpub>, env?: Record<string, string>, root?: string) {
+  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-long-', timeoutMs: 170_000, env, root });
   const file = path.join(fresh.dataDir, 'long-chapter-800k.epub');
   fs.writeFileSync(file, book.bytes);
   const out = importBook(fresh.dataDir, file);
@@ -154,7 +155,7 @@ async function main() {
   const book = longChapterEpub({ chars: 800_000 });
   const browser = await chromium.launch(CHROMIUM_LAUNCH);
   const { fresh, bookId } = await readerSide(browser, book);
-  const before = process.env.BEFORE_DIST ? await readerSide(browser, book, { WEB_DIST: process.env.BEFORE_DIST }) : null;
+  const before = process.env.BEFORE_DIST ? await readerSide(browser, book, { WEB_DIST: process.env.BEFORE_DIST }, process.env.BEFORE_ROOT) : null;
   let staticServer: ChildProcess | null = null;
   try {
 

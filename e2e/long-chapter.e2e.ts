@@ -169,16 +169,22 @@ for (const viewport of [desktop, phone]) {
         w.__csp = [];
         document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
       });
+      // The chapter workers this page load starts: one, the page's own, which the app takes as its worker.
+      const workers: string[] = [];
+      const onWorker = (w: { url: () => string }) => void (w.url().includes('chapter.worker') && workers.push(w.url()));
       page.context().on('request', onRequest);
       let csp = '';
       try {
         await page.goto('about:blank');
+        page.on('worker', onWorker);
         const response = await page.goto(long().web_url);
         csp = (await response!.allHeaders())['content-security-policy'] ?? '';
         await whole(page);
       } finally {
         page.context().off('request', onRequest);
+        page.off('worker', onWorker);
       }
+      expect(workers).toHaveLength(1);
       // One request: the chapter is not asked for twice (the next chapter is prepared later, under its own name).
       expect(asked).toEqual(['chapter']);
       // Sent by the page's early script: under way before the reader asked for its chapter (the app started, routed
@@ -186,8 +192,12 @@ for (const viewport of [desktop, phone]) {
       const timing = await page.evaluate(() => ({
         block: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => new URL(r.name).pathname === '/nest/epub/block/').map((r) => r.startTime),
         asked: performance.getEntriesByName('reader:chapter-asked')[0]?.startTime ?? -1,
+        // the page's script started the worker and the worker answered the block it was handed (id 0)
+        pageWorker: performance.getEntriesByName('reader:page-worker').length,
+        answered: performance.getEntriesByName('reader:page-worker-answered').length,
         csp: (window as unknown as { __csp: string[] }).__csp,
       }));
+      expect({ pageWorker: timing.pageWorker, answered: timing.answered }).toEqual({ pageWorker: 1, answered: 1 });
       expect(timing.block).toHaveLength(1);
       expect(timing.asked).toBeGreaterThan(0);
       expect(timing.block[0]!).toBeLessThan(timing.asked);

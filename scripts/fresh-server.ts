@@ -42,6 +42,8 @@ export async function startFreshServer(opts: {
   prepare?: (dataDir: string) => void;
   /** a line the start must also have printed before it counts as started */
   waitFor?: RegExp;
+  /** another checkout's server (a bench comparing with the code before a change, server side included) */
+  root?: string;
 }): Promise<FreshServer> {
   // (a build elsewhere, WEB_DIST, serves as well: the benches compare builds without touching packages/web/dist)
   const dist = opts.env?.WEB_DIST ?? process.env.WEB_DIST ?? path.join(root, 'packages/web/dist');
@@ -50,7 +52,7 @@ export async function startFreshServer(opts: {
   opts.prepare?.(dataDir);
   const port = opts.port ?? (await freePort());
   const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: root,
+    cwd: opts.root ?? root,
     env: {
       ...process.env,
       PORT: String(port),

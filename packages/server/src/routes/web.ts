@@ -71,6 +71,18 @@ export function routePagesOf(indexHtml: string | null, webDist: string | null): 
   return (pathname) => routes.find((r) => r.pattern.test(pathname))?.html ?? indexHtml;
 }
 
+/**
+ * The address of the build's chapter worker (packages/web engine/chapter.worker.ts, one self-contained file the build
+ * names `assets/chapter.worker-{hash}.js`), which a reader address's page starts itself (EARLY_BLOCK_SCRIPT); null
+ * when the build has none (the app then starts it as it always has).
+ */
+export function chapterWorkerOf(webDist: string): string | null {
+  const dir = path.join(webDist, 'assets');
+  if (!fs.existsSync(dir)) return null;
+  const file = fs.readdirSync(dir).find((f) => /^chapter\.worker-[\w-]+\.js$/.test(f));
+  return file ? `/assets/${file}` : null;
+}
+
 /** A value written inside a double-quoted attribute. */
 const escapeAttribute = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -126,7 +138,24 @@ export const EARLY_BLOCK_SCRIPT =
   `headers:{"Accept":"application/json","Content-Type":"application/json",${JSON.stringify(CSRF_HEADER)}:decodeURIComponent(m[1])},` +
   'body:JSON.stringify({book_id:d.book_id,hrefs:d.href,package_resources:1,screen_width:Math.round(innerWidth),screen_height:Math.round(innerHeight),update_progress:true})});' +
   'r.catch(function(){});' +
-  `window[${JSON.stringify(EARLY_BLOCK_GLOBAL)}]={book_id:d.book_id,href:d.href,response:r}` +
+  'var g={book_id:d.book_id,href:d.href,response:r};' +
+  `window[${JSON.stringify(EARLY_BLOCK_GLOBAL)}]=g;` +
+  // The chapter worker started here, beside the app's entry rather than after it has run, and handed a copy of the
+  // answer with the page's key: its script loads and the decryption runs while the app starts. What it says before
+  // the app listens is kept in g.replies (engine/workerStart.ts takes the worker, chapterWorker.ts its answer, id 0);
+  // g.posted says whether the answer went to it (false: the app reads the response itself, as without a worker).
+  'if(typeof d.worker!=="string"||typeof d.key!=="string"||!d.key||typeof Worker==="undefined")return;' +
+  'var w=new Worker(d.worker,{type:"module",name:"lectern-chapter"});' +
+  'g.worker=w;g.replies=[];' +
+  // (the marks: where the page's worker stands on the reader's timeline, bench/long-chapter.ts STEPS=1)
+  'performance.mark("reader:page-worker");' +
+  'w.addEventListener("message",function(e){var k=e.data&&e.data.kind;' +
+  'if(k==="ready"||e.data&&e.data.id===0)performance.mark(k==="ready"?"reader:page-worker-ready":"reader:page-worker-answered");' +
+  'if(g.replies)g.replies.push(e.data)});' +
+  'w.addEventListener("error",function(){g.failed=true});' +
+  'g.posted=r.then(function(x){return x.clone().arrayBuffer().then(function(b){' +
+  'w.postMessage({kind:"block",id:0,params:{bookId:d.book_id,href:d.href,updateProgress:true},csrf:decodeURIComponent(m[1]),key:d.key,answer:{bytes:b,status:x.status,statusText:x.statusText}},[b]);return true})})' +
+  '.catch(function(){return false})' +
   '}catch(e){}})();';
 
 /** The CSP source that lets EARLY_BLOCK_SCRIPT, and nothing else inline, run. */
@@ -146,13 +175,13 @@ export const EARLY_BLOCK_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(
  * block request's own answer (rights, samples, the §8 messages), as when the app asks. A page with the key is
  * `no-store`, as the key's own answer is: no cache, the browser's included, keeps it.
  */
-async function bootData(app: FastifyInstance, request: FastifyRequest, pathname: string, boot: BootDeps): Promise<{ html: string; secret: boolean }> {
+async function bootData(app: FastifyInstance, request: FastifyRequest, pathname: string, boot: BootDeps, chapterWorker: string | null): Promise<{ html: string; secret: boolean }> {
   if (!request.cookies[COOKIES.session]) return { html: '', secret: false };
   const profile = await boot.profile(request);
   const address = profile ? readerAddressOf(pathname) : null;
   // (a failure here costs the reader only the head start: the app asks for all of it itself, and reports)
   const start = address ? await boot.readerStart(request, address.bookId).catch(() => null) : null;
-  const reader = address && start && !isMediaFormat(start.format) ? { book_id: address.bookId, href: address.href, ...start } : undefined;
+  const reader = address && start && !isMediaFormat(start.format) ? { book_id: address.bookId, href: address.href, ...start, ...(chapterWorker ? { worker: chapterWorker } : {}) } : undefined;
   const answers = profile ? await firstAnswers(app, request) : null;
   // the first card's cover of the catalog or a playlist, fetched beside the app's code (core's firstScreenImages); a
   // playlist's items carry no cover, so the server looks up its first one, as the card's metadata request would
@@ -230,6 +259,7 @@ export async function webRoutes(
   const withForms = indexHtml?.includes(NOSCRIPT_MARKER) ?? false;
   const withBoot = indexHtml?.includes(BOOT_MARKER) ?? false;
   const pageHtml = routePagesOf(indexHtml, webDist);
+  const chapterWorker = hasWeb ? chapterWorkerOf(webDist!) : null;
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
@@ -249,7 +279,7 @@ export async function webRoutes(
     }
     let secret = false;
     if (withBoot) {
-      const data = await bootData(app, request, pathname, boot);
+      const data = await bootData(app, request, pathname, boot, chapterWorker);
       html = html.replace(BOOT_MARKER, () => data.html);
       secret = data.secret;
     }

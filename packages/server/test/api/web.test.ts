@@ -342,6 +342,8 @@ describe('readerAddressOf', () => {
   });
 });
 
+const CHAPTER_WORKER = '/assets/chapter.worker-CvBBwOkS.js';
+
 describe.each(ENGINES)('a reader address asks for its chapter from the page itself (%s)', (engine) => {
   let t: TestApp;
   let dist: string;
@@ -351,6 +353,10 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
   beforeAll(async () => {
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-web-dist-'));
     fs.writeFileSync(path.join(dist, 'index.html'), `<!doctype html><html><head><title>Lectern</title></head><body><div id="root"></div>${BOOT_MARKER}</body></html>`);
+    // the build's chapter worker, as vite names it (the page starts it itself)
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'assets', CHAPTER_WORKER.slice('/assets/'.length)), 'self.postMessage({ kind: "ready" });');
+    fs.writeFileSync(path.join(dist, 'assets', 'chapterWorker-Bq1x2Y3z.js'), 'export {};');
     t = await startTestApp(engine, { webDist: dist });
     await importSamples(t.lectern);
     await t.lectern.services.accounts.createUser({ email: 'early@example.com', password: 'a long enough password', status: 'subscriber' });
@@ -390,7 +396,7 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     const position = (await client.get(`/api/v1/book/${book.book_id}/position/`)).json();
     expect(position.position.locator).toEqual(locator);
     const key = (await client.get('/nest/key/')).json().key as string;
-    expect(bootOf(page.body)?.reader).toEqual({ book_id: book.book_id, href: chapterHref, format: 'book', position, key });
+    expect(bootOf(page.body)?.reader).toEqual({ book_id: book.book_id, href: chapterHref, format: 'book', position, key, worker: CHAPTER_WORKER });
     // another page of the same reader holds no key, and stays revalidated rather than unstored
     const home = await client.get('/home/');
     expect(home.headers['cache-control']).toBe('private, no-cache');
@@ -409,15 +415,30 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     const page = await client.get(readerAddress);
     const bootJson = new RegExp(`<script type="application/json" id="${BOOT_DATA_ID}">(.*?)</script>`, 's').exec(page.body)![1]!;
     const sent: { url: string; method: string; headers: Record<string, string>; body: string }[] = [];
+    // What the script gives the chapter worker it starts (the browser's Worker, recorded: no worker runs in Node).
+    const workers: { url: string; options: unknown; posted: { message: Record<string, unknown>; transfer: unknown[] }[] }[] = [];
     // The script as a browser runs it, its fetch sent to the real app with this reader's cookies.
     const sandbox: Record<string, unknown> = {
       document: { getElementById: (id: string) => (id === BOOT_DATA_ID ? { textContent: bootJson } : null), cookie: [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') },
       innerWidth: 1280,
       innerHeight: 800,
+      performance: { mark: () => undefined },
       fetch: async (url: string, init: { method: string; headers: Record<string, string>; body: string }) => {
         sent.push({ url, ...init });
         const res = await client.request(init.method, url, { payload: init.body, headers: init.headers, csrf: false });
-        return { status: res.statusCode, json: () => res.json() };
+        const response = { status: res.statusCode, statusText: 'OK', json: () => res.json(), arrayBuffer: async () => new Uint8Array(res.rawPayload).buffer, clone: () => response };
+        return response;
+      },
+      Worker: class {
+        readonly record: (typeof workers)[number];
+        constructor(url: string, options: unknown) {
+          this.record = { url, options, posted: [] };
+          workers.push(this.record);
+        }
+        addEventListener() {}
+        postMessage(message: Record<string, unknown>, transfer: unknown[]) {
+          this.record.posted.push({ message, transfer });
+        }
       },
     };
     sandbox.window = sandbox;
@@ -436,6 +457,24 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     const key = (await client.get('/nest/key/')).json().key as string;
     const decrypted = decryptChapter(item!.resources[0]!.content, item!.resources[0]!.checksum, key, book.book_id, chapterHref);
     expect(decrypted.ok).toBe(true);
+    // The chapter worker started by the page, at the build's address, handed the same answer and this reader's key
+    // (id 0: the app's own requests start at 1), so it decrypts while the app starts.
+    expect(await (early as unknown as { posted: Promise<boolean> }).posted).toBe(true);
+    expect(workers).toHaveLength(1);
+    expect(workers[0]!.url).toBe(CHAPTER_WORKER);
+    expect(workers[0]!.options).toEqual({ type: 'module', name: 'lectern-chapter' });
+    expect(workers[0]!.posted).toHaveLength(1);
+    const handed = workers[0]!.posted[0]!.message as { kind: string; id: number; params: unknown; key: string; csrf: string; answer: { bytes: ArrayBuffer; status: number } };
+    expect({ kind: handed.kind, id: handed.id, params: handed.params, key: handed.key, status: handed.answer.status }).toEqual({
+      kind: 'block',
+      id: 0,
+      params: { bookId: book.book_id, href: chapterHref, updateProgress: true },
+      key,
+      status: 200,
+    });
+    expect(handed.csrf).toBe(sent[0]!.headers['x-csrftoken']);
+    const [handedItem] = JSON.parse(Buffer.from(handed.answer.bytes).toString('utf8')) as typeof item[];
+    expect(decryptChapter(handedItem!.resources[0]!.content, handedItem!.resources[0]!.checksum, handed.key, book.book_id, chapterHref)).toEqual(decrypted);
     // Without the page's CSRF token the same request is refused, as any other (the script sends none then).
     const stranger = new TestClient(t.lectern.app);
     stranger.cookies.set('lectern_session', client.cookies.get('lectern_session')!);

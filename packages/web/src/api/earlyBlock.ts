@@ -11,20 +11,43 @@ interface EarlyBlock {
   book_id?: unknown;
   href?: unknown;
   response?: unknown;
+  /** the page also started the chapter worker and handed it a copy of the answer (id 0): whether it went */
+  posted?: unknown;
+  /** what that worker said before the app listened */
+  replies?: unknown;
 }
+
+/** The page's early block request as the app takes it. */
+export interface TakenEarlyBlock {
+  bookId: string;
+  href: string;
+  response: Promise<Response>;
+  /**
+   * Whether the page's own chapter worker was handed the answer (its reply is id 0), with what the worker said
+   * before the app listened; null when the page started no worker.
+   */
+  inWorker: { posted: Promise<boolean>; replies: unknown[] } | null;
+}
+
+/** The id the page's script gives the answer it hands the worker (the app's own requests start at 1). */
+export const PAGE_BLOCK_ID = 0;
 
 /**
  * The page's early block request, taken away (a second call finds nothing); null when the page sent none. Whether it
  * is the chapter a request wants is the taker's to check (book and chapter).
  */
-export function takeEarlyBlock(): { bookId: string; href: string; response: Promise<Response> } | null {
+export function takeEarlyBlock(): TakenEarlyBlock | null {
   if (typeof window === 'undefined') return null;
   const holder = window as unknown as Record<string, EarlyBlock | undefined>;
   const early = holder[EARLY_BLOCK_GLOBAL];
   if (!early) return null;
   delete holder[EARLY_BLOCK_GLOBAL];
+  const replies = Array.isArray(early.replies) ? (early.replies as unknown[]) : null;
+  // the page's script keeps no more of what the worker says: the app listens from here
+  early.replies = null;
   if (typeof early.book_id !== 'string' || typeof early.href !== 'string' || !(early.response instanceof Promise)) return null;
-  return { bookId: early.book_id, href: early.href, response: early.response as Promise<Response> };
+  const inWorker = early.posted instanceof Promise && replies ? { posted: early.posted as Promise<boolean>, replies } : null;
+  return { bookId: early.book_id, href: early.href, response: early.response as Promise<Response>, inWorker };
 }
 
 /** A block answer already received, as bytes: what crosses to the chapter worker, a Response again on the other side. */

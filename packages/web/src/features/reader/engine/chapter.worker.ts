@@ -56,8 +56,10 @@ async function block(request: Extract<WorkerRequest, { kind: 'block' }>) {
     const client = createApiClient({ csrfToken: () => request.csrf, storage: null });
     // The page's own early request's answer, when the page sent one (api/earlyBlock.ts): read, not asked again.
     const asked = getBlockWith(client, request.params, abort.signal, request.answer ? Promise.resolve(responseOf(request.answer)) : undefined);
-    // The cipher compiled and optimised while the answer is on its way, not on the chapter (once per worker).
-    warm();
+    // The cipher compiled and optimised while the answer is on its way, not on the chapter (once per worker). An
+    // answer already here (the page's own request) is not kept waiting for it: a long chapter's decryption is
+    // optimised as it runs, and the page warms the worker once the chapter is on screen (warmChapterWorkerJit).
+    if (!request.answer) warm();
     const items = await asked;
     performance.mark('reader:worker-block-parsed');
     finish(request.id, items, request.key);

@@ -7,7 +7,7 @@
 import { decryptChapter, type ArchiveItem, type DecryptChapterResult } from '@lectern/core';
 import { ApiError, type FieldErrors } from '../../../api/client.ts';
 import { csrfToken } from '../../../api/cookies.ts';
-import { type BlockAnswer, responseOf, takeEarlyBlock } from '../../../api/earlyBlock.ts';
+import { type BlockAnswer, PAGE_BLOCK_ID, responseOf, takeEarlyBlock, type TakenEarlyBlock } from '../../../api/earlyBlock.ts';
 import { readerApi, type BlockParams } from '../../../api/reader.ts';
 import type { SlicedChapter } from './chapterSlices.ts';
 import { chapterWorkerFailed, chapterWorkerReady, startChapterWorker } from './workerStart.ts';
@@ -175,9 +175,36 @@ export function adoptEarlyBlock(key: string | null): void {
   const early = takeEarlyBlock();
   if (!early) return;
   const params: BlockParams = { bookId: early.bookId, href: early.href, updateProgress: true };
-  const loaded = fromAnswer(params, key, earlyAnswer(early.response));
+  const loaded = early.inWorker ? fromPageWorker(params, key, early, early.inWorker) : fromAnswer(params, key, earlyAnswer(early.response));
   loaded.catch(() => undefined); // the reader's request reports it
   adopted = { bookId: early.bookId, href: early.href, loaded };
+}
+
+/**
+ * The page's worker's answer to the block the page handed it (PAGE_BLOCK_ID): already said (kept by the page's script
+ * until now) or awaited here. When the page could not hand it over, or the worker went away, the page's response is
+ * read as without it (fromAnswer).
+ */
+async function fromPageWorker(params: BlockParams, key: string | null, early: TakenEarlyBlock, inWorker: NonNullable<TakenEarlyBlock['inWorker']>): Promise<LoadedBlock | null> {
+  const said = inWorker.replies.find((r): r is Settled => {
+    const m = r as { kind?: string; id?: number } | null;
+    return m?.kind !== 'ready' && m?.id === PAGE_BLOCK_ID;
+  });
+  // listening from now on (and told if it fails) before anything is awaited, so no reply falls between
+  const w = getWorker();
+  const reply: Promise<Settled | null> = said
+    ? Promise.resolve(said)
+    : w
+      ? new Promise((resolve) => waiting.set(PAGE_BLOCK_ID, resolve))
+      : Promise.resolve(null);
+  if (!said && w && !(await inWorker.posted)) {
+    waiting.delete(PAGE_BLOCK_ID);
+    return fromAnswer(params, key, earlyAnswer(early.response));
+  }
+  const m = await reply;
+  if (m?.kind === 'block') return { items: m.items, decrypted: m.decrypted, sliced: m.sliced ?? null };
+  if (m?.kind === 'error' && m.api) throw new ApiError(m.api.status, m.api.detail, m.api.errors, m.api.url, m.api.statusText);
+  return fromAnswer(params, key, earlyAnswer(early.response));
 }
 
 /**
@@ -195,7 +222,9 @@ export async function loadBlock(params: BlockParams, key: string | null, signal?
     const early = taken ? null : takeEarlyBlock();
     let loaded: Promise<LoadedBlock | null> | null = null;
     if (taken && taken.bookId === params.bookId && taken.href === params.href) loaded = taken.loaded;
-    else if (early && early.bookId === params.bookId && early.href === params.href) loaded = fromAnswer(params, key, earlyAnswer(early.response));
+    else if (early && early.bookId === params.bookId && early.href === params.href) {
+      loaded = early.inWorker ? fromPageWorker(params, key, early, early.inWorker) : fromAnswer(params, key, earlyAnswer(early.response));
+    }
     const done = loaded ? await loaded : null;
     if (done) return done;
     // (a page's request that failed on its way: asked again here)

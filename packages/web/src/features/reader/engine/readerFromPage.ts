@@ -10,14 +10,17 @@
 import { EARLY_BLOCK_GLOBAL } from '@lectern/core';
 import type { BootData } from '../../../api/boot.ts';
 import { storedKey, storeKey } from './keyStorage.ts';
-import { startChapterWorker } from './workerStart.ts';
+import { pageWorker, startChapterWorker } from './workerStart.ts';
 
 export function startReaderFromPage(boot: BootData | null): void {
   const reader = boot?.reader;
   const userId = boot?.profile?.user_uuid;
   if (!reader || !userId || typeof window === 'undefined' || !(EARLY_BLOCK_GLOBAL in window)) return;
   if (typeof reader.key === 'string' && reader.key) storeKey(userId, reader.key);
-  startChapterWorker()?.postMessage({ kind: 'warm' });
+  // (the page's own worker already has the answer to work on: a warm-up now would only hold it up)
+  const fromPage = pageWorker() !== null;
+  const worker = startChapterWorker();
+  if (!fromPage) worker?.postMessage({ kind: 'warm' });
   void import('./chapterWorker.ts').then(
     (m) => m.adoptEarlyBlock(storedKey(userId)),
     () => undefined, // its chunk did not load here: the reader takes the page's answer itself when it asks
