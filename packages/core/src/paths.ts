@@ -12,6 +12,8 @@ export const paths = {
   /** The playlist calls as the web client makes them (library-playlists-account.md §7: base path /nest/api, service path /api/v2) */
   collections: () => '/nest/api/api/v2/collections/',
   collection: (id: string) => `/nest/api/api/v2/collections/${encodeURIComponent(id)}/`,
+  /** GET: the queue's items; POST and DELETE a bare JSON array of item urls */
+  queue: () => '/api/v1/queue-simple/',
   /** GET /api/v1/book/: the catalog list (its `next` and `previous` links start here too) */
   bookList: () => '/api/v1/book/',
   bookApi: (bookId: string) => `/api/v1/book/${encodeURIComponent(bookId)}/`,
@@ -222,8 +224,9 @@ export function firstScreenRequests(pathname: string, query: PageQuery): string[
   const playlist = /^\/c\/collection\/([^/]+)\/$/.exec(pathname);
   if (playlist && only()) {
     try {
-      // the light list first: the playlist's items are asked for once it has named the playlist
-      return [`${paths.collections()}?content=none`, paths.collection(decodeURIComponent(playlist[1]!))];
+      // the light list first: the playlist's items are asked for once it has named the playlist; the queue, which
+      // the page waits for before it shows a playlist (the queue toggles on its cards), a round trip after the list
+      return [`${paths.collections()}?content=none`, paths.collection(decodeURIComponent(playlist[1]!)), paths.queue()];
     } catch {
       return []; // not an address the app would have made
     }

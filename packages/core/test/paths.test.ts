@@ -33,7 +33,7 @@ describe('firstScreenRequests', () => {
   it("names each measured screen's first answers, as the client asks for them", () => {
     expect(firstScreenRequests('/home/', query())).toEqual(['/api/v2/home/', '/api/v1/home/modules/']);
     expect(firstScreenRequests('/library/', query())).toEqual(['/api/v1/book/?page=1&page_size=24']);
-    expect(firstScreenRequests('/c/collection/a%20b/', query())).toEqual(['/nest/api/api/v2/collections/?content=none', '/nest/api/api/v2/collections/a%20b/']);
+    expect(firstScreenRequests('/c/collection/a%20b/', query())).toEqual(['/nest/api/api/v2/collections/?content=none', '/nest/api/api/v2/collections/a%20b/', '/api/v1/queue-simple/']);
     expect(firstScreenRequests('/search/', query([['q', "moby dick's (1851)!"]]))).toEqual(['/api/v2/search/?q=moby+dick%27s+%281851%29%21&page=1&sort=relevance']);
   });
 

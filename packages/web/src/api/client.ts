@@ -219,7 +219,7 @@ const PROFILE_PATH = '/u/information_for_javascript';
 const COLLECTIONS_PATH = paths.collections();
 const V2_ACCEPT = 'application/json; version=v2';
 const collectionPath = paths.collection;
-const QUEUE_PATH = '/api/v1/queue-simple/';
+const QUEUE_PATH = paths.queue();
 
 /** Browser storage keys of spec §3 for the cached playlist list and the ETag it came with. */
 export const COLLECTIONS_STORAGE = { etag: 'collections_etag_v2', data: 'collections_collections_data' } as const;
