@@ -22,10 +22,7 @@ describe.each(ENGINES)('forgot password on %s', (engine) => {
   let t: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
   let ip = 0;
-  const waitForMail = async (count: number) => {
-    for (let i = 0; i < 100 && smtp.messages.length < count; i++) await new Promise((r) => setTimeout(r, 50));
-    return smtp.messages;
-  };
+  const waitForMail = (count: number) => smtp.waitFor(count);
 
   beforeAll(async () => {
     smtp = await startSmtpSink();

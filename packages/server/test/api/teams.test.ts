@@ -44,16 +44,11 @@ describe.each(ENGINES)('teams on %s', (engine) => {
   const teamRow = (id: number) => t.lectern.db.kysely.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   /** The token in the newest invitation mailed to `to`. */
   const tokenFor = async (to: string) => {
-    for (let i = 0; i < 100; i++) {
-      const mail = [...smtp.messages].reverse().find((m) => m.to === to);
-      if (mail) {
-        const link = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}/teams/join/\\?token=([A-Za-z0-9_-]+)`).exec(bodyOf(mail.raw));
-        expect(link, 'the mail carries a link built from PUBLIC_URL').not.toBeNull();
-        return link![1]!;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no invitation for ${to}`);
+    const mail = await smtp.waitForMessage((m) => m.to === to);
+    if (!mail) throw new Error(`no invitation for ${to}`);
+    const link = new RegExp(`${PUBLIC_URL.replace(/\./g, '\\.')}/teams/join/\\?token=([A-Za-z0-9_-]+)`).exec(bodyOf(mail.raw));
+    expect(link, 'the mail carries a link built from PUBLIC_URL').not.toBeNull();
+    return link![1]!;
   };
   /** The same rules with a clock the test moves: what the every-minute job (and a late click) does then. */
   const at = (when: Date) =>

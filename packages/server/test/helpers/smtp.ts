@@ -5,16 +5,46 @@
 import net from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
+export interface SmtpMessage {
+  to: string;
+  raw: string;
+}
+
 export interface SmtpSink {
   url: string;
-  messages: { to: string; raw: string }[];
-  /** waits (up to 5 s) until at least `count` messages arrived */
-  waitFor(count: number): Promise<{ to: string; raw: string }[]>;
+  messages: SmtpMessage[];
+  /** Resolves as soon as at least `count` messages have arrived (on their arrival, not by polling); after 5 s with what there is. */
+  waitFor(count: number): Promise<SmtpMessage[]>;
+  /** The newest message `match` accepts, as soon as it arrives; undefined after 5 s. */
+  waitForMessage(match: (message: SmtpMessage) => boolean): Promise<SmtpMessage | undefined>;
   close(): Promise<void>;
 }
 
+/** How long a test waits for mail before it goes on to fail on what it has. */
+const MAIL_WAIT_MS = 5_000;
+
 export async function startSmtpSink(): Promise<SmtpSink> {
-  const messages: { to: string; raw: string }[] = [];
+  const messages: SmtpMessage[] = [];
+  /** checked on every message that arrives: each resolves its wait when it is satisfied */
+  const waiters = new Set<() => boolean>();
+  /** Resolves with `found()` once it is defined, checked now and on each arrival; with undefined after MAIL_WAIT_MS. */
+  const until = <T>(found: () => T | undefined): Promise<T | undefined> =>
+    new Promise((resolve) => {
+      const now = found();
+      if (now !== undefined) return resolve(now);
+      const done = (value: T | undefined) => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(value);
+      };
+      const check = () => {
+        const value = found();
+        if (value !== undefined) done(value);
+        return value !== undefined;
+      };
+      const timer = setTimeout(() => done(undefined), MAIL_WAIT_MS);
+      waiters.add(check);
+    });
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -24,6 +54,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       stream.on('end', () => {
         messages.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
+        for (const check of [...waiters]) check();
         callback();
       });
     },
@@ -34,9 +65,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     async waitFor(count) {
-      for (let i = 0; i < 100 && messages.length < count; i++) await new Promise((r) => setTimeout(r, 50));
+      await until(() => (messages.length >= count ? true : undefined));
       return messages;
     },
+    waitForMessage: (match) => until(() => [...messages].reverse().find(match)),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
