@@ -13,6 +13,11 @@ export function assertContentRole(user: Pick<UserRow, 'is_admin' | 'is_content_c
   if (!user.is_admin && !user.is_content_creator) throw new AppError(403, APP_MESSAGES.adminOnly);
 }
 
+/** An admin: who runs the console, and may manage any team and any annotation (services ask here, not the flag). */
+export function isAdmin(user: Pick<UserRow, 'is_admin'> | null): boolean {
+  return !!user?.is_admin;
+}
+
 /** Admins only: 401 signed out, 403 with `message` for anyone else signed in. */
 export function assertAdmin(user: Pick<UserRow, 'is_admin'> | null, message: string): void {
   if (!user) throw new AppError(401, MESSAGES.userNotLoggedIn);

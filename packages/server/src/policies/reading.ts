@@ -68,6 +68,14 @@ export function hasLiveSubscription(user: Account, now: Date = new Date()): bool
   return status === 'trial' || status === 'subscriber' || (status === 'cancelled' && inPaidPeriod(user, now)) || readsThroughTeam(user, now);
 }
 
+/**
+ * library-playlists-account.md §6: accounts of type Expired get no live-training banner; staff, and members reading
+ * through a live team, always count as live.
+ */
+export function seesLiveTraining(viewer: Account | null, now: Date = new Date()): boolean {
+  return !viewer || !!viewer.is_admin || effectiveStatus(viewer, now) !== 'expired' || readsThroughTeam(viewer, now);
+}
+
 /** Throws the reason a chapter may not be read; returns when it may. */
 export function assertCanReadChapter(user: Account | null, chapter: { as_sample: Flag; is_public: Flag }, now: Date = new Date()): void {
   if (chapter.as_sample || chapter.is_public) return;

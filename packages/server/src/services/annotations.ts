@@ -44,7 +44,7 @@ import {
 import type { AnnotationRow, TitleRow, UserRow } from '../db/schema.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
 import { sanitizeFragment } from '../ingest/render.ts';
-import { assertPreviewRole } from '../policies/admin.ts';
+import { assertPreviewRole, isAdmin } from '../policies/admin.ts';
 import { assertCanReadChapter, hasLiveSubscription } from '../policies/reading.ts';
 import type { AnnotationChanges, AnnotationsRepository, Visibility } from '../repositories/annotations.ts';
 import type { CatalogRepository } from '../repositories/catalog.ts';
@@ -99,7 +99,7 @@ export class AnnotationsService {
     const identity = this.tokens.verify(token);
     const found = identity ? await this.sessions.findLiveByPublicId(identity.sessionPublicId, this.now().toISOString()) : undefined;
     if (!identity || !found || found.user.uuid !== identity.userId) throw new AppError(401, TOKEN_INVALID);
-    return { user: found.user, principal: { userId: found.user.uuid, consumerKey: CONSUMER_KEY, isAdmin: found.user.is_admin === 1 } };
+    return { user: found.user, principal: { userId: found.user.uuid, consumerKey: CONSUMER_KEY, isAdmin: isAdmin(found.user) } };
   }
 
   // ---- the store ----

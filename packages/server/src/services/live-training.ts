@@ -20,7 +20,7 @@ import {
 } from '@lectern/core';
 import type { LiveCourseRow, LiveEventRow } from '../db/schema.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
-import { effectiveStatus, hasLiveSubscription, readsThroughTeam, type Viewer } from '../policies/reading.ts';
+import { hasLiveSubscription, seesLiveTraining, type Viewer } from '../policies/reading.ts';
 import type { LivePresenterRow, LiveTrainingRepository } from '../repositories/live-training.ts';
 
 
@@ -33,8 +33,7 @@ export class LiveTrainingService {
   /** §4: the course of the event in progress, else of the next one starting within the window; `{}` for none. */
   async currentEvent(viewer: Viewer): Promise<CurrentEventResponse> {
     const now = this.clock();
-    // §6: accounts of type Expired get no live-training banner (staff always count as live).
-    if (viewer && !viewer.is_admin && effectiveStatus(viewer, now) === 'expired' && !readsThroughTeam(viewer, now)) return {};
+    if (!seesLiveTraining(viewer, now)) return {};
     const event = await this.repo.currentEvent(now.toISOString(), new Date(now.getTime() + LIVE_TRAINING_SOON_WINDOW_MS).toISOString());
     if (!event) return {};
     const course = await this.repo.courseById(event.course_id);

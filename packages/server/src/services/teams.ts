@@ -27,6 +27,7 @@ import {
 } from '@lectern/core';
 import type { NewUser, PlanRow, TeamRow, UserRow } from '../db/schema.ts';
 import { AppError, badRequest, notFound } from '../errors.ts';
+import { isAdmin } from '../policies/admin.ts';
 import { effectiveStatus, teamIsLive } from '../policies/reading.ts';
 import type { SubscriptionsRepository } from '../repositories/subscriptions.ts';
 import { type NewInvitation, TeamConflict, type TeamInvoice, type TeamsRepository } from '../repositories/teams.ts';
@@ -546,7 +547,7 @@ export class TeamsService {
   }
 
   private roleOf(user: UserRow, team: TeamRow): Role {
-    return team.owner_id === user.id ? 'owner' : user.is_admin ? 'admin' : 'member';
+    return team.owner_id === user.id ? 'owner' : isAdmin(user) ? 'admin' : 'member';
   }
 
   /** The team and the caller's role in it; 404 for anyone who is neither its owner, an admin nor a member. */
@@ -554,7 +555,7 @@ export class TeamsService {
     const team = await this.repo.team(teamId);
     if (!team) throw notFound(TEAM_MESSAGES.notFound);
     if (team.owner_id === user.id) return { team, role: 'owner' };
-    if (user.is_admin) return { team, role: 'admin' };
+    if (isAdmin(user)) return { team, role: 'admin' };
     const fresh = await this.fresh(user);
     if (fresh.team_id === team.id) return { team, role: 'member' };
     throw notFound(TEAM_MESSAGES.notFound);
