@@ -138,19 +138,29 @@ describe('the viewer hides 250 ms after the mouse leaves it (reader.md §4, §9)
     render(<AnnotationLayer layer={layer} profile={profile} />);
     const viewer = screen.getByRole('dialog', { name: 'Highlight' });
     fireEvent.pointerOut(viewer, { pointerType: 'touch' });
-    act(() => vi.advanceTimersByTime(ANNOTATION_TIMING.viewerHideMs * 4));
+    act(() => {
+      vi.advanceTimersByTime(ANNOTATION_TIMING.viewerHideMs * 4);
+    });
     expect(closed).not.toHaveBeenCalled();
 
     fireEvent.pointerOut(viewer, { pointerType: 'mouse' });
-    act(() => vi.advanceTimersByTime(ANNOTATION_TIMING.viewerHideMs - 50));
+    act(() => {
+      vi.advanceTimersByTime(ANNOTATION_TIMING.viewerHideMs - 50);
+    });
     fireEvent.pointerOver(viewer, { pointerType: 'mouse' });
-    act(() => vi.advanceTimersByTime(ANNOTATION_TIMING.viewerHideMs * 4));
+    act(() => {
+      vi.advanceTimersByTime(ANNOTATION_TIMING.viewerHideMs * 4);
+    });
     expect(closed).not.toHaveBeenCalled();
 
     fireEvent.pointerOut(viewer, { pointerType: 'mouse' });
-    act(() => vi.advanceTimersByTime(ANNOTATION_TIMING.viewerHideMs - 1));
+    act(() => {
+      vi.advanceTimersByTime(ANNOTATION_TIMING.viewerHideMs - 1);
+    });
     expect(closed).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(closed).toHaveBeenCalledTimes(1);
   });
 });

@@ -2,7 +2,7 @@
  * The parts useChapterAnnotations composes (annotations/): the selection watcher (selection.ts), the batched drawing
  * (drawing.ts) and the store's drafts and notices (store.ts), each on a jsdom document with fake clocks.
  */
-import { ANNOTATION_MESSAGES, ANNOTATION_TIMING, ANNOTATION_TYPE_NOTE, type Annotation, type AnnotationSelector } from '@lectern/core';
+import { ANNOTATION_MESSAGES, ANNOTATION_TIMING, ANNOTATION_TYPE_NOTE, type Annotation } from '@lectern/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../src/api/client.ts';
 import { describeRange } from '../src/features/reader/annotations/anchoring.ts';
@@ -65,7 +65,7 @@ function surface(over: Partial<AnnotationSurface> = {}): AnnotationSurface {
 
 const annotationOn = (words: string, id: string, text = ''): Annotation => {
   const d = describeRange(root, rangeOver(words))!;
-  return { id, quote: d.quote, text, selectors: d.selectors as AnnotationSelector[] } as Annotation;
+  return { id, quote: d.quote, text, selectors: d.selectors } as Annotation;
 };
 
 describe('selection watcher', () => {
@@ -173,7 +173,7 @@ describe('store drafts and notices', () => {
   });
 
   it('a change keeps the permissions it does not touch', () => {
-    const a = { ...annotationOn('word2', 'a'), permissions: { read: ['group:__world__'], update: ['acct:ada'], delete: ['acct:ada'], admin: ['acct:ada'] } } as Annotation;
+    const a = { ...annotationOn('word2', 'a'), permissions: { read: ['group:__world__'], update: ['acct:ada'], delete: ['acct:ada'], admin: ['acct:ada'] } };
     const d = changeDraft(a, { ...fields, sharing: { view: false, edit: false, admin: false } });
     expect(d.is_public).toBe(false);
     expect(d.permissions!.delete).toEqual(['acct:ada']);

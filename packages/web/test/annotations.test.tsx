@@ -6,7 +6,7 @@
  * token:"), and a browser that cannot annotate told so (§8 "Sorry your current browser does not support the
  * Annotator") with nothing asked of the store.
  */
-import { ANNOTATION_TIMING, type AnnotationSelector } from '@lectern/core';
+import { ANNOTATION_TIMING } from '@lectern/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -55,7 +55,7 @@ function select(root: Element, words: string, nth = 0): Range {
 
 const saved = (root: Element, words: string, nth = 0) => {
   const d = describeRange(root, select(root, words, nth))!;
-  return { id: `${words}#${nth}`, quote: d.quote, selectors: d.selectors as AnnotationSelector[] };
+  return { id: `${words}#${nth}`, quote: d.quote, selectors: d.selectors };
 };
 
 describe('anchoring (Hypothesis-style: position, then quote with context)', () => {
@@ -67,7 +67,7 @@ describe('anchoring (Hypothesis-style: position, then quote with context)', () =
     expect(quote).toMatchObject({ exact: 'the nineteenth century that' });
     expect(quote.type === 'TextQuoteSelector' && quote.prefix.endsWith('in the last years of ')).toBe(true);
     const pos = d.selectors.find((s) => s.type === 'TextPositionSelector')!;
-    expect(root.textContent!.slice(pos.type === 'TextPositionSelector' ? pos.start : 0, pos.type === 'TextPositionSelector' ? pos.end : 0)).toBe('the nineteenth century that');
+    expect(root.textContent.slice(pos.type === 'TextPositionSelector' ? pos.start : 0, pos.type === 'TextPositionSelector' ? pos.end : 0)).toBe('the nineteenth century that');
     expect(d.ranges[0]!.start).toBe('/p[1]');
   });
 
@@ -129,7 +129,7 @@ describe("a note's markdown", () => {
     const { container } = render(<NoteMarkdown text={note} />);
     expect(container.querySelectorAll('script, img, iframe, [onerror], [style]')).toHaveLength(0);
     for (const a of container.querySelectorAll('a')) expect(a.getAttribute('href')).toMatch(/^(https?:|\/[^/])/);
-    expect(container.textContent!.length).toBeGreaterThan(0);
+    expect(container.textContent.length).toBeGreaterThan(0);
   });
 });
 

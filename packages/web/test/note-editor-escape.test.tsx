@@ -17,7 +17,7 @@ function renderEditor() {
   const onCancel = vi.fn();
   const onSave = vi.fn(async () => {});
   render(<Editor state={state} principal={principal} onCancel={onCancel} onSave={onSave} />);
-  return { onCancel, onSave, note: () => screen.getByRole('textbox', { name: 'Note' }) as HTMLTextAreaElement };
+  return { onCancel, onSave, note: () => screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Note' }) };
 }
 
 describe('Escape in the note editor', () => {

@@ -235,7 +235,7 @@ export function ChapterView(props: ChapterViewProps) {
       const filler = sliced && start && container ? new SliceFiller(doc, container, source.html, sliced, start.index) : null;
       filling = !!filler;
       controller.filling = filling;
-      controller.goToInitial(filler && start ? (start.position as InitialPosition) : now.initial());
+      controller.goToInitial(filler && start ? start.position : now.initial());
       performance.mark('reader:positioned');
       // Shown once positioned, so the reader never sees the chapter jump from its top to where they were:
       // goToInitial positions synchronously, so the next frame already paints the right place. Shown here rather

@@ -61,5 +61,5 @@ export function useReaderKeys(actions: ReaderKeyActions): (event: KeyboardEvent)
       return latest.current.controllerRef.current?.handleKey(e as KeyboardEvent) ?? false;
     },
   });
-  return shortcuts.dispatch as (event: KeyboardEvent) => void;
+  return shortcuts.dispatch;
 }

@@ -260,14 +260,8 @@ function Viewer({
             <Button variant="secondary" size="sm" onClick={() => setConfirming(false)}>
               {ANNOTATION_MESSAGES.deleteNo}
             </Button>
-            <Button
-              variant="danger"
-              size="sm"
-              onClick={async () => {
-                await onClearNote();
-                setConfirming(false);
-              }}
-            >
+            {/* void: the layer's update shows its own failure (its notice) and resolves either way */}
+            <Button variant="danger" size="sm" onClick={() => void onClearNote().then(() => setConfirming(false))}>
               {ANNOTATION_MESSAGES.deleteYes}
             </Button>
           </div>

@@ -286,7 +286,7 @@ export function rootAttributesHtml(element: RootElementAttributes | undefined, r
  * Japanese one at the left). Costs one style recalculation, no layout; running it again changes nothing.
  */
 export function keepTextDirection(doc: Document): void {
-  const root = doc.getElementById(ROOT_ID) as HTMLElement | null;
+  const root = doc.getElementById(ROOT_ID);
   const win = doc.defaultView;
   if (!root || !win || root.style.direction) return;
   if (doc.documentElement.classList.contains('lectern-rtl')) return; // too late to read the book's own

@@ -137,7 +137,7 @@ export function spreadIndexOf(spreads: readonly Spread[], href: string): number 
 /** A page's size: its own viewport, else the nearest page's that has one, else a portrait default. */
 export function viewportOf(spine: readonly SpineEntry[], href: string): PageSize {
   const at = spine.findIndex((e) => e.href === href);
-  if (at >= 0 && spine[at]!.rendition?.viewport) return spine[at]!.rendition!.viewport!;
+  if (at >= 0 && spine[at]!.rendition?.viewport) return spine[at]!.rendition.viewport;
   for (let d = 1; d < spine.length; d++) {
     for (const i of [at - d, at + d]) {
       const v = spine[i]?.rendition?.viewport;

@@ -61,7 +61,7 @@ function usable(input: Record<string, unknown> | null): Partial<ReaderPreference
     const v = input[key];
     if (typeof v === 'number' ? Number.isFinite(v) : typeof v === 'string' && normalizePreferences({ [key]: v })[key] === v) out[key] = v;
   }
-  return out as Partial<ReaderPreferences>;
+  return out;
 }
 
 /** Local storage first (it holds everything), the cookie's fields over nothing, then defaults; all clamped. */

@@ -5,8 +5,8 @@ export class Listeners {
   private removers: (() => void)[] = [];
 
   readonly listen: Listen = (target, type, fn, opts) => {
-    target.addEventListener(type, fn as EventListener, opts);
-    this.removers.push(() => target.removeEventListener(type, fn as EventListener, opts));
+    target.addEventListener(type, fn, opts);
+    this.removers.push(() => target.removeEventListener(type, fn, opts));
   };
 
   removeAll() {
