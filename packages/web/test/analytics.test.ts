@@ -8,8 +8,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ANALYTICS_LIMITS, analyticsBatchSchema, analyticsPaths } from '@lectern/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../src/api/client.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api, createApiClient } from '../src/api/client.ts';
 import { createTracker, track } from '../src/shared/analytics.ts';
 
 let server: Server;
@@ -30,32 +30,41 @@ beforeAll(async () => {
   client = createApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 beforeEach(() => {
   received.length = 0;
   status = 202;
   document.cookie = 'csrftoken=tok-analytics; path=/';
 });
 
-const until = async (ok: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-};
-
 describe('track()', () => {
-  it('sends nothing from the app under the test runner', async () => {
+  it('sends nothing from the app under the test runner', () => {
+    vi.useFakeTimers();
+    const send = vi.spyOn(api, 'sendAnalytics');
     track('topic', 'click', 'databases');
-    await new Promise((r) => setTimeout(r, 50));
-    expect(received).toEqual([]);
+    // a tracker that gathers would have set its timer; none is waiting, and nothing was sent
+    expect(vi.getTimerCount()).toBe(0);
+    vi.runAllTimers();
+    expect(send).not.toHaveBeenCalled();
   });
 
   it('gathers events for a moment and sends them as one batch the server schema accepts, with the CSRF header', async () => {
-    const tracker = createTracker({ send: (events, keepalive) => client.sendAnalytics(events, keepalive), delayMs: 40, path: () => '/register/' });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const sends: Promise<unknown>[] = [];
+    const tracker = createTracker({ send: (events, keepalive) => sends[sends.push(client.sendAnalytics(events, keepalive)) - 1]!, delayMs: 40, path: () => '/register/' });
     tracker.track('registration', 'submit', 'basic');
     tracker.track('account', 'trial-created', 'basic');
     tracker.track('account', 'sign-up-completed', 'topic-form', 3);
-    expect(received).toEqual([]);
-    await until(() => received.length > 0);
-    await new Promise((r) => setTimeout(r, 40));
+    vi.advanceTimersByTime(39);
+    expect(sends).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    // one send for the three, and no timer left that could send another
+    expect(sends).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
+    await sends[0];
     expect(received).toHaveLength(1);
     expect(received[0]!.url).toBe(analyticsPaths.events());
     expect(received[0]!.headers['x-csrftoken']).toBe('tok-analytics');
@@ -82,10 +91,14 @@ describe('track()', () => {
   });
 
   it('sends at once when the page is hidden', async () => {
-    const tracker = createTracker({ send: (events, keepalive) => client.sendAnalytics(events, keepalive), delayMs: 60_000, flushOnHide: true });
+    const sends: Promise<unknown>[] = [];
+    const tracker = createTracker({ send: (events, keepalive) => sends[sends.push(client.sendAnalytics(events, keepalive)) - 1]!, delayMs: 60_000, flushOnHide: true });
     tracker.track('subscribe-nag', 'open', 'visitor');
+    expect(sends).toHaveLength(0);
     window.dispatchEvent(new Event('pagehide'));
-    await until(() => received.length > 0);
+    // sent as the page goes, not when the minute is up
+    expect(sends).toHaveLength(1);
+    await sends[0];
     expect((received[0]!.body as { events: { action: string }[] }).events.map((e) => e.action)).toEqual(['open']);
   });
 
