@@ -15,9 +15,15 @@ export function zodToErrors(err: ZodError): Record<string, string[]> {
   return errors;
 }
 
+/** What a 503 asks a client to wait before sending again (a restart or failover is seconds). */
+const RETRY_AFTER_SECONDS = '5';
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | ZodError, request, reply) => {
     if (err instanceof AppError) {
+      // a service's own 503 (an upload not kept, an import not finished for want of the database or the store) is
+      // worth sending again, as the outages below are
+      if (err.status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
       return reply.status(err.status).send(err.errors ? { detail: err.detail, errors: err.errors } : { detail: err.detail });
     }
     if (err instanceof ZodError) {
@@ -32,7 +38,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const down = unreachable(err);
     if (down) {
       request.log.warn({ err }, `the ${down} was not available`);
-      return reply.status(503).header('retry-after', '5').send({ detail: UNAVAILABLE_MESSAGES.request(down) });
+      return reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send({ detail: UNAVAILABLE_MESSAGES.request(down) });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 500) {
