@@ -202,16 +202,18 @@ async function bootData(app: FastifyInstance, request: FastifyRequest, pathname:
 async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Promise<Record<string, unknown>> {
   const at = request.url.indexOf('?');
   const urls = firstScreenRequests(at < 0 ? request.url : request.url.slice(0, at), new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1)));
-  const answers: Record<string, unknown> = {};
-  await Promise.all(
+  const asked = await Promise.all(
     urls.map(async (url) => {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (request.headers.cookie) headers.cookie = request.headers.cookie;
       if (request.headers['user-agent']) headers['user-agent'] = request.headers['user-agent'];
       const answer = await app.inject({ method: 'GET', url, headers });
-      if (answer.statusCode === 200 && String(answer.headers['content-type'] ?? '').startsWith('application/json')) answers[url] = answer.json();
+      return answer.statusCode === 200 && String(answer.headers['content-type'] ?? '').startsWith('application/json') ? ([url, answer.json()] as const) : null;
     }),
   );
+  // written in the order asked, not the order answered: the same page is the same bytes (its ETag and compression)
+  const answers: Record<string, unknown> = {};
+  for (const entry of asked) if (entry) answers[entry[0]] = entry[1];
   return answers;
 }
 
