@@ -18,7 +18,8 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { firstScreenRequests } from '@lectern/core';
+import { cardCoverUrl, firstScreenRequests } from '@lectern/core';
+import { lecternCli, signIn } from '../scripts/fresh-server.ts';
 import { launchBrowser, signInAsDemo } from './browser.ts';
 
 /** Each screen Lighthouse measures, with the most files its head may name. */
@@ -94,6 +95,47 @@ describe('the files before the first paint', () => {
           expect(asked.filter((a) => a === cover)).toHaveLength(1);
         } else expect(cover).toBeUndefined();
       }
+      await context.close();
+    });
+
+    // A playlist's items carry no covers (the cards ask POST /api/v1/metadata/ after rendering): its page names the
+    // first card's cover itself (routes/web.ts, MetadataService.covers), and brings the queue the screen waits for.
+    it.each([390, 1280])("at %i px, a playlist asks for none of its first answers and fetches its first card's cover, named in its page, once", async (width) => {
+      // a reader of its own (the demo's data is every file's): a playlist of two titles with covers, the second first
+      const email = `first-burst-${width}-${Date.now()}@example.com`;
+      lecternCli(inject('dataDir'), ['users:create', '--email', email, '--password', 'a long enough password', '--status', 'subscriber']);
+      const context = await browser.newContext({ baseURL: inject('baseURL'), viewport: { width, height: 844 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await signIn(page, email, 'a long enough password', '/home/');
+      const headers = async () => ({
+        'x-csrftoken': (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '',
+        origin: inject('baseURL'),
+        accept: 'application/json; version=v2',
+      });
+      const books = ((await (await page.request.get('/api/v1/book/?page_size=50')).json()) as { results: { api_url: string; cover_image_url: string | null }[] }).results;
+      const [second, first] = books.filter((b) => b.cover_image_url) as [(typeof books)[0], (typeof books)[0]];
+      const made = (await (await page.request.post('/nest/api/api/v2/collections/', { headers: await headers(), data: { name: 'Covers', description: '' } })).json()) as { id: string };
+      const added = await page.request.post(`/nest/api/api/v2/collections/${made.id}/add-content/`, { headers: await headers(), data: { content: [first.api_url, second.api_url] } });
+      expect(added.status()).toBe(200);
+      const address = `/c/collection/${made.id}/`;
+      // nothing of the home the sign-in landed on may still be asking
+      await page.goto('about:blank');
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        const u = new URL(r.url());
+        asked.push(u.pathname + u.search);
+      });
+      const html = await (await page.goto(address))!.text();
+      const cover = /<link rel="preload" as="image" href="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+      expect(cover).toBe(cardCoverUrl(first.cover_image_url!));
+      // the first card shows the cover the page named
+      await page.locator(`.title-grid .title-grid__item:first-child img[src="${cover}"]`).waitFor();
+      const url = new URL(address, 'http://x');
+      const firsts = firstScreenRequests(url.pathname, url.searchParams);
+      expect(firsts).toContain('/api/v1/queue-simple/');
+      for (const f of firsts) expect(asked, f).not.toContain(f);
+      expect(asked.filter((a) => a === cover)).toHaveLength(1);
       await context.close();
     });
 
