@@ -4,7 +4,7 @@
  * move through them (aria-activedescendant), Enter opens the chosen one or the search page, Escape closes then clears.
  * Choosing a suggestion is tracked with the search-selection POST (1500 ms timeout, failure only logged).
  */
-import { SEARCH_DEBOUNCE_MS, SEARCH_DEBOUNCE_SIGNED_IN_MS, searchPaths, type Suggestion } from '@lectern/core';
+import { DEFAULT_SEARCH_QUERY, SEARCH_DEBOUNCE_MS, SEARCH_DEBOUNCE_SIGNED_IN_MS, searchPaths, type Suggestion } from '@lectern/core';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
@@ -17,16 +17,36 @@ import './HeaderSearch.css';
 
 const KIND_LABEL: Record<Suggestion['kind'], string> = { title: 'Titles', author: 'Authors', topic: 'Topics', publisher: 'Publishers' };
 
+/**
+ * The query of the search page on show (library-playlists-account.md §2: /search/ and /noresults/ alter the top bar);
+ * none on other pages, nor for the whole library ('*').
+ */
+function pageQuery(pathname: string, search: string): string {
+  if (!/^\/(search|noresults)\/?$/.test(pathname)) return '';
+  const q = new URLSearchParams(search).get('q') ?? '';
+  return q === DEFAULT_SEARCH_QUERY ? '' : q;
+}
+
 export function HeaderSearch() {
   const { profile } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
   const listId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
-  const [value, setValue] = useState(() => (location.pathname.startsWith('/search/') ? (new URLSearchParams(location.search).get('q') ?? '') : ''));
+  const where = location.pathname + location.search;
+  const [value, setValue] = useState(() => pageQuery(location.pathname, location.search));
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  // Each new address sets the box again (while rendering, as React follows a changed input): the first query stayed
+  // in it on every page after, and above a new search made from the search page's own field.
+  const [followed, setFollowed] = useState(where);
+  if (followed !== where) {
+    setFollowed(where);
+    setValue(pageQuery(location.pathname, location.search));
+    setSuggestions([]);
+    setOpen(false);
+  }
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const inFlight = useRef<AbortController | null>(null);
   const delay = profile ? SEARCH_DEBOUNCE_SIGNED_IN_MS : SEARCH_DEBOUNCE_MS;

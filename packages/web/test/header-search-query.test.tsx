@@ -1,0 +1,48 @@
+/**
+ * The header's search box follows the search pages (library-playlists-account.md §2: /search/ and /noresults/ alter
+ * the top bar): it shows the query of the results on show, a new search made on the page included, and is empty
+ * on other pages. It kept the first query it was opened with: "moby" stayed in the box in the reader, and a second
+ * search from the page's own field left the first query above it.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter, useNavigate, type NavigateFunction } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HeaderSearch } from '../src/features/search/HeaderSearch.tsx';
+import { json, stubFetch } from './helpers.tsx';
+
+let go: NavigateFunction = () => undefined;
+function Navigator() {
+  go = useNavigate();
+  return null;
+}
+
+beforeEach(() => {
+  document.cookie = 'logged_in=; max-age=0; path=/';
+  stubFetch(() => json(200, []));
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the header search box', () => {
+  it('shows the query of the search page on show, and nothing elsewhere', async () => {
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/search/?q=moby']}>
+          <Navigator />
+          <HeaderSearch />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const box = () => (screen.getByRole('combobox') as HTMLInputElement).value;
+    expect(box()).toBe('moby');
+    await act(() => go('/search/?q=harpoon'));
+    expect(box()).toBe('harpoon');
+    await act(() => go('/library/view/moby-dick/b1/chapter_001.xhtml'));
+    expect(box()).toBe('');
+    await act(() => go('/noresults/?q=zzzq'));
+    expect(box()).toBe('zzzq');
+    // the whole library ('*') is no words in the box
+    await act(() => go('/search/?q=*'));
+    expect(box()).toBe('');
+  });
+});
