@@ -69,6 +69,21 @@ export function AnnotationLayer({ layer, profile }: { layer: Layer; profile: Acc
   const preview = profile.account.roles.includes('preview-creator');
   const principal = { userId: profile.user_uuid, consumerKey: CONSUMER_KEY, isAdmin: profile.account.roles.includes('admin') };
   const { selection, viewing } = layer;
+  // One highlight per selection: the adder stays up until the store answers, and a second click meanwhile (a double
+  // click) sent a second, identical highlight.
+  const highlighting = useRef(false);
+  const [savingHighlight, setSavingHighlight] = useState(false);
+  const highlight = async (description: RangeDescription) => {
+    if (highlighting.current) return;
+    highlighting.current = true;
+    setSavingHighlight(true);
+    try {
+      await layer.create(description, { text: '', tags: [], sharing: pagePrivacy().initial });
+    } finally {
+      highlighting.current = false;
+      setSavingHighlight(false);
+    }
+  };
 
   const openEditor = (state: EditorState) => {
     layer.closeViewer();
@@ -82,7 +97,7 @@ export function AnnotationLayer({ layer, profile }: { layer: Layer; profile: Acc
           <button type="button" onClick={() => void copy(selection.description.quote)}>
             <Icon name="copy" size={16} /> Copy
           </button>
-          <button type="button" onClick={() => void layer.create(selection.description, { text: '', tags: [], sharing: pagePrivacy().initial })}>
+          <button type="button" disabled={savingHighlight} onClick={() => void highlight(selection.description)}>
             <Icon name="edit" size={16} /> Add Highlight
           </button>
           <button type="button" onClick={() => openEditor({ target: { kind: 'new', description: selection.description, preview: false }, box: selection.box })}>
