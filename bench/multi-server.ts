@@ -7,7 +7,8 @@
  * by whichever server's worker takes it, from the bucket), and HAProxy from the
  * config block of docs/operations.md with only its `bind` and `server` lines changed. Then:
  * 1. reads (the reader's recorded block request) from 200 signed-in readers with 1, 2 and 3 servers: throughput
- *    and p99 against the one-server figure;
+ *    and p99 against the one-server figure, and where the cores went meanwhile (each part's CPU from /proc: the
+ *    servers, the simulated readers, HAProxy, PostgreSQL, the bench with s3rver);
  * 2. the mixed load (reads, usage events, playlist edits, notes; an operator importing titles) while one server is
  *    killed with `kill -9` and started again, and PostgreSQL is restarted;
  * 3. every write a client saw answered 2xx is looked up in the database (lost writes: the goal is 0), and every
@@ -252,6 +253,50 @@ async function operatorSession() {
   return req;
 }
 
+// ------------------------------------------------------------------ where the cores go (/proc, Linux)
+
+const TICK_MS = 1000 / (Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100);
+/** A process's CPU time so far (user + system, ms) and its parent, from /proc/<pid>/stat; null once it is gone. */
+function procStat(pid: number): { cpu: number; ppid: number } | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // after "pid (comm) ": state, ppid, … utime is the 14th field, stime the 15th
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { cpu: (Number(f[11]) + Number(f[12])) * TICK_MS, ppid: Number(f[1]) };
+  } catch {
+    return null;
+  }
+}
+/**
+ * CPU time (ms) used so far by each part of the run, and by the whole machine (busy, all cores): taken before and
+ * after a read step, it says how much of the cores the simulated readers take from the servers.
+ */
+function cpuSnapshot(readerPids: number[]) {
+  const sum = (pids: number[]) => pids.reduce((n, pid) => n + (procStat(pid)?.cpu ?? 0), 0);
+  let postgres: number[] = [];
+  try {
+    const postmaster = Number(fs.readFileSync(path.join(pgDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const backends = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => procStat(pid)?.ppid === postmaster);
+    postgres = [postmaster, ...backends];
+  } catch {
+    // not running just now
+  }
+  const [, ...jiffies] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = jiffies.map(Number);
+  return {
+    servers: sum(servers.flatMap((c) => (c?.pid ? [c.pid] : []))),
+    clients: sum(readerPids),
+    proxy: sum(proxy?.pid ? [proxy.pid] : []),
+    postgres: sum(postgres),
+    // the bench itself, with s3rver (the content store) running in it
+    bench: sum([process.pid]),
+    machineBusy: (user! + nice! + system! + irq! + softirq! + (steal ?? 0)) * TICK_MS,
+    machineAll: (user! + nice! + system! + idle! + iowait! + irq! + softirq! + (steal ?? 0)) * TICK_MS,
+  };
+}
+type CpuSnapshot = ReturnType<typeof cpuSnapshot>;
+const CPU_PARTS = ['servers', 'clients', 'proxy', 'postgres', 'bench'] as const;
+
 // ------------------------------------------------------------------ figures
 
 function p99(latencies: number[]) {
@@ -354,15 +399,18 @@ try {
 
   // 1. reads with 1, 2, 3 servers behind the proxy, the steps alternating round after round (the one-server step is
   // the anchor each ratio is taken against, measured in the same round)
-  const readFigures: { round: number; servers: number; rate: number; p99: number; failures: number }[] = [];
+  const readFigures: { round: number; servers: number; rate: number; p99: number; failures: number; cpu: { before: CpuSnapshot; after: CpuSnapshot; requests: number } }[] = [];
+  const readerPids = readerProcesses.flatMap((p) => (p.child.pid ? [p.child.pid] : []));
   if (!CI) {
     for (let round = 0; round < ROUNDS; round++) {
       for (const n of round % 2 ? [...STEPS].reverse() : STEPS) {
         await startProxy(n);
+        const before = cpuSnapshot(readerPids);
         const results = await Promise.all(readerProcesses.map((p, i) => p.ask<RunResult>({ kind: 'run', base: BASE_URL, mix: 'reads', seconds: READ_SECONDS, chapters, seed: round * 1000 + n * 100 + i })));
         const m = merge(results);
         const reads = Object.values(m.calls)[0] ?? { ok: 0, latencies: [], failures: [] };
-        readFigures.push({ round, servers: n, rate: reads.ok / m.seconds, p99: p99(reads.latencies), failures: reads.failures.length });
+        const after = cpuSnapshot(readerPids);
+        readFigures.push({ round, servers: n, rate: reads.ok / m.seconds, p99: p99(reads.latencies), failures: reads.failures.length, cpu: { before, after, requests: reads.ok } });
         log(`round ${round + 1}, reads with ${n} server(s): ${(reads.ok / m.seconds).toFixed(0)} requests/s, p99 ${p99(reads.latencies).toFixed(0)} ms, ${reads.failures.length} failed (load ${os.loadavg()[0]!.toFixed(1)})`);
       }
     }
@@ -478,6 +526,21 @@ try {
       const mine = readFigures.filter((f) => f.servers === n);
       const ratios = mine.map((f) => f.rate / (readFigures.find((o) => o.round === f.round && o.servers === 1)?.rate ?? NaN));
       console.log(`| ${n} | ${summary(mine.map((f) => f.rate), 0)} | ${summary(ratios)} | ${summary(mine.map((f) => f.p99), 0)} | ${mine.reduce((k, f) => k + f.failures, 0)} |`);
+    }
+    // Where the cores went during the read steps (/proc): each part's CPU per answered read, and its share of the
+    // machine's busy time; `cores busy` is the machine's busy time over the step's wall time (os.cpus() cores).
+    console.log('');
+    console.log(`CPU during the read steps (/proc; ${os.cpus().length} cores): ms of CPU per answered read, and share of the machine's busy time, median (range)`);
+    console.log(`| servers | cores busy | ${CPU_PARTS.map((p) => `${p} ms/read | ${p} share`).join(' | ')} | other share |`);
+    console.log(`|---:|---:|${CPU_PARTS.map(() => '---:|---:|').join('')}---:|`);
+    for (const n of STEPS) {
+      const mine = readFigures.filter((f) => f.servers === n);
+      const delta = (f: (typeof mine)[number], k: keyof CpuSnapshot) => f.cpu.after[k] - f.cpu.before[k];
+      const busy = (f: (typeof mine)[number]) => delta(f, 'machineBusy');
+      const cells = CPU_PARTS.map((p) => `${summary(mine.map((f) => delta(f, p) / f.cpu.requests), 2)} | ${summary(mine.map((f) => delta(f, p) / busy(f)), 2)}`);
+      const other = summary(mine.map((f) => 1 - CPU_PARTS.reduce((k, p) => k + delta(f, p), 0) / busy(f)), 2);
+      const cores = summary(mine.map((f) => (busy(f) / delta(f, 'machineAll')) * os.cpus().length), 2);
+      console.log(`| ${n} | ${cores} | ${cells.join(' | ')} | ${other} |`);
     }
   }
 
