@@ -36,7 +36,7 @@ describe('the adder', () => {
     // a failed save (null) lets the reader try again
     answer(null);
     await screen.findByRole('button', { name: 'Add Highlight' });
-    await expect.poll(() => (screen.getByRole('button', { name: 'Add Highlight' }) as HTMLButtonElement).disabled).toBe(false);
+    await expect.poll(() => screen.getByRole<HTMLButtonElement>('button', { name: 'Add Highlight' }).disabled).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Add Highlight' }));
     expect(sent).toHaveLength(2);
   });

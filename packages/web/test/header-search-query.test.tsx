@@ -33,16 +33,24 @@ describe('the header search box', () => {
         </MemoryRouter>
       </QueryClientProvider>,
     );
-    const box = () => (screen.getByRole('combobox') as HTMLInputElement).value;
+    const box = () => screen.getByRole<HTMLInputElement>('combobox').value;
     expect(box()).toBe('moby');
-    await act(() => go('/search/?q=harpoon'));
+    await act(async () => {
+      go('/search/?q=harpoon');
+    });
     expect(box()).toBe('harpoon');
-    await act(() => go('/library/view/moby-dick/b1/chapter_001.xhtml'));
+    await act(async () => {
+      go('/library/view/moby-dick/b1/chapter_001.xhtml');
+    });
     expect(box()).toBe('');
-    await act(() => go('/noresults/?q=zzzq'));
+    await act(async () => {
+      go('/noresults/?q=zzzq');
+    });
     expect(box()).toBe('zzzq');
     // the whole library ('*') is no words in the box
-    await act(() => go('/search/?q=*'));
+    await act(async () => {
+      go('/search/?q=*');
+    });
     expect(box()).toBe('');
   });
 });
