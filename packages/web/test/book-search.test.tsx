@@ -3,14 +3,14 @@
  * (engine/textMarks.ts), snippets rendered as text and <mark> (never HTML), and the panel with its hook against
  * a server answering as core/search.ts says: pages of 5, the two messages, the selection POST and the cookies.
  */
-import { IN_BOOK_SEARCH_MESSAGES, SEARCH_QUERY_COOKIE, SEARCH_SNIPPET_COOKIE, searchPaths, type InBookSearchResult } from '@lectern/core';
+import { IN_BOOK_SEARCH_MESSAGES, locatorSchema, SEARCH_QUERY_COOKIE, SEARCH_SNIPPET_COOKIE, searchPaths, type InBookSearchResult } from '@lectern/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readCookie } from '../src/api/cookies.ts';
-import { clearMarks, findPhrase, markAndFind, markStem, markWords, MAX_MARKS, SEARCH_MARK_CLASS, SEARCH_MARK_CURRENT_CLASS } from '../src/features/reader/engine/textMarks.ts';
+import { clearMarks, findPhrase, hitLocator, hitPassage, markAndFind, markStem, markWords, MAX_MARKS, SEARCH_MARK_CLASS, SEARCH_MARK_CURRENT_CLASS } from '../src/features/reader/engine/textMarks.ts';
 import { SearchPanel } from '../src/features/reader/SearchPanel.tsx';
 import { Snippet } from '../src/shared/Snippet.tsx';
 import { useInBookSearch } from '../src/features/reader/useInBookSearch.ts';
@@ -240,17 +240,31 @@ describe('the search panel and its hook', () => {
     expect(readCookie(SEARCH_QUERY_COOKIE)).toBe('whale');
     expect(chosenSnippet()).toEqual({ href: 'ch2.xhtml', text: '… passage 2 with the whale in it & more …', words: ['whale'] });
     // The reader, once there, looks for the snippet's first 8 words, then 4, and marks the query's words.
-    expect(searchTargetOf('k', 'ch2.xhtml', 'whale', null)).toEqual({
+    // The hit is a Locator (its chapter, the passage its words), valid as core's schema has it.
+    const target = searchTargetOf('k', 'ch2.xhtml', 'whale', null);
+    expect(target).toEqual({
       id: 'k',
-      href: 'ch2.xhtml',
-      phrases: ['passage 2 with the whale in it &', 'passage 2 with the'],
+      hit: { href: 'ch2.xhtml', progression: 0, text: { highlight: '… passage 2 with the whale in it & more …' } },
       words: ['whale'],
-      extent: '… passage 2 with the whale in it & more …'.length,
       page: null,
     });
+    expect(locatorSchema.parse(target.hit)).toEqual(target.hit);
+    expect(hitPassage(target.hit)).toEqual({
+      phrases: ['passage 2 with the whale in it &', 'passage 2 with the'],
+      extent: '… passage 2 with the whale in it & more …'.length,
+    });
     // Another chapter or another query: only the words.
-    expect(searchTargetOf('k', 'ch3.xhtml', 'whale', 4).phrases).toEqual([]);
-    expect(searchTargetOf('k', 'ch2.xhtml', 'sea', null)).toMatchObject({ phrases: [], words: ['sea'] });
+    expect(searchTargetOf('k', 'ch3.xhtml', 'whale', 4)).toMatchObject({ hit: { href: 'ch3.xhtml', progression: 0 }, page: 4 });
+    expect(hitPassage(searchTargetOf('k', 'ch3.xhtml', 'whale', 4).hit).phrases).toEqual([]);
+    expect(searchTargetOf('k', 'ch2.xhtml', 'sea', null)).toMatchObject({ hit: { href: 'ch2.xhtml', progression: 0 }, words: ['sea'] });
+    expect(searchTargetOf('k', 'ch2.xhtml', 'sea', null).hit.text).toBeUndefined();
+  });
+
+  it('a hit\'s passage longer than a Locator\'s highlight keeps its bounds and is found whole', () => {
+    const passage = `${'word '.repeat(50)}end`;
+    const hit = hitLocator('ch.xhtml', passage);
+    expect(locatorSchema.safeParse(hit).success).toBe(true);
+    expect(hitPassage(hit).extent).toBe(passage.length);
   });
 
   it('a selection POST that hangs is given up after 1500 ms and only logged; the reader goes on at once', async () => {

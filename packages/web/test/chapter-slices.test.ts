@@ -94,13 +94,18 @@ describe('firstSlice', () => {
   });
 
   it('takes the slice holding a stored position by its words (escaped as in the markup), its progression made the slice\'s', () => {
-    const locator = { href: 'c.xhtml', progression: 70, text: { before: 'Paragraph 61: fish & chips, a <t', highlight: 'ag> in text, ', after: '' } };
+    const locator = { href: 'c.xhtml', progression: 0.7, text: { before: 'Paragraph 61: fish & chips, a <t', highlight: 'ag> in text, ', after: '' } };
     const { index, position } = firstSlice(html, sliced, { kind: 'stored', locator });
     expect(index).toBe(holding('Paragraph 61:'));
     expect(position.kind).toBe('stored');
     const local = (position as { locator: { progression: number } }).locator.progression;
     expect(local).toBeGreaterThanOrEqual(0);
-    expect(local).toBeLessThanOrEqual(100);
+    expect(local).toBeLessThanOrEqual(1);
+    // without words, a Locator is its progression (0 to 1) of the chapter, as a percentage is
+    const half = firstSlice(html, sliced, { kind: 'stored', locator: { href: 'c.xhtml', progression: 0.5 } });
+    const byPercentage = firstSlice(html, sliced, { kind: 'percentage', value: 50 });
+    expect(half.index).toBe(byPercentage.index);
+    expect((half.position as { locator: { progression: number } }).locator.progression * 100).toBeCloseTo((byPercentage.position as { value: number }).value, 6);
   });
 
   it('takes the slice at a percentage of the chapter, and the place within it', () => {

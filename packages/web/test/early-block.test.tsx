@@ -120,7 +120,7 @@ describe("a reader address's boot data", () => {
     startSession(client);
     expect(client.getQueryData(queryKeys.titleFormat('b1'))).toBe('book');
     expect(client.getQueryData(queryKeys.position('b1', profile.user_uuid))).toEqual(position);
-    expect(new PositionStore(localStorage).get('b1', 'text/ch2.xhtml')?.progression).toBe(80);
+    expect(new PositionStore(localStorage).get('b1', 'text/ch2.xhtml')?.progression).toBe(0.8);
     expect(calls).toEqual([]);
   });
 

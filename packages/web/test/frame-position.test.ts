@@ -1,4 +1,4 @@
-import { READER_CONSTANTS } from '@lectern/core';
+import { locatorSchema, READER_CONSTANTS } from '@lectern/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureRange, findLocator, FramePosition, locatorAt } from '../src/features/reader/engine/frame/position.ts';
 import type { Locator } from '../src/shared/reading/position.ts';
@@ -29,26 +29,27 @@ function rangeAt(node: Node, offset: number) {
 }
 
 describe('locators', () => {
-  it('carry 32 characters either side of the place and the percentage', () => {
+  it('carry 32 characters either side of the place and the progression (0 to 1)', () => {
     const c = chapterFrame(`<p>${LONG}${LONG}</p>`);
     const text = c.root.querySelector('p')!.firstChild!;
-    const loc = locatorAt('ch1.xhtml', 40, rangeAt(text, 40), () => false);
+    const loc = locatorAt('ch1.xhtml', 0.4, rangeAt(text, 40), () => false);
+    expect(locatorSchema.parse(loc)).toEqual(loc);
     expect(loc).toEqual({
       href: 'ch1.xhtml',
-      progression: 40,
+      progression: 0.4,
       text: { before: LONG.slice(8, 40), highlight: LONG.slice(40, 72), after: (LONG + LONG).slice(72, 104) },
     });
   });
 
-  it('without words are the percentage, and the start of a chapter seen whole', () => {
+  it('without words are the progression, and the start of a chapter seen whole', () => {
     const c = chapterFrame('<p><img alt=""></p>');
-    expect(locatorAt('pics.xhtml', 100, null, () => true)).toEqual({ href: 'pics.xhtml', progression: 0 });
-    expect(locatorAt('pics.xhtml', 60, rangeAt(c.root, 0), () => false)).toEqual({ href: 'pics.xhtml', progression: 60 });
+    expect(locatorAt('pics.xhtml', 1, null, () => true)).toEqual({ href: 'pics.xhtml', progression: 0 });
+    expect(locatorAt('pics.xhtml', 0.6, rangeAt(c.root, 0), () => false)).toEqual({ href: 'pics.xhtml', progression: 0.6 });
   });
 
   it('are found again at the occurrence nearest their progression, across text nodes', () => {
     const c = chapterFrame(`<p>${LONG}</p><p>filler filler filler</p><p><em>The quick</em> brown fox jumps over the lazy dog again.</p>`);
-    const loc: Locator = { href: 'ch', progression: 90, text: { before: 'The quick', highlight: ' brown fox', after: '' } };
+    const loc: Locator = { href: 'ch', progression: 0.9, text: { before: 'The quick', highlight: ' brown fox', after: '' } };
     const found = findLocator(c.doc, loc)!;
     expect(found.startContainer.parentElement!.tagName).toBe('P');
     expect(found.startContainer.textContent).toMatch(/^ brown fox jumps over the lazy dog again/);
@@ -57,7 +58,11 @@ describe('locators', () => {
     expect(early.startContainer.textContent).toBe(LONG);
     expect(early.startOffset).toBe('The quick'.length);
     expect(findLocator(c.doc, { ...loc, text: { before: 'no such', highlight: ' words', after: '' } })).toBeNull();
-    expect(findLocator(c.doc, { href: 'ch', progression: 10 })).toBeNull();
+    expect(findLocator(c.doc, { href: 'ch', progression: 0.1 })).toBeNull();
+    // core's Locator may leave any of its words out: words after the place alone find nothing, words before it do
+    expect(findLocator(c.doc, { href: 'ch', progression: 0.9, text: { after: ' brown fox' } })).toBeNull();
+    const byBefore = findLocator(c.doc, { href: 'ch', progression: 0.9, text: { before: 'The quick' } })!;
+    expect(byBefore.startContainer.textContent).toMatch(/^ brown fox/);
   });
 });
 
@@ -145,13 +150,16 @@ describe('the kept position', () => {
 
   it('opens at the stored locator, the end or a percentage (reader.md §4)', () => {
     const position = new FramePosition(layoutOf(c), 'ch1.xhtml', { onProgress: () => {} }, () => {});
-    position.goToInitial({ kind: 'stored', locator: { href: 'ch1.xhtml', progression: 80, text: { before: 'The quick', highlight: ' brown', after: '' } } });
+    position.goToInitial({ kind: 'stored', locator: { href: 'ch1.xhtml', progression: 0.8, text: { before: 'The quick', highlight: ' brown', after: '' } } });
     expect(position.anchor!.startContainer.parentElement!.id).toBe('b');
     position.goToInitial({ kind: 'end' });
     expect(position.anchor).toBeNull();
     expect(c.doc.documentElement.scrollTop).toBe(3200);
     position.goToInitial({ kind: 'percentage', value: 50 });
     expect(c.doc.documentElement.scrollTop).toBe(1600);
+    // a stored Locator without words is its progression (0 to 1) of the chapter
+    position.goToInitial({ kind: 'stored', locator: { href: 'ch1.xhtml', progression: 0.25 } });
+    expect(c.doc.documentElement.scrollTop).toBe(800);
   });
 
   it('reports nothing once destroyed', () => {

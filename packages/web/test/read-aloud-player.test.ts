@@ -5,7 +5,7 @@
  * choice functions first, then the player itself in jsdom over a chapter document, its <audio> element driven by hand
  * (jsdom plays no sound). In Chromium with real audio: e2e/read-aloud.e2e.ts.
  */
-import type { MediaOverlay } from '@lectern/core';
+import { locatorSchema, type MediaOverlay } from '@lectern/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FrameController } from '../src/features/reader/engine/frameController.ts';
 import { escapeTarget, PLAYING_ATTRIBUTE, readableFrom, ReadAloudPlayer, stepClip, stylesClass, type PhraseMarks, type ReadAloudState } from '../src/features/reader/readAloud/player.ts';
@@ -155,11 +155,15 @@ describe('the player', () => {
     player.play();
     expect(last()).toMatchObject({ status: 'playing', index: 0, escapable: false });
     expect(highlighted(doc)).toBe('page-2');
+    // the read-aloud cursor is a Locator: the chapter, the share of its phrases before this one, the phrase's words
+    expect(last().cursor).toEqual({ href: 'text/two.xhtml', progression: 0, text: { before: '', highlight: 'page-2', after: '' } });
+    expect(locatorSchema.safeParse(last().cursor).success).toBe(true);
     // moving on by next phrase: the table's first cell, and escape is offered, naming the table
     player.skip(1);
     player.skip(1);
     expect(highlighted(doc)).toBe('cell-1');
     expect(last()).toMatchObject({ index: 2, escapable: true, escapeFrom: 'table' });
+    expect(last().cursor).toEqual({ href: 'text/two.xhtml', progression: 2 / IDS.length, text: { before: '', highlight: 'cell-1', after: '' } });
     // escape: on at "two-2", said in the status line, and no longer offered
     expect(player.escape()).toBe(true);
     expect(highlighted(doc)).toBe('two-2');
@@ -172,7 +176,7 @@ describe('the player', () => {
     player.skip(-1);
     expect(highlighted(doc)).toBe('cell-4');
     player.stop();
-    expect(last()).toMatchObject({ status: 'stopped', escapable: false, notice: null });
+    expect(last()).toMatchObject({ status: 'stopped', escapable: false, notice: null, cursor: null });
   });
 
   it('with skipping on, never highlights a skippable phrase as the audio clock runs through the chapter', async () => {

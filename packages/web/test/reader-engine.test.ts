@@ -245,7 +245,7 @@ describe('preferences', () => {
 });
 
 describe('initial position priority (reader.md §4)', () => {
-  const stored = { href: 'c1', progression: 40 };
+  const stored = { href: 'c1', progression: 0.4 };
   it('1. the URL hash wins over everything', () => {
     expect(resolveInitialPosition({ hash: '#sec%202', comingBack: true, stored, topPercentage: 70 })).toEqual({ kind: 'anchor', id: 'sec 2' });
   });
@@ -262,10 +262,10 @@ describe('initial position priority (reader.md §4)', () => {
   });
   it('stores positions per book and chapter', () => {
     const s = new PositionStore(memoryStorage());
-    s.set('b1', { href: 'c1', progression: 33, text: { before: 'a', highlight: 'b', after: 'c' } });
-    s.set('b2', { href: 'c1', progression: 150 });
-    expect(s.get('b1', 'c1')).toEqual({ href: 'c1', progression: 33, text: { before: 'a', highlight: 'b', after: 'c' } });
-    expect(s.get('b2', 'c1')?.progression).toBe(100);
+    s.set('b1', { href: 'c1', progression: 0.25, text: { before: 'a', highlight: 'b', after: 'c' } });
+    s.set('b2', { href: 'c1', progression: 1.5 });
+    expect(s.get('b1', 'c1')).toEqual({ href: 'c1', progression: 0.25, text: { before: 'a', highlight: 'b', after: 'c' } });
+    expect(s.get('b2', 'c1')?.progression).toBe(1);
     expect(s.get('b1', 'c2')).toBeNull();
   });
 });
@@ -578,11 +578,11 @@ describe('coming back to a book', () => {
   it('finds the chapter of that book read most recently in this browser', () => {
     const store = new PositionStore(memoryStorage());
     expect(store.latestHref('b1')).toBeNull();
-    store.set('b1', { href: 'ch01.xhtml', progression: 40 }, 1000);
-    store.set('b2', { href: 'other.xhtml', progression: 10 }, 3000);
-    store.set('b1', { href: 'ch07.xhtml', progression: 5 }, 2000);
+    store.set('b1', { href: 'ch01.xhtml', progression: 0.4 }, 1000);
+    store.set('b2', { href: 'other.xhtml', progression: 0.1 }, 3000);
+    store.set('b1', { href: 'ch07.xhtml', progression: 0.05 }, 2000);
     expect(store.latestHref('b1')).toBe('ch07.xhtml');
-    store.set('b1', { href: 'ch01.xhtml', progression: 60 }, 4000);
+    store.set('b1', { href: 'ch01.xhtml', progression: 0.6 }, 4000);
     expect(store.latestHref('b1')).toBe('ch01.xhtml');
     expect(store.latestHref('b')).toBeNull();
   });

@@ -149,7 +149,7 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
   const onPosition = useCallback(
     (seconds: number, duration: number, settled: boolean) => {
       if (mode !== 'full' || !Number.isFinite(duration) || duration <= 0) return;
-      const locator = { href, progression: (seconds / duration) * 100 };
+      const locator = { href, progression: seconds / duration };
       const now = Date.now();
       if (settled || now - lastLocal.current >= LOCAL_WRITE_MS) {
         lastLocal.current = now;
@@ -166,7 +166,7 @@ function MediaScreen({ book, href, userId, positionReady }: ScreenProps) {
     if (mode !== 'full' || !positionReady) return null;
     const saved = store.get(bookId, hrefRef.current);
     const duration = (media?.duration_ms ?? 0) / 1000;
-    return saved && duration > 0 ? (saved.progression / 100) * duration : null;
+    return saved && duration > 0 ? saved.progression * duration : null;
   }, [mode, positionReady, store, bookId, media]);
 
   const index = book.chapters.findIndex((c) => c.full_path === href);

@@ -133,7 +133,7 @@ export function ChapterBody(props: ChapterBodyProps) {
             onPages={props.onPdfPages}
             initialProgression={() => {
               const at = props.initial();
-              return at.kind === 'stored' ? at.locator.progression : at.kind === 'percentage' ? at.value : at.kind === 'end' ? 100 : 0;
+              return at.kind === 'stored' ? at.locator.progression * 100 : at.kind === 'percentage' ? at.value : at.kind === 'end' ? 100 : 0;
             }}
             searchTarget={props.searchTarget}
             onSearchDone={props.onSearchDone}

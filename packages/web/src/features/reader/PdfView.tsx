@@ -14,7 +14,7 @@
 import { READER_CONSTANTS, READER_LIMITS } from '@lectern/core';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import * as pdfjs from 'pdfjs-dist';
-import { markAndFind } from './engine/textMarks.ts';
+import { hitPassage, markAndFind } from './engine/textMarks.ts';
 import type { SearchTarget } from './useSearchJump.ts';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -286,7 +286,8 @@ function PdfPage({ doc, number, zoom, baseWidth, baseRatio, root, marking }: Pdf
     const container = textRef.current;
     const scroller = root.current;
     if (!marking || !textLayerBuilt || !container || !scroller) return;
-    const { range } = markAndFind(container, marking.phrases, marking.words, marking.extent);
+    const { phrases, extent } = hitPassage(marking.hit);
+    const { range } = markAndFind(container, phrases, marking.words, extent);
     const first = range ? (range.startContainer.parentElement ?? null) : null;
     if (markedFor.current !== marking && first) {
       const box = first.getBoundingClientRect();

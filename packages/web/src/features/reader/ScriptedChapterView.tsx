@@ -89,14 +89,14 @@ export function ScriptedChapterView(props: ScriptedChapterViewProps) {
         if (!started) {
           started = true;
           const at = latest.current.initial();
-          // The engine's positions are percentages (0-100); the page's are fractions.
-          const progression = at.kind === 'stored' ? at.locator.progression / 100 : at.kind === 'percentage' ? at.value / 100 : at.kind === 'end' ? 1 : 0;
+          // A Locator's progression and the page's are fractions; the address's percentage is a percentage.
+          const progression = at.kind === 'stored' ? at.locator.progression : at.kind === 'percentage' ? at.value / 100 : at.kind === 'end' ? 1 : 0;
           send({ lectern: 'goto', progression });
           latest.current.onReady(null);
         }
       } else if (m.lectern === 'progress') {
         const percentage = Math.round(m.progression * 1000) / 10;
-        callbacks.onProgress(percentage, { href, progression: percentage });
+        callbacks.onProgress(percentage, { href, progression: percentage / 100 });
       } else if (m.lectern === 'navigate') {
         callbacks.onNavigate(readerPath(m.path) + (m.fragment ? `#${encodeURIComponent(m.fragment)}` : ''));
       } else if (m.lectern === 'external') {

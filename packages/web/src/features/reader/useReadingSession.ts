@@ -116,7 +116,7 @@ export function useReadingSession({ bookId, href, hash, comingBack, item, userId
    * is, under the document's chapter_href (where the account's position and the local store look for it).
    */
   const pdfHref = item?.chapter_href ?? href;
-  const onPdfProgress = useCallback((pct: number) => onProgress(pct, { href: pdfHref, progression: pct }), [onProgress, pdfHref]);
+  const onPdfProgress = useCallback((pct: number) => onProgress(pct, { href: pdfHref, progression: pct / 100 }), [onProgress, pdfHref]);
   const onPdfReady = useCallback(() => {
     if (item) tracker?.newChapter(item.chapter);
     requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('reader:chapter-painted', { detail: { href } })));

@@ -8,23 +8,24 @@
  * Once taken, `q` and `page` leave the address (replace, not a new entry): a reload later resumes where the reader
  * has read to, not at the hit again. The jump's place becomes the reading position, as a scroll there would.
  */
-import { jumpPhrases, queryWords } from '@lectern/core';
+import { type Locator, queryWords } from '@lectern/core';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { FrameController } from './engine/frameController.ts';
+import { hitLocator } from './engine/textMarks.ts';
 import { chosenSnippet, lastQuery } from '../../shared/searchChoice.ts';
 
 export interface SearchTarget {
   /** the location it came with (one jump per navigation) */
   id: string;
-  /** the chapter it is for (the route's chapter path) */
-  href: string;
-  /** the passage's first 8 words, then 4; empty when only the words are known */
-  phrases: string[];
+  /**
+   * The hit, a Locator as every place in a book is: its chapter (the route's chapter path), and the chosen result's
+   * passage as its words when it is known (engine/textMarks.ts hitLocator); the jump looks for the passage's first 8
+   * words, then 4, and the marks within the passage are the hit's own.
+   */
+  hit: Locator;
   /** the words to mark */
   words: string[];
-  /** the snippet's length: the marks this far from the passage's start are the hit's own */
-  extent: number;
   /** a PDF page (1-based) */
   page: number | null;
 }
@@ -34,7 +35,7 @@ export function searchTargetOf(id: string, href: string, q: string, page: number
   const chosen = chosenSnippet();
   const same = !!chosen && chosen.href === href && lastQuery() === q;
   const words = [...new Set([...queryWords(q), ...(same ? chosen.words : [])])];
-  return { id, href, phrases: same ? jumpPhrases(chosen.text) : [], words, extent: same ? chosen.text.length : 0, page };
+  return { id, hit: hitLocator(href, same ? chosen.text : null), words, page };
 }
 
 export function useSearchJump(
@@ -69,8 +70,8 @@ export function useSearchJump(
   /** Jumps in the chapter frame when the target is for the chapter this controller shows. */
   const tryJump = useCallback((controller: FrameController | null) => {
     const t = latest.current;
-    if (!t || !controller || controller.chapterHref !== t.href) return;
-    controller.searchJump(t.phrases, t.words, t.extent);
+    if (!t || !controller || controller.chapterHref !== t.hit.href) return;
+    controller.searchJump(t.hit, t.words);
     latest.current = null;
     setTarget(null);
     if (focusChapterOnReady.current) {

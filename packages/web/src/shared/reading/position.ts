@@ -1,18 +1,13 @@
 /**
- * Reading positions. One position type, the Locator (DESIGN.md, after Readium): the chapter href, a progression
- * (0-100 within the chapter) and a text snippet (before / highlight / after) that finds the same words again after
- * any re-layout. Positions are kept per book and chapter in local storage, and the initial position of a chapter
- * follows the priority of reader.md §4.
+ * Reading positions. One position type, core's Locator (DESIGN.md, after Readium): the chapter href, a progression
+ * (0 to 1 within the chapter) and a text snippet (before / highlight / after) that finds the same words again after
+ * any re-layout; the account's position, a search hit and the read-aloud cursor are Locators too. Positions are kept
+ * per book and chapter in local storage, and the initial position of a chapter follows the priority of reader.md §4.
  */
-import { clampPercentage } from '@lectern/core';
+import { clampPercentage, type Locator } from '@lectern/core';
 import type { StorageLike } from './usageQueue.ts';
 
-export interface Locator {
-  href: string;
-  /** 0-100 within the chapter. */
-  progression: number;
-  text?: { before: string; highlight: string; after: string };
-}
+export type { Locator };
 
 export type InitialPosition =
   | { kind: 'anchor'; id: string }
@@ -48,8 +43,12 @@ export function resolveInitialPosition(input: {
 export const POSITIONS_KEY = 'reader_positions';
 const MAX_POSITIONS = 500;
 
+/**
+ * As browsers have kept positions from the start: the progression in percent (0-100). Converted here only, so the
+ * places already stored stay good.
+ */
 interface StoredPositions {
-  [bookAndHref: string]: Locator & { at: number };
+  [bookAndHref: string]: { href: string; progression: number; text?: Locator['text']; at: number };
 }
 
 export class PositionStore {
@@ -68,7 +67,7 @@ export class PositionStore {
   get(bookId: string, href: string): Locator | null {
     const v = this.all()[`${bookId}/${href}`];
     if (!v || typeof v.progression !== 'number' || !Number.isFinite(v.progression)) return null;
-    return { href: v.href, progression: clampPercentage(v.progression), ...(v.text ? { text: v.text } : {}) };
+    return { href: v.href, progression: clampPercentage(v.progression) / 100, ...(v.text ? { text: v.text } : {}) };
   }
 
   /** The chapter of this book read most recently in this browser, if any. */
@@ -83,7 +82,7 @@ export class PositionStore {
 
   set(bookId: string, locator: Locator, now = Date.now()) {
     const all = this.all();
-    all[`${bookId}/${locator.href}`] = { ...locator, progression: clampPercentage(locator.progression), at: now };
+    all[`${bookId}/${locator.href}`] = { ...locator, progression: clampPercentage(locator.progression * 100), at: now };
     let entries = Object.entries(all);
     if (entries.length > MAX_POSITIONS) {
       entries = entries.sort((a, b) => b[1].at - a[1].at).slice(0, MAX_POSITIONS);

@@ -5,9 +5,9 @@
  * schema module of core with it: types only from there.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { Locator as WireLocator, PositionResponse } from '@lectern/core';
+import type { PositionResponse } from '@lectern/core';
 import { queryKeys } from '../../api/queryKeys.ts';
-import { PositionStore, type Locator as EngineLocator } from './position.ts';
+import { PositionStore } from './position.ts';
 
 /** Per user and book: the updated_at of the latest server position this browser has applied or written. */
 const SEEN_KEY = 'reader_server_positions';
@@ -50,20 +50,13 @@ export function markSeen(userId: string, bookId: string, updatedAt: string) {
   }
 }
 
-export function toEngineLocator(wire: WireLocator): EngineLocator {
-  const progression = wire.progression * 100;
-  const t = wire.text;
-  if (!t || !(t.before || t.highlight)) return { href: wire.href, progression };
-  return { href: wire.href, progression, text: { before: t.before ?? '', highlight: t.highlight ?? '', after: t.after ?? '' } };
-}
-
 /** The server's answer applied to the local position store when it is newer than what this browser knows. */
 export function applyServerPosition(bookId: string, userId: string | null, answer: PositionResponse): PositionResponse {
   const p = answer.position;
   if (p && userId) {
     const seen = lastSeen(userId, bookId);
     if (!seen || Date.parse(p.updated_at) > Date.parse(seen)) {
-      new PositionStore(storage()).set(bookId, toEngineLocator(p.locator));
+      new PositionStore(storage()).set(bookId, p.locator);
       markSeen(userId, bookId, p.updated_at);
     }
   }

@@ -9,34 +9,34 @@
  * - Up: PUT, 2 s after the reader stops moving, one request at a time (the latest position wins the queue), and
  *   what is left unsent when the page goes away or the reader leaves, with fetch keepalive.
  *
- * The engine counts progression in percent (0-100) and keeps short snippets; the wire Locator (core) counts 0-1
- * with bounded snippets: the two meet here only.
+ * The engine's Locator is the one the server keeps (core's): what is sent is only held to the contract's bounds.
  */
-import { LOCATOR_LIMITS, type Locator as WireLocator, type PositionResponse } from '@lectern/core';
+import { LOCATOR_LIMITS, type Locator, type PositionResponse } from '@lectern/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { api } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
-import type { Locator as EngineLocator } from './position.ts';
 import { applyServerPosition, markSeen } from './serverPositionSeed.ts';
 
-export { lastSeen, markSeen, toEngineLocator } from './serverPositionSeed.ts';
+export { lastSeen, markSeen } from './serverPositionSeed.ts';
 
 /** Quiet time after the last move before the position is sent. */
 export const POSITION_SYNC_DELAY_MS = 2000;
 /** How long a fetched server position is trusted before the reader asks again. */
 const POSITION_FRESH_MS = 5000;
 
-export function toWireLocator(local: EngineLocator): WireLocator {
-  const progression = Math.min(1, Math.max(0, (Number.isFinite(local.progression) ? local.progression : 0) / 100));
-  if (!local.text) return { href: local.href, progression };
+/** A Locator as PUT .../position/ takes it: progression within 0 to 1, its words within LOCATOR_LIMITS. */
+export function sendableLocator(locator: Locator): Locator {
+  const progression = Math.min(1, Math.max(0, Number.isFinite(locator.progression) ? locator.progression : 0));
+  const t = locator.text;
+  if (!t) return { href: locator.href, progression };
   return {
-    href: local.href,
+    href: locator.href,
     progression,
     text: {
-      before: local.text.before.slice(-LOCATOR_LIMITS.context),
-      highlight: local.text.highlight.slice(0, LOCATOR_LIMITS.highlight),
-      after: local.text.after.slice(0, LOCATOR_LIMITS.context),
+      ...(t.before !== undefined ? { before: t.before.slice(-LOCATOR_LIMITS.context) } : {}),
+      ...(t.highlight !== undefined ? { highlight: t.highlight.slice(0, LOCATOR_LIMITS.highlight) } : {}),
+      ...(t.after !== undefined ? { after: t.after.slice(0, LOCATOR_LIMITS.context) } : {}),
     },
   };
 }
@@ -62,7 +62,7 @@ export function useServerPositionDown(bookId: string, userId: string | null) {
  */
 export function useServerPositionUp(bookId: string, userId: string | null) {
   const queryClient = useQueryClient();
-  const pending = useRef<WireLocator | null>(null);
+  const pending = useRef<Locator | null>(null);
   const lastSent = useRef<string>('');
   const inFlight = useRef(false);
   const timer = useRef(0);
@@ -113,9 +113,9 @@ export function useServerPositionUp(bookId: string, userId: string | null) {
   );
 
   const report = useCallback(
-    (locator: EngineLocator) => {
+    (locator: Locator) => {
       if (!userId || !locator.href) return;
-      pending.current = toWireLocator(locator);
+      pending.current = sendableLocator(locator);
       window.clearTimeout(timer.current);
       timer.current = window.setTimeout(() => send(false), POSITION_SYNC_DELAY_MS);
     },

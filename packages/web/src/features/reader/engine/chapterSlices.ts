@@ -10,6 +10,7 @@
  * (a `<div class="chapter">`, a `<section>`), descended into. Markup the scanner does not recognise as balanced is
  * written whole, as every chapter was before.
  */
+import type { Locator } from '@lectern/core';
 
 /** Chapters with less HTML than this are written whole (their layout fits in a short task). */
 export const SLICE_MIN_CHARS = 150_000;
@@ -20,7 +21,7 @@ export const SLICE_CHARS = 24_000;
 export type SlicePosition =
   | { kind: 'anchor'; id: string }
   | { kind: 'end' }
-  | { kind: 'stored'; locator: { href: string; progression: number; text?: { before: string; highlight: string; after: string } } }
+  | { kind: 'stored'; locator: Locator }
   | { kind: 'percentage'; value: number };
 
 export interface SlicedChapter {
@@ -237,8 +238,8 @@ export function firstSlice<P extends SlicePosition>(html: string, sliced: Sliced
       return { index: sliced.slices.length - 1, position };
     case 'stored': {
       const { locator } = position;
-      const expected = (clamp(locator.progression) / 100) * total;
-      const needle = locator.text ? escapeText(locator.text.before + locator.text.highlight) : '';
+      const expected = (clamp(locator.progression * 100) / 100) * total;
+      const needle = escapeText((locator.text?.before ?? '') + (locator.text?.highlight ?? ''));
       let best = -1;
       if (needle) {
         for (let at = html.indexOf(needle); at >= 0; at = html.indexOf(needle, at + 1)) {
@@ -246,7 +247,7 @@ export function firstSlice<P extends SlicePosition>(html: string, sliced: Sliced
         }
       }
       const index = sliceAt(sliced, best >= 0 ? best : expected);
-      return { index, position: { kind: 'stored', locator: { ...locator, progression: local(locator.progression, index) } } };
+      return { index, position: { kind: 'stored', locator: { ...locator, progression: local(locator.progression * 100, index) / 100 } } };
     }
     case 'percentage': {
       const index = position.value <= 0 ? 0 : sliceAt(sliced, (clamp(position.value) / 100) * total);

@@ -246,8 +246,8 @@ export class FrameController {
    * words, then 4) and brings it into view (the first mark when the passage is not found). False when there is
    * nothing to go to. The place becomes the reader's position, as if they had scrolled there.
    */
-  searchJump(phrases: readonly string[], words: readonly string[], extent = 0): boolean {
-    const range = markSearch(this.doc, phrases, words, extent);
+  searchJump(hit: Locator, words: readonly string[]): boolean {
+    const range = markSearch(this.doc, hit, words);
     if (!range) return false;
     this.position.restore(range, this.percentage());
     return true;

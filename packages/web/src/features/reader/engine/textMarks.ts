@@ -8,7 +8,7 @@
  * HTML with block boundaries as spaces, where the DOM may have none between two paragraphs.
  */
 
-import { type FoldedText, foldText, foldWithOffsets, hasCjk } from '@lectern/core';
+import { type FoldedText, foldText, foldWithOffsets, hasCjk, jumpPhrases, LOCATOR_LIMITS, type Locator } from '@lectern/core';
 
 export const SEARCH_MARK_CLASS = 'lectern-search-hit';
 export const SEARCH_MARK_CURRENT_CLASS = 'lectern-search-hit--current';
@@ -178,6 +178,24 @@ export function rangeAt(root: Element, offset: number): Range | null {
   range.setStart(at.node, at.offset);
   range.collapse(true);
   return range;
+}
+
+/**
+ * A search hit as a Locator, the one type of a place in a book: its chapter, and the chosen result's passage as its
+ * words, the passage's start the highlight and what passes the highlight's bound after it (so it keeps the bounds of
+ * LOCATOR_LIMITS). Where the hit is in the chapter is not known from a search result (progression 0): its words find it.
+ */
+export function hitLocator(href: string, passage: string | null): Locator {
+  if (!passage) return { href, progression: 0 };
+  const highlight = passage.slice(0, LOCATOR_LIMITS.highlight);
+  const after = passage.slice(LOCATOR_LIMITS.highlight, LOCATOR_LIMITS.highlight + LOCATOR_LIMITS.context);
+  return { href, progression: 0, text: after ? { highlight, after } : { highlight } };
+}
+
+/** What the jump looks for of a hit: its passage's first 8 words, then 4 (reader.md §4), and the passage's length. */
+export function hitPassage(hit: Locator): { phrases: string[]; extent: number } {
+  const passage = (hit.text?.highlight ?? '') + (hit.text?.after ?? '');
+  return { phrases: passage ? jumpPhrases(passage) : [], extent: passage.length };
 }
 
 /**

@@ -19,9 +19,10 @@
  * The frame is sandboxed without scripts: everything is driven from here, in the frame's own document (its
  * Highlight registry, a style element of ours, the book's `media:active-class` on the phrase's element). The phrase
  * is kept on screen through the frame controller (a page turn, or a scroll), which also makes it the reader's
- * position.
+ * position. Where the phrase starts is given out as a Locator (`cursor`), the one type of a place in a book.
  */
-import type { MediaOverlay } from '@lectern/core';
+import type { Locator, MediaOverlay } from '@lectern/core';
+import { locatorAt } from '../engine/frame/position.ts';
 import type { FrameController } from '../engine/frameController.ts';
 
 export type ReadAloudStatus = 'stopped' | 'playing' | 'paused' | 'waiting';
@@ -35,6 +36,11 @@ export interface ReadAloudState {
   mode: ReadAloudMode | null;
   /** The phrase (or block) being read, and how many the chapter has. */
   index: number;
+  /**
+   * The read-aloud cursor: where that phrase starts, as a Locator (its chapter, the share of the chapter's phrases
+   * before it, and its words, which find it again); null unless playing or paused.
+   */
+  cursor: Locator | null;
   count: number;
   rate: number;
   /** A problem worth saying (no voice, the audio failed), else null. */
@@ -135,12 +141,14 @@ export class ReadAloudPlayer {
   private segments: Segment[] = [];
   /** Each segment's skippable / escape marks (none for spoken blocks). */
   private marks: PhraseMarks[] = [];
-  private state: ReadAloudState = { status: 'stopped', mode: null, index: 0, count: 0, rate: 1, problem: null, skipping: false, escapable: false, escapeFrom: null, notice: null };
+  private state: ReadAloudState = { status: 'stopped', mode: null, index: 0, cursor: null, count: 0, rate: 1, problem: null, skipping: false, escapable: false, escapeFrom: null, notice: null };
   private audio: HTMLAudioElement | null = null;
   private raf = 0;
   /** Bumped whenever what is playing changes: callbacks of an older utterance or seek do nothing. */
   private generation = 0;
   private activeElement: Element | null = null;
+  /** The segment `state.cursor` was made for. */
+  private cursorSegment: Segment | null = null;
   /** A phrase was chosen while paused. */
   private moved = false;
   /** The chapter's stylesheets style the book's playback-active class (stylesClass; read until true). */
@@ -300,8 +308,19 @@ export class ReadAloudPlayer {
     const clip = next.status === 'playing' || next.status === 'paused' ? this.segments[next.index]?.clip : undefined;
     next.escapable = clip?.escape_to !== undefined;
     next.escapeFrom = next.escapable ? (clip?.escape_from ?? null) : null;
+    next.cursor = this.cursorAt(next);
     this.state = next;
     this.events.state(this.state);
+  }
+
+  /** The Locator of the phrase `state` is at (the one kept while the phrase stays the same). */
+  private cursorAt(state: ReadAloudState): Locator | null {
+    const segment = state.status === 'playing' || state.status === 'paused' ? this.segments[state.index] : undefined;
+    if (!segment || !this.frame) return null;
+    const kept = this.state.cursor;
+    if (kept && this.cursorSegment === segment) return kept;
+    this.cursorSegment = segment;
+    return locatorAt(this.frame.chapterHref, this.segments.length ? state.index / this.segments.length : 0, phraseStart(segment), () => false);
   }
 
   private goTo(index: number) {
@@ -618,15 +637,25 @@ export class ReadAloudPlayer {
     // A phrase taller than the view counts as in view while its start is.
     const startInView = r.top >= top && r.top < top + height && r.left >= 0 && r.left < win.innerWidth;
     if (inView || (r.height > height && startInView)) return;
-    // The controller places a range by its first character: a text node's, not the element's (an empty box).
-    const doc = frame.frameDocument;
-    const text = doc.createTreeWalker(segment.element, NodeFilter.SHOW_TEXT).nextNode();
-    const start = doc.createRange();
-    if (text) start.setStart(text, 0);
-    else start.setStartBefore(segment.element);
-    start.collapse(true);
-    frame.reveal(start);
+    frame.reveal(phraseStart(segment));
   }
+}
+
+/**
+ * Where a phrase starts, as a collapsed Range in its first text node: the controller places a range by its first
+ * character (a text node's, not an element's empty box), and a Locator takes its words from there.
+ */
+function phraseStart(segment: Segment): Range {
+  const start = segment.range.cloneRange();
+  start.collapse(true);
+  if (start.startContainer.nodeType === Node.TEXT_NODE) return start;
+  const within = segment.element ?? start.startContainer;
+  const doc = within.ownerDocument ?? (within as Document);
+  const text = doc.createTreeWalker(within, NodeFilter.SHOW_TEXT).nextNode();
+  if (text) start.setStart(text, 0);
+  else if (segment.element) start.setStartBefore(segment.element);
+  start.collapse(true);
+  return start;
 }
 
 /**

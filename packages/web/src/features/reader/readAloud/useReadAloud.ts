@@ -49,7 +49,7 @@ export interface ReadAloud {
 
 export function useReadAloud(input: { frame: FrameController | null; item: ArchiveItem | null; goNext: () => boolean }): ReadAloud {
   const [open, setOpen] = useState(false);
-  const [state, setState] = useState<ReadAloudState>(() => ({ status: 'stopped', mode: null, index: 0, count: 0, rate: 1, problem: null, skipping: storedSkipping(), escapable: false, escapeFrom: null, notice: null }));
+  const [state, setState] = useState<ReadAloudState>(() => ({ status: 'stopped', mode: null, index: 0, cursor: null, count: 0, rate: 1, problem: null, skipping: storedSkipping(), escapable: false, escapeFrom: null, notice: null }));
   const goNext = useRef(input.goNext);
   goNext.current = input.goNext;
   const playerRef = useRef<ReadAloudPlayer | null>(null);

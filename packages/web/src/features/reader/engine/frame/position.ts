@@ -1,7 +1,7 @@
 /**
  * A chapter frame's position (DESIGN.md): the Range the reader is at, kept across every re-layout (font, width,
  * mode, rotation, images arriving) and put back in view after it; replaced only when the reader moves. Captured as
- * the first character in view, and given out as a Locator (its words and the percentage) that finds it again.
+ * the first character in view, and given out as a Locator (its words and its progression) that finds it again.
  */
 import { READER_CONSTANTS } from '@lectern/core';
 import type { InitialPosition, Locator } from '../../../../shared/reading/position.ts';
@@ -82,7 +82,7 @@ export class FramePosition {
         return;
       case 'stored': {
         const range = findLocator(this.layout.doc, position.locator);
-        this.restore(range, position.locator.progression);
+        this.restore(range, position.locator.progression * 100);
         return;
       }
       case 'percentage':
@@ -134,9 +134,12 @@ export class FramePosition {
   }
 
   locator(): Locator {
-    const progression = this.layout.percentage();
-    const range = this.kept ?? this.capture();
-    return locatorAt(this.href, progression, range, () => !this.layout.fixed && this.layout.seenWhole());
+    return this.locatorOf(this.kept ?? this.capture());
+  }
+
+  /** The Locator of a place in this chapter (the reader's, or another's such as the phrase read aloud). */
+  locatorOf(range: Range | null): Locator {
+    return locatorAt(this.href, this.layout.percentage() / 100, range, () => !this.layout.fixed && this.layout.seenWhole());
   }
 
   /** Tells the app where the reader is, once things have settled (60 ms after the last move). */
@@ -160,9 +163,9 @@ export class FramePosition {
 }
 
 /**
- * The Locator of a place: its words (32 characters either side) and the percentage. Without words to find the place
- * by (a chapter of pictures) the percentage alone is the place; a chapter seen whole (`seenWhole`) counts as read
- * (100 %), but its place is its start: on a smaller screen it is longer, and 100 would open it at its end.
+ * The Locator of a place: its words (32 characters either side) and its progression (0 to 1). Without words to find
+ * the place by (a chapter of pictures) the progression alone is the place; a chapter seen whole (`seenWhole`) counts
+ * as read (100 %), but its place is its start: on a smaller screen it is longer, and 1 would open it at its end.
  */
 export function locatorAt(href: string, progression: number, range: Range | null, seenWhole: () => boolean): Locator {
   const node = range?.startContainer;
@@ -178,19 +181,21 @@ export function locatorAt(href: string, progression: number, range: Range | null
 
 /** The words of a Locator found again: the snippet nearest its progression, or null. */
 export function findLocator(doc: Document, locator: Locator): Range | null {
-  const needle = locator.text ? locator.text.before + locator.text.highlight : '';
+  const before = locator.text?.before ?? '';
+  // the words before and at the place (a Locator with words after it only, as another client may send, finds none)
+  const needle = before + (locator.text?.highlight ?? '');
   const root = doc.getElementById(ROOT_ID);
-  if (!needle || !root || !locator.text) return null;
+  if (!needle || !root) return null;
   // every text node, as the locator's words were taken from whichever node the caret was in
   const index = indexText(root, EVERY_TEXT);
   const all = index.text;
-  const expected = (locator.progression / 100) * all.length;
+  const expected = locator.progression * all.length;
   let best = -1;
   for (let at = all.indexOf(needle); at >= 0; at = all.indexOf(needle, at + 1)) {
     if (best < 0 || Math.abs(at - expected) < Math.abs(best - expected)) best = at;
   }
   if (best < 0) return null;
-  const found = locate(index, best + locator.text.before.length);
+  const found = locate(index, best + before.length);
   if (!found) return null;
   const range = doc.createRange();
   range.setStart(found.node, found.offset);
