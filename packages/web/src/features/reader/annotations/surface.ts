@@ -1,8 +1,9 @@
 /**
- * Where annotations are made and drawn (issue 9): a chapter's frame (one text root, the chapter) or a PDF's pages
- * (a text root per page: the text layer pdf.js lays over the page's canvas). The annotation hook works the same on
- * both: it asks the surface which root a selection is in, which root an annotation belongs to, and is told when a
- * root's text is (re)built — a PDF page is drawn when it comes near the view, and again at another zoom.
+ * Where annotations are made and drawn (docs/decisions.md "Annotations in the reader"): a chapter's frame (one text
+ * root, the chapter) or a PDF's pages (a text root per page: the text layer pdf.js lays over the page's canvas). The
+ * annotation hook works the same on both: it asks the surface which root a selection is in, which root an annotation
+ * belongs to, and is told when a root's text is (re)built — a PDF page is drawn when it comes near the view, and again
+ * at another zoom.
  *
  * On a PDF the selectors count the text of the page's text layer and a FragmentSelector names the page
  * (core `pdfPageSelector`), so an annotation is anchored when its page is drawn, and only against that page.

@@ -1,6 +1,6 @@
 /**
- * Read aloud (issue 12): plays a chapter phrase by phrase with the spoken phrase highlighted in the chapter frame,
- * and asks for the next chapter at the end of this one.
+ * Read aloud (docs/decisions.md "Read aloud"): plays a chapter phrase by phrase with the spoken phrase highlighted in
+ * the chapter frame, and asks for the next chapter at the end of this one.
  *
  * - With an EPUB Media Overlay (`media_overlay` on the archive item), each phrase is a clip of the book's own audio
  *   played by one <audio> element of the app's document; the audio clock decides the phrase (at each animation frame
