@@ -1,6 +1,7 @@
 /**
- * Issue 22's leftovers in the media players, in the DOM against answers shaped as the server's (jsdom plays no
- * media: the element is real and the events a browser fires are dispatched on it; e2e/media.e2e.ts plays real files):
+ * The media players' last parts (docs/decisions.md "Media players: support, `?t=` in the app, leaving a part, new
+ * editions"), in the DOM against answers shaped as the server's (jsdom plays no media: the element is real and the
+ * events a browser fires are dispatched on it; e2e/media.e2e.ts plays real files):
  * - the video-failure page points to support: the operator's SUPPORT_EMAIL as a mailto link naming the title;
  * - a search hit's `?t=` followed inside the app while the part is already playing seeks there (each navigation once);
  * - back and forward between parts settle the part left (its interval logged, its position saved);

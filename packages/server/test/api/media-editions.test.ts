@@ -1,5 +1,6 @@
 /**
- * Issue 22's leftovers on the server, on both engines: where the video-failure page points (SUPPORT_EMAIL, GET
+ * The media players' last parts on the server (docs/decisions.md "Media players: support, `?t=` in the app, leaving a
+ * part, new editions"), on both engines: where the video-failure page points (SUPPORT_EMAIL, GET
  * /api/v1/player/support/); the admin upload's 20 files per request (a folder of parts) with a clear 400 beyond and
  * nothing imported; and a new edition of a media title (`?replace=` and `import --replace`), which keeps its book id,
  * the rows of parts still in it, readers' positions and playlists, as a book's new edition does.

@@ -138,10 +138,11 @@ describe('search on both engines', () => {
 });
 
 /**
- * Issue 21, on both engines: a common word's results page to their end (an old book found only by words in its
- * text, behind more passages than one walk sees, is on a later page, each work once); the last word is a prefix
- * ("mart" finds "Martians"); a visitor's passages come from the chapters open to everyone (a sample to jump into)
- * and never from a locked chapter, whose words a subscriber's search does show.
+ * docs/decisions.md "Search pages to its end; the typed prefix; a visitor's passages", on both engines: a common word's
+ * results page to their end (an old book found only by words in its text, behind more passages than one walk sees, is
+ * on a later page, each work once); the last word is a prefix ("mart" finds "Martians"); a visitor's passages come from
+ * the chapters open to everyone (a sample to jump into) and never from a locked chapter, whose words a subscriber's
+ * search does show.
  */
 describe.each(['sqlite', 'postgres'] as const)('paging to the end, prefixes, a visitor\'s passages (%s)', (engine) => {
   let t: TestApp;

@@ -1,5 +1,5 @@
 /**
- * The permanent attack suite (issue 26), every part generated from the route table, on one world per engine.
+ * The permanent attack suite (docs/decisions.md "The permanent attack suite"), every part generated from the route table, on one world per engine.
  *
  * The access-control matrix: every route x every role (anonymous, a
  * reader in trial, an expired reader, a subscriber, a content creator, an admin), on both engines. A role the gate
