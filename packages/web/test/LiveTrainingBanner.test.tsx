@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type AccountProfile, LIVE_TRAINING_DISMISSED_KEY_PREFIX, LIVE_TRAINING_MESSAGES as M } from '@lectern/core';
@@ -20,6 +20,8 @@ let server: Server;
 let base: string;
 let answer: unknown = {};
 let requests = 0;
+/** calls the page made (the server counts those that reached it) */
+let fetches = 0;
 
 const at = (ms: number) => new Date(Date.now() + ms).toISOString();
 const course = (event: { event_id?: string; start: number; end: number; join_url?: string | null }) => ({
@@ -56,8 +58,9 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   localStorage.clear();
   requests = 0;
+  fetches = 0;
   const realFetch = globalThis.fetch;
-  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => realFetch(new URL(url, base), init));
+  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => (fetches++, realFetch(new URL(url, base), init)));
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -70,21 +73,28 @@ function show(who: AccountProfile | null = profile, variant: 'site' | 'reader' =
     document.cookie = 'logged_in=1; path=/';
     client.setQueryData(['profile'], who);
   }
-  return render(
+  const view = render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
         <LiveTrainingBanner variant={variant} />
       </MemoryRouter>
     </QueryClientProvider>,
   );
+  return { ...view, client };
+}
+
+/** The banner's request answered and its answer rendered: what it shows now is what it shows for that answer. */
+async function answered(client: QueryClient) {
+  await waitFor(() => expect(client.isFetching()).toBe(0));
+  await act(() => Promise.resolve());
 }
 
 describe('the live-training banner', () => {
   it('shows nothing for empty current-event data', async () => {
     answer = {};
-    const { container } = show();
+    const { container, client } = show();
     await waitFor(() => expect(requests).toBe(1));
-    await new Promise((r) => setTimeout(r, 50));
+    await answered(client);
     expect(container.innerHTML).toBe('');
   });
 
@@ -128,9 +138,9 @@ describe('the live-training banner', () => {
     first.unmount();
 
     // a new page (a reload): still hidden
-    show();
+    const again = show();
     await waitFor(() => expect(requests).toBe(2));
-    await new Promise((r) => setTimeout(r, 50));
+    await answered(again.client);
     expect(screen.queryByRole('region')).toBeNull();
     // its next session is a new event: shown again
     answer = course({ event_id: '42', start: 10 * 60_000, end: 70 * 60_000 });
@@ -140,8 +150,11 @@ describe('the live-training banner', () => {
 
   it('asks nothing and shows nothing for an expired account (§6)', async () => {
     answer = course({ start: 10 * 60_000, end: 70 * 60_000 });
-    const { container } = show({ ...profile, subscription_status: 'expired', account: { ...profile.account, type: 'Expired' } });
-    await new Promise((r) => setTimeout(r, 100));
+    const { container, client } = show({ ...profile, subscription_status: 'expired', account: { ...profile.account, type: 'Expired' } });
+    // a banner that asked would have started its request as it mounted (render runs the effects)
+    await act(() => Promise.resolve());
+    expect(fetches).toBe(0);
+    expect(client.isFetching()).toBe(0);
     expect(requests).toBe(0);
     expect(container.innerHTML).toBe('');
   });
