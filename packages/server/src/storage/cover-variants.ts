@@ -7,6 +7,7 @@
  */
 import sharp from 'sharp';
 import { type ContentStore, readStored } from './content-store.ts';
+import { coverKindOf } from './cover-upload.ts';
 
 /** The heights asked for: title cards' 360. */
 export type CoverVariantHeight = 360;
@@ -28,16 +29,27 @@ export function coverVariant(store: ContentStore, original: string, mediaType: s
   const target = `${original}.${height}h.webp`;
   let pending = inFlight.get(target);
   if (!pending) {
-    pending = make(store, original, target, height).finally(() => inFlight.delete(target));
+    pending = make(store, original, target, mediaType, height).finally(() => inFlight.delete(target));
     inFlight.set(target, pending);
   }
   return pending;
 }
 
-async function make(store: ContentStore, original: string, target: string, height: number): Promise<string | null> {
+/**
+ * Whether the bytes begin as the raster type they claim. sharp picks its decoder from the bytes, not the name: an
+ * SVG (or anything else) stored as `cover.png` would reach librsvg on the server; a book's bytes are hostile.
+ */
+export function looksLike(mediaType: string, bytes: Uint8Array): boolean {
+  // GIF8: covers in books may be GIFs, which an operator's upload (coverKindOf's list) does not take
+  if (mediaType === 'image/gif') return [0x47, 0x49, 0x46, 0x38].every((b, i) => bytes[i] === b);
+  return coverKindOf(bytes)?.mediaType === mediaType;
+}
+
+async function make(store: ContentStore, original: string, target: string, mediaType: string, height: number): Promise<string | null> {
   if (await store.stat(target).catch(() => null)) return target;
   try {
     const input = await readStored(store, original, MAX_ORIGINAL_BYTES);
+    if (!looksLike(mediaType, input)) return null;
     const data = await sharp(input, { failOn: 'error', limitInputPixels: 40_000_000 })
       .rotate()
       .resize({ height, withoutEnlargement: true })
