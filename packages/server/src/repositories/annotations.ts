@@ -44,6 +44,12 @@ export class AnnotationsRepository {
     await this.db.insertInto('annotations').values(row).execute();
   }
 
+  /** Inserts the row unless one with its id exists; true when this call inserted it. */
+  async insertOnce(row: NewAnnotation): Promise<boolean> {
+    const made = await this.db.insertInto('annotations').values(row).onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+    return made !== undefined;
+  }
+
   find(id: string): Promise<AnnotationRow | undefined> {
     return this.db.selectFrom('annotations').selectAll().where('id', '=', id).executeTakeFirst();
   }

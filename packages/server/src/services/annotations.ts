@@ -14,7 +14,7 @@
  * - the store trusts nothing it is sent: the author and consumer come from the token, the fragment is sanitised
  *   here, the note's markdown is kept as written and rendered (and sanitised) by the client.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   ANNOTATION_GROUPS,
   ANNOTATION_LIMITS,
@@ -142,6 +142,13 @@ export class AnnotationsService {
       created_at: at,
       updated_at: at,
     };
+    // The same annotation sent twice at once (a double click, a retried request) is one annotation: its id is
+    // derived from what it says, so the second insert meets the first and answers it (docs/decisions.md
+    // "Annotations: one for the same request sent twice"). If that id's row has since been edited, this one is new.
+    const once = { ...row, id: contentId(row) };
+    if (await this.annotations.insertOnce(once)) return toWire(once, title);
+    const existing = await this.annotations.find(once.id);
+    if (existing && sameContent(existing, once)) return toWire(existing, title);
     await this.annotations.insert(row);
     return toWire(row, title);
   }
@@ -345,6 +352,25 @@ function normaliseHighlights(list: unknown[] | null | undefined): string[] {
     if (text !== null) out.push(text.slice(0, ANNOTATION_LIMITS.highlight));
   }
   return out;
+}
+
+/** What an annotation says and who said it: everything but its id and times. */
+const CONTENT_COLUMNS = [
+  'title_id', 'chapter_href', 'user_id', 'user_uuid', 'consumer', 'uri', 'quote', 'text', 'tags', 'ranges', 'selectors', 'fragment',
+  'highlights', 'annotation_type', 'perm_read', 'perm_update', 'perm_delete', 'perm_admin',
+] as const satisfies readonly (keyof AnnotationRow)[];
+
+/** A UUID (version 8, RFC 9562's custom one) from the annotation's content. */
+function contentId(row: AnnotationRow): string {
+  const h = createHash('sha256').update(JSON.stringify(CONTENT_COLUMNS.map((c) => row[c]))).digest();
+  h[6] = (h[6]! & 0x0f) | 0x80;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function sameContent(a: AnnotationRow, b: AnnotationRow): boolean {
+  return CONTENT_COLUMNS.every((c) => String(a[c]) === String(b[c]));
 }
 
 export function toWire(row: AnnotationRow, title: Pick<TitleRow, 'title_safe' | 'book_id'>): Annotation {

@@ -297,6 +297,21 @@ describe.each(ENGINES)('annotation store on %s', (engine) => {
       // The store is the same whatever the title segment says (the book id decides).
       expect((await store('GET', annotationPaths.annotation(annotationPaths.prefix('renamed', book.book_id, open), a.id), { as: ada })).statusCode).toBe(200);
     });
+
+    it('is one annotation when the same one is sent twice, even at once; sent again after an edit, it is a new one', async () => {
+      const body = { quote: 'twice', text: 'sent twice', ranges: [] };
+      const [a, b] = await Promise.all([create(ada, open, body), create(ada, open, body)]);
+      expect(b.id).toBe(a.id);
+      expect((await search(chapterPrefix(open), 'text=sent twice')).total).toBe(1);
+      // another reader's same words are their own
+      expect((await create(bob, open, body)).id).not.toBe(a.id);
+      // edited, then the first words sent again: a second annotation, the edited one untouched
+      expect((await store('PUT', item(a), { as: ada, json: { text: 'edited' } })).statusCode).toBe(200);
+      const again = await create(ada, open, body);
+      expect(again.id).not.toBe(a.id);
+      expect(again.text).toBe('sent twice');
+      expect(annotationSchema.parse((await store('GET', item(a), { as: ada })).json()).text).toBe('edited');
+    });
   });
 
   describe('search', () => {

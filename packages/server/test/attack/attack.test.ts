@@ -11,7 +11,7 @@ import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../helpers/app.ts';
-import { APP_MESSAGES } from '@lectern/core';
+import { APP_MESSAGES, AUTH_TOKEN_HEADER } from '@lectern/core';
 import { ROUTES, UNSAFE, type Access, type TableRoute } from './route-table.ts';
 import { buildWorld, changed, clientOf, requestOf, ROLES, rowCounts, send, snapshot, VICTIM_MARK, type Role, type World } from './world.ts';
 import { tally, type TestClient } from '../helpers/client.ts';
@@ -167,10 +167,21 @@ describe.each(ENGINES)('the attack suite on %s', (engine) => {
     });
     /** Logs that keep a line per request, refused or not. */
     const LOGS = ['audit_log', 'search_selections'];
+    /** The annotation store's token of a caller the table sends (the store takes no cookie). */
+    const tokenOf = (client: TestClient): string => {
+      if (client === world.victim) return world.victimToken;
+      const role = ROLES.find((r) => world.clients[r] === client);
+      return role ? world.tokens[role] : '';
+    };
     const overHttp = async (client: TestClient, route: TableRoute, req: { url: string; body: unknown }) => {
       const res = await fetch(base + req.url, {
         method: route.method,
-        headers: { 'content-type': 'application/json', cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrftoken': client.cookies.get('csrftoken') ?? '' },
+        headers: {
+          'content-type': 'application/json',
+          cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          'x-csrftoken': client.cookies.get('csrftoken') ?? '',
+          ...(route.access === 'annotator' ? { [AUTH_TOKEN_HEADER]: tokenOf(client) } : {}),
+        },
         body: JSON.stringify(req.body ?? {}),
       });
       return { status: res.status, body: await res.text() };

@@ -214,7 +214,7 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   'PUT /api/v1/book/:bookId/position/': { access: 'account', params: book, body: { x: 1 } },
   // ---- annotations ----
   'GET /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true, operators: true },
-  'POST /nest/api/a/:title/:bookId/*': { access: 'annotator', mayDeny: 'the anonymous read what the world may, and write nothing', params: { title: 'bookTitle', bookId: 'book', '*': 'chapterPathAnnotations' }, body: { quote: 'q', text: 'attack', ranges: [] } },
+  'POST /nest/api/a/:title/:bookId/*': { access: 'annotator', mayDeny: 'the anonymous read what the world may, and write nothing', params: { title: 'bookTitle', bookId: 'book', '*': 'chapterPathAnnotations' }, body: { quote: 'q', text: 'attack', ranges: [] }, create: { succeed: 'all', body: { quote: 'q', text: 'attack {n}', ranges: [] } } },
   'PUT /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true, operators: true, body: { text: 'Taken over' } },
   'DELETE /nest/api/a/:title/:bookId/*': { access: 'annotator', params: note, owned: true, operators: true },
   'GET /auth/token': { access: 'account' },
