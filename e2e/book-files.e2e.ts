@@ -5,52 +5,17 @@
  * localStorage and call the API (packages/server/test/fixtures/hostile-files.ts). Nothing may run. The reader still
  * shows the book's plain SVG and PNG images.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { importBook } from '../scripts/fresh-server.ts';
-import { HOSTILE_FETCH_PATH, HOSTILE_FILES_TITLE, HOSTILE_MARKER_KEY, HOSTILE_RESOURCES, hostileFilesEpub } from '../packages/server/test/fixtures/hostile-files.ts';
-import { openPage, signInAsDemo } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { HOSTILE_FILES_TITLE, HOSTILE_MARKER_KEY, HOSTILE_RESOURCES, hostileFilesEpub } from '../packages/server/test/fixtures/hostile-files.ts';
+import { hostileBookTab } from './hostile-book.ts';
 
 describe('a hostile book\'s files opened in a tab', () => {
-  let browser: Browser;
-  let page: Page;
-  let bookId: string;
-  let chapterWebUrl: string;
-  /** Requests any payload made (they all carry ?pwned=), from any page or frame of the browser. */
-  const pwnedRequests: string[] = [];
-  const dialogs: string[] = [];
-
-  beforeAll(async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-hostile-files-')), 'hostile-files.epub');
-    fs.writeFileSync(file, hostileFilesEpub());
-    importBook(inject('dataDir'), file);
-    ({ browser, page } = await openPage({ width: 1280, height: 800 }));
-    page.context().on('request', (r) => {
-      if (r.url().includes(HOSTILE_FETCH_PATH.split('?')[0]!) && r.url().includes('pwned=')) pwnedRequests.push(r.url());
-    });
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    // Signed in: a payload that ran would reach the profile with the reader's session.
-    await signInAsDemo(page);
-    const list = await (await page.request.get('/api/v1/book/?page_size=100')).json();
-    const book = list.results.find((b: { title: string }) => b.title === HOSTILE_FILES_TITLE);
-    expect(book).toBeTruthy();
-    bookId = book.book_id;
-    chapterWebUrl = (await (await page.request.get(book.api_url)).json()).chapters[0].web_url;
-  });
-  afterAll(() => browser?.close());
-
-  const marker = async () => {
-    await page.goto('/library/');
-    return page.evaluate((key) => localStorage.getItem(key), HOSTILE_MARKER_KEY);
-  };
+  const tab = hostileBookTab('hostile-files.epub', HOSTILE_FILES_TITLE, hostileFilesEpub);
+  const { pwnedRequests, dialogs } = tab;
+  const marker = () => tab.marker();
 
   it('runs nothing, whichever file is opened, with or without ?download=1, and the cover', async () => {
+    const { page, bookId } = tab;
     const urls = [
       ...HOSTILE_RESOURCES.flatMap((r) => [`/api/v1/book/${bookId}/chapter/${r.path}`, `/api/v1/book/${bookId}/chapter/${r.path}?download=1`]),
       `/api/v1/book/${bookId}/cover`,
@@ -82,6 +47,7 @@ describe('a hostile book\'s files opened in a tab', () => {
   });
 
   it('still shows the book\'s SVG and PNG images in the reader', async () => {
+    const { page, chapterWebUrl } = tab;
     await page.goto(chapterWebUrl);
     await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
     const frame = page.frameLocator('iframe.chapter-view__frame');

@@ -9,55 +9,21 @@
  * Chromium as SVG, its internal entities expanded, its DTD never fetched.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { importBook } from '../scripts/fresh-server.ts';
+import { describe, expect, it } from 'vitest';
 import { ENTITY_SVG_RESOURCES, ENTITY_SVGS_TITLE, entitySvgsEpub, HOSTILE_FETCH_PATH, HOSTILE_MARKER_KEY } from '../packages/server/test/fixtures/hostile-files.ts';
-import { openPage, signInAsDemo } from './browser.ts';
+import { hostileBookTab } from './hostile-book.ts';
 
 /** The machine's own first line of /etc/passwd, which an expanded file entity would show. */
 const PASSWD_LINE = fs.readFileSync('/etc/passwd', 'utf8').split('\n')[0]!;
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 describe('SVGs with entities opened in Chromium', () => {
-  let browser: Browser;
-  let page: Page;
-  let bookId: string;
-  let chapterWebUrl: string;
-  /** Requests for the payloads' path (scripts that ran, external entities or DTDs fetched), from any page or frame. */
-  const pwnedRequests: string[] = [];
-  const dialogs: string[] = [];
-
-  beforeAll(async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-entity-svgs-')), 'entity-svgs.epub');
-    fs.writeFileSync(file, entitySvgsEpub());
-    importBook(inject('dataDir'), file);
-    ({ browser, page } = await openPage({ width: 1280, height: 800 }));
-    page.context().on('request', (r) => {
-      if (r.url().includes(HOSTILE_FETCH_PATH.split('?')[0]!) && r.url().includes('pwned=')) pwnedRequests.push(r.url());
-    });
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    // Signed in: a payload that ran would reach the profile with the reader's session.
-    await signInAsDemo(page);
-    const list = await (await page.request.get('/api/v1/book/?page_size=100')).json();
-    const book = list.results.find((b: { title: string }) => b.title === ENTITY_SVGS_TITLE);
-    expect(book).toBeTruthy();
-    bookId = book.book_id;
-    chapterWebUrl = (await (await page.request.get(book.api_url)).json()).chapters[0].web_url;
-  });
-  afterAll(() => browser?.close());
-
-  const marker = async () => {
-    await page.goto('/library/');
-    return page.evaluate((key) => localStorage.getItem(key), HOSTILE_MARKER_KEY);
-  };
+  const tab = hostileBookTab('entity-svgs.epub', ENTITY_SVGS_TITLE, entitySvgsEpub);
+  const { pwnedRequests, dialogs } = tab;
+  const marker = () => tab.marker();
 
   it('opened in a tab, each runs nothing and expands no external entity: as text when not inert, as SVG when inert', async () => {
+    const { page, bookId } = tab;
     // The watch sees what it is meant to: a page's own request for the payloads' path is recorded.
     await page.evaluate((probe) => fetch(probe), `${HOSTILE_FETCH_PATH}probe`);
     await expect.poll(() => pwnedRequests.length).toBe(1);
@@ -114,6 +80,7 @@ describe('SVGs with entities opened in Chromium', () => {
   });
 
   it('in the reader, the inert SVG is drawn and nothing of the others runs or fetches', async () => {
+    const { page, chapterWebUrl } = tab;
     await page.goto(chapterWebUrl);
     await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
     const frame = page.frameLocator('iframe.chapter-view__frame');
