@@ -1,8 +1,10 @@
 /**
- * `rendition:flow scrolled-continuous` in Chromium (docs/decisions.md "Fixed layout and flow"), at 1280x800
- * and 390x844, axe clean: the book opens in scroll mode and reads as one scroll, the wheel alone carrying the reader
- * from the end of a chapter into the next one's text, and from the top of that one back to the end of the one before;
- * the place is saved per chapter, as in any book (packages/server/test/fixtures/continuous.ts).
+ * `rendition:flow scrolled-continuous` in Chromium (docs/decisions.md "`scrolled-continuous` reads as one scroll"), at
+ * 1280x800 and 390x844, signed in and anonymous, axe clean: the book opens in scroll mode with its chapters stacked in
+ * one scroller (ContinuousView). The wheel alone carries the reader down across two chapter boundaries, the end of
+ * one chapter right above the start of the next, and back up, the previous chapter drawn in above as it comes; the
+ * chapter under the top of the view is the one read (the address, the position saved), and a reload keeps the place.
+ * An anonymous reader's sample ends the stack with the usual message (packages/server/test/fixtures/continuous.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,23 +28,84 @@ beforeAll(() => {
   if (!bookId) throw new Error(`the continuous book was not imported: ${out}`);
 });
 
-/** The chapter frame on show: its heading, how far it is scrolled (0-1), and the page's address. */
-async function shown(page: Page): Promise<{ heading: string; at: number; path: string }> {
+interface Shown {
+  /** The heading of the chapter under the top of the view, and how far down it the view's top is (px). */
+  heading: string;
+  within: number;
+  /** The chapter frames in the stack, top to bottom (their chapter's heading). */
+  stack: string[];
+  path: string;
+  /** The chapter of the address is the frame under the top. */
+  addressed: boolean;
+}
+
+async function shown(page: Page): Promise<Shown> {
   return page.evaluate(() => {
-    const frame = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame');
-    const doc = frame && frame.style.visibility !== 'hidden' ? frame.contentDocument : null;
-    const s = doc?.scrollingElement;
-    const heading = doc?.querySelector('h1')?.textContent ?? '';
-    const at = s && s.scrollHeight > s.clientHeight ? s.scrollTop / (s.scrollHeight - s.clientHeight) : 0;
-    return { heading, at, path: location.pathname };
+    const scroller = document.querySelector<HTMLElement>('.chapter-stack__scroller');
+    const frames = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-stack__frame'));
+    const y = (scroller?.scrollTop ?? 0) + 1;
+    const under = frames.filter((f) => f.offsetTop <= y).pop() ?? frames[0];
+    const headingOf = (f: HTMLIFrameElement | undefined) => f?.contentDocument?.querySelector('h1')?.textContent ?? '';
+    return {
+      heading: under && under.style.visibility !== 'hidden' ? headingOf(under) : '',
+      within: under && scroller ? scroller.scrollTop - under.offsetTop : 0,
+      stack: frames.map(headingOf),
+      path: location.pathname,
+      addressed: !!under && under.classList.contains('chapter-view__frame'),
+    };
   });
+}
+
+/** Whether `text` of the chapter headed `heading` is on screen, in the stack's view. */
+async function inView(page: Page, heading: string, text: string): Promise<boolean> {
+  return page.evaluate(
+    ([heading, text]) => {
+      const scroller = document.querySelector<HTMLElement>('.chapter-stack__scroller')!;
+      const view = scroller.getBoundingClientRect();
+      for (const f of Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-stack__frame'))) {
+        const doc = f.contentDocument;
+        if (doc?.querySelector('h1')?.textContent !== heading) continue;
+        const el = Array.from(doc.querySelectorAll('h1, p')).find((p) => p.textContent === text);
+        if (!el) return false;
+        const r = el.getBoundingClientRect();
+        const top = f.getBoundingClientRect().top + r.top;
+        return top + r.height > view.top && top < view.bottom;
+      }
+      return false;
+    },
+    [heading, text] as const,
+  );
+}
+
+/** One wheel turn at a time until the chapter under the top is `heading` (none once it is). */
+async function wheelUntil(page: Page, heading: string, deltaY: number) {
+  await expect
+    .poll(
+      async () => {
+        const now = await shown(page);
+        if (now.heading !== heading) await page.mouse.wheel(0, deltaY);
+        return now.heading;
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    .toBe(heading);
+}
+
+async function chapterUrls(page: Page): Promise<string[]> {
+  const chapters = (await (await page.request.get(`/api/v1/book/${bookId}/`)).json()).chapters as { web_url: string }[];
+  return chapters.map((c) => c.web_url);
+}
+
+async function overStage(page: Page) {
+  const stage = (await page.locator('.reader-stage').boundingBox())!;
+  await page.mouse.move(stage.x + stage.width / 2, stage.y + stage.height / 2);
 }
 
 for (const viewport of [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ]) {
-  describe(`a scrolled-continuous book at ${viewport.width}x${viewport.height}`, () => {
+  describe(`a scrolled-continuous book at ${viewport.width}x${viewport.height}, signed in`, () => {
     let browser: Browser;
     let page: Page;
 
@@ -52,52 +115,95 @@ for (const viewport of [
     });
     afterAll(() => browser?.close());
 
-    it('reads on from one chapter into the next and back by the wheel alone, the place saved per chapter', async () => {
-      const chapters = (await (await page.request.get(`/api/v1/book/${bookId}/`)).json()).chapters as { full_path: string; web_url: string }[];
-      await page.goto(chapters[0]!.web_url);
+    it('reads as one scroll across two chapter boundaries and back; the chapter under the top is the one read, and a reload keeps it', async () => {
+      const urls = await chapterUrls(page);
+      await page.goto(urls[0]!);
       await expect.poll(async () => (await shown(page)).heading, { timeout: 15_000 }).toBe(CONTINUOUS_HEADINGS[0]);
-      // the book's flow: scroll mode, not pages
-      await page.locator('.chapter-view--scroll').waitFor();
-      const stage = (await page.locator('.reader-stage').boundingBox())!;
-      await page.mouse.move(stage.x + stage.width / 2, stage.y + stage.height / 2);
+      // the book's flow: scroll mode, the chapters stacked
+      await page.locator('.chapter-view--scroll.chapter-stack').waitFor();
+      await overStage(page);
 
-      // Down through the first chapter and on: the second chapter's text comes in, at its top, without a page turn.
-      // (One wheel at a time, and none once it is there: a wheel more would scroll on in the second chapter.)
-      const wheelUntil = async (heading: string, deltaY: number) => {
-        const now = await shown(page);
-        if (now.heading !== heading) await page.mouse.wheel(0, deltaY);
-        return now.heading;
-      };
-      await expect
-        .poll(
-          () => wheelUntil(CONTINUOUS_HEADINGS[1], 500),
-          { timeout: 30_000, interval: 100 },
-        )
-        .toBe(CONTINUOUS_HEADINGS[1]);
-      expect((await shown(page)).path.endsWith('/text/reach-2.xhtml')).toBe(true);
-      // at its top (or where this reader left it: the other width's run read a little of it)
-      expect((await shown(page)).at).toBeLessThan(0.3);
-      expect(await page.frameLocator('iframe.chapter-view__frame').locator('h1').isVisible()).toBe(true);
-      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `continuous-${viewport.width}.png`) });
+      // Down into the second chapter: the address follows, and the first chapter's end is right above its heading.
+      await wheelUntil(page, CONTINUOUS_HEADINGS[1], 400);
+      await expect.poll(async () => (await shown(page)).path).toBe(new URL(urls[1]!, 'http://x').pathname);
+      expect((await shown(page)).addressed).toBe(true);
+      await page.mouse.wheel(0, -Math.min(120, (await shown(page)).within + 60));
+      await expect.poll(() => inView(page, CONTINUOUS_HEADINGS[0], chapterEnd(1))).toBe(true);
+      expect(await inView(page, CONTINUOUS_HEADINGS[1], CONTINUOUS_HEADINGS[1])).toBe(true);
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `continuous-boundary-${viewport.width}.png`) });
       expect(await seriousViolations(page)).toEqual([]);
 
-      // Reading on in it saves the place in the second chapter, as in any book.
+      // On across the second boundary: the third chapter is read, and its place is the one saved.
       const saved = page.waitForResponse(
-        (r) => r.url().includes('/position/') && r.request().method() === 'PUT' && r.ok() && (r.request().postDataJSON() as { locator: { href: string } }).locator.href === 'text/reach-2.xhtml',
-        { timeout: 20_000 },
+        (r) => r.url().includes('/position/') && r.request().method() === 'PUT' && r.ok() && (r.request().postDataJSON() as { locator: { href: string } }).locator.href === 'text/reach-3.xhtml',
+        { timeout: 30_000 },
       );
+      await wheelUntil(page, CONTINUOUS_HEADINGS[2], 400);
       await page.mouse.wheel(0, 300);
       await saved;
+      await expect.poll(async () => (await shown(page)).path).toBe(new URL(urls[2]!, 'http://x').pathname);
 
-      // Up past its top: the first chapter again, at its end.
+      // A reload opens the third chapter where the reader was.
+      await expect.poll(async () => (await shown(page)).within).toBeGreaterThan(0);
+      const before = await shown(page);
+      await page.reload();
+      await expect.poll(async () => (await shown(page)).heading, { timeout: 15_000 }).toBe(CONTINUOUS_HEADINGS[2]);
+      await expect.poll(async () => Math.abs((await shown(page)).within - before.within)).toBeLessThan(80);
+      expect((await shown(page)).addressed).toBe(true);
+
+      // Back up across both boundaries: each chapter above is drawn in as it comes, the place kept.
+      await overStage(page);
+      await wheelUntil(page, CONTINUOUS_HEADINGS[1], -400);
+      await wheelUntil(page, CONTINUOUS_HEADINGS[0], -400);
+      await expect.poll(async () => (await shown(page)).path).toBe(new URL(urls[0]!, 'http://x').pathname);
+      const back = await shown(page);
+      expect(back.stack.slice(0, 2)).toEqual([CONTINUOUS_HEADINGS[0], CONTINUOUS_HEADINGS[1]]);
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+
+  describe(`a scrolled-continuous book at ${viewport.width}x${viewport.height}, anonymous`, () => {
+    let browser: Browser;
+    let page: Page;
+
+    beforeAll(async () => {
+      ({ browser, page } = await openPage(viewport));
+    });
+    afterAll(() => browser?.close());
+
+    it('reads the sample as one scroll; the locked chapter ends the stack with its message; a reload keeps the place', async () => {
+      const urls = await chapterUrls(page);
+      await page.goto(urls[0]!);
+      await expect.poll(async () => (await shown(page)).heading, { timeout: 15_000 }).toBe(CONTINUOUS_HEADINGS[0]);
+      await overStage(page);
+      const locked = page.locator('.chapter-stack__locked');
       await expect
         .poll(
-          () => wheelUntil(CONTINUOUS_HEADINGS[0], -500),
+          async () => {
+            if (await locked.isVisible()) return true;
+            await page.mouse.wheel(0, 400);
+            return false;
+          },
           { timeout: 30_000, interval: 100 },
         )
-        .toBe(CONTINUOUS_HEADINGS[0]);
-      await expect.poll(async () => (await shown(page)).at).toBeGreaterThan(0.9);
-      expect(await page.frameLocator('iframe.chapter-view__frame').getByText(chapterEnd(1)).isVisible()).toBe(true);
+        .toBe(true);
+      expect(await locked.getByRole('alert').innerText()).not.toBe('');
+      expect(await locked.getByRole('link', { name: 'Sign in' }).isVisible()).toBe(true);
+      // the end of the sample right above the message; the address stays on the sample
+      expect(await inView(page, CONTINUOUS_HEADINGS[0], chapterEnd(1))).toBe(true);
+      expect((await shown(page)).path).toBe(new URL(urls[0]!, 'http://x').pathname);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // back up a little, then a reload: the same place
+      const stored = await page.evaluate(() => JSON.stringify(localStorage));
+      await page.mouse.wheel(0, -300);
+      await expect.poll(async () => (await shown(page)).within).toBeGreaterThan(0);
+      // (the position is stored 500 ms after the last move: reader.md §9)
+      await page.waitForFunction((was) => JSON.stringify(localStorage) !== was, stored);
+      const before = await shown(page);
+      await page.reload();
+      await expect.poll(async () => (await shown(page)).heading, { timeout: 15_000 }).toBe(CONTINUOUS_HEADINGS[0]);
+      await expect.poll(async () => Math.abs((await shown(page)).within - before.within)).toBeLessThan(80);
     });
   });
 }

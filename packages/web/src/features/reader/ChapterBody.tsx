@@ -10,6 +10,10 @@ import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { appPaths } from '../../shared/links.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { ChapterView, type ChapterSource } from './ChapterView.tsx';
+import { ContinuousView, stacks } from './ContinuousView.tsx';
+import { chapterSource } from './chapterSource.ts';
+
+export { chapterSource };
 import { FixedLayoutView } from './FixedLayoutView.tsx';
 import { ScriptedChapterView } from './ScriptedChapterView.tsx';
 import type { FrameCallbacks, FrameController } from './engine/frameController.ts';
@@ -19,20 +23,6 @@ import type { ChapterLoad } from './useReaderChapter.ts';
 import type { SearchTarget } from './useSearchJump.ts';
 
 const PdfView = lazy(() => import('./PdfView.tsx'));
-
-/** What the chapter frame is given to show a decrypted chapter (the same for the chapter on show and the next). */
-export function chapterSource(bookId: string, l: Extract<ChapterLoad, { kind: 'html' }>): ChapterSource {
-  return {
-    html: l.html,
-    label: l.item.chapter_label || l.chapter.label,
-    stylesheets: l.chapter.stylesheets,
-    baseHref: new URL(paths.chapterApi(bookId, l.item.chapter_href), window.location.href).href,
-    href: l.item.chapter_href,
-    rtl: l.item.page_progression === 'rtl',
-    root: l.item.root_attributes ?? null,
-    alignXCenter: l.item.rendition?.align_x_center === true,
-  };
-}
 
 export interface ChapterBodyProps {
   bookId: string;
@@ -61,6 +51,8 @@ export interface ChapterBodyProps {
   /** A search hit to show (a PDF handles its own; a chapter's goes through the frame controller). */
   searchTarget?: SearchTarget | null;
   onSearchDone?: () => void;
+  /** A book read as one scroll: the chapter under the top of the view changed (ContinuousView); the address follows. */
+  onChapterShown?: (href: string) => void;
 }
 
 export function ChapterBody(props: ChapterBodyProps) {
@@ -154,6 +146,22 @@ export function ChapterBody(props: ChapterBodyProps) {
             callbacks={props.callbacks}
             onReady={props.onReady}
             toSource={(page) => chapterSource(bookId, page)}
+          />
+        );
+      // A book that reads as one scroll, in scroll mode: its chapters stacked (docs/decisions.md "`scrolled-continuous` reads as one scroll").
+      if (props.onChapterShown && stacks(l, props.prefs))
+        return (
+          <ContinuousView
+            key={bookId}
+            bookId={bookId}
+            userId={props.userId ?? null}
+            load={l}
+            prefs={props.prefs}
+            initial={props.initial}
+            readerPath={props.readerPath}
+            callbacks={props.callbacks}
+            onReady={props.onReady}
+            onChapterShown={props.onChapterShown}
           />
         );
       // eslint-disable-next-line no-case-declarations -- the last case, and every path of it returns

@@ -161,6 +161,10 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     [item, navigate, readerPath],
   );
 
+  // A book read as one scroll (ContinuousView): the address follows the chapter under the top of the view, in place
+  // (no history entry per chapter scrolled through).
+  const onChapterShown = useCallback((target: string) => void navigate(readerPath(target), { replace: true }), [navigate, readerPath]);
+
   // A chosen result: the panel closes and the chapter takes the focus once the passage is shown.
   const { closeSearch } = panels;
   const goTo = useCallback(
@@ -297,6 +301,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
           onPdfPages={setPdfPages}
           searchTarget={jump.target}
           onSearchDone={jump.pdfDone}
+          onChapterShown={onChapterShown}
         />
         {readAloud.open && load?.kind === 'html' ? <ReadAloudBar readAloud={readAloud} chapterLabel={chapterLabel} /> : null}
         {item?.markup_recovered && !offline ? <MarkupNotice chapter={item.chapter_href} /> : null}

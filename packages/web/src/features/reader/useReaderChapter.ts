@@ -136,3 +136,13 @@ export function useStartChapterLoad(bookId: string, userId: string | null) {
   const queryClient = useQueryClient();
   return useCallback((href: string): Promise<void> => queryClient.prefetchQuery(chapterQuery(bookId, href, userId, false)), [queryClient, bookId, userId]);
 }
+
+/**
+ * Fetches a chapter (from the cache when it is there) for the stacked view of a book read as one scroll
+ * (ContinuousView.tsx): its neighbours come in as the reader nears an edge, and share the page's cache, so moving the
+ * address to one of them finds it loaded. Not a read of the reader's progress (the block request does not update it).
+ */
+export function useFetchReaderChapter(bookId: string, userId: string | null) {
+  const queryClient = useQueryClient();
+  return useCallback((href: string): Promise<ChapterLoad> => queryClient.fetchQuery(chapterQuery(bookId, href, userId, true)), [queryClient, bookId, userId]);
+}

@@ -1,0 +1,376 @@
+/**
+ * A book that reads as one scroll (`rendition:flow scrolled-continuous`, EPUB 3.3 §8.2.2.2; docs/decisions.md
+ * "`scrolled-continuous` reads as one scroll"), in scroll mode: its chapters stacked in one scroller, each in its own
+ * frame as tall as its text (engine/frame/stack.ts). The next chapter comes in below as the reader nears the end of
+ * the stack, the previous one above as they near its top (drawn in as it comes, the place kept), and chapters far
+ * from the view go, so memory stays bounded. The chapter under the top of the view is the one read: its controller
+ * is the page's (position, progress, the address, annotations, read aloud), and the page follows it (onChapterShown).
+ * A chapter the reader may not read ends the stack with the usual message; a chapter that does not read on (another
+ * flow, a PDF, a scripted title) ends it too, and is reached as any chapter is, by the keys or the footer.
+ */
+import { MESSAGES, paths, type ArchiveItem, type ReaderPreferences } from '@lectern/core';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { adaptBookStyles } from './engine/bookStyles.ts';
+import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, keepTextDirection, ROOT_ID } from './engine/chapterDocument.ts';
+import { readsContinuously } from './engine/continuousScroll.ts';
+import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
+import { contentHeight, planStack, type StackHost } from './engine/frame/stack.ts';
+import { stylesheetsSettled, type ChapterSource } from './ChapterView.tsx';
+import { chapterSource } from './chapterSource.ts';
+import type { InitialPosition } from '../../shared/reading/position.ts';
+import { useFetchReaderChapter, type ChapterLoad } from './useReaderChapter.ts';
+
+type HtmlLoad = Extract<ChapterLoad, { kind: 'html' }>;
+
+export interface ContinuousViewProps {
+  bookId: string;
+  userId: string | null;
+  /** The chapter of the address (the page's): the stack is built around it, or follows it when it is in the stack. */
+  load: HtmlLoad;
+  prefs: ReaderPreferences;
+  initial: () => InitialPosition;
+  readerPath: (fullPath: string) => string;
+  callbacks: FrameCallbacks;
+  onReady: (controller: FrameController | null) => void;
+  /** The chapter under the top of the view changed: the page moves its address there (the stack stays). */
+  onChapterShown: (href: string) => void;
+}
+
+/** Whether a loaded chapter goes on the stack: reflowable HTML that reads on, in scroll mode, and not scripted. */
+export function stacks(load: ChapterLoad | undefined, prefs: ReaderPreferences): load is HtmlLoad {
+  return load?.kind === 'html' && !load.chapter.allow_scripts && readsContinuously(prefs.pagination, load.item.rendition);
+}
+
+interface Slot {
+  href: string;
+  load: HtmlLoad;
+  /** Only the first slot is placed (at the reader's position); the others are laid out where they fall. */
+  initial: InitialPosition | null;
+}
+
+/** What ends the stack after its last chapter: a chapter the reader may not read (its message). */
+interface Locked {
+  item: ArchiveItem;
+  message: string;
+  url: string | null;
+}
+
+/** A slot's frame, once its document is written, and its controller once laid out. */
+interface Live {
+  frame: HTMLIFrameElement;
+  controller: FrameController | null;
+  cancel: () => void;
+}
+
+const documentOf = (source: ChapterSource, frame: HTMLIFrameElement, prefs: ReaderPreferences) =>
+  buildChapterDocument({ ...source, prefs, layout: { pagination: prefs.pagination, pageWidth: frame.clientWidth || window.innerWidth } });
+
+export function ContinuousView(props: ContinuousViewProps) {
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const latest = useRef(props);
+  latest.current = props;
+  const fetchChapter = useFetchReaderChapter(props.bookId, props.userId);
+  const [slots, setSlots] = useState<Slot[]>(() => [{ href: props.load.item.chapter_href, load: props.load, initial: props.initial() }]);
+  const slotsRef = useRef(slots);
+  slotsRef.current = slots;
+  const [locked, setLocked] = useState<Locked | null>(null);
+  const lockedRef = useRef(locked);
+  lockedRef.current = locked;
+  // The ends the stack cannot grow past (nothing there, or a chapter that does not read on); loads under way.
+  const ends = useRef({ before: false, after: false });
+  const loading = useRef<{ before: string | null; after: string | null }>({ before: null, after: null });
+  const lives = useRef(new Map<string, Live>());
+  // The chapter read: the one under the top of the view.
+  const current = useRef(props.load.item.chapter_href);
+  // Slots dropped above the view: their height comes off the scroll position in the commit that removes them.
+  const shift = useRef(0);
+
+  const boxes = () =>
+    slotsRef.current.map((s) => {
+      const f = lives.current.get(s.href)?.frame;
+      return { top: f?.offsetTop ?? 0, height: f?.offsetHeight ?? 0 };
+    });
+
+  /** The stack, from where the view is: which chapter is read, what comes in, what goes. */
+  const plan = useCallback(() => {
+    const scroller = scrollerRef.current;
+    const list = slotsRef.current;
+    if (!scroller || list.length === 0) return;
+    // Not before every slot is laid out (a frame still 0 px high is not yet where it will be).
+    if (list.some((s) => !lives.current.get(s.href)?.controller)) return;
+    const first = list[0]!;
+    const last = list[list.length - 1]!;
+    const b = boxes();
+    const p = planStack({
+      boxes: b,
+      scrollTop: scroller.scrollTop,
+      viewHeight: scroller.clientHeight,
+      canGrowBefore: !ends.current.before && !!first.load.item.previous_chapter_uri,
+      canGrowAfter: !ends.current.after && !lockedRef.current && !!last.load.item.next_chapter_uri,
+    });
+    const read = list[p.current];
+    if (read && read.href !== current.current) {
+      current.current = read.href;
+      latest.current.onChapterShown(read.href);
+    }
+    if (p.dropBefore || p.dropAfter) {
+      shift.current -= b.slice(0, p.dropBefore).reduce((sum, box) => sum + box.height, 0);
+      if (p.dropBefore) ends.current.before = false;
+      if (p.dropAfter) {
+        ends.current.after = false;
+        setLocked(null);
+      }
+      setSlots(list.slice(p.dropBefore, list.length - p.dropAfter));
+      return;
+    }
+    const grow = (side: 'before' | 'after', href: string) => {
+      if (loading.current[side]) return;
+      loading.current[side] = href;
+      void fetchChapter(href)
+        .catch(() => null)
+        .then((got) => {
+          const load = got ?? undefined;
+          loading.current[side] = null;
+          const now = slotsRef.current;
+          const edge = side === 'before' ? now[0] : now[now.length - 1];
+          const wanted = side === 'before' ? edge?.load.item.previous_chapter_uri : edge?.load.item.next_chapter_uri;
+          if (wanted !== href) return; // the stack moved on meanwhile
+          if (load?.kind === 'refused' && side === 'after') setLocked({ item: load.item, message: load.message, url: load.url });
+          if (!stacks(load, latest.current.prefs)) {
+            ends.current[side] = true;
+            return;
+          }
+          const slot: Slot = { href: load.item.chapter_href, load, initial: null };
+          setSlots(side === 'before' ? [slot, ...now] : [...now, slot]);
+        });
+    };
+    if (p.loadNext && last.load.item.next_chapter_uri) grow('after', last.load.item.next_chapter_uri);
+    if (p.loadPrev && first.load.item.previous_chapter_uri) grow('before', first.load.item.previous_chapter_uri);
+  }, [fetchChapter]);
+  const planRef = useRef(plan);
+  planRef.current = plan;
+
+  useLayoutEffect(() => {
+    if (shift.current && scrollerRef.current) scrollerRef.current.scrollTop += shift.current;
+    shift.current = 0;
+  }, [slots]);
+
+  // The address moved: to a chapter in the stack (the reader scrolled into it, or chose it), or elsewhere (a new stack).
+  const routeHref = props.load.item.chapter_href;
+  useEffect(() => {
+    const p = latest.current;
+    const there = slotsRef.current.find((s) => s.href === routeHref);
+    if (!there) {
+      for (const live of lives.current.values()) live.cancel();
+      ends.current = { before: false, after: false };
+      loading.current = { before: null, after: null };
+      current.current = routeHref;
+      setLocked(null);
+      setSlots([{ href: routeHref, load: p.load, initial: p.initial() }]);
+      return;
+    }
+    const controller = lives.current.get(routeHref)?.controller;
+    if (current.current !== routeHref) {
+      // chosen (a link, the contents) rather than scrolled to: brought to the top of the view
+      current.current = routeHref;
+      if (controller) controller.goToInitial(p.initial());
+    }
+    if (controller) {
+      p.onReady(controller);
+      p.callbacks.onProgress(controller.percentage(), controller.locator());
+    }
+  }, [routeHref]);
+
+  /** A slot's frame mounted: its document written, laid out once its stylesheets are in, then placed or fitted. */
+  const attach = useCallback((slot: Slot, frame: HTMLIFrameElement) => {
+    const doc = frame.contentDocument;
+    const win = frame.contentWindow;
+    // (the frame's parent: a child's ref is set before its parent's, so scrollerRef may not be yet)
+    const scroller = frame.parentElement;
+    if (!doc || !win || !scroller) return;
+    let cancelled = false;
+    let observer: ResizeObserver | null = null;
+    const live: Live = {
+      frame,
+      controller: null,
+      cancel: () => {
+        cancelled = true;
+        observer?.disconnect();
+        live.controller?.destroy();
+        live.controller = null;
+      },
+    };
+    lives.current.set(slot.href, live);
+    const source = chapterSource(latest.current.bookId, slot.load);
+    frame.style.height = '0px';
+    doc.open();
+    doc.write(documentOf(source, frame, latest.current.prefs));
+    doc.close();
+    // The frame's height is its text's; a frame above the one read that changes height moves the view with it.
+    const fit = () => {
+      const height = contentHeight(doc);
+      const before = frame.offsetHeight;
+      if (!height || height === before) return;
+      const above = frame.offsetTop + before <= scroller.scrollTop + 1 && slot.href !== current.current;
+      frame.style.height = `${height}px`;
+      if (above) scroller.scrollTop += height - before;
+    };
+    const host: StackHost = { scroller, fit };
+    void stylesheetsSettled(doc, win).then(() => {
+      if (cancelled || !doc.body) return;
+      adaptBookStyles(doc, doc.getElementById(ROOT_ID));
+      if (source.rtl) keepTextDirection(doc);
+      // Only the chapter read reports to the page (its position, its progress); every key and link goes through.
+      const isRead = () => current.current === slot.href && latest.current.load.item.chapter_href === slot.href;
+      const callbacks: FrameCallbacks = {
+        onProgress: (pct, loc) => void (isRead() && latest.current.callbacks.onProgress(pct, loc)),
+        // A turn past a chapter's edge goes on in the stack when there is more of it; at its ends, as in any book.
+        onEdge: (dir) => {
+          const list = slotsRef.current;
+          const i = list.findIndex((s) => s.href === slot.href);
+          const more = dir === 'next' ? i < list.length - 1 : i > 0;
+          if (more) scroller.scrollBy({ top: (dir === 'next' ? 1 : -1) * (scroller.clientHeight - 48) });
+          else if (!(dir === 'next' && lockedRef.current)) latest.current.callbacks.onEdge(dir);
+        },
+        onNavigate: (path) => latest.current.callbacks.onNavigate(path),
+        onImage: (src, alt) => latest.current.callbacks.onImage(src, alt),
+        onKey: (e) => latest.current.callbacks.onKey?.(e),
+        onMiddleTap: () => latest.current.callbacks.onMiddleTap?.(),
+        onExternalLink: (url) => latest.current.callbacks.onExternalLink?.(url),
+      };
+      const now = latest.current;
+      const controller = new FrameController(frame, now.prefs, slot.href, now.bookId, now.readerPath, callbacks, null, host);
+      controller.rtl = source.rtl === true;
+      live.controller = controller;
+      if (slot.initial) controller.goToInitial(slot.initial);
+      else controller.layOut();
+      // Images and late fonts change the text's height: the frame follows.
+      observer = new (win as unknown as typeof window).ResizeObserver(() => fit());
+      observer.observe(doc.body);
+      frame.style.visibility = 'visible';
+      if (slot.href === latest.current.load.item.chapter_href && current.current === slot.href) {
+        now.onReady(controller);
+      }
+      planRef.current();
+    });
+  }, []);
+  const attachRef = useRef(attach);
+  attachRef.current = attach;
+
+  // One ref callback per chapter, kept, so a render does not write its document again.
+  const refs = useRef(new Map<string, (el: HTMLIFrameElement | null) => void>());
+  const refOf = (slot: Slot) => {
+    let ref = refs.current.get(slot.href);
+    if (!ref) {
+      ref = (el) => {
+        if (el) {
+          const had = lives.current.get(slot.href);
+          if (had?.frame === el) return;
+          had?.cancel();
+          attachRef.current(slot, el);
+        } else {
+          lives.current.get(slot.href)?.cancel();
+          lives.current.delete(slot.href);
+          refs.current.delete(slot.href);
+        }
+      };
+      refs.current.set(slot.href, ref);
+    }
+    return ref;
+  };
+
+  // The view scrolled: plan again, once a frame.
+  useEffect(() => {
+    const scroller = scrollerRef.current;
+    if (!scroller) return;
+    let frame = 0;
+    const onScroll = () => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        planRef.current();
+      });
+    };
+    scroller.addEventListener('scroll', onScroll, { passive: true });
+    const resized = new ResizeObserver(() => {
+      // every frame laid out again at the new width, then the place put back in the one read
+      const read = lives.current.get(current.current)?.controller;
+      const place = read?.place() ?? null;
+      for (const live of lives.current.values()) if (live.controller !== read) live.controller?.layOut();
+      read?.layOut();
+      if (read && place) read.reveal(place);
+    });
+    resized.observe(scroller);
+    return () => {
+      scroller.removeEventListener('scroll', onScroll);
+      resized.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, []);
+
+  // Settings change in place, in every chapter of the stack; the place is kept in the one read.
+  // (by value: the page hands a new object with the same settings on many renders)
+  const prefsKey = JSON.stringify(props.prefs);
+  const firstPrefs = useRef(prefsKey);
+  useEffect(() => {
+    if (firstPrefs.current === prefsKey) return;
+    firstPrefs.current = prefsKey;
+    const read = lives.current.get(current.current)?.controller;
+    for (const live of lives.current.values()) if (live.controller !== read) live.controller?.layOut(props.prefs);
+    read?.applyPrefs(props.prefs);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- by value (prefsKey)
+  }, [prefsKey]);
+
+  // A new slot (or fewer): plan again once it is laid out (attach does); a stack that lost slots plans now.
+  useEffect(() => {
+    planRef.current();
+  }, [slots]);
+
+  useEffect(
+    () => () => {
+      for (const live of lives.current.values()) live.cancel();
+      latest.current.onReady(null);
+    },
+    [],
+  );
+
+  return (
+    <div className={`chapter-view chapter-view--${props.prefs.pagination} chapter-stack`}>
+      <div ref={scrollerRef} className="chapter-stack__scroller">
+        {slots.map((slot) => {
+          const read = slot.href === routeHref;
+          return (
+            <iframe
+              key={slot.href}
+              ref={refOf(slot)}
+              // The chapter of the address is "the chapter frame" (tests, styles, the accessibility tree's name).
+              className={`chapter-stack__frame${read ? ' chapter-frame__iframe chapter-view__frame' : ''}`}
+              data-href={slot.href}
+              title={slot.load.item.chapter_label || slot.load.chapter.label || 'Chapter'}
+              sandbox={CHAPTER_FRAME_SANDBOX}
+              // (it never scrolls itself: the wheel goes on to the stack)
+              scrolling="no"
+              style={{ visibility: 'hidden' }}
+            />
+          );
+        })}
+        {locked ? (
+          <div className="chapter-stack__locked reader-message">
+            <p className="reader-message__text" role="alert">
+              {locked.message}
+            </p>
+            {locked.url ? (
+              <Link className="btn btn--primary btn--lg" to={locked.url}>
+                {locked.message === MESSAGES.signInToRead ? 'Sign in' : 'Go to the title'}
+              </Link>
+            ) : null}
+            <Link className="reader-message__link" to={paths.titlePage(props.bookId)}>
+              Back to the title
+            </Link>
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}
