@@ -10,8 +10,9 @@
  * A second, hidden frame holds the next chapter (DESIGN.md: "the next chapter is prepared in a hidden frame ahead of
  * time"): once the reader has a chapter on screen and the next one is decrypted, its document is written and laid
  * out there while the reader reads, and turning into it swaps the frames instead of parsing and laying out then.
- * In a book that reads as one scroll (rendition:flow scrolled-continuous, engine/continuousScroll.ts), scrolling on
- * past the end slides that next chapter up from below before the swap.
+ * A book that reads as one scroll (rendition:flow scrolled-continuous) is stacked by ContinuousView; where it comes
+ * here instead (a title allowed to run scripts on a server with no scripted origin), scrolling on past the end slides
+ * that next chapter up from below before the swap (engine/continuousScroll.ts).
  */
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';

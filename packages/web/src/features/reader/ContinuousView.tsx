@@ -83,6 +83,8 @@ export function ContinuousView(props: ContinuousViewProps) {
   const lives = useRef(new Map<string, Live>());
   // The chapter read: the one under the top of the view.
   const current = useRef(props.load.item.chapter_href);
+  // Chapters the view moved the address to as the reader scrolled into them: the page following is no jump.
+  const asked = useRef(new Set<string>());
   // Slots dropped above the view: their height comes off the scroll position in the commit that removes them.
   const shift = useRef(0);
 
@@ -112,6 +114,7 @@ export function ContinuousView(props: ContinuousViewProps) {
     const read = list[p.current];
     if (read && read.href !== current.current) {
       current.current = read.href;
+      asked.current.add(read.href);
       latest.current.onChapterShown(read.href);
     }
     if (p.dropBefore || p.dropAfter) {
@@ -166,12 +169,15 @@ export function ContinuousView(props: ContinuousViewProps) {
       ends.current = { before: false, after: false };
       loading.current = { before: null, after: null };
       current.current = routeHref;
+      asked.current.clear();
       setLocked(null);
       setSlots([{ href: routeHref, load: p.load, initial: p.initial() }]);
       return;
     }
     const controller = lives.current.get(routeHref)?.controller;
-    if (current.current !== routeHref) {
+    // (the reader may have scrolled on into another chapter meanwhile: the address follows that one next)
+    const scrolledTo = asked.current.delete(routeHref);
+    if (!scrolledTo && current.current !== routeHref) {
       // chosen (a link, the contents) rather than scrolled to: brought to the top of the view
       current.current = routeHref;
       if (controller) controller.goToInitial(p.initial());
@@ -351,6 +357,8 @@ export function ContinuousView(props: ContinuousViewProps) {
               sandbox={CHAPTER_FRAME_SANDBOX}
               // (it never scrolls itself: the wheel goes on to the stack)
               scrolling="no"
+              // In the tab order, as a frame is anyway, said out loud: the scroller's keyboard way in is its chapters.
+              tabIndex={0}
               style={{ visibility: 'hidden' }}
             />
           );

@@ -1,7 +1,7 @@
 /**
  * A chapter frame in a stack (`rendition:flow scrolled-continuous`, EPUB 3.3 §8.2.2.2; docs/decisions.md
- * "scrolled-continuous: one scroll"): the book's chapters, each in its own frame as tall as its text, stacked one
- * after another in one scroller (the view that stacks them is being built: issue 24). A stacked frame never scrolls itself; the other parts
+ * "`scrolled-continuous` reads as one scroll"): the book's chapters, each in its own frame as tall as its text, stacked one
+ * after another in one scroller (ContinuousView.tsx). A stacked frame never scrolls itself; the other parts
  * (layout, position, pager, input) see its part of the shared scroller through a StackedScroller, which answers
  * as a frame's own scroller would: how far into this chapter the view is, how tall the chapter is, how tall the view.
  *
