@@ -126,7 +126,7 @@ for (const viewport of [
       // Down into the second chapter: the address follows, and the first chapter's end is right above its heading.
       await wheelUntil(page, CONTINUOUS_HEADINGS[1], 400);
       await expect.poll(async () => (await shown(page)).path).toBe(new URL(urls[1]!, 'http://x').pathname);
-      expect((await shown(page)).addressed).toBe(true);
+      await expect.poll(async () => (await shown(page)).addressed).toBe(true);
       await page.mouse.wheel(0, -((await shown(page)).within + 60));
       await expect.poll(() => inView(page, CONTINUOUS_HEADINGS[0], chapterEnd(1))).toBe(true);
       expect(await inView(page, CONTINUOUS_HEADINGS[1], CONTINUOUS_HEADINGS[1])).toBe(true);
@@ -149,7 +149,7 @@ for (const viewport of [
       await page.reload();
       await expect.poll(async () => (await shown(page)).heading, { timeout: 15_000 }).toBe(CONTINUOUS_HEADINGS[2]);
       await expect.poll(async () => Math.abs((await shown(page)).within - before.within)).toBeLessThan(80);
-      expect((await shown(page)).addressed).toBe(true);
+      await expect.poll(async () => (await shown(page)).addressed).toBe(true);
 
       // Back up across both boundaries: each chapter above is drawn in as it comes, the place kept.
       await overStage(page);
@@ -177,10 +177,17 @@ for (const viewport of [
       await expect.poll(async () => (await shown(page)).heading, { timeout: 15_000 }).toBe(CONTINUOUS_HEADINGS[0]);
       await overStage(page);
       const locked = page.locator('.chapter-stack__locked');
+      // down until the message is on screen (it is in the stack, below the sample, once the next chapter was refused)
+      const lockedInView = () =>
+        page.evaluate(() => {
+          const el = document.querySelector('.chapter-stack__locked');
+          const view = document.querySelector('.chapter-stack__scroller')?.getBoundingClientRect();
+          return !!el && !!view && el.getBoundingClientRect().top < view.bottom;
+        });
       await expect
         .poll(
           async () => {
-            if (await locked.isVisible()) return true;
+            if (await lockedInView()) return true;
             await page.mouse.wheel(0, 400);
             return false;
           },
