@@ -127,7 +127,8 @@ for (const viewport of [
       await wheelUntil(page, CONTINUOUS_HEADINGS[1], 400);
       await expect.poll(async () => (await shown(page)).path).toBe(new URL(urls[1]!, 'http://x').pathname);
       await expect.poll(async () => (await shown(page)).addressed).toBe(true);
-      await page.mouse.wheel(0, -((await shown(page)).within + 60));
+      // (150 px above the boundary: the chapter's end is its last line and the root's bottom padding, 3rem, below it)
+      await page.mouse.wheel(0, -((await shown(page)).within + 150));
       await expect.poll(() => inView(page, CONTINUOUS_HEADINGS[0], chapterEnd(1))).toBe(true);
       expect(await inView(page, CONTINUOUS_HEADINGS[1], CONTINUOUS_HEADINGS[1])).toBe(true);
       if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `continuous-boundary-${viewport.width}.png`) });
