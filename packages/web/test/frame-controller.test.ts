@@ -62,7 +62,7 @@ describe('the frame controller composes its parts', () => {
     const { ctl, cb } = controller();
     ctl.turn('next');
     vi.advanceTimersByTime(60);
-    expect(cb.onProgress).toHaveBeenCalledWith(50, { href: 'ch1.xhtml', progression: 50 });
+    expect(cb.onProgress).toHaveBeenCalledWith(50, { href: 'ch1.xhtml', progression: 0.5 });
     expect(cb.onPages).toHaveBeenCalledWith(1, 3);
     ctl.turn('next');
     ctl.turn('next');

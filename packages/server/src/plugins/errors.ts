@@ -22,8 +22,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | ZodError, request, reply) => {
     if (err instanceof AppError) {
       // a service's own 503 (an upload not kept, an import not finished for want of the database or the store) is
-      // worth sending again, as the outages below are
-      if (err.status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
+      // worth sending again, as the outages below are; a wait the thrower named (a busy gate's) stands
+      if (err.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', RETRY_AFTER_SECONDS);
       return reply.status(err.status).send(err.errors ? { detail: err.detail, errors: err.errors } : { detail: err.detail });
     }
     if (err instanceof ZodError) {
