@@ -114,6 +114,7 @@ export const MEDIA_PREVIEW_SECONDS = 30;
 /** library-playlists-account.md §9: search debounce 1200 ms, 240 ms when signed in; default search '*'. */
 export const SEARCH_DEBOUNCE_MS = 1200;
 export const SEARCH_DEBOUNCE_SIGNED_IN_MS = 240;
+export const DEFAULT_SEARCH_QUERY = '*';
 
 /** §9: the search-selection POST gives up after 1500 ms (a failure is only logged). */
 export const SEARCH_SELECT_TIMEOUT_MS = 1500;

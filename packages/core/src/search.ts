@@ -6,12 +6,11 @@
  * text nodes, so nothing of a book is ever parsed as HTML by the client.
  */
 import { z } from 'zod';
-import { CONTENT_FORMATS } from './constants.ts';
+import { CONTENT_FORMATS, DEFAULT_SEARCH_QUERY } from './constants.ts';
 import { contentMetadataSchema, topicSchema } from './schemas.ts';
 
 export { SNIPPET_MARK_CLOSE, SNIPPET_MARK_OPEN, snippetMarkedWords, snippetParts, snippetText, unescapeSnippet, type SnippetPart } from './snippets.ts';
 
-export const DEFAULT_SEARCH_QUERY = '*';
 /** reader.md §9: in-book search page size 5 (the query cookie's 1 day: constants.ts). */
 export const IN_BOOK_SEARCH_PAGE_SIZE = 5;
 /** reader.md §4: the jump to a chosen result matches the snippet's first 8 words, then 4. */
