@@ -315,8 +315,8 @@ async function main() {
         if (screen.name === 'reader' && !network.some((r) => r.url.includes('/nest/epub/block/') && r.statusCode === 200)) {
           throw new Error(`${label}: no chapter block was fetched`);
         }
-        // (the signed-in page itself carries the search's first answer since h4's change, routes/web.ts: its request
-        // counts, as an API request would)
+        // (the signed-in page itself carries the search's first answer since each screen's first answers are in its
+        // page, routes/web.ts: its request counts, as an API request would)
         if (screen.name === 'search' && !network.some((r) => r.url.includes('/search') && r.url.includes('whale') && r.statusCode === 200)) {
           throw new Error(`${label}: no search was answered`);
         }

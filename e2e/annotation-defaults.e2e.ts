@@ -1,8 +1,9 @@
 /**
- * Issue 24 in Chromium: a chapter that is not well-formed XML shown recovered with its quiet notice (at 1280 and
- * 390 px), its import warning in the console's title page; the page's declared highlight privacy (public by
- * default, or forced private with the Public option disabled); whitespace-only text never painted by a highlight.
- * The book it imports is retired at the end (the catalog's first page stays as other files expect).
+ * docs/decisions.md "Annotation defaults" and "A chapter that is not well-formed" in Chromium: a chapter that is not
+ * well-formed XML shown recovered with its quiet notice (at 1280 and 390 px), its import warning in the console's title
+ * page; the page's declared highlight privacy (public by default, or forced private with the Public option disabled);
+ * whitespace-only text never painted by a highlight. The book it imports is retired at the end (the catalog's first
+ * page stays as other files expect).
  */
 import fs from 'node:fs';
 import os from 'node:os';

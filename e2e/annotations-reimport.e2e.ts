@@ -1,9 +1,10 @@
 /**
- * Issue 9, "Done when: highlights survive a re-import with edits". A reader highlights and notes words of a small
- * EPUB through the reader; the operator publishes a corrected edition with `import <file> --replace <book_id>`
- * (a paragraph inserted before the first highlight, a word changed beside the note, the third highlight's words
- * deleted). A fresh browser (desktop, then a phone) draws the first two on exactly their words in the new text,
- * does not draw the third and lists it in the notes panel as orphaned; the Markdown export still holds all three.
+ * Highlights survive a re-import with edits (reader.md §4 "Annotations"; docs/decisions.md "Catalog and import"). A
+ * reader highlights and notes words of a small EPUB through the reader; the operator publishes a corrected edition with
+ * `import <file> --replace <book_id>` (a paragraph inserted before the first highlight, a word changed beside the note,
+ * the third highlight's words deleted). A fresh browser (desktop, then a phone) draws the first two on exactly their
+ * words in the new text, does not draw the third and lists it in the notes panel as orphaned; the Markdown export still
+ * holds all three.
  */
 import fs from 'node:fs';
 import path from 'node:path';

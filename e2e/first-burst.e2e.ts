@@ -1,20 +1,21 @@
 /**
- * The first burst (docs/performance.md "Lighthouse"): the files a screen's index.html names
- * before anything paints (the entry, the chunks and stylesheets it imports, the schemas chunk preloaded beside it,
- * the page's own chunk and stylesheet). Chrome asks one host for six files at a time over HTTP/1.1 and Lighthouse's
- * mobile simulation puts all of them before the first paint, so each further six is another round trip of FCP.
- * The schemas came as nine preloaded files (22-24 in the head, FCP 1.08-1.23x of 02e7e48); they are one chunk
- * now (vite.config.ts, schemasGroup). The limits are today's counts (the entry's `queryKeys` chunk, new beside it,
- * made them 15 and 17): a change that adds a file to the burst must say so here. h4 (issue 21): a page names the
- * chunks its own chunk imports too (vite.config.ts, routePreloads), which were asked for only once that chunk had
- * arrived and been parsed, a chained round trip before its first render: the home 19, a playlist 26 (the playlists
- * area's forms), search 18, the reader 21. The page's own chapter request (h3, f14a4f8: the entry takes the page's
- * reader start and the key's storage) split two chunks off the entry (`client` and core's `reader`) and the reader page's
- * panels' stylesheets: home 21, catalog 17, playlist 28, search 20, the reader 25. h3 folded them back
- * (vite.config.ts, startClientGroup: the API client and the zod-free core modules the entry loads, one chunk, where
- * the bundler had made five; Rolldown's runtime helpers, which rode in the React chunk, became a chunk of their own):
- * home 17, catalog 13, playlist 24, search 16, the reader 21. Read from the built app the e2e
- * server serves, and in Chromium from the requests the signed-in home makes.
+ * The first burst (docs/performance.md "Lighthouse"): the files a screen's index.html names before anything paints (the
+ * entry, the chunks and stylesheets it imports, the schemas chunk preloaded beside it, the page's own chunk and
+ * stylesheet). Chrome asks one host for six files at a time over HTTP/1.1 and Lighthouse's mobile simulation puts all
+ * of them before the first paint, so each further six is another round trip of FCP. The schemas came as nine preloaded
+ * files (22-24 in the head, FCP 1.08-1.23x of 02e7e48); they are one chunk now (vite.config.ts, schemasGroup). The
+ * limits are today's counts (the entry's `queryKeys` chunk, new beside it, made them 15 and 17): a change that adds a
+ * file to the burst must say so here. A page names the chunks its own chunk imports too (vite.config.ts,
+ * routePreloads), which were asked for only once that chunk had arrived and been parsed, a chained round trip before
+ * its first render (docs/decisions.md "Each screen's first answers in its page, its chunks named with it, renders in
+ * slices"): the home 19, a playlist 26 (the playlists area's forms), search 18, the reader 21. The page's own chapter
+ * request (f14a4f8: the entry takes the page's reader start and the key's storage) split two chunks off the entry
+ * (`client` and core's `reader`) and the reader page's panels' stylesheets: home 21, catalog 17, playlist 28, search
+ * 20, the reader 25. They were folded back (docs/decisions.md "The start's client and core rules in one chunk";
+ * vite.config.ts, startClientGroup: the API client and the zod-free core modules the entry loads, one chunk, where the
+ * bundler had made five; Rolldown's runtime helpers, which rode in the React chunk, became a chunk of their own): home
+ * 17, catalog 13, playlist 24, search 16, the reader 21. Read from the built app the e2e server serves, and in Chromium
+ * from the requests the signed-in home makes.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,9 +1,9 @@
 /**
- * Issue 22's leftovers in Chromium, on a course of two short parts made with ffmpeg and imported with the command
- * line: the browser's back and forward between parts settle the part left (its played interval is posted as usage
- * of that part and its position kept), an address with `?t=` reached again by back seeks there again, and a player
- * whose media a blocker stops shows the video-failure page pointing to the operator's support address (global
- * setup's SUPPORT_EMAIL), at 1280 and 390 px, axe clean.
+ * docs/decisions.md "Media players: support, `?t=` in the app, leaving a part, new editions" in Chromium, on a course
+ * of two short parts made with ffmpeg and imported with the command line: the browser's back and forward between parts
+ * settle the part left (its played interval is posted as usage of that part and its position kept), an address with
+ * `?t=` reached again by back seeks there again, and a player whose media a blocker stops shows the video-failure page
+ * pointing to the operator's support address (global setup's SUPPORT_EMAIL), at 1280 and 390 px, axe clean.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

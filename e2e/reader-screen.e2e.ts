@@ -426,10 +426,10 @@ const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width 
 const SHOTS = process.env.E2E_SHOTS_DIR;
 
 /**
- * Issue 21: on a phone the reader gives the screen to the text. The book's title is readable in full, the
- * live-training banner is one slim line, a notice sits over the chapter and not over the chapter bar or the
- * toolbar, the fixed-layout zoom buttons cover no page, and the notes panel keeps its export buttons together; the
- * same on the desktop.
+ * docs/decisions.md "The reader on a phone gives the screen to the text": on a phone the reader gives the screen to the
+ * text. The book's title is readable in full, the live-training banner is one slim line, a notice sits over the chapter
+ * and not over the chapter bar or the toolbar, the fixed-layout zoom buttons cover no page, and the notes panel keeps
+ * its export buttons together; the same on the desktop.
  */
 describe.each([
   { width: 390, height: 844 },

@@ -101,9 +101,10 @@ describe('searching on a phone', () => {
 });
 
 /**
- * Issue 21 at both widths: a visitor's "mart" (the beginning of "Martians") finds The War of the Worlds with a
- * passage from its sample, and the passage opens the sample in the reader; a signed-in reader pages "the" from
- * its first page, by the page links, to the page where Alice's Adventures in Wonderland is.
+ * docs/decisions.md "Search pages to its end; the typed prefix; a visitor's passages", at both widths: a visitor's
+ * "mart" (the beginning of "Martians") finds The War of the Worlds with a passage from its sample, and the passage
+ * opens the sample in the reader; a signed-in reader pages "the" from its first page, by the page links, to the page
+ * where Alice's Adventures in Wonderland is.
  */
 describe.each([
   { width: 1280, height: 900 },

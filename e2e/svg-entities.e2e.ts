@@ -1,12 +1,13 @@
 /**
- * The hostile corpus's entity SVGs opened in Chromium (issue 26): SVGs whose script, handler or javascript: link hides
- * in a DOCTYPE entity, SVGs whose entities and DTD are external (file:///etc/passwd, the app's own API), one of them
- * the book's cover (packages/server/test/fixtures/hostile-files.ts `ENTITY_SVG_RESOURCES`). The API tests check the
- * type each is served with; here a browser opens each served file in a tab, as an attacker's link would, and reads
- * the chapter that shows them: nothing runs (no dialog, no marker in the app origin's storage, no request of a
- * payload) and no external entity or DTD expands (no /etc/passwd in any document, no request for one). The one SVG
- * served as an image (namespace entities and an external DTD, as Adobe Illustrator writes them) is parsed by
- * Chromium as SVG, its internal entities expanded, its DTD never fetched.
+ * The hostile corpus's entity SVGs opened in Chromium (docs/decisions.md "The attack suite: hostile uploads, the
+ * scripted origin and the web app's routes"): SVGs whose script, handler or javascript: link hides in a DOCTYPE entity,
+ * SVGs whose entities and DTD are external (file:///etc/passwd, the app's own API), one of them the book's cover
+ * (packages/server/test/fixtures/hostile-files.ts `ENTITY_SVG_RESOURCES`). The API tests check the type each is served
+ * with; here a browser opens each served file in a tab, as an attacker's link would, and reads the chapter that shows
+ * them: nothing runs (no dialog, no marker in the app origin's storage, no request of a payload) and no external entity
+ * or DTD expands (no /etc/passwd in any document, no request for one). The one SVG served as an image (namespace
+ * entities and an external DTD, as Adobe Illustrator writes them) is parsed by Chromium as SVG, its internal entities
+ * expanded, its DTD never fetched.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,12 +1,12 @@
 /**
- * Issue 23's done-when, walked as an operator in Chromium: a fresh DATA_DIR (and for PostgreSQL a fresh database),
- * the real start, its set-up link, the first admin, a real EPUB imported through the Import screen, its title edited,
- * found in the catalog, read by the demo reader in a second browser, the dashboard's 30 days, the audit log.
- * Usage: node --import tsx scripts/operator-walk.ts <sqlite|postgres> <port> <book.epub>
- * (built web app in packages/web/dist or WEB_DIST; PostgreSQL at 127.0.0.1:5432, user postgres). Screenshots and the
- * start's output go to .tmp/walk/<engine>/; it prints each step and the problems seen (5xx answers, page errors).
- * The EPUB should be one the sample library does not hold, e.g. Debian's developers-reference
- * (`apt-get download developers-reference && dpkg -x developers-reference_*.deb x`).
+ * The operators' console (docs/decisions.md "The first operator, from the browser"), walked as an operator in Chromium:
+ * a fresh DATA_DIR (and for PostgreSQL a fresh database), the real start, its set-up link, the first admin, a real EPUB
+ * imported through the Import screen, its title edited, found in the catalog, read by the demo reader in a second
+ * browser, the dashboard's 30 days, the audit log. Usage: node --import tsx scripts/operator-walk.ts <sqlite|postgres>
+ * <port> <book.epub> (built web app in packages/web/dist or WEB_DIST; PostgreSQL at 127.0.0.1:5432, user postgres).
+ * Screenshots and the start's output go to .tmp/walk/<engine>/; it prints each step and the problems seen (5xx answers,
+ * page errors). The EPUB should be one the sample library does not hold, e.g. Debian's developers-reference (`apt-get
+ * download developers-reference && dpkg -x developers-reference_*.deb x`).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,7 +28,7 @@ const EMAIL = 'operator@example.com';
 const NEW_TITLE = 'The Walked Title';
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `h3-walk-${engine}-`));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `operator-walk-${engine}-`));
   let databaseUrl = '';
   let dbName = '';
   if (engine === 'postgres') {

@@ -60,12 +60,12 @@ function precompress(): Plugin {
 const SCHEMAS_ID = path.join(root, 'src/api/schemas.ts');
 
 /**
- * One chunk for the schemas the client loads on its first request (src/api/schemas.ts): that module, zod, and
- * every core module that imports zod or another such module, less the console's (admin*.ts, which travel in its
- * own chunk). By default the bundler split them into eight files, one per core module a page also imports, and all
- * eight were preloaded with the entry: a further round of requests before the first paint (issue 21, FCP
- * 1.08-1.23x of 02e7e48, docs/performance.md). The entry takes no name from such a module
- * (test/entry-graph.test.ts), so it never imports this chunk and zod stays off the start path. The group's other
+ * One chunk for the schemas the client loads on its first request (src/api/schemas.ts): that module, zod, and every
+ * core module that imports zod or another such module, less the console's (admin*.ts, which travel in its own chunk).
+ * By default the bundler split them into eight files, one per core module a page also imports, and all eight were
+ * preloaded with the entry: a further round of requests before the first paint (FCP 1.08-1.23x of 02e7e48,
+ * docs/performance.md; docs/decisions.md "The client's schemas in one chunk"). The entry takes no name from such a
+ * module (test/entry-graph.test.ts), so it never imports this chunk and zod stays off the start path. The group's other
  * imports (zod-free core modules) are left where the bundler puts them (`includeDependenciesRecursively: false`):
  * followed, they would bring the entry's own modules in. Core's index.ts only re-exports: the tree-shaker drops it.
  */
@@ -146,10 +146,11 @@ function preloadSchemas(): Plugin {
 const LAZY_CSS_ATTRIBUTE = 'data-lectern-css';
 
 /**
- * The entry's stylesheets do not hold the first paint (issue 21: three render-blocking stylesheets, 160-570 ms of
- * FCP each in the reports): index.html draws the shell with its own inline styles, and its stylesheet links become
- * preloads, fetched at once at the same priority, which main.tsx turns into stylesheets and waits for before React
- * renders anything they style. No inline script or `onload` attribute: the CSP allows neither.
+ * The entry's stylesheets do not hold the first paint (docs/decisions.md "The first screen's data in the page, a first
+ * paint without script, answers compressed": three render-blocking stylesheets, 160-570 ms of FCP each in the reports):
+ * index.html draws the shell with its own inline styles, and its stylesheet links become preloads, fetched at once at
+ * the same priority, which main.tsx turns into stylesheets and waits for before React renders anything they style. No
+ * inline script or `onload` attribute: the CSP allows neither.
  */
 function lazyStylesheets(): Plugin {
   return {
@@ -200,11 +201,12 @@ function routePreloads(): Plugin {
         const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`/web/${module}`));
         if (!chunk) this.error(`routeModules.ts names ${module}, which is no chunk of its own: router.tsx must load it on demand`);
         // The page's chunk and the chunks it imports that the entry does not load, with their stylesheets: the page
-        // renders nothing before all of them have run, and named only by the page's chunk they were asked for once
-        // the entry had run and routed, a chained round trip before the screen's first content (issue 21). Since
-        // the first paint needs no script (index.html), they no longer hold it up; once they held the entry's own
-        // files back (the playlists area named ten files with the entry's: Lighthouse mobile 73 against 84 on
-        // its page, docs/performance.md), listed after the entry's they come after them.
+        // renders nothing before all of them have run, and named only by the page's chunk they were asked for once the
+        // entry had run and routed, a chained round trip before the screen's first content (docs/decisions.md "Each
+        // screen's first answers in its page, its chunks named with it, renders in slices"). Since the first paint
+        // needs no script (index.html), they no longer hold it up; once they held the entry's own files back (the
+        // playlists area named ten files with the entry's: Lighthouse mobile 73 against 84 on its page,
+        // docs/performance.md), listed after the entry's they come after them.
         const own: string[] = [];
         const walkOwn = (file: string) => {
           if (initial.has(file) || own.includes(file) || !byFile.has(file)) return;

@@ -210,12 +210,12 @@ function formQuery(params: [string, string][]): string {
 }
 
 /**
- * The API answers a signed-in reader's screen renders its first content from, as the web client asks for them (the
- * same path and query string, byte for byte): the server writes them into that page (packages/server/src/routes/
- * web.ts) and the client takes them instead of asking (packages/web/src/api/boot.ts). Issue 21, "Mobile Lighthouse":
- * each screen's largest paint waited for one more round trip after the app had started. Only the addresses as a
- * screen opens by default (the home, a playlist, a search with its words alone, the catalog unfiltered); any other
- * asks as before.
+ * The API answers a signed-in reader's screen renders its first content from, as the web client asks for them (the same
+ * path and query string, byte for byte): the server writes them into that page (packages/server/src/routes/ web.ts) and
+ * the client takes them instead of asking (packages/web/src/api/boot.ts). Without it (docs/decisions.md "Each screen's
+ * first answers in its page, its chunks named with it, renders in slices") each screen's largest paint waited for one
+ * more round trip after the app had started. Only the addresses as a screen opens by default (the home, a playlist, a
+ * search with its words alone, the catalog unfiltered); any other asks as before.
  */
 export function firstScreenRequests(pathname: string, query: PageQuery): string[] {
   const only = (...names: string[]) => [...query.keys()].every((k) => names.includes(k));

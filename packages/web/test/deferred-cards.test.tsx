@@ -1,9 +1,10 @@
 /**
- * The home's sections and the catalog's cards are rendered after the task their answer arrived in, in a deferred
- * render that React slices (issue 21, "Mobile Lighthouse": a query's answer re-renders synchronously, and a screen of
- * cards rendered at once was a long task on a phone). Shown by giving the answer in a task of the test's own and
- * looking at the page in the very next task, queued before the answer was given: the skeleton is still there, and
- * the cards come after. Without the deferral they are on the page in the answer's own task.
+ * The home's sections and the catalog's cards are rendered after the task their answer arrived in, in a deferred render
+ * that React slices (docs/decisions.md "Each screen's first answers in its page, its chunks named with it, renders in
+ * slices": a query's answer re-renders synchronously, and a screen of cards rendered at once was a long task on a
+ * phone). Shown by giving the answer in a task of the test's own and looking at the page in the very next task, queued
+ * before the answer was given: the skeleton is still there, and the cards come after. Without the deferral they are on
+ * the page in the answer's own task.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';

@@ -1,8 +1,9 @@
 /**
- * The answers a screen's first content is made of come with the page (issue 21, "Mobile Lighthouse"; the server
- * writes them, packages/server/src/routes/web.ts, keyed by core's firstScreenRequests): the home, the catalog and a
- * search render from them without asking. And the addresses core names are exactly the ones these screens ask for
- * without them, so the server's keys cannot drift from the client's requests unseen.
+ * The answers a screen's first content is made of come with the page (docs/decisions.md "Each screen's first answers in
+ * its page, its chunks named with it, renders in slices"; the server writes them, packages/server/src/routes/web.ts,
+ * keyed by core's firstScreenRequests): the home, the catalog and a search render from them without asking. And the
+ * addresses core names are exactly the ones these screens ask for without them, so the server's keys cannot drift from
+ * the client's requests unseen.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';

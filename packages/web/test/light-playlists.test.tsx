@@ -1,7 +1,8 @@
 /**
- * Issue 21: a signed-in page with title cards reads the light playlist list (names and counts), the queue's
- * addresses, and which playlists hold the titles on screen (one call for all the cards), never the whole list of
- * every playlist's items (51 playlists of 100 items were a megabyte on every page).
+ * docs/decisions.md "Playlists and the home: no keyboard trap, one title one row, the light playlist list": a signed-in
+ * page with title cards reads the light playlist list (names and counts), the queue's addresses, and which playlists
+ * hold the titles on screen (one call for all the cards), never the whole list of every playlist's items (51 playlists
+ * of 100 items were a megabyte on every page).
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';

@@ -1,6 +1,6 @@
 /**
- * The app's first render gives the main thread back while it renders (src/app/renderApp.ts; issue 21, "Mobile
- * Lighthouse": the first render was one long task after the first paint, counted whole in Total Blocking Time). Shown
+ * The app's first render gives the main thread back while it renders (src/app/renderApp.ts; docs/decisions.md
+ * "Each screen's first answers in its page, its chunks named with it, renders in slices": the first render was one long task after the first paint, counted whole in Total Blocking Time). Shown
  * by a macrotask loop running beside the render: each component notes the loop's count as it renders; a render in one
  * task sees one count, a render in slices several. The control (plain `root.render`) is the way the app rendered
  * before, and must see one count, or the test could not fail.

@@ -122,7 +122,7 @@ export function readerAddressOf(pathname: string): { bookId: string; href: strin
 }
 
 /**
- * A reader address's early chapter request (issue 21, "Long chapters"; docs/decisions.md "A reader address asks for
+ * A reader address's early chapter request (docs/decisions.md "A reader address asks for
  * its chapter from the page itself"): the reader's own POST /nest/epub/block/ (reader.md §7: "The chapter can be
  * preloaded from the page"), sent as the page is parsed instead of once the app has started, routed and rendered.
  * The body is the web client's (api/reader.ts getBlockWith), the CSRF token the page's cookie as the client sends it;
@@ -162,7 +162,7 @@ export const EARLY_BLOCK_SCRIPT =
 export const EARLY_BLOCK_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(EARLY_BLOCK_SCRIPT).digest('base64')}'`;
 
 /**
- * The page's first data, in the page (issue 21, "Mobile Lighthouse"; docs/decisions.md "The first screen's data
+ * The page's first data, in the page (docs/decisions.md "The first screen's data
  * in the page"): for a request that carries a session cookie, the profile `/u/information_for_javascript` would
  * answer (null when the session has gone), so the app's first request is not made at all. Not a script the
  * browser runs. Nothing for a visitor without a session.
@@ -193,11 +193,12 @@ async function bootData(app: FastifyInstance, request: FastifyRequest, pathname:
 
 /**
  * The answers the screen's first content is rendered from (core's firstScreenRequests: the home's sections, the
- * catalog's first page, a search's first page), for a signed-in reader, keyed by the address the client asks them
- * at: it takes them from the page instead of asking (issue 21, "Mobile Lighthouse": the largest paint waited for
- * that round trip after the app had started). Each is asked of the app itself with the page request's cookies, so it
- * passes every check the browser's own request would (session, rights, the recently viewed cookie) and is the same
- * answer; only a 200 is written, anything else is left for the client to ask and handle as it always has.
+ * catalog's first page, a search's first page), for a signed-in reader, keyed by the address the client asks them at:
+ * it takes them from the page instead of asking (the largest paint waited for that round trip after the app had
+ * started: docs/decisions.md "Each screen's first answers in its page, its chunks named with it, renders in slices").
+ * Each is asked of the app itself with the page request's cookies, so it passes every check the browser's own request
+ * would (session, rights, the recently viewed cookie) and is the same answer; only a 200 is written, anything else is
+ * left for the client to ask and handle as it always has.
  */
 async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Promise<Record<string, unknown>> {
   const at = request.url.indexOf('?');

@@ -1,10 +1,11 @@
 /**
- * The attack suite's route table (issue 26): an entry for every route the real app registers, keyed "METHOD url" as
- * Fastify registered it (`lectern.routes`). route-table.test.ts fails when the app has a route this table lacks (or
- * the table one the app lacks), so a new route cannot escape the access matrix, the CSRF check, the fuzz and the
- * concurrent creations, which all read their routes from here. Beside the app's own routes: the scripted origin's
- * listener (SCRIPTED_ROUTE_TABLE), the web app's pages (WEB_PAGE_TABLE, router.tsx's addresses) and its build's
- * files (WEB_FILE_TABLE), each held to what registers or declares them by route-table.test.ts too.
+ * The attack suite's route table (docs/decisions.md "The permanent attack suite: what its table says where the spec is
+ * silent"): an entry for every route the real app registers, keyed "METHOD url" as Fastify registered it
+ * (`lectern.routes`). route-table.test.ts fails when the app has a route this table lacks (or the table one the app
+ * lacks), so a new route cannot escape the access matrix, the CSRF check, the fuzz and the concurrent creations, which
+ * all read their routes from here. Beside the app's own routes: the scripted origin's listener (SCRIPTED_ROUTE_TABLE),
+ * the web app's pages (WEB_PAGE_TABLE, router.tsx's addresses) and its build's files (WEB_FILE_TABLE), each held to
+ * what registers or declares them by route-table.test.ts too.
  *
  * access — who gets past the gate:
  *   public   anyone, signed in or not
@@ -224,7 +225,8 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   // 404 to everyone for a title that runs no scripts (the table's book; the world's scripted title is the victim's
   // frame, SCRIPTED_ROUTE_TABLE); scripted-frames.test.ts holds its gate
   'GET /api/v1/book/:bookId/scripted-frame/': { access: 'account', params: book, query: { path: 'three.xhtml' } },
-  // the reader's answer to a scripted title's scripts (issue 24): 404 here too; scripted-frames.test.ts holds the rest
+  // the reader's answer to a scripted title's scripts (docs/decisions.md "Scripted publications: an origin each, and
+  // the reader asked first"): 404 here too; scripted-frames.test.ts holds the rest
   'GET /api/v1/book/:bookId/scripts-consent/': { access: 'account', params: book },
   'PUT /api/v1/book/:bookId/scripts-consent/': { access: 'account', params: book, body: { allow: true } },
   'DELETE /api/v1/book/:bookId/scripts-consent/': { access: 'account', params: book },

@@ -1,11 +1,12 @@
 /**
- * Routes. The catalog (the landing page) is in the entry chunk; the title page, the reader, the login page and
- * the playlist area (/c/) are loaded on demand so the entry stays small (DESIGN.md budget: 120 KB gzip). The catalog
- * stays in the entry on purpose (issue 21, tried and measured by h4): the title cards' code it brings there is what
- * the home, the playlists and search render too; loaded with the catalog on demand, the bundler split it into
- * a dozen small chunks that every such page then asked for (31-36 files in a page's first burst instead of 17).
- * React Router's declarative mode is used on purpose: the data-router machinery (loaders, actions) costs some 17 KB gzip that this app,
- * which loads its data through react-query, does not need.
+ * Routes. The catalog (the landing page) is in the entry chunk; the title page, the reader, the login page and the
+ * playlist area (/c/) are loaded on demand so the entry stays small (DESIGN.md budget: 120 KB gzip). The catalog stays
+ * in the entry on purpose (tried and measured: docs/decisions.md "Each screen's first answers in its page, its chunks
+ * named with it, renders in slices"): the title cards' code it brings there is what the home, the playlists and search
+ * render too; loaded with the catalog on demand, the bundler split it into a dozen small chunks that every such page
+ * then asked for (31-36 files in a page's first burst instead of 17). React Router's declarative mode is used on
+ * purpose: the data-router machinery (loaders, actions) costs some 17 KB gzip that this app, which loads its data
+ * through react-query, does not need.
  */
 import { startTransition, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { isMediaFormat, paths, type BookDetail } from '@lectern/core';
@@ -51,8 +52,9 @@ function onDemand(load: () => Promise<{ default: ComponentType }>): ComponentTyp
       void pending.then((r) => {
         if (!live) return;
         if ('error' in r) setFailed(r);
-        // rendered in slices, as the app's first render is (renderApp.ts): a page's first render in one task was
-        // a long task of its own on a phone (issue 21)
+        // rendered in slices, as the app's first render is (renderApp.ts): a page's first render in one task was a long
+        // task of its own on a phone (decisions.md "Each screen's first answers in its page, its chunks named with it,
+        // renders in slices")
         else startTransition(() => setReady(true));
       });
       return () => {

@@ -152,7 +152,8 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
   const topics = useTopics();
   const publisher = usePublisher(slug, kind === 'publisher');
   // The cards are rendered in slices (a deferred render), not in the one task the answer arrived in: a query's
-  // answer re-renders synchronously, and a page of cards at once was a long task on a phone (issue 21).
+  // answer re-renders synchronously, and a page of cards at once was a long task on a phone
+  // (docs/decisions.md "Each screen's first answers in its page, its chunks named with it, renders in slices").
   // (with the filter they are for: another order's or format's cards are never shown, not even for one render)
   const current = useMemo(() => ({ filter, data: catalog.data }), [filter, catalog.data]);
   const deferred = useDeferredValue(current);
