@@ -91,6 +91,51 @@ async function wheelUntil(page: Page, heading: string, deltaY: number) {
     .toBe(heading);
 }
 
+/**
+ * How far below the top of the stack's view the words `highlight` begin (px), in the chapter headed `heading` (the
+ * chapters share their sentences), or null when it is not in the stack.
+ */
+async function wordsTop(page: Page, heading: string, highlight: string): Promise<number | null> {
+  return page.evaluate(([heading, words]) => {
+    const scroller = document.querySelector<HTMLElement>('.chapter-stack__scroller')!;
+    for (const f of Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-stack__frame'))) {
+      const doc = f.contentDocument;
+      if (!doc?.body || doc.querySelector('h1')?.textContent !== heading) continue;
+      const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent!.indexOf(words);
+        if (at < 0) continue;
+        const range = doc.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + 1);
+        return f.getBoundingClientRect().top + range.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
+      }
+    }
+    return null;
+  }, [heading, highlight] as const);
+}
+
+/** How far the top of the stack's view is below the second chapter's top (px; negative above it). */
+async function fromBoundary(page: Page): Promise<number> {
+  return page.evaluate((heading) => {
+    const scroller = document.querySelector<HTMLElement>('.chapter-stack__scroller')!;
+    const frames = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-stack__frame'));
+    const second = frames.find((f) => f.contentDocument?.querySelector('h1')?.textContent === heading);
+    return second ? scroller.scrollTop - second.offsetTop : NaN;
+  }, CONTINUOUS_HEADINGS[1]);
+}
+
+/** The positions the reader's browser saves, last first: their chapter and words (the Locator's highlight, its first 20 characters). */
+function savedPlaces(page: Page): { href: string; words: string }[] {
+  const saved: { href: string; words: string }[] = [];
+  page.on('response', (r) => {
+    if (!r.url().includes('/position/') || r.request().method() !== 'PUT' || !r.ok()) return;
+    const { locator } = r.request().postDataJSON() as { locator: { href: string; text?: { highlight?: string } } };
+    saved.unshift({ href: locator.href, words: (locator.text?.highlight ?? '').slice(0, 20) });
+  });
+  return saved;
+}
+
 async function chapterUrls(page: Page): Promise<string[]> {
   const chapters = (await (await page.request.get(`/api/v1/book/${bookId}/`)).json()).chapters as { web_url: string }[];
   return chapters.map((c) => c.web_url);
@@ -160,6 +205,50 @@ for (const viewport of [
       const back = await shown(page);
       expect(back.stack.slice(0, 2)).toEqual([CONTINUOUS_HEADINGS[0], CONTINUOUS_HEADINGS[1]]);
       expect(await seriousViolations(page)).toEqual([]);
+    });
+    it('a reload at a chapter boundary puts the same words at the top: near the end of the first chapter, at the start of the second', async () => {
+      const urls = await chapterUrls(page);
+      await page.goto(urls[0]!);
+      await expect.poll(async () => (await shown(page)).heading, { timeout: 15_000 }).toBe(CONTINUOUS_HEADINGS[0]);
+      await overStage(page);
+      const saved = savedPlaces(page);
+      await wheelUntil(page, CONTINUOUS_HEADINGS[1], 400);
+      // A screen's worth of the second chapter laid out below, so the stack can scroll past the boundary.
+      await expect.poll(async () => (await shown(page)).stack.slice(0, 2)).toEqual([CONTINUOUS_HEADINGS[0], CONTINUOUS_HEADINGS[1]]);
+
+      // The place 200 px above the boundary (in the first chapter's last screen), then 120 px into the second chapter.
+      for (const [href, heading, by] of [
+        ['text/reach-1.xhtml', CONTINUOUS_HEADINGS[0], -200],
+        ['text/reach-2.xhtml', CONTINUOUS_HEADINGS[1], 120],
+      ] as const) {
+        // (the wheel's scroll is animated: the place is where it ends)
+        await page.mouse.wheel(0, by - (await fromBoundary(page)));
+        await expect.poll(async () => Math.abs((await fromBoundary(page)) - by)).toBeLessThan(30);
+        expect((await shown(page)).heading).toBe(heading);
+        // the last place saved is the one at the top (the saves of the way there came before it)
+        let words = '';
+        await expect
+          .poll(
+            async () => {
+              const last = saved[0];
+              words = last?.href === href ? last.words : '';
+              const top = words ? await wordsTop(page, heading, words) : null;
+              return top !== null && top >= -4 && top < 40;
+            },
+            { timeout: 15_000 },
+          )
+          .toBe(true);
+        const before = (await wordsTop(page, heading, words))!;
+        await page.reload();
+        await expect.poll(async () => (await shown(page)).heading, { timeout: 15_000 }).toBe(heading);
+        // the neighbour across the boundary laid out, the words where they were (not a screen off)
+        await expect.poll(async () => (await shown(page)).stack.length, { timeout: 15_000 }).toBeGreaterThan(1);
+        await expect.poll(async () => Math.abs(((await wordsTop(page, heading, words)) ?? 1e6) - before), { timeout: 15_000 }).toBeLessThan(16);
+        await overStage(page);
+        // back to the boundary for the next place
+        const now = await shown(page);
+        if (now.heading === CONTINUOUS_HEADINGS[0]) await wheelUntil(page, CONTINUOUS_HEADINGS[1], 400);
+      }
     });
   });
 

@@ -91,6 +91,9 @@ describe('a stacked chapter sees its part of the stack as its own scroller', () 
     // the frame does not scroll: a glyph's top in it is its place in the chapter
     layout.show(rect({ top: 1308 }), 0);
     expect(scroller.scrollTop).toBe(3000 + 1300);
+    // a glyph in the chapter's last screen still goes to the top of the view (the next chapter below it)
+    layout.show(rect({ top: 2208 }), 0);
+    expect(scroller.scrollTop).toBe(3000 + 2200);
     layout.show(null, 100);
     expect(scroller.scrollTop).toBe(3000 + 1600);
     layout.show(null, 0);

@@ -87,6 +87,28 @@ export function ContinuousView(props: ContinuousViewProps) {
   const asked = useRef(new Set<string>());
   // Slots dropped above the view: their height comes off the scroll position in the commit that removes them.
   const shift = useRef(0);
+  // A place put in view (the reader's position on opening, a chapter chosen) is held until the reader moves: as the
+  // chapters around it come in and take their heights, it is put back at the top (docs/decisions.md
+  // "`scrolled-continuous` reads as one scroll": a reload at a chapter boundary comes back exact).
+  const pin = useRef<{ href: string; range: Range } | null>(null);
+  const pinAt = (href: string) => {
+    const range = lives.current.get(href)?.controller?.place() ?? null;
+    pin.current = range ? { href, range } : null;
+  };
+  /** The held place back at the top of the view (a chapter around it took its height); false when nothing is held. */
+  const repin = () => {
+    const held = pin.current;
+    if (!held) return false;
+    const controller = lives.current.get(held.href)?.controller;
+    if (!controller || !held.range.startContainer.isConnected) {
+      pin.current = null;
+      return false;
+    }
+    controller.reveal(held.range);
+    return true;
+  };
+  const repinRef = useRef(repin);
+  repinRef.current = repin;
 
   const boxes = () =>
     slotsRef.current.map((s) => {
@@ -155,7 +177,7 @@ export function ContinuousView(props: ContinuousViewProps) {
   planRef.current = plan;
 
   useLayoutEffect(() => {
-    if (shift.current && scrollerRef.current) scrollerRef.current.scrollTop += shift.current;
+    if (shift.current && scrollerRef.current && !repinRef.current()) scrollerRef.current.scrollTop += shift.current;
     shift.current = 0;
   }, [slots]);
 
@@ -170,6 +192,7 @@ export function ContinuousView(props: ContinuousViewProps) {
       loading.current = { before: null, after: null };
       current.current = routeHref;
       asked.current.clear();
+      pin.current = null;
       setLocked(null);
       setSlots([{ href: routeHref, load: p.load, initial: p.initial() }]);
       return;
@@ -180,13 +203,22 @@ export function ContinuousView(props: ContinuousViewProps) {
     if (!scrolledTo && current.current !== routeHref) {
       // chosen (a link, the contents) rather than scrolled to: brought to the top of the view
       current.current = routeHref;
-      if (controller) controller.goToInitial(p.initial());
+      if (controller) {
+        pin.current = null;
+        controller.goToInitial(p.initial());
+        pinAt(routeHref);
+      }
     }
     if (controller) {
       p.onReady(controller);
       p.callbacks.onProgress(controller.percentage(), controller.locator());
     }
   }, [routeHref]);
+
+  /** The reader moved (wheel, finger, key, the scrollbar): the view is theirs, a held place is let go. */
+  const letGo = useCallback(() => {
+    pin.current = null;
+  }, []);
 
   /** A slot's frame mounted: its document written, laid out once its stylesheets are in, then placed or fitted. */
   const attach = useCallback((slot: Slot, frame: HTMLIFrameElement) => {
@@ -220,6 +252,7 @@ export function ContinuousView(props: ContinuousViewProps) {
       if (!height || height === before) return;
       const above = frame.offsetTop + before <= scroller.scrollTop + 1 && slot.href !== current.current;
       frame.style.height = `${height}px`;
+      if (repinRef.current()) return;
       if (above) scroller.scrollTop += height - before;
     };
     const host: StackHost = { scroller, fit };
@@ -249,8 +282,12 @@ export function ContinuousView(props: ContinuousViewProps) {
       const controller = new FrameController(frame, now.prefs, slot.href, now.bookId, now.readerPath, callbacks, null, host);
       controller.rtl = source.rtl === true;
       live.controller = controller;
-      if (slot.initial) controller.goToInitial(slot.initial);
-      else controller.layOut();
+      if (slot.initial) {
+        controller.goToInitial(slot.initial);
+        pinAt(slot.href);
+      } else controller.layOut();
+      // The reader moving in this chapter lets go of a held place.
+      for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown'] as const) doc.addEventListener(type, letGo, { passive: true });
       // Images and late fonts change the text's height: the frame follows.
       observer = new (win as unknown as typeof window).ResizeObserver(() => fit());
       observer.observe(doc.body);
@@ -260,7 +297,7 @@ export function ContinuousView(props: ContinuousViewProps) {
       }
       planRef.current();
     });
-  }, []);
+  }, [letGo]);
   const attachRef = useRef(attach);
   attachRef.current = attach;
 
@@ -299,21 +336,24 @@ export function ContinuousView(props: ContinuousViewProps) {
       });
     };
     scroller.addEventListener('scroll', onScroll, { passive: true });
+    const moves = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+    for (const type of moves) scroller.addEventListener(type, letGo, { passive: true });
     const resized = new ResizeObserver(() => {
       // every frame laid out again at the new width, then the place put back in the one read
       const read = lives.current.get(current.current)?.controller;
       const place = read?.place() ?? null;
       for (const live of lives.current.values()) if (live.controller !== read) live.controller?.layOut();
       read?.layOut();
-      if (read && place) read.reveal(place);
+      if (!repinRef.current() && read && place) read.reveal(place);
     });
     resized.observe(scroller);
     return () => {
       scroller.removeEventListener('scroll', onScroll);
+      for (const type of moves) scroller.removeEventListener(type, letGo);
       resized.disconnect();
       cancelAnimationFrame(frame);
     };
-  }, []);
+  }, [letGo]);
 
   // Settings change in place, in every chapter of the stack; the place is kept in the one read.
   // (by value: the page hands a new object with the same settings on many renders)

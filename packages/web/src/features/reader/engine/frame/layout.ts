@@ -183,7 +183,10 @@ export class FrameLayout {
       if (seen) s.scrollLeft = lr ? Math.max(0, s.scrollLeft + seen.left - 8) : Math.min(0, s.scrollLeft + seen.right + 8 - s.clientWidth);
       else s.scrollLeft = scrollLeftForPercentage(pct, s.scrollWidth, s.clientWidth, lr);
     } else if (seen) {
-      s.scrollTop = Math.max(0, s.scrollTop + this.toView(seen.top) - 8);
+      const top = Math.max(0, s.scrollTop + this.toView(seen.top) - 8);
+      // (a stacked chapter's place goes to the top of the view even in its last screen: stack.ts showAt)
+      if (this.stack) this.stack.showAt(top);
+      else s.scrollTop = top;
     } else {
       s.scrollTop = scrollTopForPercentage(pct, s.scrollHeight, s.clientHeight);
     }

@@ -46,6 +46,15 @@ export class StackedScroller implements Scroller {
     this.host.scroller.scrollTop = this.offset + Math.min(Math.max(0, top), max);
   }
 
+  /**
+   * Scrolls the stack so that the view is `top` down the chapter, past the chapter's last screen too: a place restored
+   * near a chapter's end is at the top of the view, the next chapter below it (only the stack's own end stops it, and
+   * the stack's view puts the place back once the next chapter is laid out: ContinuousView's pin).
+   */
+  showAt(top: number): void {
+    this.host.scroller.scrollTop = this.offset + Math.max(0, top);
+  }
+
   /** A stacked chapter never scrolls sideways. */
   get scrollLeft(): number {
     return 0;
