@@ -72,7 +72,8 @@ export class AccountsService {
       is_content_creator: v.role === 'content-creator' ? 1 : 0,
       is_preview_creator: v.role === 'preview-creator' ? 1 : 0,
       created_at: now.toISOString(),
-      plan: input.plan ?? null,
+      // a subscriber is billed on a plan (null was priced as Basic but shown as none): Basic unless one is given
+      plan: input.plan ?? (status === 'subscriber' ? 'basic' : null),
     };
   }
 

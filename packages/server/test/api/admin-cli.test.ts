@@ -59,7 +59,7 @@ describe.each(ENGINES)('the console commands on %s', (engine) => {
     expect(ended.stdout.trim()).toBe('ivy@example.com: 0 sessions ended');
     const shown = await cli(['users:show', '--email', 'ivy@example.com'], env);
     expect(shown.stdout).toMatch(/^status expired$/m);
-    expect(shown.stdout).toMatch(/^roles content-creator$/m);
+    expect(shown.stdout).toMatch(/^roles content-creator, plan basic$/m);
     expect(shown.stdout).toMatch(/^0 sessions$/m);
     // without SMTP_URL the mail goes to the log, the link in it
     const reset = await cli(['users:send-reset', '--email', 'ivy@example.com'], env);

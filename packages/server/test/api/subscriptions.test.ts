@@ -60,6 +60,12 @@ describe.each(ENGINES)('subscriptions on %s', (engine) => {
     expect((await client.request('PUT', '/api/v2/admin/plans/pro/', { json: { name: 'x', price_cents: 1, currency: 'USD', period: 'month' } })).statusCode).toBe(403);
   });
 
+  it('an account made a subscriber without a plan is on Basic, as it is billed (the demo reader, users:create)', async () => {
+    const { client, user } = await reader('subscriber');
+    expect(user.plan).toBe('basic');
+    expect((await client.get(accountEntryPaths.subscription())).json()).toMatchObject({ status: 'subscriber', plan: 'basic' });
+  });
+
   it('answers promotion codes with every message of §5 the server gives', async () => {
     const visitor = new TestClient(t.lectern.app);
     const redeem = async (code: string, plan = 'pro') => (await visitor.get(`${accountEntryPaths.promotionRedeem()}?code=${encodeURIComponent(code)}&plan=${plan}`)).json();
