@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { NOTE_MAX_LENGTH, QUOTE_SHOWN_LENGTH } from './constants.ts';
+import { LOCATOR_LIMITS, type Locator } from './locator.ts';
 import { ANNOTATION_MESSAGES } from './messages.ts';
 
 // ---- constants (reader.md §9, and our own bounds) ----
@@ -278,6 +279,38 @@ export const pdfPageSelector = (page: number): AnnotationSelector => ({ type: 'F
 export function pdfPageOf(annotation: { selectors: readonly AnnotationSelector[] }): number | null {
   const s = annotation.selectors.find((x) => x.type === 'FragmentSelector');
   return s && s.type === 'FragmentSelector' ? Number(s.value.slice('page='.length)) : null;
+}
+
+/**
+ * An annotation's place as core's one Locator (docs/decisions.md "Annotations carry a Locator, derived on read"):
+ * derived from what the store keeps, so every annotation has one, whoever made it. `href` is its chapter;
+ * `progression` its start (the TextPositionSelector) over the chapter's text length, counted as the selectors count
+ * it (the reader's text index) — 0 when the caller does not have that length (the words then find the place, as a
+ * stored position's do); `text` is the quote (its start, to the Locator's bound) with the TextQuoteSelector's context
+ * around it (the context nearest the quote is kept).
+ */
+export function annotationLocator(
+  annotation: { chapter_href: string; quote: string; selectors: readonly AnnotationSelector[] },
+  chapterTextLength?: number,
+): Locator {
+  const href = annotation.chapter_href.split('#')[0]!;
+  let start: number | null = null;
+  let quote: { exact: string; prefix: string; suffix: string } | null = null;
+  for (const s of annotation.selectors) {
+    if (s.type === 'TextPositionSelector' && start === null) start = s.start;
+    if (s.type === 'TextQuoteSelector' && quote === null) quote = s;
+  }
+  const progression = start !== null && chapterTextLength && chapterTextLength > 0 ? Math.min(1, Math.max(0, start / chapterTextLength)) : 0;
+  const exact = quote?.exact || annotation.quote;
+  if (!exact) return { href, progression };
+  const text: NonNullable<Locator['text']> = {};
+  const before = (quote?.prefix ?? '').slice(-LOCATOR_LIMITS.context);
+  // what follows the highlight: the rest of a quote longer than the highlight, then the context after it
+  const after = (exact.slice(LOCATOR_LIMITS.highlight) + (quote?.suffix ?? '')).slice(0, LOCATOR_LIMITS.context);
+  if (before) text.before = before;
+  text.highlight = exact.slice(0, LOCATOR_LIMITS.highlight);
+  if (after) text.after = after;
+  return { href, progression, text };
 }
 
 const principalList = (action: AnnotationAction) =>

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   ANNOTATION_GROUPS,
+  annotationLocator,
+  type AnnotationSelector,
+  LOCATOR_LIMITS,
+  locatorSchema,
   ANNOTATION_MESSAGES,
   matchesEveryWord,
   permits,
@@ -78,5 +82,48 @@ describe('annotation rules', () => {
   it('measures the time a token has left', () => {
     const claims = { consumerKey: 'lectern', userId: 'u', issuedAt: '2026-01-01T00:00:00.000Z', ttl: 60 };
     expect(tokenTimeLeftMs(claims, Date.parse('2026-01-01T00:00:58.000Z'))).toBe(2_000);
+  });
+});
+
+describe('an annotation as a Locator (docs/decisions.md "Annotations carry a Locator, derived on read")', () => {
+  const base = {
+    chapter_href: 'OEBPS/ch2.xhtml',
+    quote: 'brown fox',
+    selectors: [
+      { type: 'TextPositionSelector', start: 250, end: 259 },
+      { type: 'TextQuoteSelector', exact: 'brown fox', prefix: 'The quick ', suffix: ' jumps over' },
+    ] as AnnotationSelector[],
+  };
+
+  it('is its chapter, its start over the chapter text, the quote with its context', () => {
+    const loc = annotationLocator(base, 1000);
+    expect(loc).toEqual({ href: 'OEBPS/ch2.xhtml', progression: 0.25, text: { before: 'The quick ', highlight: 'brown fox', after: ' jumps over' } });
+    expect(locatorSchema.parse(loc)).toEqual(loc);
+  });
+
+  it('has progression 0 without the chapter length or a position, and stays within 0 to 1', () => {
+    expect(annotationLocator(base).progression).toBe(0);
+    expect(annotationLocator(base, 0).progression).toBe(0);
+    expect(annotationLocator(base, 100).progression).toBe(1);
+    expect(annotationLocator({ ...base, selectors: base.selectors.slice(1) }, 1000).progression).toBe(0);
+  });
+
+  it("is cut to the Locator's bounds: the context nearest the quote, the rest of a long quote after the highlight", () => {
+    const exact = 'x'.repeat(LOCATOR_LIMITS.highlight) + 'TAIL';
+    const loc = annotationLocator(
+      { chapter_href: 'c.xhtml', quote: exact, selectors: [{ type: 'TextQuoteSelector', exact, prefix: `${'p'.repeat(200)}NEAR`, suffix: `next${'s'.repeat(200)}` }] },
+      10,
+    );
+    expect(loc.text?.highlight).toBe('x'.repeat(LOCATOR_LIMITS.highlight));
+    expect(loc.text?.before).toHaveLength(LOCATOR_LIMITS.context);
+    expect(loc.text?.before?.endsWith('NEAR')).toBe(true);
+    expect(loc.text?.after?.startsWith('TAILnext')).toBe(true);
+    expect(loc.text?.after).toHaveLength(LOCATOR_LIMITS.context);
+    expect(() => locatorSchema.parse(loc)).not.toThrow();
+  });
+
+  it("takes the stored quote when there is no quote selector (an Annotator client's), and no words when there is none", () => {
+    expect(annotationLocator({ chapter_href: 'c.xhtml#frag', quote: 'words', selectors: [] })).toEqual({ href: 'c.xhtml', progression: 0, text: { highlight: 'words' } });
+    expect(annotationLocator({ chapter_href: 'c.xhtml', quote: '', selectors: [] })).toEqual({ href: 'c.xhtml', progression: 0 });
   });
 });

@@ -24,6 +24,7 @@ import { useSession } from '../../shared/useSession.ts';
 import { rememberViewed } from '../../shared/recentlyViewed.ts';
 import { AnnotationLayer } from './annotations/AnnotationLayer.tsx';
 import { NotesPanel } from './annotations/NotesPanel.tsx';
+import { useAnnotationGoTo, type TargetState } from './annotations/useAnnotationGoTo.ts';
 import { useChapterAnnotations } from './annotations/useChapterAnnotations.ts';
 import { frameSurface, pdfSurface } from './annotations/surface.ts';
 import type { FrameController } from './engine/frameController.ts';
@@ -61,7 +62,8 @@ import { useTocNavigation } from './useTocNavigation.ts';
 import { prefsForBook } from './bookFlow.ts';
 import './ReaderPage.css';
 
-interface NavState {
+/** `target`: open the chapter at this place (an annotation chosen in the notes panel), as a stored position is. */
+interface NavState extends TargetState {
   /** Paging back from the next chapter: open this one at its end (reader.md §4). */
   comingBack?: boolean;
 }
@@ -128,19 +130,22 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     if (opened) rememberViewed(bookId, 'reader');
   }, [bookId, opened]);
 
-  const comingBack = !nav.isAhead && (location.state as NavState | null)?.comingBack === true;
-  // "Coming back" opens the chapter at its end once: the history entry forgets it (the router's state is kept in
-  // memory for this visit), so a reload or a return to the entry opens the chapter where the reader was, not at its
-  // end again.
+  const navState = nav.isAhead ? null : (location.state as NavState | null);
+  const comingBack = navState?.comingBack === true;
+  const target = navState?.target ?? null;
+  // "Coming back" (or a target) opens the chapter at its end (or there) once: the history entry forgets it (the
+  // router's state is kept in memory for this visit), so a reload or a return to the entry opens the chapter where
+  // the reader was, not at its end again.
   useEffect(() => {
     const entry = window.history.state as { usr?: unknown } | null;
-    if (comingBack && entry && typeof entry === 'object' && entry.usr) window.history.replaceState({ ...entry, usr: null }, '');
-  }, [comingBack, href]);
+    if ((comingBack || target) && entry && typeof entry === 'object' && entry.usr) window.history.replaceState({ ...entry, usr: null }, '');
+  }, [comingBack, target, href]);
   const session = useReadingSession({
     bookId,
     href,
     hash,
     comingBack,
+    target,
     item,
     userId,
     prefs: shown,
@@ -210,18 +215,16 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
     prefetch: !!profile,
     revealRef,
   });
-  const { reveal: revealAnnotation } = annotations;
-  const { closeNotes } = panels;
-  const goToAnnotation = useCallback(
-    (a: { id: string; chapter_href: string }) => {
-      closeNotes();
-      if (revealAnnotation(a.id)) return;
-      // Another chapter: opened, and the note brought into view once drawn there.
-      revealRef.current = a.id;
-      void navigate(readerPath(a.chapter_href));
-    },
-    [closeNotes, revealAnnotation, navigate, readerPath],
-  );
+  // An annotation is gone to by its Locator, as a stored position is (useAnnotationGoTo).
+  const goToAnnotation = useAnnotationGoTo({
+    frame: load?.kind === 'pdf' ? null : frame,
+    pdf: load?.kind === 'pdf',
+    locate: annotations.locate,
+    reveal: annotations.reveal,
+    revealRef,
+    readerPath,
+    before: panels.closeNotes,
+  });
   const orphanIds = useMemo(() => new Set(annotations.orphans.map((o) => o.id)), [annotations.orphans]);
 
   // Read aloud (docs/decisions.md "Read aloud"): media overlays, else the browser's voice; at a chapter's end, on to the next one.

@@ -21,6 +21,8 @@ export interface ReadingSessionInput {
   hash: string;
   /** Paging back from the next chapter: open this one at its end. */
   comingBack: boolean;
+  /** A place to open the chapter at (an annotation's Locator), ahead of everything else. */
+  target?: Locator | null;
   item: ArchiveItem | null;
   userId: string | null;
   prefs: ReaderPreferences;
@@ -29,7 +31,7 @@ export interface ReadingSessionInput {
   focusChapterOnReady: RefObject<boolean>;
 }
 
-export function useReadingSession({ bookId, href, hash, comingBack, item, userId, prefs, layoutKey, focusChapterOnReady }: ReadingSessionInput) {
+export function useReadingSession({ bookId, href, hash, comingBack, target = null, item, userId, prefs, layoutKey, focusChapterOnReady }: ReadingSessionInput) {
   const tracker = useUsage(userId);
   // The account's copy of the position, kept up to date while reading (useServerPosition.ts).
   const serverUp = useServerPositionUp(bookId, userId);
@@ -125,12 +127,13 @@ export function useReadingSession({ bookId, href, hash, comingBack, item, userId
   const initial = useCallback(
     () =>
       resolveInitialPosition({
+        target: target?.href === (item?.chapter_href ?? href) ? target : null,
         hash,
         comingBack,
         stored: positions.get(bookId, item?.chapter_href ?? href),
         topPercentage: item?.top_percentage ?? 0,
       }),
-    [hash, comingBack, positions, bookId, href, item?.chapter_href, item?.top_percentage],
+    [target, hash, comingBack, positions, bookId, href, item?.chapter_href, item?.top_percentage],
   );
 
   // A new hash on the same chapter (a TOC entry with an anchor) scrolls there.

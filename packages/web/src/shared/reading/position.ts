@@ -17,14 +17,17 @@ export type InitialPosition =
 
 /**
  * reader.md §4 "Initial position priority": 1. target anchor or URL hash, 2. end of chapter when coming back (from
- * the next chapter, paging backwards), 3. stored position, 4. top_percentage of the block answer.
+ * the next chapter, paging backwards), 3. stored position, 4. top_percentage of the block answer. A target Locator
+ * (an annotation chosen in the notes panel) is a target of priority 1, taken the way a stored position is.
  */
 export function resolveInitialPosition(input: {
+  target?: Locator | null;
   hash?: string | null;
   comingBack?: boolean;
   stored?: Locator | null;
   topPercentage?: number | null;
 }): InitialPosition {
+  if (input.target && Number.isFinite(input.target.progression)) return { kind: 'stored', locator: input.target };
   const id = (input.hash ?? '').replace(/^#/, '');
   if (id) {
     let decoded = id;

@@ -6,13 +6,14 @@
  * In a browser that cannot annotate (selection.ts annotatorSupported) none of it runs: the reader is told so once,
  * with §8's "Sorry your current browser does not support the Annotator".
  */
-import { ANNOTATION_MESSAGES, ANNOTATION_TIMING, annotationPaths, type Annotation, type SharingChoices } from '@lectern/core';
+import { ANNOTATION_MESSAGES, ANNOTATION_TIMING, annotationLocator, annotationPaths, type Annotation, type Locator, type SharingChoices } from '@lectern/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { track } from '../../../shared/analytics.ts';
 import type { RangeDescription } from './anchoring.ts';
 import { drawAnnotations, redrawAnnotation } from './drawing.ts';
+import { indexText } from '../engine/textMarks.ts';
 import { Highlighter } from './highlighter.ts';
 import { annotatorSupported, boxOnPage, watchSelection, type Box, type PendingSelection } from './selection.ts';
 import { annotationToken, chapterAnnotations, changeDraft, deleteAnnotation, failureNotice, newDraft, saveChange, saveNew, type NoteFields, type StoreAction } from './store.ts';
@@ -239,6 +240,18 @@ export function useChapterAnnotations(opts: {
     [surface, annotations, revealRef],
   );
 
+  /**
+   * An annotation's Locator (core annotationLocator): its progression counted over this chapter's text, as its
+   * selectors were, when it is of the chapter on show; for another chapter the words alone find the place.
+   */
+  const locate = useCallback(
+    (a: Annotation): Locator => {
+      const root = surface && a.chapter_href === href && surface.keyOf(a) === '' ? surface.root('') : null;
+      return annotationLocator(a, root ? indexText(root).text.length : undefined);
+    },
+    [surface, href],
+  );
+
   const viewed = viewing ? (annotations.find((a) => a.id === viewing.id) ?? null) : null;
-  return { annotations, orphans, reveal, selection, clearSelection, viewing: viewed && viewing ? { annotation: viewed, box: viewing.box } : null, closeViewer, create, update, remove, notice, dismissNotice: () => setNotice(null) };
+  return { annotations, orphans, reveal, locate, selection, clearSelection, viewing: viewed && viewing ? { annotation: viewed, box: viewing.box } : null, closeViewer, create, update, remove, notice, dismissNotice: () => setNotice(null) };
 }

@@ -236,6 +236,11 @@ export class FrameController {
     return this.position.goToAnchor(id);
   }
 
+  /** To a place in this chapter (an annotation's), the way a stored position is opened; it becomes the position. */
+  goToLocator(locator: Locator) {
+    this.position.goToInitial({ kind: 'stored', locator });
+  }
+
   /** The words of a Locator found again: the snippet nearest its progression, or null. */
   findLocator(locator: Locator): Range | null {
     return findLocator(this.doc, locator);
