@@ -24,8 +24,9 @@
  *             which is asked first; also /healthz on the idle server between rounds.
  *   --against 'NAME=value,...'  (with --mix) a second server with that environment on the same library (e.g.
  *             HEAVY_REQUESTS=1000: searches without the gate), rounds alternating between the two, and the ratios.
- *   --reuse   keep the generated databases in /tmp/lectern-scale (SQLite files; PostgreSQL databases
- *             lectern_scale_<size>) and use them again when present: generating 100,000 titles takes minutes.
+ *   --reuse   keep the generated databases in /tmp/lectern-scale (SCALE_DIR=dir in the env: there instead; SQLite
+ *             files; PostgreSQL databases lectern_scale_<size>) and use them again when present.
+ *   --generate-only  make the libraries (kept as --reuse keeps them) and measure nothing.
  *
  * PostgreSQL at 127.0.0.1:5432 as user postgres (trust), as the tests use it; PGADMIN_URL overrides.
  */
@@ -52,6 +53,7 @@ const { values } = parseArgs({
     reuse: { type: 'boolean', default: false },
     mix: { type: 'boolean', default: false },
     against: { type: 'string' },
+    'generate-only': { type: 'boolean', default: false },
   },
 });
 const sizes = values.sizes.split(',').map(Number);
@@ -61,7 +63,7 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 if (rounds < 5) console.warn('fewer than 5 rounds: the figures are not for docs/performance.md');
 const root = path.resolve(import.meta.dirname, '..');
-const keep = '/tmp/lectern-scale';
+const keep = process.env.SCALE_DIR ?? '/tmp/lectern-scale';
 fs.mkdirSync(keep, { recursive: true });
 const adminUrl = process.env.PGADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BUDGET = { p99Ms: 50, searchP99Ms: 150, costRatio: 3, eventLoopMs: 20 };
@@ -493,6 +495,10 @@ async function mixed(engine: string, size: number): Promise<void> {
   }
 }
 
+if (values['generate-only']) {
+  for (const engine of engines) for (const size of sizes) await prepare(engine, size);
+  process.exit(0);
+}
 if (values.mix) {
   for (const engine of engines) for (const size of sizes) await mixed(engine, size);
   process.exit(0);
