@@ -29,6 +29,7 @@ import { chapterAccess, hasLiveSubscription, type Viewer } from '../policies/rea
 import type { CatalogRepository, TitleExtras, TitleSortRow } from '../repositories/catalog.ts';
 import type { Candidate, SearchKind, SearchRepository } from '../repositories/search.ts';
 import type { CatalogService } from './catalog.ts';
+import { ReadCache } from '../util/cache.ts';
 import { cueSecondOf, fieldSnippet, isEmptyQuery, metadataScore, type ParsedQuery, parseQuery, passagesOf, snippetOf } from '../util/search-text.ts';
 
 /**
@@ -88,10 +89,28 @@ const pageOf = (p: { media_type: string; passage_no: number }) => (p.media_type 
 /** A video or audio part's passages are its transcript's: its hits open at the second the words are said. */
 const isMediaPart = (p: { media_type: string }) => p.media_type.startsWith('video/') || p.media_type.startsWith('audio/');
 
+/**
+ * A part of a match set is the same for every reader (passages are chosen for the reader after it): the same query's
+ * part is kept this long, and shared by the searches asking for it at once (single flight). A second, as every server
+ * is current on the others' changes within a second (docs/decisions.md "Several servers: current on all within a
+ * second"); a change made in this process, or a new edition announced by another, moves the catalog's count
+ * (`titlesAdded`), which is in the key, so it shows at once.
+ */
+const PART_CACHE_MS = 1_000;
+const PART_CACHE_ENTRIES = 500;
+const PART_CACHE_BYTES = 16 * 1024 * 1024;
+
+type Part = { list: SearchWork[]; facetRows: TitleSortRow[]; names: TitleExtras; next: number | null; nextScale: number; whole: number };
+
+/** What a part holds, roughly: the rows are the catalog's own (kept by id there), the part adds lists and maps. */
+const partBytes = (p: Part) => 1024 + 200 * (p.list.length + p.facetRows.length) + 100 * (p.names.authors.size + p.names.topics.size + p.names.publishers.size);
+
 /** How many topics and publishers a facet lists (the most frequent first). */
 const FACET_VALUES_SHOWN = 20;
 
 export class SearchService {
+  private readonly parts = new ReadCache<string, Part>(PART_CACHE_ENTRIES, PART_CACHE_MS, { maxBytes: PART_CACHE_BYTES, sizeOf: partBytes });
+
   constructor(
     private readonly index: SearchRepository,
     private readonly catalog: CatalogRepository,
@@ -231,11 +250,13 @@ export class SearchService {
    * kinds the first part saw whole and without their works. A part ends at a title's first row (a title's rows are
    * one range of ids), so every title is in exactly one part.
    */
-  private async part(
-    q: ParsedQuery,
-    at: Cursor,
-    query: CatalogSearchQuery,
-  ): Promise<{ list: SearchWork[]; facetRows: TitleSortRow[]; names: TitleExtras; next: number | null; nextScale: number; whole: number }> {
+  private part(q: ParsedQuery, at: Cursor, query: CatalogSearchQuery): Promise<Part> {
+    // everything the part is made from (the reader is not: see PART_CACHE_MS)
+    const key = JSON.stringify([this.catalog.titlesAdded, q, at.before, at.scale, at.whole, query.format, query.topic, query.publisher, query.language, query.sort]);
+    return this.parts.getOrLoad(key, () => this.walkPart(q, at, query));
+  }
+
+  private async walkPart(q: ParsedQuery, at: Cursor, query: CatalogSearchQuery): Promise<Part> {
     const narrow = q.phrases.length > 0 || q.words.length > 1;
     const windows = (scale: number) => ({ names: WINDOWS.names * scale, titles: WINDOWS.titles * scale, passages: (narrow ? NARROW_PASSAGE_WINDOW : WINDOWS.passages) * scale });
     const first = at.before === null;
