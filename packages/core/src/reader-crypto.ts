@@ -249,6 +249,9 @@ function encryptWords(words: Uint32Array, k: Uint32Array): void {
   const end4 = n - (n & 3);
   let z = v[n]!;
   let y: number;
+  // The word about to change, read once: each step reads its neighbour, which is the next step's own word (not yet
+  // changed), so the unrolled loop reads each word once instead of twice.
+  let x: number;
   let sum = 0;
   for (let q = Math.floor(6 + 52 / length); q > 0; --q) {
     sum = (sum + DELTA) | 0;
@@ -260,15 +263,16 @@ function encryptWords(words: Uint32Array, k: Uint32Array): void {
     const a2 = e === 0 ? k2 : e === 1 ? k3 : e === 2 ? k0 : k1;
     const a3 = e === 0 ? k3 : e === 1 ? k2 : e === 2 ? k1 : k0;
     let p = 0;
+    x = v[0]!;
     for (; p < end4; p += 4) {
       y = v[p + 1]!;
-      z = v[p] = (v[p]! + ((((z >>> 5) ^ (y << 2)) + ((y >>> 3) ^ (z << 4))) ^ ((sum ^ y) + (a0 ^ z)))) | 0;
-      y = v[p + 2]!;
-      z = v[p + 1] = (v[p + 1]! + ((((z >>> 5) ^ (y << 2)) + ((y >>> 3) ^ (z << 4))) ^ ((sum ^ y) + (a1 ^ z)))) | 0;
+      z = v[p] = (x + ((((z >>> 5) ^ (y << 2)) + ((y >>> 3) ^ (z << 4))) ^ ((sum ^ y) + (a0 ^ z)))) | 0;
+      x = v[p + 2]!;
+      z = v[p + 1] = (y + ((((z >>> 5) ^ (x << 2)) + ((x >>> 3) ^ (z << 4))) ^ ((sum ^ x) + (a1 ^ z)))) | 0;
       y = v[p + 3]!;
-      z = v[p + 2] = (v[p + 2]! + ((((z >>> 5) ^ (y << 2)) + ((y >>> 3) ^ (z << 4))) ^ ((sum ^ y) + (a2 ^ z)))) | 0;
-      y = v[p + 4]!;
-      z = v[p + 3] = (v[p + 3]! + ((((z >>> 5) ^ (y << 2)) + ((y >>> 3) ^ (z << 4))) ^ ((sum ^ y) + (a3 ^ z)))) | 0;
+      z = v[p + 2] = (x + ((((z >>> 5) ^ (y << 2)) + ((y >>> 3) ^ (z << 4))) ^ ((sum ^ y) + (a2 ^ z)))) | 0;
+      x = v[p + 4]!;
+      z = v[p + 3] = (y + ((((z >>> 5) ^ (x << 2)) + ((x >>> 3) ^ (z << 4))) ^ ((sum ^ x) + (a3 ^ z)))) | 0;
     }
     for (; p <= n; ++p) {
       y = v[p === n ? 0 : p + 1]!;

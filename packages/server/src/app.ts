@@ -234,7 +234,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const serverChanges = new ServerChanges(new ServerChangesRepository(db.kysely));
   const collectionsRepo = new CollectionsRepository(db.kysely);
   const resolver = new ContentResolver(catalogRepo, catalogCache);
-  const progressRepo = new ProgressRepository(db.kysely);
+  const progressRepo = new ProgressRepository(db.kysely, db.syncGet);
   const positionsRepo = new PositionsRepository(db.kysely);
   const accountEntry = new AccountEntryRepository(db.kysely);
   const mediaRepo = new MediaRepository(db.kysely);

@@ -34,8 +34,20 @@ export interface Db {
   reads: Kysely<Database>;
   /** SQLite's reader threads under `reads`, when there are any (their load, for tests and benches) */
   readers: ReaderPool | null;
+  /** SQLite only (else null): one-row reads run at once on the main connection ({@link SyncGet}) */
+  syncGet: SyncGet | null;
   close(): Promise<void>;
 }
+
+/**
+ * A one-row read run at once on SQLite's main connection, for the hottest request's one statement (the reader's
+ * furthest position, ProgressRepository.chapterTop): better-sqlite3 is synchronous, and kysely's way to it (the
+ * connection's lock, the query's compilation steps, the result plugin, two promises) cost more than the statement.
+ * `null` while a transaction is open on the connection (kysely holds it across awaits; a read there would see that
+ * transaction's uncommitted writes): the caller then goes through kysely, which waits for it as before. Outside a
+ * transaction the statement is an autocommit read of what is committed, as through kysely.
+ */
+export type SyncGet = <Row>(sql: string, parameters: readonly unknown[]) => { row: Row | undefined } | null;
 
 export function openDatabase(opts: {
   databaseUrl: string | null;
@@ -56,7 +68,7 @@ export function openDatabase(opts: {
     pool.on('connect', (client) => client.on('error', (err) => opts.onIdleError?.(err)));
     pool.on('error', () => {});
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, engine: 'postgres', reads: kysely, readers: null, close: () => kysely.destroy() };
+    return { kysely, engine: 'postgres', reads: kysely, readers: null, syncGet: null, close: () => kysely.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const fileName = path.join(opts.dataDir, 'lectern.sqlite');
@@ -65,7 +77,11 @@ export function openDatabase(opts: {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }), plugins: [new YieldPlugin()] });
+  const cached = withStatementCache(file);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }), plugins: [new YieldPlugin()] });
+  // the statement is kysely's cached one: `get` leaves its modes (pluck, raw) as they are
+  const syncGet: SyncGet = <Row>(sql: string, parameters: readonly unknown[]) =>
+    file.inTransaction ? null : { row: cached.prepare(sql).get(parameters) as Row | undefined };
   // the threads start at their first query, after this connection has made the file WAL and migrated it
   const readers = opts.sqliteReaders ? new ReaderPool(fileName, opts.sqliteReaders) : null;
   const reads = readers ? readerKysely(readers) : kysely;
@@ -74,6 +90,7 @@ export function openDatabase(opts: {
     engine: 'sqlite',
     reads,
     readers,
+    syncGet,
     close: async () => {
       if (reads !== kysely) await reads.destroy();
       await kysely.destroy();

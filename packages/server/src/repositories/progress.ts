@@ -5,6 +5,7 @@
 import { type ChapterReading, titleProgress } from '@lectern/core';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Insertable } from 'kysely';
+import type { SyncGet } from '../db/database.ts';
 import type { Database, Flag, UsageEventsTable } from '../db/schema.ts';
 import type { PositionChapter } from './positions.ts';
 import { ReadingSummaryRepository } from './reading-summary.ts';
@@ -12,7 +13,11 @@ import { ReadingSummaryRepository } from './reading-summary.ts';
 export type NewUsageEvent = Insertable<UsageEventsTable>;
 
 export class ProgressRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `syncGet`: SQLite's main connection, for chapterTop's read at once (db/database.ts); absent in a transaction's repository and on PostgreSQL */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly syncGet: SyncGet | null = null,
+  ) {}
 
   /** Each chapter's text length and the user's furthest position in it, per title (the inputs of core's titleProgress). */
   async chapterReadings(userId: number, titleIds: number[]): Promise<Map<number, ChapterReading[]>> {
@@ -138,7 +143,7 @@ export class ProgressRepository {
     });
   }
 
-  async chapterTop(userId: number, titleId: number, fullPath: string): Promise<number> {
+  chapterTop(userId: number, titleId: number, fullPath: string): number | Promise<number> {
     // Built and compiled once: that cost three times what running it does, on every chapter a reader opens (the
     // block request, bench/http.ts). The SQL text depends only on the query's shape; the values go in order.
     this.chapterTopSql ??= this.db
@@ -149,8 +154,13 @@ export class ProgressRepository {
       .where('chapters.title_id', '=', 0)
       .where('chapters.full_path', '=', '')
       .compile().sql;
-    const { rows } = await this.db.executeQuery<{ top_percentage: number }>(CompiledQuery.raw(this.chapterTopSql, [userId, titleId, fullPath]));
-    return Number(rows[0]?.top_percentage ?? 0);
+    const parameters = [userId, titleId, fullPath];
+    // On SQLite, outside a transaction, read at once: no promise for the block request to wait on.
+    const now = this.syncGet?.<{ top_percentage: number }>(this.chapterTopSql, parameters);
+    if (now) return Number(now.row?.top_percentage ?? 0);
+    return this.db
+      .executeQuery<{ top_percentage: number }>(CompiledQuery.raw(this.chapterTopSql, parameters))
+      .then(({ rows }) => Number(rows[0]?.top_percentage ?? 0));
   }
 
   private chapterTopSql: string | undefined;

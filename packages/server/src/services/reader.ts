@@ -135,7 +135,9 @@ export class ReaderService {
         if (found.kind !== 'chapter') throw badRequest(`${href} is not a chapter of this book.`, { hrefs: [`${href} is not a chapter of this book.`] });
         c = found.chapter;
       }
-      const top = user ? await this.progress.chapterTop(user.id, title.id, c.full_path) : 0;
+      // read at once where it can be (SQLite outside a transaction): an await is a turn of the microtask queue
+      let top = user ? this.progress.chapterTop(user.id, title.id, c.full_path) : 0;
+      if (typeof top !== 'number') top = await top;
       // Anonymous readers of samples have no key: they get the chapter as it is.
       const encrypted = user !== null && c.content_type !== 'application/pdf';
       const shared = sharedItemOf(title, c, href, encrypted);

@@ -90,4 +90,17 @@ describe('gzipText: the same gzip, written from parts, the base64 made from the 
     gzipText([{ base64Of: randomBytes(50_000) }]);
     expect(packed.equals(copy)).toBe(true);
   });
+
+  it('gives each of many chapter-sized answers bytes of its own (small answers share slabs, none overlap)', () => {
+    // Small answers are copied into a shared slab, one after another: forty of them fill several slabs.
+    const answers = Array.from({ length: 40 }, (_, i) => {
+      const bytes = randomBytes(3_000 + 997 * (i % 9));
+      const packed = gzipText(['["', { base64Of: bytes }, '"]']);
+      return { packed, copy: Buffer.from(packed), text: Buffer.from(`["${bytes.toString('base64')}"]`) };
+    });
+    for (const { packed, copy, text } of answers) {
+      expect(packed.equals(copy)).toBe(true);
+      expect(gunzipSync(packed).equals(text)).toBe(true);
+    }
+  });
 });
