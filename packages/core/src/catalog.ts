@@ -3,20 +3,24 @@
  * the catalog list's sort options, and how a reading time reads on the title page.
  */
 
+import { foldText } from './text-fold.ts';
+
 /** The catalog list's orders: by title (ignoring case and a leading The, A or An), newest first, by first author. */
 export const CATALOG_SORTS = ['title', 'recent', 'author'] as const;
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 
 /**
- * Folds case and accents, and drops punctuation: "Moby-Dick" and "moby dick" compare equal. The key names are
- * sorted and looked up by (titles' sort_title, the suggestions' name_key).
+ * A name's key: foldText (core/text-fold.ts: compatibility forms to plain letters, accents off, kana keep their
+ * voicing, lower case) with everything but letters, digits and the marks the fold keeps turned into single spaces:
+ * "Moby-Dick" and "moby dick" compare equal, and だんご stays だんご. The key names are sorted and looked up by (titles'
+ * sort_title and sort_author, the listings' sort keys, work_key, the name_key of authors, topics and publishers).
+ * Keys are stored: a change to this rule needs a migration that makes them again with a frozen copy (0050), and the
+ * copy is held to this rule by server/test/api/migrate-name-keys.test.ts (docs/decisions.md "Text folding: one rule
+ * in core").
  */
 export function nameKey(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+  return foldText(text)
+    .replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ')
     .trim();
 }
 

@@ -47,6 +47,7 @@ import * as m0046 from './migrations/0046_reading_months.ts';
 import * as m0047 from './migrations/0047_server_changes.ts';
 import * as m0048 from './migrations/0048_import_jobs.ts';
 import * as m0049 from './migrations/0049_import_job_unavailable.ts';
+import * as m0050 from './migrations/0050_name_keys.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
@@ -94,6 +95,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0047_server_changes': m0047,
   '0048_import_jobs': m0048,
   '0049_import_job_unavailable': m0049,
+  '0050_name_keys': m0050,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
