@@ -296,6 +296,8 @@ export function ContinuousView(props: ContinuousViewProps) {
         now.onReady(controller);
       }
       planRef.current();
+      // after it is shown (engine/hyphenation.ts); only the chapter read keeps its place, the others change height
+      win.requestAnimationFrame(() => void (!cancelled && controller.supplyHyphenation(isRead)));
     });
   }, [letGo]);
   const attachRef = useRef(attach);

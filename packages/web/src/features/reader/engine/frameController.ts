@@ -10,6 +10,7 @@
  */
 import { READER_CONSTANTS, type ReaderPreferences } from '@lectern/core';
 import type { InitialPosition, Locator } from '../../../shared/reading/position.ts';
+import { chapterLanguage, hyphenates } from './bookStyles.ts';
 import { ROOT_ID } from './chapterDocument.ts';
 import { FrameImages } from './frame/images.ts';
 import { FrameInput } from './frame/input.ts';
@@ -20,6 +21,7 @@ import { FramePager } from './frame/pager.ts';
 import { findLocator, FramePosition } from './frame/position.ts';
 import { clearSearchMarks, markSearch } from './frame/searchMarks.ts';
 import { StackedScroller, type StackHost } from './frame/stack.ts';
+import { supplyHyphenation } from './hyphenation.ts';
 import type { Turn } from './paging.ts';
 
 export type { FixedPageOptions } from './frame/layout.ts';
@@ -57,6 +59,7 @@ export class FrameController {
   private readonly images: FrameImages;
   private readonly listeners = new Listeners();
   private resizeTimer = 0;
+  private hyphenation: { cancel(): void } | null = null;
   /** What scrolls when the reader moves on: the frame's window, or the stack's scroller (the annotation layer listens). */
   readonly scrollEvents: EventTarget;
 
@@ -143,6 +146,32 @@ export class FrameController {
   /** The whole chapter is in: a link clicked to a part that was not yet in goes there now. */
   complete() {
     this.links.complete();
+  }
+
+  /**
+   * Hyphenation where the browser has none for the chapter's language (engine/hyphenation.ts), begun once the
+   * chapter is whole and on screen: its words worked out in idle slices, then put in at once, the reader's place kept
+   * across (`keepPlace`: false for a chapter stacked beside the one read, which only changes height). Resolves true
+   * once hyphens went in.
+   */
+  supplyHyphenation(keepPlace: () => boolean = () => true): Promise<boolean> {
+    const root = this.readingRoot;
+    if (!root || this.hyphenation || this.layout.fixed) return Promise.resolve(false);
+    const lang = chapterLanguage(this.doc, root);
+    let kept: Range | null = null;
+    let pct = 0;
+    const run = supplyHyphenation(this.doc, root, lang, hyphenates(lang), {
+      before: () => {
+        kept = keepPlace() ? this.position.place() : null;
+        pct = this.percentage();
+      },
+      after: () => {
+        if (kept) this.position.restore(kept, pct);
+        performance.mark('reader:hyphenated');
+      },
+    });
+    this.hyphenation = run;
+    return run.done;
   }
 
   /** The reader's place: the range kept across re-layouts, else the first character in view. */
@@ -297,6 +326,7 @@ export class FrameController {
   }
 
   destroy() {
+    this.hyphenation?.cancel();
     this.position.destroy();
     window.clearTimeout(this.resizeTimer);
     this.pager.destroy();
