@@ -72,6 +72,9 @@ export function Modal({ open, onClose, title, children, footer, initialFocus, re
   const openerRef = useRef<HTMLElement | null>(null);
   const onExitedRef = useRef(onExited);
   onExitedRef.current = onExited;
+  // The element to give focus back to is the one returnFocus holds when the dialog closes, not when it opened.
+  const returnFocusRef = useRef(returnFocus);
+  returnFocusRef.current = returnFocus;
   const titleId = useId();
 
   if (open && !mounted) setMounted(true);
@@ -100,11 +103,9 @@ export function Modal({ open, onClose, title, children, footer, initialFocus, re
   useEffect(() => {
     if (!open) return;
     return () => {
-      const target = returnFocus?.current ?? openerRef.current;
+      const target = returnFocusRef.current?.current ?? openerRef.current;
       if (target && target.isConnected) target.focus();
     };
-    // returnFocus is a ref: reading it at close time is what we want
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   // Focus the first control once the dialog is in the document.

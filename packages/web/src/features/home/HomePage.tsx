@@ -9,7 +9,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { HOME_MESSAGES, HOME_ROW_SIZE, paths, type ContentMetadata, type HomeResponse } from '@lectern/core';
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
@@ -54,7 +54,8 @@ export function HomePage() {
     staleTime: 30_000,
   });
   // The sections' cards are rendered in slices (a deferred render), not in the one task the answer arrived in: a
-  // query's answer re-renders synchronously, and the whole dashboard at once was a long task on a phone (issue 21).
+  // query's answer re-renders synchronously, and the whole dashboard at once was a long task on a phone
+  // (docs/decisions.md "Each screen's first answers in its page, its chunks named with it, renders in slices").
   // (with the reader it is for: another reader's dashboard is never shown, not even for one render)
   const current = useMemo(() => ({ userKey, data: home.data }), [userKey, home.data]);
   const deferred = useDeferredValue(current);
@@ -199,14 +200,18 @@ function RecommendationTracking({ title, position, system, onReject }: { title: 
   const inQueue = playlists.status === 'anonymous' ? false : playlists.queueUrls.has(normalizeUri(title.api_url));
   const wasQueued = useRef(inQueue);
   const ref = useRef<HTMLDivElement>(null);
-  const track = (action: 'queue' | 'view') =>
-    void api
-      .recommendationAction({ title_id: title.book_id, action, client_type: 'web', context: 'homepage', recommender_system: system, recommendation_position: position })
-      .catch((e: unknown) => console.warn('recommendation action not recorded', e));
+  const track = useCallback(
+    (action: 'queue' | 'view') =>
+      void api
+        .recommendationAction({ title_id: title.book_id, action, client_type: 'web', context: 'homepage', recommender_system: system, recommendation_position: position })
+        .catch((e: unknown) => console.warn('recommendation action not recorded', e)),
+    [title.book_id, system, position],
+  );
+  // A 'queue' when the card goes into the queue, not when it is drawn already in it (nor again if track changes).
   useEffect(() => {
     if (inQueue && !wasQueued.current) track('queue');
     wasQueued.current = inQueue;
-  }, [inQueue]);
+  }, [inQueue, track]);
   useEffect(() => {
     const card = ref.current?.parentElement;
     const onClick = (e: MouseEvent) => {
@@ -214,7 +219,7 @@ function RecommendationTracking({ title, position, system, onReject }: { title: 
     };
     card?.addEventListener('click', onClick);
     return () => card?.removeEventListener('click', onClick);
-  }, []);
+  }, [track]);
   return (
     <div className="home__reject" ref={ref}>
       <button type="button" className="home__reject-button" onClick={onReject} aria-keyshortcuts="D" aria-label={`${HOME_MESSAGES.notInterested}: ${title.title}`}>

@@ -14,7 +14,7 @@
  * here instead (a title allowed to run scripts on a server with no scripted origin), scrolling on past the end slides
  * that next chapter up from below before the swap (engine/continuousScroll.ts).
  */
-import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReaderPreferences, Rendition, RootAttributes } from '@lectern/core';
 import { readerApi } from '../../api/reader.ts';
@@ -142,7 +142,9 @@ const documentOf = (source: ChapterSource, frame: HTMLIFrameElement, prefs: Read
   buildChapterDocument({ ...source, prefs, layout: { pagination: prefs.pagination, pageWidth: frame.clientWidth || window.innerWidth } });
 
 export function ChapterView(props: ChapterViewProps) {
-  const frameRefs = [useRef<HTMLIFrameElement>(null), useRef<HTMLIFrameElement>(null)] as const;
+  const frame0 = useRef<HTMLIFrameElement>(null);
+  const frame1 = useRef<HTMLIFrameElement>(null);
+  const frameRefs = useMemo(() => [frame0, frame1] as const, []);
   const viewRef = useRef<HTMLDivElement>(null);
   const side = useReflowableSide(props.bookId, props.rendition, viewRef);
   // Which of the two frames shows the chapter; the other is the spare, holding `prepared` when it is not null.
@@ -302,7 +304,7 @@ export function ChapterView(props: ChapterViewProps) {
       stopWatching?.();
       if (idleHandle !== undefined) cancelIdle(idleHandle);
     };
-  }, [props.html, props.baseHref, props.stylesheets, props.label, props.href, rootKey, props.alignXCenter]);
+  }, [props.html, props.baseHref, props.stylesheets, props.label, props.href, rootKey, props.alignXCenter, frameRefs]);
 
   // The next chapter, written and laid out in the spare frame while the reader reads this one (when the page is
   // idle): turning into it then costs a swap.
@@ -349,7 +351,7 @@ export function ChapterView(props: ChapterViewProps) {
       window.clearTimeout(timer);
       if (handle !== undefined) cancelIdle(handle);
     };
-  }, [complete, next]);
+  }, [complete, next, frameRefs]);
 
   // Settings change in place.
   useEffect(() => {

@@ -213,8 +213,8 @@ interface FixedPageProps {
 function FixedPage({ box, source, bookId, isCurrent, latestProps, options, go, onTouch }: FixedPageProps) {
   const frameRef = useRef<HTMLIFrameElement>(null);
   const controllerRef = useRef<FrameController | null>(null);
-  const setup = useRef({ options, go, onTouch, isCurrent, box });
-  setup.current = { options, go, onTouch, isCurrent, box };
+  const setup = useRef({ options, go, onTouch, isCurrent, box, source });
+  setup.current = { options, go, onTouch, isCurrent, box, source };
 
   // The address moved to the other page of the same spread (the contents, a link): its controller is the reader's now.
   const wasCurrent = useRef(isCurrent);
@@ -228,7 +228,10 @@ function FixedPage({ box, source, bookId, isCurrent, latestProps, options, go, o
     const doc = frame?.contentDocument;
     const win = frame?.contentWindow;
     if (!frame || !doc || !win) return;
-    const { box: b } = setup.current;
+    // Written once per page: again only when its content changes (html, base, address, the dependencies below);
+    // the rest of a source comes with those, and the parent makes a new source object at every render.
+    const { box: b, source } = setup.current;
+    const view = () => latestProps.current.props;
     frame.style.visibility = 'hidden';
     doc.open();
     doc.write(buildFixedPageDocument({ ...source, width: b.size.width, height: b.size.height }));
@@ -238,7 +241,6 @@ function FixedPage({ box, source, bookId, isCurrent, latestProps, options, go, o
     const touch = (e: Event) => setup.current.onTouch(e as TouchEvent);
     void stylesheetsSettled(doc, win).then(() => {
       if (cancelled || !doc.body) return;
-      const view = () => latestProps.current.props;
       const callbacks: FrameCallbacks = {
         onProgress: (pct, loc) => {
           if (setup.current.isCurrent) view().callbacks.onProgress(pct, loc);
@@ -271,7 +273,8 @@ function FixedPage({ box, source, bookId, isCurrent, latestProps, options, go, o
       if (controller) {
         controllerRef.current = null;
         controller.destroy();
-        if (setup.current.isCurrent) latestProps.current.props.onReady(null);
+        // the reader's callbacks as they are now, not as they were when the page was written
+        if (setup.current.isCurrent) view().onReady(null);
       }
     };
   }, [source.html, source.baseHref, source.href, bookId, latestProps]);

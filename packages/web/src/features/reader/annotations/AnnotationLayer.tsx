@@ -180,7 +180,9 @@ function Popup({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width, height });
-  // Placed by its real size once drawn (only a change of size renders again).
+  // Placed by its real size once drawn (only a change of size renders again). Measured after every render on purpose:
+  // what is inside (children, the note being typed) changes its size without any of its props changing.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- no dependency list: every render; settles as setSize only follows a change
   useLayoutEffect(() => {
     const el = ref.current;
     if (el && (el.offsetWidth !== size.width || el.offsetHeight !== size.height)) setSize({ width: el.offsetWidth, height: el.offsetHeight });

@@ -187,7 +187,7 @@ export function useChapterAnnotations(opts: {
         return null;
       }
     },
-    [surface, prefix, redraw, clearSelection, fail, changed],
+    [prefix, redraw, clearSelection, fail, changed],
   );
 
   const update = useCallback(
