@@ -33,6 +33,7 @@ async function rekeyTitles(k: Kysely<Tables>): Promise<void> {
   for (let after = 0; ; ) {
     const titles = await k.selectFrom('titles').select(['id', 'title', 'sort_title', 'sort_author', 'work_key']).where('id', '>', after).orderBy('id').limit(BATCH).execute();
     if (titles.length === 0) return;
+    const first = titles[0]!.id;
     after = titles[titles.length - 1]!.id;
     const authors = await k
       .selectFrom('title_authors')
@@ -56,20 +57,24 @@ async function rekeyTitles(k: Kysely<Tables>): Promise<void> {
       const work = t.work_key === oldWorkKey(t.title, names) ? workKey(t.title, names) : t.work_key;
       if (sortTitle !== t.sort_title || sortAuthor !== t.sort_author || work !== t.work_key) titleKeys.push([t.id, sortTitle, sortAuthor, work]);
     }
+    // Each update names the batch's id range besides its join, so PostgreSQL reads the batch's rows by index rather
+    // than the whole table once a batch (100,000 titles: 101 s before, 33 s with it).
     if (titleKeys.length > 0) {
       const values = sql.join(titleKeys.map(([id, s, a, w]) => sql`(cast(${id} as integer), ${s}, ${a}, ${w})`));
       await sql`with v (id, sort_title, sort_author, work_key) as (values ${values})
-        update titles set sort_title = v.sort_title, sort_author = v.sort_author, work_key = v.work_key from v where titles.id = v.id`.execute(k);
+        update titles set sort_title = v.sort_title, sort_author = v.sort_author, work_key = v.work_key from v
+        where titles.id = v.id and titles.id between ${first} and ${after}`.execute(k);
     }
     // The listings carry the standing titles' sort keys (repositories/listings.ts as of this migration). Compared with
     // the titles rather than following titleKeys, so a run cut off between the two statements is mended by the next.
     await sql`update title_listings set sort_title = t.sort_title, sort_author = t.sort_author, author_last = case when t.sort_author = '' then 1 else 0 end
-      from titles t where t.id = title_listings.title_id and title_listings.title_id in (${sql.join(titles.map((r) => r.id))})
+      from titles t where t.id = title_listings.title_id and t.id between ${first} and ${after} and title_listings.title_id in (${sql.join(titles.map((r) => r.id))})
       and (title_listings.sort_title <> t.sort_title or title_listings.sort_author <> t.sort_author)`.execute(k);
     if (authorKeys.length > 0) {
       const values = sql.join(authorKeys.map(([id, position, key]) => sql`(cast(${id} as integer), cast(${position} as integer), ${key})`));
       await sql`with v (title_id, position, name_key) as (values ${values})
-        update title_authors set name_key = v.name_key from v where title_authors.title_id = v.title_id and title_authors.position = v.position`.execute(k);
+        update title_authors set name_key = v.name_key from v
+        where title_authors.title_id = v.title_id and title_authors.position = v.position and title_authors.title_id between ${first} and ${after}`.execute(k);
     }
   }
 }
@@ -78,12 +83,13 @@ async function rekeyNamed(k: Kysely<Tables>, table: 'topics' | 'publishers'): Pr
   for (let after = 0; ; ) {
     const rows = await k.selectFrom(table).select(['id', 'name', 'name_key']).where('id', '>', after).orderBy('id').limit(BATCH).execute();
     if (rows.length === 0) return;
+    const first = rows[0]!.id;
     after = rows[rows.length - 1]!.id;
     const changed = rows.map((r) => [r.id, nameKey(r.name), r.name_key] as const).filter(([, key, was]) => key !== was);
     if (changed.length === 0) continue;
     const values = sql.join(changed.map(([id, key]) => sql`(cast(${id} as integer), ${key})`));
     await sql`with v (id, name_key) as (values ${values})
-      update ${sql.table(table)} set name_key = v.name_key from v where ${sql.ref(`${table}.id`)} = v.id`.execute(k);
+      update ${sql.table(table)} set name_key = v.name_key from v where ${sql.ref(`${table}.id`)} = v.id and ${sql.ref(`${table}.id`)} between ${first} and ${after}`.execute(k);
   }
 }
 
