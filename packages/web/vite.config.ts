@@ -221,26 +221,47 @@ function routePreloads(): Plugin {
   };
 }
 
-export default defineConfig({
-  root,
-  plugins: [react(), precompress(), preloadSchemas(), routePreloads(), lazyStylesheets()],
-  // The chapter worker is a module worker that loads the client's schemas on demand, as the app does.
-  worker: { format: 'es' },
+/**
+ * The server's renderer of a first screen (src/ssr.tsx; docs/decisions.md "The first screen rendered on the
+ * server"): `vite build --ssr` into dist/ssr/, after the browser's build (package.json). Self-contained (every
+ * dependency bundled): the server loads it from wherever the build is, with no loader and no node_modules beside it.
+ */
+const ssrBuild = {
+  plugins: [react()],
+  ssr: { noExternal: true },
   build: {
-    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
-    emptyOutDir: true,
-    // Written for whoever reads a stack trace on the machine, never referenced from the bundle nor served.
-    sourcemap: 'hidden',
-    target: 'es2022',
-    rolldownOptions: {
-      output: { codeSplitting: { groups: [schemasGroup(), startClientGroup()] } },
-      treeshake: {
-        // The core package is pure (DESIGN.md: no Node or DOM imports, no side effects): a chunk that uses only
-        // its formatting rules and paths must not pull in its zod schemas, which the client loads on demand.
-        moduleSideEffects: [{ test: /[\\/]packages[\\/]core[\\/]src[\\/]/, sideEffects: false }],
-      },
-    },
+    outDir: fileURLToPath(new URL('./dist/ssr', import.meta.url)),
+    emptyOutDir: false,
+    sourcemap: 'hidden' as const,
+    target: 'node20',
+    rolldownOptions: { input: path.join(root, 'src/ssr.tsx'), output: { entryFileNames: 'ssr.js' } },
   },
+};
+
+export default defineConfig(({ isSsrBuild }) => ({
+  root,
+  ...(isSsrBuild
+    ? ssrBuild
+    : {
+        plugins: [react(), precompress(), preloadSchemas(), routePreloads(), lazyStylesheets()],
+        build: {
+          outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+          emptyOutDir: true,
+          // Written for whoever reads a stack trace on the machine, never referenced from the bundle nor served.
+          sourcemap: 'hidden' as const,
+          target: 'es2022',
+          rolldownOptions: {
+            output: { codeSplitting: { groups: [schemasGroup(), startClientGroup()] } },
+            treeshake: {
+              // The core package is pure (DESIGN.md: no Node or DOM imports, no side effects): a chunk that uses only
+              // its formatting rules and paths must not pull in its zod schemas, which the client loads on demand.
+              moduleSideEffects: [{ test: /[\\/]packages[\\/]core[\\/]src[\\/]/, sideEffects: false }],
+            },
+          },
+        },
+      }),
+  // The chapter worker is a module worker that loads the client's schemas on demand, as the app does.
+  worker: { format: 'es' as const },
   server: {
     proxy: {
       '^/api/': api,
@@ -261,4 +282,4 @@ export default defineConfig({
       '^/logout/?$': postsOnly,
     },
   },
-});
+}));

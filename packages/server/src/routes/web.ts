@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import {
   type AccountProfile,
@@ -175,7 +176,7 @@ export const EARLY_BLOCK_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(
  * block request's own answer (rights, samples, the §8 messages), as when the app asks. A page with the key is
  * `no-store`, as the key's own answer is: no cache, the browser's included, keeps it.
  */
-async function bootData(app: FastifyInstance, request: FastifyRequest, pathname: string, boot: BootDeps, chapterWorker: string | null): Promise<{ html: string; secret: boolean }> {
+async function bootData(app: FastifyInstance, request: FastifyRequest, pathname: string, boot: BootDeps, chapterWorker: string | null): Promise<{ html: string; secret: boolean; page?: PageData }> {
   if (!request.cookies[COOKIES.session]) return { html: '', secret: false };
   const profile = await boot.profile(request);
   const address = profile ? readerAddressOf(pathname) : null;
@@ -187,8 +188,9 @@ async function bootData(app: FastifyInstance, request: FastifyRequest, pathname:
   // playlist's items carry no cover, so the server looks up its first one, as the card's metadata request would
   const covers = answers ? await boot.covers(firstScreenTitles(answers)) : [];
   const preloads = answers ? firstScreenImages(answers, covers).map((url) => `<link rel="preload" as="image" href="${escapeAttribute(url)}" fetchpriority="high">`) : [];
-  const data = `${preloads.join('')}<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson({ profile, ...(answers ? { answers } : {}), ...(reader ? { reader } : {}) })}</script>`;
-  return reader ? { html: `${data}\n    <script>${EARLY_BLOCK_SCRIPT}</script>`, secret: true } : { html: data, secret: false };
+  const page: PageData = { profile, ...(answers ? { answers } : {}), ...(reader ? { reader } : {}) };
+  const data = `${preloads.join('')}<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson(page)}</script>`;
+  return reader ? { html: `${data}\n    <script>${EARLY_BLOCK_SCRIPT}</script>`, secret: true, page } : { html: data, secret: false, page };
 }
 
 /**
@@ -216,6 +218,54 @@ async function firstAnswers(app: FastifyInstance, request: FastifyRequest): Prom
   const answers: Record<string, unknown> = {};
   for (const entry of asked) if (entry) answers[entry[0]] = entry[1];
   return answers;
+}
+
+/** The page's data as written into it (packages/web api/boot.ts reads it). */
+interface PageData {
+  profile: AccountProfile | null;
+  answers?: Record<string, unknown>;
+  reader?: Record<string, unknown>;
+}
+
+/** What the build's server renderer (packages/web src/ssr.tsx, built into dist/ssr/ssr.js) exports. */
+interface FirstScreenRenderer {
+  FIRST_SCREEN_ATTRIBUTE: string;
+  renderFirstScreen: (input: { url: string; cookie: string | null; page: PageData }) => Promise<string | null>;
+}
+
+/** Where index.html's #root holds the skeleton the server replaces with a rendered first screen. */
+const SCREEN_START = '<!--lectern:screen-->';
+const SCREEN_END = '<!--/lectern:screen-->';
+
+/**
+ * The build's renderer of first screens (docs/decisions.md "The first screen rendered on the server"), a bundle
+ * made by `npm run build` (vite build --ssr): null when the build has none, when index.html has no place for a
+ * screen, or when it does not load, and every page is then served as the browser renders it.
+ */
+export async function firstScreenRendererOf(webDist: string, indexHtml: string, log: FastifyInstance['log']): Promise<FirstScreenRenderer | null> {
+  const file = path.join(webDist, 'ssr', 'ssr.js');
+  if (!fs.existsSync(file) || !indexHtml.includes(SCREEN_START) || !indexHtml.includes(SCREEN_END)) return null;
+  try {
+    const renderer = (await import(pathToFileURL(file).href)) as Partial<FirstScreenRenderer>;
+    if (typeof renderer.renderFirstScreen !== 'function' || typeof renderer.FIRST_SCREEN_ATTRIBUTE !== 'string') throw new Error('not a first-screen renderer');
+    return renderer as FirstScreenRenderer;
+  } catch (error) {
+    log.warn({ err: error, file }, 'the first-screen renderer did not load: pages are rendered in the browser');
+    return null;
+  }
+}
+
+/**
+ * The page with `screen` (React's HTML of the first screen) in #root, marked for the app to hydrate, and the page's
+ * stylesheets applied as it loads rather than preloaded (vite.config.ts lazyStylesheets, route preloads): the HTML
+ * is the screen itself, which must not show unstyled.
+ */
+export function withFirstScreen(html: string, screen: string, attribute: string): string {
+  const start = html.indexOf(SCREEN_START);
+  const end = html.indexOf(SCREEN_END, start);
+  if (start < 0 || end < 0) return html;
+  const before = html.slice(0, start).replace('<div id="root">', `<div id="root" ${attribute}>`);
+  return (before + screen + html.slice(end + SCREEN_END.length)).replace(/<link rel="preload" as="style"/g, '<link rel="stylesheet"');
 }
 
 export interface BootDeps {
@@ -252,7 +302,7 @@ export async function webRoutes(
       // with no compression work per request. Uncompressed, the entry chunk alone is over 300 KB on the wire.
       preCompressed: true,
       // Source maps are not served (the build writes them for whoever reads a stack trace on the machine).
-      globIgnore: ['**/*.br', '**/*.gz', '**/*.map', '**/route-preloads.json'],
+      globIgnore: ['**/*.br', '**/*.gz', '**/*.map', '**/route-preloads.json', '**/ssr/**'],
       setHeaders: (reply, filePath) => {
         reply.header('cache-control', cacheControlOf(filePath));
       },
@@ -263,6 +313,7 @@ export async function webRoutes(
   const withBoot = indexHtml?.includes(BOOT_MARKER) ?? false;
   const pageHtml = routePagesOf(indexHtml, webDist);
   const chapterWorker = hasWeb ? chapterWorkerOf(webDist!) : null;
+  const renderer = indexHtml && withBoot ? await firstScreenRendererOf(webDist!, indexHtml, app.log) : null;
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
@@ -285,6 +336,14 @@ export async function webRoutes(
       const data = await bootData(app, request, pathname, boot, chapterWorker);
       html = html.replace(BOOT_MARKER, () => data.html);
       secret = data.secret;
+      // a signed-in reader's first screen rendered here; whatever fails, the page is the one the browser renders
+      if (renderer && data.page?.profile) {
+        const screen = await renderer.renderFirstScreen({ url: request.url, cookie: request.headers.cookie ?? null, page: data.page }).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'the first screen was not rendered on the server');
+          return null;
+        });
+        if (screen) html = withFirstScreen(html, screen, renderer.FIRST_SCREEN_ATTRIBUTE);
+      }
     }
     return reply
       .header('cache-control', secret ? 'private, no-store' : 'private, no-cache')

@@ -333,6 +333,90 @@ describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => 
   });
 });
 
+/**
+ * The first screen rendered on the server (docs/decisions.md "The first screen rendered on the server"): the
+ * build's renderer (packages/web src/ssr.tsx, `vite build --ssr`, built here into the stand-in dist) renders a
+ * signed-in reader's search page into #root, from the answers written into the same page.
+ */
+describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) => {
+  let t: TestApp;
+  let dist: string;
+  const skeleton = '<div class="boot" aria-busy="true">skeleton</div>';
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-web-dist-'));
+    const { build } = await import('vite');
+    const web = path.resolve(import.meta.dirname, '../../../web');
+    await build({ configFile: path.join(web, 'vite.config.ts'), logLevel: 'silent', build: { ssr: true, outDir: path.join(dist, 'ssr') } });
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      `<!doctype html><html><head><title>Lectern</title><link rel="preload" as="style" crossorigin href="/assets/index-a1.css" data-lectern-css></head><body><div id="root"><!--lectern:screen-->${skeleton}<!--/lectern:screen--></div>${BOOT_MARKER}<noscript><!--lectern:noscript-forms--></noscript></body></html>`,
+    );
+    t = await startTestApp(engine, { webDist: dist });
+    for (const name of ['reader-a', 'reader-b']) {
+      await t.lectern.services.accounts.createUser({ email: `ssr-${name}@example.com`, password: 'a long enough password', status: 'subscriber', username: `Name of ${name}` });
+    }
+    await importSamples(t.lectern);
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const rootOf = (html: string) => /<div id="root"([^>]*)>([\s\S]*)<\/div><script type="application\/json"/.exec(html);
+
+  it("renders a signed-in reader's search page into #root, with nothing of another reader's, and its stylesheets applied", async () => {
+    const a = new TestClient(t.lectern.app);
+    const b = new TestClient(t.lectern.app);
+    await a.login('ssr-reader-a@example.com', 'a long enough password');
+    await b.login('ssr-reader-b@example.com', 'a long enough password');
+    // at once: each render sees its own request's page data and cookies
+    const [pageA, pageB] = await Promise.all([a.get('/search/?q=whale'), b.get('/search/?q=whale')]);
+    for (const [page, own, other] of [
+      [pageA, 'reader-a', 'reader-b'],
+      [pageB, 'reader-b', 'reader-a'],
+    ] as const) {
+      expect(page.statusCode).toBe(200);
+      const root = rootOf(page.body);
+      expect(root, 'the page has #root').not.toBeNull();
+      expect(root![1]).toBe(' data-lectern-ssr');
+      const screen = root![2]!;
+      expect(screen).not.toContain('skeleton');
+      // the screen the search answer makes: its heading and the sample library's whale book, as a link to it
+      expect(screen).toContain('Results for “whale”');
+      expect(screen).toMatch(/<a [^>]*href="\/library\/book\/[^"]+"[^>]*>Moby-Dick/);
+      // the top bar of this reader, and nothing of the other one's
+      expect(screen).toContain(`Account: Name of ${own}`);
+      expect(page.body).not.toContain(`Name of ${other}`);
+      expect(page.body).not.toContain(`ssr-${other}@`);
+      // the HTML is the screen: its stylesheets hold the paint, not preloads applied later by the app
+      expect(page.body).toContain('<link rel="stylesheet" crossorigin href="/assets/index-a1.css" data-lectern-css>');
+      expect(page.body).not.toContain('rel="preload" as="style"');
+    }
+  });
+
+  it('leaves the page as the browser renders it for a visitor, a gone session and a screen not rendered here', async () => {
+    const visitor = new TestClient(t.lectern.app);
+    const gone = new TestClient(t.lectern.app);
+    await gone.login('ssr-reader-a@example.com', 'a long enough password');
+    expect((await gone.post('/logout/', {})).statusCode).toBeLessThan(400);
+    const reader = new TestClient(t.lectern.app);
+    await reader.login('ssr-reader-b@example.com', 'a long enough password');
+    for (const [client, url] of [
+      [visitor, '/search/?q=whale'],
+      [gone, '/search/?q=whale'],
+      [reader, '/library/'],
+      [reader, '/search/?q=whale&sort=newest'],
+    ] as const) {
+      const page = await client.get(url);
+      expect(page.statusCode, url).toBe(200);
+      const root = rootOf(page.body) ?? /<div id="root"([^>]*)>([\s\S]*?)<\/div>(?=<)/.exec(page.body);
+      expect(root![1], url).toBe('');
+      expect(page.body, url).toContain(skeleton);
+      expect(page.body, url).toContain('rel="preload" as="style"');
+    }
+  });
+});
+
 describe('readerAddressOf', () => {
   it('reads the book and the chapter of a reader address as the router does, and nothing else', () => {
     expect(readerAddressOf('/library/view/the-war/9780000000001/OEBPS/ch%201.xhtml/')).toEqual({ bookId: '9780000000001', href: 'OEBPS/ch 1.xhtml' });

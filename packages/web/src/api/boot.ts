@@ -19,7 +19,7 @@ export interface BootData {
   reader?: { book_id: string; href: string; format: string; position: unknown; key?: unknown };
 }
 
-interface PageData extends BootData {
+export interface PageData extends BootData {
   /** API address (path and query, as the client asks it) -> its answer when the page was made */
   answers?: Record<string, unknown>;
 }
@@ -29,6 +29,9 @@ let profileTaken = false;
 let page: PageData | null = null;
 /** The address the page was loaded at: its answers are for that screen only. */
 let pageAddress = '';
+/** The address being rendered on the server (ssr.tsx), where there is no `location`. */
+let serverAddress: string | null = null;
+const currentAddress = () => (typeof location === 'undefined' ? serverAddress : location.pathname + location.search);
 
 function readPage(): PageData | null {
   if (read || typeof document === 'undefined') return page;
@@ -64,7 +67,7 @@ export function takeBootAnswer(url: string): { json: unknown } | null {
   if (!answers || !Object.hasOwn(answers, url)) return null;
   const json = answers[url];
   delete answers[url];
-  if (typeof location === 'undefined' || location.pathname + location.search !== pageAddress) return null;
+  if (currentAddress() !== pageAddress) return null;
   return { json };
 }
 
@@ -74,4 +77,17 @@ export function resetBootData(): void {
   profileTaken = false;
   page = null;
   pageAddress = '';
+  serverAddress = null;
+}
+
+/**
+ * The server's render of a page's first screen (ssr.tsx): the page data it is about to write into the page, taken
+ * as the browser will take it from there, at `address` (path and query). null ends the render.
+ */
+export function setServerPage(data: PageData | null, address: string | null): void {
+  resetBootData();
+  if (!data || address === null) return;
+  read = true;
+  page = { ...data, ...(data.answers ? { answers: { ...data.answers } } : {}) };
+  pageAddress = serverAddress = address;
 }

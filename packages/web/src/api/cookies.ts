@@ -5,9 +5,19 @@
  */
 import { COOKIES } from '@lectern/core';
 
+/**
+ * The request's Cookie header while the server renders a page's first screen (ssr.tsx): what `document.cookie`
+ * says in the browser, so the render signed in on the server is the one the browser hydrates.
+ */
+let serverCookies: string | null = null;
+export function setServerCookies(header: string | null): void {
+  serverCookies = header;
+}
+
 export function readCookie(name: string): string | null {
-  if (typeof document === 'undefined') return null;
-  for (const part of document.cookie.split(';')) {
+  const all = typeof document === 'undefined' ? serverCookies : document.cookie;
+  if (all === null) return null;
+  for (const part of all.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
     if (part.slice(0, eq).trim() !== name) continue;

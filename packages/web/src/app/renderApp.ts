@@ -8,10 +8,22 @@
  * render commits.
  */
 import { startTransition, type ReactNode } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import { createRoot, hydrateRoot, type HydrationOptions, type Root } from 'react-dom/client';
 
 export function renderApp(container: Element, app: ReactNode): Root {
   const root = createRoot(container);
   startTransition(() => root.render(app));
   return root;
+}
+
+/**
+ * A first screen the server rendered (app/firstScreen.ts) is hydrated, not rendered again: as a transition too, so
+ * the hydration runs in slices (outside one, a root's first hydration is done in one task).
+ */
+export function hydrateApp(container: Element, app: ReactNode, options?: HydrationOptions): Root {
+  let root: Root | undefined;
+  startTransition(() => {
+    root = hydrateRoot(container, app, options);
+  });
+  return root!;
 }

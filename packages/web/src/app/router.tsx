@@ -29,7 +29,16 @@ type Loaded = { page: ComponentType } | { error: unknown };
  * (its fallback throttle), so every deep link to the reader, a playlist or a title waited that long before the page
  * could even ask for its data. A chunk that fails to load goes to the shell's error boundary; the next visit tries again.
  */
-function onDemand(load: () => Promise<{ default: ComponentType }>): ComponentType {
+type OnDemand = ComponentType & {
+  /**
+   * The page's code loaded, after which the page renders at once: what a page rendered on the server needs before
+   * it is rendered there and before the browser hydrates it (ssr.tsx, main.tsx), or the first render would be the
+   * loading page and not the server's HTML. Rejects when the chunk does not load.
+   */
+  preload: () => Promise<void>;
+};
+
+function onDemand(load: () => Promise<{ default: ComponentType }>): OnDemand {
   let loaded: { page: ComponentType } | null = null;
   let loading: Promise<Loaded> | null = null;
   const start = () =>
@@ -40,7 +49,7 @@ function onDemand(load: () => Promise<{ default: ComponentType }>): ComponentTyp
         return { error };
       },
     ));
-  return function OnDemandPage() {
+  function OnDemandPage() {
     const [failed, setFailed] = useState<{ error: unknown } | null>(null);
     const [, setReady] = useState(false);
     if (failed) throw failed.error;
@@ -64,7 +73,13 @@ function onDemand(load: () => Promise<{ default: ComponentType }>): ComponentTyp
     if (!loaded) return <PageLoading />;
     const Page = loaded.page;
     return <Page />;
-  };
+  }
+  return Object.assign(OnDemandPage, {
+    preload: () =>
+      start().then((r) => {
+        if ('error' in r) throw r.error;
+      }),
+  });
 }
 
 const TitlePage = onDemand(() => import('../features/title/TitlePage.tsx'));
@@ -105,7 +120,9 @@ const RegisterPage = onDemand(() => import('../features/account/RegisterPage.tsx
 const OnboardingPage = onDemand(() => import('../features/account/OnboardingPage.tsx'));
 const AccountPage = onDemand(() => import('../features/account/AccountPage.tsx'));
 const ShortcutsPage = onDemand(() => import('../features/account/ShortcutsPage.tsx'));
-const SearchPage = onDemand(() => import('../features/search/SearchPage.tsx'));
+/** The search page's module (its query too: app/firstScreen.ts). */
+export const loadSearchPage = () => import('../features/search/SearchPage.tsx');
+export const SearchPage = onDemand(loadSearchPage);
 const HomePage = onDemand(() => import('../features/home/HomePage.tsx'));
 const ForgotPasswordPage = onDemand(() => import('../features/account/ForgotPasswordPage.tsx'));
 const ResetPasswordPage = onDemand(() => import('../features/account/ResetPasswordPage.tsx'));

@@ -5,10 +5,9 @@
  * so Back works. Nothing found goes to /noresults/, which says what to try.
  */
 import { useQuery } from '@tanstack/react-query';
-import { CONTENT_FORMATS, SEARCH_SORTS, searchPaths, type CatalogSearchResponse, type FacetValue, type SearchResult } from '@lectern/core';
+import { SEARCH_SORTS, searchPaths, type CatalogSearchResponse, type FacetValue, type SearchResult } from '@lectern/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { Cover } from '../../components/Cover.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
@@ -16,9 +15,9 @@ import { appPaths, cardCoverUrl, toAppPath } from '../../shared/links.ts';
 import { Snippet } from '../../shared/Snippet.tsx';
 import { rememberChoice, trackSelection } from '../../shared/searchChoice.ts';
 import { useSession } from '../../shared/useSession.ts';
+import { FACETS, searchAddressOf, searchQueryOf } from './searchQuery.ts';
 import './SearchPage.css';
 
-const FACETS = ['format', 'topic', 'publisher', 'language'] as const;
 const FACET_LABEL: Record<(typeof FACETS)[number], string> = { format: 'Format', topic: 'Topic', publisher: 'Publisher', language: 'Language' };
 const FORMAT_LABEL: Record<string, string> = { book: 'Books', document: 'Documents', video: 'Videos', audiobook: 'Audiobooks' };
 const SORT_LABEL: Record<(typeof SEARCH_SORTS)[number], string> = { relevance: 'Best match', newest: 'Newest', title: 'Title' };
@@ -128,24 +127,13 @@ export function SearchPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const { profile } = useSession();
-  const q = params.get('q') ?? '*';
+  const { q, page, sort, filters } = searchAddressOf(params);
   const noResultsPage = location.pathname.startsWith('/noresults');
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const sort = (SEARCH_SORTS as readonly string[]).includes(params.get('sort') ?? '') ? (params.get('sort') as (typeof SEARCH_SORTS)[number]) : 'relevance';
-  const filters = Object.fromEntries(FACETS.map((f) => [f, params.get(f)])) as Record<(typeof FACETS)[number], string | null>;
-  const format = filters.format && (CONTENT_FORMATS as readonly string[]).includes(filters.format) ? (filters.format as (typeof CONTENT_FORMATS)[number]) : undefined;
   const [field, setField] = useState(q === '*' ? '' : q);
   useEffect(() => setField(q === '*' ? '' : q), [q]);
 
-  // where a page of a large match set starts (the server's `next` gives it; without it the page is found from the start)
-  const after = params.get('after') ?? undefined;
   const results = useQuery<CatalogSearchResponse>({
-    queryKey: ['search', q, page, after, sort, filters.format, filters.topic, filters.publisher, filters.language],
-    queryFn: ({ signal }) =>
-      api.searchCatalog(
-        { q, page, after, sort, format, topic: filters.topic ?? undefined, publisher: filters.publisher ?? undefined, language: filters.language ?? undefined },
-        signal,
-      ),
+    ...searchQueryOf(params),
     enabled: !noResultsPage,
   });
 
@@ -258,3 +246,5 @@ export function SearchPage() {
 }
 
 export default SearchPage;
+// for the first screen rendered on the server and hydrated (app/firstScreen.ts): from this chunk, not another file
+export { searchQueryOf } from './searchQuery.ts';
