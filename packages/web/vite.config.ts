@@ -228,6 +228,8 @@ function routePreloads(): Plugin {
  */
 const ssrBuild = {
   plugins: [react()],
+  // the icons and such are the browser build's to copy, into dist/ itself
+  publicDir: false as const,
   ssr: { noExternal: true },
   build: {
     outDir: fileURLToPath(new URL('./dist/ssr', import.meta.url)),
