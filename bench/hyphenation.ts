@@ -65,13 +65,16 @@ async function run(browser: Browser, storageState: Awaited<ReturnType<BrowserCon
     await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, settledMark, { timeout: 120_000, polling: 50 });
     // the longest task after the chapter settled: a further 500 ms seen (the anchor's failed chunk load too)
     await page.waitForTimeout(500);
+    // (no named functions in page code: tsx would wrap them in a helper the page does not have)
     const r = await page.evaluate((mark) => {
-      const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime;
-      const first = at('reader:first-screen') ?? at('reader:chapter-painted')!;
+      const marks: Record<string, number> = {};
+      for (const m of performance.getEntriesByType('mark')) marks[m.name] ??= m.startTime;
+      const first = marks['reader:first-screen'] ?? marks['reader:chapter-painted']!;
       const tasks = (window as unknown as { __lt: { start: number; duration: number }[] }).__lt ?? [];
       const longest = tasks.filter((t) => t.start >= first).reduce((m, t) => Math.max(m, t.duration), 0);
       const text = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.body?.textContent ?? '';
-      return { first, settled: at(mark)!, longest, span: (at('reader:hyphenated') ?? 0) - (at('reader:chapter-complete') ?? 0), inserted: text.split('\u00ad').length - 1 };
+      const span = (marks['reader:hyphenated'] ?? 0) - (marks['reader:chapter-complete'] ?? 0);
+      return { first, settled: marks[mark]!, longest, span, inserted: text.split('\u00ad').length - 1 };
     }, settledMark);
     if (hyphenate !== r.inserted > 0) throw new Error(`${hyphenate ? 'subject' : 'anchor'} run: ${r.inserted} soft hyphens in the chapter`);
     return { first: r.first, settled: r.settled, longestAfterFirst: r.longest, span: r.span, inserted: r.inserted };

@@ -4,7 +4,7 @@
  * U+00AD inserted into the words of every text whose element computes `hyphens: auto` (the book's CSS or the
  * reader's default on the body), with the npm `hyphen` library's patterns (Liang's algorithm, TeX's patterns) for
  * that language, each language a chunk of its own loaded on demand. It runs after the chapter's first screen is
- * shown, the words worked out in idle slices and put in at once (one layout more), the reader's place kept.
+ * shown, the words worked out in idle slices, then put in a batch per idle slice, the reader's place kept.
  *
  * The inserted soft hyphens are the frame's, not the book's: everything that reads the text leaves them out
  * (`plainText`, `plainOffset`, `rawOffset`: textMarks.ts `indexText` for annotations, search marks and the
@@ -133,7 +133,7 @@ export interface SupplyOptions {
   /** The idle callback (requestIdleCallback, or a stand-in) the words are worked out in. */
   idle?: (work: (deadline: { timeRemaining(): number }) => void) => number;
   cancelIdle?: (handle: number) => void;
-  /** Called just before the hyphens go in and just after (the controller keeps the reader's place across). */
+  /** Called just before each batch of hyphens goes in and just after (the controller keeps the reader's place across). */
   before?(): void;
   after?(): void;
 }
@@ -193,22 +193,31 @@ export function supplyHyphenation(
             if (deadline.timeRemaining() <= 1) break;
           }
           if (next) handle = idle(slice);
-          else apply();
+          else handle = idle(apply);
         };
-        const apply = () => {
+        // Put in a batch per idle period too: all at once was a task of about a second on an 800,000-character
+        // chapter (docs/performance.md "Hyphenation in the frame").
+        let applied = 0;
+        const apply = (deadline: { timeRemaining(): number }) => {
+          handle = undefined;
+          if (cancelled) return resolve(false);
           options.before?.();
-          supplied.add(doc.documentElement);
-          for (const item of work) {
-            const { node } = item;
+          if (applied === 0) {
+            supplied.add(doc.documentElement);
+            doc.addEventListener('copy', onCopy);
+          }
+          while (applied < work.length) {
+            const { node, data, points: worked } = work[applied++]!;
             if (!node.isConnected) continue;
             // split or changed meanwhile (a search mark, a highlight): worked out again on what it holds now
-            const points = node.data === item.data ? item.points : hyphenPoints(hyphenate, node.data);
+            const points = node.data === data ? worked : hyphenPoints(hyphenate, node.data);
             // from the end, so the earlier offsets stay; insertData moves live ranges past the point (DOM §5.5)
             for (let i = points.length - 1; i >= 0; i--) node.insertData(points[i]!, SOFT_HYPHEN);
+            if (deadline.timeRemaining() <= 1) break;
           }
-          doc.addEventListener('copy', onCopy);
           options.after?.();
-          resolve(true);
+          if (applied < work.length) handle = idle(apply);
+          else resolve(true);
         };
         handle = idle(slice);
       }),
