@@ -307,4 +307,21 @@ describe.each(ENGINES)('the operators’ console API on %s', (engine) => {
     expect(h.jobs.map((j) => j.name)).toEqual(expect.arrayContaining(['trial and subscription expiry', 'retention purge (sessions, sign-in counters, analytics)']));
     expect(h.jobs.every((j) => j.last_run_at !== null && j.last_ok === true)).toBe(true);
   });
+  it("shows an operator's new title in the library search at once, the searches before it kept or not", async () => {
+    // the same search a moment before the edit: its match set and snippets are kept (services/search.ts PART_CACHE_MS)
+    const search = async (q: string) => {
+      const res = await anon.get(`${searchPaths.catalog()}?q=${encodeURIComponent(q)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ results: { metadata: { title: string }; snippet: string | null }[] }>();
+    };
+    const { version, title } = (await admin.get(adminPaths.title(lantern))).json<{ version: number; title: string }>();
+    expect((await search('lantern')).results.map((r) => r.metadata.title)).toContain(title);
+    expect((await search('evenings')).results).toEqual([]);
+    const res = await patch(admin, adminPaths.title(lantern), { title: 'Lantern Evenings' }, { 'if-match': `"${version}"` });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = await search('lantern');
+    expect(after.results.map((r) => r.metadata.title)).toContain('Lantern Evenings');
+    expect(after.results.find((r) => r.metadata.title === 'Lantern Evenings')!.snippet).toContain('Evenings');
+    expect((await search('evenings')).results.map((r) => r.metadata.title)).toEqual(['Lantern Evenings']);
+  });
 });
