@@ -132,9 +132,9 @@ describe('the home marketing modules', () => {
     const recent = await screen.findByRole('region', { name: MARKETING_MESSAGES.recentHeading }, { timeout: 10_000 });
     expect(await within(recent).findAllByRole('heading', { name: /New title/ })).toHaveLength(RECENT_PAGE_SIZE);
     fireEvent.click(within(recent).getByRole('button', { name: MARKETING_MESSAGES.recentLoadMore }));
-    await waitFor(() => expect(within(recent).getAllByRole('heading', { name: /New title/ })).toHaveLength(titles.length));
+    await waitFor(() => expect(within(recent).getAllByRole('heading', { name: /New title/ })).toHaveLength(titles.length), { timeout: 10_000 });
     expect(calls.some((c) => c.path.startsWith(paths.bookList()) && c.path.includes('cursor=c1'))).toBe(true);
-    await waitFor(() => expect(document.activeElement?.textContent).toBe(`New title ${RECENT_PAGE_SIZE}`));
+    await waitFor(() => expect(document.activeElement?.textContent).toBe(`New title ${RECENT_PAGE_SIZE}`), { timeout: 10_000 });
     expect(within(recent).queryByRole('button', { name: MARKETING_MESSAGES.recentLoadMore })).toBeNull();
     expect(within(recent).getByText(MARKETING_MESSAGES.recentEnd)).toBeTruthy();
   });
