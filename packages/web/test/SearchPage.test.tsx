@@ -8,22 +8,10 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CatalogSearchResponse } from '@lectern/core';
 import SearchPage from '../src/features/search/SearchPage.tsx';
-import { title } from './fixtures.ts';
+import { whaleSearch } from './fixtures.ts';
 import { flush, json, stubFetch } from './helpers.tsx';
 
-const answer = (): CatalogSearchResponse => ({
-  query: 'whale',
-  count: 2,
-  count_exact: true,
-  page: 1,
-  next: null,
-  previous: null,
-  results: [
-    { metadata: { ...title('moby', 'Moby-Dick'), cover_image_url: '/api/v1/book/moby/cover' }, snippet: null, passages: [], language: 'en' },
-    { metadata: { ...title('plain', 'No Cover'), cover_image_url: null }, snippet: null, passages: [], language: 'en' },
-  ],
-  facets: { format: [], topic: [], publisher: [], language: [] },
-});
+const answer = (): CatalogSearchResponse => whaleSearch();
 
 beforeEach(() => {
   document.cookie = 'logged_in=; max-age=0; path=/';

@@ -4,7 +4,7 @@
  * does, and the notes panel's way back to a note goes by it — in the chapter on show the frame goes there, another
  * chapter is opened with it as the route's target, which the initial position takes first.
  */
-import { ANNOTATION_TYPE_NOTE, annotationLocator, DEFAULT_PREFERENCES, paths, type Annotation, type Locator } from '@lectern/core';
+import { annotationLocator, DEFAULT_PREFERENCES, paths, type Annotation, type Locator } from '@lectern/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useMemo } from 'react';
@@ -19,7 +19,7 @@ import { indexText } from '../src/features/reader/engine/textMarks.ts';
 import { resolveInitialPosition } from '../src/shared/reading/position.ts';
 import { chapterFrame, reducedMotion, removeFrames, type ChapterFrame } from './frame-fixture.ts';
 import { json, stubFetch } from './helpers.tsx';
-import { profile } from './fixtures.ts';
+import { profile, storedNote } from './fixtures.ts';
 
 const SENTENCE = 'The fox ran. ';
 // "the fox" twice, the second one the note's: the context tells them apart.
@@ -47,29 +47,7 @@ function selectSecondFox() {
 }
 
 function note(id: string, chapter_href: string, d: { quote: string; ranges: Annotation['ranges']; selectors: Annotation['selectors'] }): Annotation {
-  return {
-    id,
-    ...d,
-    text: '',
-    tags: [],
-    uri: paths.reader('x', 'b1', chapter_href),
-    user: profile.user_uuid,
-    consumer: 'lectern',
-    permissions: { read: [profile.user_uuid], update: [], delete: [], admin: [] },
-    created: '2030-01-01T00:00:00Z',
-    updated: '2030-01-01T00:00:00Z',
-    links: [],
-    truncated_quote: d.quote,
-    fragment: '',
-    sanitized_fragment: '',
-    highlights: [],
-    is_public: false,
-    card_url: null,
-    annotation_type: ANNOTATION_TYPE_NOTE,
-    preview_annotation: false,
-    book_id: 'b1',
-    chapter_href,
-  };
+  return storedNote(id, chapter_href, d);
 }
 
 describe("an annotation's Locator in the chapter frame", () => {

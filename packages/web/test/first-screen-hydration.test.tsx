@@ -12,22 +12,10 @@ import { FIRST_SCREEN_ATTRIBUTE, prepareFirstScreen } from '../src/app/firstScre
 import { hydrateApp } from '../src/app/renderApp.ts';
 import { resetBootData } from '../src/api/boot.ts';
 import { renderFirstScreen } from '../src/ssr.tsx';
-import { profile, title } from './fixtures.ts';
+import { profile, whaleSearch } from './fixtures.ts';
 import { json, stubFetch } from './helpers.tsx';
 
-const answer: CatalogSearchResponse = {
-  query: 'whale',
-  count: 2,
-  count_exact: true,
-  page: 1,
-  next: null,
-  previous: null,
-  results: [
-    { metadata: { ...title('moby', 'Moby-Dick'), cover_image_url: '/api/v1/book/moby/cover' }, snippet: null, passages: [], language: 'en' },
-    { metadata: { ...title('plain', 'No Cover'), cover_image_url: null }, snippet: null, passages: [], language: 'en' },
-  ],
-  facets: { format: [{ value: 'book', label: 'Book', count: 2 }], topic: [], publisher: [], language: [] },
-};
+const answer: CatalogSearchResponse = whaleSearch({ format: [{ value: 'book', label: 'Book', count: 2 }] });
 
 const asked: string[] = [];
 beforeEach(() => {

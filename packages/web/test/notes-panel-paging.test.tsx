@@ -2,41 +2,17 @@
  * The notes panel lists every note of the book, not only the store search's first page of 1,000 rows: it asks on
  * with `offset` until the answer's `total` is in.
  */
-import { ANNOTATION_LIMITS, ANNOTATION_TYPE_NOTE, type Annotation } from '@lectern/core';
+import { ANNOTATION_LIMITS, type Annotation } from '@lectern/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NotesPanel } from '../src/features/reader/annotations/NotesPanel.tsx';
 import { json, stubFetch } from './helpers.tsx';
-import { profile } from './fixtures.ts';
+import { profile, storedNote } from './fixtures.ts';
 
 const token = `e30.${btoa(JSON.stringify({ consumerKey: 'lectern', userId: profile.user_uuid, issuedAt: new Date().toISOString(), ttl: 3600 })).replace(/=+$/, '')}.sig`;
 
-const note = (i: number): Annotation => ({
-  id: `a${i}`,
-  quote: `quote ${i}`,
-  ranges: [],
-  selectors: [],
-  text: '',
-  tags: [],
-  uri: '/library/view/x/b1/ch1.xhtml',
-  user: profile.user_uuid,
-  consumer: 'lectern',
-  permissions: { read: [profile.user_uuid], update: [], delete: [], admin: [] },
-  created: '2030-01-01T00:00:00Z',
-  updated: '2030-01-01T00:00:00Z',
-  links: [],
-  truncated_quote: `quote ${i}`,
-  fragment: '',
-  sanitized_fragment: '',
-  highlights: [],
-  is_public: false,
-  card_url: null,
-  annotation_type: ANNOTATION_TYPE_NOTE,
-  preview_annotation: false,
-  book_id: 'b1',
-  chapter_href: 'ch1.xhtml',
-});
+const note = (i: number): Annotation => storedNote(`a${i}`, 'ch1.xhtml', { quote: `quote ${i}`, uri: '/library/view/x/b1/ch1.xhtml' });
 
 afterEach(() => vi.unstubAllGlobals());
 

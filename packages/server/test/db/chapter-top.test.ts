@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProgressRepository } from '../../src/repositories/progress.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
+import { bareTitleRow } from '../helpers/rows.ts';
 
 describe.each(ENGINES)('the furthest position in a chapter (%s)', (engine) => {
   let t: TestApp;
@@ -16,26 +17,7 @@ describe.each(ENGINES)('the furthest position in a chapter (%s)', (engine) => {
     const now = new Date().toISOString();
     const title = await k
       .insertInto('titles')
-      .values({
-        book_id: 'chapter-top',
-        title: 'Chapter top',
-        title_safe: 'Chapter top',
-        description: null,
-        content_format: 'epub',
-        source: 'test',
-        language: null,
-        issued: null,
-        identifier: null,
-        cover_path: null,
-        cover_media_type: null,
-        allow_scripts: 0,
-        is_system_book: 0,
-        page_count: null,
-        file_sha256: 'sha-chapter-top',
-        origin: null,
-        created_at: now,
-        work_title_id: null,
-      })
+      .values(bareTitleRow('chapter-top', { title: 'Chapter top', title_safe: 'Chapter top', created_at: now }))
       .returning('id')
       .executeTakeFirstOrThrow();
     const chapter = async (i: number) =>

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProgressRepository } from '../../src/repositories/progress.ts';
 import { readersProgressSql } from '../../src/repositories/title-progress-sql.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
+import { bareTitleRow } from '../helpers/rows.ts';
 
 interface Chapter {
   textLength: number;
@@ -87,26 +88,7 @@ describe.each(ENGINES)('title progress in SQL (%s)', (engine) => {
     const now = new Date().toISOString();
     const title = await k
       .insertInto('titles')
-      .values({
-        book_id: `progress-${n}`,
-        title: c.name,
-        title_safe: c.name,
-        description: null,
-        content_format: 'epub',
-        source: 'test',
-        language: null,
-        issued: null,
-        identifier: null,
-        cover_path: null,
-        cover_media_type: null,
-        allow_scripts: 0,
-        is_system_book: 0,
-        page_count: null,
-        file_sha256: `sha-${n}`,
-        origin: null,
-        created_at: now,
-        work_title_id: null,
-      })
+      .values(bareTitleRow(`progress-${n}`, { title: c.name, title_safe: c.name, file_sha256: `sha-${n}`, created_at: now }))
       .returning('id')
       .executeTakeFirstOrThrow();
     const chapterIds: number[] = [];
