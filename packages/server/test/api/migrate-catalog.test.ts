@@ -5,6 +5,7 @@ import { fillCatalogKeys } from '../../src/db/migrations/0007_catalog_works_samp
 import { rebuildAllListings } from '../../src/repositories/listings.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
+import { bareTitleRow } from '../helpers/rows.ts';
 
 describe.each(ENGINES)('migration 0007 on existing titles on %s', (engine) => {
   let t: TestApp;
@@ -15,26 +16,15 @@ describe.each(ENGINES)('migration 0007 on existing titles on %s', (engine) => {
 
   it('fills the keys and groups an EPUB and a PDF of one work, as if imported before the migration', async () => {
     const db = t.lectern.db.kysely;
-    const row = (book_id: string, title: string, content_format: string, created_at: string) => ({
-      book_id,
-      title,
-      title_safe: book_id,
-      description: null,
-      content_format,
-      source: content_format === 'book' ? 'application/epub+zip' : 'application/pdf',
-      language: null,
-      issued: null,
-      identifier: null,
-      cover_path: null,
-      cover_media_type: null,
-      allow_scripts: 0 as const,
-      is_system_book: 0 as const,
-      page_count: null,
-      file_sha256: book_id,
-      origin: null,
-      created_at,
-      work_title_id: null,
-    });
+    const row = (book_id: string, title: string, content_format: string, created_at: string) =>
+      bareTitleRow(book_id, {
+        title,
+        content_format,
+        source: content_format === 'book' ? 'application/epub+zip' : 'application/pdf',
+        file_sha256: book_id,
+        created_at,
+      });
+
     // Rows as an older version left them: no keys, every title standing alone.
     const inserted = await db
       .insertInto('titles')

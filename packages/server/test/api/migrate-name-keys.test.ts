@@ -12,6 +12,7 @@ import { nameKey as frozenNameKey, up } from '../../src/db/migrations/0050_name_
 import { rebuildAllListings } from '../../src/repositories/listings.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
+import { bareTitleRow } from '../helpers/rows.ts';
 
 // core's nameKey before 0050, to write rows as a library keyed by it holds them
 function oldNameKey(text: string): string {
@@ -41,29 +42,18 @@ describe.each(ENGINES)('migration 0050 on keys made by the old fold, on %s', (en
 
   it('keys titles, authors, topics, publishers and listings again with the one fold, batch after batch', async () => {
     const db = t.lectern.db.kysely;
-    const row = (i: number, title: string, work_key: string) => ({
-      book_id: `b${i}`,
-      title,
-      title_safe: `b${i}`,
-      description: null,
-      content_format: 'book',
-      source: 'application/epub+zip',
-      language: null,
-      issued: null,
-      identifier: null,
-      cover_path: null,
-      cover_media_type: null,
-      allow_scripts: 0 as const,
-      is_system_book: 0 as const,
-      page_count: null,
-      file_sha256: `b${i}`,
-      origin: null,
-      created_at: '2026-01-01T00:00:00Z',
-      work_title_id: null,
-      sort_title: oldTitleSortKey(title),
-      sort_author: oldNameKey(authorOf(i)),
-      work_key,
-    });
+    const row = (i: number, title: string, work_key: string) =>
+      bareTitleRow(`b${i}`, {
+        title,
+        content_format: 'book',
+        source: 'application/epub+zip',
+        file_sha256: `b${i}`,
+        created_at: '2026-01-01T00:00:00Z',
+        sort_title: oldTitleSortKey(title),
+        sort_author: oldNameKey(authorOf(i)),
+        work_key,
+      });
+
     // more titles than one batch (500): every one of them keyed the old way, the kana and ligature ones wrongly
     const N = 1100;
     const titleOf = (i: number) => (i % 3 === 0 ? `だんご ${i}` : i % 3 === 1 ? `The ﬁrst ｶﾞﾗｽ ${i}` : `Moby-Dick ${i}`);
