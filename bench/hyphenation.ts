@@ -24,6 +24,7 @@ import path from 'node:path';
 import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
 import { CHROMIUM_LAUNCH, importBook, signIn, startFreshServer } from '../scripts/fresh-server.ts';
 import { summary } from './stats.ts';
+import { observeLongTasks } from './long-tasks.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const CHARS = Number(process.env.CHARS ?? 800_000);
@@ -40,19 +41,6 @@ interface Run {
   inserted: number;
 }
 
-/** Runs before any script of every new document: long tasks from the start (buffered). */
-function observeLongTasks() {
-  if (window.top !== window) return;
-  const w = window as unknown as { __lt: { start: number; duration: number }[] };
-  w.__lt = [];
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__lt.push({ start: e.startTime, duration: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  } catch {
-    /* no Long Tasks API: none reported */
-  }
-}
 
 async function run(browser: Browser, storageState: Awaited<ReturnType<BrowserContext['storageState']>>, url: string, hyphenate: boolean): Promise<Run> {
   const context = await browser.newContext({ viewport: VIEWPORT, storageState });

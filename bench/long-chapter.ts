@@ -30,6 +30,7 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
 import { CHROMIUM_LAUNCH, importBook, signIn, startFreshServer } from '../scripts/fresh-server.ts';
 import { median } from './stats.ts';
+import { observeLongTasks } from './long-tasks.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const ANCHOR_PORT = Number(process.env.ANCHOR_PORT ?? 4201);
@@ -48,19 +49,6 @@ interface Run {
   steps: Record<string, number>;
 }
 
-/** Runs before any script of every new document: long tasks from the start (buffered). */
-function observeLongTasks() {
-  if (window.top !== window) return;
-  const w = window as unknown as { __lt: { start: number; duration: number }[] };
-  w.__lt = [];
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__lt.push({ start: e.startTime, duration: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  } catch {
-    /* no Long Tasks API: none reported */
-  }
-}
 
 const range = (xs: number[]) => `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}`;
 const longestOf = (tasks: LongTask[], from = -Infinity) => tasks.filter((t) => t.start >= from).reduce((m, t) => Math.max(m, t.duration), 0);
