@@ -21,9 +21,11 @@ import './SearchPage.css';
 const FACET_LABEL: Record<(typeof FACETS)[number], string> = { format: 'Format', topic: 'Topic', publisher: 'Publisher', language: 'Language' };
 const FORMAT_LABEL: Record<string, string> = { book: 'Books', document: 'Documents', video: 'Videos', audiobook: 'Audiobooks' };
 const SORT_LABEL: Record<(typeof SEARCH_SORTS)[number], string> = { relevance: 'Best match', newest: 'Newest', title: 'Title' };
+// in English, as every other word of the app (and as CountryField names countries): the browser's own locale would
+// also make the server's rendering of this page differ from the browser's, a hydration mismatch
 const languageName = (code: string) => {
   try {
-    return new Intl.DisplayNames(undefined, { type: 'language' }).of(code) ?? code;
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
   } catch {
     return code;
   }
