@@ -67,10 +67,10 @@ export async function signInAsDemo(page: Page): Promise<void> {
   await signIn(page, inject('demoEmail'), inject('demoPassword'));
 }
 
-/** A browser and a page on the suite's server at the given size. */
-export async function openPage(viewport: { width: number; height: number }): Promise<{ browser: Browser; page: Page }> {
+/** A browser and a page on the suite's server at the given size (and, if given, the browser's language). */
+export async function openPage(viewport: { width: number; height: number }, locale?: string): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchBrowser();
-  const page = await (await browser.newContext({ baseURL: inject('baseURL'), viewport })).newPage();
+  const page = await (await browser.newContext({ baseURL: inject('baseURL'), viewport, ...(locale ? { locale } : {}) })).newPage();
   page.setDefaultTimeout(15_000);
   return { browser, page };
 }

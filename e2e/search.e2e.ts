@@ -168,3 +168,32 @@ describe.each([
     await shot(page, `search-paged-alice-${viewport.width}`);
   });
 });
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  describe(`a signed-in search page rendered on the server, in a French browser, at ${viewport.width} px`, () => {
+    let browser: Browser;
+    let page: Page;
+    const errors: string[] = [];
+    beforeAll(async () => {
+      ({ browser, page } = await openPage(viewport, 'fr-FR'));
+      page.on('pageerror', (e) => errors.push(e.message));
+      await signInAsDemo(page);
+    });
+    afterAll(() => browser?.close());
+
+    it('hydrates what the server rendered without a mismatch, the language facet in English, and goes on working', async () => {
+      const answer = await page.goto('/search/?q=the');
+      expect(await answer!.text()).toContain('data-lectern-ssr');
+      await page.locator('.search-result').first().waitFor();
+      // the browser's own language would name the facet's languages otherwise than the server did (React error #418)
+      await page.getByRole('link', { name: /^English\s*\d+$/ }).first().waitFor();
+      await page.getByRole('link', { name: /^Books\s*\d+$/ }).click();
+      await page.waitForURL(/format=book/);
+      await page.locator('.search-result').first().waitFor();
+      expect(errors).toEqual([]);
+    });
+  });
+}
