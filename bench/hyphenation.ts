@@ -1,116 +1,101 @@
 /**
- * What hyphenation supplied in the frame costs (docs/decisions.md "Hyphenation where Chromium has no patterns";
- * engine/hyphenation.ts), in Debian's Chromium (no hyphenation dictionaries: every English chapter is hyphenated by
- * the reader) with the built app. The book is bench/long-chapter.ts's: a generated EPUB 3 whose second chapter has
- * 800,000 characters of English prose (the reader's long-chapter budget), imported into a fresh server.
+ * What supplying hyphenation at import would cost (docs/decisions.md "Hyphenation"): the npm `hyphen`
+ * library (Liang's algorithm, TeX patterns) inserting U+00AD into every word of every rendered chapter of the
+ * sample library (Alice, The War of the Worlds, Moby-Dick; English patterns), as an import step would.
  *
- * - subject: a fresh signed-in browser context opens the chapter's reader address; the reader hyphenates it after
- *   the first screen (the `hyphen` library and its English patterns, two chunks loaded on demand);
- * - anchor: the same, with those two chunks refused (the context's routes abort them), so nothing is hyphenated:
- *   the reader as it was before.
- * Measured per run from navigation start: first paint (`reader:first-screen`, else `reader:chapter-painted`), the
- * chapter settled (`reader:hyphenated` for the subject, `reader:chapter-painted` for the anchor: everything the
- * reader does to the chapter done), and the longest task (PerformanceObserver 'longtask', buffered) after the first
- * paint; for the subject also the hyphenation's own span (`reader:chapter-complete` to `reader:hyphenated`) and the
- * soft hyphens inserted. Subject and anchor alternate (the anchor first in odd rounds), each in a new context, after
- * one warm-up of each; per-round ratios subject/anchor as median and range (min-max).
+ * Subject: parse + render every chapter (what the importer does, no database) and then hyphenate the text nodes of
+ * each rendered chapter and serialise it again. Anchor: parse + render alone. Rounds alternate which goes first;
+ * printed as median and range (min-max) of the per-round ratio, beside the times. Also printed: the heap the
+ * English patterns take once loaded, and how much longer the stored chapter HTML gets.
  *
- *   npm run build && npx tsx bench/hyphenation.ts        ROUNDS=7 (at least 5), CHARS=800000 (the long chapter's size),
- *   PORT=5510 (the fresh server's)
+ * The library is not a dependency of Lectern: install it outside the repository and point HYPHEN_DIR at it.
+ * Usage: (cd /tmp/hyph && npm install hyphen@1.14.1) && HYPHEN_DIR=/tmp/hyph/node_modules/hyphen npx tsx bench/hyphenation.ts [--rounds 7]
  */
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
-import { CHROMIUM_LAUNCH, importBook, signIn, startFreshServer } from '../scripts/fresh-server.ts';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import render from 'dom-serializer';
+import { parseEpub } from '../packages/server/src/ingest/epub.ts';
+import { parseHtml, type DomNode } from '../packages/server/src/ingest/markup.ts';
+import { renderChapter } from '../packages/server/src/ingest/render.ts';
+import { fetchSampleLibrary } from '../packages/server/src/sample/fetch.ts';
 import { summary } from './stats.ts';
-import { observeLongTasks } from './long-tasks.ts';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 7);
-const CHARS = Number(process.env.CHARS ?? 800_000);
-if (ROUNDS < 5) console.warn('fewer than 5 rounds: the figures are not for docs/performance.md');
-const VIEWPORT = { width: 1280, height: 800 };
-/** The library's chunk and the English patterns' (engine/hyphenation.ts): refused in the anchor's runs. */
-const HYPHEN_CHUNKS = /\/assets\/(hyphen|en-us)-[\w-]{8}\.js$/;
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '7' } } });
+const rounds = Number(values.rounds);
+if (rounds < 5) console.warn('fewer than 5 rounds: the figures are not for docs/performance.md');
+const dir = process.env.HYPHEN_DIR;
+if (!dir) throw new Error('HYPHEN_DIR: the folder of an installed hyphen package (see the usage line)');
 
-interface Run {
-  first: number;
-  settled: number;
-  longestAfterFirst: number;
-  span: number;
-  inserted: number;
-}
+const heapBefore = (globalThis.gc?.(), process.memoryUsage().heapUsed);
+const { hyphenateSync } = createRequire(import.meta.url)(path.join(dir, 'en-us')) as { hyphenateSync: (text: string) => string };
+hyphenateSync('warm up the patterns'); // the patterns are compiled on first use
+const heapAfter = (globalThis.gc?.(), process.memoryUsage().heapUsed);
 
+const books = await fetchSampleLibrary(path.join(os.tmpdir(), 'lectern-sample-cache'));
+const files = books.map((b) => new Uint8Array(fs.readFileSync(b.file)));
 
-async function run(browser: Browser, storageState: Awaited<ReturnType<BrowserContext['storageState']>>, url: string, hyphenate: boolean): Promise<Run> {
-  const context = await browser.newContext({ viewport: VIEWPORT, storageState });
-  try {
-    await context.addInitScript(observeLongTasks);
-    if (!hyphenate) await context.route(HYPHEN_CHUNKS, (route) => route.abort());
-    const page = await context.newPage();
-    await page.goto(url);
-    const settledMark = hyphenate ? 'reader:hyphenated' : 'reader:chapter-painted';
-    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, settledMark, { timeout: 120_000, polling: 50 });
-    // the longest task after the chapter settled: a further 500 ms seen (the anchor's failed chunk load too)
-    await page.waitForTimeout(500);
-    // (no named functions in page code: tsx would wrap them in a helper the page does not have)
-    const r = await page.evaluate((mark) => {
-      const marks: Record<string, number> = {};
-      for (const m of performance.getEntriesByType('mark')) marks[m.name] ??= m.startTime;
-      const first = marks['reader:first-screen'] ?? marks['reader:chapter-painted']!;
-      const tasks = (window as unknown as { __lt: { start: number; duration: number }[] }).__lt ?? [];
-      const longest = tasks.filter((t) => t.start >= first).reduce((m, t) => Math.max(m, t.duration), 0);
-      const text = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.body?.textContent ?? '';
-      const span = (marks['reader:hyphenated'] ?? 0) - (marks['reader:chapter-complete'] ?? 0);
-      return { first, settled: marks[mark]!, longest, span, inserted: text.split('\u00ad').length - 1 };
-    }, settledMark);
-    if (hyphenate !== r.inserted > 0) throw new Error(`${hyphenate ? 'subject' : 'anchor'} run: ${r.inserted} soft hyphens in the chapter`);
-    return { first: r.first, settled: r.settled, longestAfterFirst: r.longest, span: r.span, inserted: r.inserted };
-  } finally {
-    await context.close();
+/** Elements whose text is not prose to break. */
+const SKIP = new Set(['script', 'style', 'pre', 'code', 'kbd', 'samp', 'var', 'math', 'svg']);
+function hyphenateNodes(nodes: readonly DomNode[]): void {
+  for (const node of nodes) {
+    if (node.type === 'text') node.data = hyphenateSync(node.data);
+    else if ('children' in node && !('name' in node && SKIP.has(node.name))) hyphenateNodes(node.children);
   }
 }
 
-async function main() {
-  const book = longChapterEpub({ chars: CHARS });
-  const browser = await chromium.launch(CHROMIUM_LAUNCH);
-  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-bench-hyphen-', timeoutMs: 170_000, port: Number(process.env.PORT ?? 5510) });
-  try {
-    const file = path.join(fresh.dataDir, 'long-chapter.epub');
-    fs.writeFileSync(file, book.bytes);
-    const bookId = /^imported\s+(\S+)/m.exec(importBook(fresh.dataDir, file))?.[1];
-    if (!bookId) throw new Error('the import printed no book');
-    const signedIn = await browser.newContext({ baseURL: fresh.base, viewport: VIEWPORT });
-    const page = await signedIn.newPage();
-    await signIn(page, fresh.email, fresh.password);
-    const detail = (await (await page.request.get(`/api/v1/book/${bookId}/`, { headers: { Accept: 'application/json' } })).json()) as { chapters: { full_path: string; web_url: string }[] };
-    const long = detail.chapters.find((c) => c.full_path.endsWith(book.longPath));
-    if (!long) throw new Error(`no chapter ${book.longPath}`);
-    const storageState = await signedIn.storageState();
-    await signedIn.close();
-    const url = new URL(long.web_url, fresh.base).href;
-
-    console.log(`\nhyphenation in the frame — ${new Date().toISOString()} — ${ROUNDS} rounds alternating + 1 warm-up; ${CHARS.toLocaleString('en')}-character chapter, ${VIEWPORT.width}x${VIEWPORT.height}`);
-    await run(browser, storageState, url, true);
-    await run(browser, storageState, url, false);
-    const subject: Run[] = [];
-    const anchor: Run[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      if (round % 2) anchor.push(await run(browser, storageState, url, false));
-      subject.push(await run(browser, storageState, url, true));
-      if (!(round % 2)) anchor.push(await run(browser, storageState, url, false));
+let before = 0;
+let after = 0;
+function renderAll(hyphenate: boolean): void {
+  before = 0;
+  after = 0;
+  for (const [i, data] of files.entries()) {
+    const book = parseEpub(data, books[i]!.file);
+    const chapters = new Set(book.chapters.map((c) => c.fullPath));
+    for (const chapter of book.chapters) {
+      const { html } = renderChapter(chapter.rawHtml, {
+        chapterFullPath: chapter.fullPath,
+        allowScripts: false,
+        chapterUrl: (fullPath, fragment) => `/read/${fullPath}${fragment ? `#${fragment}` : ''}`,
+        resourceUrl: (fullPath) => `/files/${fullPath}`,
+        isChapter: (fullPath) => chapters.has(fullPath),
+      });
+      before += html.length;
+      if (!hyphenate) continue;
+      const doc = parseHtml(html);
+      hyphenateNodes(doc.children);
+      after += render(doc, { encodeEntities: false }).length;
     }
-    const ratio = (f: (r: Run) => number) => subject.map((s, i) => f(s) / f(anchor[i]!));
-    console.log('| measure | hyphenated: ms, median (min-max) | not hyphenated | ratio per round: median (min-max) |');
-    console.log('|---|---:|---:|---:|');
-    console.log(`| first paint | ${summary(subject.map((r) => r.first), 0)} | ${summary(anchor.map((r) => r.first), 0)} | **${summary(ratio((r) => r.first))}** |`);
-    console.log(`| chapter settled (hyphenated / painted) | ${summary(subject.map((r) => r.settled), 0)} | ${summary(anchor.map((r) => r.settled), 0)} | **${summary(ratio((r) => r.settled))}** |`);
-    console.log(`| longest task after the first paint | ${summary(subject.map((r) => r.longestAfterFirst), 0)} | ${summary(anchor.map((r) => r.longestAfterFirst), 0)} | ${summary(ratio((r) => Math.max(1, r.longestAfterFirst)))} |`);
-    console.log(`hyphenation's span (chapter complete to hyphens in): ${summary(subject.map((r) => r.span), 0)} ms; soft hyphens inserted: ${subject[0]!.inserted.toLocaleString('en')}`);
-  } finally {
-    await browser.close();
-    await fresh.stop();
   }
 }
 
-await main();
+const timed = (work: () => void) => {
+  const started = performance.now();
+  work();
+  return performance.now() - started;
+};
+
+timed(() => renderAll(true)); // warm-up
+timed(() => renderAll(false));
+const subjectMs: number[] = [];
+const anchorMs: number[] = [];
+const ratios: number[] = [];
+for (let round = 0; round < rounds; round++) {
+  const first = round % 2 === 0;
+  const a1 = first ? timed(() => renderAll(false)) : 0;
+  const s = timed(() => renderAll(true));
+  const a = first ? a1 : timed(() => renderAll(false));
+  subjectMs.push(s);
+  anchorMs.push(a);
+  ratios.push(s / a);
+}
+renderAll(true);
+console.log(`\nhyphenation at import — ${new Date().toISOString()} — ${rounds} rounds alternating; node ${process.version}`);
+console.log(`books: ${books.map((b) => path.basename(b.file)).join(', ')}`);
+console.log('| subject | ms: median (min-max) | anchor ms: median (min-max) | ratio subject/anchor: median (min-max) |');
+console.log('|---|---:|---:|---:|');
+console.log(`| parse + render + hyphenate (en-us) vs parse + render | ${summary(subjectMs, 1)} | ${summary(anchorMs, 1)} | **${summary(ratios)}** |`);
+console.log(`English patterns in the heap: ${((heapAfter - heapBefore) / 1048576).toFixed(1)} MiB${globalThis.gc ? '' : ' (without --expose-gc: rough)'}`);
+console.log(`stored chapter HTML: ${before} -> ${after} characters (+${(((after - before) / before) * 100).toFixed(1)}%)`);

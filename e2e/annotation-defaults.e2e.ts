@@ -40,17 +40,14 @@ function select(page: Page, from: string, to: string) {
       const walker = doc.createTreeWalker(doc.getElementById('lectern-root')!, NodeFilter.SHOW_TEXT);
       const texts: Text[] = [];
       for (let t = walker.nextNode(); t; t = walker.nextNode()) texts.push(t as Text);
-      // (the reader may have put soft hyphens into the words, engine/hyphenation.ts)
-      const find = (words: string) => new RegExp([...words].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\u00ad?'));
-      const a = texts.find((t) => find(from).test(t.data))!;
-      const b = texts.find((t) => find(to).test(t.data))!;
-      const end = find(to).exec(b.data)!;
+      const a = texts.find((t) => t.data.includes(from))!;
+      const b = texts.find((t) => t.data.includes(to))!;
       const range = doc.createRange();
-      range.setStart(a, find(from).exec(a.data)!.index);
-      range.setEnd(b, end.index + end[0].length);
+      range.setStart(a, a.data.indexOf(from));
+      range.setEnd(b, b.data.indexOf(to) + to.length);
       doc.getSelection()!.removeAllRanges();
       doc.getSelection()!.addRange(range);
-      return range.toString().replaceAll('\u00ad', '');
+      return range.toString();
     },
     [from, to] as const,
   );
@@ -61,7 +58,7 @@ function painted(page: Page) {
   return page.evaluate(() => {
     const frame = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-view__frame')).find((f) => getComputedStyle(f).visibility !== 'hidden')!;
     const win = frame.contentWindow as unknown as { CSS: { highlights: Map<string, Set<Range>> } };
-    return Array.from(win.CSS.highlights.get('lectern-highlight') ?? []).map((r) => r.toString().replaceAll('\u00ad', ''));
+    return Array.from(win.CSS.highlights.get('lectern-highlight') ?? []).map((r) => r.toString());
   });
 }
 

@@ -60,17 +60,15 @@ async function select(page: Page, words: string): Promise<void> {
     const frame = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-view__frame')).find((f) => getComputedStyle(f).visibility !== 'hidden')!;
     const doc = frame.contentDocument!;
     const walker = doc.createTreeWalker(doc.getElementById('lectern-root')!, NodeFilter.SHOW_TEXT);
-    // (the reader may have put soft hyphens into the words, engine/hyphenation.ts)
-    const find = new RegExp([...words].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\u00ad?'));
     for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
-      const m = find.exec(t.data);
-      if (!m) continue;
+      const at = t.data.indexOf(words);
+      if (at < 0) continue;
       const range = doc.createRange();
-      range.setStart(t, m.index);
-      range.setEnd(t, m.index + m[0].length);
+      range.setStart(t, at);
+      range.setEnd(t, at + words.length);
       doc.getSelection()!.removeAllRanges();
       doc.getSelection()!.addRange(range);
-      return range.toString().replaceAll('\u00ad', '');
+      return range.toString();
     }
     return null;
   }, words);
@@ -83,9 +81,9 @@ function drawn(page: Page): Promise<string[]> {
     const frame = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-view__frame')).find((f) => getComputedStyle(f).visibility !== 'hidden')!;
     const registry = (frame.contentWindow as unknown as { CSS: { highlights: Map<string, Set<Range>> } }).CSS.highlights;
     return [...(registry.get('lectern-highlight') ?? [])]
-      .map((r) => r.toString().replaceAll('\u00ad', ''))
+      .map((r) => r.toString())
       .sort()
-      .concat([...(registry.get('lectern-note') ?? [])].map((r) => `note:${r.toString().replaceAll('\u00ad', '')}`));
+      .concat([...(registry.get('lectern-note') ?? [])].map((r) => `note:${r.toString()}`));
   });
 }
 

@@ -534,10 +534,8 @@ for (const viewport of [
         page,
         (doc, kept: string) => {
           const walker = doc.createTreeWalker(doc.getElementById('lectern-root')!, NodeFilter.SHOW_TEXT);
-          // (the reader may have put soft hyphens into the words, engine/hyphenation.ts)
-          const find = new RegExp([...kept].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\u00ad?'));
           for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
-            const at = find.exec(t.data)?.index ?? -1;
+            const at = t.data.indexOf(kept);
             if (at < 0) continue;
             const range = doc.createRange();
             range.setStart(t, at);
@@ -642,15 +640,11 @@ for (const viewport of [
           const width = doc.documentElement.clientWidth;
           const height = doc.documentElement.clientHeight;
           const seen: { right: number; top: number }[] = [];
-          // (the reader may have put soft hyphens into the words, engine/hyphenation.ts)
-          const part = (w: string) => [...w].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\u00ad?');
-          const find = new RegExp(`(${part(kept.before)})${part(kept.highlight)}`, 'g');
           for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
-            for (const m of t.data.matchAll(find)) {
-              const at = m.index + m[1]!.length;
+            for (let at = t.data.indexOf(kept.before + kept.highlight); at >= 0; at = t.data.indexOf(kept.before + kept.highlight, at + 1)) {
               const range = doc.createRange();
-              range.setStart(t, at);
-              range.setEnd(t, at + 1);
+              range.setStart(t, at + kept.before.length);
+              range.setEnd(t, at + kept.before.length + 1);
               const r = range.getBoundingClientRect();
               if (r.right > 0 && r.left < width && r.top >= 0 && r.bottom <= height) seen.push({ right: r.right, top: r.top });
             }

@@ -93,8 +93,7 @@ function highlighted(page: Page): Promise<{ id: string | null; text: string }> {
     if (!range) return { id: null, text: '' };
     const node = range.commonAncestorContainer;
     const element = (node.nodeType === 1 ? node : node.parentNode) as Element;
-    // (the words as spoken: without the soft hyphens the reader may have put in, engine/hyphenation.ts)
-    return { id: element.closest('[id]')?.id ?? null, text: range.toString().replaceAll('\u00ad', '') };
+    return { id: element.closest('[id]')?.id ?? null, text: range.toString() };
   });
 }
 

@@ -271,8 +271,6 @@ export function ChapterView(props: ChapterViewProps) {
         performance.mark('reader:chapter-complete');
         latest.current.onReady(controller);
         setComplete(true);
-        // after the first screen is shown: the words are worked out in idle slices (engine/hyphenation.ts)
-        win.requestAnimationFrame(() => void (!cancelled && controller.supplyHyphenation()));
       };
       if (!filler) whole();
       win.requestAnimationFrame(() => {

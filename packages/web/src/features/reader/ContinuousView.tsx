@@ -296,8 +296,6 @@ export function ContinuousView(props: ContinuousViewProps) {
         now.onReady(controller);
       }
       planRef.current();
-      // after it is shown (engine/hyphenation.ts); only the chapter read keeps its place, the others change height
-      win.requestAnimationFrame(() => void (!cancelled && controller.supplyHyphenation(isRead)));
     });
   }, [letGo]);
   const attachRef = useRef(attach);

@@ -8,11 +8,8 @@
  * Justified text only where the browser hyphenates the chapter's language (docs/decisions.md "Justification"):
  * justified lines without hyphenation open rivers of white space, worst on a phone's narrow column. Books ask for
  * `text-align: justify` in their stylesheets and style attributes; where this browser cannot hyphenate the language
- * (Chromium on Linux without its hyphenation dictionaries, or a language it has none for) and the frame cannot
- * supply it either (engine/hyphenation.ts: the `hyphen` library has no patterns for it) those become `start`.
+ * (Chromium on Linux without its hyphenation dictionaries, or a language it has none for) those become `start`.
  */
-
-import { patternsFor } from './hyphenation.ts';
 
 const hyphenation = new Map<string, boolean>();
 
@@ -71,14 +68,11 @@ export function chapterLanguage(doc: Document, root: Element | null): string {
 
 /**
  * Adapts the book's styles in a written chapter document (its stylesheets loaded): indents kept within the column,
- * and justified text turned to `start` unless the chapter's language is hyphenated (by the browser, or by the frame:
- * engine/hyphenation.ts). Running it twice
+ * and justified text turned to `start` unless the browser hyphenates the chapter's language. Running it twice
  * changes nothing more.
  */
 export function adaptBookStyles(doc: Document, root: Element | null): void {
-  // (where the browser cannot, the frame supplies hyphenation when the library has the language: engine/hyphenation.ts)
-  const lang = chapterLanguage(doc, root);
-  const unjustify = !hyphenates(lang) && !patternsFor(lang);
+  const unjustify = !hyphenates(chapterLanguage(doc, root));
   for (const sheet of Array.from(doc.styleSheets)) {
     // The reader's own style elements (no owner link) are left alone.
     if (!(sheet.ownerNode as Element | null)?.matches?.('link')) continue;

@@ -10,7 +10,6 @@
  */
 import { READER_CONSTANTS, type ReaderPreferences } from '@lectern/core';
 import type { InitialPosition, Locator } from '../../../shared/reading/position.ts';
-import { chapterLanguage, hyphenates } from './bookStyles.ts';
 import { ROOT_ID } from './chapterDocument.ts';
 import { FrameImages } from './frame/images.ts';
 import { FrameInput } from './frame/input.ts';
@@ -21,7 +20,6 @@ import { FramePager } from './frame/pager.ts';
 import { findLocator, FramePosition } from './frame/position.ts';
 import { clearSearchMarks, markSearch } from './frame/searchMarks.ts';
 import { StackedScroller, type StackHost } from './frame/stack.ts';
-import { supplyHyphenation } from './hyphenation.ts';
 import type { Turn } from './paging.ts';
 
 export type { FixedPageOptions } from './frame/layout.ts';
@@ -59,7 +57,6 @@ export class FrameController {
   private readonly images: FrameImages;
   private readonly listeners = new Listeners();
   private resizeTimer = 0;
-  private hyphenation: { cancel(): void } | null = null;
   /** What scrolls when the reader moves on: the frame's window, or the stack's scroller (the annotation layer listens). */
   readonly scrollEvents: EventTarget;
 
@@ -146,32 +143,6 @@ export class FrameController {
   /** The whole chapter is in: a link clicked to a part that was not yet in goes there now. */
   complete() {
     this.links.complete();
-  }
-
-  /**
-   * Hyphenation where the browser has none for the chapter's language (engine/hyphenation.ts), begun once the
-   * chapter is whole and on screen: its words worked out in idle slices, then put in a batch per idle slice, the
-   * reader's place kept across each (`keepPlace`: false for a chapter stacked beside the one read, which only changes height). Resolves true
-   * once hyphens went in.
-   */
-  supplyHyphenation(keepPlace: () => boolean = () => true): Promise<boolean> {
-    const root = this.readingRoot;
-    if (!root || this.hyphenation || this.layout.fixed) return Promise.resolve(false);
-    const lang = chapterLanguage(this.doc, root);
-    let kept: Range | null = null;
-    let pct = 0;
-    const run = supplyHyphenation(this.doc, root, lang, hyphenates(lang), {
-      before: () => {
-        kept = keepPlace() ? this.position.place() : null;
-        pct = this.percentage();
-      },
-      after: () => {
-        if (kept) this.position.restore(kept, pct);
-      },
-    });
-    this.hyphenation = run;
-    // (read by bench/hyphenation.ts)
-    return run.done.then((done) => (done && performance.mark('reader:hyphenated'), done));
   }
 
   /** The reader's place: the range kept across re-layouts, else the first character in view. */
@@ -326,7 +297,6 @@ export class FrameController {
   }
 
   destroy() {
-    this.hyphenation?.cancel();
     this.position.destroy();
     window.clearTimeout(this.resizeTimer);
     this.pager.destroy();
