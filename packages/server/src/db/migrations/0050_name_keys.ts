@@ -124,8 +124,9 @@ function workKey(title: string, authors: readonly string[]): string {
   return `${titleSortKey(title)}|${authorSortKey(authors)}`;
 }
 
-// The rule before this migration, to tell a work_key made from the title it has now from one that was not.
-function oldNameKey(text: string): string {
+// The rule before this migration, to tell a work_key made from the title it has now from one that was not (and for
+// its test, which writes rows as that rule keyed them).
+export function oldNameKey(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -133,7 +134,7 @@ function oldNameKey(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }
-function oldWorkKey(title: string, authors: readonly string[]): string {
+export function oldWorkKey(title: string, authors: readonly string[]): string {
   const folded = oldNameKey(title);
   const sortTitle = folded.replace(/^(?:the|a|an) (?=\S)/, '') || folded;
   return `${sortTitle}|${oldNameKey(authors[0] ?? '')}`;
