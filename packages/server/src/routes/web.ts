@@ -230,7 +230,39 @@ interface PageData {
 /** What the build's server renderer (packages/web src/ssr.tsx, built into dist/ssr/ssr.js) exports. */
 interface FirstScreenRenderer {
   FIRST_SCREEN_ATTRIBUTE: string;
-  renderFirstScreen: (input: { url: string; cookie: string | null; page: PageData }) => Promise<string | null>;
+  renderFirstScreen: (input: { url: string; cookie: string | null; page: PageData }, options?: { limitMs?: number }) => Promise<string | null>;
+}
+
+/**
+ * How long a page waits for its first screen to be rendered here, its turn among the renders included (the renderer
+ * renders one at a time): past it, the page is served as the browser renders it, as a visitor's is, and the log says
+ * why (docs/decisions.md "The first screen rendered on the server, within a time limit"). A render takes a few ms.
+ */
+export const FIRST_SCREEN_LIMIT_MS = 500;
+
+/**
+ * The renderer's screen for this page, or null (and a warning in the log saying why) when it fails or is not done
+ * within FIRST_SCREEN_LIMIT_MS. The renderer is given the limit too, so its queue moves on; the limit is kept here as
+ * well, whatever the renderer does with it.
+ */
+async function renderedWithin(renderer: FirstScreenRenderer, input: Parameters<FirstScreenRenderer['renderFirstScreen']>[0], log: FastifyRequest['log']): Promise<string | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), FIRST_SCREEN_LIMIT_MS);
+  });
+  const notRendered = `the first screen was not rendered within ${FIRST_SCREEN_LIMIT_MS} ms: the page is served without it`;
+  try {
+    const screen = await Promise.race([renderer.renderFirstScreen(input, { limitMs: FIRST_SCREEN_LIMIT_MS }), late]);
+    if (screen !== 'late') return screen;
+    log.warn({ limitMs: FIRST_SCREEN_LIMIT_MS }, notRendered);
+    return null;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'FirstScreenTimeout') log.warn({ limitMs: FIRST_SCREEN_LIMIT_MS }, notRendered);
+    else log.warn({ err: error }, 'the first screen was not rendered on the server');
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Where index.html's #root holds the skeleton the server replaces with a rendered first screen. */
@@ -336,12 +368,9 @@ export async function webRoutes(
       const data = await bootData(app, request, pathname, boot, chapterWorker);
       html = html.replace(BOOT_MARKER, () => data.html);
       secret = data.secret;
-      // a signed-in reader's first screen rendered here; whatever fails, the page is the one the browser renders
+      // a signed-in reader's first screen rendered here; whatever fails or is late, the page is the one the browser renders
       if (renderer && data.page?.profile) {
-        const screen = await renderer.renderFirstScreen({ url: request.url, cookie: request.headers.cookie ?? null, page: data.page }).catch((error: unknown) => {
-          request.log.warn({ err: error }, 'the first screen was not rendered on the server');
-          return null;
-        });
+        const screen = await renderedWithin(renderer, { url: request.url, cookie: request.headers.cookie ?? null, page: data.page }, request.log);
         if (screen) html = withFirstScreen(html, screen, renderer.FIRST_SCREEN_ATTRIBUTE);
       }
     }
