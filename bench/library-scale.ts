@@ -24,6 +24,9 @@
  *             which is asked first; also /healthz on the idle server between rounds.
  *   --against 'NAME=value,...'  (with --mix) a second server with that environment on the same library (e.g.
  *             HEAVY_REQUESTS=1000: searches without the gate), rounds alternating between the two, and the ratios.
+ *   --against-root dir  (with --mix) the second server runs the code in dir (another checkout of the repository, with
+ *             its node_modules: e.g. `git archive main` unpacked and node_modules hard-linked) on the same library,
+ *             with --against's settings if given: code before a change against the code after it, in the same run.
  *   --reuse   keep the generated databases in /tmp/lectern-scale (SCALE_DIR=dir in the env: there instead; SQLite
  *             files; PostgreSQL databases lectern_scale_<size>) and use them again when present.
  *   --generate-only  make the libraries (kept as --reuse keeps them) and measure nothing.
@@ -53,6 +56,7 @@ const { values } = parseArgs({
     reuse: { type: 'boolean', default: false },
     mix: { type: 'boolean', default: false },
     against: { type: 'string' },
+    'against-root': { type: 'string' },
     'generate-only': { type: 'boolean', default: false },
   },
 });
@@ -100,12 +104,22 @@ async function prepare(engine: 'sqlite' | 'postgres', size: number): Promise<{ e
   return { env, library };
 }
 
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; app: string; anchor: string }> {
+/**
+ * The Node flags the checkout in `dir` starts its server with: those before `--import tsx` in its package.json's
+ * `start` script (`node --max-old-space-size=1024 --import tsx packages/server/src/main.ts`), so each server here
+ * runs as `npm start` runs it there.
+ */
+function startFlagsOf(dir: string): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ?? '';
+  return /\bnode ((?:--[\w-]+(?:=\S+)? )*)--import tsx packages\/server\/src\/main\.ts/.exec(start)?.[1]?.trim().split(/\s+/) ?? [];
+}
+
+async function startServer(env: Record<string, string>, cwd = root): Promise<{ child: ChildProcess; app: string; anchor: string }> {
   // CPU_PROF=dir profiles the server (read it with bench/cpu-top.ts); SIGTERM exits, which writes the profile.
   const profile = process.env.CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.CPU_PROF] : [];
   // HEAP_SNAPSHOT=dir: SIGUSR2 writes a heap snapshot there (--mix sends it halfway through the last round)
   if (process.env.HEAP_SNAPSHOT) profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.HEAP_SNAPSHOT}`);
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'bench/scale-server.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...startFlagsOf(cwd), ...profile, '--import', 'tsx', 'bench/scale-server.ts'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const ports = await new Promise<{ anchorPort: number; appPort: number }>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -340,6 +354,8 @@ interface MixRound {
   rssPeak: number;
   hwm: number;
   heapUsedPeak: number;
+  /** the server's own memoryUsage() at the sample (every 200 ms) where its RSS was highest */
+  atPeak: Memory;
   probe: { p50: number; p99: number; max: number; n: number };
   anchorProbe: { p50: number; p99: number; max: number; n: number };
   idleProbe: { p50: number; p99: number };
@@ -349,6 +365,16 @@ interface MixRound {
 }
 
 type Server = Awaited<ReturnType<typeof startServer>>;
+/** bench/scale-server.ts's /memory, in MB */
+interface Memory {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+}
+/** RSS outside the main thread's JS heap and its external memory: SQLite's page caches, the reader threads' heaps, code */
+const nativeOf = (m: Memory) => m.rss - m.heapTotal - m.external;
 
 /** One round of the mix against one server: every kind at once for --duration s, the probes, RSS and heap sampled. */
 async function mixRound(server: Server, chosen: (Target & { connections: number })[], anchorPort: number, snapshotNow: boolean): Promise<MixRound> {
@@ -356,7 +382,7 @@ async function mixRound(server: Server, chosen: (Target & { connections: number 
   const probeApp = prober(`${server.app}/healthz`);
   const probeAnchor = prober(`http://127.0.0.1:${anchorPort}/bare`);
   const loop = async () => (await (await fetch(`${server.anchor}/event-loop`)).json()) as { p99: number; max: number };
-  const memory = async () => (await (await fetch(`${server.anchor}/memory`)).json()) as { heapUsed: number };
+  const memory = async () => (await (await fetch(`${server.anchor}/memory`)).json()) as Memory;
   // the cheap request on the idle server
   const idle: number[] = [];
   for (let i = 0; i < 100; i++) idle.push(await probeApp());
@@ -366,11 +392,14 @@ async function mixRound(server: Server, chosen: (Target & { connections: number 
   let running = true;
   let rssPeak = 0;
   let heapUsedPeak = 0;
+  let atPeak: Memory | null = null;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssOf(pid).rss)), 100);
   const heapSampler = (async () => {
     while (running) {
-      heapUsedPeak = Math.max(heapUsedPeak, (await memory()).heapUsed);
-      await new Promise((r) => setTimeout(r, 500));
+      const m = await memory();
+      heapUsedPeak = Math.max(heapUsedPeak, m.heapUsed);
+      if (!atPeak || m.rss > atPeak.rss) atPeak = m;
+      await new Promise((r) => setTimeout(r, 200));
     }
   })();
   const probes = { app: [] as number[], anchor: [] as number[] };
@@ -409,6 +438,7 @@ async function mixRound(server: Server, chosen: (Target & { connections: number 
     rssPeak,
     hwm: rssOf(pid).hwm,
     heapUsedPeak,
+    atPeak: atPeak ?? { rss: 0, heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0 },
     probe: stat(probes.app),
     anchorProbe: stat(probes.anchor),
     idleProbe: { p50: percentile(idle, 50), p99: percentile(idle, 99) },
@@ -422,6 +452,9 @@ function printMix(label: string, engine: string, size: number, chosen: (Target &
   const med = (f: (r: MixRound) => number, digits = 1) => summary(rounds_.map(f), digits);
   console.log(`\n${label}: ${engine} ${size}, ${connections} connections at once (${chosen.map((t) => `${t.key} ${t.connections}`).join(', ')}), ${duration} s, ${rounds} rounds; medians (range)`);
   console.log(`RSS peak ${med((r) => r.rssPeak, 0)} MB; VmHWM ${med((r) => r.hwm, 0)} MB; JS heap used peak ${med((r) => r.heapUsedPeak, 0)} MB; server CPU ${med((r) => r.cpuPct, 0)}%; event loop p99 ${med((r) => r.loopP99)} ms, max ${med((r) => r.loopMax)} ms`);
+  console.log(
+    `at the RSS peak (memoryUsage, sampled every 200 ms): RSS ${med((r) => r.atPeak.rss, 0)} MB = JS heap total ${med((r) => r.atPeak.heapTotal, 0)} (used ${med((r) => r.atPeak.heapUsed, 0)}) + external ${med((r) => r.atPeak.external, 0)} (array buffers ${med((r) => r.atPeak.arrayBuffers, 0)}) + the rest ${med((r) => nativeOf(r.atPeak), 0)} (SQLite, reader threads, code)`,
+  );
   console.log(
     `cheap request GET /healthz under load: p50 ${med((r) => r.probe.p50)} ms, p99 ${med((r) => r.probe.p99)} ms, max ${med((r) => r.probe.max)} ms; anchor (own process) p50 ${med((r) => r.anchorProbe.p50)}, p99 ${med((r) => r.anchorProbe.p99)}; ratio p99 Lectern / anchor ${med((r) => r.probe.p99 / r.anchorProbe.p99, 2)}; idle /healthz p99 ${med((r) => r.idleProbe.p99)} ms`,
   );
@@ -441,9 +474,13 @@ function printMix(label: string, engine: string, size: number, chosen: (Target &
  */
 async function mixed(engine: string, size: number): Promise<void> {
   const { env, library } = await prepare(engine as 'sqlite' | 'postgres', size);
-  const against = values.against ? Object.fromEntries(values.against.split(',').map((kv) => kv.split('=') as [string, string])) : null;
+  const against = values.against ? Object.fromEntries(values.against.split(',').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as [string, string])) : null;
+  const otherRoot = values['against-root'] ? path.resolve(values['against-root']) : null;
   const servers: { label: string; server: Server }[] = [{ label: 'A (as configured)', server: await startServer(env) }];
-  if (against) servers.push({ label: `B (${values.against})`, server: await startServer({ ...env, ...against }) });
+  if (against || otherRoot) {
+    const label = [values.against, otherRoot && `the code in ${otherRoot}`].filter(Boolean).join(', ');
+    servers.push({ label: `B (${label})`, server: await startServer({ ...env, ...against }, otherRoot ?? root) });
+  }
   // the anchor for the cheap request: a bare Fastify in a process of its own (bench/anchor.ts)
   const anchorChild = spawn(process.execPath, ['--import', 'tsx', 'bench/anchor.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const anchorPort = await new Promise<number>((resolve) => {
@@ -471,7 +508,7 @@ async function mixed(engine: string, size: number): Promise<void> {
         plan.rounds.push(r);
         const bad = Object.entries(r.kinds).filter(([, k]) => k.other || k.errors || k.timeouts);
         console.log(
-          `${engine} ${size} ${plan.label} round ${round + 1}: RSS peak ${r.rssPeak.toFixed(0)} MB (VmHWM ${r.hwm.toFixed(0)}), heap used peak ${r.heapUsedPeak.toFixed(0)} MB; /healthz under load p50 ${r.probe.p50.toFixed(1)} p99 ${r.probe.p99.toFixed(1)} max ${r.probe.max.toFixed(1)} ms (${r.probe.n}), anchor p50 ${r.anchorProbe.p50.toFixed(1)} p99 ${r.anchorProbe.p99.toFixed(1)}, idle p99 ${r.idleProbe.p99.toFixed(1)}; loop p99 ${r.loopP99} max ${r.loopMax}; server CPU ${r.cpuPct.toFixed(0)}%` +
+          `${engine} ${size} ${plan.label} round ${round + 1}: RSS peak ${r.rssPeak.toFixed(0)} MB (VmHWM ${r.hwm.toFixed(0)}), heap used peak ${r.heapUsedPeak.toFixed(0)} MB; at the peak heap total ${r.atPeak.heapTotal.toFixed(0)}, external ${r.atPeak.external.toFixed(0)}, rest ${nativeOf(r.atPeak).toFixed(0)} MB; /healthz under load p50 ${r.probe.p50.toFixed(1)} p99 ${r.probe.p99.toFixed(1)} max ${r.probe.max.toFixed(1)} ms (${r.probe.n}), anchor p50 ${r.anchorProbe.p50.toFixed(1)} p99 ${r.anchorProbe.p99.toFixed(1)}, idle p99 ${r.idleProbe.p99.toFixed(1)}; loop p99 ${r.loopP99} max ${r.loopMax}; server CPU ${r.cpuPct.toFixed(0)}%` +
             (bad.length ? `; NOT 200: ${bad.map(([k, v]) => `${k} ${v.other} other, ${v.errors} errors, ${v.timeouts} timeouts`).join('; ')}` : ''),
         );
       }

@@ -1,4 +1,5 @@
 /** `npm start` builds the web app only when packages/web/dist is missing or older than its sources. */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +36,16 @@ describe('npm start', () => {
     expect(buildReason(tree, { LECTERN_BUILD: 'always' })).toBe('LECTERN_BUILD=always');
     write('packages/core/src/index.ts', new Date(later.getTime() + 1000));
     expect(buildReason(tree, {})).toBe('sources changed since the last build');
+  });
+
+  it("starts the server with the heap sized for the memory budget (docs/decisions.md \"The server's heap sized for the memory budget\")", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    // the Node flags before the server's entry, as bench/library-scale.ts reads them
+    const flags = /\bnode ((?:--[\w-]+(?:=\S+)? )*)--import tsx packages\/server\/src\/main\.ts$/.exec(pkg.scripts.start)?.[1]?.trim().split(/\s+/) ?? [];
+    const limitMb = Number(execFileSync(process.execPath, [...flags, '-p', "require('node:v8').getHeapStatistics().heap_size_limit / 1048576"], { encoding: 'utf8' }));
+    // V8 grows the heap up to 4x what a collection left at a limit of 2 GB or more, about 1.6x at 1 GB
+    expect(limitMb).toBeGreaterThan(512);
+    expect(limitMb).toBeLessThan(1200);
   });
 
   it('watches the web app, core and the lockfile', () => {
