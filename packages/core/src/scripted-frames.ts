@@ -22,10 +22,20 @@ export const SCRIPTED_FRAME_TTL_MS = 4 * 60 * 60 * 1000;
 /** The name navigator.epubReadingSystem gives (EPUB Reading Systems 3.3 §4). */
 export const READING_SYSTEM_NAME = 'Lectern';
 
+/**
+ * The tallest a scripted page may make its frame, in CSS px, when the reader sizes the frame to its page (a book read as
+ * one scroll: docs/decisions.md "A scripted book read as one scroll"). The page says its own height, and a book's
+ * script can say anything: a height past this is refused, the frame keeping its last one. A million px is some
+ * 2,500 screens of a phone, far past any chapter's text.
+ */
+export const SCRIPTED_FRAME_MAX_HEIGHT = 1_000_000;
+
 /** From the frame's page to the reader. */
 export const scriptedFrameMessageSchema = z.discriminatedUnion('lectern', [
-  /** the page is laid out (and again when it changes height) */
+  /** the page is loaded (its `load` event) */
   z.object({ lectern: z.literal('ready') }),
+  /** the page's height, CSS px, down to the end of its text: on its first layout and each time it changes */
+  z.object({ lectern: z.literal('height'), height: z.number().min(0).max(SCRIPTED_FRAME_MAX_HEIGHT) }),
   /** the reader scrolled the page: how far, 0 to 1 */
   z.object({ lectern: z.literal('progress'), progression: z.number().min(0).max(1) }),
   /** a link to another chapter of the book (its path in the book, and a fragment without '#') */

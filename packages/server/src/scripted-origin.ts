@@ -34,7 +34,9 @@ export const READING_SYSTEM_SCRIPT = `(() => {
   const features = ['dom-manipulation', 'layout-changes', 'touch-events', 'mouse-events', 'keyboard-events', 'spine-scripting'];
   const system = Object.freeze({ name: ${JSON.stringify(READING_SYSTEM_NAME)}, version: '1.0', layoutStyle: 'scrolling', hasFeature: (feature) => features.includes(feature) });
   Object.defineProperty(navigator, 'epubReadingSystem', { value: system, enumerable: true });
-  const post = (message) => parent.postMessage(message, appOrigin);
+  // (the reader's window taken now, before the book's scripts could replace window.parent)
+  const reader = window.parent;
+  const post = (message) => reader.postMessage(message, appOrigin);
   const scroller = () => document.scrollingElement || document.documentElement;
   let timer = 0;
   const progress = () => {
@@ -44,6 +46,20 @@ export const READING_SYSTEM_SCRIPT = `(() => {
   };
   addEventListener('scroll', () => { clearTimeout(timer); timer = setTimeout(progress, 250); }, { passive: true });
   addEventListener('load', () => post({ lectern: 'ready' }));
+  // The page's height down to the end of its text (never the frame's own, so a frame sized to it can shrink again):
+  // a book read as one scroll sizes its frame by it, and the reader scrolls the stack (docs/decisions.md "A scripted
+  // book read as one scroll").
+  let told = -1;
+  const height = () => {
+    const body = document.body;
+    if (!body) return;
+    const html = document.documentElement;
+    const below = (parseFloat(getComputedStyle(body).marginBottom) || 0) + (parseFloat(getComputedStyle(html).paddingBottom) || 0);
+    const h = Math.ceil(body.getBoundingClientRect().bottom - html.getBoundingClientRect().top + below);
+    if (h !== told) { told = h; post({ lectern: 'height', height: h }); }
+  };
+  const sizes = new ResizeObserver(height);
+  addEventListener('DOMContentLoaded', () => { sizes.observe(document.body); sizes.observe(document.documentElement); });
   const look = document.createElement('style');
   addEventListener('message', (event) => {
     if (event.origin !== appOrigin || event.source !== parent) return;
