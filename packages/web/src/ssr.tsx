@@ -34,39 +34,50 @@ const LIMIT_MS = 500;
 /** The screen was not rendered within the limit: the page is served as the browser renders it. */
 export class FirstScreenTimeout extends Error {
   override readonly name = 'FirstScreenTimeout';
-  constructor(readonly limitMs: number) {
-    super(`the first screen was not rendered within ${limitMs} ms`);
+  constructor(
+    readonly limitMs: number,
+    why = `the first screen was not rendered within ${limitMs} ms`,
+  ) {
+    super(why);
   }
 }
 
-// One render at a time: the page data and the cookies are the module's while it renders (a render takes a few ms).
-// The turn is held until the render ends or its page's limit passes, whichever is first: a render that is slow (a
-// large answer) or never ends (a stuck prepare) no longer holds every later page. A page whose limit passes while it
-// waits is not rendered at all.
+// One render at a time: the page data and the cookies are the module's while it renders (a render takes a few ms),
+// so a render keeps its turn until it ends, even past its page's limit (a render let go on would read the next
+// one's page data). A page waits for its turn at most its limit, and is not rendered once the limit has passed;
+// while the render holding the turn is past its limit (a stuck prepare, a very large answer), later pages are not
+// held at all: they are served without their screen until it ends.
 let queue: Promise<unknown> = Promise.resolve();
-/** The render that owns the page data and the cookies now: one past its limit clears nothing of a later one's. */
-let owner = 0;
+/** the render holding the turn is past its page's limit */
+let overdue = false;
 
 /** The screen's HTML for #root, or null when this address, or this page's data, is not rendered here. */
 export function renderFirstScreen(input: FirstScreenInput, { limitMs = LIMIT_MS }: FirstScreenOptions = {}): Promise<string | null> {
+  if (overdue) return Promise.reject(new FirstScreenTimeout(limitMs, 'the first screen was not rendered: a render past its limit still holds the turn'));
   let late = false;
+  let started = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       late = true;
+      if (started) overdue = true;
       reject(new FirstScreenTimeout(limitMs));
     }, limitMs);
   });
-  const run = queue.then(() => (late ? null : render(input)));
-  const bounded = Promise.race([run, limit]).finally(() => clearTimeout(timer));
-  queue = bounded.catch(() => undefined);
-  return bounded;
+  const run = queue.then(() => {
+    if (late) return null;
+    started = true;
+    return render(input).finally(() => {
+      overdue = false;
+    });
+  });
+  queue = run.catch(() => undefined);
+  return Promise.race([run, limit]).finally(() => clearTimeout(timer));
 }
 
 async function render({ url, cookie, page }: FirstScreenInput): Promise<string | null> {
   const { pathname, search } = new URL(url, 'http://lectern.invalid');
   if (!page.profile || !isFirstScreen(pathname)) return null;
-  const self = ++owner;
   setServerCookies(cookie);
   setServerPage(page, pathname + search);
   try {
@@ -78,10 +89,7 @@ async function render({ url, cookie, page }: FirstScreenInput): Promise<string |
       </StrictMode>,
     );
   } finally {
-    // (a render past its limit may end while a later one renders: what it made is thrown away, and the state is that one's)
-    if (owner === self) {
-      setServerCookies(null);
-      setServerPage(null, null);
-    }
+    setServerCookies(null);
+    setServerPage(null, null);
   }
 }

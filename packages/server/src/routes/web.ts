@@ -242,8 +242,8 @@ export const FIRST_SCREEN_LIMIT_MS = 500;
 
 /**
  * The renderer's screen for this page, or null (and a warning in the log saying why) when it fails or is not done
- * within FIRST_SCREEN_LIMIT_MS. The renderer is given the limit too, so its queue moves on; the limit is kept here as
- * well, whatever the renderer does with it.
+ * within FIRST_SCREEN_LIMIT_MS. The renderer is given the limit too (pages do not wait behind a render past it); the
+ * limit is kept here as well, whatever the renderer does with it.
  */
 async function renderedWithin(renderer: FirstScreenRenderer, input: Parameters<FirstScreenRenderer['renderFirstScreen']>[0], log: FastifyRequest['log']): Promise<string | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -257,7 +257,7 @@ async function renderedWithin(renderer: FirstScreenRenderer, input: Parameters<F
     log.warn({ limitMs: FIRST_SCREEN_LIMIT_MS }, notRendered);
     return null;
   } catch (error) {
-    if (error instanceof Error && error.name === 'FirstScreenTimeout') log.warn({ limitMs: FIRST_SCREEN_LIMIT_MS }, notRendered);
+    if (error instanceof Error && error.name === 'FirstScreenTimeout') log.warn({ limitMs: FIRST_SCREEN_LIMIT_MS }, `${error.message}: the page is served without it`);
     else log.warn({ err: error }, 'the first screen was not rendered on the server');
     return null;
   } finally {
