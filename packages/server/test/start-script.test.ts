@@ -41,7 +41,7 @@ describe('npm start', () => {
   it("starts the server with the heap sized for the memory budget (docs/decisions.md \"The server's heap sized for the memory budget\")", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     // the Node flags before the server's entry, as bench/library-scale.ts reads them
-    const flags = /\bnode ((?:--[\w-]+(?:=\S+)? )*)--import tsx packages\/server\/src\/main\.ts$/.exec(pkg.scripts.start)?.[1]?.trim().split(/\s+/) ?? [];
+    const flags = /\bnode ((?:--[\w-]+(?:=\S+)? )*)--import tsx packages\/server\/src\/main\.ts$/.exec(pkg.scripts.start ?? '')?.[1]?.trim().split(/\s+/) ?? [];
     const limitMb = Number(execFileSync(process.execPath, [...flags, '-p', "require('node:v8').getHeapStatistics().heap_size_limit / 1048576"], { encoding: 'utf8' }));
     // V8 grows the heap up to 4x what a collection left at a limit of 2 GB or more, about 1.6x at 1 GB
     expect(limitMb).toBeGreaterThan(512);
