@@ -29,7 +29,7 @@ export interface FirstScreenOptions {
 }
 
 /** How long a page waits for its screen when the caller names no limit (routes/web.ts names its own). */
-const LIMIT_MS = 500;
+const LIMIT_MS = 2_000;
 
 /** The screen was not rendered within the limit: the page is served as the browser renders it. */
 export class FirstScreenTimeout extends Error {

@@ -236,9 +236,11 @@ interface FirstScreenRenderer {
 /**
  * How long a page waits for its first screen to be rendered here, its turn among the renders included (the renderer
  * renders one at a time): past it, the page is served as the browser renders it, as a visitor's is, and the log says
- * why (docs/decisions.md "The first screen rendered on the server, within a time limit"). A render takes a few ms.
+ * why (docs/decisions.md "The first screen rendered on the server, within a time limit"). A warm render takes a few
+ * ms; the first of each screen loads its code, and on a loaded machine (CI) that neared 500 ms: the limit is for a
+ * stuck render, not a slow one.
  */
-export const FIRST_SCREEN_LIMIT_MS = 500;
+export const FIRST_SCREEN_LIMIT_MS = 2_000;
 
 /**
  * The renderer's screen for this page, or null (and a warning in the log saying why) when it fails or is not done
