@@ -182,3 +182,44 @@ describe('a work in two formats', () => {
     expect((await PDFDocument.load(await sample.body())).getPageCount()).toBe(3);
   });
 });
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  describe(`a signed-in reader's catalog rendered on the server, at ${viewport.width} px`, () => {
+    let browser: Browser;
+    let page: Page;
+    const errors: string[] = [];
+    beforeAll(async () => {
+      ({ browser, page } = await openPage(viewport));
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      await signInAsDemo(page);
+    });
+    afterAll(() => browser?.close());
+
+    it('arrives with its cards in the HTML, hydrates without a mismatch, and goes on working', async () => {
+      errors.length = 0;
+      const answer = await page.goto('/library/');
+      const html = await answer!.text();
+      // the screen itself is in the page, not the skeleton the app replaces
+      expect(html).toMatch(/<div id="root" data-lectern-ssr>/);
+      expect(html).toMatch(/<h1 class="page-heading">Library<\/h1>/);
+      expect(html).toMatch(/class="title-card__title[^"]*"[^>]*><a [^>]*href="\/library\/book\//);
+      await page.locator('.title-card').first().waitFor();
+      const before = await page.locator('.title-card').count();
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await expect.poll(() => page.locator('.title-card').count()).toBeGreaterThan(before);
+      await screenshot(page, `catalog-ssr-${viewport.width}`);
+      const first = page.locator('.title-card__title a').first();
+      const name = await first.innerText();
+      await first.click();
+      await page.waitForURL(/\/library\/book\//);
+      await page.getByRole('heading', { level: 1, name }).waitFor();
+      expect(errors).toEqual([]);
+    });
+  });
+}

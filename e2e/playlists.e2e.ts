@@ -612,3 +612,54 @@ describe('playlists: no keyboard trap, the light list', () => {
     }
   });
 });
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  describe(`a playlist's page rendered on the server, at ${viewport.width} px`, () => {
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    const errors: string[] = [];
+
+    beforeAll(async () => {
+      browser = await launchBrowser();
+      context = await browser.newContext({ baseURL, viewport });
+      page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      await signIn(page, inject('demoEmail'), inject('demoPassword'));
+    });
+    afterAll(() => browser?.close());
+
+    it('arrives with the playlist in the HTML, hydrates without a mismatch, and goes on working', async () => {
+      const api = apiOf(context, page);
+      const books = await api.books();
+      const name = unique('Rendered first');
+      const playlist = await api.create(name, 'Made on the server');
+      await api.add(playlist.id, books.slice(0, 12).map((b) => b.api_url));
+      errors.length = 0;
+      const answer = await page.goto(`/c/collection/${playlist.id}/`);
+      const html = await answer!.text();
+      // the screen itself is in the page: the playlist's heading, description and count line
+      expect(html).toMatch(/<div id="root" data-lectern-ssr>/);
+      expect(html).toContain(`<h1 class="page-heading">${name}</h1>`);
+      expect(html).toContain('Made on the server');
+      expect(html).toContain(`12 items in ${name}`);
+      await page.locator('.title-card').first().waitFor();
+      expect(await page.locator('.title-card').count()).toBe(10);
+      await page.getByRole('button', { name: 'Show more' }).click();
+      await expect.poll(() => page.locator('.title-card').count()).toBe(12);
+      const first = page.locator('.title-card__title a').first();
+      const title = await first.innerText();
+      await first.click();
+      await page.waitForURL(/\/library\/book\//);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      expect(errors).toEqual([]);
+    });
+  });
+}

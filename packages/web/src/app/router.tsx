@@ -133,7 +133,8 @@ const UnsubscribePage = onDemand(() => import('../features/account/UnsubscribePa
 const SubscribePage = onDemand(() => import('../features/account/SubscribePage.tsx'));
 const TeamSignUpPage = onDemand(() => import('../features/account/TeamSignUpPage.tsx'));
 const TeamJoinPage = onDemand(() => import('../features/account/TeamJoinPage.tsx'));
-const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
+/** The playlist area (a playlist's page is rendered on the server: app/firstScreen.ts). */
+export const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
 const LiveTrainingPage = onDemand(() => import('../features/live-training/LiveTrainingPage.tsx'));
 const LiveCoursePage = onDemand(() => import('../features/live-training/CoursePage.tsx'));
 /**
