@@ -11,7 +11,8 @@ import {
   chapterChecksum,
   type ChapterContent,
   chapterPlaintext,
-  encryptChapterPlaintext,
+  chapterKeyBytes,
+  deriveChapterKey,
   isMediaFormat,
   LIMITS,
   MESSAGES,
@@ -29,6 +30,7 @@ import type { CatalogRepository } from '../repositories/catalog.ts';
 import type { NewUsageEvent, ProgressRepository } from '../repositories/progress.ts';
 import { type CatalogService, minutesForDuration } from './catalog.ts';
 import type { ContentResolver } from './content-resolver.ts';
+import { encryptWords } from '../util/block-coder.ts';
 import { renditionOf } from './rendition.ts';
 
 type Reader = UserRow;
@@ -49,7 +51,7 @@ function checksumOf(chapter: ChapterContent): string {
 
 /**
  * The same for the chapter's plaintext as the cipher takes it (its UTF-8 bytes as words): made once per cached
- * chapter and encrypted for each reader (a copy into `cipherWords`), instead of UTF-8-encoding the chapter for
+ * chapter and encrypted for each reader (a copy into the block coder's memory), instead of UTF-8-encoding the chapter for
  * every request. It weighs about the chapter's UTF-8 size, which the catalog cache's estimate (two bytes a
  * character) already covers for the text of most books.
  */
@@ -58,19 +60,6 @@ function plaintextOf(chapter: ChapterContent): Uint32Array {
   let words = plaintexts.get(chapter);
   if (words === undefined) plaintexts.set(chapter, (words = chapterPlaintext(chapter.content)));
   return words;
-}
-
-/**
- * Where each request's ciphertext is made: a part's `cipher()` is called as its answer is written, which uses the
- * bytes before anything else runs (routes/reader.ts), so one buffer serves every request. Grown to the largest
- * chapter asked for, kept up to 1 MB.
- */
-let cipherWords = new Uint32Array(4096);
-const CIPHER_WORDS_KEPT = 262_144;
-function cipherScratch(plain: Uint32Array): Uint32Array | undefined {
-  if (plain.length > CIPHER_WORDS_KEPT) return undefined;
-  if (cipherWords.length < plain.length) cipherWords = new Uint32Array(Math.min(CIPHER_WORDS_KEPT, plain.length * 2));
-  return cipherWords;
 }
 
 /** User keys by uuid: the key never changes, and an HMAC per chapter request showed in its profile. */
@@ -150,9 +139,9 @@ export class ReaderService {
       const userKey = this.userKey(user).key;
       const bookId = title.book_id;
       const uri = c.full_path;
-      // Encrypted when the answer is written, not here: the ciphertext goes straight into the compressed answer
-      // as its base64 (util/base64-gzip.ts), with no base64 string or body made for it on the way.
-      const cipher = () => encryptChapterPlaintext(plaintext, userKey, bookId, uri, cipherScratch(plaintext));
+      // Encrypted when the answer is written, not here: the ciphertext is made in the block coder's memory, where
+      // the compressed answer is coded from it (util/block-coder.ts), with no base64 string or body on the way.
+      const cipher = () => encryptWords(plaintext, chapterKeyBytes(deriveChapterKey(userKey, bookId, uri)));
       parts.push({ shared, top, cipher, checksum: checksumOf(c) });
     }
     return parts;
@@ -367,8 +356,8 @@ export interface BlockPart {
   shared: ArchiveItem;
   top: number;
   /**
-   * this reader's crypt64 ciphertext, made when called (its content is the standard base64 of these bytes), in a
-   * buffer that the next call reuses: use the bytes before calling again; null where the shared item's content
+   * this reader's crypt64 ciphertext, made when called (its content is the standard base64 of these bytes), a view
+   * of the block coder's memory that the next encryption or coding reuses: use the bytes before either; null where the shared item's content
    * stands (a plain chapter, a refusal)
    */
   cipher: (() => Uint8Array) | null;

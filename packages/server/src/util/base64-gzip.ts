@@ -11,6 +11,7 @@
  * bits of code: `gzipText` writes them as three whole bytes, with no count of bits to keep (see there).
  */
 import { crc32 } from 'node:zlib';
+import { coderFor, DATA, setCoderTables } from './block-coder.ts';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const EOB = 256;
@@ -251,25 +252,16 @@ export function gzipBase64(data: Uint8Array): Buffer {
 
 /**
  * The same coding for a text given in parts, some of them the standard base64 of bytes (a crypt64 chapter's
- * ciphertext) that is made here from the bytes instead of coming as text: three bytes are four characters, two
- * lookups of a 4,096-entry table of two characters' codes (16 KB, which stays in the cache where the table of byte
- * pairs, 256 KB, did not), with no test of whether a character is in the alphabet. The text itself is written only
- * into a buffer reused by every call, for its CRC: no base64 string, no answer body is made on the way.
+ * ciphertext) that is made from the bytes instead of coming as text. The coding runs in WebAssembly
+ * (util/block-coder.ts): the text is written into the coder's memory, for its CRC (native zlib), and coded as it
+ * is written; a ciphertext already in that memory (`encryptWords`) is read where it is, with no copy. No base64
+ * string, no answer body is made on the way.
  */
 export type TextPart = Uint8Array | string | { base64Of: Uint8Array };
 
-/**
- * Two base64 digits (12 bits of the bytes) -> their two 6-bit codes joined (12 bits), or -1 when either is `+`
- * (7 bits): the common case of `codeBase64`. 16-bit entries: 8 KB, half the cache lines of 32-bit ones.
- */
-const SIX_PAIR = new Int16Array(4096);
-for (let a = 0; a < 64; a++) {
-  for (let b = 0; b < 64; b++) SIX_PAIR[(a << 6) | b] = a === PLUS || b === PLUS ? -1 : CODES[B64.charCodeAt(a)]! | (CODES[B64.charCodeAt(b)]! << 6);
-}
 /** A base64 digit's code and length, as TABLE has them for its character. */
 const DIGIT = Int32Array.from({ length: 64 }, (_, d) => TABLE[B64.charCodeAt(d)]!);
-
-let textScratch = Buffer.allocUnsafeSlow(32 * 1024);
+setCoderTables({ table: TABLE, digit: DIGIT, alphabet: B64 });
 
 /** The length of a part as text. */
 const textLength = (part: TextPart): number =>
@@ -292,184 +284,20 @@ export function textOf(parts: readonly TextPart[]): Buffer {
   return text;
 }
 
-/** Where a coding stands between parts (the hot loop keeps these in locals). */
-interface Coder {
-  out: Buffer;
-  o: number;
-  acc: number;
-  nbits: number;
-  text: Buffer;
-  t: number;
-  /** `out` as a DataView, for the 32-bit stores of codeBase64 */
-  view: DataView;
-}
+const align8 = (n: number): number => (n + 7) & ~7;
 
-/** One byte of text, coded alone. */
-function codeByte(c: Coder, byte: number): void {
-  c.text[c.t++] = byte;
-  const entry = TABLE[byte]!;
-  c.acc |= (entry & 0xffff) << c.nbits;
-  c.nbits += entry >>> 16;
-  if (c.nbits >= 16) {
-    c.out[c.o++] = c.acc;
-    c.out[c.o++] = c.acc >>> 8;
-    c.acc >>>= 16;
-    c.nbits -= 16;
+/** A coded answer's bytes, copied out of the coder's memory (into the shared slab when it is small). */
+function ownCopy(bytes: Uint8Array): Buffer {
+  const end = bytes.length;
+  if (end > SLAB_ANSWER_MAX) return Buffer.from(bytes);
+  if (slabAt + end > SLAB_BYTES) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabAt = 0;
   }
-}
-
-/** Bytes of text, each coded alone (the JSON around the ciphertext). */
-function codeBytes(c: Coder, bytes: Uint8Array): void {
-  const { out, text } = c;
-  let { o, acc, nbits, t } = c;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    text[t++] = byte;
-    const entry = TABLE[byte]!;
-    acc |= (entry & 0xffff) << nbits;
-    nbits += entry >>> 16;
-    if (nbits >= 16) {
-      out[o++] = acc;
-      out[o++] = acc >>> 8;
-      acc >>>= 16;
-      nbits -= 16;
-    }
-  }
-  Object.assign(c, { o, acc, nbits, t });
-}
-
-/** One group of four base64 digits (24 bits of the bytes), a digit at a time: a group holding a `+`. */
-function codeGroupByDigit(c: Coder, group: number): void {
-  const { out } = c;
-  let { o, acc, nbits } = c;
-  for (let shift = 18; shift >= 0; shift -= 6) {
-    const entry = DIGIT[(group >>> shift) & 63]!;
-    acc |= (entry & 0xffff) << nbits;
-    nbits += entry >>> 16;
-    if (nbits >= 8) {
-      out[o++] = acc;
-      acc >>>= 8;
-      nbits -= 8;
-    }
-  }
-  c.o = o;
-  c.acc = acc;
-  c.nbits = nbits;
-}
-
-/**
- * The standard padded base64 of `bytes`: its text (Node's native encoder, for the CRC) and its code. Three bytes
- * are four digits; when none is `+` (15 times in 16) their codes are 24 bits, two lookups of 12, and go out as three
- * whole bytes: the bits below a byte that were waiting stay waiting, so there is no count to keep and no test of
- * when to write. The bytes are read a word at a time where they are aligned (twelve bytes, four groups, one test).
- * A group with a `+` is coded a digit at a time.
- */
-function codeBase64(c: Coder, bytes: Uint8Array): void {
-  c.t += c.text.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), c.t, 'latin1');
-  // Fewer than 8 bits waiting, so that 24 more fit in the 32 of `acc`.
-  if (c.nbits >= 8) {
-    c.out[c.o++] = c.acc;
-    c.acc >>>= 8;
-    c.nbits -= 8;
-  }
-  const { out, view } = c;
-  let { o, acc, nbits } = c;
-  const len = bytes.length;
-  let i = 0;
-  if (LITTLE_ENDIAN && (bytes.byteOffset & 3) === 0) {
-    const words = new Uint32Array(bytes.buffer, bytes.byteOffset, Math.floor(len / 12) * 3);
-    const count = words.length;
-    for (let w = 0; w < count; w += 3) {
-      const w0 = words[w]!;
-      const w1 = words[w + 1]!;
-      const w2 = words[w + 2]!;
-      // bytes 0-11 of the chunk, little-endian in the words; each group is three of them, big-endian
-      const g0 = ((w0 & 0xff) << 16) | (w0 & 0xff00) | ((w0 >>> 16) & 0xff);
-      const g1 = ((w0 >>> 24) << 16) | ((w1 & 0xff) << 8) | ((w1 >>> 8) & 0xff);
-      const g2 = (((w1 >>> 16) & 0xff) << 16) | ((w1 >>> 24) << 8) | (w2 & 0xff);
-      const g3 = (((w2 >>> 8) & 0xff) << 16) | (((w2 >>> 16) & 0xff) << 8) | (w2 >>> 24);
-      const a0 = SIX_PAIR[g0 >>> 12]!;
-      const b0 = SIX_PAIR[g0 & 4095]!;
-      const a1 = SIX_PAIR[g1 >>> 12]!;
-      const b1 = SIX_PAIR[g1 & 4095]!;
-      const a2 = SIX_PAIR[g2 >>> 12]!;
-      const b2 = SIX_PAIR[g2 & 4095]!;
-      const a3 = SIX_PAIR[g3 >>> 12]!;
-      const b3 = SIX_PAIR[g3 & 4095]!;
-      if ((a0 | b0 | a1 | b1 | a2 | b2 | a3 | b3) >= 0) {
-        // No `+` in the four groups (four chunks in five): 96 bits of code as four 32-bit stores 3 bytes apart,
-        // each store's fourth byte the waiting bits, which the next store (or a later write) overwrites.
-        acc |= (a0 | (b0 << 12)) << nbits;
-        view.setInt32(o, acc, true);
-        acc = (acc >>> 24) | ((a1 | (b1 << 12)) << nbits);
-        view.setInt32(o + 3, acc, true);
-        acc = (acc >>> 24) | ((a2 | (b2 << 12)) << nbits);
-        view.setInt32(o + 6, acc, true);
-        acc = (acc >>> 24) | ((a3 | (b3 << 12)) << nbits);
-        view.setInt32(o + 9, acc, true);
-        o += 12;
-        acc >>>= 24;
-        continue;
-      }
-      for (let k = 0; k < 4; k++) {
-        const group = k === 0 ? g0 : k === 1 ? g1 : k === 2 ? g2 : g3;
-        const a = SIX_PAIR[group >>> 12]!;
-        const b = SIX_PAIR[group & 4095]!;
-        if ((a | b) >= 0) {
-          // 24 bits over the waiting ones (the sign bit may be set: only the bit pattern is used)
-          acc |= (a | (b << 12)) << nbits;
-          out[o] = acc;
-          out[o + 1] = acc >>> 8;
-          out[o + 2] = acc >>> 16;
-          o += 3;
-          acc >>>= 24;
-        } else {
-          // a `+` among the four: a digit at a time, back to fewer than 8 waiting after each
-          for (let shift = 18; shift >= 0; shift -= 6) {
-            const entry = DIGIT[(group >>> shift) & 63]!;
-            acc |= (entry & 0xffff) << nbits;
-            nbits += entry >>> 16;
-            if (nbits >= 8) {
-              out[o++] = acc;
-              acc >>>= 8;
-              nbits -= 8;
-            }
-          }
-        }
-      }
-    }
-    i = count << 2;
-  }
-  c.o = o;
-  c.acc = acc;
-  c.nbits = nbits;
-  codeRest(c, bytes, i);
-}
-
-/** The groups of `bytes` from `from` on, a group at a time, and the last one or two bytes with the padding. */
-function codeRest(c: Coder, bytes: Uint8Array, from: number): void {
-  const len = bytes.length;
-  const full = len - (len % 3);
-  for (let i = from; i < full; i += 3) codeGroupByDigit(c, (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!);
-  // The last one or two bytes: two or three digits, then the padding's `=` (its code from TABLE).
-  if (len - full === 0) return;
-  const group = len - full === 1 ? bytes[full]! << 16 : (bytes[full]! << 16) | (bytes[full + 1]! << 8);
-  const digits = len - full === 1 ? 2 : 3;
-  const { out } = c;
-  let { o, acc, nbits } = c;
-  for (let k = 0; k < 4; k++) {
-    const entry = k < digits ? DIGIT[(group >>> (18 - 6 * k)) & 63]! : TABLE[0x3d]!;
-    acc |= (entry & 0xffff) << nbits;
-    nbits += entry >>> 16;
-    while (nbits >= 8) {
-      out[o++] = acc;
-      acc >>>= 8;
-      nbits -= 8;
-    }
-  }
-  c.o = o;
-  c.acc = acc;
-  c.nbits = nbits;
+  slab.set(bytes, slabAt);
+  const answer = slab.subarray(slabAt, slabAt + end);
+  slabAt = (slabAt + end + 7) & ~7;
+  return answer;
 }
 
 /**
@@ -480,27 +308,68 @@ function codeRest(c: Coder, bytes: Uint8Array, from: number): void {
 export function gzipText(parts: readonly TextPart[]): Buffer {
   let n = 0;
   for (const part of parts) n += textLength(part);
-  if (n > textScratch.length && n <= SCRATCH_KEPT) textScratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_KEPT, n * 2));
-  const text = n <= textScratch.length ? textScratch : Buffer.allocUnsafe(n);
-  const bound = GZIP_HEADER.length + HEADER.bytes.length + 1 + Math.ceil(((n + 1) * 15) / 8) + 8;
-  const { out, view } = outputFor(bound);
-  GZIP_HEADER.copy(out, 0);
-  HEADER.bytes.copy(out, GZIP_HEADER.length);
-  const c: Coder = { out, o: GZIP_HEADER.length + HEADER.bytes.length, acc: HEADER.tailBits, nbits: HEADER.tailLength, text, t: 0, view };
-  for (const part of parts) {
-    if (typeof part === 'string') for (let i = 0; i < part.length; i++) codeByte(c, part.charCodeAt(i) & 0xff);
-    else if (part instanceof Uint8Array) codeBytes(c, part);
-    else codeBase64(c, part.base64Of);
+  const bound = GZIP_HEADER.length + HEADER.bytes.length + 1 + Math.ceil(((n + 1) * 15) / 8) + 8 + 8;
+  // Ciphertext already in the shared coder's memory is read there; other bytes to base64 are staged after it.
+  let coder = coderFor(0);
+  let list = parts;
+  let residentEnd = DATA;
+  let staged = 0;
+  for (const part of list) {
+    if (typeof part === 'string' || part instanceof Uint8Array) continue;
+    if (coder.holds(part.base64Of)) residentEnd = Math.max(residentEnd, part.base64Of.byteOffset + part.base64Of.byteLength);
+    else staged += align8(part.base64Of.length);
   }
-  let { o, acc, nbits } = c;
-  acc |= CODES[EOB]! << nbits;
-  nbits += LENGTHS[EOB]!;
-  while (nbits > 0) {
-    out[o++] = acc & 0xff;
-    acc >>>= 8;
-    nbits -= 8;
+  let need = align8(residentEnd) + staged + align8(n) + bound;
+  if (need > coder.size) {
+    // The memory grows, or another instance codes this: the ciphertext in the memory is copied out first.
+    list = parts.map((part) => (typeof part === 'object' && !(part instanceof Uint8Array) && coder.holds(part.base64Of) ? { base64Of: part.base64Of.slice() } : part));
+    residentEnd = DATA;
+    staged = 0;
+    for (const part of list) if (typeof part === 'object' && !(part instanceof Uint8Array)) staged += align8(part.base64Of.length);
+    need = DATA + staged + align8(n) + bound;
+    coder = coderFor(need);
   }
-  out.writeUInt32LE(crc32(text.subarray(0, c.t)), o);
-  out.writeUInt32LE(c.t >>> 0, o + 4);
-  return copyOut(out, o + 8);
+  const memory = coder.memory;
+  let at = align8(residentEnd);
+  const sources = list.map((part) => {
+    if (typeof part === 'string' || part instanceof Uint8Array || coder.holds(part.base64Of)) return -1;
+    const src = at;
+    memory.set(part.base64Of, src);
+    at += align8(part.base64Of.length);
+    return src;
+  });
+  const textAt = at;
+  const outAt = align8(textAt + n);
+  memory.set(GZIP_HEADER, outAt);
+  memory.set(HEADER.bytes, outAt + GZIP_HEADER.length);
+  const { exports } = coder;
+  exports.begin(outAt + GZIP_HEADER.length + HEADER.bytes.length, textAt, HEADER.tailBits, HEADER.tailLength);
+  let t = textAt;
+  list.forEach((part, i) => {
+    if (typeof part === 'string') {
+      for (let k = 0; k < part.length; k++) memory[t + k] = part.charCodeAt(k);
+      exports.bytes(part.length);
+      t += part.length;
+    } else if (part instanceof Uint8Array) {
+      memory.set(part, t);
+      exports.bytes(part.length);
+      t += part.length;
+    } else {
+      const bytes = part.base64Of;
+      exports.base64(sources[i]! >= 0 ? sources[i]! : bytes.byteOffset, bytes.length);
+      t += Math.ceil(bytes.length / 3) * 4;
+    }
+  });
+  const o = exports.finish();
+  const crc = crc32(memory.subarray(textAt, t));
+  const end = o + 8;
+  memory[o] = crc;
+  memory[o + 1] = crc >>> 8;
+  memory[o + 2] = crc >>> 16;
+  memory[o + 3] = crc >>> 24;
+  memory[o + 4] = n;
+  memory[o + 5] = n >>> 8;
+  memory[o + 6] = n >>> 16;
+  memory[o + 7] = n >>> 24;
+  return ownCopy(memory.subarray(outAt, end));
 }
