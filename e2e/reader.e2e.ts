@@ -157,8 +157,18 @@ for (const viewport of [
     });
 
     it('prepares the next chapter in the hidden frame while this one is read, and reading on swaps it in', async () => {
+      // How many frames the page holds when the chapter is written: the spare is made only once the chapter is on
+      // screen, not in the commit that brings it (making a frame is a long task's worth of work on a phone).
+      await page.addInitScript(() => {
+        const mark = performance.mark.bind(performance);
+        performance.mark = (name: string, options?: PerformanceMarkOptions) => {
+          if (name === 'reader:document-written') (window as unknown as { framesAtWrite?: number }).framesAtWrite ??= document.querySelectorAll('iframe').length;
+          return mark(name, options);
+        };
+      });
       await page.goto(long.web_url);
       await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      expect(await page.evaluate(() => (window as unknown as { framesAtWrite?: number }).framesAtWrite)).toBe(1);
       // The reader moves in the chapter (a page turned): the next one is prefetched about 1 s later and prepared
       // after ~2 s (useNextChapterGate.ts; unmoved, only after 5 s of quiet), and the spare frame holds it.
       await page.keyboard.press('ArrowRight');

@@ -156,6 +156,11 @@ export function ChapterView(props: ChapterViewProps) {
   // The whole chapter is in the document (a long one goes in slices after its first screen): the reading session,
   // the search jump, highlights and read aloud get the controller only then (onReady), as does the spare frame.
   const [complete, setComplete] = useState(false);
+  // The spare frame is made once the first chapter is on screen, when the page is idle: making a frame (its browsing
+  // context and empty document) is a long task's worth of work on a phone, and in the commit that brings the first
+  // chapter it lengthened the task the reader's first screen waits for (docs/performance.md "The reader's start").
+  // Nothing uses the spare before then: the next chapter is prepared in it only once this one is complete.
+  const [spareMade, setSpareMade] = useState(false);
   const spinner = useDelayedFlag(!ready || props.switching, SPINNER_DELAY_MS);
   // The latest props for the asynchronous steps, without rewriting the document when they change.
   const latest = useRef(props);
@@ -308,7 +313,7 @@ export function ChapterView(props: ChapterViewProps) {
   // idle): turning into it then costs a swap.
   const next = props.next ?? null;
   useEffect(() => {
-    if (!complete || !next || next.html.length > PREPARE_MAX_CHARS) return;
+    if (!complete || !spareMade || !next || next.html.length > PREPARE_MAX_CHARS) return;
     if (prepared.current && sameSource(prepared.current, next)) return;
     const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 300));
     const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
@@ -349,7 +354,15 @@ export function ChapterView(props: ChapterViewProps) {
       window.clearTimeout(timer);
       if (handle !== undefined) cancelIdle(handle);
     };
-  }, [complete, next, frameRefs]);
+  }, [complete, spareMade, next, frameRefs]);
+
+  useEffect(() => {
+    if (!ready || spareMade) return;
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 16));
+    const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(() => setSpareMade(true), { timeout: PREPARE_AFTER_MS });
+    return () => cancelIdle(handle);
+  }, [ready, spareMade]);
 
   // Settings change in place.
   useEffect(() => {
@@ -388,7 +401,7 @@ export function ChapterView(props: ChapterViewProps) {
         </div>
       ) : null}
       <iframe {...frameProps(0)} />
-      <iframe {...frameProps(1)} />
+      {spareMade ? <iframe {...frameProps(1)} /> : null}
     </div>
   );
 }
