@@ -15,9 +15,9 @@ import { chapterSource } from './chapterSource.ts';
 
 export { chapterSource };
 import { FixedLayoutView } from './FixedLayoutView.tsx';
-import { ScriptedChapterView } from './ScriptedChapterView.tsx';
+import { ScriptedChapterView, ScriptsGate } from './ScriptedChapterView.tsx';
 import type { FrameCallbacks, FrameController } from './engine/frameController.ts';
-import type { InitialPosition } from '../../shared/reading/position.ts';
+import { progressionOf, type InitialPosition } from '../../shared/reading/position.ts';
 import { Centered, ReaderMessage, RetryMessage } from './ReaderMessage.tsx';
 import type { ChapterLoad } from './useReaderChapter.ts';
 import type { SearchTarget } from './useSearchJump.ts';
@@ -123,16 +123,13 @@ export function ChapterBody(props: ChapterBodyProps) {
             onProgress={props.onPdfProgress}
             onReady={props.onPdfReady}
             onPages={props.onPdfPages}
-            initialProgression={() => {
-              const at = props.initial();
-              return at.kind === 'stored' ? at.locator.progression * 100 : at.kind === 'percentage' ? at.value : at.kind === 'end' ? 100 : 0;
-            }}
+            initialProgression={() => progressionOf(props.initial()) * 100}
             searchTarget={props.searchTarget}
             onSearchDone={props.onSearchDone}
           />
         </Suspense>
       );
-    case 'html':
+    case 'html': {
       // A fixed-layout page (rendition:layout pre-paginated) shows in its spread, scaled to the screen.
       if (l.item.rendition?.layout === 'pre-paginated')
         return (
@@ -149,10 +146,11 @@ export function ChapterBody(props: ChapterBodyProps) {
           />
         );
       // A book that reads as one scroll, in scroll mode: its chapters stacked (docs/decisions.md "`scrolled-continuous` reads as one scroll").
-      if (props.onChapterShown && stacks(l, props.prefs))
-        return (
+      const onChapterShown = props.onChapterShown;
+      if (onChapterShown && stacks(l, props.prefs)) {
+        const stack = (scripted: boolean) => (
           <ContinuousView
-            key={bookId}
+            key={scripted ? `${bookId} scripted` : bookId}
             bookId={bookId}
             userId={props.userId ?? null}
             load={l}
@@ -161,10 +159,20 @@ export function ChapterBody(props: ChapterBodyProps) {
             readerPath={props.readerPath}
             callbacks={props.callbacks}
             onReady={props.onReady}
-            onChapterShown={props.onChapterShown}
+            onChapterShown={onChapterShown}
+            scripted={scripted}
           />
         );
-      // eslint-disable-next-line no-case-declarations -- the last case, and every path of it returns
+        // A title allowed to run scripts: its pages of the scripted origin stacked, once its reader says yes
+        // (docs/decisions.md "A scripted book read as one scroll"); until then, or declined, its stored chapters.
+        if (l.chapter.allow_scripts)
+          return (
+            <ScriptsGate bookId={bookId} fallback={stack(false)}>
+              {stack(true)}
+            </ScriptsGate>
+          );
+        return stack(false);
+      }
       const chapterView = (
         <ChapterView
           // One frame per book (the same sandbox for every title: no scripts, docs/decisions.md "Scripted titles").
@@ -197,5 +205,6 @@ export function ChapterBody(props: ChapterBodyProps) {
           />
         );
       return chapterView;
+    }
   }
 }

@@ -6,9 +6,13 @@
  * from the view go, so memory stays bounded. The chapter under the top of the view is the one read: its controller
  * is the page's (position, progress, the address, annotations, read aloud), and the page follows it (onChapterShown).
  * A chapter the reader may not read ends the stack with the usual message; a chapter that does not read on (another
- * flow, a PDF, a scripted title) ends it too, and is reached as any chapter is, by the keys or the footer.
+ * flow, a PDF) ends it too, and is reached as any chapter is, by the keys or the footer.
+ *
+ * A title whose scripts the reader allowed stacks its chapters' pages of the scripted origin instead (`scripted`;
+ * docs/decisions.md "A scripted book read as one scroll"): the app cannot look into them, so each page says its own
+ * height (a bounded number, at most one height a frame) and the place is the stack's scroll, a fraction of the chapter.
  */
-import { MESSAGES, paths, type ArchiveItem, type ReaderPreferences } from '@lectern/core';
+import { MESSAGES, paths, scriptedFrameMessageSchema, type ArchiveItem, type Locator, type ReaderPreferences, type ScriptedFrame } from '@lectern/core';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { adaptBookStyles } from './engine/bookStyles.ts';
@@ -18,7 +22,12 @@ import { FrameController, type FrameCallbacks } from './engine/frameController.t
 import { contentHeight, planStack, type StackHost } from './engine/frame/stack.ts';
 import { stylesheetsSettled, type ChapterSource } from './ChapterView.tsx';
 import { chapterSource } from './chapterSource.ts';
-import type { InitialPosition } from '../../shared/reading/position.ts';
+import { progressionOf, type InitialPosition } from '../../shared/reading/position.ts';
+import { isApiError } from '../../api/client.ts';
+import { readerApi } from '../../api/reader.ts';
+import { Spinner } from '../../components/Spinner.tsx';
+import { Centered } from './ReaderMessage.tsx';
+import { lookMessage } from './ScriptedChapterView.tsx';
 import { useFetchReaderChapter, type ChapterLoad } from './useReaderChapter.ts';
 
 type HtmlLoad = Extract<ChapterLoad, { kind: 'html' }>;
@@ -35,11 +44,19 @@ export interface ContinuousViewProps {
   onReady: (controller: FrameController | null) => void;
   /** The chapter under the top of the view changed: the page moves its address there (the stack stays). */
   onChapterShown: (href: string) => void;
+  /**
+   * The title's scripts run (its reader allowed them: ScriptsGate): each chapter is its page of the scripted origin,
+   * where the server gives one (a chapter it gives none for is stacked as any other, its scripts not run).
+   */
+  scripted?: boolean;
 }
 
-/** Whether a loaded chapter goes on the stack: reflowable HTML that reads on, in scroll mode, and not scripted. */
+/**
+ * Whether a loaded chapter goes on the stack: reflowable HTML that reads on, in scroll mode. (A scripted title's
+ * chapters too: on the scripted origin when its scripts run, else as the stored chapter, its scripts never run.)
+ */
 export function stacks(load: ChapterLoad | undefined, prefs: ReaderPreferences): load is HtmlLoad {
-  return load?.kind === 'html' && !load.chapter.allow_scripts && readsContinuously(prefs.pagination, load.item.rendition);
+  return load?.kind === 'html' && readsContinuously(prefs.pagination, load.item.rendition);
 }
 
 interface Slot {
@@ -47,6 +64,8 @@ interface Slot {
   load: HtmlLoad;
   /** Only the first slot is placed (at the reader's position); the others are laid out where they fall. */
   initial: InitialPosition | null;
+  /** The chapter's page on the scripted origin (its scripts run), or null: the stored chapter in a frame of ours. */
+  frame: ScriptedFrame | null;
 }
 
 /** What ends the stack after its last chapter: a chapter the reader may not read (its message). */
@@ -56,12 +75,37 @@ interface Locked {
   url: string | null;
 }
 
-/** A slot's frame, once its document is written, and its controller once laid out. */
+/** A slot's frame, once its document is written (or its page asked for), and how to read and move it once laid out. */
 interface Live {
   frame: HTMLIFrameElement;
+  /** A stored chapter's controller, once laid out (a scripted page has none: the app cannot reach into it). */
   controller: FrameController | null;
+  /** Laid out: a stored chapter's controller made, a scripted page's first height taken. */
+  ready: boolean;
+  /** Puts a position (the reader's on opening, a chapter chosen) at the top of the view. */
+  show: (at: InitialPosition) => void;
+  /** The place now at the top of the view, as a way to put it back there (false once it is gone). */
+  hold: () => (() => boolean) | null;
+  /** Where the reader is in the chapter, as the page takes it. */
+  progress: () => { percentage: number; locator: Locator } | null;
   cancel: () => void;
 }
+
+/** A scripted page's address, or null where the server runs no scripts for it (404): the stored chapter then. */
+async function scriptedFrameOf(bookId: string, href: string): Promise<ScriptedFrame | null> {
+  try {
+    return await readerApi.getScriptedFrame(bookId, href);
+  } catch (err) {
+    if (isApiError(err) && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** A fraction's percentage as the page takes it (one decimal), and its Locator. */
+const progressAt = (href: string, progression: number) => {
+  const percentage = Math.round(progression * 1000) / 10;
+  return { percentage, locator: { href, progression: percentage / 100 } };
+};
 
 const documentOf = (source: ChapterSource, frame: HTMLIFrameElement, prefs: ReaderPreferences) =>
   buildChapterDocument({ ...source, prefs, layout: { pagination: prefs.pagination, pageWidth: frame.clientWidth || window.innerWidth } });
@@ -71,7 +115,8 @@ export function ContinuousView(props: ContinuousViewProps) {
   const latest = useRef(props);
   latest.current = props;
   const fetchChapter = useFetchReaderChapter(props.bookId, props.userId);
-  const [slots, setSlots] = useState<Slot[]>(() => [{ href: props.load.item.chapter_href, load: props.load, initial: props.initial() }]);
+  // (a scripted title's first page is asked for first: the stack starts empty, and the address's effect fills it)
+  const [slots, setSlots] = useState<Slot[]>(() => (props.scripted ? [] : [{ href: props.load.item.chapter_href, load: props.load, initial: props.initial(), frame: null }]));
   const slotsRef = useRef(slots);
   slotsRef.current = slots;
   const [locked, setLocked] = useState<Locked | null>(null);
@@ -87,24 +132,28 @@ export function ContinuousView(props: ContinuousViewProps) {
   const asked = useRef(new Set<string>());
   // Slots dropped above the view: their height comes off the scroll position in the commit that removes them.
   const shift = useRef(0);
+  // The percentage last told the page for a scripted chapter (its place is the stack's scroll).
+  const reported = useRef<number | null>(null);
   // A place put in view (the reader's position on opening, a chapter chosen) is held until the reader moves: as the
   // chapters around it come in and take their heights, it is put back at the top (docs/decisions.md
   // "`scrolled-continuous` reads as one scroll": a reload at a chapter boundary comes back exact).
-  const pin = useRef<{ href: string; range: Range } | null>(null);
+  const pin = useRef<(() => boolean) | null>(null);
+  // Where the view put the stack when it last put a held place back: a scroll elsewhere is the reader's (a wheel over
+  // a scripted page reaches the stack, but not the app's listeners).
+  const placed = useRef<number | null>(null);
   const pinAt = (href: string) => {
-    const range = lives.current.get(href)?.controller?.place() ?? null;
-    pin.current = range ? { href, range } : null;
+    pin.current = lives.current.get(href)?.hold() ?? null;
+    placed.current = scrollerRef.current?.scrollTop ?? null;
   };
   /** The held place back at the top of the view (a chapter around it took its height); false when nothing is held. */
   const repin = () => {
     const held = pin.current;
     if (!held) return false;
-    const controller = lives.current.get(held.href)?.controller;
-    if (!controller || !held.range.startContainer.isConnected) {
+    if (!held()) {
       pin.current = null;
       return false;
     }
-    controller.reveal(held.range);
+    placed.current = scrollerRef.current?.scrollTop ?? null;
     return true;
   };
   const repinRef = useRef(repin);
@@ -122,7 +171,7 @@ export function ContinuousView(props: ContinuousViewProps) {
     const list = slotsRef.current;
     if (!scroller || list.length === 0) return;
     // Not before every slot is laid out (a frame still 0 px high is not yet where it will be).
-    if (list.some((s) => !lives.current.get(s.href)?.controller)) return;
+    if (list.some((s) => !lives.current.get(s.href)?.ready)) return;
     const first = list[0]!;
     const last = list[list.length - 1]!;
     const b = boxes();
@@ -139,6 +188,14 @@ export function ContinuousView(props: ContinuousViewProps) {
       asked.current.add(read.href);
       latest.current.onChapterShown(read.href);
     }
+    // A scripted page's place is the stack's scroll (a stored chapter's controller reports its own).
+    if (read?.frame && read.href === latest.current.load.item.chapter_href) {
+      const now = lives.current.get(read.href)?.progress();
+      if (now && now.percentage !== reported.current) {
+        reported.current = now.percentage;
+        latest.current.callbacks.onProgress(now.percentage, now.locator);
+      }
+    }
     if (p.dropBefore || p.dropAfter) {
       shift.current -= b.slice(0, p.dropBefore).reduce((sum, box) => sum + box.height, 0);
       if (p.dropBefore) ends.current.before = false;
@@ -154,19 +211,24 @@ export function ContinuousView(props: ContinuousViewProps) {
       loading.current[side] = href;
       void fetchChapter(href)
         .catch(() => null)
-        .then((got) => {
+        .then(async (got) => {
           const load = got ?? undefined;
+          // (a scripted title's page too; one that cannot be had now ends the stack there, reached as any chapter is)
+          const frame =
+            latest.current.scripted && stacks(load, latest.current.prefs)
+              ? await scriptedFrameOf(latest.current.bookId, load.item.chapter_href).catch(() => undefined)
+              : null;
           loading.current[side] = null;
           const now = slotsRef.current;
           const edge = side === 'before' ? now[0] : now[now.length - 1];
           const wanted = side === 'before' ? edge?.load.item.previous_chapter_uri : edge?.load.item.next_chapter_uri;
           if (wanted !== href) return; // the stack moved on meanwhile
           if (load?.kind === 'refused' && side === 'after') setLocked({ item: load.item, message: load.message, url: load.url });
-          if (!stacks(load, latest.current.prefs)) {
+          if (!stacks(load, latest.current.prefs) || frame === undefined) {
             ends.current[side] = true;
             return;
           }
-          const slot: Slot = { href: load.item.chapter_href, load, initial: null };
+          const slot: Slot = { href: load.item.chapter_href, load, initial: null, frame };
           setSlots(side === 'before' ? [slot, ...now] : [...now, slot]);
         });
     };
@@ -193,31 +255,132 @@ export function ContinuousView(props: ContinuousViewProps) {
       current.current = routeHref;
       asked.current.clear();
       pin.current = null;
+      reported.current = null;
       setLocked(null);
-      setSlots([{ href: routeHref, load: p.load, initial: p.initial() }]);
-      return;
+      const first = { href: routeHref, load: p.load, initial: p.initial() };
+      if (!p.scripted) {
+        setSlots([{ ...first, frame: null }]);
+        return;
+      }
+      // a scripted title's page is asked for first (the stored chapter where there is none, or it cannot be had)
+      setSlots([]);
+      let stale = false;
+      void scriptedFrameOf(p.bookId, routeHref)
+        .catch(() => null)
+        .then((frame) => {
+          if (!stale) setSlots([{ ...first, frame }]);
+        });
+      return () => {
+        stale = true;
+      };
     }
-    const controller = lives.current.get(routeHref)?.controller;
+    const live = lives.current.get(routeHref);
+    const ready = live?.ready ? live : null;
     // (the reader may have scrolled on into another chapter meanwhile: the address follows that one next)
     const scrolledTo = asked.current.delete(routeHref);
     if (!scrolledTo && current.current !== routeHref) {
       // chosen (a link, the contents) rather than scrolled to: brought to the top of the view
       current.current = routeHref;
-      if (controller) {
+      if (ready) {
         pin.current = null;
-        controller.goToInitial(p.initial());
+        ready.show(p.initial());
         pinAt(routeHref);
       }
     }
-    if (controller) {
-      p.onReady(controller);
-      p.callbacks.onProgress(controller.percentage(), controller.locator());
+    if (ready) {
+      p.onReady(ready.controller);
+      const now = ready.progress();
+      if (now) {
+        reported.current = now.percentage;
+        p.callbacks.onProgress(now.percentage, now.locator);
+      }
     }
   }, [routeHref]);
 
   /** The reader moved (wheel, finger, key, the scrollbar): the view is theirs, a held place is let go. */
   const letGo = useCallback(() => {
     pin.current = null;
+  }, []);
+
+  /**
+   * A scripted slot's frame mounted: its page, loading from the scripted origin, says its height (checked: from that
+   * frame's window and origin, a bounded number); the frame takes it, at most once a frame, the view keeping its place.
+   */
+  const attachScripted = useCallback((slot: Slot, frame: HTMLIFrameElement, origin: string) => {
+    const scroller = frame.parentElement;
+    if (!scroller) return;
+    let pending: number | null = null;
+    let raf = 0;
+    const progression = () => {
+      const max = frame.offsetHeight - scroller.clientHeight;
+      return max > 0 ? Math.min(1, Math.max(0, (scroller.scrollTop - frame.offsetTop) / max)) : 0;
+    };
+    /** The view's top this far down the chapter (0 to 1, its last screen at 1), as the single scripted view puts it. */
+    const scrollTo = (at: number) => {
+      scroller.scrollTop = frame.offsetTop + at * Math.max(0, frame.offsetHeight - scroller.clientHeight);
+    };
+    /** A place held as a fraction of the chapter: put back where the chapter's height now puts it. */
+    const holdAt = (at: number) => () => {
+      if (!frame.isConnected) return false;
+      scrollTo(at);
+      return true;
+    };
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== origin || event.source !== frame.contentWindow) return;
+      const parsed = scriptedFrameMessageSchema.safeParse(event.data);
+      if (!parsed.success) return;
+      const m = parsed.data;
+      const send = (message: ReturnType<typeof lookMessage>) => frame.contentWindow?.postMessage(message, origin);
+      if (m.lectern === 'height') {
+        pending = m.height;
+        if (!raf) raf = requestAnimationFrame(apply);
+      } else if (m.lectern === 'ready') send(lookMessage(latest.current.prefs));
+      else if (m.lectern === 'navigate') latest.current.callbacks.onNavigate(latest.current.readerPath(m.path) + (m.fragment ? `#${encodeURIComponent(m.fragment)}` : ''));
+      else if (m.lectern === 'external') latest.current.callbacks.onExternalLink?.(m.url);
+      // ('progress' is the page's own scroll, which a stacked page never has: the stack's scroll is the place)
+    };
+    const live: Live = {
+      frame,
+      controller: null,
+      ready: false,
+      show: (at) => scrollTo(progressionOf(at)),
+      hold: () => holdAt(progression()),
+      progress: () => progressAt(slot.href, progression()),
+      cancel: () => {
+        window.removeEventListener('message', onMessage);
+        cancelAnimationFrame(raf);
+        live.ready = false;
+      },
+    };
+    /** The last height the page said, once a frame: a book's script may say many, the stack lays out once a frame. */
+    const apply = () => {
+      raf = 0;
+      if (pending === null || !frame.isConnected) return;
+      const height = pending;
+      pending = null;
+      const before = frame.offsetHeight;
+      const above = frame.offsetTop + before <= scroller.scrollTop + 1 && slot.href !== current.current;
+      frame.style.height = `${height}px`;
+      const first = !live.ready;
+      if (first && slot.initial) {
+        // the place asked for, held as a fraction (not where a stack still one chapter tall let the view go)
+        live.show(slot.initial);
+        pin.current = holdAt(progressionOf(slot.initial));
+        placed.current = scroller.scrollTop;
+      } else if (height !== before && !repinRef.current() && above) scroller.scrollTop += height - before;
+      if (!first) return;
+      live.ready = true;
+      frame.style.visibility = 'visible';
+      if (slot.href === latest.current.load.item.chapter_href && current.current === slot.href) {
+        latest.current.onReady(null);
+        const now = progressAt(slot.href, progression());
+        reported.current = now.percentage;
+        latest.current.callbacks.onProgress(now.percentage, now.locator);
+      }
+      planRef.current();
+    };
+    window.addEventListener('message', onMessage);
+    lives.current.set(slot.href, live);
   }, []);
 
   /** A slot's frame mounted: its document written, laid out once its stylesheets are in, then placed or fitted. */
@@ -232,11 +395,24 @@ export function ContinuousView(props: ContinuousViewProps) {
     const live: Live = {
       frame,
       controller: null,
+      ready: false,
+      show: (at) => live.controller?.goToInitial(at),
+      hold: () => {
+        const range = live.controller?.place() ?? null;
+        if (!range) return null;
+        return () => {
+          if (!live.controller || !range.startContainer.isConnected) return false;
+          live.controller.reveal(range);
+          return true;
+        };
+      },
+      progress: () => (live.controller ? { percentage: live.controller.percentage(), locator: live.controller.locator() } : null),
       cancel: () => {
         cancelled = true;
         observer?.disconnect();
         live.controller?.destroy();
         live.controller = null;
+        live.ready = false;
       },
     };
     lives.current.set(slot.href, live);
@@ -282,6 +458,7 @@ export function ContinuousView(props: ContinuousViewProps) {
       const controller = new FrameController(frame, now.prefs, slot.href, now.bookId, now.readerPath, callbacks, null, host);
       controller.rtl = source.rtl === true;
       live.controller = controller;
+      live.ready = true;
       if (slot.initial) {
         controller.goToInitial(slot.initial);
         pinAt(slot.href);
@@ -300,6 +477,8 @@ export function ContinuousView(props: ContinuousViewProps) {
   }, [letGo]);
   const attachRef = useRef(attach);
   attachRef.current = attach;
+  const attachScriptedRef = useRef(attachScripted);
+  attachScriptedRef.current = attachScripted;
 
   // One ref callback per chapter, kept, so a render does not write its document again.
   const refs = useRef(new Map<string, (el: HTMLIFrameElement | null) => void>());
@@ -311,7 +490,8 @@ export function ContinuousView(props: ContinuousViewProps) {
           const had = lives.current.get(slot.href);
           if (had?.frame === el) return;
           had?.cancel();
-          attachRef.current(slot, el);
+          if (slot.frame) attachScriptedRef.current(slot, el, slot.frame.origin);
+          else attachRef.current(slot, el);
         } else {
           lives.current.get(slot.href)?.cancel();
           lives.current.delete(slot.href);
@@ -329,6 +509,9 @@ export function ContinuousView(props: ContinuousViewProps) {
     if (!scroller) return;
     let frame = 0;
     const onScroll = () => {
+      // a scroll the view did not make while it held a place (a wheel over a scripted page, which the app never
+      // sees): the reader's, who has the view from now on
+      if (pin.current && placed.current !== null && latest.current.scripted && Math.abs(scroller.scrollTop - placed.current) > 2) letGo();
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
@@ -365,6 +548,8 @@ export function ContinuousView(props: ContinuousViewProps) {
     const read = lives.current.get(current.current)?.controller;
     for (const live of lives.current.values()) if (live.controller !== read) live.controller?.layOut(props.prefs);
     read?.applyPrefs(props.prefs);
+    // (a scripted page takes the colours and size by message, and says its new height)
+    for (const slot of slotsRef.current) if (slot.frame) lives.current.get(slot.href)?.frame.contentWindow?.postMessage(lookMessage(props.prefs), slot.frame.origin);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- by value (prefsKey)
   }, [prefsKey]);
 
@@ -384,8 +569,31 @@ export function ContinuousView(props: ContinuousViewProps) {
   return (
     <div className={`chapter-view chapter-view--${props.prefs.pagination} chapter-stack`}>
       <div ref={scrollerRef} className="chapter-stack__scroller">
+        {slots.length === 0 ? (
+          <Centered>
+            <Spinner size="lg" label="Loading chapter…" />
+          </Centered>
+        ) : null}
         {slots.map((slot) => {
           const read = slot.href === routeHref;
+          if (slot.frame)
+            return (
+              <iframe
+                key={slot.href}
+                ref={refOf(slot)}
+                // The chapter of the address is "the chapter frame" (tests, styles, the accessibility tree's name).
+                className={`chapter-stack__frame chapter-stack__frame--scripted${read ? ' chapter-frame__iframe' : ''}`}
+                data-href={slot.href}
+                src={slot.frame.url}
+                title={slot.load.item.chapter_label || slot.load.chapter.label || 'Chapter'}
+                // Its own origin, not the app's: same-origin there means the book's own storage, never the reader's.
+                sandbox="allow-scripts allow-same-origin"
+                referrerPolicy="no-referrer"
+                scrolling="no"
+                tabIndex={0}
+                style={{ visibility: 'hidden' }}
+              />
+            );
           return (
             <iframe
               key={slot.href}

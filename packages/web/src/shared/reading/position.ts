@@ -16,6 +16,14 @@ export type InitialPosition =
   | { kind: 'percentage'; value: number };
 
 /**
+ * How far down its chapter a position is, 0 to 1, where only that can be taken (a PDF, a scripted page the reader
+ * cannot look into): an anchor is the chapter's top, the end its end.
+ */
+export function progressionOf(at: InitialPosition): number {
+  return at.kind === 'stored' ? at.locator.progression : at.kind === 'percentage' ? at.value / 100 : at.kind === 'end' ? 1 : 0;
+}
+
+/**
  * reader.md §4 "Initial position priority": 1. target anchor or URL hash, 2. end of chapter when coming back (from
  * the next chapter, paging backwards), 3. stored position, 4. top_percentage of the block answer. A target Locator
  * (an annotation chosen in the notes panel) is a target of priority 1, taken the way a stored position is.
