@@ -45,7 +45,7 @@ export const READING_SYSTEM_SCRIPT = `(() => {
     post({ lectern: 'progress', progression: max > 0 ? Math.min(1, Math.max(0, s.scrollTop / max)) : 0 });
   };
   addEventListener('scroll', () => { clearTimeout(timer); timer = setTimeout(progress, 250); }, { passive: true });
-  addEventListener('load', () => post({ lectern: 'ready' }));
+  addEventListener('load', () => { height(); post({ lectern: 'ready' }); });
   // The page's height down to the end of its text (never the frame's own, so a frame sized to it can shrink again):
   // a book read as one scroll sizes its frame by it, and the reader scrolls the stack (docs/decisions.md "A scripted
   // book read as one scroll").
@@ -58,8 +58,10 @@ export const READING_SYSTEM_SCRIPT = `(() => {
     const h = Math.ceil(body.getBoundingClientRect().bottom - html.getBoundingClientRect().top + below);
     if (h !== told) { told = h; post({ lectern: 'height', height: h }); }
   };
+  // (said at once too, and again on load: Chromium holds back a frame's observers while it is hidden or off screen,
+  // as a chapter below the one read is, and the reader stacks a page only once it knows its height)
   const sizes = new ResizeObserver(height);
-  addEventListener('DOMContentLoaded', () => { sizes.observe(document.body); sizes.observe(document.documentElement); });
+  addEventListener('DOMContentLoaded', () => { sizes.observe(document.body); sizes.observe(document.documentElement); height(); });
   const look = document.createElement('style');
   addEventListener('message', (event) => {
     if (event.origin !== appOrigin || event.source !== parent) return;
