@@ -642,7 +642,9 @@ for (const viewport of [
       const books = await api.books();
       const name = unique('Rendered first');
       const playlist = await api.create(name, 'Made on the server');
-      await api.add(playlist.id, books.slice(0, 12).map((b) => b.api_url));
+      // more than a page of cards (10): Show more has more to show
+      const added = (await api.add(playlist.id, books.map((b) => b.api_url))).content.length;
+      expect(added).toBeGreaterThan(10);
       errors.length = 0;
       const answer = await page.goto(`/c/collection/${playlist.id}/`);
       const html = await answer!.text();
@@ -650,11 +652,11 @@ for (const viewport of [
       expect(html).toMatch(/<div id="root" data-lectern-ssr>/);
       expect(html).toContain(`<h1 class="page-heading">${name}</h1>`);
       expect(html).toContain('Made on the server');
-      expect(html).toContain(`12 items in ${name}`);
+      expect(html).toContain(`${added} items in ${name}`);
       await page.locator('.title-card').first().waitFor();
       expect(await page.locator('.title-card').count()).toBe(10);
       await page.getByRole('button', { name: 'Show more' }).click();
-      await expect.poll(() => page.locator('.title-card').count()).toBe(12);
+      await expect.poll(() => page.locator('.title-card').count()).toBe(Math.min(added, 20));
       const first = page.locator('.title-card__title a').first();
       const title = await first.innerText();
       await first.click();
