@@ -7,11 +7,7 @@
  * tree: the page's code loaded (not the loading page) and its first query answered from the page's answers.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { AccountProfile } from '@lectern/core';
-import { queryKeys } from '../api/queryKeys.ts';
-import { catalogQueryOf, WHOLE_CATALOG } from '../features/catalog/useCatalog.ts';
-import { openingPlaylistQueries } from '../shared/playlists/store.ts';
-import { HomePage, loadHomePage, loadSearchPage, PlaylistsArea, SearchPage } from './router.tsx';
+import { loadSearchPage, SearchPage } from './router.tsx';
 
 /** The attribute the server puts on #root when its content is the screen rendered by React, to be hydrated. */
 export const FIRST_SCREEN_ATTRIBUTE = 'data-lectern-ssr';
@@ -30,7 +26,7 @@ const FRESH_MS = 30_000;
  */
 interface FirstScreen {
   path: RegExp;
-  prepare: (client: QueryClient, params: URLSearchParams, pathname: string) => Promise<boolean>;
+  prepare: (client: QueryClient, params: URLSearchParams) => Promise<boolean>;
 }
 
 /** The first query answered from the page and kept fresh for FRESH_MS, so the hydrating screen does not ask again. */
@@ -40,61 +36,12 @@ async function answerFromPage(client: QueryClient, query: { queryKey: readonly u
   return client.getQueryState(query.queryKey)?.status === 'success';
 }
 
-/** answerFromPage for the catalog's paged query ("Load more"): its first page answered from the page. */
-async function firstPageFromPage(client: QueryClient, query: ReturnType<typeof catalogQueryOf>): Promise<boolean> {
-  client.setQueryDefaults(query.queryKey, { staleTime: FRESH_MS });
-  await client.prefetchInfiniteQuery({ ...query, retry: false });
-  return client.getQueryState(query.queryKey)?.status === 'success';
-}
-
-const PLAYLIST_PATH = /^\/c\/collection\/([^/]+)\/$/;
-
-/** The playlist id of a playlist's address, as the router reads it; null when it is not one. */
-function playlistIdOf(pathname: string): string | null {
-  const encoded = PLAYLIST_PATH.exec(pathname)?.[1];
-  try {
-    return encoded === undefined ? null : decodeURIComponent(encoded);
-  } catch {
-    return null;
-  }
-}
-
-/** Only the address as the screen opens by default: its first answer is in the page for no other (core firstScreenRequests). */
-const noQuery = (params: URLSearchParams) => [...params.keys()].length === 0;
-
 const FIRST_SCREENS: readonly FirstScreen[] = [
-  {
-    // the signed-in home: its sections and the reader's blocks (newsletter, tutorial), for this reader's key
-    path: /^\/home\/$/,
-    prepare: async (client) => {
-      const userKey = client.getQueryData<AccountProfile | null>(queryKeys.profile)?.user_uuid;
-      if (!userKey) return false;
-      const [module] = await Promise.all([loadHomePage(), HomePage.preload()]);
-      const answered = await Promise.all([answerFromPage(client, module.homeQueryOf(userKey)), answerFromPage(client, module.homeModulesQueryOf(userKey))]);
-      return answered.every(Boolean);
-    },
-  },
   {
     path: /^\/search\/?$/,
     prepare: async (client, params) => {
       const [module] = await Promise.all([loadSearchPage(), SearchPage.preload()]);
       return answerFromPage(client, module.searchQueryOf(params));
-    },
-  },
-  {
-    // the catalog, unfiltered (its code is in the entry chunk: router.tsx)
-    path: /^\/library\/$/,
-    prepare: async (client, params) => noQuery(params) && firstPageFromPage(client, catalogQueryOf(WHOLE_CATALOG)),
-  },
-  {
-    // a playlist's page: the light list, the queue and its items (library-playlists-account.md §2 "Playlist
-    // screens"). Another reader's playlist is not in the page (its answer is a 404): not rendered here.
-    path: PLAYLIST_PATH,
-    prepare: async (client, params, pathname) => {
-      const id = playlistIdOf(pathname);
-      if (id === null || !noQuery(params)) return false;
-      const [, ...answered] = await Promise.all([PlaylistsArea.preload(), ...openingPlaylistQueries(id).map((query) => answerFromPage(client, query))]);
-      return answered.every(Boolean);
     },
   },
 ];
@@ -110,5 +57,5 @@ export const isFirstScreen = (pathname: string): boolean => firstScreenAt(pathna
  */
 export async function prepareFirstScreen(client: QueryClient, pathname: string, search: string): Promise<boolean> {
   const screen = firstScreenAt(pathname);
-  return screen ? screen.prepare(client, new URLSearchParams(search), pathname) : false;
+  return screen ? screen.prepare(client, new URLSearchParams(search)) : false;
 }

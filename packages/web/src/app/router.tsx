@@ -123,9 +123,7 @@ const ShortcutsPage = onDemand(() => import('../features/account/ShortcutsPage.t
 /** The search page's module (its query too: app/firstScreen.ts). */
 export const loadSearchPage = () => import('../features/search/SearchPage.tsx');
 export const SearchPage = onDemand(loadSearchPage);
-/** The home's module (its queries too: app/firstScreen.ts). */
-export const loadHomePage = () => import('../features/home/HomePage.tsx');
-export const HomePage = onDemand(loadHomePage);
+const HomePage = onDemand(() => import('../features/home/HomePage.tsx'));
 const ForgotPasswordPage = onDemand(() => import('../features/account/ForgotPasswordPage.tsx'));
 const ResetPasswordPage = onDemand(() => import('../features/account/ResetPasswordPage.tsx'));
 const FirstOperatorPage = onDemand(() => import('../features/account/FirstOperatorPage.tsx'));
@@ -133,8 +131,7 @@ const UnsubscribePage = onDemand(() => import('../features/account/UnsubscribePa
 const SubscribePage = onDemand(() => import('../features/account/SubscribePage.tsx'));
 const TeamSignUpPage = onDemand(() => import('../features/account/TeamSignUpPage.tsx'));
 const TeamJoinPage = onDemand(() => import('../features/account/TeamJoinPage.tsx'));
-/** The playlist area (a playlist's page is rendered on the server: app/firstScreen.ts). */
-export const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
+const PlaylistsArea = onDemand(() => import('../features/playlists/PlaylistsArea.tsx'));
 const LiveTrainingPage = onDemand(() => import('../features/live-training/LiveTrainingPage.tsx'));
 const LiveCoursePage = onDemand(() => import('../features/live-training/CoursePage.tsx'));
 /**

@@ -72,18 +72,6 @@ export async function fetchQueueUrls(signal?: AbortSignal): Promise<string[]> {
   return (await api.getQueue(signal)).map((e) => normalizeContentUri(e.url)?.apiUrl ?? e.url);
 }
 
-/**
- * The queries a playlist's page opens with when no whole list is cached (a page load): the light list, the queue's
- * addresses and the playlist's items, as usePlaylists and usePlaylistItems ask for them. Its first screen rendered on
- * the server answers them from the page before it renders, and so does the browser before it hydrates
- * (app/firstScreen.ts).
- */
-export const openingPlaylistQueries = (id: string) => [
-  { queryKey: playlistKeys.summaries, queryFn: ({ signal }: { signal?: AbortSignal }) => api.listCollectionSummaries(signal) },
-  { queryKey: playlistKeys.queue, queryFn: ({ signal }: { signal?: AbortSignal }) => fetchQueueUrls(signal) },
-  { queryKey: playlistKeys.playlist(id), queryFn: ({ signal }: { signal?: AbortSignal }) => api.getCollection(id, signal) },
-];
-
 /** What the whole list, when this page has it, already says (no request needed for the light forms). */
 const wholeList = (client: QueryClient) => client.getQueryData<Collection[]>(playlistKeys.collections);
 
