@@ -43,9 +43,10 @@ describe('npm start', () => {
     // the Node flags before the server's entry, as bench/library-scale.ts reads them
     const flags = /\bnode ((?:--[\w-]+(?:=\S+)? )*)--import tsx packages\/server\/src\/main\.ts$/.exec(pkg.scripts.start ?? '')?.[1]?.trim().split(/\s+/) ?? [];
     const limitMb = Number(execFileSync(process.execPath, [...flags, '-p', "require('node:v8').getHeapStatistics().heap_size_limit / 1048576"], { encoding: 'utf8' }));
-    // V8 grows the heap up to 4x what a collection left at a limit of 2 GB or more, about 1.6x at 1 GB
+    // V8 grows the heap up to 4x what a collection left at a limit of 2 GB or more, about 1.6x at 1 GB.
+    // The limit adds the young generation to the old space: about 1,072 MB on Node 20, 1,216 MB on Node 24.
     expect(limitMb).toBeGreaterThan(512);
-    expect(limitMb).toBeLessThan(1200);
+    expect(limitMb).toBeLessThan(1400);
   });
 
   it('watches the web app, core and the lockfile', () => {
