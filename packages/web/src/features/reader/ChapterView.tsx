@@ -24,6 +24,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, htmlClasses, keepTextDirection, ROOT_ID, setReaderClasses, verticalWriting } from './engine/chapterDocument.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
 import { adaptBookStyles } from './engine/bookStyles.ts';
+import { hyphenateInserted, supplyBookHyphens } from './engine/hyphenation.ts';
 import { chapterShell, firstSlice, SLICE_MIN_CHARS, SliceFiller, slicesOf } from './engine/chapterSlices.ts';
 import { readsContinuously, settleSlide, slideIn, watchContinuousScroll, type Direction } from './engine/continuousScroll.ts';
 import type { InitialPosition } from '../../shared/reading/position.ts';
@@ -214,11 +215,20 @@ export function ChapterView(props: ChapterViewProps) {
     let idleHandle: number | undefined;
     const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 16));
     const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
-    void stylesheetsSettled(doc, win).then(() => {
+    void stylesheetsSettled(doc, win).then(async () => {
       if (cancelled || !doc.body) return;
       performance.mark('reader:frame-loaded');
       // (A prepared chapter had this done before its layout; again it changes nothing.)
       adaptBookStyles(doc, doc.getElementById(ROOT_ID));
+      // The hyphenation the book asks for where the browser has none, in before the pages are counted (the frame is
+      // still hidden): null, nothing to wait for, in the usual case.
+      const hyphens = supplyBookHyphens(doc, doc.getElementById(ROOT_ID), source.html);
+      if (hyphens) {
+        performance.mark('reader:hyphenating');
+        await hyphens;
+        if (cancelled || !doc.body) return;
+        performance.mark('reader:hyphenated');
+      }
       const now = latest.current;
       // (before the controller lays a right-to-left book's columns out right to left)
       if (now.rtl) keepTextDirection(doc);
@@ -242,6 +252,7 @@ export function ChapterView(props: ChapterViewProps) {
       const container = sliced && start ? SliceFiller.container(doc, ROOT_ID) : null;
       const filler = sliced && start && container ? new SliceFiller(doc, container, source.html, sliced, start.index) : null;
       filling = !!filler;
+      if (filler) filler.onInsert = (first, last) => hyphenateInserted(doc, first, last);
       controller.filling = filling;
       controller.goToInitial(filler && start ? start.position : now.initial());
       performance.mark('reader:positioned');
@@ -333,8 +344,10 @@ export function ChapterView(props: ChapterViewProps) {
           doc.close();
           prepared.current = next;
           // Laid out now, once its stylesheets are in, not at the turn.
-          void stylesheetsSettled(doc, win).then(() => {
+          void stylesheetsSettled(doc, win).then(async () => {
             adaptBookStyles(doc, doc.getElementById(ROOT_ID));
+            await supplyBookHyphens(doc, doc.getElementById(ROOT_ID), next.html);
+            if (prepared.current !== next) return;
             const vertical = verticalWriting(doc);
             if (next.rtl || vertical) {
               // its columns right to left (or, in vertical writing, one screen high) before its layout, as the

@@ -16,6 +16,7 @@ import { MESSAGES, paths, scriptedFrameMessageSchema, type ArchiveItem, type Loc
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { adaptBookStyles } from './engine/bookStyles.ts';
+import { supplyBookHyphens } from './engine/hyphenation.ts';
 import { buildChapterDocument, CHAPTER_FRAME_SANDBOX, keepTextDirection, ROOT_ID } from './engine/chapterDocument.ts';
 import { readsContinuously } from './engine/continuousScroll.ts';
 import { FrameController, type FrameCallbacks } from './engine/frameController.ts';
@@ -432,9 +433,15 @@ export function ContinuousView(props: ContinuousViewProps) {
       if (above) scroller.scrollTop += height - before;
     };
     const host: StackHost = { scroller, fit };
-    void stylesheetsSettled(doc, win).then(() => {
+    void stylesheetsSettled(doc, win).then(async () => {
       if (cancelled || !doc.body) return;
       adaptBookStyles(doc, doc.getElementById(ROOT_ID));
+      // the hyphenation the book asks for where the browser has none, before the chapter is laid out
+      const hyphens = supplyBookHyphens(doc, doc.getElementById(ROOT_ID));
+      if (hyphens) {
+        await hyphens;
+        if (cancelled || !doc.body) return;
+      }
       if (source.rtl) keepTextDirection(doc);
       // Only the chapter read reports to the page (its position, its progress); every key and link goes through.
       const isRead = () => current.current === slot.href && latest.current.load.item.chapter_href === slot.href;

@@ -7,10 +7,12 @@
  * where it was; nothing found means the annotation is orphaned (listed, never dropped).
  *
  * Offsets count the characters of the root's text nodes in document order (engine/textMarks.ts `indexText`), which
- * search marks and highlight wrappers leave unchanged.
+ * search marks and highlight wrappers leave unchanged, as do the soft hyphens the frame supplies (indexText leaves
+ * them out).
  */
 import type { AnnotationRange, AnnotationSelector } from '@lectern/core';
-import { indexText, locate, type TextIndex } from '../engine/textMarks.ts';
+import { indexText, locate, textLength, type TextIndex } from '../engine/textMarks.ts';
+import { plainOffset } from '../engine/hyphenation.ts';
 
 /** How much text before and after the quote is kept to tell its occurrences apart. */
 export const QUOTE_CONTEXT = 32;
@@ -25,7 +27,7 @@ export interface RangeDescription {
 function offsetOf(index: TextIndex, root: Element, node: Node, offset: number): number {
   if (node.nodeType === Node.TEXT_NODE) {
     const i = index.nodes.indexOf(node as Text);
-    if (i >= 0) return index.starts[i]! + offset;
+    if (i >= 0) return index.starts[i]! + plainOffset(node as Text, offset);
   }
   // An element boundary: the length of every text node that ends at or before it.
   const point = root.ownerDocument.createRange();
@@ -38,7 +40,7 @@ function offsetOf(index: TextIndex, root: Element, node: Node, offset: number): 
   for (let i = 0; i < index.nodes.length; i++) {
     const n = index.nodes[i]!;
     if (point.comparePoint(n, n.length) > 0) break;
-    count = index.starts[i]! + n.length;
+    count = index.starts[i]! + textLength(n);
   }
   return count;
 }

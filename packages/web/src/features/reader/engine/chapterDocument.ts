@@ -140,6 +140,8 @@ hr { border: 0; border-top: 1px solid var(--lectern-rule); }
 a { color: var(--lectern-link) !important; }
 a:focus-visible { outline: 3px solid #1a73e8; outline-offset: 2px; }
 h1, h2, h3, h4, h5, h6 { line-height: 1.25; hyphens: manual; }
+/* Set only while the book's own hyphens are read (engine/hyphenation.ts): the default above left out. */
+html[data-lectern-book-hyphens] body { hyphens: manual; }
 ::selection { background: color-mix(in srgb, var(--lectern-link) 30%, transparent); }
 :target { scroll-margin-top: 100px; }
 /* Search hits (engine/textMarks.ts): above the tinted modes' reset, the passage's own words stronger. */

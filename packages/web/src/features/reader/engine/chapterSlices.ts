@@ -297,6 +297,9 @@ export class SliceFiller {
   }
 
   /** Parses the next slice in the container's context and puts it in its place; false when none is left. */
+  /** Called with each slice put in, before anything lays it out (the frame hyphenates it: engine/hyphenation.ts). */
+  onInsert: ((first: Node, last: Node) => void) | null = null;
+
   insertNext(): boolean {
     const index = this.order.shift();
     if (index === undefined) return false;
@@ -308,7 +311,10 @@ export class SliceFiller {
     const last = fragment.lastChild;
     const after = this.placed.find((p, i) => p !== null && i > index && p.first.parentNode === this.container);
     this.container.insertBefore(fragment, after ? after.first : null);
-    if (first && last) this.placed[index] = { first, last };
+    if (first && last) {
+      this.placed[index] = { first, last };
+      this.onInsert?.(first, last);
+    }
     return true;
   }
 }

@@ -9,18 +9,27 @@
  */
 
 import { type FoldedText, foldText, foldWithOffsets, hasCjk, jumpPhrases, LOCATOR_LIMITS, type Locator } from '@lectern/core';
+import { plainOffset, plainText, rawOffset } from './hyphenation.ts';
 
 export const SEARCH_MARK_CLASS = 'lectern-search-hit';
 export const SEARCH_MARK_CURRENT_CLASS = 'lectern-search-hit--current';
 /** A chapter with a very common word is not turned into thousands of elements. */
 export const MAX_MARKS = 400;
 
+/**
+ * A root's text: the soft hyphens the frame put in where the browser has no hyphenation (engine/hyphenation.ts) are
+ * left out of `text` and of every offset into it (the book's own stay), so annotations, search marks and positions
+ * count the same characters with and without them. An offset inside a node is turned into one of its data by `locate`.
+ */
 export interface TextIndex {
   nodes: Text[];
   /** where each node starts in `text` */
   starts: number[];
   text: string;
 }
+
+/** A node's length in the index's text (without the frame's soft hyphens). */
+export const textLength = (node: Text): number => plainOffset(node, node.length);
 
 // and ruby's readings (furigana), as the server's search passages leave them out: "猫である" is found across <ruby>猫<rt>ねこ</rt></ruby>
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'RT', 'RP']);
@@ -37,7 +46,7 @@ export function indexText(root: Element, skip: ReadonlySet<string> = SKIP): Text
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     nodes.push(n as Text);
     starts.push(text.length);
-    text += (n as Text).data;
+    text += plainText(doc, (n as Text).data);
   }
   return { nodes, starts, text };
 }
@@ -54,7 +63,7 @@ export function locate(index: TextIndex, offset: number): { node: Text; offset: 
     else hi = mid - 1;
   }
   const node = nodes[lo]!;
-  return { node, offset: Math.min(node.length, Math.max(0, offset - starts[lo]!)) };
+  return { node, offset: rawOffset(node, Math.min(textLength(node), Math.max(0, offset - starts[lo]!))) };
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -147,7 +156,7 @@ export function markWords(root: Element, words: readonly string[], passage?: { s
     const current = !!passage && hit.start < passage.end && hit.end > passage.start;
     for (let i = 0; i < index.nodes.length; i++) {
       const s = index.starts[i]!;
-      const e = s + index.nodes[i]!.length;
+      const e = s + textLength(index.nodes[i]!);
       if (e <= hit.start || s >= hit.end) continue;
       const list = pieces.get(i) ?? [];
       list.push({ start: Math.max(hit.start, s) - s, end: Math.min(hit.end, e) - s, current, at: hit.start });
@@ -157,8 +166,10 @@ export function markWords(root: Element, words: readonly string[], passage?: { s
   for (const [i, list] of pieces) {
     const node = index.nodes[i]!;
     for (const piece of list.sort((a, b) => b.start - a.start)) {
-      if (piece.end < node.length) node.splitText(piece.end);
-      const middle = piece.start > 0 ? node.splitText(piece.start) : node;
+      const end = rawOffset(node, piece.end);
+      const start = rawOffset(node, piece.start);
+      if (end < node.length) node.splitText(end);
+      const middle = start > 0 ? node.splitText(start) : node;
       const mark = doc.createElement('mark');
       mark.className = piece.current ? `${SEARCH_MARK_CLASS} ${SEARCH_MARK_CURRENT_CLASS}` : SEARCH_MARK_CLASS;
       middle.parentNode?.insertBefore(mark, middle);

@@ -23,6 +23,7 @@
  */
 import type { Locator, MediaOverlay } from '@lectern/core';
 import { locatorAt } from '../engine/frame/position.ts';
+import { plainText, SOFT_HYPHEN, suppliesHyphens } from '../engine/hyphenation.ts';
 import type { FrameController } from '../engine/frameController.ts';
 
 export type ReadAloudStatus = 'stopped' | 'playing' | 'paused' | 'waiting';
@@ -368,7 +369,8 @@ export class ReadAloudPlayer {
       for (const element of root.querySelectorAll(BLOCKS)) {
         // innermost blocks only: a <div> or <li> holding paragraphs is read through them
         if (element.querySelector(BLOCKS)) continue;
-        const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+        // (the words as the book has them: without the soft hyphens the frame put in, engine/hyphenation.ts)
+        const text = plainText(doc, element.textContent ?? '').replace(/\s+/g, ' ').trim();
         if (!text || element.getClientRects().length === 0) continue;
         const range = doc.createRange();
         range.selectNodeContents(element);
@@ -553,9 +555,12 @@ export class ReadAloudPlayer {
     let count = 0;
     let lastSpace = true;
     let startSet = false;
+    // the frame's soft hyphens were not in the text spoken
+    const supplied = suppliesHyphens(doc);
     for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
       const data = node.data;
       for (let i = 0; i < data.length; i++) {
+        if (supplied && data[i] === SOFT_HYPHEN) continue;
         const space = /\s/.test(data[i]!);
         if (space && lastSpace) continue;
         lastSpace = space;

@@ -4,6 +4,7 @@
  * through the app's question, and a footnote link (EPUB 3 noteref) opens the note over the page, the page kept.
  */
 import { paths, READING_MESSAGES } from '@lectern/core';
+import { stripSupplied } from '../hyphenation.ts';
 
 /** What a footnote link's target is part of, when it is a note (EPUB 3 structural semantics, DPUB-ARIA). */
 const NOTE_SELECTOR = ['footnote', 'endnote', 'rearnote', 'note'].map((t) => `[data-epub-type~="${t}"]`).concat('[role="doc-footnote"]', '[role="doc-endnote"]').join(', ');
@@ -172,6 +173,8 @@ export class FrameLinks {
     const copy = note.cloneNode(true) as Element;
     // the copy's ids would duplicate the chapter's (and its anchors' targets)
     for (const el of [copy, ...Array.from(copy.querySelectorAll('[id]'))]) el.removeAttribute('id');
+    // (the note's words as the book has them: without the soft hyphens the frame put in)
+    stripSupplied(this.doc, copy);
     body.append(copy);
     const close = this.doc.createElement('button');
     close.type = 'button';

@@ -7,6 +7,7 @@ import { READER_CONSTANTS } from '@lectern/core';
 import type { InitialPosition, Locator } from '../../../../shared/reading/position.ts';
 import { ROOT_ID } from '../chapterDocument.ts';
 import type { VerticalFlow } from '../paging.ts';
+import { plainOffset, plainText } from '../hyphenation.ts';
 import { indexText, locate } from '../textMarks.ts';
 import type { FrameLayout } from './layout.ts';
 
@@ -170,8 +171,9 @@ export class FramePosition {
 export function locatorAt(href: string, progression: number, range: Range | null, seenWhole: () => boolean): Locator {
   const node = range?.startContainer;
   if (!range || !node || node.nodeType !== Node.TEXT_NODE) return { href, progression: seenWhole() ? 0 : progression };
-  const data = (node as Text).data;
-  const off = range.startOffset;
+  // (the words as the book has them: without the soft hyphens the frame put in, engine/hyphenation.ts)
+  const data = plainText(node.ownerDocument, (node as Text).data);
+  const off = plainOffset(node as Text, range.startOffset);
   return {
     href,
     progression,
