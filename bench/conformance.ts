@@ -33,7 +33,15 @@
  *     e2e/read-aloud.e2e.ts finds them (a wrapper of HTMLMediaElement.play and speechSynthesis.speak installed
  *     before the app; the real calls go through). `mol-navigation` also opens the contents panel after 3 s and picks
  *     "Chapter 2", as its page asks;
- *  6. with SCRIPTED=1 (the reader's consent given for every title through the API first), starts the app with a scripted origin (SCRIPTED_ORIGIN on localhost, the app on 127.0.0.1, as
+ *  6. for a book whose first reading-order item's flow is `scrolled-continuous` or `scrolled-doc`, walks it as a reader
+ *     would (`flow_walk`): from the first item, the wheel over the middle of the stage, 400 px a turn, until nothing
+ *     moves for 16 turns (at most 250), keeping each change of the address and, in a stacked book, the chapter under
+ *     the top and the stacked frames; at each change of chapter the view goes back to show the boundary
+ *     (`<test-id>-walk-<n>.png`, with the gap between the two frames); where it stopped, and whether the footer
+ *     offers "Next chapter". Then, from the first item again, a sideways move each way: a horizontal wheel (a
+ *     trackpad's swipe) and a finger's swipe (touch emulated through the DevTools protocol, over the middle of the
+ *     page), with the address before and after (`<test-id>-swipe.png`), after 4 s without input as a control;
+ *  7. with SCRIPTED=1 (the reader's consent given for every title through the API first), starts the app with a scripted origin (SCRIPTED_ORIGIN on localhost, the app on 127.0.0.1, as
  *     the e2e suite does) and imports every title allowed to run scripts (`lectern import --allow-scripts`); a
  *     scripted chapter's frame is on that origin, so its text is read through the browser's frame, not the DOM.
  * Judging is done by a person (or an agent) looking at the screenshots and the probes against each test's own
@@ -82,6 +90,20 @@ interface TestRecord {
   link?: { shot: string; url: string; text: string } | null;
   toc_activation?: { shot: string; url: string; text: string };
   read_aloud?: ReadAloudRecord;
+  flow_walk?: FlowWalk;
+  error?: string;
+}
+interface FlowWalk {
+  flow: string;
+  turns: number;
+  /** each turn that moved something: turn, address, chapter under the top, the stack's scroll, its frames */
+  trace: string[];
+  changes: Record<string, unknown>[];
+  boundaries: { from: string; to: string; gap: number | null; shot: string }[];
+  stopped: Record<string, unknown>;
+  next_chapter_link: boolean;
+  sideways: { how: string; before: string; after: string }[];
+  swipe_shot?: string;
   error?: string;
 }
 interface ReadAloudRecord {
@@ -318,6 +340,126 @@ async function readAloud(page: Page, rec: TestRecord, chapters: { web_url: strin
   return ra;
 }
 
+/** Runs in the reader page: the address's chapter and, in a stacked book, what the stack shows (as e2e/scripted-continuous.e2e.ts reads it). */
+function flowSample() {
+  const scroller = document.querySelector<HTMLElement>('.chapter-stack__scroller');
+  const frames = Array.from(document.querySelectorAll<HTMLIFrameElement>('iframe.chapter-stack__frame')).filter((f) => f.style.visibility !== 'hidden');
+  const y = (scroller?.scrollTop ?? 0) + 1;
+  const under = frames.filter((f) => f.offsetTop <= y).pop();
+  return {
+    path: decodeURIComponent(location.pathname.split('/').pop() ?? ''),
+    stacked: !!scroller,
+    under: under?.dataset.href ?? null,
+    within: under && scroller ? Math.round(scroller.scrollTop - under.offsetTop) : null,
+    scroll_top: scroller ? Math.round(scroller.scrollTop) : null,
+    frames: frames.map((f) => ({ href: f.dataset.href ?? '', top: f.offsetTop, height: f.offsetHeight })),
+    single_frame: document.querySelector('iframe.scripted-chapter__frame, iframe.chapter-view__frame') && !scroller ? true : false,
+  };
+}
+
+/** Step 6 above: the book walked with the wheel from its first item, then a sideways wheel and a finger's swipe. */
+async function walkFlow(page: Page, rec: TestRecord, chapters: { web_url: string }[], flow: string): Promise<FlowWalk> {
+  const walk: FlowWalk = { flow, turns: 0, trace: [], changes: [], boundaries: [], stopped: {}, next_chapter_link: false, sideways: [] };
+  const open = async () => {
+    await page.goto(chapters[0]!.web_url);
+    await page.locator('iframe.chapter-stack__frame, iframe.scripted-chapter__frame, iframe.chapter-view__frame').first().waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(2500); // the pages' heights said, the stack's neighbours in
+    const stage = (await page.locator('.reader-stage').boundingBox())!;
+    await page.mouse.move(stage.x + stage.width / 2, stage.y + stage.height / 2);
+    return stage;
+  };
+  // a scripted chapter's own scroll (the single scripted view): read through the browser's frame
+  const frameScroll = async () => {
+    for (const f of page.frames()) {
+      if (f === page.mainFrame() || !f.url().includes('/b/')) continue;
+      const y = await f.evaluate(() => Math.round(scrollY)).catch(() => null);
+      if (y !== null) return y;
+    }
+    return null;
+  };
+  try {
+    await open();
+    let last = '';
+    let still = 0;
+    let s = await page.evaluate(flowSample);
+    for (let turn = 1; turn <= 250 && still < 16; turn++) {
+      const before = s;
+      await page.mouse.wheel(0, 400);
+      await page.waitForTimeout(250);
+      s = await page.evaluate(flowSample);
+      const inner = s.stacked ? null : await frameScroll();
+      const key = JSON.stringify({ path: s.path, under: s.under, top: s.scroll_top, inner });
+      walk.turns = turn;
+      if (key === last) still++;
+      else {
+        still = 0;
+        last = key;
+        walk.trace.push([turn, s.path, s.under, s.scroll_top, s.frames.map((f) => `${f.href}@${f.top}+${f.height}`).join(' ')].join(' '));
+      }
+      if (s.path !== before.path || s.under !== before.under) {
+        walk.changes.push({ turn, path: s.path, under: s.under, within: s.within, stacked: s.stacked, frames: s.frames.length });
+        if (s.stacked && s.under && before.under) {
+          // back up to show the boundary in the middle of the view, then on again
+          const back = (s.within ?? 0) + 300;
+          await page.mouse.wheel(0, -back);
+          await page.waitForTimeout(700);
+          const shot = `${rec.id}-walk-${walk.boundaries.length + 1}.png`;
+          await page.screenshot({ path: path.join(shots, shot) });
+          const one = s.frames.find((f) => f.href === before.under);
+          const two = s.frames.find((f) => f.href === s.under);
+          walk.boundaries.push({ from: before.under, to: s.under, gap: one && two ? two.top - (one.top + one.height) : null, shot });
+          await page.mouse.wheel(0, back);
+          await page.waitForTimeout(700);
+          s = await page.evaluate(flowSample);
+        }
+      }
+    }
+    walk.stopped = { ...s, inner_scroll: s.stacked ? null : await frameScroll() };
+    walk.next_chapter_link = (await page.getByRole('link', { name: 'Next chapter' }).count()) > 0;
+    await page.screenshot({ path: path.join(shots, `${rec.id}-walk-end.png`) });
+
+    // sideways: a horizontal wheel each way, then a finger's swipe each way (right to left is "next" in an ltr book)
+    const stage = await open();
+    const here = async () => (await page.evaluate(flowSample)).path;
+    // first, no input for 4 s: an address that changes by itself is not a gesture's doing
+    const idle = await here();
+    await page.waitForTimeout(4000);
+    walk.sideways.push({ how: 'nothing, 4 s (control)', before: idle, after: await here() });
+    for (const [how, dx] of [
+      ['wheel sideways, +600 px (to the next)', 600],
+      ['wheel sideways, -600 px (to the previous)', -600],
+    ] as const) {
+      const before = await here();
+      await page.mouse.wheel(dx, 0);
+      await page.waitForTimeout(1500);
+      walk.sideways.push({ how, before, after: await here() });
+    }
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 1 });
+    const y = Math.round(stage.y + stage.height / 2);
+    for (const [how, from, to] of [
+      ['finger swipe right to left, 400 px (to the next)', stage.x + stage.width / 2 + 200, stage.x + stage.width / 2 - 200],
+      ['finger swipe left to right, 400 px (to the previous)', stage.x + stage.width / 2 - 200, stage.x + stage.width / 2 + 200],
+    ] as const) {
+      const before = await here();
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: Math.round(from), y }] });
+      for (let i = 1; i <= 8; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: Math.round(from + ((to - from) * i) / 8), y }] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await page.waitForTimeout(1500);
+      walk.sideways.push({ how, before, after: await here() });
+      if (how.startsWith('finger swipe right')) {
+        walk.swipe_shot = `${rec.id}-swipe.png`;
+        await page.screenshot({ path: path.join(shots, walk.swipe_shot) });
+      }
+    }
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: false });
+    await cdp.detach();
+  } catch (e) {
+    walk.error = (e as Error).message.split('\n')[0];
+  }
+  return walk;
+}
+
 async function main() {
   const files = fs
     .readdirSync(folder)
@@ -440,6 +582,8 @@ async function main() {
             }
           }
           if (rec.id.startsWith('mol-')) rec.read_aloud = await readAloud(page, rec, chapters);
+          const flow = (rec.chapter_probes[0]?.rendition as { flow?: string } | undefined)?.flow;
+          if (flow === 'scrolled-continuous' || flow === 'scrolled-doc') rec.flow_walk = await walkFlow(page, rec, chapters, flow);
           // the title page: how the title and creator are shown
           await page.goto(`/library/book/${rec.book_id}`);
           await page.locator('h1').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
