@@ -49,6 +49,13 @@ export const BOOT_DATA_ID = 'lectern-boot';
  */
 export const EARLY_BLOCK_GLOBAL = '__lecternEarlyBlock';
 
+/**
+ * The window property where a server-rendered screen's early script (server routes/web.ts, `EARLY_INPUT_SCRIPT`)
+ * keeps what the reader did before the screen was hydrated, `{ keys, fields, stop }`, for the app to take and replay
+ * (web app/earlyInput.ts; docs/decisions.md "The first screen rendered on the server").
+ */
+export const EARLY_INPUT_GLOBAL = '__lecternEarlyInput';
+
 export const CSRF_HEADER = 'x-csrftoken';
 /** Methods that never need a CSRF token (library-playlists-account.md §7). */
 export const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'TRACE'] as const;

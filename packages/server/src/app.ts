@@ -61,7 +61,7 @@ import { HomeService } from './services/home.ts';
 import { liveTrainingRoutes } from './routes/live-training.ts';
 import { LiveTrainingRepository } from './repositories/live-training.ts';
 import { LiveTrainingService } from './services/live-training.ts';
-import { EARLY_BLOCK_SCRIPT_SOURCE, webRoutes } from './routes/web.ts';
+import { EARLY_BLOCK_SCRIPT_SOURCE, EARLY_INPUT_SCRIPT_SOURCE, webRoutes } from './routes/web.ts';
 import { debugRoutes } from './routes/debug.ts';
 import { DebugLog } from './services/debug-log.ts';
 import { scriptedFrameRoutes } from './routes/scripted-frames.ts';
@@ -435,7 +435,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
 
   const csrf = new CsrfTokens(secret);
   await app.register(fastifyCookie);
-  registerSecurityHeaders(app, config.scriptedOrigin ? [config.scriptedOrigin] : [], [EARLY_BLOCK_SCRIPT_SOURCE]);
+  registerSecurityHeaders(app, config.scriptedOrigin ? [config.scriptedOrigin] : [], [EARLY_BLOCK_SCRIPT_SOURCE, EARLY_INPUT_SCRIPT_SOURCE]);
   // serve: false — only for reply.sendFile of book resources and covers (with HTTP ranges). cacheControl: false
   // keeps the routes' own cache-control (else every chapter stylesheet and image is revalidated: max-age=0).
   await app.register(fastifyStatic, { root: store instanceof LocalContentStore ? store.root : path.join(config.dataDir, 'content'), serve: false, cacheControl: false });

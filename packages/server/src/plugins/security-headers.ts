@@ -10,8 +10,8 @@ import helmet from 'helmet';
 
 /**
  * `frameOrigins`: other origins the app's pages frame (the scripted origin of scripted titles, when configured);
- * `scriptSources`: hashes of the inline scripts the server writes into pages (routes/web.ts EARLY_BLOCK_SCRIPT),
- * beside 'self'. Nothing else inline runs.
+ * `scriptSources`: hashes of the inline scripts the server writes into pages (routes/web.ts EARLY_BLOCK_SCRIPT and
+ * EARLY_INPUT_SCRIPT), beside 'self'. Nothing else inline runs.
  */
 const helmetFor = (frameOrigins: readonly string[], scriptSources: readonly string[]) =>
   helmet({

@@ -15,6 +15,7 @@ import {
   COOKIES,
   CSRF_HEADER,
   EARLY_BLOCK_GLOBAL,
+  EARLY_INPUT_GLOBAL,
   firstScreenImages,
   firstScreenRequests,
   firstScreenTitles,
@@ -163,6 +164,36 @@ export const EARLY_BLOCK_SCRIPT =
 export const EARLY_BLOCK_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(EARLY_BLOCK_SCRIPT).digest('base64')}'`;
 
 /**
+ * A server-rendered screen's early script (docs/decisions.md "The first screen rendered on the server"), written
+ * right after #root: the screen shows before the app has hydrated it, and what a reader does in that gap would be
+ * lost (the shortcuts' listener is the app's; React resets a select's and a textarea's value as it hydrates them).
+ * Until the app takes it (web app/earlyInput.ts), it keeps under EARLY_INPUT_GLOBAL:
+ * - `keys`: the keydowns the shortcut registry could take (web shared/shortcuts/registry.ts): one printable
+ *   character or Shift+Enter, without Ctrl, Alt or Meta, not typed into a field; Escape forgets those kept so far
+ *   (nothing is open yet to close, and a key let go of should not come back); 32 at most;
+ * - `fields`: each select's and textarea's value as the reader changed it (a text box or a check box keeps its own
+ *   through hydration; the app takes those from the DOM).
+ * Nothing is prevented: typing goes into the fields natively. Static text: its hash is in the pages' CSP, as
+ * EARLY_BLOCK_SCRIPT's is. No `<` in it (the server's tests read inline scripts as text up to the next one).
+ */
+export const EARLY_INPUT_SCRIPT =
+  '(function(){try{' +
+  'var d=document,k=[],v=[],' +
+  'f=function(e){if(e.ctrlKey||e.altKey||e.metaKey||e.isComposing||e.defaultPrevented)return;' +
+  'var t=e.target;if(t&&(t.isContentEditable||/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)))return;' +
+  'if(e.key==="Escape"){k.length=0;return}' +
+  'if(e.key.length!==1&&!(e.key==="Enter"&&e.shiftKey)||k.length>=32)return;' +
+  'k.push({key:e.key,shiftKey:e.shiftKey,target:t})},' +
+  'g=function(e){var t=e.target;if(t&&/^(SELECT|TEXTAREA)$/.test(t.tagName))v.push({field:t,value:t.value})};' +
+  'd.addEventListener("keydown",f);d.addEventListener("input",g);d.addEventListener("change",g);' +
+  `window[${JSON.stringify(EARLY_INPUT_GLOBAL)}]={keys:k,fields:v,stop:function(){` +
+  'd.removeEventListener("keydown",f);d.removeEventListener("input",g);d.removeEventListener("change",g)}}' +
+  '}catch(e){}})();';
+
+/** The CSP source that lets EARLY_INPUT_SCRIPT run. */
+export const EARLY_INPUT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(EARLY_INPUT_SCRIPT).digest('base64')}'`;
+
+/**
  * The page's first data, in the page (docs/decisions.md "The first screen's data
  * in the page"): for a request that carries a session cookie, the profile `/u/information_for_javascript` would
  * answer (null when the session has gone), so the app's first request is not made at all. Not a script the
@@ -290,7 +321,8 @@ export async function firstScreenRendererOf(webDist: string, indexHtml: string, 
 }
 
 /**
- * The page with `screen` (React's HTML of the first screen) in #root, marked for the app to hydrate, and the page's
+ * The page with `screen` (React's HTML of the first screen) in #root, marked for the app to hydrate, EARLY_INPUT_SCRIPT
+ * after it (what is done before the hydration is kept), and the page's
  * stylesheets applied as it loads rather than preloaded (vite.config.ts lazyStylesheets, route preloads): the HTML
  * is the screen itself, which must not show unstyled.
  */
@@ -299,7 +331,11 @@ export function withFirstScreen(html: string, screen: string, attribute: string)
   const end = html.indexOf(SCREEN_END, start);
   if (start < 0 || end < 0) return html;
   const before = html.slice(0, start).replace('<div id="root">', `<div id="root" ${attribute}>`);
-  return (before + screen + html.slice(end + SCREEN_END.length)).replace(/<link rel="preload" as="style"/g, '<link rel="stylesheet"');
+  // the early script right after #root: it listens from the moment the screen can be seen, well before the app
+  const rest = html.slice(end + SCREEN_END.length);
+  const script = `<script>${EARLY_INPUT_SCRIPT}</script>`;
+  const after = rest.startsWith('</div>') ? `</div>${script}${rest.slice('</div>'.length)}` : rest.replace('</body>', () => `${script}</body>`);
+  return (before + screen + after).replace(/<link rel="preload" as="style"/g, '<link rel="stylesheet"');
 }
 
 export interface BootDeps {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
-import { EARLY_BLOCK_SCRIPT_SOURCE } from '../../src/routes/web.ts';
+import { EARLY_BLOCK_SCRIPT_SOURCE, EARLY_INPUT_SCRIPT_SOURCE } from '../../src/routes/web.ts';
 
 /** helmet's headers as Lectern configures it: every page and non-API answer carries all of them, whatever its status. */
 const EXPECTED: Record<string, string> = {
   'content-security-policy':
     "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';" +
-    `img-src 'self' data: blob:;object-src 'self';script-src 'self' ${EARLY_BLOCK_SCRIPT_SOURCE};script-src-attr 'none';style-src 'self' 'unsafe-inline';` +
+    `img-src 'self' data: blob:;object-src 'self';script-src 'self' ${EARLY_BLOCK_SCRIPT_SOURCE} ${EARLY_INPUT_SCRIPT_SOURCE};script-src-attr 'none';style-src 'self' 'unsafe-inline';` +
     "frame-src 'self' blob:",
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',

@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { BOOT_DATA_ID, cardCoverUrl, decryptChapter, EARLY_BLOCK_GLOBAL } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOT_MARKER, EARLY_BLOCK_SCRIPT, EARLY_BLOCK_SCRIPT_SOURCE, readerAddressOf } from '../../src/routes/web.ts';
+import { BOOT_MARKER, EARLY_BLOCK_SCRIPT, EARLY_BLOCK_SCRIPT_SOURCE, EARLY_INPUT_SCRIPT, EARLY_INPUT_SCRIPT_SOURCE, readerAddressOf } from '../../src/routes/web.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
@@ -362,7 +362,7 @@ describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) 
     fs.rmSync(dist, { recursive: true, force: true });
   });
 
-  const rootOf = (html: string) => /<div id="root"([^>]*)>([\s\S]*)<\/div><script type="application\/json"/.exec(html);
+  const rootOf = (html: string) => /<div id="root"([^>]*)>([\s\S]*)<\/div>(?:<script>[^<]*<\/script>)?<script type="application\/json"/.exec(html);
 
   it("renders a signed-in reader's search page into #root, with nothing of another reader's, and its stylesheets applied", async () => {
     const a = new TestClient(t.lectern.app);
@@ -391,6 +391,11 @@ describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) 
       // the HTML is the screen: its stylesheets hold the paint, not preloads applied later by the app
       expect(page.body).toContain('<link rel="stylesheet" crossorigin href="/assets/index-a1.css" data-lectern-css>');
       expect(page.body).not.toContain('rel="preload" as="style"');
+      // what is done before the hydration is kept: the early script right after #root, allowed by its hash alone
+      expect(page.body).toContain(`</div><script>${EARLY_INPUT_SCRIPT}</script>`);
+      const scriptSrc = /script-src ([^;]*)/.exec(String(page.headers['content-security-policy']))![1]!.split(' ');
+      expect(scriptSrc).toContain(EARLY_INPUT_SCRIPT_SOURCE);
+      expect(EARLY_INPUT_SCRIPT_SOURCE).toBe(`'sha256-${createHash('sha256').update(EARLY_INPUT_SCRIPT).digest('base64')}'`);
     }
   });
 
@@ -413,6 +418,7 @@ describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) 
       expect(root![1], url).toBe('');
       expect(page.body, url).toContain(skeleton);
       expect(page.body, url).toContain('rel="preload" as="style"');
+      expect(page.body, url).not.toContain(EARLY_INPUT_SCRIPT);
     }
   });
 });
@@ -490,8 +496,9 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     expect(scripts).toEqual([EARLY_BLOCK_SCRIPT]);
     const csp = String(page.headers['content-security-policy']);
     const scriptSrc = /script-src ([^;]*)/.exec(csp)![1]!.split(' ');
-    // 'self' and this script's hash: nothing else inline runs (no 'unsafe-inline', no nonce)
-    expect(scriptSrc).toEqual(["'self'", EARLY_BLOCK_SCRIPT_SOURCE]);
+    // 'self' and the hashes of this script and the first screens' (EARLY_INPUT_SCRIPT): nothing else inline runs
+    // (no 'unsafe-inline', no nonce)
+    expect(scriptSrc).toEqual(["'self'", EARLY_BLOCK_SCRIPT_SOURCE, EARLY_INPUT_SCRIPT_SOURCE]);
     expect(EARLY_BLOCK_SCRIPT_SOURCE).toBe(`'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`);
   });
 
