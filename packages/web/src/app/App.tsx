@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, StaticRouter } from 'react-router';
+import { HydrationRoot } from './hydration.tsx';
 import { AppRoutes, preloadReader } from './router.tsx';
 import { createQueryClient, Providers } from './providers.tsx';
 import { startSession } from '../shared/useSession.ts';
@@ -27,8 +28,10 @@ export function App({ client, location }: { client?: QueryClient; location?: str
   const [queryClient] = useState(() => client ?? startApp());
   const routes: ReactNode = <AppRoutes />;
   return (
-    <Providers client={queryClient}>
-      {location === undefined ? <BrowserRouter>{routes}</BrowserRouter> : <StaticRouter location={location}>{routes}</StaticRouter>}
-    </Providers>
+    <HydrationRoot>
+      <Providers client={queryClient}>
+        {location === undefined ? <BrowserRouter>{routes}</BrowserRouter> : <StaticRouter location={location}>{routes}</StaticRouter>}
+      </Providers>
+    </HydrationRoot>
   );
 }

@@ -8,7 +8,7 @@
  * purpose: the data-router machinery (loaders, actions) costs some 17 KB gzip that this app, which loads its data
  * through react-query, does not need.
  */
-import { startTransition, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { isMediaFormat, paths, type BookDetail } from '@lectern/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useParams } from 'react-router';
@@ -17,6 +17,7 @@ import { queryKeys } from '../api/queryKeys.ts';
 import { LibraryPage, PublisherPage, TopicPage } from '../features/catalog/CatalogPage.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { NotFoundPage } from '../shared/NotFoundPage.tsx';
+import { HydrationBoundary } from './hydration.tsx';
 import { Shell } from './Shell.tsx';
 import { appPaths } from '../shared/links.ts';
 
@@ -141,7 +142,8 @@ const LiveCoursePage = onDemand(() => import('../features/live-training/CoursePa
 const AdminArea = onDemand(() => import('../features/admin/AdminArea.tsx'));
 
 /** A boundary for what a page itself may suspend on (its own lazy parts have their own). */
-const deferred = (node: ReactNode) => <Suspense fallback={<PageLoading />}>{node}</Suspense>;
+// (a HydrationBoundary: a server-rendered page in it is hydrated after the root, and the first screen waits for it)
+const deferred = (node: ReactNode) => <HydrationBoundary fallback={<PageLoading />}>{node}</HydrationBoundary>;
 
 export function AppRoutes() {
   return (
