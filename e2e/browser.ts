@@ -62,6 +62,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
 }
 
+/**
+ * The app's first screen hydrated (or, for a page the server did not render, rendered) whole: the document's
+ * `data-hydrated` mark (web app/hydration.tsx). What a test does on a server-rendered screen before this is done in
+ * the gap before hydration, which the app keeps and replays for keys and typing only.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+}
+
 /** Signs the demo account printed at the server's first start in, through the sign-in page. */
 export async function signInAsDemo(page: Page): Promise<void> {
   await signIn(page, inject('demoEmail'), inject('demoPassword'));
