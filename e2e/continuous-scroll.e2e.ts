@@ -206,6 +206,37 @@ for (const viewport of [
       expect(back.stack.slice(0, 2)).toEqual([CONTINUOUS_HEADINGS[0], CONTINUOUS_HEADINGS[1]]);
       expect(await seriousViolations(page)).toEqual([]);
     });
+    it('reads on to the book’s end without a jump back when a chapter far above is let go', async () => {
+      const urls = await chapterUrls(page);
+      await page.goto(urls[0]!);
+      await expect.poll(async () => (await shown(page)).heading, { timeout: 15_000 }).toBe(CONTINUOUS_HEADINGS[0]);
+      await page.locator('.chapter-view--scroll.chapter-stack').waitFor();
+      await overStage(page);
+      // The place read as (chapter, px into it): it only moves forward while the wheel goes down. Near the book's
+      // end the first chapter goes from the stack (far above), and the view must stay on the words it shows.
+      let last: [number, number] = [0, -Infinity];
+      const back: string[] = [];
+      await expect
+        .poll(
+          async () => {
+            const now = await shown(page);
+            const at: [number, number] = [CONTINUOUS_HEADINGS.indexOf(now.heading as (typeof CONTINUOUS_HEADINGS)[number]), now.within];
+            if (at[0] >= 0) {
+              if (at[0] < last[0] || (at[0] === last[0] && at[1] < last[1] - 2)) back.push(`${last.join(':')} -> ${at.join(':')}`);
+              last = at;
+            }
+            if (await inView(page, CONTINUOUS_HEADINGS[2], chapterEnd(3))) return true;
+            await page.mouse.wheel(0, 400);
+            return false;
+          },
+          { timeout: 60_000, interval: 100 },
+        )
+        .toBe(true);
+      expect(back).toEqual([]);
+      // the first chapter was let go on the way (else this test shows nothing)
+      expect((await shown(page)).stack).not.toContain(CONTINUOUS_HEADINGS[0]);
+    });
+
     it('a reload at a chapter boundary puts the same words at the top: near the end of the first chapter, at the start of the second', async () => {
       const urls = await chapterUrls(page);
       await page.goto(urls[0]!);

@@ -131,8 +131,10 @@ export function ContinuousView(props: ContinuousViewProps) {
   const current = useRef(props.load.item.chapter_href);
   // Chapters the view moved the address to as the reader scrolled into them: the page following is no jump.
   const asked = useRef(new Set<string>());
-  // Slots dropped above the view: their height comes off the scroll position in the commit that removes them.
+  // Slots dropped above the view: their height comes off the scroll position in the commit that removes them,
+  // taken from the position before (the browser clamps the scroll to the shorter stack as the frames go).
   const shift = useRef(0);
+  const shiftFrom = useRef<number | null>(null);
   // The percentage last told the page for a scripted chapter (its place is the stack's scroll).
   const reported = useRef<number | null>(null);
   // A place put in view (the reader's position on opening, a chapter chosen) is held until the reader moves: as the
@@ -199,6 +201,7 @@ export function ContinuousView(props: ContinuousViewProps) {
     }
     if (p.dropBefore || p.dropAfter) {
       shift.current -= b.slice(0, p.dropBefore).reduce((sum, box) => sum + box.height, 0);
+      shiftFrom.current ??= scroller.scrollTop;
       if (p.dropBefore) ends.current.before = false;
       if (p.dropAfter) {
         ends.current.after = false;
@@ -240,8 +243,10 @@ export function ContinuousView(props: ContinuousViewProps) {
   planRef.current = plan;
 
   useLayoutEffect(() => {
-    if (shift.current && scrollerRef.current && !repinRef.current()) scrollerRef.current.scrollTop += shift.current;
+    const scroller = scrollerRef.current;
+    if (shift.current && scroller && !repinRef.current()) scroller.scrollTop = (shiftFrom.current ?? scroller.scrollTop) + shift.current;
     shift.current = 0;
+    shiftFrom.current = null;
   }, [slots]);
 
   // The address moved: to a chapter in the stack (the reader scrolled into it, or chose it), or elsewhere (a new stack).
