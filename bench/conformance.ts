@@ -54,7 +54,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { buildServices } from '../packages/server/src/app.ts';
+import { buildServices } from '../packages/server/src/build-services.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { reasonOf } from '../packages/server/src/services/import.ts';
 import { CHROMIUM_LAUNCH, freePort, signIn, startFreshServer } from '../scripts/fresh-server.ts';

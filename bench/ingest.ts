@@ -23,7 +23,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { base64Decode, base64Encode, decryptChapter, deriveChapterKey, encryptChapter } from '@lectern/core';
 import { unzipSync } from 'fflate';
-import { buildServices } from '../packages/server/src/app.ts';
+import { buildServices } from '../packages/server/src/build-services.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { importSampleLibrary } from '../packages/server/src/first-start.ts';
 import { parseEpub } from '../packages/server/src/ingest/epub.ts';

@@ -25,7 +25,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { buildServices } from '../packages/server/src/app.ts';
+import { buildServices } from '../packages/server/src/build-services.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { reasonOf } from '../packages/server/src/services/import.ts';
 import { CHROMIUM_LAUNCH, signIn, startFreshServer } from '../scripts/fresh-server.ts';

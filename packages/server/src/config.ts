@@ -75,14 +75,14 @@ export interface Config {
   scriptedPort: number | null;
   /**
    * Heavy requests (searches) and listings (catalog pages, the home, suggestions) that run at once, and how many of
-   * each may wait for their turn before more are answered 503 (util/gate.ts); null: the default (app.ts
+   * each may wait for their turn before more are answered 503 (util/gate.ts); null: the default (build-services.ts
    * HEAVY_CONCURRENCY and LISTING_CONCURRENCY for the engine). maxWaitMs: the longest one waits, then 503 too
    * (unset: the gate's default, 30 s).
    */
   heavyRequests: { concurrency: number | null; listingConcurrency: number | null; maxWaiting: number; maxWaitMs?: number };
   /**
    * SQLite: how many threads run the searches' reads (db/sqlite-readers.ts); 0: none, they run on the event loop.
-   * null: the default, as many as searches run at once (app.ts), at most 4.
+   * null: the default, as many as searches run at once (build-services.ts), at most 4.
    */
   searchThreads?: number | null;
 }

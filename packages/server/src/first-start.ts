@@ -9,7 +9,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportReport } from '@lectern/core';
-import type { Services } from './app.ts';
+import type { Services } from './build-services.ts';
 import type { Config } from './config.ts';
 import { fetchSampleBooks, type UnavailableBook } from './sample/fetch.ts';
 import { sampleMedia } from './sample/media.ts';

@@ -79,6 +79,30 @@ const BROKEN: Record<string, Source[]> = {
   [RULES[7]!.name]: [{ file: 'util/x.ts', text: "export type { Kysely } from 'kysely';" }],
 };
 
+/**
+ * What loading a source loads before any of its code runs: its static imports of values, followed through the
+ * tree (type-only imports are erased; an `import()` waits until it is called).
+ */
+function loadedAtStart(sources: Source[], entry: string): string[] {
+  const byFile = new Map(sources.map((s) => [s.file, s.text]));
+  const seen = new Set<string>();
+  const visit = (module: string) => {
+    if (seen.has(module)) return;
+    seen.add(module);
+    const text = byFile.get(module);
+    if (text === undefined) return;
+    const specifiers = [...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+    for (const m of text.matchAll(/^\s*(?:import|export)\s+(type\s+)?([^;'"]*?)\s*from\s+['"]([^'"]+)['"]/gms)) {
+      const named = /^\{([^}]*)\}$/.exec(m[2]!.trim());
+      const typesOnly = named && named[1]!.split(',').map((n) => n.trim()).filter(Boolean).every((n) => n.startsWith('type '));
+      if (!m[1] && !typesOnly) specifiers.push(m[3]!);
+    }
+    for (const s of specifiers) visit(s.startsWith('.') ? path.posix.join(path.posix.dirname(module), s) : s);
+  };
+  visit(entry);
+  return [...seen];
+}
+
 describe('server layering', () => {
   for (const rule of RULES) {
     it(rule.name, () => {
@@ -87,6 +111,23 @@ describe('server layering', () => {
       expect(offenders(BROKEN[rule.name]!, rule)).toHaveLength(1);
     });
   }
+
+  it('the command line starts without the web server or the libraries only some commands use', () => {
+    // docs/performance.md "The command line's start": what `lectern <command>` loads before the command runs
+    const unwanted = (loaded: string[]) =>
+      loaded.filter((m) => m === 'app.ts' || under('routes')(m) || under('plugins')(m) || /^(fastify|@fastify\/.*|sharp|nodemailer|sanitize-html|postcss|parse5)$/.test(m));
+    expect(unwanted(loadedAtStart(tree, 'cli/main.ts'))).toEqual([]);
+    expect(unwanted(loadedAtStart(tree, 'build-services.ts'))).toEqual([]);
+    // followed through the real tree: the services and what they import
+    expect(loadedAtStart(tree, 'build-services.ts')).toEqual(expect.arrayContaining(['services/catalog.ts', 'storage/cover-variants.ts', 'kysely']));
+    // the same check where the chain goes through two modules, past a type-only import that is erased
+    const broken: Source[] = [
+      { file: 'cli/main.ts', text: "import { x } from '../services/x.ts';" },
+      { file: 'services/x.ts', text: "import { type A } from '../routes/a.ts';\nimport type { B } from '../app.ts';\nexport { y } from '../util/y.ts';" },
+      { file: 'util/y.ts', text: "import Fastify, { type FastifyInstance } from 'fastify';" },
+    ];
+    expect(unwanted(loadedAtStart(broken, 'cli/main.ts'))).toEqual(['fastify']);
+  });
 
   it('routes hold no sql`` template either', () => {
     for (const { file, text } of tree.filter((s) => under('routes')(s.file))) expect(text, file).not.toMatch(/\bsql`/);

@@ -34,7 +34,7 @@ import {
   adminUserPatchSchema,
   adminUsersQuerySchema,
 } from '@lectern/core';
-import type { Services } from '../app.ts';
+import type { Services } from '../build-services.ts';
 import { AppError } from '../errors.ts';
 import { teamIdOf } from '../services/admin-selling.ts';
 

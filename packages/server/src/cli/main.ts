@@ -32,15 +32,10 @@ import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
 import { adminTopicNamesSchema, analyticsReportQuerySchema, announcementRequestSchema, editorsPicksRequestSchema, type ImportReport, liveCourseRequestSchema, liveEventRequestSchema } from '@lectern/core';
-import { buildServices } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { migrateToLatest } from '../db/migrate.ts';
 import { AppError } from '../errors.ts';
-import { importSampleLibrary, type SampleImportReport } from '../first-start.ts';
-import { rolesOf } from '../services/accounts.ts';
-import { reasonOf } from '../services/import.ts';
+import type { SampleImportReport } from '../first-start.ts';
 import { describeStartupError } from '../startup-errors.ts';
-import { openContentStore } from '../storage/open-content-store.ts';
 import { ADMIN_USAGE, auditCommandLine, runAdminCommand } from './admin-commands.ts';
 import { promptHidden, readStdin } from './input.ts';
 
@@ -122,6 +117,9 @@ async function run(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   const config = loadConfig(process.env, { logLevel: 'silent' });
+  // The services, and what only some commands use, are loaded when a command runs, not at start (docs/performance.md
+  // "The command line's start"): `--help` and a bad option load none of them.
+  const { buildServices } = await import('../build-services.ts');
   const { db, services } = await buildServices(config);
   try {
     // what the commands change is written to the audit log as done by 'cli' (cli/admin-commands.ts)
@@ -130,6 +128,7 @@ async function run(argv: string[]): Promise<number> {
     if (consoleCommand !== null) return consoleCommand;
     switch (command) {
       case 'migrate': {
+        const { migrateToLatest } = await import('../db/migrate.ts');
         const applied = await migrateToLatest(db);
         console.log(applied.length ? `applied: ${applied.join(', ')}` : `the ${db.engine} database is up to date`);
         return 0;
@@ -151,6 +150,7 @@ async function run(argv: string[]): Promise<number> {
         const password = await passwordFrom(values, 'users:create', false);
         const { 'password-stdin': _stdin, ...fields } = values;
         const user = await services.accounts.createUser({ ...(fields as { email: string }), password });
+        const { rolesOf } = await import('../services/accounts.ts');
         // every role it set, and the team, said back: the operator sees what the account may do
         const said = [user.status, ...rolesOf(user), ...(values.team ? [`team ${values.team.trim()}`] : [])].join(', ');
         console.log(`created user ${user.email} (${said}) uuid ${user.uuid}`);
@@ -183,6 +183,7 @@ async function run(argv: string[]): Promise<number> {
             for (const w of done.warnings) console.log(`  warning: ${w}`);
             return 0;
           } catch (err) {
+            const { reasonOf } = await import('../services/import.ts');
             console.log(`FAILED    ${file}: ${reasonOf(err)}`);
             console.log('nothing changed');
             return 1;
@@ -195,6 +196,7 @@ async function run(argv: string[]): Promise<number> {
       }
       case 'library:sample': {
         const { values } = parseArgs({ args: rest, options: { 'with-debian': { type: 'boolean' } } });
+        const { importSampleLibrary } = await import('../first-start.ts');
         const report = await importSampleLibrary(services, config, { withDebian: values['with-debian'] ?? false, withMedia: true, log: (m) => console.log(m) });
         printReport(report);
         // Books already in the library are not a failure: running it again is how missing books are added.
@@ -396,6 +398,7 @@ async function run(argv: string[]): Promise<number> {
         const to = values.to;
         if (!to || !(to === 'local' || to.startsWith('s3://'))) throw new AppError(400, 'content:move needs --to s3://bucket/prefix or --to local');
         // the same variables name the other store's endpoint and credentials (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, …)
+        const { openContentStore } = await import('../storage/open-content-store.ts');
         const target = await openContentStore({ dataDir: config.dataDir, contentStore: to === 'local' ? null : to, s3: config.s3 });
         const r = await services.contentMove.move(target, (done, total) => {
           if (done % 500 === 0 || done === total) console.log(`${done} of ${total} files`);

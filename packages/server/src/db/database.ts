@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type Pg from 'pg';
 import type { Database } from './schema.ts';
 import { ReaderPool, readerKysely } from './sqlite-readers.ts';
 import { YieldPlugin } from './yield-plugin.ts';
@@ -60,6 +60,8 @@ export function openDatabase(opts: {
   sqliteReaders?: number;
 }): Db {
   if (opts.databaseUrl) {
+    // loaded for PostgreSQL only, as each SQLite driver is for SQLite only: a process on SQLite never loads pg
+    const pg = createRequire(import.meta.url)('pg') as typeof Pg;
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, connectionTimeoutMillis: opts.databaseConnectTimeoutMs ?? 10_000 });
     // A connection the server drops (restart, failover) must not end the process, idle or checked out: pg emits
     // 'error' on the client, which the pool hears only while the client is idle (a request between two statements

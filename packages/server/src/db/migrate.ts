@@ -4,104 +4,62 @@
  */
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import type { Db } from './database.ts';
-import * as m0001 from './migrations/0001_foundation.ts';
-import * as m0002 from './migrations/0002_playlists.ts';
-import * as m0003 from './migrations/0003_usage.ts';
-import * as m0004 from './migrations/0004_sign_in_limits.ts';
-import * as m0005 from './migrations/0005_reading_positions.ts';
-import * as m0007 from './migrations/0007_catalog_works_samples.ts';
-import * as m0012 from './migrations/0012_annotations.ts';
-import * as m0011 from './migrations/0011_fidelity.ts';
-import * as m0013 from './migrations/0013_registration.ts';
-import * as m0014 from './migrations/0014_subscriptions.ts';
-import * as m0015 from './migrations/0015_password_resets.ts';
-import * as m0016 from './migrations/0016_search.ts';
-import * as m0009 from './migrations/0009_listing_indexes.ts';
-import * as m0017 from './migrations/0017_home.ts';
-import * as m0018 from './migrations/0018_search_scale.ts';
-import * as m0019 from './migrations/0019_navigation.ts';
-import * as m0020 from './migrations/0020_live_training.ts';
-import * as m0021 from './migrations/0021_catalog_changes.ts';
-import * as m0022 from './migrations/0022_rendition.ts';
-import * as m0025 from './migrations/0025_analytics.ts';
-import * as m0024 from './migrations/0024_teams.ts';
-import * as m0023 from './migrations/0023_media_overlays.ts';
-import * as m0026 from './migrations/0026_chapter_root.ts';
-import * as m0027 from './migrations/0027_search_cjk.ts';
-import * as m0028 from './migrations/0028_titles_and_works.ts';
-import * as m0029 from './migrations/0029_media.ts';
-import * as m0030 from './migrations/0030_audit_log.ts';
-import * as m0031 from './migrations/0031_admin_console.ts';
-import * as m0032 from './migrations/0032_console_scale.ts';
-import * as m0033 from './migrations/0033_admin_selling.ts';
-import * as m0038 from './migrations/0038_marketing.ts';
-import * as m0037 from './migrations/0037_markup_recovery.ts';
-import * as m0039 from './migrations/0039_transformation_playlists.ts';
-import * as m0043 from './migrations/0043_align_x_center.ts';
-import * as m0035 from './migrations/0035_account_settings.ts';
-import * as m0040 from './migrations/0040_reading_summary.ts';
-import * as m0041 from './migrations/0041_job_claims.ts';
-import * as m0044 from './migrations/0044_scripts_consent.ts';
-import * as m0045 from './migrations/0045_dashboard_today.ts';
-import * as m0046 from './migrations/0046_reading_months.ts';
-import * as m0047 from './migrations/0047_server_changes.ts';
-import * as m0048 from './migrations/0048_import_jobs.ts';
-import * as m0049 from './migrations/0049_import_job_unavailable.ts';
-import * as m0050 from './migrations/0050_name_keys.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Db['engine']): Promise<void> };
 
-const MIGRATIONS: Record<string, EngineMigration> = {
-  '0001_foundation': m0001,
-  '0002_playlists': m0002,
-  '0003_usage': m0003,
-  '0004_sign_in_limits': m0004,
-  '0005_reading_positions': m0005,
-  '0007_catalog_works_samples': m0007,
-  '0012_annotations': m0012,
-  '0011_fidelity': m0011,
-  '0013_registration': m0013,
-  '0014_subscriptions': m0014,
-  '0015_password_resets': m0015,
-  '0016_search': m0016,
-  '0009_listing_indexes': m0009,
-  '0017_home': m0017,
-  '0018_search_scale': m0018,
-  '0019_navigation': m0019,
-  '0020_live_training': m0020,
-  '0021_catalog_changes': m0021,
-  '0022_rendition': m0022,
-  '0025_analytics': m0025,
-  '0024_teams': m0024,
-  '0023_media_overlays': m0023,
-  '0026_chapter_root': m0026,
-  '0027_search_cjk': m0027,
-  '0028_titles_and_works': m0028,
-  '0029_media': m0029,
-  '0030_audit_log': m0030,
-  '0031_admin_console': m0031,
-  '0032_console_scale': m0032,
-  '0033_admin_selling': m0033,
-  '0038_marketing': m0038,
-  '0037_markup_recovery': m0037,
-  '0039_transformation_playlists': m0039,
-  '0035_account_settings': m0035,
-  '0043_align_x_center': m0043,
-  '0040_reading_summary': m0040,
-  '0041_job_claims': m0041,
-  '0044_scripts_consent': m0044,
-  '0045_dashboard_today': m0045,
-  '0046_reading_months': m0046,
-  '0047_server_changes': m0047,
-  '0048_import_jobs': m0048,
-  '0049_import_job_unavailable': m0049,
-  '0050_name_keys': m0050,
+// Each module is loaded only to run it: a database that is up to date (every start but the first after an upgrade)
+// loads none of them.
+const MIGRATIONS: Record<string, () => Promise<EngineMigration>> = {
+  '0001_foundation': () => import('./migrations/0001_foundation.ts'),
+  '0002_playlists': () => import('./migrations/0002_playlists.ts'),
+  '0003_usage': () => import('./migrations/0003_usage.ts'),
+  '0004_sign_in_limits': () => import('./migrations/0004_sign_in_limits.ts'),
+  '0005_reading_positions': () => import('./migrations/0005_reading_positions.ts'),
+  '0007_catalog_works_samples': () => import('./migrations/0007_catalog_works_samples.ts'),
+  '0012_annotations': () => import('./migrations/0012_annotations.ts'),
+  '0011_fidelity': () => import('./migrations/0011_fidelity.ts'),
+  '0013_registration': () => import('./migrations/0013_registration.ts'),
+  '0014_subscriptions': () => import('./migrations/0014_subscriptions.ts'),
+  '0015_password_resets': () => import('./migrations/0015_password_resets.ts'),
+  '0016_search': () => import('./migrations/0016_search.ts'),
+  '0009_listing_indexes': () => import('./migrations/0009_listing_indexes.ts'),
+  '0017_home': () => import('./migrations/0017_home.ts'),
+  '0018_search_scale': () => import('./migrations/0018_search_scale.ts'),
+  '0019_navigation': () => import('./migrations/0019_navigation.ts'),
+  '0020_live_training': () => import('./migrations/0020_live_training.ts'),
+  '0021_catalog_changes': () => import('./migrations/0021_catalog_changes.ts'),
+  '0022_rendition': () => import('./migrations/0022_rendition.ts'),
+  '0025_analytics': () => import('./migrations/0025_analytics.ts'),
+  '0024_teams': () => import('./migrations/0024_teams.ts'),
+  '0023_media_overlays': () => import('./migrations/0023_media_overlays.ts'),
+  '0026_chapter_root': () => import('./migrations/0026_chapter_root.ts'),
+  '0027_search_cjk': () => import('./migrations/0027_search_cjk.ts'),
+  '0028_titles_and_works': () => import('./migrations/0028_titles_and_works.ts'),
+  '0029_media': () => import('./migrations/0029_media.ts'),
+  '0030_audit_log': () => import('./migrations/0030_audit_log.ts'),
+  '0031_admin_console': () => import('./migrations/0031_admin_console.ts'),
+  '0032_console_scale': () => import('./migrations/0032_console_scale.ts'),
+  '0033_admin_selling': () => import('./migrations/0033_admin_selling.ts'),
+  '0038_marketing': () => import('./migrations/0038_marketing.ts'),
+  '0037_markup_recovery': () => import('./migrations/0037_markup_recovery.ts'),
+  '0039_transformation_playlists': () => import('./migrations/0039_transformation_playlists.ts'),
+  '0035_account_settings': () => import('./migrations/0035_account_settings.ts'),
+  '0043_align_x_center': () => import('./migrations/0043_align_x_center.ts'),
+  '0040_reading_summary': () => import('./migrations/0040_reading_summary.ts'),
+  '0041_job_claims': () => import('./migrations/0041_job_claims.ts'),
+  '0044_scripts_consent': () => import('./migrations/0044_scripts_consent.ts'),
+  '0045_dashboard_today': () => import('./migrations/0045_dashboard_today.ts'),
+  '0046_reading_months': () => import('./migrations/0046_reading_months.ts'),
+  '0047_server_changes': () => import('./migrations/0047_server_changes.ts'),
+  '0048_import_jobs': () => import('./migrations/0048_import_jobs.ts'),
+  '0049_import_job_unavailable': () => import('./migrations/0049_import_job_unavailable.ts'),
+  '0050_name_keys': () => import('./migrations/0050_name_keys.ts'),
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrations: Record<string, Migration> = {};
-  for (const [name, m] of Object.entries(MIGRATIONS)) {
-    migrations[name] = { up: (k) => m.up(k, db.engine) };
+  for (const [name, load] of Object.entries(MIGRATIONS)) {
+    migrations[name] = { up: async (k) => (await load()).up(k, db.engine) };
   }
   const migrator = new Migrator({
     db: db.kysely,

@@ -388,20 +388,8 @@ export function renderChapter(rawHtml: string, opts: RenderOptions): RenderedCha
   };
 }
 
-/**
- * A scripted title's document shown in an iframe and in no chapter's place (a manifest item outside the spine), as
- * the importer stores it in place of the book's file: rendered and sanitised like a chapter, served as a page only
- * on the publication's scripted origin (scripted-origin.ts), and as text anywhere else (plugins/book-files.ts).
- */
-export const FRAME_DOCUMENT_TYPE = 'application/vnd.lectern.frame-document+json';
-export interface FrameDocument {
-  html: string;
-  stylesheets: string[];
-  root: RootAttributes | null;
-  title: string | null;
-  /** The chapters whose iframes (or whose frame documents' iframes) show it: a reader who may read one may read it. */
-  chapters: string[];
-}
+// a scripted title's frame documents: their type and shape live apart, for the services that only read them
+export { FRAME_DOCUMENT_TYPE, type FrameDocument } from './frame-document.ts';
 
 /** The class of the mark left where a book's iframe was (docs/decisions.md "A book's iframes"). */
 export const EMBED_CLASS = 'lectern-embed';

@@ -94,7 +94,7 @@ export function annotationRoutes(app: FastifyInstance, deps: { annotations: Anno
   app.post(annotationPaths.sanitizeFragment(), { bodyLimit: ANNOTATION_LIMITS.bodyBytes }, async (request) => {
     await requireSignedIn(request, MESSAGES.userNotLoggedIn);
     const { fragment } = sanitizeFragmentRequestSchema.parse(request.body ?? {});
-    return { fragment: annotations.sanitizeFragment(fragment) };
+    return { fragment: await annotations.sanitizeFragment(fragment) };
   });
 
   app.get('/api/v2/annotations/:bookId/export/', async (request, reply) => {

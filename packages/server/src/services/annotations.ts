@@ -43,7 +43,6 @@ import {
 } from '@lectern/core';
 import type { AnnotationRow, TitleRow, UserRow } from '../db/schema.ts';
 import { AppError, fieldError, notFound } from '../errors.ts';
-import { sanitizeFragment } from '../ingest/render.ts';
 import { assertPreviewRole, isAdmin } from '../policies/admin.ts';
 import { assertCanReadChapter, hasLiveSubscription } from '../policies/reading.ts';
 import type { AnnotationChanges, AnnotationsRepository, Visibility } from '../repositories/annotations.ts';
@@ -132,7 +131,7 @@ export class AnnotationsService {
       ranges: JSON.stringify(input.ranges ?? []),
       selectors: JSON.stringify(selectorsFor(input.selectors, quote)),
       fragment,
-      sanitized_fragment: sanitize(fragment),
+      sanitized_fragment: await sanitize(fragment),
       highlights: JSON.stringify(normaliseHighlights(input.highlights)),
       ...permissionColumns(permissions),
       annotation_type: String(type),
@@ -174,7 +173,7 @@ export class AnnotationsService {
     if (input.ranges !== undefined) changes.ranges = JSON.stringify(input.ranges);
     if (input.selectors !== undefined) changes.selectors = JSON.stringify(input.selectors);
     if (input.uri !== undefined) changes.uri = input.uri;
-    if (input.fragment !== undefined) Object.assign(changes, { fragment: input.fragment ?? '', sanitized_fragment: sanitize(input.fragment ?? '') });
+    if (input.fragment !== undefined) Object.assign(changes, { fragment: input.fragment ?? '', sanitized_fragment: await sanitize(input.fragment ?? '') });
     if (input.highlights !== undefined) changes.highlights = JSON.stringify(normaliseHighlights(input.highlights));
     if (type !== null) changes.annotation_type = String(type);
     await this.annotations.update(row.id, changes);
@@ -214,7 +213,7 @@ export class AnnotationsService {
   }
 
   /** POST /a/sanitize-fragment/: the annotations' allow-list, images from other sites dropped. */
-  sanitizeFragment(fragment: string): string {
+  sanitizeFragment(fragment: string): Promise<string> {
     return sanitize(fragment);
   }
 
@@ -284,7 +283,8 @@ export class AnnotationsService {
 
 // ---- row <-> wire ----
 
-const sanitize = (fragment: string) => (fragment ? sanitizeFragment(fragment, { remoteImages: false }) : '');
+// The sanitiser (sanitize-html, postcss, parse5) is loaded when first needed: the command line never needs it.
+const sanitize = async (fragment: string) => (fragment ? (await import('../ingest/render.ts')).sanitizeFragment(fragment, { remoteImages: false }) : '');
 
 function parseList<T>(json: string): T[] {
   try {

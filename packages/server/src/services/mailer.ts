@@ -3,7 +3,7 @@
  * (a fresh install has no mail server; the operator reads the link there). Services ask for a message; they never see
  * the transport.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface Email {
   to: string;
@@ -18,17 +18,17 @@ export interface Mailer {
 }
 
 export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
+  // nodemailer is loaded with the first message, not at start: most processes (the command line's) send none
+  private transport: Promise<Transporter> | null = null;
 
   constructor(
-    smtpUrl: string,
+    private readonly smtpUrl: string,
     private readonly from: string,
-  ) {
-    this.transport = nodemailer.createTransport(smtpUrl);
-  }
+  ) {}
 
   async send(email: Email): Promise<void> {
-    await this.transport.sendMail({ from: this.from, to: email.to, subject: email.subject, text: email.text, ...(email.headers ? { headers: email.headers } : {}) });
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(this.smtpUrl));
+    await (await this.transport).sendMail({ from: this.from, to: email.to, subject: email.subject, text: email.text, ...(email.headers ? { headers: email.headers } : {}) });
   }
 }
 

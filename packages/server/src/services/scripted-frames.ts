@@ -29,7 +29,7 @@ import type { TitleRow } from '../db/schema.ts';
 import type { ScriptsConsentsRepository } from '../repositories/scripts-consents.ts';
 import type { SessionsRepository, SessionUser } from '../repositories/sessions.ts';
 import type { SignedIn } from './auth.ts';
-import { FRAME_DOCUMENT_TYPE, type FrameDocument } from '../ingest/render.ts';
+import { FRAME_DOCUMENT_TYPE, type FrameDocument } from '../ingest/frame-document.ts';
 import type { CatalogService, ChapterOrResource } from './catalog.ts';
 import { SignedTokens } from './signed-tokens.ts';
 

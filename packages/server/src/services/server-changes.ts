@@ -58,7 +58,7 @@ export class ServerChanges {
     this.cursor = new FeedCursor(changes);
   }
 
-  /** What this process forgets when a row of `kind` arrives (wired in app.ts). */
+  /** What this process forgets when a row of `kind` arrives (wired in build-services.ts). */
   on(kind: ServerChangeKind, forget: (subject: string) => void): void {
     this.handlers.set(kind, [...(this.handlers.get(kind) ?? []), forget]);
   }

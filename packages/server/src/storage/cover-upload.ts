@@ -4,7 +4,8 @@
  * whole and written again without metadata (EXIF and the like: a phone's photo carries where it was taken). What is
  * stored is what sharp wrote, in the kind sent.
  */
-import sharp from 'sharp';
+// sharp (libvips) is loaded on the first cover, not at start: the command line's commands mostly need none
+import type { Metadata } from 'sharp';
 
 export type CoverKind = { mediaType: 'image/jpeg' | 'image/png' | 'image/webp'; ext: 'jpg' | 'png' | 'webp'; format: 'jpeg' | 'png' | 'webp' };
 
@@ -23,9 +24,10 @@ export type CoverCheck = { ok: true; kind: CoverKind; data: Buffer; width: numbe
 export async function checkCover(bytes: Buffer, limits: { maxSide: number; maxPixels: number }): Promise<CoverCheck> {
   const kind = coverKindOf(bytes);
   if (!kind) return { ok: false, reason: 'kind' };
+  const { default: sharp } = await import('sharp');
   // sharp's own cap too, so a header that lies about its size cannot make the decoder allocate more
   const open = () => sharp(bytes, { failOn: 'error', limitInputPixels: limits.maxPixels, animated: false });
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await open().metadata();
   } catch {

@@ -5,7 +5,6 @@
  * original in the content store, so a new edition (stored in a folder of its own, the old folder deleted) drops it
  * with the cover it came from.
  */
-import sharp from 'sharp';
 import { type ContentStore, readStored } from './content-store.ts';
 import { coverKindOf } from './cover-upload.ts';
 
@@ -47,6 +46,8 @@ export function looksLike(mediaType: string, bytes: Uint8Array): boolean {
 
 async function make(store: ContentStore, original: string, target: string, mediaType: string, height: number): Promise<string | null> {
   if (await store.stat(target).catch(() => null)) return target;
+  // loaded on the first variant made, not at start (storage/cover-upload.ts)
+  const { default: sharp } = await import('sharp');
   try {
     const input = await readStored(store, original, MAX_ORIGINAL_BYTES);
     if (!looksLike(mediaType, input)) return null;

@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServices } from '../../src/app.ts';
+import { buildServices } from '../../src/build-services.ts';
 import { loadConfig } from '../../src/config.ts';
 import { DEMO_EMAIL, SAMPLE_PENDING_FILE } from '../../src/first-start.ts';
 import { createTestDatabase, ENGINES } from '../helpers/app.ts';

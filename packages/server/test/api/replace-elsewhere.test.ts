@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bookDetailSchema, chapterContentSchema } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildServices } from '../../src/app.ts';
+import { buildServices } from '../../src/build-services.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, type TestClient } from '../helpers/client.ts';
 import { epubBook, PNG } from '../ingest/helpers.ts';
