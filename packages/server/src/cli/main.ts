@@ -15,7 +15,6 @@
  *   picks:list
  *   announce:add --message TEXT [--url /path-or-https] [--until ISO-DATE]
  *   announce:list
-  newsletter:send [--now]
  *   newsletter:send [--now]                                  (the newsletter's job: sends when due; --now: an issue now)
  *   announce:remove <id>
  *   live:course-add --title T [--slug S] [--description D] [--image /path-or-https] [--topic NAME]...
