@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { bookHyphensEpub, HYPHENS_NOTE, HYPHENS_TITLE, HYPHENS_WORD } from '../packages/server/test/fixtures/book-hyphens.ts';
+import { bookHyphensEpub, HYPHENS_MANUAL, HYPHENS_NOTE, HYPHENS_TITLE, HYPHENS_WORD } from '../packages/server/test/fixtures/book-hyphens.ts';
 import { importBook } from '../scripts/fresh-server.ts';
 import { openPage, signInAsDemo } from './browser.ts';
 import { type ChapterInfo, currentSearchHit, highlightSelection, inFrame, openChapter, openNote, searchAndFollow } from './reader-steps.ts';
@@ -85,6 +85,7 @@ describe(`hyphenation the book asks for, at ${viewport.width}x${viewport.height}
           plain: doc.getElementById('plain')!.textContent!.includes('\u00ad'),
           heading: doc.querySelector('h2')!.textContent!.includes('\u00ad'),
           note: doc.getElementById('fn1')!.textContent!.includes('\u00ad'),
+          manual: doc.getElementById('manual')!.textContent!,
         };
       },
       null,
@@ -97,6 +98,9 @@ describe(`hyphenation the book asks for, at ${viewport.width}x${viewport.height}
     expect(seen.heading).toBe(false);
     // the footnote's -epub-hyphens: auto was read as hyphens: auto
     expect(seen.note).toBe(true);
+    // the paragraph the book hyphenated itself keeps its own soft hyphens and gets none more, and having it did not
+    // keep the asked paragraph from being hyphenated (as in the W3C test css-epub-hyphens)
+    expect(seen.manual).toBe(HYPHENS_MANUAL);
   });
 
   it('shows the footnote in its pop-up without the inserted soft hyphens', async () => {

@@ -222,7 +222,7 @@ export function ChapterView(props: ChapterViewProps) {
       adaptBookStyles(doc, doc.getElementById(ROOT_ID));
       // The hyphenation the book asks for where the browser has none, in before the pages are counted (the frame is
       // still hidden): null, nothing to wait for, in the usual case.
-      const hyphens = supplyBookHyphens(doc, doc.getElementById(ROOT_ID), source.html);
+      const hyphens = supplyBookHyphens(doc, doc.getElementById(ROOT_ID));
       if (hyphens) {
         performance.mark('reader:hyphenating');
         await hyphens;
@@ -346,7 +346,7 @@ export function ChapterView(props: ChapterViewProps) {
           // Laid out now, once its stylesheets are in, not at the turn.
           void stylesheetsSettled(doc, win).then(async () => {
             adaptBookStyles(doc, doc.getElementById(ROOT_ID));
-            await supplyBookHyphens(doc, doc.getElementById(ROOT_ID), next.html);
+            await supplyBookHyphens(doc, doc.getElementById(ROOT_ID));
             if (prepared.current !== next) return;
             const vertical = verticalWriting(doc);
             if (next.rtl || vertical) {

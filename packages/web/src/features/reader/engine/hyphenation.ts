@@ -10,8 +10,10 @@
  *
  * The inserted soft hyphens are the frame's, not the book's: whatever reads the text leaves them out (`plainText`,
  * `plainOffset`, `rawOffset`: textMarks.ts `indexText` for annotations, search marks and positions; read aloud; the
- * footnote pop-up; copy, through the handler installed here). A chapter with soft hyphens of its own is left as the
- * book hyphenated it, so every U+00AD of a chapter hyphenated here is one the frame put in.
+ * footnote pop-up; copy, through the handler installed here). Which soft hyphens are the frame's is known per
+ * element: an element with a text of its own holding U+00AD is left as the book hyphenated it (and its soft hyphens
+ * stay in whatever reads it), the others the book asks to hyphenate get the frame's; a text node's nearest element
+ * of either kind decides (a highlight's `<mark>` between them changes nothing).
  */
 import { chapterLanguage, hyphenates } from './bookStyles.ts';
 
@@ -91,18 +93,41 @@ export function loadHyphenator(name: string): Promise<Hyphenate> {
 const supplied = new WeakMap<Element, Hyphenate>();
 /** Documents being hyphenated (the patterns loading), so a second call waits for the same work. */
 const pending = new WeakMap<Element, Promise<void>>();
+/** Elements whose own texts got the frame's soft hyphens, and those whose own texts had the book's (left alone). */
+const framesElements = new WeakSet<Element>();
+const booksElements = new WeakSet<Element>();
 
-/** Whether the soft hyphens in `doc` are the frame's, to be left out of whatever reads the text. */
+/** Whether the frame put soft hyphens anywhere in `doc` (else every U+00AD in it is the book's). */
 export const suppliesHyphens = (doc: Document | null | undefined): boolean => !!doc?.documentElement && supplied.has(doc.documentElement);
 
-/** A text as the book has it: the soft hyphens the frame put into `doc` left out. */
-export function plainText(doc: Document | null | undefined, text: string): string {
-  return suppliesHyphens(doc) ? text.replaceAll(SOFT_HYPHEN, '') : text;
+/** Whether the soft hyphens in this text node are the frame's: its nearest element hyphenated here, or left alone, says. */
+export function hyphensAreFrames(node: Text): boolean {
+  if (!suppliesHyphens(node.ownerDocument)) return false;
+  for (let el = node.parentElement; el; el = el.parentElement) {
+    if (framesElements.has(el)) return true;
+    if (booksElements.has(el)) return false;
+  }
+  return false;
+}
+
+/** A text node's text as the book has it: the soft hyphens the frame put in left out. */
+export function plainText(node: Text): string {
+  return hyphensAreFrames(node) ? node.data.replaceAll(SOFT_HYPHEN, '') : node.data;
+}
+
+/** The text under `root` as the book has it (textContent, the frame's soft hyphens left out). */
+export function plainTextOf(root: Node): string {
+  const doc = root.ownerDocument;
+  if (!doc || !suppliesHyphens(doc)) return root.textContent ?? '';
+  let text = '';
+  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) text += plainText(n as Text);
+  return text;
 }
 
 /** Offset `raw` of a text node's data, counted in its text without the frame's soft hyphens. */
 export function plainOffset(node: Text, raw: number): number {
-  if (!suppliesHyphens(node.ownerDocument)) return raw;
+  if (!hyphensAreFrames(node)) return raw;
   const data = node.data;
   let n = 0;
   for (let i = 0; i < raw && i < data.length; i++) if (data[i] !== SOFT_HYPHEN) n++;
@@ -111,7 +136,7 @@ export function plainOffset(node: Text, raw: number): number {
 
 /** The reverse: the offset in the node's data of character `plain` of its text without the frame's soft hyphens. */
 export function rawOffset(node: Text, plain: number): number {
-  if (!suppliesHyphens(node.ownerDocument)) return plain;
+  if (!hyphensAreFrames(node)) return plain;
   const data = node.data;
   let n = 0;
   let i = 0;
@@ -119,7 +144,11 @@ export function rawOffset(node: Text, plain: number): number {
   return i;
 }
 
-/** The frame's soft hyphens taken out of the text nodes under `el` (a copy made for the footnote pop-up or a copy). */
+/**
+ * Soft hyphens taken out of the text nodes under `el`, a copy made for the footnote pop-up or a copy to the
+ * clipboard, when the frame put some in this document: a copy's nodes are not the chapter's, so the book's own go
+ * too there (they only mark where a word may break, and a pop-up or a pasted text breaks lines its own way).
+ */
 export function stripSupplied(doc: Document, el: Node): void {
   if (!suppliesHyphens(doc)) return;
   const walker = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -193,20 +222,27 @@ function hyphenateNodes(doc: Document, first: Node, last: Node, hyphenate: Hyphe
       }
       return known;
     };
-    const work: { node: Text; points: number[] }[] = [];
+    const texts: Text[] = [];
     for (let top: Node | null = first; top; top = top === last ? null : top.nextSibling) {
       const walker = doc.createTreeWalker(top, NodeFilter.SHOW_TEXT);
       for (let n = walker.currentNode.nodeType === Node.TEXT_NODE ? walker.currentNode : walker.nextNode(); n; n = walker.nextNode()) {
         const node = n as Text;
-        const parent = node.parentElement;
-        // (a word of fewer than 5 letters is never broken: the library's minimum)
-        if (!parent || node.data.length < 5 || !asks(parent)) continue;
-        const points = hyphenPoints(hyphenate, node.data);
-        if (points.length) work.push({ node, points });
+        // an element with a text of its own the book hyphenated is the book's, whatever its CSS
+        if (node.parentElement && node.data.includes(SOFT_HYPHEN)) booksElements.add(node.parentElement);
+        texts.push(node);
       }
+    }
+    const work: { node: Text; points: number[] }[] = [];
+    for (const node of texts) {
+      const parent = node.parentElement;
+      // (a word of fewer than 5 letters is never broken: the library's minimum)
+      if (!parent || node.data.length < 5 || booksElements.has(parent) || !asks(parent)) continue;
+      const points = hyphenPoints(hyphenate, node.data);
+      if (points.length) work.push({ node, points });
     }
     // put in after every style is read, so the reads do not recalculate the styles again and again
     for (const { node, points } of work) {
+      framesElements.add(node.parentElement!);
       // from the end, so the earlier offsets stay
       let data = node.data;
       for (let i = points.length - 1; i >= 0; i--) data = data.slice(0, points[i]) + SOFT_HYPHEN + data.slice(points[i]);
@@ -220,11 +256,11 @@ function hyphenateNodes(doc: Document, first: Node, last: Node, hyphenate: Hyphe
 /**
  * Supplies the hyphenation the book asks for in a written chapter document (its stylesheets in, not yet laid out
  * for the reader): null when there is nothing to do (the usual case, known at once: the book asks for no
- * `hyphens: auto`, the browser hyphenates the language, the library has no patterns for it, or the chapter has soft
- * hyphens of its own), else a promise resolved once the hyphens are in (or the patterns could not be had). `html` is
- * the whole chapter's markup when only part of it is written yet (a long chapter's first slice).
+ * `hyphens: auto`, the browser hyphenates the language, or the library has no patterns for it), else a promise
+ * resolved once the hyphens are in (or the patterns could not be had). A long chapter's later slices are done by
+ * `hyphenateInserted` as they go in.
  */
-export function supplyBookHyphens(doc: Document, root: Element | null, html?: string): Promise<void> | null {
+export function supplyBookHyphens(doc: Document, root: Element | null): Promise<void> | null {
   const top = doc.documentElement;
   if (!root || !top || supplied.has(top)) return null;
   const waiting = pending.get(top);
@@ -232,7 +268,6 @@ export function supplyBookHyphens(doc: Document, root: Element | null, html?: st
   const lang = chapterLanguage(doc, root);
   const name = patternsFor(lang);
   if (!name || !bookAsksHyphens(doc, root) || hyphenates(lang)) return null;
-  if ((html ?? root.textContent ?? '').includes(SOFT_HYPHEN) || (html !== undefined && /&(shy|#173|#xad);/i.test(html))) return null;
   const work = loadHyphenator(name).then(
     (hyphenate) => {
       pending.delete(top);
@@ -263,7 +298,7 @@ function onCopy(event: ClipboardEvent) {
   const holder = doc.createElement('div');
   for (let i = 0; i < selection.rangeCount; i++) holder.append(selection.getRangeAt(i).cloneContents());
   stripSupplied(doc, holder);
-  event.clipboardData.setData('text/plain', plainText(doc, selection.toString()));
+  event.clipboardData.setData('text/plain', selection.toString().replaceAll(SOFT_HYPHEN, ''));
   event.clipboardData.setData('text/html', holder.innerHTML);
   event.preventDefault();
 }

@@ -46,7 +46,7 @@ export function indexText(root: Element, skip: ReadonlySet<string> = SKIP): Text
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     nodes.push(n as Text);
     starts.push(text.length);
-    text += plainText(doc, (n as Text).data);
+    text += plainText(n as Text);
   }
   return { nodes, starts, text };
 }

@@ -23,7 +23,7 @@
  */
 import type { Locator, MediaOverlay } from '@lectern/core';
 import { locatorAt } from '../engine/frame/position.ts';
-import { plainText, SOFT_HYPHEN, suppliesHyphens } from '../engine/hyphenation.ts';
+import { hyphensAreFrames, plainTextOf, SOFT_HYPHEN } from '../engine/hyphenation.ts';
 import type { FrameController } from '../engine/frameController.ts';
 
 export type ReadAloudStatus = 'stopped' | 'playing' | 'paused' | 'waiting';
@@ -370,7 +370,7 @@ export class ReadAloudPlayer {
         // innermost blocks only: a <div> or <li> holding paragraphs is read through them
         if (element.querySelector(BLOCKS)) continue;
         // (the words as the book has them: without the soft hyphens the frame put in, engine/hyphenation.ts)
-        const text = plainText(doc, element.textContent ?? '').replace(/\s+/g, ' ').trim();
+        const text = plainTextOf(element).replace(/\s+/g, ' ').trim();
         if (!text || element.getClientRects().length === 0) continue;
         const range = doc.createRange();
         range.selectNodeContents(element);
@@ -555,10 +555,10 @@ export class ReadAloudPlayer {
     let count = 0;
     let lastSpace = true;
     let startSet = false;
-    // the frame's soft hyphens were not in the text spoken
-    const supplied = suppliesHyphens(doc);
     for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
       const data = node.data;
+      // the frame's soft hyphens were not in the text spoken
+      const supplied = hyphensAreFrames(node);
       for (let i = 0; i < data.length; i++) {
         if (supplied && data[i] === SOFT_HYPHEN) continue;
         const space = /\s/.test(data[i]!);

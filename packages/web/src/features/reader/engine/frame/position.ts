@@ -172,7 +172,7 @@ export function locatorAt(href: string, progression: number, range: Range | null
   const node = range?.startContainer;
   if (!range || !node || node.nodeType !== Node.TEXT_NODE) return { href, progression: seenWhole() ? 0 : progression };
   // (the words as the book has them: without the soft hyphens the frame put in, engine/hyphenation.ts)
-  const data = plainText(node.ownerDocument, (node as Text).data);
+  const data = plainText(node as Text);
   const off = plainOffset(node as Text, range.startOffset);
   return {
     href,
