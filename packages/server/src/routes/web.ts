@@ -320,22 +320,58 @@ export async function firstScreenRendererOf(webDist: string, indexHtml: string, 
   }
 }
 
+/** The attribute of the `<style>` that carries a server-rendered screen's stylesheets in its page. */
+export const FIRST_SCREEN_STYLE_ATTRIBUTE = 'data-lectern-screen-css';
+
+/** A stylesheet the page names as a preload (the entry's, vite.config.ts lazyStylesheets; its route's, routePagesOf). */
+const STYLE_PRELOAD = /<link rel="preload" as="style"[^>]*?\shref="([^"]+)"[^>]*>/g;
+
 /**
- * The page with `screen` (React's HTML of the first screen) in #root, marked for the app to hydrate, EARLY_INPUT_SCRIPT
- * after it (what is done before the hydration is kept), and the page's
- * stylesheets applied as it loads rather than preloaded (vite.config.ts lazyStylesheets, route preloads): the HTML
- * is the screen itself, which must not show unstyled.
+ * The text of the build's stylesheets by address, each read once: for `hrefs` (the page's stylesheet preloads, in
+ * its order), their rules one after the other; null when one is not a file of the build's assets or could close the
+ * `<style>` it is written into (the page then links them as before).
  */
-export function withFirstScreen(html: string, screen: string, attribute: string): string {
+export function stylesheetsOf(webDist: string): (hrefs: readonly string[]) => string | null {
+  const read = new Map<string, string | null>();
+  const textOf = (href: string): string | null => {
+    if (!read.has(href)) {
+      const name = /^\/assets\/([\w.-]+\.css)$/.exec(href)?.[1];
+      const file = name ? path.join(webDist, 'assets', name) : null;
+      const text = file && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+      read.set(href, text !== null && !/<\/style/i.test(text) ? text : null);
+    }
+    return read.get(href)!;
+  };
+  return (hrefs) => {
+    const texts = hrefs.map(textOf);
+    return texts.every((t) => t !== null) ? texts.join('\n') : null;
+  };
+}
+
+/**
+ * The page with `screen` (React's HTML of the first screen) in #root, marked for the app to hydrate, and
+ * EARLY_INPUT_SCRIPT after it (what is done before the hydration is kept). The HTML is the screen itself, which must
+ * not show unstyled: the page's stylesheets (the entry's and the route's) are written into it whole, in a `<style>`
+ * at the end of its head (docs/decisions.md "The first screen rendered on the server": the screen's CSS in the page),
+ * so the first paint waits for no other request; their preloads stay, applied by the app (main.tsx) before the
+ * `<style>` in the document's order, the same rules in the same order, so nothing changes when they apply, and the
+ * files are cached for the pages the browser renders. Without `styles` (or when it has no text for them), the
+ * preloads become stylesheets that hold the paint.
+ */
+export function withFirstScreen(html: string, screen: string, attribute: string, styles?: (hrefs: readonly string[]) => string | null): string {
   const start = html.indexOf(SCREEN_START);
   const end = html.indexOf(SCREEN_END, start);
   if (start < 0 || end < 0) return html;
-  const before = html.slice(0, start).replace('<div id="root">', `<div id="root" ${attribute}>`);
+  let before = html.slice(0, start).replace('<div id="root">', `<div id="root" ${attribute}>`);
+  const hrefs = [...before.matchAll(STYLE_PRELOAD)].map((m) => m[1]!);
+  const css = hrefs.length > 0 && before.includes('</head>') ? (styles?.(hrefs) ?? null) : null;
+  if (css !== null) before = before.replace('</head>', () => `<style ${FIRST_SCREEN_STYLE_ATTRIBUTE}>${css}</style>\n  </head>`);
+  else before = before.replace(/<link rel="preload" as="style"/g, '<link rel="stylesheet"');
   // the early script right after #root: it listens from the moment the screen can be seen, well before the app
   const rest = html.slice(end + SCREEN_END.length);
   const script = `<script>${EARLY_INPUT_SCRIPT}</script>`;
   const after = rest.startsWith('</div>') ? `</div>${script}${rest.slice('</div>'.length)}` : rest.replace('</body>', () => `${script}</body>`);
-  return (before + screen + after).replace(/<link rel="preload" as="style"/g, '<link rel="stylesheet"');
+  return before + screen + after;
 }
 
 export interface BootDeps {
@@ -384,6 +420,7 @@ export async function webRoutes(
   const pageHtml = routePagesOf(indexHtml, webDist);
   const chapterWorker = hasWeb ? chapterWorkerOf(webDist!) : null;
   const renderer = indexHtml && withBoot ? await firstScreenRendererOf(webDist!, indexHtml, app.log) : null;
+  const styles = renderer ? stylesheetsOf(webDist!) : undefined;
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
@@ -409,7 +446,7 @@ export async function webRoutes(
       // a signed-in reader's first screen rendered here; whatever fails or is late, the page is the one the browser renders
       if (renderer && data.page?.profile) {
         const screen = await renderedWithin(renderer, { url: request.url, cookie: request.headers.cookie ?? null, page: data.page }, request.log);
-        if (screen) html = withFirstScreen(html, screen, renderer.FIRST_SCREEN_ATTRIBUTE);
+        if (screen) html = withFirstScreen(html, screen, renderer.FIRST_SCREEN_ATTRIBUTE, styles);
       }
     }
     return reply

@@ -10,7 +10,17 @@ import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { BOOT_DATA_ID, cardCoverUrl, decryptChapter, EARLY_BLOCK_GLOBAL } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOT_MARKER, EARLY_BLOCK_SCRIPT, EARLY_BLOCK_SCRIPT_SOURCE, EARLY_INPUT_SCRIPT, EARLY_INPUT_SCRIPT_SOURCE, readerAddressOf } from '../../src/routes/web.ts';
+import {
+  BOOT_MARKER,
+  EARLY_BLOCK_SCRIPT,
+  EARLY_BLOCK_SCRIPT_SOURCE,
+  EARLY_INPUT_SCRIPT,
+  EARLY_INPUT_SCRIPT_SOURCE,
+  FIRST_SCREEN_STYLE_ATTRIBUTE,
+  readerAddressOf,
+  stylesheetsOf,
+  withFirstScreen,
+} from '../../src/routes/web.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
@@ -338,6 +348,9 @@ describe.each(ENGINES)('the first screen\'s data in the page (%s)', (engine) => 
  * build's renderer (packages/web src/ssr.tsx, `vite build --ssr`, built here into the stand-in dist) renders a
  * signed-in reader's search page into #root, from the answers written into the same page.
  */
+const ENTRY_CSS = '.top-bar{height:61px;border-bottom:1px solid #e2e5e3}';
+const SEARCH_CSS = '.search-page{max-width:72rem}';
+
 describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) => {
   let t: TestApp;
   let dist: string;
@@ -351,6 +364,11 @@ describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) 
       path.join(dist, 'index.html'),
       `<!doctype html><html><head><title>Lectern</title><link rel="preload" as="style" crossorigin href="/assets/index-a1.css" data-lectern-css></head><body><div id="root"><!--lectern:screen-->${skeleton}<!--/lectern:screen--></div>${BOOT_MARKER}<noscript><!--lectern:noscript-forms--></noscript></body></html>`,
     );
+    // the entry's stylesheet and the search page's (route-preloads.json names it for /search/, as the build does)
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'assets', 'index-a1.css'), ENTRY_CSS);
+    fs.writeFileSync(path.join(dist, 'assets', 'SearchPage-b2.css'), SEARCH_CSS);
+    fs.writeFileSync(path.join(dist, 'route-preloads.json'), JSON.stringify({ '^/(search|noresults)/': { js: [], css: ['/assets/SearchPage-b2.css'] } }));
     t = await startTestApp(engine, { webDist: dist });
     for (const name of ['reader-a', 'reader-b']) {
       await t.lectern.services.accounts.createUser({ email: `ssr-${name}@example.com`, password: 'a long enough password', status: 'subscriber', username: `Name of ${name}` });
@@ -364,7 +382,7 @@ describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) 
 
   const rootOf = (html: string) => /<div id="root"([^>]*)>([\s\S]*)<\/div>(?:<script>[^<]*<\/script>)?<script type="application\/json"/.exec(html);
 
-  it("renders a signed-in reader's search page into #root, with nothing of another reader's, and its stylesheets applied", async () => {
+  it("renders a signed-in reader's search page into #root, with nothing of another reader's, and its stylesheets in the page", async () => {
     const a = new TestClient(t.lectern.app);
     const b = new TestClient(t.lectern.app);
     await a.login('ssr-reader-a@example.com', 'a long enough password');
@@ -388,9 +406,20 @@ describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) 
       expect(screen).toContain(`Account: Name of ${own}`);
       expect(page.body).not.toContain(`Name of ${other}`);
       expect(page.body).not.toContain(`ssr-${other}@`);
-      // the HTML is the screen: its stylesheets hold the paint, not preloads applied later by the app
-      expect(page.body).toContain('<link rel="stylesheet" crossorigin href="/assets/index-a1.css" data-lectern-css>');
-      expect(page.body).not.toContain('rel="preload" as="style"');
+      // the HTML is the screen: the entry's and the page's stylesheets are in it, in their order, at the end of the
+      // head, so the first paint waits for no file; the files stay preloads (not stylesheets that hold the paint)
+      const head = page.body.slice(0, page.body.indexOf('</head>'));
+      expect(head).toMatch(new RegExp(`<style ${FIRST_SCREEN_STYLE_ATTRIBUTE}>${ENTRY_CSS}\\n${SEARCH_CSS}</style>\\s*$`));
+      expect(head).toContain('<link rel="preload" as="style" crossorigin href="/assets/index-a1.css" data-lectern-css>');
+      expect(head).toContain('<link rel="preload" as="style" crossorigin href="/assets/SearchPage-b2.css">');
+      expect(page.body).not.toContain('rel="stylesheet"');
+      // and the pages' CSP lets that <style> apply: 'unsafe-inline' for styles, with no hash or nonce beside it
+      // (either would turn 'unsafe-inline' off), while scripts stay held to their hashes
+      const csp = String(page.headers['content-security-policy']);
+      const styleSrc = /(?:^|;)\s*style-src ([^;]*)/.exec(csp)![1]!.split(' ');
+      expect(styleSrc).toContain("'unsafe-inline'");
+      expect(styleSrc.filter((s) => /^'(sha\d+|nonce)-/.test(s))).toEqual([]);
+      expect(/(?:^|;)\s*script-src ([^;]*)/.exec(csp)![1]).not.toContain('unsafe-inline');
       // what is done before the hydration is kept: the early script right after #root, allowed by its hash alone
       expect(page.body).toContain(`</div><script>${EARLY_INPUT_SCRIPT}</script>`);
       const scriptSrc = /script-src ([^;]*)/.exec(String(page.headers['content-security-policy']))![1]!.split(' ');
@@ -419,6 +448,32 @@ describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) 
       expect(page.body, url).toContain(skeleton);
       expect(page.body, url).toContain('rel="preload" as="style"');
       expect(page.body, url).not.toContain(EARLY_INPUT_SCRIPT);
+      expect(page.body, url).not.toContain(FIRST_SCREEN_STYLE_ATTRIBUTE);
+    }
+  });
+});
+
+describe('a first screen with stylesheets that cannot be written into its page', () => {
+  it('links them as stylesheets that hold the paint instead', () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-web-dist-'));
+    try {
+      fs.mkdirSync(path.join(dist, 'assets'));
+      fs.writeFileSync(path.join(dist, 'assets', 'a.css'), ENTRY_CSS);
+      fs.writeFileSync(path.join(dist, 'assets', 'b.css'), 'b{content:"</style><script>alert(1)</script>"}');
+      const styles = stylesheetsOf(dist);
+      const html = (css: string) =>
+        `<html><head><link rel="preload" as="style" crossorigin href="/assets/a.css" data-lectern-css>${css}</head><body><div id="root"><!--lectern:screen-->s<!--/lectern:screen--></div></body></html>`;
+      const inlined = withFirstScreen(html(''), '<p>screen</p>', 'data-lectern-ssr', styles);
+      expect(inlined).toContain(`<style ${FIRST_SCREEN_STYLE_ATTRIBUTE}>${ENTRY_CSS}</style>`);
+      // one that could close its <style>, one not in the build's assets, one missing: all linked, nothing inline
+      for (const other of ['/assets/b.css', '/other/a.css', '/assets/missing.css']) {
+        const page = withFirstScreen(html(`<link rel="preload" as="style" crossorigin href="${other}">`), '<p>screen</p>', 'data-lectern-ssr', styles);
+        expect(page, other).not.toContain('<style');
+        expect(page, other).toContain('<link rel="stylesheet" crossorigin href="/assets/a.css" data-lectern-css>');
+        expect(page, other).toContain(`<link rel="stylesheet" crossorigin href="${other}">`);
+      }
+    } finally {
+      fs.rmSync(dist, { recursive: true, force: true });
     }
   });
 });
