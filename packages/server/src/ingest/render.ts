@@ -41,10 +41,16 @@ export interface RenderOptions {
    */
   inlineScriptPath?: (index: number) => string;
   /**
-   * The book holds an (X)HTML document at this path that is not a chapter (a manifest item outside the spine): an
-   * `<iframe>` may show it (see embedFrames). Chapters count as documents whatever this says.
+   * The book holds an (X)HTML or SVG document at this path that is not a chapter (a manifest item outside the spine):
+   * an `<iframe>` may show it (see embedFrames). Chapters count as documents whatever this says.
    */
   isDocument?: (fullPath: string) => boolean;
+  /**
+   * Where the frame document rendered from such a document is stored, in the document's own folder: its own path by
+   * default (an (X)HTML page is stored in its place); an SVG drawing keeps its file, which images may show, and its
+   * frame document goes beside it.
+   */
+  frameDocumentPath?: (fullPath: string) => string;
 }
 
 export interface RenderedChapter {
@@ -397,8 +403,8 @@ const LENGTH = /^\d{1,5}(?:\.\d+)?(%|px)?$/;
 
 /**
  * A book's `<iframe>`s never reach a stored chapter (no frame is built in the reader's own chapter frame). One that
- * shows a document of the same publication (its src resolves inside the package to a chapter or another (X)HTML
- * item) leaves a mark in its place: a note that says so, visible wherever the chapter is read without its scripts,
+ * shows a document of the same publication (its src resolves inside the package to a chapter or another (X)HTML or
+ * SVG item) leaves a mark in its place: a note that says so, visible wherever the chapter is read without its scripts,
  * and, for a title allowed to run scripts, a hidden link to the document (its width, height and style folded into
  * the link's style) from which the scripted origin builds the frame again on the publication's own origin
  * (scripted-origin.ts `withFrames`). The kept iframe's content goes (an XHTML book's iframe shows none of it). Any
@@ -416,14 +422,15 @@ function embedFrames(nodes: DomElement['children'], opts: RenderOptions): string
     const label = (attr(frame, 'title') ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
     const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     let link = '';
-    if (opts.allowScripts) {
+    const href = opts.isChapter(target.path) ? src : frameHref(src, target.path, opts.frameDocumentPath?.(target.path) ?? target.path);
+    if (opts.allowScripts && href !== null) {
       const size = (['width', 'height'] as const)
         .map((side) => [side, (attr(frame, side) ?? '').trim()] as const)
         .filter(([, value]) => LENGTH.test(value))
         .map(([side, value]) => `${side}: ${/[%a-z]$/.test(value) ? value : `${value}px`}; `)
         .join('');
       const style = `${size}${attr(frame, 'style') ?? ''}`.trim();
-      link = `<a hidden href="${escape(src)}"${style ? ` style="${escape(style)}"` : ''}></a>`;
+      link = `<a hidden href="${escape(href)}"${style ? ` style="${escape(style)}"` : ''}></a>`;
       if (!opts.isChapter(target.path) && !kept.includes(target.path)) kept.push(target.path);
     }
     const mark = parseHtml(`<span class="${EMBED_CLASS}" role="note"${label ? ` title="${escape(label)}"` : ''}>${link}${escape(SCRIPTS_CONSENT_MESSAGES.embeddedPage(label))}</span>`).children;
@@ -431,6 +438,19 @@ function embedFrames(nodes: DomElement['children'], opts: RenderOptions): string
     DomUtils.removeElement(frame);
   }
   return kept;
+}
+
+/**
+ * The iframe's `src` made to name the frame document stored for the document it resolves to (`document`): the same
+ * `src` when it is stored in the document's place, else `src` with its last segment the stored file's name (always in
+ * the document's folder; null otherwise).
+ */
+function frameHref(src: string, document: string, stored: string): string | null {
+  if (stored === document) return src;
+  const folder = document.slice(0, document.lastIndexOf('/') + 1);
+  if (!stored.startsWith(folder) || stored.slice(folder.length).includes('/')) return null;
+  const pathPart = src.slice(0, src.search(/[?#]|$/));
+  return `${pathPart.slice(0, pathPart.lastIndexOf('/') + 1)}${encodeURIComponent(stored.slice(folder.length))}`;
 }
 
 const SCRIPT_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'module', 'text/ecmascript', 'application/ecmascript', 'application/x-javascript']);

@@ -88,6 +88,18 @@ async function run(start: StartMessage): Promise<DoneMessage> {
   const pdfData = parsed.source === 'application/pdf' ? parsed.resources.find((r) => r.mediaType === 'application/pdf')?.data : undefined;
   const pdfPages = pdfData ? await pageTexts(pdfData) : undefined;
   const documentPaths = new Set(parsed.resources.filter((r) => DOCUMENT_TYPES.has(r.mediaType.toLowerCase())).map((r) => r.fullPath));
+  // An SVG drawing in an iframe keeps its file (images may show it); its frame document is stored beside it.
+  const svgPaths = new Set(parsed.resources.filter((r) => r.mediaType.toLowerCase() === SVG_TYPE).map((r) => r.fullPath));
+  const framePaths = new Map<string, string>();
+  const frameDocumentPath = (p: string): string => {
+    const known = framePaths.get(p);
+    if (!svgPaths.has(p) || known) return known ?? p;
+    const taken = new Set(framePaths.values());
+    let candidate = `${p}.frame.html`;
+    while (resourcePaths.has(candidate) || chapterPaths.has(candidate) || taken.has(candidate)) candidate = `${candidate.slice(0, -5)}_.html`;
+    framePaths.set(p, candidate);
+    return candidate;
+  };
   /** Renders a chapter or a frame document, storing its inline styles and scripts as files beside it. */
   const render = async (fullPath: string, rawHtml: string, fixedLayout: boolean) => {
     // Inline <style>s become stylesheets of their own beside the chapter: no CSS is ever stored inside chapter HTML.
@@ -113,7 +125,8 @@ async function run(start: StartMessage): Promise<DoneMessage> {
       resourceUrl,
       isChapter: (p) => chapterPaths.has(p),
       isResource,
-      isDocument: (p) => documentPaths.has(p),
+      isDocument: (p) => documentPaths.has(p) || svgPaths.has(p),
+      frameDocumentPath,
       inlineStyleUrl: (index) => resourceUrl(inlineStylePath(index)),
       inlineScriptPath: start.allowScripts ? inlineScriptPath : undefined,
       fixedLayout,
@@ -157,20 +170,22 @@ async function run(start: StartMessage): Promise<DoneMessage> {
     });
   }
 
-  await storeFrameDocuments(frameDocuments, parsed, resources, render, writer, start.stagingDir);
+  await storeFrameDocuments(frameDocuments, parsed, resources, render, writer, start.stagingDir, frameDocumentPath);
 
   const { chapters: _c, resources: _r, cover: _cover, toc, ...title } = parsed;
   return { type: 'done', title, chapters, toc, resources, cover, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
 }
 
 const DOCUMENT_TYPES = new Set(['application/xhtml+xml', 'text/html']);
+const SVG_TYPE = 'image/svg+xml';
 /** At most so many frame documents per book: each is a page rendered at import (a book of hundreds is not a book). */
 const MAX_FRAME_DOCUMENTS = 200;
 
 /**
  * A scripted title's frame documents, rendered like chapters (sanitised, inline styles and scripts stored beside
- * them) and stored in place of the book's file, under FRAME_DOCUMENT_TYPE, with the chapters that show them. A frame
- * document's own iframes are followed too (each document once; a chapter they name is served as a chapter).
+ * them) and stored under FRAME_DOCUMENT_TYPE, with the chapters that show them: an (X)HTML page in place of the book's
+ * file, an SVG drawing's beside it (`storedAt`). A frame document's own iframes are followed too (each document once; a
+ * chapter they name is served as a chapter).
  */
 async function storeFrameDocuments(
   found: Map<string, Set<string>>,
@@ -179,6 +194,7 @@ async function storeFrameDocuments(
   render: (fullPath: string, rawHtml: string, fixedLayout: boolean) => Promise<{ html: string; stylesheets: string[]; root: FrameDocument['root']; title?: string | null; frameDocuments: string[] }>,
   writer: StagedFileWriter,
   stagingDir: string,
+  storedAt: (fullPath: string) => string,
 ): Promise<void> {
   const rendered = new Map<string, Omit<FrameDocument, 'chapters'> & { embeds: string[] }>();
   const queue = [...found.keys()];
@@ -209,6 +225,11 @@ async function storeFrameDocuments(
     if (!entry) continue;
     const document: FrameDocument = { ...page, chapters: [...(found.get(fullPath) ?? [])] };
     const data = Buffer.from(JSON.stringify(document));
+    const stored = storedAt(fullPath);
+    if (stored !== fullPath) {
+      resources.push({ fullPath: stored, mediaType: FRAME_DOCUMENT_TYPE, size: data.byteLength, name: await writer.write(data, '.json') });
+      continue;
+    }
     // in place of the book's file (written already): the same name, so no file is left over
     writer.count(data.byteLength);
     await fs.writeFile(path.join(stagingDir, entry.name), data);

@@ -63,6 +63,24 @@ describe("a book's iframes at import", () => {
     expect(textLength).toBeGreaterThan('Before.After.'.length);
   });
 
+  it("keeps an iframe of the book's SVG drawing: the link names its frame document, stored beside the drawing", () => {
+    const svg = options({
+      allowScripts: true,
+      isDocument: (fullPath) => fullPath === 'images/drawing.svg',
+      frameDocumentPath: (fullPath) => (fullPath === 'images/drawing.svg' ? 'images/drawing.svg.frame.html' : fullPath),
+    });
+    // (a fragment goes, as for a page that is not a chapter)
+    const { html, frameDocuments } = renderChapter(chapter('<iframe src="../images/drawing.svg#view" width="800" height="800" title="A drawing"></iframe>'), svg);
+    expect(html).toContain(
+      `<span class="${EMBED_CLASS}" role="note" title="A drawing"><a hidden="hidden" href="/api/v1/book/b1/chapter/images/drawing.svg.frame.html" style="width: 800px; height: 800px"></a>${SCRIPTS_CONSENT_MESSAGES.embeddedPage('A drawing')}</span>`,
+    );
+    // the drawing itself is what gets rendered (as a frame document stored where frameDocumentPath says)
+    expect(frameDocuments).toEqual(['images/drawing.svg']);
+    // without scripts, the note alone, as for a page
+    const plain = renderChapter(chapter('<iframe src="../images/drawing.svg" title="A drawing"></iframe>'), { ...svg, allowScripts: false });
+    expect(plain.html).toBe(`<p>Before.</p><span class="${EMBED_CLASS}" role="note" title="A drawing">${SCRIPTS_CONSENT_MESSAGES.embeddedPage('A drawing')}</span><p>After.</p>`);
+  });
+
   it('leaves only the note, no link, in a title without scripts', () => {
     const { html, frameDocuments } = renderChapter(chapter('<iframe src="inner.xhtml" title="The inner page"></iframe>'), options());
     expect(html).toBe(`<p>Before.</p><span class="${EMBED_CLASS}" role="note" title="The inner page">${SCRIPTS_CONSENT_MESSAGES.embeddedPage('The inner page')}</span><p>After.</p>`);
