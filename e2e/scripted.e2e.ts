@@ -10,7 +10,7 @@ import path from 'node:path';
 import { SCRIPTS_CONSENT_MESSAGES } from '@lectern/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { FRAMED_TITLE, framedEpub, INNER_RAN, SCRIPTED_TITLE, scriptedEpub, storageProbeEpub } from '../packages/server/test/fixtures/scripted.ts';
+import { FRAMED_TITLE, framedEpub, HOST_TEXT, INNER_RAN, SCRIPTED_TITLE, scriptedEpub, storageProbeEpub, SVG_RAN } from '../packages/server/test/fixtures/scripted.ts';
 import { importBook, lecternCli } from '../scripts/fresh-server.ts';
 import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 
@@ -219,7 +219,7 @@ describe('a title allowed to run scripts', () => {
   it.each([
     { width: 1280, height: 800 },
     { width: 390, height: 844 },
-  ])("shows a chapter's iframe of the book's own page, its script run, on the title's origin ($width px)", async (viewport) => {
+  ])("shows a chapter's iframes of the book's own page and drawing, their scripts run, on the title's frames host, away from the chapter ($width px)", async (viewport) => {
     const { page } = await sessions.open(email, password, viewport);
     const list = await (await page.request.get('/api/v1/book/?sort=recent&page_size=100')).json();
     const summary = list.results.find((b: { title: string }) => b.title === FRAMED_TITLE);
@@ -236,9 +236,19 @@ describe('a title allowed to run scripts', () => {
     const inner = frame(page).frameLocator('iframe[title="The first inner page"]');
     await expect.poll(() => inner.locator('#inner-text').textContent(), { timeout: 15_000 }).toBe('The inner page one of the framed book.');
     await expect.poll(() => inner.locator('#inner-ran').textContent(), { timeout: 15_000 }).toBe(INNER_RAN);
-    // on the same origin as the chapter that frames it; the remote frame is not there at all
+    // its script tried to rewrite the chapter around it (W3C scr-not-support_ccscript-modify-host): parent.document
+    // threw, and the chapter keeps its words
+    await expect.poll(() => inner.locator('#inner-parent').textContent(), { timeout: 15_000 }).toBe('refused');
+    expect(await frame(page).locator('#host-text').textContent()).toBe(HOST_TEXT);
+    // the book's SVG drawing in an iframe, its script run (W3C scr-readingsystem-support_iframe_svg)
+    const drawing = frame(page).frameLocator('iframe[title="The drawing"]');
+    await expect.poll(() => drawing.locator('#svg-ran').textContent(), { timeout: 15_000 }).toBe(SVG_RAN);
+    // both on the title's frames host, another origin than the chapter's (its label the chapter's with f for t); the
+    // remote frame is not there at all
     const origins = await frame(page).locator('iframe').evaluateAll((frames) => frames.map((f) => new URL((f as HTMLIFrameElement).src).origin));
-    expect(origins).toEqual([await frame(page).locator('h1').evaluate(() => location.origin)]);
+    const chapterOrigin = await frame(page).locator('h1').evaluate(() => location.origin);
+    expect(chapterOrigin).toMatch(new RegExp(`^${scriptedOrigin.replace(/[.:/]/g, '\\$&').replace('*', 't[0-9a-f]{20}')}$`));
+    expect(origins).toEqual([chapterOrigin.replace('//t', '//f'), chapterOrigin.replace('//t', '//f')]);
     const box = await page.locator('iframe.scripted-chapter__frame').boundingBox();
     expect(box!.width).toBeLessThanOrEqual(viewport.width);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

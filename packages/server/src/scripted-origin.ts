@@ -12,7 +12,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { type DefaultTreeAdapterTypes as P5, parseFragment, serialize } from 'parse5';
 import { EMBED_CLASS } from './ingest/render.ts';
 import { bookFileType } from './plugins/book-files.ts';
-import type { FrameBinding, ScriptedFrames } from './services/scripted-frames.ts';
+import type { FrameBinding, FrameScope, ScriptedFrames } from './services/scripted-frames.ts';
 import { BINDING_COOKIE, onScriptedOrigin } from './services/scripted-frames.ts';
 import { type ContentStore, readStored } from './storage/content-store.ts';
 
@@ -97,8 +97,26 @@ export const READING_SYSTEM_SCRIPT = `(() => {
 })();
 `;
 
-/** The page's policy: the book's own files and our script only, framed by the app alone, no forms, no plugins. */
-function pageCsp(appOrigin: string): string {
+/**
+ * Which frames a page may hold and who may frame it (docs/decisions.md "A book's iframes"). On the one scripted origin
+ * a book's page frames its own pages from itself. Under a wildcard a chapter (the title's host) frames only the title's
+ * frames host and is framed by the app alone; an inner page (the frames host) is framed by the chapter, inside the
+ * app (frame-ancestors names every ancestor), and frames its own inner pages from itself.
+ */
+export interface Framing {
+  frameSrc: string;
+  ancestors: string;
+}
+
+export function framingOf(frames: ScriptedFrames, appOrigin: string, bookId: string, scope: FrameScope): Framing {
+  if (!frames.perPublication) return { frameSrc: "'self'", ancestors: `'self' ${appOrigin}` };
+  return scope === 'chapter'
+    ? { frameSrc: frames.framesOriginFor(bookId), ancestors: appOrigin }
+    : { frameSrc: "'self'", ancestors: `'self' ${frames.originFor(bookId)} ${appOrigin}` };
+}
+
+/** The page's policy: the book's own files and our script only, framed as `framing` says, no forms, no plugins. */
+function pageCsp(framing: Framing): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -107,19 +125,20 @@ function pageCsp(appOrigin: string): string {
     "font-src 'self' data:",
     "media-src 'self'",
     "connect-src 'self'",
-    // a book's iframes show its own documents, from this origin only (docs/decisions.md "A book's iframes")
-    "frame-src 'self'",
+    // a book's iframes show its own documents, from the publication's origins only (docs/decisions.md "A book's iframes")
+    `frame-src ${framing.frameSrc}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
-    // 'self': a page of the book framed by another of its pages, inside the app's frame
-    `frame-ancestors 'self' ${appOrigin}`,
+    `frame-ancestors ${framing.ancestors}`,
   ].join('; ');
 }
 
-function common(reply: FastifyReply, appOrigin: string): FastifyReply {
+/** The headers of every answer; what is not a book's (a 404, our script) gets the app's framing and no more. */
+function common(reply: FastifyReply, framing: Framing | string): FastifyReply {
+  const policy = typeof framing === 'string' ? { frameSrc: "'none'", ancestors: framing } : framing;
   return reply
-    .header('content-security-policy', pageCsp(appOrigin))
+    .header('content-security-policy', pageCsp(policy))
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .header('cache-control', 'private, no-store');
@@ -161,9 +180,10 @@ const attrOf = (element: P5.Element, name: string) => element.attrs.find((a) => 
  * document of the book, a note with a hidden link to it (ingest/render.ts embedFrames); on the publication's own
  * origin the note becomes the frame, its address the document's below the token (a chapter's link names the reader's
  * address, `/library/view/{title}/{book}/{path}`), its title and style the iframe's. Content whose mark is not of that
- * shape (a book's own markup that looks alike) is left as it is.
+ * shape (a book's own markup that looks alike) is left as it is. `inner` says where an inner page is framed from
+ * (ScriptedFrames.innerFrames: under a wildcard another host, an address of its own), asked once for each frame.
  */
-export function withFrames(html: string, token: string): string {
+export function withFrames(html: string, token: string, inner: () => { origin: string; token: string } | null = () => ({ origin: '', token })): string {
   if (!html.includes(`class="${EMBED_CLASS}"`)) return html;
   const fragment = parseFragment(html);
   const iframe = parseFragment('<iframe></iframe>').childNodes.find(isP5Element)!;
@@ -178,8 +198,11 @@ export function withFrames(html: string, token: string): string {
         return child;
       }
       const view = href.startsWith('/library/view/') ? href.split('/').slice(5).join('/') : null;
-      const src = href.startsWith(book) ? href : view ? `${book}${view}` : null;
-      if (!src) return child;
+      const rest = href.startsWith(book) ? href.slice(book.length) : view;
+      // (an address for each frame: frames loading side by side would race for one address's handshake)
+      const into = rest === null ? null : inner();
+      if (rest === null || !into) return child;
+      const src = `${into.origin}/b/${into.token}/${rest}`;
       const title = attrOf(child, 'title');
       const style = attrOf(link, 'style');
       const frame: P5.Element = { ...iframe, childNodes: [] };
@@ -232,17 +255,20 @@ export function buildScriptedOrigin(frames: ScriptedFrames, store: ContentStore,
     for (const method of ([] as string[]).concat(route.method)) routes.push({ method, url: route.url });
   });
 
+  // what no book's page is: nothing framed, framed only where a book's page could be
+  const defaultFraming = frames.perPublication ? appOrigin : `'self' ${appOrigin}`;
   app.get(RUNTIME_PATH, async (_request, reply) =>
-    common(reply, appOrigin).header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(READING_SYSTEM_SCRIPT),
+    common(reply, defaultFraming).header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(READING_SYSTEM_SCRIPT),
   );
 
   app.get<{ Params: { token: string; '*': string } }>('/b/:token/*', async (request, reply) => {
     const { token, '*': fullPath } = request.params;
     const opened = fullPath && fullPath.length <= 1000 ? await frames.open(token, fullPath, bindingsOf(request.headers.cookie), request.headers.host) : null;
-    if (!opened) return common(reply, appOrigin).code(404).type('text/plain; charset=utf-8').send('Not found');
-    const { found, bookId, bind } = opened;
-    common(reply, appOrigin);
-    if (bind) reply.header('set-cookie', bindingCookie(bind, frames.originFor(bookId)));
+    if (!opened) return common(reply, defaultFraming).code(404).type('text/plain; charset=utf-8').send('Not found');
+    const { found, bookId, scope, bind } = opened;
+    const framing = framingOf(frames, appOrigin, bookId, scope);
+    common(reply, framing);
+    if (bind) reply.header('set-cookie', bindingCookie(bind, frames.scopeOrigin(bookId, scope)));
     // a chapter, or a document of the book its iframes show (rendered at import like a chapter)
     const shown =
       found.kind === 'chapter' ? { html: found.chapter.content, label: found.chapter.label, stylesheets: found.chapter.stylesheets, root: found.chapter.root_attributes }
@@ -250,7 +276,7 @@ export function buildScriptedOrigin(frames: ScriptedFrames, store: ContentStore,
       : null;
     if (shown) {
       const page = chapterPage({
-        html: withFrames(onScriptedOrigin(shown.html, bookId, token), token),
+        html: withFrames(onScriptedOrigin(shown.html, bookId, token), token, () => frames.innerFrames(token)),
         label: shown.label,
         stylesheets: shown.stylesheets.map((s) => onScriptedOrigin(s, bookId, token)),
         appOrigin,
@@ -259,7 +285,7 @@ export function buildScriptedOrigin(frames: ScriptedFrames, store: ContentStore,
       });
       return reply.type('text/html; charset=utf-8').send(page);
     }
-    if (found.kind !== 'resource') return common(reply, appOrigin).code(404).type('text/plain; charset=utf-8').send('Not found');
+    if (found.kind !== 'resource') return common(reply, framing).code(404).type('text/plain; charset=utf-8').send('Not found');
     const type = await bookFileType(found.mediaType, store, found.file, { allowScripts: true });
     // The book's stylesheets name its files by the app's addresses: here they are below the token.
     if (type === 'text/css') return reply.type('text/css; charset=utf-8').send(onScriptedOrigin((await readStored(store, found.file, MAX_STYLESHEET_BYTES)).toString('utf8'), bookId, token));
@@ -267,6 +293,6 @@ export function buildScriptedOrigin(frames: ScriptedFrames, store: ContentStore,
     return reply.header('cross-origin-resource-policy', 'same-origin').type(type).send(await store.read(found.file));
   });
 
-  app.setNotFoundHandler((_request, reply) => common(reply, appOrigin).code(404).type('text/plain; charset=utf-8').send('Not found'));
+  app.setNotFoundHandler((_request, reply) => common(reply, defaultFraming).code(404).type('text/plain; charset=utf-8').send('Not found'));
   return app;
 }

@@ -15,7 +15,9 @@
  * One origin per publication (docs/decisions.md "Scripted publications"): when SCRIPTED_ORIGIN names a wildcard host
  * (`http://*.books.example:8081`), each title is read on a host of its own (`originFor`), so one book's scripts cannot
  * read another's storage, and the scripted origin serves a title's files only on that title's host. Without a wildcard,
- * every scripted title shares the one origin (and its storage), as before.
+ * every scripted title shares the one origin (and its storage), as before. Under a wildcard a chapter's iframes are
+ * served from a second host of the title's (`framesOriginFor`), under an address of their own, so that an inner page
+ * cannot reach the chapter around it (docs/decisions.md "A book's iframes").
  *
  * The reader's consent (docs/decisions.md "Scripted publications"): a title's scripts run only for a reader who said
  * yes to that title (asked once, the answer kept per reader and title, withdrawn from the reader's settings). No frame
@@ -43,7 +45,15 @@ export interface FrameGrant {
   expiresMs: number;
   /** makes each address its own, so that it binds once */
   nonce: string;
+  /**
+   * Set on an address of a chapter's inner pages (its iframes) on the title's frames host, made when the chapter's
+   * page was served (`innerFrames`): when it was made, which starts its handshake's minute. Unset: a chapter's address.
+   */
+  framesIssuedMs?: number;
 }
+
+/** Who serves a page under a token: the title's host (its chapters) or its frames host (its chapters' iframes). */
+export type FrameScope = 'chapter' | 'frames';
 
 /** How long after its issue an address may still be bound to a browser: the reader's frame loads it at once. */
 export const HANDSHAKE_MS = 60_000;
@@ -59,8 +69,19 @@ export interface FrameBinding {
 
 /** A title's host label under a wildcard scripted origin: stable, DNS-safe, the same book on every process. */
 export function publicationLabel(bookId: string): string {
-  return `t${createHash('sha256').update(`scripted-origin|${bookId}`).digest('hex').slice(0, 20)}`;
+  return `t${labelHash(bookId)}`;
 }
+
+/**
+ * The label of the host a title's inner pages (its chapters' iframes) are served on under a wildcard origin: the
+ * title's own with `f` for `t`, so that an inner page is of another origin than the chapter around it and cannot
+ * reach its document (docs/decisions.md "A book's iframes").
+ */
+export function framesLabel(bookId: string): string {
+  return `f${labelHash(bookId)}`;
+}
+
+const labelHash = (bookId: string) => createHash('sha256').update(`scripted-origin|${bookId}`).digest('hex').slice(0, 20);
 
 export class ScriptedFrames {
   constructor(
@@ -88,22 +109,51 @@ export class ScriptedFrames {
     return this.perPublication ? this.origin.replace('*', publicationLabel(bookId)) : this.origin;
   }
 
+  /** The origin a title's inner pages are served from: its frames host under a wildcard, else the title's origin. */
+  framesOriginFor(bookId: string): string {
+    if (!this.origin) throw notFound('This server runs no book scripts.');
+    return this.perPublication ? this.origin.replace('*', framesLabel(bookId)) : this.originFor(bookId);
+  }
+
+  /** The origin a token's pages are served from. */
+  scopeOrigin(bookId: string, scope: FrameScope): string {
+    return scope === 'frames' ? this.framesOriginFor(bookId) : this.originFor(bookId);
+  }
+
+  /**
+   * Where an iframe of a page served under `token` (admitted already) is framed from: under a wildcard, a chapter's
+   * inner page goes to the title's frames host under an address of its own, made now and bound by its own handshake
+   * (the binding cookie is the host's: the chapter's does not reach it); an inner page's own iframes stay on the frames
+   * host under its token, bound already. Without a wildcard, the one origin and the same token (`origin` empty: a
+   * path). Null when the token does not open.
+   */
+  innerFrames(token: string): { origin: string; token: string } | null {
+    const grant = this.verifyToken(token);
+    if (!grant) return null;
+    if (!this.perPublication || grant.framesIssuedMs !== undefined) return { origin: '', token };
+    const inner = this.issueToken({ ...grant, nonce: randomBytes(12).toString('base64url'), framesIssuedMs: this.now().getTime() });
+    return { origin: this.framesOriginFor(grant.bookId), token: inner };
+  }
+
   private mac(payload: string): string {
     return this.tokens.mac(payload);
   }
 
   issueToken(grant: FrameGrant): string {
-    return this.tokens.seal([grant.sessionPublicId, grant.bookId, grant.expiresMs, grant.nonce]);
+    const values = [grant.sessionPublicId, grant.bookId, grant.expiresMs, grant.nonce];
+    return this.tokens.seal(grant.framesIssuedMs === undefined ? values : [...values, 'frames', grant.framesIssuedMs]);
   }
 
   /** The grant a token carries, or null when it is malformed, forged or expired. */
   verifyToken(token: string): FrameGrant | null {
     const values = this.tokens.open(token);
     if (!values) return null;
-    const [sessionPublicId, bookId, expiresMs, nonce] = values;
+    const [sessionPublicId, bookId, expiresMs, nonce, scope, framesIssuedMs] = values;
     if (typeof sessionPublicId !== 'string' || typeof bookId !== 'string' || typeof expiresMs !== 'number' || typeof nonce !== 'string') return null;
+    const frames = values.length === 6 && scope === 'frames' && typeof framesIssuedMs === 'number';
+    if (values.length !== 4 && !frames) return null;
     if (expiresMs <= this.now().getTime()) return null;
-    return { sessionPublicId, bookId, expiresMs, nonce };
+    return { sessionPublicId, bookId, expiresMs, nonce, ...(frames ? { framesIssuedMs } : {}) };
   }
 
   /**
@@ -189,7 +239,7 @@ export class ScriptedFrames {
     };
     if (bindings.some(matches)) return { bind: null };
     const now = this.now().getTime();
-    const issuedMs = grant.expiresMs - SCRIPTED_FRAME_TTL_MS;
+    const issuedMs = grant.framesIssuedMs ?? grant.expiresMs - SCRIPTED_FRAME_TTL_MS;
     if (now > issuedMs + HANDSHAKE_MS || this.bound.has(grant.nonce)) return null;
     for (const [nonce, expires] of this.bound) if (expires <= now) this.bound.delete(nonce);
     this.bound.set(grant.nonce, grant.expiresMs);
@@ -207,10 +257,12 @@ export class ScriptedFrames {
     fullPath: string,
     bindings: readonly string[] = [],
     host?: string,
-  ): Promise<{ found: ChapterOrResource | { kind: 'frame'; document: FrameDocument }; user: SessionUser; bookId: string; bind: FrameBinding | null } | null> {
+  ): Promise<{ found: ChapterOrResource | { kind: 'frame'; document: FrameDocument }; user: SessionUser; bookId: string; scope: FrameScope; bind: FrameBinding | null } | null> {
     const grant = this.verifyToken(token);
     if (!grant) return null;
-    if (this.perPublication && (host ?? '').toLowerCase() !== new URL(this.originFor(grant.bookId)).host) return null;
+    const scope: FrameScope = grant.framesIssuedMs === undefined ? 'chapter' : 'frames';
+    // a chapter's address opens only on the title's host, its inner pages' only on the title's frames host
+    if (this.perPublication && (host ?? '').toLowerCase() !== new URL(this.scopeOrigin(grant.bookId, scope)).host) return null;
     const live = await this.sessions.findLiveByPublicId(grant.sessionPublicId, this.now().toISOString());
     if (!live) return null;
     try {
@@ -226,7 +278,7 @@ export class ScriptedFrames {
       // bound last: a request for a file that is not there does not spend the handshake
       const admitted = this.admit(token, grant, bindings);
       if (!admitted) return null;
-      return { found, user: live.user, bookId: title.book_id, bind: admitted.bind };
+      return { found, user: live.user, bookId: title.book_id, scope, bind: admitted.bind };
     } catch {
       // no such file, or a chapter this reader may not read: the frame's origin says only "not found"
       return null;

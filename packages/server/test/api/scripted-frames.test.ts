@@ -7,17 +7,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { paths, READING_SYSTEM_NAME, SCRIPTED_FRAME_TTL_MS, scriptedFrameSchema } from '@lectern/core';
+import { paths, READING_SYSTEM_NAME, SCRIPTED_FRAME_TTL_MS, SCRIPTS_CONSENT_MESSAGES, scriptedFrameSchema } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { bindingCookie, buildScriptedOrigin, chapterPage } from '../../src/scripted-origin.ts';
 import { securityHeaders } from '../../src/plugins/security-headers.ts';
 import { SessionsRepository } from '../../src/repositories/sessions.ts';
 import { ScriptsConsentsRepository } from '../../src/repositories/scripts-consents.ts';
-import { BINDING_COOKIE, HANDSHAKE_MS, publicationLabel, ScriptedFrames } from '../../src/services/scripted-frames.ts';
+import { BINDING_COOKIE, framesLabel, HANDSHAKE_MS, publicationLabel, ScriptedFrames } from '../../src/services/scripted-frames.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
-import { framedEpub, scriptedEpub, SCRIPTED_TITLE } from '../fixtures/scripted.ts';
+import { framedEpub, scriptedEpub, SCRIPTED_TITLE, SVG_RAN } from '../fixtures/scripted.ts';
 import { twoChapterBook } from '../ingest/helpers.ts';
 import { LocalContentStore } from '../../src/storage/content-store.ts';
 
@@ -39,6 +39,17 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     if (!m) throw new Error(`no binding cookie in ${set}`);
     return { cookie: `${BINDING_COOKIE}=${m[1]}` };
   };
+
+  let framed: Promise<string> | null = null;
+  /** The framed book (imported once, by the first test that needs it), its scripts allowed by the reader. */
+  const importFramed = () =>
+    (framed ??= (async () => {
+      const file = path.join(t.dataDir, 'framed.epub');
+      fs.writeFileSync(file, framedEpub());
+      const id = (await t.lectern.services.importer.importFile(file, 'framed.epub', { allowScripts: true })).book_id;
+      expect((await reader.request('PUT', paths.scriptsConsent(id), { json: { allow: true } })).statusCode).toBe(200);
+      return id;
+    })());
 
   beforeAll(async () => {
     t = await startTestApp(engine, { scriptedOrigin: ORIGIN, scriptedPort: 0 });
@@ -262,10 +273,7 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
   });
 
   it("serves a chapter's iframe of its own document from the title's origin, with a chapter's headers and rights", async () => {
-    const file = path.join(t.dataDir, 'framed.epub');
-    fs.writeFileSync(file, framedEpub());
-    const framedId = (await t.lectern.services.importer.importFile(file, 'framed.epub', { allowScripts: true })).book_id;
-    expect((await reader.request('PUT', paths.scriptsConsent(framedId), { json: { allow: true } })).statusCode).toBe(200);
+    const framedId = await importFramed();
     const frame = scriptedFrameSchema.parse((await frameOf(reader, framedId, 'text/one.xhtml')).json());
     const token = frameUrlToken(frame);
     const page = await onOrigin(frame.url);
@@ -289,8 +297,26 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     const code = await onOrigin(script![1]!, bound);
     expect(code.statusCode).toBe(200);
     expect(code.body).toContain('epubReadingSystem');
+    // The book's SVG drawing in an iframe: kept as the pages are, its frame document beside the drawing (which stays
+    // an image), sanitised as an SVG chapter is, its script moved out of the drawing into a file of the book.
+    expect(page.body).toContain(`<iframe src="/b/${token}/text/drawing.svg.frame.html" title="The drawing" style="width: 300px; height: 60px"></iframe>`);
+    const drawing = await onOrigin(`/b/${token}/text/drawing.svg.frame.html`, bound);
+    expect(drawing.statusCode).toBe(200);
+    expect(drawing.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(drawing.headers['content-security-policy']).toBe(page.headers['content-security-policy']);
+    expect(drawing.body).toMatch(/<svg[^>]*>.*id="svg-ran".*<\/svg>/s);
+    const svgScript = /<\/svg><script src="(\/b\/[^"]+\/text\/drawing\.svg\.script-1\.js)"><\/script>/.exec(drawing.body);
+    expect(svgScript, drawing.body).not.toBeNull();
+    expect((await onOrigin(svgScript![1]!, bound)).body).toContain(SVG_RAN);
+    // the drawing's own file is as the book has it (a drawing with a script goes as text, as any such SVG)
+    for (const file of [await onOrigin(`/b/${token}/text/drawing.svg`, bound), await reader.get(paths.chapterApi(framedId, 'text/drawing.svg'))]) {
+      expect(file.body.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+      expect(file.headers['content-type']).toBe('text/plain; charset=utf-8');
+    }
+
     // without the browser's binding, on another title's host or outside the title: nothing
     expect((await onOrigin(`/b/${token}/text/inner-one.xhtml`)).statusCode).toBe(404);
+    expect((await onOrigin(`/b/${token}/text/drawing.svg.frame.html`)).statusCode).toBe(404);
     const plainToken = frameUrlToken((await frameOf(reader, scriptedId, 'text/one.xhtml')).json());
     expect((await onOrigin(`/b/${plainToken}/text/inner-one.xhtml`)).statusCode).toBe(404);
     // on the app's origin the stored document is never a page: text, sandboxed
@@ -315,6 +341,91 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect((await onOrigin(`/b/${sampleToken}/${innerOf(locked)}`, lapsedBound)).statusCode).toBe(404);
     // and a subscriber gets both
     expect((await onOrigin(`/b/${token}/text/inner-two.xhtml`, bound)).statusCode).toBe(200);
+  });
+
+  it("leaves the note where a title without scripts had an iframe of its SVG drawing, as for its pages", async () => {
+    const file = path.join(t.dataDir, 'framed-plain.epub');
+    fs.writeFileSync(file, framedEpub('urn:uuid:5c217ed0-0000-4000-8000-0000000f4a3f'));
+    const bookId = (await t.lectern.services.importer.importFile(file, 'framed-plain.epub')).book_id;
+    const row = await t.lectern.db.kysely
+      .selectFrom('chapters')
+      .innerJoin('titles', 'titles.id', 'chapters.title_id')
+      .select('chapters.content')
+      .where('titles.book_id', '=', bookId)
+      .where('chapters.full_path', '=', 'text/one.xhtml')
+      .executeTakeFirstOrThrow();
+    expect(row.content).toContain(`title="The drawing">${SCRIPTS_CONSENT_MESSAGES.embeddedPage('The drawing')}</span>`);
+    expect(row.content).toContain(SCRIPTS_CONSENT_MESSAGES.embeddedPage('The first inner page'));
+    expect(row.content).not.toContain('drawing.svg');
+  });
+
+  it("serves a chapter's inner pages under a wildcard from the title's frames host: another origin, its own bound address, a policy for each", async () => {
+    const framedId = await importFramed();
+    const WILD = 'http://*.books.localhost:8181';
+    const APP = 'http://127.0.0.1:1';
+    const live = t.lectern.services.scriptedFrames.verifyToken(frameUrlToken((await frameOf(reader, framedId, 'text/one.xhtml')).json()))!;
+    // the frames' own clock, to count the inner address's first minute (the session is the real one)
+    let clock = Date.now();
+    const frames = new ScriptedFrames('wild-secret-'.padEnd(40, 'x'), WILD, t.lectern.services.catalog, new SessionsRepository(t.lectern.db.kysely), new ScriptsConsentsRepository(t.lectern.db.kysely), () => new Date(clock));
+    const titleHost = new URL(frames.originFor(framedId)).host;
+    const framesOrigin = frames.framesOriginFor(framedId);
+    expect(framesOrigin).toBe(`http://${framesLabel(framedId)}.books.localhost:8181`);
+    expect(framesLabel(framedId).slice(1)).toBe(publicationLabel(framedId).slice(1));
+    expect(framesOrigin).not.toBe(frames.originFor(framedId));
+    const framesHost = new URL(framesOrigin).host;
+    const server = buildScriptedOrigin(frames, new LocalContentStore(t.dataDir), APP, 'silent');
+    try {
+      const get = (url: string, host: string, headers: Record<string, string> = {}) => server.inject({ method: 'GET', url, headers: { host, ...headers } });
+      let issued = 0;
+      const issue = () => frames.issueToken({ sessionPublicId: live.sessionPublicId, bookId: framedId, nonce: `wild-${++issued}`, expiresMs: clock + SCRIPTED_FRAME_TTL_MS });
+      const token = issue();
+      const page = await get(`/b/${token}/text/one.xhtml`, titleHost);
+      expect(page.statusCode).toBe(200);
+      // the chapter frames the frames host only, and is framed by the app alone
+      expect(String(page.headers['content-security-policy'])).toContain(`frame-src ${framesOrigin}; `);
+      expect(String(page.headers['content-security-policy'])).toMatch(new RegExp(`frame-ancestors ${APP.replace(/[.:/]/g, '\\$&')}$`));
+      const srcs = [...page.body.matchAll(/<iframe src="([^"]+)"/g)].map((m) => m[1]!);
+      expect(srcs).toHaveLength(2);
+      const inner = new URL(srcs[0]!);
+      expect(inner.origin).toBe(framesOrigin);
+      const innerToken = inner.pathname.split('/')[2]!;
+      // an address for each frame (two frames loading side by side would race for one handshake), none the chapter's
+      const drawing = new URL(srcs[1]!);
+      const drawingToken = drawing.pathname.split('/')[2]!;
+      expect(new Set([token, innerToken, drawingToken]).size).toBe(3);
+      expect([inner.pathname, drawing.pathname, drawing.origin]).toEqual([`/b/${innerToken}/text/inner-one.xhtml`, `/b/${drawingToken}/text/drawing.svg.frame.html`, framesOrigin]);
+      // the inner address opens on the frames host only; the chapter's never does (nor with its cookie)
+      const chapterBound = bindingOf(page);
+      expect((await get(inner.pathname, titleHost)).statusCode).toBe(404);
+      expect((await get(`/b/${token}/text/inner-one.xhtml`, framesHost, chapterBound)).statusCode).toBe(404);
+      const opened = await get(inner.pathname, framesHost);
+      expect(opened.statusCode).toBe(200);
+      expect(opened.body).toContain('The inner page one of the framed book.');
+      // bound as the chapter's address is, by a cookie of the frames host for that address alone
+      expect(String(opened.headers['set-cookie'])).toMatch(new RegExp(`^${BINDING_COOKIE}=[^;]+; Path=/b/${innerToken.replace('.', '\\.')}/; Max-Age=\\d+; HttpOnly; SameSite=None; Secure; Partitioned$`));
+      const innerBound = bindingOf(opened);
+      expect((await get(inner.pathname, framesHost)).statusCode).toBe(404);
+      expect((await get(inner.pathname, framesHost, chapterBound)).statusCode).toBe(404);
+      expect((await get(inner.pathname, framesHost, innerBound)).statusCode).toBe(200);
+      // the drawing's frame, opened alongside without the first one's cookie, binds for itself
+      expect((await get(drawing.pathname, framesHost, innerBound)).statusCode).toBe(200);
+      expect((await get(drawing.pathname, framesHost, innerBound)).statusCode).toBe(404);
+      // framed by the chapter inside the app (and by its own pages), framing only its own pages
+      const innerCsp = String(opened.headers['content-security-policy']);
+      expect(innerCsp).toContain("frame-src 'self'; ");
+      expect(innerCsp).toMatch(new RegExp(`frame-ancestors 'self' ${frames.originFor(framedId).replace(/[.:/]/g, '\\$&')} ${APP.replace(/[.:/]/g, '\\$&')}$`));
+      const script = /<script src="(\/b\/[^"]+\/text\/inner-one\.xhtml\.script-1\.js)"><\/script>/.exec(opened.body)![1]!;
+      expect((await get(script, framesHost, innerBound)).statusCode).toBe(200);
+      expect((await get(script, titleHost, innerBound)).statusCode).toBe(404);
+
+      // An inner address nobody opened within its first minute binds to nobody.
+      const later = await get(`/b/${issue()}/text/one.xhtml`, titleHost);
+      const lateInner = /<iframe src="([^"]+)"/.exec(later.body)![1]!;
+      clock += HANDSHAKE_MS + 1;
+      expect((await get(new URL(lateInner).pathname, framesHost)).statusCode).toBe(404);
+    } finally {
+      await server.close();
+    }
   });
 
   it('sets the binding cookie for a third-party frame where the origin can hold a Secure cookie, else Lax', () => {
