@@ -58,6 +58,8 @@ function precompress(): Plugin {
 }
 
 const SCHEMAS_ID = path.join(root, 'src/api/schemas.ts');
+/** What every schema module imports to build its schemas on first use; alone it would be one more preloaded file. */
+const LAZY_SCHEMA_ID = path.join(root, '../core/src/lazy-schema.ts');
 
 /**
  * One chunk for the schemas the client loads on its first request (src/api/schemas.ts): that module, zod, and every
@@ -78,7 +80,7 @@ function schemasGroup(): CodeSplittingGroup {
     if (known !== undefined) return known;
     if (seen.has(id)) return false;
     seen.add(id);
-    let yes = id === SCHEMAS_ID || id.includes(zod);
+    let yes = id === SCHEMAS_ID || id === LAZY_SCHEMA_ID || id.includes(zod);
     if (!yes && id.startsWith(core) && !/[\\/](index|admin[^\\/]*)\.ts$/.test(id)) {
       yes = (ctx.getModuleInfo(id)?.importedIds ?? []).some((d) => d.includes(zod) || (d.startsWith(core) && test(d, ctx, seen)));
     }

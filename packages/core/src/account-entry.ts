@@ -4,6 +4,7 @@
  * docs/decisions.md.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { PASSWORD_MAX_LENGTH } from './constants.ts';
 import { ACCOUNT_ENTRY_MESSAGES, FIRST_OPERATOR_MESSAGES, SUBSCRIPTION_MESSAGES } from './messages.ts';
 import { topicSchema } from './schemas.ts';
@@ -28,70 +29,70 @@ export const ONBOARDING_TOPICS_MAX = 20;
  */
 export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
 
-const emailField = z
+const emailField = lazySchema(() => z
   .string({ message: ACCOUNT_ENTRY_MESSAGES.required })
   .trim()
   .min(1, ACCOUNT_ENTRY_MESSAGES.required)
   .max(254, ACCOUNT_ENTRY_MESSAGES.emailShape)
-  .toLowerCase();
+  .toLowerCase());
 
-export const registrationSchema = z.object({
+export const registrationSchema = lazySchema(() => z.object({
   email: emailField,
   password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
   plan: z.enum(PLANS, { message: ACCOUNT_ENTRY_MESSAGES.planChoice }).default('basic'),
   /** §3: the form carries the recently viewed bits (ignored beyond their shape) */
   recently_viewed: z.string().max(2000).optional(),
   csrfmiddlewaretoken: z.string().max(200).optional(),
-});
+}));
 export type RegistrationRequest = z.input<typeof registrationSchema>;
 
 /** §3 "Registration response". */
-export const registrationResponseSchema = z.object({
+export const registrationResponseSchema = lazySchema(() => z.object({
   userId: z.string(),
   onboardingLocation: z.string().nullable(),
   /** ours: when the trial ends (ISO), for the welcome message */
   trial_ends_at: z.string().nullable(),
-});
+}));
 export type RegistrationResponse = z.infer<typeof registrationResponseSchema>;
 /** §3: a failed registration answers `{errors: {field: [messages]}}`. */
-export const registrationErrorsSchema = z.object({ errors: z.record(z.string(), z.array(z.string())) });
+export const registrationErrorsSchema = lazySchema(() => z.object({ errors: z.record(z.string(), z.array(z.string())) }));
 
-export const emailCheckQuerySchema = z.object({ email: z.string().max(10_000).default('') });
+export const emailCheckQuerySchema = lazySchema(() => z.object({ email: z.string().max(10_000).default('') }));
 /** §3 "Email check response". */
-export const emailCheckResponseSchema = z.object({ success: z.boolean(), message: z.string() });
+export const emailCheckResponseSchema = lazySchema(() => z.object({ success: z.boolean(), message: z.string() }));
 
-export const passwordValidationSchema = z.object({
+export const passwordValidationSchema = lazySchema(() => z.object({
   password: z.string().max(10_000).default(''),
   email: z.string().max(254).optional(),
   field_name: z.string().max(100).optional(),
   csrfmiddlewaretoken: z.string().max(200).optional(),
-});
+}));
 /** §3 "Password check response". */
-export const passwordValidationResponseSchema = z.object({ valid: z.boolean(), msg: z.string() });
+export const passwordValidationResponseSchema = lazySchema(() => z.object({ valid: z.boolean(), msg: z.string() }));
 
-export const chosenTopicsSchema = z.object({
+export const chosenTopicsSchema = lazySchema(() => z.object({
   topics: z.array(z.string().min(1).max(200)).max(ONBOARDING_TOPICS_MAX, `Choose at most ${ONBOARDING_TOPICS_MAX} topics.`),
-});
+}));
 /** GET/PUT of the chosen topics answers the topics now chosen. */
-export const chosenTopicListSchema = z.object({ topics: z.array(topicSchema) });
+export const chosenTopicListSchema = lazySchema(() => z.object({ topics: z.array(topicSchema) }));
 
 export const PLAN_PERIODS = ['month', 'year'] as const;
-export const planSchema = z.object({
+export const planSchema = lazySchema(() => z.object({
   slug: z.enum(PLANS),
   name: z.string(),
   price_cents: z.number().int(),
   currency: z.string(),
   period: z.enum(PLAN_PERIODS),
-});
+}));
 export type PlanInfo = z.infer<typeof planSchema>;
-export const planListSchema = z.object({ results: z.array(planSchema) });
+export const planListSchema = lazySchema(() => z.object({ results: z.array(planSchema) }));
 
-export const promotionQuerySchema = z.object({
+export const promotionQuerySchema = lazySchema(() => z.object({
   code: z.string().max(100).default(''),
   plan: z.enum(PLANS, { message: ACCOUNT_ENTRY_MESSAGES.planChoice }).default('basic'),
-});
+}));
 /** §3 "Promotion response": success, promotion_code, message, currency_costs, period, is_sale. */
-export const promotionResponseSchema = z.object({
+export const promotionResponseSchema = lazySchema(() => z.object({
   success: z.boolean(),
   promotion_code: z.string(),
   message: z.string(),
@@ -99,7 +100,7 @@ export const promotionResponseSchema = z.object({
   currency_costs: z.record(z.string(), z.string()),
   period: z.string(),
   is_sale: z.boolean(),
-});
+}));
 export type PromotionResponse = z.infer<typeof promotionResponseSchema>;
 
 /** The member states of the European Union (ISO 3166-1 alpha-2), whose consumers' agreement §4 asks for. */
@@ -123,7 +124,8 @@ export const COUNTRY_CODES = (
 /** Where the chosen country is remembered in the browser (§4: "remembered locally"). */
 export const COUNTRY_STORAGE_KEY = 'lectern.country';
 
-const subscribeFields = {
+/** The fields both calls share, made with the schema that uses them (built on first use). */
+const subscribeFields = () => ({
   plan: z.enum(PLANS, { message: ACCOUNT_ENTRY_MESSAGES.planChoice }),
   promotion_code: z.string().max(100).optional(),
   /** ISO 3166-1 alpha-2; in the EU the subscriber must accept the agreement below */
@@ -135,7 +137,7 @@ const subscribeFields = {
   /** EU consumers: reading starts at once, so the 14-day right of withdrawal ends when it does */
   eu_agreement: z.boolean().optional(),
   csrfmiddlewaretoken: z.string().max(200).optional(),
-};
+});
 
 /** An EU subscriber must accept the agreement: a 400 that names the field otherwise. */
 const needsEuAgreement = (body: { country?: string; eu_agreement?: boolean }, ctx: z.RefinementCtx) => {
@@ -144,12 +146,15 @@ const needsEuAgreement = (body: { country?: string; eu_agreement?: boolean }, ct
   }
 };
 
-export const subscribeRequestSchema = z.object(subscribeFields).superRefine(needsEuAgreement);
+export const subscribeRequestSchema = lazySchema(() => z.object(subscribeFields()).superRefine(needsEuAgreement));
 export type SubscribeRequest = z.input<typeof subscribeRequestSchema>;
 /** Reactivating: the plan may be left as it was. */
-export const reactivateRequestSchema = z.object({ ...subscribeFields, plan: subscribeFields.plan.optional() }).superRefine(needsEuAgreement);
+export const reactivateRequestSchema = lazySchema(() => {
+  const fields = subscribeFields();
+  return z.object({ ...fields, plan: fields.plan.optional() }).superRefine(needsEuAgreement);
+});
 
-export const invoiceSchema = z.object({
+export const invoiceSchema = lazySchema(() => z.object({
   id: z.number().int(),
   plan: z.string(),
   amount_cents: z.number().int(),
@@ -162,11 +167,11 @@ export const invoiceSchema = z.object({
   paid_at: z.string().nullable(),
   /** the seats a team invoice pays for (docs/decisions.md "Teams"); null for an account's own subscription */
   seats: z.number().int().nullable().optional(),
-});
+}));
 export type Invoice = z.infer<typeof invoiceSchema>;
 
 /** The account page's subscription part. */
-export const subscriptionSchema = z.object({
+export const subscriptionSchema = lazySchema(() => z.object({
   status: z.enum(['trial', 'subscriber', 'expired', 'cancelled']),
   plan: z.string().nullable(),
   trial_ends_at: z.string().nullable(),
@@ -174,35 +179,35 @@ export const subscriptionSchema = z.object({
   /** what the reader may do next: the forms the page offers */
   can: z.object({ subscribe: z.boolean(), upgrade: z.boolean(), cancel: z.boolean(), reactivate: z.boolean() }),
   invoices: z.array(invoiceSchema),
-});
+}));
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
-export const passwordChangeSchema = z.object({
+export const passwordChangeSchema = lazySchema(() => z.object({
   current_password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
   new_password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
-});
-export const emailChangeSchema = z.object({
+}));
+export const emailChangeSchema = lazySchema(() => z.object({
   current_password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
   email: emailField,
-});
-export const signedOutSchema = z.object({ signed_out: z.number().int() });
+}));
+export const signedOutSchema = lazySchema(() => z.object({ signed_out: z.number().int() }));
 
 /** How long a "forgot password" link works. */
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
-export const passwordResetRequestSchema = z.object({ email: z.string().max(10_000).default('') });
-export const passwordResetConfirmSchema = z.object({
+export const passwordResetRequestSchema = lazySchema(() => z.object({ email: z.string().max(10_000).default('') }));
+export const passwordResetConfirmSchema = lazySchema(() => z.object({
   token: z.string().min(1, ACCOUNT_ENTRY_MESSAGES.resetLinkDead).max(200, ACCOUNT_ENTRY_MESSAGES.resetLinkDead),
   new_password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
-});
+}));
 /**
  * The first operator's set-up form (docs/decisions.md "The first operator, from the browser"): the printed link's
  * token, and the admin's email and password.
  */
-export const firstOperatorSchema = z.object({
+export const firstOperatorSchema = lazySchema(() => z.object({
   token: z.string({ message: FIRST_OPERATOR_MESSAGES.linkDead }).min(1, FIRST_OPERATOR_MESSAGES.linkDead).max(200, FIRST_OPERATOR_MESSAGES.linkDead),
   email: emailField,
   password: z.string({ message: ACCOUNT_ENTRY_MESSAGES.required }).min(1, ACCOUNT_ENTRY_MESSAGES.required).max(PASSWORD_MAX_LENGTH),
   csrfmiddlewaretoken: z.string().max(200).optional(),
-});
+}));
 export type FirstOperatorRequest = z.input<typeof firstOperatorSchema>;
-export const resetLinkStateSchema = z.object({ live: z.boolean() });
+export const resetLinkStateSchema = lazySchema(() => z.object({ live: z.boolean() }));

@@ -5,10 +5,11 @@
  * service's own check).
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { PLANS } from './account-entry.ts';
 
 /** GET /api/v2/admin/promotion-codes/ (`is_sale` is a 0/1 flag on SQLite) */
-export const adminPromotionCodeSchema = z.object({
+export const adminPromotionCodeSchema = lazySchema(() => z.object({
   code: z.string(),
   kind: z.enum(['percent', 'fixed']),
   amount: z.number(),
@@ -19,9 +20,9 @@ export const adminPromotionCodeSchema = z.object({
   used_count: z.coerce.number(),
   is_sale: z.union([z.boolean(), z.number()]).transform(Boolean),
   created_at: z.string(),
-});
+}));
 export type AdminPromotionCode = z.infer<typeof adminPromotionCodeSchema>;
-export const adminPromotionCodeListSchema = z.object({ results: z.array(adminPromotionCodeSchema) });
+export const adminPromotionCodeListSchema = lazySchema(() => z.object({ results: z.array(adminPromotionCodeSchema) }));
 
 /** POST /api/v2/admin/promotion-codes/ */
 export interface AdminPromotionCodeInput {
@@ -35,16 +36,16 @@ export interface AdminPromotionCodeInput {
 }
 
 /** GET /api/v2/admin/announcements/ */
-export const adminAnnouncementSchema = z.object({
+export const adminAnnouncementSchema = lazySchema(() => z.object({
   id: z.string(),
   message: z.string(),
   url: z.string().nullable(),
   starts_at: z.string(),
   ends_at: z.string().nullable(),
   created_at: z.string(),
-});
+}));
 export type AdminAnnouncement = z.infer<typeof adminAnnouncementSchema>;
-export const adminAnnouncementListSchema = z.object({ results: z.array(adminAnnouncementSchema) });
+export const adminAnnouncementListSchema = lazySchema(() => z.object({ results: z.array(adminAnnouncementSchema) }));
 
 /** GET and PUT /api/v2/admin/editors-picks/ */
-export const adminEditorsPicksSchema = z.object({ book_ids: z.array(z.string()) });
+export const adminEditorsPicksSchema = lazySchema(() => z.object({ book_ids: z.array(z.string()) }));

@@ -18,6 +18,7 @@
  *   may import and flag chapters.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { ACCOUNT_STATUSES, CONTENT_FORMATS, ROLES } from './constants.ts';
 import { ADMIN_CONSOLE_MESSAGES as M } from './console-messages.ts';
 import { topicSchema } from './schemas.ts';
@@ -117,20 +118,20 @@ export const ADMIN_PAGE_SIZE = { default: 50, max: 200 } as const;
 // ---------------------------------------------------------------- shared pieces
 
 /** A day (2026-05-01, the whole day in UTC) or an ISO instant. */
-const when = z
+const when = lazySchema(() => z
   .string()
   .max(40)
   .refine(
     (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) ? !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) : z.iso.datetime({ offset: true }).safeParse(s).success),
     M.dateShape,
-  );
-const utc = z.string();
+  ));
+const utc = lazySchema(() => z.string());
 /** query values arrive as text */
-const limit = z.coerce.number().int(M.limitShape).min(1, M.limitShape).max(ADMIN_PAGE_SIZE.max, M.limitShape).optional();
-const cursor = z.string().min(1).max(200).optional();
-const search = z.string().trim().max(200).optional();
+const limit = lazySchema(() => z.coerce.number().int(M.limitShape).min(1, M.limitShape).max(ADMIN_PAGE_SIZE.max, M.limitShape).optional());
+const cursor = lazySchema(() => z.string().min(1).max(200).optional());
+const search = lazySchema(() => z.string().trim().max(200).optional());
 
-export const adminPageQuerySchema = z.object({ cursor, limit }).strict();
+export const adminPageQuerySchema = lazySchema(() => z.object({ cursor, limit }).strict());
 export type AdminPageQuery = z.infer<typeof adminPageQuerySchema>;
 
 export const adminPageOf = <T extends z.ZodTypeAny>(item: T) => z.object({ results: z.array(item), next_cursor: z.string().nullable() });
@@ -141,7 +142,7 @@ export const adminPageOf = <T extends z.ZodTypeAny>(item: T) => z.object({ resul
 export const AUDIT_TARGET_KINDS = ['title', 'chapter', 'user', 'plan', 'promotion-code', 'invoice', 'editors-picks', 'announcement', 'live-course', 'live-event', 'import', 'team', 'transformation-playlist'] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 
-export const adminAuditQuerySchema = z
+export const adminAuditQuerySchema = lazySchema(() => z
   .object({
     cursor,
     limit,
@@ -154,10 +155,10 @@ export const adminAuditQuerySchema = z
     from: when.optional(),
     to: when.optional(),
   })
-  .strict();
+  .strict());
 export type AdminAuditQuery = z.infer<typeof adminAuditQuerySchema>;
 
-export const auditEntrySchema = z.object({
+export const auditEntrySchema = lazySchema(() => z.object({
   id: z.string(),
   at: utc,
   /** who: the account (null when the command line did it, or the account is gone) */
@@ -178,9 +179,9 @@ export const auditEntrySchema = z.object({
   detail: z.record(z.string(), z.unknown()),
   /** from where: the client's address as the server saw it (null from the command line) */
   ip: z.string().nullable(),
-});
+}));
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
-export const auditPageSchema = adminPageOf(auditEntrySchema);
+export const auditPageSchema = lazySchema(() => adminPageOf(auditEntrySchema));
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
 // ---------------------------------------------------------------- titles
@@ -190,16 +191,16 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
  * warnings in plain English, and the chapters shown recovered because their XHTML is not well-formed XML (readers see a
  * notice on them). `recorded` is false for a title imported before warnings were kept (import it again to see them).
  */
-export const adminTitleWarningsSchema = z.object({
+export const adminTitleWarningsSchema = lazySchema(() => z.object({
   recorded: z.boolean(),
   warnings: z.array(z.string()),
   recovered_chapters: z.array(z.object({ full_path: z.string(), label: z.string(), problem: z.string() })),
-});
+}));
 export type AdminTitleWarnings = z.infer<typeof adminTitleWarningsSchema>;
 
 export const ADMIN_TITLE_STATES = ['active', 'retired', 'all'] as const;
 
-export const adminTitlesQuerySchema = z
+export const adminTitlesQuerySchema = lazySchema(() => z
   .object({
     cursor,
     limit,
@@ -209,10 +210,10 @@ export const adminTitlesQuerySchema = z
     state: z.enum(ADMIN_TITLE_STATES, M.unknownTitleState).optional(),
     content_format: z.enum(CONTENT_FORMATS).optional(),
   })
-  .strict();
+  .strict());
 export type AdminTitlesQuery = z.infer<typeof adminTitlesQuerySchema>;
 
-export const adminTitleRowSchema = z.object({
+export const adminTitleRowSchema = lazySchema(() => z.object({
   book_id: z.string(),
   title: z.string(),
   authors: z.array(z.string()),
@@ -227,12 +228,12 @@ export const adminTitleRowSchema = z.object({
   version: z.number().int(),
   /** the title's cover for a thumbnail (null when none) */
   cover_url: z.string().nullable(),
-});
+}));
 export type AdminTitleRow = z.infer<typeof adminTitleRowSchema>;
-export const adminTitlePageSchema = adminPageOf(adminTitleRowSchema);
+export const adminTitlePageSchema = lazySchema(() => adminPageOf(adminTitleRowSchema));
 export type AdminTitlePage = z.infer<typeof adminTitlePageSchema>;
 
-export const adminTitleStatsSchema = z.object({
+export const adminTitleStatsSchema = lazySchema(() => z.object({
   /** accounts that read any of it */
   readers: z.number().int(),
   /** minutes of reading recorded (usage events) */
@@ -241,30 +242,30 @@ export const adminTitleStatsSchema = z.object({
   completed_readers: z.number().int(),
   /** mean share of chapters completed per reader, 0..1 (0 when no readers) */
   completion: z.number(),
-});
+}));
 export type AdminTitleStats = z.infer<typeof adminTitleStatsSchema>;
 
 export const ADMIN_NAME_KINDS = ['topic', 'publisher'] as const;
 /** GET names: a kind and the start of a name (folded as names are); at most `limit` (default 10, up to 50). */
-export const adminNamesQuerySchema = z
+export const adminNamesQuerySchema = lazySchema(() => z
   .object({
     kind: z.enum(ADMIN_NAME_KINDS, M.unknownNameKind),
     q: z.string().max(200).optional(),
     limit: z.coerce.number().int(M.limitShape).min(1, M.limitShape).max(50, M.limitShape).optional(),
   })
-  .strict();
+  .strict());
 export type AdminNamesQuery = z.infer<typeof adminNamesQuerySchema>;
-export const adminNamesSchema = z.object({ results: z.array(z.string()) });
+export const adminNamesSchema = lazySchema(() => z.object({ results: z.array(z.string()) }));
 export type AdminNames = z.infer<typeof adminNamesSchema>;
 
 /** An uploaded cover's bounds: its bytes, and its decoded width and height. */
 export const ADMIN_COVER_LIMITS = { maxBytes: 5 * 1024 * 1024, maxSide: 6000, maxPixels: 25_000_000 } as const;
 
 /** PUT titleScripts: the flag the command line's `import --allow-scripts` sets. */
-export const adminTitleScriptsSchema = z.object({ allow_scripts: z.boolean({ error: M.allowScriptsShape }) }).strict();
+export const adminTitleScriptsSchema = lazySchema(() => z.object({ allow_scripts: z.boolean({ error: M.allowScriptsShape }) }).strict());
 export type AdminTitleScripts = z.infer<typeof adminTitleScriptsSchema>;
 
-export const adminTitleDetailSchema = adminTitleRowSchema.extend({
+export const adminTitleDetailSchema = lazySchema(() => adminTitleRowSchema.extend({
   description: z.string().nullable(),
   /** the title's chapters may run their scripts (in the scripted origin's frame) */
   allow_scripts: z.boolean(),
@@ -275,7 +276,7 @@ export const adminTitleDetailSchema = adminTitleRowSchema.extend({
   /** the reader's title page */
   url: z.string(),
   stats: adminTitleStatsSchema,
-});
+}));
 export type AdminTitleDetail = z.infer<typeof adminTitleDetailSchema>;
 
 /** PATCH: only the fields sent change. `version` (or If-Match) is required: a 409 when someone saved since. */
@@ -283,9 +284,9 @@ export type AdminTitleDetail = z.infer<typeof adminTitleDetailSchema>;
  * Topic names an operator gives: the title editor's topics, the import's (console field, API `topics` parts, the
  * command line's --topic). One rule for all three: each 1-80 characters once trimmed, at most 30.
  */
-export const adminTopicNamesSchema = z.array(z.string().trim().min(1, M.topicEmpty).max(80, M.topicTooLong)).max(30, M.tooManyTopics);
+export const adminTopicNamesSchema = lazySchema(() => z.array(z.string().trim().min(1, M.topicEmpty).max(80, M.topicTooLong)).max(30, M.tooManyTopics));
 
-export const adminTitlePatchSchema = z
+export const adminTitlePatchSchema = lazySchema(() => z
   .object({
     version: z.number().int().min(1).optional(),
     title: z.string().trim().min(1, M.titleEmpty).max(500).optional(),
@@ -299,25 +300,25 @@ export const adminTitlePatchSchema = z
     topics: adminTopicNamesSchema.optional(),
     editors_pick: z.boolean().optional(),
   })
-  .strict();
+  .strict());
 export type AdminTitlePatch = z.infer<typeof adminTitlePatchSchema>;
 
-export const adminTitleReaderSchema = z.object({
+export const adminTitleReaderSchema = lazySchema(() => z.object({
   user_id: z.string(),
   email: z.string(),
   minutes_read: z.number(),
   /** share of chapters completed, 0..1 */
   completion: z.number(),
   last_read_at: utc.nullable(),
-});
+}));
 export type AdminTitleReader = z.infer<typeof adminTitleReaderSchema>;
-export const adminTitleReadersPageSchema = adminPageOf(adminTitleReaderSchema);
+export const adminTitleReadersPageSchema = lazySchema(() => adminPageOf(adminTitleReaderSchema));
 export type AdminTitleReadersPage = z.infer<typeof adminTitleReadersPageSchema>;
 
 // ---------------------------------------------------------------- people
 
 /** 'reader' filters accounts without any role */
-export const adminUsersQuerySchema = z
+export const adminUsersQuerySchema = lazySchema(() => z
   .object({
     cursor,
     limit,
@@ -326,10 +327,10 @@ export const adminUsersQuerySchema = z
     role: z.enum([...ROLES, 'reader'], M.unknownRole).optional(),
     status: z.enum(ACCOUNT_STATUSES, M.unknownStatus).optional(),
   })
-  .strict();
+  .strict());
 export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;
 
-export const adminUserRowSchema = z.object({
+export const adminUserRowSchema = lazySchema(() => z.object({
   user_id: z.string(),
   email: z.string(),
   username: z.string(),
@@ -340,38 +341,38 @@ export const adminUserRowSchema = z.object({
   effective_status: z.enum(ACCOUNT_STATUSES),
   trial_ends_at: utc.nullable(),
   created_at: utc,
-});
+}));
 export type AdminUserRow = z.infer<typeof adminUserRowSchema>;
-export const adminUserPageSchema = adminPageOf(adminUserRowSchema);
+export const adminUserPageSchema = lazySchema(() => adminPageOf(adminUserRowSchema));
 export type AdminUserPage = z.infer<typeof adminUserPageSchema>;
 
-export const adminSessionSchema = z.object({
+export const adminSessionSchema = lazySchema(() => z.object({
   session_id: z.string(),
   created_at: utc,
   expires_at: utc,
   user_agent: z.string().nullable(),
-});
+}));
 export type AdminSession = z.infer<typeof adminSessionSchema>;
 
-export const adminUserDetailSchema = adminUserRowSchema.extend({
+export const adminUserDetailSchema = lazySchema(() => adminUserRowSchema.extend({
   plan: z.string().nullable(),
   subscription_ends_at: utc.nullable(),
   team: z.object({ team_id: z.string(), name: z.string(), role: z.enum(['owner', 'member']) }).nullable(),
   sessions: z.array(adminSessionSchema),
-});
+}));
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 
-export const adminUserPatchSchema = z
+export const adminUserPatchSchema = lazySchema(() => z
   .object({
     /** the whole set of roles ([] makes a plain reader) */
     roles: z.array(z.enum(ROLES, M.unknownRole)).max(3).optional(),
     status: z.enum(ACCOUNT_STATUSES, M.unknownStatus).optional(),
   })
   .strict()
-  .refine((v) => v.roles !== undefined || v.status !== undefined, { message: M.nothingToChange, path: ['roles'] });
+  .refine((v) => v.roles !== undefined || v.status !== undefined, { message: M.nothingToChange, path: ['roles'] }));
 export type AdminUserPatch = z.infer<typeof adminUserPatchSchema>;
 
-export const adminUserCreateSchema = z
+export const adminUserCreateSchema = lazySchema(() => z
   .object({
     email: z.email(M.emailShape).max(320),
     /** checked as at registration (length, common passwords) */
@@ -380,27 +381,27 @@ export const adminUserCreateSchema = z
     /** default trial (with the configured trial length) */
     status: z.enum(ACCOUNT_STATUSES, M.unknownStatus).optional(),
   })
-  .strict();
+  .strict());
 export type AdminUserCreate = z.infer<typeof adminUserCreateSchema>;
 
-export const adminPasswordResetResponseSchema = z.object({ sent: z.literal(true) });
-export const adminEndSessionsResponseSchema = z.object({ ended: z.number().int() });
+export const adminPasswordResetResponseSchema = lazySchema(() => z.object({ sent: z.literal(true) }));
+export const adminEndSessionsResponseSchema = lazySchema(() => z.object({ ended: z.number().int() }));
 
 // ---------------------------------------------------------------- dashboard
 
-export const adminDashboardQuerySchema = z
+export const adminDashboardQuerySchema = lazySchema(() => z
   .object({
     /** default 30 days before `to` */
     from: when.optional(),
     /** default today (UTC) */
     to: when.optional(),
   })
-  .strict();
+  .strict());
 export type AdminDashboardQuery = z.infer<typeof adminDashboardQuerySchema>;
 
 export const ADMIN_DASHBOARD_MAX_DAYS = 366;
 
-export const adminDashboardDaySchema = z.object({
+export const adminDashboardDaySchema = lazySchema(() => z.object({
   /** YYYY-MM-DD (UTC); every day of the range is present, zeros included */
   day: z.string(),
   /** accounts with any reading that day */
@@ -412,10 +413,10 @@ export const adminDashboardDaySchema = z.object({
   /** files imported and files refused that day */
   imports: z.number().int(),
   import_failures: z.number().int(),
-});
+}));
 export type AdminDashboardDay = z.infer<typeof adminDashboardDaySchema>;
 
-export const adminDashboardSchema = z.object({
+export const adminDashboardSchema = lazySchema(() => z.object({
   from: z.string(),
   to: z.string(),
   days: z.array(adminDashboardDaySchema),
@@ -427,12 +428,12 @@ export const adminDashboardSchema = z.object({
   empty_searches: z.array(z.object({ query: z.string(), count: z.number().int() })),
   /** the last refused files of the range (up to 20, newest first) */
   import_failures: z.array(z.object({ at: utc, file: z.string(), reason: z.string() })),
-});
+}));
 export type AdminDashboard = z.infer<typeof adminDashboardSchema>;
 
 // ---------------------------------------------------------------- health
 
-export const adminHealthSchema = z.object({
+export const adminHealthSchema = lazySchema(() => z.object({
   version: z.string(),
   engine: z.enum(['sqlite', 'postgres']),
   /** null when the engine cannot say */
@@ -444,9 +445,9 @@ export const adminHealthSchema = z.object({
   last_errors: z.array(z.object({ at: utc, method: z.string(), url: z.string(), status: z.number().int(), message: z.string() })),
   /** trial expiry, retention purge, ... with their last run since start (null before the first) */
   jobs: z.array(z.object({ name: z.string(), every_seconds: z.number(), last_run_at: utc.nullable(), last_ok: z.boolean().nullable(), last_error: z.string().nullable() })),
-});
+}));
 export type AdminHealth = z.infer<typeof adminHealthSchema>;
 
 /** a 409 from a PATCH of a title someone else saved first */
-export const adminConflictSchema = z.object({ detail: z.string(), current: adminTitleDetailSchema });
+export const adminConflictSchema = lazySchema(() => z.object({ detail: z.string(), current: adminTitleDetailSchema }));
 export type AdminConflict = z.infer<typeof adminConflictSchema>;

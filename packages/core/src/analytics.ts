@@ -4,6 +4,7 @@
  * operator's report answers. Unknown fields are refused (strict objects) so a 400 names them.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { ANALYTICS_ACTION_PATTERN, ANALYTICS_CATEGORIES, ANALYTICS_CONTROL_PATTERN, ANALYTICS_LIMITS as L } from './analytics-events.ts';
 import { ANALYTICS_MESSAGES as M } from './messages.ts';
 
@@ -14,7 +15,7 @@ const printable = (max: number) =>
     .max(max)
     .refine((s) => !CONTROL.test(s), M.controlCharacters);
 
-export const analyticsEventSchema = z
+export const analyticsEventSchema = lazySchema(() => z
   .object({
     category: z.enum(ANALYTICS_CATEGORIES, M.unknownCategory),
     action: z.string().min(1).max(L.action).regex(ANALYTICS_ACTION_PATTERN, M.actionShape),
@@ -23,42 +24,42 @@ export const analyticsEventSchema = z
     /** the page's path (no query: it may hold search words or tokens) */
     path: printable(L.path).regex(/^\/[^?#]*$/, M.pathShape).optional(),
   })
-  .strict();
+  .strict());
 export type AnalyticsEvent = z.infer<typeof analyticsEventSchema>;
 
-export const analyticsBatchSchema = z
+export const analyticsBatchSchema = lazySchema(() => z
   .object({
     events: z.array(analyticsEventSchema).min(1).max(L.batch),
   })
-  .strict();
+  .strict());
 export type AnalyticsBatch = z.infer<typeof analyticsBatchSchema>;
 
 /** A day (2026-05-01, the whole day in UTC) or an ISO instant. */
-const when = z
+const when = lazySchema(() => z
   .string()
   .max(40)
-  .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) ? !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) : z.iso.datetime({ offset: true }).safeParse(s).success, M.dateShape);
+  .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) ? !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) : z.iso.datetime({ offset: true }).safeParse(s).success, M.dateShape));
 
-export const analyticsReportQuerySchema = z
+export const analyticsReportQuerySchema = lazySchema(() => z
   .object({
     from: when.optional(),
     to: when.optional(),
     category: z.enum(ANALYTICS_CATEGORIES, M.unknownCategory).optional(),
   })
-  .strict();
+  .strict());
 export type AnalyticsReportQuery = z.infer<typeof analyticsReportQuerySchema>;
 
-export const analyticsCountSchema = z.object({
+export const analyticsCountSchema = lazySchema(() => z.object({
   category: z.string(),
   action: z.string(),
   label: z.string(),
   count: z.number().int(),
   /** events sent by signed-in readers */
   signed_in: z.number().int(),
-});
+}));
 export type AnalyticsCount = z.infer<typeof analyticsCountSchema>;
 
-export const analyticsReportSchema = z.object({
+export const analyticsReportSchema = lazySchema(() => z.object({
   /** the span counted, as ISO instants: from inclusive, to exclusive */
   from: z.string(),
   to: z.string(),
@@ -67,5 +68,5 @@ export const analyticsReportSchema = z.object({
   /** more distinct rows than ANALYTICS_LIMITS.reportRows: the smallest counts were left out */
   truncated: z.boolean(),
   results: z.array(analyticsCountSchema),
-});
+}));
 export type AnalyticsReport = z.infer<typeof analyticsReportSchema>;

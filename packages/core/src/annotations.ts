@@ -13,6 +13,7 @@
  * Edit and Delete buttons (§6).
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { NOTE_MAX_LENGTH, QUOTE_SHOWN_LENGTH } from './constants.ts';
 import { LOCATOR_LIMITS, type Locator } from './locator.ts';
 import { ANNOTATION_MESSAGES } from './messages.ts';
@@ -237,39 +238,39 @@ export function withSharing(p: AnnotationPermissions, choices: SharingChoices): 
 const tooLong = (field: string, max: number) => `${field} must be at most ${max} characters.`;
 const boundedString = (field: string, max: number) => z.string({ error: `${field} must be a string.` }).max(max, tooLong(field, max));
 
-export const annotationRangeSchema = z.object({
+export const annotationRangeSchema = lazySchema(() => z.object({
   start: boundedString('start', ANNOTATION_LIMITS.rangePath),
   startOffset: z.number().int().min(0).max(ANNOTATION_LIMITS.rangeOffset),
   end: boundedString('end', ANNOTATION_LIMITS.rangePath),
   endOffset: z.number().int().min(0).max(ANNOTATION_LIMITS.rangeOffset),
-});
+}));
 export type AnnotationRange = z.infer<typeof annotationRangeSchema>;
 
 /** W3C Web Annotation selectors: the quote with its context, and the position in the chapter's text. */
-export const textQuoteSelectorSchema = z.object({
+export const textQuoteSelectorSchema = lazySchema(() => z.object({
   type: z.literal('TextQuoteSelector'),
   exact: boundedString('exact', ANNOTATION_LIMITS.quote),
   prefix: boundedString('prefix', ANNOTATION_LIMITS.selectorContext).default(''),
   suffix: boundedString('suffix', ANNOTATION_LIMITS.selectorContext).default(''),
-});
-export const textPositionSelectorSchema = z
+}));
+export const textPositionSelectorSchema = lazySchema(() => z
   .object({
     type: z.literal('TextPositionSelector'),
     start: z.number().int().min(0).max(ANNOTATION_LIMITS.rangeOffset),
     end: z.number().int().min(0).max(ANNOTATION_LIMITS.rangeOffset),
   })
-  .refine((s) => s.end >= s.start, { message: 'end must not be before start.', path: ['end'] });
+  .refine((s) => s.end >= s.start, { message: 'end must not be before start.', path: ['end'] }));
 /**
  * W3C FragmentSelector with RFC 3778's PDF fragment (`page=N`): on a PDF the other selectors count the text of that
  * page's text layer, so an annotation names its page (ours; the W3C model's way to point into a PDF).
  */
 export const PDF_FRAGMENT_SPEC = 'http://tools.ietf.org/rfc/rfc3778';
-export const fragmentSelectorSchema = z.object({
+export const fragmentSelectorSchema = lazySchema(() => z.object({
   type: z.literal('FragmentSelector'),
   conformsTo: z.literal(PDF_FRAGMENT_SPEC, { error: `conformsTo must be ${PDF_FRAGMENT_SPEC}.` }),
   value: z.string({ error: 'value must be a string.' }).regex(/^page=[1-9][0-9]{0,5}$/, 'value must be page=N.'),
-});
-export const annotationSelectorSchema = z.discriminatedUnion('type', [textQuoteSelectorSchema, textPositionSelectorSchema, fragmentSelectorSchema]);
+}));
+export const annotationSelectorSchema = lazySchema(() => z.discriminatedUnion('type', [textQuoteSelectorSchema, textPositionSelectorSchema, fragmentSelectorSchema]));
 export type AnnotationSelector = z.infer<typeof annotationSelectorSchema>;
 
 /** The selector naming a PDF page (1-based). */
@@ -326,7 +327,7 @@ const principalList = (action: AnnotationAction) =>
  * are fields it does not know (Annotator clients add their own). A permission left out (or null) takes its
  * default on create and stays as it is on update.
  */
-export const annotationInputSchema = z.object({
+export const annotationInputSchema = lazySchema(() => z.object({
   quote: boundedString('quote', ANNOTATION_LIMITS.quote).optional(),
   ranges: z.array(annotationRangeSchema).max(ANNOTATION_LIMITS.ranges, `ranges may hold at most ${ANNOTATION_LIMITS.ranges} ranges.`).optional(),
   selectors: z.array(annotationSelectorSchema).max(ANNOTATION_LIMITS.selectors, `selectors may hold at most ${ANNOTATION_LIMITS.selectors}.`).optional(),
@@ -353,18 +354,18 @@ export const annotationInputSchema = z.object({
   is_public: z.boolean().optional(),
   annotation_type: z.union([z.literal(3), z.literal('3'), z.literal(ANNOTATION_TYPE_PREVIEW)]).optional(),
   preview_annotation: z.boolean().nullable().optional(),
-});
+}));
 export type AnnotationInput = z.infer<typeof annotationInputSchema>;
 
-const permissionsSchema = z.object({
+const permissionsSchema = lazySchema(() => z.object({
   read: z.array(z.string()),
   update: z.array(z.string()),
   delete: z.array(z.string()),
   admin: z.array(z.string()),
-});
+}));
 
 /** The wire format: the Annotator store model plus reader.md §3's reader fields and the W3C selectors. */
-export const annotationSchema = z.object({
+export const annotationSchema = lazySchema(() => z.object({
   id: z.string(),
   quote: z.string(),
   ranges: z.array(annotationRangeSchema),
@@ -392,7 +393,7 @@ export const annotationSchema = z.object({
   preview_annotation: z.boolean(),
   book_id: z.string(),
   chapter_href: z.string(),
-});
+}));
 export type Annotation = z.infer<typeof annotationSchema>;
 
 const searchField = (field: string) => boundedString(field, ANNOTATION_LIMITS.searchField).optional();
@@ -401,7 +402,7 @@ const searchField = (field: string) => boundedString(field, ANNOTATION_LIMITS.se
  * GET {prefix}/search. `uri` and `user` match exactly; `text`, `tags` and `quote` need every word typed to appear
  * in the field (§4). Other parameters (cache-busters, Annotator's own) are ignored.
  */
-export const annotationSearchQuerySchema = z.object({
+export const annotationSearchQuerySchema = lazySchema(() => z.object({
   uri: searchField('uri'),
   user: searchField('user'),
   text: searchField('text'),
@@ -419,21 +420,21 @@ export const annotationSearchQuerySchema = z.object({
     .min(0, 'offset must not be negative.')
     .max(ANNOTATION_LIMITS.searchOffsetMax)
     .default(0),
-});
+}));
 export type AnnotationSearchQuery = z.infer<typeof annotationSearchQuerySchema>;
 
-export const annotationSearchResponseSchema = z.object({ total: z.number().int(), rows: z.array(annotationSchema) });
+export const annotationSearchResponseSchema = lazySchema(() => z.object({ total: z.number().int(), rows: z.array(annotationSchema) }));
 export type AnnotationSearchResponse = z.infer<typeof annotationSearchResponseSchema>;
 
 /** reader.md §3 "Auth token": the claims a token must hold to be valid (§5: without them it is invalid). */
-export const authTokenClaimsSchema = z.object({
+export const authTokenClaimsSchema = lazySchema(() => z.object({
   consumerKey: z.string().min(1),
   userId: z.string().min(1),
   /** ISO-8601 */
   issuedAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'issuedAt must be a date.'),
   /** seconds */
   ttl: z.number().int().positive(),
-});
+}));
 export type AuthTokenClaims = z.infer<typeof authTokenClaimsSchema>;
 
 /** Whether a token's claims are complete and time remains (the client's test before it uses one, §4). */
@@ -442,15 +443,15 @@ export function tokenTimeLeftMs(claims: AuthTokenClaims, now: number): number {
 }
 
 /** POST /a/sanitize-fragment/ */
-export const sanitizeFragmentRequestSchema = z.object({
+export const sanitizeFragmentRequestSchema = lazySchema(() => z.object({
   fragment: z.string({ error: ANNOTATION_MESSAGES.fragmentEmpty }).max(ANNOTATION_LIMITS.fragment, tooLong('fragment', ANNOTATION_LIMITS.fragment)),
-});
-export const sanitizeFragmentResponseSchema = z.object({ fragment: z.string() });
+}));
+export const sanitizeFragmentResponseSchema = lazySchema(() => z.object({ fragment: z.string() }));
 
-export const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(', ')}.` }).default('json') });
+export const exportQuerySchema = lazySchema(() => z.object({ format: z.enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(', ')}.` }).default('json') }));
 
 /** The JSON export: the book, and the caller's annotations by chapter in reading order (orphans last). */
-export const annotationExportSchema = z.object({
+export const annotationExportSchema = lazySchema(() => z.object({
   book_id: z.string(),
   title: z.string(),
   exported_at: z.string(),
@@ -463,5 +464,5 @@ export const annotationExportSchema = z.object({
       annotations: z.array(annotationSchema),
     }),
   ),
-});
+}));
 export type AnnotationExport = z.infer<typeof annotationExportSchema>;

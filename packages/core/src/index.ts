@@ -4,6 +4,7 @@ export * from './format.ts';
 export * from './paths.ts';
 export * from './progress.ts';
 export * from './redirects.ts';
+export * from './lazy-schema.ts';
 export * from './schemas.ts';
 export * from './playlists.ts';
 export * from './reader.ts';

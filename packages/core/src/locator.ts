@@ -5,10 +5,11 @@
  * same place again after any re-layout (`highlight` starts at the spot; `before` and `after` surround it).
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 export const LOCATOR_LIMITS = { href: 1000, highlight: 200, context: 100 } as const;
 
-export const locatorSchema = z.object({
+export const locatorSchema = lazySchema(() => z.object({
   href: z
     .string()
     .min(1, 'href is required.')
@@ -23,17 +24,17 @@ export const locatorSchema = z.object({
     })
     .strict()
     .optional(),
-}).strict();
+}).strict());
 export type Locator = z.infer<typeof locatorSchema>;
 
 /** PUT /api/v1/book/{book_id}/position/ */
-export const positionRequestSchema = z.object({ locator: locatorSchema }).strict();
+export const positionRequestSchema = lazySchema(() => z.object({ locator: locatorSchema }).strict());
 export type PositionRequest = z.infer<typeof positionRequestSchema>;
 
 /** A stored position: the locator and when the server took it (ISO-8601, the server's clock). */
-export const readingPositionSchema = z.object({ locator: locatorSchema, updated_at: z.string() });
+export const readingPositionSchema = lazySchema(() => z.object({ locator: locatorSchema, updated_at: z.string() }));
 export type ReadingPosition = z.infer<typeof readingPositionSchema>;
 
 /** GET and PUT /api/v1/book/{book_id}/position/ answer `{position}`; null when nothing is stored. */
-export const positionResponseSchema = z.object({ position: readingPositionSchema.nullable() });
+export const positionResponseSchema = lazySchema(() => z.object({ position: readingPositionSchema.nullable() }));
 export type PositionResponse = z.infer<typeof positionResponseSchema>;

@@ -5,6 +5,7 @@
  * messages.ts (`MARKETING_MESSAGES`), the decisions in docs/decisions.md "The marketing modules".
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { contentMetadataSchema } from './schemas.ts';
 
 /** The home blocks a reader can dismiss for good (remembered per account). */
@@ -20,33 +21,33 @@ export const NEWSLETTER_LINK_DAYS = 365;
 /** The default cadence of the newsletter (days; NEWSLETTER_DAYS). */
 export const NEWSLETTER_DEFAULT_DAYS = 7;
 
-export const homeModulesSchema = z.object({
+export const homeModulesSchema = lazySchema(() => z.object({
   /** null for visitors: they cannot subscribe */
   newsletter: z.object({ subscribed: z.boolean(), every_days: z.number().int() }).nullable(),
   dismissed: z.array(z.enum(HOME_MODULES)),
-});
+}));
 export type HomeModules = z.infer<typeof homeModulesSchema>;
 
-export const homeDismissalRequestSchema = z.object({ module: z.enum(HOME_MODULES) });
-export const newsletterSubscriptionRequestSchema = z.object({ subscribed: z.boolean() });
-export const newsletterSubscriptionSchema = z.object({ subscribed: z.boolean() });
+export const homeDismissalRequestSchema = lazySchema(() => z.object({ module: z.enum(HOME_MODULES) }));
+export const newsletterSubscriptionRequestSchema = lazySchema(() => z.object({ subscribed: z.boolean() }));
+export const newsletterSubscriptionSchema = lazySchema(() => z.object({ subscribed: z.boolean() }));
 
-export const newsletterSampleSchema = z.object({
+export const newsletterSampleSchema = lazySchema(() => z.object({
   /** the titles the next newsletter would list, newest first */
   titles: z.array(z.object({ book_id: z.string(), title: z.string(), url: z.string() })),
   /** how many new titles in all (more than listed when over NEWSLETTER_MAX_TITLES) */
   total: z.number().int(),
   /** what the next newsletter covers: added after this time */
   since: z.string(),
-});
+}));
 export type NewsletterSample = z.infer<typeof newsletterSampleSchema>;
 
-export const unsubscribeTokenSchema = z.object({ token: z.string().min(1).max(600) });
-export const unsubscribeStateSchema = z.object({
+export const unsubscribeTokenSchema = lazySchema(() => z.object({ token: z.string().min(1).max(600) }));
+export const unsubscribeStateSchema = lazySchema(() => z.object({
   /** the address the link was sent to, partly hidden (the page says whom it unsubscribes) */
   email: z.string(),
   subscribed: z.boolean(),
-});
+}));
 export type UnsubscribeState = z.infer<typeof unsubscribeStateSchema>;
 
 /** An email address with most of its local part hidden: r•••@example.com. */
@@ -85,9 +86,9 @@ export const TRANSFORMATION_TITLES_SHOWN = 6;
 /** Transformation playlists the home shows at most (the newest published first). */
 export const TRANSFORMATION_PLAYLISTS_ON_HOME = 2;
 
-export const transformationPublishRequestSchema = z.object({ topic: z.string().min(1).max(200) });
+export const transformationPublishRequestSchema = lazySchema(() => z.object({ topic: z.string().min(1).max(200) }));
 
-export const transformationPlaylistSchema = z.object({
+export const transformationPlaylistSchema = lazySchema(() => z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
@@ -97,11 +98,11 @@ export const transformationPlaylistSchema = z.object({
   /** the first TRANSFORMATION_TITLES_SHOWN titles, in the playlist's order, as cards */
   titles: z.array(contentMetadataSchema),
   count: z.number().int(),
-});
+}));
 export type TransformationPlaylist = z.infer<typeof transformationPlaylistSchema>;
-export const transformationPlaylistListSchema = z.object({ results: z.array(transformationPlaylistSchema) });
+export const transformationPlaylistListSchema = lazySchema(() => z.object({ results: z.array(transformationPlaylistSchema) }));
 /** The console's list (docs/decisions.md "The marketing modules"): an editor's own playlists and the topic each is published under (null: not). */
-export const transformationOwnListSchema = z.object({
+export const transformationOwnListSchema = lazySchema(() => z.object({
   results: z.array(z.object({ id: z.string(), name: z.string(), count: z.number().int(), topic: z.object({ name: z.string(), slug: z.string() }).nullable() })),
-});
+}));
 export type TransformationOwnList = z.infer<typeof transformationOwnListSchema>;

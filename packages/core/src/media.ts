@@ -4,6 +4,7 @@
  * addresses are in paths.ts.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * A media chapter's playable part (ours, beside the spec's archive item): `src_path` streams it (add `?ks=` from the
@@ -11,7 +12,7 @@ import { z } from 'zod';
  * poster frame or cover; `duration_ms` is what a Locator's progression is a fraction of (docs/decisions.md
  * "Media positions").
  */
-export const chapterMediaSchema = z.object({
+export const chapterMediaSchema = lazySchema(() => z.object({
   mime: z.string(),
   duration_ms: z.number().int(),
   width: z.number().int().nullable(),
@@ -23,20 +24,20 @@ export const chapterMediaSchema = z.object({
   src_path: z.string(),
   /** the title's preview clip (anyone may play it), or null when the title has none */
   preview_url: z.string().nullable(),
-});
+}));
 export type ChapterMedia = z.infer<typeof chapterMediaSchema>;
 
 /** GET /api/v1/player/kaltura_session/?reference_id={book_id}: reader.md §3 "Video session" (`ks`), and its end. */
-export const mediaSessionSchema = z.object({ ks: z.string(), expires_at: z.string() });
+export const mediaSessionSchema = lazySchema(() => z.object({ ks: z.string(), expires_at: z.string() }));
 export type MediaSession = z.infer<typeof mediaSessionSchema>;
 
-export const mediaSessionQuerySchema = z.object({ reference_id: z.string().min(1, 'reference_id is required').max(200) });
+export const mediaSessionQuerySchema = lazySchema(() => z.object({ reference_id: z.string().min(1, 'reference_id is required').max(200) }));
 
 /**
  * GET /api/v1/player/support/: where the video-failure page points a reader (reader.md §2 "points to support"; the
  * spec names no address: the operator's SUPPORT_EMAIL, null when unset).
  */
-export const mediaSupportSchema = z.object({ support_email: z.string().nullable() });
+export const mediaSupportSchema = lazySchema(() => z.object({ support_email: z.string().nullable() }));
 export type MediaSupport = z.infer<typeof mediaSupportSchema>;
 
 /**

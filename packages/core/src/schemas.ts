@@ -3,29 +3,30 @@
  * types its output with them, the web client parses answers with them, tests assert shapes with them.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { CATALOG_SORTS } from './catalog.ts';
 import { ACCOUNT_STATUSES, CONTENT_FORMATS, MAX_PLAYLIST_ITEMS_ORDERED, MAX_URLS_PER_CALL, ROLES } from './constants.ts';
 import { chapterMediaSchema } from './media.ts';
 
 /** JSON error shape of every failing call: a sentence, plus per-field reasons for validation errors. */
-export const errorBodySchema = z.object({
+export const errorBodySchema = lazySchema(() => z.object({
   detail: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
-});
+}));
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-export const loginRequestSchema = z.object({
+export const loginRequestSchema = lazySchema(() => z.object({
   email: z.string().trim().min(1, 'This field is required.').max(254).email('Enter a valid email address.'),
   password: z.string().min(1, 'This field is required.').max(1024),
   next: z.string().optional(),
-});
+}));
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-export const accountStatusSchema = z.enum(ACCOUNT_STATUSES);
-export const roleSchema = z.enum(ROLES);
+export const accountStatusSchema = lazySchema(() => z.enum(ACCOUNT_STATUSES));
+export const roleSchema = lazySchema(() => z.enum(ROLES));
 
 /** reader.md §3 "Account profile": user_id, session_id, user_uuid, username, subscription_status, account. */
-export const accountProfileSchema = z.object({
+export const accountProfileSchema = lazySchema(() => z.object({
   user_id: z.number().int(),
   session_id: z.string(),
   user_uuid: z.string(),
@@ -39,18 +40,18 @@ export const accountProfileSchema = z.object({
     team: z.string().nullable(),
     trial_ends_at: z.string().nullable(),
   }),
-});
+}));
 export type AccountProfile = z.infer<typeof accountProfileSchema>;
 
-export const topicSchema = z.object({ name: z.string(), slug: z.string() });
+export const topicSchema = lazySchema(() => z.object({ name: z.string(), slug: z.string() }));
 export type Topic = z.infer<typeof topicSchema>;
 
 /** GET /api/v1/topics/: every topic with how many titles it has. */
-export const topicListSchema = z.object({ results: z.array(topicSchema.extend({ count: z.number().int() })) });
+export const topicListSchema = lazySchema(() => z.object({ results: z.array(topicSchema.extend({ count: z.number().int() })) }));
 export type TopicCount = z.infer<typeof topicListSchema>['results'][number];
 
 /** library-playlists-account.md §3 "Content metadata" (progress comes from its own call). */
-export const contentMetadataSchema = z.object({
+export const contentMetadataSchema = lazySchema(() => z.object({
   api_url: z.string(),
   authors: z.array(z.string()),
   content_format: z.string(),
@@ -70,10 +71,10 @@ export const contentMetadataSchema = z.object({
   progress: z.number().optional(),
   /** ours, likewise: continue_url resumes a stored reading position (the card says Continue) */
   resumes: z.boolean().optional(),
-});
+}));
 export type ContentMetadata = z.infer<typeof contentMetadataSchema>;
 
-export const chapterSummarySchema = z.object({
+export const chapterSummarySchema = lazySchema(() => z.object({
   label: z.string(),
   full_path: z.string(),
   /** the chapter's API path: /api/v1/book/{book_id}/chapter/{full_path} */
@@ -86,22 +87,22 @@ export const chapterSummarySchema = z.object({
   minutes_required: z.number(),
   /** ours (docs/decisions.md "Media serving"): a video or audiobook part's length */
   duration_ms: z.number().int().optional(),
-});
+}));
 export type ChapterSummary = z.infer<typeof chapterSummarySchema>;
 
-export const tocEntrySchema = z.object({
+export const tocEntrySchema = lazySchema(() => z.object({
   label: z.string(),
   href: z.string(),
   full_path: z.string(),
   depth: z.number().int(),
-});
+}));
 export type TocEntry = z.infer<typeof tocEntrySchema>;
 
 /** A name as the package wrote it, with its direction and language where given (EPUB 3 dir / xml:lang). */
-export const directedNameSchema = z.object({ name: z.string(), dir: z.enum(['ltr', 'rtl', 'auto']).nullable(), lang: z.string().nullable() });
+export const directedNameSchema = lazySchema(() => z.object({ name: z.string(), dir: z.enum(['ltr', 'rtl', 'auto']).nullable(), lang: z.string().nullable() }));
 export type DirectedName = z.infer<typeof directedNameSchema>;
 
-export const bookDetailSchema = contentMetadataSchema.extend({
+export const bookDetailSchema = lazySchema(() => contentMetadataSchema.extend({
   language: z.string().nullable(),
   /**
    * ours (docs/decisions.md "The marketing modules"): where to buy the title, from the operator's BUY_LINK_TEMPLATE;
@@ -134,7 +135,7 @@ export const bookDetailSchema = contentMetadataSchema.extend({
       continue_url: z.string(),
     }),
   ),
-});
+}));
 export type BookDetail = z.infer<typeof bookDetailSchema>;
 
 export function pagedSchema<T extends z.ZodType>(item: T) {
@@ -155,7 +156,7 @@ export type Paged<T> = { count: number; next: string | null; previous: string | 
  * / device-height: the reader sizes that side to its stage); null when unknown or reflowable). Items imported before
  * this are reflowable.
  */
-export const renditionSchema = z.object({
+export const renditionSchema = lazySchema(() => z.object({
   layout: z.enum(['reflowable', 'pre-paginated']),
   spread: z.enum(['none', 'landscape', 'both', 'auto']),
   flow: z.enum(['paginated', 'scrolled-continuous', 'scrolled-doc', 'auto']),
@@ -163,10 +164,10 @@ export const renditionSchema = z.object({
   viewport: z.object({ width: z.union([z.number().int(), z.literal('device')]), height: z.union([z.number().int(), z.literal('device')]) }).nullable(),
   /** rendition:align-x-center on the spine item: centred horizontally in the viewport or spread (always false on a title) */
   align_x_center: z.boolean(),
-});
+}));
 export type Rendition = z.infer<typeof renditionSchema>;
 
-export const bookListQuerySchema = z.object({
+export const bookListQuerySchema = lazySchema(() => z.object({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(24),
   /** opaque: where the `next` or `previous` link continues the list (the page's sort key and id); wins over page */
@@ -177,7 +178,7 @@ export const bookListQuerySchema = z.object({
   sort: z.enum(CATALOG_SORTS).default('title'),
   /** only works available in this format (an EPUB is a book, a PDF a document) */
   format: z.enum(CONTENT_FORMATS).optional(),
-});
+}));
 export type BookListQuery = z.infer<typeof bookListQuerySchema>;
 
 /** A chapter as API clients get it: plain sanitised HTML in `content`. */
@@ -188,7 +189,7 @@ export type BookListQuery = z.infer<typeof bookListQuerySchema>;
  * `escape_to`: the index of the first clip after the escapable structure it is in (a table, a sidebar; the clip count:
  * the end of the chapter), `escape_from`: that structure's epub:type (absent on books imported before it was kept).
  */
-export const mediaOverlaySchema = z.object({
+export const mediaOverlaySchema = lazySchema(() => z.object({
   active_class: z.string().nullable(),
   playback_active_class: z.string().nullable(),
   audio: z.array(z.string()),
@@ -203,7 +204,7 @@ export const mediaOverlaySchema = z.object({
       escape_from: z.string().optional(),
     }),
   ),
-});
+}));
 export type MediaOverlay = z.infer<typeof mediaOverlaySchema>;
 
 /**
@@ -213,12 +214,12 @@ export type MediaOverlay = z.infer<typeof mediaOverlaySchema>;
  * the book's selectors (`html.vrtl`, `body.p-text`) expect them. Null or absent: neither element had any (or the book
  * was imported before).
  */
-const rootElementSchema = z.object({ class: z.string().optional(), id: z.string().optional(), style: z.string().optional() });
-export const rootAttributesSchema = z.object({ html: rootElementSchema.optional(), body: rootElementSchema.optional() });
+const rootElementSchema = lazySchema(() => z.object({ class: z.string().optional(), id: z.string().optional(), style: z.string().optional() }));
+export const rootAttributesSchema = lazySchema(() => z.object({ html: rootElementSchema.optional(), body: rootElementSchema.optional() }));
 export type RootAttributes = z.infer<typeof rootAttributesSchema>;
 export type RootElementAttributes = z.infer<typeof rootElementSchema>;
 
-export const chapterContentSchema = z.object({
+export const chapterContentSchema = lazySchema(() => z.object({
   book_id: z.string(),
   chapter_href: z.string(),
   full_path: z.string(),
@@ -267,15 +268,15 @@ export const chapterContentSchema = z.object({
    * chapters
    */
   media: chapterMediaSchema.nullable().optional(),
-});
+}));
 export type ChapterContent = z.infer<typeof chapterContentSchema>;
 
-export const chapterFlagsSchema = z
+export const chapterFlagsSchema = lazySchema(() => z
   .object({ as_sample: z.boolean().optional(), is_public: z.boolean().optional() })
-  .refine((v) => v.as_sample !== undefined || v.is_public !== undefined, { message: 'Give as_sample or is_public.' });
+  .refine((v) => v.as_sample !== undefined || v.is_public !== undefined, { message: 'Give as_sample or is_public.' }));
 export type ChapterFlags = z.infer<typeof chapterFlagsSchema>;
 
-export const importReportSchema = z.object({
+export const importReportSchema = lazySchema(() => z.object({
   imported: z.array(
     z.object({
       book_id: z.string(),
@@ -287,20 +288,20 @@ export const importReportSchema = z.object({
     }),
   ),
   failed: z.array(z.object({ file: z.string(), reason: z.string() })),
-});
+}));
 export type ImportReport = z.infer<typeof importReportSchema>;
 
-export const healthSchema = z.object({ status: z.literal('ok'), database: z.string() });
+export const healthSchema = lazySchema(() => z.object({ status: z.literal('ok'), database: z.string() }));
 
 // ---- playlists (collections), queue, metadata and progress: library-playlists-account.md §3, §7 ----
 
-export const collectionItemSchema = z.object({
+export const collectionItemSchema = lazySchema(() => z.object({
   api_url: z.string(),
   metadata: z.object({ topics: z.array(topicSchema) }),
-});
+}));
 export type CollectionItem = z.infer<typeof collectionItemSchema>;
 
-export const collectionSchema = z.object({
+export const collectionSchema = lazySchema(() => z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
@@ -311,46 +312,46 @@ export const collectionSchema = z.object({
   url: z.string(),
   created: z.string(),
   modified: z.string(),
-});
+}));
 export type Collection = z.infer<typeof collectionSchema>;
-export const collectionListSchema = z.array(collectionSchema);
+export const collectionListSchema = lazySchema(() => z.array(collectionSchema));
 /**
  * Ours (docs/decisions.md, "The light playlist list"): GET /collections/?content=none answers each playlist
  * without its items, with their count; what every page needs (names and counts), not the whole library of items.
  */
-export const collectionSummarySchema = collectionSchema.omit({ content: true }).extend({ content_count: z.number().int().min(0) });
+export const collectionSummarySchema = lazySchema(() => collectionSchema.omit({ content: true }).extend({ content_count: z.number().int().min(0) }));
 export type CollectionSummary = z.infer<typeof collectionSummarySchema>;
-export const collectionSummaryListSchema = z.array(collectionSummarySchema);
+export const collectionSummaryListSchema = lazySchema(() => z.array(collectionSummarySchema));
 /** Ours: POST /collections/holding/ {content}: for each address asked about, the ids of the playlists holding it. */
-export const collectionHoldingSchema = z.object({ results: z.record(z.string(), z.array(z.string())) });
+export const collectionHoldingSchema = lazySchema(() => z.object({ results: z.record(z.string(), z.array(z.string())) }));
 export type CollectionHolding = z.infer<typeof collectionHoldingSchema>;
 
 
-export const createCollectionSchema = z.object({
+export const createCollectionSchema = lazySchema(() => z.object({
   name: z.string().max(1000),
   description: z.string().max(10_000).nullable().optional(),
-});
-export const updateCollectionSchema = z.object({
+}));
+export const updateCollectionSchema = lazySchema(() => z.object({
   id: z.string().optional(),
   name: z.string().max(1000).optional(),
   description: z.string().max(10_000).nullable().optional(),
-});
-const urlList = z.array(z.string().min(1).max(2000)).min(1, 'Give at least one content address.').max(MAX_URLS_PER_CALL, `At most ${MAX_URLS_PER_CALL} content addresses per call.`);
-export const contentChangeSchema = z.object({ content: urlList });
+}));
+const urlList = lazySchema(() => z.array(z.string().min(1).max(2000)).min(1, 'Give at least one content address.').max(MAX_URLS_PER_CALL, `At most ${MAX_URLS_PER_CALL} content addresses per call.`));
+export const contentChangeSchema = lazySchema(() => z.object({ content: urlList }));
 /** POST and DELETE /api/v1/queue-simple/ take a bare JSON array of item urls. */
-export const queueChangeSchema = urlList;
-export const urlsRequestSchema = z.object({ urls: urlList });
+export const queueChangeSchema = lazySchema(() => urlList);
+export const urlsRequestSchema = lazySchema(() => z.object({ urls: urlList }));
 /**
  * PUT /api/v2/collections/{id}/order/ (ours; the spec names no reorder call): every item's api_url exactly once,
  * in the order the reader wants, first shown first.
  */
-export const collectionOrderSchema = z.object({
+export const collectionOrderSchema = lazySchema(() => z.object({
   content: z.array(z.string().min(1).max(2000)).max(MAX_PLAYLIST_ITEMS_ORDERED, `At most ${MAX_PLAYLIST_ITEMS_ORDERED} items can be ordered.`),
-});
+}));
 
-export const queueEntrySchema = z.object({ url: z.string(), is_whole_book: z.boolean(), natural_key: z.array(z.string()) });
+export const queueEntrySchema = lazySchema(() => z.object({ url: z.string(), is_whole_book: z.boolean(), natural_key: z.array(z.string()) }));
 export type QueueEntry = z.infer<typeof queueEntrySchema>;
-export const queueListSchema = z.object({ results: z.array(queueEntrySchema) });
+export const queueListSchema = lazySchema(() => z.object({ results: z.array(queueEntrySchema) }));
 
 export const METADATA_FIELDS = [
   'api_url',
@@ -368,25 +369,25 @@ export const METADATA_FIELDS = [
   'book_id',
   'title_safe',
 ] as const;
-export const metadataListSchema = z.array(contentMetadataSchema.partial().extend({ api_url: z.string() }));
+export const metadataListSchema = lazySchema(() => z.array(contentMetadataSchema.partial().extend({ api_url: z.string() })));
 
-export const progressEntrySchema = z.object({ api_url: z.string(), progress: z.number().min(0).max(100) });
-export const progressListSchema = z.array(progressEntrySchema);
+export const progressEntrySchema = lazySchema(() => z.object({ api_url: z.string(), progress: z.number().min(0).max(100) }));
+export const progressListSchema = lazySchema(() => z.array(progressEntrySchema));
 
 // ---- the reader: reader.md §3, §7 ----
 
-export const blockRequestSchema = z.object({
+export const blockRequestSchema = lazySchema(() => z.object({
   book_id: z.string().min(1).max(200),
   hrefs: z.union([z.string().min(1).max(1000), z.array(z.string().min(1).max(1000)).min(1).max(5)]),
   package_resources: z.union([z.literal(1), z.literal('1'), z.literal(true), z.literal(0), z.literal('0'), z.literal(false)]).optional(),
   screen_width: z.coerce.number().int().min(0).max(20_000).optional(),
   screen_height: z.coerce.number().int().min(0).max(20_000).optional(),
   update_progress: z.union([z.boolean(), z.literal(0), z.literal(1)]).optional(),
-});
+}));
 export type BlockRequest = z.infer<typeof blockRequestSchema>;
 
 /** A chapter item (reader.md §3): the chapter itself or one of its stylesheets, flattened and ordered by item_order. */
-export const chapterItemSchema = z.object({
+export const chapterItemSchema = lazySchema(() => z.object({
   uri: z.string(),
   content: z.string(),
   content_type: z.string(),
@@ -398,10 +399,10 @@ export const chapterItemSchema = z.object({
   is_public: z.boolean(),
   stylesheets: z.array(z.string()),
   allow_scripts: z.boolean(),
-});
+}));
 export type ChapterItem = z.infer<typeof chapterItemSchema>;
 
-export const archiveItemSchema = z.object({
+export const archiveItemSchema = lazySchema(() => z.object({
   title: z.string(),
   chapter_label: z.string(),
   format: z.string(),
@@ -448,13 +449,13 @@ export const archiveItemSchema = z.object({
   /** set when this chapter cannot be delivered: the message, and where to go (sign-in) */
   error: z.string().nullable(),
   url: z.string().nullable(),
-});
+}));
 export type ArchiveItem = z.infer<typeof archiveItemSchema>;
-export const blockResponseSchema = z.array(archiveItemSchema);
+export const blockResponseSchema = lazySchema(() => z.array(archiveItemSchema));
 
-export const keyResponseSchema = z.object({ key: z.string() });
+export const keyResponseSchema = lazySchema(() => z.object({ key: z.string() }));
 
-export const tocItemSchema: z.ZodType<TocItem> = z.lazy(() =>
+export const tocItemSchema: z.ZodType<TocItem> = lazySchema(() => z.lazy(() =>
   z.object({
     href: z.string(),
     uri: z.string(),
@@ -466,7 +467,7 @@ export const tocItemSchema: z.ZodType<TocItem> = z.lazy(() =>
     minutes_required: z.number(),
     url: z.string(),
   }),
-);
+));
 export interface TocItem {
   href: string;
   uri: string;
@@ -479,7 +480,7 @@ export interface TocItem {
   url: string;
 }
 
-export const tocResponseSchema = z.object({
+export const tocResponseSchema = lazySchema(() => z.object({
   book_id: z.string(),
   title: z.string(),
   title_safe: z.string(),
@@ -521,30 +522,30 @@ export const tocResponseSchema = z.object({
    * here)
    */
   rendition: renditionSchema.optional(),
-});
+}));
 export type TocResponse = z.infer<typeof tocResponseSchema>;
 
-export const usageEventsRequestSchema = z.union([z.array(z.unknown()), z.object({ events: z.array(z.unknown()) })]);
-export const usageEventsResponseSchema = z.object({
+export const usageEventsRequestSchema = lazySchema(() => z.union([z.array(z.unknown()), z.object({ events: z.array(z.unknown()) })]));
+export const usageEventsResponseSchema = lazySchema(() => z.object({
   accepted: z.array(z.string()),
   rejected: z.array(z.object({ index: z.number().int(), usage_uuid: z.string().nullable(), reason: z.string() })),
-});
+}));
 
-export const chapterProgressRecordSchema = z.object({
+export const chapterProgressRecordSchema = lazySchema(() => z.object({
   content: z.string(),
   identifier: z.string(),
   full_path: z.string(),
   top_percentage: z.number(),
-});
-export const chapterProgressPageSchema = pagedSchema(chapterProgressRecordSchema);
+}));
+export const chapterProgressPageSchema = lazySchema(() => pagedSchema(chapterProgressRecordSchema));
 
 /** library-playlists-account.md §7 `POST /debug/` (debug or test mode only): a message for the server's log. */
 export const DEBUG_MESSAGE_MAX = 4000;
-export const debugMessageSchema = z
+export const debugMessageSchema = lazySchema(() => z
   .object({ message: z.string({ message: 'This field is required.' }).trim().min(1, 'This field is required.').max(DEBUG_MESSAGE_MAX) })
-  .strict();
+  .strict());
 export type DebugMessage = z.infer<typeof debugMessageSchema>;
 
 /** GET/PUT SHORTCUTS_SETTING_PATH (core/shortcuts.ts): single-key shortcuts on or off for the signed-in reader. */
-export const shortcutSettingSchema = z.object({ enabled: z.boolean({ message: 'enabled must be true or false' }) }).strict();
+export const shortcutSettingSchema = lazySchema(() => z.object({ enabled: z.boolean({ message: 'enabled must be true or false' }) }).strict());
 export type ShortcutSetting = z.infer<typeof shortcutSettingSchema>;

@@ -7,13 +7,14 @@
  * is paths.scriptedFrame.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
-export const scriptedFrameSchema = z.object({
+export const scriptedFrameSchema = lazySchema(() => z.object({
   /** the chapter as a page of the scripted origin, with a capability token good for SCRIPTED_FRAME_TTL_MS */
   url: z.string(),
   /** the scripted origin (messages from the frame must come from it) */
   origin: z.string(),
-});
+}));
 export type ScriptedFrame = z.infer<typeof scriptedFrameSchema>;
 
 /** How long a frame's address (and the book files it loads) stays good, in the browser it was bound to. */
@@ -31,7 +32,7 @@ export const READING_SYSTEM_NAME = 'Lectern';
 export const SCRIPTED_FRAME_MAX_HEIGHT = 1_000_000;
 
 /** From the frame's page to the reader. */
-export const scriptedFrameMessageSchema = z.discriminatedUnion('lectern', [
+export const scriptedFrameMessageSchema = lazySchema(() => z.discriminatedUnion('lectern', [
   /** the page is loaded (its `load` event) */
   z.object({ lectern: z.literal('ready') }),
   /** the page's height, CSS px, down to the end of its text: on its first layout and each time it changes */
@@ -42,7 +43,7 @@ export const scriptedFrameMessageSchema = z.discriminatedUnion('lectern', [
   z.object({ lectern: z.literal('navigate'), path: z.string().max(1000), fragment: z.string().max(200) }),
   /** a link out of the book: the app asks before leaving */
   z.object({ lectern: z.literal('external'), url: z.string().max(2000) }),
-]);
+]));
 export type ScriptedFrameMessage = z.infer<typeof scriptedFrameMessageSchema>;
 
 /** From the reader to the frame's page. */
@@ -55,14 +56,14 @@ export type ScriptedReaderMessage =
  * `allowed` — its scripts run in the frame; `declined` — it is read as every other title, its scripts not run;
  * null — not asked yet (or the answer was withdrawn): the reader is asked before anything runs.
  */
-export const scriptsConsentSchema = z.object({
+export const scriptsConsentSchema = lazySchema(() => z.object({
   book_id: z.string(),
   decision: z.enum(['allowed', 'declined']).nullable(),
-});
+}));
 export type ScriptsConsent = z.infer<typeof scriptsConsentSchema>;
 
 /** PUT paths.scriptsConsent: the reader's answer. (DELETE withdraws it: the reader is asked again.) */
-export const scriptsConsentInputSchema = z
+export const scriptsConsentInputSchema = lazySchema(() => z
   .object({ allow: z.boolean({ message: 'allow must be true or false' }) })
-  .strict();
+  .strict());
 export type ScriptsConsentInput = z.infer<typeof scriptsConsentInputSchema>;

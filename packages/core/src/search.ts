@@ -6,6 +6,7 @@
  * text nodes, so nothing of a book is ever parsed as HTML by the client.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { CONTENT_FORMATS, DEFAULT_SEARCH_QUERY } from './constants.ts';
 import { contentMetadataSchema, topicSchema } from './schemas.ts';
 
@@ -67,12 +68,12 @@ export const SUGGEST_LIMIT = 8;
 export const SEARCH_SORTS = ['relevance', 'newest', 'title'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
-const queryText = z
+const queryText = lazySchema(() => z
   .string()
   .max(10_000)
-  .transform((q) => q.trim().slice(0, SEARCH_QUERY_MAX));
+  .transform((q) => q.trim().slice(0, SEARCH_QUERY_MAX)));
 
-export const catalogSearchQuerySchema = z.object({
+export const catalogSearchQuerySchema = lazySchema(() => z.object({
   q: queryText.default(DEFAULT_SEARCH_QUERY),
   format: z.enum(CONTENT_FORMATS).optional(),
   topic: z.string().max(100).optional(),
@@ -89,33 +90,33 @@ export const catalogSearchQuerySchema = z.object({
     .string()
     .regex(/^\d{1,15}\.\d{1,6}\.\d{1,3}\.\d{1,2}$/, 'after is not a page of this search')
     .optional(),
-});
+}));
 export type CatalogSearchQuery = z.infer<typeof catalogSearchQuerySchema>;
 
 /** A passage of a chapter that matched: where it is and the words around the hit. */
-export const passageHitSchema = z.object({
+export const passageHitSchema = lazySchema(() => z.object({
   chapter_title: z.string(),
   full_path: z.string(),
   /** the reader address of the chapter, with `?q=` so the reader marks the words */
   web_url: z.string(),
   highlighted_content: z.string(),
-});
+}));
 export type PassageHit = z.infer<typeof passageHitSchema>;
 
-export const searchResultSchema = z.object({
+export const searchResultSchema = lazySchema(() => z.object({
   metadata: contentMetadataSchema,
   /** the title's own fields where they matched (title, authors, description), escaped with marks */
   snippet: z.string().nullable(),
   /** at most 3 best passages of the text; empty when only the metadata matched */
   passages: z.array(passageHitSchema),
   language: z.string().nullable(),
-});
+}));
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
-const facetValue = z.object({ value: z.string(), label: z.string(), count: z.number().int() });
+const facetValue = lazySchema(() => z.object({ value: z.string(), label: z.string(), count: z.number().int() }));
 export type FacetValue = z.infer<typeof facetValue>;
 
-export const catalogSearchResponseSchema = z.object({
+export const catalogSearchResponseSchema = lazySchema(() => z.object({
   query: z.string(),
   count: z.number().int(),
   /** false when a common query found more than search looks at: `count` is then "at least" (decisions.md) */
@@ -130,44 +131,44 @@ export const catalogSearchResponseSchema = z.object({
     publisher: z.array(facetValue),
     language: z.array(facetValue),
   }),
-});
+}));
 export type CatalogSearchResponse = z.infer<typeof catalogSearchResponseSchema>;
 
 export const SUGGESTION_KINDS = ['title', 'author', 'topic', 'publisher'] as const;
-export const suggestQuerySchema = z.object({ q: queryText });
-export const suggestResponseSchema = z.object({
+export const suggestQuerySchema = lazySchema(() => z.object({ q: queryText }));
+export const suggestResponseSchema = lazySchema(() => z.object({
   suggestions: z.array(
     z.object({ kind: z.enum(SUGGESTION_KINDS), label: z.string(), url: z.string() }),
   ),
-});
+}));
 export type Suggestion = z.infer<typeof suggestResponseSchema>['suggestions'][number];
 
 /** reader.md §7 "In-book search GET | query, identifier, page". */
-export const inBookSearchQuerySchema = z.object({
+export const inBookSearchQuerySchema = lazySchema(() => z.object({
   query: queryText.pipe(z.string().min(1, 'query is required')),
   identifier: z.string().min(1, 'identifier is required').max(200),
   page: z.coerce.number().int().min(1).max(1000).default(1),
-});
+}));
 /** reader.md §3 "In-book search result". */
-export const inBookSearchResultSchema = z.object({
+export const inBookSearchResultSchema = lazySchema(() => z.object({
   archive_id: z.string(),
   full_path: z.string(),
   web_url: z.string(),
   highlighted_content: z.string(),
   chapter_title: z.string(),
   minutes_required: z.number(),
-});
+}));
 export type InBookSearchResult = z.infer<typeof inBookSearchResultSchema>;
 /** reader.md §3 "Search response". */
-export const inBookSearchResponseSchema = z.object({
+export const inBookSearchResponseSchema = lazySchema(() => z.object({
   results: z.array(inBookSearchResultSchema),
   total: z.number().int(),
   page: z.number().int(),
-});
+}));
 export type InBookSearchResponse = z.infer<typeof inBookSearchResponseSchema>;
 
 /** reader.md §3 "Search-selection tracking". */
-export const searchSelectionSchema = z.object({
+export const searchSelectionSchema = lazySchema(() => z.object({
   rank: z.number().int().min(0).max(10_000),
   epubarchive_identifier: z.string().max(200),
   scope: z.enum(['book', 'site']),
@@ -177,11 +178,11 @@ export const searchSelectionSchema = z.object({
   query: z.string().max(10_000),
   session_id: z.string().max(100),
   user_identifier: z.string().max(200).nullable().optional(),
-});
+}));
 export type SearchSelection = z.infer<typeof searchSelectionSchema>;
 
 /** library-playlists-account.md §3 "Recommendation action payload" (csrfmiddlewaretoken also accepted as a header). */
-export const recommendationActionSchema = z.object({
+export const recommendationActionSchema = lazySchema(() => z.object({
   csrfmiddlewaretoken: z.string().optional(),
   title_id: z.string().min(1, 'title_id is required').max(200),
   action: z.enum(['queue', 'view', 'reject']),
@@ -189,7 +190,7 @@ export const recommendationActionSchema = z.object({
   context: z.enum(['homepage', 'recommendations']),
   recommender_system: z.string().max(100),
   recommendation_position: z.number().int().min(0).max(1000),
-});
+}));
 export type RecommendationAction = z.infer<typeof recommendationActionSchema>;
 
 /** The home dashboard (library-playlists-account.md §2 "Dense home dashboard sections"); empty sections are left out. */
@@ -209,23 +210,23 @@ export const HOME_SECTIONS = [
 ] as const;
 export type HomeSectionKey = (typeof HOME_SECTIONS)[number];
 /** An announcement's link: a path of this site or an http(s) address, never a script. */
-const announcementUrl = z
+const announcementUrl = lazySchema(() => z
   .string()
   .max(2000)
-  .refine((u) => (u.startsWith('/') && !u.startsWith('//') && !u.startsWith('/\\')) || /^https?:\/\/[^\s]+$/i.test(u), 'url must be a path of this site (/…) or an http(s) address');
+  .refine((u) => (u.startsWith('/') && !u.startsWith('//') && !u.startsWith('/\\')) || /^https?:\/\/[^\s]+$/i.test(u), 'url must be a path of this site (/…) or an http(s) address'));
 
 /** Admin API: PUT /api/v2/admin/editors-picks/ */
-export const editorsPicksRequestSchema = z.object({ book_ids: z.array(z.string().min(1).max(200)).max(EDITORS_PICKS_MAX) });
+export const editorsPicksRequestSchema = lazySchema(() => z.object({ book_ids: z.array(z.string().min(1).max(200)).max(EDITORS_PICKS_MAX) }));
 /** Admin API: POST /api/v2/admin/announcements/ */
-export const announcementRequestSchema = z.object({
+export const announcementRequestSchema = lazySchema(() => z.object({
   message: z.string().trim().min(1, 'message is required').max(ANNOUNCEMENT_MAX),
   url: announcementUrl.nullable().optional(),
   starts_at: z.iso.datetime({ offset: true }).optional(),
   ends_at: z.iso.datetime({ offset: true }).nullable().optional(),
-});
+}));
 export type AnnouncementRequest = z.infer<typeof announcementRequestSchema>;
 
-export const homeResponseSchema = z.object({
+export const homeResponseSchema = lazySchema(() => z.object({
   announcements: z.array(z.object({ id: z.string(), message: z.string(), url: z.string().nullable() })),
   sections: z.array(
     z.object({
@@ -237,7 +238,7 @@ export const homeResponseSchema = z.object({
     }),
   ),
   topics: z.array(topicSchema.extend({ count: z.number().int() })),
-});
+}));
 export type HomeResponse = z.infer<typeof homeResponseSchema>;
 
 /**

@@ -5,6 +5,7 @@
  * below and in docs/decisions.md "Teams".
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { PASSWORD_MAX_LENGTH } from './constants.ts';
 import { PLANS } from './account-entry.ts';
 import { ACCOUNT_ENTRY_MESSAGES, TEAM_MESSAGES } from './messages.ts';
@@ -22,24 +23,24 @@ export const TEAM_INVITE_BATCH_MAX = 50;
 export const TEAM_EXTRA_INVITES_PER_DAY = 50;
 export const TEAM_NAME_MAX = 100;
 
-const email = z
+const email = lazySchema(() => z
   .string({ message: ACCOUNT_ENTRY_MESSAGES.required })
   .trim()
   .toLowerCase()
   .min(1, ACCOUNT_ENTRY_MESSAGES.required)
   .max(254, ACCOUNT_ENTRY_MESSAGES.emailShape)
-  .email(ACCOUNT_ENTRY_MESSAGES.emailShape);
+  .email(ACCOUNT_ENTRY_MESSAGES.emailShape));
 
-const emails = z
+const emails = lazySchema(() => z
   .array(email)
   .max(TEAM_INVITE_BATCH_MAX, TEAM_MESSAGES.tooManyAtOnce(TEAM_INVITE_BATCH_MAX))
-  .refine((list) => new Set(list).size === list.length, { message: TEAM_MESSAGES.sameEmailTwice });
+  .refine((list) => new Set(list).size === list.length, { message: TEAM_MESSAGES.sameEmailTwice }));
 
-const seats = z
+const seats = lazySchema(() => z
   .number({ message: TEAM_MESSAGES.seatsNumber })
   .int(TEAM_MESSAGES.seatsNumber)
   .min(1, TEAM_MESSAGES.seatsNumber)
-  .max(TEAM_SEATS_MAX, TEAM_MESSAGES.seatsMax(TEAM_SEATS_MAX));
+  .max(TEAM_SEATS_MAX, TEAM_MESSAGES.seatsMax(TEAM_SEATS_MAX)));
 
 /**
  * What a team name may not hold: it goes into the invitation's subject and text, so line breaks (C0/C1 controls,
@@ -49,7 +50,7 @@ const seats = z
 // eslint-disable-next-line no-control-regex
 const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-export const createTeamRequestSchema = z
+export const createTeamRequestSchema = lazySchema(() => z
   .object({
     name: z
       .string({ message: ACCOUNT_ENTRY_MESSAGES.required })
@@ -65,46 +66,46 @@ export const createTeamRequestSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.emails.length > v.seats - 1) ctx.addIssue({ code: 'custom', path: ['emails'], message: TEAM_MESSAGES.notEnoughSeats(v.seats - 1) });
-  });
+  }));
 export type CreateTeamRequest = z.input<typeof createTeamRequestSchema>;
 
-export const inviteRequestSchema = z.object({ emails: emails.min(1, ACCOUNT_ENTRY_MESSAGES.required) });
-export const seatsRequestSchema = z.object({ seats });
+export const inviteRequestSchema = lazySchema(() => z.object({ emails: emails.min(1, ACCOUNT_ENTRY_MESSAGES.required) }));
+export const seatsRequestSchema = lazySchema(() => z.object({ seats }));
 
-export const invitationTokenQuerySchema = z.object({
+export const invitationTokenQuerySchema = lazySchema(() => z.object({
   token: z.string().min(1, TEAM_MESSAGES.invitationDead).max(200, TEAM_MESSAGES.invitationDead),
-});
-export const acceptInvitationSchema = z.object({
+}));
+export const acceptInvitationSchema = lazySchema(() => z.object({
   token: z.string().min(1, TEAM_MESSAGES.invitationDead).max(200, TEAM_MESSAGES.invitationDead),
   /** a visitor signs up with the invited address and this password; a signed-in reader sends none */
   password: z.string().max(PASSWORD_MAX_LENGTH).optional(),
-});
+}));
 
 export const TEAM_STATUSES = ['active', 'cancelled', 'expired'] as const;
 export type TeamStatus = (typeof TEAM_STATUSES)[number];
 
-export const teamMemberSchema = z.object({
+export const teamMemberSchema = lazySchema(() => z.object({
   uuid: z.string(),
   email: z.string(),
   username: z.string(),
   is_owner: z.boolean(),
   joined_at: z.string().nullable(),
-});
+}));
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
-export const teamInvitationSchema = z.object({
+export const teamInvitationSchema = lazySchema(() => z.object({
   id: z.number().int(),
   email: z.string(),
   created_at: z.string(),
   expires_at: z.string(),
-});
+}));
 export type TeamInvitation = z.infer<typeof teamInvitationSchema>;
 
 /**
  * One team as the caller may see it: the owner (and an admin) get the members, the invitations and the seat
  * counts; a member gets the team's name, owner and state (not the other members' addresses).
  */
-export const teamSchema = z.object({
+export const teamSchema = lazySchema(() => z.object({
   id: z.number().int(),
   name: z.string(),
   role: z.enum(['owner', 'member', 'admin']),
@@ -118,17 +119,17 @@ export const teamSchema = z.object({
   seats_used: z.number().int(),
   members: z.array(teamMemberSchema),
   invitations: z.array(teamInvitationSchema),
-});
+}));
 export type Team = z.infer<typeof teamSchema>;
-export const myTeamSchema = z.object({ team: teamSchema.nullable() });
+export const myTeamSchema = lazySchema(() => z.object({ team: teamSchema.nullable() }));
 
 /** What an invitation link offers, to whoever holds it. */
-export const invitationInfoSchema = z.object({
+export const invitationInfoSchema = lazySchema(() => z.object({
   team_name: z.string(),
   owner_email: z.string().nullable(),
   email: z.string(),
   expires_at: z.string(),
   /** an account already uses the invited address (a visitor signs in instead of signing up) */
   account_exists: z.boolean(),
-});
+}));
 export type InvitationInfo = z.infer<typeof invitationInfoSchema>;

@@ -3,7 +3,7 @@
  * first request. Keeping zod out of the entry chunk lets the shell and the loading skeletons paint before the
  * validation code has arrived (DESIGN.md: entry chunk ≤ 120 KB gzip); the import runs alongside the first fetch.
  */
-import { contentMetadataSchema, pagedSchema } from '@lectern/core';
+import { contentMetadataSchema, lazySchema, pagedSchema } from '@lectern/core';
 
 export {
   accountProfileSchema,
@@ -48,4 +48,4 @@ export {
   shortcutSettingSchema,
 } from '@lectern/core';
 
-export const bookPageSchema = pagedSchema(contentMetadataSchema);
+export const bookPageSchema = lazySchema(() => pagedSchema(contentMetadataSchema));
