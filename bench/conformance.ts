@@ -49,6 +49,7 @@
  *
  *   npm run build --silent && npx tsx bench/conformance.ts [folder]      (ONLY=id1,id2 runs a subset)
  *   SCRIPTED=1 SHOTS_DIR=/tmp/epub-tests-shots-scripted npx tsx bench/conformance.ts [folder]
+ *   (SCRIPTED=wildcard: a scripted origin per title, `http://*.localhost:<port>`; PORT and SCRIPTED_PORT fix the ports)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -63,7 +64,11 @@ const folder = path.resolve(process.argv[2] ?? process.env.EPUB_TESTS_DIR ?? '/t
 const shots = path.resolve(process.env.SHOTS_DIR ?? '/tmp/epub-tests-shots');
 const only = process.env.ONLY ? new Set(process.env.ONLY.split(',')) : null;
 const MAX_CHAPTERS = 6;
-const scripted = process.env.SCRIPTED === '1';
+/** SCRIPTED=1: one scripted origin for all titles; SCRIPTED=wildcard: a host per title (`*.localhost`), as the e2e suite runs. */
+const scripted = process.env.SCRIPTED === '1' || process.env.SCRIPTED === 'wildcard';
+const wildcard = process.env.SCRIPTED === 'wildcard';
+/** PORT / SCRIPTED_PORT: the app's and the scripted origin's ports (a free one each when unset). */
+const portOf = async (name: string) => (process.env[name] ? Number(process.env[name]) : await freePort());
 const READ_ALOUD_SECONDS = Number(process.env.READ_ALOUD_SECONDS ?? 90);
 const READ_ALOUD_SPEED = process.env.READ_ALOUD_SPEED ?? '2';
 
@@ -468,8 +473,11 @@ async function main() {
     .sort();
   if (!files.length) throw new Error(`no .epub files in ${folder}`);
   fs.mkdirSync(shots, { recursive: true });
-  const scriptedOrigin = scripted ? `http://localhost:${await freePort()}` : null;
-  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-conformance-', timeoutMs: 170_000, env: scriptedOrigin ? { SCRIPTED_ORIGIN: scriptedOrigin } : {} });
+  const scriptedOrigin = scripted ? `http://${wildcard ? '*.' : ''}localhost:${await portOf('SCRIPTED_PORT')}` : null;
+  // a page of the scripted origin, or under a wildcard of any of its hosts (a title's, or its inner pages')
+  const scriptedPattern = scriptedOrigin ? new RegExp(`^${scriptedOrigin.replace(/[.:/]/g, '\\$&').replace('*', '[a-z0-9]+')}/`) : null;
+  const onScriptedOrigin = (url: string) => scriptedPattern?.test(url) === true;
+  const fresh = await startFreshServer({ dataDirPrefix: 'lectern-conformance-', timeoutMs: 170_000, port: await portOf('PORT'), env: scriptedOrigin ? { SCRIPTED_ORIGIN: scriptedOrigin } : {} });
   const records: TestRecord[] = [];
   try {
     // the importer as `lectern import` runs it, on the server's DATA_DIR (SQLite)
@@ -541,7 +549,7 @@ async function main() {
             const frames = await page.evaluate(probeFrames);
             // a scripted chapter's frame is on the scripted origin: read through the browser's frames
             for (const f of page.frames()) {
-              if (f === page.mainFrame() || !scriptedOrigin || !f.url().startsWith(scriptedOrigin)) continue;
+              if (f === page.mainFrame() || !onScriptedOrigin(f.url())) continue;
               const text = await f.evaluate(() => (document.body?.innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 600)).catch((e: Error) => `unreadable: ${e.message}`);
               frames.push({ frame: 'scripted', url: f.url().replace(/\/b\/[^/]+\//, '/b/{token}/'), text });
             }
