@@ -5,6 +5,7 @@
  * document gets its `data-hydrated` mark only once the page's own boundary has hydrated too.
  */
 import { act, StrictMode, useState } from 'react';
+import type { Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BOOT_DATA_ID, EARLY_INPUT_GLOBAL, firstScreenRequests, type CatalogSearchResponse } from '@lectern/core';
@@ -21,6 +22,8 @@ import { profile, whaleSearch } from './fixtures.ts';
 import { json, stubFetch } from './helpers.tsx';
 
 const asked: string[] = [];
+/** Roots hydrated by a test: unmounted after it, so no effect or timer of theirs runs once the environment is gone. */
+const hydrated: Root[] = [];
 beforeEach(() => {
   asked.length = 0;
   resetHydration();
@@ -30,6 +33,9 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
+  act(() => {
+    for (const root of hydrated.splice(0)) root.unmount();
+  });
   delete (window as unknown as Record<string, unknown>)[EARLY_INPUT_GLOBAL];
   document.body.innerHTML = '';
   resetHydration();
@@ -75,12 +81,12 @@ describe('the search page rendered on the server, used before it is hydrated', (
     const client = startApp();
     expect(await prepareFirstScreen(client, location.pathname, location.search)).toBe(true);
     await act(async () => {
-      hydrateApp(
+      hydrated.push(hydrateApp(
         root,
         <StrictMode>
           <App client={client} />
         </StrictMode>,
-      );
+      ));
     });
     await vi.waitFor(() => expect(document.documentElement.getAttribute(HYDRATED_ATTRIBUTE)).toBe('true'));
     expect(stop).toHaveBeenCalled();
@@ -143,7 +149,7 @@ describe('a page in a boundary of its own', () => {
     ]);
     const { hydrateRoot } = await import('react-dom/client');
     await act(async () => {
-      hydrateRoot(root, tree(seen));
+      hydrated.push(hydrateRoot(root, tree(seen)));
     });
     await vi.waitFor(() => expect(document.documentElement.getAttribute(HYDRATED_ATTRIBUTE)).toBe('true'));
     expect(root.querySelector('output')?.textContent).toBe('typed/true');
