@@ -2,7 +2,8 @@
  * A server-rendered screen paints styled from its HTML alone (docs/decisions.md "The first screen rendered on the
  * server": the screen's CSS in the page): with the app's entry and every stylesheet file held in the route, the
  * signed-in search page still paints, laid out and styled by the rules the page carries; once everything is let go
- * and the page is hydrated with the files applied, nothing has moved (no layout shift, the same boxes and styles).
+ * and the page is hydrated with the files arrived, nothing has moved (no layout shift, the same boxes and styles), and no
+ * file applies on screen again what the page holds (a whole restyle of the page after hydration).
  */
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,10 +77,12 @@ for (const viewport of [
       await page.unroute(/\/assets\/[\w.-]+\.css$/);
       await page.unroute(/\/assets\/index-[\w-]+\.js$/);
       await hydrated(page);
+      // every stylesheet file the page links has arrived, and none is applied on screen (their rules are the page's)
       await page.waitForFunction(() => {
-        const applied = new Set(Array.from(document.styleSheets, (s) => s.href));
-        return Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="style"][data-lectern-css]')).every((l) => applied.has(l.href));
+        const arrived = new Set(Array.from(document.styleSheets, (s) => s.href));
+        return Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"][href*="/assets/"]')).every((l) => arrived.has(l.href));
       });
+      expect(await page.evaluate(() => Array.from(document.styleSheets).filter((s) => s.href !== null && !s.disabled && matchMedia(s.media.mediaText || 'all').matches).length)).toBe(0);
       await painted(page);
       expect(await looks(page)).toEqual(before);
       expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBe(0);

@@ -8,16 +8,15 @@ import './styles/global.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 if (root.hasAttribute(FIRST_SCREEN_ATTRIBUTE)) {
-  // The server rendered the screen with its stylesheets' rules in the page (routes/web.ts withFirstScreen): hydrated
-  // once the browser has what the server rendered it from, or, should that fail, rendered over it, without waiting
-  // for the stylesheet files, which the page already holds; they apply before its own copy, changing nothing.
+  // The server rendered the screen with its stylesheets' rules in the page (routes/web.ts withFirstScreen; their
+  // files are linked for print only, or, when the rules could not be written, as stylesheets that held the paint):
+  // hydrated once the browser has what the server rendered it from, or, should that fail, rendered over it.
   const client = startApp();
   const app = (
     <StrictMode>
       <App client={client} />
     </StrictMode>
   );
-  void applyStylesheets(document);
   void prepareFirstScreen(client, location.pathname, location.search).then(
     (ready) => (ready ? hydrateApp(root, app) : renderApp(root, app)),
     () => renderApp(root, app),
