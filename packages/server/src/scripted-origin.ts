@@ -180,10 +180,11 @@ const attrOf = (element: P5.Element, name: string) => element.attrs.find((a) => 
  * document of the book, a note with a hidden link to it (ingest/render.ts embedFrames); on the publication's own
  * origin the note becomes the frame, its address the document's below the token (a chapter's link names the reader's
  * address, `/library/view/{title}/{book}/{path}`), its title and style the iframe's. Content whose mark is not of that
- * shape (a book's own markup that looks alike) is left as it is. `inner` says where an inner page is framed from
- * (ScriptedFrames.innerFrames: under a wildcard another host, an address of its own), asked once for each frame.
+ * shape (a book's own markup that looks alike) is left as it is. `inner` says where the inner page of a document (its
+ * path in the book) is framed from (ScriptedFrames.innerFrames: under a wildcard another host, an address of its own
+ * for that document), asked once for each frame; null leaves the note.
  */
-export function withFrames(html: string, token: string, inner: () => { origin: string; token: string } | null = () => ({ origin: '', token })): string {
+export function withFrames(html: string, token: string, inner: (document: string) => { origin: string; token: string } | null = () => ({ origin: '', token })): string {
   if (!html.includes(`class="${EMBED_CLASS}"`)) return html;
   const fragment = parseFragment(html);
   const iframe = parseFragment('<iframe></iframe>').childNodes.find(isP5Element)!;
@@ -200,7 +201,7 @@ export function withFrames(html: string, token: string, inner: () => { origin: s
       const view = href.startsWith('/library/view/') ? href.split('/').slice(5).join('/') : null;
       const rest = href.startsWith(book) ? href.slice(book.length) : view;
       // (an address for each frame: frames loading side by side would race for one address's handshake)
-      const into = rest === null ? null : inner();
+      const into = rest === null ? null : inner(documentOf(rest));
       if (rest === null || !into) return child;
       const src = `${into.origin}/b/${into.token}/${rest}`;
       const title = attrOf(child, 'title');
@@ -213,6 +214,16 @@ export function withFrames(html: string, token: string, inner: () => { origin: s
   };
   walk(fragment);
   return serialize(fragment);
+}
+
+/** The book's path an iframe's address below the token names (its query and fragment are not part of it). */
+function documentOf(rest: string): string {
+  const bare = rest.replace(/[?#].*$/s, '');
+  try {
+    return decodeURIComponent(bare);
+  } catch {
+    return bare;
+  }
 }
 
 /** The values of the binding cookie the request carries (one per token whose path matches: normally one). */
@@ -275,8 +286,10 @@ export function buildScriptedOrigin(frames: ScriptedFrames, store: ContentStore,
       : found.kind === 'frame' ? { html: found.document.html, label: found.document.title ?? '', stylesheets: found.document.stylesheets, root: found.document.root }
       : null;
     if (shown) {
+      // inner addresses are made for a page loaded as a frame only: a script's fetch of it gets the notes
+      const framed = request.headers['sec-fetch-dest'] === 'iframe';
       const page = chapterPage({
-        html: withFrames(onScriptedOrigin(shown.html, bookId, token), token, () => frames.innerFrames(token)),
+        html: withFrames(onScriptedOrigin(shown.html, bookId, token), token, (document) => frames.innerFrames(token, document, framed)),
         label: shown.label,
         stylesheets: shown.stylesheets.map((s) => onScriptedOrigin(s, bookId, token)),
         appOrigin,

@@ -34,6 +34,7 @@ import type { SignedIn } from './auth.ts';
 import { FRAME_DOCUMENT_TYPE, type FrameDocument } from '../ingest/frame-document.ts';
 import type { CatalogService, ChapterOrResource } from './catalog.ts';
 import { SignedTokens } from './signed-tokens.ts';
+import { ReadCache } from '../util/cache.ts';
 
 /** A frame document is a chapter's rendering with its list of chapters: far below this. */
 const MAX_FRAME_DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -50,6 +51,12 @@ export interface FrameGrant {
    * page was served (`innerFrames`): when it was made, which starts its handshake's minute. Unset: a chapter's address.
    */
   framesIssuedMs?: number;
+  /**
+   * With `framesIssuedMs`: the one page the inner address may show (a hash of its path, `documentKey`), so that it
+   * opens no other chapter or document of the book (docs/decisions.md "A book's iframes"); the book's other files it
+   * may still load.
+   */
+  document?: string;
 }
 
 /** Who serves a page under a token: the title's host (its chapters) or its frames host (its chapters' iframes). */
@@ -57,6 +64,11 @@ export type FrameScope = 'chapter' | 'frames';
 
 /** How long after its issue an address may still be bound to a browser: the reader's frame loads it at once. */
 export const HANDSHAKE_MS = 60_000;
+/**
+ * The most handshakes one process remembers (each for its minute): past it the oldest is forgotten, so a book's script
+ * that opens frame after frame cannot grow the server's memory without limit.
+ */
+export const MAX_BOUND = 100_000;
 /** The scripted origin's cookie binding a token to the browser that opened it first (path: the token's folder). */
 export const BINDING_COOKIE = 'lectern_frame';
 
@@ -81,6 +93,11 @@ export function framesLabel(bookId: string): string {
   return `f${labelHash(bookId)}`;
 }
 
+/** What an inner address keeps of the page it frames: short, whatever the path's length. */
+export function documentKey(fullPath: string): string {
+  return createHash('sha256').update(`frame-document|${fullPath}`).digest('base64url').slice(0, 22);
+}
+
 const labelHash = (bookId: string) => createHash('sha256').update(`scripted-origin|${bookId}`).digest('hex').slice(0, 20);
 
 export class ScriptedFrames {
@@ -92,8 +109,10 @@ export class ScriptedFrames {
     private readonly sessions: Pick<SessionsRepository, 'findLiveByPublicId'>,
     private readonly consents: Pick<ScriptsConsentsRepository, 'find' | 'set' | 'remove'>,
     private readonly now: () => Date = () => new Date(),
+    maxBound = MAX_BOUND,
   ) {
     this.tokens = new SignedTokens(secret, 'scripted-frame');
+    this.bound = new ReadCache<string, true>(maxBound, HANDSHAKE_MS);
   }
 
   private readonly tokens: SignedTokens;
@@ -121,17 +140,19 @@ export class ScriptedFrames {
   }
 
   /**
-   * Where an iframe of a page served under `token` (admitted already) is framed from: under a wildcard, a chapter's
-   * inner page goes to the title's frames host under an address of its own, made now and bound by its own handshake
-   * (the binding cookie is the host's: the chapter's does not reach it); an inner page's own iframes stay on the frames
-   * host under its token, bound already. Without a wildcard, the one origin and the same token (`origin` empty: a
-   * path). Null when the token does not open.
+   * Where an iframe of `document` on a page served under `token` (admitted already) is framed from: under a wildcard,
+   * the title's frames host under an address of its own for that document alone, made now and bound by its own
+   * handshake (the binding cookie is the host's: the chapter's does not reach it). Made only when the page is loaded
+   * as a frame (`framed`: Sec-Fetch-Dest `iframe`), never for a script's fetch of it, which would hand out addresses
+   * nobody opened (docs/decisions.md "A book's iframes"). Without a wildcard, the one origin and the same token
+   * (`origin` empty: a path). Null when no frame is to be built: the note stays.
    */
-  innerFrames(token: string): { origin: string; token: string } | null {
+  innerFrames(token: string, document: string, framed: boolean): { origin: string; token: string } | null {
     const grant = this.verifyToken(token);
     if (!grant) return null;
-    if (!this.perPublication || grant.framesIssuedMs !== undefined) return { origin: '', token };
-    const inner = this.issueToken({ ...grant, nonce: randomBytes(12).toString('base64url'), framesIssuedMs: this.now().getTime() });
+    if (!this.perPublication) return { origin: '', token };
+    if (!framed) return null;
+    const inner = this.issueToken({ ...grant, nonce: randomBytes(12).toString('base64url'), framesIssuedMs: this.now().getTime(), document: documentKey(document) });
     return { origin: this.framesOriginFor(grant.bookId), token: inner };
   }
 
@@ -141,19 +162,19 @@ export class ScriptedFrames {
 
   issueToken(grant: FrameGrant): string {
     const values = [grant.sessionPublicId, grant.bookId, grant.expiresMs, grant.nonce];
-    return this.tokens.seal(grant.framesIssuedMs === undefined ? values : [...values, 'frames', grant.framesIssuedMs]);
+    return this.tokens.seal(grant.framesIssuedMs === undefined ? values : [...values, 'frames', grant.framesIssuedMs, grant.document ?? '']);
   }
 
   /** The grant a token carries, or null when it is malformed, forged or expired. */
   verifyToken(token: string): FrameGrant | null {
     const values = this.tokens.open(token);
     if (!values) return null;
-    const [sessionPublicId, bookId, expiresMs, nonce, scope, framesIssuedMs] = values;
+    const [sessionPublicId, bookId, expiresMs, nonce, scope, framesIssuedMs, document] = values;
     if (typeof sessionPublicId !== 'string' || typeof bookId !== 'string' || typeof expiresMs !== 'number' || typeof nonce !== 'string') return null;
-    const frames = values.length === 6 && scope === 'frames' && typeof framesIssuedMs === 'number';
+    const frames = values.length === 7 && scope === 'frames' && typeof framesIssuedMs === 'number' && typeof document === 'string';
     if (values.length !== 4 && !frames) return null;
     if (expiresMs <= this.now().getTime()) return null;
-    return { sessionPublicId, bookId, expiresMs, nonce, ...(frames ? { framesIssuedMs } : {}) };
+    return { sessionPublicId, bookId, expiresMs, nonce, ...(frames ? { framesIssuedMs, document } : {}) };
   }
 
   /**
@@ -223,8 +244,16 @@ export class ScriptedFrames {
     return this.mac(`binding|${token}`);
   }
 
-  /** Tokens bound already (nonce -> expiry): each binds once. Per process, pruned as they expire. */
-  private readonly bound = new Map<string, number>();
+  /**
+   * Nonces of tokens bound already: each binds once. Kept for the handshake's minute only (after it the address is too
+   * old to bind anyway), at most `maxBound` of them per process, the oldest forgotten first.
+   */
+  private readonly bound: ReadCache<string, true>;
+
+  /** How many handshakes this process remembers now. */
+  get boundCount(): number {
+    return this.bound.size;
+  }
 
   /**
    * Whether this request may use the token: it carries the token's binding, or it is the token's first request
@@ -240,9 +269,8 @@ export class ScriptedFrames {
     if (bindings.some(matches)) return { bind: null };
     const now = this.now().getTime();
     const issuedMs = grant.framesIssuedMs ?? grant.expiresMs - SCRIPTED_FRAME_TTL_MS;
-    if (now > issuedMs + HANDSHAKE_MS || this.bound.has(grant.nonce)) return null;
-    for (const [nonce, expires] of this.bound) if (expires <= now) this.bound.delete(nonce);
-    this.bound.set(grant.nonce, grant.expiresMs);
+    if (now > issuedMs + HANDSHAKE_MS || this.bound.get(grant.nonce)) return null;
+    this.bound.set(grant.nonce, true);
     return { bind: { value: expected.toString(), path: `/b/${token}/`, maxAgeSeconds: Math.max(1, Math.floor((grant.expiresMs - now) / 1000)) } };
   }
 
@@ -275,6 +303,8 @@ export class ScriptedFrames {
         if (!document) return null;
         found = { kind: 'frame', document };
       }
+      // an inner address shows its own document as a page, and no other (the book's other files, as they are)
+      if (scope === 'frames' && found.kind !== 'resource' && grant.document !== documentKey(fullPath)) return null;
       // bound last: a request for a file that is not there does not spend the handshake
       const admitted = this.admit(token, grant, bindings);
       if (!admitted) return null;

@@ -379,7 +379,9 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
       let issued = 0;
       const issue = () => frames.issueToken({ sessionPublicId: live.sessionPublicId, bookId: framedId, nonce: `wild-${++issued}`, expiresMs: clock + SCRIPTED_FRAME_TTL_MS });
       const token = issue();
-      const page = await get(`/b/${token}/text/one.xhtml`, titleHost);
+      // as the reader's frame loads it: a frame navigation
+      const asFrame = { 'sec-fetch-dest': 'iframe' };
+      const page = await get(`/b/${token}/text/one.xhtml`, titleHost, asFrame);
       expect(page.statusCode).toBe(200);
       // the chapter frames the frames host only, and is framed by the app alone
       expect(String(page.headers['content-security-policy'])).toContain(`frame-src ${framesOrigin}; `);
@@ -418,14 +420,43 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
       expect((await get(script, framesHost, innerBound)).statusCode).toBe(200);
       expect((await get(script, titleHost, innerBound)).statusCode).toBe(404);
 
+      // An inner address shows its own document and no other page of the book: not another chapter, not another
+      // frame document (and trying does not spend a fresh one's handshake).
+      for (const other of ['text/two.xhtml', 'text/one.xhtml', 'text/inner-two.xhtml', 'text/drawing.svg.frame.html']) {
+        expect((await get(`/b/${innerToken}/${other}`, framesHost, innerBound)).statusCode, other).toBe(404);
+      }
+      const fresh = /<iframe src="([^"]+)"/.exec((await get(`/b/${token}/text/one.xhtml`, titleHost, { ...chapterBound, ...asFrame })).body)![1]!;
+      const freshToken = new URL(fresh).pathname.split('/')[2]!;
+      expect((await get(`/b/${freshToken}/text/two.xhtml`, framesHost)).statusCode).toBe(404);
+      expect((await get(new URL(fresh).pathname, framesHost)).statusCode).toBe(200);
+
+      // The chapter fetched by a script (Sec-Fetch-Dest empty, or none) makes no inner address: the notes stay.
+      for (const headers of [chapterBound, { ...chapterBound, 'sec-fetch-dest': 'empty' }]) {
+        const fetched = await get(`/b/${token}/text/one.xhtml`, titleHost, headers);
+        expect(fetched.statusCode).toBe(200);
+        expect(fetched.body).not.toContain('<iframe');
+        expect(fetched.body).toContain(SCRIPTS_CONSENT_MESSAGES.embeddedPage('The first inner page'));
+      }
+
       // An inner address nobody opened within its first minute binds to nobody.
-      const later = await get(`/b/${issue()}/text/one.xhtml`, titleHost);
+      const later = await get(`/b/${issue()}/text/one.xhtml`, titleHost, asFrame);
       const lateInner = /<iframe src="([^"]+)"/.exec(later.body)![1]!;
       clock += HANDSHAKE_MS + 1;
       expect((await get(new URL(lateInner).pathname, framesHost)).statusCode).toBe(404);
     } finally {
       await server.close();
     }
+  });
+
+  it('remembers at most so many handshakes per process, the oldest forgotten first', async () => {
+    const live = t.lectern.services.scriptedFrames.verifyToken(frameUrlToken((await frameOf(reader, scriptedId, 'text/one.xhtml')).json()))!;
+    const frames = new ScriptedFrames('cap-secret-'.padEnd(40, 'x'), ORIGIN, t.lectern.services.catalog, new SessionsRepository(t.lectern.db.kysely), new ScriptsConsentsRepository(t.lectern.db.kysely), undefined, 3);
+    for (let i = 0; i < 10; i++) {
+      const token = frames.issueToken({ sessionPublicId: live.sessionPublicId, bookId: scriptedId, nonce: `cap-${i}`, expiresMs: Date.now() + SCRIPTED_FRAME_TTL_MS });
+      expect((await frames.open(token, 'text/one.xhtml'))?.bind).toBeTruthy();
+      expect(frames.boundCount).toBeLessThanOrEqual(3);
+    }
+    expect(frames.boundCount).toBe(3);
   });
 
   it('sets the binding cookie for a third-party frame where the origin can hold a Secure cookie, else Lax', () => {
