@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { bookHyphensEpub, HYPHENS_MANUAL, HYPHENS_NOTE, HYPHENS_TITLE, HYPHENS_WORD } from '../packages/server/test/fixtures/book-hyphens.ts';
+import { bookHyphensEpub, HYPHENS_ASKED_OWN, HYPHENS_MANUAL, HYPHENS_NOTE, HYPHENS_TITLE, HYPHENS_WORD } from '../packages/server/test/fixtures/book-hyphens.ts';
 import { importBook } from '../scripts/fresh-server.ts';
 import { openPage, signInAsDemo } from './browser.ts';
 import { type ChapterInfo, currentSearchHit, highlightSelection, inFrame, openChapter, openNote, searchAndFollow } from './reader-steps.ts';
@@ -86,6 +86,7 @@ describe(`hyphenation the book asks for, at ${viewport.width}x${viewport.height}
           heading: doc.querySelector('h2')!.textContent!.includes('\u00ad'),
           note: doc.getElementById('fn1')!.textContent!.includes('\u00ad'),
           manual: doc.getElementById('manual')!.textContent!,
+          askedOwn: doc.getElementById('asked-own')!.textContent!,
         };
       },
       null,
@@ -101,6 +102,8 @@ describe(`hyphenation the book asks for, at ${viewport.width}x${viewport.height}
     // the paragraph the book hyphenated itself keeps its own soft hyphens and gets none more, and having it did not
     // keep the asked paragraph from being hyphenated (as in the W3C test css-epub-hyphens)
     expect(seen.manual).toBe(HYPHENS_MANUAL);
+    // a paragraph the book asks to hyphenate but hyphenated itself is left as the book wrote it
+    expect(seen.askedOwn).toBe(HYPHENS_ASKED_OWN);
   });
 
   it('shows the footnote in its pop-up without the inserted soft hyphens', async () => {
