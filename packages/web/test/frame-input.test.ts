@@ -7,11 +7,12 @@ const listeners = new Listeners();
 afterEach(() => {
   listeners.removeAll();
   removeFrames();
+  vi.useRealTimers();
 });
 
 function input(c: ChapterFrame, prefs: Parameters<typeof layoutOf>[1] = { pagination: 'page' }, fixed: Parameters<typeof layoutOf>[2] = null) {
   const layout = layoutOf(c, prefs, fixed);
-  const hooks = { turn: vi.fn(), jump: vi.fn(), onMiddleTap: vi.fn() };
+  const hooks = { turn: vi.fn(), jump: vi.fn(), chapter: vi.fn(), onMiddleTap: vi.fn() };
   return { layout, hooks, input: new FrameInput(layout, listeners.listen, hooks) };
 }
 
@@ -126,5 +127,104 @@ describe('frame input: taps, swipes, wheel', () => {
     i.wireWheel(); // once only
     expect(wheel().defaultPrevented).toBe(true);
     expect(c.doc.documentElement.scrollLeft).toBe(-100);
+  });
+
+  const swipe = (c: ChapterFrame, from: { x: number; y?: number; target?: Element }, to: { x: number; y?: number }) => {
+    const start = new c.win.Event('touchstart', { bubbles: true });
+    Object.defineProperty(start, 'touches', { value: [{ clientX: from.x, clientY: from.y ?? 300 }] });
+    (from.target ?? c.root).dispatchEvent(start);
+    const end = new c.win.Event('touchend', { bubbles: true, cancelable: true });
+    Object.defineProperty(end, 'changedTouches', { value: [{ clientX: to.x, clientY: to.y ?? 300 }] });
+    (from.target ?? c.root).dispatchEvent(end);
+    return end;
+  };
+  /** A code block `room` px wider than its box, scrolled `left` px (jsdom lays nothing out). */
+  const wideCode = (c: ChapterFrame, left: number, room = 500) => {
+    const pre = c.doc.getElementById('code')!;
+    Object.defineProperty(pre, 'clientWidth', { configurable: true, get: () => 300 });
+    Object.defineProperty(pre, 'scrollWidth', { configurable: true, get: () => 300 + room });
+    Object.defineProperty(pre, 'scrollLeft', { configurable: true, get: () => left });
+    return pre;
+  };
+
+  it('scroll mode: a sideways swipe turns the chapter (mirrored right to left), not a drifting scroll', () => {
+    const c = chapterFrame('<p>words</p>');
+    const { layout, hooks } = input(c, { pagination: 'scroll' });
+    expect(swipe(c, { x: 300 }, { x: 200 }).defaultPrevented).toBe(true);
+    expect(hooks.chapter).toHaveBeenLastCalledWith('next');
+    swipe(c, { x: 100 }, { x: 200 });
+    expect(hooks.chapter).toHaveBeenLastCalledWith('prev');
+    // down the page, 70 px sideways on the way: a scroll
+    swipe(c, { x: 100, y: 600 }, { x: 170, y: 250 });
+    expect(hooks.chapter).toHaveBeenCalledTimes(2);
+    layout.rtl = true;
+    swipe(c, { x: 100 }, { x: 200 });
+    expect(hooks.chapter).toHaveBeenLastCalledWith('next');
+    expect(hooks.turn).not.toHaveBeenCalled();
+  });
+
+  it('scroll mode: no chapter turns in a vertical chapter (it scrolls sideways) or in a stacked book', () => {
+    const c = chapterFrame('<p>縦書き</p>', 'body { writing-mode: vertical-rl }');
+    const { hooks } = input(c, { pagination: 'scroll' });
+    swipe(c, { x: 300 }, { x: 100 });
+    expect(hooks.chapter).not.toHaveBeenCalled();
+    const s = chapterFrame('<p>words</p>');
+    const layout = layoutOf(s, { pagination: 'scroll' });
+    Object.defineProperty(layout, 'stack', { value: { scrollTop: 0 } });
+    const stackHooks = { turn: vi.fn(), jump: vi.fn(), chapter: vi.fn() };
+    new FrameInput(layout, listeners.listen, stackHooks);
+    swipe(s, { x: 300 }, { x: 100 });
+    expect(stackHooks.chapter).not.toHaveBeenCalled();
+  });
+
+  it('a swipe over a code block that can still scroll that way scrolls it; at its end, it turns', () => {
+    const c = chapterFrame('<pre id="code" style="overflow-x: auto"><code>const a = 1;</code></pre><p>words</p>');
+    const { hooks } = input(c, { pagination: 'scroll' });
+    const code = c.doc.querySelector('code')!;
+    wideCode(c, 0);
+    // leftwards drags it towards its right end: its own
+    swipe(c, { x: 300, target: code }, { x: 100 });
+    expect(hooks.chapter).not.toHaveBeenCalled();
+    // rightwards, it is at its left end already: the previous chapter
+    swipe(c, { x: 100, target: code }, { x: 300 });
+    expect(hooks.chapter).toHaveBeenLastCalledWith('prev');
+    wideCode(c, 500);
+    swipe(c, { x: 300, target: code }, { x: 100 });
+    expect(hooks.chapter).toHaveBeenLastCalledWith('next');
+    // paged mode keeps the same rule
+    const p = chapterFrame('<pre id="code" style="overflow-x: auto"><code>const a = 1;</code></pre>');
+    const paged = input(p);
+    wideCode(p, 0);
+    swipe(p, { x: 300, target: p.doc.querySelector('code')! }, { x: 100 });
+    expect(paged.hooks.turn).not.toHaveBeenCalled();
+  });
+
+  it('scroll mode: a sideways wheel turns the chapter once a gesture and is cancelled; a vertical one is left alone', () => {
+    vi.useFakeTimers();
+    const c = chapterFrame('<pre id="code" style="overflow-x: auto"><code>const a = 1;</code></pre><p>words</p>');
+    const { input: i, hooks } = input(c, { pagination: 'scroll' });
+    const wheel = (deltaX: number, deltaY: number, target: Element = c.root) => {
+      const e = new c.win.WheelEvent('wheel', { deltaX, deltaY, bubbles: true, cancelable: true });
+      target.dispatchEvent(e);
+      return e;
+    };
+    vi.advanceTimersByTime(1000);
+    expect(wheel(100, 0).defaultPrevented).toBe(false); // not listened to until wired
+    i.wireSidewaysWheel();
+    vi.advanceTimersByTime(1000);
+    expect(wheel(100, 0).defaultPrevented).toBe(true);
+    expect(hooks.chapter).toHaveBeenCalledExactlyOnceWith('next');
+    vi.advanceTimersByTime(16);
+    expect(wheel(100, 0).defaultPrevented).toBe(true); // the same gesture's momentum
+    expect(hooks.chapter).toHaveBeenCalledOnce();
+    vi.advanceTimersByTime(1000);
+    expect(wheel(10, 100).defaultPrevented).toBe(false);
+    vi.advanceTimersByTime(1000);
+    wideCode(c, 0);
+    expect(wheel(100, 0, c.doc.querySelector('code')!).defaultPrevented).toBe(false); // the block scrolls
+    vi.advanceTimersByTime(1000);
+    expect(wheel(-100, 0).defaultPrevented).toBe(true);
+    expect(hooks.chapter).toHaveBeenLastCalledWith('prev');
+    expect(hooks.chapter).toHaveBeenCalledTimes(2);
   });
 });

@@ -15,6 +15,7 @@ import {
   pagedPercentage,
   scrollLeftForPercentage,
   scrollPercentage,
+  SidewaysWheel,
   sidewaysScrollPercentage,
   tapZone,
   turnsRtl,
@@ -302,6 +303,33 @@ describe('paging math', () => {
     expect(classifySwipe(80, 10)).toBe('prev');
     expect(classifySwipe(-59, 0)).toBeNull();
     expect(classifySwipe(-100, 20)).toBeNull();
+  });
+  it('a sideways wheel gesture is judged as a swipe over its whole length, and turns once', () => {
+    // a trackpad's swipe, fingers moving left (deltaX > 0), in 20 px steps 16 ms apart: on at the third step
+    const wheel = new SidewaysWheel();
+    expect(wheel.step(20, 0, 0)).toBeNull();
+    expect(wheel.step(20, 1, 16)).toBeNull();
+    expect(wheel.step(20, 1, 32)).toBe('next');
+    // its momentum runs on (into the next chapter): no second turn until a pause ends the gesture
+    for (let t = 48; t < 1000; t += 16) expect(wheel.step(30, 0, t)).toBeNull();
+    expect(wheel.step(-70, 0, 1000 + 301)).toBe('prev');
+    // mirrored in a right-to-left book
+    expect(wheel.step(70, 0, 2000, true)).toBe('prev');
+    expect(wheel.step(-70, 0, 3000, true)).toBe('next');
+  });
+  it('a sideways wheel does not turn on a vertical scroll drifting sideways, nor on a gesture something else scrolled', () => {
+    const wheel = new SidewaysWheel();
+    // 400 px down drifting 80 px sideways, then sideways: all one gesture, too far down to be a swipe
+    expect(wheel.step(40, 200, 0)).toBeNull();
+    expect(wheel.step(40, 200, 16)).toBeNull();
+    expect(wheel.step(100, 0, 32)).toBeNull();
+    // a gesture that began over a code block still able to scroll that way is the block's, to its end
+    wheel.taken(1000);
+    expect(wheel.step(100, 0, 1016)).toBeNull();
+    // short of 60 px, or a pause between two short moves: no turn
+    expect(wheel.step(50, 0, 2000)).toBeNull();
+    expect(wheel.step(50, 0, 2000 + 301)).toBeNull();
+    expect(wheel.step(10, 0, 2000 + 310)).toBe('next');
   });
   it('tap zones: left and right 40% of the width', () => {
     expect(tapZone(10, 1000)).toBe('prev');

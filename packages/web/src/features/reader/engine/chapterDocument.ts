@@ -179,6 +179,10 @@ html.lectern-tinted #${ROOT_ID} *:not(a) { color: inherit !important; background
 
 /* scroll mode: the frame scrolls */
 html.lectern-scroll { overflow-x: hidden !important; overflow-y: auto !important; scroll-behavior: auto; }
+/* A finger's sideways swipe is the reader's (a chapter turned, or nothing before the first): the browser must not pan
+   sideways, or it reads the swipe as Back or Forward (overscroll-behavior does not stop it). A wide code block or
+   table still pans in its own box. */
+html.lectern-scroll:not(.lectern-vertical) { touch-action: pan-y pinch-zoom; }
 
 /* paged mode: the frame is the viewport; the body is laid out in columns one page wide */
 html.lectern-paged { height: 100% !important; overflow: hidden !important; }

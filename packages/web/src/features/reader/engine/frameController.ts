@@ -84,6 +84,7 @@ export class FrameController {
     this.input = new FrameInput(layout, listen, {
       turn: (d) => this.pager.turn(d),
       jump: (to) => this.pager.jump(to),
+      chapter: (d) => cb.onEdge(d),
       onMiddleTap: () => cb.onMiddleTap?.(),
     });
     this.links = new FrameLinks(doc, bookId, readerPath, cb, (id) => this.goToAnchor(id));
@@ -218,6 +219,7 @@ export class FrameController {
   private writeSettings() {
     this.layout.writeSettings();
     if (!this.layout.fixed && this.layout.vertical) this.input.wireWheel();
+    else if (!this.layout.paged) this.input.wireSidewaysWheel();
   }
 
   /** The first character in view, as a collapsed Range. */

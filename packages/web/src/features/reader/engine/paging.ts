@@ -148,6 +148,47 @@ export function classifySwipe(dx: number, dy: number, rtl = false): Turn | null 
   return (dx < 0) !== rtl ? 'next' : 'prev';
 }
 
+/** A pause this long between wheel events ends a wheel gesture (a trackpad's swipe, its momentum included). */
+export const WHEEL_GESTURE_GAP_MS = 300;
+
+/**
+ * A sideways wheel gesture (a trackpad's two-finger swipe) read as a swipe: its deltas added up over the gesture and
+ * judged by classifySwipe, the wheel scrolling the content the way a finger would drag it the other way (deltaX > 0,
+ * the fingers moving left: the next chapter in a left-to-right book). One gesture turns once, however long its
+ * momentum runs on; a gesture that scrolls something of the book sideways turns nothing. `now` is in ms, from a clock
+ * that outlives the chapter's document (the gesture goes on in the next chapter).
+ */
+export class SidewaysWheel {
+  private dx = 0;
+  private dy = 0;
+  private last = -Infinity;
+  private spent = false;
+
+  step(deltaX: number, deltaY: number, now: number, rtl = false): Turn | null {
+    this.begin(now);
+    if (this.spent) return null;
+    this.dx += deltaX;
+    this.dy += deltaY;
+    const turn = classifySwipe(-this.dx, -this.dy, rtl);
+    if (turn) this.spent = true;
+    return turn;
+  }
+
+  /** The gesture scrolls something else (a wide table, a code block): it turns nothing till it ends. */
+  taken(now: number) {
+    this.begin(now);
+    this.spent = true;
+  }
+
+  private begin(now: number) {
+    if (now - this.last > WHEEL_GESTURE_GAP_MS) {
+      this.dx = this.dy = 0;
+      this.spent = false;
+    }
+    this.last = now;
+  }
+}
+
 /**
  * The tap zones: the left 40% of the width goes back, the right 40% forward, the middle does not turn; the other
  * way round in a right-to-left book (`rtl`: its page-progression-direction).
