@@ -83,6 +83,8 @@ export function epubBook(book: {
   files?: Record<string, string | Uint8Array>;
   /** more metadata elements (dc:subject, dc:publisher…), as they are */
   metadata?: string[];
+  /** the spine's page-progression-direction */
+  pageProgression?: 'ltr' | 'rtl';
 }): Uint8Array {
   const items = book.chapters.map((c, i) => `<item id="c${i}" href="${c.path}" media-type="application/xhtml+xml"/>`);
   const nav = book.chapters.map((c) => `<li><a href="${c.path}">${c.label}</a></li>`).join('');
@@ -100,7 +102,7 @@ export function epubBook(book: {
     <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
     ${[...(book.cover ? ['<item id="cover" href="cover.png" media-type="image/png" properties="cover-image"/>'] : []), ...items, ...(book.manifest ?? [])].join('\n    ')}
   </manifest>
-  <spine>${book.chapters.map((_c, i) => `<itemref idref="c${i}"/>`).join('')}</spine>
+  <spine${book.pageProgression ? ` page-progression-direction="${book.pageProgression}"` : ''}>${book.chapters.map((_c, i) => `<itemref idref="c${i}"/>`).join('')}</spine>
 </package>`,
     'OEBPS/nav.xhtml': xhtml('Contents', `<nav epub:type="toc" id="toc"><ol>${nav}</ol></nav>`),
   };
