@@ -237,6 +237,44 @@ for (const viewport of [
       expect((await shown(page)).stack).not.toContain(CONTINUOUS_HEADINGS[0]);
     });
 
+    it('a sideways move on the first chapter neither turns nor goes Back to the chapter read before it', async () => {
+      const urls = await chapterUrls(page);
+      await page.goto(urls[2]!);
+      await expect.poll(async () => (await shown(page)).heading, { timeout: 15_000 }).toBe(CONTINUOUS_HEADINGS[2]);
+      // a touch screen at 390 px (a finger's swipe), the pointer's wheel at 1280 (a trackpad's)
+      const touch = viewport.width < 600 ? await browser.newContext({ baseURL: inject('baseURL'), viewport, isMobile: true, hasTouch: true, storageState: await page.context().storageState() }) : null;
+      const p = touch ? await touch.newPage() : page;
+      try {
+        if (touch) await p.goto(urls[2]!);
+        await p.goto(urls[0]!);
+        await expect.poll(async () => (await shown(p)).heading, { timeout: 15_000 }).toBe(CONTINUOUS_HEADINGS[0]);
+        await p.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+        const stage = (await p.locator('.reader-stage').boundingBox())!;
+        const at = { x: Math.round(stage.x + stage.width / 2), y: Math.round(stage.y + stage.height / 2) };
+        const cdp = touch ? await p.context().newCDPSession(p) : null;
+        for (const dx of [240, -240, 0]) {
+          const dy = dx ? 0 : -300; // last, the finger (the wheel) goes down the page
+          if (cdp) {
+            const from = { x: at.x - dx / 2, y: at.y - dy / 2 };
+            await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
+            for (let i = 1; i <= 8; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x + (dx * i) / 8, y: from.y + (dy * i) / 8 }] });
+            await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+          } else {
+            // (the pointer moved off and back: the browser's wheel sequence before ends, as a trackpad's does when lifted)
+            await p.mouse.move(at.x, at.y + 40);
+            await p.mouse.move(at.x, at.y);
+            await p.mouse.wheel(-dx * 2.5, -dy);
+          }
+        }
+        // the stack scrolled down in the same page (a finger's fling may carry it into the second chapter)
+        await expect.poll(async () => (await shown(p)).within > 0 || (await shown(p)).heading === CONTINUOUS_HEADINGS[1]).toBe(true);
+        expect([CONTINUOUS_HEADINGS[0], CONTINUOUS_HEADINGS[1]]).toContain((await shown(p)).heading);
+        expect(await p.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+      } finally {
+        await touch?.close();
+      }
+    });
+
     it('a reload at a chapter boundary puts the same words at the top: near the end of the first chapter, at the start of the second', async () => {
       const urls = await chapterUrls(page);
       await page.goto(urls[0]!);
