@@ -9,6 +9,8 @@ import type { RootAttributes } from '@lectern/core';
  * the importer stores it in place of the book's file: rendered and sanitised like a chapter, served as a page only
  * on the publication's scripted origin (scripted-origin.ts), and as text anywhere else (plugins/book-files.ts).
  */
+/** At most so many frame documents per book: each is a page rendered at import (a book of hundreds is not a book). */
+export const MAX_FRAME_DOCUMENTS = 200;
 export const FRAME_DOCUMENT_TYPE = 'application/vnd.lectern.frame-document+json';
 export interface FrameDocument {
   html: string;

@@ -48,9 +48,10 @@ export interface RenderOptions {
   /**
    * Where the frame document rendered from such a document is stored, in the document's own folder: its own path by
    * default (an (X)HTML page is stored in its place); an SVG drawing keeps its file, which images may show, and its
-   * frame document goes beside it.
+   * frame document goes beside it. Null: no frame document is stored for it (past the book's limit), so an iframe of
+   * it keeps only the note.
    */
-  frameDocumentPath?: (fullPath: string) => string;
+  frameDocumentPath?: (fullPath: string) => string | null;
 }
 
 export interface RenderedChapter {
@@ -422,7 +423,8 @@ function embedFrames(nodes: DomElement['children'], opts: RenderOptions): string
     const label = (attr(frame, 'title') ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
     const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     let link = '';
-    const href = opts.isChapter(target.path) ? src : frameHref(src, target.path, opts.frameDocumentPath?.(target.path) ?? target.path);
+    const stored = opts.isChapter(target.path) || !opts.frameDocumentPath ? target.path : opts.frameDocumentPath(target.path);
+    const href = opts.isChapter(target.path) ? src : stored === null ? null : frameHref(src, target.path, stored);
     if (opts.allowScripts && href !== null) {
       const size = (['width', 'height'] as const)
         .map((side) => [side, (attr(frame, side) ?? '').trim()] as const)

@@ -13,6 +13,7 @@ import { pageTexts } from './pdf-text.ts';
 import { bookCssRewriter, sanitizeStylesheet } from './css.ts';
 import { decodeText } from './markup.ts';
 import { FRAME_DOCUMENT_TYPE, renderChapter, type FrameDocument, type RenderOptions } from './render.ts';
+import { MAX_FRAME_DOCUMENTS } from './frame-document.ts';
 import { fixedLayoutStylesheets } from './rendition.ts';
 import { makePdfSample, openingPart } from './sample.ts';
 import { IngestError, type ParsedTitle } from './types.ts';
@@ -90,31 +91,31 @@ async function run(start: StartMessage): Promise<DoneMessage> {
   const documentPaths = new Set(parsed.resources.filter((r) => DOCUMENT_TYPES.has(r.mediaType.toLowerCase())).map((r) => r.fullPath));
   // An SVG drawing in an iframe keeps its file (images may show it); its frame document is stored beside it.
   const svgPaths = new Set(parsed.resources.filter((r) => r.mediaType.toLowerCase() === SVG_TYPE).map((r) => r.fullPath));
+  const inBook = (p: string) => resourcePaths.has(p) || chapterPaths.has(p);
   const framePaths = new Map<string, string>();
   const frameDocumentPath = (p: string): string => {
     const known = framePaths.get(p);
     if (!svgPaths.has(p) || known) return known ?? p;
     const taken = new Set(framePaths.values());
-    let candidate = `${p}.frame.html`;
-    while (resourcePaths.has(candidate) || chapterPaths.has(candidate) || taken.has(candidate)) candidate = `${candidate.slice(0, -5)}_.html`;
+    const candidate = freePath(`${p}.frame.html`, '.html', (c) => inBook(c) || taken.has(c));
     framePaths.set(p, candidate);
     return candidate;
   };
+  /** The documents an iframe of a scripted title may show: each gets its frame document (storeFrameDocuments). */
+  const framed = new Set<string>();
   /** Renders a chapter or a frame document, storing its inline styles and scripts as files beside it. */
   const render = async (fullPath: string, rawHtml: string, fixedLayout: boolean) => {
     // Inline <style>s become stylesheets of their own beside the chapter: no CSS is ever stored inside chapter HTML.
     const stylePaths: string[] = [];
     const inlineStylePath = (index: number): string => {
-      let candidate = `${fullPath}.style-${index + 1}.css`;
-      while (resourcePaths.has(candidate) || chapterPaths.has(candidate)) candidate = `${candidate.slice(0, -4)}_.css`;
+      const candidate = freePath(`${fullPath}.style-${index + 1}.css`, '.css', inBook);
       stylePaths[index] = candidate;
       return candidate;
     };
     // A scripted title's inline scripts, likewise (render.ts externalizeInlineScripts).
     const scriptPaths: string[] = [];
     const inlineScriptPath = (index: number): string => {
-      let candidate = `${fullPath}.script-${index + 1}.js`;
-      while (resourcePaths.has(candidate) || chapterPaths.has(candidate)) candidate = `${candidate.slice(0, -3)}_.js`;
+      const candidate = freePath(`${fullPath}.script-${index + 1}.js`, '.js', inBook);
       scriptPaths[index] = candidate;
       return candidate;
     };
@@ -126,7 +127,12 @@ async function run(start: StartMessage): Promise<DoneMessage> {
       isChapter: (p) => chapterPaths.has(p),
       isResource,
       isDocument: (p) => documentPaths.has(p) || svgPaths.has(p),
-      frameDocumentPath,
+      // a link only to a document that will be stored: at most MAX_FRAME_DOCUMENTS of them, the first found
+      frameDocumentPath: (p) => {
+        if (!framed.has(p) && framed.size >= MAX_FRAME_DOCUMENTS) return null;
+        framed.add(p);
+        return frameDocumentPath(p);
+      },
       inlineStyleUrl: (index) => resourceUrl(inlineStylePath(index)),
       inlineScriptPath: start.allowScripts ? inlineScriptPath : undefined,
       fixedLayout,
@@ -176,10 +182,15 @@ async function run(start: StartMessage): Promise<DoneMessage> {
   return { type: 'done', title, chapters, toc, resources, cover, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
 }
 
+/** A name for a file the importer adds: `candidate`, with `_` before its `extension` until no file has it. */
+function freePath(candidate: string, extension: string, taken: (p: string) => boolean): string {
+  let name = candidate;
+  while (taken(name)) name = `${name.slice(0, -extension.length)}_${extension}`;
+  return name;
+}
+
 const DOCUMENT_TYPES = new Set(['application/xhtml+xml', 'text/html']);
 const SVG_TYPE = 'image/svg+xml';
-/** At most so many frame documents per book: each is a page rendered at import (a book of hundreds is not a book). */
-const MAX_FRAME_DOCUMENTS = 200;
 
 /**
  * A scripted title's frame documents, rendered like chapters (sanitised, inline styles and scripts stored beside

@@ -18,7 +18,8 @@ import { BINDING_COOKIE, framesLabel, HANDSHAKE_MS, publicationLabel, ScriptedFr
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSubscribers, TestClient } from '../helpers/client.ts';
 import { framedEpub, scriptedEpub, SCRIPTED_TITLE, SVG_RAN } from '../fixtures/scripted.ts';
-import { twoChapterBook } from '../ingest/helpers.ts';
+import { epubBook, twoChapterBook } from '../ingest/helpers.ts';
+import { FRAME_DOCUMENT_TYPE, MAX_FRAME_DOCUMENTS } from '../../src/ingest/frame-document.ts';
 import { LocalContentStore } from '../../src/storage/content-store.ts';
 
 const ORIGIN = 'http://books.localhost:8181';
@@ -357,6 +358,32 @@ describe.each(ENGINES)('scripted titles on %s', (engine) => {
     expect(row.content).toContain(`title="The drawing">${SCRIPTS_CONSENT_MESSAGES.embeddedPage('The drawing')}</span>`);
     expect(row.content).toContain(SCRIPTS_CONSENT_MESSAGES.embeddedPage('The first inner page'));
     expect(row.content).not.toContain('drawing.svg');
+  });
+
+  it('links only the frame documents it stored: past the limit an iframe keeps the plain note', async () => {
+    const count = MAX_FRAME_DOCUMENTS + 2;
+    const drawing = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>';
+    const file = path.join(t.dataDir, 'many-frames.epub');
+    fs.writeFileSync(
+      file,
+      epubBook({
+        identifier: 'urn:uuid:5c217ed0-0000-4000-8000-0000000f4a40',
+        title: 'Many Frames',
+        chapters: [{ path: 'text/one.xhtml', label: 'One', body: Array.from({ length: count }, (_, i) => `<iframe src="d${i}.svg" title="Drawing ${i}"></iframe>`).join('') }],
+        manifest: Array.from({ length: count }, (_, i) => `<item id="d${i}" href="text/d${i}.svg" media-type="image/svg+xml"/>`),
+        files: Object.fromEntries(Array.from({ length: count }, (_, i) => [`text/d${i}.svg`, drawing])),
+      }),
+    );
+    const bookId = (await t.lectern.services.importer.importFile(file, 'many-frames.epub', { allowScripts: true })).book_id;
+    const rows = (kind: 'chapters' | 'resources') => t.lectern.db.kysely.selectFrom(kind).innerJoin('titles', 'titles.id', `${kind}.title_id`).where('titles.book_id', '=', bookId);
+    const { content } = await rows('chapters').select('chapters.content').executeTakeFirstOrThrow();
+    const stored = new Set((await rows('resources').select('resources.full_path').where('resources.media_type', '=', FRAME_DOCUMENT_TYPE).execute()).map((r) => r.full_path));
+    expect(stored.size).toBe(MAX_FRAME_DOCUMENTS);
+    const linked = [...content.matchAll(/<a hidden="hidden" href="\/api\/v1\/book\/[^/]+\/chapter\/([^"]+)"/g)].map((m) => decodeURIComponent(m[1]!));
+    expect(linked).toHaveLength(MAX_FRAME_DOCUMENTS);
+    for (const link of linked) expect(stored.has(link), link).toBe(true);
+    // the ones past the limit: the note, no link
+    expect(content).toContain(`title="Drawing ${count - 1}">${SCRIPTS_CONSENT_MESSAGES.embeddedPage(`Drawing ${count - 1}`)}</span>`);
   });
 
   it("serves a chapter's inner pages under a wildcard from the title's frames host: another origin, its own bound address, a policy for each", async () => {
