@@ -38,7 +38,8 @@ function headFiles(html: string): string[] {
   const files: string[] = [];
   for (const tag of head.match(/<(script|link)\b[^>]*>/g) ?? []) {
     const src = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
-    if (!src?.startsWith('/assets/')) continue;
+    // (a server-rendered screen's stylesheet links are disabled, their rules in the page: never fetched)
+    if (!src?.startsWith('/assets/') || /\sdisabled\b/.test(tag)) continue;
     if (/^<script\b/.test(tag) || /rel="(modulepreload|stylesheet)"/.test(tag) || /rel="preload"[^>]*as="style"|as="style"[^>]*rel="preload"/.test(tag)) files.push(src);
   }
   return files;

@@ -9,7 +9,7 @@ const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 if (root.hasAttribute(FIRST_SCREEN_ATTRIBUTE)) {
   // The server rendered the screen with its stylesheets' rules in the page (routes/web.ts withFirstScreen; their
-  // files are linked for print only, or, when the rules could not be written, as stylesheets that held the paint):
+  // links disabled, or, when the rules could not be written, stylesheets that held the paint):
   // hydrated once the browser has what the server rendered it from, or, should that fail, rendered over it.
   const client = startApp();
   const app = (

@@ -349,19 +349,19 @@ export function stylesheetsOf(webDist: string): (hrefs: readonly string[]) => st
 }
 
 /**
- * The media of a server-rendered screen's stylesheet links whose rules are in the page: fetched at a low priority,
- * holding no paint and never applied on screen (their rules would only come again, and applying them restyled the
- * whole page after hydration); they are there so the bundler's loader sees the files as the page's own and does not
- * append them again, and so the files are cached for the pages the browser renders.
+ * A server-rendered screen's stylesheet links whose rules are in the page are `disabled`: never fetched nor applied
+ * (applied after hydration, they restyled the whole page for rules it already had; linked for print, they were
+ * still fetched with the page and held its first paint in some of Lighthouse's runs). They stay so the bundler's
+ * loader, which counts `rel="stylesheet"` links as loaded, does not append the route's file again.
  */
-const NOT_ON_SCREEN = 'print';
+const NOT_APPLIED = '<link rel="stylesheet" disabled';
 
 /**
  * The page with `screen` (React's HTML of the first screen) in #root, marked for the app to hydrate, and
  * EARLY_INPUT_SCRIPT after it (what is done before the hydration is kept). The HTML is the screen itself, which must
  * not show unstyled: the page's stylesheets (the entry's and the route's) are written into it whole, in a `<style>`
  * at the end of its head (docs/decisions.md "The first screen rendered on the server": the screen's CSS in the page),
- * so the first paint waits for no other request, and their links are NOT_ON_SCREEN. Without `styles` (or when it
+ * so the first paint waits for no other request, and their links are NOT_APPLIED. Without `styles` (or when it
  * has no text for them), the preloads become stylesheets that hold the paint.
  */
 export function withFirstScreen(html: string, screen: string, attribute: string, styles?: (hrefs: readonly string[]) => string | null): string {
@@ -373,7 +373,7 @@ export function withFirstScreen(html: string, screen: string, attribute: string,
   const css = hrefs.length > 0 && before.includes('</head>') ? (styles?.(hrefs) ?? null) : null;
   if (css !== null) {
     before = before
-      .replace(/<link rel="preload" as="style"/g, `<link rel="stylesheet" media="${NOT_ON_SCREEN}"`)
+      .replace(/<link rel="preload" as="style"/g, NOT_APPLIED)
       .replace('</head>', () => `<style ${FIRST_SCREEN_STYLE_ATTRIBUTE}>${css}</style>\n  </head>`);
   } else before = before.replace(/<link rel="preload" as="style"/g, '<link rel="stylesheet"');
   // the early script right after #root: it listens from the moment the screen can be seen, well before the app

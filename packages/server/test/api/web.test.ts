@@ -408,13 +408,13 @@ describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) 
       expect(page.body).not.toContain(`Name of ${other}`);
       expect(page.body).not.toContain(`ssr-${other}@`);
       // the HTML is the screen: the entry's and the page's stylesheets are in it, in their order, at the end of the
-      // head, so the first paint waits for no file; the files are linked for print (holding no paint, never applied
-      // on screen), not as stylesheets that hold the paint
+      // head, so the first paint waits for no file; the files' links are disabled (never fetched nor applied), not
+      // stylesheets that hold the paint
       const head = page.body.slice(0, page.body.indexOf('</head>'));
       expect(head).toMatch(new RegExp(`<style ${FIRST_SCREEN_STYLE_ATTRIBUTE}>${ENTRY_CSS}\\n${SEARCH_CSS}</style>\\s*$`));
-      expect(head).toContain('<link rel="stylesheet" media="print" crossorigin href="/assets/index-a1.css" data-lectern-css>');
-      expect(head).toContain('<link rel="stylesheet" media="print" crossorigin href="/assets/SearchPage-b2.css">');
-      expect(page.body).not.toMatch(/<link rel="stylesheet"(?! media="print")/);
+      expect(head).toContain('<link rel="stylesheet" disabled crossorigin href="/assets/index-a1.css" data-lectern-css>');
+      expect(head).toContain('<link rel="stylesheet" disabled crossorigin href="/assets/SearchPage-b2.css">');
+      expect(page.body).not.toMatch(/<link rel="stylesheet"(?! disabled)/);
       // and the pages' CSP lets that <style> apply: 'unsafe-inline' for styles, with no hash or nonce beside it
       // (either would turn 'unsafe-inline' off), while scripts stay held to their hashes
       const csp = String(page.headers['content-security-policy']);
@@ -460,7 +460,7 @@ describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) 
       expect(page.body).not.toContain(other);
       // its stylesheets' rules in the page, as the search page's
       expect(page.body).toContain(`<style ${FIRST_SCREEN_STYLE_ATTRIBUTE}>${ENTRY_CSS}</style>`);
-      expect(page.body).not.toMatch(/<link rel="stylesheet"(?! media="print")/);
+      expect(page.body).not.toMatch(/<link rel="stylesheet"(?! disabled)/);
     }
     // the trial reader's bar says when the trial ends, as every browser writes it before it has hydrated (English, UTC)
     const ends = new Intl.DateTimeFormat('en-US', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(trial.trial_ends_at!));
@@ -509,7 +509,7 @@ describe('a first screen with stylesheets that cannot be written into its page',
         `<html><head><link rel="preload" as="style" crossorigin href="/assets/a.css" data-lectern-css>${css}</head><body><div id="root"><!--lectern:screen-->s<!--/lectern:screen--></div></body></html>`;
       const inlined = withFirstScreen(html(''), '<p>screen</p>', 'data-lectern-ssr', styles);
       expect(inlined).toContain(`<style ${FIRST_SCREEN_STYLE_ATTRIBUTE}>${ENTRY_CSS}</style>`);
-      expect(inlined).toContain('<link rel="stylesheet" media="print" crossorigin href="/assets/a.css" data-lectern-css>');
+      expect(inlined).toContain('<link rel="stylesheet" disabled crossorigin href="/assets/a.css" data-lectern-css>');
       // one that could close its <style>, one not in the build's assets, one missing: all linked, nothing inline
       for (const other of ['/assets/b.css', '/other/a.css', '/assets/missing.css']) {
         const page = withFirstScreen(html(`<link rel="preload" as="style" crossorigin href="${other}">`), '<p>screen</p>', 'data-lectern-ssr', styles);
