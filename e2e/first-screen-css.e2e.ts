@@ -74,7 +74,6 @@ for (const viewport of [
       await page.locator('.search-result').first().waitFor();
       const before = await looks(page);
       expect(before.filter((l) => 'missing' in l)).toEqual([]);
-      await page.screenshot({ path: `/tmp/first-screen-css-${viewport.width}.png` });
 
       // everything let go: the app hydrates the screen and the stylesheet files apply
       for (const route of held.splice(0)) await route.continue();
