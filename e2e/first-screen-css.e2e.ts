@@ -75,7 +75,7 @@ for (const viewport of [
       const before = await looks(page);
       expect(before.filter((l) => 'missing' in l)).toEqual([]);
 
-      // everything let go: the app hydrates the screen and the stylesheet files apply
+      // everything let go: the app hydrates the screen (the stylesheet links stay disabled)
       for (const route of held.splice(0)) await route.continue();
       await page.unroute(/\/assets\/[\w.-]+\.css$/);
       await page.unroute(/\/assets\/index-[\w-]+\.js$/);
