@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lecternCli } from '../scripts/fresh-server.ts';
 import { epubBook } from '../packages/server/test/ingest/helpers.ts';
-import { hydrated, launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
+import { launchBrowser, seriousViolations, signedInContexts } from './browser.ts';
 
 const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
 const PASSWORD = 'an operator with a lamp';
@@ -104,7 +104,6 @@ describe.each([
     fs.writeFileSync(broken, 'this is no zip at all, only words with an .epub name');
     // an operator finds the console in the account menu
     await admin.goto('/home/');
-    await hydrated(admin);
     await admin.getByRole('button', { name: /^Account:/ }).click();
     await admin.getByRole('menuitem', { name: "Operators' console" }).click();
     await admin.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -232,7 +231,6 @@ describe.each([
     // (not looked for in the home's picks row: the home shows a title in one row only, and a new title is in New)
 
     await reader.goto('/home/');
-    await hydrated(reader);
     const shown = reader.getByRole('region', { name: HOME_MESSAGES.headings.announcements, exact: true });
     await shown.getByRole('link', { name: message }).waitFor();
     expect(await shown.getByRole('link', { name: message }).getAttribute('href')).toBe('/live-training/');

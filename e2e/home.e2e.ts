@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HOME_MESSAGES } from '@lectern/core';
 import { lecternCli, signIn } from '../scripts/fresh-server.ts';
-import { hydrated, launchBrowser, seriousViolations } from './browser.ts';
+import { launchBrowser, seriousViolations } from './browser.ts';
 
 const baseURL = inject('baseURL');
 const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
@@ -178,7 +178,6 @@ describe('the home dashboard: the queue\'s order, one title one row', () => {
       const onShelf = () => page.locator('[data-reorder-item]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.reorderItem));
       await expect.poll(onShelf).toEqual(order.map((x) => x.api_url));
       await page.goto('/home/');
-      await hydrated(page);
       await section(page, HOME_MESSAGES.headings.queue).waitFor();
       expect(await cardTitles(page, HOME_MESSAGES.headings.queue)).toEqual(order.map((x) => x.title));
       // one title, one row: every card of the home's rows names a different title ("Recently added" pages through

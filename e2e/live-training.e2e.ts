@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LIVE_TRAINING_MESSAGES as M } from '@lectern/core';
 import { lecternCli, signIn } from '../scripts/fresh-server.ts';
-import { hydrated, launchBrowser, seriousViolations } from './browser.ts';
+import { launchBrowser, seriousViolations } from './browser.ts';
 
 const baseURL = inject('baseURL');
 const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
@@ -93,7 +93,6 @@ describe('the live-training banner', () => {
         await page.reload();
         await page.getByRole('heading', { level: 1, name: M.indexTitle }).waitFor();
         await page.goto('/home/');
-        await hydrated(page);
         await page.getByRole('heading', { level: 1 }).first().waitFor();
         await page.waitForLoadState('networkidle');
         expect(await banner(page).count()).toBe(0);

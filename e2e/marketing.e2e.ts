@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MARKETING_MESSAGES, RECENT_ITEMS_PAGE_SIZE as RECENT_PAGE_SIZE } from '@lectern/core';
 import { epubBook } from '../packages/server/test/ingest/helpers.ts';
 import { importBook, lecternCli, signIn } from '../scripts/fresh-server.ts';
-import { hydrated, launchBrowser, seriousViolations } from './browser.ts';
+import { launchBrowser, seriousViolations } from './browser.ts';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -94,7 +94,6 @@ describe('the marketing modules', () => {
 
       // after a reload: the tutorial stays gone, the promo too (subscribed)
       await page.reload();
-      await hydrated(page);
       await recent.locator('.title-card').first().waitFor();
       expect(await tutorial.count()).toBe(0);
       expect(await promo.count()).toBe(0);
@@ -177,7 +176,6 @@ describe('the marketing modules', () => {
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
         await page.goto('/home/');
-        await hydrated(page);
         const banner = region(page, `Reading the classics ${stamp}`);
         await banner.getByText(MARKETING_MESSAGES.transformationEyebrow(topic.name)).waitFor();
         expect(await banner.locator('.title-card').count()).toBe(inTopic.length);

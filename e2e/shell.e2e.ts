@@ -11,7 +11,7 @@ import { ACCOUNT_ENTRY_MESSAGES, APP_MESSAGES, WELCOME_MESSAGE_MS } from '@lecte
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lecternCli, signIn } from '../scripts/fresh-server.ts';
-import { hydrated, launchBrowser, seriousViolations } from './browser.ts';
+import { launchBrowser, seriousViolations } from './browser.ts';
 
 const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
 const shot = async (page: Page, name: string) => {
@@ -98,7 +98,6 @@ describe.each([
   it('tells an expired reader to subscribe, on the home and on the queue page', async () => {
     const page = await pageFor(reader('expired'));
     await page.goto('/home/');
-    await hydrated(page);
     const prompt = page.getByRole('region', { name: ACCOUNT_ENTRY_MESSAGES.subscriptionPromptLabel });
     await prompt.getByText(ACCOUNT_ENTRY_MESSAGES.expiredPrompt).waitFor();
     expect(await prompt.getByRole('link', { name: ACCOUNT_ENTRY_MESSAGES.subscribe }).getAttribute('href')).toBe('/subscribe/');
@@ -118,10 +117,8 @@ describe.each([
   it("tells a cancelled reader to reactivate in the home's queue row", async () => {
     const page = await pageFor(reader('cancelled'));
     await page.goto('/home/');
-    await hydrated(page);
     await queueFirstTitle(page);
     await page.reload();
-    await hydrated(page);
     const row = page.locator('[data-home-section="queue"]');
     const prompt = row.getByRole('region', { name: ACCOUNT_ENTRY_MESSAGES.subscriptionPromptLabel });
     await prompt.getByText(ACCOUNT_ENTRY_MESSAGES.cancelledPrompt).waitFor();
@@ -138,7 +135,6 @@ describe.each([
   it('says nothing of the kind to a subscriber', async () => {
     const page = await pageFor(reader('subscriber'));
     await page.goto('/home/');
-    await hydrated(page);
     await page.locator('.home__section').first().waitFor();
     expect(await page.getByRole('region', { name: ACCOUNT_ENTRY_MESSAGES.subscriptionPromptLabel }).count()).toBe(0);
     await page.context().close();

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SHORTCUT_MESSAGES } from '@lectern/core';
 import { lecternCli, signIn } from '../scripts/fresh-server.ts';
-import { hydrated, launchBrowser, seriousViolations } from './browser.ts';
+import { launchBrowser, seriousViolations } from './browser.ts';
 
 const baseURL = inject('baseURL');
 const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
@@ -70,7 +70,6 @@ for (const viewport of [
 
       // On the home the card keys join the list.
       await page.goto('/home/');
-      await hydrated(page);
       await page.locator('[data-home-card]').first().waitFor();
       await page.keyboard.press('Shift+Slash');
       await helpDialog(page).waitFor();

@@ -34,12 +34,6 @@ export const COOKIES = {
   session: 'lectern_session',
   loggedIn: 'logged_in',
   csrf: 'csrftoken',
-  /**
-   * The accounts this browser has shown the home to (their user_uuid, '.'-separated, newest first, a few at most):
-   * readable by the page's script and by the server, which renders the home's greeting as the browser will
-   * (docs/decisions.md "The first screen rendered on the server").
-   */
-  homeSeen: 'lectern_home_seen',
 } as const;
 
 /**

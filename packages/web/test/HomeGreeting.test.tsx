@@ -2,8 +2,7 @@
 /**
  * The home's greeting (docs/decisions.md "The paying reader's path") against a real HTTP server (node:http on a free
  * port; the page's relative calls are sent there): a reader's first home page says "Welcome, ada" — "Welcome back"
- * greeted readers who had just signed up — and the next one, in this browser, "Welcome back, ada" (this browser's
- * cookie remembers it, which the server reads too when it renders the home).
+ * greeted readers who had just signed up — and the next one, in this browser, "Welcome back, ada".
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +10,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COOKIES, HOME_MESSAGES, searchPaths } from '@lectern/core';
+import { HOME_MESSAGES, searchPaths } from '@lectern/core';
 import { HomePage } from '../src/features/home/HomePage.tsx';
 import { profile } from './fixtures.ts';
 
@@ -33,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
-  document.cookie = `${COOKIES.homeSeen}=; path=/; max-age=0`;
+  localStorage.clear();
   document.cookie = 'logged_in=1; path=/';
   const realFetch = globalThis.fetch;
   vi.stubGlobal('fetch', (url: string, init?: RequestInit) => realFetch(new URL(url, base), init));
@@ -41,7 +40,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
   document.cookie = 'logged_in=; path=/; max-age=0';
-  document.cookie = `${COOKIES.homeSeen}=; path=/; max-age=0`;
 });
 
 function showHome() {

@@ -7,9 +7,7 @@
  * tree: the page's code loaded (not the loading page) and its first query answered from the page's answers.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { AccountProfile } from '@lectern/core';
-import { queryKeys } from '../api/queryKeys.ts';
-import { HomePage, loadHomePage, loadSearchPage, SearchPage } from './router.tsx';
+import { loadSearchPage, SearchPage } from './router.tsx';
 
 /** The attribute the server puts on #root when its content is the screen rendered by React, to be hydrated. */
 export const FIRST_SCREEN_ATTRIBUTE = 'data-lectern-ssr';
@@ -39,17 +37,6 @@ async function answerFromPage(client: QueryClient, query: { queryKey: readonly u
 }
 
 const FIRST_SCREENS: readonly FirstScreen[] = [
-  {
-    // the signed-in home: its sections and the reader's blocks (newsletter, tutorial), for this reader's key
-    path: /^\/home\/$/,
-    prepare: async (client) => {
-      const userKey = client.getQueryData<AccountProfile | null>(queryKeys.profile)?.user_uuid;
-      if (!userKey) return false;
-      const [module] = await Promise.all([loadHomePage(), HomePage.preload()]);
-      const answered = await Promise.all([answerFromPage(client, module.homeQueryOf(userKey)), answerFromPage(client, module.homeModulesQueryOf(userKey))]);
-      return answered.every(Boolean);
-    },
-  },
   {
     path: /^\/search\/?$/,
     prepare: async (client, params) => {

@@ -124,9 +124,7 @@ const ShortcutsPage = onDemand(() => import('../features/account/ShortcutsPage.t
 /** The search page's module (its query too: app/firstScreen.ts). */
 export const loadSearchPage = () => import('../features/search/SearchPage.tsx');
 export const SearchPage = onDemand(loadSearchPage);
-/** The home's module (its queries too: app/firstScreen.ts). */
-export const loadHomePage = () => import('../features/home/HomePage.tsx');
-export const HomePage = onDemand(loadHomePage);
+const HomePage = onDemand(() => import('../features/home/HomePage.tsx'));
 const ForgotPasswordPage = onDemand(() => import('../features/account/ForgotPasswordPage.tsx'));
 const ResetPasswordPage = onDemand(() => import('../features/account/ResetPasswordPage.tsx'));
 const FirstOperatorPage = onDemand(() => import('../features/account/FirstOperatorPage.tsx'));

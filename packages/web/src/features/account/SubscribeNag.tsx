@@ -14,8 +14,7 @@ import { Icon } from '../../components/Icon.tsx';
 import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
 import { useSession } from '../../shared/useSession.ts';
-import { useHydrated } from '../../shared/useHydrated.ts';
-import { formatDate, formatDateFixed } from './money.ts';
+import { formatDate } from './money.ts';
 import './SubscribeNag.css';
 
 const HIDDEN_ON = ['/library/view/', '/register/', '/login/', '/subscribe/', '/welcome/', '/forgot-password/', '/reset-password/', '/setup/', '/admin/'];
@@ -34,7 +33,9 @@ export function SubscribeNag() {
   const trial = profile?.subscription_status === 'trial';
   if (isLoading || (profile && (!trial || profile.account.roles.includes('admin'))) || HIDDEN_ON.some((p) => pathname.startsWith(p))) return null;
 
-  const summary = trial ? <TrialEnds at={profile.account.trial_ends_at} /> : 'Read the whole library free: start a trial.';
+  const summary = trial
+    ? `Your free trial ends on ${formatDate(profile.account.trial_ends_at)}.`
+    : 'Read the whole library free: start a trial.';
   return (
     <aside className={`nag${shown ? ' nag--shown' : ''}${open ? ' nag--open' : ''}`} aria-label="Subscribe">
       <button type="button" className="nag__toggle" aria-expanded={open} aria-controls={panelId} onClick={() => (setOpen(!open), track('subscribe-nag', open ? 'close' : 'open', trial ? 'trial' : 'visitor'))}>
@@ -59,13 +60,4 @@ export function SubscribeNag() {
       </div>
     </aside>
   );
-}
-
-/**
- * The trial's end in the browser's own date format (its language, its time zone), once a page the server rendered
- * has hydrated; until then as the server wrote it (docs/decisions.md "The first screen rendered on the server").
- */
-function TrialEnds({ at }: { at: string | null | undefined }) {
-  const hydrated = useHydrated();
-  return <>{`Your free trial ends on ${(hydrated ? formatDate : formatDateFixed)(at)}.`}</>;
 }

@@ -11,7 +11,3 @@ export function formatPrice(cents: number, currency: string, period?: string): s
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
 export const formatDate = (iso: string | null | undefined) => (iso ? dateFormat.format(new Date(iso)) : '—');
-
-/** A date as the server and every browser write it alike (English, UTC): what a server-rendered screen shows first. */
-const fixedDateFormat = new Intl.DateTimeFormat('en-US', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-export const formatDateFixed = (iso: string | null | undefined) => (iso ? fixedDateFormat.format(new Date(iso)) : '—');

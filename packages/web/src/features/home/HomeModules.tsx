@@ -14,7 +14,6 @@ import { Button } from '../../components/Button.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { appPaths, toAppPath } from '../../shared/links.ts';
 import { TitleGrid } from '../../shared/TitleGrid.tsx';
-import { homeModulesQueryOf } from './homeQueries.ts';
 import './HomeModules.css';
 
 export const RECENT_PAGE_SIZE = RECENT_ITEMS_PAGE_SIZE;
@@ -24,7 +23,7 @@ const SEE_ALL_NEW = `${appPaths.library}?sort=recent`;
 export function useHomeModules(userKey: string, enabled: boolean) {
   const queryClient = useQueryClient();
   const key = queryKeys.homeModules(userKey);
-  const query = useQuery({ ...homeModulesQueryOf(userKey), enabled, staleTime: 60_000 });
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => api.homeModules(signal), enabled, staleTime: 60_000 });
   const update = (change: (m: HomeModules) => HomeModules) => queryClient.setQueryData<HomeModules>(key, (m) => (m ? change(m) : m));
   return {
     modules: query.data,

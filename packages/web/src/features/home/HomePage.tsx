@@ -30,7 +30,6 @@ import { TransformationPlaylists } from '../../shared/TransformationPlaylists.ts
 import type { KeyLike } from '../../shared/shortcuts/registry.ts';
 import { useShortcuts } from '../../shared/shortcuts/useShortcut.ts';
 import { useFirstVisit } from './useFirstVisit.ts';
-import { homeQueryOf } from './homeQueries.ts';
 import './HomePage.css';
 
 type Section = HomeResponse['sections'][number];
@@ -49,7 +48,8 @@ export function HomePage() {
   const userKey = profile?.user_uuid ?? '';
   const firstVisit = useFirstVisit(profile?.user_uuid ?? null);
   const home = useQuery({
-    ...homeQueryOf(userKey),
+    queryKey: queryKeys.home(userKey),
+    queryFn: ({ signal }) => api.home(signal),
     enabled: !sessionLoading,
     staleTime: 30_000,
   });
@@ -326,5 +326,3 @@ function useHomeKeys(pageRef: React.RefObject<HTMLDivElement | null>, rejectCard
   });
 }
 export default HomePage;
-// for the first screen rendered on the server and hydrated (app/firstScreen.ts): from this chunk, not another file
-export { homeModulesQueryOf, homeQueryOf } from './homeQueries.ts';
