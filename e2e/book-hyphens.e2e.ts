@@ -1,9 +1,9 @@
 /**
  * Hyphenation the book asks for where this Chromium has none (docs/decisions.md "Hyphenation where Chromium has no
- * patterns"), at 390x844 (packages/server/test/fixtures/book-hyphens.ts): the paragraph the book's stylesheet sets to
- * `hyphens: auto` breaks its long words with a hyphen, the same words under the reader's default only are left
- * alone, and what reads the text back (the highlight's quote and its anchor, the search's mark, the footnote's
- * pop-up) sees the words without the inserted soft hyphens.
+ * patterns"), at 1280x800 and 390x844 (packages/server/test/fixtures/book-hyphens.ts): the paragraph the book's
+ * stylesheet sets to `hyphens: auto` breaks its long words with a hyphen, the same words under the reader's default
+ * only are left alone, and what reads the text back (the highlight's quote and its anchor, the search's mark, the
+ * footnote's pop-up) sees the words without the inserted soft hyphens.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +16,6 @@ import { openPage, signInAsDemo } from './browser.ts';
 import { type ChapterInfo, currentSearchHit, highlightSelection, inFrame, openChapter, openNote, searchAndFollow } from './reader-steps.ts';
 
 const SHY = '\u00ad';
-const viewport = { width: 390, height: 844 };
 let bookId = '';
 
 beforeAll(() => {
@@ -39,6 +38,10 @@ const drawnTexts = (page: Page) =>
     null,
   );
 
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
 describe(`hyphenation the book asks for, at ${viewport.width}x${viewport.height}`, () => {
   let browser: Browser;
   let page: Page;
@@ -146,3 +149,4 @@ describe(`hyphenation the book asks for, at ${viewport.width}x${viewport.height}
     await expect.poll(async () => (await currentSearchHit(page))?.text?.replaceAll(SHY, '') ?? null).toBe(HYPHENS_WORD);
   });
 });
+}
