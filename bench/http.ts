@@ -248,6 +248,8 @@ async function compare() {
     const p99s: number[] = [];
     const appBusy: number[] = [];
     const anchorBusy: number[] = [];
+    const appCpu: number[] = [];
+    const anchorCpu: number[] = [];
     for (let round = 0; round < rounds; round++) {
       // Alternate the order within the pair too, so a drift in load over the pair does not favour one side.
       const first = round % 2 === 0 ? anchor : t;
@@ -261,12 +263,16 @@ async function compare() {
       p99s.push(appRun.p99);
       appBusy.push(appRun.busy);
       anchorBusy.push(anchorRun.busy);
+      appCpu.push(appRun.cpuPerRequest * 1e6);
+      anchorCpu.push(anchorRun.cpuPerRequest * 1e6);
     }
     const budget = t.budget === undefined ? '—' : `≥ ${t.budget.toFixed(2)}: ${median(ratios) >= t.budget ? 'met' : 'NOT MET'}`;
     rows.push(
       `| ${t.name} | ${Math.round(median(appRps))} | ${median(p99s)} | ${Math.round(median(anchorRps))} | ${summary(anchorBusy)} / ${summary(appBusy)} | **${summary(ratios)}** | ${summary(cpuRatios)} | ${budget} |`,
     );
     console.error(`${t.key}: ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}; server CPU ratios ${cpuRatios.map((r) => r.toFixed(2)).join(' ')}`);
+    // The CPU time itself (from /proc, 10 ms ticks over a round's thousands of requests), not only the ratio.
+    console.error(`${t.key}: server CPU µs per request, anchor ${summary(anchorCpu, 0)} / route ${summary(appCpu, 0)}`);
   }
   console.log(
     `\nLectern HTTP benchmark — ${new Date().toISOString()} — ${rounds} rounds of ${duration} s, ${connections} connections ` +

@@ -7,6 +7,7 @@
 import { APP_MESSAGES, COOKIES, CSRF_HEADER, SAFE_METHODS } from '@lectern/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
+import type { SignedIn } from '../services/auth.ts';
 import type { CsrfTokens } from '../services/tokens.ts';
 
 declare module 'fastify' {
@@ -55,24 +56,33 @@ export function registerCsrf(app: FastifyInstance, tokens: CsrfTokens): void {
   // whose fast paths return at once: an async hook cost every GET two promises and microtask hops (bench/http.ts).
   app.addHook('preHandler', (request, _reply, done) => {
     if (SAFE.has(request.method) || request.routeOptions.url === ANNOTATION_STORE_ROUTE) return done();
-    checkUnsafe(request).then(() => done(), done);
+    const refused = originRefusal(request);
+    if (refused) return done(refused);
+    // A session found in the cache is checked at once: no promise on the hot POSTs (the reader's chapter request).
+    const known = request.authNow();
+    if (known !== undefined) return done(tokenRefusal(request, known));
+    request.auth().then((signedIn) => done(tokenRefusal(request, signedIn)), done);
   });
 
-  async function checkUnsafe(request: FastifyRequest): Promise<void> {
+  function originRefusal(request: FastifyRequest): AppError | undefined {
     const origin = request.headers.origin;
     const referer = request.headers.referer;
     if (origin !== undefined ? !sameOrigin(request, origin) : referer !== undefined && !sameOrigin(request, referer)) {
-      throw new AppError(403, APP_MESSAGES.originRejected);
+      return new AppError(403, APP_MESSAGES.originRejected);
     }
+    return undefined;
+  }
+
+  function tokenRefusal(request: FastifyRequest, signedIn: SignedIn | null): AppError | undefined {
     const cookie = request.cookies[COOKIES.csrf];
     const headerValue = request.headers[CSRF_HEADER];
     const sent =
       (typeof headerValue === 'string' ? headerValue : undefined) ??
       (request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>).csrfmiddlewaretoken : undefined);
-    const session = (await request.auth())?.session ?? null;
-    if (typeof sent !== 'string' || sent !== cookie || !tokens.verify(sent, session?.public_id ?? null)) {
-      throw new AppError(403, APP_MESSAGES.csrfFailed);
+    if (typeof sent !== 'string' || sent !== cookie || !tokens.verify(sent, signedIn?.session.public_id ?? null)) {
+      return new AppError(403, APP_MESSAGES.csrfFailed);
     }
+    return undefined;
   }
 
   // Pages and account calls get a token cookie when they lack a valid one (sign-in and sign-out replace it). The

@@ -2,7 +2,7 @@
 import { type ArchiveItem, blockRequestSchema, LIMITS, MESSAGES, paths, usageEventsRequestSchema } from '@lectern/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { currentUser, requireSignedIn } from '../plugins/auth-context.ts';
+import { currentUserNow, requireSignedIn } from '../plugins/auth-context.ts';
 import type { BlockPart, ReaderService } from '../services/reader.ts';
 import { gzipText, textOf, type TextPart } from '../util/base64-gzip.ts';
 import { acceptsGzip, chooseCoding, CompressedBytes } from '../util/compressed-bytes.ts';
@@ -113,7 +113,11 @@ export function readerRoutes(app: FastifyInstance, deps: { reader: ReaderService
   const { reader } = deps;
 
   app.post('/nest/epub/block/', async (request, reply) => {
-    const parts = await reader.blockParts(await currentUser(request), blockRequestSchema.parse(request.body ?? {}));
+    // Without awaits where the session, the chapter and the position are known at once (the usual case).
+    let user = currentUserNow(request);
+    if (user instanceof Promise) user = await user;
+    let parts = reader.blockParts(user, blockRequestSchema.parse(request.body ?? {}));
+    if (parts instanceof Promise) parts = await parts;
     reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8');
     const acceptEncoding = request.headers['accept-encoding'];
     // A crypt64 chapter is random base64, where zlib finds nothing to match and only its Huffman coding saves

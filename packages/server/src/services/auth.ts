@@ -75,12 +75,22 @@ export class AuthService {
     return this.sessions.deleteExpired(this.now().toISOString());
   }
 
-  /** The session a cookie token names, or null when it is unknown or expired. */
-  async resolve(token: string | undefined): Promise<SignedIn | null> {
+  /**
+   * What `resolve` answers when it needs no database, without a promise: null for no usable token, the session
+   * while it is cached and unexpired; undefined when only the database can say. A hit is as fresh as `resolve`'s
+   * (the same cache, the same expiry check, forgotten at sign-out).
+   */
+  resolveNow(token: string | undefined): SignedIn | null | undefined {
     if (!token || token.length > 200) return null;
     // Cached by the token itself, so a hit costs no hashing; the database still only ever sees the hash.
     const cached = this.cache.get(token);
-    if (cached && cached.expiresMs > this.now().getTime()) return cached.signedIn;
+    return cached && cached.expiresMs > this.now().getTime() ? cached.signedIn : undefined;
+  }
+
+  /** The session a cookie token names, or null when it is unknown or expired. */
+  async resolve(token: string | undefined): Promise<SignedIn | null> {
+    const known = this.resolveNow(token);
+    if (known !== undefined || !token) return known ?? null;
     const found = await this.sessions.findLive(sha256(token), this.now().toISOString());
     if (found) this.cache.set(token, { signedIn: found, expiresMs: Date.parse(found.session.expires_at) });
     return found ?? null;

@@ -62,6 +62,15 @@ function plaintextOf(chapter: ChapterContent): Uint32Array {
   return words;
 }
 
+/** The requested chapters' paths, the query part of each dropped (reader.md §2). */
+function hrefsOf(request: BlockRequest): string[] {
+  const hrefs = Array.isArray(request.hrefs) ? request.hrefs : [request.hrefs];
+  return hrefs.map((raw) => {
+    const cut = raw.search(/[?#]/);
+    return cut < 0 ? raw : raw.slice(0, cut);
+  });
+}
+
 /** User keys by uuid: the key never changes, and an HMAC per chapter request showed in its profile. */
 const USER_KEYS_KEPT = 10_000;
 
@@ -102,15 +111,29 @@ export class ReaderService {
    * chapter, shared by every request: never changed) and the reader's own parts (position, content, checksum).
    * The route serialises the shared part once per chapter (routes/reader.ts); `block` assembles whole items.
    */
-  async blockParts(user: Reader | null, request: BlockRequest): Promise<BlockPart[]> {
-    // The cached title and chapter are taken without a promise where they are there (the usual case): each
-    // await is a turn of the microtask queue on the reader's hottest request.
+  blockParts(user: Reader | null, request: BlockRequest): BlockPart[] | Promise<BlockPart[]> {
+    // The usual case, everything cached and the position read at once (SQLite), is answered without a promise:
+    // each await is a turn of the microtask queue on the reader's hottest request.
+    const title = this.catalogService.cachedTitle(request.book_id);
+    if (title === undefined) return this.blockPartsLoading(user, request);
+    const hrefs = hrefsOf(request);
+    const chapters: ChapterContent[] = [];
+    for (const href of hrefs) {
+      const c = this.catalogService.cachedChapter(title.book_id, href, user);
+      // not cached, or not the caller's to read in full: the loading path says which
+      if (c === undefined) return this.blockPartsLoading(user, request);
+      chapters.push(c);
+    }
+    const tops = chapters.map((c) => (user ? this.progress.chapterTop(user.id, title.id, c.full_path) : 0));
+    const partsOf = (read: readonly number[]) => chapters.map((c, i) => this.partOf(user, title, hrefs[i]!, c, read[i]!));
+    return tops.every((top) => typeof top === 'number') ? partsOf(tops as number[]) : Promise.all(tops).then(partsOf);
+  }
+
+  /** blockParts where a title or chapter is to be loaded (or refused) first. */
+  private async blockPartsLoading(user: Reader | null, request: BlockRequest): Promise<BlockPart[]> {
     const title = this.catalogService.cachedTitle(request.book_id) ?? (await this.catalogService.requireTitle(request.book_id));
-    const hrefs = Array.isArray(request.hrefs) ? request.hrefs : [request.hrefs];
     const parts: BlockPart[] = [];
-    for (const raw of hrefs) {
-      // The query part of a chapter uri is dropped (reader.md §2).
-      const href = raw.split(/[?#]/)[0]!;
+    for (const href of hrefsOf(request)) {
       let c = this.catalogService.cachedChapter(title.book_id, href, user);
       if (c === undefined) {
         let found: Awaited<ReturnType<CatalogService['chapterOrResource']>>;
@@ -124,27 +147,26 @@ export class ReaderService {
         if (found.kind !== 'chapter') throw badRequest(`${href} is not a chapter of this book.`, { hrefs: [`${href} is not a chapter of this book.`] });
         c = found.chapter;
       }
-      // read at once where it can be (SQLite outside a transaction): an await is a turn of the microtask queue
-      let top = user ? this.progress.chapterTop(user.id, title.id, c.full_path) : 0;
-      if (typeof top !== 'number') top = await top;
-      // Anonymous readers of samples have no key: they get the chapter as it is.
-      const encrypted = user !== null && c.content_type !== 'application/pdf';
-      const shared = sharedItemOf(title, c, href, encrypted);
-      if (!encrypted) {
-        // the chapter as it is, in the shared item
-        parts.push({ shared, top, cipher: null, checksum: null });
-        continue;
-      }
-      const plaintext = plaintextOf(c);
-      const userKey = this.userKey(user).key;
-      const bookId = title.book_id;
-      const uri = c.full_path;
-      // Encrypted when the answer is written, not here: the ciphertext is made in the block coder's memory, where
-      // the compressed answer is coded from it (util/block-coder.ts), with no base64 string or body on the way.
-      const cipher = () => encryptWords(plaintext, chapterKeyBytes(deriveChapterKey(userKey, bookId, uri)));
-      parts.push({ shared, top, cipher, checksum: checksumOf(c) });
+      parts.push(this.partOf(user, title, href, c, user ? await this.progress.chapterTop(user.id, title.id, c.full_path) : 0));
     }
     return parts;
+  }
+
+  /** One chapter's part of the block answer, for this reader at their furthest position `top`. */
+  private partOf(user: Reader | null, title: TitleRow, href: string, c: ChapterContent, top: number): BlockPart {
+    // Anonymous readers of samples have no key: they get the chapter as it is.
+    const encrypted = user !== null && c.content_type !== 'application/pdf';
+    const shared = sharedItemOf(title, c, href, encrypted);
+    // the chapter as it is, in the shared item
+    if (!encrypted) return { shared, top, cipher: null, checksum: null };
+    const plaintext = plaintextOf(c);
+    const userKey = this.userKey(user).key;
+    const bookId = title.book_id;
+    const uri = c.full_path;
+    // Encrypted when the answer is written, not here: the ciphertext is made in the block coder's memory, where
+    // the compressed answer is coded from it (util/block-coder.ts), with no base64 string or body on the way.
+    const cipher = () => encryptWords(plaintext, chapterKeyBytes(deriveChapterKey(userKey, bookId, uri)));
+    return { shared, top, cipher, checksum: checksumOf(c) };
   }
 
   /** A chapter the caller may not read: the reason, and where to go (sign in, or the title page). */
