@@ -81,9 +81,18 @@ export function openDatabase(opts: {
   file.pragma('busy_timeout = 5000');
   const cached = withStatementCache(file);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }), plugins: [new YieldPlugin()] });
-  // the statement is kysely's cached one: `get` leaves its modes (pluck, raw) as they are
-  const syncGet: SyncGet = <Row>(sql: string, parameters: readonly unknown[]) =>
-    file.inTransaction ? null : { row: cached.prepare(sql).get(parameters) as Row | undefined };
+  // Statements of their own, prepared on the connection itself: the statement cache's proxy made a closure and
+  // looked the SQL up on every call. Few (one per caller's SQL text, chapterTop's today), and bounded all the same.
+  const syncStatements = new Map<string, SQLite.Statement>();
+  const syncGet: SyncGet = <Row>(sql: string, parameters: readonly unknown[]) => {
+    if (file.inTransaction) return null;
+    let statement = syncStatements.get(sql);
+    if (statement === undefined) {
+      if (syncStatements.size >= 100) syncStatements.clear();
+      syncStatements.set(sql, (statement = file.prepare(sql)));
+    }
+    return { row: statement.get(parameters) as Row | undefined };
+  };
   // the threads start at their first query, after this connection has made the file WAL and migrated it
   const readers = opts.sqliteReaders ? new ReaderPool(fileName, opts.sqliteReaders) : null;
   const reads = readers ? readerKysely(readers) : kysely;

@@ -1,6 +1,7 @@
 /** The reader's calls (reader.md §7): chapter blocks, the key, the table of contents, usage and progress. */
-import { type ArchiveItem, blockRequestSchema, LIMITS, MESSAGES, paths, usageEventsRequestSchema } from '@lectern/core';
-import type { FastifyInstance } from 'fastify';
+import { type ArchiveItem, type BlockRequest, blockRequestSchema, LIMITS, MESSAGES, paths, usageEventsRequestSchema } from '@lectern/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { UserRow } from '../db/schema.ts';
 import { z } from 'zod';
 import { currentUserNow, requireSignedIn } from '../plugins/auth-context.ts';
 import type { BlockPart, ReaderService } from '../services/reader.ts';
@@ -109,33 +110,77 @@ function plainAnswer(parts: BlockPart[]): CompressedBytes {
   return answer;
 }
 
+/** The block answer's headers, set in one call (each `reply.header` is a call of its own on the hottest request). */
+const PLAIN_HEADERS = { 'cache-control': 'private, no-store', 'content-type': 'application/json; charset=utf-8' };
+const CRYPT64_HEADERS = { ...PLAIN_HEADERS, vary: 'Accept-Encoding' };
+const CRYPT64_GZIP_HEADERS = { ...CRYPT64_HEADERS, 'content-encoding': 'gzip' };
+
+const BLOCK_FIELDS = new Set(['book_id', 'hrefs', 'package_resources', 'screen_width', 'screen_height', 'update_progress']);
+const PACKAGE_RESOURCES = new Set<unknown>([1, '1', true, 0, '0', false]);
+const isPath = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 1000;
+const isScreen = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 20_000);
+
+/**
+ * The block request's body as `blockRequestSchema` parses it. The reader's own request (only the schema's fields,
+ * each in its plain form: numbers as numbers) is checked here directly, a fifth of zod's cost on the hottest
+ * request; anything else (another form, an unknown field, a value out of range) goes through zod, which answers
+ * it and words its refusals (the contract's messages). Unit-tested against zod.
+ */
+export function blockRequestOf(body: unknown): BlockRequest {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const b = body as Record<string, unknown>;
+    let plain = typeof b.book_id === 'string' && b.book_id.length >= 1 && b.book_id.length <= 200;
+    for (const key in b) if (!Object.hasOwn(b, key) || !BLOCK_FIELDS.has(key)) plain = false;
+    const hrefs = b.hrefs;
+    plain &&= isPath(hrefs) || (Array.isArray(hrefs) && hrefs.length >= 1 && hrefs.length <= 5 && hrefs.every(isPath));
+    plain &&= (b.package_resources === undefined || PACKAGE_RESOURCES.has(b.package_resources)) && isScreen(b.screen_width) && isScreen(b.screen_height);
+    plain &&= b.update_progress === undefined || typeof b.update_progress === 'boolean' || b.update_progress === 0 || b.update_progress === 1;
+    if (plain) {
+      const request: BlockRequest = { book_id: b.book_id as string, hrefs: Array.isArray(hrefs) ? [...(hrefs as string[])] : (hrefs as string) };
+      if (b.package_resources !== undefined) request.package_resources = b.package_resources as BlockRequest['package_resources'];
+      if (b.screen_width !== undefined) request.screen_width = b.screen_width as number;
+      if (b.screen_height !== undefined) request.screen_height = b.screen_height as number;
+      if (b.update_progress !== undefined) request.update_progress = b.update_progress as BlockRequest['update_progress'];
+      return request;
+    }
+  }
+  return blockRequestSchema.parse(body ?? {});
+}
+
 export function readerRoutes(app: FastifyInstance, deps: { reader: ReaderService }): void {
   const { reader } = deps;
 
-  app.post('/nest/epub/block/', async (request, reply) => {
-    // Without awaits where the session, the chapter and the position are known at once (the usual case).
-    let user = currentUserNow(request);
-    if (user instanceof Promise) user = await user;
-    let parts = reader.blockParts(user, blockRequestSchema.parse(request.body ?? {}));
-    if (parts instanceof Promise) parts = await parts;
-    reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8');
+  // Not an async function: the usual request (its session, chapter and position known at once) is answered
+  // without a promise; only a session, title or chapter to be loaded waits.
+  app.post('/nest/epub/block/', (request, reply) => {
+    const user = currentUserNow(request);
+    return user instanceof Promise ? user.then((known) => answerBlock(request, reply, known)) : answerBlock(request, reply, user);
+  });
+
+  function answerBlock(request: FastifyRequest, reply: FastifyReply, user: UserRow | null): void | Promise<void> {
+    const parts = reader.blockParts(user, blockRequestOf(request.body));
+    if (parts instanceof Promise) return parts.then((loaded) => sendBlock(request, reply, loaded));
+    sendBlock(request, reply, parts);
+  }
+
+  function sendBlock(request: FastifyRequest, reply: FastifyReply, parts: BlockPart[]): void {
     const acceptEncoding = request.headers['accept-encoding'];
     // A crypt64 chapter is random base64, where zlib finds nothing to match and only its Huffman coding saves
     // (a quarter): gzipText does just that, at half zlib's cost, writing the base64 from the ciphertext as it
     // codes it (no base64 string, no uncompressed body). A plain chapter (a visitor's sample) is HTML, which
     // brotli or gzip shrinks three to five times.
     if (parts.some((part) => part.cipher !== null)) {
-      reply.header('vary', 'Accept-Encoding');
-      if (!acceptsGzip(acceptEncoding)) return reply.send(blockBody(parts));
-      return reply.header('content-encoding', 'gzip').send(gzipText(blockText(parts)));
+      if (!acceptsGzip(acceptEncoding)) return void reply.headers(CRYPT64_HEADERS).send(blockBody(parts));
+      return void reply.headers(CRYPT64_GZIP_HEADERS).send(gzipText(blockText(parts)));
     }
+    reply.headers(PLAIN_HEADERS);
     const body = plainAnswer(parts);
-    if (!body.compressible) return reply.send(body.raw);
+    if (!body.compressible) return void reply.send(body.raw);
     reply.header('vary', 'Accept-Encoding');
     const coding = chooseCoding(acceptEncoding);
     if (coding !== 'identity') reply.header('content-encoding', coding);
-    return reply.send(body.in(coding));
-  });
+    reply.send(body.in(coding));
+  }
 
   app.get('/nest/key/', async (request, reply) => {
     const { user } = await requireSignedIn(request, MESSAGES.signInToRead);

@@ -126,7 +126,7 @@ export class ReaderService {
     }
     const tops = chapters.map((c) => (user ? this.progress.chapterTop(user.id, title.id, c.full_path) : 0));
     const partsOf = (read: readonly number[]) => chapters.map((c, i) => this.partOf(user, title, hrefs[i]!, c, read[i]!));
-    return tops.every((top) => typeof top === 'number') ? partsOf(tops as number[]) : Promise.all(tops).then(partsOf);
+    return tops.every((top) => typeof top === 'number') ? partsOf(tops) : Promise.all(tops.map((top) => Promise.resolve(top))).then(partsOf);
   }
 
   /** blockParts where a title or chapter is to be loaded (or refused) first. */
