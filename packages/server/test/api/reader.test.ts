@@ -1,4 +1,5 @@
 import {
+  APP_MESSAGES,
   blockResponseSchema,
   chapterContentSchema,
   chapterProgressPageSchema,
@@ -39,6 +40,21 @@ describe.each(ENGINES)('reader calls on %s', (engine) => {
     expect(k1).toMatch(/^[0-9a-f]{32}$/);
     expect((await ada.get('/nest/key/')).json().key).toBe(k1);
     expect((await bob.get('/nest/key/')).json().key).not.toBe(k1);
+  });
+
+  it("reads nothing with a signed-out reader's cookies, though their session was cached by the requests before", async () => {
+    const [carol] = await signedInSubscribers(t.lectern, ['carol@example.com']);
+    const body = { book_id: book.book_id, hrefs: book.chapters[6]!.full_path, package_resources: 1 };
+    // twice: the second finds the session (and the CSRF token's check) in the cache
+    for (let i = 0; i < 2; i++) expect((await carol.post('/nest/epub/block/', body)).json()[0].resources[0].encoding).toBe('crypt64');
+    const kept = new TestClient(t.lectern.app);
+    for (const [name, value] of carol.cookies) kept.cookies.set(name, value);
+    expect((await carol.post('/logout/')).statusCode).toBeLessThan(400);
+    // the old CSRF token was bound to the ended session: refused, not read as that reader or as a visitor
+    const refused = await kept.post('/nest/epub/block/', body);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ detail: APP_MESSAGES.csrfFailed });
+    expect((await kept.get('/nest/key/')).statusCode).toBe(401);
   });
 
   it('sends signed-in readers crypt64 chapters that decrypt, with the checksum, to the chapter', async () => {
