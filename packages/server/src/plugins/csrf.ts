@@ -26,6 +26,11 @@ const SAFE = new Set<string>(SAFE_METHODS);
  * unmodified Annotator client sends neither the csrftoken nor an Origin we could check. Only this route is exempt.
  */
 export const ANNOTATION_STORE_ROUTE = '/nest/api/a/:title/:bookId/*';
+/**
+ * Whether an address can be the annotation store's: request.routeOptions makes an object of a dozen fields at each
+ * read, so it is read only for these (its prefix, or percent-encoded: the router decodes before it matches).
+ */
+const mayBeAnnotationStore = (url: string) => url.startsWith('/nest/api/a/') || url.includes('%');
 const NO_TOKEN_PREFIXES = ['/assets/', '/api/', '/nest/'];
 const CSRF_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 
@@ -55,7 +60,7 @@ export function registerCsrf(app: FastifyInstance, tokens: CsrfTokens): void {
   // preHandler: runs after body parsing, so a form's csrfmiddlewaretoken field can be read. Callback-style hooks
   // whose fast paths return at once: an async hook cost every GET two promises and microtask hops (bench/http.ts).
   app.addHook('preHandler', (request, _reply, done) => {
-    if (SAFE.has(request.method) || request.routeOptions.url === ANNOTATION_STORE_ROUTE) return done();
+    if (SAFE.has(request.method) || (mayBeAnnotationStore(request.url) && request.routeOptions.url === ANNOTATION_STORE_ROUTE)) return done();
     const refused = originRefusal(request);
     if (refused) return done(refused);
     // A session found in the cache is checked at once: no promise on the hot POSTs (the reader's chapter request).
