@@ -9,8 +9,11 @@ import { randomToken } from '../util/random.ts';
 export const sha256 = (value: string | Uint8Array) => createHash('sha256').update(value).digest('hex');
 
 export class CsrfTokens {
-  /** tokens already verified for a binding: an HMAC per unsafe request is measurable on the hot POST routes */
-  private readonly verified = new Map<string, true>();
+  /**
+   * Tokens already verified, each with the binding it was verified for: an HMAC per unsafe request is measurable on
+   * the hot POST routes (keyed by the token alone: a key joining binding and token was a string made per request).
+   */
+  private readonly verified = new Map<string, string>();
 
   constructor(private readonly secret: string) {}
 
@@ -25,12 +28,12 @@ export class CsrfTokens {
 
   verify(token: string | undefined, sessionPublicId: string | null): boolean {
     if (!token) return false;
-    const memoKey = `${sessionPublicId ?? 'anonymous'}|${token}`;
-    if (this.verified.has(memoKey)) return true;
+    const binding = sessionPublicId ?? 'anonymous';
+    if (this.verified.get(token) === binding) return true;
     const ok = this.check(token, sessionPublicId);
     if (ok) {
       if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(memoKey, true);
+      this.verified.set(token, binding);
     }
     return ok;
   }
