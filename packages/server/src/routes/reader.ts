@@ -1,10 +1,9 @@
 /** The reader's calls (reader.md §7): chapter blocks, the key, the table of contents, usage and progress. */
 import { type ArchiveItem, type BlockRequest, blockRequestSchema, LIMITS, MESSAGES, paths, usageEventsRequestSchema } from '@lectern/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { UserRow } from '../db/schema.ts';
 import { z } from 'zod';
 import { currentUserNow, requireSignedIn } from '../plugins/auth-context.ts';
-import type { BlockPart, ReaderService } from '../services/reader.ts';
+import type { BlockPart, Reader, ReaderService } from '../services/reader.ts';
 import { gzipText, textOf, type TextPart } from '../util/base64-gzip.ts';
 import { acceptsGzip, chooseCoding, CompressedBytes } from '../util/compressed-bytes.ts';
 
@@ -157,7 +156,7 @@ export function readerRoutes(app: FastifyInstance, deps: { reader: ReaderService
     return user instanceof Promise ? user.then((known) => answerBlock(request, reply, known)) : answerBlock(request, reply, user);
   });
 
-  function answerBlock(request: FastifyRequest, reply: FastifyReply, user: UserRow | null): void | Promise<void> {
+  function answerBlock(request: FastifyRequest, reply: FastifyReply, user: Reader | null): void | Promise<void> {
     const parts = reader.blockParts(user, blockRequestOf(request.body));
     if (parts instanceof Promise) return parts.then((loaded) => sendBlock(request, reply, loaded));
     sendBlock(request, reply, parts);

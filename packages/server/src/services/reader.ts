@@ -33,7 +33,7 @@ import type { ContentResolver } from './content-resolver.ts';
 import { encryptWords } from '../util/block-coder.ts';
 import { renditionOf } from './rendition.ts';
 
-type Reader = UserRow;
+export type Reader = UserRow;
 
 /** Standard padded base64 through Node's native encoder (the same text as core's base64Encode, ten times faster). */
 const nodeBase64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
