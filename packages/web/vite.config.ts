@@ -170,6 +170,38 @@ function lazyStylesheets(): Plugin {
 }
 
 /**
+ * The start files (the entry, the chunks and stylesheets preloaded beside it) are asked for with
+ * `fetchpriority="low"`: none of them holds the first paint, which index.html draws with its own inline styles
+ * (docs/decisions.md "The start files at low priority"). At the default priority (High for a module, VeryHigh for a
+ * style preload), Chromium and Lighthouse took them for render-blocking: whenever they arrived before the first frame
+ * (a loaded machine, a warm cache), Lighthouse's simulated FCP counted every one of them, 2.0-2.7 s instead of
+ * 0.6-0.8 s (docs/performance.md, "Lighthouse"). The server marks a route's own preloads the same way
+ * (routes/web.ts routePagesOf). Nothing else on the page competes with them: the one image preload, the first
+ * cover, is its own `fetchpriority="high"`.
+ */
+const LOW_PRIORITY = 'fetchpriority="low"';
+
+function startFilesAtLowPriority(): Plugin {
+  return {
+    name: 'lectern-start-files-at-low-priority',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        let marked = 0;
+        const out = html.replace(/<(script type="module"|link rel="modulepreload"|link rel="preload" as="style")([^>]*)>/g, (tag, kind: string, attrs: string) => {
+          if (!/\s(?:src|href)="\/assets\//.test(attrs) || /fetchpriority=/.test(attrs)) return tag;
+          marked++;
+          return `<${kind}${attrs} ${LOW_PRIORITY}>`;
+        });
+        if (!/<script type="module"[^>]*fetchpriority="low"/.test(out)) throw new Error('index.html: the entry script was not marked low priority');
+        return marked > 0 ? out : html;
+      },
+    },
+  };
+}
+
+/**
  * route-preloads.json beside index.html: for each address pattern of src/app/routeModules.ts, its page module's
  * chunk, the chunks it imports that the entry does not, and the stylesheets they bring (not those the entry loads).
  * The server names them in that address's index.html (packages/server/src/routes/web.ts), so a deep link fetches
@@ -247,7 +279,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   ...(isSsrBuild
     ? ssrBuild
     : {
-        plugins: [react(), precompress(), preloadSchemas(), routePreloads(), lazyStylesheets()],
+        plugins: [react(), precompress(), preloadSchemas(), routePreloads(), lazyStylesheets(), startFilesAtLowPriority()],
         build: {
           outDir: fileURLToPath(new URL('./dist', import.meta.url)),
           emptyOutDir: true,

@@ -200,10 +200,10 @@ export async function buildApp(config: Config): Promise<Lectern> {
       const signedIn = await request.auth();
       return signedIn ? services.accounts.profile(signedIn.user, signedIn.session) : null;
     },
-    readerStart: async (request, bookId) => {
-      const [format, signedIn] = await Promise.all([services.metadata.contentFormat(bookId), request.auth()]);
+    readerStart: async (request, bookId, href) => {
+      const [format, signedIn, heading] = await Promise.all([services.metadata.contentFormat(bookId), request.auth(), services.metadata.readerHeading(bookId, href)]);
       if (!format || !signedIn) return null;
-      return { format, position: await services.positions.get(signedIn.user, bookId), key: services.reader.userKey(signedIn.user).key };
+      return { format, position: await services.positions.get(signedIn.user, bookId), key: services.reader.userKey(signedIn.user).key, heading };
     },
     covers: async (urls) => services.metadata.covers(urls),
   });

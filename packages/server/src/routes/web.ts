@@ -49,6 +49,9 @@ export function cacheControlOf(filePath: string): string {
   return 'no-cache';
 }
 
+/** How the page asks for a start file that does not hold its first paint. */
+const LOW_PRIORITY = 'fetchpriority="low"';
+
 /**
  * index.html per address: where the build's route-preloads.json (packages/web/vite.config.ts) names the code an
  * address's page opens with, the page's head names it too (modulepreload for its chunks, preload for its
@@ -63,9 +66,11 @@ export function routePagesOf(indexHtml: string | null, webDist: string | null): 
     const table = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, { js: string[]; css: string[] }>;
     const attr = (url: string) => url.replace(/[^\w/.@-]/g, '');
     routes = Object.entries(table).map(([pattern, { js, css }]) => {
+      // at low priority, as the build marks the entry's (vite.config.ts startFilesAtLowPriority): they do not hold
+      // the first paint, and at High or VeryHigh Lighthouse counted them into its FCP when they came before it
       const links = [
-        ...js.map((u) => `<link rel="modulepreload" crossorigin href="${attr(u)}">`),
-        ...css.map((u) => `<link rel="preload" as="style" crossorigin href="${attr(u)}">`),
+        ...js.map((u) => `<link rel="modulepreload" crossorigin href="${attr(u)}" ${LOW_PRIORITY}>`),
+        ...css.map((u) => `<link rel="preload" as="style" crossorigin href="${attr(u)}" ${LOW_PRIORITY}>`),
       ].join('\n    ');
       return { pattern: new RegExp(pattern), html: indexHtml.replace('</head>', `  ${links}\n  </head>`) };
     });
@@ -207,13 +212,21 @@ export const EARLY_INPUT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(
  * block request's own answer (rights, samples, the §8 messages), as when the app asks. A page with the key is
  * `no-store`, as the key's own answer is: no cache, the browser's included, keeps it.
  */
-async function bootData(app: FastifyInstance, request: FastifyRequest, pathname: string, boot: BootDeps, chapterWorker: string | null): Promise<{ html: string; secret: boolean; page?: PageData }> {
+async function bootData(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  pathname: string,
+  boot: BootDeps,
+  chapterWorker: string | null,
+): Promise<{ html: string; secret: boolean; page?: PageData; heading?: ReaderHeading }> {
   if (!request.cookies[COOKIES.session]) return { html: '', secret: false };
   const profile = await boot.profile(request);
   const address = profile ? readerAddressOf(pathname) : null;
   // (a failure here costs the reader only the head start: the app asks for all of it itself, and reports)
-  const start = address ? await boot.readerStart(request, address.bookId).catch(() => null) : null;
-  const reader = address && start && !isMediaFormat(start.format) ? { book_id: address.bookId, href: address.href, ...start, ...(chapterWorker ? { worker: chapterWorker } : {}) } : undefined;
+  const found = address ? await boot.readerStart(request, address.bookId, address.href).catch(() => null) : null;
+  // the titles go into the page's markup, not its data
+  const { heading, ...start } = found ?? { heading: null };
+  const reader = address && found && !isMediaFormat(found.format) ? { book_id: address.bookId, href: address.href, ...(start as Omit<typeof found, 'heading'>), ...(chapterWorker ? { worker: chapterWorker } : {}) } : undefined;
   const answers = profile ? await firstAnswers(app, request) : null;
   // the first card's cover of the catalog or a playlist, fetched beside the app's code (core's firstScreenImages); a
   // playlist's items carry no cover, so the server looks up its first one, as the card's metadata request would
@@ -221,7 +234,43 @@ async function bootData(app: FastifyInstance, request: FastifyRequest, pathname:
   const preloads = answers ? firstScreenImages(answers, covers).map((url) => `<link rel="preload" as="image" href="${escapeAttribute(url)}" fetchpriority="high">`) : [];
   const page: PageData = { profile, ...(answers ? { answers } : {}), ...(reader ? { reader } : {}) };
   const data = `${preloads.join('')}<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson(page)}</script>`;
-  return reader ? { html: `${data}\n    <script>${EARLY_BLOCK_SCRIPT}</script>`, secret: true, page } : { html: data, secret: false, page };
+  return reader
+    ? { html: `${data}\n    <script>${EARLY_BLOCK_SCRIPT}</script>`, secret: true, page, ...(heading ? { heading } : {}) }
+    : { html: data, secret: false, page };
+}
+
+/** The book's title and the chapter's label a reader address opens, as the reader's toolbar shows them. */
+export interface ReaderHeading {
+  title: string;
+  chapter: string;
+}
+
+/** Where index.html's skeleton lies, below its top bar (packages/web/index.html). */
+const SKELETON_START = '<!--lectern:skeleton-->';
+const SKELETON_END = '<!--/lectern:skeleton-->';
+
+/** The id of the page's chapter heading, by which a largest-paint entry names it once the app has replaced it. */
+export const BOOT_HEADING_ID = 'boot-chapter-heading';
+
+/** Text written as an element's content. */
+const escapeText = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * A reader address's page with the reader's toolbar titles in place of the skeleton (docs/decisions.md "The reader's
+ * titles in its page"): the book's title and the chapter's `h1`, drawn from the page with index.html's inline styles
+ * at the toolbar's own sizes (ReaderPage.css). The largest thing the page paints is then there from its first paint;
+ * before, it was the toolbar's `h1` that React painted once the app, the chapter's answer and the reader's code were
+ * in, and Lighthouse's LCP counted every file and task before it (2.95-3.06 s against 0.7-2.7 s). React replaces it
+ * with its own toolbar, the same titles at the same sizes. Unchanged when index.html has no skeleton markers.
+ */
+export function withReaderHeading(html: string, heading: ReaderHeading): string {
+  const start = html.indexOf(SKELETON_START);
+  const end = html.indexOf(SKELETON_END, start);
+  if (start < 0 || end < 0) return html;
+  const titles =
+    `<div class="boot__reader"><div class="boot__titles"><span class="boot__book">${escapeText(heading.title)}</span>` +
+    `<h1 class="boot__chapter" id="${BOOT_HEADING_ID}">${escapeText(heading.chapter || '\u00a0')}</h1></div></div>`;
+  return html.slice(0, start) + titles + html.slice(end + SKELETON_END.length);
 }
 
 /**
@@ -375,7 +424,10 @@ export function withFirstScreen(html: string, screen: string, attribute: string,
     before = before
       .replace(/<link rel="preload" as="style"/g, NOT_APPLIED)
       .replace('</head>', () => `<style ${FIRST_SCREEN_STYLE_ATTRIBUTE}>${css}</style>\n  </head>`);
-  } else before = before.replace(/<link rel="preload" as="style"/g, '<link rel="stylesheet"');
+  } else {
+    // stylesheets that hold the paint now: at their default priority
+    before = before.replace(/<link rel="preload" as="style"([^>]*?) fetchpriority="low"/g, '<link rel="preload" as="style"$1').replace(/<link rel="preload" as="style"/g, '<link rel="stylesheet"');
+  }
   // the early script right after #root: it listens from the moment the screen can be seen, well before the app
   const rest = html.slice(end + SCREEN_END.length);
   const script = `<script>${EARLY_INPUT_SCRIPT}</script>`;
@@ -391,7 +443,11 @@ export interface BootDeps {
    * position of it as GET /api/v1/book/{id}/position/ answers it and their key as GET /nest/key/ does; null when
    * there is no such title or no signed-in reader.
    */
-  readerStart: (request: FastifyRequest, bookId: string) => Promise<{ format: string; position: PositionResponse; key: string } | null>;
+  readerStart: (
+    request: FastifyRequest,
+    bookId: string,
+    href: string,
+  ) => Promise<{ format: string; position: PositionResponse; key: string; heading?: ReaderHeading | null } | null>;
   /** Each content address's cover_image_url as POST /api/v1/metadata/ answers it (entries for known titles only). */
   covers: (urls: string[]) => Promise<{ api_url?: unknown; cover_image_url?: unknown }[]>;
 }
@@ -451,6 +507,7 @@ export async function webRoutes(
     if (withBoot) {
       const data = await bootData(app, request, pathname, boot, chapterWorker);
       html = html.replace(BOOT_MARKER, () => data.html);
+      if (data.heading) html = withReaderHeading(html, data.heading);
       secret = data.secret;
       // a signed-in reader's first screen rendered here; whatever fails or is late, the page is the one the browser renders
       if (renderer && data.page?.profile) {

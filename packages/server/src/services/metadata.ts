@@ -75,6 +75,21 @@ export class MetadataService {
   }
 
   /**
+   * The book's title and a chapter's label as the reader's toolbar shows them (a reader address's page writes them:
+   * routes/web.ts withReaderHeading); null when the book or the chapter is not known, or anything fails: the page
+   * then shows its plain skeleton, as before.
+   */
+  async readerHeading(bookId: string, href: string): Promise<{ title: string; chapter: string } | null> {
+    try {
+      const answer = JSON.parse((await this.metadataJson([paths.bookApi(bookId), paths.chapterApi(bookId, href)], 'title')).toString('utf8')) as { title?: unknown }[];
+      const [title, chapter] = [answer[0]?.title, answer[1]?.title];
+      return typeof title === 'string' && typeof chapter === 'string' ? { title, chapter } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
    * Each address's cover as the metadata answer gives it, for the page to name the first card's cover (routes/web.ts,
    * core's firstScreenImages). Any failure is an empty list: the page then names no cover, and the card asks as before.
    */

@@ -20,6 +20,7 @@ import {
   readerAddressOf,
   stylesheetsOf,
   withFirstScreen,
+  withReaderHeading,
 } from '../../src/routes/web.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
@@ -97,8 +98,9 @@ describe('web app files', () => {
     const home = await client.get('/home/');
     expect(home.statusCode).toBe(200);
     const head = home.body.slice(0, home.body.indexOf('</head>'));
-    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/HomePage-h1.js">');
-    expect(head).toContain('<link rel="preload" as="style" crossorigin href="/assets/HomePage-h2.css">');
+    // at low priority: they do not hold the first paint (vite.config.ts startFilesAtLowPriority)
+    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/HomePage-h1.js" fetchpriority="low">');
+    expect(head).toContain('<link rel="preload" as="style" crossorigin href="/assets/HomePage-h2.css" fetchpriority="low">');
     const reader = await client.get('/library/view/moby-dick/abc/chapter_001.xhtml');
     expect(reader.body).toContain('href="/assets/ReaderPage-r1.js"');
     expect(reader.body).toContain('href="/assets/locator-r2.js"');
@@ -412,7 +414,7 @@ describe.each(ENGINES)('the first screen rendered on the server (%s)', (engine) 
       const head = page.body.slice(0, page.body.indexOf('</head>'));
       expect(head).toMatch(new RegExp(`<style ${FIRST_SCREEN_STYLE_ATTRIBUTE}>${ENTRY_CSS}\\n${SEARCH_CSS}</style>\\s*$`));
       expect(head).toContain('<link rel="stylesheet" disabled crossorigin href="/assets/index-a1.css" data-lectern-css>');
-      expect(head).toContain('<link rel="stylesheet" disabled crossorigin href="/assets/SearchPage-b2.css">');
+      expect(head).toContain('<link rel="stylesheet" disabled crossorigin href="/assets/SearchPage-b2.css" fetchpriority="low">');
       expect(page.body).not.toMatch(/<link rel="stylesheet"(?! disabled)/);
       // and the pages' CSP lets that <style> apply: 'unsafe-inline' for styles, with no hash or nonce beside it
       // (either would turn 'unsafe-inline' off), while scripts stay held to their hashes
@@ -463,14 +465,15 @@ describe('a first screen with stylesheets that cannot be written into its page',
       fs.writeFileSync(path.join(dist, 'assets', 'b.css'), 'b{content:"</style><script>alert(1)</script>"}');
       const styles = stylesheetsOf(dist);
       const html = (css: string) =>
-        `<html><head><link rel="preload" as="style" crossorigin href="/assets/a.css" data-lectern-css>${css}</head><body><div id="root"><!--lectern:screen-->s<!--/lectern:screen--></div></body></html>`;
+        `<html><head><link rel="preload" as="style" crossorigin href="/assets/a.css" data-lectern-css fetchpriority="low">${css}</head><body><div id="root"><!--lectern:screen-->s<!--/lectern:screen--></div></body></html>`;
       const inlined = withFirstScreen(html(''), '<p>screen</p>', 'data-lectern-ssr', styles);
       expect(inlined).toContain(`<style ${FIRST_SCREEN_STYLE_ATTRIBUTE}>${ENTRY_CSS}</style>`);
-      expect(inlined).toContain('<link rel="stylesheet" disabled crossorigin href="/assets/a.css" data-lectern-css>');
+      expect(inlined).toContain('<link rel="stylesheet" disabled crossorigin href="/assets/a.css" data-lectern-css fetchpriority="low">');
       // one that could close its <style>, one not in the build's assets, one missing: all linked, nothing inline
       for (const other of ['/assets/b.css', '/other/a.css', '/assets/missing.css']) {
         const page = withFirstScreen(html(`<link rel="preload" as="style" crossorigin href="${other}">`), '<p>screen</p>', 'data-lectern-ssr', styles);
         expect(page, other).not.toContain('<style');
+        // holding the paint now, at the default priority the build's low one gave up
         expect(page, other).toContain('<link rel="stylesheet" crossorigin href="/assets/a.css" data-lectern-css>');
         expect(page, other).toContain(`<link rel="stylesheet" crossorigin href="${other}">`);
       }
@@ -500,7 +503,10 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
   let chapterHref = '';
   beforeAll(async () => {
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-web-dist-'));
-    fs.writeFileSync(path.join(dist, 'index.html'), `<!doctype html><html><head><title>Lectern</title></head><body><div id="root"></div>${BOOT_MARKER}</body></html>`);
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      `<!doctype html><html><head><title>Lectern</title></head><body><div id="root"><div class="boot__bar"></div><!--lectern:skeleton--><div class="boot__main"></div><!--/lectern:skeleton--></div>${BOOT_MARKER}</body></html>`,
+    );
     // the build's chapter worker, as vite names it (the page starts it itself)
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'assets', CHAPTER_WORKER.slice('/assets/'.length)), 'self.postMessage({ kind: "ready" });');
@@ -646,6 +652,32 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
       expect(bootOf(page.body)).not.toHaveProperty('reader');
       expect(inlineScripts(page.body)).toEqual([]);
     }
+  });
+
+  it("writes the book's title and the chapter's label, as the reader's toolbar shows them, in place of the skeleton", async () => {
+    const client = await signedIn();
+    const toc = (await client.get(`/nest/epub/toc/?book_id=${encodeURIComponent(book.book_id)}`)).json<{ title: string; chapters: { uri: string; label: string }[] }>();
+    const label = toc.chapters.find((c) => c.uri === chapterHref)!.label;
+    expect(label).toBeTruthy();
+    const page = await client.get(readerAddress);
+    const root = page.body.slice(page.body.indexOf('<div id="root">'), page.body.indexOf(BOOT_DATA_ID));
+    expect(root).toContain(`<div class="boot__bar"></div><div class="boot__reader"><div class="boot__titles"><span class="boot__book">${toc.title}</span><h1 class="boot__chapter" id="boot-chapter-heading">${label}</h1></div></div></div>`);
+    expect(root).not.toContain('boot__main');
+    // a visitor, an unknown chapter of the book, another page: the skeleton as it is
+    const visitor = await new TestClient(t.lectern.app).get(readerAddress);
+    const unknown = await client.get(`/library/view/the-war-of-the-worlds/${book.book_id}/no-such-chapter.xhtml`);
+    for (const other of [visitor, unknown, await client.get('/home/')]) {
+      expect(other.body).toContain('<!--lectern:skeleton--><div class="boot__main"></div><!--/lectern:skeleton-->');
+      expect(other.body).not.toContain('boot__chapter');
+    }
+  });
+
+  it('escapes the titles it writes', () => {
+    const html = '<div id="root"><!--lectern:skeleton-->s<!--/lectern:skeleton--></div>';
+    expect(withReaderHeading(html, { title: 'A & B <i>', chapter: '</h1><script>alert(1)</script>' })).toBe(
+      '<div id="root"><div class="boot__reader"><div class="boot__titles"><span class="boot__book">A &amp; B &lt;i&gt;</span><h1 class="boot__chapter" id="boot-chapter-heading">&lt;/h1&gt;&lt;script&gt;alert(1)&lt;/script&gt;</h1></div></div></div>',
+    );
+    expect(withReaderHeading('<div id="root"></div>', { title: 't', chapter: 'c' })).toBe('<div id="root"></div>');
   });
 
   it('escapes what the address holds: a chapter named to close the script is data, and the script is the same one', async () => {
