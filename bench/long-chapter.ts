@@ -20,7 +20,8 @@
  *   npm run build && npx tsx bench/long-chapter.ts
  *   ROUNDS=7, ANCHOR_PORT=4201, WEB_DIST=dir (another build of the web app), DEEP=1, STEPS=1 (each reader run's marks),
  *   BEFORE_DIST=dir: a second fresh server (its own process) serving that build of the web app, whose reader runs
- *   join each round, so the two builds are compared under the same load (first paint ratio per round);
+ *   join each round (first in odd rounds, last in even ones), so the two builds are compared under the same load
+ *   (first paint ratio per round);
  *   BEFORE_ROOT=checkout: that server run from another checkout (a change on the server's side too).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -207,13 +208,17 @@ async function main() {
     const shortRuns: Run[] = [];
     const beforeRuns: Run[] = [];
     for (let i = 0; i <= ROUNDS; i++) {
+      // The build before goes first in odd rounds and last in even ones, so a load that rises or falls across a round
+      // does not favour either build.
+      const bFirst = beforeSide && i % 2 === 1 ? await readerRun(browser, beforeSide.state, beforeSide.url, minChars) : null;
       const pair: Run[] = [];
       if (i % 2 === 1) pair.push(await anchorRun(browser, staticUrl), await readerRun(browser, storageState, readerUrl, minChars));
       else pair.push(await readerRun(browser, storageState, readerUrl, minChars), await anchorRun(browser, staticUrl));
       const [r, a] = i % 2 === 1 ? [pair[1]!, pair[0]!] : [pair[0]!, pair[1]!];
       const d = deep ? await readerRun(browser, storageState, readerUrl, minChars, deep) : null;
       const s = await readerRun(browser, storageState, new URL(short.web_url, fresh.base).href, 1000);
-      const b = beforeSide ? await readerRun(browser, beforeSide.state, beforeSide.url, minChars) : null;
+      const b = bFirst ?? (beforeSide ? await readerRun(browser, beforeSide.state, beforeSide.url, minChars) : null);
+      if (process.env.STEPS && b) console.log(`  round ${i} before: ${Object.entries(b.steps).filter(([k]) => !k.startsWith('>') && !k.startsWith('<')).sort((x, y) => x[1] - y[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | ')}`);
       if (process.env.STEPS) console.log(`  round ${i}: ${Object.entries(r.steps).sort((x, y) => x[1] - y[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | ')}`);
       if (i === 0) continue;
       reader.push(r);

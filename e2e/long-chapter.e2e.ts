@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, Page, Request, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
 import { importBook, lecternCli, signIn } from '../scripts/fresh-server.ts';
@@ -170,8 +170,8 @@ for (const viewport of [desktop, phone]) {
         document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
       });
       // The chapter workers this page load starts: one, the page's own, which the app takes as its worker.
-      const workers: string[] = [];
-      const onWorker = (w: { url: () => string }) => void (w.url().includes('chapter.worker') && workers.push(w.url()));
+      const workers: Worker[] = [];
+      const onWorker = (w: Worker) => void (w.url().includes('chapter.worker') && workers.push(w));
       page.context().on('request', onRequest);
       let csp = '';
       try {
@@ -185,6 +185,10 @@ for (const viewport of [desktop, phone]) {
         page.off('worker', onWorker);
       }
       expect(workers).toHaveLength(1);
+      // The worker is one file: it fetched no script of its own (a chunk of the client's schemas cost it a round trip
+      // before it could parse the chapter).
+      const workerFetched = await workers[0]!.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname));
+      expect(workerFetched.filter((p) => p.endsWith('.js'))).toEqual([]);
       // One request: the chapter is not asked for twice (the next chapter is prepared later, under its own name).
       expect(asked).toEqual(['chapter']);
       // Sent by the page's early script: under way before the reader asked for its chapter (the app started, routed

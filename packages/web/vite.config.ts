@@ -296,8 +296,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
       }),
-  // The chapter worker is a module worker that loads the client's schemas on demand, as the app does.
-  worker: { format: 'es' as const },
+  // The chapter worker is one file: its client's schemas, loaded on demand in the app, are in it already, and a chunk of
+  // its own cost the worker a request (a round trip on the long chapter's way to its first screen) before it parsed.
+  worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },
   server: {
     proxy: {
       '^/api/': api,
