@@ -14,7 +14,7 @@ export function startApp(): QueryClient {
   // A reader address whose page already asked for its chapter: the chapter is decrypted while the app starts, and
   // the reader's code is asked for now rather than once the first render reaches the route.
   if (boot?.reader) {
-    startReaderFromPage(boot, client);
+    startReaderFromPage(boot);
     preloadReader();
   }
   return client;

@@ -62,8 +62,6 @@ import { useTocNavigation } from './useTocNavigation.ts';
 import { prefsForBook } from './bookFlow.ts';
 import './ReaderPage.css';
 
-export { startPageChapter } from './useReaderChapter.ts';
-
 /** `target`: open the chapter at this place (an annotation chosen in the notes panel), as a stored position is. */
 interface NavState extends TargetState {
   /** Paging back from the next chapter: open this one at its end (reader.md §4). */
@@ -113,7 +111,7 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   const { href, hash } = nav;
 
   const chapter = useReaderChapter(bookId, href, userId);
-  // (read by the e2e and the bench: the reader's first commit, which the chapter's request must not wait for)
+  // (read by the bench's timeline: the reader's first commit)
   useLayoutEffect(() => void performance.mark('reader:rendered'), []);
   // The account's position is applied before the first chapter is placed (useServerPosition.ts).
   const serverDown = useServerPositionDown(bookId, userId);

@@ -3,7 +3,7 @@
  * decryption. What can come back is spelled out in ChapterLoad so the page renders each case on purpose.
  */
 import { MESSAGES, type ArchiveItem, type ChapterItem } from '@lectern/core';
-import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { isApiError } from '../../api/client.ts';
 import { primeSlices } from './engine/chapterSlices.ts';
@@ -77,15 +77,6 @@ const chapterQuery = (bookId: string, href: string, userId: string | null, prefe
   gcTime: 10 * 60_000,
   retry: (failures: number, error: Error) => !(isApiError(error) && error.status >= 400 && error.status < 500) && failures < 2,
 });
-
-/**
- * The chapter the page itself asked for (engine/readerFromPage.ts), asked for as the app starts rather than once the
- * reader has rendered: when the page's worker has it decrypted before the reader's first render, that render has the
- * chapter and the frame is made in the same commit, instead of a render that asks, then one that shows.
- */
-export function startPageChapter(client: QueryClient, bookId: string, href: string, userId: string): void {
-  void client.prefetchQuery(chapterQuery(bookId, href, userId, false));
-}
 
 /**
  * The chapter at `href`. While another chapter of the book loads, the one on screen stays (placeholder data): the

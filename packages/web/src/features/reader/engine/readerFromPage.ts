@@ -8,12 +8,11 @@
  * (the client's schemas, the cipher on the page's side) comes by a dynamic import started here.
  */
 import { EARLY_BLOCK_GLOBAL } from '@lectern/core';
-import type { QueryClient } from '@tanstack/react-query';
 import type { BootData } from '../../../api/boot.ts';
 import { storedKey, storeKey } from './keyStorage.ts';
 import { pageWorker, startChapterWorker } from './workerStart.ts';
 
-export function startReaderFromPage(boot: BootData | null, client?: QueryClient): void {
+export function startReaderFromPage(boot: BootData | null): void {
   const reader = boot?.reader;
   const userId = boot?.profile?.user_uuid;
   if (!reader || !userId || typeof window === 'undefined' || !(EARLY_BLOCK_GLOBAL in window)) return;
@@ -26,12 +25,4 @@ export function startReaderFromPage(boot: BootData | null, client?: QueryClient)
     (m) => m.adoptEarlyBlock(storedKey(userId)),
     () => undefined, // its chunk did not load here: the reader takes the page's answer itself when it asks
   );
-  // The reader's own query for that chapter, started once its code is here (the reader's chunk, which the app
-  // asks for as it starts; through ReaderPage.tsx, so the build splits no chunk of its own for it): it takes the
-  // worker's answer above, so the reader's first render can have the chapter.
-  if (client)
-    void import('../ReaderPage.tsx').then(
-      (m) => m.startPageChapter(client, reader.book_id, reader.href, userId),
-      () => undefined, // the reader asks when it renders
-    );
 }
