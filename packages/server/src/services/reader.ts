@@ -62,6 +62,14 @@ function plaintextOf(chapter: ChapterContent): Uint32Array {
   return words;
 }
 
+/**
+ * A part's encryption, made when the answer is written. Returned from here, not named in the service's method: tsx
+ * (esbuild's keepNames) wraps every named function expression in a `__name` call, paid at each request.
+ */
+function cipherOf(plaintext: Uint32Array, userKey: string, bookId: string, uri: string): () => Uint8Array {
+  return () => encryptWords(plaintext, chapterKeyBytes(deriveChapterKey(userKey, bookId, uri)));
+}
+
 /** The requested chapters' paths, the query part of each dropped (reader.md §2). */
 function hrefsOf(request: BlockRequest): string[] {
   const hrefs = Array.isArray(request.hrefs) ? request.hrefs : [request.hrefs];
@@ -125,8 +133,8 @@ export class ReaderService {
       chapters.push(c);
     }
     const tops = chapters.map((c) => (user ? this.progress.chapterTop(user.id, title.id, c.full_path) : 0));
-    const partsOf = (read: readonly number[]) => chapters.map((c, i) => this.partOf(user, title, hrefs[i]!, c, read[i]!));
-    return tops.every((top) => typeof top === 'number') ? partsOf(tops) : Promise.all(tops.map((top) => Promise.resolve(top))).then(partsOf);
+    if (tops.every((top) => typeof top === 'number')) return chapters.map((c, i) => this.partOf(user, title, hrefs[i]!, c, tops[i]!));
+    return Promise.all(tops.map((top) => Promise.resolve(top))).then((read) => chapters.map((c, i) => this.partOf(user, title, hrefs[i]!, c, read[i]!)));
   }
 
   /** blockParts where a title or chapter is to be loaded (or refused) first. */
@@ -165,8 +173,7 @@ export class ReaderService {
     const uri = c.full_path;
     // Encrypted when the answer is written, not here: the ciphertext is made in the block coder's memory, where
     // the compressed answer is coded from it (util/block-coder.ts), with no base64 string or body on the way.
-    const cipher = () => encryptWords(plaintext, chapterKeyBytes(deriveChapterKey(userKey, bookId, uri)));
-    return { shared, top, cipher, checksum: checksumOf(c) };
+    return { shared, top, cipher: cipherOf(plaintext, userKey, bookId, uri), checksum: checksumOf(c) };
   }
 
   /** A chapter the caller may not read: the reason, and where to go (sign in, or the title page). */
