@@ -218,7 +218,7 @@ async function bootData(
   pathname: string,
   boot: BootDeps,
   chapterWorker: string | null,
-): Promise<{ html: string; secret: boolean; page?: PageData; heading?: ReaderHeading }> {
+): Promise<{ html: string; secret: boolean; page?: PageData; heading?: ReaderHeading; playlist?: PlaylistHeading }> {
   if (!request.cookies[COOKIES.session]) return { html: '', secret: false };
   const profile = await boot.profile(request);
   const address = profile ? readerAddressOf(pathname) : null;
@@ -234,9 +234,10 @@ async function bootData(
   const preloads = answers ? firstScreenImages(answers, covers).map((url) => `<link rel="preload" as="image" href="${escapeAttribute(url)}" fetchpriority="high">`) : [];
   const page: PageData = { profile, ...(answers ? { answers } : {}), ...(reader ? { reader } : {}) };
   const data = `${preloads.join('')}<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson(page)}</script>`;
+  const playlist = answers ? playlistHeadingOf(pathname, answers) : null;
   return reader
     ? { html: `${data}\n    <script>${EARLY_BLOCK_SCRIPT}</script>`, secret: true, page, ...(heading ? { heading } : {}) }
-    : { html: data, secret: false, page };
+    : { html: data, secret: false, page, ...(playlist ? { playlist } : {}) };
 }
 
 /** The book's title and the chapter's label a reader address opens, as the reader's toolbar shows them. */
@@ -271,6 +272,50 @@ export function withReaderHeading(html: string, heading: ReaderHeading): string 
     `<div class="boot__reader"><div class="boot__titles"><span class="boot__book">${escapeText(heading.title)}</span>` +
     `<h1 class="boot__chapter" id="${BOOT_HEADING_ID}">${escapeText(heading.chapter || '\u00a0')}</h1></div></div>`;
   return html.slice(0, start) + titles + html.slice(end + SKELETON_END.length);
+}
+
+/** A playlist's heading as its page shows it (features/playlists/PlaylistView.tsx): the eyebrow and the name. */
+export interface PlaylistHeading {
+  name: string;
+  isDefault: boolean;
+}
+
+/** The id of the playlist's heading in the page, by which a largest-paint entry names it once the app has replaced it. */
+export const BOOT_PLAYLIST_HEADING_ID = 'boot-playlist-heading';
+
+/**
+ * The heading of the playlist a playlist address opens, from the playlist's answer the page carries (its first
+ * answers: core's firstScreenRequests), as this reader's own request got it; null on any other address, or when
+ * that answer is not in the page (not theirs, a failure).
+ */
+export function playlistHeadingOf(pathname: string, answers: Readonly<Record<string, unknown>>): PlaylistHeading | null {
+  const id = /^\/c\/collection\/([^/]+)\/$/.exec(pathname)?.[1];
+  if (!id) return null;
+  for (const [url, answer] of Object.entries(answers)) {
+    if (url.includes('?') || !/^\/nest\/api\/api\/v2\/collections\/[^/]+\/$/.test(url)) continue;
+    const { name, is_default: isDefault } = (answer ?? {}) as { name?: unknown; is_default?: unknown };
+    if (typeof name === 'string') return { name, isDefault: isDefault === true };
+  }
+  return null;
+}
+
+/**
+ * A playlist address's page with the playlist's heading in place of the skeleton (docs/decisions.md "A playlist's
+ * heading in its page"): the eyebrow and the name's `h1`, drawn with index.html's inline `.boot__library` rules at
+ * the place and size PlaylistView's header has (PlaylistsArea.css, global.css `.page` and `.page-heading`, at
+ * 390 px and on a desktop). The page's largest paint is then there from its first paint; before, it was that `h1`,
+ * painted by React once the app had loaded and rendered (a render delay of 2.1-2.5 s in Lighthouse's mobile runs).
+ * React's heading is the same text at the same place and size: no larger paint after it. Unchanged when index.html
+ * has no skeleton markers.
+ */
+export function withPlaylistHeading(html: string, heading: PlaylistHeading): string {
+  const start = html.indexOf(SKELETON_START);
+  const end = html.indexOf(SKELETON_END, start);
+  if (start < 0 || end < 0) return html;
+  const header =
+    `<div class="boot__main boot__library"><div class="boot__side"></div><div><p class="boot__eyebrow">${heading.isDefault ? 'Default playlist' : 'Playlist'}</p>` +
+    `<h1 class="boot__heading" id="${BOOT_PLAYLIST_HEADING_ID}">${escapeText(heading.name)}</h1></div></div>`;
+  return html.slice(0, start) + header + html.slice(end + SKELETON_END.length);
 }
 
 /**
@@ -508,6 +553,7 @@ export async function webRoutes(
       const data = await bootData(app, request, pathname, boot, chapterWorker);
       html = html.replace(BOOT_MARKER, () => data.html);
       if (data.heading) html = withReaderHeading(html, data.heading);
+      if (data.playlist) html = withPlaylistHeading(html, data.playlist);
       secret = data.secret;
       // a signed-in reader's first screen rendered here; whatever fails or is late, the page is the one the browser renders
       if (renderer && data.page?.profile) {

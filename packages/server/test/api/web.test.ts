@@ -20,6 +20,7 @@ import {
   readerAddressOf,
   stylesheetsOf,
   withFirstScreen,
+  withPlaylistHeading,
   withReaderHeading,
 } from '../../src/routes/web.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -686,5 +687,73 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     expect((bootOf(page.body)?.reader as { href: string }).href).toBe('</script><script>alert(1)</script>.xhtml');
     expect(inlineScripts(page.body)).toEqual([EARLY_BLOCK_SCRIPT]);
     expect(page.body).not.toContain('alert(1)</script>');
+  });
+});
+
+describe.each(ENGINES)("a playlist's page writes its heading (%s)", (engine) => {
+  let t: TestApp;
+  let dist: string;
+  const skeleton = '<!--lectern:skeleton--><div class="boot__main"></div><!--/lectern:skeleton-->';
+  // a name that would close the heading and run a script if written as it is, or be read as a replacement pattern
+  const hostile = `</h1><script>alert(1)</script><!-- $' $& &amp;`;
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-web-dist-'));
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      `<!doctype html><html><head><title>Lectern</title></head><body><div id="root"><div class="boot__bar"></div>${skeleton}</div>${BOOT_MARKER}</body></html>`,
+    );
+    t = await startTestApp(engine, { webDist: dist });
+    for (const who of ['owner', 'other']) {
+      await t.lectern.services.accounts.createUser({ email: `heading-${who}@example.com`, password: 'a long enough password', status: 'subscriber' });
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+  const signedIn = async (who: string) => {
+    const client = new TestClient(t.lectern.app);
+    await client.login(`heading-${who}@example.com`, 'a long enough password');
+    return client;
+  };
+
+  it("writes the playlist's name, escaped, where the page's header will have it, in place of the skeleton", async () => {
+    const client = await signedIn('owner');
+    const made = (await client.post('/api/v2/collections/', { name: hostile, description: '' })).json<{ id: string }>();
+    const page = await client.get(`/c/collection/${made.id}/`);
+    expect(page.statusCode).toBe(200);
+    const root = page.body.slice(page.body.indexOf('<div id="root">'), page.body.indexOf(BOOT_DATA_ID));
+    expect(root).toContain(
+      '<div class="boot__bar"></div><div class="boot__main boot__library"><div class="boot__side"></div><div><p class="boot__eyebrow">Playlist</p>' +
+        `<h1 class="boot__heading" id="boot-playlist-heading">&lt;/h1&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!-- $' $&amp; &amp;amp;</h1></div></div></div>`,
+    );
+    expect(root).not.toContain(skeleton);
+    expect(page.body).not.toContain('<script>alert(1)');
+    // the default playlist's eyebrow, as its page says it
+    const list = (await client.get('/api/v2/collections/?content=none')).json<{ id: string; is_default: boolean; name: string }[]>();
+    const queue = list.find((p) => p.is_default);
+    expect(queue, 'a reader has a default playlist').toBeDefined();
+    expect((await client.get(`/c/collection/${queue!.id}/`)).body).toContain(`<p class="boot__eyebrow">Default playlist</p><h1 class="boot__heading" id="boot-playlist-heading">${queue!.name}</h1>`);
+    // another reader's playlist (a 404 to them), a visitor, an unknown playlist, another page: the skeleton as it is
+    const others = [
+      await (await signedIn('other')).get(`/c/collection/${made.id}/`),
+      await new TestClient(t.lectern.app).get(`/c/collection/${made.id}/`),
+      await client.get('/c/collection/no-such-playlist/'),
+      await client.get(`/c/collection/${made.id}/topic/x/`),
+      await client.get('/home/'),
+    ];
+    for (const other of others) {
+      expect(other.statusCode).toBe(200);
+      expect(other.body).toContain(skeleton);
+      expect(other.body).not.toContain('boot-playlist-heading');
+    }
+  });
+
+  it('escapes the name it writes, and leaves a page without the skeleton as it is', () => {
+    const html = '<div id="root"><!--lectern:skeleton-->s<!--/lectern:skeleton--></div>';
+    expect(withPlaylistHeading(html, { name: '<b>A & B</b>', isDefault: false })).toBe(
+      '<div id="root"><div class="boot__main boot__library"><div class="boot__side"></div><div><p class="boot__eyebrow">Playlist</p><h1 class="boot__heading" id="boot-playlist-heading">&lt;b&gt;A &amp; B&lt;/b&gt;</h1></div></div></div>',
+    );
+    expect(withPlaylistHeading('<div id="root"></div>', { name: 'n', isDefault: true })).toBe('<div id="root"></div>');
   });
 });
