@@ -150,15 +150,21 @@ export function readerRoutes(app: FastifyInstance, deps: { reader: ReaderService
   const { reader } = deps;
 
   // Not an async function: the usual request (its session, chapter and position known at once) is answered
-  // without a promise; only a session, title or chapter to be loaded waits.
+  // without a promise; only a session, title or chapter to be loaded waits. A promise handed to Fastify ends in
+  // the reply itself, so Fastify waits for the answer to be out (an onSend hook may still be at work) rather than
+  // sending again.
   app.post('/nest/epub/block/', (request, reply) => {
     const user = currentUserNow(request);
-    return user instanceof Promise ? user.then((known) => answerBlock(request, reply, known)) : answerBlock(request, reply, user);
+    return user instanceof Promise ? user.then((known) => answerBlock(request, reply, known) ?? reply) : answerBlock(request, reply, user);
   });
 
-  function answerBlock(request: FastifyRequest, reply: FastifyReply, user: Reader | null): void | Promise<void> {
+  function answerBlock(request: FastifyRequest, reply: FastifyReply, user: Reader | null): void | Promise<FastifyReply> {
     const parts = reader.blockParts(user, blockRequestOf(request.body));
-    if (parts instanceof Promise) return parts.then((loaded) => sendBlock(request, reply, loaded));
+    if (parts instanceof Promise)
+      return parts.then((loaded) => {
+        sendBlock(request, reply, loaded);
+        return reply;
+      });
     sendBlock(request, reply, parts);
   }
 
