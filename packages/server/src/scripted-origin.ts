@@ -15,13 +15,12 @@ import { bookFileType } from './plugins/book-files.ts';
 import type { FrameBinding, FrameScope, ScriptedFrames } from './services/scripted-frames.ts';
 import { BINDING_COOKIE, onScriptedOrigin } from './services/scripted-frames.ts';
 import { type ContentStore, readStored } from './storage/content-store.ts';
+import { escapeNumeric } from './util/html-escape.ts';
 
 /** A book's stylesheet is rewritten in memory; past this it is refused (an import's files are far smaller). */
 const MAX_STYLESHEET_BYTES = 64 * 1024 * 1024;
 
 const RUNTIME_PATH = '/lectern-reading-system.js';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * navigator.epubReadingSystem (EPUB Reading Systems 3.3 §4) and the page's side of the reader's messages: where the
@@ -148,7 +147,7 @@ function common(reply: FastifyReply, framing: Framing | string): FastifyReply {
 function rootAttributesHtml(element: RootElementAttributes | undefined, rewrite: (text: string) => string): string {
   if (!element) return '';
   return (['class', 'id', 'style'] as const)
-    .map((name) => (element[name] ? ` ${name}="${escapeHtml(rewrite(element[name]))}"` : ''))
+    .map((name) => (element[name] ? ` ${name}="${escapeNumeric(rewrite(element[name]))}"` : ''))
     .join('');
 }
 
@@ -164,11 +163,11 @@ export function chapterPage(input: {
   const rewrite = input.rewrite ?? ((text: string) => text);
   return `<!DOCTYPE html>
 <html${rootAttributesHtml(input.root?.html, rewrite)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="lectern-app-origin" content="${escapeHtml(input.appOrigin)}">
-<title>${escapeHtml(input.label)}</title>
+<meta name="lectern-app-origin" content="${escapeNumeric(input.appOrigin)}">
+<title>${escapeNumeric(input.label)}</title>
 <script src="${RUNTIME_PATH}"></script>
 <style>body { margin: 0 auto; max-width: 40em; padding: 1.25em 1.25em 3em; font-family: Georgia, serif; line-height: 1.6; overflow-wrap: break-word; } img, svg, video { max-width: 100%; height: auto; }</style>
-${input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n')}
+${input.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeNumeric(href)}">`).join('\n')}
 </head><body${rootAttributesHtml(input.root?.body, rewrite)}>${input.html}</body></html>`;
 }
 

@@ -19,6 +19,7 @@ import { attr, findFirst, parseHtml, textOf, visibleText, type DomElement } from
 import { isAbsoluteUrl, resolveHref } from './paths.ts';
 import { bookCssRewriter, noCssUrls, sanitizeCssValue, sanitizeStyleAttribute, sanitizeStylesheet, servedCssRewriter, USER_STYLE_PROPERTIES, type CssUrlRewriter } from './css.ts';
 import { MATHML_ATTRIBUTES, MATHML_NAMESPACE, MATHML_TAGS, SVG_ATTRIBUTES, SVG_FRAGMENT_HREF_TAGS, SVG_NAMESPACE, SVG_PAINT_ATTRIBUTES, SVG_TAGS } from './foreign.ts';
+import { escapeNumeric, escapeText } from '../util/html-escape.ts';
 
 export interface RenderOptions {
   /** The chapter being rendered. */
@@ -421,7 +422,6 @@ function embedFrames(nodes: DomElement['children'], opts: RenderOptions): string
     // left to the sanitiser's passes, which read it as the browser does (its content raw text) and drop it
     if (!target || !isDocument) continue;
     const label = (attr(frame, 'title') ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
-    const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     let link = '';
     const stored = opts.isChapter(target.path) || !opts.frameDocumentPath ? target.path : opts.frameDocumentPath(target.path);
     const href = opts.isChapter(target.path) ? src : stored === null ? null : frameHref(src, target.path, stored);
@@ -432,10 +432,10 @@ function embedFrames(nodes: DomElement['children'], opts: RenderOptions): string
         .map(([side, value]) => `${side}: ${/[%a-z]$/.test(value) ? value : `${value}px`}; `)
         .join('');
       const style = `${size}${attr(frame, 'style') ?? ''}`.trim();
-      link = `<a hidden href="${escape(href)}"${style ? ` style="${escape(style)}"` : ''}></a>`;
+      link = `<a hidden href="${escapeNumeric(href)}"${style ? ` style="${escapeNumeric(style)}"` : ''}></a>`;
       if (!opts.isChapter(target.path) && !kept.includes(target.path)) kept.push(target.path);
     }
-    const mark = parseHtml(`<span class="${EMBED_CLASS}" role="note"${label ? ` title="${escape(label)}"` : ''}>${link}${escape(SCRIPTS_CONSENT_MESSAGES.embeddedPage(label))}</span>`).children;
+    const mark = parseHtml(`<span class="${EMBED_CLASS}" role="note"${label ? ` title="${escapeNumeric(label)}"` : ''}>${link}${escapeNumeric(SCRIPTS_CONSENT_MESSAGES.embeddedPage(label))}</span>`).children;
     for (const node of mark) DomUtils.prepend(frame, node);
     DomUtils.removeElement(frame);
   }
@@ -708,7 +708,7 @@ function textOnly(html: string): string {
     }
   };
   walk(parseAsBrowser(html));
-  return `<p>${parts.join(' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`;
+  return `<p>${escapeText(parts.join(' '))}</p>`;
 }
 
 function checkedAsTheBrowserParses(html: string, allowScripts: boolean, styles: StylePolicy): string {

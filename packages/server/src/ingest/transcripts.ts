@@ -5,6 +5,7 @@
  * text. The cue text is escaped both times: nothing of the file's markup reaches a page.
  */
 import { IngestError } from './types.ts';
+import { escapeText } from '../util/html-escape.ts';
 
 export interface Cue {
   /** seconds */
@@ -100,10 +101,4 @@ function plainText(text: string): string {
     .map((l) => l.trim())
     .filter(Boolean)
     .join('\n');
-}
-
-/** `<`, `&` and `>` as entities: the markup stays text, and a cue's `-->` is written `--&gt;`, which no WebVTT parser
- * takes for a new cue's timing. */
-function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

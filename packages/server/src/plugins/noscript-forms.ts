@@ -6,11 +6,9 @@
  */
 import { APP_MESSAGES, safeNextPath } from '@lectern/core';
 import type { FastifyRequest } from 'fastify';
+import { escapeAttribute } from '../util/html-escape.ts';
 
 export const NOSCRIPT_MARKER = '<!--lectern:noscript-forms-->';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const ERRORS: Record<string, string> = {
   credentials: APP_MESSAGES.invalidCredentials,
@@ -19,12 +17,12 @@ const ERRORS: Record<string, string> = {
 
 /** The forms for this request: sign-out when a session is live, else sign-in (back to this page afterwards). */
 export async function noscriptForms(request: FastifyRequest): Promise<string> {
-  const token = escapeHtml(request.pageCsrfToken ?? '');
+  const token = escapeAttribute(request.pageCsrfToken ?? '');
   const signedIn = await request.auth();
   const style = 'style="font-family: system-ui, sans-serif; padding: 0 2rem 2rem; max-width: 24rem"';
   if (signedIn) {
     return `<form method="post" action="/logout/" ${style}>
-<p>You are signed in as ${escapeHtml(signedIn.user.email)}.</p>
+<p>You are signed in as ${escapeAttribute(signedIn.user.email)}.</p>
 <input type="hidden" name="csrfmiddlewaretoken" value="${token}">
 <button type="submit">Sign out</button>
 </form>`;
@@ -36,8 +34,8 @@ export async function noscriptForms(request: FastifyRequest): Promise<string> {
   const next = safeNextPath(onLoginPage ? url.searchParams.get('next') : url.pathname + url.search);
   const error = onLoginPage ? ERRORS[url.searchParams.get('error') ?? ''] : undefined;
   return `<form method="post" action="/login/" ${style}>
-${error ? `<p role="alert">${escapeHtml(error)}</p>\n` : ''}<input type="hidden" name="csrfmiddlewaretoken" value="${token}">
-<input type="hidden" name="next" value="${escapeHtml(next)}">
+${error ? `<p role="alert">${escapeAttribute(error)}</p>\n` : ''}<input type="hidden" name="csrfmiddlewaretoken" value="${token}">
+<input type="hidden" name="next" value="${escapeAttribute(next)}">
 <p><label>Email address<br><input type="email" name="email" autocomplete="username" required></label></p>
 <p><label>Password<br><input type="password" name="password" autocomplete="current-password" required></label></p>
 <button type="submit">Sign in</button>

@@ -27,6 +27,7 @@ import {
 } from '@lectern/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NOSCRIPT_MARKER, noscriptForms } from '../plugins/noscript-forms.ts';
+import { escapeAttribute, escapeText } from '../util/html-escape.ts';
 
 /** Where index.html takes the page's first data (packages/web/index.html). */
 export const BOOT_MARKER = '<!--lectern:boot-data-->';
@@ -89,9 +90,6 @@ export function chapterWorkerOf(webDist: string): string | null {
   const file = fs.readdirSync(dir).find((f) => /^chapter\.worker-[\w-]+\.js$/.test(f));
   return file ? `/assets/${file}` : null;
 }
-
-/** A value written inside a double-quoted attribute. */
-const escapeAttribute = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** index.html with what the page declares on its document element (reader.md §4's highlight privacy). */
 export function withPageAttributes(indexHtml: string, attributes: Record<string, string>): string {
@@ -252,9 +250,6 @@ const SKELETON_END = '<!--/lectern:skeleton-->';
 
 /** The id of the page's chapter heading, by which a largest-paint entry names it once the app has replaced it. */
 export const BOOT_HEADING_ID = 'boot-chapter-heading';
-
-/** Text written as an element's content. */
-const escapeText = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * A reader address's page with the reader's toolbar titles in place of the skeleton (docs/decisions.md "The reader's

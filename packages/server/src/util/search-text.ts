@@ -6,6 +6,7 @@
  */
 import { CJK_CHARACTERS, foldText, hasCjk, SNIPPET_MARK_CLOSE, SNIPPET_MARK_OPEN } from '@lectern/core';
 import { attr, findAll, parseHtml, visibleText } from '../ingest/markup.ts';
+import { escapeAttribute } from './html-escape.ts';
 
 /** Words a passage holds: enough context for a hit to have a place, small enough to rank well. */
 export const PASSAGE_WORDS = 120;
@@ -209,8 +210,6 @@ export function toTsquery(q: ParsedQuery): string {
   return [...q.words.map((w) => (w.prefix ? `${w.text}:*` : w.text)), ...q.phrases.map((p) => `(${p.join(' <-> ')})`)].join(' & ');
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 /** A crude stem for marking: "whales" and "whaling" mark for "whale"; what the engines match is what counts. */
 const stem = (w: string) => (w.length > 4 ? w.replace(/(ing|ed|es|s|e|ly)$/, '') : w);
 
@@ -252,7 +251,7 @@ export function snippetOf(body: string, q: ParsedQuery, context = SNIPPET_CONTEX
   let out = '';
   for (let i = start; i < end; i++) {
     const unit = units[i]!;
-    const text = escapeHtml(unit.text);
+    const text = escapeAttribute(unit.text);
     const gap = i > start && !unit.glued ? ' ' : '';
     // a mark goes on across characters that stand together, so "猫である" is one marked word
     const marked = isMarked(i);

@@ -168,6 +168,12 @@ describe('the no-JavaScript forms in index.html', () => {
     expect(page.body).not.toContain('<script>alert(1)');
   });
 
+  it('writes the address back as a double-quoted attribute value: " escaped, an apostrophe as it is', async () => {
+    // the server's one attribute escaper (util/html-escape.ts); the URL parser leaves ' in a path and encodes "
+    const page = await new TestClient(t.lectern.app).get(`/library/it's/<&"/`);
+    expect(page.body).toContain(`name="next" value="/library/it's/%3C&amp;%22/"`);
+  });
+
   it('still refuses a post whose Origin is null (a fetch from a sandboxed or opaque origin)', async () => {
     const client = new TestClient(t.lectern.app);
     await client.get('/login/');

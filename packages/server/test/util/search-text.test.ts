@@ -4,7 +4,7 @@
  * engine syntax through.
  */
 import { describe, expect, it } from 'vitest';
-import { cueSecondOf, parseQuery, passagesOf, toFts5, toTsquery } from '../../src/util/search-text.ts';
+import { cueSecondOf, parseQuery, passagesOf, snippetOf, toFts5, toTsquery } from '../../src/util/search-text.ts';
 
 describe('parseQuery with the last word typed', () => {
   it.each([
@@ -45,5 +45,11 @@ describe('cueSecondOf: the second a transcript passage has its words said', () =
     // passage 2 starts at word 240: cue 34 (7 words a cue)
     expect(cueSecondOf(content, 2, passages[2]!, parseQuery('zzqxj'))).toBe(102);
     expect(cueSecondOf('<p>no cues</p>', 0, 'no cues', parseQuery('cues'))).toBeNull();
+  });
+});
+
+describe('snippetOf: escaped text with only <mark> as markup', () => {
+  it('escapes & < > and " as named entities and leaves an apostrophe, as the API has always answered', () => {
+    expect(snippetOf(`Ahab's "whale" & <b>sea</b> > land`, parseQuery('whale'))).toBe(`Ahab's <mark>&quot;whale&quot;</mark> &amp; &lt;b&gt;sea&lt;/b&gt; &gt; land`);
   });
 });
