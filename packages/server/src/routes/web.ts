@@ -248,6 +248,19 @@ export interface ReaderHeading {
 const SKELETON_START = '<!--lectern:skeleton-->';
 const SKELETON_END = '<!--/lectern:skeleton-->';
 
+/** The page before `open` and after the `close` that follows it (markers and what is between them cut out); null without both. */
+function around(html: string, open: string, close: string): [before: string, after: string] | null {
+  const start = html.indexOf(open);
+  const end = html.indexOf(close, start);
+  return start < 0 || end < 0 ? null : [html.slice(0, start), html.slice(end + close.length)];
+}
+
+/** index.html with `markup` in place of its skeleton; unchanged when it has no skeleton markers. */
+function withSkeleton(html: string, markup: string): string {
+  const cut = around(html, SKELETON_START, SKELETON_END);
+  return cut ? cut[0] + markup + cut[1] : html;
+}
+
 /** The id of the page's chapter heading, by which a largest-paint entry names it once the app has replaced it. */
 export const BOOT_HEADING_ID = 'boot-chapter-heading';
 
@@ -260,13 +273,11 @@ export const BOOT_HEADING_ID = 'boot-chapter-heading';
  * with its own toolbar, the same titles at the same sizes. Unchanged when index.html has no skeleton markers.
  */
 export function withReaderHeading(html: string, heading: ReaderHeading): string {
-  const start = html.indexOf(SKELETON_START);
-  const end = html.indexOf(SKELETON_END, start);
-  if (start < 0 || end < 0) return html;
-  const titles =
+  return withSkeleton(
+    html,
     `<div class="boot__reader"><div class="boot__titles"><span class="boot__book">${escapeText(heading.title)}</span>` +
-    `<h1 class="boot__chapter" id="${BOOT_HEADING_ID}">${escapeText(heading.chapter || '\u00a0')}</h1></div></div>`;
-  return html.slice(0, start) + titles + html.slice(end + SKELETON_END.length);
+      `<h1 class="boot__chapter" id="${BOOT_HEADING_ID}">${escapeText(heading.chapter || '\u00a0')}</h1></div></div>`,
+  );
 }
 
 /** A playlist's heading as its page shows it (features/playlists/PlaylistView.tsx): the eyebrow and the name. */
@@ -304,13 +315,11 @@ export function playlistHeadingOf(pathname: string, answers: Readonly<Record<str
  * has no skeleton markers.
  */
 export function withPlaylistHeading(html: string, heading: PlaylistHeading): string {
-  const start = html.indexOf(SKELETON_START);
-  const end = html.indexOf(SKELETON_END, start);
-  if (start < 0 || end < 0) return html;
-  const header =
+  return withSkeleton(
+    html,
     `<div class="boot__main boot__library"><div class="boot__side"></div><div><p class="boot__eyebrow">${heading.isDefault ? 'Default playlist' : 'Playlist'}</p>` +
-    `<h1 class="boot__heading" id="${BOOT_PLAYLIST_HEADING_ID}">${escapeText(heading.name)}</h1></div></div>`;
-  return html.slice(0, start) + header + html.slice(end + SKELETON_END.length);
+      `<h1 class="boot__heading" id="${BOOT_PLAYLIST_HEADING_ID}">${escapeText(heading.name)}</h1></div></div>`,
+  );
 }
 
 /**
@@ -454,10 +463,9 @@ const NOT_APPLIED = '<link rel="stylesheet" disabled';
  * has no text for them), the preloads become stylesheets that hold the paint.
  */
 export function withFirstScreen(html: string, screen: string, attribute: string, styles?: (hrefs: readonly string[]) => string | null): string {
-  const start = html.indexOf(SCREEN_START);
-  const end = html.indexOf(SCREEN_END, start);
-  if (start < 0 || end < 0) return html;
-  let before = html.slice(0, start).replace('<div id="root">', `<div id="root" ${attribute}>`);
+  const cut = around(html, SCREEN_START, SCREEN_END);
+  if (!cut) return html;
+  let before = cut[0].replace('<div id="root">', `<div id="root" ${attribute}>`);
   const hrefs = [...before.matchAll(STYLE_PRELOAD)].map((m) => m[1]!);
   const css = hrefs.length > 0 && before.includes('</head>') ? (styles?.(hrefs) ?? null) : null;
   if (css !== null) {
@@ -469,7 +477,7 @@ export function withFirstScreen(html: string, screen: string, attribute: string,
     before = before.replace(/<link rel="preload" as="style"([^>]*?) fetchpriority="low"/g, '<link rel="preload" as="style"$1').replace(/<link rel="preload" as="style"/g, '<link rel="stylesheet"');
   }
   // the early script right after #root: it listens from the moment the screen can be seen, well before the app
-  const rest = html.slice(end + SCREEN_END.length);
+  const rest = cut[1];
   const script = `<script>${EARLY_INPUT_SCRIPT}</script>`;
   const after = rest.startsWith('</div>') ? `</div>${script}${rest.slice('</div>'.length)}` : rest.replace('</body>', () => `${script}</body>`);
   return before + screen + after;

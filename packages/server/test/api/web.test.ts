@@ -687,6 +687,18 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     expect(withReaderHeading('<div id="root"></div>', { title: 't', chapter: 'c' })).toBe('<div id="root"></div>');
   });
 
+  it('writes into the skeleton only between its markers in their order, as the first screen goes between its own', () => {
+    const heading = { title: 't', chapter: 'c' };
+    // an end marker before the start marker is no skeleton: the page stays as it is
+    for (const html of ['<!--/lectern:skeleton-->s<!--lectern:skeleton-->', '<!--lectern:skeleton-->s', 's<!--/lectern:skeleton-->']) {
+      expect(withReaderHeading(html, heading)).toBe(html);
+      expect(withPlaylistHeading(html, { name: 'n', isDefault: false })).toBe(html);
+    }
+    expect(withReaderHeading('a<!--lectern:skeleton-->s<!--/lectern:skeleton-->b<!--/lectern:skeleton-->', heading)).toMatch(/^a<div class="boot__reader">.*<\/div>b<!--\/lectern:skeleton-->$/);
+    expect(withFirstScreen('<div id="root"><!--/lectern:screen-->x<!--lectern:screen--></div>', '<p>s</p>', 'data-s')).toBe('<div id="root"><!--/lectern:screen-->x<!--lectern:screen--></div>');
+    expect(withFirstScreen('<div id="root"><!--lectern:screen-->x<!--/lectern:screen--></div>', '<p>s</p>', 'data-s')).toBe(`<div id="root" data-s><p>s</p></div><script>${EARLY_INPUT_SCRIPT}</script>`);
+  });
+
   it('escapes what the address holds: a chapter named to close the script is data, and the script is the same one', async () => {
     const client = await signedIn();
     const page = await client.get(`/library/view/x/${book.book_id}/%3C%2Fscript%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E.xhtml`);
