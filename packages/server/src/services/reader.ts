@@ -132,32 +132,47 @@ export class ReaderService {
       if (c === undefined) return this.blockPartsLoading(user, request);
       chapters.push(c);
     }
-    const tops = chapters.map((c) => (user ? this.progress.chapterTop(user.id, title.id, c.full_path) : 0));
-    if (tops.every((top) => typeof top === 'number')) return chapters.map((c, i) => this.partOf(user, title, hrefs[i]!, c, tops[i]!));
-    return Promise.all(tops.map((top) => Promise.resolve(top))).then((read) => chapters.map((c, i) => this.partOf(user, title, hrefs[i]!, c, read[i]!)));
+    return this.partsOf(user, title, hrefs, chapters);
   }
 
-  /** blockParts where a title or chapter is to be loaded (or refused) first. */
+  /** blockParts where a title or chapter is to be loaded (or refused) first; the parts are then made as there. */
   private async blockPartsLoading(user: Reader | null, request: BlockRequest): Promise<BlockPart[]> {
     const title = this.catalogService.cachedTitle(request.book_id) ?? (await this.catalogService.requireTitle(request.book_id));
-    const parts: BlockPart[] = [];
-    for (const href of hrefsOf(request)) {
-      let c = this.catalogService.cachedChapter(title.book_id, href, user);
-      if (c === undefined) {
-        let found: Awaited<ReturnType<CatalogService['chapterOrResource']>>;
-        try {
-          found = await this.catalogService.chapterOrResource(title.book_id, href, user);
-        } catch (err) {
-          if (!(err instanceof AppError) || err.status === 404) throw err;
-          parts.push({ shared: this.refusal(title, href, err), top: 0, cipher: null, checksum: null });
-          continue;
-        }
-        if (found.kind !== 'chapter') throw badRequest(`${href} is not a chapter of this book.`, { hrefs: [`${href} is not a chapter of this book.`] });
-        c = found.chapter;
+    const hrefs = hrefsOf(request);
+    const chapters: (ChapterContent | BlockPart)[] = [];
+    for (const href of hrefs) {
+      const c = this.catalogService.cachedChapter(title.book_id, href, user);
+      if (c !== undefined) {
+        chapters.push(c);
+        continue;
       }
-      parts.push(this.partOf(user, title, href, c, user ? await this.progress.chapterTop(user.id, title.id, c.full_path) : 0));
+      let found: Awaited<ReturnType<CatalogService['chapterOrResource']>>;
+      try {
+        found = await this.catalogService.chapterOrResource(title.book_id, href, user);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status === 404) throw err;
+        chapters.push({ shared: this.refusal(title, href, err), top: 0, cipher: null, checksum: null });
+        continue;
+      }
+      if (found.kind !== 'chapter') throw badRequest(`${href} is not a chapter of this book.`, { hrefs: [`${href} is not a chapter of this book.`] });
+      chapters.push(found.chapter);
     }
-    return parts;
+    return this.partsOf(user, title, hrefs, chapters);
+  }
+
+  /**
+   * The parts of the requested chapters (a refusal is its part already), each at this reader's furthest position.
+   * Without a promise when every position is read at once (SQLite): each await is a turn of the microtask queue.
+   */
+  private partsOf(user: Reader | null, title: TitleRow, hrefs: string[], chapters: readonly (ChapterContent | BlockPart)[]): BlockPart[] | Promise<BlockPart[]> {
+    const tops = chapters.map((c) => (user && !('shared' in c) ? this.progress.chapterTop(user.id, title.id, c.full_path) : 0));
+    if (tops.every((top) => typeof top === 'number')) return this.partsAt(user, title, hrefs, chapters, tops);
+    // eslint-disable-next-line @typescript-eslint/await-thenable -- numbers beside promises on purpose (PostgreSQL's reads)
+    return Promise.all(tops).then((read) => this.partsAt(user, title, hrefs, chapters, read));
+  }
+
+  private partsAt(user: Reader | null, title: TitleRow, hrefs: string[], chapters: readonly (ChapterContent | BlockPart)[], tops: number[]): BlockPart[] {
+    return chapters.map((c, i) => ('shared' in c ? c : this.partOf(user, title, hrefs[i]!, c, tops[i]!)));
   }
 
   /** One chapter's part of the block answer, for this reader at their furthest position `top`. */

@@ -233,4 +233,27 @@ describe.each(ENGINES)('reader calls on %s', (engine) => {
     expect(await topOf(ada, book.chapters[4]!.full_path)).toBe(0);
     expect(await topOf(bob, read)).toBe(0);
   });
+
+  it('answers a request that mixes a chapter the reader may read with refused ones in its order, the read one at its position', async () => {
+    // a lapsed reader may still read the sample: the locked chapters are refused, so the request takes the loading path
+    const email = 'lapsed-mixed@example.com';
+    await t.lectern.services.accounts.createUser({ email, password: 'a long enough password', status: 'expired' });
+    const lapsed = new TestClient(t.lectern.app);
+    await lapsed.login(email, 'a long enough password');
+    const sample = book.chapters.find((c) => c.as_sample)!.full_path;
+    const [locked, other] = book.chapters.filter((c) => !c.as_sample).slice(5).map((c) => c.full_path);
+    const chapter = `api/v1/book/${book.book_id}/chapter/${sample}`;
+    const usage = await lapsed.post('/api/v1/usage-event/', [{ chapter, start_percentage: 0, end_percentage: 30, client_timestamp: Date.now(), usage_uuid: 'mixed-1' }]);
+    expect(usage.json().accepted).toEqual(['mixed-1']);
+    for (const hrefs of [
+      [sample, locked!, other!],
+      [locked!, sample, other!],
+      [locked!, other!, sample],
+    ]) {
+      const items = blockResponseSchema.parse((await lapsed.post('/nest/epub/block/', { book_id: book.book_id, hrefs, package_resources: 1 })).json());
+      expect(items.map((i) => [i.chapter_href, i.top_percentage, i.error ?? null, i.resources[0]?.encoding ?? null])).toEqual(
+        hrefs.map((href) => (href === sample ? [href, 30, null, 'crypt64'] : [href, 0, READING_MESSAGES.subscriptionEnded, null])),
+      );
+    }
+  });
 });
