@@ -147,6 +147,42 @@ describe('forgetting a password', () => {
   });
   afterAll(() => browser?.close());
 
+  it('carries the address typed on the sign-in page to the "forgot password" page and back', async () => {
+    await page.goto('/login/');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    await page.getByLabel('Email').fill(`x${email}`);
+    await page.getByRole('link', { name: 'Back to sign in' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(`x${email}`);
+  });
+
+  it('keeps the address typed while the "forgot password" page loads on a slow phone', async () => {
+    // A phone's CPU (Chromium throttled 8x): the sign-in page stays on screen a moment after the link is pressed,
+    // while the next page's code loads, and the address is typed at once into the field that is there. Once, under
+    // load, the browser suite did the same: the new page's form came up empty and said the field was required.
+    const context = await browser.newContext({ baseURL: inject('baseURL'), viewport: { width: 390, height: 844 } });
+    try {
+      const phone = await context.newPage();
+      phone.setDefaultTimeout(15_000);
+      await (await context.newCDPSession(phone)).send('Emulation.setCPUThrottlingRate', { rate: 8 });
+      await phone.goto('/login/');
+      await phone.getByRole('link', { name: 'Forgot your password?' }).click();
+      await phone.getByLabel('Email').fill(email);
+      await phone.getByRole('button', { name: 'Send me a link' }).click();
+      await phone
+        .getByText(ACCOUNT_ENTRY_MESSAGES.resetSent)
+        .waitFor()
+        .catch(async (e: Error) => {
+          throw new Error(`${e.message}\nthe page at ${phone.url()} showed: ${await phone.locator('body').innerText()}`);
+        });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('sends a one-time link by email that sets a new password', async () => {
     await page.goto('/login/');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();

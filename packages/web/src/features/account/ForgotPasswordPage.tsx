@@ -10,12 +10,14 @@ import { Button } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
+import { useCarriedEmail } from './carriedEmail.ts';
 import './LoginPage.css';
 
 export function ForgotPasswordPage() {
   const [sent, setSent] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const carriedEmail = useCarriedEmail();
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const email = String(new FormData(event.currentTarget).get('email') ?? '').trim();
@@ -42,7 +44,7 @@ export function ForgotPasswordPage() {
           </Notice>
         ) : (
           <form className="login__form" onSubmit={(e) => void onSubmit(e)} noValidate>
-            <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" required errors={error ? [error] : undefined} />
+            <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" required errors={error ? [error] : undefined} {...carriedEmail} />
             <Button type="submit" size="lg" className="login__submit" busy={busy}>
               {busy ? ACCOUNT_ENTRY_MESSAGES.justASecond : 'Send me a link'}
             </Button>

@@ -12,6 +12,7 @@ import { csrfToken } from '../../api/cookies.ts';
 import { isApiError, type FieldErrors } from '../../api/client.ts';
 import { appPaths } from '../../shared/links.ts';
 import { useLogin, useSession } from '../../shared/useSession.ts';
+import { forgetCarriedEmail, useCarriedEmail } from './carriedEmail.ts';
 import './LoginPage.css';
 
 export function LoginPage() {
@@ -28,6 +29,7 @@ export function LoginPage() {
   const [detail, setDetail] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
+  const carriedEmail = useCarriedEmail();
 
   const focusFirstInvalid = (errors: FieldErrors) => {
     requestAnimationFrame(() => {
@@ -68,7 +70,10 @@ export function LoginPage() {
     login.mutate(
       { email: parsed.data.email, password: parsed.data.password },
       {
-        onSuccess: () => navigate(next, { replace: true }),
+        onSuccess: () => {
+          forgetCarriedEmail();
+          void navigate(next, { replace: true });
+        },
         onError: (error) => {
           const errors = isApiError(error) ? error.errors : {};
           setFieldErrors(errors);
@@ -120,6 +125,7 @@ export function LoginPage() {
             required
             spellCheck={false}
             errors={fieldErrors.email}
+            {...carriedEmail}
           />
           <TextField
             label="Password"
