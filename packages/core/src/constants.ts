@@ -50,6 +50,21 @@ export const BOOT_DATA_ID = 'lectern-boot';
 export const EARLY_BLOCK_GLOBAL = '__lecternEarlyBlock';
 
 /**
+ * A long chapter's first screen painted by the page (docs/decisions.md "A long chapter's first screen painted by the
+ * page"): the id of the frame the early script makes (the web app removes it once the reader's own first screen is
+ * painted), the local-storage keys whose values it hands the chapter worker (the reader's settings, pagination choice,
+ * bars, places and what it saw of the account's places: web engine/pageFirstScreen.ts), the reader's footer's height
+ * at any width (web features/reader/ReaderPage.css .reader-footer; the frame ends above it), and the chapter frames'
+ * sandbox (web engine/chapterDocument.ts: same origin for the app, never scripts).
+ */
+export const PAGE_FRAME_ID = 'lectern-page-chapter';
+export const PAGE_VIEW_KEYS = ['reader_preferences', 'reader_pagination_chosen', 'reader_chrome', 'reader_positions', 'reader_server_positions'] as const;
+export const PAGE_FRAME_FOOTER_PX = 49;
+/** The attribute of the empty element the first screen's document carries at the reader's stored place. */
+export const PAGE_PLACE_ATTR = 'data-lectern-page-place';
+export const CHAPTER_FRAME_SANDBOX = 'allow-same-origin';
+
+/**
  * The window property where a server-rendered screen's early script (server routes/web.ts, `EARLY_INPUT_SCRIPT`)
  * keeps what the reader did before the screen was hydrated, `{ keys, fields, stop }`, for the app to take and replay
  * (web app/earlyInput.ts; docs/decisions.md "The first screen rendered on the server").

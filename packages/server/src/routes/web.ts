@@ -12,6 +12,7 @@ import {
   type AccountProfile,
   APP_MESSAGES,
   BOOT_DATA_ID,
+  CHAPTER_FRAME_SANDBOX,
   COOKIES,
   CSRF_HEADER,
   EARLY_BLOCK_GLOBAL,
@@ -22,6 +23,10 @@ import {
   highlightPrivacyAttributes,
   type HighlightPrivacySetting,
   isMediaFormat,
+  PAGE_FRAME_FOOTER_PX,
+  PAGE_FRAME_ID,
+  PAGE_PLACE_ATTR,
+  PAGE_VIEW_KEYS,
   type PositionResponse,
   SHORTCUTS_PAGE_PATH,
 } from '@lectern/core';
@@ -136,7 +141,7 @@ export function readerAddressOf(pathname: string): { bookId: string; href: strin
  */
 export const EARLY_BLOCK_SCRIPT =
   '(function(){try{' +
-  `var d=JSON.parse(document.getElementById(${JSON.stringify(BOOT_DATA_ID)}).textContent).reader,` +
+  `var b=JSON.parse(document.getElementById(${JSON.stringify(BOOT_DATA_ID)}).textContent),d=b.reader,` +
   `m=/(?:^|;\\s*)${COOKIES.csrf}=([^;]*)/.exec(document.cookie);` +
   'if(!d||!m)return;' +
   'var r=fetch("/nest/epub/block/",{method:"POST",credentials:"same-origin",' +
@@ -151,15 +156,52 @@ export const EARLY_BLOCK_SCRIPT =
   // g.posted says whether the answer went to it (false: the app reads the response itself, as without a worker).
   'if(typeof d.worker!=="string"||typeof d.key!=="string"||!d.key||typeof Worker==="undefined")return;' +
   'var w=new Worker(d.worker,{type:"module",name:"lectern-chapter"});' +
+  // What the reader would read in this browser for its first screen (web engine/pageFirstScreen.ts PageView): its
+  // settings, its places, the hash, the width; the worker builds that screen's document from it, or none.
+  'var V=function(){try{var s={};' +
+  `${JSON.stringify(PAGE_VIEW_KEYS)}.forEach(function(k){s[k]=localStorage.getItem(k)});` +
+  'return{width:innerWidth,hash:location.hash,cookie:document.cookie,storage:s,user:b.profile&&b.profile.user_uuid||null,position:d.position}' +
+  '}catch(e){}};' +
+  // (the skeleton's toolbar's foot, also read once the page is parsed: the app may have replaced it by the answer)
+  'var G=0;document.addEventListener("DOMContentLoaded",function(){var k=document.querySelector(".boot__reader");if(k)G=k.getBoundingClientRect().bottom});' +
+  // The worker's first screen painted here (docs/decisions.md "A long chapter's first screen painted by the page"):
+  // written into a frame of the reader's sandbox over the reader's stage (below the skeleton's toolbar, above its
+  // footer), scrolled to the reader's place, shown once its stylesheets are in; the app removes it once its own
+  // first screen is painted (pageFirstScreen.ts releasePageFrame). Never once the app has drawn its own reader.
+  'var F=function(x){try{' +
+  // (over the reader's stage once the app has drawn it, else below the skeleton's toolbar; not over a frame of the
+  // reader's already shown)
+  'var v=document.querySelector("iframe.chapter-view__frame"),k=document.querySelector(".reader-stage"),t,h;' +
+  `if(v&&v.style.visibility==="visible"||document.getElementById(${JSON.stringify(PAGE_FRAME_ID)}))return;` +
+  'if(k){k=k.getBoundingClientRect();t=k.top;h=k.height}' +
+  `else{k=document.querySelector(".boot__reader");t=k?k.getBoundingClientRect().bottom:G;if(!t)return;h=innerHeight-t-${PAGE_FRAME_FOOTER_PX}}` +
+  'var f=document.createElement("iframe");' +
+  `f.id=${JSON.stringify(PAGE_FRAME_ID)};f.setAttribute("sandbox",${JSON.stringify(CHAPTER_FRAME_SANDBOX)});f.setAttribute("aria-hidden","true");f.tabIndex=-1;` +
+  'f.style.cssText="position:fixed;left:0;width:100%;border:0;margin:0;z-index:11;visibility:hidden;top:"+t+"px;height:"+h+"px";' +
+  'document.body.appendChild(f);' +
+  'var c=f.contentDocument;c.open();c.write(x.document);c.close();' +
+  'var o=0,n=0,S=function(){if(o++||!f.isConnected)return;' +
+  `var s=c.scrollingElement||c.documentElement,p=c.querySelector("[${PAGE_PLACE_ATTR}]");` +
+  'if(p){var a=p.nextSibling,r=c.createRange();if(a&&a.nodeType===3&&a.length){r.setStart(a,0);r.setEnd(a,1)}else r.selectNode(p);' +
+  'var q=r.getClientRects()[0]||r.getBoundingClientRect();s.scrollTop=Math.max(0,s.scrollTop+q.top-8)}' +
+  'else s.scrollTop=Math.max(0,(s.scrollHeight-s.clientHeight)*x.percentage/100);' +
+  'f.style.visibility="visible";' +
+  'requestAnimationFrame(function(){requestAnimationFrame(function(){if(f.isConnected){performance.mark("reader:page-first-screen");performance.mark("reader:first-screen",{detail:"page"})}})})},' +
+  'N=function(){--n||S()};' +
+  '[].forEach.call(c.querySelectorAll("link[rel~=stylesheet]"),function(l){if(!l.sheet){n++;l.addEventListener("load",N);l.addEventListener("error",N)}});' +
+  // (a stylesheet that never answers does not keep it hidden: ChapterView's STYLESHEET_WAIT_MS)
+  'if(n)setTimeout(S,3000);else S()' +
+  '}catch(e){}};' +
   'g.worker=w;g.replies=[];' +
   // (the marks: where the page's worker stands on the reader's timeline, bench/long-chapter.ts STEPS=1)
   'performance.mark("reader:page-worker");' +
   'w.addEventListener("message",function(e){var k=e.data&&e.data.kind;' +
+  'if(k==="first-screen"){F(e.data);return}' +
   'if(k==="ready"||e.data&&e.data.id===0)performance.mark(k==="ready"?"reader:page-worker-ready":"reader:page-worker-answered");' +
   'if(g.replies)g.replies.push(e.data)});' +
   'w.addEventListener("error",function(){g.failed=true});' +
   'g.posted=r.then(function(x){return x.clone().arrayBuffer().then(function(b){' +
-  'w.postMessage({kind:"block",id:0,params:{bookId:d.book_id,href:d.href,updateProgress:true},csrf:decodeURIComponent(m[1]),key:d.key,answer:{bytes:b,status:x.status,statusText:x.statusText}},[b]);return true})})' +
+  'w.postMessage({kind:"block",id:0,params:{bookId:d.book_id,href:d.href,updateProgress:true},csrf:decodeURIComponent(m[1]),key:d.key,answer:{bytes:b,status:x.status,statusText:x.statusText},view:V()},[b]);return true})})' +
   '.catch(function(){return false})' +
   '}catch(e){}})();';
 
@@ -236,6 +278,20 @@ async function bootData(
   return reader
     ? { html: `${data}\n    <script>${EARLY_BLOCK_SCRIPT}</script>`, secret: true, page, ...(heading ? { heading } : {}) }
     : { html: data, secret: false, page, ...(playlist ? { playlist } : {}) };
+}
+
+/**
+ * A reader address's boot data and early script at the head's start, right after its charset (docs/decisions.md "A
+ * long chapter's first screen painted by the page"): the block request and the chapter worker's script are asked for
+ * before the app's own files, which the head names next. The reader's first screen waits for those two (the page
+ * paints it from the worker), not for the app's start. Where the head has no charset line, at the marker as before.
+ */
+export function withBootFirst(html: string, data: string): string {
+  const charset = /<meta charset=[^>]*>/i.exec(html);
+  const head = html.indexOf('</head>');
+  if (!charset || head < 0 || charset.index > head) return html.replace(BOOT_MARKER, () => data);
+  const at = charset.index + charset[0].length;
+  return `${html.slice(0, at)}\n    ${data}${html.slice(at).replace(BOOT_MARKER, '')}`;
 }
 
 /** The book's title and the chapter's label a reader address opens, as the reader's toolbar shows them. */
@@ -554,7 +610,7 @@ export async function webRoutes(
     let secret = false;
     if (withBoot) {
       const data = await bootData(app, request, pathname, boot, chapterWorker);
-      html = html.replace(BOOT_MARKER, () => data.html);
+      html = data.page?.reader ? withBootFirst(html, data.html) : html.replace(BOOT_MARKER, () => data.html);
       if (data.heading) html = withReaderHeading(html, data.heading);
       if (data.playlist) html = withPlaylistHeading(html, data.playlist);
       secret = data.secret;

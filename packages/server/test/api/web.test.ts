@@ -20,6 +20,7 @@ import {
   readerAddressOf,
   stylesheetsOf,
   withFirstScreen,
+  withBootFirst,
   withPlaylistHeading,
   withReaderHeading,
 } from '../../src/routes/web.ts';
@@ -498,6 +499,15 @@ describe('readerAddressOf', () => {
     expect(readerAddressOf('/library/book/9780000000001/')).toBeNull();
     expect(readerAddressOf('/library/view/the-war/97800%E0/ch.xhtml')).toBeNull();
   });
+
+  it("puts a reader address's boot data after the head's charset, before the app's files, else at the marker", () => {
+    const page = `<html><head><meta charset="utf-8" /><link rel="modulepreload" href="/a.js"></head><body>${BOOT_MARKER}</body></html>`;
+    expect(withBootFirst(page, '<x>')).toBe('<html><head><meta charset="utf-8" />\n    <x><link rel="modulepreload" href="/a.js"></head><body></body></html>');
+    // no charset in the head (a charset in the body does not count): where the marker is
+    expect(withBootFirst(`<head></head><body><meta charset="utf-8">${BOOT_MARKER}</body>`, '<x>')).toBe('<head></head><body><meta charset="utf-8"><x></body>');
+    // a `$&` in the data is written as it is
+    expect(withBootFirst(page, '$&')).toContain('\n    $&<link');
+  });
 });
 
 const CHAPTER_WORKER = '/assets/chapter.worker-CvBBwOkS.js';
@@ -512,7 +522,7 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-web-dist-'));
     fs.writeFileSync(
       path.join(dist, 'index.html'),
-      `<!doctype html><html><head><title>Lectern</title></head><body><div id="root"><div class="boot__bar"></div><!--lectern:skeleton--><div class="boot__main"></div><!--/lectern:skeleton--></div>${BOOT_MARKER}</body></html>`,
+      `<!doctype html><html><head><meta charset="utf-8"><title>Lectern</title><script type="module" src="/assets/index-a1.js"></script></head><body><div id="root"><div class="boot__bar"></div><!--lectern:skeleton--><div class="boot__main"></div><!--/lectern:skeleton--></div>${BOOT_MARKER}</body></html>`,
     );
     // the build's chapter worker, as vite names it (the page starts it itself)
     fs.mkdirSync(path.join(dist, 'assets'));
@@ -564,6 +574,13 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     expect(home.body).not.toContain(key);
     const scripts = inlineScripts(page.body);
     expect(scripts).toEqual([EARLY_BLOCK_SCRIPT]);
+    // at the head's start, after its charset, before the app's entry: the block request and the chapter worker's
+    // script are asked for before the app's files (withBootFirst); the marker left no trace
+    const at = page.body.indexOf(EARLY_BLOCK_SCRIPT);
+    expect(page.body.indexOf('<meta charset="utf-8">')).toBeLessThan(page.body.indexOf(BOOT_DATA_ID));
+    expect(at).toBeLessThan(page.body.indexOf('/assets/index-a1.js'));
+    expect(at).toBeLessThan(page.body.indexOf('</head>'));
+    expect(page.body).not.toContain(BOOT_MARKER);
     const csp = String(page.headers['content-security-policy']);
     const scriptSrc = /script-src ([^;]*)/.exec(csp)![1]!.split(' ');
     // 'self' and the hashes of this script and the first screens' (EARLY_INPUT_SCRIPT): nothing else inline runs
@@ -580,8 +597,13 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     // What the script gives the chapter worker it starts (the browser's Worker, recorded: no worker runs in Node).
     const workers: { url: string; options: unknown; posted: { message: Record<string, unknown>; transfer: unknown[] }[] }[] = [];
     // The script as a browser runs it, its fetch sent to the real app with this reader's cookies.
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+    // what this browser keeps for the reader (the script hands the worker these keys' values, as text)
+    const stored: Record<string, string> = { reader_preferences: '{"font_size":1.2}', reader_positions: '{}', 'other-key': 'not handed' };
     const sandbox: Record<string, unknown> = {
-      document: { getElementById: (id: string) => (id === BOOT_DATA_ID ? { textContent: bootJson } : null), cookie: [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') },
+      document: { getElementById: (id: string) => (id === BOOT_DATA_ID ? { textContent: bootJson } : null), cookie, addEventListener: () => undefined },
+      location: { hash: '#part-2' },
+      localStorage: { getItem: (k: string) => stored[k] ?? null },
       innerWidth: 1280,
       innerHeight: 800,
       performance: { mark: () => undefined },
@@ -635,6 +657,16 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
       status: 200,
     });
     expect(handed.csrf).toBe(sent[0]!.headers['x-csrftoken']);
+    // and what the reader would read in this browser, for the page's own first screen (web engine/pageFirstScreen.ts)
+    const boot = JSON.parse(bootJson) as { profile: { user_uuid: string }; reader: { position: unknown } };
+    expect((handed as unknown as { view: unknown }).view).toEqual({
+      width: 1280,
+      hash: '#part-2',
+      cookie,
+      storage: { reader_preferences: '{"font_size":1.2}', reader_pagination_chosen: null, reader_chrome: null, reader_positions: '{}', reader_server_positions: null },
+      user: boot.profile.user_uuid,
+      position: boot.reader.position,
+    });
     const [handedItem] = JSON.parse(Buffer.from(handed.answer.bytes).toString('utf8')) as typeof item[];
     expect(decryptChapter(handedItem!.resources[0]!.content, handedItem!.resources[0]!.checksum, handed.key, book.book_id, chapterHref)).toEqual(decrypted);
     // Without the page's CSRF token the same request is refused, as any other (the script sends none then).
@@ -667,7 +699,7 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     const label = toc.chapters.find((c) => c.uri === chapterHref)!.label;
     expect(label).toBeTruthy();
     const page = await client.get(readerAddress);
-    const root = page.body.slice(page.body.indexOf('<div id="root">'), page.body.indexOf(BOOT_DATA_ID));
+    const root = page.body.slice(page.body.indexOf('<div id="root">'));
     expect(root).toContain(`<div class="boot__bar"></div><div class="boot__reader"><div class="boot__titles"><span class="boot__book">${toc.title}</span><h1 class="boot__chapter" id="boot-chapter-heading">${label}</h1></div></div></div>`);
     expect(root).not.toContain('boot__main');
     // a visitor, an unknown chapter of the book, another page: the skeleton as it is

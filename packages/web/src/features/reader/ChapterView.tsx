@@ -26,6 +26,7 @@ import { FrameController, type FrameCallbacks } from './engine/frameController.t
 import { adaptBookStyles } from './engine/bookStyles.ts';
 import { hyphenateInserted, supplyBookHyphens } from './engine/hyphenation.ts';
 import { chapterShell, firstSlice, SLICE_MIN_CHARS, SliceFiller, slicesOf } from './engine/chapterSlices.ts';
+import { releasePageFrame } from './engine/pageFirstScreen.ts';
 import { readsContinuously, settleSlide, slideIn, watchContinuousScroll, type Direction } from './engine/continuousScroll.ts';
 import type { InitialPosition } from '../../shared/reading/position.ts';
 
@@ -293,7 +294,12 @@ export function ChapterView(props: ChapterViewProps) {
         if (cancelled) return;
         setReady(true);
         // (read by the bench: the first screen of a chapter shown in slices is on screen)
-        win.requestAnimationFrame(() => void (!cancelled && filler && performance.mark('reader:first-screen')));
+        win.requestAnimationFrame(() => {
+          if (cancelled) return;
+          if (filler) performance.mark('reader:first-screen');
+          // the reader's own first screen is painted where the page's showed: the page's frame goes
+          releasePageFrame();
+        });
       });
       if (!filler) return;
       // The rest, a slice per idle period: after the reader's place first, then before it. A slice going in before
@@ -384,6 +390,7 @@ export function ChapterView(props: ChapterViewProps) {
 
   useEffect(
     () => () => {
+      releasePageFrame();
       controllerRef.current?.destroy();
       controllerRef.current = null;
       latest.current.onReady(null);

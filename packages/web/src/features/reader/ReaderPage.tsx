@@ -34,6 +34,7 @@ import { LeaveBookDialog } from './LeaveBookDialog.tsx';
 import { Lightbox } from './Lightbox.tsx';
 import { ReaderFooter } from './ReaderFooter.tsx';
 import { Centered } from './ReaderMessage.tsx';
+import { releasePageFrame } from './engine/pageFirstScreen.ts';
 import { ReaderToolbar } from './ReaderToolbar.tsx';
 import { ReadAloudBar } from './readAloud/ReadAloudBar.tsx';
 import { useReadAloud } from './readAloud/useReadAloud.ts';
@@ -119,6 +120,12 @@ function Reader({ bookId, titleSafe, href: routeHref, userId, sessionId }: Reade
   // Offline, a chapter not kept yet waits for the connection (React Query pauses it): say so, not a spinner.
   const offline = chapter.isPaused && (chapter.isPending || chapter.isPlaceholderData);
   const load = chapter.data;
+  // The page's own first screen (engine/pageFirstScreen.ts) stays only until a chapter frame of the reader's is painted
+  // (ChapterView): it goes when the reader shows anything else, and with the reader.
+  useEffect(() => {
+    if (chapter.isError || (load && load.kind !== 'html')) releasePageFrame();
+  }, [chapter.isError, load]);
+  useEffect(() => releasePageFrame, []);
   const item = load && 'item' in load ? load.item : null;
   // The settings as the book asks to be read: its rendition:flow until the reader picks a mode; fixed layout in pages.
   const shown = prefsForBook(prefs, item?.rendition, settings.paginationChosen);

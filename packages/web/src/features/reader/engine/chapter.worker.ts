@@ -10,6 +10,7 @@ import { blockResponseSchema, decryptChapter, encryptChapter, paths, type Archiv
 import { ApiError, createApiClient } from '../../../api/client.ts';
 import { getBlockWith, prefetchBookFiles } from '../../../api/reader.ts';
 import { sliceChapter, type SlicedChapter } from './chapterSlices.ts';
+import { pageFirstScreen, type PageView } from './pageFirstScreen.ts';
 import { responseOf } from '../../../api/earlyBlock.ts';
 import type { WorkerRequest, WorkerResponse } from './chapterWorker.ts';
 
@@ -25,7 +26,7 @@ function decrypt(content: string, checksum: string, key: string, bookId: string,
 }
 
 /** The chapter of a block answer decrypted with `key` (and, when long, cut into slices), posted to the page. */
-function finish(id: number, items: ArchiveItem[], key: string | null) {
+function finish(id: number, items: ArchiveItem[], key: string | null, view?: PageView) {
   const chapter = items[0]?.resources[0];
   let decrypted: DecryptChapterResult | null = null;
   let sliced: SlicedChapter | null = null;
@@ -44,6 +45,19 @@ function finish(id: number, items: ArchiveItem[], key: string | null) {
       chapter.content = '';
       // A long chapter's slices worked out here: a scan of all its markup, tens of milliseconds the page is spared.
       sliced = sliceChapter(decrypted.html);
+      // The page's own first screen (pageFirstScreen.ts), posted before the whole chapter's answer: the page paints it
+      // while the app is still starting. A failure here costs only that head start.
+      if (view && items[0]) {
+        try {
+          const first = pageFirstScreen(items[0], decrypted.html, sliced, view);
+          if (first) {
+            performance.mark('reader:worker-first-screen');
+            post(first);
+          }
+        } catch {
+          /* the reader shows it itself */
+        }
+      }
     }
   }
   post({ kind: 'block', id, items, decrypted, sliced });
@@ -62,7 +76,7 @@ async function block(request: Extract<WorkerRequest, { kind: 'block' }>) {
     if (!request.answer) warm();
     const items = await asked;
     performance.mark('reader:worker-block-parsed');
-    finish(request.id, items, request.key);
+    finish(request.id, items, request.key, request.view);
   } catch (e) {
     if ((e as Error)?.name === 'AbortError') post({ kind: 'error', id: request.id, aborted: true });
     else if (e instanceof ApiError) post({ kind: 'error', id: request.id, api: { status: e.status, detail: e.detail, errors: e.errors, url: e.url, statusText: e.statusText } });

@@ -32,8 +32,8 @@ export const CHAPTER_CSP = [
   "script-src 'none'",
 ].join('; ');
 
-/** The chapter frames' sandbox, whatever the title's flags: same origin for the app, no scripts. */
-export const CHAPTER_FRAME_SANDBOX = 'allow-same-origin';
+/** The chapter frames' sandbox, whatever the title's flags: same origin for the app, no scripts (the page's frame's too). */
+export { CHAPTER_FRAME_SANDBOX } from '@lectern/core';
 
 export const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');

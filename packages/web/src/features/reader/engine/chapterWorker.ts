@@ -10,6 +10,7 @@ import { csrfToken } from '../../../api/cookies.ts';
 import { type BlockAnswer, PAGE_BLOCK_ID, responseOf, takeEarlyBlock, type TakenEarlyBlock } from '../../../api/earlyBlock.ts';
 import { readerApi, type BlockParams } from '../../../api/reader.ts';
 import type { SlicedChapter } from './chapterSlices.ts';
+import type { PageFirstScreen, PageView } from './pageFirstScreen.ts';
 import { chapterWorkerFailed, chapterWorkerReady, startChapterWorker } from './workerStart.ts';
 
 /**
@@ -22,12 +23,15 @@ export const WORKER_THRESHOLD = 1_000_000;
 export type WorkerRequest =
   | { kind: 'decrypt'; id: number; content: string; checksum: string; key: string; bookId: string; chapterHref: string }
   /** `answer`: the block answer the page itself asked for (api/earlyBlock.ts), read there instead of asking again */
-  | { kind: 'block'; id: number; params: BlockParams; csrf: string | null; key: string | null; answer?: BlockAnswer }
+  /** `view`: what the page's script read for its own first screen (pageFirstScreen.ts), from the page only */
+  | { kind: 'block'; id: number; params: BlockParams; csrf: string | null; key: string | null; answer?: BlockAnswer; view?: PageView }
   | { kind: 'abort'; id: number }
   | { kind: 'warm' };
 
 export type WorkerResponse =
   | { kind: 'ready' }
+  /** for the page's script alone (it paints it): no id, nothing of the app's waits for it */
+  | PageFirstScreen
   | { kind: 'decrypt'; id: number; result: DecryptChapterResult }
   /**
    * `decrypted`: the chapter decrypted with the key sent, when there was one (its `content` is then emptied);
@@ -41,7 +45,7 @@ export type WorkerResponse =
       api?: { status: number; detail: string; errors: FieldErrors; url: string; statusText: string };
     };
 
-type Settled = Exclude<WorkerResponse, { kind: 'ready' }>;
+type Settled = Exclude<WorkerResponse, { kind: 'ready' } | PageFirstScreen>;
 
 let worker: Worker | null = null;
 let workerBroken = false;
@@ -61,7 +65,7 @@ function getWorker(): Worker | null {
   worker = started;
   worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
     const m = event.data;
-    if (m.kind === 'ready') return;
+    if (m.kind === 'ready' || m.kind === 'first-screen') return;
     const done = waiting.get(m.id);
     waiting.delete(m.id);
     done?.(m);
@@ -188,7 +192,7 @@ export function adoptEarlyBlock(key: string | null): void {
 async function fromPageWorker(params: BlockParams, key: string | null, early: TakenEarlyBlock, inWorker: NonNullable<TakenEarlyBlock['inWorker']>): Promise<LoadedBlock | null> {
   const said = inWorker.replies.find((r): r is Settled => {
     const m = r as { kind?: string; id?: number } | null;
-    return m?.kind !== 'ready' && m?.id === PAGE_BLOCK_ID;
+    return m?.kind !== 'ready' && m?.kind !== 'first-screen' && m?.id === PAGE_BLOCK_ID;
   });
   // listening from now on (and told if it fails) before anything is awaited, so no reply falls between
   const w = getWorker();

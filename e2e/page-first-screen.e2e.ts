@@ -1,0 +1,166 @@
+/**
+ * A long chapter's first screen painted by the page itself (docs/decisions.md "A long chapter's first screen painted
+ * by the page"): with the app's entry held back (so no code of the app has run, let alone rendered), the chapter's
+ * first screen is on screen, at the chapter's start or at the reader's stored place deep in it, in a frame of the
+ * reader's sandbox and CSP; once the entry is let through, the reader's own first screen shows the same words at the
+ * same place and the page's frame is gone. At 1280 and 390 px. The first screen's content is hostile where a
+ * sanitised book can still be (text that reads as markup), and the frame runs nothing put into it.
+ * No timings are asserted: the test waits on the page's and the reader's marks.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
+import { importBook, signIn } from '../scripts/fresh-server.ts';
+import { launchBrowser } from './browser.ts';
+
+const desktop = { width: 1280, height: 800 };
+const phone = { width: 390, height: 844 };
+const DEEP = 'Here the resumed reader lands, on a paragraph about quintessential lanterns kept deep in the afternoon.';
+const HOSTILE_TEXT = '</script><script>parent.__pwned = 1</script><img src=x onerror="parent.__pwned = 2">';
+
+/** One book per width and start (the account's position in one does not move where another opens). */
+const books: Record<string, string> = {};
+const key = (width: number, deep: boolean) => `${width}-${deep ? 'deep' : 'start'}`;
+
+beforeAll(() => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-page-first-'));
+  let n = 0;
+  for (const viewport of [desktop, phone]) {
+    for (const deep of [false, true]) {
+      const title = `Page First Screen ${key(viewport.width, deep)}`;
+      const file = path.join(folder, `${key(viewport.width, deep)}.epub`);
+      const book = longChapterEpub({
+        chars: 400_000,
+        title,
+        uuid: `5a1ce5a1-0000-4000-8000-0000000005${n++}0`,
+        wrap: true,
+        markers: [
+          // (the importer drops the script and the handler; the text stays text)
+          { at: 0, html: `<p id="hostile">${HOSTILE_TEXT.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p><script>parent.__pwned = 3</script><img src="x.png" onerror="parent.__pwned = 4" alt="">` },
+          { at: 0.6, html: `<p id="deep-place">${DEEP}</p>` },
+        ],
+      });
+      fs.writeFileSync(file, book.bytes);
+      const out = importBook(inject('dataDir'), file);
+      books[key(viewport.width, deep)] = new RegExp(`imported\\s+(\\S+)\\s+"${title}"`).exec(out)?.[1] ?? '';
+      if (!books[key(viewport.width, deep)]) throw new Error(`not imported: ${out}`);
+    }
+  }
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+interface Seen {
+  /** the frame's box on the page */
+  frame: { top: number; height: number; width: number };
+  /** the watched element's box against the frame's viewport */
+  place: { top: number; bottom: number };
+  viewport: number;
+}
+
+/** Where `id` is in the frame `selector` holds, and the frame on the page. */
+const seen = (page: Page, selector: string, id: string) =>
+  page.evaluate(
+    ({ selector, id }) => {
+      const frame = document.querySelector<HTMLIFrameElement>(selector)!;
+      const r = frame.getBoundingClientRect();
+      const box = frame.contentDocument!.getElementById(id)!.getBoundingClientRect();
+      return { frame: { top: r.top, height: r.height, width: r.width }, place: { top: box.top, bottom: box.bottom }, viewport: frame.contentDocument!.documentElement.clientHeight };
+    },
+    { selector, id },
+  ) as Promise<Seen>;
+
+const marked = (page: Page, name: string) => page.waitForFunction((n) => performance.getEntriesByName(n).length > 0, name, { timeout: 30_000 });
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+for (const viewport of [desktop, phone]) {
+  describe(`a long chapter's first screen painted by the page at ${viewport.width}x${viewport.height}`, () => {
+    for (const deep of [false, true]) {
+      it(deep ? "resuming deep in it, at the reader's stored place" : 'from its start', async () => {
+        const context: BrowserContext = await browser.newContext({ baseURL: inject('baseURL'), viewport });
+        try {
+          const page = await context.newPage();
+          page.setDefaultTimeout(30_000);
+          await signIn(page, inject('demoEmail'), inject('demoPassword'));
+          const bookId = books[key(viewport.width, deep)]!;
+          const chapters = (await (await page.request.get(`/api/v1/book/${bookId}/`)).json()).chapters as { full_path: string; web_url: string; url: string }[];
+          const long = chapters.find((c) => c.full_path.endsWith('text/ch2.xhtml'))!;
+          if (deep) {
+            // The reader's place as it keeps it (shared/reading/position.ts): the words at the place, the share before.
+            const content = ((await (await page.request.get(long.url, { headers: { Accept: 'application/json' } })).json()) as { content: string }).content;
+            const text = await page.evaluate((html) => new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '', content);
+            const at = text.indexOf(DEEP);
+            const stored = { [`${bookId}/${long.full_path}`]: { href: long.full_path, progression: (at / text.length) * 100, text: { before: text.slice(at - 32, at), highlight: DEEP.slice(0, 32), after: DEEP.slice(32, 64) }, at: Date.now() } };
+            await page.evaluate((v) => localStorage.setItem('reader_positions', v), JSON.stringify(stored));
+          }
+          // The app's entry held back until the page's own first screen is painted: nothing of the app runs before.
+          let release!: () => void;
+          const held = new Promise<void>((r) => (release = r));
+          const entries: string[] = [];
+          await page.route(/\/assets\/index-[\w-]+\.js$/, async (route: Route) => {
+            entries.push(route.request().url());
+            await held;
+            await route.continue();
+          });
+          await page.goto(long.web_url, { waitUntil: 'commit' });
+          await marked(page, 'reader:page-first-screen');
+          const before = await page.evaluate(() => ({
+            rendered: performance.getEntriesByName('reader:rendered').length,
+            app: !!document.querySelector('.reader-app'),
+            pwned: (window as unknown as { __pwned?: unknown }).__pwned ?? null,
+            visibility: getComputedStyle(document.getElementById('lectern-page-chapter')!).visibility,
+            sandbox: document.getElementById('lectern-page-chapter')!.getAttribute('sandbox'),
+            csp: (document.getElementById('lectern-page-chapter') as HTMLIFrameElement).contentDocument!.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+            hostile: (document.getElementById('lectern-page-chapter') as HTMLIFrameElement).contentDocument!.getElementById('hostile')?.textContent ?? null,
+          }));
+          expect(entries.length).toBeGreaterThan(0);
+          expect(before).toMatchObject({ rendered: 0, app: false, pwned: null, visibility: 'visible', sandbox: 'allow-same-origin' });
+          // (the chapter's opening holds the text that reads as markup: shown as text)
+          if (!deep) expect(before.hostile).toBe(HOSTILE_TEXT);
+          expect(before.csp).toContain("script-src 'none'");
+          const watched = deep ? 'deep-place' : 'hostile';
+          const pageSeen = await seen(page, '#lectern-page-chapter', watched);
+          // On the first screen: the chapter's opening, or the stored place at the top of the view.
+          if (deep) {
+            expect(pageSeen.place.top).toBeGreaterThanOrEqual(0);
+            expect(pageSeen.place.top).toBeLessThan(40);
+          } else {
+            expect(await page.evaluate(() => (document.getElementById('lectern-page-chapter') as HTMLIFrameElement).contentDocument!.querySelector('h1')!.getBoundingClientRect().top)).toBeGreaterThanOrEqual(0);
+            // Nothing put into the page's frame runs: a handler, a script.
+            const ran = await page.evaluate(async () => {
+              const doc = (document.getElementById('lectern-page-chapter') as HTMLIFrameElement).contentDocument!;
+              doc.body.insertAdjacentHTML('beforeend', '<img id="probe" src="/no-such-image.png" onerror="parent.__pwned = 5">');
+              await new Promise((r) => doc.getElementById('probe')!.addEventListener('error', r, { once: true }));
+              const s = doc.createElement('script');
+              s.textContent = 'parent.__pwned = 6';
+              doc.body.append(s);
+              return (window as unknown as { __pwned?: unknown }).__pwned ?? null;
+            });
+            expect(ran).toBeNull();
+          }
+
+          // The app let in: its reader paints its own first screen where the page's was, and the page's frame goes.
+          release();
+          await marked(page, 'reader:page-frame-released');
+          await page.waitForFunction(() => performance.getEntriesByName('reader:first-screen').some((m) => (m as PerformanceMark).detail !== 'page'));
+          expect(await page.locator('#lectern-page-chapter').count()).toBe(0);
+          const readerSeen = await seen(page, 'iframe.chapter-view__frame', watched);
+          // (within a pixel: the skeleton's toolbar and the reader's round their fractional line heights apart)
+          expect(Math.abs(readerSeen.frame.top - pageSeen.frame.top)).toBeLessThan(1);
+          expect(readerSeen.frame.width).toBe(pageSeen.frame.width);
+          expect(Math.abs(readerSeen.place.top - pageSeen.place.top)).toBeLessThanOrEqual(1);
+          expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null)).toBeNull();
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  });
+}
