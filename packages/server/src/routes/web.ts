@@ -283,8 +283,9 @@ async function bootData(
 /**
  * A reader address's boot data and early script at the head's start, right after its charset (docs/decisions.md "A
  * long chapter's first screen painted by the page"): the block request and the chapter worker's script are asked for
- * before the app's own files, which the head names next. The reader's first screen waits for those two (the page
- * paints it from the worker), not for the app's start. Where the head has no charset line, at the marker as before.
+ * as the head is parsed, not once the body is (the browser's preload scanner still asks for the head's module files
+ * first). The reader's first screen waits for those two (the page paints it from the worker), not for the app's
+ * start. Where the head has no charset line, at the marker as before.
  */
 export function withBootFirst(html: string, data: string): string {
   const charset = /<meta charset=[^>]*>/i.exec(html);
