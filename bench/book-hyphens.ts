@@ -42,7 +42,8 @@ async function run(browser: Browser, storageState: Awaited<ReturnType<BrowserCon
     // (no named functions in page code: tsx would wrap them in a helper the page does not have)
     const r = await page.evaluate(() => {
       const marks: Record<string, number> = {};
-      for (const m of performance.getEntriesByType('mark')) marks[m.name] ??= m.startTime;
+      // (the reader's own first screen, hyphenated: the page may paint one of its own first, detail 'page')
+      for (const m of performance.getEntriesByType('mark') as PerformanceMark[]) if (m.detail !== 'page') marks[m.name] ??= m.startTime;
       const first = marks['reader:first-screen'] ?? marks['reader:chapter-painted']!;
       const step = marks['reader:hyphenated'] !== undefined ? marks['reader:hyphenated']! - marks['reader:hyphenating']! : 0;
       const text = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.body?.textContent ?? '';

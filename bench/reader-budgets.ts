@@ -130,7 +130,8 @@ async function firstPaintRun(page: Page, url: string, minChars: number): Promise
   await waitForPainted(page, `first paint of ${url}`);
   const run = await page.evaluate(() => {
     const painted = performance.getEntriesByName('reader:chapter-painted')[0]!.startTime;
-    const first = performance.getEntriesByName('reader:first-screen')[0]?.startTime ?? painted;
+    // (the reader's own first screen: the page may paint one of its own first, detail 'page')
+    const first = (performance.getEntriesByName('reader:first-screen') as PerformanceMark[]).find((m) => m.detail !== 'page')?.startTime ?? painted;
     const steps: Record<string, number> = {};
     for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('reader:') && m.startTime <= painted) steps[m.name.slice(7)] ??= m.startTime;
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;

@@ -117,11 +117,14 @@ for (const viewport of [desktop, phone]) {
             pwned: (window as unknown as { __pwned?: unknown }).__pwned ?? null,
             visibility: getComputedStyle(document.getElementById('lectern-page-chapter')!).visibility,
             sandbox: document.getElementById('lectern-page-chapter')!.getAttribute('sandbox'),
+            // (a picture of the first screen: nothing in it to focus, click or read twice)
+            inert: (document.getElementById('lectern-page-chapter') as HTMLIFrameElement).inert,
+            pointer: getComputedStyle(document.getElementById('lectern-page-chapter')!).pointerEvents,
             csp: (document.getElementById('lectern-page-chapter') as HTMLIFrameElement).contentDocument!.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
             hostile: (document.getElementById('lectern-page-chapter') as HTMLIFrameElement).contentDocument!.getElementById('hostile')?.textContent ?? null,
           }));
           expect(entries.length).toBeGreaterThan(0);
-          expect(before).toMatchObject({ rendered: 0, app: false, pwned: null, visibility: 'visible', sandbox: 'allow-same-origin' });
+          expect(before).toMatchObject({ rendered: 0, app: false, pwned: null, visibility: 'visible', sandbox: 'allow-same-origin', inert: true, pointer: 'none' });
           // (the chapter's opening holds the text that reads as markup: shown as text)
           if (!deep) expect(before.hostile).toBe(HOSTILE_TEXT);
           expect(before.csp).toContain("script-src 'none'");
@@ -162,5 +165,39 @@ for (const viewport of [desktop, phone]) {
         }
       });
     }
+
+    it('is not painted once the reader has been left before the worker answers', async () => {
+      const context: BrowserContext = await browser.newContext({ baseURL: inject('baseURL'), viewport });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(30_000);
+        await signIn(page, inject('demoEmail'), inject('demoPassword'));
+        const bookId = books[key(viewport.width, false)]!;
+        const chapters = (await (await page.request.get(`/api/v1/book/${bookId}/`)).json()).chapters as { full_path: string; web_url: string }[];
+        const long = chapters.find((c) => c.full_path.endsWith('text/ch2.xhtml'))!;
+        // The chapter worker's script held back until the app has drawn its reader and the reader has been left.
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        await page.route(/\/assets\/chapter\.worker-[\w-]+\.js$/, async (route: Route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto(long.web_url, { waitUntil: 'commit' });
+        await page.locator('.reader-stage').waitFor();
+        // (left within the app, as a link does: the router follows the history entry, the document stays)
+        await page.evaluate(() => {
+          history.pushState(null, '', '/');
+          dispatchEvent(new PopStateEvent('popstate'));
+        });
+        await page.waitForFunction(() => !document.querySelector('.reader-stage'));
+        release();
+        await marked(page, 'reader:page-worker-answered');
+        // (the worker posts the first screen before its answer: had the page painted it, it would be here now)
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        expect(await page.locator('#lectern-page-chapter').count()).toBe(0);
+      } finally {
+        await context.close();
+      }
+    });
   });
 }

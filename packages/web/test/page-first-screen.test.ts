@@ -64,8 +64,11 @@ describe("the page's first screen of a long chapter", () => {
 
   it("takes the account's place when it is newer than what this browser saw of it, else this browser's", () => {
     const server = { position: { updated_at: '2026-11-30T10:00:00.000Z', locator: { href: 'text/ch2.xhtml', progression: 0.1, text: { before: 'of the long afternoon, fish & chips.', highlight: 'Paragraph 400 of the long afterno' } } } };
-    const newer = parse(pageFirstScreen(item(), html, sliced, view({ position: server, storage: { reader_positions: positions(77) } }))!.document);
+    const newer = parse(pageFirstScreen(item(), html, sliced, view({ position: server }))!.document);
     expect(newer.querySelector(`[${PAGE_PLACE_ATTR}]`)!.parentElement!.id).toBe('p400');
+    // Newer, where this browser has a place of its own in the book: the reader asks the server again rather than
+    // take the page's (serverPositionSeed.ts), so the page paints nothing it might then move away from.
+    expect(pageFirstScreen(item(), html, sliced, view({ position: server, storage: { reader_positions: positions(77) } }))).toBeNull();
     const seen = JSON.stringify({ 'u-1/book-1': '2026-11-30T11:00:00.000Z' });
     const older = parse(pageFirstScreen(item(), html, sliced, view({ position: server, storage: { reader_positions: positions(77), reader_server_positions: seen } }))!.document);
     expect(older.querySelector(`[${PAGE_PLACE_ATTR}]`)!.parentElement!.id).toBe('p3100');

@@ -148,7 +148,7 @@ export const EARLY_BLOCK_SCRIPT =
   `headers:{"Accept":"application/json","Content-Type":"application/json",${JSON.stringify(CSRF_HEADER)}:decodeURIComponent(m[1])},` +
   'body:JSON.stringify({book_id:d.book_id,hrefs:d.href,package_resources:1,screen_width:Math.round(innerWidth),screen_height:Math.round(innerHeight),update_progress:true})});' +
   'r.catch(function(){});' +
-  'var g={book_id:d.book_id,href:d.href,response:r};' +
+  'var g={book_id:d.book_id,href:d.href,response:r,path:location.pathname};' +
   `window[${JSON.stringify(EARLY_BLOCK_GLOBAL)}]=g;` +
   // The chapter worker started here, beside the app's entry rather than after it has run, and handed a copy of the
   // answer with the page's key: its script loads and the decryption runs while the app starts. What it says before
@@ -169,6 +169,8 @@ export const EARLY_BLOCK_SCRIPT =
   // footer), scrolled to the reader's place, shown once its stylesheets are in; the app removes it once its own
   // first screen is painted (pageFirstScreen.ts releasePageFrame). Never once the app has drawn its own reader.
   'var F=function(x){try{' +
+  // (not once the reader has released it, nor after the app has left this address: nothing would take it away)
+  'if(g.released||location.pathname!==g.path)return;' +
   // (over the reader's stage once the app has drawn it, else below the skeleton's toolbar; not over a frame of the
   // reader's already shown)
   'var v=document.querySelector("iframe.chapter-view__frame"),k=document.querySelector(".reader-stage"),t,h;' +
@@ -176,11 +178,15 @@ export const EARLY_BLOCK_SCRIPT =
   'if(k){k=k.getBoundingClientRect();t=k.top;h=k.height}' +
   `else{k=document.querySelector(".boot__reader");t=k?k.getBoundingClientRect().bottom:G;if(!t)return;h=innerHeight-t-${PAGE_FRAME_FOOTER_PX}}` +
   'var f=document.createElement("iframe");' +
-  `f.id=${JSON.stringify(PAGE_FRAME_ID)};f.setAttribute("sandbox",${JSON.stringify(CHAPTER_FRAME_SANDBOX)});f.setAttribute("aria-hidden","true");f.tabIndex=-1;` +
-  'f.style.cssText="position:fixed;left:0;width:100%;border:0;margin:0;z-index:11;visibility:hidden;top:"+t+"px;height:"+h+"px";' +
+  `f.id=${JSON.stringify(PAGE_FRAME_ID)};f.setAttribute("sandbox",${JSON.stringify(CHAPTER_FRAME_SANDBOX)});f.setAttribute("aria-hidden","true");f.tabIndex=-1;f.inert=true;` +
+  // (inert and without pointer events: a picture of the first screen until the reader's frame takes over, nothing in
+  // it to focus, click or read twice)
+  'f.style.cssText="position:fixed;left:0;width:100%;border:0;margin:0;z-index:11;visibility:hidden;pointer-events:none;top:"+t+"px;height:"+h+"px";' +
   'document.body.appendChild(f);' +
   'var c=f.contentDocument;c.open();c.write(x.document);c.close();' +
   'var o=0,n=0,S=function(){if(o++||!f.isConnected)return;' +
+  // (vertical writing is laid out by the reader's controller, not scrolled from the top: left to the reader)
+  'var m=c.body&&c.defaultView.getComputedStyle(c.body).writingMode;if(m&&m.indexOf("horizontal")<0){f.remove();return}' +
   `var s=c.scrollingElement||c.documentElement,p=c.querySelector("[${PAGE_PLACE_ATTR}]");` +
   'if(p){var a=p.nextSibling,r=c.createRange();if(a&&a.nodeType===3&&a.length){r.setStart(a,0);r.setEnd(a,1)}else r.selectNode(p);' +
   'var q=r.getClientRects()[0]||r.getBoundingClientRect();s.scrollTop=Math.max(0,s.scrollTop+q.top-8)}' +

@@ -10,7 +10,7 @@
  * scroll mode, the reader's bars shown, no dimming, a reflowable chapter read in the one frame; anything else
  * (paged, a target anchor, a scripted title) is left to the reader, as before.
  */
-import { clampPercentage, PAGE_FRAME_ID, PAGE_PLACE_ATTR, paths, READER_LIMITS, type ArchiveItem, type Locator } from '@lectern/core';
+import { clampPercentage, EARLY_BLOCK_GLOBAL, PAGE_FRAME_ID, PAGE_PLACE_ATTR, paths, READER_LIMITS, type ArchiveItem, type Locator } from '@lectern/core';
 import { prefsForBook } from '../bookFlow.ts';
 import { PositionStore, resolveInitialPosition } from '../../../shared/reading/position.ts';
 import { buildChapterDocument } from './chapterDocument.ts';
@@ -65,12 +65,18 @@ function parsed(text: string | null | undefined): Record<string, unknown> | null
  * newer than what this browser has seen of it (as the reader has it once the server's answer is applied:
  * serverPositionSeed.ts applyServerPosition).
  */
-function storedPlace(view: PageView, bookId: string, href: string): Locator | null {
-  const local = new PositionStore({ getItem: (k) => view.storage[k] ?? null, setItem: () => undefined, removeItem: () => undefined }).get(bookId, href);
+function storedPlace(view: PageView, bookId: string, href: string): Locator | null | 'unknown' {
+  const store = new PositionStore({ getItem: (k) => view.storage[k] ?? null, setItem: () => undefined, removeItem: () => undefined });
+  const local = store.get(bookId, href);
   const p = (view.position as { position?: { updated_at?: unknown; locator?: Locator } | null } | null)?.position;
   if (!view.user || !p || typeof p.updated_at !== 'string' || p.locator?.href !== href || !Number.isFinite(p.locator.progression)) return local;
   const seen = parsed(view.storage[SERVER_SEEN])?.[`${view.user}/${bookId}`];
-  return typeof seen !== 'string' || Date.parse(p.updated_at) > Date.parse(seen) ? { ...p.locator, progression: clampPercentage(p.locator.progression * 100) / 100 } : local;
+  if (typeof seen === 'string' && Date.parse(p.updated_at) <= Date.parse(seen)) return local;
+  // Newer than this browser saw. Where this browser has a place of its own in the book, the reader does not take the
+  // page's position but asks the server again (serverPositionSeed.ts seedServerPosition): its answer is not known
+  // here, so no first screen is painted that the reader might then move away from.
+  if (store.latestHref(bookId)) return 'unknown';
+  return { ...p.locator, progression: clampPercentage(p.locator.progression * 100) / 100 };
 }
 
 /**
@@ -89,6 +95,7 @@ export function pageFirstScreen(item: ArchiveItem, html: string, sliced: SlicedC
   // (paged: the columns and the page to show are the controller's; dimmed: the reader's veil would come later)
   if (prefs.pagination !== 'scroll' || prefs.brightness < BRIGHTNESS_FULL) return null;
   const stored = storedPlace(view, item.book_id, item.chapter_href);
+  if (stored === 'unknown') return null;
   const initial = resolveInitialPosition({ hash: view.hash, stored, topPercentage: item.top_percentage });
   if (initial.kind !== 'stored' && initial.kind !== 'percentage') return null;
   const start = firstSlice(html, sliced, initial);
@@ -142,6 +149,9 @@ export function pageFirstScreen(item: ArchiveItem, html: string, sliced: SlicedC
  */
 export function releasePageFrame(): void {
   if (typeof document === 'undefined') return;
+  // (a first screen the worker posts after this is not painted: the page's script reads the flag)
+  const early = (window as unknown as Record<string, { released?: boolean } | undefined>)[EARLY_BLOCK_GLOBAL];
+  if (early) early.released = true;
   const frame = document.getElementById(PAGE_FRAME_ID);
   if (!frame) return;
   frame.remove();
