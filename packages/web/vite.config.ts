@@ -93,23 +93,108 @@ function schemasGroup(): CodeSplittingGroup {
   };
 }
 
+const START_ID = path.join(root, 'src/app/start.tsx');
+const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+/** React DOM and what it imports, which src/main.tsx evaluates as its first step (React's JSX runtime is the start's). */
+const FIRST_STEP = /[\\/]node_modules[\\/](react-dom|scheduler|react[\\/](index\.js|cjs[\\/]react\.production\.js))/;
+/** The entry's own modules (src/main.tsx and what it imports statically): not the start's, though the start imports one. */
+const ENTRY_IDS = new Set(['src/main.tsx', 'src/app/stylesheets.ts', 'src/styles/global.css'].map((f) => path.join(root, f)));
+
 /**
- * One chunk for the API client and the zod-free core modules the entry loads (tagged `$initial`), which the bundler
- * otherwise cuts into a chunk per set of pages sharing them: each new importer cut off another file of every page's
- * first burst (e2e/first-burst.e2e.ts; f14a4f8's reader start from the page took `client.ts` and core's `reader.ts`
- * into the entry's graph, two more files). Every page loads all of it anyway, so nothing is downloaded twice or in
- * vain. They import only core (and Vite's preload helper), so the chunk imports nothing of the app's. The zod ones
- * stay in the schemas chunk: the group before this one takes them first.
+ * One chunk for the API client and the zod-free core modules the start loads, which the bundler otherwise cuts into a
+ * chunk per set of pages sharing them: each new importer cut off another file of every page's first burst
+ * (e2e/first-burst.e2e.ts; f14a4f8's reader start from the page took `client.ts` and core's `reader.ts` into the
+ * entry's graph, two more files). Every page loads all of it anyway, so nothing is downloaded twice or in vain. They
+ * import only core (and Vite's preload helper, which stays in the entry: the entry's steps use it first), so the chunk
+ * imports nothing of the app's. The zod ones stay in the schemas chunk: the group before this one takes them first.
  */
 function startClientGroup(): CodeSplittingGroup {
-  // Vite's helper for `import()` with preloads, which client.ts uses to load the schemas: left out, it became a chunk
-  // of its own in the burst.
-  const PRELOAD_HELPER = '\0vite/preload-helper.js';
   const dirs = [path.join(root, '../core/src') + path.sep, path.join(root, 'src/api') + path.sep];
   return {
     name: 'client',
     tags: ['$initial'],
-    test: (id) => id === PRELOAD_HELPER || dirs.some((d) => id.startsWith(d)),
+    test: (id) => dirs.some((d) => id.startsWith(d)),
+    // (Vite's preload helper, which client.ts imports, stays with the entry, whose steps use it first)
+    includeDependenciesRecursively: false,
+  };
+}
+
+/**
+ * One chunk for the app's own modules of its start (src/app/start.tsx's static graph: the shell, the router, the
+ * catalog, the cards every list renders): evaluated as one step (main.tsx), loaded by every page. Left to the bundler,
+ * the modules a page shares with it became a dozen small chunks (TitleGrid, Card, Cover, Modal...), each one more file
+ * in every page's first burst (e2e/first-burst.e2e.ts), as router.tsx says of the catalog.
+ */
+function startAppGroup(): CodeSplittingGroup {
+  const src = path.join(root, 'src') + path.sep;
+  return {
+    name: 'start',
+    tags: ['$initial'],
+    // and the libraries only the start imports (React Router, react-query, React's JSX runtime), which the bundler
+    // otherwise cut into five more files; not React and React DOM, the entry's first step
+    test: (id) => (id.startsWith(src) || (id.includes(NODE_MODULES) && !FIRST_STEP.test(id))) && !ENTRY_IDS.has(id),
+    includeDependenciesRecursively: false,
+  };
+}
+
+type Bundle = Record<string, { type: string; fileName: string; isEntry?: boolean; facadeModuleId?: string | null; imports?: string[]; dynamicImports?: string[] }>;
+
+/** The page's entry (index.html's script, src/main.tsx), not the start's own entry (src/app/start.tsx). */
+const isPageEntry = (c: Bundle[string]): boolean => c.type === 'chunk' && !!c.isEntry && !!c.facadeModuleId && c.facadeModuleId !== START_ID;
+
+/**
+ * The chunks every page loads at its start: the entry's static imports, and those of its start steps, the entry's own
+ * `import()`s (src/main.tsx evaluates the start in steps, docs/decisions.md "The app's start in steps"), which
+ * index.html names beside it (preloadStartSteps). Nothing else the app loads on demand is named there.
+ */
+function startChunks(bundle: Bundle): Set<string> {
+  const initial = new Set<string>();
+  const walk = (f: string) => {
+    const c = bundle[f];
+    if (initial.has(f) || c?.type !== 'chunk') return;
+    initial.add(f);
+    (c.imports ?? []).forEach(walk);
+  };
+  for (const c of Object.values(bundle)) {
+    if (!isPageEntry(c)) continue;
+    walk(c.fileName);
+    (c.dynamicImports ?? []).forEach(walk);
+  }
+  return initial;
+}
+
+/**
+ * The chunks of the entry's start steps (src/main.tsx) and their stylesheets, named in index.html as the entry's own
+ * static imports are: fetched at once with it, at the same (low) priority, not asked for as each step begins (a round
+ * trip each on a phone). The stylesheets as the entry's are, preloads that main.tsx applies before the first render
+ * (lazyStylesheets); the steps' `import()`s preload nothing more themselves (build.modulePreload below).
+ */
+let entryFile = '';
+
+function preloadStartSteps(): Plugin {
+  return {
+    name: 'lectern-preload-start-steps',
+    apply: 'build',
+    // before Vite writes each `import()`'s preloads (build.modulePreload.resolveDependencies asks which file is the entry)
+    generateBundle: {
+      order: 'pre',
+      handler(_options, bundle) {
+        entryFile = Object.values(bundle as unknown as Bundle).find(isPageEntry)?.fileName ?? '';
+      },
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = (ctx.bundle ?? {}) as unknown as Bundle;
+        const named = new Set([...html.matchAll(/\s(?:src|href)="\/([^"]+)"/g)].map((m) => m[1]!));
+        const files = [...startChunks(bundle)].filter((f) => !named.has(f));
+        const css = files.flatMap((f) => [...(((bundle[f] as { viteMetadata?: { importedCss: Set<string> } }).viteMetadata?.importedCss) ?? [])]).filter((f) => !named.has(f));
+        return [
+          ...files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: '', href: `/${f}` }, injectTo: 'head' as const })),
+          ...[...new Set(css)].map((f) => ({ tag: 'link', attrs: { rel: 'stylesheet', crossorigin: '', href: `/${f}` }, injectTo: 'head' as const })),
+        ];
+      },
+    },
   };
 }
 
@@ -128,14 +213,7 @@ function preloadSchemas(): Plugin {
         const bundle = ctx.bundle ?? {};
         const chunk = Object.values(bundle).find((c) => c.type === 'chunk' && c.moduleIds.includes(SCHEMAS_ID));
         if (!chunk || chunk.type !== 'chunk') throw new Error('no chunk holds src/api/schemas.ts');
-        const initial = new Set<string>();
-        const walk = (f: string) => {
-          const c = bundle[f];
-          if (initial.has(f) || c?.type !== 'chunk') return;
-          initial.add(f);
-          c.imports.forEach(walk);
-        };
-        for (const c of Object.values(bundle)) if (c.type === 'chunk' && c.isEntry) walk(c.fileName);
+        const initial = startChunks(bundle as unknown as Bundle);
         // The chunk and whatever it imports that the entry does not load anyway (nothing, while the group holds).
         const files = [chunk.fileName, ...chunk.imports.filter((f) => !initial.has(f))];
         return files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: '', href: `/${f}` }, injectTo: 'head' as const }));
@@ -216,14 +294,12 @@ function routePreloads(): Plugin {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
       const byFile = new Map(chunks.map((c) => [c.fileName, c]));
       // What every page loads anyway (the entry's static imports, the stylesheets they bring): never named again.
-      const entry = chunks.find((c) => c.isEntry);
-      const initial = new Set<string>();
+      const initial = startChunks(bundle as unknown as Bundle);
       const walk = (file: string) => {
         if (initial.has(file)) return;
         initial.add(file);
         for (const f of byFile.get(file)?.imports ?? []) walk(f);
       };
-      if (entry) walk(entry.fileName);
       // and the schemas chunk, which index.html names for every page (preloadSchemas)
       const schemas = chunks.find((c) => c.moduleIds.includes(SCHEMAS_ID));
       if (schemas) walk(schemas.fileName);
@@ -279,15 +355,25 @@ export default defineConfig(({ isSsrBuild }) => ({
   ...(isSsrBuild
     ? ssrBuild
     : {
-        plugins: [react(), precompress(), preloadSchemas(), routePreloads(), lazyStylesheets(), startFilesAtLowPriority()],
+        plugins: [react(), precompress(), preloadStartSteps(), preloadSchemas(), routePreloads(), lazyStylesheets(), startFilesAtLowPriority()],
         build: {
           outDir: fileURLToPath(new URL('./dist', import.meta.url)),
           emptyOutDir: true,
           // Written for whoever reads a stack trace on the machine, never referenced from the bundle nor served.
           sourcemap: 'hidden' as const,
           target: 'es2022',
+          modulePreload: {
+            // The entry's start steps (src/main.tsx) are named in index.html (preloadStartSteps): their `import()`s
+            // preload nothing again, nor add their stylesheets, which main.tsx applies itself.
+            resolveDependencies: (_file: string, deps: string[], { hostType, hostId }: { hostType: string; hostId: string }) =>
+              hostType === 'js' && hostId === entryFile ? [] : deps,
+          },
           rolldownOptions: {
-            output: { codeSplitting: { groups: [schemasGroup(), startClientGroup()] } },
+            // The start (src/app/start.tsx) is an entry of its own, which main.tsx imports as its last step: what it
+            // imports statically is `$initial` for the groups below, as the entry's graph was before the steps.
+            input: { index: path.join(root, 'index.html'), start: START_ID },
+            preserveEntrySignatures: 'allow-extension',
+            output: { codeSplitting: { groups: [schemasGroup(), startClientGroup(), startAppGroup()] } },
             treeshake: {
               // The core package is pure (DESIGN.md: no Node or DOM imports, no side effects): a chunk that uses only
               // its formatting rules and paths must not pull in its zod schemas, which the client loads on demand.

@@ -1,34 +1,30 @@
-import { StrictMode } from 'react';
-import { App, startApp } from './app/App.tsx';
-import { FIRST_SCREEN_ATTRIBUTE, prepareFirstScreen } from './app/firstScreen.ts';
-import { hydrateApp, renderApp } from './app/renderApp.ts';
+/**
+ * The entry: the app's start in steps, each evaluated in a task of its own (docs/decisions.md "The app's start in
+ * steps"). Evaluating the whole start graph (React DOM, the libraries, the app's modules) was one task of 76-88 ms on
+ * a desktop CPU, about 300 ms at Lighthouse's mobile CPU x4, all of it Total Blocking Time since the page paints
+ * before any script. Here each step is an `import()` of what the next one needs, with the main thread given back
+ * between them. The steps' files are named in index.html beside the entry (vite.config.ts, preloadStartSteps), so
+ * they are fetched at once as before; only their evaluation is spread.
+ */
 import { applyStylesheets } from './app/stylesheets.ts';
 import './styles/global.css';
 
+/** Gives the main thread back for a task: scheduler.yield where there is one, else a zero timeout. */
+const nextTask = (): Promise<void> =>
+  (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve, 0));
+
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
-if (root.hasAttribute(FIRST_SCREEN_ATTRIBUTE)) {
-  // The server rendered the screen with its stylesheets' rules in the page (routes/web.ts withFirstScreen; their
-  // links disabled, or, when the rules could not be written, stylesheets that held the paint):
-  // hydrated once the browser has what the server rendered it from, or, should that fail, rendered over it.
-  const client = startApp();
-  const app = (
-    <StrictMode>
-      <App client={client} />
-    </StrictMode>
-  );
-  void prepareFirstScreen(client, location.pathname, location.search).then(
-    (ready) => (ready ? hydrateApp(root, app) : renderApp(root, app)),
-    () => renderApp(root, app),
-  );
-} else {
-  // The page's own shell stays on screen until the app's stylesheets apply: nothing renders unstyled.
-  void applyStylesheets(document).then(() =>
-    renderApp(
-      root,
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    ),
-  );
-}
+// The page's own shell stays on screen until the app's stylesheets apply: nothing renders unstyled. Started now, so
+// they apply while the steps run. (A server-rendered screen's page has its rules in it and no such preloads.)
+const styled = applyStylesheets(document);
+
+void (async () => {
+  // React DOM, which is CommonJS and whole anyway. (React Router and react-query, as steps of their own, were
+  // imported whole, 40 KB gzip more than the start uses; their evaluation is a few ms, so they stay in the start's.)
+  await import('react-dom/client');
+  await nextTask();
+  const { start } = await import('./app/start.tsx');
+  await nextTask();
+  start(root, styled);
+})();

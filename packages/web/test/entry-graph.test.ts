@@ -98,7 +98,7 @@ function zodPath(file: string, seen = new Set<string>()): string[] | null {
   return null;
 }
 
-/** The web modules the entry (src/main.tsx) reaches by static imports, and the core names each takes. */
+/** The web modules the entry (src/main.tsx) and its start (src/app/start.tsx) reach by static imports, and the core names each takes. */
 function entryGraph() {
   const modules = new Set<string>();
   const coreNames: { name: string; by: string }[] = [];
@@ -114,6 +114,9 @@ function entryGraph() {
     }
   };
   walk(join(WEB_SRC, 'main.tsx'));
+  // and the start's last step, which main.tsx imports (docs/decisions.md "The app's start in steps"): its static graph
+  // is loaded and evaluated at every page's start as the entry's own was
+  walk(join(WEB_SRC, 'app', 'start.tsx'));
   return { modules, coreNames };
 }
 

@@ -13,7 +13,8 @@ export function applyStylesheets(doc: Document): Promise<void> {
         new Promise<void>((resolve) => {
           const sheet = doc.createElement('link');
           sheet.rel = 'stylesheet';
-          sheet.href = preload.href;
+          // the attribute as the preload has it: what Vite's preload helper looks for before adding a sheet again
+          sheet.setAttribute('href', preload.getAttribute('href') ?? preload.href);
           // the same credentials mode as the preload, or the browser fetches it again
           if (preload.crossOrigin !== null) sheet.crossOrigin = preload.crossOrigin;
           sheet.onload = sheet.onerror = () => resolve();

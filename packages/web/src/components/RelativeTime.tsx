@@ -6,7 +6,9 @@
 import { RELATIVE_TIME_REFRESH_MS, relativeTime } from '@lectern/core';
 import { useEffect, useState } from 'react';
 
-const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
+// Made on first use, not as the module loads (it is in the app's start: features/account/money.ts formatDate says why).
+let exact: Intl.DateTimeFormat | undefined;
+const exactTime = (ms: number) => (exact ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' })).format(ms);
 
 /** Now, renewed every RELATIVE_TIME_REFRESH_MS while the component using it is mounted. */
 export function useNow(everyMs = RELATIVE_TIME_REFRESH_MS): number {
@@ -23,7 +25,7 @@ export function RelativeTime({ at, now, className }: { at: string; /** given by 
   const ms = Date.parse(at);
   if (!Number.isFinite(ms)) return null;
   return (
-    <time dateTime={new Date(ms).toISOString()} title={exact.format(ms)} className={className}>
+    <time dateTime={new Date(ms).toISOString()} title={exactTime(ms)} className={className}>
       {relativeTime(ms, now ?? ticking)}
     </time>
   );

@@ -9,5 +9,8 @@ export function formatPrice(cents: number, currency: string, period?: string): s
   return period ? `${amount} a ${period}` : amount;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
-export const formatDate = (iso: string | null | undefined) => (iso ? dateFormat.format(new Date(iso)) : '—');
+// Made on first use, not as the module loads: the page's first Intl formatter sets up the locale's data, which was
+// most of the app's start evaluation (docs/decisions.md "The app's start in steps").
+let dateFormat: Intl.DateTimeFormat | undefined;
+export const formatDate = (iso: string | null | undefined) =>
+  iso ? (dateFormat ??= new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' })).format(new Date(iso)) : '—';
