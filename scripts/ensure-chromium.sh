@@ -4,5 +4,5 @@ set -euo pipefail
 if [ -x /usr/bin/chromium ]; then exit 0; fi
 echo "[setup] installing Debian's chromium…"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq chromium >/dev/null
+apt-get -o DPkg::Lock::Timeout=600 update -qq
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null

@@ -8,5 +8,5 @@ ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 echo "[setup] installing Debian's ${need[*]}…"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq "${need[@]}" >/dev/null
+apt-get -o DPkg::Lock::Timeout=600 update -qq
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${need[@]}" >/dev/null

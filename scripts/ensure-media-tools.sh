@@ -10,5 +10,5 @@ export DEBIAN_FRONTEND=noninteractive
 exec 9>/tmp/lectern-ensure-media-tools.lock
 flock 9
 if have; then exit 0; fi
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends ffmpeg espeak-ng >/dev/null
+apt-get -o DPkg::Lock::Timeout=600 update -qq
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends ffmpeg espeak-ng >/dev/null

@@ -18,7 +18,7 @@ BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$BIN" ]; then
   echo "[setup] installing Debian's postgresql…" >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2 && apt-get install -y -qq postgresql >/dev/null 2>&1
+  apt-get -o DPkg::Lock::Timeout=600 update -qq >&2 && apt-get -o DPkg::Lock::Timeout=600 install -y -qq postgresql >/dev/null 2>&1
   BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 fi
 id postgres >/dev/null 2>&1 || useradd --system --home "$DIR" postgres
