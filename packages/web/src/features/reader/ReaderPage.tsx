@@ -45,7 +45,7 @@ import { ResumeBook } from './ResumeBook.tsx';
 import { SampleBridge } from './SampleBridge.tsx';
 import { LiveTrainingBanner } from '../../shared/live-training/LiveTrainingBanner.tsx';
 import { useServerPositionDown } from '../../shared/reading/useServerPosition.ts';
-import { BRIGHTNESS_FULL } from './SettingsPanel.tsx';
+import { BRIGHTNESS_FULL } from './engine/preferences.ts';
 import { useImmersive } from './useImmersive.ts';
 import { useInBookSearch } from './useInBookSearch.ts';
 import { useSearchJump } from './useSearchJump.ts';

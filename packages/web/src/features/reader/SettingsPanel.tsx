@@ -16,7 +16,7 @@ import {
 } from '@lectern/core';
 import { memo, useId, useRef } from 'react';
 import { track } from '../../shared/analytics.ts';
-import { isAndroid, type ReaderChrome } from './engine/preferences.ts';
+import { BRIGHTNESS_FULL, isAndroid, type ReaderChrome } from './engine/preferences.ts';
 import { ReaderIcon, type ReaderIconName } from '../../shared/reading/ReaderIcon.tsx';
 import { SidePanel } from '../../shared/reading/SidePanel.tsx';
 import { ScriptsConsentSetting } from './ScriptsConsentSetting.tsx';
@@ -50,8 +50,6 @@ const COLUMN_SLIDER = {
   max: Math.floor((READER_LIMITS.columnWidth.max / 100) * READER_CONSTANTS.fontSliderWidth),
 };
 const columnSliderOf = (width: number) => Math.round((width / 100) * READER_CONSTANTS.fontSliderWidth);
-/** normalizePreferences steps brightness by 25 from 50, so 250 is the brightest stored value: full brightness. */
-export const BRIGHTNESS_FULL = READER_LIMITS.brightness.min + Math.floor((READER_LIMITS.brightness.max - READER_LIMITS.brightness.min) / READER_LIMITS.brightness.step) * READER_LIMITS.brightness.step;
 
 export const SettingsPanel = memo(function SettingsPanel({ open, prefs, isPdf, zoom = prefs.zoom_factor, onChange, onReset, onFitWidth, onClose, chrome, onChrome, scriptsBookId }: SettingsPanelProps) {
   const id = useId();

@@ -10,7 +10,7 @@ import { queryKeys } from '../../api/queryKeys.ts';
 import { PositionStore } from './position.ts';
 
 /** Per user and book: the updated_at of the latest server position this browser has applied or written. */
-const SEEN_KEY = 'reader_server_positions';
+export const SEEN_KEY = 'reader_server_positions';
 
 function storage(): Storage | null {
   try {

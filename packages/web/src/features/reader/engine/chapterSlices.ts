@@ -203,8 +203,19 @@ export function chapterShell(html: string, sliced: SlicedChapter, index: number)
 }
 
 /** Text as parse5 writes it in HTML (what a Locator's words look like in the chapter's markup). */
-const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/"/g, '&quot;');
+
+/** Where `needle` occurs in `text` nearest to offset `expected`; -1 when it does not (or is empty). */
+export function nearestOccurrence(text: string, needle: string, expected: number): number {
+  let best = -1;
+  if (needle) {
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+      if (best < 0 || Math.abs(at - expected) < Math.abs(best - expected)) best = at;
+    }
+  }
+  return best;
+}
 
 const sliceAt = (sliced: SlicedChapter, offset: number) => {
   const i = sliced.slices.findIndex((s) => offset < s.end);
@@ -239,13 +250,7 @@ export function firstSlice<P extends SlicePosition>(html: string, sliced: Sliced
     case 'stored': {
       const { locator } = position;
       const expected = (clamp(locator.progression * 100) / 100) * total;
-      const needle = escapeText((locator.text?.before ?? '') + (locator.text?.highlight ?? ''));
-      let best = -1;
-      if (needle) {
-        for (let at = html.indexOf(needle); at >= 0; at = html.indexOf(needle, at + 1)) {
-          if (best < 0 || Math.abs(at - expected) < Math.abs(best - expected)) best = at;
-        }
-      }
+      const best = nearestOccurrence(html, escapeText((locator.text?.before ?? '') + (locator.text?.highlight ?? '')), expected);
       const index = sliceAt(sliced, best >= 0 ? best : expected);
       return { index, position: { kind: 'stored', locator: { ...locator, progression: local(locator.progression * 100, index) / 100 } } };
     }

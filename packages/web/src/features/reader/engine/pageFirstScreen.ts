@@ -10,12 +10,13 @@
  * scroll mode, the reader's bars shown, no dimming, a reflowable chapter read in the one frame; anything else
  * (paged, a target anchor, a scripted title) is left to the reader, as before.
  */
-import { clampPercentage, EARLY_BLOCK_GLOBAL, PAGE_FRAME_ID, PAGE_PLACE_ATTR, paths, READER_LIMITS, type ArchiveItem, type Locator } from '@lectern/core';
+import { clampPercentage, EARLY_BLOCK_GLOBAL, PAGE_FRAME_ID, PAGE_PLACE_ATTR, paths, type ArchiveItem, type Locator } from '@lectern/core';
 import { prefsForBook } from '../bookFlow.ts';
 import { PositionStore, resolveInitialPosition } from '../../../shared/reading/position.ts';
+import { SEEN_KEY } from '../../../shared/reading/serverPositionSeed.ts';
 import { buildChapterDocument } from './chapterDocument.ts';
-import { chapterShell, firstSlice, SLICE_CONTAINER_ATTR, type SlicedChapter } from './chapterSlices.ts';
-import { CHROME_KEY, loadPreferences, PAGINATION_CHOSEN_KEY } from './preferences.ts';
+import { chapterShell, escapeText, firstSlice, nearestOccurrence, SLICE_CONTAINER_ATTR, type SlicedChapter } from './chapterSlices.ts';
+import { BRIGHTNESS_FULL, CHROME_KEY, loadPreferences, PAGINATION_CHOSEN_KEY } from './preferences.ts';
 
 /** What the page's script hands the worker for the first screen: what the reader reads in the browser, as text. */
 export interface PageView {
@@ -40,17 +41,6 @@ export interface PageFirstScreen {
   percentage: number;
 }
 
-
-/** Where the reader keeps what it saw of the account's places (shared/reading/serverPositionSeed.ts). */
-const SERVER_SEEN = 'reader_server_positions';
-
-/** Full brightness as the reader reckons it (SettingsPanel.tsx BRIGHTNESS_FULL): below it, its veil dims the screen. */
-const { min, max, step } = READER_LIMITS.brightness;
-const BRIGHTNESS_FULL = min + Math.floor((max - min) / step) * step;
-
-/** Text as parse5 writes it (chapterSlices.ts escapes a Locator's words the same way to find them in the markup). */
-const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 function parsed(text: string | null | undefined): Record<string, unknown> | null {
   try {
     const v: unknown = text ? JSON.parse(text) : null;
@@ -70,7 +60,7 @@ function storedPlace(view: PageView, bookId: string, href: string): Locator | nu
   const local = store.get(bookId, href);
   const p = (view.position as { position?: { updated_at?: unknown; locator?: Locator } | null } | null)?.position;
   if (!view.user || !p || typeof p.updated_at !== 'string' || p.locator?.href !== href || !Number.isFinite(p.locator.progression)) return local;
-  const seen = parsed(view.storage[SERVER_SEEN])?.[`${view.user}/${bookId}`];
+  const seen = parsed(view.storage[SEEN_KEY])?.[`${view.user}/${bookId}`];
   if (typeof seen === 'string' && Date.parse(p.updated_at) <= Date.parse(seen)) return local;
   // Newer than this browser saw. Where this browser has a place of its own in the book, the reader does not take the
   // page's position but asks the server again (serverPositionSeed.ts seedServerPosition): its answer is not known
@@ -106,15 +96,7 @@ export function pageFirstScreen(item: ArchiveItem, html: string, sliced: SlicedC
     const s = sliced.slices[start.index]!;
     const body = html.slice(s.start, s.end);
     const expected = initial.locator.progression * html.length - s.start;
-    const nearest = (needle: string) => {
-      let best = -1;
-      if (needle) {
-        for (let at = body.indexOf(needle); at >= 0; at = body.indexOf(needle, at + 1)) {
-          if (best < 0 || Math.abs(at - expected) < Math.abs(best - expected)) best = at;
-        }
-      }
-      return best;
-    };
+    const nearest = (needle: string) => nearestOccurrence(body, needle, expected);
     const before = escapeText(initial.locator.text?.before ?? '');
     const highlight = escapeText(initial.locator.text?.highlight ?? '');
     // the words before and at the place, else (the words before run across elements, which the markup interrupts)

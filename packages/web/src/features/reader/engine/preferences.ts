@@ -5,10 +5,16 @@
  * Every value goes through core's normalizePreferences, so whatever was stored (an older app, a hand-edited cookie)
  * comes back clamped to the spec's limits.
  */
-import { DEFAULT_PREFERENCES, normalizePreferences, READER_CONSTANTS, type ReaderPreferences } from '@lectern/core';
+import { DEFAULT_PREFERENCES, normalizePreferences, READER_CONSTANTS, READER_LIMITS, type ReaderPreferences } from '@lectern/core';
 import { browserStorage } from '../../../shared/storage.ts';
 
 export const PREFERENCES_KEY = 'reader_preferences';
+
+/**
+ * normalizePreferences steps brightness by 25 from 50, so 250 is the brightest stored value: full brightness. Below
+ * it the reader's veil dims the screen (ReaderPage), which the page's own first screen has not (pageFirstScreen.ts).
+ */
+export const BRIGHTNESS_FULL = READER_LIMITS.brightness.min + Math.floor((READER_LIMITS.brightness.max - READER_LIMITS.brightness.min) / READER_LIMITS.brightness.step) * READER_LIMITS.brightness.step;
 const COOKIE_FIELDS = ['font_size', 'font_name', 'column_width', 'reading_mode'] as const;
 
 export interface PreferenceStores {
