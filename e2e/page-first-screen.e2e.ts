@@ -201,3 +201,55 @@ for (const viewport of [desktop, phone]) {
     });
   });
 }
+
+describe("the page's first screen follows a resize until the reader takes over", () => {
+  it('a phone turned to landscape: the frame still covers the stage', async () => {
+    const context: BrowserContext = await browser.newContext({ baseURL: inject('baseURL'), viewport: phone });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      await signIn(page, inject('demoEmail'), inject('demoPassword'));
+      const bookId = books[key(phone.width, false)]!;
+      const chapters = (await (await page.request.get(`/api/v1/book/${bookId}/`)).json()).chapters as { full_path: string; web_url: string }[];
+      const long = chapters.find((c) => c.full_path.endsWith('text/ch2.xhtml'))!;
+      // The app's entry held back: the page's frame is all there is when the window turns.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route: Route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(long.web_url, { waitUntil: 'commit' });
+      await marked(page, 'reader:page-first-screen');
+      const box = () =>
+        page.evaluate(() => {
+          const r = document.getElementById('lectern-page-chapter')!.getBoundingClientRect();
+          return { top: r.top, height: r.height, width: r.width, innerHeight };
+        });
+      const portrait = await box();
+      // turned: the resize delivered (the page's own listener was added first, so it has run) and a frame drawn
+      const resized = page.evaluate(() => new Promise<void>((r) => addEventListener('resize', () => requestAnimationFrame(() => r()), { once: true })));
+      await page.setViewportSize({ width: phone.height, height: phone.width });
+      await resized;
+      const landscape = await box();
+      expect(landscape.innerHeight).toBe(phone.width);
+      expect(landscape.width).toBe(phone.height);
+      // (below the skeleton's toolbar, above its footer, at the window's new height: not the portrait frame's)
+      expect(landscape.height).toBeLessThan(portrait.height);
+      expect(Math.abs(landscape.top + landscape.height + 49 - landscape.innerHeight)).toBeLessThan(1);
+
+      // The app let in: the reader's stage is where the page's frame was.
+      release();
+      await page.locator('.reader-stage').waitFor();
+      const stage = await page.evaluate(() => {
+        const r = document.querySelector('.reader-stage')!.getBoundingClientRect();
+        return { top: r.top, height: r.height };
+      });
+      expect(Math.abs(stage.top - landscape.top)).toBeLessThan(1);
+      expect(Math.abs(stage.height - landscape.height)).toBeLessThan(1);
+      await marked(page, 'reader:page-frame-released');
+    } finally {
+      await context.close();
+    }
+  });
+});

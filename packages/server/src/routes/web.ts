@@ -168,21 +168,23 @@ export const EARLY_BLOCK_SCRIPT =
   // written into a frame of the reader's sandbox over the reader's stage (below the skeleton's toolbar, above its
   // footer), scrolled to the reader's place, shown once its stylesheets are in; the app removes it once its own
   // first screen is painted (pageFirstScreen.ts releasePageFrame). Never once the app has drawn its own reader.
+  // (over the reader's stage once the app has drawn it, else below the skeleton's toolbar: its top and height, or none)
+  'var P=function(){var k=document.querySelector(".reader-stage"),t;if(k){k=k.getBoundingClientRect();return[k.top,k.height]}' +
+  `k=document.querySelector(".boot__reader");t=k?k.getBoundingClientRect().bottom:G;return t?[t,innerHeight-t-${PAGE_FRAME_FOOTER_PX}]:null};` +
   'var F=function(x){try{' +
   // (not once the reader has released it, nor after the app has left this address: nothing would take it away)
   'if(g.released||location.pathname!==g.path)return;' +
-  // (over the reader's stage once the app has drawn it, else below the skeleton's toolbar; not over a frame of the
-  // reader's already shown)
-  'var v=document.querySelector("iframe.chapter-view__frame"),k=document.querySelector(".reader-stage"),t,h;' +
-  `if(v&&v.style.visibility==="visible"||document.getElementById(${JSON.stringify(PAGE_FRAME_ID)}))return;` +
-  'if(k){k=k.getBoundingClientRect();t=k.top;h=k.height}' +
-  `else{k=document.querySelector(".boot__reader");t=k?k.getBoundingClientRect().bottom:G;if(!t)return;h=innerHeight-t-${PAGE_FRAME_FOOTER_PX}}` +
+  // (not over a frame of the reader's already shown)
+  'var v=document.querySelector("iframe.chapter-view__frame"),y;' +
+  `if(v&&v.style.visibility==="visible"||document.getElementById(${JSON.stringify(PAGE_FRAME_ID)})||!(y=P()))return;` +
   'var f=document.createElement("iframe");' +
   `f.id=${JSON.stringify(PAGE_FRAME_ID)};f.setAttribute("sandbox",${JSON.stringify(CHAPTER_FRAME_SANDBOX)});f.setAttribute("aria-hidden","true");f.tabIndex=-1;f.inert=true;` +
   // (inert and without pointer events: a picture of the first screen until the reader's frame takes over, nothing in
   // it to focus, click or read twice)
-  'f.style.cssText="position:fixed;left:0;width:100%;border:0;margin:0;z-index:11;visibility:hidden;pointer-events:none;top:"+t+"px;height:"+h+"px";' +
+  'f.style.cssText="position:fixed;left:0;width:100%;border:0;margin:0;z-index:11;visibility:hidden;pointer-events:none;top:"+y[0]+"px;height:"+y[1]+"px";' +
   'document.body.appendChild(f);' +
+  // (a resize or a rotation moves the stage: the frame follows it until the reader removes it)
+  'var R=function(){if(!f.isConnected){removeEventListener("resize",R);return}var y=P();if(y){f.style.top=y[0]+"px";f.style.height=y[1]+"px"}};addEventListener("resize",R);' +
   'var c=f.contentDocument;c.open();c.write(x.document);c.close();' +
   'var o=0,n=0,S=function(){if(o++||!f.isConnected)return;' +
   // (vertical writing is laid out by the reader's controller, not scrolled from the top: left to the reader)
