@@ -20,15 +20,19 @@ import {
   firstScreenImages,
   firstScreenRequests,
   firstScreenTitles,
+  formatLabel,
   highlightPrivacyAttributes,
   type HighlightPrivacySetting,
   isMediaFormat,
+  LIMITS,
   PAGE_FRAME_FOOTER_PX,
   PAGE_FRAME_ID,
   PAGE_PLACE_ATTR,
   PAGE_VIEW_KEYS,
+  paths,
   type PositionResponse,
   SHORTCUTS_PAGE_PATH,
+  titleDisplay,
 } from '@lectern/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NOSCRIPT_MARKER, noscriptForms } from '../plugins/noscript-forms.ts';
@@ -266,7 +270,7 @@ async function bootData(
   pathname: string,
   boot: BootDeps,
   chapterWorker: string | null,
-): Promise<{ html: string; secret: boolean; page?: PageData; heading?: ReaderHeading; playlist?: PlaylistHeading }> {
+): Promise<{ html: string; secret: boolean; page?: PageData; heading?: ReaderHeading; playlist?: PlaylistHeading; catalog?: CatalogFirstCard }> {
   if (!request.cookies[COOKIES.session]) return { html: '', secret: false };
   const profile = await boot.profile(request);
   const address = profile ? readerAddressOf(pathname) : null;
@@ -283,9 +287,10 @@ async function bootData(
   const page: PageData = { profile, ...(answers ? { answers } : {}), ...(reader ? { reader } : {}) };
   const data = `${preloads.join('')}<script type="application/json" id="${BOOT_DATA_ID}">${inlineJson(page)}</script>`;
   const playlist = answers ? playlistHeadingOf(pathname, answers) : null;
+  const catalog = answers ? catalogFirstCardOf(pathname, answers) : null;
   return reader
     ? { html: `${data}\n    <script>${EARLY_BLOCK_SCRIPT}</script>`, secret: true, page, ...(heading ? { heading } : {}) }
-    : { html: data, secret: false, page, ...(playlist ? { playlist } : {}) };
+    : { html: data, secret: false, page, ...(playlist ? { playlist } : {}), ...(catalog ? { catalog } : {}) };
 }
 
 /**
@@ -384,6 +389,56 @@ export function withPlaylistHeading(html: string, heading: PlaylistHeading): str
     html,
     `<div class="boot__main boot__library"><div class="boot__side"></div><div><p class="boot__eyebrow">${heading.isDefault ? 'Default playlist' : 'Playlist'}</p>` +
       `<h1 class="boot__heading" id="${BOOT_PLAYLIST_HEADING_ID}">${escapeText(heading.name)}</h1></div></div>`,
+  );
+}
+
+/** The catalog's first card as its page shows it (shared/TitleCard.tsx), and the count its header shows above it. */
+export interface CatalogFirstCard {
+  count: number;
+  title: string;
+  contentFormat: string | null;
+  /** the card's cover address, as the card asks for it (core's cardCoverUrl, what firstScreenImages preloads) */
+  cover: string;
+}
+
+/** The id of the catalog's first cover in the page, by which a largest-paint entry names it once the app has replaced it. */
+export const BOOT_CATALOG_COVER_ID = 'boot-catalog-cover';
+
+/**
+ * The catalog's first card, from the catalog's first answer the page carries (core's firstScreenRequests: /library/
+ * unfiltered), as this reader's own request got it; null on any other address, without that answer (a failure), or
+ * when the first title has no cover image (its card's typographic cover is React's to draw).
+ */
+export function catalogFirstCardOf(pathname: string, answers: Readonly<Record<string, unknown>>): CatalogFirstCard | null {
+  if (pathname !== '/library/') return null;
+  const [url, answer] = Object.entries(answers).find(([u]) => u.startsWith(`${paths.bookList()}?`)) ?? [];
+  const [cover] = url ? firstScreenImages({ [url]: answer }) : [];
+  const { count, results } = (answer ?? {}) as { count?: unknown; results?: { title?: unknown; content_format?: unknown }[] };
+  const first = Array.isArray(results) ? results[0] : undefined;
+  if (!cover || typeof count !== 'number' || typeof first?.title !== 'string') return null;
+  return { count, title: first.title, contentFormat: typeof first.content_format === 'string' ? first.content_format : null, cover };
+}
+
+/**
+ * The catalog's page with its header and first card in place of the skeleton (docs/decisions.md "The catalog's first
+ * card in its page"): the heading and the count, room for the topic bar and the list's controls (drawn as React's
+ * own loading shapes), then the first card's cover, format label and title, with index.html's inline `.boot__catalog`
+ * rules at the place and size CatalogPage gives them (CatalogPage.css, TitleGrid.css, TitleCard.css, Card.css, at
+ * 390 px and on a desktop). The cover is the image the card asks for (the page preloads it): the page's largest paint
+ * is there once it arrives, not once the app has rendered the card; React's card shows the same image in the same box,
+ * no larger paint after it. Unchanged when index.html has no skeleton markers.
+ */
+export function withCatalogFirstCard(html: string, card: CatalogFirstCard): string {
+  const display = titleDisplay(card.title, LIMITS.titleShrinkThreshold);
+  return withSkeleton(
+    html,
+    '<div class="boot__main boot__catalog"><div class="boot__head"><h1 class="boot__heading">Library</h1>' +
+      `<p class="boot__count">${card.count} ${card.count === 1 ? 'title' : 'titles'}</p></div>` +
+      '<div class="boot__topics"><span></span><span></span><span></span><span></span><span></span></div>' +
+      '<div class="boot__controls"><span class="boot__formats"></span><span class="boot__sort"></span></div>' +
+      `<div class="boot__cards"><div class="boot__tcard"><div class="boot__media"><img class="boot__cover" id="${BOOT_CATALOG_COVER_ID}" src="${escapeAttribute(card.cover)}" alt="${escapeAttribute(card.title)}" fetchpriority="high"></div>` +
+      `<div class="boot__body"><p class="boot__label">${escapeText(formatLabel(card.contentFormat))}</p>` +
+      `<h2 class="boot__title${display.shrink ? ' boot__title--shrink' : ''}">${escapeText(display.text)}</h2></div></div></div></div>`,
   );
 }
 
@@ -622,6 +677,7 @@ export async function webRoutes(
       html = data.page?.reader ? withBootFirst(html, data.html) : html.replace(BOOT_MARKER, () => data.html);
       if (data.heading) html = withReaderHeading(html, data.heading);
       if (data.playlist) html = withPlaylistHeading(html, data.playlist);
+      if (data.catalog) html = withCatalogFirstCard(html, data.catalog);
       secret = data.secret;
       // a signed-in reader's first screen rendered here; whatever fails or is late, the page is the one the browser renders
       if (renderer && data.page?.profile) {
