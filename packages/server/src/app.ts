@@ -77,6 +77,11 @@ export async function buildApp(config: Config): Promise<Lectern> {
     routerOptions: { ignoreTrailingSlash: false },
   });
   app.addHook('onClose', async () => db.close());
+  // Mail queued by requests already answered (a reset link) is still delivered: closing waits for it, bounded.
+  app.addHook('onClose', async () => {
+    const queued = services.mail.pending;
+    if (!(await services.mail.drain())) app.log.error(`closed with ${services.mail.pending} of ${queued} queued mail(s) unsent: the mail server did not answer in time`);
+  });
   const routes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of ([] as string[]).concat(route.method)) routes.push({ method, url: route.url });

@@ -22,7 +22,7 @@ import { UsersRepository } from './repositories/users.ts';
 import { SearchRepository } from './repositories/search.ts';
 import { SearchService } from './services/search.ts';
 import { PasswordResetsRepository } from './repositories/password-resets.ts';
-import { LogMailer, SmtpMailer } from './services/mailer.ts';
+import { LogMailer, MailOutbox, SmtpMailer } from './services/mailer.ts';
 import { PasswordResetService } from './services/password-reset.ts';
 import { TeamsRepository } from './repositories/teams.ts';
 import { TeamsService } from './services/teams.ts';
@@ -117,6 +117,8 @@ export interface Services {
   annotations: AnnotationsService;
   subscriptions: SubscriptionsService;
   passwordReset: PasswordResetService;
+  /** mail sent after the answer of the request that asked for it; closing waits for it (app.ts) */
+  mail: MailOutbox;
   teams: TeamsService;
   search: SearchService;
   home: HomeService;
@@ -192,6 +194,8 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
   const accounts = new AccountsService(users, sessions);
   const auth = new AuthService(users, sessions, undefined, serverChanges);
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer((line) => console.log(line));
+  // mail sent after a request's answer (services/mailer.ts): a failure is logged, never lost silently
+  const mail = new MailOutbox(mailer, (email, err) => console.error(`[lectern] a mail to ${email.to} ("${email.subject}") was not sent: ${(err as Error)?.message ?? String(err)}`));
   const subscriptionsRepo = new SubscriptionsRepository(db.kysely);
   const requestLimits = new RequestLimits(new SignInAttemptsRepository(db.kysely));
   // The operators' console (docs/decisions.md "Operators' console: the server side"): the same services for the
@@ -215,7 +219,7 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
       await catalogChanges.record(bookId, titleId).catch(() => {});
     }, undefined, { store, scriptedOrigin: config.scriptedOrigin !== null }),
     users: new AdminUsersService(adminUsersRepo, accounts, {
-      sendReset: (email) => services.passwordReset.request(email),
+      sendReset: (email) => services.passwordReset.requestAndWait(email),
       forgetUser: (userId) => auth.forgetUser(userId),
       trialDays: config.trialDays,
     }),
@@ -284,11 +288,12 @@ export async function buildServices(config: Config): Promise<{ db: Db; services:
     scheduled,
     heavyRequests: new Gate(config.heavyRequests.concurrency ?? HEAVY_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
     listingRequests: new Gate(config.heavyRequests.listingConcurrency ?? LISTING_CONCURRENCY[db.engine], config.heavyRequests.maxWaiting, config.heavyRequests.maxWaitMs),
+    mail,
     passwordReset: new PasswordResetService(
       users,
       new PasswordResetsRepository(db.kysely),
       sessions,
-      mailer,
+      mail,
       config.publicUrl,
     ),
     subscriptions: new SubscriptionsService(subscriptionsRepo, new InvoiceProvider(), undefined, (userId) => auth.forgetUser(userId)),

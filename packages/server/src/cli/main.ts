@@ -427,6 +427,8 @@ async function run(argv: string[]): Promise<number> {
         return 2;
     }
   } finally {
+    // what a command queued (an operator's reset link waits for itself) is sent before the process ends
+    await services.mail.drain();
     await db.close();
   }
 }

@@ -40,3 +40,58 @@ export class LogMailer implements Mailer {
     this.log(`[lectern] email to ${email.to}: ${email.subject}\n${email.text}`);
   }
 }
+
+/** How long closing the server waits for the mail still queued (below the 10 s after which a stop signal exits). */
+export const MAIL_DRAIN_MS = 5_000;
+
+/**
+ * Mail sent without holding the request that asked for it (docs/decisions.md "Mail after the answer"): an answer
+ * that waited for the mail server would take longer when there is someone to mail, and so tell who has an account.
+ * Messages go one after another, in the order posted; a failure is handed to `onFailure` (the log), never thrown.
+ */
+export class MailOutbox {
+  private last: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+
+  constructor(
+    private readonly mailer: Mailer,
+    private readonly onFailure: (email: Email, err: unknown) => void,
+  ) {}
+
+  /** Queues `email`; resolves true once it is delivered, false once it failed (and was reported). Never rejects. */
+  post(email: Email): Promise<boolean> {
+    this.queued += 1;
+    const sent = this.last
+      .then(() => this.mailer.send(email))
+      .then(
+        () => true,
+        (err: unknown) => {
+          this.onFailure(email, err);
+          return false;
+        },
+      )
+      .finally(() => (this.queued -= 1));
+    this.last = sent;
+    return sent;
+  }
+
+  /** Resolves once every message queued (also while waiting) is delivered or failed, or after `withinMs`: true when none is left. */
+  async drain(withinMs = MAIL_DRAIN_MS): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
+    const emptied = (async () => {
+      while (this.queued > 0) await this.last;
+      return true as const;
+    })();
+    try {
+      return await Promise.race([emptied, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Messages posted and not yet delivered or failed. */
+  get pending(): number {
+    return this.queued;
+  }
+}

@@ -2,7 +2,8 @@
  * "Forgot password" (docs/decisions.md "Joining"): a one-time link that works for an hour. Asking answers the same
  * whether or not an account uses the address (no enumeration beyond the per-address limit), and the link is built from
  * the configured PUBLIC_URL, never from the request's Host header (which an attacker could set to send the token to
- * their site). Using it sets the new password and signs the account out everywhere.
+ * their site). Using it sets the new password and signs the account out everywhere. The mail goes after the answer
+ * (services/mailer.ts MailOutbox): waiting for the mail server would make the answer slower for a known address.
  */
 import { ACCOUNT_ENTRY_MESSAGES, accountEntryPaths, PASSWORD_RESET_TTL_MS, passwordProblem } from '@lectern/core';
 import { badRequest } from '../errors.ts';
@@ -11,7 +12,7 @@ import type { SessionsRepository } from '../repositories/sessions.ts';
 import type { UsersRepository } from '../repositories/users.ts';
 import { randomToken } from '../util/random.ts';
 import { isCommonPassword } from './common-passwords.ts';
-import type { Mailer } from './mailer.ts';
+import type { Email, MailOutbox } from './mailer.ts';
 import { hashPassword } from './passwords.ts';
 import { sha256 } from './tokens.ts';
 
@@ -20,15 +21,33 @@ export class PasswordResetService {
     private readonly users: UsersRepository,
     private readonly resets: PasswordResetsRepository,
     private readonly sessions: SessionsRepository,
-    private readonly mailer: Mailer,
+    private readonly outbox: MailOutbox,
     private readonly publicUrl: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Sends the link if an account uses `email`; resolves the same either way. */
+  /**
+   * Queues the link if an account uses `email`; resolves the same either way, once the link is stored and before the
+   * mail is delivered (a failure to deliver is logged by the outbox).
+   */
   async request(email: string): Promise<void> {
+    const mail = await this.issue(email);
+    if (mail) void this.outbox.post(mail);
+  }
+
+  /**
+   * The operators' "send a reset link" (the console, the command line): they know the account exists, so they wait
+   * for the mail server, and hear when it refused.
+   */
+  async requestAndWait(email: string): Promise<void> {
+    const mail = await this.issue(email);
+    if (mail && !(await this.outbox.post(mail))) throw new Error(`the mail server did not take the reset link for ${mail.to}`);
+  }
+
+  /** Stores a new link for the account using `email` (the older one is dropped) and writes its mail; none without one. */
+  private async issue(email: string): Promise<Email | null> {
     const user = await this.users.findByEmail(email.trim());
-    if (!user) return;
+    if (!user) return null;
     const token = randomToken(32);
     const now = this.now();
     await this.resets.deleteForUser(user.id);
@@ -39,7 +58,7 @@ export class PasswordResetService {
       created_at: now.toISOString(),
     });
     const link = new URL(accountEntryPaths.resetPasswordPage(token), this.publicUrl).toString();
-    await this.mailer.send({ to: user.email, subject: ACCOUNT_ENTRY_MESSAGES.resetEmailSubject, text: ACCOUNT_ENTRY_MESSAGES.resetEmailText(link) });
+    return { to: user.email, subject: ACCOUNT_ENTRY_MESSAGES.resetEmailSubject, text: ACCOUNT_ENTRY_MESSAGES.resetEmailText(link) };
   }
 
   async isLive(token: string): Promise<boolean> {

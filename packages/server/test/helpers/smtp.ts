@@ -17,14 +17,29 @@ export interface SmtpSink {
   waitFor(count: number): Promise<SmtpMessage[]>;
   /** The newest message `match` accepts, as soon as it arrives; undefined after 5 s. */
   waitForMessage(match: (message: SmtpMessage) => boolean): Promise<SmtpMessage | undefined>;
+  /**
+   * From now on each message is received but not accepted (no answer to its data, so the sender still waits) until
+   * the function returned is called; then they are accepted, in order, and join `messages`.
+   */
+  hold(): () => void;
+  /** Resolves when `count` messages have been received, accepted or held (on their arrival); after 5 s with false. */
+  waitForArrival(count: number): Promise<boolean>;
   close(): Promise<void>;
+}
+
+export interface SmtpSinkOptions {
+  /** refuses the data of a message to these recipients (a 550 after it is sent), as a mail server that will not take it */
+  refuse?: (to: string) => boolean;
 }
 
 /** How long a test waits for mail before it goes on to fail on what it has. */
 const MAIL_WAIT_MS = 5_000;
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: SmtpMessage[] = [];
+  let arrived = 0;
+  /** what acceptance waits for while the sink holds messages */
+  let held: Promise<void> | null = null;
   /** checked on every message that arrives: each resolves its wait when it is satisfied */
   const waiters = new Set<() => boolean>();
   /** Resolves with `found()` once it is defined, checked now and on each arrival; with undefined after MAIL_WAIT_MS. */
@@ -53,9 +68,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       stream.on('end', () => {
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
+        const to = session.envelope.rcptTo.map((r) => r.address).join(',');
+        arrived += 1;
         for (const check of [...waiters]) check();
-        callback();
+        void (held ?? Promise.resolve()).then(() => {
+          if (options.refuse?.(to)) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+          messages.push({ to, raw });
+          for (const check of [...waiters]) check();
+          callback();
+        });
       });
     },
   });
@@ -69,6 +90,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       return messages;
     },
     waitForMessage: (match) => until(() => [...messages].reverse().find(match)),
+    hold() {
+      let release!: () => void;
+      held = new Promise((resolve) => (release = resolve));
+      return () => {
+        held = null;
+        release();
+      };
+    },
+    waitForArrival: async (count) => (await until(() => (arrived >= count ? true : undefined))) ?? false,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
