@@ -110,19 +110,54 @@ export function signedInContexts(browser: () => Browser) {
   };
 }
 
-/** The newest message the suite's SMTP server caught for `to`, quoted-printable undone (waits for it to arrive). */
-export async function mailFor(to: string): Promise<string> {
+/** The messages the suite's SMTP server has written so far, oldest first (a file appears whole: global-setup.ts). */
+const mailFiles = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort();
+
+/** How long a spec waits for a mail before it fails saying so. */
+const MAIL_WAIT_MS = 15_000;
+
+export interface Mailbox {
+  /** The newest message to `to` that arrived after the mailbox was opened, quoted-printable undone; waits for one. */
+  next(to: string): Promise<string>;
+}
+
+/**
+ * The suite's mailbox from now on: open it before the action that sends a mail, read it after. The app sends some
+ * mail after its answer (a reset link), so the message may land after the page says it was sent, and an older one to
+ * the same address (an earlier spec's) must not be taken for it. Waits on the folder's changes, not by polling.
+ */
+export function mailbox(): Mailbox {
   const dir = inject('mailDir');
-  const newest = () =>
-    fs
-      .readdirSync(dir)
-      .sort()
+  const before = new Set(mailFiles(dir));
+  const newest = (to: string) =>
+    mailFiles(dir)
+      .filter((f) => !before.has(f))
       .reverse()
       .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
       .find((m) => m.includes(to));
-  let found: string | undefined;
-  await expect.poll(() => (found = newest()) !== undefined, { timeout: 15_000, message: `no email for ${to}` }).toBe(true);
-  return found!.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  return {
+    next: (to) =>
+      new Promise<string>((resolve, reject) => {
+        const done = (found: string | undefined, failure?: Error) => {
+          watcher.close();
+          clearTimeout(timer);
+          if (found !== undefined) resolve(found.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+          else reject(failure!);
+        };
+        const look = () => {
+          const found = newest(to);
+          if (found !== undefined) done(found);
+        };
+        // watched before the first look: a message landing between the two is not missed
+        const watcher = fs.watch(dir, look);
+        const timer = setTimeout(() => done(undefined, new Error(`no email for ${to} within ${MAIL_WAIT_MS / 1000} s`)), MAIL_WAIT_MS);
+        look();
+      }),
+  };
 }
 
 /**

@@ -153,10 +153,12 @@ ${filler}`;
 
 let fresh: FreshServer | null = null;
 let mailSink: SMTPServer | null = null;
+let mailFolder: string | null = null;
 
 /**
  * A real SMTP server for the suite: the app sends its emails (a "forgot password" link) through it, and each
- * message is written to a file in `mailDir` for the specs to read, as a reader would open their mailbox.
+ * message is written to a file in `mailDir` for the specs to read, as a reader would open their mailbox. Each file
+ * is written under a temporary name and renamed: a spec never reads half a message (e2e/browser.ts `mailbox`).
  */
 async function startMailSink(mailDir: string): Promise<string> {
   let count = 0;
@@ -170,7 +172,9 @@ async function startMailSink(mailDir: string): Promise<string> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        fs.writeFileSync(path.join(mailDir, `${String(++count).padStart(4, '0')}.eml`), Buffer.concat(chunks));
+        const name = `${String(++count).padStart(4, '0')}.eml`;
+        fs.writeFileSync(path.join(mailDir, `${name}.part`), Buffer.concat(chunks));
+        fs.renameSync(path.join(mailDir, `${name}.part`), path.join(mailDir, name));
         callback();
       });
     },
@@ -181,7 +185,7 @@ async function startMailSink(mailDir: string): Promise<string> {
 }
 
 export async function setup(project: TestProject): Promise<void> {
-  const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-e2e-mail-'));
+  const mailDir = (mailFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-e2e-mail-')));
   const smtpUrl = await startMailSink(mailDir);
   // Titles allowed to run scripts are read on a host name of their own, one per title (e2e/scripted.e2e.ts).
   const scriptedOrigin = `http://*.localhost:${await freePort()}`;
@@ -202,4 +206,5 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await fresh?.stop();
   await new Promise<void>((resolve) => (mailSink ? mailSink.close(() => resolve()) : resolve()));
+  if (mailFolder) fs.rmSync(mailFolder, { recursive: true, force: true });
 }

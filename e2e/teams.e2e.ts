@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ACCOUNT_ENTRY_MESSAGES, READING_MESSAGES, TEAM_MESSAGES } from '@lectern/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, mailFor, seriousViolations } from './browser.ts';
+import { launchBrowser, type Mailbox, mailbox, seriousViolations } from './browser.ts';
 
 const SCREENS = path.join(import.meta.dirname, '..', '.tmp', 'screens');
 const PASSWORD = 'a reading lamp by the window';
@@ -29,6 +29,8 @@ describe.each([
   const memberEmail = `member-${stamp}@example.com`;
   const teamName = `Reading Circle ${label}`;
   let lockedUrl: string;
+  /** opened before the invitations are sent, read by the member's spec */
+  let invitations: Mailbox;
 
   const shot = async (page: Page, name: string) => {
     fs.mkdirSync(SCREENS, { recursive: true });
@@ -81,6 +83,7 @@ describe.each([
     expect(await seriousViolations(owner)).toEqual([]);
     expect(await fitsWidth(owner)).toBe(true);
     await shot(owner, 'sign-up');
+    invitations = mailbox();
     await owner.getByRole('button', { name: 'Buy seats and send invitations' }).click();
     await owner.waitForURL('**/u');
     await owner.getByText(`Your team ${teamName} is ready`).waitFor();
@@ -97,7 +100,7 @@ describe.each([
   });
 
   it('the member accepts the emailed link, signs up and reads a locked chapter', async () => {
-    const link = new RegExp('http://127\\.0\\.0\\.1:\\d+/teams/join/\\?token=[A-Za-z0-9_-]+').exec(await mailFor(memberEmail))?.[0];
+    const link = new RegExp('http://127\\.0\\.0\\.1:\\d+/teams/join/\\?token=[A-Za-z0-9_-]+').exec(await invitations.next(memberEmail))?.[0];
     expect(link).toBeDefined();
     await member.goto(link!);
     await member.getByRole('heading', { name: `Join ${teamName}` }).waitFor();
