@@ -4,6 +4,7 @@ import { Menu } from '../../components/Menu.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { appPaths } from '../../shared/links.ts';
 import { useLogout } from '../../shared/useSession.ts';
+import { forgetCarriedEmail } from './carriedEmail.ts';
 import './AccountMenu.css';
 
 function statusLine(profile: AccountProfile): string {
@@ -54,10 +55,13 @@ export function AccountMenu({ profile }: { profile: AccountProfile }) {
         {
           label: logout.isPending ? 'Signing out…' : 'Sign out',
           disabled: logout.isPending,
-          onSelect: () =>
+          onSelect: () => {
+            // forgotten even if the sign-out fails: whoever leaves the computer has asked to go
+            forgetCarriedEmail();
             logout.mutate(undefined, {
               onSuccess: () => navigate(appPaths.library),
-            }),
+            });
+          },
         },
       ]}
       footer={

@@ -10,7 +10,7 @@ import { Button } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
-import { useCarriedEmail } from './carriedEmail.ts';
+import { forgetCarriedEmail, useCarriedEmail } from './carriedEmail.ts';
 import './LoginPage.css';
 
 export function ForgotPasswordPage() {
@@ -26,6 +26,8 @@ export function ForgotPasswordPage() {
     setError(null);
     try {
       setSent((await api.requestPasswordReset(email)).detail);
+      // the link is on its way: the next person at this computer does not find the address on the sign-in page
+      forgetCarriedEmail();
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
