@@ -17,6 +17,12 @@ export interface Mailer {
   send(email: Email): Promise<void>;
 }
 
+/**
+ * Mail is sent one message at a time (MailOutbox): nodemailer's own idle limit of 10 minutes would let one mail server
+ * that stops answering hold every later message that long. The address's query (`?socketTimeout=...`) still wins.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as const;
+
 export class SmtpMailer implements Mailer {
   // nodemailer is loaded with the first message, not at start: most processes (the command line's) send none
   private transport: Promise<Transporter> | null = null;
@@ -27,7 +33,7 @@ export class SmtpMailer implements Mailer {
   ) {}
 
   async send(email: Email): Promise<void> {
-    this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(this.smtpUrl));
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({ url: this.smtpUrl, ...SMTP_TIMEOUTS }));
     await (await this.transport).sendMail({ from: this.from, to: email.to, subject: email.subject, text: email.text, ...(email.headers ? { headers: email.headers } : {}) });
   }
 }
