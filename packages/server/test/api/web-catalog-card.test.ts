@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BOOT_DATA_ID, cardCoverUrl } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOT_MARKER, withCatalogFirstCard } from '../../src/routes/web.ts';
+import { BOOT_MARKER, catalogFirstCardOf, withCatalogFirstCard } from '../../src/routes/web.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
@@ -85,5 +85,14 @@ describe.each(ENGINES)("the catalog's page writes its first card (%s)", (engine)
     // (core's titleDisplay: past twice the shrink threshold, cut with an ellipsis, as TitleCard shows it)
     expect(card).toContain(`${long.slice(0, 119).trimEnd()}…</h2>`);
     expect(withCatalogFirstCard('<div id="root"></div>', { count: 1, title: 't', contentFormat: null, cover: '/c' })).toBe('<div id="root"></div>');
+  });
+
+  it('paints no card when the first title has no cover image, or on another address', () => {
+    const url = '/api/v1/book/?page=1&page_size=24';
+    const withCover = { [url]: { count: 1, results: [{ title: 't', content_format: 'book', cover_image_url: '/api/v1/book/b/cover' }] } };
+    expect(catalogFirstCardOf('/library/', withCover)).toMatchObject({ count: 1, title: 't', contentFormat: 'book' });
+    // React draws a typographic cover there, which the page's styles do not: the skeleton stays
+    expect(catalogFirstCardOf('/library/', { [url]: { count: 1, results: [{ title: 't', content_format: 'book', cover_image_url: null }] } })).toBeNull();
+    expect(catalogFirstCardOf('/home/', withCover)).toBeNull();
   });
 });
