@@ -51,6 +51,13 @@ describe("the page's first screen of a long chapter", () => {
     expect(doc.getElementById('p0')).not.toBeNull();
     expect(doc.getElementById('p3999')).toBeNull();
     expect(doc.getElementById(ROOT_ID)!.textContent.length).toBeLessThan(html.length / 4);
+    // written in two pieces: the first, the head and the slice's opening (a few screens), cut before a tag
+    expect(first.split).toBeLessThan(first.document.length);
+    expect(first.split - first.document.indexOf('<body')).toBeLessThan(9_000);
+    expect(first.document[first.split]).toBe('<');
+    const opening = parse(first.document.slice(0, first.split));
+    expect(opening.querySelector('link[rel="stylesheet"]')).not.toBeNull();
+    expect(opening.getElementById('p0')).not.toBeNull();
   });
 
   it("resuming: the slice holding the stored words, marked where the reader's range starts", () => {
@@ -60,6 +67,11 @@ describe("the page's first screen of a long chapter", () => {
     expect(mark.parentElement!.id).toBe('p3100');
     expect(mark.nextSibling!.textContent!.startsWith('Paragraph 3100')).toBe(true);
     expect(doc.getElementById('p0')).toBeNull();
+    // the first piece holds the place and what follows it for a few screens
+    const opening = first.document.slice(0, first.split);
+    expect(first.split).toBeLessThan(first.document.length);
+    expect(opening.indexOf('Paragraph 3100')).toBeGreaterThan(opening.indexOf(PAGE_PLACE_ATTR));
+    expect(opening.length - opening.indexOf(PAGE_PLACE_ATTR)).toBeGreaterThanOrEqual(8_000);
   });
 
   it("takes the account's place when it is newer than what this browser saw of it, else this browser's", () => {
@@ -79,6 +91,8 @@ describe("the page's first screen of a long chapter", () => {
     expect(parse(first.document).getElementById('p0')).toBeNull();
     expect(first.percentage).toBeGreaterThanOrEqual(0);
     expect(first.percentage).toBeLessThanOrEqual(100);
+    // (a share of the slice needs the slice's whole height: not cut)
+    expect(first.split).toBe(first.document.length);
   });
 
   it("leaves it to the reader where its first screen would be another: pages, hidden bars, dimming, an anchor, a scripted title, fixed layout, one scroll, a short chapter, words not found", () => {

@@ -189,7 +189,11 @@ export const EARLY_BLOCK_SCRIPT =
   'document.body.appendChild(f);' +
   // (a resize or a rotation moves the stage: the frame follows it until the reader removes it)
   'var R=function(){if(!f.isConnected){removeEventListener("resize",R);return}var y=P();if(y){f.style.top=y[0]+"px";f.style.height=y[1]+"px"}};addEventListener("resize",R);' +
-  'var c=f.contentDocument;c.open();c.write(x.document);c.close();' +
+  // (the frame's document in three tasks, not one: the frame's start above, then the head and what a screen needs
+  // (x.split: the place and a few screens after it), shown once its stylesheets are in, then the rest below it)
+  'setTimeout(function(){try{if(!f.isConnected)return;' +
+  'var c=f.contentDocument,D=x.document,z=x.split>0&&x.split<D.length?x.split:D.length;c.open();c.write(D.slice(0,z));' +
+  'setTimeout(function(){try{if(f.isConnected&&z<D.length)c.write(D.slice(z));c.close()}catch(e){}},0);' +
   'var o=0,n=0,S=function(){if(o++||!f.isConnected)return;' +
   // (vertical writing is laid out by the reader's controller, not scrolled from the top: left to the reader)
   'var m=c.body&&c.defaultView.getComputedStyle(c.body).writingMode;if(m&&m.indexOf("horizontal")<0){f.remove();return}' +
@@ -203,6 +207,7 @@ export const EARLY_BLOCK_SCRIPT =
   '[].forEach.call(c.querySelectorAll("link[rel~=stylesheet]"),function(l){if(!l.sheet){n++;l.addEventListener("load",N);l.addEventListener("error",N)}});' +
   // (a stylesheet that never answers does not keep it hidden: ChapterView's STYLESHEET_WAIT_MS)
   'if(n)setTimeout(S,3000);else S()' +
+  '}catch(e){}},0)' +
   '}catch(e){}};' +
   'g.worker=w;g.replies=[];' +
   // (the marks: where the page's worker stands on the reader's timeline, bench/long-chapter.ts STEPS=1)

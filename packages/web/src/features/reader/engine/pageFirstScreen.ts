@@ -39,7 +39,18 @@ export interface PageFirstScreen {
   document: string;
   /** the share of the document's scroll height to scroll to (0-100) when no place is marked */
   percentage: number;
+  /**
+   * Where the document's first piece ends: what a screen needs (the head, the text up to the place and a few screens
+   * after it), which the page writes and shows first; the rest goes in after a yield, below the place, so no one task
+   * parses the whole slice. The document's length when it is not cut (a share of the slice: its height is needed).
+   */
+  split: number;
 }
+
+/** The HTML after the place (or the body's start) in the first piece: a few screens of text at any width. */
+const FIRST_PIECE_CHARS = 8_000;
+/** The empty element where the reader's frame finds its range (the page's script scrolls it to the top). */
+const PLACE_MARK = `<span ${PAGE_PLACE_ATTR}></span>`;
 
 function parsed(text: string | null | undefined): Record<string, unknown> | null {
   try {
@@ -107,7 +118,7 @@ export function pageFirstScreen(item: ArchiveItem, html: string, sliced: SlicedC
     if (best < 0) return null; // not found: the reader goes by its share of the chapter, laid out whole; not guessed here
     // (chapterShell: the container's content starts after its mark, or where the reading root's does)
     const at = sliced.innerStart + (sliced.containerTagEnd < 0 ? 0 : SLICE_CONTAINER_ATTR.length + 1) + best;
-    shell = `${shell.slice(0, at)}<span ${PAGE_PLACE_ATTR}></span>${shell.slice(at)}`;
+    shell = `${shell.slice(0, at)}${PLACE_MARK}${shell.slice(at)}`;
     percentage = 0;
   }
   const document = buildChapterDocument({
@@ -121,7 +132,10 @@ export function pageFirstScreen(item: ArchiveItem, html: string, sliced: SlicedC
     prefs,
     layout: { pagination: 'scroll', pageWidth: view.width },
   });
-  return { kind: 'first-screen', document, percentage };
+  // (cut before a tag, after the place's mark, or the body's start when the chapter opens at its start)
+  const from = initial.kind === 'stored' ? document.indexOf(PLACE_MARK) : percentage === 0 ? document.indexOf('<body') : -1;
+  const cut = from < 0 ? -1 : document.indexOf('<', from + FIRST_PIECE_CHARS);
+  return { kind: 'first-screen', document, percentage, split: cut < 0 ? document.length : cut };
 }
 
 
