@@ -205,6 +205,21 @@ for (const viewport of [desktop, phone]) {
 describe("the page's first screen follows a resize until the reader takes over", () => {
   it('a phone turned to landscape: the frame still covers the stage', async () => {
     const context: BrowserContext = await browser.newContext({ baseURL: inject('baseURL'), viewport: phone });
+    // The resize listeners of the window, in the order added, and whether each is still on: the page's own is the first.
+    await context.addInitScript(() => {
+      const listeners: { listener: unknown; on: boolean }[] = [];
+      (window as unknown as { __resize: typeof listeners }).__resize = listeners;
+      const add = window.addEventListener.bind(window);
+      const remove = window.removeEventListener.bind(window);
+      window.addEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions) => {
+        if (type === 'resize') listeners.push({ listener, on: true });
+        add(type, listener, options);
+      }) as typeof window.addEventListener;
+      window.removeEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions) => {
+        if (type === 'resize') for (const l of listeners) if (l.listener === listener) l.on = false;
+        remove(type, listener, options);
+      }) as typeof window.removeEventListener;
+    });
     try {
       const page = await context.newPage();
       page.setDefaultTimeout(30_000);
@@ -248,6 +263,9 @@ describe("the page's first screen follows a resize until the reader takes over",
       expect(Math.abs(stage.top - landscape.top)).toBeLessThan(1);
       expect(Math.abs(stage.height - landscape.height)).toBeLessThan(1);
       await marked(page, 'reader:page-frame-released');
+      // released: the page's listener, which holds the removed frame's document, is off without waiting for a resize
+      const pageListener = await page.evaluate(() => (window as unknown as { __resize: { on: boolean }[] }).__resize[0]);
+      expect(pageListener).toEqual({ on: false });
     } finally {
       await context.close();
     }

@@ -15,6 +15,22 @@ interface EarlyBlock {
   posted?: unknown;
   /** what that worker said before the app listened */
   replies?: unknown;
+  /** the reader has painted its own first screen: the page paints no frame of its own after that */
+  released?: boolean;
+  /** takes the page's frame's resize listener off */
+  unfollow?: () => void;
+}
+
+/** The page's early state once taken: the reader still tells it when it is released (pageScriptState). */
+let taken: EarlyBlock | null = null;
+
+/**
+ * The page script's state, whether or not the app has taken its block: releasePageFrame sets `released` on it and
+ * calls its `unfollow`, which the page's script reads and defines on the same object.
+ */
+export function pageScriptState(): Pick<EarlyBlock, 'released' | 'unfollow'> | null {
+  if (typeof window === 'undefined') return null;
+  return (window as unknown as Record<string, EarlyBlock | undefined>)[EARLY_BLOCK_GLOBAL] ?? taken;
 }
 
 /** The page's early block request as the app takes it. */
@@ -42,6 +58,7 @@ export function takeEarlyBlock(): TakenEarlyBlock | null {
   const early = holder[EARLY_BLOCK_GLOBAL];
   if (!early) return null;
   delete holder[EARLY_BLOCK_GLOBAL];
+  taken = early;
   const replies = Array.isArray(early.replies) ? (early.replies as unknown[]) : null;
   // the page's script keeps no more of what the worker says: the app listens from here
   early.replies = null;

@@ -10,7 +10,8 @@
  * scroll mode, the reader's bars shown, no dimming, a reflowable chapter read in the one frame; anything else
  * (paged, a target anchor, a scripted title) is left to the reader, as before.
  */
-import { clampPercentage, EARLY_BLOCK_GLOBAL, PAGE_FRAME_ID, PAGE_PLACE_ATTR, paths, type ArchiveItem, type Locator } from '@lectern/core';
+import { clampPercentage, PAGE_FRAME_ID, PAGE_PLACE_ATTR, paths, type ArchiveItem, type Locator } from '@lectern/core';
+import { pageScriptState } from '../../../api/earlyBlock.ts';
 import { prefsForBook } from '../bookFlow.ts';
 import { PositionStore, resolveInitialPosition } from '../../../shared/reading/position.ts';
 import { SEEN_KEY } from '../../../shared/reading/serverPositionSeed.ts';
@@ -146,8 +147,11 @@ export function pageFirstScreen(item: ArchiveItem, html: string, sliced: SlicedC
 export function releasePageFrame(): void {
   if (typeof document === 'undefined') return;
   // (a first screen the worker posts after this is not painted: the page's script reads the flag)
-  const early = (window as unknown as Record<string, { released?: boolean } | undefined>)[EARLY_BLOCK_GLOBAL];
+  // (the app has usually taken the page's state away by now: pageScriptState still finds it)
+  const early = pageScriptState();
   if (early) early.released = true;
+  // (the page's resize listener holds the frame's document: taken off with it)
+  early?.unfollow?.();
   const frame = document.getElementById(PAGE_FRAME_ID);
   if (!frame) return;
   frame.remove();
