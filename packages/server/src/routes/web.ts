@@ -190,8 +190,8 @@ export const EARLY_BLOCK_SCRIPT =
   // (a resize or a rotation moves the stage: the frame follows it until the reader removes it, and a new width, which
   // reflows the text, scrolls it to the place again (K, once the document is written); the reader's release takes the
   // listener off at once (g.unfollow), so nothing holds the removed frame's document)
-  'var K=null,R=function(){if(!f.isConnected){g.unfollow();return}var y=P();if(y){f.style.top=y[0]+"px";f.style.height=y[1]+"px"}if(K)K()};' +
-  'g.unfollow=function(){removeEventListener("resize",R)};addEventListener("resize",R);' +
+  'var K=null,U=function(){removeEventListener("resize",R);K=null},R=function(){if(!f.isConnected){U();return}var y=P();if(y){f.style.top=y[0]+"px";f.style.height=y[1]+"px"}if(K)K()};' +
+  'g.unfollow=U;addEventListener("resize",R);' +
   // (the frame's document in three tasks, not one: the frame's start above, then the head and what a screen needs
   // (x.split: the place and a few screens after it), shown once its stylesheets are in, then the rest below it)
   'setTimeout(function(){try{if(!f.isConnected)return;' +
@@ -199,7 +199,7 @@ export const EARLY_BLOCK_SCRIPT =
   'setTimeout(function(){try{if(f.isConnected&&z<D.length)c.write(D.slice(z));c.close()}catch(e){}},0);' +
   'var o=0,n=0,S=function(){if(o++||!f.isConnected)return;' +
   // (vertical writing is laid out by the reader's controller, not scrolled from the top: left to the reader)
-  'var m=c.body&&c.defaultView.getComputedStyle(c.body).writingMode;if(m&&m.indexOf("horizontal")<0){f.remove();g.unfollow();return}' +
+  'var m=c.body&&c.defaultView.getComputedStyle(c.body).writingMode;if(m&&m.indexOf("horizontal")<0){f.remove();U();return}' +
   `var s=c.scrollingElement||c.documentElement,p=c.querySelector("[${PAGE_PLACE_ATTR}]");` +
   'K=function(){if(p){var a=p.nextSibling,r=c.createRange();if(a&&a.nodeType===3&&a.length){r.setStart(a,0);r.setEnd(a,1)}else r.selectNode(p);' +
   'var q=r.getClientRects()[0]||r.getBoundingClientRect();s.scrollTop=Math.max(0,s.scrollTop+q.top-8)}' +

@@ -66,16 +66,31 @@ export class MailOutbox {
 
   /** Queues `email`; resolves true once it is delivered, false once it failed (and was reported). Never rejects. */
   post(email: Email): Promise<boolean> {
+    return this.postWritten(async () => email, email);
+  }
+
+  /**
+   * Queues a message that `write` makes when its turn comes, and never before the current request has answered (a
+   * macrotask later): what depends on whether there is anyone to mail (looking the address up, storing a link) then
+   * costs the answer nothing either way. Resolves true once delivered, false when there was nothing to send or it
+   * failed (reported, as `about` when the message was never written). Never rejects.
+   */
+  postWritten(write: () => Promise<Email | null>, about: Email): Promise<boolean> {
     this.queued += 1;
+    let email: Email = about;
     const sent = this.last
-      .then(() => this.mailer.send(email))
-      .then(
-        () => true,
-        (err: unknown) => {
-          this.onFailure(email, err);
-          return false;
-        },
-      )
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(write)
+      .then(async (written) => {
+        if (!written) return false;
+        email = written;
+        await this.mailer.send(written);
+        return true;
+      })
+      .catch((err: unknown) => {
+        this.onFailure(email, err);
+        return false;
+      })
       .finally(() => (this.queued -= 1));
     this.last = sent;
     return sent;

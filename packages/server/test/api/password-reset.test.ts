@@ -7,6 +7,7 @@
  */
 import { ACCOUNT_ENTRY_MESSAGES, accountEntryPaths, PASSWORD_MESSAGES } from '@lectern/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { UsersRepository } from '../../src/repositories/users.ts';
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { startSmtpSink } from '../helpers/smtp.ts';
@@ -99,6 +100,34 @@ describe.each(ENGINES)('forgot password on %s', (engine) => {
     const mail = await smtp.waitFor(before + 1);
     expect(mail[before]?.to).toBe('forgetful@example.com');
     expect(linkIn(mail[before]!.raw)).toBeDefined();
+  });
+
+  it('answers before it looks the address up: no statement the answer waits for depends on the account', async () => {
+    // the real lookup, held until the test lets it go (a spy around it, not a stand-in)
+    const lookup = UsersRepository.prototype.findByEmail;
+    let letGo!: () => void;
+    const gate = new Promise<void>((r) => (letGo = r));
+    let looked!: () => void;
+    const lookedUp = new Promise<'looked up'>((r) => (looked = () => r('looked up')));
+    const spy = vi.spyOn(UsersRepository.prototype, 'findByEmail').mockImplementation(async function (this: UsersRepository, email: string) {
+      if (email === 'forgetful@example.com') {
+        looked();
+        await gate;
+      }
+      return lookup.call(this, email);
+    });
+    const before = smtp.messages.length;
+    try {
+      const asked = csrfFree(accountEntryPaths.passwordReset(), { email: 'forgetful@example.com' });
+      // before: the lookup (then the link's two writes) came first, and the answer waited for them
+      expect(await Promise.race([asked.then((res) => res.statusCode), lookedUp])).toBe(202);
+      expect(await lookedUp).toBe('looked up');
+    } finally {
+      letGo();
+      spy.mockRestore();
+    }
+    const mail = await smtp.waitFor(before + 1);
+    expect(mail[before]?.to).toBe('forgetful@example.com');
   });
 
   it('lets a link work for an hour only, and only the newest one', async () => {

@@ -152,6 +152,7 @@ export function releasePageFrame(): void {
   if (early) early.released = true;
   // (the page's resize listener holds the frame's document: taken off with it)
   early?.unfollow?.();
+  if (early) early.unfollow = undefined;
   const frame = document.getElementById(PAGE_FRAME_ID);
   if (!frame) return;
   frame.remove();
