@@ -47,20 +47,26 @@ describe('the catalog and the title page for a visitor', () => {
         const titles = await cardTitles(page);
         const hostile = titles.indexOf('Hostile Chapter Fixture');
         const war = titles.indexOf('The War of the Worlds');
-        // the sample library, imported first, may be past the first page of the most recent
-        return hostile >= 0 && (war < 0 || hostile < war);
+        // the sample library, imported first, may be past the first page of the most recent, and with it the hostile
+        // fixture when other specs have imported more than a page of titles since: where one is shown, it comes first
+        return war < 0 || (hostile >= 0 && hostile < war);
       })
       .toBe(true);
 
     await page.getByRole('group', { name: 'Format' }).getByRole('button', { name: 'Documents' }).click();
     await page.waitForURL(/format=document/);
-    await expect.poll(() => cardTitles(page)).toEqual(['Lectern Field Manual']);
+    // (other specs import documents of their own: the field manual is among them, no book is)
+    const onlyDocuments = async () => {
+      const titles = await cardTitles(page);
+      return titles.includes('Lectern Field Manual') && !titles.includes('The War of the Worlds') && !titles.includes('Moby-Dick');
+    };
+    await expect.poll(onlyDocuments).toBe(true);
     expect(await page.getByRole('button', { name: 'Documents' }).getAttribute('aria-pressed')).toBe('true');
     expect(await seriousViolations(page)).toEqual([]);
 
     // The address keeps the choice across a reload.
     await page.reload();
-    await expect.poll(() => cardTitles(page)).toEqual(['Lectern Field Manual']);
+    await expect.poll(onlyDocuments).toBe(true);
     expect(await page.getByLabel('Sort by').inputValue()).toBe('recent');
     await page.getByRole('button', { name: 'All formats' }).click();
     await expect.poll(async () => (await cardTitles(page)).length).toBeGreaterThan(3);
@@ -68,7 +74,7 @@ describe('the catalog and the title page for a visitor', () => {
 
   it("shows a visitor the Sample badge on Moby-Dick's first chapter, reading times, and contents collapsed to 10 entries", async () => {
     await page.goto('/library/');
-    await page.getByRole('link', { name: 'Moby-Dick' }).first().click();
+    await (await loadCatalogUntil(page, 'Moby-Dick')).click();
     await page.waitForURL(/\/library\/book\//);
     const contents = page.locator('ol.toc > li');
     await contents.first().waitFor();
