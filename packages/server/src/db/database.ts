@@ -67,7 +67,11 @@ export function openDatabase(opts: {
     // 'error' on the client, which the pool hears only while the client is idle (a request between two statements
     // held one when bench/multi-server.ts restarted PostgreSQL, and every server died). Heard here, once, in both
     // states: the request on it fails, and the pool drops it at release (no longer queryable) and makes a new one.
-    pool.on('connect', (client) => client.on('error', (err) => opts.onIdleError?.(err)));
+    pool.on('connect', (client) => {
+      client.on('error', (err) => opts.onIdleError?.(err));
+      // a pooled client is a Client (PoolClient's type leaves out end())
+      endOnFatal(client as unknown as Pg.Client);
+    });
     pool.on('error', () => {});
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, engine: 'postgres', reads: kysely, readers: null, syncGet: null, close: () => kysely.destroy() };
@@ -106,6 +110,25 @@ export function openDatabase(opts: {
       if (reads !== kysely) await reads.destroy();
       await kysely.destroy();
     },
+  };
+}
+
+/**
+ * A query that the server answered with a FATAL error (57P01 at a restart or failover, a backend ended by an
+ * operator) leaves a connection whose socket closes a moment later. Back in the pool before pg hears the close, it
+ * still looks usable, and the next request given it failed with "Connection terminated unexpectedly". Ending it
+ * here marks it (`_ending`), and the pool drops such a client at release instead of keeping it.
+ */
+function endOnFatal(client: Pg.Client): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((err: { severity?: unknown } | null) => {
+        if (err?.severity === 'FATAL' || err?.severity === 'PANIC') client.end().catch(() => {});
+      });
+    }
+    return result;
   };
 }
 

@@ -50,3 +50,23 @@ it('a checked-out connection ended by the server fails its request, not the proc
     await db.close();
   }
 });
+
+it('a connection the server ended inside a query is not handed to the next request', async () => {
+  // PostgreSQL answers the query that its backend's end interrupts with FATAL 57P01 and then closes the socket; the pool
+  // got the client back between the two, before pg heard the close, and gave it to the next request, which failed
+  // with "Connection terminated unexpectedly" (a restart or failover's one more failed request per connection)
+  const db = openDatabase({ databaseUrl: database.url, dataDir: '', onIdleError: () => {} });
+  try {
+    for (let round = 0; round < 5; round++) {
+      const ended = await sql`select pg_terminate_backend(pg_backend_pid())`.execute(db.kysely).then(
+        () => 'answered',
+        (err: { code?: string }) => err.code,
+      );
+      expect(ended).toBe('57P01');
+      const next = await sql<{ one: number }>`select 1 as one`.execute(db.kysely);
+      expect(next.rows).toEqual([{ one: 1 }]);
+    }
+  } finally {
+    await db.close();
+  }
+});
