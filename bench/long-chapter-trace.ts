@@ -7,6 +7,7 @@
  *
  *   npm run build && npx tsx bench/long-chapter-trace.ts
  *   DIST=dir (a build, default packages/web/dist)  RUNS=3  OUT=/tmp/long-chapter-trace  MIN=4  PORT=0
+ *   UNTIL=chapter-painted: trace until the whole chapter is in (the reader's mark), not only its first screen
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,7 @@ const dist = path.resolve(process.env.DIST ?? path.join(root, 'packages/web/dist
 const runs = Number(process.env.RUNS ?? 3);
 const out = process.env.OUT ?? '/tmp/long-chapter-trace';
 const min = Number(process.env.MIN ?? 4);
+const until = `reader:${process.env.UNTIL ?? 'first-screen'}`;
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'loading', 'toplevel', 'v8'];
 
 interface Ev {
@@ -177,7 +179,7 @@ try {
     await cdp.send('Profiler.start');
     await browser.startTracing(page, { categories: CATEGORIES });
     await page.goto(url);
-    await page.waitForFunction(() => performance.getEntriesByName('reader:first-screen').length > 0, null, { timeout: 60_000, polling: 50 });
+    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, until, { timeout: 60_000, polling: 50 });
     await page.waitForTimeout(300);
     const buffer = await browser.stopTracing();
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };

@@ -80,7 +80,8 @@ export async function buildApp(config: Config): Promise<Lectern> {
   // Mail queued by requests already answered (a reset link) is still delivered: closing waits for it, bounded.
   app.addHook('onClose', async () => {
     const queued = services.mail.pending;
-    if (!(await services.mail.drain())) app.log.error(`closed with ${services.mail.pending} of ${queued} queued mail(s) unsent: the mail server did not answer in time`);
+    // the addresses, so the operator knows whom to tell (a reset asked for again sends a new link)
+    if (!(await services.mail.drain())) app.log.error(`closed with ${services.mail.pending} of ${queued} queued mail(s) unsent, to ${services.mail.unsentAddresses().join(', ')}: the mail server did not answer in time`);
   });
   const routes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {

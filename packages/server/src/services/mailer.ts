@@ -51,17 +51,26 @@ export class LogMailer implements Mailer {
 export const MAIL_DRAIN_MS = 5_000;
 
 /**
+ * How many messages may wait at once. A mail server that stops answering holds each message up to its timeouts
+ * (a minute or two), and requests keep posting: without a bound, the waiting messages grow with every reset asked
+ * for. Past it a message is refused at once and reported (the log), and the request's answer is the same.
+ */
+export const MAIL_QUEUE_MAX = 1_000;
+
+/**
  * Mail sent without holding the request that asked for it (docs/decisions.md "Mail after the answer"): an answer
  * that waited for the mail server would take longer when there is someone to mail, and so tell who has an account.
  * Messages go one after another, in the order posted; a failure is handed to `onFailure` (the log), never thrown.
  */
 export class MailOutbox {
   private last: Promise<unknown> = Promise.resolve();
-  private queued = 0;
+  /** what each message waiting is about (its address and subject), in the order posted */
+  private readonly waiting = new Set<Email>();
 
   constructor(
     private readonly mailer: Mailer,
     private readonly onFailure: (email: Email, err: unknown) => void,
+    private readonly max = MAIL_QUEUE_MAX,
   ) {}
 
   /** Queues `email`; resolves true once it is delivered, false once it failed (and was reported). Never rejects. */
@@ -76,7 +85,13 @@ export class MailOutbox {
    * failed (reported, as `about` when the message was never written). Never rejects.
    */
   postWritten(write: () => Promise<Email | null>, about: Email): Promise<boolean> {
-    this.queued += 1;
+    if (this.waiting.size >= this.max) {
+      this.onFailure(about, new Error(`the mail queue is full (${this.max} messages waiting for the mail server)`));
+      return Promise.resolve(false);
+    }
+    // a key of its own: two messages about the same address and subject are two entries
+    const entry = { ...about };
+    this.waiting.add(entry);
     let email: Email = about;
     const sent = this.last
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
@@ -91,7 +106,7 @@ export class MailOutbox {
         this.onFailure(email, err);
         return false;
       })
-      .finally(() => (this.queued -= 1));
+      .finally(() => this.waiting.delete(entry));
     this.last = sent;
     return sent;
   }
@@ -101,7 +116,7 @@ export class MailOutbox {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
     const emptied = (async () => {
-      while (this.queued > 0) await this.last;
+      while (this.waiting.size > 0) await this.last;
       return true as const;
     })();
     try {
@@ -113,6 +128,11 @@ export class MailOutbox {
 
   /** Messages posted and not yet delivered or failed. */
   get pending(): number {
-    return this.queued;
+    return this.waiting.size;
+  }
+
+  /** The addresses of the messages still waiting, in the order posted (what closing the server could not send). */
+  unsentAddresses(): string[] {
+    return [...this.waiting].map((e) => e.to);
   }
 }
