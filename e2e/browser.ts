@@ -177,3 +177,53 @@ export async function loadCatalogUntil(page: Page, name: string | RegExp) {
   return link;
 }
 
+
+/** A largest-contentful-paint entry as the page saw it: the element's id and tag, the size, its box then. */
+export interface LargestPaint {
+  id: string;
+  tag: string;
+  size: number;
+  box: number[];
+}
+
+/**
+ * Keeps every largest-contentful-paint entry of the context's pages, read with {@link largestPaints}. The element is
+ * read as the entry is made: by the time a test asks, the app may have replaced it.
+ */
+export async function observeLargestPaints(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen: { id: string; tag: string; size: number; box: number[] }[] = [];
+    (window as unknown as { __lcp: typeof seen }).__lcp = seen;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { element: Element | null; id: string; size: number })[]) {
+        const r = e.element?.getBoundingClientRect();
+        seen.push({ id: e.id, tag: e.element?.tagName ?? '', size: e.size, box: r ? [r.x, r.y, r.width, r.height] : [] });
+      }
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  });
+}
+
+/** The page's largest-contentful-paint entries so far, in order ({@link observeLargestPaints}). */
+export function largestPaints(page: Page): Promise<LargestPaint[]> {
+  return page.evaluate(() => (window as unknown as { __lcp: LargestPaint[] }).__lcp);
+}
+
+/**
+ * Holds the app's entry chunk until `release` is called; the rest of the page loads as usual. `asked` resolves when
+ * the page first asks for it; `urls` lists each time it did. (Routing turns the browser's cache off: the entry is
+ * asked for again, not taken from an earlier visit.)
+ */
+export async function holdEntry(page: Page): Promise<{ release: () => void; asked: Promise<void>; urls: string[] }> {
+  let release!: () => void;
+  let asked!: () => void;
+  const released = new Promise<void>((done) => (release = done));
+  const askedFor = new Promise<void>((done) => (asked = done));
+  const urls: string[] = [];
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    urls.push(route.request().url());
+    asked();
+    await released;
+    await route.continue();
+  });
+  return { release, asked: askedFor, urls };
+}

@@ -5,19 +5,12 @@
  * same boxes (within a pixel), so the page's cover is the largest paint and React's is no later, larger one. At 390
  * px (one card a row, the cover beside the text) and at 1280 px (covers above the text). No timings are asserted.
  */
-import type { Browser, Route } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signIn } from '../scripts/fresh-server.ts';
-import { imagesSettled, launchBrowser } from './browser.ts';
+import { holdEntry, imagesSettled, largestPaints, launchBrowser, observeLargestPaints } from './browser.ts';
 
 type Box = [x: number, y: number, width: number, height: number];
-
-interface Seen {
-  id: string;
-  tag: string;
-  size: number;
-  box: number[];
-}
 
 /** Each box equal to its counterpart's within a pixel, on every side. */
 const expectSameBox = (page: Box, app: Box, what: string) => {
@@ -36,17 +29,7 @@ describe("the catalog's page paints its first card itself", () => {
     { width: 1280, height: 800 },
   ])('at $width px, with the app held back, and React then draws the same card in the same place', async (viewport) => {
     const context = await browser.newContext({ baseURL: inject('baseURL'), viewport });
-    await context.addInitScript(() => {
-      // (the element is read as the entry is made: by the time the observer hears of it the app may have replaced it)
-      const seen: Seen[] = [];
-      (window as unknown as { __lcp: Seen[] }).__lcp = seen;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as (PerformanceEntry & { element: Element | null; id: string; size: number })[]) {
-          const r = e.element?.getBoundingClientRect();
-          seen.push({ id: e.id, tag: e.element?.tagName ?? '', size: e.size, box: r ? [r.x, r.y, r.width, r.height] : [] });
-        }
-      }).observe({ type: 'largest-contentful-paint', buffered: true });
-    });
+    await observeLargestPaints(context);
     try {
       const page = await context.newPage();
       page.setDefaultTimeout(30_000);
@@ -56,14 +39,7 @@ describe("the catalog's page paints its first card itself", () => {
       await page.goto('about:blank');
 
       // The app's entry held back until the page's own card is measured: nothing of the app runs before.
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
-      const entries: string[] = [];
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route: Route) => {
-        entries.push(route.request().url());
-        await held;
-        await route.continue();
-      });
+      const entry = await holdEntry(page);
       await page.goto('/library/', { waitUntil: 'commit' });
       await page.waitForFunction(() => (document.getElementById('boot-catalog-cover') as HTMLImageElement | null)?.complete === true);
       const boxOf = (selector: string) =>
@@ -80,10 +56,10 @@ describe("the catalog's page paints its first card itself", () => {
         loaded: await page.locator('#boot-catalog-cover').evaluate((i: HTMLImageElement) => i.naturalWidth > 0),
         app: await page.locator('.title-grid').count(),
       };
-      expect(entries.length, 'the entry was asked for and is held').toBeGreaterThan(0);
+      expect(entry.urls.length, 'the entry was asked for and is held').toBeGreaterThan(0);
       expect(before).toMatchObject({ text: first.title, loaded: true, app: 0 });
 
-      release();
+      entry.release();
       const card = page.locator('.title-grid .title-card').first();
       await card.locator('img.cover__img').waitFor();
       await imagesSettled(page);
@@ -96,7 +72,7 @@ describe("the catalog's page paints its first card itself", () => {
       expect(await page.locator('#boot-catalog-cover').count()).toBe(0);
 
       // The page's cover is the last largest paint: React's covers, the same size, are no larger one.
-      const lcp = await page.evaluate(() => (window as unknown as { __lcp: Seen[] }).__lcp);
+      const lcp = await largestPaints(page);
       expect(lcp.at(-1)?.id, JSON.stringify(lcp)).toBe('boot-catalog-cover');
     } finally {
       await context.close();

@@ -9,24 +9,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { SHORTCUT_MESSAGES } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hydrated, openPage, signInAsDemo } from './browser.ts';
+import { holdEntry, hydrated, openPage, signInAsDemo } from './browser.ts';
 
 const helpDialog = (page: Page) => page.getByRole('dialog', { name: SHORTCUT_MESSAGES.helpTitle });
-
-/** Holds the app's entry chunk until `release` is called; the rest of the page loads as usual. */
-async function holdEntry(page: Page): Promise<{ release: () => void; asked: Promise<void> }> {
-  let release!: () => void;
-  let asked!: () => void;
-  const released = new Promise<void>((done) => (release = done));
-  const askedFor = new Promise<void>((done) => (asked = done));
-  // (routing turns the browser's cache off: the entry is asked for again, not taken from the sign-in's visit)
-  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-    asked();
-    await released;
-    await route.continue();
-  });
-  return { release, asked: askedFor };
-}
 
 for (const viewport of [
   { width: 1280, height: 900 },

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { longChapterEpub } from '../packages/server/test/fixtures/long-chapter.ts';
 import { importBook, signIn } from '../scripts/fresh-server.ts';
-import { launchBrowser } from './browser.ts';
+import { holdEntry, launchBrowser } from './browser.ts';
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
@@ -101,14 +101,7 @@ for (const viewport of [desktop, phone]) {
             await page.evaluate((v) => localStorage.setItem('reader_positions', v), JSON.stringify(stored));
           }
           // The app's entry held back until the page's own first screen is painted: nothing of the app runs before.
-          let release!: () => void;
-          const held = new Promise<void>((r) => (release = r));
-          const entries: string[] = [];
-          await page.route(/\/assets\/index-[\w-]+\.js$/, async (route: Route) => {
-            entries.push(route.request().url());
-            await held;
-            await route.continue();
-          });
+          const entry = await holdEntry(page);
           await page.goto(long.web_url, { waitUntil: 'commit' });
           await marked(page, 'reader:page-first-screen');
           const before = await page.evaluate(() => ({
@@ -123,7 +116,7 @@ for (const viewport of [desktop, phone]) {
             csp: (document.getElementById('lectern-page-chapter') as HTMLIFrameElement).contentDocument!.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
             hostile: (document.getElementById('lectern-page-chapter') as HTMLIFrameElement).contentDocument!.getElementById('hostile')?.textContent ?? null,
           }));
-          expect(entries.length).toBeGreaterThan(0);
+          expect(entry.urls.length).toBeGreaterThan(0);
           expect(before).toMatchObject({ rendered: 0, app: false, pwned: null, visibility: 'visible', sandbox: 'allow-same-origin', inert: true, pointer: 'none' });
           // (the chapter's opening holds the text that reads as markup: shown as text)
           if (!deep) expect(before.hostile).toBe(HOSTILE_TEXT);
@@ -150,7 +143,7 @@ for (const viewport of [desktop, phone]) {
           }
 
           // The app let in: its reader paints its own first screen where the page's was, and the page's frame goes.
-          release();
+          entry.release();
           await marked(page, 'reader:page-frame-released');
           await page.waitForFunction(() => performance.getEntriesByName('reader:first-screen').some((m) => (m as PerformanceMark).detail !== 'page'));
           expect(await page.locator('#lectern-page-chapter').count()).toBe(0);
@@ -228,12 +221,7 @@ describe("the page's first screen follows a resize until the reader takes over",
       const chapters = (await (await page.request.get(`/api/v1/book/${bookId}/`)).json()).chapters as { full_path: string; web_url: string }[];
       const long = chapters.find((c) => c.full_path.endsWith('text/ch2.xhtml'))!;
       // The app's entry held back: the page's frame is all there is when the window turns.
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route: Route) => {
-        await held;
-        await route.continue();
-      });
+      const entry = await holdEntry(page);
       await page.goto(long.web_url, { waitUntil: 'commit' });
       await marked(page, 'reader:page-first-screen');
       const box = () =>
@@ -254,7 +242,7 @@ describe("the page's first screen follows a resize until the reader takes over",
       expect(Math.abs(landscape.top + landscape.height + 49 - landscape.innerHeight)).toBeLessThan(1);
 
       // The app let in: the reader's stage is where the page's frame was.
-      release();
+      entry.release();
       await page.locator('.reader-stage').waitFor();
       const stage = await page.evaluate(() => {
         const r = document.querySelector('.reader-stage')!.getBoundingClientRect();

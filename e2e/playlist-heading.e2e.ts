@@ -6,14 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lecternCli, signIn } from '../scripts/fresh-server.ts';
-import { imagesSettled, launchBrowser } from './browser.ts';
-
-interface Seen {
-  id: string;
-  tag: string;
-  size: number;
-  box: number[];
-}
+import { imagesSettled, largestPaints, launchBrowser, observeLargestPaints } from './browser.ts';
 
 describe("a playlist's page paints its heading itself", () => {
   let browser: Browser;
@@ -40,17 +33,7 @@ describe("a playlist's page paints its heading itself", () => {
   // 412 px: Lighthouse's mobile screen
   it.each([390, 412])('at %i px, the page paints the heading where the app has it, and the app paints no larger one after it', async (width) => {
     const context = await browser.newContext({ baseURL: inject('baseURL'), viewport: { width, height: 844 } });
-    await context.addInitScript(() => {
-      // (the element is read as the entry is made: by the time the observer hears of it the app may have replaced it)
-      const seen: Seen[] = [];
-      (window as unknown as { __lcp: Seen[] }).__lcp = seen;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as (PerformanceEntry & { element: Element | null; id: string; size: number })[]) {
-          const r = e.element?.getBoundingClientRect();
-          seen.push({ id: e.id, tag: e.element?.tagName ?? '', size: e.size, box: r ? [r.x, r.y, r.width, r.height] : [] });
-        }
-      }).observe({ type: 'largest-contentful-paint', buffered: true });
-    });
+    await observeLargestPaints(context);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     await signIn(page, email, password, '/home/');
@@ -62,7 +45,7 @@ describe("a playlist's page paints its heading itself", () => {
     // the cards' covers in too: none of them is a later, larger paint
     await page.locator('.title-grid img').first().waitFor();
     await imagesSettled(page);
-    const entries = await page.evaluate(() => (window as unknown as { __lcp: Seen[] }).__lcp);
+    const entries = await largestPaints(page);
     expect(entries.at(-1)?.id, JSON.stringify(entries)).toBe('boot-playlist-heading');
     // the page's heading was where the app's is, in a box of the same size
     const boot = entries.at(-1)!;
