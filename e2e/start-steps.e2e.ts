@@ -80,8 +80,9 @@ describe("the app's start is evaluated in steps", () => {
     // the entry, React DOM, the app's start, the schemas, and a page's own chunk where it has one (before: two or three)
     expect(Math.max(...counts)).toBeGreaterThanOrEqual(4);
     // before: one task held 86-95% of it (the whole start graph), the rest being the page's chunk and the schemas;
-    // now 33-53% in the best load of three on a loaded machine, and 66% once in CI beside the Node 24 tier (a task
-    // held up by another process grows; the others do not): the bound sits between the two shapes
-    expect(Math.min(...shares)).toBeLessThan(0.75);
+    // now 33-53% in the best load of three on a loaded machine, 66% once in CI beside the Node 24 tier. Read as the
+    // thread's own time (the trace's tdur) the largest is 63-68%: React DOM's step, one module that cannot be split.
+    // The bound sits between that shape and the one graph's.
+    expect(Math.min(...shares)).toBeLessThan(0.8);
   });
 });

@@ -81,7 +81,7 @@ export async function buildApp(config: Config): Promise<Lectern> {
   app.addHook('onClose', async () => {
     const queued = services.mail.pending;
     // the addresses, so the operator knows whom to tell (a reset asked for again sends a new link)
-    if (!(await services.mail.drain())) app.log.error(`closed with ${services.mail.pending} of ${queued} queued mail(s) unsent, to ${services.mail.unsentAddresses().join(', ')}: the mail server did not answer in time`);
+    if (!(await services.mail.drain())) app.log.error(`closed with ${services.mail.pending} of ${queued} queued mail(s) unsent (${services.mail.unsentLine()}): the mail server did not answer in time`);
   });
   const routes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {

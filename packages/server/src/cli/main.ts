@@ -428,7 +428,7 @@ async function run(argv: string[]): Promise<number> {
     }
   } finally {
     // what a command queued (an operator's reset link waits for itself) is sent before the process ends
-    if (!(await services.mail.drain())) console.error(`[lectern] ${services.mail.pending} mail(s) unsent, to ${services.mail.unsentAddresses().join(', ')}: the mail server did not answer in time`);
+    if (!(await services.mail.drain())) console.error(`[lectern] ${services.mail.pending} mail(s) unsent (${services.mail.unsentLine()}): the mail server did not answer in time`);
     await db.close();
   }
 }

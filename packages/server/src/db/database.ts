@@ -124,8 +124,9 @@ function endOnFatal(client: Pg.Client): void {
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const result = query(...args);
     if (result instanceof Promise) {
-      result.catch((err: { severity?: unknown } | null) => {
-        if (err?.severity === 'FATAL' || err?.severity === 'PANIC') client.end().catch(() => {});
+      result.catch((err: { severity?: unknown; code?: unknown } | null) => {
+        // the severity is translated where lc_messages is not English; the codes of a server going away are not
+        if (err?.severity === 'FATAL' || err?.severity === 'PANIC' || /^57P0/.test(String(err?.code ?? ''))) client.end().catch(() => {});
       });
     }
     return result;

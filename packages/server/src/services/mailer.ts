@@ -64,8 +64,12 @@ export const MAIL_QUEUE_MAX = 1_000;
  */
 export class MailOutbox {
   private last: Promise<unknown> = Promise.resolve();
-  /** what each message waiting is about (its address and subject), in the order posted */
-  private readonly waiting = new Set<Email>();
+  /**
+   * Each message waiting, in the order posted: its address once it is known to be one to mail (a message posted
+   * whole, or one written), null while a written one waits for its turn (a reset asked for by an address not yet
+   * looked up: it may belong to no account)
+   */
+  private readonly waiting = new Set<{ to: string | null }>();
 
   constructor(
     private readonly mailer: Mailer,
@@ -75,7 +79,7 @@ export class MailOutbox {
 
   /** Queues `email`; resolves true once it is delivered, false once it failed (and was reported). Never rejects. */
   post(email: Email): Promise<boolean> {
-    return this.postWritten(async () => email, email);
+    return this.queue(async () => email, email, email.to);
   }
 
   /**
@@ -85,12 +89,16 @@ export class MailOutbox {
    * failed (reported, as `about` when the message was never written). Never rejects.
    */
   postWritten(write: () => Promise<Email | null>, about: Email): Promise<boolean> {
+    return this.queue(write, about, null);
+  }
+
+  private queue(write: () => Promise<Email | null>, about: Email, to: string | null): Promise<boolean> {
     if (this.waiting.size >= this.max) {
       this.onFailure(about, new Error(`the mail queue is full (${this.max} messages waiting for the mail server)`));
       return Promise.resolve(false);
     }
-    // a key of its own: two messages about the same address and subject are two entries
-    const entry = { ...about };
+    // an entry of its own: two messages to the same address are two entries
+    const entry = { to };
     this.waiting.add(entry);
     let email: Email = about;
     const sent = this.last
@@ -99,6 +107,7 @@ export class MailOutbox {
       .then(async (written) => {
         if (!written) return false;
         email = written;
+        entry.to = written.to;
         await this.mailer.send(written);
         return true;
       })
@@ -131,8 +140,20 @@ export class MailOutbox {
     return this.waiting.size;
   }
 
-  /** The addresses of the messages still waiting, in the order posted (what closing the server could not send). */
-  unsentAddresses(): string[] {
-    return [...this.waiting].map((e) => e.to);
+  /**
+   * What closing the server could not send: the addresses of the messages still waiting, in the order posted, and
+   * how many more were never written (their address not yet looked up, so perhaps no account's).
+   */
+  unsent(): { addresses: string[]; notWritten: number } {
+    const entries = [...this.waiting];
+    return { addresses: entries.flatMap((e) => (e.to === null ? [] : [e.to])), notWritten: entries.filter((e) => e.to === null).length };
+  }
+
+  /** {@link unsent} as a line for the log. */
+  unsentLine(): string {
+    const { addresses, notWritten } = this.unsent();
+    const to = addresses.length ? `to ${addresses.join(', ')}` : '';
+    const unwritten = notWritten ? `${notWritten} not yet written (an address not yet looked up)` : '';
+    return [to, unwritten].filter(Boolean).join('; ');
   }
 }
