@@ -24,6 +24,8 @@ export default defineConfig({
           hookTimeout: 240_000,
           pool: 'forks',
           retry: RETRY_IN_CI,
+          // as the browser suite's: a poll of work done in the background (an import) held 1 s under CI's load
+          expect: { poll: { timeout: 15_000, interval: 100 } },
         },
       },
       'packages/web',

@@ -84,7 +84,12 @@ describe('an upload waiting through a PostgreSQL outage', () => {
   const sendAndQueue = async (n: number) => {
     const before = await t.lectern.db.kysely.selectFrom('import_jobs').select('id').execute();
     const answer = admin.request('POST', '/api/v1/admin/import/', multipart([{ name: `waited-${n}.epub`, data: book(n) }]));
-    const state = { settled: false };
+    // what the upload answered, should it answer before the test expects (CI's Node 24 tier once saw one in the wait)
+    const state = { settled: false, said: '' };
+    void answer.then(
+      (res) => (state.said = `${res.statusCode} ${res.body.slice(0, 300)}`),
+      (err: Error) => (state.said = `threw ${err.message}`),
+    );
     void answer.finally(() => (state.settled = true));
     await expect.poll(async () => (await t.lectern.db.kysely.selectFrom('import_jobs').select('id').execute()).length, { timeout: 30_000 }).toBe(before.length + 1);
     return { answer, state };
@@ -103,7 +108,7 @@ describe('an upload waiting through a PostgreSQL outage', () => {
     // just short of the wait: still asking, not answered
     vi.advanceTimersByTime(WAIT_MS - 1_000);
     await failedMore(2);
-    expect(state.settled).toBe(false);
+    expect(state.settled, state.said).toBe(false);
     await up();
     vi.useRealTimers();
     // the job runs once the database is back (the queue's worker, here by hand) and the upload has its answer
@@ -120,7 +125,7 @@ describe('an upload waiting through a PostgreSQL outage', () => {
     await failedMore(2);
     vi.advanceTimersByTime(WAIT_MS - 1_000);
     await failedMore(1);
-    expect(state.settled).toBe(false);
+    expect(state.settled, state.said).toBe(false);
     vi.advanceTimersByTime(1_000);
     const res = await answer;
     expect(res.statusCode, res.body).toBe(503);
