@@ -5,7 +5,7 @@
  * search from the page's own field left the first query above it.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, useNavigate, type NavigateFunction } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HeaderSearch } from '../src/features/search/HeaderSearch.tsx';
@@ -21,7 +21,10 @@ beforeEach(() => {
   document.cookie = 'logged_in=; max-age=0; path=/';
   stubFetch(() => json(200, []));
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
 describe('the header search box', () => {
   it('shows the query of the search page on show, and nothing elsewhere', async () => {
@@ -52,5 +55,33 @@ describe('the header search box', () => {
       go('/search/?q=*');
     });
     expect(box()).toBe('');
+  });
+
+  it('keeps its suggestions open when the focus leaves it and comes back at once (a dialog opened and closed over it)', async () => {
+    stubFetch(({ url }) => (url.includes('/suggest/') ? json(200, { suggestions: [{ kind: 'title', label: "Alice's Adventures in Wonderland", url: '/library/book/a1/' }] }) : json(200, [])));
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/library/']}>
+          <HeaderSearch />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const box = screen.getByRole<HTMLInputElement>('combobox');
+    box.focus();
+    fireEvent.change(box, { target: { value: 'alice' } });
+    await vi.waitFor(() => expect(box.getAttribute('aria-expanded')).toBe('true'), { timeout: 5_000 });
+    // the help dialog takes the focus and gives it back within the 150 ms the box waits after a blur
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    act(() => {
+      fireEvent.blur(box);
+      vi.advanceTimersByTime(50);
+      fireEvent.focus(box);
+    });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(500);
+    });
+    // before: the blur's timer closed the list while the box had the focus again
+    expect(box.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('option', { name: /Alice's Adventures in Wonderland/ })).toBeTruthy();
   });
 });

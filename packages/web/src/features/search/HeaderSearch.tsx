@@ -48,6 +48,7 @@ export function HeaderSearch() {
     setOpen(false);
   }
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const blurTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const inFlight = useRef<AbortController | null>(null);
   const delay = profile ? SEARCH_DEBOUNCE_SIGNED_IN_MS : SEARCH_DEBOUNCE_MS;
 
@@ -61,6 +62,7 @@ export function HeaderSearch() {
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current);
+      if (blurTimer.current) clearTimeout(blurTimer.current);
       inFlight.current?.abort();
     },
     [],
@@ -158,8 +160,16 @@ export function HeaderSearch() {
           ask(e.currentTarget.value);
         }}
         onKeyDown={onKeyDown}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
-        onFocus={() => suggestions.length && value.trim().length >= 2 && setOpen(true)}
+        onBlur={() => {
+          // a moment later, so a click on a suggestion lands first
+          blurTimer.current = setTimeout(() => setOpen(false), 150);
+        }}
+        onFocus={() => {
+          // back before that moment (a dialog opened over the box and closed at once): the list stays
+          if (blurTimer.current) clearTimeout(blurTimer.current);
+          blurTimer.current = null;
+          if (suggestions.length && value.trim().length >= 2) setOpen(true);
+        }}
       />
       <ul id={listId} role="listbox" aria-label="Suggestions" className="header-search__list" hidden={!open}>
         {suggestions.map((s, i) => {
