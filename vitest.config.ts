@@ -9,6 +9,13 @@ import { defineConfig } from 'vitest/config';
 const RETRY_IN_CI = process.env.CI ? 1 : 0;
 
 /**
+ * expect.poll waits as long as a locator (15 s) in the server and browser suites: its own default of 1 s failed
+ * checks under CI's load that held a moment later (a screen rendered, an import done in the background). A poll
+ * still returns as soon as its check holds.
+ */
+const POLL = { poll: { timeout: 15_000, interval: 100 } };
+
+/**
  * One runner, four tiers: core (pure rules), server (API and import through the real app on SQLite and
  * PostgreSQL), web (components in jsdom), e2e (the built app in Debian's Chromium).
  */
@@ -24,8 +31,7 @@ export default defineConfig({
           hookTimeout: 240_000,
           pool: 'forks',
           retry: RETRY_IN_CI,
-          // as the browser suite's: a poll of work done in the background (an import) held 1 s under CI's load
-          expect: { poll: { timeout: 15_000, interval: 100 } },
+          expect: POLL,
         },
       },
       'packages/web',
@@ -38,9 +44,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: false,
           retry: RETRY_IN_CI,
-          // expect.poll's own default is 1 s: a screen that takes longer to render under CI's load (a browser on two
-          // cores beside the Node 24 tier) failed a check that holds a moment later. Locators wait 15 s; so do polls.
-          expect: { poll: { timeout: 15_000, interval: 100 } },
+          expect: POLL,
         },
       },
     ],

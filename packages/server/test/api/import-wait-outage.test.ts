@@ -86,11 +86,12 @@ describe('an upload waiting through a PostgreSQL outage', () => {
     const answer = admin.request('POST', '/api/v1/admin/import/', multipart([{ name: `waited-${n}.epub`, data: book(n) }]));
     // what the upload answered, should it answer before the test expects (CI's Node 24 tier once saw one in the wait)
     const state = { settled: false, said: '' };
-    void answer.then(
-      (res) => (state.said = `${res.statusCode} ${res.body.slice(0, 300)}`),
-      (err: Error) => (state.said = `threw ${err.message}`),
-    );
-    void answer.finally(() => (state.settled = true));
+    void answer
+      .then(
+        (res) => `${res.statusCode} ${res.body.slice(0, 300)}`,
+        (err: Error) => `threw ${err.message}`,
+      )
+      .then((said) => Object.assign(state, { settled: true, said }));
     await expect.poll(async () => (await t.lectern.db.kysely.selectFrom('import_jobs').select('id').execute()).length, { timeout: 30_000 }).toBe(before.length + 1);
     return { answer, state };
   };
