@@ -22,7 +22,10 @@
  *   BEFORE_DIST=dir: a second fresh server (its own process) serving that build of the web app, whose reader runs
  *   join each round (first in odd rounds, last in even ones), so the two builds are compared under the same load
  *   (first paint ratio per round);
- *   BEFORE_ROOT=checkout: that server run from another checkout (a change on the server's side too).
+ *   BEFORE_ROOT=checkout: that server run from another checkout (a change on the server's side too);
+ *   PAGE_ONLY=1: each round adds a reader run with the app's scripts refused (every /assets/*.js but the chapter
+ *   worker's), timed to the page's own first screen (`reader:page-first-screen`): the floor of the page's path (its
+ *   early request, the worker's start and decryption, the frame it writes) with nothing of the app's start beside it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -72,9 +75,11 @@ function startStaticServer(file: string, port: number): Promise<ChildProcess> {
   });
 }
 
-async function readerRun(browser: Browser, storageState: Awaited<ReturnType<BrowserContext['storageState']>>, url: string, minChars: number, deepLocator?: unknown): Promise<Run> {
+async function readerRun(browser: Browser, storageState: Awaited<ReturnType<BrowserContext['storageState']>>, url: string, minChars: number, deepLocator?: unknown, pageOnly = false): Promise<Run> {
   const context = await browser.newContext({ viewport: VIEWPORT, storageState });
   try {
+    // (PAGE_ONLY: the app's files refused, so only the page's own script and its worker run; nothing paints the whole)
+    if (pageOnly) await context.route(/\/assets\/(?!chapter\.worker-)[^/]*\.js$/, (route) => route.abort());
     await context.addInitScript(observeLongTasks);
     if (deepLocator) {
       await context.addInitScript((value) => {
@@ -83,10 +88,11 @@ async function readerRun(browser: Browser, storageState: Awaited<ReturnType<Brow
     }
     const page = await context.newPage();
     await page.goto(url);
-    await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0, null, { timeout: 60_000, polling: 50 });
+    const until = pageOnly ? 'reader:page-first-screen' : 'reader:chapter-painted';
+    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, until, { timeout: 60_000, polling: 50 });
     await page.waitForTimeout(500);
-    const run = await page.evaluate(() => {
-      const whole = performance.getEntriesByName('reader:chapter-painted')[0]!.startTime;
+    const run = await page.evaluate((mark) => {
+      const whole = performance.getEntriesByName(mark)[0]!.startTime;
       const first = performance.getEntriesByName('reader:first-screen')[0]?.startTime ?? whole;
       const steps: Record<string, number> = {};
       for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('reader:')) steps[m.name.slice(7)] ??= m.startTime;
@@ -104,8 +110,8 @@ async function readerRun(browser: Browser, storageState: Awaited<ReturnType<Brow
       const tasks = (window as unknown as { __lt: { start: number; duration: number }[] }).__lt ?? [];
       const text = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.body?.textContent?.length ?? 0;
       return { first, whole, steps, tasks, text };
-    });
-    if (run.text < minChars) throw new Error(`the reader's frame holds ${run.text} characters, expected at least ${minChars}`);
+    }, until);
+    if (!pageOnly && run.text < minChars) throw new Error(`the reader's frame holds ${run.text} characters, expected at least ${minChars}`);
     return { first: run.first, whole: run.whole, longest: longestOf(run.tasks), longestAfterFirst: longestOf(run.tasks, run.first), steps: run.steps };
   } finally {
     await context.close();
@@ -210,6 +216,7 @@ async function main() {
     const deepRuns: Run[] = [];
     const shortRuns: Run[] = [];
     const beforeRuns: Run[] = [];
+    const pageOnlyRuns: Run[] = [];
     for (let i = 0; i <= ROUNDS; i++) {
       // The build before goes first in odd rounds and last in even ones, so a load that rises or falls across a round
       // does not favour either build.
@@ -220,6 +227,7 @@ async function main() {
       const [r, a] = i % 2 === 1 ? [pair[1]!, pair[0]!] : [pair[0]!, pair[1]!];
       const d = deep ? await readerRun(browser, storageState, readerUrl, minChars, deep) : null;
       const s = await readerRun(browser, storageState, new URL(short.web_url, fresh.base).href, 1000);
+      const po = process.env.PAGE_ONLY ? await readerRun(browser, storageState, readerUrl, minChars, undefined, true) : null;
       const b = bFirst ?? (beforeSide ? await readerRun(browser, beforeSide.state, beforeSide.url, minChars) : null);
       if (process.env.STEPS && b) console.log(`  round ${i} before: ${Object.entries(b.steps).filter(([k]) => !k.startsWith('>') && !k.startsWith('<')).sort((x, y) => x[1] - y[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | ')}`);
       if (process.env.STEPS) console.log(`  round ${i}: ${Object.entries(r.steps).sort((x, y) => x[1] - y[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | ')}`);
@@ -229,6 +237,7 @@ async function main() {
       if (d) deepRuns.push(d);
       shortRuns.push(s);
       if (b) beforeRuns.push(b);
+      if (po) pageOnlyRuns.push(po);
     }
 
     const row = (name: string, runs: Run[]) => {
@@ -251,6 +260,7 @@ async function main() {
     row('anchor: the static page', anchor);
     row('reader, the short chapter (control)', shortRuns);
     if (beforeRuns.length) row(`reader, BEFORE_DIST build`, beforeRuns);
+    if (pageOnlyRuns.length) row(`the page's path alone (no app)`, pageOnlyRuns);
     const ratios = reader.map((r, i) => r.first / anchor[i]!.first);
     console.log(
       `\nfirst paint, reader / static page: ${(median(reader.map((r) => r.first)) / median(anchor.map((a) => a.first))).toFixed(2)} (ratio of the medians; per round ${range(ratios.map((x) => x * 100)).replace(/(\d+)/g, (d) => (Number(d) / 100).toFixed(2))})  target < 1.5`,
@@ -265,6 +275,10 @@ async function main() {
     console.log(
       `first paint, long chapter / short chapter (control): ${(median(reader.map((r) => r.first)) / median(shortRuns.map((r) => r.first))).toFixed(2)} (per round ${Math.min(...perControl).toFixed(2)}-${Math.max(...perControl).toFixed(2)})`,
     );
+    if (pageOnlyRuns.length) {
+      const perRound = pageOnlyRuns.map((r, i) => r.first / anchor[i]!.first);
+      console.log(`first paint, the page's path alone / static page: ${(median(pageOnlyRuns.map((r) => r.first)) / median(anchor.map((a) => a.first))).toFixed(2)} (per round ${Math.min(...perRound).toFixed(2)}-${Math.max(...perRound).toFixed(2)})`);
+    }
     console.log(`whole chapter painted, reader / static page: ${(median(reader.map((r) => r.whole)) / median(anchor.map((a) => a.whole))).toFixed(2)}`);
     const worst = Math.max(...reader.map((r) => r.longest), ...deepRuns.map((r) => r.longest));
     console.log(`longest task in any reader run: ${worst.toFixed(0)} ms  target: none over 50 ms`);

@@ -277,6 +277,29 @@ describe('the subscribe page', () => {
     expect(received.filter((r) => r.url.startsWith(accountEntryPaths.promotionRedeem()))).toHaveLength(1);
   });
 
+  it("offers a subscriber the other plan, marks theirs, and sends nothing for the plan they already have", async () => {
+    subscription = { ...trial, status: 'subscriber', plan: 'basic', trial_ends_at: null, can: { subscribe: false, upgrade: true, cancel: true, reactivate: false } };
+    show('/subscribe/');
+    await screen.findByRole('heading', { name: 'Change your plan' });
+    // the change is the point of the page: Pro first, with no code (Basic's price24 would go with Basic)
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: /^Pro/ }).checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Promotion code').value).toBe('');
+    expect(screen.getByRole('radio', { name: /^Basic\s*Your plan now/ })).toBeTruthy();
+    expect(screen.getByText('Your playlists, notes and progress stay as they are.')).toBeTruthy();
+    expect(screen.queryByText(/is waiting/)).toBeNull();
+    // their own plan: nothing to send, and said why
+    fireEvent.click(screen.getByRole('radio', { name: /^Basic/ }));
+    const submit = screen.getByRole<HTMLButtonElement>('button', { name: 'Change my plan' });
+    expect(submit.disabled).toBe(true);
+    expect(submit.getAttribute('aria-describedby')).toBe('subscribe-plan-now');
+    expect(screen.getByText('You are on Basic now: choose the other plan to change.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: /^Pro/ }));
+    expect(submit.disabled).toBe(false);
+    fireEvent.click(submit);
+    await screen.findByText(SUBSCRIPTION_MESSAGES.subscribed('Pro'), {}, { timeout: 10_000 });
+    expect(received.filter((r) => r.method === 'POST' && r.url === accountEntryPaths.subscription()).map((r) => (r.body as { plan: string }).plan)).toEqual(['pro']);
+  });
+
   it('still takes the plan the address names', async () => {
     show('/subscribe/?plan=basic');
     const basic = await screen.findByRole<HTMLInputElement>('radio', { name: /^Basic/ });

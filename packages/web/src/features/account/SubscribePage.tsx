@@ -54,7 +54,10 @@ export function SubscribePage() {
   if (!profile) return <Navigate to={signIn} replace />;
   // Until the account answers, the plan it chose is unknown: showing Basic meanwhile would mislead.
   if (!chosen && subscription.isPending) return <PageLoading />;
-  const plan: Plan = chosen ?? (subscription.data?.plan === 'pro' ? 'pro' : 'basic');
+  const current = subscription.data;
+  // A subscriber comes here to change plans: the plan they have is marked, and the other one is offered first.
+  const planNow: Plan | null = current?.status === 'subscriber' ? (current.plan === 'pro' ? 'pro' : 'basic') : null;
+  const plan: Plan = chosen ?? (planNow ? (planNow === 'pro' ? 'basic' : 'pro') : current?.plan === 'pro' ? 'pro' : 'basic');
   // §4: the basic plan carries price24 until the reader types another code; pro starts with none.
   const code = typedCode ?? (plan === 'basic' ? BASIC_PLAN_PROMOTION_CODE : '');
 
@@ -115,15 +118,20 @@ export function SubscribePage() {
     return formatPrice(p.price_cents, p.currency, p.period);
   };
 
-  const current = subscription.data;
-  const heading = current?.status === 'subscriber' ? 'Change your plan' : current?.status === 'cancelled' || current?.status === 'expired' ? 'Come back to Lectern' : 'Subscribe';
+  const returning = current?.status === 'cancelled' || current?.status === 'expired';
+  const heading = planNow ? 'Change your plan' : returning ? 'Come back to Lectern' : 'Subscribe';
+  const lede = planNow
+    ? 'Your playlists, notes and progress stay as they are.'
+    : returning
+      ? 'Everything you have saved — playlists, notes, progress — is waiting.'
+      : 'Keep reading the whole library: your playlists, notes and progress come with you.';
 
   return (
     <div className="login register">
       <title>{`${heading} · Lectern`}</title>
       <div className="login__panel register__panel">
         <h1 className="login__heading">{heading}</h1>
-        <p className="login__lede">Everything you have saved — playlists, notes, progress — is waiting.</p>
+        <p className="login__lede">{lede}</p>
         {error ? (
           <Notice tone="error" className="login__notice">
             {error}
@@ -138,6 +146,7 @@ export function SubscribePage() {
                   <label key={p.slug} className={`register__plan${plan === p.slug ? ' register__plan--chosen' : ''}`}>
                     <input type="radio" name="plan" value={p.slug} checked={plan === p.slug} onChange={() => choose(p.slug)} />
                     <span className="register__plan-name">{p.name}</span>
+                    {p.slug === planNow ? <span className="register__plan-now">Your plan now</span> : null}
                     <span className="account__price">{price(p)}</span>
                     <span className="register__plan-summary">
                       {p.slug === 'pro' ? 'Everything in Basic, and live online training.' : 'The whole library, for one reader.'}
@@ -168,9 +177,15 @@ export function SubscribePage() {
                 {codeMessage.text}
               </p>
             ) : null}
-            <Button type="submit" size="lg" className="login__submit" busy={posting}>
-              {posting ? ACCOUNT_ENTRY_MESSAGES.justASecond : current?.status === 'subscriber' ? 'Change my plan' : 'Subscribe'}
+            {/* (the plan they have: nothing to change, and no thanks for a subscription that did not happen) */}
+            <Button type="submit" size="lg" className="login__submit" busy={posting} disabled={plan === planNow} aria-describedby={plan === planNow ? 'subscribe-plan-now' : undefined}>
+              {posting ? ACCOUNT_ENTRY_MESSAGES.justASecond : planNow ? 'Change my plan' : 'Subscribe'}
             </Button>
+            {plan === planNow ? (
+              <p className="register__hint" id="subscribe-plan-now">
+                You are on {plan === 'pro' ? 'Pro' : 'Basic'} now: choose the other plan to change.
+              </p>
+            ) : null}
           </fieldset>
         </form>
         <p className="login__footer">
