@@ -2,6 +2,7 @@ import { notifyManager, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import type { ReactNode } from 'react';
 import { isApiError } from '../api/client.ts';
 import { reportError, type ErrorLevel } from '../shared/errorState.ts';
+import { forgetCarriedEmailOnSessionChange } from '../features/account/carriedEmail.ts';
 
 /**
  * A query that declares `meta: { errorLevel, errorMessage }` has its failures reported to the global error
@@ -23,7 +24,7 @@ function reportQueryError(error: unknown, meta: Record<string, unknown> | undefi
 notifyManager.setScheduler(queueMicrotask);
 
 export function createQueryClient() {
-  return new QueryClient({
+  const client = new QueryClient({
     queryCache: new QueryCache({ onError: (error, query) => reportQueryError(error, query.meta) }),
     defaultOptions: {
       queries: {
@@ -35,6 +36,8 @@ export function createQueryClient() {
       },
     },
   });
+  forgetCarriedEmailOnSessionChange(client);
+  return client;
 }
 
 export function Providers({ client, children }: { client: QueryClient; children: ReactNode }) {

@@ -5,13 +5,34 @@
  * required."). Kept in memory only: never in the address bar or the browser's storage, gone when the tab reloads, the
  * visitor signs in or out, or a reset link has been sent to it (the next person at a shared computer must not find it).
  */
+import type { AccountProfile } from '@lectern/core';
+import type { QueryClient } from '@tanstack/react-query';
 import { useLayoutEffect, useRef, type ChangeEvent } from 'react';
+import { queryKeys } from '../../api/queryKeys.ts';
 
 let carried = '';
 
 /** Forgets the address (a sign-in, a sign-out, a reset link sent). */
 export function forgetCarriedEmail(): void {
   carried = '';
+}
+
+/**
+ * Forgets the address whenever the session changes hands, however it did: the profile in `client`'s cache going to
+ * another account or to none. A sign-in by registering or by joining a team, or a sign-out from the account page,
+ * left it for the next person at the computer; each such form need not remember to forget it. Returns the
+ * unsubscribe.
+ */
+export function forgetCarriedEmailOnSessionChange(client: QueryClient): () => void {
+  let user: number | null = null;
+  return client.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.query.queryKey[0] !== queryKeys.profile[0]) return;
+    const profile = event.query.state.data as AccountProfile | null | undefined;
+    if (profile === undefined) return;
+    const now = profile ? profile.user_id : null;
+    if (now !== user) forgetCarriedEmail();
+    user = now;
+  });
 }
 
 /**
