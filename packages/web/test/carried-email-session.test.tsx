@@ -1,16 +1,23 @@
+/// <reference types="node" />
 /**
- * The address typed on the sign-in page is forgotten whenever the session changes hands, whatever form did it
- * (features/account/carriedEmail.ts forgetCarriedEmailOnSessionChange, wired in app/providers.tsx): registering or
- * joining a team signs in without the sign-in page, and the account page's own sign-out does not go through the
- * menu. Before, the address stayed for the next person at the computer. A file of its own: the app's query client
- * (its module sets react-query's scheduler for every client) is what is tested here, and carried-email.test.tsx's
- * flows run on a plain one.
+ * Signing out and in with the app's own query client (app/providers.tsx, whose module sets react-query's scheduler
+ * for every client; carried-email.test.tsx's flows run on a plain one):
+ * - the account menu's sign-out takes the reader to the library from any page. The menu unmounts with the profile,
+ *   and react-query dropped the sign-out's own callback with it: the app stayed on the page, signed out;
+ * - the address typed on the sign-in page is forgotten whenever the session changes hands, whatever form did it
+ *   (features/account/carriedEmail.ts forgetCarriedEmailOnSessionChange): registering or joining a team signs in
+ *   without the sign-in page, and the account page's own sign-out does not go through the menu. Before, the address
+ *   stayed for the next person at the computer.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../src/app/providers.tsx';
+import { AccountMenu } from '../src/features/account/AccountMenu.tsx';
+import { useSession } from '../src/shared/useSession.ts';
 import { ForgotPasswordPage } from '../src/features/account/ForgotPasswordPage.tsx';
 import { LoginPage } from '../src/features/account/LoginPage.tsx';
 import { appPaths } from '../src/shared/links.ts';
@@ -19,8 +26,57 @@ import { profile } from './fixtures.ts';
 const TYPED = 'first.reader@example.com';
 const emailField = () => screen.findByLabelText<HTMLInputElement>('Email');
 
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  // the sign-out's answer, as Lectern gives it (the menu's only request here)
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const signOut = new URL(req.url ?? '/', 'http://x').pathname === '/logout/' && req.method === 'POST';
+      res.writeHead(signOut ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(signOut ? {} : { detail: 'Not found.' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const realFetch = globalThis.fetch;
+  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => realFetch(new URL(url, base), init));
+});
+afterAll(() => {
+  vi.unstubAllGlobals();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 afterEach(() => {
   document.cookie = 'logged_in=; path=/; max-age=0';
+});
+
+function Top() {
+  const { profile: signedIn } = useSession();
+  return signedIn ? <AccountMenu profile={signedIn} /> : null;
+}
+
+describe("the account menu's sign-out", () => {
+  it('takes the reader to the library from a public page', async () => {
+    document.cookie = 'csrftoken=tok; path=/';
+    document.cookie = 'logged_in=1; path=/';
+    const client = createQueryClient();
+    client.setQueryData(['profile'], profile);
+    render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={['/search/?q=whale']}>
+          <Top />
+          <Routes>
+            <Route path="/search/" element={<p>Results for whale</p>} />
+            <Route path={appPaths.library} element={<p>The library</p>} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: /Account: ada/ }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    await screen.findByText('The library', {}, { timeout: 10_000 });
+    expect(screen.queryByRole('button', { name: /Account: ada/ })).toBeNull();
+  });
 });
 
 function show() {

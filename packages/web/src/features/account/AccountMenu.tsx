@@ -58,9 +58,13 @@ export function AccountMenu({ profile }: { profile: AccountProfile }) {
           onSelect: () => {
             // forgotten even if the sign-out fails: whoever leaves the computer has asked to go
             forgetCarriedEmail();
-            logout.mutate(undefined, {
-              onSuccess: () => navigate(appPaths.library),
-            });
+            // (the promise, not mutate's own onSuccess: this menu is gone as soon as the profile is, and react-query
+            // drops a call's callbacks with its component; the app then stayed where it was, signed out. A failure is
+            // shown in the footer, from the mutation's state.)
+            logout.mutateAsync().then(
+              () => navigate(appPaths.library),
+              () => undefined,
+            );
           },
         },
       ]}
