@@ -282,7 +282,7 @@ describe('the subscribe page', () => {
     show('/subscribe/');
     await screen.findByRole('heading', { name: 'Change your plan' });
     // the change is the point of the page: Pro first, with no code (Basic's price24 would go with Basic)
-    expect(screen.getByRole<HTMLInputElement>('radio', { name: /^Pro/ }).checked).toBe(true);
+    expect((await screen.findByRole<HTMLInputElement>('radio', { name: /^Pro/ })).checked).toBe(true);
     expect(screen.getByLabelText<HTMLInputElement>('Promotion code').value).toBe('');
     expect(screen.getByRole('radio', { name: /^Basic\s*Your plan now/ })).toBeTruthy();
     expect(screen.getByText('Your playlists, notes and progress stay as they are.')).toBeTruthy();
@@ -292,7 +292,7 @@ describe('the subscribe page', () => {
     const submit = screen.getByRole<HTMLButtonElement>('button', { name: 'Change my plan' });
     expect(submit.disabled).toBe(true);
     expect(submit.getAttribute('aria-describedby')).toBe('subscribe-plan-now');
-    expect(screen.getByText('You are on Basic now: choose the other plan to change.')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('You are on Basic now: choose the other plan to change.');
     fireEvent.click(screen.getByRole('radio', { name: /^Pro/ }));
     expect(submit.disabled).toBe(false);
     fireEvent.click(submit);

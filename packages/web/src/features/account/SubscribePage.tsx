@@ -55,11 +55,15 @@ export function SubscribePage() {
   // Until the account answers, the plan it chose is unknown: showing Basic meanwhile would mislead.
   if (!chosen && subscription.isPending) return <PageLoading />;
   const current = subscription.data;
-  // A subscriber comes here to change plans: the plan they have is marked, and the other one is offered first.
+  // A subscriber comes here to change plans: the plan they have is marked, and the other one is offered first. (A
+  // subscriber without a plan, from before accounts always kept one, is priced as Basic: so it is shown.)
   const planNow: Plan | null = current?.status === 'subscriber' ? (current.plan === 'pro' ? 'pro' : 'basic') : null;
   const plan: Plan = chosen ?? (planNow ? (planNow === 'pro' ? 'basic' : 'pro') : current?.plan === 'pro' ? 'pro' : 'basic');
   // §4: the basic plan carries price24 until the reader types another code; pro starts with none.
   const code = typedCode ?? (plan === 'basic' ? BASIC_PLAN_PROMOTION_CODE : '');
+  // Once sent, the answer makes this account a subscriber on the plan just chosen before the page moves on: nothing
+  // about "your plan now" is said meanwhile, and the choice stays (onSubmit fixes it).
+  const ownPlanChosen = !posting && plan === planNow;
 
   const choose = (next: Plan) => {
     setChosen(next);
@@ -86,6 +90,9 @@ export function SubscribePage() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    // (their own plan: nothing to send; the account not known yet: not what to send)
+    if (plan === planNow || subscription.isPending) return;
+    setChosen(plan);
     setPosting(true);
     setError(null);
     setFieldErrors({});
@@ -146,7 +153,7 @@ export function SubscribePage() {
                   <label key={p.slug} className={`register__plan${plan === p.slug ? ' register__plan--chosen' : ''}`}>
                     <input type="radio" name="plan" value={p.slug} checked={plan === p.slug} onChange={() => choose(p.slug)} />
                     <span className="register__plan-name">{p.name}</span>
-                    {p.slug === planNow ? <span className="register__plan-now">Your plan now</span> : null}
+                    {p.slug === planNow && !posting ? <span className="register__plan-now">Your plan now</span> : null}
                     <span className="account__price">{price(p)}</span>
                     <span className="register__plan-summary">
                       {p.slug === 'pro' ? 'Everything in Basic, and live online training.' : 'The whole library, for one reader.'}
@@ -178,11 +185,18 @@ export function SubscribePage() {
               </p>
             ) : null}
             {/* (the plan they have: nothing to change, and no thanks for a subscription that did not happen) */}
-            <Button type="submit" size="lg" className="login__submit" busy={posting} disabled={plan === planNow} aria-describedby={plan === planNow ? 'subscribe-plan-now' : undefined}>
+            <Button
+              type="submit"
+              size="lg"
+              className="login__submit"
+              busy={posting}
+              disabled={ownPlanChosen || subscription.isPending}
+              aria-describedby={ownPlanChosen ? 'subscribe-plan-now' : undefined}
+            >
               {posting ? ACCOUNT_ENTRY_MESSAGES.justASecond : planNow ? 'Change my plan' : 'Subscribe'}
             </Button>
-            {plan === planNow ? (
-              <p className="register__hint" id="subscribe-plan-now">
+            {ownPlanChosen ? (
+              <p className="register__hint" id="subscribe-plan-now" role="status">
                 You are on {plan === 'pro' ? 'Pro' : 'Basic'} now: choose the other plan to change.
               </p>
             ) : null}
