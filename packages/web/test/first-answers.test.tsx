@@ -111,6 +111,9 @@ function show(address: string, page: ReactNode) {
 
 /** The page as the server writes it for a signed-in reader, with these answers. */
 function pageWithAnswers(answers: Record<string, unknown>) {
+  // (read afresh: work the last test left running, a request settling after its clean-up, may have read the page
+  // since, found none, and kept that; under CI's load it did, and this page's profile was then not there)
+  resetBootData();
   const el = document.createElement('script');
   el.type = 'application/json';
   el.id = BOOT_DATA_ID;
