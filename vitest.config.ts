@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * In CI a failed server or browser test runs once more before it fails the run (a component test too:
  * packages/web/vitest.config.ts): a shared two-core machine running the Node 24 tier beside the browser suite has
- * held a wait past its bound, and each such flake cost a whole submission. A test that needed the second try is named in CI's closing lines (.ci/run, "passed on its second
- * try"), so it is fixed, not forgotten. Locally a failure fails at once.
+ * held a wait past its bound, and each such flake cost a whole submission. A test that needed the second try is
+ * named in CI's closing lines (.ci/run, "passed on its second try"), so it is fixed, not forgotten. Locally a failure
+ * fails at once.
  */
 const RETRY_IN_CI = process.env.CI ? 1 : 0;
 
