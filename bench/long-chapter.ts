@@ -99,6 +99,12 @@ async function readerRun(browser: Browser, storageState: Awaited<ReturnType<Brow
       // The page may paint the first screen itself (its mark's detail 'page'); the reader's own first screen, apart.
       const own = performance.getEntriesByName('reader:first-screen').find((m) => (m as PerformanceMark).detail !== 'page');
       if (own) steps['own-first-screen'] = own.startTime;
+      // The page's own answer: its first byte and its last (the server's boot data is written before the head).
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+      if (nav) {
+        steps['>document'] = nav.responseStart;
+        steps['<document'] = nav.responseEnd;
+      }
       // The page's requests on the way to the chapter (STEPS=1 prints them): when each started and ended.
       for (const r of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
         const name = new URL(r.name).pathname.replace(/^\/assets\//, '').replace(/-[\w-]{8}\.js$/, '.js');
@@ -230,7 +236,9 @@ async function main() {
       const po = process.env.PAGE_ONLY ? await readerRun(browser, storageState, readerUrl, minChars, undefined, true) : null;
       const b = bFirst ?? (beforeSide ? await readerRun(browser, beforeSide.state, beforeSide.url, minChars) : null);
       if (process.env.STEPS && b) console.log(`  round ${i} before: ${Object.entries(b.steps).filter(([k]) => !k.startsWith('>') && !k.startsWith('<')).sort((x, y) => x[1] - y[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | ')}`);
-      if (process.env.STEPS) console.log(`  round ${i}: ${Object.entries(r.steps).sort((x, y) => x[1] - y[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | ')}`);
+      const stepsOf = (run: Run) => Object.entries(run.steps).sort((x, y) => x[1] - y[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | ');
+      if (process.env.STEPS) console.log(`  round ${i}: ${stepsOf(r)}`);
+      if (process.env.STEPS && po) console.log(`  round ${i} page alone: ${stepsOf(po)}`);
       if (i === 0) continue;
       reader.push(r);
       anchor.push(a);

@@ -259,3 +259,74 @@ describe("the page's first screen follows a resize until the reader takes over",
     }
   });
 });
+
+/** A reader address's long chapter, its address found as a signed-in reader. */
+async function longChapterOf(page: Page, width: number): Promise<string> {
+  await signIn(page, inject('demoEmail'), inject('demoPassword'));
+  const bookId = books[key(width, false)]!;
+  const chapters = (await (await page.request.get(`/api/v1/book/${bookId}/`)).json()).chapters as { full_path: string; web_url: string }[];
+  return chapters.find((c) => c.full_path.endsWith('text/ch2.xhtml'))!.web_url;
+}
+
+describe("the page's first screen and the answer's schema check (chapter.worker.ts firstScreenUnchecked)", () => {
+  it("is painted while the worker's schema code is still on its way, and the checked answer follows it", async () => {
+    const context: BrowserContext = await browser.newContext({ baseURL: inject('baseURL'), viewport: desktop });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      const address = await longChapterOf(page, desktop.width);
+      const entry = await holdEntry(page);
+      // Every schemas chunk held: the app's (its entry is held too) and the worker's own, which it asks for itself.
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      const held: string[] = [];
+      await context.route(/\/assets\/schemas-[\w-]+\.js$/, async (route: Route) => {
+        held.push(new URL(route.request().url()).pathname);
+        await released;
+        await route.continue();
+      });
+      await page.goto(address, { waitUntil: 'commit' });
+      await marked(page, 'reader:page-first-screen');
+      const app = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')).map((l) => new URL(l.href).pathname));
+      // the worker's schema code asked for and still held while its first screen shows; its checked answer not given
+      expect(held.filter((p) => !app.includes(p))).toHaveLength(1);
+      expect(await page.evaluate(() => performance.getEntriesByName('reader:page-worker-answered').length)).toBe(0);
+      expect(await page.locator('#lectern-page-chapter').isVisible()).toBe(true);
+
+      release();
+      await marked(page, 'reader:page-worker-answered');
+      entry.release();
+      await marked(page, 'reader:page-frame-released');
+      await page.waitForFunction(() => performance.getEntriesByName('reader:first-screen').some((m) => (m as PerformanceMark).detail !== 'page'));
+      expect(await page.locator('iframe.chapter-view__frame').isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('an answer the check refuses takes the first screen painted from it away, and the reader says so', async () => {
+    const context: BrowserContext = await browser.newContext({ baseURL: inject('baseURL'), viewport: desktop });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      const address = await longChapterOf(page, desktop.width);
+      // Every block answer (the page's and the reader's retries) with a field of the wrong type beside a chapter
+      // that decrypts: what the first screen reads is sound, the answer as a whole is not.
+      await context.route('**/nest/epub/block/', async (route: Route) => {
+        const response = await route.fetch();
+        const items = (await response.json()) as Record<string, unknown>[];
+        items[0]!.is_system_book = 'not a boolean';
+        await route.fulfill({ response, json: items });
+      });
+      const entry = await holdEntry(page);
+      await page.goto(address, { waitUntil: 'commit' });
+      await marked(page, 'reader:page-first-screen');
+      entry.release();
+      await page.getByText('Error, the machines failed. Please try again soon.').waitFor();
+      expect(await page.locator('#lectern-page-chapter').count()).toBe(0);
+      expect(await page.evaluate(() => performance.getEntriesByName('reader:first-screen').filter((m) => (m as PerformanceMark).detail !== 'page').length)).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -350,6 +350,12 @@ const ssrBuild = {
   },
 };
 
+/**
+ * The core package is pure (DESIGN.md: no Node or DOM imports, no side effects): a chunk that uses only its formatting
+ * rules and paths must not pull in its zod schemas, which the client loads on demand.
+ */
+const CORE_IS_PURE = { moduleSideEffects: [{ test: /[\\/]packages[\\/]core[\\/]src[\\/]/, sideEffects: false }] };
+
 export default defineConfig(({ isSsrBuild }) => ({
   root,
   ...(isSsrBuild
@@ -374,17 +380,15 @@ export default defineConfig(({ isSsrBuild }) => ({
             input: { index: path.join(root, 'index.html'), start: START_ID },
             preserveEntrySignatures: 'allow-extension',
             output: { codeSplitting: { groups: [schemasGroup(), startClientGroup(), startAppGroup()] } },
-            treeshake: {
-              // The core package is pure (DESIGN.md: no Node or DOM imports, no side effects): a chunk that uses only
-              // its formatting rules and paths must not pull in its zod schemas, which the client loads on demand.
-              moduleSideEffects: [{ test: /[\\/]packages[\\/]core[\\/]src[\\/]/, sideEffects: false }],
-            },
+            treeshake: CORE_IS_PURE,
           },
         },
       }),
-  // The chapter worker is one file: its client's schemas, loaded on demand in the app, are in it already, and a chunk of
-  // its own cost the worker a request (a round trip on the long chapter's way to its first screen) before it parsed.
-  worker: { format: 'es' as const, rolldownOptions: { output: { codeSplitting: false } } },
+  // The chapter worker's own code, and a chunk of its client's schemas (zod, half of what it was as one file), which
+  // its client loads beside its first answer: the page's first screen is painted before the answer's schema check
+  // (chapter.worker.ts firstScreenUnchecked), so it waits for neither. Core pure here too: the worker uses its cipher
+  // and paths, not the account's, the console's or the annotations' modules.
+  worker: { format: 'es' as const, rolldownOptions: { treeshake: CORE_IS_PURE } },
   server: {
     proxy: {
       '^/api/': api,

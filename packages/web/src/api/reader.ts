@@ -3,7 +3,6 @@
  * The reader is its own lazily loaded chunk, so importing the schemas here costs the entry chunk nothing.
  */
 import {
-  blockResponseSchema,
   chapterProgressPageSchema,
   keyResponseSchema,
   LIMITS,
@@ -52,7 +51,9 @@ function pathOf(next: string): { path: string; query: Record<string, string> } {
  * same request sent by the page itself (earlyBlock.ts), read instead of asking again.
  */
 export function getBlockWith(client: Pick<ApiClient, 'request'>, p: BlockParams, signal?: AbortSignal, answer?: Promise<Response>): Promise<ArchiveItem[]> {
-  return client.request('/nest/epub/block/', blockResponseSchema, {
+  // (the schema from the client's schemas module, not core: the chapter worker, which sends this, then starts
+  // without zod, and loads it beside the answer; chapter.worker.ts)
+  return client.request('/nest/epub/block/', (s) => s.blockResponseSchema, {
     method: 'POST',
     signal,
     answer,

@@ -46,6 +46,7 @@ export {
   topicListSchema,
   topicSchema,
   shortcutSettingSchema,
+  blockResponseSchema,
 } from '@lectern/core';
 
 export const bookPageSchema = lazySchema(() => pagedSchema(contentMetadataSchema));

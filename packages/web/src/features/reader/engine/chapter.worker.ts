@@ -6,11 +6,11 @@
  * the crypt64 decryption with its checksum. So the answer is not left waiting while the page is busy with the click
  * that asked for it, and a long chapter never blocks scrolling.
  */
-import { blockResponseSchema, decryptChapter, encryptChapter, paths, type ArchiveItem, type DecryptChapterResult } from '@lectern/core';
+import { decryptChapter, encryptChapter, paths, type ArchiveItem, type DecryptChapterResult } from '@lectern/core';
 import { ApiError, createApiClient } from '../../../api/client.ts';
 import { getBlockWith, prefetchBookFiles } from '../../../api/reader.ts';
 import { sliceChapter, type SlicedChapter } from './chapterSlices.ts';
-import { pageFirstScreen, type PageView } from './pageFirstScreen.ts';
+import { pageFirstScreen } from './pageFirstScreen.ts';
 import { responseOf } from '../../../api/earlyBlock.ts';
 import type { WorkerRequest, WorkerResponse } from './chapterWorker.ts';
 
@@ -25,42 +25,109 @@ function decrypt(content: string, checksum: string, key: string, bookId: string,
   }
 }
 
+/** The page's answer decrypted before its schema check (firstScreenUnchecked), kept for the checked answer. */
+interface Unchecked {
+  bookId: string;
+  href: string;
+  content: string;
+  checksum: string;
+  key: string;
+  decrypted: DecryptChapterResult;
+  sliced: SlicedChapter | null;
+}
+
+/** A chapter item's stylesheets asked for (see finish), once per answer. */
+function prefetchStylesheets(bookId: string, href: string, stylesheets: readonly string[]) {
+  if (stylesheets.length === 0) return;
+  const base = new URL(paths.chapterApi(bookId, href), self.location.origin);
+  prefetchBookFiles(stylesheets.map((s) => new URL(s, base).href));
+}
+
 /** The chapter of a block answer decrypted with `key` (and, when long, cut into slices), posted to the page. */
-function finish(id: number, items: ArchiveItem[], key: string | null, view?: PageView) {
-  const chapter = items[0]?.resources[0];
+function finish(id: number, items: ArchiveItem[], key: string | null, early: Unchecked | null) {
+  const item = items[0];
+  const chapter = item?.resources[0];
   let decrypted: DecryptChapterResult | null = null;
   let sliced: SlicedChapter | null = null;
+  // The same chapter, already decrypted before the check: not decrypted twice.
+  const done =
+    early && item && chapter && early.key === key && early.bookId === item.book_id && early.href === item.chapter_href && early.content === chapter.content && early.checksum === chapter.checksum
+      ? early
+      : null;
   // Its stylesheets first, on their way while the chapter is decrypted and the page renders the reader: the
   // document's first layout waits for them (ChapterView's stylesheetsSettled); asked for once it was written, they
   // came tens to hundreds of ms late, and after the decryption still some tens.
-  if (items[0] && chapter && chapter.stylesheets.length > 0) {
-    const base = new URL(paths.chapterApi(items[0].book_id, items[0].chapter_href), self.location.origin);
-    prefetchBookFiles(chapter.stylesheets.map((href) => new URL(href, base).href));
-  }
-  if (key && items[0] && chapter?.encoding === 'crypt64' && chapter.checksum) {
-    decrypted = decrypt(chapter.content, chapter.checksum, key, items[0].book_id, items[0].chapter_href);
-    performance.mark('reader:worker-decrypted');
+  if (item && chapter && !done) prefetchStylesheets(item.book_id, item.chapter_href, chapter.stylesheets);
+  if (key && item && chapter?.encoding === 'crypt64' && chapter.checksum) {
+    if (done) decrypted = done.decrypted;
+    else {
+      decrypted = decrypt(chapter.content, chapter.checksum, key, item.book_id, item.chapter_href);
+      performance.mark('reader:worker-decrypted');
+    }
     // The page needs the ciphertext only to try another key; a decrypted chapter travels once, as its HTML.
     if (decrypted.ok) {
       chapter.content = '';
       // A long chapter's slices worked out here: a scan of all its markup, tens of milliseconds the page is spared.
-      sliced = sliceChapter(decrypted.html);
-      // The page's own first screen (pageFirstScreen.ts), posted before the whole chapter's answer: the page paints it
-      // while the app is still starting. A failure here costs only that head start.
-      if (view && items[0]) {
-        try {
-          const first = pageFirstScreen(items[0], decrypted.html, sliced, view);
-          if (first) {
-            performance.mark('reader:worker-first-screen');
-            post(first);
-          }
-        } catch {
-          /* the reader shows it itself */
-        }
-      }
+      sliced = done ? done.sliced : sliceChapter(decrypted.html);
     }
   }
   post({ kind: 'block', id, items, decrypted, sliced });
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/**
+ * The page's own answer read as it came, before the client has checked it against its schema: zod, which the check
+ * needs, is a chunk of its own (about half of this worker's code) that loads meanwhile, so the worker starts sooner
+ * and the page's first screen (pageFirstScreen.ts) does not wait for it. Only the fields the first screen reads are
+ * looked at, each for its type; the checked answer follows as always (finish), and an answer the check refuses is the
+ * reader's error, which takes the page's frame away (ReaderPage's releasePageFrame). Null when there is nothing to
+ * paint ahead: an error status, no key, no view, not a crypt64 chapter, an answer of another shape.
+ */
+function firstScreenUnchecked(request: Extract<WorkerRequest, { kind: 'block' }>): Unchecked | null {
+  const { answer, key, view } = request;
+  if (!answer || answer.status !== 200 || !key || !view) return null;
+  let items: unknown;
+  try {
+    items = JSON.parse(new TextDecoder().decode(answer.bytes));
+  } catch {
+    return null;
+  }
+  const item: unknown = Array.isArray(items) ? items[0] : null;
+  const chapter: unknown = isRecord(item) && Array.isArray(item.resources) ? item.resources[0] : null;
+  if (
+    !isRecord(item) ||
+    !isRecord(chapter) ||
+    typeof item.book_id !== 'string' ||
+    typeof item.chapter_href !== 'string' ||
+    chapter.encoding !== 'crypt64' ||
+    typeof chapter.content !== 'string' ||
+    typeof chapter.checksum !== 'string' ||
+    !chapter.checksum ||
+    !isStringList(chapter.stylesheets) ||
+    (item.rendition != null && !isRecord(item.rendition)) ||
+    (item.root_attributes != null && !isRecord(item.root_attributes)) ||
+    (item.top_percentage != null && typeof item.top_percentage !== 'number')
+  ) {
+    return null;
+  }
+  prefetchStylesheets(item.book_id, item.chapter_href, chapter.stylesheets);
+  const decrypted = decrypt(chapter.content, chapter.checksum, key, item.book_id, item.chapter_href);
+  performance.mark('reader:worker-decrypted');
+  const sliced = decrypted.ok ? sliceChapter(decrypted.html) : null;
+  if (decrypted.ok) {
+    try {
+      const first = pageFirstScreen(item as unknown as ArchiveItem, decrypted.html, sliced, view);
+      if (first) {
+        performance.mark('reader:worker-first-screen');
+        post(first);
+      }
+    } catch {
+      /* the reader shows it itself */
+    }
+  }
+  return { bookId: item.book_id, href: item.chapter_href, content: chapter.content, checksum: chapter.checksum, key, decrypted, sliced };
 }
 
 async function block(request: Extract<WorkerRequest, { kind: 'block' }>) {
@@ -70,13 +137,15 @@ async function block(request: Extract<WorkerRequest, { kind: 'block' }>) {
     const client = createApiClient({ csrfToken: () => request.csrf, storage: null });
     // The page's own early request's answer, when the page sent one (api/earlyBlock.ts): read, not asked again.
     const asked = getBlockWith(client, request.params, abort.signal, request.answer ? Promise.resolve(responseOf(request.answer)) : undefined);
+    // (its first screen first, while the client's schemas load)
+    const early = firstScreenUnchecked(request);
     // The cipher compiled and optimised while the answer is on its way, not on the chapter (once per worker). An
     // answer already here (the page's own request) is not kept waiting for it: a long chapter's decryption is
     // optimised as it runs, and the page warms the worker once the chapter is on screen (warmChapterWorkerJit).
     if (!request.answer) warm();
     const items = await asked;
     performance.mark('reader:worker-block-parsed');
-    finish(request.id, items, request.key, request.view);
+    finish(request.id, items, request.key, early);
   } catch (e) {
     if ((e as Error)?.name === 'AbortError') post({ kind: 'error', id: request.id, aborted: true });
     else if (e instanceof ApiError) post({ kind: 'error', id: request.id, api: { status: e.status, detail: e.detail, errors: e.errors, url: e.url, statusText: e.statusText } });
@@ -121,10 +190,13 @@ function warm() {
   warmed = true;
   const html = `<p>${'Call me Ishmael. Some years ago, never mind how long precisely. '.repeat(300)}</p>`;
   const { content, checksum } = encryptChapter(html, 'lectern-warm-up-key', 'warm-up', 'warm-up.xhtml');
-  for (let i = 0; i < 12; i++) {
-    const [item] = blockResponseSchema.parse([warmUpItem(content, checksum)]);
-    decrypt(item!.resources[0]!.content, checksum, 'lectern-warm-up-key', 'warm-up', `warm-up-${i % 3}.xhtml`);
-  }
+  for (let i = 0; i < 12; i++) decrypt(content, checksum, 'lectern-warm-up-key', 'warm-up', `warm-up-${i % 3}.xhtml`);
+  // (the schema check once its chunk is in: the same module the client loads, so the same chunk)
+  void import('../../../api/schemas.ts')
+    .then(({ blockResponseSchema }) => {
+      for (let i = 0; i < 12; i++) blockResponseSchema.parse([warmUpItem(content, checksum)]);
+    })
+    .catch(() => undefined);
 }
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
