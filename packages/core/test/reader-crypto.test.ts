@@ -174,8 +174,9 @@ describe('base64Encode / base64Decode', () => {
 
 describe('base64Decode with the platform decoder (Uint8Array.fromBase64, as in browsers)', () => {
   // Node 20 has no Uint8Array.fromBase64: a deliberately lenient stand-in (Buffer skips whitespace, accepts a
-  // missing padding and other alphabets) shows that the module's own checks keep the native path as strict as the
-  // fallback. Non-canonical trailing bits are left to the platform's `lastChunkHandling: 'strict'`.
+  // missing padding, and stops at the first '=') shows that the module's own checks keep the native path as strict
+  // as the fallback. Like the platform, it refuses characters outside the alphabet and lets whitespace through;
+  // non-canonical trailing bits are left to the platform's `lastChunkHandling: 'strict'`.
   type WithFromBase64 = typeof Uint8Array & { fromBase64?: (text: string, options?: unknown) => Uint8Array };
   const U8 = Uint8Array as WithFromBase64;
   let decode: typeof base64Decode;
@@ -184,6 +185,7 @@ describe('base64Decode with the platform decoder (Uint8Array.fromBase64, as in b
   beforeAll(async () => {
     U8.fromBase64 = (text: string) => {
       calls += 1;
+      if (/[^A-Za-z0-9+/=\t\n\f\r ]/.test(text)) throw new SyntaxError('not base64');
       return new Uint8Array(Buffer.from(text, 'base64'));
     };
     vi.resetModules();
