@@ -387,7 +387,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   // The chapter worker's own code, and a chunk of its client's schemas (zod, half of what it was as one file), which
   // its client loads beside its first answer: the page's first screen is painted before the answer's schema check
   // (chapter.worker.ts firstScreenUnchecked), so it waits for neither. Core pure here too: the worker uses its cipher
-  // and paths, not the account's, the console's or the annotations' modules.
+  // and paths, not the account's, the console's or the annotations' modules. (The chunk imports what it shares from the
+  // worker's own file, by that file's address: the worker is always started at that address, so it is the module
+  // already running, not a second one.)
   worker: { format: 'es' as const, rolldownOptions: { treeshake: CORE_IS_PURE } },
   server: {
     proxy: {

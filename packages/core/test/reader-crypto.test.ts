@@ -66,6 +66,8 @@ const MALFORMED_BASE64: Array<[string, string]> = [
   ['too much padding', 'Zm9v===='],
   ['URL-safe alphabet', 'ab-_'],
   ['whitespace', 'Zm9v\nYmFy'],
+  ['whitespace after the padding', 'Zg==    '],
+  ['a whole chunk of whitespace', 'Zm9v\n\n\n\nZm9v'],
   ['space', 'Zm 9'],
   ['non-ASCII', 'Zm9é'],
   ['character above U+00FF', 'Zm9\u4e2d'],

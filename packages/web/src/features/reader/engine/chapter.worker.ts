@@ -15,6 +15,14 @@ import { responseOf } from '../../../api/earlyBlock.ts';
 import type { WorkerRequest, WorkerResponse } from './chapterWorker.ts';
 
 const post = (message: WorkerResponse) => (self as unknown as Worker).postMessage(message);
+
+/**
+ * The client's schemas (zod), a chunk of this worker's own, asked for as the worker starts: on their way while it
+ * waits for its first answer and paints from it (firstScreenUnchecked), in by the time the client checks it. The
+ * client's own import of the same module takes this one.
+ */
+const schemasLoading = import('../../../api/schemas.ts');
+schemasLoading.catch(() => undefined);
 const running = new Map<number, AbortController>();
 
 function decrypt(content: string, checksum: string, key: string, bookId: string, chapterHref: string): DecryptChapterResult {
@@ -80,10 +88,12 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 /**
  * The page's own answer read as it came, before the client has checked it against its schema: zod, which the check
  * needs, is a chunk of its own (about half of this worker's code) that loads meanwhile, so the worker starts sooner
- * and the page's first screen (pageFirstScreen.ts) does not wait for it. Only the fields the first screen reads are
- * looked at, each for its type; the checked answer follows as always (finish), and an answer the check refuses is the
- * reader's error, which takes the page's frame away (ReaderPage's releasePageFrame). Null when there is nothing to
- * paint ahead: an error status, no key, no view, not a crypt64 chapter, an answer of another shape.
+ * and the page's first screen (pageFirstScreen.ts) does not wait for it. The fields that decide whether and what it
+ * paints are looked at for their type (the rest it writes goes through escapeHtml, which takes strings only, and a
+ * throw here costs only the head start); the checked answer follows as always (finish; its JSON parsed again there,
+ * its decryption not), and an answer the check refuses is the reader's error, which takes the page's frame away
+ * (ReaderPage's releasePageFrame). Null when there is nothing to paint ahead: an error status, no key, no view, not a
+ * crypt64 chapter, an answer of another shape.
  */
 function firstScreenUnchecked(request: Extract<WorkerRequest, { kind: 'block' }>): Unchecked | null {
   const { answer, key, view } = request;
@@ -105,6 +115,10 @@ function firstScreenUnchecked(request: Extract<WorkerRequest, { kind: 'block' }>
     typeof chapter.content !== 'string' ||
     typeof chapter.checksum !== 'string' ||
     !chapter.checksum ||
+    typeof item.allow_scripts !== 'boolean' ||
+    typeof chapter.allow_scripts !== 'boolean' ||
+    typeof chapter.label !== 'string' ||
+    (item.chapter_label != null && typeof item.chapter_label !== 'string') ||
     !isStringList(chapter.stylesheets) ||
     (item.rendition != null && !isRecord(item.rendition)) ||
     (item.root_attributes != null && !isRecord(item.root_attributes)) ||
@@ -137,8 +151,13 @@ async function block(request: Extract<WorkerRequest, { kind: 'block' }>) {
     const client = createApiClient({ csrfToken: () => request.csrf, storage: null });
     // The page's own early request's answer, when the page sent one (api/earlyBlock.ts): read, not asked again.
     const asked = getBlockWith(client, request.params, abort.signal, request.answer ? Promise.resolve(responseOf(request.answer)) : undefined);
-    // (its first screen first, while the client's schemas load)
-    const early = firstScreenUnchecked(request);
+    // (its first screen first, while the client's schemas load; a failure here costs only that head start)
+    let early: Unchecked | null = null;
+    try {
+      early = firstScreenUnchecked(request);
+    } catch {
+      early = null;
+    }
     // The cipher compiled and optimised while the answer is on its way, not on the chapter (once per worker). An
     // answer already here (the page's own request) is not kept waiting for it: a long chapter's decryption is
     // optimised as it runs, and the page warms the worker once the chapter is on screen (warmChapterWorkerJit).
@@ -179,9 +198,10 @@ const warmUpItem = (content: string, checksum: string): ArchiveItem => ({
 });
 
 /**
- * A throwaway chapter's whole way through here, schema check and cipher, a dozen times: V8 optimises a function
+ * A throwaway chapter's whole way through here, cipher and schema check, a dozen times each: V8 optimises a function
  * after enough calls, not after one long one, and a chapter's checksum and key derivation are short calls (two
- * passes left them interpreted: a first real chapter then took 5-10 ms instead of 1-2). Some 30 ms, once.
+ * passes left them interpreted: a first real chapter then took 5-10 ms instead of 1-2). Some 30 ms, once; the
+ * schema check's part once its chunk is in.
  */
 let warmed = false;
 
@@ -191,8 +211,8 @@ function warm() {
   const html = `<p>${'Call me Ishmael. Some years ago, never mind how long precisely. '.repeat(300)}</p>`;
   const { content, checksum } = encryptChapter(html, 'lectern-warm-up-key', 'warm-up', 'warm-up.xhtml');
   for (let i = 0; i < 12; i++) decrypt(content, checksum, 'lectern-warm-up-key', 'warm-up', `warm-up-${i % 3}.xhtml`);
-  // (the schema check once its chunk is in: the same module the client loads, so the same chunk)
-  void import('../../../api/schemas.ts')
+  // (the schema check once its chunk is in)
+  void schemasLoading
     .then(({ blockResponseSchema }) => {
       for (let i = 0; i < 12; i++) blockResponseSchema.parse([warmUpItem(content, checksum)]);
     })
