@@ -17,12 +17,13 @@ import type { WorkerRequest, WorkerResponse } from './chapterWorker.ts';
 const post = (message: WorkerResponse) => (self as unknown as Worker).postMessage(message);
 
 /**
- * The client's schemas (zod), a chunk of this worker's own, asked for as the worker starts: on their way while it
- * waits for its first answer and paints from it (firstScreenUnchecked), in by the time the client checks it. The
- * client's own import of the same module takes this one.
+ * The client's schemas (zod), a chunk of this worker's own, which its client asks for with its first request. Not
+ * asked for as the worker starts: the chunk could then arrive while the worker waits for the page's answer, and its
+ * compile (tens of ms) run ahead of the first screen; asked for with the answer, it is compiled after the first
+ * screen's work. (Measured both ways, docs/performance.md "The first screen before the schema check": within the
+ * noise of each other.)
  */
-const schemasLoading = import('../../../api/schemas.ts');
-schemasLoading.catch(() => undefined);
+const loadSchemas = () => import('../../../api/schemas.ts');
 const running = new Map<number, AbortController>();
 
 function decrypt(content: string, checksum: string, key: string, bookId: string, chapterHref: string): DecryptChapterResult {
@@ -211,8 +212,8 @@ function warm() {
   const html = `<p>${'Call me Ishmael. Some years ago, never mind how long precisely. '.repeat(300)}</p>`;
   const { content, checksum } = encryptChapter(html, 'lectern-warm-up-key', 'warm-up', 'warm-up.xhtml');
   for (let i = 0; i < 12; i++) decrypt(content, checksum, 'lectern-warm-up-key', 'warm-up', `warm-up-${i % 3}.xhtml`);
-  // (the schema check once its chunk is in)
-  void schemasLoading
+  // (the schema check once its chunk is in: the same module the client loads, so the same chunk)
+  void loadSchemas()
     .then(({ blockResponseSchema }) => {
       for (let i = 0; i < 12; i++) blockResponseSchema.parse([warmUpItem(content, checksum)]);
     })
