@@ -90,8 +90,8 @@ export function routePagesOf(indexHtml: string | null, webDist: string | null): 
 
 /**
  * The address of the build's chapter worker (packages/web engine/chapter.worker.ts, the file the build names
- * `assets/chapter.worker-{hash}.js`; its schemas are a chunk it loads itself), which a reader address's page starts itself (EARLY_BLOCK_SCRIPT); null
- * when the build has none (the app then starts it as it always has).
+ * `assets/chapter.worker-{hash}.js`; its schemas are a chunk it loads itself), which a reader address's page starts
+ * itself (EARLY_BLOCK_SCRIPT); null when the build has none (the app then starts it as it always has).
  */
 export function chapterWorkerOf(webDist: string): string | null {
   const dir = path.join(webDist, 'assets');
