@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { type AccountProfile, accountEntryPaths, SUBSCRIPTION_MESSAGES, type Subscription, teamPaths } from '@lectern/core';
 import { AccountMenu } from '../src/features/account/AccountMenu.tsx';
 import { AccountPage } from '../src/features/account/AccountPage.tsx';
+import { RegisterPage } from '../src/features/account/RegisterPage.tsx';
 import { SubscribePage } from '../src/features/account/SubscribePage.tsx';
 import { useLogout, useSession } from '../src/shared/useSession.ts';
 import { profile } from './fixtures.ts';
@@ -33,6 +34,9 @@ const trial: Subscription = {
 };
 let subscription: Subscription = trial;
 const PRO_ONLY = 'halfpro';
+/** The plans' names as the operator set them (admin's selling page renames them). */
+const DEFAULT_NAMES = { basic: 'Basic', pro: 'Pro' };
+let planNames = DEFAULT_NAMES;
 
 /** What the server answers: the few calls these pages make, as Lectern answers them. */
 function answer(method: string, url: URL, body: unknown): [number, unknown] {
@@ -54,8 +58,8 @@ function answer(method: string, url: URL, body: unknown): [number, unknown] {
       200,
       {
         results: [
-          { slug: 'basic', name: 'Basic', price_cents: 3000, currency: 'USD', period: 'month' },
-          { slug: 'pro', name: 'Pro', price_cents: 4000, currency: 'USD', period: 'month' },
+          { slug: 'basic', name: planNames.basic, price_cents: 3000, currency: 'USD', period: 'month' },
+          { slug: 'pro', name: planNames.pro, price_cents: 4000, currency: 'USD', period: 'month' },
         ],
       },
     ];
@@ -106,6 +110,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   received.length = 0;
   subscription = trial;
+  planNames = DEFAULT_NAMES;
   localStorage.clear();
   document.cookie = 'logged_in=1; path=/';
   document.cookie = 'csrftoken=tok; path=/';
@@ -148,6 +153,7 @@ function show(path: string, who: AccountProfile | null = profile, top = <Top />)
         <Routes>
           <Route path="/u" element={<AccountPage />} />
           <Route path="/subscribe/" element={<SubscribePage />} />
+          <Route path="/register/" element={<RegisterPage />} />
           <Route path="/library/" element={<p>The library</p>} />
           <Route path="/login/" element={<p>Sign in</p>} />
         </Routes>
@@ -298,6 +304,27 @@ describe('the subscribe page', () => {
     fireEvent.click(submit);
     await screen.findByText(SUBSCRIPTION_MESSAGES.subscribed('Pro'), {}, { timeout: 10_000 });
     expect(received.filter((r) => r.method === 'POST' && r.url === accountEntryPaths.subscription()).map((r) => (r.body as { plan: string }).plan)).toEqual(['pro']);
+  });
+
+  it("says the plans by the operator's names: the choice, the thanks, and the account page after it", async () => {
+    planNames = { basic: 'Reader', pro: 'Reader and Live Training' };
+    subscription = { ...trial, status: 'subscriber', plan: 'basic', trial_ends_at: null, can: { subscribe: false, upgrade: true, cancel: true, reactivate: false } };
+    show('/subscribe/');
+    fireEvent.click(await screen.findByRole('radio', { name: /^Reader\s*Your plan now/ }));
+    expect(screen.getByRole('status').textContent).toBe('You are on Reader now: choose the other plan to change.');
+    fireEvent.click(screen.getByRole('radio', { name: /^Reader and Live Training/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Change my plan' }));
+    await screen.findByText("You're subscribed to Reader and Live Training. Thank you!", {}, { timeout: 10_000 });
+    expect(screen.getByTestId('where').textContent).toBe('/u');
+    const plan = [...document.querySelectorAll('dt')].find((dt) => dt.textContent === 'Plan')?.nextElementSibling;
+    expect(plan?.textContent).toBe('Reader and Live Training');
+  });
+
+  it("names the plans of the sign-up form as the operator did, and Basic's in Pro's summary", async () => {
+    planNames = { basic: 'Reader', pro: 'Reader and Live Training' };
+    show('/register/', null);
+    expect(await screen.findByRole('radio', { name: /^Reader and Live Training\s*Everything in Reader, and live online training\./ })).toBeTruthy();
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: /^Reader\s*The whole library, for one reader\./ }).checked).toBe(true);
   });
 
   it('still takes the plan the address names', async () => {

@@ -16,6 +16,8 @@ export const queryKeys = {
   /** where the video-failure page points (GET /api/v1/player/support/) */
   mediaSupport: ['media-support'] as const,
   topics: ['topics'] as const,
+  /** the two plans as the operator named and priced them (GET plans; admin SellingPage edits them) */
+  plans: ['plans'] as const,
   /** the home dashboard, per signed-in reader ('' for a visitor) */
   home: (userId: string) => ['home', userId] as const,
   homeModules: (userId: string) => ['home-modules', userId] as const,

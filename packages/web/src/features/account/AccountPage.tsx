@@ -15,6 +15,7 @@ import { PageLoading } from '../../components/PageLoading.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
+import { usePlanName } from '../../shared/plans.ts';
 import { useSession, useSignInPath } from '../../shared/useSession.ts';
 import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { formatDate, formatPrice } from './money.ts';
@@ -61,6 +62,7 @@ function Membership({ subscription, onChange }: { subscription: Subscription; on
     }
   };
   const s = subscription;
+  const planName = usePlanName();
   return (
     <section className="account__section" aria-labelledby="membership">
       <h2 id="membership">Membership</h2>
@@ -70,7 +72,7 @@ function Membership({ subscription, onChange }: { subscription: Subscription; on
           <span className={`account__status account__status--${s.status}`}>{STATUS_LABEL[s.status]}</span>
         </dd>
         <dt>Plan</dt>
-        <dd>{s.plan === 'pro' ? 'Pro' : s.plan === 'basic' ? 'Basic' : '—'}</dd>
+        <dd>{planName(s.plan)}</dd>
         {s.status === 'trial' || (s.trial_ends_at && !s.subscription_ends_at) ? (
           <>
             <dt>Trial ends</dt>
@@ -141,7 +143,7 @@ function Membership({ subscription, onChange }: { subscription: Subscription; on
                   <tr key={i.id}>
                     <td>{formatDate(i.created_at)}</td>
                     <td>
-                      {i.plan === 'pro' ? 'Pro' : 'Basic'}
+                      {planName(i.plan)}
                       {i.seats ? ` · team, ${i.seats} seat${i.seats === 1 ? '' : 's'}` : ''}
                     </td>
                     <td>

@@ -14,6 +14,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
+import { planSummary, usePlanName } from '../../shared/plans.ts';
 import { useSession } from '../../shared/useSession.ts';
 import { NewPasswordField } from '../../shared/NewPasswordField.tsx';
 import { useLiveCheck, type LiveCheck } from '../../shared/useLiveCheck.ts';
@@ -23,17 +24,14 @@ import './RegisterPage.css';
 /** The email is asked about shortly after the last key: every keyup would spend the per-address limit in one address. */
 const EMAIL_CHECK_DELAY_MS = 400;
 
-const PLAN_PANELS: { plan: Plan; name: string; summary: string; points: string[] }[] = [
+/** The panels' points; each plan's name is the operator's, and its summary shared with the subscribe page (shared/plans.ts). */
+const PLAN_PANELS: { plan: Plan; points: string[] }[] = [
   {
     plan: 'basic',
-    name: 'Basic',
-    summary: 'The whole library, for one reader.',
     points: ['Every book, document, video and audiobook', 'Queue, playlists, highlights and notes'],
   },
   {
     plan: 'pro',
-    name: 'Pro',
-    summary: 'Everything in Basic, and live online training.',
     points: ['Live training sessions with experts', 'Course recordings and case studies'],
   },
 ];
@@ -45,6 +43,7 @@ export function RegisterPage() {
   const queryClient = useQueryClient();
   const { profile } = useSession();
   const [plan, setPlan] = useState<Plan>('basic');
+  const planName = usePlanName();
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const [detail, setDetail] = useState<string | null>(null);
   const [posting, setPosting] = useState(false);
@@ -164,8 +163,8 @@ export function RegisterPage() {
                       checked={plan === panel.plan}
                       onChange={() => (setPlan(panel.plan), track('plan', 'choose', panel.plan))}
                     />
-                    <span className="register__plan-name">{panel.name}</span>
-                    <span className="register__plan-summary">{panel.summary}</span>
+                    <span className="register__plan-name">{planName(panel.plan)}</span>
+                    <span className="register__plan-summary">{planSummary(panel.plan, planName)}</span>
                     <ul className="register__plan-points">
                       {panel.points.map((point) => (
                         <li key={point}>{point}</li>

@@ -24,6 +24,7 @@ import { PageLoading } from '../../components/PageLoading.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { track } from '../../shared/analytics.ts';
 import { appPaths } from '../../shared/links.ts';
+import { planSummary, usePlanName, usePlans } from '../../shared/plans.ts';
 import { useSession, useSignInPath } from '../../shared/useSession.ts';
 import { formatPrice } from './money.ts';
 import './LoginPage.css';
@@ -47,7 +48,8 @@ export function SubscribePage() {
   const [fieldErrors, setFieldErrors] = useState<{ country?: string[]; eu_agreement?: string[] }>({});
   const [country, setCountry] = useState(initialCountry);
   const [agreed, setAgreed] = useState(false);
-  const plans = useQuery({ queryKey: ['plans'], queryFn: ({ signal }) => api.getPlans(signal) });
+  const plans = usePlans();
+  const planName = usePlanName();
   const subscription = useQuery({ queryKey: ['subscription'], queryFn: ({ signal }) => api.getSubscription(signal), enabled: !!profile });
 
   if (isLoading) return <PageLoading />;
@@ -108,7 +110,7 @@ export function SubscribePage() {
       if (subscription.data?.status === 'expired' && !subscription.data.subscription_ends_at) track('account', 'trial-expired-then-upgrade', plan);
       queryClient.setQueryData(['subscription'], result);
       await queryClient.invalidateQueries({ queryKey: queryKeys.profile });
-      navigate(appPaths.account, { state: { notice: SUBSCRIPTION_MESSAGES.subscribed(plan === 'pro' ? 'Pro' : 'Basic') } });
+      navigate(appPaths.account, { state: { notice: SUBSCRIPTION_MESSAGES.subscribed(planName(plan)) } });
     } catch (e) {
       track('subscription', `${action}-refused`, plan);
       setError(e instanceof Error ? e.message : String(e));
@@ -156,7 +158,7 @@ export function SubscribePage() {
                     {p.slug === planNow && !posting ? <span className="register__plan-now">Your plan now</span> : null}
                     <span className="account__price">{price(p)}</span>
                     <span className="register__plan-summary">
-                      {p.slug === 'pro' ? 'Everything in Basic, and live online training.' : 'The whole library, for one reader.'}
+                      {planSummary(p.slug, planName)}
                     </span>
                   </label>
                 ))}
@@ -197,7 +199,7 @@ export function SubscribePage() {
             </Button>
             {ownPlanChosen ? (
               <p className="register__hint" id="subscribe-plan-now" role="status">
-                You are on {plan === 'pro' ? 'Pro' : 'Basic'} now: choose the other plan to change.
+                You are on {planName(plan)} now: choose the other plan to change.
               </p>
             ) : null}
           </fieldset>

@@ -13,6 +13,7 @@ import { Button, ButtonLink } from '../../components/Button.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
+import { usePlanName } from '../../shared/plans.ts';
 import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { formatDate } from './money.ts';
 import './TeamPages.css';
@@ -48,6 +49,7 @@ function useTeamAction() {
 
 function OwnerView({ team }: { team: Team }) {
   const { busy, error, done, run } = useTeamAction();
+  const planName = usePlanName();
   const [email, setEmail] = useState('');
   const [seats, setSeats] = useState(String(team.seats));
   const [removing, setRemoving] = useState<string | null>(null);
@@ -87,7 +89,7 @@ function OwnerView({ team }: { team: Team }) {
           <span className={`account__status account__status--${team.live ? 'subscriber' : 'expired'}`}>{team.status ? TEAM_STATUS_LABEL[team.status] : '—'}</span>
         </dd>
         <dt>Plan</dt>
-        <dd>{team.plan === 'pro' ? 'Pro' : 'Basic'}</dd>
+        <dd>{planName(team.plan)}</dd>
         <dt>Seats</dt>
         <dd>
           <span className="team__seats">

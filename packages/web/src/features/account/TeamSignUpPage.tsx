@@ -4,7 +4,7 @@
  * to invite, one email field each with an "Add another member" button; buying sends the invitations. Seats grow with
  * the member fields so the two never disagree before the server is asked.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_ENTRY_MESSAGES, type Plan, TEAM_INVITE_BATCH_MAX, TEAM_NAME_MAX, TEAM_SEATS_MAX } from '@lectern/core';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
@@ -15,6 +15,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { appPaths } from '../../shared/links.ts';
+import { usePlans } from '../../shared/plans.ts';
 import { useSession, useSignInPath } from '../../shared/useSession.ts';
 import { formatPrice } from './money.ts';
 import './LoginPage.css';
@@ -32,7 +33,7 @@ export function TeamSignUpPage() {
   const signIn = useSignInPath(!isLoading && !profile);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const plans = useQuery({ queryKey: ['plans'], queryFn: ({ signal }) => api.getPlans(signal) });
+  const plans = usePlans();
   const [name, setName] = useState('');
   const [plan, setPlan] = useState<Plan>('basic');
   const [seats, setSeats] = useState('2');

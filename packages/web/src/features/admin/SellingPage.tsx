@@ -9,11 +9,12 @@ import { BASIC_PLAN_PROMOTION_CODE, CONSOLE_MESSAGES as M, PLAN_PERIODS, PLANS, 
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { adminApi, adminKeys } from '../../api/admin.ts';
-import { api } from '../../api/client.ts';
 import { Button } from '../../components/Button.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
+import { queryKeys } from '../../api/queryKeys.ts';
+import { usePlans } from '../../shared/plans.ts';
 import { consolePaths } from './access.ts';
 import { formatDate, formatPrice, isoOfLocal } from './format.ts';
 import { ActionStatus, useAction } from './useAction.tsx';
@@ -33,7 +34,7 @@ export function SellingPage() {
 }
 
 function Plans() {
-  const plans = useQuery({ queryKey: ['plans'], queryFn: ({ signal }) => api.getPlans(signal) });
+  const plans = usePlans();
   return (
     <section className="admin-panel" aria-labelledby="admin-plans">
       <h2 id="admin-plans">Plans and prices</h2>
@@ -54,7 +55,7 @@ function PlanForm({ plan }: { plan: PlanInfo }) {
     e.preventDefault();
     const cents = Math.round(Number(price) * 100);
     const saved = await action.run(() => adminApi.setPlan({ slug: plan.slug, name, price_cents: Number.isFinite(cents) ? cents : -1, currency: currency.trim().toUpperCase(), period }), () => M.saved);
-    if (saved) void client.invalidateQueries({ queryKey: ['plans'] });
+    if (saved) void client.invalidateQueries({ queryKey: queryKeys.plans });
   };
   return (
     <form className="admin-form admin-plan" onSubmit={(e) => void submit(e)} aria-label={`Plan ${plan.slug}`} noValidate>
