@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type AccountProfile, accountEntryPaths, SUBSCRIPTION_MESSAGES, type Subscription, teamPaths } from '@lectern/core';
@@ -309,6 +309,9 @@ describe('the subscribe page', () => {
   it("says the plans by the operator's names: the choice, the thanks, and the account page after it", async () => {
     planNames = { basic: 'Reader', pro: 'Reader and Live Training' };
     subscription = { ...trial, status: 'subscriber', plan: 'basic', trial_ends_at: null, can: { subscribe: false, upgrade: true, cancel: true, reactivate: false } };
+    show('/u');
+    await screen.findByRole('link', { name: 'Upgrade to Reader and Live Training' });
+    cleanup();
     show('/subscribe/');
     fireEvent.click(await screen.findByRole('radio', { name: /^Reader\s*Your plan now/ }));
     expect(screen.getByRole('status').textContent).toBe('You are on Reader now: choose the other plan to change.');

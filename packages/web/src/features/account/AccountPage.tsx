@@ -94,7 +94,7 @@ function Membership({ subscription, onChange }: { subscription: Subscription; on
       {error ? <Notice tone="error">{error}</Notice> : null}
       <div className="account__actions">
         {s.can.subscribe ? <ButtonLink to={appPaths.subscribe()}>Subscribe</ButtonLink> : null}
-        {s.can.upgrade ? <ButtonLink to={appPaths.subscribe('pro')}>Upgrade to Pro</ButtonLink> : null}
+        {s.can.upgrade ? <ButtonLink to={appPaths.subscribe('pro')}>Upgrade to {planName('pro')}</ButtonLink> : null}
         {s.can.reactivate ? (
           s.status === 'cancelled' ? (
             <Button busy={busy === 'reactivate'} onClick={() => void act('reactivate')}>

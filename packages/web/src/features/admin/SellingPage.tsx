@@ -9,11 +9,11 @@ import { BASIC_PLAN_PROMOTION_CODE, CONSOLE_MESSAGES as M, PLAN_PERIODS, PLANS, 
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { adminApi, adminKeys } from '../../api/admin.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { Button } from '../../components/Button.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
-import { queryKeys } from '../../api/queryKeys.ts';
 import { usePlans } from '../../shared/plans.ts';
 import { consolePaths } from './access.ts';
 import { formatDate, formatPrice, isoOfLocal } from './format.ts';
