@@ -107,12 +107,19 @@ export function importBook(dataDir: string, file: string, extraArgs: readonly st
 
 /** Runs the operators' command line on the server's DATA_DIR (SQLite), as an operator would beside it. */
 export function lecternCli(dataDir: string, args: readonly string[]): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-    stdio: 'pipe',
-  });
+  try {
+    return execFileSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  } catch (err) {
+    // What the command said, in the failure itself: a test runner shows an error's message, not its stderr (a
+    // setup's import once failed under CI's load with nothing but the command line to go on).
+    const { status, stdout, stderr } = err as { status?: number | null; stdout?: string; stderr?: string };
+    throw new Error(`lectern ${args.join(' ')} exited with ${status ?? 'a signal'}\n${stdout ?? ''}${stderr ?? ''}`.trimEnd(), { cause: err });
+  }
 }
 
 /** Debian's Chromium as the browser tests and benches run it: headless, and nothing but loopback on the network. */
