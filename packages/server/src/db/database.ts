@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from 'kysely';
 import type Pg from 'pg';
 import type { Database } from './schema.ts';
 import { ReaderPool, readerKysely } from './sqlite-readers.ts';
@@ -84,7 +84,7 @@ export function openDatabase(opts: {
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   const cached = withStatementCache(file);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }), plugins: [new YieldPlugin()] });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cached }), plugins: [new YieldPlugin()] });
   // Statements of their own, prepared on the connection itself: the statement cache's proxy made a closure and
   // looked the SQL up on every call. Few (one per caller's SQL text, chapterTop's today), and bounded all the same.
   const syncStatements = new Map<string, SQLite.Statement>();
@@ -157,4 +157,21 @@ function withStatementCache(file: SQLite.Database, max = 1000): SQLite.Database 
       };
     },
   });
+}
+
+/**
+ * SQLite transactions begun IMMEDIATE (kysely's driver begins them DEFERRED): a transaction that reads, then writes,
+ * beside another process's writes (the operators' command line beside the server, two imports at once) could not
+ * take the write lock once its snapshot was stale and failed at once with "database is locked", whatever the
+ * busy_timeout; begun IMMEDIATE, it waits for the lock as every other write does (docs/decisions.md "SQLite
+ * transactions begin IMMEDIATE").
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver() as SqliteDriver;
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
