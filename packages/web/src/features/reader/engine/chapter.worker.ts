@@ -231,7 +231,7 @@ function warm() {
     .catch(() => undefined);
 }
 
-/** A request has come in: the worker is no longer idle at its start (startIdle). */
+/** A request has come in: the worker is no longer idle at its start (the cipher's warm-up below waits for none). */
 let asked = false;
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
