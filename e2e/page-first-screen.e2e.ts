@@ -334,3 +334,76 @@ describe("the page's first screen and the answer's schema check (chapter.worker.
     }
   });
 });
+
+describe("the app's start on a long chapter's page (app/pageFirstScreenGate.ts)", () => {
+  /** The app's wait as it ended (its mark's detail), or null when the app did not wait. */
+  const waitOver = (page: Page) =>
+    page.evaluate(() => {
+      const m = performance.getEntriesByName('reader:app-start-waited')[0] as PerformanceMark | undefined;
+      return m ? { why: m.detail as string, at: m.startTime } : null;
+    });
+  const ownFirstScreen = (page: Page) => page.waitForFunction(() => performance.getEntriesByName('reader:first-screen').some((m) => (m as PerformanceMark).detail !== 'page'));
+
+  for (const viewport of [desktop, phone]) {
+    it(`starts once the page's first screen is painted, at ${viewport.width} px`, async () => {
+      const context: BrowserContext = await browser.newContext({ baseURL: inject('baseURL'), viewport });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(30_000);
+        const address = await longChapterOf(page, viewport.width);
+        await page.goto(address, { waitUntil: 'commit' });
+        await ownFirstScreen(page);
+        const wait = await waitOver(page);
+        const at = (name: string) => page.evaluate((n) => performance.getEntriesByName(n)[0]?.startTime ?? null, name);
+        expect(wait?.why).toBe('painted');
+        // (the reader's first render after the page's screen, not beside it)
+        expect(await at('reader:rendered')).toBeGreaterThanOrEqual((await at('reader:page-first-screen'))!);
+        expect(await page.locator('#lectern-page-chapter').count()).toBe(0);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('starts as soon as the worker says no first screen is coming (paged reading)', async () => {
+    const context: BrowserContext = await browser.newContext({ baseURL: inject('baseURL'), viewport: desktop });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      const address = await longChapterOf(page, desktop.width);
+      await page.evaluate(() => {
+        localStorage.setItem('reader_preferences', JSON.stringify({ pagination: 'page' }));
+        localStorage.setItem('reader_pagination_chosen', '1');
+      });
+      await page.goto(address, { waitUntil: 'commit' });
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      expect((await waitOver(page))?.why).toBe('none');
+      expect(await page.evaluate(() => performance.getEntriesByName('reader:page-first-screen').length)).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("does not wait on a short chapter's page", async () => {
+    const context: BrowserContext = await browser.newContext({ baseURL: inject('baseURL'), viewport: desktop });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      await signIn(page, inject('demoEmail'), inject('demoPassword'));
+      const chapters = (await (await page.request.get(`/api/v1/book/${books[key(desktop.width, false)]!}/`)).json()).chapters as { full_path: string; web_url: string }[];
+      const short = chapters.find((c) => !c.full_path.endsWith('text/ch2.xhtml'))!;
+      await page.goto(short.web_url, { waitUntil: 'commit' });
+      await page.waitForFunction(() => performance.getEntriesByName('reader:chapter-painted').length > 0);
+      // (the page's data does not call it long, and the page did start its worker: the app has removed the data's
+      // element by now, so it is read from the page as served)
+      const served = await (await page.request.get(short.web_url)).text();
+      const reader = JSON.parse(/<script type="application\/json" id="lectern-boot">(.*?)<\/script>/s.exec(served)![1]!).reader as Record<string, unknown>;
+      expect(reader).toMatchObject({ href: short.full_path, worker: expect.any(String) });
+      expect(reader).not.toHaveProperty('long');
+      expect(await page.evaluate(() => performance.getEntriesByName('reader:page-first-screen').length)).toBe(0);
+      expect(await waitOver(page)).toBeNull();
+    } finally {
+      await context.close();
+    }
+  });
+});

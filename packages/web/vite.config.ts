@@ -98,7 +98,7 @@ const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 /** React DOM and what it imports, which src/main.tsx evaluates as its first step (React's JSX runtime is the start's). */
 const FIRST_STEP = /[\\/]node_modules[\\/](react-dom|scheduler|react[\\/](index\.js|cjs[\\/]react\.production\.js))/;
 /** The entry's own modules (src/main.tsx and what it imports statically): not the start's, though the start imports one. */
-const ENTRY_IDS = new Set(['src/main.tsx', 'src/app/stylesheets.ts', 'src/styles/global.css'].map((f) => path.join(root, f)));
+const ENTRY_IDS = new Set(['src/main.tsx', 'src/app/stylesheets.ts', 'src/app/pageFirstScreenGate.ts', 'src/styles/global.css'].map((f) => path.join(root, f)));
 
 /**
  * One chunk for the API client and the zod-free core modules the start loads, which the bundler otherwise cuts into a

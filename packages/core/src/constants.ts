@@ -63,6 +63,12 @@ export const PAGE_FRAME_FOOTER_PX = 49;
 /** The attribute of the empty element the first screen's document carries at the reader's stored place. */
 export const PAGE_PLACE_ATTR = 'data-lectern-page-place';
 export const CHAPTER_FRAME_SANDBOX = 'allow-same-origin';
+/**
+ * Chapters with less HTML than this are written whole (web engine/chapterSlices.ts); a chapter with at least this much
+ * text (the server's `text_length`, which its markup can only exceed) is "long" in a reader address's page data: the
+ * app's start there waits for the page's own first screen (web app/pageFirstScreenGate.ts).
+ */
+export const LONG_CHAPTER_CHARS = 150_000;
 
 /**
  * The window property where a server-rendered screen's early script (server routes/web.ts, `EARLY_INPUT_SCRIPT`)

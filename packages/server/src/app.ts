@@ -2,6 +2,7 @@
  * buildApp(config): the whole server wired together — the services (build-services.ts), then plugins and routes.
  * Tests, the benchmark and main.ts build the app through here; the command line builds the services alone.
  */
+import { LONG_CHAPTER_CHARS } from '@lectern/core';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -207,9 +208,16 @@ export async function buildApp(config: Config): Promise<Lectern> {
       return signedIn ? services.accounts.profile(signedIn.user, signedIn.session) : null;
     },
     readerStart: async (request, bookId, href) => {
-      const [format, signedIn, heading] = await Promise.all([services.metadata.contentFormat(bookId), request.auth(), services.metadata.readerHeading(bookId, href)]);
+      const [format, signedIn, heading, textLength] = await Promise.all([
+        services.metadata.contentFormat(bookId),
+        request.auth(),
+        services.metadata.readerHeading(bookId, href),
+        services.metadata.chapterTextLength(bookId, href),
+      ]);
       if (!format || !signedIn) return null;
-      return { format, position: await services.positions.get(signedIn.user, bookId), key: services.reader.userKey(signedIn.user).key, heading };
+      // (a book's long chapter: the app's start waits for the page's first screen of it; a document's pages are not sliced)
+      const long = format === 'book' && (textLength ?? 0) >= LONG_CHAPTER_CHARS;
+      return { format, position: await services.positions.get(signedIn.user, bookId), key: services.reader.userKey(signedIn.user).key, heading, ...(long ? { long } : {}) };
     },
     covers: async (urls) => services.metadata.covers(urls),
   });

@@ -6,6 +6,7 @@
  * between them. The steps' files are named in index.html beside the entry (vite.config.ts, preloadStartSteps), so
  * they are fetched at once as before; only their evaluation is spread.
  */
+import { pageFirstScreenSettled } from './app/pageFirstScreenGate.ts';
 import { applyStylesheets } from './app/stylesheets.ts';
 import './styles/global.css';
 
@@ -20,6 +21,8 @@ if (!root) throw new Error('Missing #root element');
 const styled = applyStylesheets(document);
 
 void (async () => {
+  // On a long chapter's page, after the page's own first screen: its worker's messages are handled on this thread.
+  await pageFirstScreenSettled();
   // React DOM, which is CommonJS and whole anyway. (React Router and react-query, as steps of their own, were
   // imported whole, 40 KB gzip more than the start uses; their evaluation is a few ms, so they stay in the start's.)
   await import('react-dom/client');

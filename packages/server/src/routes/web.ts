@@ -152,7 +152,7 @@ export const EARLY_BLOCK_SCRIPT =
   `headers:{"Accept":"application/json","Content-Type":"application/json",${JSON.stringify(CSRF_HEADER)}:decodeURIComponent(m[1])},` +
   'body:JSON.stringify({book_id:d.book_id,hrefs:d.href,package_resources:1,screen_width:Math.round(innerWidth),screen_height:Math.round(innerHeight),update_progress:true})});' +
   'r.catch(function(){});' +
-  'var g={book_id:d.book_id,href:d.href,response:r,path:location.pathname};' +
+  'var g={book_id:d.book_id,href:d.href,response:r,path:location.pathname,long:d.long===true};' +
   `window[${JSON.stringify(EARLY_BLOCK_GLOBAL)}]=g;` +
   // The chapter worker started here, beside the app's entry rather than after it has run, and handed a copy of the
   // answer with the page's key: its script loads and the decryption runs while the app starts. What it says before
@@ -623,7 +623,7 @@ export interface BootDeps {
     request: FastifyRequest,
     bookId: string,
     href: string,
-  ) => Promise<{ format: string; position: PositionResponse; key: string; heading?: ReaderHeading | null } | null>;
+  ) => Promise<{ format: string; position: PositionResponse; key: string; heading?: ReaderHeading | null; long?: boolean } | null>;
   /** Each content address's cover_image_url as POST /api/v1/metadata/ answers it (entries for known titles only). */
   covers: (urls: string[]) => Promise<{ api_url?: unknown; cover_image_url?: unknown }[]>;
 }

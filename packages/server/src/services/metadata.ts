@@ -90,6 +90,23 @@ export class MetadataService {
   }
 
   /**
+   * The text length of a book's chapter (its rendered text, which its markup can only exceed); null when the book or
+   * the chapter is not known, or anything fails. A reader address's page says whether its chapter is long from it
+   * (routes/web.ts bootData).
+   */
+  async chapterTextLength(bookId: string, href: string): Promise<number | null> {
+    try {
+      const [r] = await this.resolver.resolve([paths.chapterApi(bookId, href)], 'urls');
+      const chapter = r?.chapter;
+      if (!r || !chapter) return null;
+      const lengths = await this.catalog.chapterLengths([r.title.id]);
+      return lengths.get(r.title.id)?.find((c) => c.id === chapter.id)?.text_length ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
    * Each address's cover as the metadata answer gives it, for the page to name the first card's cover (routes/web.ts,
    * core's firstScreenImages). Any failure is an empty list: the page then names no cover, and the card asks as before.
    */

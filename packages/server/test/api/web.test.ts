@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
-import { BOOT_DATA_ID, cardCoverUrl, decryptChapter, EARLY_BLOCK_GLOBAL } from '@lectern/core';
+import { BOOT_DATA_ID, cardCoverUrl, decryptChapter, EARLY_BLOCK_GLOBAL, LONG_CHAPTER_CHARS } from '@lectern/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BOOT_MARKER,
@@ -27,6 +27,7 @@ import {
 import { ENGINES, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { importSamples } from '../helpers/sample.ts';
+import { longChapterEpub } from '../fixtures/long-chapter.ts';
 
 describe('web app files', () => {
   let t: TestApp;
@@ -587,6 +588,17 @@ describe.each(ENGINES)('a reader address asks for its chapter from the page itse
     // (no 'unsafe-inline', no nonce)
     expect(scriptSrc).toEqual(["'self'", EARLY_BLOCK_SCRIPT_SOURCE, EARLY_INPUT_SCRIPT_SOURCE]);
     expect(EARLY_BLOCK_SCRIPT_SOURCE).toBe(`'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`);
+  });
+
+  it("calls a book's chapter of LONG_CHAPTER_CHARS or more long, and no shorter one (the app's start waits for its first screen)", async () => {
+    const client = await signedIn();
+    const long = longChapterEpub({ chars: LONG_CHAPTER_CHARS + 1000, uuid: '8f0c6a52-6d7e-4b7a-9d1e-000000150000', title: 'Boot Data: A Long Chapter' });
+    const { book_id } = await t.lectern.services.importer.importBytes(long.bytes, 'long.epub');
+    const address = (href: string) => `/library/view/boot-data-a-long-chapter/${book_id}/${href}`;
+    expect(bootOf((await client.get(address(long.longPath))).body)?.reader).toMatchObject({ book_id, href: long.longPath, format: 'book', long: true });
+    // the same book's short chapter, and the sample's: the key is absent, not false
+    expect(bootOf((await client.get(address('text/ch1.xhtml'))).body)?.reader).not.toHaveProperty('long');
+    expect(bootOf((await client.get(readerAddress)).body)?.reader).not.toHaveProperty('long');
   });
 
   it("the page's script sends the reader's own block request, which the server answers with the chapter for this reader's key", async () => {

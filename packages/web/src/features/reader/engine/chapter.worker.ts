@@ -10,7 +10,7 @@ import { decryptChapter, encryptChapter, paths, type ArchiveItem, type DecryptCh
 import { ApiError, createApiClient } from '../../../api/client.ts';
 import { getBlockWith, prefetchBookFiles } from '../../../api/reader.ts';
 import { sliceChapter, type SlicedChapter } from './chapterSlices.ts';
-import { pageFirstScreen } from './pageFirstScreen.ts';
+import { pageFirstScreen, pageFirstScreenPossible } from './pageFirstScreen.ts';
 import { responseOf } from '../../../api/earlyBlock.ts';
 import type { WorkerRequest, WorkerResponse } from './chapterWorker.ts';
 
@@ -83,6 +83,14 @@ function finish(id: number, items: ArchiveItem[], key: string | null, early: Unc
   post({ kind: 'block', id, items, decrypted, sliced });
 }
 
+/** Whether the page's first screen, or word that none is coming, has been posted: said once, for the page's request. */
+let firstScreenSaid = false;
+function sayNoFirstScreen(): void {
+  if (firstScreenSaid) return;
+  firstScreenSaid = true;
+  post({ kind: 'no-first-screen' });
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
@@ -130,15 +138,19 @@ function firstScreenUnchecked(request: Extract<WorkerRequest, { kind: 'block' }>
     return null;
   }
   prefetchStylesheets(item.book_id, item.chapter_href, chapter.stylesheets);
+  // (said before the decryption when none can come: the app's start waits for it on a long chapter's page)
+  const possible = pageFirstScreenPossible(item as unknown as ArchiveItem, view, chapter.content.length);
+  if (!possible) sayNoFirstScreen();
   const decrypted = decrypt(chapter.content, chapter.checksum, key, item.book_id, item.chapter_href);
   performance.mark('reader:worker-decrypted');
   const sliced = decrypted.ok ? sliceChapter(decrypted.html) : null;
-  if (decrypted.ok) {
+  if (decrypted.ok && possible) {
     try {
       const first = pageFirstScreen(item as unknown as ArchiveItem, decrypted.html, sliced, view);
       if (first) {
         performance.mark('reader:worker-first-screen');
         post(first);
+        firstScreenSaid = true;
       }
     } catch {
       /* the reader shows it itself */
@@ -160,6 +172,9 @@ async function block(request: Extract<WorkerRequest, { kind: 'block' }>) {
       early = firstScreenUnchecked(request);
     } catch {
       early = null;
+    } finally {
+      // (the page's own request: whatever stopped it, the page's start is told that no first screen is coming)
+      if (request.view) sayNoFirstScreen();
     }
     // The cipher compiled and optimised while the answer is on its way, not on the chapter (once per worker). An
     // answer already here (the page's own request) is not kept waiting for it: a long chapter's decryption is

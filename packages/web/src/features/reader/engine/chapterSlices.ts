@@ -10,10 +10,10 @@
  * (a `<div class="chapter">`, a `<section>`), descended into. Markup the scanner does not recognise as balanced is
  * written whole, as every chapter was before.
  */
-import type { Locator } from '@lectern/core';
+import { LONG_CHAPTER_CHARS, type Locator } from '@lectern/core';
 
 /** Chapters with less HTML than this are written whole (their layout fits in a short task). */
-export const SLICE_MIN_CHARS = 150_000;
+export const SLICE_MIN_CHARS = LONG_CHAPTER_CHARS;
 /** About this much HTML per slice (more when one element alone is longer): a few milliseconds to parse and lay out. */
 export const SLICE_CHARS = 24_000;
 

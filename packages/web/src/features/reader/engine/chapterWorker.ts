@@ -30,8 +30,10 @@ export type WorkerRequest =
 
 export type WorkerResponse =
   | { kind: 'ready' }
-  /** for the page's script alone (it paints it): no id, nothing of the app's waits for it */
+  /** for the page's script alone (it paints it): no id, nothing of the reader's waits for it */
   | PageFirstScreen
+  /** the page's request has no first screen of the page's (app/pageFirstScreenGate.ts stops waiting for one) */
+  | { kind: 'no-first-screen' }
   | { kind: 'decrypt'; id: number; result: DecryptChapterResult }
   /**
    * `decrypted`: the chapter decrypted with the key sent, when there was one (its `content` is then emptied);
@@ -45,7 +47,9 @@ export type WorkerResponse =
       api?: { status: number; detail: string; errors: FieldErrors; url: string; statusText: string };
     };
 
-type Settled = Exclude<WorkerResponse, { kind: 'ready' } | PageFirstScreen>;
+type Settled = Exclude<WorkerResponse, { kind: 'ready' } | PageFirstScreen | { kind: 'no-first-screen' }>;
+/** What the worker says to the page rather than in answer to a request (no id). */
+const isPageNews = (kind: string | undefined) => kind === 'ready' || kind === 'first-screen' || kind === 'no-first-screen';
 
 let worker: Worker | null = null;
 let workerBroken = false;
@@ -65,7 +69,7 @@ function getWorker(): Worker | null {
   worker = started;
   worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
     const m = event.data;
-    if (m.kind === 'ready' || m.kind === 'first-screen') return;
+    if (m.kind === 'ready' || m.kind === 'first-screen' || m.kind === 'no-first-screen') return; // (isPageNews)
     const done = waiting.get(m.id);
     waiting.delete(m.id);
     done?.(m);
@@ -192,7 +196,7 @@ export function adoptEarlyBlock(key: string | null): void {
 async function fromPageWorker(params: BlockParams, key: string | null, early: TakenEarlyBlock, inWorker: NonNullable<TakenEarlyBlock['inWorker']>): Promise<LoadedBlock | null> {
   const said = inWorker.replies.find((r): r is Settled => {
     const m = r as { kind?: string; id?: number } | null;
-    return m?.kind !== 'ready' && m?.kind !== 'first-screen' && m?.id === PAGE_BLOCK_ID;
+    return !isPageNews(m?.kind) && m?.id === PAGE_BLOCK_ID;
   });
   // listening from now on (and told if it fails) before anything is awaited, so no reply falls between
   const w = getWorker();

@@ -16,7 +16,7 @@ import { prefsForBook } from '../bookFlow.ts';
 import { PositionStore, resolveInitialPosition } from '../../../shared/reading/position.ts';
 import { SEEN_KEY } from '../../../shared/reading/serverPositionSeed.ts';
 import { buildChapterDocument } from './chapterDocument.ts';
-import { chapterShell, escapeText, firstSlice, nearestOccurrence, SLICE_CONTAINER_ATTR, type SlicedChapter } from './chapterSlices.ts';
+import { chapterShell, escapeText, firstSlice, nearestOccurrence, SLICE_CONTAINER_ATTR, SLICE_MIN_CHARS, type SlicedChapter } from './chapterSlices.ts';
 import { BRIGHTNESS_FULL, CHROME_KEY, loadPreferences, PAGINATION_CHOSEN_KEY } from './preferences.ts';
 
 /** What the page's script hands the worker for the first screen: what the reader reads in the browser, as text. */
@@ -82,12 +82,13 @@ function storedPlace(view: PageView, bookId: string, href: string): Locator | nu
 }
 
 /**
- * The document of a long chapter's first screen as the reader would write it in `view`, or null when the reader's
- * first screen would not be that (see the module comment). `html`: the decrypted chapter, `sliced`: its slices.
+ * What the reader's first screen of `item` in `view` would be made of, or null when it would not be a document the page
+ * can paint (see the module comment): read before the chapter is decrypted, so the worker can say at once that no
+ * first screen is coming (pageFirstScreenPossible).
  */
-export function pageFirstScreen(item: ArchiveItem, html: string, sliced: SlicedChapter | null, view: PageView): PageFirstScreen | null {
+function firstScreenPlan(item: ArchiveItem, view: PageView) {
   const chapter = item.resources[0];
-  if (!sliced || !chapter || item.allow_scripts || chapter.allow_scripts) return null;
+  if (!chapter || item.allow_scripts || chapter.allow_scripts) return null;
   const r = item.rendition;
   if (r && (r.layout === 'pre-paginated' || r.flow === 'scrolled-continuous' || r.page_spread === 'left' || r.page_spread === 'right')) return null;
   const chrome = parsed(view.storage[CHROME_KEY]);
@@ -100,6 +101,26 @@ export function pageFirstScreen(item: ArchiveItem, html: string, sliced: SlicedC
   if (stored === 'unknown') return null;
   const initial = resolveInitialPosition({ hash: view.hash, stored, topPercentage: item.top_percentage });
   if (initial.kind !== 'stored' && initial.kind !== 'percentage') return null;
+  return { chapter, rendition: r, prefs, initial };
+}
+
+/**
+ * Whether the page could paint a first screen of `item` in `view`, once it is decrypted: false when the reader's
+ * first screen would not be such a document, or the chapter's ciphertext (`cipherChars` of base64) is too short to
+ * hold a chapter that is written in slices (its UTF-8 is at least as long as its HTML).
+ */
+export function pageFirstScreenPossible(item: ArchiveItem, view: PageView, cipherChars: number): boolean {
+  return Math.floor((cipherChars * 3) / 4) >= SLICE_MIN_CHARS && firstScreenPlan(item, view) !== null;
+}
+
+/**
+ * The document of a long chapter's first screen as the reader would write it in `view`, or null when the reader's
+ * first screen would not be that (see the module comment). `html`: the decrypted chapter, `sliced`: its slices.
+ */
+export function pageFirstScreen(item: ArchiveItem, html: string, sliced: SlicedChapter | null, view: PageView): PageFirstScreen | null {
+  const plan = sliced ? firstScreenPlan(item, view) : null;
+  if (!sliced || !plan) return null;
+  const { chapter, rendition: r, prefs, initial } = plan;
   const start = firstSlice(html, sliced, initial);
   let shell = chapterShell(html, sliced, start.index);
   let percentage = start.position.kind === 'percentage' ? start.position.value : 0;
