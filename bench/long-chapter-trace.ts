@@ -189,7 +189,12 @@ try {
     const trace = JSON.parse(buffer.toString('utf8')) as { traceEvents: Ev[] };
     fs.writeFileSync(`${out}-${run}.json`, buffer);
     const events = trace.traceEvents;
-    const nav = events.find((e) => e.name === 'navigationStart' && (e.args?.data as { isLoadingMainFrame?: boolean } | undefined)?.isLoadingMainFrame && String((e.args?.data as { documentLoaderURL?: string }).documentLoaderURL ?? '').includes('/library/view/'));
+    // (Chromium 156 leaves the main frame's documentLoaderURL empty: the outermost main frame's navigation is taken then)
+    const navData = (e: Ev) => (e.args?.data ?? {}) as { isLoadingMainFrame?: boolean; isOutermostMainFrame?: boolean; documentLoaderURL?: string };
+    const navigations = events.filter((e) => e.name === 'navigationStart' && navData(e).isLoadingMainFrame);
+    const nav =
+      navigations.find((e) => String(navData(e).documentLoaderURL ?? '').includes('/library/view/')) ??
+      navigations.find((e) => navData(e).isOutermostMainFrame && !navData(e).documentLoaderURL);
     if (!nav) throw new Error('no navigationStart in the trace');
     const threadName = new Map<string, string>();
     for (const e of events) if (e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, String(e.args?.name));
@@ -197,16 +202,18 @@ try {
     const at = (ts: number) => ((ts - nav.ts) / 1000).toFixed(0);
     const marks = events.filter((e) => e.pid === nav.pid && e.cat?.toString().includes('blink.user_timing') && e.name.startsWith('reader:')).map((e) => `${e.name.slice(7)}@${at(e.ts)}`);
     const firstScreen = events.find((e) => e.name === 'reader:first-screen' && e.pid === nav.pid);
-    const end = firstScreen ? firstScreen.ts + 20_000 : Infinity;
+    // (UNTIL later than the first screen, e.g. positioned: the reader's own first screen's tasks are listed too)
+    const untilMark = events.find((e) => e.name === until && e.pid === nav.pid) ?? firstScreen;
+    const end = untilMark ? untilMark.ts + 20_000 : Infinity;
     console.log(`\nrun ${run} (${out}-${run}.json): ${[...new Set(marks)].join(' ')}`);
     const markTs = (name: string) => events.find((e) => e.name === `reader:${name}` && e.pid === nav.pid)?.ts;
     const chunksIn = nav.ts + 150_000;
     const asked = markTs('chapter-asked');
-    if (asked && firstScreen) {
+    if (asked && untilMark) {
       console.log(' profile, navigation+150 ms to chapter-asked:');
       attribute(profile, chunksIn, asked);
-      console.log(' profile, chapter-asked to first-screen:');
-      attribute(profile, asked, firstScreen.ts);
+      console.log(` profile, chapter-asked to ${untilMark.name.slice(7)}:`);
+      attribute(profile, asked, untilMark.ts);
     }
     for (const [key, name] of threadName) {
       if (key !== main && !(key.startsWith(`${nav.pid}:`) && /Worker/.test(name))) continue;

@@ -114,6 +114,8 @@ async function readerRun(browser: Browser, storageState: Awaited<ReturnType<Brow
         }
       }
       const tasks = (window as unknown as { __lt: { start: number; duration: number }[] }).__lt ?? [];
+      // (STEPS=1 prints each long task where it began, with its length)
+      tasks.forEach((t, i) => (steps[`long-task-${i + 1}:${Math.round(t.duration)}ms`] = t.start));
       const text = document.querySelector<HTMLIFrameElement>('iframe.chapter-view__frame')?.contentDocument?.body?.textContent?.length ?? 0;
       return { first, whole, steps, tasks, text };
     }, until);

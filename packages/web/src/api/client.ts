@@ -162,9 +162,9 @@ export type { TopicCount };
 type Schemas = typeof import('./schemas.ts');
 /**
  * Lets the browser run what waits (input, a frame) between two pieces of work, where it offers a way
- * (scheduler.yield); elsewhere carries straight on.
+ * (scheduler.yield); elsewhere carries straight on. (Also the reader's, between the steps of a chapter's first screen.)
  */
-const yieldToBrowser = (): Promise<void> =>
+export const yieldToBrowser = (): Promise<void> =>
   (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler?.yield?.() ?? Promise.resolve();
 
 /** Resolves once the browser is idle (requestIdleCallback, at most a second away), or at once where there is none. */

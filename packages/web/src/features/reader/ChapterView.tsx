@@ -18,6 +18,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject }
 import { useQuery } from '@tanstack/react-query';
 import type { ReaderPreferences, Rendition, RootAttributes } from '@lectern/core';
 import { readerApi } from '../../api/reader.ts';
+import { yieldToBrowser } from '../../api/client.ts';
 import { readerKeys } from '../../shared/reading/readerKeys.ts';
 import { reflowableSide, spineOf, type Stage } from './engine/fixedLayout.ts';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -229,6 +230,12 @@ export function ChapterView(props: ChapterViewProps) {
         await hyphens;
         if (cancelled || !doc.body) return;
         performance.mark('reader:hyphenated');
+      }
+      // A long chapter's first screen: its layout and positioning in a task of their own, apart from the document's
+      // writing (the page's frame covers the reader meanwhile).
+      if (sliced) {
+        await yieldToBrowser();
+        if (cancelled || !doc.body) return;
       }
       const now = latest.current;
       // (before the controller lays a right-to-left book's columns out right to left)

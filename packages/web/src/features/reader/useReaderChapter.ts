@@ -5,7 +5,7 @@
 import { MESSAGES, type ArchiveItem, type ChapterItem } from '@lectern/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
-import { isApiError } from '../../api/client.ts';
+import { isApiError, yieldToBrowser } from '../../api/client.ts';
 import { primeSlices } from './engine/chapterSlices.ts';
 import { decryptAsync, loadBlock, warmChapterWorker } from './engine/chapterWorker.ts';
 import { storedKey, userKey } from './engine/keyStore.ts';
@@ -33,6 +33,8 @@ async function loadChapter(bookId: string, href: string, userId: string | null, 
     signal,
   );
   performance.mark('reader:block-received');
+  // The answer is in: what follows (adopting it, the chapter's render, its document) goes in a task of its own.
+  await yieldToBrowser();
   const item = items[0];
   if (!item) return { kind: 'still-loading' };
   if (item.error) return { kind: 'refused', item, message: item.error, url: item.url };
