@@ -18,7 +18,7 @@
  * app's own start (scripts, the first render), which no chapter length changes.
  *
  *   npm run build && npx tsx bench/long-chapter.ts
- *   ROUNDS=7, ANCHOR_PORT=4201, WEB_DIST=dir (another build of the web app), DEEP=1, STEPS=1 (each reader run's marks),
+ *   ROUNDS=7, ANCHOR_PORT=4201, WEB_DIST=dir (another build of the web app), DEEP=1, STEPS=1 (each reader run's marks and long tasks),
  *   BEFORE_DIST=dir: a second fresh server (its own process) serving that build of the web app, whose reader runs
  *   join each round (first in odd rounds, last in even ones), so the two builds are compared under the same load
  *   (first paint ratio per round);
